@@ -1,0 +1,53 @@
+/*
+ * catalog: the default instance catalogue (see catalog.h).
+ *
+ * Prices: ../shared/FACTS.md §8. The On-Demand figures are the post-June-2025 us-east-1 Linux prices that
+ * public code states it checked against the AWS Price List offer file of 2026-09-24 ([S]); p6-b200 is the
+ * us-east-2 figure from a list "verified against Cost Explorer actuals" ([S]). vCPU counts are the EC2
+ * instance-type specifications (FACTS.md §4 confirms p5.48xlarge = 192). reserved_discount is the "1y commit
+ * discount (default)" column of FACTS.md's suggested table: 35% for P-family, 30% for G-family, marked [S],
+ * i.e. an assumption a scenario should override with its own negotiated rate.
+ */
+#include "catalog.h"
+
+#include <string.h>
+
+#define PRICE_LIST "AWS Price List offer file 2026-09-24 via public code [S] (FACTS.md 8)"
+
+static const struct catalog_entry entries[] = {
+	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, "2026-09-24", PRICE_LIST },
+	{ "p5en.48xlarge", 8, "H200 141GB", 192, 63.296, 0.35, "2026-09-24", PRICE_LIST },
+	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, "2026-09-24", PRICE_LIST },
+	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, "2026-09-24", PRICE_LIST },
+	{ "p6-b200.48xlarge", 8, "B200", 192, 113.9328, 0.35, "2026-09-24",
+	  "us-east-2 list verified against Cost Explorer, public code [S] (FACTS.md 8)" },
+	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g5.48xlarge", 8, "A10G 24GB", 192, 16.288, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g6.xlarge", 1, "L4 24GB", 4, 0.8048, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g6.2xlarge", 1, "L4 24GB", 8, 0.9776, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g6.12xlarge", 4, "L4 24GB", 48, 4.6016, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g6.48xlarge", 8, "L4 24GB", 192, 13.3504, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g6e.xlarge", 1, "L40S 48GB", 4, 1.861, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g6e.12xlarge", 4, "L40S 48GB", 48, 10.49264, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g6e.48xlarge", 8, "L40S 48GB", 192, 30.13118, 0.30, "2026-09-24", PRICE_LIST },
+};
+
+size_t catalog_count(void)
+{
+	return sizeof entries / sizeof entries[0];
+}
+
+const struct catalog_entry *catalog_at(size_t i)
+{
+	return i < catalog_count() ? &entries[i] : NULL;
+}
+
+const struct catalog_entry *catalog_find(const char *name)
+{
+	for (size_t i = 0; i < catalog_count(); i++)
+		if (strcmp(entries[i].name, name) == 0)
+			return &entries[i];
+	return NULL;
+}

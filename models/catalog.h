@@ -1,0 +1,36 @@
+/*
+ * catalog: the default catalogue of GPU instance types and their prices.
+ *
+ * One row per instance type: GPUs, GPU model, vCPUs, the On-Demand price in USD per instance-hour, and the
+ * date and source of that price (../shared/FACTS.md §8, "Suggested default catalogue"). The reserved rate is
+ * the On-Demand price less `reserved_discount`, a typical one-year commitment discount that FACTS.md marks
+ * as secondary-source ([S]); it is an assumption, and every scenario may override any number here (the
+ * scenario's `catalog:` map, or `usd_per_h` on a fleet entry).
+ *
+ * The table is static, read-only data: catalog_find() returns a pointer into it that lives for the whole
+ * process. Prices are us-east-1 Linux unless the source column says otherwise.
+ */
+#ifndef GPUCAP_CATALOG_H
+#define GPUCAP_CATALOG_H
+
+#include <stddef.h>
+
+struct catalog_entry {
+	const char *name;          /* EC2 instance type, e.g. "p5.48xlarge" */
+	int gpus;                  /* accelerators per instance */
+	const char *gpu_model;     /* e.g. "H100 80GB" */
+	int vcpus;                 /* vCPUs, as EC2 quotas count them */
+	double od_usd_per_h;       /* On-Demand price, USD per instance-hour */
+	double reserved_discount;  /* fraction off On-Demand for a 1-year reservation (assumption) */
+	const char *price_date;    /* when the price was observed, YYYY-MM-DD */
+	const char *price_source;  /* where the price comes from (FACTS.md reference) */
+};
+
+/* The entry named `name`, or NULL if the catalogue has no such type. */
+const struct catalog_entry *catalog_find(const char *name);
+
+/* The number of entries, and entry i (0 <= i < catalog_count()). */
+size_t catalog_count(void);
+const struct catalog_entry *catalog_at(size_t i);
+
+#endif

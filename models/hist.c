@@ -1,0 +1,57 @@
+/* hist: see hist.h. */
+#include "hist.h"
+
+#include <math.h>
+#include <string.h>
+
+void hist_init(struct hist *h)
+{
+	memset(h, 0, sizeof *h);
+}
+
+void hist_add(struct hist *h, double v_s)
+{
+	h->n++;
+	h->sum_s += v_s;
+	if (v_s > h->max_s)
+		h->max_s = v_s;
+	if (v_s < HIST_MIN_S) {
+		h->zero++;
+		return;
+	}
+	double i = floor(log(v_s / HIST_MIN_S) / log(HIST_RATIO));
+	h->counts[i >= HIST_BUCKETS - 1 ? HIST_BUCKETS - 1 : (int)i]++;
+}
+
+double hist_quantile(const struct hist *h, double q)
+{
+	uint64_t rank, seen;
+
+	if (h->n == 0)
+		return NAN;
+	rank = (uint64_t)ceil(q * (double)h->n);
+	if (rank < 1)
+		rank = 1;
+	seen = h->zero;
+	if (seen >= rank)
+		return 0.0;
+	for (int i = 0; i < HIST_BUCKETS; i++) {
+		seen += h->counts[i];
+		if (seen >= rank) {
+			double mid = HIST_MIN_S * pow(HIST_RATIO, i + 0.5);
+			/* The exact maximum is known: never report more than it. */
+			return mid > h->max_s ? h->max_s : mid;
+		}
+	}
+	return h->max_s;
+}
+
+double hist_mean(const struct hist *h)
+{
+	return h->n ? h->sum_s / (double)h->n : NAN;
+}
+
+double hist_max(const struct hist *h)
+{
+	return h->n ? h->max_s : NAN;
+}

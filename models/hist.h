@@ -1,0 +1,40 @@
+/*
+ * hist: a bounded-memory histogram of non-negative durations, for percentiles.
+ *
+ * Buckets are geometric with ratio HIST_RATIO = 1.02 from HIST_MIN_S (1 microsecond) up to ~10^7 s; values
+ * below HIST_MIN_S share one "zero" bucket (reported as 0) and values above the last bucket are clamped
+ * into it. A quantile is reported as the geometric middle of its bucket, so its relative error is at most
+ * sqrt(1.02) - 1 < 1% for any value inside the range. Mean and maximum are kept exactly beside the buckets.
+ * The struct is fixed-size (about 12 KiB); adding a value allocates nothing.
+ */
+#ifndef GPUCAP_HIST_H
+#define GPUCAP_HIST_H
+
+#include <stdint.h>
+
+#define HIST_MIN_S 1e-6
+#define HIST_RATIO 1.02
+#define HIST_BUCKETS 1536   /* 1.02^1536 * 1e-6 s ~ 1.6e7 s */
+
+struct hist {
+	uint64_t counts[HIST_BUCKETS];  /* values per bucket; bucket i covers [MIN*R^i, MIN*R^(i+1)) seconds */
+	uint64_t zero;                  /* values below HIST_MIN_S */
+	uint64_t n;                     /* values added */
+	double sum_s;                   /* their sum, seconds */
+	double max_s;                   /* the largest, seconds */
+};
+
+void hist_init(struct hist *h);
+
+/* Add one value in seconds (>= 0). */
+void hist_add(struct hist *h, double v_s);
+
+/* The q-quantile (0 <= q <= 1) in seconds: the smallest bucket value with at least ceil(q n) values at or
+ * below it. NaN when the histogram is empty. */
+double hist_quantile(const struct hist *h, double q);
+
+/* Mean and maximum in seconds; NaN when empty. */
+double hist_mean(const struct hist *h);
+double hist_max(const struct hist *h);
+
+#endif

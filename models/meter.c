@@ -1,0 +1,253 @@
+/* meter: see meter.h. */
+#include "meter.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "engine.h"
+#include "diag.h"
+#include "status.h"
+
+#define US_PER_H 3.6e9
+
+void meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
+		int slots, int64_t horizon_us, int64_t period_us)
+{
+	memset(m, 0, sizeof *m);
+	m->sink = sink;
+	m->diag = d;
+	m->slo_latency_us = slo_latency_us;
+	m->gpus = gpus;
+	m->slots = slots;
+	m->horizon_h = (double)horizon_us / US_PER_H;
+	m->period_us = period_us;
+	hist_init(&m->latency);
+	hist_init(&m->wait);
+}
+
+void meter_advance(struct meter *m, int64_t now_us)
+{
+	double dt;
+
+	if (m->closed || now_us <= m->last_us)
+		return;
+	dt = (double)(now_us - m->last_us);
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		m->busy_slot_us[k] += m->busy[k] * dt;
+		m->busy_slot_us_all += m->busy[k] * dt;
+	}
+	m->service_inst_us += m->in_service * dt;
+	m->last_us = now_us;
+}
+
+void meter_arrival(struct meter *m)
+{
+	m->arrivals++;
+}
+
+void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delta)
+{
+	meter_advance(m, now_us);
+	m->busy[kind] += delta;
+}
+
+void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us)
+{
+	m->served++;
+	if (wait_us > 0)
+		m->waited++;
+	if (latency_us > m->slo_latency_us)
+		m->slo_violations++;
+	hist_add(&m->latency, (double)latency_us / SIM_US_PER_S);
+	hist_add(&m->wait, (double)wait_us / SIM_US_PER_S);
+}
+
+void meter_dropped(struct meter *m, enum drop_reason why, bool waited)
+{
+	/* A dropped request always counts against the SLO (ARCHITECTURE.md, "Instance lifecycle"). */
+	m->slo_violations++;
+	if (waited)
+		m->waited++;
+	if (why == DROP_TIMEOUT)
+		m->timed_out++;
+	else if (why == DROP_REFUSED)
+		m->refused++;
+	else
+		m->unserved++;
+}
+
+void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta, double usd_per_h)
+{
+	int total = 0;
+
+	meter_advance(m, now_us);
+	m->live[kind] += delta;
+	m->rate_usd_per_h += delta * usd_per_h;
+	for (int k = 0; k < OPTION_KIND_COUNT; k++)
+		total += m->live[k];
+	if (total > m->live_peak)
+		m->live_peak = total;
+}
+
+void meter_in_service(struct meter *m, int64_t now_us, int delta)
+{
+	meter_advance(m, now_us);
+	m->in_service += delta;
+}
+
+void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us)
+{
+	m->cost_usd[kind] += usd;
+	m->paid_gpu_us[kind] += paid_inst_us * m->gpus;
+}
+
+static void keep_status(struct meter *m, int rc)
+{
+	if (rc != STATUS_OK && m->status == STATUS_OK)
+		m->status = rc;
+}
+
+void meter_fail(struct meter *m, int status)
+{
+	if (m->status == STATUS_OK)
+		diag_fail(m->diag, status, "simulation failed: %s", status_str(status));
+	keep_status(m, status);
+}
+
+int meter_flush(struct meter *m)
+{
+	if (m->status != STATUS_OK)
+		return m->status;
+	if (m->nsamples)
+		keep_status(m, m->sink.ops->samples(m->sink.self, m->samples, (size_t)m->nsamples));
+	if (m->nevents && m->status == STATUS_OK)
+		keep_status(m, m->sink.ops->events(m->sink.self, m->events, (size_t)m->nevents));
+	m->nsamples = 0;
+	m->nevents = 0;
+	return m->status;
+}
+
+void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *option, int count,
+		 const char *detail)
+{
+	struct sink_event *e;
+
+	if (m->nevents == METER_BATCH)
+		meter_flush(m);
+	e = &m->events[m->nevents];
+	e->t_s = (double)now_us / SIM_US_PER_S;
+	e->kind = kind;
+	e->option = option;
+	e->count = count;
+	e->detail = NULL;
+	if (detail) {
+		snprintf(m->event_detail[m->nevents], sizeof m->event_detail[0], "%s", detail);
+		e->detail = m->event_detail[m->nevents];
+	}
+	m->nevents++;
+}
+
+void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len)
+{
+	struct sink_sample *s;
+	double span_us = (double)(now_us - m->t_at_sample);
+
+	meter_advance(m, now_us);
+	if (m->nsamples == METER_BATCH)
+		meter_flush(m);
+	s = &m->samples[m->nsamples++];
+	s->t_s = (double)now_us / SIM_US_PER_S;
+	s->arrival_rate_per_s = span_us > 0 ? (double)(m->arrivals - m->arrivals_at_sample) * SIM_US_PER_S / span_us : 0;
+	s->queue_len = (double)queue_len;
+	s->busy_slots = span_us > 0 ? (m->busy_slot_us_all - m->busy_at_sample) / span_us : 0;
+	s->instances_total = 0;
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		s->instances[k] = m->live[k];
+		s->instances_total += m->live[k];
+	}
+	s->cost_usd_per_h = m->rate_usd_per_h;
+	m->arrivals_at_sample = m->arrivals;
+	m->busy_at_sample = m->busy_slot_us_all;
+	m->t_at_sample = now_us;
+}
+
+void meter_close(struct meter *m, int64_t horizon_us)
+{
+	meter_advance(m, horizon_us);
+	m->closed = true;
+}
+
+static int put(struct sink_metric *list, int n, const char *name, double value)
+{
+	if (n >= METER_MAX_METRICS)
+		return n;
+	snprintf(list[n].name, sizeof list[n].name, "%s", name);
+	list[n].value = value;
+	return n + 1;
+}
+
+static int put_kind(struct sink_metric *list, int n, const char *fmt, enum option_kind k, double value)
+{
+	char name[48];
+
+	snprintf(name, sizeof name, fmt, option_kind_name(k));
+	return put(list, n, name, value);
+}
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : NAN;
+}
+
+int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list)
+{
+	double total = (double)m->arrivals, cost = 0, paid = 0, busy = 0;
+	double gpu_per_slot_h = (double)m->gpus / m->slots / US_PER_H;
+	int n = 0;
+
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		cost += m->cost_usd[k];
+		paid += m->paid_gpu_us[k] / US_PER_H;
+		busy += m->busy_slot_us[k] * gpu_per_slot_h;
+	}
+	n = put(list, n, "requests_total", total);
+	n = put(list, n, "requests_served", (double)m->served);
+	n = put(list, n, "requests_dropped", (double)(m->timed_out + m->refused + m->unserved));
+	n = put(list, n, "requests_timed_out", (double)m->timed_out);
+	n = put(list, n, "requests_refused", (double)m->refused);
+	n = put(list, n, "requests_unserved", (double)m->unserved);
+	n = put(list, n, "slo_violations", (double)m->slo_violations);
+	n = put(list, n, "slo_violation_rate", ratio((double)m->slo_violations, total));
+	n = put(list, n, "latency_mean_s", hist_mean(&m->latency));
+	n = put(list, n, "latency_p50_s", hist_quantile(&m->latency, 0.50));
+	n = put(list, n, "latency_p90_s", hist_quantile(&m->latency, 0.90));
+	n = put(list, n, "latency_p95_s", hist_quantile(&m->latency, 0.95));
+	n = put(list, n, "latency_p99_s", hist_quantile(&m->latency, 0.99));
+	n = put(list, n, "latency_max_s", hist_max(&m->latency));
+	n = put(list, n, "wait_mean_s", hist_mean(&m->wait));
+	n = put(list, n, "wait_p99_s", hist_quantile(&m->wait, 0.99));
+	n = put(list, n, "waited_fraction", ratio((double)m->waited, total));
+	n = put(list, n, "cost_total_usd", cost);
+	for (int k = 0; k < OPTION_KIND_COUNT; k++)
+		n = put_kind(list, n, "cost_%s_usd", (enum option_kind)k, m->cost_usd[k]);
+	n = put(list, n, "cost_per_1k_requests_usd", ratio(cost * 1000.0, (double)m->served));
+	n = put(list, n, "gpu_hours_paid", paid);
+	n = put(list, n, "gpu_hours_busy", busy);
+	n = put(list, n, "gpu_hours_idle", paid - busy);
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		double kpaid = m->paid_gpu_us[k] / US_PER_H, kbusy = m->busy_slot_us[k] * gpu_per_slot_h;
+		n = put_kind(list, n, "gpu_hours_paid_%s", (enum option_kind)k, kpaid);
+		n = put_kind(list, n, "gpu_hours_busy_%s", (enum option_kind)k, kbusy);
+		n = put_kind(list, n, "gpu_hours_idle_%s", (enum option_kind)k, kpaid - kbusy);
+	}
+	n = put(list, n, "gpu_utilization", ratio(busy, paid));
+	n = put(list, n, "instances_peak", m->live_peak);
+	n = put(list, n, "launches", (double)m->launches);
+	n = put(list, n, "terminations", (double)m->terminations);
+	n = put(list, n, "scale_out_actions", (double)m->scale_outs);
+	n = put(list, n, "scale_in_actions", (double)m->scale_ins);
+	n = put(list, n, "sim_events", (double)sim_events);
+	n = put(list, n, "wall_s", wall_s);
+	return n;
+}

@@ -1,0 +1,120 @@
+/*
+ * meter: the one place where a run's numbers are added up.
+ *
+ * Serving and the fleet report what happens (an arrival, a slot becoming busy, an instance going live, a
+ * bill) and the meter keeps the sums: request counts, latency and wait histograms, time integrals of busy
+ * slots and of slots in service, cost and paid GPU-time per option kind, and the minute-by-minute time
+ * series. At the end, meter_report() turns the sums into the named metrics of the README.
+ *
+ * Time integrals are advanced lazily: every change of a count first calls meter_advance(now), which adds
+ * count x elapsed time. meter_close(horizon) freezes the integrals and the bill at the horizon; requests that
+ * finish after it (the run drains in-flight work) still count for latency, but not for GPU-hours.
+ *
+ * Samples and events are buffered (SINK_BATCH rows) and handed to the sink in batches; nothing is
+ * allocated after meter_init. The first sink failure is kept in `status` and the message in the diag the
+ * meter was given; callers check meter->status and stop the run.
+ */
+#ifndef GPUCAP_METER_H
+#define GPUCAP_METER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hist.h"
+#include "option.h"
+#include "sink.h"
+
+#define METER_BATCH 512
+#define METER_MAX_METRICS 96
+
+enum drop_reason {
+	DROP_TIMEOUT,   /* waited longer than serving.queue_timeout_s */
+	DROP_REFUSED,   /* the queue was full (serving.max_queue) */
+	DROP_UNSERVED   /* still waiting when the run ended with nothing left to serve it */
+};
+
+struct meter {
+	struct sink sink;          /* where batches go, kept */
+	struct diag *diag;         /* where a sink failure's message goes, kept */
+	int status;                /* first sink failure, STATUS_OK until then */
+	int64_t slo_latency_us;    /* SLO threshold */
+	int gpus;                  /* GPUs per instance */
+	int slots;                 /* slots per instance */
+	double horizon_h;          /* simulated hours */
+
+	/* requests */
+	uint64_t arrivals, served, timed_out, refused, unserved, slo_violations, waited;
+	struct hist latency;       /* end-to-end latency of served requests */
+	struct hist wait;          /* queue wait of served requests */
+
+	/* counts now, and their time integrals up to last_us */
+	int64_t last_us;                          /* integrals are complete up to here */
+	bool closed;                              /* meter_close was called: integrals frozen */
+	int busy[OPTION_KIND_COUNT];              /* busy slots per option kind */
+	int in_service;                           /* instances serving or draining */
+	int live[OPTION_KIND_COUNT];              /* instances paid for now, per kind */
+	double rate_usd_per_h;                    /* billing rate of the live fleet */
+	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */
+	double busy_slot_us_all;                  /* the same summed over kinds */
+	double service_inst_us;                   /* integral of instances in service, instance-us */
+
+	/* money, per option kind */
+	double cost_usd[OPTION_KIND_COUNT];       /* billed to the horizon */
+	double paid_gpu_us[OPTION_KIND_COUNT];    /* GPU-microseconds the bill covers */
+
+	/* fleet activity */
+	int live_peak;                            /* most instances paid for at once */
+	uint64_t launches, terminations, scale_outs, scale_ins;
+
+	/* time series */
+	int64_t period_us;                        /* sample period */
+	uint64_t arrivals_at_sample;              /* arrivals at the previous sample */
+	double busy_at_sample;                    /* busy_slot_us_all at the previous sample */
+	int64_t t_at_sample;                      /* time of the previous sample */
+	struct sink_sample samples[METER_BATCH];  /* buffered rows */
+	int nsamples;
+	struct sink_event events[METER_BATCH];    /* buffered rows */
+	char event_detail[METER_BATCH][96];       /* their detail strings */
+	int nevents;
+};
+
+/* Set up (the struct is large: allocate it inside a heap object). */
+void meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
+		int slots, int64_t horizon_us, int64_t period_us);
+
+/* Bring the integrals up to now_us (no-op once closed). */
+void meter_advance(struct meter *m, int64_t now_us);
+
+/* Requests. */
+void meter_arrival(struct meter *m);
+void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delta);
+void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us);
+void meter_dropped(struct meter *m, enum drop_reason why, bool waited);
+
+/* Fleet: an instance of `kind` starts (+1) or stops (-1) being paid for / being in service. */
+void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta, double usd_per_h);
+void meter_in_service(struct meter *m, int64_t now_us, int delta);
+
+/* A bill: usd for `paid_us` microseconds of one or more instances of kind (already multiplied out). */
+void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us);
+
+/* Log an event (detail is copied; may be NULL). */
+void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *option, int count,
+		 const char *detail);
+
+/* Take one time-series sample at now_us with the current queue length. */
+void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len);
+
+/* Freeze integrals at horizon_us. */
+void meter_close(struct meter *m, int64_t horizon_us);
+
+/* Record a failure of the run itself (out of memory); the first one is kept. */
+void meter_fail(struct meter *m, int status);
+
+/* Hand buffered rows to the sink. Returns m->status. */
+int meter_flush(struct meter *m);
+
+/* Fill list (METER_MAX_METRICS entries) with the named metrics; returns how many. */
+int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * option: the kinds of capacity a fleet can buy, and their names.
+ *
+ * The enum lists every purchase option gpucap knows by name, including those not yet simulated, so that the
+ * result schema (one column per option kind) stays stable as options are added. option_kind_supported()
+ * says which ones the current build can simulate. Names are the scenario spellings ("on_demand").
+ */
+#ifndef GPUCAP_OPTION_H
+#define GPUCAP_OPTION_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum option_kind {
+	OPTION_RESERVED,        /* reserved instances: billed every hour of the horizon, in service from the start */
+	OPTION_ON_DEMAND,       /* on-demand: per second from launch, 60 s minimum */
+	OPTION_SPOT,            /* not yet simulated */
+	OPTION_ODCR,            /* not yet simulated */
+	OPTION_SAVINGS_PLAN,    /* not yet simulated */
+	OPTION_CAPACITY_BLOCK,  /* not yet simulated */
+	OPTION_KIND_COUNT
+};
+
+/* The scenario spelling of kind ("reserved", "on_demand", ...). */
+const char *option_kind_name(enum option_kind kind);
+
+/* Parse a scenario spelling into *kind; false if the name is unknown (then *kind is unchanged). */
+bool option_kind_parse(const char *name, enum option_kind *kind);
+
+/* True if this build can simulate the kind. */
+bool option_kind_supported(enum option_kind kind);
+
+/*
+ * What one instance of `kind` costs for being held from launch_us to end_us (microseconds), at usd_per_h,
+ * following the option's documented billing rule (../shared/FACTS.md):
+ *   on_demand: "You pay only for the seconds that your On-Demand Instances are in the running state, with a
+ *     60-second minimum" (FACTS.md 4): the time is rounded up to whole seconds, and an instance terminated
+ *     before the horizon (`ended_early`) is billed at least 60 s. An instance still running at the horizon
+ *     is billed up to the horizon only: the rest of its life falls outside the simulated window.
+ *   reserved: "billed for every clock-hour during the term ... regardless of whether an instance is running"
+ *     (FACTS.md 3): the whole interval, used or not. The simulated window is a slice of the term, so the
+ *     window's share is rate x window length (fractional hours at the window's edges are pro-rated).
+ * Writes the cost in USD and the billed instance-microseconds (what the bill covers). Returns STATUS_OK, or
+ * STATUS_EINPUT for a kind this build does not simulate.
+ */
+int option_bill(enum option_kind kind, double usd_per_h, int64_t launch_us, int64_t end_us, bool ended_early,
+		double *usd, double *billed_us);
+
+#endif

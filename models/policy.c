@@ -1,0 +1,27 @@
+/* policy: see policy.h. */
+#include "policy.h"
+
+#include "status.h"
+
+struct policy *policy_new(const struct scenario *sc, int *status)
+{
+	struct policy *p = NULL;
+
+	*status = STATUS_OK;
+	switch (sc->autoscaling.policy) {
+	case POLICY_NONE:
+		return NULL;
+	case POLICY_TARGET_TRACKING:
+		p = policy_target_new(sc);
+		break;
+	}
+	if (!p)
+		*status = STATUS_ENOMEM;
+	return p;
+}
+
+void policy_free(struct policy *p)
+{
+	if (p)
+		p->ops->free(p);
+}

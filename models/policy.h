@@ -1,0 +1,63 @@
+/*
+ * policy: the autoscaling-policy interface.
+ *
+ * Every `resolution` the run measures the policy's metric over the period just ended and asks the policy
+ * what capacity it wants now. A policy answers from the metric, the current capacity (instances launching
+ * or serving, as the scalable target reports its capacity) and the time; it keeps its own state (cooldowns)
+ * and knows nothing of instances, money or the queue. The run clamps the answer to [min, max] and to what
+ * the fleet can hold, and logs the decision with its reason.
+ *
+ * A missing metric (NaN: no instance was in service during the period) means "insufficient data", and
+ * every policy then leaves capacity alone (FACTS.md 6: "Missing datapoints -> alarm INSUFFICIENT_DATA -> no
+ * scaling until new data").
+ *
+ * Adding a policy is one file that fills in struct policy_ops and one case in policy_new().
+ */
+#ifndef GPUCAP_POLICY_H
+#define GPUCAP_POLICY_H
+
+#include <stdint.h>
+
+#include "scenario.h"
+
+enum policy_action {
+	POLICY_HOLD = 0,
+	POLICY_SCALE_OUT = 1,
+	POLICY_SCALE_IN = -1
+};
+
+struct policy_input {
+	int64_t now_us;   /* time of the evaluation */
+	double metric;    /* the metric over the period just ended; NaN when missing */
+	int capacity;     /* current capacity (launching + serving instances) */
+};
+
+struct policy_decision {
+	enum policy_action action;  /* what to do */
+	int desired;                /* the new capacity (equal to input capacity when holding) */
+	char reason[96];            /* one line: metric, target, rule applied */
+};
+
+struct policy;
+
+struct policy_ops {
+	const char *name;  /* scenario spelling */
+	void (*decide)(struct policy *p, const struct policy_input *in, struct policy_decision *out);
+	void (*free)(struct policy *p);
+};
+
+struct policy {
+	const struct policy_ops *ops;  /* the implementation */
+};
+
+/* The policy the scenario asks for (returns owned), or NULL for `none` and when out of memory: *status
+ * tells which (STATUS_OK or STATUS_ENOMEM). */
+struct policy *policy_new(const struct scenario *sc, int *status);
+
+/* Free a policy; NULL allowed. */
+void policy_free(struct policy *p);
+
+/* Target tracking (policy_target.c). */
+struct policy *policy_target_new(const struct scenario *sc);
+
+#endif

@@ -1,0 +1,817 @@
+/*
+ * scenario: the scenario schema, its defaults and cross-field checks (see scenario.h).
+ *
+ * scenario_yaml.c parses the YAML and reads single values with positioned messages; this file knows which
+ * keys exist, what each may hold, what it defaults to, and how the keys constrain one another. The load is
+ * built in a struct load and copied to the caller's struct only when every step has succeeded.
+ *
+ * Reading order follows the dependencies, not the file: the catalogue before serving (prices and GPUs come
+ * from the instance type), autoscaling before the fleet (an on_demand entry's max defaults to
+ * autoscaling.max under target tracking), and autoscaling's defaults and cross-checks after the fleet (its
+ * min and max default to fleet totals).
+ */
+#include "scenario.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "scenario_yaml.h"
+#include "status.h"
+#include "units.h"
+
+/*
+ * The format's defaults and limits, in one place. Limits are sanity bounds that catch typos (a rate of
+ * 1e30, a horizon of 100000 days), not modelling assumptions.
+ */
+#define S_US INT64_C(1000000)
+#define DAY_US (86400 * S_US)
+#define DEFAULT_SEED 1
+#define DEFAULT_START_UNIX_S INT64_C(1767225600)   /* 2026-01-01T00:00:00Z */
+#define DEFAULT_SAMPLE_PERIOD_US (60 * S_US)
+#define MAX_HORIZON_US (400 * DAY_US)
+#define MAX_LATENCY_US DAY_US
+#define MAX_RATE_PER_S 1e7
+#define MAX_MEAN_US (INT64_C(1000000) * S_US)      /* 1e6 s, about 11.6 days per request */
+#define DEFAULT_CV 1.0
+#define MAX_CV 100.0
+#define DEFAULT_SLOTS 1
+#define MAX_SLOTS 4096
+#define MAX_QUEUE_TIMEOUT_US DAY_US
+#define DEFAULT_STARTUP_US (420 * S_US)            /* launch to ready: an assumption inside the 258-525 s
+                                                      SageMaker scale-out range of FACTS.md 7 */
+#define MAX_STARTUP_US DAY_US
+#define DEFAULT_MAX_QUEUE 1000000
+#define MAX_MAX_QUEUE 100000000
+#define MAX_INSTANCES 100000                        /* per fleet entry, and for autoscaling min/max */
+#define MAX_USD_PER_H 100000.0
+#define MAX_TARGET_INVOCATIONS 1e9
+#define DEFAULT_RESOLUTION_US (60 * S_US)
+#define MAX_RESOLUTION_US (3600 * S_US)
+#define DEFAULT_COOLDOWN_US (300 * S_US)           /* Application Auto Scaling default (FACTS.md 6) */
+#define MAX_COOLDOWN_US DAY_US
+#define DEFAULT_SCALE_IN_MARGIN 0.10               /* "usually more than 10% lower" (FACTS.md 6) */
+#define MAX_GPUS 64
+#define MAX_VCPUS 4096
+#define MAX_FILE_BYTES (16 << 20)                   /* a scenario is a few kB; refuse anything absurd */
+
+static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "slo",
+	"workload", "serving", "fleet", "autoscaling", "catalog", NULL };
+static const char *const slo_keys[] = { "latency_s", NULL };
+static const char *const workload_keys[] = { "arrivals", "service", NULL };
+static const char *const arrivals_keys[] = { "kind", "rate_per_s", "steps", NULL };
+static const char *const step_keys[] = { "at", "rate_per_s", NULL };
+static const char *const service_keys[] = { "kind", "mean_s", "cv", NULL };
+static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
+	"startup_s", "max_queue", NULL };
+static const char *const fleet_keys[] = { "option", "count", "max", "usd_per_h", NULL };
+static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
+	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", NULL };
+static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
+	NULL };
+
+static const char *const arrival_names[] = { "poisson", "uniform" };
+static const char *const service_names[] = { "constant", "exponential", "lognormal" };
+static const char *const policy_names[] = { "none", "target_tracking" };
+static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance" };
+
+#define EMPTY_MSG "empty file; expected a YAML mapping with at least name, horizon, slo, workload, serving, " \
+		  "fleet"
+
+static const struct scenario_yaml_bounds positive_rate = { 0, MAX_RATE_PER_S, true, false };
+static const struct scenario_yaml_bounds step_rate = { 0, MAX_RATE_PER_S, false, false };
+static const struct scenario_yaml_bounds cv_bounds = { 0, MAX_CV, true, false };
+static const struct scenario_yaml_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
+static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true };     /* [0, 1) */
+static const struct scenario_yaml_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
+static const struct scenario_yaml_bounds invocations_target = { 0, MAX_TARGET_INVOCATIONS, true, false };
+
+/* The instance type the scenario serves on, after the scenario's catalog: overrides. */
+struct instance_type {
+	int gpus;                  /* GPUs per instance */
+	double od_usd_per_h;       /* On-Demand price */
+	double reserved_discount;  /* fraction off On-Demand for reserved */
+};
+
+/* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
+ * back into them (a ref keeps a pointer to its parent). */
+struct load {
+	struct scenario_yaml y;
+	struct scenario sc;        /* copied to the caller on success */
+	struct scenario_yaml_ref root;
+	struct scenario_yaml_ref fleet;
+	struct scenario_yaml_ref autoscaling;
+	struct instance_type type;
+	bool min_given;            /* autoscaling.min was written */
+	bool max_given;            /* autoscaling.max was written */
+};
+
+/* ---- small readers ----------------------------------------------------------------------------- */
+
+/* A duration in the largest unit that divides it: "400d", "1h", "60s", "250ms". */
+static void format_duration(int64_t us, char *buf, size_t size)
+{
+	static const struct { int64_t us; const char *unit; } units[] = {
+		{ INT64_C(86400000000), "d" }, { INT64_C(3600000000), "h" }, { INT64_C(60000000), "m" },
+		{ INT64_C(1000000), "s" }, { INT64_C(1000), "ms" },
+	};
+
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+		if (us != 0 && us % units[i].us == 0) {
+			snprintf(buf, size, "%lld%s", (long long)(us / units[i].us), units[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, size, "%.6fs", (double)us / 1e6);
+}
+
+/* Read a duration (units_parse_duration) in microseconds: > lo_us (lo_open) or >= lo_us, and <= hi_us. */
+static int read_duration(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int64_t lo_us,
+			 bool lo_open, int64_t hi_us, int64_t *out_us)
+{
+	char expect[192], lo[32], hi[32];
+	const char *s;
+	int64_t us;
+	int rc;
+
+	if (!r->node)
+		return STATUS_OK;
+	format_duration(lo_us, lo, sizeof lo);
+	format_duration(hi_us, hi, sizeof hi);
+	snprintf(expect, sizeof expect, "a duration %s %s and <= %s (seconds, or a number with a unit: ms, "
+		 "s, m, h, d, w)", lo_open ? ">" : ">=", lo_us ? lo : "0", hi);
+	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+		return rc;
+	if (units_parse_duration(s, &us) != STATUS_OK || us < lo_us || (lo_open && us == lo_us) ||
+	    us > hi_us)
+		return scenario_yaml_bad(y, r, expect);
+	*out_us = us;
+	return STATUS_OK;
+}
+
+/* Read an ISO-8601 UTC time (units_parse_time) in seconds since the epoch. */
+static int read_time(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int64_t *out_unix_s)
+{
+	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z", *s;
+	int64_t t;
+	int rc;
+
+	if (!r->node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+		return rc;
+	if (units_parse_time(s, &t) != STATUS_OK)
+		return scenario_yaml_bad(y, r, expect);
+	*out_unix_s = t;
+	return STATUS_OK;
+}
+
+/* An int-sized integer in [lo, hi]; *out unchanged when absent. */
+static int read_int(struct load *l, const struct scenario_yaml_ref *r, int lo, int hi, int *out)
+{
+	int64_t v = *out;
+	int rc = scenario_yaml_int(&l->y, r, lo, hi, &v);
+
+	if (rc == STATUS_OK)
+		*out = (int)v;
+	return rc;
+}
+
+/* A duration in seconds as a double (mean service time), by way of microseconds. */
+static int read_seconds(struct load *l, const struct scenario_yaml_ref *r, int64_t hi_us, double *out_s)
+{
+	int64_t us = 0;
+	int rc = read_duration(&l->y, r, 0, true, hi_us, &us);
+
+	if (rc == STATUS_OK && r->node)
+		*out_s = (double)us / 1e6;
+	return rc;
+}
+
+/* The child `key` of map, which must be present; `what` explains it in the message when it is not. */
+static int required(struct load *l, const struct scenario_yaml_ref *map, const char *key, const char *what,
+		    struct scenario_yaml_ref *out)
+{
+	scenario_yaml_child(map, key, out);
+	return out->node ? STATUS_OK : scenario_yaml_missing(&l->y, map, key, what);
+}
+
+/* ---- top level, slo, workload ------------------------------------------------------------------- */
+
+static int read_head(struct load *l)
+{
+	struct scenario_yaml_ref r;
+	int64_t seed = DEFAULT_SEED;
+	int rc;
+
+	if ((rc = required(l, &l->root, "name", "a non-empty string naming the scenario", &r)) ||
+	    (rc = scenario_yaml_string(&l->y, &r, l->sc.name, sizeof l->sc.name)))
+		return rc;
+	scenario_yaml_child(&l->root, "seed", &r);
+	if ((rc = scenario_yaml_int(&l->y, &r, 0, INT64_MAX, &seed)))
+		return rc;
+	l->sc.seed = (uint64_t)seed;
+	l->sc.start_unix_s = DEFAULT_START_UNIX_S;
+	scenario_yaml_child(&l->root, "start", &r);
+	if ((rc = read_time(&l->y, &r, &l->sc.start_unix_s)))
+		return rc;
+	if ((rc = required(l, &l->root, "horizon", "the simulated length, a duration such as 7d", &r)) ||
+	    (rc = read_duration(&l->y, &r, 0, true, MAX_HORIZON_US, &l->sc.horizon_us)))
+		return rc;
+	l->sc.sample_period_us = DEFAULT_SAMPLE_PERIOD_US;
+	scenario_yaml_child(&l->root, "sample_period", &r);
+	if ((rc = read_duration(&l->y, &r, S_US, false, MAX_HORIZON_US, &l->sc.sample_period_us)))
+		return rc;
+	if (l->sc.sample_period_us > l->sc.horizon_us)
+		return scenario_yaml_fail(&l->y, r.node ? &r : &l->root, "the sample period (%g s) is longer "
+					  "than the horizon (%g s); expected sample_period <= horizon",
+					  (double)l->sc.sample_period_us / 1e6, (double)l->sc.horizon_us / 1e6);
+	return STATUS_OK;
+}
+
+static int read_slo(struct load *l)
+{
+	struct scenario_yaml_ref slo, r;
+	int rc;
+
+	if ((rc = required(l, &l->root, "slo", "a mapping with latency_s", &slo)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &slo, slo_keys, NULL, NULL)) ||
+	    (rc = required(l, &slo, "latency_s", "the end-to-end latency threshold, a duration", &r)))
+		return rc;
+	return read_duration(&l->y, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us);
+}
+
+static int read_service(struct load *l, const struct scenario_yaml_ref *workload)
+{
+	struct scenario_yaml_ref svc, r;
+	int kind = 0, rc;
+
+	if ((rc = required(l, workload, "service", "a mapping with kind and mean_s", &svc)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &svc, service_keys, NULL, NULL)) ||
+	    (rc = required(l, &svc, "kind", "constant, exponential or lognormal", &r)) ||
+	    (rc = scenario_yaml_choice(&l->y, &r, service_names, 3, &kind)))
+		return rc;
+	l->sc.service.kind = (enum service_kind)kind;
+	if ((rc = required(l, &svc, "mean_s", "the mean service time, a duration", &r)) ||
+	    (rc = read_seconds(l, &r, MAX_MEAN_US, &l->sc.service.mean_s)))
+		return rc;
+	l->sc.service.cv = DEFAULT_CV;
+	scenario_yaml_child(&svc, "cv", &r);
+	if (r.node && l->sc.service.kind != SERVICE_LOGNORMAL)
+		return scenario_yaml_fail(&l->y, &r, "cv applies only to kind lognormal (kind is %s); "
+					  "expected no cv", service_names[kind]);
+	return scenario_yaml_number(&l->y, &r, &cv_bounds, &l->sc.service.cv);
+}
+
+/* workload.arrivals.steps: a list of {at, rate_per_s}, `at` strictly increasing inside the horizon. */
+static int read_steps(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	struct scenario_yaml_ref list, e, r;
+	int n = 0, rc;
+
+	scenario_yaml_child(arr, "steps", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_STEPS_MAX, "steps such as '- {at: 2h, "
+				     "rate_per_s: 80}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		struct rate_step *st = &l->sc.arrivals.steps[i];
+		int64_t after = i ? st[-1].at_us : 0;
+		scenario_yaml_item(&list, i, &e);
+		if ((rc = scenario_yaml_mapping(&l->y, &e, step_keys, NULL, NULL)) ||
+		    (rc = required(l, &e, "at", "when the rate changes, a duration from the start", &r)) ||
+		    (rc = read_duration(&l->y, &r, 0, true, l->sc.horizon_us, &st->at_us)))
+			return rc;
+		if (st->at_us <= after)
+			return scenario_yaml_fail(&l->y, &r, "steps must be in time order; expected a time after "
+						  "the previous step's");
+		if ((rc = required(l, &e, "rate_per_s", "the rate from then on, requests per second", &r)) ||
+		    (rc = scenario_yaml_number(&l->y, &r, &step_rate, &st->rate_per_s)))
+			return rc;
+	}
+	l->sc.arrivals.nsteps = n;
+	return STATUS_OK;
+}
+
+static int read_workload(struct load *l)
+{
+	struct scenario_yaml_ref workload, arr, r;
+	int kind = 0, rc;
+
+	if ((rc = required(l, &l->root, "workload", "a mapping with arrivals and service", &workload)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &workload, workload_keys, NULL, NULL)) ||
+	    (rc = required(l, &workload, "arrivals", "a mapping with kind and rate_per_s", &arr)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &arr, arrivals_keys, NULL, NULL)) ||
+	    (rc = required(l, &arr, "kind", "poisson or uniform", &r)) ||
+	    (rc = scenario_yaml_choice(&l->y, &r, arrival_names, 2, &kind)))
+		return rc;
+	l->sc.arrivals.kind = (enum arrival_kind)kind;
+	if ((rc = required(l, &arr, "rate_per_s", "a positive number: requests per second", &r)) ||
+	    (rc = scenario_yaml_number(&l->y, &r, &positive_rate, &l->sc.arrivals.rate_per_s)) ||
+	    (rc = read_steps(l, &arr)))
+		return rc;
+	return read_service(l, &workload);
+}
+
+/* ---- catalogue and serving ---------------------------------------------------------------------- */
+
+/*
+ * Read one entry of the scenario's catalog: map (`name` -> settings) into *t. A type the built-in catalogue
+ * has starts from its row; a new type must give gpus and usd_per_h, and has no reserved discount unless it
+ * says so.
+ */
+static int read_type(struct load *l, const struct scenario_yaml_ref *e, const char *name,
+		     struct instance_type *t)
+{
+	const struct catalog_entry *base = catalog_find(name);
+	const char *why = "a new instance type needs gpus and usd_per_h";
+	struct scenario_yaml_ref r;
+	char model[SCENARIO_NAME_MAX];
+	int vcpus = 1, rc;
+
+	if (strlen(name) >= SCENARIO_NAME_MAX)
+		return scenario_yaml_fail(&l->y, e, "instance type name too long; expected at most %d bytes",
+					  SCENARIO_NAME_MAX - 1);
+	if ((rc = scenario_yaml_mapping(&l->y, e, type_keys, NULL, NULL)))
+		return rc;
+	*t = base ? (struct instance_type){ base->gpus, base->od_usd_per_h, base->reserved_discount }
+		  : (struct instance_type){ 0, 0, 0 };
+	scenario_yaml_child(e, "gpus", &r);
+	if ((!base && !r.node && (rc = scenario_yaml_missing(&l->y, e, "gpus", why))) ||
+	    (rc = read_int(l, &r, 1, MAX_GPUS, &t->gpus)))
+		return rc;
+	scenario_yaml_child(e, "usd_per_h", &r);
+	if ((!base && !r.node && (rc = scenario_yaml_missing(&l->y, e, "usd_per_h", why))) ||
+	    (rc = scenario_yaml_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)))
+		return rc;
+	scenario_yaml_child(e, "reserved_discount", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &t->reserved_discount)))
+		return rc;
+	scenario_yaml_child(e, "vcpus", &r);  /* checked, not simulated */
+	if ((rc = read_int(l, &r, 1, MAX_VCPUS, &vcpus)))
+		return rc;
+	scenario_yaml_child(e, "gpu_model", &r);
+	return scenario_yaml_string(&l->y, &r, model, sizeof model);
+}
+
+/* The list of catalogue type names, for the unknown-type message. */
+static const char *catalog_names(char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < catalog_count() && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", catalog_at(i)->name);
+	return buf;
+}
+
+/* Check every entry of `catalog:` and resolve the serving type (at ref `it`, named `type`) into l->type. */
+static int read_catalog(struct load *l, const struct scenario_yaml_ref *it, const char *type)
+{
+	struct scenario_yaml_ref cat, e;
+	const struct catalog_entry *base;
+	struct instance_type t;
+	const char *name;
+	bool found = false;
+	char names[512];
+	int n, rc;
+
+	scenario_yaml_child(&l->root, "catalog", &cat);
+	if ((rc = scenario_yaml_mapping(&l->y, &cat, NULL, "a mapping of instance type names to "
+					"{gpus, gpu_model, vcpus, usd_per_h, reserved_discount}", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_pair(&cat, i, &e, &name);
+		if ((rc = read_type(l, &e, name, &t)))
+			return rc;
+		if (strcmp(name, type) == 0) {
+			l->type = t;
+			found = true;
+		}
+	}
+	if (found)
+		return STATUS_OK;
+	base = catalog_find(type);
+	if (!base)
+		return scenario_yaml_fail(&l->y, it, "unknown instance type '%s'; expected a type from the "
+					  "catalogue (%s) or one defined under catalog:", type,
+					  catalog_names(names, sizeof names));
+	l->type = (struct instance_type){ base->gpus, base->od_usd_per_h, base->reserved_discount };
+	return STATUS_OK;
+}
+
+static int read_serving(struct load *l)
+{
+	struct scenario_yaml_ref serving, r;
+	int rc;
+
+	if ((rc = required(l, &l->root, "serving", "a mapping with at least instance_type", &serving)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &serving, serving_keys, NULL, NULL)) ||
+	    (rc = required(l, &serving, "instance_type", "an instance type such as p5.48xlarge", &r)) ||
+	    (rc = scenario_yaml_string(&l->y, &r, l->sc.serving.instance_type,
+				       sizeof l->sc.serving.instance_type)) ||
+	    (rc = read_catalog(l, &r, l->sc.serving.instance_type)))
+		return rc;
+	l->sc.serving.gpus = l->type.gpus;
+	l->sc.serving.od_usd_per_h = l->type.od_usd_per_h;
+	l->sc.serving.reserved_usd_per_h = l->type.od_usd_per_h * (1.0 - l->type.reserved_discount);
+	l->sc.serving.slots = DEFAULT_SLOTS;
+	l->sc.serving.queue_timeout_us = 0;
+	l->sc.serving.startup_us = DEFAULT_STARTUP_US;
+	l->sc.serving.max_queue = DEFAULT_MAX_QUEUE;
+	scenario_yaml_child(&serving, "slots_per_instance", &r);
+	if ((rc = read_int(l, &r, 1, MAX_SLOTS, &l->sc.serving.slots)))
+		return rc;
+	scenario_yaml_child(&serving, "queue_timeout_s", &r);
+	if ((rc = read_duration(&l->y, &r, 0, false, MAX_QUEUE_TIMEOUT_US,
+					 &l->sc.serving.queue_timeout_us)))
+		return rc;
+	scenario_yaml_child(&serving, "startup_s", &r);
+	if ((rc = read_duration(&l->y, &r, 0, false, MAX_STARTUP_US, &l->sc.serving.startup_us)))
+		return rc;
+	scenario_yaml_child(&serving, "max_queue", &r);
+	return read_int(l, &r, 1, MAX_MAX_QUEUE, &l->sc.serving.max_queue);
+}
+
+/* ---- autoscaling -------------------------------------------------------------------------------- */
+
+/* Read autoscaling's own keys; min and max defaults wait for the fleet (finish_autoscaling). */
+static int read_autoscaling(struct load *l)
+{
+	struct scenario_yaml_ref *as = &l->autoscaling, r;
+	int policy = POLICY_NONE, metric = METRIC_CONCURRENCY, rc;
+
+	scenario_yaml_child(&l->root, "autoscaling", as);
+	if ((rc = scenario_yaml_mapping(&l->y, as, autoscaling_keys, NULL, NULL)))
+		return rc;
+	scenario_yaml_child(as, "policy", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 2, &policy)))
+		return rc;
+	scenario_yaml_child(as, "metric", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, 2, &metric)))
+		return rc;
+	l->sc.autoscaling.policy = (enum policy_kind)policy;
+	l->sc.autoscaling.metric = (enum metric_kind)metric;
+	scenario_yaml_child(as, "target", &r);
+	if (!r.node && policy == POLICY_TARGET_TRACKING)
+		return scenario_yaml_missing(&l->y, as, "target", "the metric value to hold, such as 0.7");
+	if ((rc = scenario_yaml_number(&l->y, &r, metric == METRIC_CONCURRENCY ? &concurrency_target
+				       : &invocations_target, &l->sc.autoscaling.target)))
+		return rc;
+	scenario_yaml_child(as, "min", &r);
+	l->min_given = r.node != NULL;
+	if ((rc = read_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.min)))
+		return rc;
+	scenario_yaml_child(as, "max", &r);
+	l->max_given = r.node != NULL;
+	if ((rc = read_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.max)))
+		return rc;
+	return STATUS_OK;
+}
+
+/* The timing keys of autoscaling. */
+static int read_autoscaling_timing(struct load *l)
+{
+	struct scenario_yaml_ref *as = &l->autoscaling, r;
+	int rc;
+
+	l->sc.autoscaling.resolution_us = DEFAULT_RESOLUTION_US;
+	l->sc.autoscaling.scale_out_cooldown_us = DEFAULT_COOLDOWN_US;
+	l->sc.autoscaling.scale_in_cooldown_us = DEFAULT_COOLDOWN_US;
+	l->sc.autoscaling.scale_in_margin = DEFAULT_SCALE_IN_MARGIN;
+	scenario_yaml_child(as, "resolution_s", &r);
+	if ((rc = read_duration(&l->y, &r, S_US, false, MAX_RESOLUTION_US,
+					 &l->sc.autoscaling.resolution_us)))
+		return rc;
+	scenario_yaml_child(as, "scale_out_cooldown_s", &r);
+	if ((rc = read_duration(&l->y, &r, 0, false, MAX_COOLDOWN_US,
+					 &l->sc.autoscaling.scale_out_cooldown_us)))
+		return rc;
+	scenario_yaml_child(as, "scale_in_cooldown_s", &r);
+	if ((rc = read_duration(&l->y, &r, 0, false, MAX_COOLDOWN_US,
+					 &l->sc.autoscaling.scale_in_cooldown_us)))
+		return rc;
+	scenario_yaml_child(as, "scale_in_margin", &r);
+	return scenario_yaml_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin);
+}
+
+/* Defaults that depend on the fleet, then the checks across autoscaling and the fleet. */
+static int finish_autoscaling(struct load *l)
+{
+	struct scenario *sc = &l->sc;
+	struct scenario_yaml_ref r;
+	int reserved = 0, count = 0, capacity = 0;
+
+	for (int i = 0; i < sc->nfleet; i++) {
+		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
+		count += sc->fleet[i].count;
+		capacity += sc->fleet[i].max;
+	}
+	if (!l->min_given)
+		sc->autoscaling.min = reserved;
+	if (!l->max_given)
+		sc->autoscaling.max = capacity;
+	if (sc->autoscaling.policy == POLICY_NONE) {
+		if (count < 1)
+			return scenario_yaml_fail(&l->y, &l->fleet, "the fleet has no instances (every count "
+						  "is 0) and autoscaling.policy is none; expected a reserved "
+						  "entry or an on_demand count of at least 1");
+		return STATUS_OK;
+	}
+	scenario_yaml_child(&l->autoscaling, "max", &r);
+	if (sc->autoscaling.max > capacity)
+		return scenario_yaml_fail(&l->y, &r, "%d is more than the fleet can hold (its entries' max "
+					  "add up to %d); expected at most %d, or a larger max on a fleet entry",
+					  sc->autoscaling.max, capacity, capacity);
+	scenario_yaml_child(&l->autoscaling, "min", &r);
+	if (sc->autoscaling.min > sc->autoscaling.max)
+		return scenario_yaml_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "
+					  "autoscaling.max (%d); expected min <= max",
+					  l->min_given ? "" : "min (by default the reserved count) ",
+					  sc->autoscaling.min, sc->autoscaling.max);
+	return STATUS_OK;
+}
+
+/* ---- fleet -------------------------------------------------------------------------------------- */
+
+/* The purchase option of a fleet entry: known, and supported by this build. */
+static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind)
+{
+	struct scenario_yaml_ref r;
+	char name[SCENARIO_NAME_MAX];
+	int rc;
+
+	if ((rc = required(l, e, "option", "reserved or on_demand", &r)) ||
+	    (rc = scenario_yaml_string(&l->y, &r, name, sizeof name)))
+		return rc;
+	if (!option_kind_parse(name, kind))
+		return scenario_yaml_fail(&l->y, &r, "unknown option '%s'; expected reserved or on_demand",
+					  name);
+	if (!option_kind_supported(*kind))
+		return scenario_yaml_fail(&l->y, &r, "option '%s' is not supported by this version; expected "
+					  "reserved or on_demand", name);
+	return STATUS_OK;
+}
+
+static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	bool reserved, tracking = l->sc.autoscaling.policy == POLICY_TARGET_TRACKING;
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = scenario_yaml_mapping(&l->y, e, fleet_keys, NULL, NULL)) ||
+	    (rc = read_option(l, e, &f->option)))
+		return rc;
+	reserved = f->option == OPTION_RESERVED;
+	f->count = 0;
+	scenario_yaml_child(e, "count", &r);
+	if ((reserved && (rc = required(l, e, "count", "the number of reserved instances", &r))) ||
+	    (rc = read_int(l, &r, reserved ? 1 : 0, MAX_INSTANCES, &f->count)))
+		return rc;
+	scenario_yaml_child(e, "max", &r);
+	if (reserved && r.node)
+		return scenario_yaml_fail(&l->y, &r, "max does not apply to reserved (a reservation holds "
+					  "exactly count instances); expected no max");
+	if (!reserved && !r.node && tracking && !l->max_given)
+		return scenario_yaml_missing(&l->y, e, "max", "with target_tracking and no autoscaling.max, "
+					     "the most instances this entry may hold");
+	f->max = tracking && !reserved && l->sc.autoscaling.max > f->count ? l->sc.autoscaling.max
+									   : f->count;
+	if ((rc = read_int(l, &r, f->count, MAX_INSTANCES, &f->max)))
+		return rc;
+	f->usd_per_h = reserved ? l->sc.serving.reserved_usd_per_h : l->sc.serving.od_usd_per_h;
+	scenario_yaml_child(e, "usd_per_h", &r);
+	f->price_given = r.node != NULL;
+	return scenario_yaml_number(&l->y, &r, &price_bounds, &f->usd_per_h);
+}
+
+static int read_fleet(struct load *l)
+{
+	struct scenario_yaml_ref e;
+	int n, rc;
+
+	if ((rc = required(l, &l->root, "fleet", "a list of entries such as '- {option: reserved, count: 4}'",
+			   &l->fleet)) ||
+	    (rc = scenario_yaml_list(&l->y, &l->fleet, 1, SCENARIO_FLEET_MAX,
+				     "entries such as '- {option: reserved, count: 4}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_item(&l->fleet, i, &e);
+		if ((rc = read_fleet_entry(l, &e, &l->sc.fleet[i])))
+			return rc;
+	}
+	l->sc.nfleet = n;
+	return STATUS_OK;
+}
+
+/* ---- loading ------------------------------------------------------------------------------------ */
+
+/* Read the whole document into l->sc. */
+static int read_all(struct load *l, const char *const *sets, int nsets)
+{
+	int rc;
+
+	scenario_yaml_root(&l->y, &l->root);
+	if (!l->root.node)
+		return diag_at(l->y.d, STATUS_EINPUT, l->y.label, 0, 0, EMPTY_MSG);
+	if ((rc = scenario_yaml_mapping(&l->y, &l->root, NULL, "a YAML mapping with at least name, horizon, "
+					"slo, workload, serving, fleet", NULL)) ||
+	    (rc = scenario_yaml_apply_sets(&l->y, sets, nsets, "catalog")) ||
+	    (rc = scenario_yaml_mapping(&l->y, &l->root, top_keys, NULL, NULL)))
+		return rc;
+	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = read_workload(l)) || (rc = read_serving(l)) ||
+	    (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) || (rc = read_fleet(l)))
+		return rc;
+	return finish_autoscaling(l);
+}
+
+/* A copy of len bytes of text, NUL-terminated; NULL when out of memory. */
+static char *copy_text(const char *text, size_t len)
+{
+	char *s = malloc(len + 1);
+
+	if (s) {
+		memcpy(s, text, len);
+		s[len] = '\0';
+	}
+	return s;
+}
+
+/* The overrides joined by newlines ("" for none); NULL when out of memory. */
+static char *join_sets(const char *const *sets, int nsets)
+{
+	size_t len = 0, o = 0;
+	char *s;
+
+	for (int i = 0; i < nsets; i++)
+		len += strlen(sets[i]) + 1;
+	s = malloc(len + 1);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < nsets; i++)
+		o += (size_t)sprintf(s + o, "%s%s", i ? "\n" : "", sets[i]);
+	s[o] = '\0';
+	return s;
+}
+
+/* Length of the valid UTF-8 sequence at s (n > 0 bytes left), or 0: RFC 3629, no overlongs or surrogates. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : s[0] < 0xF5 ? 4 : 0;
+	unsigned char lo = s[0] == 0xE0 ? 0xA0 : s[0] == 0xF0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xED ? 0x9F : s[0] == 0xF4 ? 0x8F : 0xBF;
+
+	if (len < 2)
+		return len;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * Reject a NUL byte or invalid UTF-8 at its line and column (in characters). libfyaml 0.7 silently ends a
+ * scalar at a NUL and accepts some invalid bytes, so the text is checked before it is parsed.
+ */
+static int check_text(const char *text, size_t len, const char *label, struct diag *d)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	int line = 1, col = 1;
+
+	for (size_t i = 0, n; i < len; i += n, col++) {
+		n = utf8_len(s + i, len - i);
+		if (s[i] == 0)
+			return diag_at(d, STATUS_EINPUT, label, line, col, "a NUL byte; expected a UTF-8 text file");
+		if (n == 0)
+			return diag_at(d, STATUS_EINPUT, label, line, col, "invalid UTF-8 (byte 0x%02X); expected a "
+				       "UTF-8 text file", s[i]);
+		if (s[i] == '\n') {
+			line++;
+			col = 0;
+		}
+	}
+	return STATUS_OK;
+}
+
+/* Parse len bytes of text, named `label` in messages; `path` (may be NULL) is recorded in the result. */
+static int parse(struct scenario *out, const char *text, size_t len, const char *label, const char *path,
+		 const char *const *sets, int nsets, struct diag *d)
+{
+	struct load *l = calloc(1, sizeof *l);
+	int rc;
+
+	if (!l)
+		return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the scenario");
+	rc = check_text(text, len, label, d);
+	if (rc == STATUS_OK)
+		rc = scenario_yaml_open(&l->y, text, len, label, d);
+	if (rc == STATUS_OK)
+		rc = read_all(l, sets, nsets);
+	scenario_yaml_close(&l->y);
+	if (rc != STATUS_OK)
+		goto out_free_load;
+	l->sc.text = copy_text(text, len);
+	l->sc.overrides = join_sets(sets, nsets);
+	l->sc.path = path ? copy_text(path, strlen(path)) : NULL;
+	if (!l->sc.text || !l->sc.overrides || (path && !l->sc.path)) {
+		scenario_fini(&l->sc);
+		rc = diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the scenario");
+		goto out_free_load;
+	}
+	*out = l->sc;
+out_free_load:
+	free(l);
+	return rc;
+}
+
+/* Read the file at path into a new buffer (*text, owned by the caller) of *len bytes. */
+static int read_file(const char *path, char **text, size_t *len, struct diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 4096, n = 0, got;
+	char *buf = NULL, *grown;
+	int rc = STATUS_OK;
+
+	if (!f)
+		return diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot open: %s", strerror(errno));
+	do {
+		if (n + 1 >= cap && (cap *= 2) > MAX_FILE_BYTES) {
+			rc = diag_at(d, STATUS_EINPUT, path, 0, 0, "larger than %d MiB; expected a scenario file",
+				     MAX_FILE_BYTES >> 20);
+			goto out_close;
+		}
+		if (!(grown = realloc(buf, cap))) {
+			rc = diag_at(d, STATUS_ENOMEM, path, 0, 0, "out of memory while reading");
+			goto out_close;
+		}
+		buf = grown;
+		got = fread(buf + n, 1, cap - n - 1, f);
+		n += got;
+	} while (got > 0);
+	if (ferror(f))
+		rc = diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot read: %s", strerror(errno));
+out_close:
+	fclose(f);
+	if (rc != STATUS_OK) {
+		free(buf);
+		return rc;
+	}
+	*text = buf;
+	*len = n;
+	return STATUS_OK;
+}
+
+int scenario_load(struct scenario *sc, const char *path, const char *const *sets, int nsets,
+		  struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(sc, 0, sizeof *sc);
+	diag_clear(d);
+	rc = read_file(path, &text, &len, d);
+	if (rc != STATUS_OK)
+		return rc;
+	rc = parse(sc, text, len, path, path, sets, nsets, d);
+	free(text);
+	return rc;
+}
+
+int scenario_parse_string(struct scenario *sc, const char *text, const char *label,
+			  const char *const *sets, int nsets, struct diag *d)
+{
+	memset(sc, 0, sizeof *sc);
+	diag_clear(d);
+	return parse(sc, text, strlen(text), label, NULL, sets, nsets, d);
+}
+
+void scenario_fini(struct scenario *sc)
+{
+	if (!sc)
+		return;
+	free(sc->path);
+	free(sc->text);
+	free(sc->overrides);
+	memset(sc, 0, sizeof *sc);
+}
+
+const char *scenario_service_name(enum service_kind k)
+{
+	return (unsigned)k < sizeof service_names / sizeof service_names[0] ? service_names[k] : "?";
+}
+
+const char *scenario_policy_name(enum policy_kind k)
+{
+	return (unsigned)k < sizeof policy_names / sizeof policy_names[0] ? policy_names[k] : "?";
+}
+
+const char *scenario_metric_name(enum metric_kind k)
+{
+	return (unsigned)k < sizeof metric_names / sizeof metric_names[0] ? metric_names[k] : "?";
+}

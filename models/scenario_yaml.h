@@ -1,0 +1,147 @@
+/*
+ * scenario_yaml: the YAML half of the scenario module (private to scenario.c and scenario_yaml.c).
+ *
+ * It knows YAML and positions but not the scenario schema. scenario_yaml_open() parses text with libfyaml,
+ * whose diagnostics are collected rather than printed (nothing reaches stderr); scenario_yaml_apply_sets()
+ * edits the parsed document with `--set` overrides; the typed readers (int, number, string, choice, mapping,
+ * list) check one value each, and scenario_yaml_scalar()/scenario_yaml_bad() let the schema add its own
+ * (durations and times live in scenario.c, next to the units they convert).
+ *
+ * Values are addressed by a struct scenario_yaml_ref: the node, the key that names it, the enclosing ref and
+ * the dotted path used in messages ("fleet.1.usd_per_h"). Every failure returns STATUS_EINPUT (STATUS_ENOMEM
+ * when libfyaml or malloc fails) and writes one line into the diag:
+ *     FILE:LINE:COL: KEY.PATH: what was wrong; expected what
+ * The position is the value's own, else its key's, else the enclosing mapping's; a node that an override
+ * created or replaced has no position, so the message names the override instead ("--set a.b=x: a.b: ...").
+ * Lines and columns count from 1.
+ *
+ * Readers of optional values leave *out unchanged and return STATUS_OK when the key is absent (r->node ==
+ * NULL), so a caller sets the default first and then reads.
+ */
+#ifndef GPUCAP_SCENARIO_YAML_H
+#define GPUCAP_SCENARIO_YAML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+struct fy_diag;
+struct fy_document;
+struct fy_node;
+struct fy_parser;
+
+#define SCENARIO_YAML_PATH_MAX 320  /* bytes in a dotted path, NUL included */
+
+struct scenario_yaml_set;  /* one applied override; node metadata points at it */
+
+struct scenario_yaml {
+	const char *label;              /* file name in messages, borrowed */
+	struct diag *d;                 /* where a failure is written, borrowed */
+	struct fy_diag *fydiag;         /* libfyaml's diagnostics, collected; owned */
+	struct fy_parser *fyp;          /* owned */
+	struct fy_document *fyd;        /* the document, owned; NULL until opened */
+	struct scenario_yaml_set *sets; /* the overrides applied, owned */
+	int nsets;                      /* entries in sets */
+	char libmsg[256];               /* libfyaml output that was not a collected error (first line) */
+};
+
+struct scenario_yaml_ref {
+	struct fy_node *node;                  /* the value; NULL when the key is absent */
+	struct fy_node *key;                   /* the key naming it; NULL for the root and list items */
+	const struct scenario_yaml_ref *up;    /* the enclosing mapping or list (borrowed); NULL at the root */
+	char path[SCENARIO_YAML_PATH_MAX];     /* "serving.slots_per_instance"; "" for the root */
+};
+
+/* Bounds of a number: lo (or lo_open: above lo) to hi (or hi_open: below hi); hi = HUGE_VAL for none. */
+struct scenario_yaml_bounds {
+	double lo;
+	double hi;
+	bool lo_open;
+	bool hi_open;
+};
+
+/*
+ * Parse `len` bytes of `text` (borrowed; must outlive y; the caller has checked it is UTF-8 without NUL
+ * bytes, which libfyaml 0.7 does not reliably reject) into y, caller-owned storage. `label` (borrowed,
+ * kept) names the file in messages, `d` (kept) receives them. Fails on invalid YAML (libfyaml's message and
+ * position) or a second document. An empty document is not a failure: the root ref then has node == NULL.
+ * YAML aliases are rejected where they are read ("got an alias"). scenario_yaml_close() must be called
+ * whatever this returns.
+ */
+int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, const char *label,
+		       struct diag *d);
+
+/* Free everything y owns. Harmless on a zeroed or closed struct. */
+void scenario_yaml_close(struct scenario_yaml *y);
+
+/*
+ * Apply the overrides "a.b.0.c=value" (borrowed, kept until close) to the document, in order. The root
+ * must be a mapping. `dotted_map` names a top-level mapping whose keys may contain dots ("catalog"): a key
+ * created in it takes every path component but the last.
+ */
+int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, int nsets,
+			     const char *dotted_map);
+
+/* The root of the document. */
+void scenario_yaml_root(struct scenario_yaml *y, struct scenario_yaml_ref *out);
+
+/* The value of `key` in the mapping `map` (checked with scenario_yaml_mapping first); node NULL if absent. */
+void scenario_yaml_child(const struct scenario_yaml_ref *map, const char *key,
+			 struct scenario_yaml_ref *out);
+
+/* The i-th pair of the mapping `map`: out names the value, *name is the key's text (owned by the doc). */
+void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scenario_yaml_ref *out,
+			const char **name);
+
+/* Item i of the list `seq` (checked with scenario_yaml_list first). */
+void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out);
+
+/*
+ * Check that r is a mapping whose keys are all in `keys` (NULL-terminated; NULL allows any key that is a
+ * non-empty scalar). `what` describes the mapping in the type error, or NULL for "a mapping with keys ...".
+ * *npairs (may be NULL) receives the number of pairs. An absent r is fine (0 pairs).
+ */
+int scenario_yaml_mapping(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
+			  const char *const *keys, const char *what, int *npairs);
+
+/* Check that r is a list of min..max items, each described by `items` in the message; *n = the count. */
+int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int min, int max,
+		       const char *items, int *n);
+
+/* Fail with "PATH: missing required key 'KEY' (WHAT)" at the mapping `map`. */
+int scenario_yaml_missing(struct scenario_yaml *y, const struct scenario_yaml_ref *map, const char *key,
+			  const char *what);
+
+/* Fail with "PATH: <message>" at r's position (or its override). */
+int scenario_yaml_fail(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * The NUL-terminated text of r (present), which must be a scalar; `expect` describes the value wanted, for
+ * the message when r is a mapping, a list, an alias, or text with a NUL character.
+ */
+int scenario_yaml_scalar(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *expect,
+			 const char **text);
+
+/* Fail with "PATH: expected EXPECT, got 'VALUE'". */
+int scenario_yaml_bad(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *expect);
+
+/* Read a decimal integer in [lo, hi]. */
+int scenario_yaml_int(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int64_t lo, int64_t hi,
+		      int64_t *out);
+
+/* Read a finite number within b. */
+int scenario_yaml_number(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
+			 const struct scenario_yaml_bounds *b, double *out);
+
+/* Read a non-empty string without control characters, shorter than size bytes, into buf. */
+int scenario_yaml_string(struct scenario_yaml *y, const struct scenario_yaml_ref *r, char *buf,
+			 size_t size);
+
+/* Read one of names[0..n) and store its index in *out. */
+int scenario_yaml_choice(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
+			 const char *const *names, int n, int *out);
+
+#endif

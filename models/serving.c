@@ -1,0 +1,287 @@
+/* serving: see serving.h. */
+#include "serving.h"
+
+#include <assert.h>
+#include <stdlib.h>
+
+#include "fleet.h"
+#include "status.h"
+
+#define CHUNK_REQUESTS 4096
+
+int serving_init(struct serving *s, const struct scenario *sc, struct engine *eng, struct meter *meter,
+		 struct fleet *fleet, int npool)
+{
+	s->eng = eng;
+	s->meter = meter;
+	s->fleet = fleet;
+	s->slots = sc->serving.slots;
+	s->timeout_us = sc->serving.queue_timeout_us;
+	s->max_queue = sc->serving.max_queue;
+	s->chunks = NULL;
+	s->nchunks = 0;
+	s->free_list = NULL;
+	s->ring_cap = 1024;
+	s->head = 0;
+	s->len = 0;
+	engine_event_init(&s->timeout);
+	s->nwords = (npool + 63) / 64;
+	s->nsummary = (s->nwords + 63) / 64;
+	s->ring = malloc((size_t)s->ring_cap * sizeof *s->ring);
+	s->bits = calloc((size_t)s->nwords + 1, sizeof *s->bits);
+	s->summary = calloc((size_t)s->nsummary + 1, sizeof *s->summary);
+	if (!s->ring || !s->bits || !s->summary) {
+		serving_fini(s);
+		return STATUS_ENOMEM;
+	}
+	return STATUS_OK;
+}
+
+void serving_fini(struct serving *s)
+{
+	for (int i = 0; i < s->nchunks; i++)
+		free(s->chunks[i]);
+	free(s->chunks);
+	free(s->ring);
+	free(s->bits);
+	free(s->summary);
+	s->chunks = NULL;
+	s->ring = NULL;
+	s->bits = NULL;
+	s->summary = NULL;
+	s->nchunks = 0;
+}
+
+/* --- free-slot bitset --- */
+
+static void set_free(struct serving *s, int idx)
+{
+	int w = idx / 64;
+
+	s->bits[w] |= UINT64_C(1) << (idx % 64);
+	s->summary[w / 64] |= UINT64_C(1) << (w % 64);
+}
+
+static void clear_free(struct serving *s, int idx)
+{
+	int w = idx / 64;
+
+	s->bits[w] &= ~(UINT64_C(1) << (idx % 64));
+	if (s->bits[w] == 0)
+		s->summary[w / 64] &= ~(UINT64_C(1) << (w % 64));
+}
+
+/* The lowest pool index serving with a free slot, or -1. */
+static int first_free(const struct serving *s)
+{
+	for (int i = 0; i < s->nsummary; i++) {
+		if (s->summary[i] == 0)
+			continue;
+		int w = i * 64 + __builtin_ctzll(s->summary[i]);
+		return w * 64 + __builtin_ctzll(s->bits[w]);
+	}
+	return -1;
+}
+
+/* --- request pool --- */
+
+static struct request *request_get(struct serving *s)
+{
+	struct request *r, **chunks;
+
+	if (!s->free_list) {
+		chunks = realloc(s->chunks, (size_t)(s->nchunks + 1) * sizeof *chunks);
+		if (!chunks)
+			return NULL;
+		s->chunks = chunks;
+		r = malloc(CHUNK_REQUESTS * sizeof *r);
+		if (!r)
+			return NULL;
+		s->chunks[s->nchunks++] = r;
+		for (int i = 0; i < CHUNK_REQUESTS; i++) {
+			engine_event_init(&r[i].done);
+			r[i].owner = s;
+			r[i].next = s->free_list;
+			s->free_list = &r[i];
+		}
+	}
+	r = s->free_list;
+	s->free_list = r->next;
+	return r;
+}
+
+static void request_put(struct serving *s, struct request *r)
+{
+	r->next = s->free_list;
+	s->free_list = r;
+}
+
+/* --- the queue --- */
+
+static int queue_push(struct serving *s, struct request *r)
+{
+	if (s->len == s->ring_cap) {
+		int64_t cap = 2 * s->ring_cap;
+		struct request **ring = malloc((size_t)cap * sizeof *ring);
+		if (!ring)
+			return STATUS_ENOMEM;
+		for (int64_t i = 0; i < s->len; i++)
+			ring[i] = s->ring[(s->head + i) % s->ring_cap];
+		free(s->ring);
+		s->ring = ring;
+		s->ring_cap = cap;
+		s->head = 0;
+	}
+	s->ring[(s->head + s->len) % s->ring_cap] = r;
+	s->len++;
+	return STATUS_OK;
+}
+
+static struct request *queue_pop(struct serving *s)
+{
+	struct request *r = s->ring[s->head];
+
+	s->head = (s->head + 1) % s->ring_cap;
+	s->len--;
+	return r;
+}
+
+int64_t serving_queue_len(const struct serving *s)
+{
+	return s->len;
+}
+
+static void fail(struct serving *s, int rc)
+{
+	meter_fail(s->meter, rc);
+	engine_stop(s->eng);
+}
+
+/* --- service --- */
+
+static enum option_kind kind_of(const struct serving *s, int idx)
+{
+	return s->fleet->group[s->fleet->pool[idx].group].kind;
+}
+
+static void on_done(struct engine *eng, struct event *ev);
+
+static void start(struct serving *s, struct request *r, int idx)
+{
+	struct instance *in = &s->fleet->pool[idx];
+	int rc;
+
+	assert(in->state == INSTANCE_SERVING && in->busy < s->slots);
+	if (++in->busy == s->slots)
+		clear_free(s, idx);
+	meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), +1);
+	r->start_us = s->eng->now_us;
+	r->inst = idx;
+	rc = engine_schedule(s->eng, &r->done, s->eng->now_us + r->service_us, on_done);
+	if (rc != STATUS_OK)
+		fail(s, rc);
+}
+
+static void on_timeout(struct engine *eng, struct event *ev);
+
+static void arm_timeout(struct serving *s)
+{
+	int rc;
+
+	if (s->timeout_us == 0 || s->len == 0 || evq_queued(&s->timeout))
+		return;
+	rc = engine_schedule(s->eng, &s->timeout, s->ring[s->head]->arrival_us + s->timeout_us, on_timeout);
+	if (rc != STATUS_OK)
+		fail(s, rc);
+}
+
+/* Start waiting requests while there are free slots. */
+static void dispatch(struct serving *s)
+{
+	int idx;
+
+	while (s->len > 0 && (idx = first_free(s)) >= 0)
+		start(s, queue_pop(s), idx);
+	arm_timeout(s);
+}
+
+static void on_done(struct engine *eng, struct event *ev)
+{
+	struct request *r = container_of(ev, struct request, done);
+	struct serving *s = r->owner;
+	int idx = r->inst;
+	struct instance *in = &s->fleet->pool[idx];
+
+	in->busy--;
+	meter_busy(s->meter, eng->now_us, kind_of(s, idx), -1);
+	meter_served(s->meter, r->start_us - r->arrival_us, eng->now_us - r->arrival_us);
+	request_put(s, r);
+	if (in->state == INSTANCE_SERVING)
+		set_free(s, idx);
+	else if (in->state == INSTANCE_DRAINING && in->busy == 0)
+		fleet_instance_idle(s->fleet, idx);
+	dispatch(s);
+}
+
+static void on_timeout(struct engine *eng, struct event *ev)
+{
+	struct serving *s = container_of(ev, struct serving, timeout);
+
+	/* The head has the earliest deadline; the timer may fire early after the head was served, and
+	 * then simply re-arms for the new head. */
+	while (s->len > 0 && s->ring[s->head]->arrival_us + s->timeout_us <= eng->now_us) {
+		request_put(s, queue_pop(s));
+		meter_dropped(s->meter, DROP_TIMEOUT, true);
+	}
+	arm_timeout(s);
+}
+
+void serving_arrive(struct serving *s, const struct request_draw *draw)
+{
+	struct request *r;
+	int idx = first_free(s);
+
+	meter_arrival(s->meter);
+	if (idx < 0 && s->len >= s->max_queue) {
+		meter_dropped(s->meter, DROP_REFUSED, true);
+		return;
+	}
+	r = request_get(s);
+	if (!r) {
+		fail(s, STATUS_ENOMEM);
+		return;
+	}
+	r->arrival_us = draw->arrival_us;
+	r->service_us = draw->service_us;
+	if (idx >= 0) {
+		start(s, r, idx);
+		return;
+	}
+	if (queue_push(s, r) != STATUS_OK) {
+		request_put(s, r);
+		fail(s, STATUS_ENOMEM);
+		return;
+	}
+	arm_timeout(s);
+}
+
+void serving_instance_up(struct serving *s, int idx)
+{
+	if (s->fleet->pool[idx].busy < s->slots)
+		set_free(s, idx);
+	dispatch(s);
+}
+
+void serving_instance_down(struct serving *s, int idx)
+{
+	clear_free(s, idx);
+}
+
+void serving_abandon(struct serving *s)
+{
+	while (s->len > 0) {
+		request_put(s, queue_pop(s));
+		meter_dropped(s->meter, DROP_UNSERVED, true);
+	}
+	engine_cancel(s->eng, &s->timeout);
+}

@@ -1,0 +1,77 @@
+/*
+ * serving: the router, the central FIFO queue and the slots of the instances in service.
+ *
+ * Every instance serves up to `slots` requests at once; a request's latency is its wait in the queue plus
+ * its service time. An arriving request starts at once on the first instance, in fleet (pool) order, that
+ * is serving and has a free slot; otherwise it joins the back of the queue, or is refused when the queue
+ * already holds max_queue requests. When a slot frees, the head of the queue starts there. With a
+ * queue_timeout, a request still waiting queue_timeout after it arrived is dropped (one timer serves the
+ * whole queue: its head always has the earliest deadline).
+ *
+ * Free slots are found through a two-level bitset over the pool (which instances are serving with a free
+ * slot), so dispatch costs O(pool / 4096) words, not O(pool). Requests come from a pool of fixed chunks that
+ * grows only when more requests are in the system at once than ever before; each carries its own
+ * completion event. Nothing is allocated per request in steady state.
+ */
+#ifndef GPUCAP_SERVING_H
+#define GPUCAP_SERVING_H
+
+#include <stdint.h>
+
+#include "engine.h"
+#include "meter.h"
+#include "scenario.h"
+#include "workload.h"
+
+struct fleet;
+
+struct request {
+	int64_t arrival_us;     /* when it arrived */
+	int64_t service_us;     /* service time on one slot */
+	int64_t start_us;       /* when service started */
+	int inst;               /* pool index of the instance serving it */
+	struct event done;      /* end of service */
+	struct serving *owner;  /* kept */
+	struct request *next;   /* free-list link */
+};
+
+struct serving {
+	struct engine *eng;         /* kept */
+	struct meter *meter;        /* kept */
+	struct fleet *fleet;        /* kept */
+	int slots;                  /* slots per instance */
+	int64_t timeout_us;         /* queue timeout, 0 = none */
+	int64_t max_queue;          /* queue bound */
+
+	struct request **chunks;    /* owned request chunks */
+	int nchunks;
+	struct request *free_list;  /* requests not in use */
+
+	struct request **ring;      /* the FIFO queue, owned ring buffer */
+	int64_t ring_cap, head, len;
+	struct event timeout;       /* fires at the head's deadline */
+
+	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
+	uint64_t *summary;          /* bit w: bits[w] != 0; owned */
+	int nwords, nsummary;
+};
+
+/* Set up for a pool of npool instances. STATUS_OK or STATUS_ENOMEM (nothing held). */
+int serving_init(struct serving *s, const struct scenario *sc, struct engine *eng, struct meter *meter,
+		 struct fleet *fleet, int npool);
+void serving_fini(struct serving *s);
+
+/* A request arrives now. */
+void serving_arrive(struct serving *s, const struct request_draw *draw);
+
+/* Instance idx starts / stops taking new requests (its requests in service go on). */
+void serving_instance_up(struct serving *s, int idx);
+void serving_instance_down(struct serving *s, int idx);
+
+/* Requests waiting now. */
+int64_t serving_queue_len(const struct serving *s);
+
+/* Drop whatever still waits (the run is over and nothing will serve it). */
+void serving_abandon(struct serving *s);
+
+#endif

@@ -1,0 +1,74 @@
+/*
+ * sink: the only way results leave a run.
+ *
+ * A run hands its results to a struct sink: a table of operations and the implementation's own pointer.
+ * The SQLite store (analysis/store.h) is one implementation; tests capture into memory; benchmarks use
+ * sink_null. The calls come in this order, each at most once unless marked "repeatedly":
+ *
+ *     begin(info)  samples(rows, n)... events(rows, n)...  (repeatedly, interleaved, in time order)
+ *     metrics(list, n)  end(status, wall_s)
+ *
+ * begin() opens the run (the store starts a transaction); end() with status STATUS_OK makes the run
+ * permanent, any other status throws away everything since begin() (nothing half-written is left). If any
+ * call fails, the run calls end() with that failure. Rows and strings are borrowed: the sink copies what it
+ * keeps before returning. Every call returns STATUS_OK or a negative status with a message in the diag that
+ * the sink was given when it was made.
+ */
+#ifndef GPUCAP_SINK_H
+#define GPUCAP_SINK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "option.h"
+
+struct scenario;
+
+struct sink_run_info {
+	const struct scenario *scenario;  /* the scenario run (name, seed, texts) */
+	const char *started_at;           /* wall-clock start, ISO-8601 UTC */
+	const char *version;              /* gpucap version string */
+};
+
+/* One point of the time series, taken every sample period (values averaged over the period unless noted). */
+struct sink_sample {
+	double t_s;                                 /* end of the period, seconds from the scenario start */
+	double arrival_rate_per_s;                  /* arrivals in the period / period length */
+	double queue_len;                           /* requests waiting, at the sample instant */
+	double busy_slots;                          /* slots serving a request, time-averaged over the period */
+	double instances[OPTION_KIND_COUNT];        /* live instances per option kind, at the sample instant */
+	double instances_total;                     /* sum of instances[] */
+	double cost_usd_per_h;                      /* billing rate of the fleet at the sample instant */
+};
+
+/* One entry of the event log (scaling decisions, launches, terminations). */
+struct sink_event {
+	double t_s;            /* seconds from the scenario start */
+	const char *kind;      /* "scale_out", "scale_in", "launch", "ready", "terminate", ... */
+	const char *option;    /* option kind name, or NULL when not about one option */
+	int count;             /* instances concerned (for scaling: the new desired capacity) */
+	const char *detail;    /* free text: the reason (policy, metric value, target), or NULL */
+};
+
+struct sink_metric {
+	char name[48];   /* metric name, e.g. "latency_p99_s" */
+	double value;    /* its value; NaN when undefined (no request served, ...) */
+};
+
+struct sink_ops {
+	int (*begin)(void *self, const struct sink_run_info *info);
+	int (*samples)(void *self, const struct sink_sample *rows, size_t n);
+	int (*events)(void *self, const struct sink_event *rows, size_t n);
+	int (*metrics)(void *self, const struct sink_metric *list, size_t n);
+	int (*end)(void *self, int status, double wall_s);
+};
+
+struct sink {
+	const struct sink_ops *ops;  /* the implementation */
+	void *self;                  /* its state, kept (must outlive the sink) */
+};
+
+/* A sink that accepts everything and keeps nothing (benchmarks, validate). */
+extern const struct sink sink_null;
+
+#endif

@@ -1,0 +1,249 @@
+/* world: see world.h. */
+#include "world.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine.h"
+#include "fleet.h"
+#include "policy.h"
+#include "serving.h"
+#include "status.h"
+#include "units.h"
+#include "workload.h"
+
+struct world {
+	const struct scenario *sc;   /* borrowed */
+	struct engine eng;
+	struct workload wl;
+	struct meter meter;
+	struct fleet fleet;
+	struct serving serving;
+	struct policy *policy;       /* owned; NULL for `none` */
+	struct request_draw next;    /* the arrival scheduled next */
+	struct event arrival;
+	struct event sample;
+	struct event evaluate;
+	double busy_at_eval;         /* meter integrals at the previous evaluation */
+	double service_at_eval;
+	uint64_t arrivals_at_eval;
+};
+
+static void schedule_or_fail(struct world *w, struct event *ev, int64_t t_us,
+			     void (*fn)(struct engine *, struct event *))
+{
+	int rc = engine_schedule(&w->eng, ev, t_us, fn);
+
+	if (rc != STATUS_OK) {
+		meter_fail(&w->meter, rc);
+		engine_stop(&w->eng);
+	}
+}
+
+static void on_arrival(struct engine *eng, struct event *ev)
+{
+	struct world *w = container_of(ev, struct world, arrival);
+
+	serving_arrive(&w->serving, &w->next);
+	if (workload_next(&w->wl, &w->next) == STATUS_OK)
+		schedule_or_fail(w, &w->arrival, w->next.arrival_us, on_arrival);
+	(void)eng;
+}
+
+static void on_sample(struct engine *eng, struct event *ev)
+{
+	struct world *w = container_of(ev, struct world, sample);
+
+	meter_sample(&w->meter, eng->now_us, serving_queue_len(&w->serving));
+	if (w->meter.status != STATUS_OK) {
+		engine_stop(eng);
+		return;
+	}
+	if (eng->now_us + w->sc->sample_period_us <= w->sc->horizon_us)
+		schedule_or_fail(w, &w->sample, eng->now_us + w->sc->sample_period_us, on_sample);
+}
+
+/* The policy's metric over the period since the previous evaluation; NaN when nothing was in service. */
+static double measure(struct world *w)
+{
+	struct meter *m = &w->meter;
+	double busy = m->busy_slot_us_all - w->busy_at_eval;
+	double service = m->service_inst_us - w->service_at_eval;
+	double span_us = (double)w->sc->autoscaling.resolution_us;
+	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
+
+	w->busy_at_eval = m->busy_slot_us_all;
+	w->service_at_eval = m->service_inst_us;
+	w->arrivals_at_eval = m->arrivals;
+	if (service <= 0)
+		return NAN;
+	if (w->sc->autoscaling.metric == METRIC_CONCURRENCY)
+		return busy / (service * w->sc->serving.slots);
+	/* invocations per instance per minute: arrivals over the period, per average instance in service */
+	return arrivals * (60.0 * SIM_US_PER_S / span_us) / (service / span_us);
+}
+
+static void on_evaluate(struct engine *eng, struct event *ev)
+{
+	struct world *w = container_of(ev, struct world, evaluate);
+	struct policy_input in;
+	struct policy_decision out;
+
+	meter_advance(&w->meter, eng->now_us);
+	in.now_us = eng->now_us;
+	in.metric = measure(w);
+	in.capacity = w->fleet.desired;
+	w->policy->ops->decide(w->policy, &in, &out);
+	if (out.action != POLICY_HOLD) {
+		int got = fleet_set_desired(&w->fleet, out.desired);
+		bool out_ = out.action == POLICY_SCALE_OUT;
+		if (out_)
+			w->meter.scale_outs++;
+		else
+			w->meter.scale_ins++;
+		meter_event(&w->meter, eng->now_us, out_ ? "scale_out" : "scale_in", NULL, got, out.reason);
+	}
+	if (eng->now_us + w->sc->autoscaling.resolution_us <= w->sc->horizon_us)
+		schedule_or_fail(w, &w->evaluate, eng->now_us + w->sc->autoscaling.resolution_us, on_evaluate);
+}
+
+/* Starting capacity: the counts in the fleet, raised to autoscaling.min and capped at max if scaling. */
+static int initial_capacity(const struct scenario *sc)
+{
+	int n = 0;
+
+	for (int i = 0; i < sc->nfleet; i++)
+		n += sc->fleet[i].count;
+	if (sc->autoscaling.policy != POLICY_NONE) {
+		if (n < sc->autoscaling.min)
+			n = sc->autoscaling.min;
+		if (n > sc->autoscaling.max)
+			n = sc->autoscaling.max;
+	}
+	return n;
+}
+
+static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
+{
+	int rc;
+
+	w->sc = sc;
+	engine_init(&w->eng);
+	meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->serving.slots,
+		   sc->horizon_us, sc->sample_period_us);
+	engine_event_init(&w->arrival);
+	engine_event_init(&w->sample);
+	engine_event_init(&w->evaluate);
+	rc = workload_init(&w->wl, sc);
+	if (rc)
+		return rc;
+	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter, &w->serving);
+	if (rc)
+		return rc;
+	rc = serving_init(&w->serving, sc, &w->eng, &w->meter, &w->fleet, fleet_capacity(&w->fleet));
+	if (rc)
+		return rc;
+	w->policy = policy_new(sc, &rc);
+	if (rc)
+		return rc;
+	return evq_reserve(&w->eng.q, (size_t)fleet_capacity(&w->fleet) + 1024);
+}
+
+static void teardown(struct world *w)
+{
+	policy_free(w->policy);
+	serving_fini(&w->serving);
+	fleet_fini(&w->fleet);
+	workload_fini(&w->wl);
+	engine_fini(&w->eng);
+}
+
+static void run_to_horizon(struct world *w)
+{
+	const struct scenario *sc = w->sc;
+
+	fleet_start(&w->fleet, initial_capacity(sc));
+	if (workload_next(&w->wl, &w->next) == STATUS_OK)
+		schedule_or_fail(w, &w->arrival, w->next.arrival_us, on_arrival);
+	if (sc->sample_period_us <= sc->horizon_us)
+		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
+	if (w->policy && sc->autoscaling.resolution_us <= sc->horizon_us)
+		schedule_or_fail(w, &w->evaluate, sc->autoscaling.resolution_us, on_evaluate);
+	engine_run(&w->eng, sc->horizon_us);
+}
+
+/* Close the window at the horizon, then let the requests in the system finish. */
+static void drain(struct world *w)
+{
+	engine_advance(&w->eng, w->sc->horizon_us);
+	meter_close(&w->meter, w->sc->horizon_us);
+	fleet_close(&w->fleet, w->sc->horizon_us);
+	engine_cancel(&w->eng, &w->arrival);
+	engine_cancel(&w->eng, &w->sample);
+	engine_cancel(&w->eng, &w->evaluate);
+	engine_run(&w->eng, SIM_TIME_MAX);
+	serving_abandon(&w->serving);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
+}
+
+int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
+	      struct diag *d)
+{
+	struct world *w = calloc(1, sizeof *w);
+	struct sink_run_info info;
+	struct timespec t0;
+	char started[32];
+	int rc;
+
+	if (!w)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	units_format_time((int64_t)time(NULL), started, sizeof started);
+	info.scenario = sc;
+	info.started_at = started;
+	info.version = version;
+	rc = setup(w, sc, sink, d);
+	if (rc) {
+		diag_fail(d, rc, "cannot set up the simulation: %s", status_str(rc));
+		goto out_teardown;
+	}
+	rc = sink->ops->begin(sink->self, &info);
+	if (rc)
+		goto out_teardown;
+	run_to_horizon(w);
+	if (w->meter.status == STATUS_OK)
+		drain(w);
+	rc = meter_flush(&w->meter);
+	if (rc)
+		goto out_end;
+	rep->nmetrics = meter_report(&w->meter, w->eng.events_run, seconds_since(&t0), rep->metrics);
+	rc = sink->ops->metrics(sink->self, rep->metrics, (size_t)rep->nmetrics);
+out_end:
+	{
+		int rc_end = sink->ops->end(sink->self, rc, seconds_since(&t0));
+		if (rc == STATUS_OK)
+			rc = rc_end;
+	}
+out_teardown:
+	teardown(w);
+	free(w);
+	return rc;
+}
+
+double world_report_get(const struct world_report *rep, const char *name)
+{
+	for (int i = 0; i < rep->nmetrics; i++)
+		if (strcmp(rep->metrics[i].name, name) == 0)
+			return rep->metrics[i].value;
+	return NAN;
+}

@@ -1,0 +1,40 @@
+/*
+ * world: one simulation of one scenario, from the first arrival to the last metric.
+ *
+ * world_run() wires the pieces together (ARCHITECTURE.md, "How one run flows"): the workload's arrivals feed
+ * serving; serving fills the fleet's instances; every autoscaling resolution the policy reads the metric and
+ * sets the fleet's desired capacity; the meter adds everything up and streams samples and events to the sink.
+ *
+ * Phases: at t = 0 the fleet holds its starting instances, warm. Until the horizon, everything runs. At the
+ * horizon, arrivals stop, the bill and the GPU-hour integrals close, and no instance launches or becomes
+ * ready any more; then the requests already in the system run to completion on the instances still serving
+ * (so every request that arrived is either served or dropped: requests_total = served + dropped), and what
+ * can never be served is dropped as `unserved`. Latency counts those completions; cost does not.
+ *
+ * Everything lives in one heap object made and freed inside world_run; no global state. The same scenario
+ * (and seed) gives the same metrics, byte for byte, apart from wall_s.
+ */
+#ifndef GPUCAP_WORLD_H
+#define GPUCAP_WORLD_H
+
+#include "diag.h"
+#include "meter.h"
+#include "scenario.h"
+#include "sink.h"
+
+struct world_report {
+	struct sink_metric metrics[METER_MAX_METRICS];  /* every metric, in report order */
+	int nmetrics;
+};
+
+/*
+ * Run sc, streaming results to sink (begin ... end). On success the sink's end() got STATUS_OK and *rep
+ * holds the metrics; on failure end() got the failure, the message is in *d, and the status is returned.
+ */
+int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
+	      struct diag *d);
+
+/* The value of metric `name` in rep, or NaN if absent. */
+double world_report_get(const struct world_report *rep, const char *name);
+
+#endif

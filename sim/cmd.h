@@ -1,0 +1,23 @@
+/*
+ * cmd: the gpucap subcommands. Each takes the arguments after its own name (argv[0] is the subcommand)
+ * and returns the process exit code: 0 success, 2 bad input or usage, 1 any other failure. Errors go to
+ * stderr as one line "gpucap: message"; results go to stdout.
+ */
+#ifndef GPUCAP_CMD_H
+#define GPUCAP_CMD_H
+
+#define CMD_EXIT_OK 0
+#define CMD_EXIT_FAIL 1
+#define CMD_EXIT_USAGE 2
+
+int cmd_run(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
+int cmd_catalog(int argc, char **argv);
+
+/* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise. */
+int cmd_exit_code(int status);
+
+/* The default scenario shipped in scenarios/. */
+const char *cmd_default_scenario(void);
+
+#endif

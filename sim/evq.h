@@ -1,0 +1,67 @@
+/*
+ * evq: the event queue, a binary min-heap of intrusive events ordered by (time, sequence).
+ *
+ * Events are caller-owned: a struct event lives inside whatever object it concerns (a request, an
+ * instance, a policy), and the queue holds only pointers to them, so pushing and popping allocate nothing.
+ * The heap array grows by doubling when more events are pending than ever before (amortised, and bounded
+ * by the peak number of pending events, not by how many events a run processes); evq_reserve() sizes it up
+ * front. Each event remembers its heap position, so evq_remove() cancels in O(log n).
+ *
+ * Ordering: earlier time first; equal times in the order they were pushed (the sequence number the caller
+ * stamps, see engine.h), as libuv orders its timers and Cimba its events. A run is therefore reproducible.
+ *
+ * Invariant (evq_sanity): every queued event's heap_idx is its position, and no parent is after its child.
+ */
+#ifndef GPUCAP_EVQ_H
+#define GPUCAP_EVQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct engine;
+
+#define EVQ_NOT_QUEUED SIZE_MAX
+
+struct event {
+	int64_t t_us;      /* when it fires, microseconds from the scenario start */
+	uint64_t seq;      /* tie-break: order of scheduling */
+	size_t heap_idx;   /* position in the heap, EVQ_NOT_QUEUED when not queued */
+	void (*fn)(struct engine *eng, struct event *ev);  /* handler; finds its owner with container_of */
+};
+
+struct evq {
+	struct event **heap;  /* heap[0] is the earliest event; owned */
+	size_t len;           /* events queued */
+	size_t cap;           /* slots allocated */
+};
+
+/* Initialise an empty queue (no allocation). */
+void evq_init(struct evq *q);
+
+/* Free the heap array; the events themselves belong to their owners. */
+void evq_fini(struct evq *q);
+
+/* Make room for n queued events. STATUS_OK or STATUS_ENOMEM (queue unchanged). */
+int evq_reserve(struct evq *q, size_t n);
+
+/* Queue ev (keeps the pointer until it is popped or removed). STATUS_OK or STATUS_ENOMEM. */
+int evq_push(struct evq *q, struct event *ev);
+
+/* The earliest event, or NULL if empty; evq_pop also removes it. */
+struct event *evq_peek(const struct evq *q);
+struct event *evq_pop(struct evq *q);
+
+/* Remove a queued event (no-op if it is not queued). */
+void evq_remove(struct evq *q, struct event *ev);
+
+/* True if ev is queued. */
+static inline bool evq_queued(const struct event *ev)
+{
+	return ev->heap_idx != EVQ_NOT_QUEUED;
+}
+
+/* Check the heap invariant; for assert() in tests. */
+bool evq_sanity(const struct evq *q);
+
+#endif

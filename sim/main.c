@@ -1,0 +1,67 @@
+/*
+ * main: the gpucap command line. Dispatches to a subcommand (cmd.h); prints help and the version.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+
+#include "cmd.h"
+#include "status.h"
+
+static const char usage[] =
+	"gpucap " GPUCAP_VERSION " - what a GPU capacity plan will cost, before the money is spent\n"
+	"\n"
+	"usage: gpucap <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  run [SCENARIO]     simulate a scenario (default: the shipped chat-serving example), print a\n"
+	"                     summary and store the run in an SQLite file (results.sqlite)\n"
+	"  validate FILE...   check scenario files without running them\n"
+	"  catalog            list the built-in instance types and prices, with their sources\n"
+	"\n"
+	"options:\n"
+	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
+	"  --version          print the version\n"
+	"\n"
+	"exit codes: 0 success, 2 bad input or usage, 1 any other failure.\n"
+	"Scenario keys, metrics and the database schema are documented in README.md.\n";
+
+int cmd_exit_code(int status)
+{
+	if (status == STATUS_OK)
+		return CMD_EXIT_OK;
+	return status_is_user_error(status) ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+}
+
+const char *cmd_default_scenario(void)
+{
+	return GPUCAP_SCENARIO_DIR "/chat-serving.yaml";
+}
+
+int main(int argc, char **argv)
+{
+	/* GSL's default handler aborts the process; every GSL status is checked where it is returned. */
+	gsl_set_error_handler_off();
+	if (argc < 2) {
+		fputs(usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
+		fputs(usage, stdout);
+		return CMD_EXIT_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
+		printf("gpucap %s\n", GPUCAP_VERSION);
+		return CMD_EXIT_OK;
+	}
+	if (strcmp(argv[1], "run") == 0)
+		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "validate") == 0)
+		return cmd_validate(argc - 1, argv + 1);
+	if (strcmp(argv[1], "catalog") == 0)
+		return cmd_catalog(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate or catalog (see gpucap --help)\n",
+		argv[1]);
+	return CMD_EXIT_USAGE;
+}

@@ -1,0 +1,88 @@
+/* capture: see capture.h. */
+#include "capture.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "status.h"
+
+static int c_begin(void *self, const struct sink_run_info *info)
+{
+	struct capture *c = self;
+	(void)info;
+	c->begun++;
+	return STATUS_OK;
+}
+
+static int c_samples(void *self, const struct sink_sample *rows, size_t n)
+{
+	struct capture *c = self;
+	c->nsamples += (long)n;
+	if (n)
+		c->last_sample = rows[n - 1];
+	return STATUS_OK;
+}
+
+static int c_events(void *self, const struct sink_event *rows, size_t n)
+{
+	struct capture *c = self;
+	for (size_t i = 0; i < n && c->nevents < CAPTURE_EVENTS; i++) {
+		struct capture_event *e = &c->events[c->nevents++];
+		e->t_s = rows[i].t_s;
+		snprintf(e->kind, sizeof e->kind, "%s", rows[i].kind);
+		snprintf(e->option, sizeof e->option, "%s", rows[i].option ? rows[i].option : "");
+		e->count = rows[i].count;
+	}
+	return STATUS_OK;
+}
+
+static int c_metrics(void *self, const struct sink_metric *list, size_t n)
+{
+	struct capture *c = self;
+	for (size_t i = 0; i < n && c->nmetrics < 128; i++)
+		c->metrics[c->nmetrics++] = list[i];
+	return STATUS_OK;
+}
+
+static int c_end(void *self, int status, double wall_s)
+{
+	struct capture *c = self;
+	(void)wall_s;
+	c->ended++;
+	c->end_status = status;
+	return STATUS_OK;
+}
+
+static const struct sink_ops capture_ops = { c_begin, c_samples, c_events, c_metrics, c_end };
+
+struct sink capture_sink(struct capture *c)
+{
+	struct sink s = { &capture_ops, c };
+	memset(c, 0, sizeof *c);
+	return s;
+}
+
+double capture_metric(const struct capture *c, const char *name)
+{
+	for (int i = 0; i < c->nmetrics; i++)
+		if (strcmp(c->metrics[i].name, name) == 0)
+			return c->metrics[i].value;
+	return NAN;
+}
+
+const struct capture_event *capture_find(const struct capture *c, const char *kind, int i)
+{
+	for (int k = 0; k < c->nevents; k++)
+		if (strcmp(c->events[k].kind, kind) == 0 && i-- == 0)
+			return &c->events[k];
+	return NULL;
+}
+
+int capture_count(const struct capture *c, const char *kind)
+{
+	int n = 0;
+	for (int k = 0; k < c->nevents; k++)
+		n += strcmp(c->events[k].kind, kind) == 0;
+	return n;
+}

@@ -1,0 +1,41 @@
+/*
+ * capture: a sink that keeps a run's results in memory, for tests (models/sink.h).
+ * Events are copied (strings included); samples are counted and the last one kept.
+ */
+#ifndef GPUCAP_CAPTURE_H
+#define GPUCAP_CAPTURE_H
+
+#include "sink.h"
+
+#define CAPTURE_EVENTS 4096
+
+struct capture_event {
+	double t_s;
+	char kind[24];
+	char option[24];
+	int count;
+};
+
+struct capture {
+	int begun, ended, end_status;
+	struct capture_event events[CAPTURE_EVENTS];
+	int nevents;
+	long nsamples;
+	struct sink_sample last_sample;
+	struct sink_metric metrics[128];
+	int nmetrics;
+};
+
+/* A sink writing into c (kept). */
+struct sink capture_sink(struct capture *c);
+
+/* The metric named name, or NaN. */
+double capture_metric(const struct capture *c, const char *name);
+
+/* The i-th event of kind `kind` (0-based), or NULL. */
+const struct capture_event *capture_find(const struct capture *c, const char *kind, int i);
+
+/* How many events of kind `kind` there are. */
+int capture_count(const struct capture *c, const char *kind);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * check_hist: the bounded-memory histogram (models/hist.h).
+ *
+ * Quantiles are compared with the exact order statistic of the same values: sorted ascending, the value of
+ * rank ceil(q n) (1-based), the definition hist.h gives. The histogram promises a relative error below
+ * sqrt(1.02) - 1 (0.995%) inside its range; the tests allow 1% (QUANT_RTOL). Mean and maximum are kept
+ * exactly, so they are compared to 1e-12 relative (EXACT_RTOL), which only forgives summation order.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "hist.h"
+#include "testutil.h"
+
+#define QUANT_RTOL 0.01   /* quantile vs exact order statistic, relative */
+#define EXACT_RTOL 1e-12  /* mean and max, relative */
+#define NVALUES 200000    /* values per distribution */
+
+static const double quantiles[] = { 0.5, 0.9, 0.95, 0.99, 0.999 };
+
+/* |got - want| <= rtol |want| */
+static void assert_rel(double got, double want, double rtol, const char *what)
+{
+	ck_assert_msg(fabs(got - want) <= rtol * fabs(want),
+		      "%s: got %.17g, want %.17g (relative error %.3g > %.3g)", what, got, want,
+		      fabs(got - want) / fabs(want), rtol);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+enum dist { DIST_LOGNORMAL, DIST_EXPONENTIAL, DIST_LOGUNIFORM };
+
+static double draw(gsl_rng *r, enum dist d)
+{
+	switch (d) {
+	case DIST_LOGNORMAL:     /* median 0.1 s, sigma 1.5: spans about 1 ms to 10 s */
+		return gsl_ran_lognormal(r, log(0.1), 1.5);
+	case DIST_EXPONENTIAL:   /* mean 50 ms; a few draws fall below 1 us */
+		return gsl_ran_exponential(r, 0.05);
+	case DIST_LOGUNIFORM:    /* uniform in log over eight decades, 10 us to 1000 s */
+		return pow(10.0, gsl_ran_flat(r, -5.0, 3.0));
+	}
+	return 0.0;
+}
+
+/* Fill a histogram with NVALUES draws of d and compare it with the sorted values. */
+static void check_against_sorted(enum dist d, const char *name, uint64_t fallback_seed)
+{
+	uint64_t seed = test_seed(name, fallback_seed);
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	double *v = malloc(NVALUES * sizeof *v);
+	struct hist *h = malloc(sizeof *h);
+	double sum = 0.0, max = 0.0;
+
+	ck_assert_ptr_nonnull(r);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_nonnull(h);
+	gsl_rng_set(r, (unsigned long)seed);
+	hist_init(h);
+	for (int i = 0; i < NVALUES; i++) {
+		v[i] = draw(r, d);
+		hist_add(h, v[i]);
+		sum += v[i];
+		if (v[i] > max)
+			max = v[i];
+	}
+	ck_assert_uint_eq(h->n, NVALUES);
+	assert_rel(hist_mean(h), sum / NVALUES, EXACT_RTOL, "mean");
+	assert_rel(hist_max(h), max, EXACT_RTOL, "max");
+
+	qsort(v, NVALUES, sizeof *v, cmp_double);
+	ck_assert(v[NVALUES - 1] == max);
+	for (size_t k = 0; k < sizeof quantiles / sizeof quantiles[0]; k++) {
+		double q = quantiles[k];
+		size_t rank = (size_t)ceil(q * NVALUES);  /* 1-based */
+		double got = hist_quantile(h, q);
+		char what[64];
+
+		snprintf(what, sizeof what, "%s q=%g", name, q);
+		ck_assert_uint_ge(rank, 1);
+		assert_rel(got, v[rank - 1], QUANT_RTOL, what);
+		ck_assert(got <= max);  /* never more than the exact maximum */
+	}
+	/* q = 1 is the largest value's bucket, capped at the maximum. */
+	assert_rel(hist_quantile(h, 1.0), max, QUANT_RTOL, "q=1");
+	ck_assert(hist_quantile(h, 1.0) <= max);
+
+	free(h);
+	free(v);
+	gsl_rng_free(r);
+}
+
+START_TEST(quantiles_lognormal)
+{
+	check_against_sorted(DIST_LOGNORMAL, "hist quantiles_lognormal", 11);
+}
+END_TEST
+
+START_TEST(quantiles_exponential)
+{
+	check_against_sorted(DIST_EXPONENTIAL, "hist quantiles_exponential", 12);
+}
+END_TEST
+
+START_TEST(quantiles_loguniform_decades)
+{
+	check_against_sorted(DIST_LOGUNIFORM, "hist quantiles_loguniform_decades", 13);
+}
+END_TEST
+
+START_TEST(empty_is_nan)
+{
+	struct hist h;
+
+	hist_init(&h);
+	ck_assert_uint_eq(h.n, 0);
+	ck_assert(isnan(hist_quantile(&h, 0.5)));
+	ck_assert(isnan(hist_quantile(&h, 0.0)));
+	ck_assert(isnan(hist_quantile(&h, 1.0)));
+	ck_assert(isnan(hist_mean(&h)));
+	ck_assert(isnan(hist_max(&h)));
+}
+END_TEST
+
+START_TEST(single_value)
+{
+	static const double qs[] = { 0.0, 0.001, 0.5, 0.999, 1.0 };
+	const double v = 0.123456;
+	struct hist h;
+
+	hist_init(&h);
+	hist_add(&h, v);
+	ck_assert(hist_mean(&h) == v);
+	ck_assert(hist_max(&h) == v);
+	for (size_t i = 0; i < sizeof qs / sizeof qs[0]; i++) {
+		assert_rel(hist_quantile(&h, qs[i]), v, QUANT_RTOL, "single value");
+		ck_assert(hist_quantile(&h, qs[i]) <= v);
+	}
+}
+END_TEST
+
+/* Values below HIST_MIN_S (1 us) are reported as 0; the mean and maximum still see them exactly. */
+START_TEST(below_one_us_is_zero)
+{
+	static const double tiny[] = { 0.0, 1e-9, 5e-7, 9.99e-7 };
+	struct hist h;
+
+	hist_init(&h);
+	for (size_t i = 0; i < 4; i++)
+		hist_add(&h, tiny[i]);
+	ck_assert(hist_quantile(&h, 0.0) == 0.0);
+	ck_assert(hist_quantile(&h, 0.5) == 0.0);
+	ck_assert(hist_quantile(&h, 1.0) == 0.0);
+	ck_assert(hist_max(&h) == 9.99e-7);
+	assert_rel(hist_mean(&h), (1e-9 + 5e-7 + 9.99e-7) / 4, EXACT_RTOL, "tiny mean");
+
+	/* Add one value of 2 s: the top quarter is it, the rest still 0. */
+	hist_add(&h, 2.0);
+	ck_assert(hist_quantile(&h, 0.8) == 0.0);   /* rank 4 of 5 */
+	assert_rel(hist_quantile(&h, 0.81), 2.0, QUANT_RTOL, "rank 5 of 5");
+	ck_assert(hist_max(&h) == 2.0);
+}
+END_TEST
+
+/* Exactly 1 us is in range (the first bucket), not zero. */
+START_TEST(one_us_is_not_zero)
+{
+	struct hist h;
+
+	hist_init(&h);
+	hist_add(&h, HIST_MIN_S);
+	ck_assert_uint_eq(h.zero, 0);
+	ck_assert_uint_eq(h.counts[0], 1);
+	assert_rel(hist_quantile(&h, 0.5), HIST_MIN_S, QUANT_RTOL, "1 us");
+}
+END_TEST
+
+/*
+ * Every bucket keeps the promise, including at its edges where log() rounding could put a value one bucket
+ * off: a value at each lower edge, just above it and just below it reads back within 1%.
+ */
+START_TEST(every_bucket_within_one_percent)
+{
+	struct hist h;
+
+	for (int i = 0; i < HIST_BUCKETS; i++) {
+		double edge = HIST_MIN_S * pow(HIST_RATIO, i);
+		double vals[3] = { edge, nextafter(edge, INFINITY), nextafter(edge, 0.0) };
+
+		for (int k = 0; k < 3; k++) {
+			if (vals[k] < HIST_MIN_S)
+				continue;
+			hist_init(&h);
+			hist_add(&h, vals[k]);
+			assert_rel(hist_quantile(&h, 0.5), vals[k], QUANT_RTOL, "bucket edge");
+		}
+	}
+}
+END_TEST
+
+/* Beyond the last bucket values are clamped into it; the maximum stays exact. */
+START_TEST(beyond_top_bucket_clamps)
+{
+	const double top_mid = HIST_MIN_S * pow(HIST_RATIO, HIST_BUCKETS - 0.5);
+	const double huge = 1e9;  /* s: about 32 years, beyond 1.02^1536 us (~1.6e7 s) */
+	struct hist h;
+
+	ck_assert(huge > HIST_MIN_S * pow(HIST_RATIO, HIST_BUCKETS));
+	hist_init(&h);
+	hist_add(&h, huge);
+	ck_assert_uint_eq(h.counts[HIST_BUCKETS - 1], 1);
+	ck_assert(hist_max(&h) == huge);
+	ck_assert(hist_mean(&h) == huge);
+	/* Reported as the top bucket's middle, never above the maximum. */
+	assert_rel(hist_quantile(&h, 1.0), top_mid, EXACT_RTOL, "clamped quantile");
+
+	/* A value far beyond clamps too, without overflowing the bucket index. */
+	hist_add(&h, 1e300);
+	ck_assert_uint_eq(h.counts[HIST_BUCKETS - 1], 2);
+	ck_assert(hist_max(&h) == 1e300);
+	assert_rel(hist_quantile(&h, 0.5), top_mid, EXACT_RTOL, "clamped quantile, two values");
+}
+END_TEST
+
+/* Quantiles of a small known set: ranks ceil(q n) of 1..10 (in seconds). */
+START_TEST(ranks_of_small_set)
+{
+	struct hist h;
+
+	hist_init(&h);
+	for (int i = 10; i >= 1; i--)
+		hist_add(&h, (double)i);
+	assert_rel(hist_quantile(&h, 0.0), 1.0, QUANT_RTOL, "q=0 is the minimum");
+	assert_rel(hist_quantile(&h, 0.1), 1.0, QUANT_RTOL, "rank 1");
+	assert_rel(hist_quantile(&h, 0.11), 2.0, QUANT_RTOL, "rank 2");
+	assert_rel(hist_quantile(&h, 0.5), 5.0, QUANT_RTOL, "rank 5");
+	assert_rel(hist_quantile(&h, 0.51), 6.0, QUANT_RTOL, "rank 6");
+	assert_rel(hist_quantile(&h, 1.0), 10.0, QUANT_RTOL, "rank 10");
+	ck_assert(hist_mean(&h) == 5.5);
+	ck_assert(hist_max(&h) == 10.0);
+}
+END_TEST
+
+static Suite *hist_suite(void)
+{
+	Suite *s = suite_create("hist");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, quantiles_lognormal);
+	tcase_add_test(tc, quantiles_exponential);
+	tcase_add_test(tc, quantiles_loguniform_decades);
+	tcase_add_test(tc, empty_is_nan);
+	tcase_add_test(tc, single_value);
+	tcase_add_test(tc, below_one_us_is_zero);
+	tcase_add_test(tc, one_us_is_not_zero);
+	tcase_add_test(tc, every_bucket_within_one_percent);
+	tcase_add_test(tc, beyond_top_bucket_clamps);
+	tcase_add_test(tc, ranks_of_small_set);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(hist_suite());
+}

@@ -1,0 +1,672 @@
+/*
+ * check_scenario: loading and validating scenarios (models/scenario.h).
+ *
+ * A full scenario must give exact struct values, defaults and catalogue prices included; each form of
+ * --set override must edit the document (scalar, list index, added key, created mapping, dotted catalogue
+ * key) and errors about overridden values must name the override. Every file in tests/data/bad/ must fail
+ * with STATUS_EINPUT and a message that contains its path and the text after "# expect: " on its first
+ * line (a "LINE:COL: " prefix there means the message must carry that position). Floating-point values
+ * are compared with a tolerance of 1e-9 (they are parsed, or one multiplication away from parsed).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "scenario.h"
+#include "status.h"
+#include "testutil.h"
+
+#ifndef TEST_DATA_DIR
+#error "TEST_DATA_DIR must name tests/data (the CMake build defines it)"
+#endif
+
+#define TOL 1e-9
+#define S_US INT64_C(1000000)
+#define BAD_MAX 256
+
+static const char *const full_yaml =
+	"name: chat-serving\n"
+	"seed: 42\n"
+	"start: 2026-12-01T00:00:00Z\n"
+	"horizon: 7d\n"
+	"sample_period: 30s\n"
+	"slo: {latency_s: 2.5}\n"
+	"workload:\n"
+	"  arrivals: {kind: poisson, rate_per_s: 40}\n"
+	"  service: {kind: lognormal, mean_s: 1.2, cv: 0.5}\n"
+	"serving:\n"
+	"  instance_type: p5.48xlarge\n"
+	"  slots_per_instance: 8\n"
+	"  queue_timeout_s: 30\n"
+	"  startup_s: 7m\n"
+	"  max_queue: 5000\n"
+	"fleet:\n"
+	"  - {option: reserved, count: 4}\n"
+	"  - {option: on_demand, max: 16, usd_per_h: 60}\n"
+	"autoscaling:\n"
+	"  policy: target_tracking\n"
+	"  metric: concurrency_per_instance\n"
+	"  target: 0.7\n"
+	"  min: 4\n"
+	"  max: 20\n"
+	"  resolution_s: 30\n"
+	"  scale_out_cooldown_s: 2m\n"
+	"  scale_in_cooldown_s: 600\n"
+	"  scale_in_margin: 0.2\n"
+	"catalog:\n"
+	"  p5.48xlarge: {usd_per_h: 50.0}\n"
+	"  my-l4-box: {gpus: 1, usd_per_h: 0.9}\n";
+
+/* The smallest valid scenario, for tests that override parts of it. */
+static const char *const small_yaml =
+	"name: small\n"
+	"horizon: 1d\n"
+	"slo: {latency_s: 2}\n"
+	"workload:\n"
+	"  arrivals: {kind: poisson, rate_per_s: 10}\n"
+	"  service: {kind: exponential, mean_s: 1}\n"
+	"serving:\n"
+	"  instance_type: g5.xlarge\n"
+	"fleet:\n"
+	"  - {option: reserved, count: 2}\n"
+	"  - {option: on_demand, count: 1, max: 6}\n";
+
+/* Parse text with the given overrides, asserting success. */
+static void parse_ok(struct scenario *sc, const char *text, const char *const *sets, int nsets)
+{
+	struct diag d;
+	int rc = scenario_parse_string(sc, text, "t.yaml", sets, nsets, &d);
+
+	ck_assert_msg(rc == STATUS_OK, "rc %d: %s", rc, d.msg);
+}
+
+/* Parse text with overrides, asserting STATUS_EINPUT and the exact message. */
+static void parse_fails(const char *text, const char *const *sets, int nsets, const char *msg)
+{
+	struct scenario sc;
+	struct diag d;
+	int rc = scenario_parse_string(&sc, text, "t.yaml", sets, nsets, &d);
+
+	ck_assert_int_eq(rc, STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, msg);
+	ck_assert_ptr_null(sc.text);  /* a failed load leaves the struct zeroed */
+	ck_assert_int_eq(sc.nfleet, 0);
+	scenario_fini(&sc);
+}
+
+START_TEST(full_scenario_values)
+{
+	struct scenario sc;
+
+	parse_ok(&sc, full_yaml, NULL, 0);
+	ck_assert_str_eq(sc.name, "chat-serving");
+	ck_assert_uint_eq(sc.seed, 42);
+	ck_assert_int_eq(sc.start_unix_s, INT64_C(1796083200));
+	ck_assert_int_eq(sc.horizon_us, 7 * 86400 * S_US);
+	ck_assert_int_eq(sc.sample_period_us, 30 * S_US);
+	ck_assert_int_eq(sc.slo.latency_us, 2500000);
+	ck_assert_int_eq(sc.arrivals.kind, ARRIVAL_POISSON);
+	ck_assert_double_eq_tol(sc.arrivals.rate_per_s, 40, TOL);
+	ck_assert_int_eq(sc.service.kind, SERVICE_LOGNORMAL);
+	ck_assert_double_eq_tol(sc.service.mean_s, 1.2, TOL);
+	ck_assert_double_eq_tol(sc.service.cv, 0.5, TOL);
+	ck_assert_str_eq(sc.serving.instance_type, "p5.48xlarge");
+	ck_assert_int_eq(sc.serving.gpus, 8);
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 50.0, TOL);          /* the scenario's catalog: */
+	ck_assert_double_eq_tol(sc.serving.reserved_usd_per_h, 32.5, TOL);    /* 50 x (1 - 0.35) */
+	ck_assert_int_eq(sc.serving.slots, 8);
+	ck_assert_int_eq(sc.serving.queue_timeout_us, 30 * S_US);
+	ck_assert_int_eq(sc.serving.startup_us, 420 * S_US);
+	ck_assert_int_eq(sc.serving.max_queue, 5000);
+	ck_assert_int_eq(sc.nfleet, 2);
+	ck_assert_int_eq(sc.fleet[0].option, OPTION_RESERVED);
+	ck_assert_int_eq(sc.fleet[0].count, 4);
+	ck_assert_int_eq(sc.fleet[0].max, 4);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 32.5, TOL);
+	ck_assert(!sc.fleet[0].price_given);
+	ck_assert_int_eq(sc.fleet[1].option, OPTION_ON_DEMAND);
+	ck_assert_int_eq(sc.fleet[1].count, 0);
+	ck_assert_int_eq(sc.fleet[1].max, 16);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 60, TOL);
+	ck_assert(sc.fleet[1].price_given);
+	ck_assert_int_eq(sc.autoscaling.policy, POLICY_TARGET_TRACKING);
+	ck_assert_int_eq(sc.autoscaling.metric, METRIC_CONCURRENCY);
+	ck_assert_double_eq_tol(sc.autoscaling.target, 0.7, TOL);
+	ck_assert_int_eq(sc.autoscaling.min, 4);
+	ck_assert_int_eq(sc.autoscaling.max, 20);
+	ck_assert_int_eq(sc.autoscaling.resolution_us, 30 * S_US);
+	ck_assert_int_eq(sc.autoscaling.scale_out_cooldown_us, 120 * S_US);
+	ck_assert_int_eq(sc.autoscaling.scale_in_cooldown_us, 600 * S_US);
+	ck_assert_double_eq_tol(sc.autoscaling.scale_in_margin, 0.2, TOL);
+	ck_assert_ptr_null(sc.path);
+	ck_assert_str_eq(sc.text, full_yaml);
+	ck_assert_str_eq(sc.overrides, "");
+	scenario_fini(&sc);
+	ck_assert_ptr_null(sc.text);
+}
+END_TEST
+
+START_TEST(minimal_file_takes_defaults)
+{
+	const char *path = TEST_DATA_DIR "/good/minimal.yaml";
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_str_eq(sc.name, "minimal");
+	ck_assert_uint_eq(sc.seed, 1);
+	ck_assert_int_eq(sc.start_unix_s, INT64_C(1767225600));  /* 2026-01-01T00:00:00Z */
+	ck_assert_int_eq(sc.horizon_us, 86400 * S_US);
+	ck_assert_int_eq(sc.sample_period_us, 60 * S_US);
+	ck_assert_int_eq(sc.service.kind, SERVICE_EXPONENTIAL);
+	ck_assert_double_eq_tol(sc.service.cv, 1.0, TOL);
+	ck_assert_int_eq(sc.serving.gpus, 1);
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 1.006, TOL);          /* catalogue g5.xlarge */
+	ck_assert_double_eq_tol(sc.serving.reserved_usd_per_h, 1.006 * 0.7, TOL);
+	ck_assert_int_eq(sc.serving.slots, 1);
+	ck_assert_int_eq(sc.serving.queue_timeout_us, 0);
+	ck_assert_int_eq(sc.serving.startup_us, 420 * S_US);
+	ck_assert_int_eq(sc.serving.max_queue, 1000000);
+	ck_assert_int_eq(sc.nfleet, 1);
+	ck_assert_int_eq(sc.fleet[0].max, 2);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 1.006 * 0.7, TOL);
+	ck_assert(!sc.fleet[0].price_given);
+	ck_assert_int_eq(sc.autoscaling.policy, POLICY_NONE);
+	ck_assert_int_eq(sc.autoscaling.metric, METRIC_CONCURRENCY);
+	ck_assert_int_eq(sc.autoscaling.min, 2);
+	ck_assert_int_eq(sc.autoscaling.max, 2);
+	ck_assert_int_eq(sc.autoscaling.resolution_us, 60 * S_US);
+	ck_assert_int_eq(sc.autoscaling.scale_out_cooldown_us, 300 * S_US);
+	ck_assert_int_eq(sc.autoscaling.scale_in_cooldown_us, 300 * S_US);
+	ck_assert_double_eq_tol(sc.autoscaling.scale_in_margin, 0.10, TOL);
+	ck_assert_str_eq(sc.path, path);
+	ck_assert_ptr_nonnull(strstr(sc.text, "name: minimal\n"));
+	ck_assert_str_eq(sc.overrides, "");
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(new_catalog_type_has_no_reserved_discount)
+{
+	const char *sets[] = { "serving.instance_type=my-l4-box" };
+	struct scenario sc;
+
+	parse_ok(&sc, full_yaml, sets, 1);
+	ck_assert_int_eq(sc.serving.gpus, 1);
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 0.9, TOL);
+	ck_assert_double_eq_tol(sc.serving.reserved_usd_per_h, 0.9, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(target_tracking_defaults_come_from_the_fleet)
+{
+	const char *sets[] = { "autoscaling.policy=target_tracking", "autoscaling.target=0.5" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 2);
+	ck_assert_int_eq(sc.autoscaling.min, 2);  /* the reserved count */
+	ck_assert_int_eq(sc.autoscaling.max, 8);  /* 2 reserved + on_demand max 6 */
+	ck_assert_double_eq_tol(sc.autoscaling.target, 0.5, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(on_demand_max_defaults_to_autoscaling_max)
+{
+	const char *sets[] = { "autoscaling.policy=target_tracking", "autoscaling.target=0.5",
+			       "autoscaling.max=12" };
+	const char *text = "name: x\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			   "serving: {instance_type: g5.xlarge}\n"
+			   "fleet: [{option: reserved, count: 2}, {option: on_demand}]\n";
+	struct scenario sc;
+
+	parse_ok(&sc, text, sets, 3);
+	ck_assert_int_eq(sc.fleet[1].max, 12);
+	ck_assert_int_eq(sc.fleet[1].count, 0);
+	scenario_fini(&sc);
+	/* policy none: an on_demand entry without max holds its count */
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.fleet[1].max, 0);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(numbers_may_be_quoted_and_durations_plain)
+{
+	const char *sets[] = { "workload.arrivals.rate_per_s=2.5e1", "slo.latency_s=0.25",
+			       "serving.queue_timeout_s=1.5m" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 3);
+	ck_assert_double_eq_tol(sc.arrivals.rate_per_s, 25, TOL);
+	ck_assert_int_eq(sc.slo.latency_us, 250000);
+	ck_assert_int_eq(sc.serving.queue_timeout_us, 90 * S_US);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(rate_steps_and_uniform_arrivals)
+{
+	const char *sets[] = { "workload.arrivals.kind=uniform",
+			       "workload.arrivals.steps.0.at=2h", "workload.arrivals.steps.0.rate_per_s=40",
+			       "workload.arrivals.steps.1.at=90000", "workload.arrivals.steps.1.rate_per_s=0" };
+	const char *text =
+		"name: s\nhorizon: 2d\nslo: {latency_s: 2}\nworkload:\n  arrivals: {kind: poisson, rate_per_s: 10,"
+		" steps: [{at: 1h, rate_per_s: 20}, {at: 1d, rate_per_s: 5}]}\n"
+		"  service: {kind: constant, mean_s: 1}\nserving: {instance_type: g5.xlarge}\n"
+		"fleet:\n  - {option: reserved, count: 2}\n";
+	struct scenario sc;
+
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.arrivals.kind, ARRIVAL_POISSON);
+	ck_assert_int_eq(sc.arrivals.nsteps, 2);
+	ck_assert_int_eq(sc.arrivals.steps[0].at_us, 3600 * S_US);
+	ck_assert_double_eq_tol(sc.arrivals.steps[0].rate_per_s, 20, TOL);
+	ck_assert_int_eq(sc.arrivals.steps[1].at_us, 86400 * S_US);
+	scenario_fini(&sc);
+	parse_ok(&sc, text, sets, 5);
+	ck_assert_int_eq(sc.arrivals.kind, ARRIVAL_UNIFORM);
+	ck_assert_int_eq(sc.arrivals.steps[0].at_us, 7200 * S_US);
+	ck_assert_double_eq_tol(sc.arrivals.steps[0].rate_per_s, 40, TOL);
+	ck_assert_int_eq(sc.arrivals.steps[1].at_us, 90000 * S_US);
+	ck_assert_double_eq_tol(sc.arrivals.steps[1].rate_per_s, 0, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(override_scalar)
+{
+	const char *sets[] = { "serving.instance_type=p5.48xlarge", "name=renamed" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 2);
+	ck_assert_str_eq(sc.serving.instance_type, "p5.48xlarge");
+	ck_assert_int_eq(sc.serving.gpus, 8);
+	ck_assert_str_eq(sc.name, "renamed");
+	ck_assert_str_eq(sc.overrides, "serving.instance_type=p5.48xlarge\nname=renamed");
+	ck_assert_str_eq(sc.text, small_yaml);  /* the file text as read, not as overridden */
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(override_list_index)
+{
+	const char *sets[] = { "fleet.0.count=7", "fleet.1.usd_per_h=3.25" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 2);
+	ck_assert_int_eq(sc.fleet[0].count, 7);
+	ck_assert_int_eq(sc.fleet[0].max, 7);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 3.25, TOL);
+	ck_assert(sc.fleet[1].price_given);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(override_added_key)
+{
+	const char *sets[] = { "serving.max_queue=10", "seed=9" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 2);
+	ck_assert_int_eq(sc.serving.max_queue, 10);
+	ck_assert_uint_eq(sc.seed, 9);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(override_created_mapping)
+{
+	const char *sets[] = { "autoscaling.policy=target_tracking", "autoscaling.target=0.6",
+			       "autoscaling.scale_in_margin=0" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 3);
+	ck_assert_int_eq(sc.autoscaling.policy, POLICY_TARGET_TRACKING);
+	ck_assert_double_eq_tol(sc.autoscaling.target, 0.6, TOL);
+	ck_assert_double_eq_tol(sc.autoscaling.scale_in_margin, 0, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(override_dotted_catalog_key)
+{
+	const char *existing[] = { "catalog.p5.48xlarge.usd_per_h=40" };
+	const char *created[] = { "catalog.g5.xlarge.usd_per_h=2", "catalog.g5.xlarge.reserved_discount=0.5" };
+	struct scenario sc;
+
+	parse_ok(&sc, full_yaml, existing, 1);  /* the key exists in the file */
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 40, TOL);
+	ck_assert_double_eq_tol(sc.serving.reserved_usd_per_h, 26, TOL);
+	scenario_fini(&sc);
+	parse_ok(&sc, small_yaml, created, 2);  /* catalog: and the dotted key are both created */
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 2, TOL);
+	ck_assert_double_eq_tol(sc.serving.reserved_usd_per_h, 1, TOL);
+	ck_assert_int_eq(sc.serving.gpus, 1);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(override_bad_value_names_the_override)
+{
+	const char *sets[] = { "serving.slots_per_instance=0" };
+
+	parse_fails(small_yaml, sets, 1, "--set serving.slots_per_instance=0: serving.slots_per_instance: "
+		    "expected an integer from 1 to 4096, got '0'");
+}
+END_TEST
+
+START_TEST(override_unknown_key_names_the_override)
+{
+	const char *sets[] = { "serving.slots=4" };
+
+	parse_fails(small_yaml, sets, 1, "--set serving.slots=4: serving: unknown key 'slots'; expected one "
+		    "of: instance_type, slots_per_instance, queue_timeout_s, startup_s, max_queue");
+}
+END_TEST
+
+START_TEST(override_created_mapping_missing_key)
+{
+	const char *sets[] = { "autoscaling.policy=target_tracking" };
+
+	parse_fails(small_yaml, sets, 1, "--set autoscaling.policy=target_tracking: autoscaling: missing "
+		    "required key 'target' (the metric value to hold, such as 0.7)");
+}
+END_TEST
+
+START_TEST(override_syntax_errors)
+{
+	const char *noeq[] = { "serving.slots_per_instance" };
+	const char *nopath[] = { "=4" };
+	const char *emptypart[] = { "serving..slots_per_instance=4" };
+
+	parse_fails(small_yaml, noeq, 1, "--set serving.slots_per_instance: expected KEY.PATH=VALUE");
+	parse_fails(small_yaml, nopath, 1, "--set =4: expected KEY.PATH=VALUE");
+	parse_fails(small_yaml, emptypart, 1, "--set serving..slots_per_instance=4: expected KEY.PATH=VALUE");
+}
+END_TEST
+
+START_TEST(override_target_not_scalar)
+{
+	const char *map[] = { "slo=3" };
+	const char *item[] = { "fleet.0=3" };
+	const char *list[] = { "fleet=3" };
+
+	parse_fails(small_yaml, map, 1, "--set slo=3: slo: is not a scalar (it is a mapping); expected "
+		    "KEY.PATH of a single value");
+	parse_fails(small_yaml, item, 1, "--set fleet.0=3: fleet.0: is not a scalar (it is a list entry); "
+		    "expected KEY.PATH of a single value");
+	parse_fails(small_yaml, list, 1, "--set fleet=3: fleet: is not a scalar (it is a list); expected "
+		    "KEY.PATH of a single value");
+}
+END_TEST
+
+START_TEST(override_index_out_of_range)
+{
+	const char *sets[] = { "fleet.2.count=1" };
+	const char *word[] = { "fleet.first.count=1" };
+
+	parse_fails(small_yaml, sets, 1, "--set fleet.2.count=1: fleet.2: no such entry; expected an index "
+		    "from 0 to 1");
+	parse_fails(small_yaml, word, 1, "--set fleet.first.count=1: fleet.first: no such entry; expected an "
+		    "index from 0 to 1");
+}
+END_TEST
+
+START_TEST(override_through_a_scalar)
+{
+	const char *sets[] = { "name.first=x" };
+
+	parse_fails(small_yaml, sets, 1, "--set name.first=x: name: is a single value, not a mapping or a "
+		    "list");
+}
+END_TEST
+
+START_TEST(override_empty_value)
+{
+	const char *sets[] = { "name=" };
+
+	parse_fails(small_yaml, sets, 1, "--set name=: name: expected a non-empty string of at most 127 "
+		    "bytes, got nothing");
+}
+END_TEST
+
+START_TEST(label_names_the_text)
+{
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_int_eq(scenario_parse_string(&sc, "name: [", "inline", NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_ptr_nonnull(strstr(d.msg, "inline:"));
+	ck_assert_ptr_nonnull(strstr(d.msg, "invalid YAML: "));
+}
+END_TEST
+
+START_TEST(missing_file_is_enoent)
+{
+	const char *path = TEST_DATA_DIR "/no/such/scenario.yaml";
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_int_eq(scenario_load(&sc, path, NULL, 0, &d), STATUS_ENOENT);
+	ck_assert_ptr_nonnull(strstr(d.msg, path));
+	ck_assert_ptr_nonnull(strstr(d.msg, "cannot open"));
+	ck_assert_ptr_null(sc.path);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(directory_is_enoent)
+{
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_int_eq(scenario_load(&sc, TEST_DATA_DIR, NULL, 0, &d), STATUS_ENOENT);
+	ck_assert_ptr_nonnull(strstr(d.msg, TEST_DATA_DIR ": cannot read"));
+}
+END_TEST
+
+START_TEST(huge_file_is_refused)
+{
+	char *path = test_write_file("huge.yaml", "name: x\n");
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_ptr_nonnull(path);
+	ck_assert_int_eq(truncate(path, 17 << 20), 0);  /* sparse: reads as NUL bytes, costs no disk */
+	ck_assert_int_eq(scenario_load(&sc, path, NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_ptr_nonnull(strstr(d.msg, "larger than 16 MiB; expected a scenario file"));
+	ck_assert_ptr_nonnull(strstr(d.msg, path));
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(empty_file)
+{
+	const char *path = TEST_DATA_DIR "/bad_empty/empty.yaml";
+	char want[512];
+	struct scenario sc;
+	struct diag d;
+
+	snprintf(want, sizeof want, "%s: empty file; expected a YAML mapping with at least name, horizon, slo, "
+		 "workload, serving, fleet", path);
+	ck_assert_int_eq(scenario_load(&sc, path, NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, want);
+}
+END_TEST
+
+START_TEST(libfyaml_prints_nothing)
+{
+	char *path = test_write_file("stderr.txt", "");
+	int saved = dup(2), fd;
+	struct scenario sc;
+	struct diag d;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(path);
+	fd = open(path, O_WRONLY | O_TRUNC);
+	ck_assert_int_ge(fd, 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	ck_assert_int_eq(scenario_parse_string(&sc, "a: [1, 2\nb: {\n", "x.yaml", NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_int_eq(scenario_parse_string(&sc, "a: 1\na: 2\n", "x.yaml", NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_int_eq(scenario_parse_string(&sc, "", "x.yaml", NULL, 0, &d), STATUS_EINPUT);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	close(fd);
+	ck_assert_int_eq(stat(path, &st), 0);
+	ck_assert_int_eq(st.st_size, 0);
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	free(path);
+}
+END_TEST
+
+START_TEST(enum_names)
+{
+	ck_assert_str_eq(scenario_service_name(SERVICE_CONSTANT), "constant");
+	ck_assert_str_eq(scenario_service_name(SERVICE_LOGNORMAL), "lognormal");
+	ck_assert_str_eq(scenario_policy_name(POLICY_TARGET_TRACKING), "target_tracking");
+	ck_assert_str_eq(scenario_metric_name(METRIC_INVOCATIONS), "invocations_per_instance");
+	ck_assert_str_eq(scenario_service_name((enum service_kind)99), "?");
+	scenario_fini(NULL);
+}
+END_TEST
+
+/* ---- the bad files -------------------------------------------------------------------------------- */
+
+static char *bad_files[BAD_MAX];
+static int nbad;
+
+static int is_yaml(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return n > 5 && strcmp(e->d_name + n - 5, ".yaml") == 0;
+}
+
+/* Collect tests/data/bad/ (sorted, so the loop index names the same file every run). */
+static void collect_bad_files(void)
+{
+	struct dirent **list;
+	int n = scandir(TEST_DATA_DIR "/bad", &list, is_yaml, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		if (nbad < BAD_MAX) {
+			bad_files[nbad] = malloc(strlen(TEST_DATA_DIR "/bad/") + strlen(list[i]->d_name) + 1);
+			sprintf(bad_files[nbad++], "%s/bad/%s", TEST_DATA_DIR, list[i]->d_name);
+		}
+		free(list[i]);
+	}
+	if (n >= 0)
+		free(list);
+}
+
+/* The text after "# expect: " on the first line of path, into buf. */
+static void read_expectation(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "rb");
+	char line[1024];
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_ptr_nonnull(fgets(line, sizeof line, f));
+	fclose(f);
+	line[strcspn(line, "\n")] = '\0';
+	ck_assert_msg(strncmp(line, "# expect: ", 10) == 0, "%s: first line is not '# expect: ...'", path);
+	snprintf(buf, size, "%s", line + 10);
+}
+
+START_TEST(bad_file_fails_with_its_message)
+{
+	const char *path = bad_files[_i];
+	char expect[1024], want[2048];
+	struct scenario sc;
+	struct diag d;
+	int rc;
+
+	read_expectation(path, expect, sizeof expect);
+	/* "12:19: msg" must follow "path:"; a message without position follows "path: " */
+	snprintf(want, sizeof want, expect[0] >= '0' && expect[0] <= '9' ? "%s:%s" : "%s: %s", path, expect);
+	rc = scenario_load(&sc, path, NULL, 0, &d);
+	ck_assert_msg(rc == STATUS_EINPUT, "%s: rc %d (%s)", path, rc, d.msg);
+	ck_assert_msg(strncmp(d.msg, path, strlen(path)) == 0, "message does not start with the file: %s",
+		      d.msg);
+	ck_assert_msg(strstr(d.msg, want) != NULL, "%s\n  message: %s\n  expected: %s", path, d.msg, want);
+	ck_assert_msg(strchr(d.msg, '\n') == NULL, "message is not one line: %s", d.msg);
+	ck_assert_ptr_null(sc.text);
+}
+END_TEST
+
+START_TEST(enough_bad_files)
+{
+	ck_assert_int_ge(nbad, 25);
+}
+END_TEST
+
+#define ADD(s, fn)                                          \
+	do {                                                \
+		TCase *tc_ = tcase_create(#fn);             \
+		tcase_add_test(tc_, fn);                    \
+		suite_add_tcase(s, tc_);                    \
+	} while (0)
+
+static Suite *scenario_suite(void)
+{
+	Suite *s = suite_create("scenario");
+	TCase *bad = tcase_create("bad_files");
+
+	ADD(s, full_scenario_values);
+	ADD(s, minimal_file_takes_defaults);
+	ADD(s, new_catalog_type_has_no_reserved_discount);
+	ADD(s, target_tracking_defaults_come_from_the_fleet);
+	ADD(s, on_demand_max_defaults_to_autoscaling_max);
+	ADD(s, numbers_may_be_quoted_and_durations_plain);
+	ADD(s, rate_steps_and_uniform_arrivals);
+	ADD(s, override_scalar);
+	ADD(s, override_list_index);
+	ADD(s, override_added_key);
+	ADD(s, override_created_mapping);
+	ADD(s, override_dotted_catalog_key);
+	ADD(s, override_bad_value_names_the_override);
+	ADD(s, override_unknown_key_names_the_override);
+	ADD(s, override_created_mapping_missing_key);
+	ADD(s, override_syntax_errors);
+	ADD(s, override_target_not_scalar);
+	ADD(s, override_index_out_of_range);
+	ADD(s, override_through_a_scalar);
+	ADD(s, override_empty_value);
+	ADD(s, label_names_the_text);
+	ADD(s, missing_file_is_enoent);
+	ADD(s, directory_is_enoent);
+	ADD(s, huge_file_is_refused);
+	ADD(s, empty_file);
+	ADD(s, libfyaml_prints_nothing);
+	ADD(s, enum_names);
+	ADD(s, enough_bad_files);
+	tcase_add_loop_test(bad, bad_file_fails_with_its_message, 0, nbad);
+	suite_add_tcase(s, bad);
+	return s;
+}
+
+int main(void)
+{
+	int rc;
+
+	collect_bad_files();
+	rc = test_run_suite(scenario_suite());
+	for (int i = 0; i < nbad; i++)
+		free(bad_files[i]);
+	return rc;
+}

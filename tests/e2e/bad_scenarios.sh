@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# End-to-end: every malformed scenario in tests/data/bad (and an empty file, a missing file, bad
+# overrides) exits 2 with a message that names the file and, where there is one, line and column; a
+# database that already held runs is left byte for byte as it was.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+"$GPUCAP" run --set horizon=1h --quiet --db held.sqlite || { echo "cannot make the database"; exit 1; }
+before=$(sha256sum held.sqlite)
+
+expect_bad() { # expect_bad DESCRIPTION EXPECTED-SUBSTRING gpucap-args...
+	local what=$1 want=$2; shift 2
+	local err rc
+	err=$("$GPUCAP" run "$@" --db held.sqlite 2>&1 >/dev/null); rc=$?
+	check "$what: exit 2 (got $rc: $err)" test $rc -eq 2
+	check "$what: message has '$want' (got: $err)" grep -qF -- "$want" <<<"$err"
+	check "$what: database unchanged" test "$(sha256sum held.sqlite)" = "$before"
+}
+
+n=0
+for f in "$SRC"/tests/data/bad/*.yaml; do
+	want=$(head -n 1 "$f" | sed -n 's/^# expect: //p')
+	name=$(basename "$f")
+	case $want in
+	[0-9]*) expect_bad "$name" "$name:$want" "$f" ;;   # "LINE:COL: ..." follows the file name
+	*) expect_bad "$name" "$name: $want" "$f" ;;       # no position (an empty document)
+	esac
+	n=$((n + 1))
+done
+check "at least 15 malformed scenarios ($n)" test $n -ge 15
+expect_bad "empty file" "empty.yaml: empty" "$SRC/tests/data/bad_empty/empty.yaml"
+expect_bad "missing file" "no-such-file.yaml" "$TMP/no-such-file.yaml"
+expect_bad "bad --set value" "--set serving.slots_per_instance=0" \
+	"$SRC/scenarios/chat-serving.yaml" --set serving.slots_per_instance=0
+expect_bad "unknown --set key" "nonsense" "$SRC/scenarios/chat-serving.yaml" --set serving.nonsense=1
+expect_bad "--set without =" "expected KEY.PATH=VALUE" "$SRC/scenarios/chat-serving.yaml" --set horizon
+# A database that cannot be written (not SQLite) fails with exit 1 and is left alone.
+echo "not a database" >junk.sqlite
+"$GPUCAP" run --set horizon=1h --db junk.sqlite >/dev/null 2>err.txt; rc=$?
+check "non-database --db exits 1 ($rc)" test $rc -eq 1
+check "non-database message names it" grep -q "junk.sqlite" err.txt
+check "non-database left alone" test "$(cat junk.sqlite)" = "not a database"
+finish

@@ -1,0 +1,53 @@
+/* testutil: see testutil.h. */
+#include "testutil.h"
+
+#include <check.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t test_seed(const char *test, uint64_t fallback)
+{
+	const char *env = getenv("GPUCAP_TEST_SEED");
+	uint64_t seed = fallback;
+
+	if (env && *env)
+		seed = strtoull(env, NULL, 10);
+	fprintf(stderr, "%s: seed %" PRIu64 " (set GPUCAP_TEST_SEED to replay)\n", test, seed);
+	return seed;
+}
+
+char *test_write_file(const char *name, const char *text)
+{
+	char tmpl[] = "/tmp/gpucap-test-XXXXXX";
+	char *dir = mkdtemp(tmpl);
+	char *path;
+	FILE *f;
+
+	if (!dir)
+		return NULL;
+	path = malloc(strlen(dir) + strlen(name) + 2);
+	if (!path)
+		return NULL;
+	sprintf(path, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f) {
+		free(path);
+		return NULL;
+	}
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+int test_run_suite(Suite *suite)
+{
+	SRunner *runner = srunner_create(suite);
+	int failed;
+
+	srunner_run_all(runner, CK_NORMAL);
+	failed = srunner_ntests_failed(runner);
+	srunner_free(runner);
+	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -1,0 +1,22 @@
+/*
+ * testutil: small helpers shared by the Check suites.
+ *
+ * test_seed() returns the seed a randomised test should use: GPUCAP_TEST_SEED from the environment when
+ * set, else the given default; it prints the seed so a failure can be replayed. test_tmpdir() returns a
+ * fresh temporary directory (owned by the caller, removed by nothing: tests clean up what they make).
+ */
+#ifndef GPUCAP_TESTUTIL_H
+#define GPUCAP_TESTUTIL_H
+
+#include <stdint.h>
+
+uint64_t test_seed(const char *test, uint64_t fallback);
+
+/* Write `text` to a new file under a fresh temporary directory; returns the path (owned by the caller). */
+char *test_write_file(const char *name, const char *text);
+
+/* Run a Check suite made by `make` and return the process exit status (0 when everything passed). */
+struct Suite;
+int test_run_suite(struct Suite *suite);
+
+#endif
