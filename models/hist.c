@@ -15,7 +15,7 @@ void hist_add(struct hist *h, double v_s)
 	h->sum_s += v_s;
 	if (v_s > h->max_s)
 		h->max_s = v_s;
-	if (v_s < HIST_MIN_S) {
+	if (!(v_s >= HIST_MIN_S)) { /* also catches NaN, which must not reach the bucket index */
 		h->zero++;
 		return;
 	}

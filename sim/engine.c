@@ -31,6 +31,7 @@ void engine_event_init(struct event *ev)
 int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
 		    void (*fn)(struct engine *eng, struct event *ev))
 {
+	struct event old = *ev;
 	int rc;
 
 	assert(t_us >= eng->now_us && "event scheduled into the past");
@@ -39,9 +40,12 @@ int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
 	ev->seq = eng->next_seq;
 	ev->fn = fn;
 	rc = evq_push(&eng->q, ev);
-	if (rc == STATUS_OK)
-		eng->next_seq++;
-	return rc;
+	if (rc != STATUS_OK) {
+		*ev = old; /* a failed call leaves the event as it was */
+		return rc;
+	}
+	eng->next_seq++;
+	return STATUS_OK;
 }
 
 void engine_cancel(struct engine *eng, struct event *ev)
