@@ -6,7 +6,12 @@
  * us-east-2 figure from a list "verified against Cost Explorer actuals" ([S]). vCPU counts are the EC2
  * instance-type specifications (FACTS.md §4 confirms p5.48xlarge = 192). reserved_discount is the "1y commit
  * discount (default)" column of FACTS.md's suggested table: 35% for P-family, 30% for G-family, marked [S],
- * i.e. an assumption a scenario should override with its own negotiated rate.
+ * i.e. an assumption a scenario should override with its own negotiated rate; 3-year: 55% / 50% from the
+ * same column. Savings Plan: 30%, the low end of "Compute SP ~30-45% (1 yr)" [S]. Spot: the middle of the
+ * "implied discount vs current OD" column where FACTS.md has one (p5 45-60% -> 0.50, p5en 62-69% -> 0.65,
+ * p4d 56-77% -> 0.65, p4de 72-83% -> 0.75, g5.xlarge 50-70% -> 0.60, g6.12xlarge 49-60% -> 0.55), else
+ * 0.55 for G and 0.50 for P types ([?] in FACTS.md). Capacity Blocks: the last published rates, valid until
+ * 2025-01-01 (FACTS.md 1: p5.48xlarge $39.33, p4d.24xlarge $14.75); 0 (unknown) for the others.
  */
 #include "catalog.h"
 
@@ -15,23 +20,23 @@
 #define PRICE_LIST "AWS Price List offer file 2026-09-24 via public code [S] (FACTS.md 8)"
 
 static const struct catalog_entry entries[] = {
-	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, "2026-09-24", PRICE_LIST },
-	{ "p5en.48xlarge", 8, "H200 141GB", 192, 63.296, 0.35, "2026-09-24", PRICE_LIST },
-	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, "2026-09-24", PRICE_LIST },
-	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, "2026-09-24", PRICE_LIST },
-	{ "p6-b200.48xlarge", 8, "B200", 192, 113.9328, 0.35, "2026-09-24",
+	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, 0.55, 0.30, 0.50, 39.33, "2026-09-24", PRICE_LIST },
+	{ "p5en.48xlarge", 8, "H200 141GB", 192, 63.296, 0.35, 0.55, 0.30, 0.65, 0, "2026-09-24", PRICE_LIST },
+	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, 0.55, 0.30, 0.65, 14.75, "2026-09-24", PRICE_LIST },
+	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, 0.55, 0.30, 0.75, 0, "2026-09-24", PRICE_LIST },
+	{ "p6-b200.48xlarge", 8, "B200", 192, 113.9328, 0.35, 0.55, 0.30, 0.50, 0, "2026-09-24",
 	  "us-east-2 list verified against Cost Explorer, public code [S] (FACTS.md 8)" },
-	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g5.48xlarge", 8, "A10G 24GB", 192, 16.288, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g6.xlarge", 1, "L4 24GB", 4, 0.8048, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g6.2xlarge", 1, "L4 24GB", 8, 0.9776, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g6.12xlarge", 4, "L4 24GB", 48, 4.6016, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g6.48xlarge", 8, "L4 24GB", 192, 13.3504, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g6e.xlarge", 1, "L40S 48GB", 4, 1.861, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g6e.12xlarge", 4, "L40S 48GB", 48, 10.49264, 0.30, "2026-09-24", PRICE_LIST },
-	{ "g6e.48xlarge", 8, "L40S 48GB", 192, 30.13118, 0.30, "2026-09-24", PRICE_LIST },
+	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, 0.50, 0.30, 0.60, 0, "2026-09-24", PRICE_LIST },
+	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g5.48xlarge", 8, "A10G 24GB", 192, 16.288, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g6.xlarge", 1, "L4 24GB", 4, 0.8048, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g6.2xlarge", 1, "L4 24GB", 8, 0.9776, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g6.12xlarge", 4, "L4 24GB", 48, 4.6016, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g6.48xlarge", 8, "L4 24GB", 192, 13.3504, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g6e.xlarge", 1, "L40S 48GB", 4, 1.861, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g6e.12xlarge", 4, "L40S 48GB", 48, 10.49264, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	{ "g6e.48xlarge", 8, "L40S 48GB", 192, 30.13118, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
 };
 
 size_t catalog_count(void)

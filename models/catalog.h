@@ -4,8 +4,10 @@
  * One row per instance type: GPUs, GPU model, vCPUs, the On-Demand price in USD per instance-hour, and the
  * date and source of that price (../shared/FACTS.md §8, "Suggested default catalogue"). The reserved rate is
  * the On-Demand price less `reserved_discount`, a typical one-year commitment discount that FACTS.md marks
- * as secondary-source ([S]); it is an assumption, and every scenario may override any number here (the
- * scenario's `catalog:` map, or `usd_per_h` on a fleet entry).
+ * as secondary-source ([S]); the 3-year, Savings Plan and Spot discounts are likewise typical figures, not
+ * quotes. They are assumptions, and every scenario may override any number here (the scenario's `catalog:`
+ * map, or the price keys of a fleet entry). The instance family (quota group) is the first letter of the
+ * name: "Running On-Demand P instances", "... G and VT instances" (FACTS.md 4).
  *
  * The table is static, read-only data: catalog_find() returns a pointer into it that lives for the whole
  * process. Prices are us-east-1 Linux unless the source column says otherwise.
@@ -22,6 +24,10 @@ struct catalog_entry {
 	int vcpus;                 /* vCPUs, as EC2 quotas count them */
 	double od_usd_per_h;       /* On-Demand price, USD per instance-hour */
 	double reserved_discount;  /* fraction off On-Demand for a 1-year reservation (assumption) */
+	double reserved_3y_discount;  /* fraction off On-Demand for a 3-year reservation (assumption) */
+	double savings_plan_discount; /* fraction off On-Demand under a 1-year Compute Savings Plan (assumption) */
+	double spot_discount;      /* typical Spot discount off the current On-Demand price (assumption) */
+	double cb_usd_per_h;       /* last published Capacity Block rate per instance-hour; 0 = unknown */
 	const char *price_date;    /* when the price was observed, YYYY-MM-DD */
 	const char *price_source;  /* where the price comes from (FACTS.md reference) */
 };

@@ -1,42 +1,80 @@
-/* fleet: see fleet.h. */
+/* fleet: the life cycle of instances and the allocation of capacity (see fleet.h). */
 #include "fleet.h"
 
 #include <assert.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "rng.h"
 #include "serving.h"
 #include "status.h"
+
+static const struct option_ops *ops_of(enum option_kind kind)
+{
+	switch (kind) {
+	case OPTION_RESERVED: return &option_reserved_ops;
+	case OPTION_ON_DEMAND: return &option_on_demand_ops;
+	case OPTION_SPOT: return &option_spot_ops;
+	case OPTION_ODCR: return &option_odcr_ops;
+	case OPTION_CAPACITY_BLOCK: return &option_block_ops;
+	default: return NULL; /* savings plans hold no instances: settled by the meter */
+	}
+}
+
+static int init_group(struct fleet *f, int g, int first)
+{
+	const struct fleet_entry *e = &f->sc->fleet[g];
+	struct fleet_group *grp = &f->group[g];
+	char name[48];
+
+	grp->entry = e;
+	grp->ops = ops_of(e->option);
+	grp->kind = e->option;
+	grp->spot_market = e->option == OPTION_SPOT;
+	grp->index = g;
+	grp->first = first;
+	grp->max = grp->ops ? e->max : 0;
+	grp->usd_per_h = e->usd_per_h;
+	grp->fleet = f;
+	grp->outage_until_us = INT64_MIN;
+	grp->retry_us = INT64_MIN;
+	engine_event_init(&grp->timer);
+	engine_event_init(&grp->timer2);
+	snprintf(name, sizeof name, "%s.%d", option_kind_name(e->option), g);
+	grp->rng = rng_new(f->sc->seed, name);
+	return grp->rng ? STATUS_OK : STATUS_ENOMEM;
+}
 
 int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter,
 	       struct serving *serving)
 {
-	int n = 0;
+	int n = 0, rc;
 
+	f->sc = sc;
 	f->eng = eng;
 	f->meter = meter;
 	f->serving = serving;
 	f->ngroups = sc->nfleet;
 	f->startup_us = sc->serving.startup_us;
-	f->reserved = 0;
 	f->desired = 0;
 	f->closed = false;
+	f->quiet = 0;
+	engine_event_init(&f->retry);
 	for (int g = 0; g < sc->nfleet; g++) {
-		const struct fleet_entry *e = &sc->fleet[g];
-		struct fleet_group *grp = &f->group[g];
-		grp->kind = e->option;
-		grp->first = n;
-		grp->max = e->option == OPTION_RESERVED ? e->count : e->max;
-		grp->live = 0;
-		grp->draining = 0;
-		grp->usd_per_h = e->usd_per_h;
-		if (e->option == OPTION_RESERVED)
-			f->reserved += e->count;
-		n += grp->max;
+		if ((rc = init_group(f, g, n)) != STATUS_OK) {
+			f->ngroups = g + 1;
+			fleet_fini(f);
+			return rc;
+		}
+		n += f->group[g].max;
 	}
 	f->npool = n;
 	f->pool = calloc(n > 0 ? (size_t)n : 1, sizeof *f->pool);
-	if (!f->pool)
+	if (!f->pool) {
+		fleet_fini(f);
 		return STATUS_ENOMEM;
+	}
 	for (int g = 0; g < f->ngroups; g++) {
 		for (int i = 0; i < f->group[g].max; i++) {
 			struct instance *in = &f->pool[f->group[g].first + i];
@@ -44,6 +82,8 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 			in->group = g;
 			in->fleet = f;
 			engine_event_init(&in->ready);
+			engine_event_init(&in->doom);
+			engine_event_init(&in->notice);
 		}
 	}
 	return STATUS_OK;
@@ -51,6 +91,10 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 
 void fleet_fini(struct fleet *f)
 {
+	for (int g = 0; g < f->ngroups; g++) {
+		gsl_rng_free(f->group[g].rng);
+		f->group[g].rng = NULL;
+	}
 	free(f->pool);
 	f->pool = NULL;
 	f->npool = 0;
@@ -70,23 +114,28 @@ int fleet_live(const struct fleet *f)
 	return n;
 }
 
-int fleet_serving(const struct fleet *f)
-{
-	int n = 0;
-
-	for (int i = 0; i < f->npool; i++)
-		n += f->pool[i].state == INSTANCE_SERVING;
-	return n;
-}
-
 static int pool_index(const struct fleet *f, const struct instance *in)
 {
 	return (int)(in - f->pool);
 }
 
+static bool managed(const struct fleet_group *g)
+{
+	return g->ops && g->ops->self_managed;
+}
+
+static void fail_run(struct fleet *f, int rc)
+{
+	meter_fail(f->meter, rc);
+	engine_stop(f->eng);
+}
+
+/* ---- one instance ------------------------------------------------------------------------------- */
+
 static void go_serving(struct fleet *f, struct instance *in)
 {
 	in->state = INSTANCE_SERVING;
+	in->in_service = true;
 	meter_in_service(f->meter, f->eng->now_us, +1);
 	serving_instance_up(f->serving, pool_index(f, in));
 }
@@ -99,107 +148,90 @@ static void on_ready(struct engine *eng, struct event *ev)
 	assert(in->state == INSTANCE_LAUNCHING);
 	meter_event(f->meter, eng->now_us, "ready", option_kind_name(f->group[in->group].kind), 1, NULL);
 	go_serving(f, in);
+	if (f->sc->allocation.mixed)
+		fleet_reconcile(f); /* a Spot instance serving may release an on-demand stand-in */
 }
 
-/* Take a free slot of group g into service (warm) or into launching; false if the group is full. */
-static bool take_slot(struct fleet *f, int g, bool warm)
+bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 {
-	struct fleet_group *grp = &f->group[g];
-
-	for (int i = grp->first; i < grp->first + grp->max; i++) {
+	for (int i = g->first; i < g->first + g->max; i++) {
 		struct instance *in = &f->pool[i];
 		if (in->state != INSTANCE_FREE)
 			continue;
 		in->launch_us = f->eng->now_us;
 		in->busy = 0;
-		grp->live++;
-		meter_live(f->meter, f->eng->now_us, grp->kind, +1, grp->usd_per_h);
+		in->inflight = NULL;
+		in->noticed = false;
+		g->live++;
+		meter_live(f->meter, f->eng->now_us, g->kind, +1);
 		if (warm) {
 			go_serving(f, in);
 		} else {
 			in->state = INSTANCE_LAUNCHING;
-			f->meter->launches++;
+			if (g->kind == OPTION_ON_DEMAND || g->kind == OPTION_SPOT)
+				f->meter->launches++;
 			int rc = engine_schedule(f->eng, &in->ready, f->eng->now_us + f->startup_us, on_ready);
-			if (rc != STATUS_OK) {
-				meter_fail(f->meter, rc);
-				engine_stop(f->eng);
-			}
+			if (rc != STATUS_OK)
+				fail_run(f, rc);
 		}
+		if (g->ops->launched)
+			g->ops->launched(f, g, in);
 		return true;
 	}
 	return false;
 }
 
-static void bill(struct fleet *f, struct instance *in, int64_t end_us, bool early)
-{
-	const struct fleet_group *grp = &f->group[in->group];
-	double usd = 0, billed_us = 0;
-
-	if (option_bill(grp->kind, grp->usd_per_h, in->launch_us, end_us, early, &usd, &billed_us) == STATUS_OK)
-		meter_charge(f->meter, grp->kind, usd, billed_us);
-}
-
 static void terminate(struct fleet *f, struct instance *in)
 {
-	struct fleet_group *grp = &f->group[in->group];
+	struct fleet_group *g = &f->group[in->group];
 
 	if (in->state == INSTANCE_DRAINING)
-		grp->draining--;
+		g->draining--;
 	else
-		grp->live--;
-	if (in->state == INSTANCE_SERVING || in->state == INSTANCE_DRAINING)
+		g->live--;
+	if (in->in_service)
 		meter_in_service(f->meter, f->eng->now_us, -1);
+	in->in_service = false;
 	engine_cancel(f->eng, &in->ready);
+	engine_cancel(f->eng, &in->doom);
+	engine_cancel(f->eng, &in->notice);
 	in->state = INSTANCE_FREE;
 	if (f->closed)
 		return;
-	bill(f, in, f->eng->now_us, true);
-	meter_live(f->meter, f->eng->now_us, grp->kind, -1, grp->usd_per_h);
+	if (g->ops->ended)
+		g->ops->ended(f, g, in, f->eng->now_us, true);
+	meter_live(f->meter, f->eng->now_us, g->kind, -1);
 	f->meter->terminations++;
-	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(grp->kind), 1, NULL);
+	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
 }
 
-void fleet_start(struct fleet *f, int initial)
+/* Stop instance `in` taking requests; it terminates at once if it has none. */
+static void drain(struct fleet *f, struct instance *in, const char *kind)
 {
-	int placed = 0;
+	struct fleet_group *g = &f->group[in->group];
+	bool was_serving = in->state == INSTANCE_SERVING;
 
-	for (int g = 0; g < f->ngroups; g++) {
-		struct fleet_group *grp = &f->group[g];
-		int want = grp->kind == OPTION_RESERVED ? grp->max : initial - placed;
-		int n = 0;
-		while (n < want && take_slot(f, g, true))
-			n++;
-		placed += n;
-		if (n > 0)
-			meter_event(f->meter, 0, "start", option_kind_name(grp->kind), n, "in service at t=0");
-	}
-	f->desired = placed;
-}
-
-static void add(struct fleet *f, int n)
-{
-	for (int g = 0; g < f->ngroups && n > 0; g++) {
-		int launched = 0;
-		while (n > 0 && take_slot(f, g, false)) {
-			launched++;
-			n--;
-		}
-		if (launched)
-			meter_event(f->meter, f->eng->now_us, "launch", option_kind_name(f->group[g].kind),
-				    launched, NULL);
-	}
+	assert(in->state == INSTANCE_SERVING || in->state == INSTANCE_LAUNCHING);
+	engine_cancel(f->eng, &in->ready);
+	in->state = INSTANCE_DRAINING;
+	g->live--;
+	g->draining++;
+	if (was_serving)
+		serving_instance_down(f->serving, pool_index(f, in));
+	meter_event(f->meter, f->eng->now_us, kind, option_kind_name(g->kind), 1, NULL);
+	if (in->busy == 0 && !evq_queued(&in->doom))
+		terminate(f, in);
 }
 
 /* The instance of group g to remove first: a launching one (newest), else the least busy serving one. */
-static struct instance *pick_victim(struct fleet *f, int g)
+static struct instance *pick_victim(struct fleet *f, const struct fleet_group *g)
 {
-	const struct fleet_group *grp = &f->group[g];
 	struct instance *best = NULL;
 
-	for (int i = grp->first + grp->max - 1; i >= grp->first; i--) {
+	for (int i = g->first + g->max - 1; i >= g->first; i--) {
 		struct instance *in = &f->pool[i];
-		if (in->state == INSTANCE_LAUNCHING && (!best || in->launch_us > best->launch_us ||
-							best->state != INSTANCE_LAUNCHING))
+		if (in->state == INSTANCE_LAUNCHING && (!best || best->state != INSTANCE_LAUNCHING ||
+							in->launch_us > best->launch_us))
 			best = in;
 		else if (in->state == INSTANCE_SERVING && (!best || (best->state == INSTANCE_SERVING &&
 								      in->busy < best->busy)))
@@ -208,59 +240,54 @@ static struct instance *pick_victim(struct fleet *f, int g)
 	return best;
 }
 
-static void remove_one(struct fleet *f, struct instance *in)
+bool fleet_remove_one(struct fleet *f, struct fleet_group *g)
 {
-	struct fleet_group *grp = &f->group[in->group];
+	struct instance *in = pick_victim(f, g);
 
+	if (!in)
+		return false;
 	if (in->state == INSTANCE_LAUNCHING) {
-		meter_event(f->meter, f->eng->now_us, "cancel", option_kind_name(grp->kind), 1,
+		meter_event(f->meter, f->eng->now_us, "cancel", option_kind_name(g->kind), 1,
 			    "launch cancelled before ready");
 		terminate(f, in);
-		return;
+	} else {
+		drain(f, in, "drain");
 	}
-	in->state = INSTANCE_DRAINING;
-	grp->live--;
-	grp->draining++;
-	serving_instance_down(f->serving, pool_index(f, in));
-	meter_event(f->meter, f->eng->now_us, "drain", option_kind_name(grp->kind), 1, NULL);
-	if (in->busy == 0)
+	return true;
+}
+
+static void on_doom(struct engine *eng, struct event *ev)
+{
+	struct instance *in = container_of(ev, struct instance, doom);
+	struct fleet *f = in->fleet;
+	int idx = pool_index(f, in);
+
+	(void)eng;
+	if (f->group[in->group].kind == OPTION_CAPACITY_BLOCK)
+		f->meter->block_terminations++;
+	serving_reclaim(f->serving, idx);
+	if (in->state != INSTANCE_FREE)
 		terminate(f, in);
+	fleet_reconcile(f);
 }
 
-static void shrink(struct fleet *f, int n)
+void fleet_interrupt(struct fleet *f, int idx, int64_t doom_us, const char *why)
 {
-	for (int g = f->ngroups - 1; g >= 0 && n > 0; g--) {
-		if (f->group[g].kind == OPTION_RESERVED)
-			continue; /* reserved instances are paid for regardless: never scaled in */
-		struct instance *in;
-		while (n > 0 && (in = pick_victim(f, g)) != NULL) {
-			remove_one(f, in);
-			n--;
-		}
-	}
-}
+	struct instance *in = &f->pool[idx];
+	int rc;
 
-static void reconcile(struct fleet *f)
-{
-	int live = fleet_live(f);
-
-	if (f->closed)
+	if (in->state == INSTANCE_FREE || in->noticed || f->closed)
 		return;
-	if (f->desired > live)
-		add(f, f->desired - live);
-	else if (f->desired < live)
-		shrink(f, live - f->desired);
-}
-
-int fleet_set_desired(struct fleet *f, int n)
-{
-	if (n < f->reserved)
-		n = f->reserved;
-	if (n > f->npool)
-		n = f->npool;
-	f->desired = n;
-	reconcile(f);
-	return n;
+	in->noticed = true;
+	meter_event(f->meter, f->eng->now_us, "interrupt", option_kind_name(f->group[in->group].kind), 1, why);
+	rc = engine_schedule(f->eng, &in->doom, doom_us, on_doom);
+	if (rc != STATUS_OK) {
+		fail_run(f, rc);
+		return;
+	}
+	if (in->state != INSTANCE_DRAINING)
+		drain(f, in, "drain");
+	fleet_reconcile(f);
 }
 
 void fleet_instance_idle(struct fleet *f, int idx)
@@ -269,17 +296,289 @@ void fleet_instance_idle(struct fleet *f, int idx)
 
 	assert(in->state == INSTANCE_DRAINING && in->busy == 0);
 	terminate(f, in);
-	reconcile(f);
+	fleet_reconcile(f);
+}
+
+/* ---- launch failures and retries ---------------------------------------------------------------- */
+
+static void on_retry(struct engine *eng, struct event *ev)
+{
+	struct fleet *f = container_of(ev, struct fleet, retry);
+
+	(void)eng;
+	fleet_reconcile(f);
+}
+
+void fleet_launch_failed(struct fleet *f, struct fleet_group *g, const char *why)
+{
+	const struct scenario *sc = f->sc;
+	double backoff = (double)sc->launch_retry.backoff_us * pow(sc->launch_retry.multiplier, g->failures);
+	int64_t wait_us = backoff > (double)sc->launch_retry.max_backoff_us ? sc->launch_retry.max_backoff_us :
+		(int64_t)backoff;
+
+	f->meter->launch_failures++;
+	g->failures++;
+	g->retry_us = f->eng->now_us + wait_us;
+	meter_event(f->meter, f->eng->now_us, "launch_failed", option_kind_name(g->kind), 1, why);
+	if (evq_queued(&f->retry)) {
+		if (f->retry.t_us <= g->retry_us)
+			return;
+		engine_cancel(f->eng, &f->retry);
+	}
+	if (engine_schedule(f->eng, &f->retry, g->retry_us, on_retry) != STATUS_OK)
+		fail_run(f, STATUS_ENOMEM);
+}
+
+static bool try_launch(struct fleet *f, struct fleet_group *g)
+{
+	char why[160];
+
+	if (f->eng->now_us < g->retry_us || g->live + g->draining >= g->max)
+		return false;
+	if (g->ops->can_launch && g->ops->can_launch(f, g, why, sizeof why) != STATUS_OK) {
+		fleet_launch_failed(f, g, why);
+		return false;
+	}
+	if (!fleet_take_slot(f, g, false))
+		return false;
+	g->failures = 0;
+	return true;
+}
+
+/* ---- allocation ---------------------------------------------------------------------------------- */
+
+enum market { MARKET_ALL, MARKET_ON_DEMAND, MARKET_SPOT };
+
+static bool in_market(const struct fleet_group *g, enum market m)
+{
+	return g->ops && (m == MARKET_ALL || (m == MARKET_SPOT) == g->spot_market);
+}
+
+static int market_live(const struct fleet *f, enum market m, bool serving_only)
+{
+	int n = 0;
+
+	for (int g = 0; g < f->ngroups; g++) {
+		const struct fleet_group *grp = &f->group[g];
+		if (!in_market(grp, m))
+			continue;
+		if (!serving_only) {
+			n += grp->live;
+			continue;
+		}
+		for (int i = grp->first; i < grp->first + grp->max; i++)
+			n += f->pool[i].state == INSTANCE_SERVING;
+	}
+	return n;
+}
+
+/* Launch or remove instances of market m until target are live (launching or serving), as far as the
+ * options allow. Self-managed groups are neither launched into nor removed from here. */
+static void adjust(struct fleet *f, enum market m, int target)
+{
+	int live = market_live(f, m, false);
+
+	for (int g = 0; g < f->ngroups && live < target; g++) {
+		struct fleet_group *grp = &f->group[g];
+		int launched = 0;
+		if (!in_market(grp, m) || managed(grp))
+			continue;
+		while (live < target && try_launch(f, grp)) {
+			launched++;
+			live++;
+		}
+		if (launched)
+			meter_event(f->meter, f->eng->now_us, "launch", option_kind_name(grp->kind), launched, NULL);
+	}
+	for (int g = f->ngroups - 1; g >= 0 && live > target; g--) {
+		struct fleet_group *grp = &f->group[g];
+		if (!in_market(grp, m) || managed(grp))
+			continue;
+		while (live > target && fleet_remove_one(f, grp))
+			live--;
+	}
+}
+
+/* EC2 Auto Scaling mixed instances: base on-demand, then a percentage of the rest on-demand (rounded up:
+ * an assumption, see README), the remainder Spot. Returns the Spot part of n. */
+static int spot_share(const struct scenario *sc, int n)
+{
+	int od = n < sc->allocation.on_demand_base ? n : sc->allocation.on_demand_base;
+
+	od += (int)ceil((double)(n - od) * sc->allocation.on_demand_pct / 100.0 - 1e-9);
+	return n - od;
+}
+
+void fleet_reconcile(struct fleet *f)
+{
+	const struct scenario *sc = f->sc;
+	int n = f->desired, od, spot, shortfall;
+
+	if (f->closed || f->quiet > 0)
+		return;
+	if (!sc->allocation.mixed) {
+		adjust(f, MARKET_ALL, n);
+		return;
+	}
+	spot = spot_share(sc, n);
+	od = n - spot;
+	adjust(f, MARKET_SPOT, spot);
+	shortfall = spot - market_live(f, MARKET_SPOT, true);
+	adjust(f, MARKET_ON_DEMAND, od + (sc->allocation.spot_fallback && shortfall > 0 ? shortfall : 0));
+}
+
+static int managed_live(const struct fleet *f)
+{
+	int n = 0;
+
+	for (int g = 0; g < f->ngroups; g++)
+		if (managed(&f->group[g]))
+			n += f->group[g].live;
+	return n;
+}
+
+int fleet_set_desired(struct fleet *f, int n)
+{
+	int floor = managed_live(f);
+
+	if (n < floor)
+		n = floor;
+	if (n > f->npool)
+		n = f->npool;
+	f->desired = n;
+	fleet_reconcile(f);
+	return n;
+}
+
+/* ---- start and close ----------------------------------------------------------------------------- */
+
+/* Put up to `want` warm instances in group g (at most `cap` of them); returns how many. */
+static int place_warm(struct fleet *f, struct fleet_group *g, int want, int cap)
+{
+	int n = 0;
+
+	while (n < want && n < cap && fleet_take_slot(f, g, true))
+		n++;
+	return n;
+}
+
+/*
+ * t = 0: reserved instances and blocks already open place themselves (start hooks); then `initial`
+ * instances in all other groups, warm: first each group's own count, then, if autoscaling.min asks for
+ * more, fleet order up to each group's max.
+ */
+int fleet_start(struct fleet *f, int initial)
+{
+	int placed = 0, n[SCENARIO_FLEET_MAX] = { 0 }, rc;
+
+	for (int g = 0; g < f->ngroups; g++) {
+		struct fleet_group *grp = &f->group[g];
+		if (grp->ops && grp->ops->start && (rc = grp->ops->start(f, grp)) != STATUS_OK)
+			return rc;
+		if (grp->kind == OPTION_RESERVED)
+			placed += grp->live;
+	}
+	for (int pass = 0; pass < 2; pass++) {
+		/* with a mixed allocation, the second pass fills each market to its share */
+		int spot_left = spot_share(f->sc, initial) - market_live(f, MARKET_SPOT, false);
+		for (int g = 0; g < f->ngroups && placed < initial; g++) {
+			struct fleet_group *grp = &f->group[g];
+			int want = initial - placed;
+			if (!grp->ops || managed(grp))
+				continue;
+			if (pass == 1 && f->sc->allocation.mixed) {
+				int sl = spot_left > 0 ? spot_left : 0;
+				want = grp->spot_market ? (sl < want ? sl : want) : want - sl;
+			}
+			int k = place_warm(f, grp, want, pass == 0 ? grp->entry->count : grp->max);
+			if (grp->spot_market)
+				spot_left -= k;
+			n[g] += k;
+			placed += k;
+		}
+	}
+	for (int g = 0; g < f->ngroups; g++)
+		if (n[g] > 0)
+			meter_event(f->meter, 0, "start", option_kind_name(f->group[g].kind), n[g], "in service at t=0");
+	f->desired = fleet_live(f);
+	return meter_flush(f->meter) == STATUS_OK ? STATUS_OK : f->meter->status;
+}
+
+void fleet_add_desired(struct fleet *f, int delta)
+{
+	fleet_set_desired(f, f->desired + delta);
+}
+
+int fleet_count_kind(const struct fleet *f, enum option_kind k)
+{
+	int n = 0;
+
+	for (int g = 0; g < f->ngroups; g++)
+		if (f->group[g].kind == k)
+			n += f->group[g].live + f->group[g].draining;
+	return n;
+}
+
+int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int quota_vcpus, int quota_instances,
+			 const char *quota_name, char *why, size_t size)
+{
+	const struct fleet_entry *e = g->entry;
+	int64_t now = f->eng->now_us;
+	int running = fleet_count_kind(f, g->kind), vcpus = f->sc->serving.vcpus;
+	char family = f->sc->serving.family;
+
+	for (int i = 0; i < e->noutages; i++)
+		if (now >= e->outages[i].start_us && now < e->outages[i].end_us) {
+			snprintf(why, size, "InsufficientInstanceCapacity (outage window)");
+			return STATUS_EINPUT;
+		}
+	/* FACTS.md 4: On-Demand quotas are vCPUs per family group ("Running On-Demand P instances") */
+	if (quota_vcpus >= 0 && (running + 1) * vcpus > quota_vcpus) {
+		snprintf(why, size, "quota: %d vCPUs of %s %c instances (%d running x %d vCPUs)", quota_vcpus,
+			 quota_name, family - 32, running, vcpus);
+		return STATUS_EINPUT;
+	}
+	if (quota_instances >= 0 && running + 1 > quota_instances) {
+		snprintf(why, size, "quota: %d %s instances", quota_instances, quota_name);
+		return STATUS_EINPUT;
+	}
+	if (e->ice_probability > 0 && gsl_rng_uniform(g->rng) < e->ice_probability) {
+		snprintf(why, size, "InsufficientInstanceCapacity (p = %g per attempt)", e->ice_probability);
+		return STATUS_EINPUT;
+	}
+	return STATUS_OK;
+}
+
+double fleet_cost_rate(const struct fleet *f, int64_t now_us)
+{
+	double rate = 0;
+
+	for (int g = 0; g < f->ngroups; g++)
+		if (f->group[g].ops && f->group[g].ops->rate)
+			rate += f->group[g].ops->rate(f, &f->group[g], now_us);
+	return rate;
 }
 
 void fleet_close(struct fleet *f, int64_t horizon_us)
 {
 	for (int i = 0; i < f->npool; i++) {
 		struct instance *in = &f->pool[i];
+		struct fleet_group *g = &f->group[in->group];
 		if (in->state == INSTANCE_FREE)
 			continue;
 		engine_cancel(f->eng, &in->ready);
-		bill(f, in, horizon_us, false);
+		engine_cancel(f->eng, &in->doom);
+		engine_cancel(f->eng, &in->notice);
+		if (g->ops->ended)
+			g->ops->ended(f, g, in, horizon_us, false);
 	}
+	for (int g = 0; g < f->ngroups; g++) {
+		struct fleet_group *grp = &f->group[g];
+		engine_cancel(f->eng, &grp->timer);
+		engine_cancel(f->eng, &grp->timer2);
+		if (grp->ops && grp->ops->close)
+			grp->ops->close(f, grp, horizon_us);
+	}
+	engine_cancel(f->eng, &f->retry);
 	f->closed = true;
 }

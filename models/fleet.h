@@ -1,34 +1,54 @@
 /*
- * fleet: the instances a plan pays for, their life cycle and their bills.
+ * fleet: the instances a plan pays for, their life cycle, where new ones come from, and their bills.
  *
  * Each fleet entry of the scenario is a group: a purchase option with a range of instance slots in one
  * pool. Groups lie in the pool in allocation order, so "lowest pool index" means "first in fleet order";
  * serving relies on this to fill instances in fleet order. A group never holds more than its `max`
- * instances, counting those still draining (an instance is paid for until it terminates).
+ * instances, counting those still draining (an instance is paid for until it terminates). A savings plan
+ * holds no instances: it is a discount on on-demand usage, applied when the bill is closed (savings.h).
  *
- * Life cycle: free -> launching (startup_us: boot and model load) -> serving -> draining -> free.
- * Reserved instances and the initial on-demand `count` are serving from t = 0 (already warm when the
- * simulated window opens). fleet_set_desired(n) is the only way capacity changes: it launches in fleet order
- * (reserved before on-demand) and removes in reverse order, never below the reserved count; within a group it
- * first cancels instances still launching (newest first), then drains the serving instance with the fewest
- * busy slots (ties: the highest index). A draining instance takes no new requests and terminates when its
- * last request completes. When an instance terminates and the fleet is below the desired capacity (a group
- * was full of draining instances), the fleet launches again.
+ * Life cycle: free -> launching (startup_us: boot and model load) -> serving -> draining -> free. A
+ * draining instance takes no new requests and terminates when its last request completes, or when it is
+ * taken away (`doom`: the end of a Spot notice, or 30 minutes before a Capacity Block ends), whichever
+ * comes first; requests still in flight then go back to the queue or are dropped (serving.on_interrupt).
  *
- * Bills follow option_bill() (option.h) and go to the meter when an instance terminates, or at
- * fleet_close(horizon) for those still live. After fleet_close nothing launches, becomes ready or is billed.
+ * Capacity. fleet_set_desired(n) sets how many instances should be launching or serving. Some options
+ * manage their instances themselves (reserved instances are live all along; a Capacity Block's instances
+ * come at its start, adding to the desired capacity, and leave at its end): the fleet never launches into
+ * them nor scales them in, and their live instances are a floor for the desired capacity. The rest are launched in fleet order and removed in reverse order:
+ * removal cancels instances still launching first (newest first), then drains the serving instance with
+ * the fewest busy slots (ties: the highest index). With allocation strategy `mixed` the desired capacity
+ * is split as EC2 Auto Scaling's mixed-instances policy does: the first on_demand_base instances and
+ * on_demand_pct percent of the rest (rounded up) come from the on-demand side (reserved, ODCR, blocks,
+ * on-demand), the remainder from Spot; a Spot shortfall is filled on-demand when spot_fallback is set.
+ *
+ * Launches can fail: an option may refuse (quota, insufficient capacity, no Spot capacity, outside a
+ * block's window). A refused group is skipped and retried after a backoff that grows by `multiplier` per
+ * consecutive failure up to max_backoff; the fleet then falls through to the next group in order. Every
+ * failed attempt is counted (meter.launch_failures) and logged.
+ *
+ * Bills go to the meter through each option's hooks (struct option_ops): per instance when it ends
+ * (on-demand usage by clock hour, Spot at the price in force), and per group when the window closes
+ * (reserved, ODCR and Capacity Blocks: paid whether used or not). After fleet_close nothing launches,
+ * becomes ready, is interrupted or is billed.
  */
 #ifndef GPUCAP_FLEET_H
 #define GPUCAP_FLEET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+#include <gsl/gsl_rng.h>
 
 #include "engine.h"
 #include "meter.h"
 #include "scenario.h"
 
 struct serving;
+struct request;
+struct fleet;
+struct fleet_group;
 
 enum instance_state {
 	INSTANCE_FREE,       /* pool slot not in use */
@@ -41,32 +61,74 @@ struct instance {
 	enum instance_state state;  /* where it is in its life */
 	int group;                  /* fleet entry it belongs to */
 	int busy;                   /* slots serving a request (kept by serving) */
+	struct request *inflight;   /* requests in service on it, a list kept by serving */
 	int64_t launch_us;          /* when billing started */
+	bool noticed;               /* an interruption notice was given (Spot, block end) */
+	bool in_service;            /* it has served (counted in the meter's instances in service) */
 	struct event ready;         /* end of startup */
+	struct event doom;          /* when it is taken away: end of a Spot notice, block termination */
+	struct event notice;        /* Spot: when its interruption notice comes (drawn at launch) */
 	struct fleet *fleet;        /* owner, kept */
 };
 
+/*
+ * What each purchase option does, one file per option (option_reserved.c, option_ondemand.c,
+ * option_spot.c, option_odcr.c, option_block.c). Every hook may be NULL where the option has nothing to do.
+ */
+struct option_ops {
+	/* At t = 0: schedule the option's own events (a block's window, Spot reclaims). */
+	int (*start)(struct fleet *f, struct fleet_group *g);
+	/* May one more instance launch now? 0 if so, else a negative status and the reason in why. */
+	int (*can_launch)(struct fleet *f, struct fleet_group *g, char *why, size_t size);
+	/* An instance of the group was launched (Spot: draw its interruption). */
+	void (*launched)(struct fleet *f, struct fleet_group *g, struct instance *in);
+	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. */
+	void (*ended)(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early);
+	/* The window closes at the horizon: bill what is paid whether used or not, commitments. */
+	void (*close)(struct fleet *f, struct fleet_group *g, int64_t horizon_us);
+	/* The group's billing rate now, USD per hour (for the time series). */
+	double (*rate)(const struct fleet *f, const struct fleet_group *g, int64_t now_us);
+	/* True if the option alone decides when its instances come and go (reserved instances, Capacity
+	 * Blocks): the fleet never launches into it nor scales it in, and its live instances are a floor. */
+	bool self_managed;
+};
+
 struct fleet_group {
-	enum option_kind kind;  /* purchase option */
-	int first;              /* its first pool index */
-	int max;                /* pool slots it owns */
-	int live;               /* launching + serving */
-	int draining;           /* draining */
-	double usd_per_h;       /* price per instance-hour */
+	const struct fleet_entry *entry;  /* the scenario's entry, kept */
+	const struct option_ops *ops;     /* what the option does */
+	enum option_kind kind;            /* purchase option */
+	bool spot_market;                 /* true for Spot (the other side of a mixed allocation) */
+	int index;                        /* position in the fleet */
+	int first;                        /* its first pool index */
+	int max;                          /* pool slots it owns */
+	int live;                         /* launching + serving */
+	int draining;                     /* draining */
+	double usd_per_h;                 /* price per instance-hour (Spot: the fixed price when no trace) */
+	int failures;                     /* consecutive failed launch attempts */
+	int64_t retry_us;                 /* no launch attempt before then */
+	int64_t outage_until_us;          /* Spot: pool unavailable until then (after a reclaim) */
+	gsl_rng *rng;                     /* the option's stream ("<option>.<index>"), owned */
+	struct event timer;               /* option-specific: block window phases, Spot reclaims */
+	struct event timer2;              /* option-specific: Spot availability-trace ticks */
+	int phase;                        /* option-specific state of timer */
+	int tick;                         /* option-specific: next availability-trace tick */
+	struct fleet *fleet;              /* owner, kept */
 };
 
 struct fleet {
-	struct engine *eng;       /* kept */
-	struct meter *meter;      /* kept */
-	struct serving *serving;  /* kept; told when instances start and stop taking requests */
-	struct instance *pool;    /* owned, npool entries */
+	const struct scenario *sc;  /* kept */
+	struct engine *eng;         /* kept */
+	struct meter *meter;        /* kept */
+	struct serving *serving;    /* kept; told when instances start and stop taking requests */
+	struct instance *pool;      /* owned, npool entries */
 	int npool;
 	struct fleet_group group[SCENARIO_FLEET_MAX];
 	int ngroups;
-	int64_t startup_us;       /* launch to ready */
-	int reserved;             /* instances that can never be removed */
-	int desired;              /* capacity asked for (launching + serving) */
-	bool closed;              /* past the horizon */
+	int64_t startup_us;         /* launch to ready */
+	int desired;                /* capacity asked for (launching + serving) */
+	bool closed;                /* past the horizon */
+	int quiet;                  /* > 0: changes are being made in a batch; reconcile once at the end */
+	struct event retry;         /* the next backoff expiry, to try failed launches again */
 };
 
 /* Build the pool from a validated scenario. STATUS_OK or STATUS_ENOMEM (nothing held). */
@@ -74,23 +136,62 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 	       struct serving *serving);
 void fleet_fini(struct fleet *f);
 
-/* Put `initial` instances in service at t = 0 (at least the reserved ones), in fleet order. */
-void fleet_start(struct fleet *f, int initial);
+/* At t = 0: each option starts its own events (reserved instances and open blocks go live), then `initial`
+ * instances of the other groups, warm: each group's count first, then fleet order. STATUS_OK or a failure. */
+int fleet_start(struct fleet *f, int initial);
 
-/* Ask for n instances (launching + serving); clamped to [reserved, capacity]. Returns the new desired. */
+/* Ask for n instances (launching + serving); clamped to [self-managed live, capacity]. Returns the new
+ * desired capacity. */
 int fleet_set_desired(struct fleet *f, int n);
 
 /* The most instances the fleet can hold (sum of group max). */
 int fleet_capacity(const struct fleet *f);
 
-/* Instances launching or serving / serving only. */
+/* Instances launching or serving. */
 int fleet_live(const struct fleet *f);
-int fleet_serving(const struct fleet *f);
 
 /* Serving reports that a draining instance has no request left: terminate it. */
 void fleet_instance_idle(struct fleet *f, int idx);
 
-/* Bill every live instance up to horizon_us and stop all launches; later terminations are not billed. */
+/* Take instance idx out of service now and have it taken away at doom_us (>= now): an interruption
+ * notice. `why` names the cause in the event log. The fleet launches a replacement in allocation order. */
+void fleet_interrupt(struct fleet *f, int idx, int64_t doom_us, const char *why);
+
+/* Bring the fleet to the desired capacity again (after a change of what can launch). */
+void fleet_reconcile(struct fleet *f);
+
+/* The fleet's billing rate now, USD per hour. */
+double fleet_cost_rate(const struct fleet *f, int64_t now_us);
+
+/* Bill every live instance up to horizon_us, close every group's window, and stop all launches. */
 void fleet_close(struct fleet *f, int64_t horizon_us);
+
+/* Launch-failure bookkeeping for options: count it, log it, back the group off. */
+void fleet_launch_failed(struct fleet *f, struct fleet_group *g, const char *why);
+
+/* Start a warm or launching instance in group g now; false if the group has no free slot. */
+bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm);
+
+/* Remove one instance of group g now (cancel a launch or drain); false if it has none live. */
+bool fleet_remove_one(struct fleet *f, struct fleet_group *g);
+
+/* The checks on-demand and Spot launches share: capacity outage windows, the per-attempt chance of an
+ * insufficient-capacity error, and the account quota (vCPUs or instances, -1 = none) for instances of the
+ * group's kind. 0 if the launch may go ahead, else STATUS_EINPUT with the reason in why. */
+int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int quota_vcpus, int quota_instances,
+			 const char *quota_name, char *why, size_t size);
+
+/* Instances of kind k that are running (launching, serving or draining). */
+int fleet_count_kind(const struct fleet *f, enum option_kind k);
+
+/* Change the desired capacity by delta (a Capacity Block opening or draining) and reconcile. */
+void fleet_add_desired(struct fleet *f, int delta);
+
+/* The options (defined in option_*.c). */
+extern const struct option_ops option_reserved_ops;
+extern const struct option_ops option_on_demand_ops;
+extern const struct option_ops option_spot_ops;
+extern const struct option_ops option_odcr_ops;
+extern const struct option_ops option_block_ops;
 
 #endif

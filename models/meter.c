@@ -2,19 +2,28 @@
 #include "meter.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "engine.h"
 #include "diag.h"
+#include "savings.h"
 #include "status.h"
 
 #define US_PER_H 3.6e9
 
-void meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
-		int slots, int64_t horizon_us, int64_t period_us)
+int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
+	       int slots, int64_t horizon_us, int64_t period_us)
 {
+	int64_t hour = 3600 * SIM_US_PER_S;
+
 	memset(m, 0, sizeof *m);
+	m->nhours = (int)((horizon_us + hour - 1) / hour);
+	m->last_hour_h = (double)(horizon_us - (int64_t)(m->nhours - 1) * hour) / (double)hour;
+	m->od_usd_by_hour = calloc((size_t)m->nhours, sizeof *m->od_usd_by_hour);
+	if (!m->od_usd_by_hour)
+		return STATUS_ENOMEM;
 	m->sink = sink;
 	m->diag = d;
 	m->slo_latency_us = slo_latency_us;
@@ -24,6 +33,29 @@ void meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_l
 	m->period_us = period_us;
 	hist_init(&m->latency);
 	hist_init(&m->wait);
+	return STATUS_OK;
+}
+
+void meter_fini(struct meter *m)
+{
+	free(m->od_usd_by_hour);
+	m->od_usd_by_hour = NULL;
+}
+
+void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+{
+	int64_t hour = 3600 * SIM_US_PER_S;
+
+	while (t0_us < t1_us) {
+		int64_t h = t0_us / hour;
+		int64_t end = h >= m->nhours - 1 ? t1_us : (h + 1) * hour;
+		if (end > t1_us)
+			end = t1_us;
+		if (h > m->nhours - 1)
+			h = m->nhours - 1;
+		m->od_usd_by_hour[h < 0 ? 0 : h] += usd_per_h * (double)(end - t0_us) / (double)hour;
+		t0_us = end;
+	}
 }
 
 void meter_advance(struct meter *m, int64_t now_us)
@@ -73,17 +105,18 @@ void meter_dropped(struct meter *m, enum drop_reason why, bool waited)
 		m->timed_out++;
 	else if (why == DROP_REFUSED)
 		m->refused++;
+	else if (why == DROP_INTERRUPTED)
+		m->interrupted_dropped++;
 	else
 		m->unserved++;
 }
 
-void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta, double usd_per_h)
+void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta)
 {
 	int total = 0;
 
 	meter_advance(m, now_us);
 	m->live[kind] += delta;
-	m->rate_usd_per_h += delta * usd_per_h;
 	for (int k = 0; k < OPTION_KIND_COUNT; k++)
 		total += m->live[k];
 	if (total > m->live_peak)
@@ -148,7 +181,7 @@ void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *
 	m->nevents++;
 }
 
-void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len)
+void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h)
 {
 	struct sink_sample *s;
 	double span_us = (double)(now_us - m->t_at_sample);
@@ -166,10 +199,26 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len)
 		s->instances[k] = m->live[k];
 		s->instances_total += m->live[k];
 	}
-	s->cost_usd_per_h = m->rate_usd_per_h;
+	s->cost_usd_per_h = cost_usd_per_h;
 	m->arrivals_at_sample = m->arrivals;
 	m->busy_at_sample = m->busy_slot_us_all;
 	m->t_at_sample = now_us;
+}
+
+void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int nplans)
+{
+	struct savings_result r;
+	double usage = 0;
+
+	for (int h = 0; h < m->nhours; h++)
+		usage += m->od_usd_by_hour[h];
+	savings_settle(m->od_usd_by_hour, m->nhours, m->last_hour_h, plans, nplans, &r);
+	m->cost_usd[OPTION_ON_DEMAND] += r.excess_od_usd;
+	m->cost_usd[OPTION_SAVINGS_PLAN] += r.commit_usd;
+	m->committed_usd += r.commit_usd;
+	m->commit_used_usd += r.commit_usd - r.unused_usd;
+	m->covered_od_usd += r.covered_od_usd;
+	m->eligible_od_usd += usage;
 }
 
 void meter_close(struct meter *m, int64_t horizon_us)
@@ -213,10 +262,12 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	}
 	n = put(list, n, "requests_total", total);
 	n = put(list, n, "requests_served", (double)m->served);
-	n = put(list, n, "requests_dropped", (double)(m->timed_out + m->refused + m->unserved));
+	n = put(list, n, "requests_dropped",
+		(double)(m->timed_out + m->refused + m->unserved + m->interrupted_dropped));
 	n = put(list, n, "requests_timed_out", (double)m->timed_out);
 	n = put(list, n, "requests_refused", (double)m->refused);
 	n = put(list, n, "requests_unserved", (double)m->unserved);
+	n = put(list, n, "requests_interrupted_dropped", (double)m->interrupted_dropped);
 	n = put(list, n, "slo_violations", (double)m->slo_violations);
 	n = put(list, n, "slo_violation_rate", ratio((double)m->slo_violations, total));
 	n = put(list, n, "latency_mean_s", hist_mean(&m->latency));
@@ -242,6 +293,15 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 		n = put_kind(list, n, "gpu_hours_idle_%s", (enum option_kind)k, kpaid - kbusy);
 	}
 	n = put(list, n, "gpu_utilization", ratio(busy, paid));
+	n = put(list, n, "spot_interruptions", (double)m->spot_interruptions);
+	n = put(list, n, "block_terminations", (double)m->block_terminations);
+	n = put(list, n, "requests_interrupted", (double)m->requests_interrupted);
+	n = put(list, n, "launch_failures", (double)m->launch_failures);
+	n = put(list, n, "commitment_usd", m->committed_usd);
+	n = put(list, n, "commitment_unused_usd", m->committed_usd - m->commit_used_usd);
+	n = put(list, n, "commitment_utilization", ratio(m->commit_used_usd, m->committed_usd));
+	n = put(list, n, "commitment_coverage", ratio(m->covered_od_usd, m->eligible_od_usd));
+	n = put(list, n, "commitment_after_horizon_usd", m->after_horizon_usd);
 	n = put(list, n, "instances_peak", m->live_peak);
 	n = put(list, n, "launches", (double)m->launches);
 	n = put(list, n, "terminations", (double)m->terminations);

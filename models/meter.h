@@ -30,7 +30,8 @@
 enum drop_reason {
 	DROP_TIMEOUT,   /* waited longer than serving.queue_timeout_s */
 	DROP_REFUSED,   /* the queue was full (serving.max_queue) */
-	DROP_UNSERVED   /* still waiting when the run ended with nothing left to serve it */
+	DROP_UNSERVED,  /* still waiting when the run ended with nothing left to serve it */
+	DROP_INTERRUPTED /* in service on an instance taken away, with serving.on_interrupt: drop */
 };
 
 struct meter {
@@ -43,7 +44,7 @@ struct meter {
 	double horizon_h;          /* simulated hours */
 
 	/* requests */
-	uint64_t arrivals, served, timed_out, refused, unserved, slo_violations, waited;
+	uint64_t arrivals, served, timed_out, refused, unserved, interrupted_dropped, slo_violations, waited;
 	struct hist latency;       /* end-to-end latency of served requests */
 	struct hist wait;          /* queue wait of served requests */
 
@@ -53,7 +54,6 @@ struct meter {
 	int busy[OPTION_KIND_COUNT];              /* busy slots per option kind */
 	int in_service;                           /* instances serving or draining */
 	int live[OPTION_KIND_COUNT];              /* instances paid for now, per kind */
-	double rate_usd_per_h;                    /* billing rate of the live fleet */
 	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */
 	double busy_slot_us_all;                  /* the same summed over kinds */
 	double service_inst_us;                   /* integral of instances in service, instance-us */
@@ -62,9 +62,25 @@ struct meter {
 	double cost_usd[OPTION_KIND_COUNT];       /* billed to the horizon */
 	double paid_gpu_us[OPTION_KIND_COUNT];    /* GPU-microseconds the bill covers */
 
+	/* on-demand usage at on-demand rates per hour from the start (for Savings Plans); owned */
+	double *od_usd_by_hour;
+	int nhours;                               /* entries: ceil(horizon in hours) */
+	double last_hour_h;                       /* length of the last one, hours */
+
+	/* commitments (reserved instances, Savings Plans), for the FinOps figures */
+	double committed_usd;                     /* commitment charged for the window */
+	double commit_used_usd;                   /* the part of it that covered usage */
+	double covered_od_usd;                    /* usage covered by commitments, at On-Demand rates */
+	double eligible_od_usd;                   /* usage commitments could cover, at On-Demand rates */
+	double after_horizon_usd;                 /* commitments still to pay after the horizon */
+
 	/* fleet activity */
 	int live_peak;                            /* most instances paid for at once */
 	uint64_t launches, terminations, scale_outs, scale_ins;
+	uint64_t launch_failures;                 /* launch attempts refused (quota, capacity, window) */
+	uint64_t spot_interruptions;              /* Spot instances given an interruption notice */
+	uint64_t block_terminations;              /* instances taken away at a Capacity Block's end */
+	uint64_t requests_interrupted;            /* requests in flight on an instance taken away */
 
 	/* time series */
 	int64_t period_us;                        /* sample period */
@@ -78,9 +94,14 @@ struct meter {
 	int nevents;
 };
 
-/* Set up (the struct is large: allocate it inside a heap object). */
-void meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
-		int slots, int64_t horizon_us, int64_t period_us);
+/* Set up (the struct is large: allocate it inside a heap object). STATUS_OK or STATUS_ENOMEM. */
+int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
+	       int slots, int64_t horizon_us, int64_t period_us);
+void meter_fini(struct meter *m);
+
+/* On-demand usage of [t0_us, t1_us) at usd_per_h, spread over the clock hours it covers (the part past
+ * the horizon goes to the last hour). */
+void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h);
 
 /* Bring the integrals up to now_us (no-op once closed). */
 void meter_advance(struct meter *m, int64_t now_us);
@@ -92,7 +113,7 @@ void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us);
 void meter_dropped(struct meter *m, enum drop_reason why, bool waited);
 
 /* Fleet: an instance of `kind` starts (+1) or stops (-1) being paid for / being in service. */
-void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta, double usd_per_h);
+void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta);
 void meter_in_service(struct meter *m, int64_t now_us, int delta);
 
 /* A bill: usd for `paid_us` microseconds of one or more instances of kind (already multiplied out). */
@@ -102,8 +123,14 @@ void meter_charge(struct meter *m, enum option_kind kind, double usd, double pai
 void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *option, int count,
 		 const char *detail);
 
-/* Take one time-series sample at now_us with the current queue length. */
-void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len);
+/* Take one time-series sample at now_us with the current queue length and billing rate. */
+void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h);
+
+struct savings_plan_terms;
+
+/* Close the bill: settle the Savings Plans (savings.h) against the on-demand usage by hour, charge the
+ * commitments and the on-demand usage they did not cover. Call once, after the fleet's bills are in. */
+void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int nplans);
 
 /* Freeze integrals at horizon_us. */
 void meter_close(struct meter *m, int64_t horizon_us);

@@ -32,7 +32,7 @@ bool option_kind_parse(const char *name, enum option_kind *kind)
 
 bool option_kind_supported(enum option_kind kind)
 {
-	return kind == OPTION_RESERVED || kind == OPTION_ON_DEMAND;
+	return (unsigned)kind < OPTION_KIND_COUNT;
 }
 
 #define US_PER_S 1000000

@@ -1,23 +1,27 @@
 /*
  * scenario: the scenario schema, its defaults and cross-field checks (see scenario.h).
  *
- * scenario_yaml.c parses the YAML and reads single values with positioned messages; this file knows which
- * keys exist, what each may hold, what it defaults to, and how the keys constrain one another. The load is
- * built in a struct load and copied to the caller's struct only when every step has succeeded.
+ * scenario_yaml.c parses the YAML and reads single values with positioned messages; this file and
+ * scenario_fleet.c know which keys exist, what each may hold, what it defaults to, and how the keys
+ * constrain one another (scenario_load.h says which half reads what). The load is built in a struct load
+ * and copied to the caller's struct only when every step has succeeded; on failure everything it gathered
+ * (traces, warnings) is freed.
  *
  * Reading order follows the dependencies, not the file: the catalogue before serving (prices and GPUs come
  * from the instance type), autoscaling before the fleet (an on_demand entry's max defaults to
- * autoscaling.max under target tracking), and autoscaling's defaults and cross-checks after the fleet (its
- * min and max default to fleet totals).
+ * autoscaling.max under target tracking), the fleet before allocation (a mixed strategy needs a spot
+ * entry), and autoscaling's defaults and cross-checks last (its min and max default to fleet totals).
  */
 #include "scenario.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
+#include "scenario_load.h"
 #include "scenario_yaml.h"
 #include "status.h"
 #include "units.h"
@@ -26,8 +30,6 @@
  * The format's defaults and limits, in one place. Limits are sanity bounds that catch typos (a rate of
  * 1e30, a horizon of 100000 days), not modelling assumptions.
  */
-#define S_US INT64_C(1000000)
-#define DAY_US (86400 * S_US)
 #define DEFAULT_SEED 1
 #define DEFAULT_START_UNIX_S INT64_C(1767225600)   /* 2026-01-01T00:00:00Z */
 #define DEFAULT_SAMPLE_PERIOD_US (60 * S_US)
@@ -45,8 +47,6 @@
 #define MAX_STARTUP_US DAY_US
 #define DEFAULT_MAX_QUEUE 1000000
 #define MAX_MAX_QUEUE 100000000
-#define MAX_INSTANCES 100000                        /* per fleet entry, and for autoscaling min/max */
-#define MAX_USD_PER_H 100000.0
 #define MAX_TARGET_INVOCATIONS 1e9
 #define DEFAULT_RESOLUTION_US (60 * S_US)
 #define MAX_RESOLUTION_US (3600 * S_US)
@@ -58,24 +58,25 @@
 #define MAX_FILE_BYTES (16 << 20)                   /* a scenario is a few kB; refuse anything absurd */
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "slo",
-	"workload", "serving", "fleet", "autoscaling", "catalog", NULL };
+	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
+	NULL };
 static const char *const slo_keys[] = { "latency_s", NULL };
 static const char *const workload_keys[] = { "arrivals", "service", NULL };
 static const char *const arrivals_keys[] = { "kind", "rate_per_s", "steps", NULL };
 static const char *const step_keys[] = { "at", "rate_per_s", NULL };
 static const char *const service_keys[] = { "kind", "mean_s", "cv", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
-	"startup_s", "max_queue", NULL };
-static const char *const fleet_keys[] = { "option", "count", "max", "usd_per_h", NULL };
+	"startup_s", "max_queue", "on_interrupt", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
-	NULL };
+	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
 static const char *const arrival_names[] = { "poisson", "uniform" };
 static const char *const service_names[] = { "constant", "exponential", "lognormal" };
 static const char *const policy_names[] = { "none", "target_tracking" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance" };
+static const char *const interrupt_names[] = { "requeue", "drop" };
 
 #define EMPTY_MSG "empty file; expected a YAML mapping with at least name, horizon, slo, workload, serving, " \
 		  "fleet"
@@ -87,26 +88,6 @@ static const struct scenario_yaml_bounds price_bounds = { 0, MAX_USD_PER_H, fals
 static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true };     /* [0, 1) */
 static const struct scenario_yaml_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
 static const struct scenario_yaml_bounds invocations_target = { 0, MAX_TARGET_INVOCATIONS, true, false };
-
-/* The instance type the scenario serves on, after the scenario's catalog: overrides. */
-struct instance_type {
-	int gpus;                  /* GPUs per instance */
-	double od_usd_per_h;       /* On-Demand price */
-	double reserved_discount;  /* fraction off On-Demand for reserved */
-};
-
-/* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
- * back into them (a ref keeps a pointer to its parent). */
-struct load {
-	struct scenario_yaml y;
-	struct scenario sc;        /* copied to the caller on success */
-	struct scenario_yaml_ref root;
-	struct scenario_yaml_ref fleet;
-	struct scenario_yaml_ref autoscaling;
-	struct instance_type type;
-	bool min_given;            /* autoscaling.min was written */
-	bool max_given;            /* autoscaling.max was written */
-};
 
 /* ---- small readers ----------------------------------------------------------------------------- */
 
@@ -127,9 +108,8 @@ static void format_duration(int64_t us, char *buf, size_t size)
 	snprintf(buf, size, "%.6fs", (double)us / 1e6);
 }
 
-/* Read a duration (units_parse_duration) in microseconds: > lo_us (lo_open) or >= lo_us, and <= hi_us. */
-static int read_duration(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int64_t lo_us,
-			 bool lo_open, int64_t hi_us, int64_t *out_us)
+int scenario_load_duration(struct load *l, const struct scenario_yaml_ref *r, int64_t lo_us, bool lo_open,
+			   int64_t hi_us, int64_t *out_us)
 {
 	char expect[192], lo[32], hi[32];
 	const char *s;
@@ -142,17 +122,16 @@ static int read_duration(struct scenario_yaml *y, const struct scenario_yaml_ref
 	format_duration(hi_us, hi, sizeof hi);
 	snprintf(expect, sizeof expect, "a duration %s %s and <= %s (seconds, or a number with a unit: ms, "
 		 "s, m, h, d, w)", lo_open ? ">" : ">=", lo_us ? lo : "0", hi);
-	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
 		return rc;
 	if (units_parse_duration(s, &us) != STATUS_OK || us < lo_us || (lo_open && us == lo_us) ||
 	    us > hi_us)
-		return scenario_yaml_bad(y, r, expect);
+		return scenario_yaml_bad(&l->y, r, expect);
 	*out_us = us;
 	return STATUS_OK;
 }
 
-/* Read an ISO-8601 UTC time (units_parse_time) in seconds since the epoch. */
-static int read_time(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int64_t *out_unix_s)
+int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_s)
 {
 	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z", *s;
 	int64_t t;
@@ -160,16 +139,15 @@ static int read_time(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
 
 	if (!r->node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
 		return rc;
 	if (units_parse_time(s, &t) != STATUS_OK)
-		return scenario_yaml_bad(y, r, expect);
+		return scenario_yaml_bad(&l->y, r, expect);
 	*out_unix_s = t;
 	return STATUS_OK;
 }
 
-/* An int-sized integer in [lo, hi]; *out unchanged when absent. */
-static int read_int(struct load *l, const struct scenario_yaml_ref *r, int lo, int hi, int *out)
+int scenario_load_int(struct load *l, const struct scenario_yaml_ref *r, int lo, int hi, int *out)
 {
 	int64_t v = *out;
 	int rc = scenario_yaml_int(&l->y, r, lo, hi, &v);
@@ -183,19 +161,48 @@ static int read_int(struct load *l, const struct scenario_yaml_ref *r, int lo, i
 static int read_seconds(struct load *l, const struct scenario_yaml_ref *r, int64_t hi_us, double *out_s)
 {
 	int64_t us = 0;
-	int rc = read_duration(&l->y, r, 0, true, hi_us, &us);
+	int rc = scenario_load_duration(l, r, 0, true, hi_us, &us);
 
 	if (rc == STATUS_OK && r->node)
 		*out_s = (double)us / 1e6;
 	return rc;
 }
 
-/* The child `key` of map, which must be present; `what` explains it in the message when it is not. */
-static int required(struct load *l, const struct scenario_yaml_ref *map, const char *key, const char *what,
-		    struct scenario_yaml_ref *out)
+int scenario_load_required(struct load *l, const struct scenario_yaml_ref *map, const char *key,
+			   const char *what, struct scenario_yaml_ref *out)
 {
 	scenario_yaml_child(map, key, out);
 	return out->node ? STATUS_OK : scenario_yaml_missing(&l->y, map, key, what);
+}
+
+/*
+ * scenario_yaml places and words a failure; a warning is placed and worded the same way, so it is written
+ * as a failure into a diag of its own (the status that returns is not a failure of the load) and appended.
+ */
+int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const char *fmt, ...)
+{
+	struct diag *errors = l->y.d, warning;
+	char msg[DIAG_MSG_MAX], *grown;
+	size_t n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	l->y.d = &warning;
+	scenario_yaml_fail(&l->y, r, "%s", msg);
+	l->y.d = errors;
+	n = strlen(warning.msg);
+	grown = realloc(l->sc.warnings, l->warnings_len + n + 2);
+	if (!grown)
+		return diag_at(errors, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory while reading the "
+			       "scenario");
+	memcpy(grown + l->warnings_len, warning.msg, n);
+	l->warnings_len += n;
+	grown[l->warnings_len++] = '\n';
+	grown[l->warnings_len] = '\0';
+	l->sc.warnings = grown;
+	return STATUS_OK;
 }
 
 /* ---- top level, slo, workload ------------------------------------------------------------------- */
@@ -206,7 +213,8 @@ static int read_head(struct load *l)
 	int64_t seed = DEFAULT_SEED;
 	int rc;
 
-	if ((rc = required(l, &l->root, "name", "a non-empty string naming the scenario", &r)) ||
+	if ((rc = scenario_load_required(l, &l->root, "name", "a non-empty string naming the scenario",
+					 &r)) ||
 	    (rc = scenario_yaml_string(&l->y, &r, l->sc.name, sizeof l->sc.name)))
 		return rc;
 	scenario_yaml_child(&l->root, "seed", &r);
@@ -215,14 +223,15 @@ static int read_head(struct load *l)
 	l->sc.seed = (uint64_t)seed;
 	l->sc.start_unix_s = DEFAULT_START_UNIX_S;
 	scenario_yaml_child(&l->root, "start", &r);
-	if ((rc = read_time(&l->y, &r, &l->sc.start_unix_s)))
+	if ((rc = scenario_load_time(l, &r, &l->sc.start_unix_s)))
 		return rc;
-	if ((rc = required(l, &l->root, "horizon", "the simulated length, a duration such as 7d", &r)) ||
-	    (rc = read_duration(&l->y, &r, 0, true, MAX_HORIZON_US, &l->sc.horizon_us)))
+	if ((rc = scenario_load_required(l, &l->root, "horizon", "the simulated length, a duration such as "
+					 "7d", &r)) ||
+	    (rc = scenario_load_duration(l, &r, 0, true, MAX_HORIZON_US, &l->sc.horizon_us)))
 		return rc;
 	l->sc.sample_period_us = DEFAULT_SAMPLE_PERIOD_US;
 	scenario_yaml_child(&l->root, "sample_period", &r);
-	if ((rc = read_duration(&l->y, &r, S_US, false, MAX_HORIZON_US, &l->sc.sample_period_us)))
+	if ((rc = scenario_load_duration(l, &r, S_US, false, MAX_HORIZON_US, &l->sc.sample_period_us)))
 		return rc;
 	if (l->sc.sample_period_us > l->sc.horizon_us)
 		return scenario_yaml_fail(&l->y, r.node ? &r : &l->root, "the sample period (%g s) is longer "
@@ -236,11 +245,12 @@ static int read_slo(struct load *l)
 	struct scenario_yaml_ref slo, r;
 	int rc;
 
-	if ((rc = required(l, &l->root, "slo", "a mapping with latency_s", &slo)) ||
+	if ((rc = scenario_load_required(l, &l->root, "slo", "a mapping with latency_s", &slo)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &slo, slo_keys, NULL, NULL)) ||
-	    (rc = required(l, &slo, "latency_s", "the end-to-end latency threshold, a duration", &r)))
+	    (rc = scenario_load_required(l, &slo, "latency_s", "the end-to-end latency threshold, a "
+					 "duration", &r)))
 		return rc;
-	return read_duration(&l->y, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us);
+	return scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us);
 }
 
 static int read_service(struct load *l, const struct scenario_yaml_ref *workload)
@@ -248,13 +258,13 @@ static int read_service(struct load *l, const struct scenario_yaml_ref *workload
 	struct scenario_yaml_ref svc, r;
 	int kind = 0, rc;
 
-	if ((rc = required(l, workload, "service", "a mapping with kind and mean_s", &svc)) ||
+	if ((rc = scenario_load_required(l, workload, "service", "a mapping with kind and mean_s", &svc)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &svc, service_keys, NULL, NULL)) ||
-	    (rc = required(l, &svc, "kind", "constant, exponential or lognormal", &r)) ||
+	    (rc = scenario_load_required(l, &svc, "kind", "constant, exponential or lognormal", &r)) ||
 	    (rc = scenario_yaml_choice(&l->y, &r, service_names, 3, &kind)))
 		return rc;
 	l->sc.service.kind = (enum service_kind)kind;
-	if ((rc = required(l, &svc, "mean_s", "the mean service time, a duration", &r)) ||
+	if ((rc = scenario_load_required(l, &svc, "mean_s", "the mean service time, a duration", &r)) ||
 	    (rc = read_seconds(l, &r, MAX_MEAN_US, &l->sc.service.mean_s)))
 		return rc;
 	l->sc.service.cv = DEFAULT_CV;
@@ -282,13 +292,15 @@ static int read_steps(struct load *l, const struct scenario_yaml_ref *arr)
 		int64_t after = i ? st[-1].at_us : 0;
 		scenario_yaml_item(&list, i, &e);
 		if ((rc = scenario_yaml_mapping(&l->y, &e, step_keys, NULL, NULL)) ||
-		    (rc = required(l, &e, "at", "when the rate changes, a duration from the start", &r)) ||
-		    (rc = read_duration(&l->y, &r, 0, true, l->sc.horizon_us, &st->at_us)))
+		    (rc = scenario_load_required(l, &e, "at", "when the rate changes, a duration from the "
+						 "start", &r)) ||
+		    (rc = scenario_load_duration(l, &r, 0, true, l->sc.horizon_us, &st->at_us)))
 			return rc;
 		if (st->at_us <= after)
 			return scenario_yaml_fail(&l->y, &r, "steps must be in time order; expected a time after "
 						  "the previous step's");
-		if ((rc = required(l, &e, "rate_per_s", "the rate from then on, requests per second", &r)) ||
+		if ((rc = scenario_load_required(l, &e, "rate_per_s", "the rate from then on, requests per "
+						 "second", &r)) ||
 		    (rc = scenario_yaml_number(&l->y, &r, &step_rate, &st->rate_per_s)))
 			return rc;
 	}
@@ -301,15 +313,18 @@ static int read_workload(struct load *l)
 	struct scenario_yaml_ref workload, arr, r;
 	int kind = 0, rc;
 
-	if ((rc = required(l, &l->root, "workload", "a mapping with arrivals and service", &workload)) ||
+	if ((rc = scenario_load_required(l, &l->root, "workload", "a mapping with arrivals and service",
+					 &workload)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &workload, workload_keys, NULL, NULL)) ||
-	    (rc = required(l, &workload, "arrivals", "a mapping with kind and rate_per_s", &arr)) ||
+	    (rc = scenario_load_required(l, &workload, "arrivals", "a mapping with kind and rate_per_s",
+					 &arr)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &arr, arrivals_keys, NULL, NULL)) ||
-	    (rc = required(l, &arr, "kind", "poisson or uniform", &r)) ||
+	    (rc = scenario_load_required(l, &arr, "kind", "poisson or uniform", &r)) ||
 	    (rc = scenario_yaml_choice(&l->y, &r, arrival_names, 2, &kind)))
 		return rc;
 	l->sc.arrivals.kind = (enum arrival_kind)kind;
-	if ((rc = required(l, &arr, "rate_per_s", "a positive number: requests per second", &r)) ||
+	if ((rc = scenario_load_required(l, &arr, "rate_per_s", "a positive number: requests per second",
+					 &r)) ||
 	    (rc = scenario_yaml_number(&l->y, &r, &positive_rate, &l->sc.arrivals.rate_per_s)) ||
 	    (rc = read_steps(l, &arr)))
 		return rc;
@@ -318,40 +333,59 @@ static int read_workload(struct load *l)
 
 /* ---- catalogue and serving ---------------------------------------------------------------------- */
 
+/* The serving type as the built-in catalogue row c describes it. */
+static void type_from_catalog(const struct catalog_entry *c, struct instance_type *t)
+{
+	*t = (struct instance_type){ c->gpus, c->vcpus, c->od_usd_per_h, c->reserved_discount,
+				     c->reserved_3y_discount, c->savings_plan_discount, c->spot_discount,
+				     c->cb_usd_per_h };
+}
+
 /*
  * Read one entry of the scenario's catalog: map (`name` -> settings) into *t. A type the built-in catalogue
- * has starts from its row; a new type must give gpus and usd_per_h, and has no reserved discount unless it
- * says so.
+ * has starts from its row; a new type must give gpus and usd_per_h, and has no discounts, no Capacity
+ * Block rate and unknown vCPUs (0) unless it says so.
  */
 static int read_type(struct load *l, const struct scenario_yaml_ref *e, const char *name,
 		     struct instance_type *t)
 {
 	const struct catalog_entry *base = catalog_find(name);
 	const char *why = "a new instance type needs gpus and usd_per_h";
+	const struct { const char *key; double *value; const struct scenario_yaml_bounds *b; } numbers[] = {
+		{ "reserved_discount", &t->reserved_discount, &fraction_bounds },
+		{ "reserved_3y_discount", &t->reserved_3y_discount, &fraction_bounds },
+		{ "savings_plan_discount", &t->savings_plan_discount, &fraction_bounds },
+		{ "spot_discount", &t->spot_discount, &fraction_bounds },
+		{ "cb_usd_per_h", &t->cb_usd_per_h, &price_bounds },
+	};
 	struct scenario_yaml_ref r;
 	char model[SCENARIO_NAME_MAX];
-	int vcpus = 1, rc;
+	int rc;
 
 	if (strlen(name) >= SCENARIO_NAME_MAX)
 		return scenario_yaml_fail(&l->y, e, "instance type name too long; expected at most %d bytes",
 					  SCENARIO_NAME_MAX - 1);
 	if ((rc = scenario_yaml_mapping(&l->y, e, type_keys, NULL, NULL)))
 		return rc;
-	*t = base ? (struct instance_type){ base->gpus, base->od_usd_per_h, base->reserved_discount }
-		  : (struct instance_type){ 0, 0, 0 };
+	if (base)
+		type_from_catalog(base, t);
+	else
+		*t = (struct instance_type){ 0 };
 	scenario_yaml_child(e, "gpus", &r);
 	if ((!base && !r.node && (rc = scenario_yaml_missing(&l->y, e, "gpus", why))) ||
-	    (rc = read_int(l, &r, 1, MAX_GPUS, &t->gpus)))
+	    (rc = scenario_load_int(l, &r, 1, MAX_GPUS, &t->gpus)))
 		return rc;
 	scenario_yaml_child(e, "usd_per_h", &r);
 	if ((!base && !r.node && (rc = scenario_yaml_missing(&l->y, e, "usd_per_h", why))) ||
 	    (rc = scenario_yaml_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)))
 		return rc;
-	scenario_yaml_child(e, "reserved_discount", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &t->reserved_discount)))
-		return rc;
-	scenario_yaml_child(e, "vcpus", &r);  /* checked, not simulated */
-	if ((rc = read_int(l, &r, 1, MAX_VCPUS, &vcpus)))
+	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
+		scenario_yaml_child(e, numbers[i].key, &r);
+		if ((rc = scenario_yaml_number(&l->y, &r, numbers[i].b, numbers[i].value)))
+			return rc;
+	}
+	scenario_yaml_child(e, "vcpus", &r);
+	if ((rc = scenario_load_int(l, &r, 1, MAX_VCPUS, &t->vcpus)))
 		return rc;
 	scenario_yaml_child(e, "gpu_model", &r);
 	return scenario_yaml_string(&l->y, &r, model, sizeof model);
@@ -381,7 +415,9 @@ static int read_catalog(struct load *l, const struct scenario_yaml_ref *it, cons
 
 	scenario_yaml_child(&l->root, "catalog", &cat);
 	if ((rc = scenario_yaml_mapping(&l->y, &cat, NULL, "a mapping of instance type names to "
-					"{gpus, gpu_model, vcpus, usd_per_h, reserved_discount}", &n)))
+					"{gpus, gpu_model, vcpus, usd_per_h, reserved_discount, "
+					"reserved_3y_discount, savings_plan_discount, spot_discount, "
+					"cb_usd_per_h}", &n)))
 		return rc;
 	for (int i = 0; i < n; i++) {
 		scenario_yaml_pair(&cat, i, &e, &name);
@@ -399,46 +435,67 @@ static int read_catalog(struct load *l, const struct scenario_yaml_ref *it, cons
 		return scenario_yaml_fail(&l->y, it, "unknown instance type '%s'; expected a type from the "
 					  "catalogue (%s) or one defined under catalog:", type,
 					  catalog_names(names, sizeof names));
-	l->type = (struct instance_type){ base->gpus, base->od_usd_per_h, base->reserved_discount };
+	type_from_catalog(base, &l->type);
 	return STATUS_OK;
+}
+
+/* The serving values that come from the instance type (after catalog: overrides). */
+static void serve_type(struct load *l)
+{
+	const struct instance_type *t = &l->type;
+
+	l->sc.serving.gpus = t->gpus;
+	l->sc.serving.vcpus = t->vcpus;
+	l->sc.serving.family = l->sc.serving.instance_type[0];  /* quota group "P instances" (FACTS.md 4) */
+	l->sc.serving.od_usd_per_h = t->od_usd_per_h;
+	l->sc.serving.reserved_usd_per_h = t->od_usd_per_h * (1.0 - t->reserved_discount);
+	l->sc.serving.spot_discount = t->spot_discount;
+	l->sc.serving.reserved_3y_discount = t->reserved_3y_discount;
+	l->sc.serving.savings_plan_discount = t->savings_plan_discount;
+	l->sc.serving.capacity_block_usd_per_h = t->cb_usd_per_h;
 }
 
 static int read_serving(struct load *l)
 {
 	struct scenario_yaml_ref serving, r;
-	int rc;
+	int on_interrupt = INTERRUPT_REQUEUE, rc;
 
-	if ((rc = required(l, &l->root, "serving", "a mapping with at least instance_type", &serving)) ||
+	if ((rc = scenario_load_required(l, &l->root, "serving", "a mapping with at least instance_type",
+					 &serving)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &serving, serving_keys, NULL, NULL)) ||
-	    (rc = required(l, &serving, "instance_type", "an instance type such as p5.48xlarge", &r)) ||
+	    (rc = scenario_load_required(l, &serving, "instance_type", "an instance type such as p5.48xlarge",
+					 &r)) ||
 	    (rc = scenario_yaml_string(&l->y, &r, l->sc.serving.instance_type,
 				       sizeof l->sc.serving.instance_type)) ||
 	    (rc = read_catalog(l, &r, l->sc.serving.instance_type)))
 		return rc;
-	l->sc.serving.gpus = l->type.gpus;
-	l->sc.serving.od_usd_per_h = l->type.od_usd_per_h;
-	l->sc.serving.reserved_usd_per_h = l->type.od_usd_per_h * (1.0 - l->type.reserved_discount);
+	serve_type(l);
 	l->sc.serving.slots = DEFAULT_SLOTS;
 	l->sc.serving.queue_timeout_us = 0;
 	l->sc.serving.startup_us = DEFAULT_STARTUP_US;
 	l->sc.serving.max_queue = DEFAULT_MAX_QUEUE;
 	scenario_yaml_child(&serving, "slots_per_instance", &r);
-	if ((rc = read_int(l, &r, 1, MAX_SLOTS, &l->sc.serving.slots)))
+	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.serving.slots)))
 		return rc;
 	scenario_yaml_child(&serving, "queue_timeout_s", &r);
-	if ((rc = read_duration(&l->y, &r, 0, false, MAX_QUEUE_TIMEOUT_US,
+	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_QUEUE_TIMEOUT_US,
 					 &l->sc.serving.queue_timeout_us)))
 		return rc;
 	scenario_yaml_child(&serving, "startup_s", &r);
-	if ((rc = read_duration(&l->y, &r, 0, false, MAX_STARTUP_US, &l->sc.serving.startup_us)))
+	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_STARTUP_US, &l->sc.serving.startup_us)))
 		return rc;
 	scenario_yaml_child(&serving, "max_queue", &r);
-	return read_int(l, &r, 1, MAX_MAX_QUEUE, &l->sc.serving.max_queue);
+	if ((rc = scenario_load_int(l, &r, 1, MAX_MAX_QUEUE, &l->sc.serving.max_queue)))
+		return rc;
+	scenario_yaml_child(&serving, "on_interrupt", &r);
+	rc = scenario_yaml_choice(&l->y, &r, interrupt_names, 2, &on_interrupt);
+	l->sc.serving.on_interrupt = (enum interrupt_kind)on_interrupt;
+	return rc;
 }
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */
 
-/* Read autoscaling's own keys; min and max defaults wait for the fleet (finish_autoscaling). */
+/* Read autoscaling's own keys; min and max defaults wait for the fleet (scenario_load_finish). */
 static int read_autoscaling(struct load *l)
 {
 	struct scenario_yaml_ref *as = &l->autoscaling, r;
@@ -463,11 +520,11 @@ static int read_autoscaling(struct load *l)
 		return rc;
 	scenario_yaml_child(as, "min", &r);
 	l->min_given = r.node != NULL;
-	if ((rc = read_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.min)))
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.min)))
 		return rc;
 	scenario_yaml_child(as, "max", &r);
 	l->max_given = r.node != NULL;
-	if ((rc = read_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.max)))
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.max)))
 		return rc;
 	return STATUS_OK;
 }
@@ -483,128 +540,19 @@ static int read_autoscaling_timing(struct load *l)
 	l->sc.autoscaling.scale_in_cooldown_us = DEFAULT_COOLDOWN_US;
 	l->sc.autoscaling.scale_in_margin = DEFAULT_SCALE_IN_MARGIN;
 	scenario_yaml_child(as, "resolution_s", &r);
-	if ((rc = read_duration(&l->y, &r, S_US, false, MAX_RESOLUTION_US,
+	if ((rc = scenario_load_duration(l, &r, S_US, false, MAX_RESOLUTION_US,
 					 &l->sc.autoscaling.resolution_us)))
 		return rc;
 	scenario_yaml_child(as, "scale_out_cooldown_s", &r);
-	if ((rc = read_duration(&l->y, &r, 0, false, MAX_COOLDOWN_US,
+	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_COOLDOWN_US,
 					 &l->sc.autoscaling.scale_out_cooldown_us)))
 		return rc;
 	scenario_yaml_child(as, "scale_in_cooldown_s", &r);
-	if ((rc = read_duration(&l->y, &r, 0, false, MAX_COOLDOWN_US,
+	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_COOLDOWN_US,
 					 &l->sc.autoscaling.scale_in_cooldown_us)))
 		return rc;
 	scenario_yaml_child(as, "scale_in_margin", &r);
 	return scenario_yaml_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin);
-}
-
-/* Defaults that depend on the fleet, then the checks across autoscaling and the fleet. */
-static int finish_autoscaling(struct load *l)
-{
-	struct scenario *sc = &l->sc;
-	struct scenario_yaml_ref r;
-	int reserved = 0, count = 0, capacity = 0;
-
-	for (int i = 0; i < sc->nfleet; i++) {
-		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
-		count += sc->fleet[i].count;
-		capacity += sc->fleet[i].max;
-	}
-	if (!l->min_given)
-		sc->autoscaling.min = reserved;
-	if (!l->max_given)
-		sc->autoscaling.max = capacity;
-	if (sc->autoscaling.policy == POLICY_NONE) {
-		if (count < 1)
-			return scenario_yaml_fail(&l->y, &l->fleet, "the fleet has no instances (every count "
-						  "is 0) and autoscaling.policy is none; expected a reserved "
-						  "entry or an on_demand count of at least 1");
-		return STATUS_OK;
-	}
-	scenario_yaml_child(&l->autoscaling, "max", &r);
-	if (sc->autoscaling.max > capacity)
-		return scenario_yaml_fail(&l->y, &r, "%d is more than the fleet can hold (its entries' max "
-					  "add up to %d); expected at most %d, or a larger max on a fleet entry",
-					  sc->autoscaling.max, capacity, capacity);
-	scenario_yaml_child(&l->autoscaling, "min", &r);
-	if (sc->autoscaling.min > sc->autoscaling.max)
-		return scenario_yaml_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "
-					  "autoscaling.max (%d); expected min <= max",
-					  l->min_given ? "" : "min (by default the reserved count) ",
-					  sc->autoscaling.min, sc->autoscaling.max);
-	return STATUS_OK;
-}
-
-/* ---- fleet -------------------------------------------------------------------------------------- */
-
-/* The purchase option of a fleet entry: known, and supported by this build. */
-static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind)
-{
-	struct scenario_yaml_ref r;
-	char name[SCENARIO_NAME_MAX];
-	int rc;
-
-	if ((rc = required(l, e, "option", "reserved or on_demand", &r)) ||
-	    (rc = scenario_yaml_string(&l->y, &r, name, sizeof name)))
-		return rc;
-	if (!option_kind_parse(name, kind))
-		return scenario_yaml_fail(&l->y, &r, "unknown option '%s'; expected reserved or on_demand",
-					  name);
-	if (!option_kind_supported(*kind))
-		return scenario_yaml_fail(&l->y, &r, "option '%s' is not supported by this version; expected "
-					  "reserved or on_demand", name);
-	return STATUS_OK;
-}
-
-static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
-{
-	bool reserved, tracking = l->sc.autoscaling.policy == POLICY_TARGET_TRACKING;
-	struct scenario_yaml_ref r;
-	int rc;
-
-	if ((rc = scenario_yaml_mapping(&l->y, e, fleet_keys, NULL, NULL)) ||
-	    (rc = read_option(l, e, &f->option)))
-		return rc;
-	reserved = f->option == OPTION_RESERVED;
-	f->count = 0;
-	scenario_yaml_child(e, "count", &r);
-	if ((reserved && (rc = required(l, e, "count", "the number of reserved instances", &r))) ||
-	    (rc = read_int(l, &r, reserved ? 1 : 0, MAX_INSTANCES, &f->count)))
-		return rc;
-	scenario_yaml_child(e, "max", &r);
-	if (reserved && r.node)
-		return scenario_yaml_fail(&l->y, &r, "max does not apply to reserved (a reservation holds "
-					  "exactly count instances); expected no max");
-	if (!reserved && !r.node && tracking && !l->max_given)
-		return scenario_yaml_missing(&l->y, e, "max", "with target_tracking and no autoscaling.max, "
-					     "the most instances this entry may hold");
-	f->max = tracking && !reserved && l->sc.autoscaling.max > f->count ? l->sc.autoscaling.max
-									   : f->count;
-	if ((rc = read_int(l, &r, f->count, MAX_INSTANCES, &f->max)))
-		return rc;
-	f->usd_per_h = reserved ? l->sc.serving.reserved_usd_per_h : l->sc.serving.od_usd_per_h;
-	scenario_yaml_child(e, "usd_per_h", &r);
-	f->price_given = r.node != NULL;
-	return scenario_yaml_number(&l->y, &r, &price_bounds, &f->usd_per_h);
-}
-
-static int read_fleet(struct load *l)
-{
-	struct scenario_yaml_ref e;
-	int n, rc;
-
-	if ((rc = required(l, &l->root, "fleet", "a list of entries such as '- {option: reserved, count: 4}'",
-			   &l->fleet)) ||
-	    (rc = scenario_yaml_list(&l->y, &l->fleet, 1, SCENARIO_FLEET_MAX,
-				     "entries such as '- {option: reserved, count: 4}'", &n)))
-		return rc;
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&l->fleet, i, &e);
-		if ((rc = read_fleet_entry(l, &e, &l->sc.fleet[i])))
-			return rc;
-	}
-	l->sc.nfleet = n;
-	return STATUS_OK;
 }
 
 /* ---- loading ------------------------------------------------------------------------------------ */
@@ -623,9 +571,10 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_yaml_mapping(&l->y, &l->root, top_keys, NULL, NULL)))
 		return rc;
 	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = read_workload(l)) || (rc = read_serving(l)) ||
-	    (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) || (rc = read_fleet(l)))
+	    (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
+	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)))
 		return rc;
-	return finish_autoscaling(l);
+	return scenario_load_finish(l);
 }
 
 /* A copy of len bytes of text, NUL-terminated; NULL when out of memory. */
@@ -707,6 +656,7 @@ static int parse(struct scenario *out, const char *text, size_t len, const char 
 
 	if (!l)
 		return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the scenario");
+	l->path = path;
 	rc = check_text(text, len, label, d);
 	if (rc == STATUS_OK)
 		rc = scenario_yaml_open(&l->y, text, len, label, d);
@@ -714,17 +664,21 @@ static int parse(struct scenario *out, const char *text, size_t len, const char 
 		rc = read_all(l, sets, nsets);
 	scenario_yaml_close(&l->y);
 	if (rc != STATUS_OK)
-		goto out_free_load;
+		goto out_fini_scenario;
 	l->sc.text = copy_text(text, len);
 	l->sc.overrides = join_sets(sets, nsets);
 	l->sc.path = path ? copy_text(path, strlen(path)) : NULL;
-	if (!l->sc.text || !l->sc.overrides || (path && !l->sc.path)) {
-		scenario_fini(&l->sc);
+	if (!l->sc.warnings)
+		l->sc.warnings = copy_text("", 0);
+	if (!l->sc.text || !l->sc.overrides || (path && !l->sc.path) || !l->sc.warnings) {
 		rc = diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the scenario");
-		goto out_free_load;
+		goto out_fini_scenario;
 	}
 	*out = l->sc;
-out_free_load:
+	free(l);
+	return STATUS_OK;
+out_fini_scenario:
+	scenario_fini(&l->sc);  /* the traces and warnings read so far */
 	free(l);
 	return rc;
 }
@@ -798,6 +752,11 @@ void scenario_fini(struct scenario *sc)
 	free(sc->path);
 	free(sc->text);
 	free(sc->overrides);
+	free(sc->warnings);
+	for (int i = 0; i < SCENARIO_FLEET_MAX; i++) {  /* all: a failed load may stop inside the list */
+		pricetrace_fini(&sc->fleet[i].prices);
+		availtrace_fini(&sc->fleet[i].avail);
+	}
 	memset(sc, 0, sizeof *sc);
 }
 

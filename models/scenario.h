@@ -20,8 +20,10 @@
  * durations either as numbers of seconds or as strings with a unit ("90s", "15m", "36h", "7d", "500ms"), and
  * times as ISO-8601 UTC ("2026-12-01T00:00:00Z").
  *
- * The struct has fixed-size arrays (no pointers but the owned texts), so it can be copied by value for
- * sweeps; scenario_fini() frees the texts.
+ * The struct owns its texts (path, text, overrides, warnings) and the traces a fleet entry names (spot
+ * prices, availability), which are read and checked while loading, so a malformed trace is bad input
+ * like a malformed key and a run never starts on one. scenario_fini() frees all of it; do not copy a
+ * loaded struct by value (the copies would share those buffers).
  */
 #ifndef GPUCAP_SCENARIO_H
 #define GPUCAP_SCENARIO_H
@@ -29,12 +31,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "availtrace.h"
 #include "diag.h"
 #include "option.h"
+#include "pricetrace.h"
 
 #define SCENARIO_FLEET_MAX 16     /* fleet entries per scenario */
 #define SCENARIO_NAME_MAX 128     /* bytes in names, including the NUL */
 #define SCENARIO_STEPS_MAX 64     /* rate steps per scenario */
+#define SCENARIO_OUTAGES_MAX 16   /* capacity outage windows per fleet entry */
+#define SCENARIO_PATH_MAX 1024    /* bytes in a resolved trace path, including the NUL */
 
 enum arrival_kind {
 	ARRIVAL_POISSON,  /* Poisson process at rate_per_s (piecewise constant with steps) */
@@ -63,12 +69,78 @@ enum metric_kind {
 	METRIC_INVOCATIONS   /* invocations_per_instance: arrivals per minute per instance in service */
 };
 
+enum term_kind {
+	TERM_NONE,  /* no term given: a plain hourly rate, nothing outlives the horizon */
+	TERM_1Y,    /* one year = 365 days (FACTS.md 3) */
+	TERM_3Y     /* three years = 1095 days */
+};
+
+enum payment_kind {
+	PAYMENT_NO_UPFRONT,       /* the whole effective rate hourly */
+	PAYMENT_PARTIAL_UPFRONT,  /* half up front, half hourly (an assumption: AWS sets the split per offer) */
+	PAYMENT_ALL_UPFRONT       /* everything up front, nothing hourly */
+};
+
+enum interrupt_kind {
+	INTERRUPT_REQUEUE,  /* requests in flight when an instance is taken go back to the head of the queue */
+	INTERRUPT_DROP      /* they are dropped (and violate the SLO) */
+};
+
+/* A window during which launches of one fleet entry fail (insufficient capacity), from the start. */
+struct outage {
+	int64_t start_us;  /* first moment without capacity */
+	int64_t end_us;    /* capacity is back from here */
+};
+
+/*
+ * One entry of `fleet`. Which fields apply depends on the option; the loader fills defaults from the
+ * catalogue and rejects keys that do not apply (README, "Purchase options").
+ */
 struct fleet_entry {
 	enum option_kind option;  /* purchase option */
-	int count;                /* instances at the start (reserved: the reservation size) */
-	int max;                  /* most instances this entry may hold; reserved: equals count */
-	double usd_per_h;         /* price per instance-hour; filled from the catalogue when not given */
-	bool price_given;         /* true if the scenario set usd_per_h */
+	int count;                /* reserved/odcr/capacity_block: instances bought; on_demand/spot: at t = 0 */
+	int max;                  /* most instances this entry may hold; = count for reserved/odcr/blocks;
+	                             0 for savings_plan (it holds no instances) */
+	double usd_per_h;         /* reserved: hourly part; on_demand/odcr: rate; spot: fixed price (with a
+	                             trace: its price at the scenario start, for reports); capacity_block:
+	                             per instance-hour (upfront_usd / (count x hours) when that is given);
+	                             savings_plan: the serving type's rate under the plan, od x (1 - discount);
+	                             filled from the catalogue */
+	bool price_given;         /* true if the scenario set usd_per_h (capacity_block: or upfront_usd) */
+
+	/* reserved (term, payment), savings_plan (term) */
+	enum term_kind term;          /* `term`: 1y | 3y */
+	enum payment_kind payment;    /* `payment`: no_upfront | partial_upfront | all_upfront */
+	double upfront_usd;           /* reserved: per instance, for the whole term; capacity_block: for the
+	                                 whole block (all instances; usd_per_h x count x hours by default) */
+	int64_t term_start_unix_s;    /* `term_start`, default the scenario start */
+
+	/* spot */
+	double discount;              /* spot: off on-demand (0 when usd_per_h or a trace sets the price);
+	                                 savings_plan: off on-demand for covered usage */
+	double interruptions_per_hour;/* per instance (from `interruptions_per_hour` or `interruption_band`);
+	                                 0 with an availability trace or no model */
+	int64_t notice_us;            /* `notice_s`: interruption notice, default 120 s (FACTS.md 5) */
+	double reclaims_per_day;      /* `reclaims_per_day`: pool-wide reclaim events */
+	double reclaim_fraction;      /* `reclaim_fraction`: share of the pool each takes, default 1 */
+	int64_t outage_mean_us;       /* `outage_mean_s`: pool unavailable after a reclaim (exponential mean) */
+	char price_trace[SCENARIO_PATH_MAX];  /* `price_trace`, resolved against the scenario's folder; "" */
+	char price_zone[64];                  /* `price_zone`; "" = the trace's only zone */
+	struct pricetrace prices;             /* loaded price_trace (owned); n = 0 when none */
+	char availability_trace[SCENARIO_PATH_MAX];  /* `availability_trace`, resolved; "" when none */
+	struct availtrace avail;              /* loaded availability_trace (owned); n = 0 when none */
+
+	/* on_demand and spot: launch failures */
+	double ice_probability;       /* `ice_probability`: chance one launch attempt fails */
+	struct outage outages[SCENARIO_OUTAGES_MAX];  /* `ice_outages`: windows with no capacity */
+	int noutages;
+
+	/* capacity_block */
+	int64_t start_us;             /* `start` (a UTC time), from the scenario start; may be negative */
+	int64_t duration_us;          /* `duration`: whole days 1..14, then 7-day steps to 182 days */
+
+	/* savings_plan */
+	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */
 };
 
 struct scenario {
@@ -104,7 +176,36 @@ struct scenario {
 		int64_t queue_timeout_us; /* `serving.queue_timeout_s`; 0 = wait as long as needed */
 		int64_t startup_us;       /* `serving.startup_s`, launch-to-ready delay, default 420 s */
 		int max_queue;            /* `serving.max_queue`, requests refused beyond it, default 1000000 */
+		enum interrupt_kind on_interrupt;  /* `serving.on_interrupt`: requeue (default) | drop */
+		int vcpus;                /* vCPUs per instance, from the catalogue (quotas count them); 0 for a
+		                             new catalog: type that does not give vcpus (then no vCPU quota) */
+		char family;              /* instance family letter for quota messages ('p', 'g', ...) */
+		double spot_discount;     /* catalogue: typical spot discount (assumption) */
+		double reserved_3y_discount;   /* catalogue: 3-year commitment discount (assumption) */
+		double savings_plan_discount;  /* catalogue: 1-year Compute Savings Plan discount (assumption);
+		                                  also the default for a 3-year plan */
+		double capacity_block_usd_per_h; /* catalogue: Capacity Block rate; 0 when unknown */
 	} serving;
+
+	struct {
+		int on_demand_vcpus;      /* `quotas.on_demand_vcpus`: running on-demand vCPUs; -1 = no limit */
+		int on_demand_instances;  /* `quotas.on_demand_instances`; -1 = no limit */
+		int spot_vcpus;           /* `quotas.spot_vcpus`; -1 = no limit */
+		int spot_instances;       /* `quotas.spot_instances`; -1 = no limit */
+	} quotas;
+
+	struct {
+		int64_t backoff_us;       /* `launch_retry.backoff_s`: first wait after a failed launch, 30 s */
+		int64_t max_backoff_us;   /* `launch_retry.max_backoff_s`: cap, 600 s */
+		double multiplier;        /* `launch_retry.multiplier`: growth per consecutive failure, 2 */
+	} launch_retry;
+
+	struct {
+		bool mixed;               /* `allocation.strategy`: order (false, default) | mixed */
+		int on_demand_base;       /* `allocation.on_demand_base_capacity`, default 0 */
+		double on_demand_pct;     /* `allocation.on_demand_percentage_above_base`, default 100 */
+		bool spot_fallback;       /* `allocation.spot_fallback`: fill spot shortfall on-demand, default true */
+	} allocation;
 
 	struct fleet_entry fleet[SCENARIO_FLEET_MAX];  /* `fleet`, in allocation order */
 	int nfleet;                                    /* entries used, >= 1 */
@@ -122,6 +223,7 @@ struct scenario {
 		                                   target x (1 - margin); default 0.10 (FACTS.md 6) */
 	} autoscaling;
 
+	char *warnings;   /* warnings found while loading, one per line ("FILE:LINE:COL: ..."), owned; "" */
 	char *path;       /* the file loaded, owned; NULL for scenario_parse_string */
 	char *text;       /* the file's full text as read, owned */
 	char *overrides;  /* the --set overrides, one per line, owned; "" when none */
@@ -141,7 +243,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *const *sets
 int scenario_parse_string(struct scenario *sc, const char *text, const char *label,
 			  const char *const *sets, int nsets, struct diag *d);
 
-/* Free the texts a loaded scenario owns and zero it. NULL is allowed. */
+/* Free the texts and traces a loaded scenario owns and zero it. NULL and zeroed structs are allowed. */
 void scenario_fini(struct scenario *sc);
 
 /* The scenario spellings of the enums ("poisson", "lognormal", "target_tracking", ...). */

@@ -18,6 +18,7 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->slots = sc->serving.slots;
 	s->timeout_us = sc->serving.queue_timeout_us;
 	s->max_queue = sc->serving.max_queue;
+	s->requeue = sc->serving.on_interrupt == INTERRUPT_REQUEUE;
 	s->chunks = NULL;
 	s->nchunks = 0;
 	s->free_list = NULL;
@@ -137,6 +138,21 @@ static int queue_push(struct serving *s, struct request *r)
 	return STATUS_OK;
 }
 
+/* Put r back at the head of the queue (it arrived before everything waiting). */
+static int queue_push_front(struct serving *s, struct request *r)
+{
+	if (s->len == s->ring_cap && queue_push(s, r) == STATUS_OK) {
+		/* grown (and r appended at the back): move it to the front by rotating one step */
+		s->len--;
+	} else if (s->len == s->ring_cap) {
+		return STATUS_ENOMEM;
+	}
+	s->head = (s->head + s->ring_cap - 1) % s->ring_cap;
+	s->ring[s->head] = r;
+	s->len++;
+	return STATUS_OK;
+}
+
 static struct request *queue_pop(struct serving *s)
 {
 	struct request *r = s->ring[s->head];
@@ -166,6 +182,16 @@ static enum option_kind kind_of(const struct serving *s, int idx)
 
 static void on_done(struct engine *eng, struct event *ev);
 
+static void unlink_inflight(struct instance *in, struct request *r)
+{
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		in->inflight = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+}
+
 static void start(struct serving *s, struct request *r, int idx)
 {
 	struct instance *in = &s->fleet->pool[idx];
@@ -177,6 +203,11 @@ static void start(struct serving *s, struct request *r, int idx)
 	meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), +1);
 	r->start_us = s->eng->now_us;
 	r->inst = idx;
+	r->prev = NULL;
+	r->next = in->inflight;
+	if (in->inflight)
+		in->inflight->prev = r;
+	in->inflight = r;
 	rc = engine_schedule(s->eng, &r->done, s->eng->now_us + r->service_us, on_done);
 	if (rc != STATUS_OK)
 		fail(s, rc);
@@ -186,11 +217,15 @@ static void on_timeout(struct engine *eng, struct event *ev);
 
 static void arm_timeout(struct serving *s)
 {
+	int64_t deadline;
 	int rc;
 
 	if (s->timeout_us == 0 || s->len == 0 || evq_queued(&s->timeout))
 		return;
-	rc = engine_schedule(s->eng, &s->timeout, s->ring[s->head]->arrival_us + s->timeout_us, on_timeout);
+	deadline = s->ring[s->head]->arrival_us + s->timeout_us;
+	if (deadline < s->eng->now_us)
+		deadline = s->eng->now_us; /* a requeued request can be past its deadline already */
+	rc = engine_schedule(s->eng, &s->timeout, deadline, on_timeout);
 	if (rc != STATUS_OK)
 		fail(s, rc);
 }
@@ -213,6 +248,7 @@ static void on_done(struct engine *eng, struct event *ev)
 	struct instance *in = &s->fleet->pool[idx];
 
 	in->busy--;
+	unlink_inflight(in, r);
 	meter_busy(s->meter, eng->now_us, kind_of(s, idx), -1);
 	meter_served(s->meter, r->start_us - r->arrival_us, eng->now_us - r->arrival_us);
 	request_put(s, r);
@@ -275,6 +311,49 @@ void serving_instance_up(struct serving *s, int idx)
 void serving_instance_down(struct serving *s, int idx)
 {
 	clear_free(s, idx);
+}
+
+/* Order the requests of one instance by arrival, newest first, so pushing each to the front of the queue
+ * leaves them oldest first. Insertion sort: an instance has at most `slots` requests. */
+static struct request *newest_first(struct request *list)
+{
+	struct request *out = NULL;
+
+	while (list) {
+		struct request *r = list, **at = &out;
+		list = list->next;
+		while (*at && ((*at)->arrival_us > r->arrival_us))
+			at = &(*at)->next;
+		r->next = *at;
+		*at = r;
+	}
+	return out;
+}
+
+void serving_reclaim(struct serving *s, int idx)
+{
+	struct instance *in = &s->fleet->pool[idx];
+	struct request *r = newest_first(in->inflight);
+
+	in->inflight = NULL;
+	clear_free(s, idx);
+	while (r) {
+		struct request *next = r->next;
+		engine_cancel(s->eng, &r->done);
+		in->busy--;
+		meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), -1);
+		s->meter->requests_interrupted++;
+		if (!s->requeue || queue_push_front(s, r) != STATUS_OK) {
+			/* dropped, by choice (on_interrupt: drop) or because the queue cannot grow */
+			meter_dropped(s->meter, DROP_INTERRUPTED, true);
+			request_put(s, r);
+		}
+		r = next;
+	}
+	assert(in->busy == 0);
+	/* a requeued head may be past its deadline already: let the timer see to it now */
+	engine_cancel(s->eng, &s->timeout);
+	dispatch(s);
 }
 
 void serving_abandon(struct serving *s)

@@ -16,6 +16,7 @@
 #ifndef GPUCAP_SERVING_H
 #define GPUCAP_SERVING_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "engine.h"
@@ -32,7 +33,8 @@ struct request {
 	int inst;               /* pool index of the instance serving it */
 	struct event done;      /* end of service */
 	struct serving *owner;  /* kept */
-	struct request *next;   /* free-list link */
+	struct request *next;   /* free-list link, or the next request in service on the same instance */
+	struct request *prev;   /* the previous request in service on the same instance */
 };
 
 struct serving {
@@ -42,6 +44,7 @@ struct serving {
 	int slots;                  /* slots per instance */
 	int64_t timeout_us;         /* queue timeout, 0 = none */
 	int64_t max_queue;          /* queue bound */
+	bool requeue;               /* on_interrupt: requeue (true) or drop requests of an instance taken */
 
 	struct request **chunks;    /* owned request chunks */
 	int nchunks;
@@ -67,6 +70,11 @@ void serving_arrive(struct serving *s, const struct request_draw *draw);
 /* Instance idx starts / stops taking new requests (its requests in service go on). */
 void serving_instance_up(struct serving *s, int idx);
 void serving_instance_down(struct serving *s, int idx);
+
+/* Instance idx is taken away now (end of a Spot notice, a Capacity Block's end): its requests in service
+ * go back to the head of the queue, oldest first, to start again from scratch, or are dropped, as
+ * serving.on_interrupt says. Each counts in requests_interrupted. */
+void serving_reclaim(struct serving *s, int idx);
 
 /* Requests waiting now. */
 int64_t serving_queue_len(const struct serving *s);

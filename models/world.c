@@ -11,6 +11,7 @@
 #include "fleet.h"
 #include "policy.h"
 #include "serving.h"
+#include "savings.h"
 #include "status.h"
 #include "units.h"
 #include "workload.h"
@@ -57,7 +58,7 @@ static void on_sample(struct engine *eng, struct event *ev)
 {
 	struct world *w = container_of(ev, struct world, sample);
 
-	meter_sample(&w->meter, eng->now_us, serving_queue_len(&w->serving));
+	meter_sample(&w->meter, eng->now_us, serving_queue_len(&w->serving), fleet_cost_rate(&w->fleet, eng->now_us));
 	if (w->meter.status != STATUS_OK) {
 		engine_stop(eng);
 		return;
@@ -115,8 +116,11 @@ static int initial_capacity(const struct scenario *sc)
 {
 	int n = 0;
 
-	for (int i = 0; i < sc->nfleet; i++)
-		n += sc->fleet[i].count;
+	for (int i = 0; i < sc->nfleet; i++) {
+		enum option_kind k = sc->fleet[i].option;
+		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN) /* blocks add themselves */
+			n += sc->fleet[i].count;
+	}
 	if (sc->autoscaling.policy != POLICY_NONE) {
 		if (n < sc->autoscaling.min)
 			n = sc->autoscaling.min;
@@ -132,8 +136,10 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 
 	w->sc = sc;
 	engine_init(&w->eng);
-	meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->serving.slots,
-		   sc->horizon_us, sc->sample_period_us);
+	rc = meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->serving.slots,
+			sc->horizon_us, sc->sample_period_us);
+	if (rc)
+		return rc;
 	engine_event_init(&w->arrival);
 	engine_event_init(&w->sample);
 	engine_event_init(&w->evaluate);
@@ -158,6 +164,7 @@ static void teardown(struct world *w)
 	serving_fini(&w->serving);
 	fleet_fini(&w->fleet);
 	workload_fini(&w->wl);
+	meter_fini(&w->meter);
 	engine_fini(&w->eng);
 }
 
@@ -165,7 +172,8 @@ static void run_to_horizon(struct world *w)
 {
 	const struct scenario *sc = w->sc;
 
-	fleet_start(&w->fleet, initial_capacity(sc));
+	if (fleet_start(&w->fleet, initial_capacity(sc)) != STATUS_OK)
+		return;
 	if (workload_next(&w->wl, &w->next) == STATUS_OK)
 		schedule_or_fail(w, &w->arrival, w->next.arrival_us, on_arrival);
 	if (sc->sample_period_us <= sc->horizon_us)
@@ -173,6 +181,29 @@ static void run_to_horizon(struct world *w)
 	if (w->policy && sc->autoscaling.resolution_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->evaluate, sc->autoscaling.resolution_us, on_evaluate);
 	engine_run(&w->eng, sc->horizon_us);
+}
+
+/* Settle the Savings Plans, and report what their terms still cost after the horizon. */
+static void settle(struct world *w)
+{
+	const struct scenario *sc = w->sc;
+	struct savings_plan_terms plans[SCENARIO_FLEET_MAX];
+	int n = 0;
+
+	for (int i = 0; i < sc->nfleet; i++) {
+		const struct fleet_entry *e = &sc->fleet[i];
+		if (e->option != OPTION_SAVINGS_PLAN)
+			continue;
+		plans[n].commit_usd_per_h = e->commit_usd_per_h;
+		plans[n].discount = e->discount;
+		n++;
+		double term_h = e->term == TERM_3Y ? 26280.0 : 8760.0;
+		double end_h = (double)(e->term_start_unix_s - sc->start_unix_s) / 3600.0 + term_h;
+		double horizon_h = (double)sc->horizon_us / 3.6e9;
+		if (end_h > horizon_h)
+			w->meter.after_horizon_usd += e->commit_usd_per_h * (end_h - horizon_h);
+	}
+	meter_settle(&w->meter, plans, n);
 }
 
 /* Close the window at the horizon, then let the requests in the system finish. */
@@ -184,6 +215,7 @@ static void drain(struct world *w)
 	engine_cancel(&w->eng, &w->arrival);
 	engine_cancel(&w->eng, &w->sample);
 	engine_cancel(&w->eng, &w->evaluate);
+	settle(w);
 	engine_run(&w->eng, SIM_TIME_MAX);
 	serving_abandon(&w->serving);
 }

@@ -219,7 +219,7 @@ static void assert_summary_columns(const char *path)
 {
 	static const char *const metrics[] = {
 		"requests_total", "requests_served", "requests_dropped", "requests_timed_out",
-		"requests_refused", "requests_unserved", "slo_violations", "slo_violation_rate", "latency_mean_s", "latency_p50_s",
+		"requests_refused", "requests_unserved", "requests_interrupted_dropped", "slo_violations", "slo_violation_rate", "latency_mean_s", "latency_p50_s",
 		"latency_p90_s", "latency_p95_s", "latency_p99_s", "latency_max_s", "wait_mean_s", "wait_p99_s",
 		"waited_fraction", "cost_total_usd", "cost_reserved_usd", "cost_on_demand_usd", "cost_spot_usd",
 		"cost_odcr_usd", "cost_savings_plan_usd", "cost_capacity_block_usd", "cost_per_1k_requests_usd",
@@ -229,7 +229,9 @@ static void assert_summary_columns(const char *path)
 		"gpu_hours_paid_on_demand", "gpu_hours_paid_spot", "gpu_hours_paid_odcr", "gpu_hours_paid_savings_plan",
 		"gpu_hours_paid_capacity_block", "gpu_hours_busy_reserved", "gpu_hours_busy_on_demand",
 		"gpu_hours_busy_spot", "gpu_hours_busy_odcr", "gpu_hours_busy_savings_plan",
-		"gpu_hours_busy_capacity_block", "gpu_utilization",
+		"gpu_hours_busy_capacity_block", "gpu_utilization", "spot_interruptions", "block_terminations",
+		"requests_interrupted", "launch_failures", "commitment_usd", "commitment_unused_usd",
+		"commitment_utilization", "commitment_coverage", "commitment_after_horizon_usd",
 		"instances_peak", "launches", "terminations", "scale_out_actions", "scale_in_actions",
 		"sim_events",
 	};

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end: every malformed scenario in tests/data/bad (and an empty file, a missing file, bad
-# overrides) exits 2 with a message that names the file and, where there is one, line and column; a
-# database that already held runs is left byte for byte as it was.
+# overrides) exits 2 with a message that names the file and, where there is one, line and column (or,
+# for "# expect-anywhere:", the trace file the scenario names); a database that already held runs is
+# left byte for byte as it was.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -20,8 +21,11 @@ expect_bad() { # expect_bad DESCRIPTION EXPECTED-SUBSTRING gpucap-args...
 n=0
 for f in "$SRC"/tests/data/bad/*.yaml; do
 	want=$(head -n 1 "$f" | sed -n 's/^# expect: //p')
+	anywhere=$(head -n 1 "$f" | sed -n 's/^# expect-anywhere: //p')  # an error inside a trace it names
 	name=$(basename "$f")
+	check "$name: has an expectation" test -n "$want$anywhere"
 	case $want in
+	"") expect_bad "$name" "$anywhere" "$f" ;;         # the message starts with the trace, not the file
 	[0-9]*) expect_bad "$name" "$name:$want" "$f" ;;   # "LINE:COL: ..." follows the file name
 	*) expect_bad "$name" "$name: $want" "$f" ;;       # no position (an empty document)
 	esac

@@ -1,0 +1,329 @@
+/*
+ * availtrace: a SkyPilot spot availability trace (see availtrace.h).
+ *
+ * The file is read whole (the traces are tens of kilobytes), checked to be UTF-8 text without NUL bytes,
+ * and parsed by libfyaml in JSON mode. libfyaml's messages are collected into a buffer, never printed;
+ * the first error becomes ours, with its line and column. Values are checked from their text as written,
+ * so "3" (a string), 3.5, -1 and null are told apart from 3 and 3.0.
+ */
+#include "availtrace.h"
+
+#include <errno.h>
+#include <libfyaml.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+#include "units.h"
+
+#define QUOTE_MAX 48  /* bytes of a bad value quoted back in a message */
+
+struct json {
+	struct fy_diag *diag;
+	struct fy_parser *fyp;
+	struct fy_document *fyd;
+	char libmsg[256];  /* libfyaml output that was not a collected error */
+};
+
+/* The line of the first NUL or non-UTF-8 byte of text, or 0 when it is all UTF-8 text. */
+static int bad_text_line(const unsigned char *s, size_t len)
+{
+	int line = 1, need = 0;
+	unsigned char lo = 0x80, hi = 0xBF;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (need > 0) {  /* a continuation byte, in a range that excludes overlongs and surrogates */
+			if (c < lo || c > hi)
+				return line;
+			lo = 0x80;
+			hi = 0xBF;
+			need--;
+		} else if (c >= 0xC2 && c <= 0xF4) {
+			need = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
+			lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+			hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+		} else if (c == 0 || c >= 0x80) {
+			return line;
+		}
+		line += c == '\n';
+	}
+	return need > 0 ? line : 0;
+}
+
+static int nomem(const char *label, struct diag *d)
+{
+	return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the trace");
+}
+
+/* Read the whole of path into *text (returns owned, NUL-terminated) and *len. */
+static int read_all(const char *path, const char *label, char **text, size_t *len, struct diag *d)
+{
+	FILE *f = fopen(path, "rb");
+	size_t cap = 0, n = 0, got;
+	char *buf = NULL, *bigger;
+	int rc = STATUS_OK;
+
+	if (!f)
+		return diag_at(d, STATUS_ENOENT, label, 0, 0, "cannot open: %s", strerror(errno));
+	do {
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64 * 1024;
+			if (!(bigger = realloc(buf, cap + 1))) {
+				rc = nomem(label, d);
+				goto out_close;
+			}
+			buf = bigger;
+		}
+		n += got = fread(buf + n, 1, cap - n, f);
+	} while (got > 0);
+	if (ferror(f))
+		rc = diag_at(d, STATUS_ENOENT, label, 0, 0, "cannot read: %s", strerror(errno));
+out_close:
+	fclose(f);
+	if (rc) {
+		free(buf);
+		return rc;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	*len = n;
+	return STATUS_OK;
+}
+
+static void capture_output(struct fy_diag *fyd, void *user, const char *buf, size_t len)
+{
+	struct json *j = user;
+	size_t n = strcspn(buf, "\n");
+
+	(void)fyd;
+	if (!j->libmsg[0])
+		snprintf(j->libmsg, sizeof j->libmsg, "%.*s", (int)(n < len ? n : len), buf);
+}
+
+static int open_json(struct json *j, const char *text, size_t len, const char *label, struct diag *d)
+{
+	struct fy_diag_cfg dcfg;
+	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_JSON_FORCE };
+	struct fy_diag_error *e;
+	void *it = NULL;
+
+	fy_diag_cfg_default(&dcfg);
+	dcfg.fp = NULL;
+	dcfg.output_fn = capture_output;
+	dcfg.user = j;
+	dcfg.level = FYET_ERROR;
+	dcfg.colorize = false;
+	if (!(j->diag = fy_diag_create(&dcfg)))
+		return nomem(label, d);
+	fy_diag_set_collect_errors(j->diag, true);
+	pcfg.diag = j->diag;
+	if (!(j->fyp = fy_parser_create(&pcfg)) || fy_parser_set_string(j->fyp, text, len) != 0)
+		return nomem(label, d);
+	j->fyd = fy_parse_load_document(j->fyp);
+	while ((e = fy_diag_errors_iterate(j->diag, &it)))
+		if (e->type >= FYET_ERROR)
+			return diag_at(d, STATUS_EINPUT, label, e->line, e->column, "invalid JSON: %s",
+				       e->msg);
+	if (!j->fyd || fy_diag_got_error(j->diag) || j->libmsg[0])
+		return diag_at(d, STATUS_EINPUT, label, 1, 0, "invalid JSON: %s",
+			       j->libmsg[0] ? j->libmsg : "the parser gave no detail");
+	return STATUS_OK;
+}
+
+static void close_json(struct json *j)
+{
+	if (j->fyd)
+		fy_parse_document_destroy(j->fyp, j->fyd);
+	if (j->fyp)
+		fy_parser_destroy(j->fyp);
+	if (j->diag)
+		fy_diag_destroy(j->diag);
+}
+
+/* Where node n starts: its token, or a collection's first child's. False when unknown (empty). */
+static bool node_pos(struct fy_node *n, int *line, int *col)
+{
+	void *it = NULL;
+	struct fy_node_pair *p;
+	const struct fy_mark *m;
+
+	if (n && fy_node_is_scalar(n)) {
+		m = fy_node_get_scalar_token(n) ? fy_token_start_mark(fy_node_get_scalar_token(n)) : NULL;
+		if (m) {  /* libfyaml counts from 0 */
+			*line = m->line + 1;
+			*col = m->column + 1;
+		}
+		return m != NULL;
+	}
+	if (n && fy_node_is_mapping(n))
+		return (p = fy_node_mapping_iterate(n, &it)) && node_pos(fy_node_pair_key(p), line, col);
+	return n && fy_node_is_sequence(n) && node_pos(fy_node_sequence_iterate(n, &it), line, col);
+}
+
+/* Fail at node n, or at `near` when n has no position (an empty list, a missing key). */
+static int fail_at(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near,
+		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static int fail_at(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near,
+		   const char *fmt, ...)
+{
+	char msg[DIAG_MSG_MAX];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!node_pos(n, &line, &col) && !node_pos(near, &line, &col))
+		line = 1;
+	return diag_at(d, STATUS_EINPUT, label, line, col, "%s", msg);
+}
+
+/* What node n holds, for "got ...": a mapping, a list, nothing, or its text quoted. Returns buf. */
+static const char *describe(struct fy_node *n, char *buf, size_t size)
+{
+	const char *s = n ? fy_node_get_scalar0(n) : NULL;
+
+	if (fy_node_is_mapping(n))
+		return "a mapping";
+	if (fy_node_is_sequence(n))
+		return "a list";
+	if (!s)
+		return "nothing";
+	snprintf(buf, size, fy_node_get_style(n) == FYNS_PLAIN ? "%.*s%s" : "the string '%.*s%s'", QUOTE_MAX,
+		 s, strlen(s) > QUOTE_MAX ? "..." : "");
+	return buf;
+}
+
+/* The value of a JSON number written in n (not a string, true, false or null); false if it is none. */
+static bool number(struct fy_node *n, double *v)
+{
+	const char *s = fy_node_is_scalar(n) ? fy_node_get_scalar0(n) : NULL;
+	char *end;
+
+	if (!s || fy_node_get_style(n) != FYNS_PLAIN || !*s || strspn(s, "0123456789+-.eE") != strlen(s))
+		return false;
+	*v = strtod(s, &end);
+	return *end == '\0' && isfinite(*v);
+}
+
+/* metadata.gap_seconds of root, in microseconds. */
+static int read_gap(struct fy_node *root, int64_t *gap_us, const char *label, struct diag *d)
+{
+	static const char expect[] = "a positive number of seconds, at most 10 years";
+	struct fy_node_pair *p = fy_node_mapping_lookup_pair_by_simple_key(root, "metadata", (size_t)-1);
+	struct fy_node *meta = p ? fy_node_pair_value(p) : NULL, *gap;
+	char got[QUOTE_MAX + 32];
+	double s;
+
+	if (!p)
+		return fail_at(d, label, root, NULL, "missing key 'metadata'; expected a mapping with "
+			       "gap_seconds");
+	if (!fy_node_is_mapping(meta))
+		return fail_at(d, label, meta, fy_node_pair_key(p), "metadata: expected a mapping with "
+			       "gap_seconds, got %s", describe(meta, got, sizeof got));
+	gap = fy_node_mapping_lookup_value_by_simple_key(meta, "gap_seconds", (size_t)-1);
+	if (!gap)
+		return fail_at(d, label, meta, fy_node_pair_key(p), "metadata: missing key 'gap_seconds'; "
+			       "expected %s", expect);
+	if (!number(gap, &s) || s <= 0 || s > (double)UNITS_DURATION_MAX_US / 1e6 || llround(s * 1e6) < 1)
+		return fail_at(d, label, gap, meta, "metadata.gap_seconds: expected %s, got %s", expect,
+			       describe(gap, got, sizeof got));
+	*gap_us = llround(s * 1e6);
+	return STATUS_OK;
+}
+
+/* The data list of root, into at->count (returns owned) and at->n. */
+static int read_data(struct fy_node *root, struct availtrace *at, const char *label, struct diag *d)
+{
+	struct fy_node_pair *p = fy_node_mapping_lookup_pair_by_simple_key(root, "data", (size_t)-1);
+	struct fy_node *list = p ? fy_node_pair_value(p) : NULL, *item;
+	char got[QUOTE_MAX + 32];
+	void *it = NULL;
+	int n = 0;
+	double v;
+
+	if (!p)
+		return fail_at(d, label, root, NULL, "missing key 'data'; expected a list of instance "
+			       "counts");
+	if (!fy_node_is_sequence(list) || fy_node_sequence_item_count(list) == 0)
+		return fail_at(d, label, list, fy_node_pair_key(p), "data: expected a non-empty list of "
+			       "instance counts, got %s",
+			       fy_node_is_sequence(list) ? "an empty list" : describe(list, got, sizeof got));
+	at->count = malloc((size_t)fy_node_sequence_item_count(list) * sizeof *at->count);
+	if (!at->count)
+		return nomem(label, d);
+	while ((item = fy_node_sequence_iterate(list, &it))) {
+		if (!number(item, &v) || v < 0 || v != floor(v) || v > INT_MAX)
+			return fail_at(d, label, item, list, "data[%d]: expected a whole number of instances "
+				       ">= 0, got %s", n, describe(item, got, sizeof got));
+		at->count[n++] = (int)v;
+	}
+	at->n = n;
+	return STATUS_OK;
+}
+
+int availtrace_load(struct availtrace *at, const char *path, const char *label, struct diag *d)
+{
+	struct json j = { 0 };
+	struct fy_node *root;
+	size_t len = 0;
+	char *text = NULL;
+	int rc, line;
+
+	memset(at, 0, sizeof *at);
+	if (!label)
+		label = path;
+	if ((rc = read_all(path, label, &text, &len, d)))
+		return rc;
+	if ((line = bad_text_line((unsigned char *)text, len))) {
+		rc = diag_at(d, STATUS_EINPUT, label, line, 0, "a NUL byte or bytes that are not UTF-8; "
+			     "expected a JSON text file");
+		goto out_free;
+	}
+	if (strspn(text, " \t\r\n") == len) {
+		rc = diag_at(d, STATUS_EINPUT, label, 1, 0, "the file is empty; expected a spot trace "
+			     "{\"metadata\": {\"gap_seconds\": G}, \"data\": [...]}");
+		goto out_free;
+	}
+	if ((rc = open_json(&j, text, len, label, d)))
+		goto out_close;
+	root = fy_document_root(j.fyd);
+	if (!fy_node_is_mapping(root))
+		rc = fail_at(d, label, root, NULL, "expected {\"metadata\": {\"gap_seconds\": G}, "
+			     "\"data\": [...]} at top level, got %s",
+			     fy_node_is_sequence(root) ? "a list" : "a single value");
+	if (!rc)
+		rc = read_gap(root, &at->gap_us, label, d);
+	if (!rc)
+		rc = read_data(root, at, label, d);
+out_close:
+	close_json(&j);
+	if (rc)
+		availtrace_fini(at);
+out_free:
+	free(text);
+	return rc;
+}
+
+int availtrace_at(const struct availtrace *at, int64_t t_us)
+{
+	if (t_us < 0)
+		return at->count[0];
+	return at->count[(t_us / at->gap_us) % at->n];
+}
+
+void availtrace_fini(struct availtrace *at)
+{
+	if (!at)
+		return;
+	free(at->count);
+	memset(at, 0, sizeof *at);
+}

@@ -1,0 +1,134 @@
+/*
+ * option_block: EC2 Capacity Blocks for ML.
+ *
+ * Rules (FACTS.md 1):
+ *  - paid up front for the whole block, used or not ("Capacity Block pricing = reservation fee (charged up
+ *    front at purchase time)"): the price is count x usd_per_h x duration, or upfront_usd. The simulated
+ *    window bears the share of the block that falls inside it; the share after the horizon is reported as
+ *    commitment_after_horizon_usd.
+ *  - instances exist only inside the block. They are launched when it starts (startup_s later they serve),
+ *    or are already serving at t = 0 when the block began before the window. They add to the fleet's
+ *    desired capacity while the block is open.
+ *  - "Forty minutes before your Capacity Block reservation ends, you receive another EventBridge event that
+ *    tells you that any instances running in the reservation will begin to terminate in 10 minutes", and
+ *    "Thirty minutes before the reservation expires, we begin to terminate any instances that are still
+ *    running": at end - 40 min the fleet drains the block (no new requests; the desired capacity drops by
+ *    the block's instances, so the policy and the other options take the load), and at end - 30 min what
+ *    still runs is taken away (requests in flight requeued or dropped, serving.on_interrupt).
+ */
+#include "fleet.h"
+#include "status.h"
+
+#define US_PER_H 3.6e9
+#define WARNING_US (40 * 60 * INT64_C(1000000))
+#define TERMINATE_US (30 * 60 * INT64_C(1000000))
+
+enum { PHASE_OPEN, PHASE_DRAIN, PHASE_DONE };
+
+static int64_t end_us(const struct fleet_entry *e)
+{
+	return e->start_us + e->duration_us;
+}
+
+static double block_price(const struct fleet_entry *e)
+{
+	return e->upfront_usd > 0 ? e->upfront_usd : e->count * e->usd_per_h * (double)e->duration_us / US_PER_H;
+}
+
+static void on_phase(struct engine *eng, struct event *ev);
+
+static void next_phase(struct fleet *f, struct fleet_group *g, int phase, int64_t t_us)
+{
+	g->phase = phase;
+	if (t_us > f->sc->horizon_us)
+		return;
+	if (engine_schedule(f->eng, &g->timer, t_us < f->eng->now_us ? f->eng->now_us : t_us, on_phase) !=
+	    STATUS_OK) {
+		meter_fail(f->meter, STATUS_ENOMEM);
+		engine_stop(f->eng);
+	}
+}
+
+static void open_block(struct fleet *f, struct fleet_group *g, bool warm)
+{
+	int n = 0;
+
+	while (n < g->max && fleet_take_slot(f, g, warm))
+		n++;
+	meter_event(f->meter, f->eng->now_us, warm ? "start" : "launch", "capacity_block", n,
+		    warm ? "capacity block open since before t=0" : "capacity block opens");
+}
+
+static void drain_block(struct fleet *f, struct fleet_group *g)
+{
+	int live = g->live;
+
+	meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", live,
+		    "capacity block ends in 40 min; instances terminate in 10 min");
+	f->quiet++; /* one reconcile after the whole block has left the desired capacity */
+	for (int i = g->first; i < g->first + g->max; i++)
+		if (f->pool[i].state != INSTANCE_FREE)
+			fleet_interrupt(f, i, end_us(g->entry) - TERMINATE_US, "capacity block ending");
+	f->quiet--;
+	fleet_add_desired(f, -live);
+}
+
+static void on_phase(struct engine *eng, struct event *ev)
+{
+	struct fleet_group *g = container_of(ev, struct fleet_group, timer);
+	struct fleet *f = g->fleet;
+
+	(void)eng;
+	if (g->phase == PHASE_OPEN) {
+		open_block(f, g, false);
+		fleet_add_desired(f, g->live);
+		next_phase(f, g, PHASE_DRAIN, end_us(g->entry) - WARNING_US);
+	} else if (g->phase == PHASE_DRAIN) {
+		drain_block(f, g);
+		g->phase = PHASE_DONE;
+	}
+}
+
+static int block_start(struct fleet *f, struct fleet_group *g)
+{
+	const struct fleet_entry *e = g->entry;
+	int64_t drain_at = end_us(e) - WARNING_US;
+
+	if (e->start_us <= 0 && drain_at > 0) {
+		open_block(f, g, true);
+		next_phase(f, g, PHASE_DRAIN, drain_at);
+	} else if (e->start_us > 0) {
+		next_phase(f, g, PHASE_OPEN, e->start_us);
+	}
+	return f->meter->status;
+}
+
+static void block_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
+{
+	const struct fleet_entry *e = g->entry;
+	double t0 = e->start_us > 0 ? (double)e->start_us : 0;
+	double t1 = end_us(e) < horizon_us ? (double)end_us(e) : (double)horizon_us;
+	double inside = t1 > t0 ? t1 - t0 : 0, price = block_price(e), after;
+
+	meter_charge(f->meter, OPTION_CAPACITY_BLOCK, price * inside / (double)e->duration_us, e->count * inside);
+	after = (double)end_us(e) - (e->start_us > horizon_us ? (double)e->start_us : (double)horizon_us);
+	if (after > 0)
+		f->meter->after_horizon_usd += price * after / (double)e->duration_us;
+}
+
+static double block_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)
+{
+	const struct fleet_entry *e = g->entry;
+
+	(void)f;
+	if (now_us < e->start_us || now_us >= end_us(e))
+		return 0;
+	return block_price(e) * US_PER_H / (double)e->duration_us;
+}
+
+const struct option_ops option_block_ops = {
+	.start = block_start,
+	.close = block_close,
+	.rate = block_rate,
+	.self_managed = true,
+};

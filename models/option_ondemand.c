@@ -1,0 +1,41 @@
+/*
+ * option_ondemand: On-Demand instances.
+ *
+ * Rule (FACTS.md 4): "You pay only for the seconds that your On-Demand Instances are in the running state,
+ * with a 60-second minimum" (option_bill rounds up to whole seconds and applies the minimum to instances
+ * ended inside the window). Usage is recorded by clock hour at On-Demand rates; the meter turns it into
+ * the bill when the window closes, after Savings Plans have covered what they cover (savings.h). Launches
+ * can fail: the account's On-Demand quota in vCPUs or instances ("Running On-Demand P instances"),
+ * insufficient capacity (a chance per attempt, and outage windows; FACTS.md 4: InsufficientInstanceCapacity).
+ */
+#include "fleet.h"
+#include "status.h"
+
+static int ondemand_can_launch(struct fleet *f, struct fleet_group *g, char *why, size_t size)
+{
+	return fleet_check_capacity(f, g, f->sc->quotas.on_demand_vcpus, f->sc->quotas.on_demand_instances,
+				    "Running On-Demand", why, size);
+}
+
+static void ondemand_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us,
+			   bool early)
+{
+	double usd, billed_us;
+
+	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, &usd, &billed_us);
+	meter_od_usage(f->meter, in->launch_us, in->launch_us + (int64_t)billed_us, g->usd_per_h);
+	meter_charge(f->meter, OPTION_ON_DEMAND, 0, billed_us); /* the dollars come at settlement */
+}
+
+static double ondemand_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)
+{
+	(void)f;
+	(void)now_us;
+	return (g->live + g->draining) * g->usd_per_h;
+}
+
+const struct option_ops option_on_demand_ops = {
+	.can_launch = ondemand_can_launch,
+	.ended = ondemand_ended,
+	.rate = ondemand_rate,
+};

@@ -1,0 +1,99 @@
+/*
+ * option_reserved: reserved instances (and their term and payment).
+ *
+ * Rule (FACTS.md 3): "Reserved Instances are billed for every clock-hour during the term ... regardless of
+ * whether an instance is running." The instances are in service from t = 0 and never scaled in. The cost of
+ * the simulated window is count x (hourly rate + upfront / term hours) x the hours of the window inside
+ * the term: an upfront payment is amortised over every hour of its term. RIs "don't auto-renew; on expiry
+ * instances continue at On-Demand rates": the part of the window outside the term is billed as on-demand
+ * usage (and a Savings Plan may cover it). What the term still costs after the horizon is reported as
+ * commitment_after_horizon_usd. Without a `term`, the rate is a plain hourly price for the whole window.
+ */
+#include <math.h>
+
+#include "fleet.h"
+#include "status.h"
+
+#define US_PER_H 3.6e9
+
+static double term_hours(enum term_kind t)
+{
+	return t == TERM_3Y ? 26280.0 : t == TERM_1Y ? 8760.0 : INFINITY;
+}
+
+/* Effective USD per instance-hour inside the term. */
+static double effective_rate(const struct fleet_entry *e)
+{
+	double h = term_hours(e->term);
+	return e->usd_per_h + (isinf(h) ? 0.0 : e->upfront_usd / h);
+}
+
+/* The term as [start, end) in microseconds from the scenario start (the whole line without a term). */
+static void term_window(const struct fleet *f, const struct fleet_entry *e, double *t0, double *t1)
+{
+	if (e->term == TERM_NONE) {
+		*t0 = -INFINITY;
+		*t1 = INFINITY;
+		return;
+	}
+	*t0 = (double)(e->term_start_unix_s - f->sc->start_unix_s) * 1e6;
+	*t1 = *t0 + term_hours(e->term) * US_PER_H;
+}
+
+static int reserved_start(struct fleet *f, struct fleet_group *g)
+{
+	int n = 0;
+
+	while (n < g->max && fleet_take_slot(f, g, true))
+		n++;
+	meter_event(f->meter, 0, "start", "reserved", n, "in service at t=0");
+	return STATUS_OK;
+}
+
+static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
+{
+	const struct fleet_entry *e = g->entry;
+	double t0, t1, in0, in1, inside_h, outside_us, rate = effective_rate(e), od = f->sc->serving.od_usd_per_h;
+	double count = e->count, cost;
+
+	term_window(f, e, &t0, &t1);
+	in0 = t0 > 0 ? t0 : 0;
+	in1 = t1 < (double)horizon_us ? t1 : (double)horizon_us;
+	inside_h = in1 > in0 ? (in1 - in0) / US_PER_H : 0;
+	cost = count * rate * inside_h;
+	meter_charge(f->meter, OPTION_RESERVED, cost, count * inside_h * US_PER_H);
+	/* a reservation is fully used: its instances run all along (RI utilisation in AWS's sense) */
+	f->meter->committed_usd += cost;
+	f->meter->commit_used_usd += cost;
+	f->meter->covered_od_usd += count * od * inside_h;
+	f->meter->eligible_od_usd += count * od * inside_h;
+	if (t1 > (double)horizon_us && !isinf(t1))
+		f->meter->after_horizon_usd += count * rate * (t1 - (t0 > horizon_us ? t0 : (double)horizon_us)) /
+			US_PER_H;
+	/* outside the term the same instances run at On-Demand rates */
+	outside_us = (double)horizon_us - (in1 > in0 ? in1 - in0 : 0);
+	if (outside_us > 0) {
+		if (in0 > 0)
+			meter_od_usage(f->meter, 0, (int64_t)in0, od * count);
+		if (in1 < (double)horizon_us)
+			meter_od_usage(f->meter, in1 > 0 ? (int64_t)in1 : 0, horizon_us, od * count);
+		meter_charge(f->meter, OPTION_ON_DEMAND, 0, count * outside_us);
+	}
+}
+
+static double reserved_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)
+{
+	double t0, t1;
+
+	term_window(f, g->entry, &t0, &t1);
+	if ((double)now_us >= t0 && (double)now_us < t1)
+		return g->entry->count * effective_rate(g->entry);
+	return g->entry->count * f->sc->serving.od_usd_per_h;
+}
+
+const struct option_ops option_reserved_ops = {
+	.start = reserved_start,
+	.close = reserved_close,
+	.rate = reserved_rate,
+	.self_managed = true,
+};

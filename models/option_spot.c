@@ -1,0 +1,210 @@
+/*
+ * option_spot: Spot instances, their interruptions and their price.
+ *
+ * Rules (FACTS.md 5):
+ *  - "A Spot Instance interruption notice is a warning that is issued two minutes before Amazon EC2 stops
+ *    or terminates your Spot Instance": at a notice the instance stops taking requests (the fleet launches a
+ *    replacement in allocation order) and is taken away notice_s later (default 120 s).
+ *  - Price: the Spot price in force, "not exceeding the On-Demand price", billed per second (rounded up,
+ *    60 s minimum for instances ended inside the window, as on-demand): either a fixed price (On-Demand less
+ *    `discount`) or a replayed price history, integrated over the instance's billed time.
+ * Interruptions come from one of:
+ *  - a rate per instance-hour (`interruptions_per_hour`, or a Spot Advisor band converted by the loader):
+ *    each instance draws its time to interruption at launch, exponential, from the entry's stream;
+ *  - an availability trace (SkyPilot format): launches fail while the trace shows no more capacity than is
+ *    running, and at each tick the instances beyond the trace's count get a notice, newest first;
+ * and, on top, pool-wide reclaims at `reclaims_per_day`: each takes `reclaim_fraction` of the running pool
+ * at once (rounded up; the Can't Be Late study saw multi-instance availability all-or-none 94% of the time,
+ * hence the default 1) and leaves the pool unavailable for an exponential time of mean outage_mean_s.
+ */
+#include <math.h>
+#include <stdio.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "fleet.h"
+#include "status.h"
+
+#define US_PER_H 3.6e9
+
+static int64_t to_unix_us(const struct fleet *f, int64_t t_us)
+{
+	return f->sc->start_unix_s * 1000000 + t_us;
+}
+
+static double price_at(const struct fleet *f, const struct fleet_group *g, int64_t t_us)
+{
+	if (g->entry->prices.n > 0)
+		return pricetrace_at(&g->entry->prices, to_unix_us(f, t_us));
+	return g->usd_per_h;
+}
+
+/* USD for holding one instance over [t0, t1) at the price in force (a step function). */
+static double price_integral(const struct fleet *f, const struct fleet_group *g, int64_t t0, int64_t t1)
+{
+	const struct pricetrace *pt = &g->entry->prices;
+	double usd = 0;
+
+	if (pt->n == 0)
+		return g->usd_per_h * (double)(t1 - t0) / US_PER_H;
+	while (t0 < t1) {
+		int64_t u = to_unix_us(f, t0), next = t1;
+		/* the next price change after t0, if it comes before t1 */
+		for (int i = 0; i < pt->n; i++)
+			if (pt->at_unix_us[i] > u) {
+				int64_t c = pt->at_unix_us[i] - f->sc->start_unix_s * 1000000;
+				if (c < next)
+					next = c;
+				break;
+			}
+		usd += pricetrace_at(pt, u) * (double)(next - t0) / US_PER_H;
+		t0 = next;
+	}
+	return usd;
+}
+
+static int running(const struct fleet *f, const struct fleet_group *g)
+{
+	int n = 0;
+
+	for (int i = g->first; i < g->first + g->max; i++)
+		n += f->pool[i].state != INSTANCE_FREE && !f->pool[i].noticed;
+	return n;
+}
+
+/* Give a notice to the k running instances launched last. */
+static void interrupt_newest(struct fleet *f, struct fleet_group *g, int k, const char *why)
+{
+	f->quiet++; /* replacements are launched once, after all the notices */
+	while (k-- > 0) {
+		struct instance *pick = NULL;
+		for (int i = g->first; i < g->first + g->max; i++) {
+			struct instance *in = &f->pool[i];
+			if (in->state != INSTANCE_FREE && !in->noticed && (!pick || in->launch_us >= pick->launch_us))
+				pick = in;
+		}
+		if (!pick)
+			break;
+		f->meter->spot_interruptions++;
+		fleet_interrupt(f, (int)(pick - f->pool), f->eng->now_us + g->entry->notice_us, why);
+	}
+	f->quiet--;
+	fleet_reconcile(f);
+}
+
+static void on_notice(struct engine *eng, struct event *ev)
+{
+	struct instance *in = container_of(ev, struct instance, notice);
+	struct fleet *f = in->fleet;
+
+	if (in->noticed)
+		return; /* the availability trace or a pool reclaim came first */
+	f->meter->spot_interruptions++;
+	fleet_interrupt(f, (int)(in - f->pool), eng->now_us + f->group[in->group].entry->notice_us,
+			"spot interruption");
+}
+
+static void schedule(struct fleet *f, struct event *ev, int64_t t_us, void (*fn)(struct engine *, struct event *))
+{
+	if (t_us > f->sc->horizon_us)
+		return;
+	if (engine_schedule(f->eng, ev, t_us, fn) != STATUS_OK) {
+		meter_fail(f->meter, STATUS_ENOMEM);
+		engine_stop(f->eng);
+	}
+}
+
+static void on_reclaim(struct engine *eng, struct event *ev)
+{
+	struct fleet_group *g = container_of(ev, struct fleet_group, timer);
+	struct fleet *f = g->fleet;
+	const struct fleet_entry *e = g->entry;
+	int k = (int)ceil(e->reclaim_fraction * running(f, g) - 1e-9);
+	char why[96];
+
+	g->outage_until_us = eng->now_us + (int64_t)gsl_ran_exponential(g->rng, (double)e->outage_mean_us);
+	snprintf(why, sizeof why, "spot pool reclaim: %d instances, pool out for %.0f s", k,
+		 (double)(g->outage_until_us - eng->now_us) / 1e6);
+	meter_event(f->meter, eng->now_us, "spot_reclaim", "spot", k, why);
+	interrupt_newest(f, g, k, "spot pool reclaim");
+	schedule(f, &g->timer, eng->now_us + (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day),
+		 on_reclaim);
+}
+
+static void on_tick(struct engine *eng, struct event *ev)
+{
+	struct fleet_group *g = container_of(ev, struct fleet_group, timer2);
+	struct fleet *f = g->fleet;
+	int have = availtrace_at(&g->entry->avail, eng->now_us), run = running(f, g);
+
+	if (run > have)
+		interrupt_newest(f, g, run - have, "spot availability trace");
+	else
+		fleet_reconcile(f); /* capacity may be back */
+	g->tick++;
+	schedule(f, &g->timer2, (int64_t)g->tick * g->entry->avail.gap_us, on_tick);
+}
+
+static int spot_start(struct fleet *f, struct fleet_group *g)
+{
+	const struct fleet_entry *e = g->entry;
+
+	if (e->reclaims_per_day > 0)
+		schedule(f, &g->timer, (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day), on_reclaim);
+	if (e->avail.n > 0) {
+		g->tick = 1;
+		schedule(f, &g->timer2, e->avail.gap_us, on_tick);
+	}
+	return f->meter->status;
+}
+
+static int spot_can_launch(struct fleet *f, struct fleet_group *g, char *why, size_t size)
+{
+	const struct fleet_entry *e = g->entry;
+	int64_t now = f->eng->now_us;
+
+	if (now < g->outage_until_us) {
+		snprintf(why, size, "no spot capacity: pool reclaimed, back in %.0f s",
+			 (double)(g->outage_until_us - now) / 1e6);
+		return STATUS_EINPUT;
+	}
+	if (e->avail.n > 0 && running(f, g) >= availtrace_at(&e->avail, now)) {
+		snprintf(why, size, "no spot capacity: the availability trace shows %d",
+			 availtrace_at(&e->avail, now));
+		return STATUS_EINPUT;
+	}
+	return fleet_check_capacity(f, g, f->sc->quotas.spot_vcpus, f->sc->quotas.spot_instances,
+				    "All Spot Instance Requests for", why, size);
+}
+
+static void spot_launched(struct fleet *f, struct fleet_group *g, struct instance *in)
+{
+	double rate = g->entry->interruptions_per_hour;
+
+	if (rate > 0)
+		schedule(f, &in->notice, in->launch_us + (int64_t)gsl_ran_exponential(g->rng, US_PER_H / rate),
+			 on_notice);
+}
+
+static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
+{
+	double usd, billed_us;
+
+	/* per-second rounding and the 60 s minimum as on-demand; the dollars at the prices in force */
+	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, &usd, &billed_us);
+	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
+	meter_charge(f->meter, OPTION_SPOT, usd, billed_us);
+}
+
+static double spot_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)
+{
+	return (g->live + g->draining) * price_at(f, g, now_us);
+}
+
+const struct option_ops option_spot_ops = {
+	.start = spot_start,
+	.can_launch = spot_can_launch,
+	.launched = spot_launched,
+	.ended = spot_ended,
+	.rate = spot_rate,
+};

@@ -1,0 +1,791 @@
+/*
+ * scenario_fleet: the fleet half of the scenario loader (see scenario_load.h and scenario.h).
+ *
+ * Each fleet entry names a purchase option, and each option has its own keys; a key of another option is
+ * refused with "KEY does not apply to OPTION; expected one of: ..." so that a price or a limit is never
+ * silently ignored. Defaults come from the serving instance type (the catalogue after the scenario's
+ * catalog: overrides). The rules each option follows are cited from ../shared/FACTS.md where the numbers
+ * come from AWS documentation, and called assumptions where they do not.
+ *
+ * Spot entries may name trace files (prices, availability), read while loading so that a malformed trace
+ * fails the load like a malformed key; the trace loaders' messages (naming the trace file and line) pass
+ * on unchanged. Relative trace paths start from the scenario file's folder (for text, the current one).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "availtrace.h"
+#include "pricetrace.h"
+#include "scenario_load.h"
+#include "status.h"
+#include "units.h"
+
+#define US_PER_H 3600000000.0
+#define MAX_UPFRONT_USD 1e10             /* a 3-year all-upfront p5 is about 1.4e6 per instance */
+#define TERM_1Y_H 8760.0                 /* 365 days (FACTS.md 3: 1 year = 31,536,000 s) */
+#define TERM_3Y_H 26280.0                /* 1095 days */
+#define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption: AWS sets the split per offering */
+#define DEFAULT_NOTICE_US (120 * S_US)   /* "two minutes before Amazon EC2 stops" it (FACTS.md 5) */
+#define MAX_NOTICE_US (3600 * S_US)
+#define DEFAULT_OUTAGE_MEAN_US (3600 * S_US)  /* an assumption: FACTS.md says nothing on pool outages */
+#define MAX_OUTAGE_MEAN_US (400 * DAY_US)
+#define HOURS_PER_MONTH 730.0            /* 8760 h / 12: the month of the Spot Advisor's bands */
+#define BLOCK_MAX_COUNT 64               /* "Each Capacity Block up to 64 instances" (FACTS.md 1) */
+#define BLOCK_END_S (11 * 3600 + 1800)   /* "All Capacity Blocks end at 11:30AM UTC" (FACTS.md 1) */
+#define MAX_QUOTA 10000000
+#define DEFAULT_BACKOFF_US (30 * S_US)   /* an assumption inside "wait a few minutes" (FACTS.md 4) */
+#define DEFAULT_MAX_BACKOFF_US (600 * S_US)
+#define MAX_BACKOFF_US DAY_US
+#define DEFAULT_MULTIPLIER 2.0
+
+static const struct scenario_yaml_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
+static const struct scenario_yaml_bounds rate_bounds = { 0, MAX_USD_PER_H, true, false };  /* (0, max] */
+static const struct scenario_yaml_bounds upfront_bounds = { 0, MAX_UPFRONT_USD, false, false };
+static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true };  /* [0, 1) */
+static const struct scenario_yaml_bounds share_bounds = { 0, 1, true, false };     /* (0, 1] */
+static const struct scenario_yaml_bounds commit_bounds = { 0, 1e6, true, false };
+static const struct scenario_yaml_bounds interruption_bounds = { 0, 100, false, false };  /* per hour */
+static const struct scenario_yaml_bounds reclaim_bounds = { 0, 1000, false, false };      /* per day */
+static const struct scenario_yaml_bounds multiplier_bounds = { 1, 10, false, false };
+static const struct scenario_yaml_bounds percent_bounds = { 0, 100, false, false };
+
+/* The keys of each option, in the order messages list them. */
+static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
+	"term_start", NULL };
+static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per_h", "ice_probability",
+	"ice_outages", NULL };
+static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
+	"price_zone", "interruptions_per_hour", "interruption_band", "availability_trace", "notice_s",
+	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", NULL };
+static const char *const odcr_keys[] = { "option", "count", "usd_per_h", NULL };
+static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
+	"term_start", NULL };
+static const char *const capacity_block_keys[] = { "option", "start", "duration", "count", "usd_per_h",
+	"upfront_usd", NULL };
+static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
+	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
+	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys };
+static const char *const outage_keys[] = { "start", "end", NULL };
+static const char *const quota_keys[] = { "on_demand_vcpus", "on_demand_instances", "spot_vcpus",
+	"spot_instances", NULL };
+static const char *const retry_keys[] = { "backoff_s", "max_backoff_s", "multiplier", NULL };
+static const char *const allocation_keys[] = { "strategy", "on_demand_base_capacity",
+	"on_demand_percentage_above_base", "spot_fallback", NULL };
+
+static const char *const term_names[] = { "1y", "3y" };
+static const char *const payment_names[] = { "no_upfront", "partial_upfront", "all_upfront" };
+static const char *const strategy_names[] = { "order", "mixed" };
+static const char *const bool_names[] = { "false", "true" };
+
+/*
+ * The Spot Instance Advisor's interruption-frequency bands are monthly (FACTS.md 5: "0-5%, 5-10%, 10-15%,
+ * 15-20%, >20% monthly"). A band is read as the probability p that an instance is interrupted within a
+ * month, taken at the band's middle (25% for the open ">20%": an assumption), and turned into a constant
+ * rate per instance-hour: no interruption for a month has probability exp(-730 rate) = 1 - p, so
+ * rate = -ln(1 - p) / 730 (a month = 730 h).
+ */
+static const char *const band_names[] = { "<5%", "5-10%", "10-15%", "15-20%", ">20%" };
+static const double band_monthly_p[] = { 0.025, 0.075, 0.125, 0.175, 0.25 };
+
+/* ---- helpers ------------------------------------------------------------------------------------ */
+
+/* True if name is one of keys (NULL-terminated). */
+static bool listed(const char *name, const char *const *keys)
+{
+	for (int i = 0; keys[i]; i++)
+		if (strcmp(keys[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* keys joined by ", " into buf. */
+static const char *join(const char *const *keys, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; keys[i] && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", keys[i]);
+	return buf;
+}
+
+/* Fail if both keys a and b of map are given (at b): they set the same thing. */
+static int exclusive(struct load *l, const struct scenario_yaml_ref *map, const char *a, const char *b)
+{
+	struct scenario_yaml_ref ra, rb;
+
+	scenario_yaml_child(map, a, &ra);
+	scenario_yaml_child(map, b, &rb);
+	if (ra.node && rb.node)
+		return scenario_yaml_fail(&l->y, &rb, "%s and %s cannot both be given; expected one of them",
+					  a, b);
+	return STATUS_OK;
+}
+
+/* Fail if key is given in map without `needs` (at key). */
+static int only_with(struct load *l, const struct scenario_yaml_ref *map, const char *key, const char *needs)
+{
+	struct scenario_yaml_ref r, n;
+
+	scenario_yaml_child(map, key, &r);
+	scenario_yaml_child(map, needs, &n);
+	if (r.node && !n.node)
+		return scenario_yaml_fail(&l->y, &r, "%s applies only with %s; expected %s too, or no %s",
+					  key, needs, needs, key);
+	return STATUS_OK;
+}
+
+/*
+ * Read the path at r into buf (SCENARIO_PATH_MAX bytes), resolved against the scenario file's folder: an
+ * absolute path, or any path when the scenario has no file, is kept as written.
+ */
+static int read_path(struct load *l, const struct scenario_yaml_ref *r, char *buf)
+{
+	const char *slash = l->path ? strrchr(l->path, '/') : NULL;
+	char written[SCENARIO_PATH_MAX];
+	int n, rc;
+
+	if ((rc = scenario_yaml_string(&l->y, r, written, sizeof written)))
+		return rc;
+	if (written[0] == '/' || !slash)
+		n = snprintf(buf, SCENARIO_PATH_MAX, "%s", written);
+	else
+		n = snprintf(buf, SCENARIO_PATH_MAX, "%.*s/%s", (int)(slash - l->path), l->path, written);
+	if (n >= SCENARIO_PATH_MAX)
+		return scenario_yaml_fail(&l->y, r, "the path, resolved against the scenario's folder, is %d "
+					  "bytes; expected at most %d", n, SCENARIO_PATH_MAX - 1);
+	return STATUS_OK;
+}
+
+/* usd_per_h of an entry (*f->usd_per_h holds the default). */
+static int read_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+
+	scenario_yaml_child(e, "usd_per_h", &r);
+	f->price_given = r.node != NULL;
+	return scenario_yaml_number(&l->y, &r, &price_bounds, &f->usd_per_h);
+}
+
+/* A required instance count in [lo, hi]; the entry holds exactly that many (max = count). */
+static int read_bought(struct load *l, const struct scenario_yaml_ref *e, int lo, int hi, const char *what,
+		       struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = scenario_load_required(l, e, "count", what, &r)) ||
+	    (rc = scenario_load_int(l, &r, lo, hi, &f->count)))
+		return rc;
+	f->max = f->count;
+	return STATUS_OK;
+}
+
+/* `term` (1y | 3y; absent: *term unchanged) and `term_start` (default the scenario start). */
+static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+	int t = f->term == TERM_3Y, rc;
+
+	scenario_yaml_child(e, "term", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, term_names, 2, &t)))
+		return rc;
+	if (r.node)
+		f->term = t ? TERM_3Y : TERM_1Y;
+	f->term_start_unix_s = l->sc.start_unix_s;
+	scenario_yaml_child(e, "term_start", &r);
+	return scenario_load_time(l, &r, &f->term_start_unix_s);
+}
+
+/* ---- reserved, odcr, savings_plan --------------------------------------------------------------- */
+
+/*
+ * reserved. Without a term: one hourly rate, the catalogue's reserved rate. With a term: the effective
+ * rate E = od x (1 - d), d the 1- or 3-year discount, split by the payment option (FACTS.md 3: All Upfront
+ * has "no hourly charges", Partial Upfront is an upfront part plus a discounted hourly rate, No Upfront is
+ * hourly only); the upfront part pays for the whole term of H hours. An explicit usd_per_h or upfront_usd
+ * replaces its part.
+ */
+static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	static const double upfront_share[] = { [PAYMENT_NO_UPFRONT] = 0,
+		[PAYMENT_PARTIAL_UPFRONT] = PARTIAL_UPFRONT_SHARE, [PAYMENT_ALL_UPFRONT] = 1 };
+	struct scenario_yaml_ref r;
+	int payment = PAYMENT_NO_UPFRONT, rc;
+	double rate, hours, share;
+
+	if ((rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of reserved instances", f)) ||
+	    (rc = only_with(l, e, "payment", "term")) || (rc = only_with(l, e, "upfront_usd", "term")) ||
+	    (rc = only_with(l, e, "term_start", "term")) || (rc = read_term(l, e, f)))
+		return rc;
+	f->usd_per_h = l->sc.serving.reserved_usd_per_h;
+	if (f->term == TERM_NONE)
+		return read_price(l, e, f);
+	scenario_yaml_child(e, "payment", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, payment_names, 3, &payment)))
+		return rc;
+	f->payment = (enum payment_kind)payment;
+	rate = l->type.od_usd_per_h * (1.0 - (f->term == TERM_1Y ? l->type.reserved_discount
+							       : l->type.reserved_3y_discount));
+	hours = f->term == TERM_1Y ? TERM_1Y_H : TERM_3Y_H;
+	share = upfront_share[f->payment];
+	f->upfront_usd = share * rate * hours;
+	f->usd_per_h = (1.0 - share) * rate;
+	scenario_yaml_child(e, "upfront_usd", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &upfront_bounds, &f->upfront_usd)))
+		return rc;
+	return read_price(l, e, f);
+}
+
+/* odcr: "charged at the equivalent On-Demand rate whether you run instances in reserved capacity or not"
+ * (FACTS.md 3), so the default rate is the on-demand price. */
+static int read_odcr(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	int rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of instances the reservation holds", f);
+
+	f->usd_per_h = l->sc.serving.od_usd_per_h;
+	return rc ? rc : read_price(l, e, f);
+}
+
+/*
+ * savings_plan `rates`: instance type -> Savings Plans rate. Every rate is checked; only the serving type's
+ * is used, as the discount 1 - rate / od, and it may not exceed the on-demand price.
+ */
+static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, struct fleet_entry *f)
+{
+	const char *type = l->sc.serving.instance_type, *name;
+	double od = l->sc.serving.od_usd_per_h, rate = 0, v;
+	struct scenario_yaml_ref r;
+	bool found = false;
+	int n, rc;
+
+	if ((rc = scenario_yaml_mapping(&l->y, rates, NULL, "a mapping of instance types to Savings Plans "
+					"rates in USD per instance-hour", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_pair(rates, i, &r, &name);
+		if ((rc = scenario_yaml_number(&l->y, &r, &rate_bounds, &v)))
+			return rc;
+		if (strcmp(name, type) != 0)
+			continue;
+		if (v > od)
+			return scenario_yaml_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
+						  "(%g); expected at most %g", v, type, od, od);
+		rate = v;
+		found = true;
+	}
+	if (!found)
+		return scenario_yaml_fail(&l->y, rates, "no rate for the serving type %s; expected a key %s",
+					  type, type);
+	f->discount = 1.0 - rate / od;  /* od >= rate > 0 here */
+	return STATUS_OK;
+}
+
+/*
+ * savings_plan: an hourly commitment, billed whether used or not, that buys usage at a discount (FACTS.md
+ * 3). It holds no instances (max = 0). usd_per_h is the serving type's rate under the plan. Several plans
+ * may be listed; they add up.
+ */
+static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = scenario_load_required(l, e, "commit_usd_per_h", "the hourly commitment in USD", &r)) ||
+	    (rc = scenario_yaml_number(&l->y, &r, &commit_bounds, &f->commit_usd_per_h)) ||
+	    (rc = exclusive(l, e, "discount", "rates")))
+		return rc;
+	f->term = TERM_1Y;
+	if ((rc = read_term(l, e, f)))
+		return rc;
+	f->discount = l->type.savings_plan_discount;
+	scenario_yaml_child(e, "discount", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &f->discount)))
+		return rc;
+	scenario_yaml_child(e, "rates", &r);
+	if (r.node && (rc = read_rates(l, &r, f)))
+		return rc;
+	f->usd_per_h = l->sc.serving.od_usd_per_h * (1.0 - f->discount);
+	return STATUS_OK;
+}
+
+/* ---- on_demand and spot ------------------------------------------------------------------------- */
+
+/* count and max of an entry that scales (on_demand, spot). */
+static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	bool tracking = l->sc.autoscaling.policy == POLICY_TARGET_TRACKING;
+	struct scenario_yaml_ref r;
+	int rc;
+
+	scenario_yaml_child(e, "count", &r);
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &f->count)))
+		return rc;
+	scenario_yaml_child(e, "max", &r);
+	if (!r.node && tracking && !l->max_given)
+		return scenario_yaml_missing(&l->y, e, "max", "with target_tracking and no autoscaling.max, "
+					     "the most instances this entry may hold");
+	f->max = tracking && l->sc.autoscaling.max > f->count ? l->sc.autoscaling.max : f->count;
+	return scenario_load_int(l, &r, f->count, MAX_INSTANCES, &f->max);
+}
+
+/*
+ * Launch failures (FACTS.md 4, InsufficientInstanceCapacity): `ice_probability` per attempt, and
+ * `ice_outages`, windows from the scenario start, in order, not overlapping, inside the horizon.
+ */
+static int read_ice(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref list, o, r;
+	int n, rc;
+
+	scenario_yaml_child(e, "ice_probability", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &f->ice_probability)))
+		return rc;
+	scenario_yaml_child(e, "ice_outages", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_OUTAGES_MAX, "windows such as '- {start: 2h, "
+				     "end: 3h}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		struct outage *w = &f->outages[i];
+		int64_t after = i ? w[-1].end_us : 0;
+
+		scenario_yaml_item(&list, i, &o);
+		if ((rc = scenario_yaml_mapping(&l->y, &o, outage_keys, NULL, NULL)) ||
+		    (rc = scenario_load_required(l, &o, "start", "when launches start failing, a duration "
+						 "from the start", &r)) ||
+		    (rc = scenario_load_duration(l, &r, 0, false, l->sc.horizon_us, &w->start_us)))
+			return rc;
+		if (w->start_us < after)
+			return scenario_yaml_fail(&l->y, &r, "outages must be in time order and must "
+						  "not overlap; expected a start at or after the previous "
+						  "outage's end (%g s)", (double)after / 1e6);
+		if ((rc = scenario_load_required(l, &o, "end", "when capacity is back, a duration from the "
+						 "start", &r)) ||
+		    (rc = scenario_load_duration(l, &r, w->start_us, true, l->sc.horizon_us, &w->end_us)))
+			return rc;
+	}
+	f->noutages = n;
+	return STATUS_OK;
+}
+
+static int read_on_demand(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	int rc;
+
+	f->usd_per_h = l->sc.serving.od_usd_per_h;
+	if ((rc = read_scaling(l, e, f)) || (rc = read_price(l, e, f)))
+		return rc;
+	return read_ice(l, e, f);
+}
+
+/*
+ * The spot price: a trace, a fixed usd_per_h, or the on-demand price less `discount` (default the
+ * catalogue's). discount is 0 when a trace or usd_per_h sets the price; with a trace, usd_per_h is the
+ * trace's price at the scenario start (for reports: the run follows the trace).
+ */
+static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref trace, zone, r;
+	int rc;
+
+	if ((rc = exclusive(l, e, "usd_per_h", "discount")) ||
+	    (rc = exclusive(l, e, "price_trace", "discount")) ||
+	    (rc = exclusive(l, e, "price_trace", "usd_per_h")) ||
+	    (rc = only_with(l, e, "price_zone", "price_trace")))
+		return rc;
+	scenario_yaml_child(e, "price_trace", &trace);
+	scenario_yaml_child(e, "price_zone", &zone);
+	if (trace.node) {
+		if ((rc = scenario_yaml_string(&l->y, &zone, f->price_zone, sizeof f->price_zone)) ||
+		    (rc = read_path(l, &trace, f->price_trace)) ||
+		    (rc = pricetrace_load(&f->prices, f->price_trace, NULL, l->sc.serving.instance_type,
+					  zone.node ? f->price_zone : NULL, l->y.d)))
+			return rc;
+		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_s * S_US);
+		return STATUS_OK;
+	}
+	scenario_yaml_child(e, "usd_per_h", &r);
+	if (r.node)
+		return read_price(l, e, f);
+	f->discount = l->type.spot_discount;
+	scenario_yaml_child(e, "discount", &r);
+	rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &f->discount);
+	f->usd_per_h = l->sc.serving.od_usd_per_h * (1.0 - f->discount);
+	return rc;
+}
+
+/* The interruption model: a rate, an Advisor band (see band_monthly_p), or an availability trace. */
+static int read_interruptions(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	static const char *const models[] = { "interruptions_per_hour", "interruption_band",
+		"availability_trace" };
+	struct scenario_yaml_ref r[3];
+	int given = -1, band = 0, rc;
+
+	for (int i = 0; i < 3; i++) {
+		scenario_yaml_child(e, models[i], &r[i]);
+		if (r[i].node && given >= 0)
+			return scenario_yaml_fail(&l->y, &r[i], "%s and %s cannot both be given; expected "
+						  "at most one interruption model (interruptions_per_hour, "
+						  "interruption_band or availability_trace)", models[given],
+						  models[i]);
+		if (r[i].node)
+			given = i;
+	}
+	f->interruptions_per_hour = 0;
+	switch (given) {
+	case 0:
+		return scenario_yaml_number(&l->y, &r[0], &interruption_bounds, &f->interruptions_per_hour);
+	case 1:
+		if ((rc = scenario_yaml_choice(&l->y, &r[1], band_names, 5, &band)))
+			return rc;
+		f->interruptions_per_hour = -log(1.0 - band_monthly_p[band]) / HOURS_PER_MONTH;
+		return STATUS_OK;
+	case 2:
+		if ((rc = read_path(l, &r[2], f->availability_trace)))
+			return rc;
+		return availtrace_load(&f->avail, f->availability_trace, NULL, l->y.d);
+	}
+	return scenario_load_warn(l, e, "spot entry has no interruption model (interruptions_per_hour, "
+				  "interruption_band or availability_trace); its instances are never "
+				  "interrupted");
+}
+
+/* The interruption notice and pool-wide reclaims. */
+static int read_reclaims(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	f->notice_us = DEFAULT_NOTICE_US;
+	f->reclaims_per_day = 0;
+	f->reclaim_fraction = 1;
+	f->outage_mean_us = DEFAULT_OUTAGE_MEAN_US;
+	scenario_yaml_child(e, "notice_s", &r);
+	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_NOTICE_US, &f->notice_us)))
+		return rc;
+	scenario_yaml_child(e, "reclaims_per_day", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &reclaim_bounds, &f->reclaims_per_day)))
+		return rc;
+	scenario_yaml_child(e, "reclaim_fraction", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &share_bounds, &f->reclaim_fraction)))
+		return rc;
+	scenario_yaml_child(e, "outage_mean_s", &r);
+	return scenario_load_duration(l, &r, 0, true, MAX_OUTAGE_MEAN_US, &f->outage_mean_us);
+}
+
+static int read_spot(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	int rc;
+
+	if ((rc = read_scaling(l, e, f)) || (rc = read_spot_price(l, e, f)) ||
+	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)))
+		return rc;
+	return read_ice(l, e, f);
+}
+
+/* ---- capacity_block ----------------------------------------------------------------------------- */
+
+/* "1-day increments up to 14 days, and in 7-day increments up to 182 days" (FACTS.md 1). */
+static bool block_duration_ok(int64_t us)
+{
+	int64_t days = us / DAY_US;
+
+	return us % DAY_US == 0 &&
+	       ((days >= 1 && days <= 14) || (days >= 21 && days <= 182 && days % 7 == 0));
+}
+
+/* Warn about a block that does not end at 11:30 UTC, or that the run never reaches. */
+static int check_block_times(struct load *l, const struct scenario_yaml_ref *start, int64_t start_unix_s,
+			     const struct fleet_entry *f)
+{
+	int64_t end_unix_s = start_unix_s + f->duration_us / S_US;
+	int tod = (int)(((end_unix_s % 86400) + 86400) % 86400), rc;
+	char from[32], to[32], run_from[32], run_to[32], sec[8] = "";
+
+	if (tod != BLOCK_END_S) {
+		if (tod % 60)
+			snprintf(sec, sizeof sec, ":%02d", tod % 60);
+		if ((rc = scenario_load_warn(l, start, "capacity block ends at %02d:%02d%s UTC; real "
+					     "Capacity Blocks end at 11:30 UTC (FACTS.md 1)", tod / 3600,
+					     tod / 60 % 60, sec)))
+			return rc;
+	}
+	if (f->start_us < l->sc.horizon_us && f->start_us + f->duration_us > 0)
+		return STATUS_OK;
+	units_format_time(start_unix_s, from, sizeof from);
+	units_format_time(end_unix_s, to, sizeof to);
+	units_format_time(l->sc.start_unix_s, run_from, sizeof run_from);
+	units_format_time(l->sc.start_unix_s + l->sc.horizon_us / S_US, run_to, sizeof run_to);
+	return scenario_load_warn(l, start, "capacity block from %s to %s lies entirely outside the "
+				  "simulated window (%s to %s); it never serves", from, to, run_from, run_to);
+}
+
+/* The block's price: per instance-hour (default the catalogue's Capacity Block rate) or for the whole block;
+ * each is derived from the other. */
+static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	double instance_h = (double)f->count * (double)f->duration_us / US_PER_H;
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = exclusive(l, e, "usd_per_h", "upfront_usd")))
+		return rc;
+	scenario_yaml_child(e, "upfront_usd", &r);
+	if (r.node) {
+		f->price_given = true;
+		rc = scenario_yaml_number(&l->y, &r, &upfront_bounds, &f->upfront_usd);
+		f->usd_per_h = f->upfront_usd / instance_h;
+		return rc;
+	}
+	scenario_yaml_child(e, "usd_per_h", &r);
+	if (!r.node && l->type.cb_usd_per_h == 0)
+		return scenario_yaml_missing(&l->y, e, "usd_per_h", "the catalogue has no Capacity Block "
+					     "rate for this type: a price per instance-hour, or upfront_usd "
+					     "for the block");
+	f->usd_per_h = l->type.cb_usd_per_h;
+	rc = read_price(l, e, f);
+	f->upfront_usd = f->usd_per_h * instance_h;
+	return rc;
+}
+
+static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	const char *expect = "whole days from 1 to 14, or 21 to 182 in steps of 7 days";
+	struct scenario_yaml_ref start, r;
+	int64_t start_unix_s = 0;
+	const char *s;
+	int rc;
+
+	if ((rc = scenario_load_required(l, e, "start", "when the block begins, a UTC time", &start)) ||
+	    (rc = scenario_load_time(l, &start, &start_unix_s)))
+		return rc;
+	f->start_us = (start_unix_s - l->sc.start_unix_s) * S_US;
+	if ((rc = scenario_load_required(l, e, "duration", "the block's length in days, such as 7d", &r)) ||
+	    (rc = scenario_yaml_scalar(&l->y, &r, expect, &s)))
+		return rc;
+	if (units_parse_duration(s, &f->duration_us) != STATUS_OK || !block_duration_ok(f->duration_us))
+		return scenario_yaml_bad(&l->y, &r, expect);
+	if ((rc = read_bought(l, e, 1, BLOCK_MAX_COUNT, "the number of instances in the block", f)) ||
+	    (rc = read_block_price(l, e, f)))
+		return rc;
+	return check_block_times(l, &start, start_unix_s, f);
+}
+
+/* ---- the list ----------------------------------------------------------------------------------- */
+
+/* The purchase option of a fleet entry. */
+static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind)
+{
+	const char *names = "reserved, on_demand, spot, odcr, savings_plan or capacity_block";
+	struct scenario_yaml_ref r;
+	char name[SCENARIO_NAME_MAX];
+	int rc;
+
+	if ((rc = scenario_load_required(l, e, "option", names, &r)) ||
+	    (rc = scenario_yaml_string(&l->y, &r, name, sizeof name)))
+		return rc;
+	if (!option_kind_parse(name, kind))
+		return scenario_yaml_fail(&l->y, &r, "unknown option '%s'; expected %s", name, names);
+	return STATUS_OK;
+}
+
+/* Every key of entry e (n pairs) must belong to its option: another option's key "does not apply". */
+static int check_keys(struct load *l, const struct scenario_yaml_ref *e, int n, enum option_kind kind)
+{
+	const char *const *keys = option_keys[kind], *name;
+	struct scenario_yaml_ref r;
+	char list[512];
+
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_pair(e, i, &r, &name);
+		if (listed(name, keys))
+			continue;
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			if (listed(name, option_keys[k]))
+				return scenario_yaml_fail(&l->y, &r, "%s does not apply to %s; expected "
+							  "one of: %s", name, option_kind_name(kind),
+							  join(keys, list, sizeof list));
+		return scenario_yaml_mapping(&l->y, e, keys, NULL, NULL);  /* "unknown key 'x'; ..." */
+	}
+	return STATUS_OK;
+}
+
+/* How each option's entry is read, after its keys are checked. */
+static int (*const read_entry[OPTION_KIND_COUNT])(struct load *, const struct scenario_yaml_ref *,
+						   struct fleet_entry *) = {
+	[OPTION_RESERVED] = read_reserved, [OPTION_ON_DEMAND] = read_on_demand, [OPTION_SPOT] = read_spot,
+	[OPTION_ODCR] = read_odcr, [OPTION_SAVINGS_PLAN] = read_savings_plan,
+	[OPTION_CAPACITY_BLOCK] = read_capacity_block };
+
+static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	int n, rc;
+
+	if ((rc = scenario_yaml_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
+					&n)) ||
+	    (rc = read_option(l, e, &f->option)) || (rc = check_keys(l, e, n, f->option)))
+		return rc;
+	return read_entry[f->option](l, e, f);
+}
+
+int scenario_load_fleet(struct load *l)
+{
+	struct scenario_yaml_ref e;
+	int n, rc;
+
+	if ((rc = scenario_load_required(l, &l->root, "fleet", "a list of entries such as '- {option: "
+					 "reserved, count: 4}'", &l->fleet)) ||
+	    (rc = scenario_yaml_list(&l->y, &l->fleet, 1, SCENARIO_FLEET_MAX,
+				     "entries such as '- {option: reserved, count: 4}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_item(&l->fleet, i, &e);
+		if ((rc = read_fleet_entry(l, &e, &l->sc.fleet[i])))
+			return rc;
+	}
+	l->sc.nfleet = n;
+	return STATUS_OK;
+}
+
+/* ---- quotas, launch_retry, allocation ------------------------------------------------------------ */
+
+/* `quotas` (FACTS.md 4: On-Demand quotas count vCPUs per family); -1 = no limit. */
+static int read_quotas(struct load *l)
+{
+	int *values[] = { &l->sc.quotas.on_demand_vcpus, &l->sc.quotas.on_demand_instances,
+			  &l->sc.quotas.spot_vcpus, &l->sc.quotas.spot_instances };
+	struct scenario_yaml_ref q, r;
+	int rc;
+
+	scenario_yaml_child(&l->root, "quotas", &q);
+	if ((rc = scenario_yaml_mapping(&l->y, &q, quota_keys, NULL, NULL)))
+		return rc;
+	for (int i = 0; quota_keys[i]; i++) {
+		*values[i] = -1;
+		scenario_yaml_child(&q, quota_keys[i], &r);
+		if ((rc = scenario_load_int(l, &r, 0, MAX_QUOTA, values[i])))
+			return rc;
+		if (r.node && strstr(quota_keys[i], "vcpus") && l->type.vcpus == 0)
+			return scenario_yaml_fail(&l->y, &r, "the vCPUs of %s are unknown; expected "
+						  "catalog.%s.vcpus, or a quota in instances",
+						  l->sc.serving.instance_type, l->sc.serving.instance_type);
+	}
+	return STATUS_OK;
+}
+
+/* `launch_retry`: the wait after a failed launch grows by multiplier per failure, up to max_backoff_s. */
+static int read_retry(struct load *l)
+{
+	struct scenario_yaml_ref lr, r;
+	int rc;
+
+	scenario_yaml_child(&l->root, "launch_retry", &lr);
+	if ((rc = scenario_yaml_mapping(&l->y, &lr, retry_keys, NULL, NULL)))
+		return rc;
+	l->sc.launch_retry.backoff_us = DEFAULT_BACKOFF_US;
+	l->sc.launch_retry.multiplier = DEFAULT_MULTIPLIER;
+	scenario_yaml_child(&lr, "backoff_s", &r);
+	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_BACKOFF_US, &l->sc.launch_retry.backoff_us)))
+		return rc;
+	/* the cap defaults to 600 s, or to the first wait when that is longer */
+	l->sc.launch_retry.max_backoff_us = l->sc.launch_retry.backoff_us > DEFAULT_MAX_BACKOFF_US
+					    ? l->sc.launch_retry.backoff_us : DEFAULT_MAX_BACKOFF_US;
+	scenario_yaml_child(&lr, "max_backoff_s", &r);
+	if ((rc = scenario_load_duration(l, &r, l->sc.launch_retry.backoff_us, false, MAX_BACKOFF_US,
+					 &l->sc.launch_retry.max_backoff_us)))
+		return rc;
+	scenario_yaml_child(&lr, "multiplier", &r);
+	return scenario_yaml_number(&l->y, &r, &multiplier_bounds, &l->sc.launch_retry.multiplier);
+}
+
+/* `allocation`: order (fill the fleet in list order) or mixed (an on-demand base, then a percentage). */
+static int read_allocation(struct load *l)
+{
+	struct scenario_yaml_ref al, r, pct;
+	int mixed = 0, fallback = 1, spot = 0, rc;
+
+	scenario_yaml_child(&l->root, "allocation", &al);
+	if ((rc = scenario_yaml_mapping(&l->y, &al, allocation_keys, NULL, NULL)))
+		return rc;
+	scenario_yaml_child(&al, "strategy", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, strategy_names, 2, &mixed)))
+		return rc;
+	for (int i = 0; i < l->sc.nfleet; i++)
+		spot += l->sc.fleet[i].option == OPTION_SPOT;
+	if (mixed && !spot)
+		return scenario_yaml_fail(&l->y, &r, "strategy mixed splits launches between on-demand "
+					  "and spot, but the fleet has no spot entry; expected a spot entry, "
+					  "or strategy order");
+	l->sc.allocation.mixed = mixed;
+	l->sc.allocation.on_demand_pct = 100;
+	scenario_yaml_child(&al, "on_demand_base_capacity", &r);
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.allocation.on_demand_base)))
+		return rc;
+	scenario_yaml_child(&al, "on_demand_percentage_above_base", &pct);
+	if ((rc = scenario_yaml_number(&l->y, &pct, &percent_bounds, &l->sc.allocation.on_demand_pct)))
+		return rc;
+	if (!mixed && (r.node || pct.node))  /* base and percentage shape the mix */
+		return scenario_yaml_fail(&l->y, r.node ? &r : &pct, "applies only to strategy mixed; "
+					  "expected strategy: mixed, or no %s", allocation_keys[r.node ? 1 : 2]);
+	scenario_yaml_child(&al, "spot_fallback", &r);
+	rc = scenario_yaml_choice(&l->y, &r, bool_names, 2, &fallback);
+	l->sc.allocation.spot_fallback = fallback;
+	return rc;
+}
+
+int scenario_load_limits(struct load *l)
+{
+	int rc;
+
+	if ((rc = read_quotas(l)) || (rc = read_retry(l)))
+		return rc;
+	return read_allocation(l);
+}
+
+/* ---- autoscaling against the fleet -------------------------------------------------------------- */
+
+int scenario_load_finish(struct load *l)
+{
+	struct scenario *sc = &l->sc;
+	struct scenario_yaml_ref r;
+	int reserved = 0, count = 0, capacity = 0, holding = 0;
+
+	for (int i = 0; i < sc->nfleet; i++) {
+		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
+		holding += sc->fleet[i].option != OPTION_SAVINGS_PLAN;
+		count += sc->fleet[i].count;     /* a savings_plan's count and max are 0 */
+		capacity += sc->fleet[i].max;
+	}
+	if (!holding)
+		return scenario_yaml_fail(&l->y, &l->fleet, "a savings_plan holds no instances, and the "
+					  "fleet has nothing else; expected at least one entry of another "
+					  "option");
+	if (!l->min_given)
+		sc->autoscaling.min = reserved;
+	if (!l->max_given)
+		sc->autoscaling.max = capacity;
+	if (sc->autoscaling.policy == POLICY_NONE) {
+		if (count < 1)
+			return scenario_yaml_fail(&l->y, &l->fleet, "the fleet has no instances "
+						  "(every count is 0) and autoscaling.policy is none; expected "
+						  "a reserved, odcr or capacity_block entry, or an on_demand or "
+						  "spot count of at least 1");
+		return STATUS_OK;
+	}
+	scenario_yaml_child(&l->autoscaling, "max", &r);
+	if (sc->autoscaling.max > capacity)
+		return scenario_yaml_fail(&l->y, &r, "%d is more than the fleet can hold (its "
+					  "entries' max add up to %d); expected at most %d, or a larger max on "
+					  "a fleet entry", sc->autoscaling.max, capacity, capacity);
+	scenario_yaml_child(&l->autoscaling, "min", &r);
+	if (sc->autoscaling.min > sc->autoscaling.max)
+		return scenario_yaml_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "
+					  "autoscaling.max (%d); expected min <= max",
+					  l->min_given ? "" : "min (by default the reserved count) ",
+					  sc->autoscaling.min, sc->autoscaling.max);
+	return STATUS_OK;
+}

@@ -1,0 +1,93 @@
+/*
+ * scenario_load: what the two halves of the scenario loader share (private to scenario.c and
+ * scenario_fleet.c).
+ *
+ * A load in progress lives in a struct load: the parsed YAML, the scenario being filled (copied to the
+ * caller only when every step has succeeded), the refs that later cross-checks point back into, and the
+ * serving instance type after the scenario's `catalog:` overrides. scenario.c reads the top level, slo,
+ * workload, serving, the catalogue and autoscaling, and owns the small readers below; scenario_fleet.c
+ * reads the fleet and what governs it (quotas, launch_retry, allocation) and checks the fleet against
+ * autoscaling.
+ *
+ * Every reader returns STATUS_OK or a failure status with the message in l->y.d, positioned as
+ * scenario_yaml.h describes; readers of optional values leave *out unchanged when the key is absent, so a
+ * caller sets the default first. Warnings (scenario_load_warn) are positioned the same way but do not stop
+ * the load; they are collected in l->sc.warnings.
+ */
+#ifndef GPUCAP_SCENARIO_LOAD_H
+#define GPUCAP_SCENARIO_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "scenario.h"
+#include "scenario_yaml.h"
+
+#define S_US INT64_C(1000000)
+#define DAY_US (86400 * S_US)
+#define MAX_INSTANCES 100000    /* per fleet entry, and for autoscaling min/max */
+#define MAX_USD_PER_H 100000.0  /* a sanity bound on any hourly price */
+
+/* The instance type the scenario serves on, after the scenario's catalog: overrides. */
+struct instance_type {
+	int gpus;                      /* GPUs per instance */
+	int vcpus;                     /* vCPUs per instance; 0 = unknown (a new type that does not say) */
+	double od_usd_per_h;           /* On-Demand price, USD per instance-hour */
+	double reserved_discount;      /* fraction off On-Demand, 1-year reservation */
+	double reserved_3y_discount;   /* fraction off On-Demand, 3-year reservation */
+	double savings_plan_discount;  /* fraction off On-Demand under a Savings Plan */
+	double spot_discount;          /* typical Spot fraction off On-Demand */
+	double cb_usd_per_h;           /* Capacity Block rate per instance-hour; 0 = unknown */
+};
+
+/* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
+ * back into them (a ref keeps a pointer to its parent). */
+struct load {
+	struct scenario_yaml y;
+	struct scenario sc;        /* copied to the caller on success; its traces and warnings are owned */
+	struct scenario_yaml_ref root;
+	struct scenario_yaml_ref fleet;
+	struct scenario_yaml_ref autoscaling;
+	struct instance_type type;
+	const char *path;          /* the scenario file (borrowed), for resolving trace paths; NULL for text */
+	size_t warnings_len;       /* bytes used in sc.warnings (which is NULL until the first warning) */
+	bool min_given;            /* autoscaling.min was written */
+	bool max_given;            /* autoscaling.max was written */
+};
+
+/* ---- readers, in scenario.c ---------------------------------------------------------------------- */
+
+/* A duration (units_parse_duration) in microseconds: > lo_us (lo_open) or >= lo_us, and <= hi_us. */
+int scenario_load_duration(struct load *l, const struct scenario_yaml_ref *r, int64_t lo_us, bool lo_open,
+			   int64_t hi_us, int64_t *out_us);
+
+/* An ISO-8601 UTC time (units_parse_time) in seconds since the epoch. */
+int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_s);
+
+/* An int-sized integer in [lo, hi]. */
+int scenario_load_int(struct load *l, const struct scenario_yaml_ref *r, int lo, int hi, int *out);
+
+/* The child `key` of map, which must be present; `what` explains it in the message when it is not. */
+int scenario_load_required(struct load *l, const struct scenario_yaml_ref *map, const char *key,
+			   const char *what, struct scenario_yaml_ref *out);
+
+/*
+ * Add the warning "FILE:LINE:COL: KEY.PATH: message" (placed like an error at r) as one line of
+ * l->sc.warnings. Returns STATUS_OK, or STATUS_ENOMEM with a message in the diag.
+ */
+int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
+
+/* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them). */
+int scenario_load_fleet(struct load *l);
+
+/* Read `quotas`, `launch_retry` and `allocation` (after the fleet: mixed allocation needs a spot entry). */
+int scenario_load_limits(struct load *l);
+
+/* Autoscaling's defaults that depend on the fleet (min, max), then the checks across the two. */
+int scenario_load_finish(struct load *l);
+
+#endif

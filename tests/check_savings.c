@@ -1,0 +1,123 @@
+/*
+ * check_savings: Savings Plan settlement, on the worked example FACTS.md 3 cites (re:Post: a commitment of
+ * $0.90/h covering one $1/h instance; a second instance billed On-Demand; with nothing running the $0.90
+ * is still billed) and hand-computed variations. Tolerance 1e-12 USD.
+ */
+#include <check.h>
+
+#include "savings.h"
+#include "testutil.h"
+
+#define TOL 1e-12
+
+static struct savings_result settle1(double usage, double commit, double discount, double last_h)
+{
+	struct savings_plan_terms p = { commit, discount };
+	struct savings_result r;
+
+	savings_settle(&usage, 1, last_h, &p, 1, &r);
+	return r;
+}
+
+START_TEST(commitment_covers_one_instance)
+{
+	/* one $1/h instance, 10% discount: $0.90 at SP rates = the whole commitment */
+	struct savings_result r = settle1(1.0, 0.90, 0.10, 1.0);
+	ck_assert_double_eq_tol(r.commit_usd, 0.90, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+	ck_assert_double_eq_tol(r.covered_od_usd, 1.0, TOL);
+	ck_assert_double_eq_tol(r.excess_od_usd, 0.0, TOL);
+}
+END_TEST
+
+START_TEST(second_instance_billed_on_demand)
+{
+	/* two $1/h instances: the commitment covers one; the other costs $1 On-Demand: $1.90 in all */
+	struct savings_result r = settle1(2.0, 0.90, 0.10, 1.0);
+	ck_assert_double_eq_tol(r.commit_usd + r.excess_od_usd, 1.90, TOL);
+	ck_assert_double_eq_tol(r.excess_od_usd, 1.0, TOL);
+}
+END_TEST
+
+START_TEST(unused_commitment_is_lost)
+{
+	/* nothing running: still $0.90, all unused */
+	struct savings_result r = settle1(0.0, 0.90, 0.10, 1.0);
+	ck_assert_double_eq_tol(r.commit_usd, 0.90, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.90, TOL);
+	/* half an instance-hour: $0.45 at SP rates used, $0.45 lost */
+	r = settle1(0.5, 0.90, 0.10, 1.0);
+	ck_assert_double_eq_tol(r.unused_usd, 0.45, TOL);
+	ck_assert_double_eq_tol(r.covered_od_usd, 0.5, TOL);
+}
+END_TEST
+
+START_TEST(hours_do_not_pool)
+{
+	/* hour 0 idle, hour 1 two instances: hour 0 loses $0.90, hour 1 bills $1 On-Demand on top */
+	double usage[2] = { 0.0, 2.0 };
+	struct savings_plan_terms p = { 0.90, 0.10 };
+	struct savings_result r;
+
+	savings_settle(usage, 2, 1.0, &p, 1, &r);
+	ck_assert_double_eq_tol(r.commit_usd, 1.80, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.90, TOL);
+	ck_assert_double_eq_tol(r.excess_od_usd, 1.0, TOL);
+}
+END_TEST
+
+START_TEST(partial_last_hour_is_prorated)
+{
+	/* a horizon ending 15 minutes into an hour: the commitment for it is $0.90 x 0.25 */
+	struct savings_result r = settle1(0.0, 0.90, 0.10, 0.25);
+	ck_assert_double_eq_tol(r.commit_usd, 0.225, TOL);
+}
+END_TEST
+
+START_TEST(plans_apply_in_order)
+{
+	/* $10 of usage; plan A $3/h at 40% off covers $5 On-Demand; plan B $2/h at 20% off covers $2.50;
+	 * $2.50 left On-Demand. Total: 3 + 2 + 2.5 = $7.50 */
+	double usage = 10.0;
+	struct savings_plan_terms p[2] = { { 3.0, 0.40 }, { 2.0, 0.20 } };
+	struct savings_result r;
+
+	savings_settle(&usage, 1, 1.0, p, 2, &r);
+	ck_assert_double_eq_tol(r.covered_od_usd, 7.5, TOL);
+	ck_assert_double_eq_tol(r.excess_od_usd, 2.5, TOL);
+	ck_assert_double_eq_tol(r.commit_usd + r.excess_od_usd, 7.5, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+}
+END_TEST
+
+START_TEST(no_plans_everything_on_demand)
+{
+	double usage[3] = { 1.0, 2.0, 0.5 };
+	struct savings_result r;
+
+	savings_settle(usage, 3, 0.5, NULL, 0, &r);
+	ck_assert_double_eq_tol(r.excess_od_usd, 3.5, TOL);
+	ck_assert_double_eq_tol(r.commit_usd, 0.0, TOL);
+}
+END_TEST
+
+static Suite *savings_suite(void)
+{
+	Suite *s = suite_create("savings");
+	TCase *tc = tcase_create("settle");
+
+	tcase_add_test(tc, commitment_covers_one_instance);
+	tcase_add_test(tc, second_instance_billed_on_demand);
+	tcase_add_test(tc, unused_commitment_is_lost);
+	tcase_add_test(tc, hours_do_not_pool);
+	tcase_add_test(tc, partial_last_hour_is_prorated);
+	tcase_add_test(tc, plans_apply_in_order);
+	tcase_add_test(tc, no_plans_everything_on_demand);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(savings_suite());
+}
