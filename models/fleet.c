@@ -168,8 +168,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 			go_serving(f, in);
 		} else {
 			in->state = INSTANCE_LAUNCHING;
-			if (g->kind == OPTION_ON_DEMAND || g->kind == OPTION_SPOT)
-				f->meter->launches++;
+			f->meter->launches++;
 			int rc = engine_schedule(f->eng, &in->ready, f->eng->now_us + f->startup_us, on_ready);
 			if (rc != STATUS_OK)
 				fail_run(f, rc);

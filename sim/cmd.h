@@ -17,6 +17,11 @@ int cmd_catalog(int argc, char **argv);
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise. */
 int cmd_exit_code(int status);
 
+struct scenario;
+
+/* Print each of the scenario's warnings to stderr as "gpucap: warning: ...". */
+void cmd_print_warnings(const struct scenario *sc);
+
 /* The default scenario shipped in scenarios/. */
 const char *cmd_default_scenario(void);
 

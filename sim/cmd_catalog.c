@@ -18,24 +18,30 @@ int cmd_catalog(int argc, char **argv)
 			return CMD_EXIT_USAGE;
 		}
 		puts("usage: gpucap catalog [--json]\n\nList the built-in instance types: GPUs, GPU model, vCPUs, "
-		     "On-Demand price (USD per instance-hour),\nthe reserved discount assumed, and the date and "
-		     "source of each price. Scenarios override any entry\nwith a `catalog:` map.");
+		     "On-Demand price (USD per instance-hour),\nthe discounts assumed (1- and 3-year reserved, 1-year "
+		     "Savings Plan, Spot), the last published\nCapacity Block rate (0 = unknown), and the date and "
+		     "source of each price. The discounts are\ntypical figures, not quotes: scenarios override any "
+		     "entry with a `catalog:` map.");
 		return CMD_EXIT_OK;
 	}
 	if (!json)
-		printf("%-18s %4s %-11s %5s %12s %9s  %-10s %s\n", "type", "gpus", "gpu", "vcpus", "od_usd_per_h",
-		       "rsv_disc", "date", "source");
+		printf("%-17s %4s %-10s %5s %11s %6s %6s %6s %6s %8s  %-10s %s\n", "type", "gpus", "gpu", "vcpus",
+		       "od_usd/h", "ri_1y", "ri_3y", "sp_1y", "spot", "cb_usd/h", "date", "source");
 	for (size_t i = 0; i < catalog_count(); i++) {
 		const struct catalog_entry *e = catalog_at(i);
 		if (json)
 			printf("{\"type\": \"%s\", \"gpus\": %d, \"gpu_model\": \"%s\", \"vcpus\": %d, "
-			       "\"od_usd_per_h\": %.17g, \"reserved_discount\": %.17g, \"price_date\": \"%s\", "
-			       "\"price_source\": \"%s\"}\n",
+			       "\"od_usd_per_h\": %.17g, \"reserved_discount\": %.17g, \"reserved_3y_discount\": %.17g, "
+			       "\"savings_plan_discount\": %.17g, \"spot_discount\": %.17g, \"cb_usd_per_h\": %.17g, "
+			       "\"price_date\": \"%s\", \"price_source\": \"%s\"}\n",
 			       e->name, e->gpus, e->gpu_model, e->vcpus, e->od_usd_per_h, e->reserved_discount,
+			       e->reserved_3y_discount, e->savings_plan_discount, e->spot_discount, e->cb_usd_per_h,
 			       e->price_date, e->price_source);
 		else
-			printf("%-18s %4d %-11s %5d %12.6g %8.0f%%  %-10s %s\n", e->name, e->gpus, e->gpu_model,
-			       e->vcpus, e->od_usd_per_h, 100 * e->reserved_discount, e->price_date, e->price_source);
+			printf("%-17s %4d %-10s %5d %11.6g %5.0f%% %5.0f%% %5.0f%% %5.0f%% %8.2f  %-10s %s\n", e->name,
+			       e->gpus, e->gpu_model, e->vcpus, e->od_usd_per_h, 100 * e->reserved_discount,
+			       100 * e->reserved_3y_discount, 100 * e->savings_plan_discount, 100 * e->spot_discount,
+			       e->cb_usd_per_h, e->price_date, e->price_source);
 	}
 	return CMD_EXIT_OK;
 }

@@ -155,9 +155,20 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	}
 	printf("  GPU-hours  %.1f paid = %.1f busy + %.1f idle (%.1f%% utilised)\n", get(rep, "gpu_hours_paid"),
 	       get(rep, "gpu_hours_busy"), get(rep, "gpu_hours_idle"), 100 * get(rep, "gpu_utilization"));
-	printf("  fleet      peak %.0f instances, %.0f launches, %.0f scale-outs, %.0f scale-ins\n",
+	printf("  fleet      peak %.0f instances, %.0f launches, %.0f scale-outs, %.0f scale-ins, %.0f launch failures\n",
 	       get(rep, "instances_peak"), get(rep, "launches"), get(rep, "scale_out_actions"),
-	       get(rep, "scale_in_actions"));
+	       get(rep, "scale_in_actions"), get(rep, "launch_failures"));
+	if (get(rep, "spot_interruptions") > 0 || get(rep, "block_terminations") > 0)
+		printf("  taken      %.0f spot interruptions, %.0f block terminations; %.0f requests interrupted "
+		       "(%.0f dropped)\n", get(rep, "spot_interruptions"), get(rep, "block_terminations"),
+		       get(rep, "requests_interrupted"), get(rep, "requests_interrupted_dropped"));
+	if (get(rep, "commitment_usd") > 0)
+		printf("  commitment $%.2f in the window, %.1f%% used ($%.2f unused), %.1f%% coverage; "
+		       "$%.2f still to pay after the horizon\n", get(rep, "commitment_usd"),
+		       100 * get(rep, "commitment_utilization"), get(rep, "commitment_unused_usd"),
+		       100 * get(rep, "commitment_coverage"), get(rep, "commitment_after_horizon_usd"));
+	else if (get(rep, "commitment_after_horizon_usd") > 0)
+		printf("  commitment $%.2f still to pay after the horizon\n", get(rep, "commitment_after_horizon_usd"));
 	printf("  engine     %.0f events in %.2f s (%.1f M events/s)\n", get(rep, "sim_events"), get(rep, "wall_s"),
 	       get(rep, "sim_events") / get(rep, "wall_s") / 1e6);
 }
@@ -180,6 +191,7 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 		return cmd_exit_code(rc);
 	}
+	cmd_print_warnings(&sc);
 	rep = calloc(1, sizeof *rep);
 	if (!rep) {
 		rc = diag_fail(&d, STATUS_ENOMEM, "out of memory");

@@ -50,8 +50,10 @@ int cmd_validate(int argc, char **argv)
 		struct scenario sc;
 		struct diag d;
 		int rc = scenario_load(&sc, argv[i], sets, nsets, &d);
-		if (rc == STATUS_OK)
+		if (rc == STATUS_OK) {
+			cmd_print_warnings(&sc);
 			printf("%s: ok\n", argv[i]);
+		}
 		else
 			fprintf(stderr, "gpucap: %s\n", d.msg);
 		if (rc != STATUS_OK && (worst == STATUS_OK || !status_is_user_error(rc)))

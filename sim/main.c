@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cmd.h"
+#include "scenario.h"
 #include "status.h"
 
 static const char usage[] =
@@ -32,6 +33,18 @@ int cmd_exit_code(int status)
 	if (status == STATUS_OK)
 		return CMD_EXIT_OK;
 	return status_is_user_error(status) ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+}
+
+void cmd_print_warnings(const struct scenario *sc)
+{
+	const char *w = sc->warnings;
+
+	while (w && *w) {
+		const char *nl = strchr(w, '\n');
+		int len = nl ? (int)(nl - w) : (int)strlen(w);
+		fprintf(stderr, "gpucap: warning: %.*s\n", len, w);
+		w += len + (nl ? 1 : 0);
+	}
 }
 
 const char *cmd_default_scenario(void)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# End-to-end: every scenario shipped in scenarios/ validates without warnings and runs to completion,
+# writing a run with every purchase option it names billed (so the examples in the README keep working).
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+for f in "$SRC"/scenarios/*.yaml; do
+	name=$(basename "$f")
+	err=$("$GPUCAP" validate "$f" 2>&1 >/dev/null); rc=$?
+	check "$name validates (rc $rc: $err)" test $rc -eq 0
+	check "$name has no warnings ($err)" test -z "$err"
+	"$GPUCAP" run "$f" --db runs.sqlite --quiet; rc=$?
+	check "$name runs (rc $rc)" test $rc -eq 0
+	id=$(sqlite3 runs.sqlite "select max(run_id) from runs")
+	for opt in reserved on_demand spot odcr savings_plan capacity_block; do
+		if grep -q "option: $opt" "$f"; then
+			cost=$(sqlite3 runs.sqlite "select value > 0 from metrics where run_id = $id and name = 'cost_${opt}_usd'")
+			check "$name bills $opt" test "$cost" = 1
+		fi
+	done
+done
+finish
