@@ -301,6 +301,36 @@ START_TEST(block_billed_for_its_share_of_the_window)
 }
 END_TEST
 
+START_TEST(several_blocks)
+{
+	/* two 1-day blocks back to back (1 and 2 instances, $10 and $20 per instance-hour) in a 3-day window:
+	 * 1 x 10 x 24 + 2 x 20 x 24 = $1200, and each opens with its own launch */
+	run_yaml(light("3d", "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 1,"
+			     " usd_per_h: 10}\n  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 1d,"
+			     " count: 2, usd_per_h: 20}\n  - {option: on_demand, count: 1, max: 3}\n", NULL), NULL, 0);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 1200.00, CENT);
+	ck_assert_int_eq(capture_count(&cap, "block_expiring"), 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "block_expiring", 0)->t_s, 41400 + 86400 - 2400, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "block_expiring", 1)->t_s, 41400 + 2 * 86400 - 2400, 1e-9);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
+START_TEST(spot_pays_60s_minimum)
+{
+	/* A 60 s spike at 600 s makes target tracking launch 2 Spot instances at 660 s; the next evaluation
+	 * (720 s) scales in and cancels them before they serve: 2 x 60 s at $36/h = $1.20 */
+	run_yaml("name: spotmin\nhorizon: 1h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
+		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
+		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1.20, 1e-9);
+}
+END_TEST
+
 /* ---- launch limits ------------------------------------------------------------------------------- */
 
 /* Heavy load so that target tracking wants ~10 p5 instances. */
@@ -397,6 +427,8 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
 	tcase_add_test(tc, block_serves_only_inside_its_window);
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
+	tcase_add_test(tc, several_blocks);
+	tcase_add_test(tc, spot_pays_60s_minimum);
 	tcase_add_test(tc, quota_limits_the_fleet);
 	tcase_add_test(tc, insufficient_capacity_fails_and_retries);
 	tcase_add_test(tc, spot_shortfall_falls_back_in_order);
