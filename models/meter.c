@@ -33,6 +33,7 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	m->period_us = period_us;
 	hist_init(&m->latency);
 	hist_init(&m->wait);
+	hist_init(&m->ttft);
 	return STATUS_OK;
 }
 
@@ -84,8 +85,18 @@ void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delt
 	m->busy[kind] += delta;
 }
 
-void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us)
+void meter_set_ttft_slo(struct meter *m, int64_t ttft_us)
 {
+	m->slo_ttft_us = ttft_us;
+}
+
+void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us, int64_t ttft_us)
+{
+	if (ttft_us >= 0) {
+		hist_add(&m->ttft, (double)ttft_us / SIM_US_PER_S);
+		if (m->slo_ttft_us > 0 && ttft_us > m->slo_ttft_us)
+			m->ttft_violations++;
+	}
 	m->served++;
 	if (wait_us > 0)
 		m->waited++;
@@ -99,6 +110,7 @@ void meter_dropped(struct meter *m, enum drop_reason why, bool waited)
 {
 	/* A dropped request always counts against the SLO (ARCHITECTURE.md, "Instance lifecycle"). */
 	m->slo_violations++;
+	m->ttft_violations++;
 	if (waited)
 		m->waited++;
 	if (why == DROP_TIMEOUT)
@@ -279,6 +291,12 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "wait_mean_s", hist_mean(&m->wait));
 	n = put(list, n, "wait_p99_s", hist_quantile(&m->wait, 0.99));
 	n = put(list, n, "waited_fraction", ratio((double)m->waited, total));
+	n = put(list, n, "ttft_mean_s", hist_mean(&m->ttft));
+	n = put(list, n, "ttft_p50_s", hist_quantile(&m->ttft, 0.50));
+	n = put(list, n, "ttft_p90_s", hist_quantile(&m->ttft, 0.90));
+	n = put(list, n, "ttft_p99_s", hist_quantile(&m->ttft, 0.99));
+	n = put(list, n, "ttft_slo_violations", m->slo_ttft_us > 0 ? (double)m->ttft_violations : NAN);
+	n = put(list, n, "ttft_slo_violation_rate", m->slo_ttft_us > 0 ? ratio((double)m->ttft_violations, total) : NAN);
 	n = put(list, n, "cost_total_usd", cost);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++)
 		n = put_kind(list, n, "cost_%s_usd", (enum option_kind)k, m->cost_usd[k]);

@@ -47,6 +47,9 @@ struct meter {
 	uint64_t arrivals, served, timed_out, refused, unserved, interrupted_dropped, slo_violations, waited;
 	struct hist latency;       /* end-to-end latency of served requests */
 	struct hist wait;          /* queue wait of served requests */
+	struct hist ttft;          /* time to first token of served requests (token model only) */
+	int64_t slo_ttft_us;       /* TTFT threshold, 0 = none */
+	uint64_t ttft_violations;  /* served with TTFT above the threshold, plus every dropped request */
 
 	/* counts now, and their time integrals up to last_us */
 	int64_t last_us;                          /* integrals are complete up to here */
@@ -97,6 +100,9 @@ struct meter {
 /* Set up (the struct is large: allocate it inside a heap object). STATUS_OK or STATUS_ENOMEM. */
 int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
 	       int slots, int64_t horizon_us, int64_t period_us);
+
+/* Set the time-to-first-token threshold (0 = none). */
+void meter_set_ttft_slo(struct meter *m, int64_t ttft_us);
 void meter_fini(struct meter *m);
 
 /* On-demand usage of [t0_us, t1_us) at usd_per_h, spread over the clock hours it covers (the part past
@@ -109,7 +115,7 @@ void meter_advance(struct meter *m, int64_t now_us);
 /* Requests. */
 void meter_arrival(struct meter *m);
 void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delta);
-void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us);
+void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us, int64_t ttft_us);
 void meter_dropped(struct meter *m, enum drop_reason why, bool waited);
 
 /* Fleet: an instance of `kind` starts (+1) or stops (-1) being paid for / being in service. */

@@ -1,13 +1,14 @@
 /*
  * scenario: the scenario schema, its defaults and cross-field checks (see scenario.h).
  *
- * scenario_yaml.c parses the YAML and reads single values with positioned messages; this file and
- * scenario_fleet.c know which keys exist, what each may hold, what it defaults to, and how the keys
- * constrain one another (scenario_load.h says which half reads what). The load is built in a struct load
- * and copied to the caller's struct only when every step has succeeded; on failure everything it gathered
- * (traces, warnings) is freed.
+ * scenario_yaml.c parses the YAML and reads single values with positioned messages; this file,
+ * scenario_workload.c and scenario_fleet.c know which keys exist, what each may hold, what it defaults to,
+ * and how the keys constrain one another (scenario_load.h says which part reads what). The load is built
+ * in a struct load and copied to the caller's struct only when every step has succeeded; on failure
+ * everything it gathered (traces, warnings) is freed.
  *
- * Reading order follows the dependencies, not the file: the catalogue before serving (prices and GPUs come
+ * Reading order follows the dependencies, not the file: slo before the workload (slo.ttft_s needs a
+ * token-based service, checked with the workload), the catalogue before serving (prices and GPUs come
  * from the instance type), autoscaling before the fleet (an on_demand entry's max defaults to
  * autoscaling.max under target tracking), the fleet before allocation (a mixed strategy needs a spot
  * entry), and autoscaling's defaults and cross-checks last (its min and max default to fleet totals).
@@ -35,12 +36,7 @@
 #define DEFAULT_SAMPLE_PERIOD_US (60 * S_US)
 #define MAX_HORIZON_US (400 * DAY_US)
 #define MAX_LATENCY_US DAY_US
-#define MAX_RATE_PER_S 1e7
-#define MAX_MEAN_US (INT64_C(1000000) * S_US)      /* 1e6 s, about 11.6 days per request */
-#define DEFAULT_CV 1.0
-#define MAX_CV 100.0
 #define DEFAULT_SLOTS 1
-#define MAX_SLOTS 4096
 #define MAX_QUEUE_TIMEOUT_US DAY_US
 #define DEFAULT_STARTUP_US (420 * S_US)            /* launch to ready: an assumption inside the 258-525 s
                                                       SageMaker scale-out range of FACTS.md 7 */
@@ -60,11 +56,7 @@
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
 	NULL };
-static const char *const slo_keys[] = { "latency_s", NULL };
-static const char *const workload_keys[] = { "arrivals", "service", NULL };
-static const char *const arrivals_keys[] = { "kind", "rate_per_s", "steps", NULL };
-static const char *const step_keys[] = { "at", "rate_per_s", NULL };
-static const char *const service_keys[] = { "kind", "mean_s", "cv", NULL };
+static const char *const slo_keys[] = { "latency_s", "ttft_s", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
@@ -72,8 +64,6 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
-static const char *const arrival_names[] = { "poisson", "uniform" };
-static const char *const service_names[] = { "constant", "exponential", "lognormal" };
 static const char *const policy_names[] = { "none", "target_tracking" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
@@ -81,9 +71,6 @@ static const char *const interrupt_names[] = { "requeue", "drop" };
 #define EMPTY_MSG "empty file; expected a YAML mapping with at least name, horizon, slo, workload, serving, " \
 		  "fleet"
 
-static const struct scenario_yaml_bounds positive_rate = { 0, MAX_RATE_PER_S, true, false };
-static const struct scenario_yaml_bounds step_rate = { 0, MAX_RATE_PER_S, false, false };
-static const struct scenario_yaml_bounds cv_bounds = { 0, MAX_CV, true, false };
 static const struct scenario_yaml_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
 static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true };     /* [0, 1) */
 static const struct scenario_yaml_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
@@ -157,22 +144,29 @@ int scenario_load_int(struct load *l, const struct scenario_yaml_ref *r, int lo,
 	return rc;
 }
 
-/* A duration in seconds as a double (mean service time), by way of microseconds. */
-static int read_seconds(struct load *l, const struct scenario_yaml_ref *r, int64_t hi_us, double *out_s)
-{
-	int64_t us = 0;
-	int rc = scenario_load_duration(l, r, 0, true, hi_us, &us);
-
-	if (rc == STATUS_OK && r->node)
-		*out_s = (double)us / 1e6;
-	return rc;
-}
-
 int scenario_load_required(struct load *l, const struct scenario_yaml_ref *map, const char *key,
 			   const char *what, struct scenario_yaml_ref *out)
 {
 	scenario_yaml_child(map, key, out);
 	return out->node ? STATUS_OK : scenario_yaml_missing(&l->y, map, key, what);
+}
+
+int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *buf)
+{
+	const char *slash = l->path ? strrchr(l->path, '/') : NULL;
+	char written[SCENARIO_PATH_MAX];
+	int n, rc;
+
+	if ((rc = scenario_yaml_string(&l->y, r, written, sizeof written)))
+		return rc;
+	if (written[0] == '/' || !slash)
+		n = snprintf(buf, SCENARIO_PATH_MAX, "%s", written);
+	else
+		n = snprintf(buf, SCENARIO_PATH_MAX, "%.*s/%s", (int)(slash - l->path), l->path, written);
+	if (n >= SCENARIO_PATH_MAX)
+		return scenario_yaml_fail(&l->y, r, "the path, resolved against the scenario's folder, is %d "
+					  "bytes; expected at most %d", n, SCENARIO_PATH_MAX - 1);
+	return STATUS_OK;
 }
 
 /*
@@ -205,7 +199,7 @@ int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const 
 	return STATUS_OK;
 }
 
-/* ---- top level, slo, workload ------------------------------------------------------------------- */
+/* ---- top level and slo -------------------------------------------------------------------------- */
 
 static int read_head(struct load *l)
 {
@@ -248,87 +242,11 @@ static int read_slo(struct load *l)
 	if ((rc = scenario_load_required(l, &l->root, "slo", "a mapping with latency_s", &slo)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &slo, slo_keys, NULL, NULL)) ||
 	    (rc = scenario_load_required(l, &slo, "latency_s", "the end-to-end latency threshold, a "
-					 "duration", &r)))
+					 "duration", &r)) ||
+	    (rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us)))
 		return rc;
-	return scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us);
-}
-
-static int read_service(struct load *l, const struct scenario_yaml_ref *workload)
-{
-	struct scenario_yaml_ref svc, r;
-	int kind = 0, rc;
-
-	if ((rc = scenario_load_required(l, workload, "service", "a mapping with kind and mean_s", &svc)) ||
-	    (rc = scenario_yaml_mapping(&l->y, &svc, service_keys, NULL, NULL)) ||
-	    (rc = scenario_load_required(l, &svc, "kind", "constant, exponential or lognormal", &r)) ||
-	    (rc = scenario_yaml_choice(&l->y, &r, service_names, 3, &kind)))
-		return rc;
-	l->sc.service.kind = (enum service_kind)kind;
-	if ((rc = scenario_load_required(l, &svc, "mean_s", "the mean service time, a duration", &r)) ||
-	    (rc = read_seconds(l, &r, MAX_MEAN_US, &l->sc.service.mean_s)))
-		return rc;
-	l->sc.service.cv = DEFAULT_CV;
-	scenario_yaml_child(&svc, "cv", &r);
-	if (r.node && l->sc.service.kind != SERVICE_LOGNORMAL)
-		return scenario_yaml_fail(&l->y, &r, "cv applies only to kind lognormal (kind is %s); "
-					  "expected no cv", service_names[kind]);
-	return scenario_yaml_number(&l->y, &r, &cv_bounds, &l->sc.service.cv);
-}
-
-/* workload.arrivals.steps: a list of {at, rate_per_s}, `at` strictly increasing inside the horizon. */
-static int read_steps(struct load *l, const struct scenario_yaml_ref *arr)
-{
-	struct scenario_yaml_ref list, e, r;
-	int n = 0, rc;
-
-	scenario_yaml_child(arr, "steps", &list);
-	if (!list.node)
-		return STATUS_OK;
-	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_STEPS_MAX, "steps such as '- {at: 2h, "
-				     "rate_per_s: 80}'", &n)))
-		return rc;
-	for (int i = 0; i < n; i++) {
-		struct rate_step *st = &l->sc.arrivals.steps[i];
-		int64_t after = i ? st[-1].at_us : 0;
-		scenario_yaml_item(&list, i, &e);
-		if ((rc = scenario_yaml_mapping(&l->y, &e, step_keys, NULL, NULL)) ||
-		    (rc = scenario_load_required(l, &e, "at", "when the rate changes, a duration from the "
-						 "start", &r)) ||
-		    (rc = scenario_load_duration(l, &r, 0, true, l->sc.horizon_us, &st->at_us)))
-			return rc;
-		if (st->at_us <= after)
-			return scenario_yaml_fail(&l->y, &r, "steps must be in time order; expected a time after "
-						  "the previous step's");
-		if ((rc = scenario_load_required(l, &e, "rate_per_s", "the rate from then on, requests per "
-						 "second", &r)) ||
-		    (rc = scenario_yaml_number(&l->y, &r, &step_rate, &st->rate_per_s)))
-			return rc;
-	}
-	l->sc.arrivals.nsteps = n;
-	return STATUS_OK;
-}
-
-static int read_workload(struct load *l)
-{
-	struct scenario_yaml_ref workload, arr, r;
-	int kind = 0, rc;
-
-	if ((rc = scenario_load_required(l, &l->root, "workload", "a mapping with arrivals and service",
-					 &workload)) ||
-	    (rc = scenario_yaml_mapping(&l->y, &workload, workload_keys, NULL, NULL)) ||
-	    (rc = scenario_load_required(l, &workload, "arrivals", "a mapping with kind and rate_per_s",
-					 &arr)) ||
-	    (rc = scenario_yaml_mapping(&l->y, &arr, arrivals_keys, NULL, NULL)) ||
-	    (rc = scenario_load_required(l, &arr, "kind", "poisson or uniform", &r)) ||
-	    (rc = scenario_yaml_choice(&l->y, &r, arrival_names, 2, &kind)))
-		return rc;
-	l->sc.arrivals.kind = (enum arrival_kind)kind;
-	if ((rc = scenario_load_required(l, &arr, "rate_per_s", "a positive number: requests per second",
-					 &r)) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &positive_rate, &l->sc.arrivals.rate_per_s)) ||
-	    (rc = read_steps(l, &arr)))
-		return rc;
-	return read_service(l, &workload);
+	scenario_yaml_child(&slo, "ttft_s", &r);  /* needs service kind tokens: checked with the workload */
+	return scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_us);
 }
 
 /* ---- catalogue and serving ---------------------------------------------------------------------- */
@@ -570,8 +488,8 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_yaml_apply_sets(&l->y, sets, nsets, "catalog")) ||
 	    (rc = scenario_yaml_mapping(&l->y, &l->root, top_keys, NULL, NULL)))
 		return rc;
-	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = read_workload(l)) || (rc = read_serving(l)) ||
-	    (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
+	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = scenario_load_workload(l)) ||
+	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
 	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)))
 		return rc;
 	return scenario_load_finish(l);
@@ -758,11 +676,6 @@ void scenario_fini(struct scenario *sc)
 		availtrace_fini(&sc->fleet[i].avail);
 	}
 	memset(sc, 0, sizeof *sc);
-}
-
-const char *scenario_service_name(enum service_kind k)
-{
-	return (unsigned)k < sizeof service_names / sizeof service_names[0] ? service_names[k] : "?";
 }
 
 const char *scenario_policy_name(enum policy_kind k)

@@ -35,6 +35,7 @@
 #include "diag.h"
 #include "option.h"
 #include "pricetrace.h"
+#include "tracefile.h"
 
 #define SCENARIO_FLEET_MAX 16     /* fleet entries per scenario */
 #define SCENARIO_NAME_MAX 128     /* bytes in names, including the NUL */
@@ -43,9 +44,42 @@
 #define SCENARIO_PATH_MAX 1024    /* bytes in a resolved trace path, including the NUL */
 
 enum arrival_kind {
-	ARRIVAL_POISSON,  /* Poisson process at rate_per_s (piecewise constant with steps) */
-	ARRIVAL_UNIFORM   /* evenly spaced arrivals at the same rate: a deterministic load for tests */
+	ARRIVAL_POISSON,      /* Poisson process at rate_per_s (piecewise constant with steps) */
+	ARRIVAL_UNIFORM,      /* evenly spaced arrivals at the same rate: a deterministic load for tests */
+	ARRIVAL_DIURNAL,      /* non-homogeneous Poisson: rate_per_s x daily profile x weekly factors */
+	ARRIVAL_MMPP,         /* Markov-modulated Poisson: calm at rate_per_s, bursts at burst_rate_per_s */
+	ARRIVAL_FLASH_CROWD,  /* Poisson at rate_per_s plus a spike at flash_at decaying exponentially */
+	ARRIVAL_TRACE,        /* replay a request trace (CSV) */
+	ARRIVAL_RATE_SERIES   /* per-window rates from CSV files, summed */
 };
+
+enum size_kind {
+	SIZE_NONE,         /* not drawn: the trace gives it, or the service model does not need it */
+	SIZE_CONSTANT,     /* always mean */
+	SIZE_EXPONENTIAL,  /* exponential with mean mean, rounded to a whole token, at least 1 */
+	SIZE_LOGNORMAL     /* lognormal with mean and cv, rounded, at least 1 */
+};
+
+/* A distribution of token counts. */
+struct size_dist {
+	enum size_kind kind;  /* how it is drawn */
+	double mean;          /* tokens */
+	double cv;            /* coefficient of variation (lognormal) */
+};
+
+/* One row of the decode-speed table: per-request decode speed when `concurrency` requests share it. */
+struct decode_point {
+	int concurrency;      /* requests in service on the instance, >= 1 */
+	double tokens_per_s;  /* output tokens per second for each of them, > 0 */
+};
+
+enum series_format {
+	SERIES_AGGREGATE,  /* header window_start_s,rate_per_s[,...]: one rate per window (Poisson inside) */
+	SERIES_SERVEGEN    /* ServeGen per-client rows: start, rate, cv, distribution (Gamma|Weibull|""), p1, p2 */
+};
+
+#define SCENARIO_SERIES_MAX 64    /* rate-series files per scenario */
+#define SCENARIO_DECODE_MAX 32    /* rows of a decode-speed table */
 
 /* From at_us on, the arrival rate is rate_per_s (until the next step). */
 struct rate_step {
@@ -56,7 +90,9 @@ struct rate_step {
 enum service_kind {
 	SERVICE_CONSTANT,     /* every request takes mean_s */
 	SERVICE_EXPONENTIAL,  /* exponential with mean mean_s */
-	SERVICE_LOGNORMAL     /* lognormal with mean mean_s and coefficient of variation cv */
+	SERVICE_LOGNORMAL,    /* lognormal with mean mean_s and coefficient of variation cv */
+	SERVICE_TOKENS,       /* prefill + decode from the request's token counts (README, "Serving model") */
+	SERVICE_TRACE         /* the service time the trace gives for each request */
 };
 
 enum policy_kind {
@@ -152,19 +188,69 @@ struct scenario {
 
 	struct {
 		int64_t latency_us;    /* `slo.latency_s`: end-to-end latency threshold, > 0 */
+		int64_t ttft_us;       /* `slo.ttft_s`: time-to-first-token threshold; 0 = none */
 	} slo;
 
+	/* Keys of kinds other than `kind` are refused while loading, and their fields stay 0. */
 	struct {
-		enum arrival_kind kind;  /* `workload.arrivals.kind`: poisson | uniform */
-		double rate_per_s;       /* `workload.arrivals.rate_per_s`, > 0: the rate from t = 0 */
-		struct rate_step steps[SCENARIO_STEPS_MAX];  /* `workload.arrivals.steps`: later rates */
+		enum arrival_kind kind;  /* `workload.arrivals.kind` */
+		double rate_per_s;       /* `rate_per_s`, > 0: the (base) rate from t = 0 */
+		struct rate_step steps[SCENARIO_STEPS_MAX];  /* `steps` (poisson, uniform): later rates */
 		int nsteps;              /* steps used, 0 when the rate is constant */
+
+		/* diurnal: rate_per_s x daily(hour of day) x weekly(day of week), UTC from `start` */
+		double amplitude;        /* `amplitude`: daily sinusoid 1 + a cos(2 pi (h - peak_hour) / 24), [0, 1] */
+		double peak_hour;        /* `peak_hour`: hour of the daily peak, [0, 24), default 14 */
+		double hourly[24];       /* `hourly`: 24 factors instead of the sinusoid (hour 0 first) */
+		bool has_hourly;
+		double weekly[7];        /* `weekly`: 7 factors, Monday first; default all 1 */
+		bool has_weekly;
+
+		/* mmpp: two states; calm at rate_per_s, bursts at burst_rate_per_s */
+		double burst_rate_per_s; /* `burst_rate_per_s` */
+		int64_t burst_mean_us;   /* `burst_mean_s`: mean burst length (exponential) */
+		int64_t calm_mean_us;    /* `calm_mean_s`: mean time between bursts (exponential) */
+
+		/* flash_crowd: rate_per_s x (1 + magnitude x exp(-(t - at) / decay)) from `at` on */
+		int64_t flash_at_us;     /* `at` */
+		double flash_magnitude;  /* `magnitude`: extra rate at the peak, as a multiple of rate_per_s */
+		int64_t flash_decay_us;  /* `decay_s`: time constant of the decay */
+
+		/* trace */
+		char path[SCENARIO_PATH_MAX];   /* `path`, resolved against the scenario's folder */
+		struct trace_mapping mapping;   /* `format: azure`, or `columns:` {time, time_format,
+		                                   input_tokens, output_tokens, service_s} */
+		struct trace_summary summary;   /* from the scan done while loading (rows, span) */
+
+		/* rate_series */
+		char series[SCENARIO_SERIES_MAX][SCENARIO_PATH_MAX];  /* `paths` (or `path`), resolved */
+		int nseries;
+		enum series_format series_format;  /* `format`: aggregate | servegen */
+		int64_t window_us;       /* `window_s`: window length, default 600 s */
+
+		/* transforms, applied to any kind (README, "Transforms") */
+		double scale_rate;       /* `scale_rate`: x traffic, default 1 */
+		double speedup;          /* `speedup`: time compressed by this factor, default 1 */
+		double growth_per_day;   /* `growth_per_day`: rate x (1 + g)^days, default 0 */
+		bool loop;               /* `loop`: repeat the source to fill the horizon */
+		int64_t offset_us;       /* `offset`: skip this much of the source at its start */
 	} arrivals;
+
+	struct {
+		struct size_dist input;  /* `workload.sizes.input_tokens` (used when the source has none) */
+		struct size_dist output; /* `workload.sizes.output_tokens` */
+	} sizes;
 
 	struct {
 		enum service_kind kind;  /* `workload.service.kind` */
 		double mean_s;           /* `workload.service.mean_s`, > 0 */
 		double cv;               /* `workload.service.cv` (lognormal only), > 0; default 1 */
+		/* tokens */
+		double prefill_tokens_per_s;  /* `prefill_tokens_per_s`: prompt tokens processed per second */
+		struct decode_point decode[SCENARIO_DECODE_MAX];  /* `decode_tokens_per_s` (one row) or
+		                                   `decode_table`: per-request speed by concurrency, sorted */
+		int ndecode;
+		double overhead_s;       /* `overhead_s`: fixed time per request (scheduling, tokenising), >= 0 */
 	} service;
 
 	struct {

@@ -136,28 +136,6 @@ static int only_with(struct load *l, const struct scenario_yaml_ref *map, const 
 	return STATUS_OK;
 }
 
-/*
- * Read the path at r into buf (SCENARIO_PATH_MAX bytes), resolved against the scenario file's folder: an
- * absolute path, or any path when the scenario has no file, is kept as written.
- */
-static int read_path(struct load *l, const struct scenario_yaml_ref *r, char *buf)
-{
-	const char *slash = l->path ? strrchr(l->path, '/') : NULL;
-	char written[SCENARIO_PATH_MAX];
-	int n, rc;
-
-	if ((rc = scenario_yaml_string(&l->y, r, written, sizeof written)))
-		return rc;
-	if (written[0] == '/' || !slash)
-		n = snprintf(buf, SCENARIO_PATH_MAX, "%s", written);
-	else
-		n = snprintf(buf, SCENARIO_PATH_MAX, "%.*s/%s", (int)(slash - l->path), l->path, written);
-	if (n >= SCENARIO_PATH_MAX)
-		return scenario_yaml_fail(&l->y, r, "the path, resolved against the scenario's folder, is %d "
-					  "bytes; expected at most %d", n, SCENARIO_PATH_MAX - 1);
-	return STATUS_OK;
-}
-
 /* usd_per_h of an entry (*f->usd_per_h holds the default). */
 static int read_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -400,7 +378,7 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 	scenario_yaml_child(e, "price_zone", &zone);
 	if (trace.node) {
 		if ((rc = scenario_yaml_string(&l->y, &zone, f->price_zone, sizeof f->price_zone)) ||
-		    (rc = read_path(l, &trace, f->price_trace)) ||
+		    (rc = scenario_load_path(l, &trace, f->price_trace)) ||
 		    (rc = pricetrace_load(&f->prices, f->price_trace, NULL, l->sc.serving.instance_type,
 					  zone.node ? f->price_zone : NULL, l->y.d)))
 			return rc;
@@ -445,7 +423,7 @@ static int read_interruptions(struct load *l, const struct scenario_yaml_ref *e,
 		f->interruptions_per_hour = -log(1.0 - band_monthly_p[band]) / HOURS_PER_MONTH;
 		return STATUS_OK;
 	case 2:
-		if ((rc = read_path(l, &r[2], f->availability_trace)))
+		if ((rc = scenario_load_path(l, &r[2], f->availability_trace)))
 			return rc;
 		return availtrace_load(&f->avail, f->availability_trace, NULL, l->y.d);
 	}

@@ -1,11 +1,12 @@
 /*
- * scenario_load: what the two halves of the scenario loader share (private to scenario.c and
- * scenario_fleet.c).
+ * scenario_load: what the parts of the scenario loader share (private to scenario.c, scenario_workload.c
+ * and scenario_fleet.c).
  *
  * A load in progress lives in a struct load: the parsed YAML, the scenario being filled (copied to the
  * caller only when every step has succeeded), the refs that later cross-checks point back into, and the
  * serving instance type after the scenario's `catalog:` overrides. scenario.c reads the top level, slo,
- * workload, serving, the catalogue and autoscaling, and owns the small readers below; scenario_fleet.c
+ * serving, the catalogue and autoscaling, and owns the small readers below; scenario_workload.c reads
+ * the workload (arrivals, sizes, service) and checks slo.ttft_s against the service; scenario_fleet.c
  * reads the fleet and what governs it (quotas, launch_retry, allocation) and checks the fleet against
  * autoscaling.
  *
@@ -28,6 +29,7 @@
 #define DAY_US (86400 * S_US)
 #define MAX_INSTANCES 100000    /* per fleet entry, and for autoscaling min/max */
 #define MAX_USD_PER_H 100000.0  /* a sanity bound on any hourly price */
+#define MAX_SLOTS 4096          /* serving.slots_per_instance, and so the most requests an instance serves */
 
 /* The instance type the scenario serves on, after the scenario's catalog: overrides. */
 struct instance_type {
@@ -73,11 +75,26 @@ int scenario_load_required(struct load *l, const struct scenario_yaml_ref *map, 
 			   const char *what, struct scenario_yaml_ref *out);
 
 /*
+ * The path at r into buf (SCENARIO_PATH_MAX bytes), resolved against the scenario file's folder: an absolute
+ * path, or any path when the scenario has no file (scenario_parse_string), is kept as written.
+ */
+int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *buf);
+
+/*
  * Add the warning "FILE:LINE:COL: KEY.PATH: message" (placed like an error at r) as one line of
  * l->sc.warnings. Returns STATUS_OK, or STATUS_ENOMEM with a message in the diag.
  */
 int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* ---- the workload, in scenario_workload.c ------------------------------------------------------- */
+
+/*
+ * Read `workload` (arrivals, sizes, service) into l->sc, scanning a request trace and opening rate-series
+ * files (their failures pass on: STATUS_ENOENT or STATUS_EINPUT naming the file), then check the service
+ * kind against the arrivals and slo.ttft_s (read before, with slo) against the service kind.
+ */
+int scenario_load_workload(struct load *l);
 
 /* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
 

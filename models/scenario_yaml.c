@@ -398,12 +398,16 @@ int scenario_yaml_mapping(struct scenario_yaml *y, const struct scenario_yaml_re
 int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int min, int max,
 		       const char *items, int *n)
 {
-	char got[GOT_BUF];
+	char got[GOT_BUF], range[48];
 	int count;
 
 	*n = 0;
+	if (min == max)
+		snprintf(range, sizeof range, "exactly %d", min);
+	else
+		snprintf(range, sizeof range, "%d to %d", min, max);
 	if (!fy_node_is_sequence(r->node))
-		return scenario_yaml_fail(y, r, "expected a list of %d to %d %s, got %s", min, max, items,
+		return scenario_yaml_fail(y, r, "expected a list of %s %s, got %s", range, items,
 					  describe(r->node, got, sizeof got));
 	count = fy_node_sequence_item_count(r->node);
 	if (count == 0)
@@ -411,8 +415,7 @@ int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *
 	else
 		snprintf(got, sizeof got, "%d entries", count);
 	if (count < min || count > max)
-		return scenario_yaml_fail(y, r, "expected a list of %d to %d %s, got %s", min, max, items,
-					  got);
+		return scenario_yaml_fail(y, r, "expected a list of %s %s, got %s", range, items, got);
 	*n = count;
 	return STATUS_OK;
 }

@@ -2,6 +2,7 @@
 #include "serving.h"
 
 #include <assert.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "fleet.h"
@@ -19,6 +20,7 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->timeout_us = sc->serving.queue_timeout_us;
 	s->max_queue = sc->serving.max_queue;
 	s->requeue = sc->serving.on_interrupt == INTERRUPT_REQUEUE;
+	s->sc = sc;
 	s->chunks = NULL;
 	s->nchunks = 0;
 	s->free_list = NULL;
@@ -192,6 +194,41 @@ static void unlink_inflight(struct instance *in, struct request *r)
 		r->next->prev = r->prev;
 }
 
+/* Per-request decode speed at concurrency c: linear between the table's rows, held beyond its ends. */
+static double decode_speed(const struct scenario *sc, int c)
+{
+	const struct decode_point *p = sc->service.decode;
+	int n = sc->service.ndecode;
+
+	if (c <= p[0].concurrency)
+		return p[0].tokens_per_s;
+	for (int i = 1; i < n; i++)
+		if (c <= p[i].concurrency) {
+			double f = (double)(c - p[i - 1].concurrency) / (double)(p[i].concurrency - p[i - 1].concurrency);
+			return p[i - 1].tokens_per_s + f * (p[i].tokens_per_s - p[i - 1].tokens_per_s);
+		}
+	return p[n - 1].tokens_per_s;
+}
+
+/* Fix the service time of r starting now on an instance that will have `concurrency` requests. */
+static void plan_service(struct serving *s, struct request *r, int concurrency)
+{
+	const struct scenario *sc = s->sc;
+	double first_s, total_s;
+
+	if (r->service_us >= 0) {
+		r->run_us = r->service_us;
+		r->ttft_us = -1;
+		return;
+	}
+	first_s = sc->service.overhead_s + (r->in_tokens > 0 ? r->in_tokens : 0) / sc->service.prefill_tokens_per_s;
+	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(sc, concurrency);
+	r->ttft_us = s->eng->now_us - r->arrival_us + llround(first_s * (double)SIM_US_PER_S);
+	r->run_us = llround(total_s * (double)SIM_US_PER_S);
+	if (r->run_us < 1)
+		r->run_us = 1;
+}
+
 static void start(struct serving *s, struct request *r, int idx)
 {
 	struct instance *in = &s->fleet->pool[idx];
@@ -201,6 +238,7 @@ static void start(struct serving *s, struct request *r, int idx)
 	if (++in->busy == s->slots)
 		clear_free(s, idx);
 	meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), +1);
+	plan_service(s, r, in->busy);
 	r->start_us = s->eng->now_us;
 	r->inst = idx;
 	r->prev = NULL;
@@ -208,7 +246,7 @@ static void start(struct serving *s, struct request *r, int idx)
 	if (in->inflight)
 		in->inflight->prev = r;
 	in->inflight = r;
-	rc = engine_schedule(s->eng, &r->done, s->eng->now_us + r->service_us, on_done);
+	rc = engine_schedule(s->eng, &r->done, s->eng->now_us + r->run_us, on_done);
 	if (rc != STATUS_OK)
 		fail(s, rc);
 }
@@ -250,7 +288,7 @@ static void on_done(struct engine *eng, struct event *ev)
 	in->busy--;
 	unlink_inflight(in, r);
 	meter_busy(s->meter, eng->now_us, kind_of(s, idx), -1);
-	meter_served(s->meter, r->start_us - r->arrival_us, eng->now_us - r->arrival_us);
+	meter_served(s->meter, r->start_us - r->arrival_us, eng->now_us - r->arrival_us, r->ttft_us);
 	request_put(s, r);
 	if (in->state == INSTANCE_SERVING)
 		set_free(s, idx);
@@ -289,6 +327,8 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	}
 	r->arrival_us = draw->arrival_us;
 	r->service_us = draw->service_us;
+	r->in_tokens = draw->in_tokens;
+	r->out_tokens = draw->out_tokens;
 	if (idx >= 0) {
 		start(s, r, idx);
 		return;

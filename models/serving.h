@@ -8,6 +8,13 @@
  * queue_timeout, a request still waiting queue_timeout after it arrived is dropped (one timer serves the
  * whole queue: its head always has the earliest deadline).
  *
+ * Token model (workload.service.kind: tokens): a request's service time is fixed when it starts, as
+ * overhead + input tokens / prefill speed + output tokens / decode speed, where the decode speed per request
+ * is read from the decode table at the instance's concurrency at that moment (the request included),
+ * interpolated linearly between rows and held beyond the ends. The concurrency can change while it runs;
+ * holding the speed fixed from the start is the model's simplification (README, "Serving model"). Its time
+ * to first token is its wait plus overhead plus prefill.
+ *
  * Free slots are found through a two-level bitset over the pool (which instances are serving with a free
  * slot), so dispatch costs O(pool / 4096) words, not O(pool). Requests come from a pool of fixed chunks that
  * grows only when more requests are in the system at once than ever before; each carries its own
@@ -28,7 +35,11 @@ struct fleet;
 
 struct request {
 	int64_t arrival_us;     /* when it arrived */
-	int64_t service_us;     /* service time on one slot */
+	int64_t service_us;     /* service time on one slot; -1: computed at start (token model) */
+	int32_t in_tokens;      /* prompt tokens, -1 when unknown */
+	int32_t out_tokens;     /* output tokens, -1 when unknown */
+	int64_t ttft_us;        /* time to first token (wait + overhead + prefill), -1 when not modelled */
+	int64_t run_us;         /* the service time of the current run */
 	int64_t start_us;       /* when service started */
 	int inst;               /* pool index of the instance serving it */
 	struct event done;      /* end of service */
@@ -45,6 +56,7 @@ struct serving {
 	int64_t timeout_us;         /* queue timeout, 0 = none */
 	int64_t max_queue;          /* queue bound */
 	bool requeue;               /* on_interrupt: requeue (true) or drop requests of an instance taken */
+	const struct scenario *sc;  /* kept: the token model's parameters */
 
 	struct request **chunks;    /* owned request chunks */
 	int nchunks;

@@ -2,6 +2,7 @@
 #include "workload.h"
 
 #include <math.h>
+#include <string.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -9,88 +10,116 @@
 #include "rng.h"
 #include "status.h"
 
-int workload_init(struct workload *w, const struct scenario *sc)
+static int make_source(struct workload *w, struct diag *d)
+{
+	const struct scenario *sc = w->sc;
+	struct arrival_source *src = NULL;
+	int rc = STATUS_OK;
+
+	switch (sc->arrivals.kind) {
+	case ARRIVAL_POISSON:
+	case ARRIVAL_UNIFORM: src = arrivals_rate_new(sc, w->arrivals); break;
+	case ARRIVAL_DIURNAL: src = arrivals_profile_new(sc, w->arrivals); break;
+	case ARRIVAL_MMPP: src = arrivals_mmpp_new(sc, w->arrivals, w->state); break;
+	case ARRIVAL_FLASH_CROWD: src = arrivals_flash_new(sc, w->arrivals); break;
+	case ARRIVAL_RATE_SERIES: rc = arrivals_series_new(&src, sc, w->arrivals, d); break;
+	case ARRIVAL_TRACE: rc = arrivals_trace_new(&src, sc, d); break;
+	}
+	if (rc != STATUS_OK)
+		return rc;
+	if (!src)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	return arrivals_transform_new(&w->src, src, sc, w->transform, d);
+}
+
+int workload_init(struct workload *w, const struct scenario *sc, struct diag *d)
 {
 	double cv = sc->service.cv;
+	int rc;
 
-	w->arrival_kind = sc->arrivals.kind;
-	w->steps[0].at_us = 0;
-	w->steps[0].rate_per_s = sc->arrivals.rate_per_s;
-	w->cum[0] = 0.0;
-	for (int i = 0; i < sc->arrivals.nsteps; i++) {
-		const struct rate_step *prev = &w->steps[i];
-		w->steps[i + 1] = sc->arrivals.steps[i];
-		w->cum[i + 1] = w->cum[i] + prev->rate_per_s * (double)(w->steps[i + 1].at_us - prev->at_us) /
-			(double)SIM_US_PER_S;
-	}
-	w->nsteps = sc->arrivals.nsteps + 1;
-	w->step = 0;
-	w->u = 0.0;
-	w->service_kind = sc->service.kind;
-	w->mean_s = sc->service.mean_s;
+	memset(w, 0, sizeof *w);
+	w->sc = sc;
 	w->ln_sigma = sqrt(log1p(cv * cv));
-	w->ln_mu = log(w->mean_s) - 0.5 * w->ln_sigma * w->ln_sigma;
+	w->ln_mu = log(sc->service.mean_s) - 0.5 * w->ln_sigma * w->ln_sigma;
 	w->horizon_us = sc->horizon_us;
 	w->arrivals = rng_new(sc->seed, "arrivals");
+	w->state = rng_new(sc->seed, "arrivals.state");
+	w->transform = rng_new(sc->seed, "arrivals.transform");
+	w->sizes = rng_new(sc->seed, "sizes");
 	w->service = rng_new(sc->seed, "service");
-	if (!w->arrivals || !w->service) {
+	if (!w->arrivals || !w->state || !w->transform || !w->sizes || !w->service) {
 		workload_fini(w);
-		return STATUS_ENOMEM;
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	}
+	if ((rc = make_source(w, d)) != STATUS_OK) {
+		workload_fini(w);
+		return rc;
 	}
 	return STATUS_OK;
 }
 
 void workload_fini(struct workload *w)
 {
+	arrivals_free(w->src);
 	gsl_rng_free(w->arrivals);
+	gsl_rng_free(w->state);
+	gsl_rng_free(w->transform);
+	gsl_rng_free(w->sizes);
 	gsl_rng_free(w->service);
-	w->arrivals = NULL;
-	w->service = NULL;
+	memset(w, 0, sizeof *w);
 }
 
-static double draw_service_s(struct workload *w)
+int32_t workload_draw_size(gsl_rng *rng, const struct size_dist *dist)
 {
-	switch (w->service_kind) {
-	case SERVICE_CONSTANT:
-		return w->mean_s;
-	case SERVICE_EXPONENTIAL:
-		return gsl_ran_exponential(w->service, w->mean_s);
-	case SERVICE_LOGNORMAL:
-		return gsl_ran_lognormal(w->service, w->ln_mu, w->ln_sigma);
+	double x = dist->mean;
+
+	if (dist->kind == SIZE_EXPONENTIAL) {
+		x = gsl_ran_exponential(rng, dist->mean);
+	} else if (dist->kind == SIZE_LOGNORMAL) {
+		double sigma = sqrt(log1p(dist->cv * dist->cv));
+		x = gsl_ran_lognormal(rng, log(dist->mean) - 0.5 * sigma * sigma, sigma);
 	}
-	return w->mean_s;
+	x = floor(x + 0.5);
+	return x < 1 ? 1 : x > 1e7 ? 10000000 : (int32_t)x;
 }
 
-/* The time in seconds where the integrated rate reaches w->u, or +inf if it never does. */
-static double invert(struct workload *w)
+/* Service time in seconds for the distribution kinds; NAN for the token model. */
+static double draw_service_s(struct workload *w, const struct arrival *a)
 {
-	while (w->step + 1 < w->nsteps && w->u > w->cum[w->step + 1])
-		w->step++;
-	const struct rate_step *st = &w->steps[w->step];
-	if (st->rate_per_s <= 0)
-		return INFINITY; /* a zero rate in the last step: no more arrivals */
-	return (double)st->at_us / (double)SIM_US_PER_S + (w->u - w->cum[w->step]) / st->rate_per_s;
+	switch (w->sc->service.kind) {
+	case SERVICE_CONSTANT: return w->sc->service.mean_s;
+	case SERVICE_EXPONENTIAL: return gsl_ran_exponential(w->service, w->sc->service.mean_s);
+	case SERVICE_LOGNORMAL: return gsl_ran_lognormal(w->service, w->ln_mu, w->ln_sigma);
+	case SERVICE_TRACE: return a->service_s;
+	case SERVICE_TOKENS: return NAN;
+	}
+	return NAN;
 }
 
-int workload_next(struct workload *w, struct request_draw *out)
+int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 {
-	double t_s, svc_s;
-	int64_t t_us;
+	struct arrival a;
+	double svc_s;
+	int rc = w->src->ops->next(w->src, &a, d);
 
-	if (w->arrival_kind == ARRIVAL_POISSON)
-		w->u += gsl_ran_exponential(w->arrivals, 1.0);
-	else
-		w->u += 1.0;
-	t_s = invert(w);
-	if (!(t_s * (double)SIM_US_PER_S <= (double)w->horizon_us))
-		return STATUS_DONE; /* compared in double first: a huge time must not overflow llround */
-	t_us = llround(t_s * (double)SIM_US_PER_S);
-	if (t_us > w->horizon_us)
+	if (rc != STATUS_OK)
+		return rc;
+	if (a.t_us > w->horizon_us)
 		return STATUS_DONE;
-	svc_s = draw_service_s(w);
-	out->arrival_us = t_us;
-	out->service_us = llround(svc_s * (double)SIM_US_PER_S);
-	if (out->service_us < 1)
-		out->service_us = 1;
+	if (a.in_tokens < 0 && w->sc->sizes.input.kind != SIZE_NONE)
+		a.in_tokens = workload_draw_size(w->sizes, &w->sc->sizes.input);
+	if (a.out_tokens < 0 && w->sc->sizes.output.kind != SIZE_NONE)
+		a.out_tokens = workload_draw_size(w->sizes, &w->sc->sizes.output);
+	out->arrival_us = a.t_us;
+	out->in_tokens = a.in_tokens;
+	out->out_tokens = a.out_tokens;
+	svc_s = draw_service_s(w, &a);
+	if (isnan(svc_s)) {
+		out->service_us = -1;
+	} else {
+		out->service_us = llround(svc_s * (double)SIM_US_PER_S);
+		if (out->service_us < 1)
+			out->service_us = 1;
+	}
 	return STATUS_OK;
 }

@@ -18,6 +18,7 @@
 
 struct world {
 	const struct scenario *sc;   /* borrowed */
+	struct diag *d;              /* where failures are described, borrowed */
 	struct engine eng;
 	struct workload wl;
 	struct meter meter;
@@ -44,14 +45,30 @@ static void schedule_or_fail(struct world *w, struct event *ev, int64_t t_us,
 	}
 }
 
+static void on_arrival(struct engine *eng, struct event *ev);
+
+/* Draw the next request and schedule its arrival; a source that fails (a malformed trace line found while
+ * streaming) stops the run with its own message. */
+static void next_arrival(struct world *w)
+{
+	int rc = workload_next(&w->wl, &w->next, w->d);
+
+	if (rc == STATUS_OK) {
+		schedule_or_fail(w, &w->arrival, w->next.arrival_us, on_arrival);
+	} else if (rc != STATUS_DONE) {
+		if (w->meter.status == STATUS_OK)
+			w->meter.status = rc; /* the message is already in w->d */
+		engine_stop(&w->eng);
+	}
+}
+
 static void on_arrival(struct engine *eng, struct event *ev)
 {
 	struct world *w = container_of(ev, struct world, arrival);
 
-	serving_arrive(&w->serving, &w->next);
-	if (workload_next(&w->wl, &w->next) == STATUS_OK)
-		schedule_or_fail(w, &w->arrival, w->next.arrival_us, on_arrival);
 	(void)eng;
+	serving_arrive(&w->serving, &w->next);
+	next_arrival(w);
 }
 
 static void on_sample(struct engine *eng, struct event *ev)
@@ -135,6 +152,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	int rc;
 
 	w->sc = sc;
+	w->d = d;
 	engine_init(&w->eng);
 	rc = meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->serving.slots,
 			sc->horizon_us, sc->sample_period_us);
@@ -143,7 +161,8 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	engine_event_init(&w->arrival);
 	engine_event_init(&w->sample);
 	engine_event_init(&w->evaluate);
-	rc = workload_init(&w->wl, sc);
+	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
+	rc = workload_init(&w->wl, sc, d);
 	if (rc)
 		return rc;
 	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter, &w->serving);
@@ -174,8 +193,7 @@ static void run_to_horizon(struct world *w)
 
 	if (fleet_start(&w->fleet, initial_capacity(sc)) != STATUS_OK)
 		return;
-	if (workload_next(&w->wl, &w->next) == STATUS_OK)
-		schedule_or_fail(w, &w->arrival, w->next.arrival_us, on_arrival);
+	next_arrival(w);
 	if (sc->sample_period_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
 	if (w->policy && sc->autoscaling.resolution_us <= sc->horizon_us)
@@ -246,7 +264,8 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	info.version = version;
 	rc = setup(w, sc, sink, d);
 	if (rc) {
-		diag_fail(d, rc, "cannot set up the simulation: %s", status_str(rc));
+		if (rc == STATUS_ENOMEM)
+			diag_fail(d, rc, "cannot set up the simulation: %s", status_str(rc));
 		goto out_teardown;
 	}
 	rc = sink->ops->begin(sink->self, &info);

@@ -13,6 +13,8 @@
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
+int cmd_trace(int argc, char **argv);      /* `gpucap trace stats|gen` (cmd_trace.c) */
+int cmd_trace_gen(int argc, char **argv);  /* `gpucap trace gen` (cmd_trace_gen.c) */
 
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise. */
 int cmd_exit_code(int status);

@@ -20,6 +20,8 @@ static const char usage[] =
 	"                     summary and store the run in an SQLite file (results.sqlite)\n"
 	"  validate FILE...   check scenario files without running them\n"
 	"  catalog            list the built-in instance types and prices, with their sources\n"
+	"  trace stats FILE   count a request trace: requests, span, requests per minute, tokens\n"
+	"  trace gen          write the requests a scenario would draw, as a CSV trace\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
@@ -74,7 +76,9 @@ int main(int argc, char **argv)
 		return cmd_validate(argc - 1, argv + 1);
 	if (strcmp(argv[1], "catalog") == 0)
 		return cmd_catalog(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate or catalog (see gpucap --help)\n",
+	if (strcmp(argv[1], "trace") == 0)
+		return cmd_trace(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate, catalog or trace (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }

@@ -93,8 +93,8 @@ static struct moments poisson_gaps(const char *test, double rate, double horizon
 	int rc;
 
 	make_scenario(&sc, seed, rate, horizon_s, SERVICE_CONSTANT, 0.01, 0.0);
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
-	while ((rc = workload_next(&w, &r)) == STATUS_OK) {
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
+	while ((rc = workload_next(&w, &r, NULL)) == STATUS_OK) {
 		moments_add(&gaps, (double)(r.arrival_us - prev) / (double)SIM_US_PER_S);
 		prev = r.arrival_us;
 	}
@@ -140,9 +140,9 @@ static struct moments service_moments(const struct scenario *sc, uint64_t n)
 	uint64_t below_1us = 0;
 	int rc = STATUS_OK;
 
-	ck_assert_int_eq(workload_init(&w, sc), STATUS_OK);
+	ck_assert_int_eq(workload_init(&w, sc, NULL), STATUS_OK);
 	/* No ck_assert in this loop: each one costs Check a write to its pipe, and n is in the millions. */
-	while (m.n < n && (rc = workload_next(&w, &r)) == STATUS_OK) {
+	while (m.n < n && (rc = workload_next(&w, &r, NULL)) == STATUS_OK) {
 		below_1us += r.service_us < 1;
 		moments_add(&m, (double)r.service_us / (double)SIM_US_PER_S);
 	}
@@ -167,9 +167,9 @@ START_TEST(service_constant_is_exact)
 	struct request_draw r;
 
 	service_scenario(&sc, 3, 1000, SERVICE_CONSTANT, 0.25, 0.0);
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
 	for (int i = 0; i < 1000; i++) {
-		ck_assert_int_eq(workload_next(&w, &r), STATUS_OK);
+		ck_assert_int_eq(workload_next(&w, &r, NULL), STATUS_OK);
 		ck_assert_int_eq(r.service_us, 250000);
 	}
 	workload_fini(&w);
@@ -251,8 +251,8 @@ START_TEST(arrivals_ordered_within_horizon)
 
 	/* 2000/s, so microsecond rounding makes some equal neighbours; an odd horizon. */
 	make_scenario(&sc, seed, 2000.0, 100.000123, SERVICE_EXPONENTIAL, 0.05, 1.0);
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
-	while ((rc = workload_next(&w, &r)) == STATUS_OK) {
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
+	while ((rc = workload_next(&w, &r, NULL)) == STATUS_OK) {
 		backwards += r.arrival_us < prev;
 		beyond += r.arrival_us > sc.horizon_us;
 		ties += r.arrival_us == prev;
@@ -265,7 +265,7 @@ START_TEST(arrivals_ordered_within_horizon)
 	ck_assert_uint_eq(beyond, 0);
 	ck_assert_uint_gt(ties, 0);  /* equal neighbours happened, and are allowed */
 	/* The end is the end. */
-	ck_assert_int_eq(workload_next(&w, &r), STATUS_DONE);
+	ck_assert_int_eq(workload_next(&w, &r, NULL), STATUS_DONE);
 	workload_fini(&w);
 }
 END_TEST
@@ -279,8 +279,8 @@ START_TEST(short_horizon_is_done_at_once)
 
 	make_scenario(&sc, 9, 1e-3, 1e-6, SERVICE_CONSTANT, 1.0, 0.0);
 	ck_assert_int_eq(sc.horizon_us, 1);
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
-	ck_assert_int_eq(workload_next(&w, &r), STATUS_DONE);
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
+	ck_assert_int_eq(workload_next(&w, &r, NULL), STATUS_DONE);
 	workload_fini(&w);
 }
 END_TEST
@@ -312,8 +312,8 @@ START_TEST(poisson_rate_steps)
 	make_scenario(&sc, seed, rate[0], 4 * window_s, SERVICE_CONSTANT, 0.01, 0.0);
 	for (int i = 1; i < 4; i++)
 		add_step(&sc, i * window_s, rate[i]);
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
-	while ((rc = workload_next(&w, &r)) == STATUS_OK) {
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
+	while ((rc = workload_next(&w, &r, NULL)) == STATUS_OK) {
 		int k = (int)(r.arrival_us / llround(window_s * (double)SIM_US_PER_S));
 		count[k < 4 ? k : 3]++;  /* an arrival at exactly the horizon belongs to the last window */
 	}
@@ -342,13 +342,13 @@ START_TEST(zero_rate_last_step_ends_arrivals)
 
 	make_scenario(&sc, 12, 10.0, 1000.0, SERVICE_CONSTANT, 0.01, 0.0);
 	add_step(&sc, 5.0, 0.0);
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
-	while ((rc = workload_next(&w, &r)) == STATUS_OK)
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
+	while ((rc = workload_next(&w, &r, NULL)) == STATUS_OK)
 		last = r.arrival_us;
 	ck_assert_int_eq(rc, STATUS_DONE);
 	ck_assert_int_ge(last, 0);
 	ck_assert_int_le(last, 5 * SIM_US_PER_S);
-	ck_assert_int_eq(workload_next(&w, &r), STATUS_DONE);
+	ck_assert_int_eq(workload_next(&w, &r, NULL), STATUS_DONE);
 	workload_fini(&w);
 }
 END_TEST
@@ -367,8 +367,8 @@ START_TEST(uniform_arrivals_evenly_spaced)
 
 	make_scenario(&sc, 13, 8.0, 10.0, SERVICE_CONSTANT, 0.01, 0.0);
 	sc.arrivals.kind = ARRIVAL_UNIFORM;
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
-	while ((rc = workload_next(&w, &r)) == STATUS_OK) {
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
+	while ((rc = workload_next(&w, &r, NULL)) == STATUS_OK) {
 		k++;
 		ck_assert_int_eq(r.arrival_us, k * 125000);
 	}
@@ -390,8 +390,8 @@ START_TEST(uniform_arrivals_follow_steps)
 	make_scenario(&sc, 14, 10.0, 2.0, SERVICE_CONSTANT, 0.01, 0.0);
 	sc.arrivals.kind = ARRIVAL_UNIFORM;
 	add_step(&sc, 1.0, 20.0);
-	ck_assert_int_eq(workload_init(&w, &sc), STATUS_OK);
-	while ((rc = workload_next(&w, &r)) == STATUS_OK) {
+	ck_assert_int_eq(workload_init(&w, &sc, NULL), STATUS_OK);
+	while ((rc = workload_next(&w, &r, NULL)) == STATUS_OK) {
 		int64_t want = k < 10 ? (k + 1) * 100000 : 1000000 + (k - 9) * 50000;
 		ck_assert_int_eq(r.arrival_us, want);
 		k++;
@@ -408,8 +408,8 @@ static size_t draw_all(const struct scenario *sc, struct request_draw *out, size
 	struct workload w;
 	size_t n = 0;
 
-	ck_assert_int_eq(workload_init(&w, sc), STATUS_OK);
-	while (n < max && workload_next(&w, &out[n]) == STATUS_OK)
+	ck_assert_int_eq(workload_init(&w, sc, NULL), STATUS_OK);
+	while (n < max && workload_next(&w, &out[n], NULL) == STATUS_OK)
 		n++;
 	workload_fini(&w);
 	return n;

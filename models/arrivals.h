@@ -1,0 +1,69 @@
+/*
+ * arrivals: where requests come from. Every arrival source, real or synthetic, answers "what is the next
+ * request?" through one interface, and transforms wrap any source.
+ *
+ * A source yields arrivals in non-decreasing time order, in microseconds from its own start (the scenario
+ * start), with the request's size when it knows it (prompt and output tokens, -1 when not) and its service
+ * time when a trace gives one (NaN when not). next() returns STATUS_OK, STATUS_DONE when the source has
+ * nothing more, or an error with a message (a trace that turns out malformed while streaming). Sources draw
+ * randomness only from the streams they are given (named by the caller), never allocate per arrival, and
+ * keep memory independent of how many arrivals they produce.
+ *
+ * Sources (one file each): constant rate with steps, Poisson or evenly spaced (arrivals_rate.c); a daily
+ * and weekly profile as a non-homogeneous Poisson process (arrivals_profile.c); bursts from a two-state
+ * Markov-modulated Poisson process (arrivals_mmpp.c); a flash crowd (arrivals_flash.c); per-window rate
+ * series, summed over several files (arrivals_series.c); a request trace (arrivals_trace.c). Transforms
+ * (arrivals_transform.c): scale_rate, speedup, growth_per_day, loop, offset.
+ */
+#ifndef GPUCAP_ARRIVALS_H
+#define GPUCAP_ARRIVALS_H
+
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "diag.h"
+
+struct arrival {
+	int64_t t_us;        /* arrival time, microseconds from the start */
+	int32_t in_tokens;   /* prompt tokens, -1 when unknown */
+	int32_t out_tokens;  /* output tokens, -1 when unknown */
+	double service_s;    /* service time given by the source, NaN when unknown */
+};
+
+struct arrival_source;
+
+struct arrival_source_ops {
+	int (*next)(struct arrival_source *src, struct arrival *out, struct diag *d);
+	/* Start again from the beginning (for `loop`); NULL when the source cannot. */
+	int (*rewind)(struct arrival_source *src, struct diag *d);
+	void (*free)(struct arrival_source *src);
+};
+
+struct arrival_source {
+	const struct arrival_source_ops *ops;  /* the implementation; its state follows in a larger struct */
+};
+
+struct scenario;
+
+/* Free a source; NULL allowed. */
+void arrivals_free(struct arrival_source *src);
+
+/*
+ * Constructors. Each reads its parameters from sc->arrivals (validated by the loader), keeps the streams it
+ * is given (owned by the caller, who frees them after the source) and returns owned (free with
+ * arrivals_free). Those that read files return a status and a message; the others return NULL only when
+ * out of memory.
+ */
+struct arrival_source *arrivals_rate_new(const struct scenario *sc, gsl_rng *rng);    /* poisson, uniform */
+struct arrival_source *arrivals_profile_new(const struct scenario *sc, gsl_rng *rng); /* diurnal */
+struct arrival_source *arrivals_mmpp_new(const struct scenario *sc, gsl_rng *rng, gsl_rng *state_rng);
+struct arrival_source *arrivals_flash_new(const struct scenario *sc, gsl_rng *rng);
+int arrivals_series_new(struct arrival_source **out, const struct scenario *sc, gsl_rng *rng, struct diag *d);
+int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, struct diag *d);
+
+/* Wrap `inner` (taken) in the transforms sc->arrivals asks for (returned as is when there are none). */
+int arrivals_transform_new(struct arrival_source **out, struct arrival_source *inner, const struct scenario *sc,
+			   gsl_rng *rng, struct diag *d);
+
+#endif

@@ -1,0 +1,673 @@
+/*
+ * scenario_workload: the workload half of the scenario loader (see scenario_load.h and scenario.h).
+ *
+ * `workload` has three parts: where requests come from (arrivals), how large they are (sizes), and how long
+ * each takes to serve (service). Arrivals and service each name a kind, and each kind has its own keys; a
+ * key of another kind is refused with "KEY does not apply to kind K; expected one of: ..." so that a
+ * setting is never silently ignored. The transforms (scale_rate, speedup, growth_per_day, loop, offset)
+ * apply to every arrival kind.
+ *
+ * Files are checked while loading, so that a run never starts on a bad one: a request trace is scanned
+ * whole (tracefile_scan), and its messages, which name the trace file and line, pass on unchanged; a
+ * rate-series file is opened and read once here (its rows are checked by the source that replays it).
+ * Relative paths start from the scenario file's folder (for text, the current one).
+ *
+ * The cross-checks come last: a token-based service needs token counts from the trace or from sizes, a
+ * trace-based service needs a trace with service times, and a time-to-first-token SLO needs a
+ * token-based service (only it has a prefill).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario_load.h"
+#include "status.h"
+#include "tracefile.h"
+
+/*
+ * Defaults and limits. Limits are sanity bounds that catch typos (a rate of 1e30, a window of 100000
+ * days), not modelling assumptions.
+ */
+#define MAX_RATE_PER_S 1e7
+#define MAX_MEAN_US (INT64_C(1000000) * S_US)      /* 1e6 s, about 11.6 days per request */
+#define DEFAULT_CV 1.0
+#define MAX_CV 100.0
+#define MAX_TOKENS 1e7                              /* mean tokens of a request */
+#define MAX_TOKENS_PER_S 1e9
+#define MAX_PERIOD_US (400 * DAY_US)               /* burst, calm, decay, window lengths; offset */
+#define DEFAULT_AMPLITUDE 0.5
+#define DEFAULT_PEAK_HOUR 14.0                     /* mid-afternoon UTC: an assumption, like the amplitude */
+#define MAX_MAGNITUDE 1e4
+#define DEFAULT_WINDOW_US (600 * S_US)             /* ServeGen's aggregate series use 10-minute windows */
+#define MAX_SCALE_RATE 1000.0
+#define MAX_SPEEDUP 1e6
+#define MAX_GROWTH_PER_DAY 10.0
+
+static const char *const workload_keys[] = { "arrivals", "sizes", "service", NULL };
+static const char *const step_keys[] = { "at", "rate_per_s", NULL };
+static const char *const sizes_keys[] = { "input_tokens", "output_tokens", NULL };
+static const char *const column_keys[] = { "time", "time_format", "input_tokens", "output_tokens",
+	"service_s", NULL };
+static const char *const decode_keys[] = { "concurrency", "tokens_per_s", NULL };
+
+/* The keys of each kind, its own first, in the order messages list them. */
+#define TRANSFORM_KEYS "scale_rate", "speedup", "growth_per_day", "loop", "offset"
+static const char *const rate_keys[] = { "kind", "rate_per_s", "steps", TRANSFORM_KEYS, NULL };
+static const char *const diurnal_keys[] = { "kind", "rate_per_s", "amplitude", "peak_hour", "hourly",
+	"weekly", TRANSFORM_KEYS, NULL };
+static const char *const mmpp_keys[] = { "kind", "rate_per_s", "burst_rate_per_s", "burst_mean_s",
+	"calm_mean_s", TRANSFORM_KEYS, NULL };
+static const char *const flash_keys[] = { "kind", "rate_per_s", "at", "magnitude", "decay_s", TRANSFORM_KEYS,
+	NULL };
+static const char *const trace_keys[] = { "kind", "path", "format", "columns", TRANSFORM_KEYS, NULL };
+static const char *const series_keys[] = { "kind", "path", "paths", "format", "window_s", TRANSFORM_KEYS,
+	NULL };
+static const char *const *const arrival_keys[] = { [ARRIVAL_POISSON] = rate_keys,
+	[ARRIVAL_UNIFORM] = rate_keys, [ARRIVAL_DIURNAL] = diurnal_keys, [ARRIVAL_MMPP] = mmpp_keys,
+	[ARRIVAL_FLASH_CROWD] = flash_keys, [ARRIVAL_TRACE] = trace_keys, [ARRIVAL_RATE_SERIES] = series_keys };
+
+static const char *const mean_keys[] = { "kind", "mean_s", NULL };
+static const char *const lognormal_keys[] = { "kind", "mean_s", "cv", NULL };
+static const char *const tokens_keys[] = { "kind", "prefill_tokens_per_s", "decode_tokens_per_s",
+	"decode_table", "overhead_s", NULL };
+static const char *const kind_only_keys[] = { "kind", NULL };
+static const char *const *const service_keys[] = { [SERVICE_CONSTANT] = mean_keys,
+	[SERVICE_EXPONENTIAL] = mean_keys, [SERVICE_LOGNORMAL] = lognormal_keys, [SERVICE_TOKENS] = tokens_keys,
+	[SERVICE_TRACE] = kind_only_keys };
+
+/* Size kinds as written; index i is enum size_kind i + 1 (SIZE_NONE is never written). */
+static const char *const size_dist_keys[] = { "kind", "mean", NULL };
+static const char *const size_lognormal_keys[] = { "kind", "mean", "cv", NULL };
+static const char *const *const size_keys[] = { size_dist_keys, size_dist_keys, size_lognormal_keys };
+
+static const char *const arrival_names[] = { "poisson", "uniform", "diurnal", "mmpp", "flash_crowd", "trace",
+	"rate_series" };
+static const char *const service_names[] = { "constant", "exponential", "lognormal", "tokens", "trace" };
+static const char *const size_names[] = { "constant", "exponential", "lognormal" };
+static const char *const trace_format_names[] = { "azure", "generic" };
+static const char *const time_format_names[] = { "iso", "epoch_s", "epoch_ms", "seconds" };
+static const char *const series_format_names[] = { "aggregate", "servegen" };
+static const char *const bool_names[] = { "false", "true" };
+
+#define COUNT(a) ((int)(sizeof (a) / sizeof (a)[0]))
+
+static const struct scenario_yaml_bounds positive_rate = { 0, MAX_RATE_PER_S, true, false };
+static const struct scenario_yaml_bounds any_rate = { 0, MAX_RATE_PER_S, false, false };
+static const struct scenario_yaml_bounds cv_bounds = { 0, MAX_CV, true, false };
+static const struct scenario_yaml_bounds token_bounds = { 0, MAX_TOKENS, true, false };
+static const struct scenario_yaml_bounds token_speed = { 0, MAX_TOKENS_PER_S, true, false };
+static const struct scenario_yaml_bounds amplitude_bounds = { 0, 1, false, false };      /* [0, 1] */
+static const struct scenario_yaml_bounds hour_bounds = { 0, 24, false, true };           /* [0, 24) */
+static const struct scenario_yaml_bounds factor_bounds = { 0, HUGE_VAL, false, false };
+static const struct scenario_yaml_bounds magnitude_bounds = { 0, MAX_MAGNITUDE, false, false };
+static const struct scenario_yaml_bounds scale_bounds = { 0, MAX_SCALE_RATE, true, false };
+static const struct scenario_yaml_bounds speedup_bounds = { 0, MAX_SPEEDUP, true, false };
+static const struct scenario_yaml_bounds growth_bounds = { -1, MAX_GROWTH_PER_DAY, true, false };
+
+/* ---- helpers ------------------------------------------------------------------------------------ */
+
+/* True if name is one of keys (NULL-terminated). */
+static bool listed(const char *name, const char *const *keys)
+{
+	for (int i = 0; keys[i]; i++)
+		if (strcmp(keys[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* keys joined by ", " into buf. */
+static const char *join(const char *const *keys, char *buf, size_t size)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int i = 0; keys[i] && o < size; i++)
+		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", keys[i]);
+	return buf;
+}
+
+/*
+ * Every key of the mapping map (n pairs) must belong to `kind` (named kind_name), whose keys are
+ * by_kind[kind]: a key of another of the nkinds kinds "does not apply", any other is unknown.
+ */
+static int check_keys(struct load *l, const struct scenario_yaml_ref *map, int n,
+		      const char *const *const *by_kind, int nkinds, int kind, const char *kind_name)
+{
+	const char *const *keys = by_kind[kind], *name;
+	struct scenario_yaml_ref r;
+	char list[512];
+
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_pair(map, i, &r, &name);
+		if (listed(name, keys))
+			continue;
+		for (int k = 0; k < nkinds; k++)
+			if (listed(name, by_kind[k]))
+				return scenario_yaml_fail(&l->y, &r, "%s does not apply to kind %s; expected "
+							  "one of: %s", name, kind_name,
+							  join(keys, list, sizeof list));
+		return scenario_yaml_mapping(&l->y, map, keys, NULL, NULL);  /* "unknown key 'x'; ..." */
+	}
+	return STATUS_OK;
+}
+
+/* Fail if both keys a and b of map are given (at b): they set the same thing. */
+static int exclusive(struct load *l, const struct scenario_yaml_ref *map, const char *a, const char *b)
+{
+	struct scenario_yaml_ref ra, rb;
+
+	scenario_yaml_child(map, a, &ra);
+	scenario_yaml_child(map, b, &rb);
+	if (ra.node && rb.node)
+		return scenario_yaml_fail(&l->y, &rb, "%s and %s cannot both be given; expected one of them",
+					  a, b);
+	return STATUS_OK;
+}
+
+/* A duration as seconds in a double, by way of microseconds: > 0 (lo_open) or >= 0, and <= hi_us. */
+static int read_seconds(struct load *l, const struct scenario_yaml_ref *r, bool lo_open, int64_t hi_us,
+			double *out_s)
+{
+	int64_t us = 0;
+	int rc = scenario_load_duration(l, r, 0, lo_open, hi_us, &us);
+
+	if (rc == STATUS_OK && r->node)
+		*out_s = (double)us / 1e6;
+	return rc;
+}
+
+/* The required child `key` of map as a number within b. */
+static int required_number(struct load *l, const struct scenario_yaml_ref *map, const char *key,
+			   const char *what, const struct scenario_yaml_bounds *b, double *out)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = scenario_load_required(l, map, key, what, &r)))
+		return rc;
+	return scenario_yaml_number(&l->y, &r, b, out);
+}
+
+/* The required child `key` of map as a duration > 0 and <= hi_us. */
+static int required_duration(struct load *l, const struct scenario_yaml_ref *map, const char *key,
+			     const char *what, int64_t hi_us, int64_t *out_us)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = scenario_load_required(l, map, key, what, &r)))
+		return rc;
+	return scenario_load_duration(l, &r, 0, true, hi_us, out_us);
+}
+
+/* ---- arrivals by kind --------------------------------------------------------------------------- */
+
+/* workload.arrivals.steps: a list of {at, rate_per_s}, `at` strictly increasing inside the horizon. */
+static int read_steps(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	struct scenario_yaml_ref list, e, r;
+	int n = 0, rc;
+
+	scenario_yaml_child(arr, "steps", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_STEPS_MAX, "steps such as '- {at: 2h, "
+				     "rate_per_s: 80}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		struct rate_step *st = &l->sc.arrivals.steps[i];
+		int64_t after = i ? st[-1].at_us : 0;
+		scenario_yaml_item(&list, i, &e);
+		if ((rc = scenario_yaml_mapping(&l->y, &e, step_keys, NULL, NULL)) ||
+		    (rc = scenario_load_required(l, &e, "at", "when the rate changes, a duration from the "
+						 "start", &r)) ||
+		    (rc = scenario_load_duration(l, &r, 0, true, l->sc.horizon_us, &st->at_us)))
+			return rc;
+		if (st->at_us <= after)
+			return scenario_yaml_fail(&l->y, &r, "steps must be in time order; expected a time after "
+						  "the previous step's");
+		if ((rc = scenario_load_required(l, &e, "rate_per_s", "the rate from then on, requests per "
+						 "second", &r)) ||
+		    (rc = scenario_yaml_number(&l->y, &r, &any_rate, &st->rate_per_s)))
+			return rc;
+	}
+	l->sc.arrivals.nsteps = n;
+	return STATUS_OK;
+}
+
+/* poisson and uniform: a rate, and steps that change it. */
+static int read_rate(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	int rc = required_number(l, arr, "rate_per_s", "a positive number: requests per second", &positive_rate,
+				 &l->sc.arrivals.rate_per_s);
+
+	return rc ? rc : read_steps(l, arr);
+}
+
+/* A list of exactly n factors >= 0, not all 0, at `key` of arr; `items` describes them. */
+static int read_factors(struct load *l, const struct scenario_yaml_ref *arr, const char *key, int n,
+			const char *items, double *out, bool *given)
+{
+	struct scenario_yaml_ref list, r;
+	double sum = 0;
+	int count, rc;
+
+	scenario_yaml_child(arr, key, &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_list(&l->y, &list, n, n, items, &count)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_item(&list, i, &r);
+		if ((rc = scenario_yaml_number(&l->y, &r, &factor_bounds, &out[i])))
+			return rc;
+		sum += out[i];
+	}
+	if (sum == 0)
+		return scenario_yaml_fail(&l->y, &list, "all %d factors are 0 (no traffic ever); expected at "
+					  "least one above 0", n);
+	*given = true;
+	return STATUS_OK;
+}
+
+/* diurnal: a mean rate shaped by a daily sinusoid (or 24 hourly factors) and 7 weekday factors. */
+static int read_diurnal(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	l->sc.arrivals.amplitude = DEFAULT_AMPLITUDE;
+	l->sc.arrivals.peak_hour = DEFAULT_PEAK_HOUR;
+	for (int i = 0; i < 7; i++)
+		l->sc.arrivals.weekly[i] = 1;
+	if ((rc = required_number(l, arr, "rate_per_s", "the mean rate, requests per second", &positive_rate,
+				  &l->sc.arrivals.rate_per_s)) ||
+	    (rc = exclusive(l, arr, "hourly", "amplitude")) || (rc = exclusive(l, arr, "hourly", "peak_hour")))
+		return rc;
+	scenario_yaml_child(arr, "amplitude", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &amplitude_bounds, &l->sc.arrivals.amplitude)))
+		return rc;
+	scenario_yaml_child(arr, "peak_hour", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &hour_bounds, &l->sc.arrivals.peak_hour)) ||
+	    (rc = read_factors(l, arr, "hourly", 24, "factors >= 0 (hour 0 UTC first)", l->sc.arrivals.hourly,
+			       &l->sc.arrivals.has_hourly)))
+		return rc;
+	return read_factors(l, arr, "weekly", 7, "factors >= 0 (Monday first)", l->sc.arrivals.weekly,
+			    &l->sc.arrivals.has_weekly);
+}
+
+/* mmpp: calm at rate_per_s, bursts at burst_rate_per_s, with exponential state lengths. */
+static int read_mmpp(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	int rc;
+
+	if ((rc = required_number(l, arr, "rate_per_s", "the calm rate, requests per second", &positive_rate,
+				  &l->sc.arrivals.rate_per_s)) ||
+	    (rc = required_number(l, arr, "burst_rate_per_s", "the rate during a burst, requests per second",
+				  &any_rate, &l->sc.arrivals.burst_rate_per_s)) ||
+	    (rc = required_duration(l, arr, "burst_mean_s", "the mean length of a burst, a duration",
+				    MAX_PERIOD_US, &l->sc.arrivals.burst_mean_us)))
+		return rc;
+	return required_duration(l, arr, "calm_mean_s", "the mean time between bursts, a duration",
+				 MAX_PERIOD_US, &l->sc.arrivals.calm_mean_us);
+}
+
+/* flash_crowd: a base rate and a spike at `at` that decays exponentially. */
+static int read_flash(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = required_number(l, arr, "rate_per_s", "the base rate, requests per second", &positive_rate,
+				  &l->sc.arrivals.rate_per_s)) ||
+	    (rc = scenario_load_required(l, arr, "at", "when the crowd arrives, a duration from the start",
+					 &r)) ||
+	    (rc = scenario_load_duration(l, &r, 0, false, l->sc.horizon_us, &l->sc.arrivals.flash_at_us)) ||
+	    (rc = required_number(l, arr, "magnitude", "the extra rate at the peak, as a multiple of "
+				  "rate_per_s", &magnitude_bounds, &l->sc.arrivals.flash_magnitude)))
+		return rc;
+	return required_duration(l, arr, "decay_s", "the time constant of the decay, a duration",
+				 MAX_PERIOD_US, &l->sc.arrivals.flash_decay_us);
+}
+
+/* A column name (1..TRACEFILE_COLUMN_MAX - 1 bytes) at `key` of cols, if given. */
+static int read_column(struct load *l, const struct scenario_yaml_ref *cols, const char *key, char *buf)
+{
+	struct scenario_yaml_ref r;
+
+	scenario_yaml_child(cols, key, &r);
+	return scenario_yaml_string(&l->y, &r, buf, TRACEFILE_COLUMN_MAX);
+}
+
+/* `columns` of a generic trace into m: which header names hold what. */
+static int read_columns(struct load *l, const struct scenario_yaml_ref *arr, struct trace_mapping *m)
+{
+	struct scenario_yaml_ref cols, r;
+	int format = TRACE_TIME_ISO, rc;
+
+	memset(m, 0, sizeof *m);
+	if ((rc = scenario_load_required(l, arr, "columns", "format generic names its columns: {time, "
+					 "time_format, input_tokens, output_tokens, service_s}", &cols)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &cols, column_keys, NULL, NULL)) ||
+	    (rc = scenario_load_required(l, &cols, "time", "the header name of the arrival-time column",
+					 &r)) ||
+	    (rc = scenario_yaml_string(&l->y, &r, m->time_column, sizeof m->time_column)))
+		return rc;
+	scenario_yaml_child(&cols, "time_format", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, time_format_names, COUNT(time_format_names), &format)) ||
+	    (rc = read_column(l, &cols, "input_tokens", m->input_tokens_column)) ||
+	    (rc = read_column(l, &cols, "output_tokens", m->output_tokens_column)))
+		return rc;
+	m->time_format = (enum trace_time_format)format;
+	return read_column(l, &cols, "service_s", m->service_column);
+}
+
+/* trace: a request trace, scanned whole now so that a malformed one fails the load. */
+static int read_trace(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	struct scenario_yaml_ref r, cols;
+	int format = 0, rc;
+
+	if ((rc = scenario_load_required(l, arr, "path", "the request trace, a CSV file", &r)) ||
+	    (rc = scenario_load_path(l, &r, l->sc.arrivals.path)))
+		return rc;
+	scenario_yaml_child(arr, "format", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, trace_format_names, COUNT(trace_format_names), &format)))
+		return rc;
+	scenario_yaml_child(arr, "columns", &cols);
+	if (format == 0 && cols.node)
+		return scenario_yaml_fail(&l->y, &cols, "columns applies only to format generic (format is "
+					  "azure, whose columns are fixed); expected format: generic, or no columns");
+	if (format == 0)
+		tracefile_azure_mapping(&l->sc.arrivals.mapping);
+	else if ((rc = read_columns(l, arr, &l->sc.arrivals.mapping)))
+		return rc;
+	return tracefile_scan(l->sc.arrivals.path, NULL, &l->sc.arrivals.mapping, &l->sc.arrivals.summary,
+			      l->y.d);
+}
+
+/*
+ * Fail with STATUS_ENOENT (the message placed at r, naming the file) unless the file at path opens and
+ * reads: its rows are checked when it is replayed, but a missing file is found before anything runs.
+ */
+static int check_readable(struct load *l, const struct scenario_yaml_ref *r, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	bool failed;
+	int err;
+
+	if (!f) {
+		err = errno;
+		scenario_yaml_fail(&l->y, r, "cannot open %s: %s; expected a readable file", path, strerror(err));
+		return STATUS_ENOENT;
+	}
+	(void)getc(f);  /* a directory opens but does not read */
+	failed = ferror(f);
+	err = errno;
+	fclose(f);
+	if (failed) {
+		scenario_yaml_fail(&l->y, r, "cannot read %s: %s; expected a readable file", path, strerror(err));
+		return STATUS_ENOENT;
+	}
+	return STATUS_OK;
+}
+
+/* rate_series: one file (`path`) or several (`paths`) whose rates add up, in windows of window_s. */
+static int read_series(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	struct scenario_yaml_ref list, r;
+	int n = 1, format = SERIES_AGGREGATE, rc;
+
+	if ((rc = exclusive(l, arr, "path", "paths")))
+		return rc;
+	scenario_yaml_child(arr, "path", &r);
+	scenario_yaml_child(arr, "paths", &list);
+	if (!r.node && !list.node)
+		return scenario_yaml_missing(&l->y, arr, "paths", "a list of rate-series CSV files, or path: "
+					     "one file");
+	if (list.node &&
+	    (rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_SERIES_MAX, "rate-series CSV files", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		if (list.node)
+			scenario_yaml_item(&list, i, &r);
+		if ((rc = scenario_load_path(l, &r, l->sc.arrivals.series[i])) ||
+		    (rc = check_readable(l, &r, l->sc.arrivals.series[i])))
+			return rc;
+	}
+	l->sc.arrivals.nseries = n;
+	scenario_yaml_child(arr, "format", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, series_format_names, COUNT(series_format_names), &format)))
+		return rc;
+	l->sc.arrivals.series_format = (enum series_format)format;
+	l->sc.arrivals.window_us = DEFAULT_WINDOW_US;
+	scenario_yaml_child(arr, "window_s", &r);
+	return scenario_load_duration(l, &r, 0, true, MAX_PERIOD_US, &l->sc.arrivals.window_us);
+}
+
+/* How each arrival kind's own keys are read, after its keys are checked. */
+static int (*const read_arrival_kind[])(struct load *, const struct scenario_yaml_ref *) = {
+	[ARRIVAL_POISSON] = read_rate, [ARRIVAL_UNIFORM] = read_rate, [ARRIVAL_DIURNAL] = read_diurnal,
+	[ARRIVAL_MMPP] = read_mmpp, [ARRIVAL_FLASH_CROWD] = read_flash, [ARRIVAL_TRACE] = read_trace,
+	[ARRIVAL_RATE_SERIES] = read_series };
+
+/* The transforms, which every kind takes. */
+static int read_transforms(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	struct scenario_yaml_ref r;
+	int loop = 0, rc;
+
+	l->sc.arrivals.scale_rate = 1;
+	l->sc.arrivals.speedup = 1;
+	l->sc.arrivals.growth_per_day = 0;
+	scenario_yaml_child(arr, "scale_rate", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &scale_bounds, &l->sc.arrivals.scale_rate)))
+		return rc;
+	scenario_yaml_child(arr, "speedup", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &speedup_bounds, &l->sc.arrivals.speedup)))
+		return rc;
+	scenario_yaml_child(arr, "growth_per_day", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &growth_bounds, &l->sc.arrivals.growth_per_day)))
+		return rc;
+	scenario_yaml_child(arr, "loop", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, bool_names, 2, &loop)))
+		return rc;
+	l->sc.arrivals.loop = loop;
+	scenario_yaml_child(arr, "offset", &r);
+	return scenario_load_duration(l, &r, 0, false, MAX_PERIOD_US, &l->sc.arrivals.offset_us);
+}
+
+static int read_arrivals(struct load *l, const struct scenario_yaml_ref *workload)
+{
+	struct scenario_yaml_ref arr, r;
+	int kind = 0, n, rc;
+
+	if ((rc = scenario_load_required(l, workload, "arrivals", "a mapping with kind and rate_per_s",
+					 &arr)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &arr, NULL, "a mapping such as {kind: poisson, rate_per_s: 10}",
+					&n)) ||
+	    (rc = scenario_load_required(l, &arr, "kind", "poisson, uniform, diurnal, mmpp, flash_crowd, trace "
+					 "or rate_series", &r)) ||
+	    (rc = scenario_yaml_choice(&l->y, &r, arrival_names, COUNT(arrival_names), &kind)) ||
+	    (rc = check_keys(l, &arr, n, arrival_keys, COUNT(arrival_keys), kind, arrival_names[kind])))
+		return rc;
+	l->sc.arrivals.kind = (enum arrival_kind)kind;
+	if ((rc = read_arrival_kind[kind](l, &arr)))
+		return rc;
+	return read_transforms(l, &arr);
+}
+
+/* ---- sizes -------------------------------------------------------------------------------------- */
+
+/* One token-count distribution at r (absent: SIZE_NONE, as zeroed). */
+static int read_size(struct load *l, const struct scenario_yaml_ref *r, struct size_dist *out)
+{
+	struct scenario_yaml_ref k;
+	int kind = 0, n, rc;
+
+	if (!r->node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_mapping(&l->y, r, NULL, "a mapping such as {kind: lognormal, mean: 800, "
+					"cv: 1.5}", &n)) ||
+	    (rc = scenario_load_required(l, r, "kind", "constant, exponential or lognormal", &k)) ||
+	    (rc = scenario_yaml_choice(&l->y, &k, size_names, COUNT(size_names), &kind)) ||
+	    (rc = check_keys(l, r, n, size_keys, COUNT(size_keys), kind, size_names[kind])) ||
+	    (rc = required_number(l, r, "mean", "the mean number of tokens", &token_bounds, &out->mean)))
+		return rc;
+	out->kind = (enum size_kind)(kind + 1);
+	out->cv = DEFAULT_CV;
+	scenario_yaml_child(r, "cv", &k);
+	return scenario_yaml_number(&l->y, &k, &cv_bounds, &out->cv);
+}
+
+static int read_sizes(struct load *l, const struct scenario_yaml_ref *workload)
+{
+	struct scenario_yaml_ref sizes, r;
+	int rc;
+
+	scenario_yaml_child(workload, "sizes", &sizes);
+	if ((rc = scenario_yaml_mapping(&l->y, &sizes, sizes_keys, NULL, NULL)))
+		return rc;
+	scenario_yaml_child(&sizes, "input_tokens", &r);
+	if ((rc = read_size(l, &r, &l->sc.sizes.input)))
+		return rc;
+	scenario_yaml_child(&sizes, "output_tokens", &r);
+	return read_size(l, &r, &l->sc.sizes.output);
+}
+
+/* ---- service ------------------------------------------------------------------------------------ */
+
+/* `decode_table`: rows {concurrency, tokens_per_s}, concurrency strictly increasing. */
+static int read_decode_table(struct load *l, const struct scenario_yaml_ref *list)
+{
+	struct scenario_yaml_ref e, r;
+	int n, rc;
+
+	if ((rc = scenario_yaml_list(&l->y, list, 1, SCENARIO_DECODE_MAX, "rows such as '- {concurrency: 8, "
+				     "tokens_per_s: 40}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		struct decode_point *p = &l->sc.service.decode[i];
+		scenario_yaml_item(list, i, &e);
+		if ((rc = scenario_yaml_mapping(&l->y, &e, decode_keys, NULL, NULL)) ||
+		    (rc = scenario_load_required(l, &e, "concurrency", "requests in service at once, an integer "
+						 ">= 1", &r)) ||
+		    (rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &p->concurrency)))
+			return rc;
+		if (i > 0 && p->concurrency <= p[-1].concurrency)
+			return scenario_yaml_fail(&l->y, &r, "rows must be in increasing concurrency; expected "
+						  "more than the previous row's %d", p[-1].concurrency);
+		if ((rc = required_number(l, &e, "tokens_per_s", "the decode speed of each request, output "
+					  "tokens per second", &token_speed, &p->tokens_per_s)))
+			return rc;
+	}
+	l->sc.service.ndecode = n;
+	return STATUS_OK;
+}
+
+/* tokens: prefill and decode speeds (one, or a table by concurrency) and a fixed overhead. */
+static int read_tokens_service(struct load *l, const struct scenario_yaml_ref *svc)
+{
+	struct scenario_yaml_ref r, table;
+	int rc;
+
+	if ((rc = required_number(l, svc, "prefill_tokens_per_s", "prompt tokens processed per second",
+				  &token_speed, &l->sc.service.prefill_tokens_per_s)) ||
+	    (rc = exclusive(l, svc, "decode_tokens_per_s", "decode_table")))
+		return rc;
+	scenario_yaml_child(svc, "decode_table", &table);
+	if (table.node)
+		rc = read_decode_table(l, &table);
+	else if ((rc = required_number(l, svc, "decode_tokens_per_s", "output tokens per second per request, "
+				       "or a decode_table", &token_speed,
+				       &l->sc.service.decode[0].tokens_per_s)) == STATUS_OK) {
+		l->sc.service.decode[0].concurrency = 1;
+		l->sc.service.ndecode = 1;
+	}
+	if (rc)
+		return rc;
+	scenario_yaml_child(svc, "overhead_s", &r);
+	return read_seconds(l, &r, false, MAX_MEAN_US, &l->sc.service.overhead_s);
+}
+
+static int read_service(struct load *l, const struct scenario_yaml_ref *workload)
+{
+	struct scenario_yaml_ref svc, r;
+	int kind = 0, n, rc;
+
+	if ((rc = scenario_load_required(l, workload, "service", "a mapping with kind and mean_s", &svc)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &svc, NULL, "a mapping such as {kind: exponential, mean_s: 1}",
+					&n)) ||
+	    (rc = scenario_load_required(l, &svc, "kind", "constant, exponential, lognormal, tokens or trace",
+					 &r)) ||
+	    (rc = scenario_yaml_choice(&l->y, &r, service_names, COUNT(service_names), &kind)))
+		return rc;
+	l->sc.service.kind = (enum service_kind)kind;
+	l->sc.service.cv = DEFAULT_CV;
+	scenario_yaml_child(&svc, "cv", &r);
+	if (r.node && (kind == SERVICE_CONSTANT || kind == SERVICE_EXPONENTIAL))  /* the older wording */
+		return scenario_yaml_fail(&l->y, &r, "cv applies only to kind lognormal (kind is %s); "
+					  "expected no cv", service_names[kind]);
+	if ((rc = check_keys(l, &svc, n, service_keys, COUNT(service_keys), kind, service_names[kind])))
+		return rc;
+	if (kind == SERVICE_TOKENS)
+		return read_tokens_service(l, &svc);
+	if (kind == SERVICE_TRACE)
+		return STATUS_OK;
+	if ((rc = scenario_load_required(l, &svc, "mean_s", "the mean service time, a duration", &r)) ||
+	    (rc = read_seconds(l, &r, true, MAX_MEAN_US, &l->sc.service.mean_s)))
+		return rc;
+	scenario_yaml_child(&svc, "cv", &r);
+	return scenario_yaml_number(&l->y, &r, &cv_bounds, &l->sc.service.cv);
+}
+
+/*
+ * The service kind against what the arrivals provide, and slo.ttft_s against the service kind. Token counts
+ * may come per field: the trace's column when it has one, else workload.sizes.
+ */
+static int check_service(struct load *l, const struct scenario_yaml_ref *workload)
+{
+	const struct trace_mapping *m = &l->sc.arrivals.mapping;
+	bool trace = l->sc.arrivals.kind == ARRIVAL_TRACE;
+	bool in = (trace && m->input_tokens_column[0]) || l->sc.sizes.input.kind != SIZE_NONE;
+	bool out = (trace && m->output_tokens_column[0]) || l->sc.sizes.output.kind != SIZE_NONE;
+	struct scenario_yaml_ref svc, kind, slo, ttft;
+
+	scenario_yaml_child(workload, "service", &svc);
+	scenario_yaml_child(&svc, "kind", &kind);
+	if (l->sc.service.kind == SERVICE_TOKENS && !(in && out))
+		return scenario_yaml_fail(&l->y, &kind, "service kind tokens needs token counts: a trace with "
+					  "input and output token columns, or workload.sizes.input_tokens and "
+					  "output_tokens");
+	if (l->sc.service.kind == SERVICE_TRACE && !(trace && m->service_column[0]))
+		return scenario_yaml_fail(&l->y, &kind, "service kind trace takes each request's service time "
+					  "from the trace; expected workload.arrivals.kind trace with "
+					  "columns.service_s");
+	scenario_yaml_child(&l->root, "slo", &slo);
+	scenario_yaml_child(&slo, "ttft_s", &ttft);
+	if (ttft.node && l->sc.service.kind != SERVICE_TOKENS)
+		return scenario_yaml_fail(&l->y, &ttft, "ttft_s needs workload.service.kind tokens: time to "
+					  "first token is the wait plus the prefill (kind is %s); expected no "
+					  "ttft_s", service_names[l->sc.service.kind]);
+	return STATUS_OK;
+}
+
+int scenario_load_workload(struct load *l)
+{
+	struct scenario_yaml_ref workload;
+	int rc;
+
+	if ((rc = scenario_load_required(l, &l->root, "workload", "a mapping with arrivals and service",
+					 &workload)) ||
+	    (rc = scenario_yaml_mapping(&l->y, &workload, workload_keys, NULL, NULL)) ||
+	    (rc = read_arrivals(l, &workload)) || (rc = read_sizes(l, &workload)) ||
+	    (rc = read_service(l, &workload)))
+		return rc;
+	return check_service(l, &workload);
+}
+
+const char *scenario_service_name(enum service_kind k)
+{
+	return (unsigned)k < sizeof service_names / sizeof service_names[0] ? service_names[k] : "?";
+}

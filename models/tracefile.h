@@ -1,0 +1,83 @@
+/*
+ * tracefile: a request trace in a CSV file, read a block at a time.
+ *
+ * One row is one request. A header line names the columns; a struct trace_mapping says which column holds
+ * the arrival time (and in which format) and, optionally, the prompt tokens, output tokens and service
+ * time. The Azure LLM inference traces of 2023 (header TIMESTAMP,ContextTokens,GeneratedTokens; times
+ * "2023-11-16 18:17:03.9799600", UTC) read with tracefile_azure_mapping() and no other setting.
+ *
+ * Streaming: the file is read with libcsv 64 KiB at a time; memory does not grow with the file's length.
+ * A row longer than TRACEFILE_LINE_MAX bytes is an error (a binary or corrupted file), as are NUL bytes.
+ *
+ * Errors (STATUS_EINPUT, message "FILE:LINE: what; expected what", LINE counting from 1 with the header as
+ * line 1): a missing header column, a row with too few fields, a bad or negative timestamp, a timestamp
+ * earlier than the previous row's ("out of order"), a token count that is negative or not an integer, a
+ * service time that is negative or not a number, an empty file or one with a header only, a binary file,
+ * an over-long line. STATUS_ENOENT for a file that cannot be opened, STATUS_EIO for a read error.
+ */
+#ifndef GPUCAP_TRACEFILE_H
+#define GPUCAP_TRACEFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag.h"
+
+#define TRACEFILE_LINE_MAX (64 * 1024)   /* longest row accepted, bytes */
+#define TRACEFILE_COLUMN_MAX 64           /* bytes in a column name, including the NUL */
+
+enum trace_time_format {
+	TRACE_TIME_ISO,       /* ISO-8601 UTC: "2026-12-01T00:00:00Z", "2023-11-16 18:17:03.9799600" (no zone = UTC) */
+	TRACE_TIME_EPOCH_S,   /* seconds since 1970-01-01 UTC, may have a fraction */
+	TRACE_TIME_EPOCH_MS,  /* milliseconds since 1970-01-01 UTC */
+	TRACE_TIME_SECONDS    /* seconds from the start of the trace (any origin), may have a fraction */
+};
+
+struct trace_mapping {
+	char time_column[TRACEFILE_COLUMN_MAX];           /* header name of the arrival-time column, required */
+	enum trace_time_format time_format;               /* how it is written */
+	char input_tokens_column[TRACEFILE_COLUMN_MAX];   /* prompt tokens; "" = none */
+	char output_tokens_column[TRACEFILE_COLUMN_MAX];  /* output tokens; "" = none */
+	char service_column[TRACEFILE_COLUMN_MAX];       /* service time in seconds; "" = none */
+};
+
+struct trace_record {
+	int64_t t_us;        /* arrival time in microseconds: since the epoch for ISO/epoch formats, since
+	                        the file's origin for TRACE_TIME_SECONDS */
+	int64_t line;        /* the row's line number */
+	int32_t in_tokens;   /* prompt tokens, -1 when the mapping has no such column */
+	int32_t out_tokens;  /* output tokens, -1 when none */
+	double service_s;    /* service time, NaN when none */
+};
+
+struct trace_summary {
+	int64_t rows;             /* requests */
+	int64_t first_us, last_us;/* first and last arrival (same scale as trace_record.t_us) */
+	bool has_tokens;          /* the mapping has token columns */
+	double in_sum, out_sum;   /* token totals */
+	int32_t in_max, out_max;  /* largest token counts */
+};
+
+struct tracefile;  /* opaque: an open trace */
+
+/* The mapping of the Azure LLM inference traces 2023. */
+void tracefile_azure_mapping(struct trace_mapping *m);
+
+/* Open `path` (label names it in messages; NULL: the path) and read its header. Returns owned in *out. */
+int tracefile_open(struct tracefile **out, const char *path, const char *label, const struct trace_mapping *m,
+		   struct diag *d);
+
+/* The next row into *rec: STATUS_OK, STATUS_DONE at the end, or an error (the reader is then unusable). */
+int tracefile_next(struct tracefile *t, struct trace_record *rec, struct diag *d);
+
+/* Start again from the first row: a full restart from byte 0 (header, first row), also after a failure. */
+int tracefile_rewind(struct tracefile *t, struct diag *d);
+
+/* Close; NULL allowed. */
+void tracefile_close(struct tracefile *t);
+
+/* Read the whole file once, checking every row, and summarise it (bounded memory). */
+int tracefile_scan(const char *path, const char *label, const struct trace_mapping *m, struct trace_summary *out,
+		   struct diag *d);
+
+#endif

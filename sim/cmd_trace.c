@@ -1,0 +1,543 @@
+/*
+ * cmd_trace: `gpucap trace stats FILE [...]`: read a request trace once, checking every row, and say what
+ * is in it: requests, first and last arrival, span, mean rate, requests per minute (percentiles and empty
+ * minutes) and token sizes. `gpucap trace gen` lives in cmd_trace_gen.c; this file only dispatches to it.
+ *
+ * One streaming pass, bounded memory: token sizes go into fixed-size histograms (hist.h, percentiles within
+ * 1%), and requests per minute into a growable array of one int per minute of the span, which grows with
+ * the span rather than the number of rows (a 30-day trace is 43,200 ints, 169 KiB); spans beyond
+ * MINUTES_MAX are not counted per minute. The minute counts are exact, sorted once at the end.
+ */
+#include <assert.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "hist.h"
+#include "status.h"
+#include "tracefile.h"
+#include "units.h"
+
+#define US_PER_S INT64_C(1000000)
+#define US_PER_MIN (60 * US_PER_S)
+#define MINUTES_MAX (400 * 1440)  /* per-minute counts kept for spans up to 400 days (2.2 MiB) */
+#define PEEK_MAX 4096             /* bytes of the first line looked at to recognise the Azure header */
+
+static const char trace_usage[] =
+	"usage: gpucap trace <command> [options]\n"
+	"\n"
+	"commands:\n"
+	"  stats FILE [options]                 summarise a CSV request trace: requests, span, rate, requests\n"
+	"                                       per minute and token sizes\n"
+	"  gen --scenario FILE -o OUT.csv       write the requests a scenario's workload draws as a CSV trace\n"
+	"\n"
+	"`gpucap trace <command> --help` explains a command.\n";
+
+static const char stats_usage[] =
+	"usage: gpucap trace stats FILE [--format azure|generic] [--time-column C]\n"
+	"                          [--time-format iso|epoch_s|epoch_ms|seconds] [--input-column C]\n"
+	"                          [--output-column C] [--service-column C] [--json]\n"
+	"\n"
+	"Read a CSV request trace (one row per request, a header line naming the columns) once, checking\n"
+	"every row, and print: the number of requests; the first and last arrival (UTC for absolute time\n"
+	"formats); the span from first to last in seconds; the mean rate (requests / span); requests per\n"
+	"minute over the whole minutes of the span, counted from the first arrival (p50, p90, p99, max, and\n"
+	"how many minutes had none); and for each mapped size column its mean, p50, p99 and max (percentiles\n"
+	"within 1%). Memory does not grow with the number of rows.\n"
+	"\n"
+	"The Azure LLM inference traces (header TIMESTAMP,ContextTokens,GeneratedTokens, times such as\n"
+	"2023-11-16 18:17:03.9799600 in UTC) are recognised by their header; for any other trace name the\n"
+	"time column.\n"
+	"  --format azure|generic  azure: the columns above (the options below override them); generic: only\n"
+	"                          the columns named below\n"
+	"  --time-column C         the arrival-time column (needed unless the format is azure)\n"
+	"  --time-format F         iso (default; 2023-11-16T18:17:03Z or 2023-11-16 18:17:03.98, UTC when no\n"
+	"                          zone), epoch_s, epoch_ms, or seconds (from the trace's start, any origin)\n"
+	"  --input-column C        prompt tokens per request (whole numbers)\n"
+	"  --output-column C       output tokens per request\n"
+	"  --service-column C      service time per request, seconds\n"
+	"  --json                  print one JSON object instead of text\n"
+	"\n"
+	"Exit codes: 0 success, 2 bad trace or usage (the message names FILE:LINE), 1 other failures.\n";
+
+/* What one pass gathers. */
+struct stats {
+	int64_t rows;          /* requests */
+	int64_t first_us;      /* first arrival, in the trace's time scale */
+	int64_t last_us;       /* last arrival */
+	int32_t *per_min;      /* requests in each minute from the first arrival, owned */
+	int64_t nmin;          /* minutes in per_min so far */
+	int64_t cap;           /* room in per_min */
+	bool too_long;         /* the span passed MINUTES_MAX: no per-minute counts */
+	struct hist in, out;   /* prompt and output tokens, as plain numbers */
+	struct hist service;   /* service times, seconds */
+};
+
+/* ---- options ------------------------------------------------------------------------------------- */
+
+/* Copy a column name into the mapping; false when it does not fit. */
+static bool set_column(char *dst, const char *name)
+{
+	if (strlen(name) >= TRACEFILE_COLUMN_MAX)
+		return false;
+	strcpy(dst, name);
+	return true;
+}
+
+static bool parse_time_format(const char *s, enum trace_time_format *f)
+{
+	static const char *const names[] = { "iso", "epoch_s", "epoch_ms", "seconds" };
+
+	for (int i = 0; i < 4; i++)
+		if (strcmp(s, names[i]) == 0) {
+			*f = (enum trace_time_format)i;
+			return true;
+		}
+	return false;
+}
+
+static const char *time_format_name(enum trace_time_format f)
+{
+	return f == TRACE_TIME_ISO ? "iso" : f == TRACE_TIME_EPOCH_S ? "epoch_s"
+	       : f == TRACE_TIME_EPOCH_MS ? "epoch_ms" : "seconds";
+}
+
+/* Whether the name at [s, s + n), without spaces, quotes or a byte-order mark, is one of the Azure ones. */
+static int azure_name(const char *s, size_t n)
+{
+	static const char *const names[] = { "TIMESTAMP", "ContextTokens", "GeneratedTokens" };
+
+	if (n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
+		s += 3;
+		n -= 3;
+	}
+	while (n > 0 && strchr(" \t\"\r\n", s[0])) {
+		s++;
+		n--;
+	}
+	while (n > 0 && strchr(" \t\"\r\n", s[n - 1]))
+		n--;
+	for (int i = 0; i < 3; i++)
+		if (strlen(names[i]) == n && memcmp(s, names[i], n) == 0)
+			return 1 << i;
+	return 0;
+}
+
+/*
+ * Whether the file's first line names TIMESTAMP, ContextTokens and GeneratedTokens. When it cannot tell (no
+ * file, no line, a line too long or with control bytes: not a text header) it says yes, and the reader
+ * then gives the real message.
+ */
+static bool looks_azure(const char *path)
+{
+	char line[PEEK_MAX];
+	int found = 0;
+	FILE *f = fopen(path, "rb");
+	bool whole;
+
+	if (!f)
+		return true;
+	if (!fgets(line, sizeof line, f)) {
+		fclose(f);
+		return true;
+	}
+	whole = strchr(line, '\n') || feof(f);  /* false too when a NUL cut the line short */
+	fclose(f);
+	for (const unsigned char *c = (const unsigned char *)line; *c; c++)
+		whole &= *c >= 0x20 || *c == '\t' || *c == '\r' || *c == '\n';
+	if (!whole)
+		return true;
+	for (const char *p = line;; p++) {
+		size_t n = strcspn(p, ",");
+		found |= azure_name(p, n);
+		p += n;
+		if (!*p)
+			break;
+	}
+	return found == 7;
+}
+
+/* ---- the pass ------------------------------------------------------------------------------------ */
+
+static int count_minute(struct stats *s, int64_t t_us, struct diag *d)
+{
+	int64_t k = (t_us - s->first_us) / US_PER_MIN;
+
+	if (s->too_long || k >= MINUTES_MAX) {
+		s->too_long = true;
+		return STATUS_OK;
+	}
+	if (k >= s->cap) {
+		int64_t cap = s->cap ? s->cap : 64;
+		int32_t *bigger;
+
+		while (cap <= k)
+			cap *= 2;
+		if (!(bigger = realloc(s->per_min, (size_t)cap * sizeof *bigger)))
+			return diag_fail(d, STATUS_ENOMEM, "out of memory counting requests per minute");
+		memset(bigger + s->cap, 0, (size_t)(cap - s->cap) * sizeof *bigger);
+		s->per_min = bigger;
+		s->cap = cap;
+	}
+	s->per_min[k]++;
+	s->nmin = k + 1 > s->nmin ? k + 1 : s->nmin;
+	return STATUS_OK;
+}
+
+static int gather(const char *path, const struct trace_mapping *m, struct stats *s, struct diag *d)
+{
+	struct tracefile *t;
+	struct trace_record r;
+	int rc;
+
+	if ((rc = tracefile_open(&t, path, NULL, m, d)))
+		return rc;
+	while ((rc = tracefile_next(t, &r, d)) == STATUS_OK) {
+		if (s->rows++ == 0)
+			s->first_us = r.t_us;
+		s->last_us = r.t_us;
+		if ((rc = count_minute(s, r.t_us, d)))
+			break;
+		if (r.in_tokens >= 0)
+			hist_add(&s->in, r.in_tokens);
+		if (r.out_tokens >= 0)
+			hist_add(&s->out, r.out_tokens);
+		if (!isnan(r.service_s))
+			hist_add(&s->service, r.service_s);
+	}
+	tracefile_close(t);
+	return rc == STATUS_DONE ? STATUS_OK : rc;
+}
+
+static int by_value(const void *a, const void *b)
+{
+	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Per-minute results over the whole minutes of the span. */
+struct minutes {
+	int64_t n;            /* whole minutes; 0 when the span is under a minute or too long */
+	int64_t empty;        /* of those, minutes without a request */
+	int32_t p50;          /* requests in a minute: the median of the whole minutes */
+	int32_t p90;          /* the 90th percentile */
+	int32_t p99;          /* the 99th percentile */
+	int32_t max;          /* the busiest minute */
+};
+
+/* Sorts s->per_min. Percentiles are nearest-rank: the smallest count with at least ceil(q n) at or below. */
+static struct minutes minute_stats(struct stats *s)
+{
+	struct minutes mn = { .n = s->too_long ? 0 : (s->last_us - s->first_us) / US_PER_MIN };
+	static const double q[3] = { 0.50, 0.90, 0.99 };
+	int32_t *v[3] = { &mn.p50, &mn.p90, &mn.p99 };
+
+	if (mn.n == 0)
+		return mn;
+	assert(s->nmin > mn.n);  /* the last arrival is in minute n, just after the whole ones */
+	for (int64_t k = 0; k < mn.n; k++)
+		mn.empty += s->per_min[k] == 0;
+	qsort(s->per_min, (size_t)mn.n, sizeof *s->per_min, by_value);
+	for (int i = 0; i < 3; i++) {
+		int64_t rank = (int64_t)ceil(q[i] * (double)mn.n);
+		*v[i] = s->per_min[(rank < 1 ? 1 : rank) - 1];
+	}
+	mn.max = s->per_min[mn.n - 1];
+	return mn;
+}
+
+/* ---- output -------------------------------------------------------------------------------------- */
+
+static bool absolute(const struct trace_mapping *m)
+{
+	return m->time_format != TRACE_TIME_SECONDS;
+}
+
+/* "2023-11-16T18:17:03.979960Z" for an absolute time, "12.500000" seconds for a relative one. */
+static void format_time(const struct trace_mapping *m, int64_t t_us, char *buf, size_t size)
+{
+	char iso[32];
+
+	if (!absolute(m)) {
+		snprintf(buf, size, "%lld.%06lld", (long long)(t_us / US_PER_S), (long long)(t_us % US_PER_S));
+		return;
+	}
+	units_format_time(t_us / US_PER_S, iso, sizeof iso);  /* t_us >= 0: the reader rejects earlier times */
+	iso[strlen(iso) - 1] = '\0';                           /* drop the Z to add the microseconds */
+	snprintf(buf, size, "%s.%06lldZ", iso, (long long)(t_us % US_PER_S));
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* A number for JSON: null when not finite (no rows, no span). */
+static void json_number(const char *key, double v, const char *fmt)
+{
+	printf(", \"%s\": ", key);
+	if (isfinite(v))
+		printf(fmt, v);
+	else
+		fputs("null", stdout);
+}
+
+/* Mean, p50, p99 and max; the percentiles rounded to whole numbers when the values are token counts. */
+static void json_sizes(const char *name, const struct hist *h, bool whole)
+{
+	char key[64];
+	double v[4] = { hist_mean(h), hist_quantile(h, 0.5), hist_quantile(h, 0.99), hist_max(h) };
+	static const char *const part[4] = { "mean", "p50", "p99", "max" };
+
+	for (int i = 0; i < 4; i++) {
+		snprintf(key, sizeof key, "%s_%s", name, part[i]);
+		json_number(key, v[i], i == 0 ? "%.6f" : i == 3 || !whole ? "%.6g" : "%.0f");
+	}
+}
+
+static void print_json(const char *path, const char *format, const struct trace_mapping *m,
+		       const struct stats *s, const struct minutes *mn)
+{
+	double span_s = (double)(s->last_us - s->first_us) / US_PER_S;
+	char first[48], last[48];
+
+	format_time(m, s->first_us, first, sizeof first);
+	format_time(m, s->last_us, last, sizeof last);
+	fputs("{\"file\": ", stdout);
+	json_string(path);
+	printf(", \"format\": \"%s\", \"time_column\": ", format);
+	json_string(m->time_column);
+	printf(", \"time_format\": \"%s\", \"requests\": %lld", time_format_name(m->time_format),
+	       (long long)s->rows);
+	if (absolute(m))
+		printf(", \"first\": \"%s\", \"last\": \"%s\"", first, last);
+	else
+		printf(", \"first\": null, \"last\": null");
+	json_number("first_s", (double)s->first_us / US_PER_S, "%.6f");
+	json_number("last_s", (double)s->last_us / US_PER_S, "%.6f");
+	json_number("span_s", span_s, "%.6f");
+	json_number("rate_per_s", span_s > 0 ? (double)s->rows / span_s : NAN, "%.6f");
+	printf(", \"minutes\": %lld", (long long)mn->n);
+	json_number("per_minute_p50", mn->n ? mn->p50 : NAN, "%.0f");
+	json_number("per_minute_p90", mn->n ? mn->p90 : NAN, "%.0f");
+	json_number("per_minute_p99", mn->n ? mn->p99 : NAN, "%.0f");
+	json_number("per_minute_max", mn->n ? mn->max : NAN, "%.0f");
+	json_number("empty_minutes", mn->n ? (double)mn->empty : NAN, "%.0f");
+	if (m->input_tokens_column[0])
+		json_sizes("input_tokens", &s->in, true);
+	if (m->output_tokens_column[0])
+		json_sizes("output_tokens", &s->out, true);
+	if (m->service_column[0])
+		json_sizes("service_s", &s->service, false);
+	puts("}");
+}
+
+static void print_tokens(const char *name, const struct hist *h)
+{
+	printf("%-14s mean %.1f  p50 %.0f  p99 %.0f  max %.0f\n", name, hist_mean(h), hist_quantile(h, 0.5),
+	       hist_quantile(h, 0.99), hist_max(h));
+}
+
+static void print_text(const char *path, const char *format, const struct trace_mapping *m,
+		       const struct stats *s, const struct minutes *mn)
+{
+	double span_s = (double)(s->last_us - s->first_us) / US_PER_S;
+	char first[48], last[48];
+
+	format_time(m, s->first_us, first, sizeof first);
+	format_time(m, s->last_us, last, sizeof last);
+	printf("%-14s %s\n", "trace", path);
+	printf("%-14s %s: time '%s' (%s)", "format", format, m->time_column, time_format_name(m->time_format));
+	if (m->input_tokens_column[0])
+		printf(", input '%s'", m->input_tokens_column);
+	if (m->output_tokens_column[0])
+		printf(", output '%s'", m->output_tokens_column);
+	if (m->service_column[0])
+		printf(", service '%s'", m->service_column);
+	printf("\n%-14s %lld\n", "requests", (long long)s->rows);
+	printf("%-14s %s%s\n", "first", first, absolute(m) ? "" : " s from the trace's origin");
+	printf("%-14s %s%s\n", "last", last, absolute(m) ? "" : " s from the trace's origin");
+	printf("%-14s %.6f\n", "span_s", span_s);
+	if (span_s > 0)
+		printf("%-14s %.4f\n", "rate_per_s", (double)s->rows / span_s);
+	else
+		printf("%-14s n/a (all requests at one instant)\n", "rate_per_s");
+	if (mn->n > 0)
+		printf("%-14s p50 %d  p90 %d  p99 %d  max %d  empty %lld  (over %lld whole minutes)\n", "per_minute",
+		       mn->p50, mn->p90, mn->p99, mn->max, (long long)mn->empty, (long long)mn->n);
+	else
+		printf("%-14s n/a (%s)\n", "per_minute", s->too_long ? "span over 400 days" : "span under a minute");
+	if (m->input_tokens_column[0])
+		print_tokens("input_tokens", &s->in);
+	if (m->output_tokens_column[0])
+		print_tokens("output_tokens", &s->out);
+	if (m->service_column[0])
+		printf("%-14s mean %.6g s  p50 %.4g s  p99 %.4g s  max %.6g s\n", "service_s", hist_mean(&s->service),
+		       hist_quantile(&s->service, 0.5), hist_quantile(&s->service, 0.99), hist_max(&s->service));
+}
+
+/* ---- the commands -------------------------------------------------------------------------------- */
+
+static int stats_fail(const char *fmt, const char *arg)
+{
+	fputs("gpucap trace stats: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs(" (see gpucap trace stats --help)\n", stderr);
+	return CMD_EXIT_USAGE;
+}
+
+/* Options into the mapping; returns an exit code, or -1 to go on. */
+static int stats_options(int argc, char **argv, struct trace_mapping *m, const char **format, bool *json,
+			 const char **path)
+{
+	static const struct option longopts[] = {
+		{ "format", required_argument, NULL, 'f' },        { "time-column", required_argument, NULL, 't' },
+		{ "time-format", required_argument, NULL, 'F' },   { "input-column", required_argument, NULL, 'i' },
+		{ "output-column", required_argument, NULL, 'o' }, { "service-column", required_argument, NULL, 's' },
+		{ "json", no_argument, NULL, 'j' },                { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct trace_mapping set = { .time_format = TRACE_TIME_ISO };
+	bool has_time_format = false;
+	int c;
+
+	*format = NULL;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		char *column = c == 't' ? set.time_column : c == 'i' ? set.input_tokens_column
+			     : c == 'o' ? set.output_tokens_column : c == 's' ? set.service_column : NULL;
+
+		if (column && !set_column(column, optarg))
+			return stats_fail("column name '%.80s' is too long; expected at most 63 bytes", optarg);
+		switch (c) {
+		case 't': case 'i': case 'o': case 's':
+			break;
+		case 'h':
+			fputs(stats_usage, stdout);
+			return CMD_EXIT_OK;
+		case 'j':
+			*json = true;
+			break;
+		case 'f':
+			if (strcmp(optarg, "azure") != 0 && strcmp(optarg, "generic") != 0)
+				return stats_fail("unknown format '%s'; expected azure or generic", optarg);
+			*format = strcmp(optarg, "azure") == 0 ? "azure" : "generic";
+			break;
+		case 'F':
+			if (!parse_time_format(optarg, &set.time_format))
+				return stats_fail("unknown time format '%s'; expected iso, epoch_s, epoch_ms or "
+						  "seconds", optarg);
+			has_time_format = true;
+			break;
+		case ':':
+			return stats_fail("option '%s' needs a value", argv[optind - 1]);
+		default:
+			return stats_fail("bad option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind != argc - 1)
+		return stats_fail("%s", optind >= argc ? "no trace file given" : "more than one trace file given");
+	*path = argv[optind];
+	if (!*format)
+		*format = set.time_column[0] ? "generic" : looks_azure(*path) ? "azure" : NULL;
+	if (!*format) {
+		fprintf(stderr, "gpucap: %s:1: the header is not the Azure trace's (TIMESTAMP,ContextTokens,"
+			"GeneratedTokens); expected --time-column naming the arrival-time column (see gpucap trace "
+			"stats --help)\n", *path);
+		return CMD_EXIT_USAGE;
+	}
+	if (strcmp(*format, "generic") == 0 && !set.time_column[0])
+		return stats_fail("%s", "--format generic needs --time-column");
+	if (strcmp(*format, "azure") == 0)
+		tracefile_azure_mapping(m);
+	else
+		memset(m, 0, sizeof *m);
+	if (set.time_column[0])
+		strcpy(m->time_column, set.time_column);
+	if (has_time_format || strcmp(*format, "generic") == 0)
+		m->time_format = set.time_format;
+	if (set.input_tokens_column[0])
+		strcpy(m->input_tokens_column, set.input_tokens_column);
+	if (set.output_tokens_column[0])
+		strcpy(m->output_tokens_column, set.output_tokens_column);
+	if (set.service_column[0])
+		strcpy(m->service_column, set.service_column);
+	return -1;
+}
+
+static int trace_stats(int argc, char **argv)
+{
+	struct trace_mapping m;
+	struct stats *s;
+	struct minutes mn;
+	struct diag d = { "" };
+	const char *path, *format;
+	bool json = false;
+	int rc;
+
+	if ((rc = stats_options(argc, argv, &m, &format, &json, &path)) >= 0)
+		return rc;
+	if (!(s = calloc(1, sizeof *s))) {  /* three histograms: ~37 KiB, kept off the stack */
+		fputs("gpucap: out of memory\n", stderr);
+		return CMD_EXIT_FAIL;
+	}
+	hist_init(&s->in);
+	hist_init(&s->out);
+	hist_init(&s->service);
+	rc = gather(path, &m, s, &d);
+	if (rc == STATUS_OK) {
+		mn = minute_stats(s);
+		if (json)
+			print_json(path, format, &m, s, &mn);
+		else
+			print_text(path, format, &m, s, &mn);
+		if (fflush(stdout) != 0 || ferror(stdout))
+			rc = diag_fail(&d, STATUS_EIO, "cannot write the output");
+	}
+	if (rc != STATUS_OK)
+		fprintf(stderr, "gpucap: %s\n", d.msg);
+	free(s->per_min);
+	free(s);
+	return cmd_exit_code(rc);
+}
+
+int cmd_trace(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(trace_usage, stderr);
+		return CMD_EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		fputs(trace_usage, stdout);
+		return CMD_EXIT_OK;
+	}
+	if (strcmp(argv[1], "stats") == 0)
+		return trace_stats(argc - 1, argv + 1);
+
+	/* ---- `gpucap trace gen`: written in cmd_trace_gen.c --------------------------------------- */
+	if (strcmp(argv[1], "gen") == 0)
+		return cmd_trace_gen(argc - 1, argv + 1);
+
+	fprintf(stderr, "gpucap trace: unknown command '%s'; expected stats or gen (see gpucap trace --help)\n",
+		argv[1]);
+	return CMD_EXIT_USAGE;
+}

@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# End-to-end: `gpucap trace stats` on the shipped Azure traces (request counts checked against awk, --json
+# checked by SQLite's json_valid) and on a bad trace (exit 2, the message names FILE:LINE).
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+out=$("$GPUCAP" trace --help); check "trace --help exits 0" test $? -eq 0
+check "trace --help lists stats" grep -q "stats FILE" <<<"$out"
+check "trace --help lists gen" grep -q "gen --scenario" <<<"$out"
+out=$("$GPUCAP" trace stats --help); check "trace stats --help exits 0" test $? -eq 0
+check "trace stats --help mentions --time-column" grep -q -- "--time-column C" <<<"$out"
+"$GPUCAP" trace >/dev/null 2>&1; check "trace without a command exits 2" test $? -eq 2
+"$GPUCAP" trace frobnicate >/dev/null 2>&1; check "unknown trace command exits 2" test $? -eq 2
+"$GPUCAP" trace stats >/dev/null 2>&1; check "stats without a file exits 2" test $? -eq 2
+"$GPUCAP" trace stats "$TMP/missing.csv" >/dev/null 2>&1; check "missing file exits 2" test $? -eq 2
+
+for name in code conv; do
+	f="$SRC/scenarios/traces/AzureLLMInferenceTrace_$name.csv"
+	# Data rows: every line but the header. The last line has no newline, so `wc -l` would miss it; awk's
+	# NR counts it.
+	want=$(awk 'END { print NR - 1 }' "$f")
+	out=$("$GPUCAP" trace stats "$f"); rc=$?
+	check "$name: stats exits 0" test $rc -eq 0
+	check "$name: requests = $want" test "$(awk '$1 == "requests" { print $2 }' <<<"$out")" = "$want"
+	check "$name: first arrival" grep -q "^first  *2023-11-16T18:1[57]:" <<<"$out"
+	check "$name: azure format recognised" grep -q "^format  *azure" <<<"$out"
+	check "$name: per-minute line" grep -Eq "^per_minute +p50 [0-9]+  p90 [0-9]+  p99 [0-9]+  max [0-9]+  empty [0-9]+" <<<"$out"
+	"$GPUCAP" trace stats "$f" --json >"$name.json"; rc=$?
+	check "$name: --json exits 0" test $rc -eq 0
+	check "$name: --json is valid JSON" test "$(sqlite3 :memory: "select json_valid(readfile('$name.json'))")" = 1
+	check "$name: --json requests" test "$(sqlite3 :memory: "select json_extract(readfile('$name.json'), '\$.requests')")" = "$want"
+	check "$name: --json has input_tokens_p99" test "$(sqlite3 :memory: "select json_type(readfile('$name.json'), '\$.input_tokens_p99')")" = integer
+done
+# The maxima SOURCES.md gives for the two traces (exact: maxima are kept beside the histograms).
+check "code: largest prompt 7437" test "$(sqlite3 :memory: "select json_extract(readfile('code.json'), '\$.input_tokens_max')")" = 7437
+check "conv: largest output 1000" test "$(sqlite3 :memory: "select json_extract(readfile('conv.json'), '\$.output_tokens_max')")" = 1000
+
+# The same rows, as a generic trace with epoch-second times and a service column.
+printf 'when,svc,extra\n1700092800.5,0.25,x\n1700092830,1.5,y\n1700092925.25,2,z\n' >generic.csv
+out=$("$GPUCAP" trace stats generic.csv --time-column when --time-format epoch_s --service-column svc); rc=$?
+check "generic: exits 0" test $rc -eq 0
+check "generic: 3 requests" grep -q "^requests  *3$" <<<"$out"
+check "generic: first in UTC" grep -q "^first  *2023-11-16T00:00:00.500000Z$" <<<"$out"
+"$GPUCAP" trace stats generic.csv >/dev/null 2>err.txt; rc=$?
+check "not azure, no --time-column: exit 2" test $rc -eq 2
+check "... names the file and line" grep -q "generic.csv:1: " err.txt
+
+# A bad trace: exit 2 and FILE:LINE in the message.
+bad="$SRC/tests/data/traces/bad/out-of-order.csv"
+"$GPUCAP" trace stats "$bad" >/dev/null 2>err.txt; rc=$?
+check "bad trace exits 2" test $rc -eq 2
+check "bad trace names file:line" grep -q "out-of-order.csv:4: timestamp earlier than the previous row's (line 3)" err.txt
+"$GPUCAP" trace stats "$SRC/tests/data/traces/bad/binary.csv" >/dev/null 2>err.txt; rc=$?
+check "binary file exits 2" test $rc -eq 2
+check "binary file message" grep -q "binary.csv:1: .*expected a text CSV file" err.txt
+finish
