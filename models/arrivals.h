@@ -62,6 +62,13 @@ struct arrival_source *arrivals_flash_new(const struct scenario *sc, gsl_rng *rn
 int arrivals_series_new(struct arrival_source **out, const struct scenario *sc, gsl_rng *rng, struct diag *d);
 int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, struct diag *d);
 
+/*
+ * The factor a generator multiplies its rates by: scale_rate for every kind but a trace (whose requests
+ * can only be thinned or copied, which the transform does). Applying it to a generator's rate, rather
+ * than thinning its output, keeps a 2% slice of a large service as cheap as the slice. 1 when unset.
+ */
+double arrivals_rate_scale(const struct scenario *sc);
+
 /* Wrap `inner` (taken) in the transforms sc->arrivals asks for (returned as is when there are none). */
 int arrivals_transform_new(struct arrival_source **out, struct arrival_source *inner, const struct scenario *sc,
 			   gsl_rng *rng, struct diag *d);

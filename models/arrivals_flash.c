@@ -127,7 +127,7 @@ struct arrival_source *arrivals_flash_new(const struct scenario *sc, gsl_rng *rn
 		return NULL;
 	src->base.ops = &flash_ops;
 	src->rng = rng;
-	src->rate_per_s = sc->arrivals.rate_per_s;
+	src->rate_per_s = sc->arrivals.rate_per_s * arrivals_rate_scale(sc);
 	src->at_s = (double)sc->arrivals.flash_at_us / (double)SIM_US_PER_S;
 	src->magnitude = sc->arrivals.flash_magnitude;
 	src->decay_s = (double)sc->arrivals.flash_decay_us / (double)SIM_US_PER_S;

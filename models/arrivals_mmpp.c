@@ -127,8 +127,8 @@ struct arrival_source *arrivals_mmpp_new(const struct scenario *sc, gsl_rng *rng
 	src->base.ops = &mmpp_ops;
 	src->rng = rng;
 	src->state_rng = state_rng;
-	src->rate_per_s[0] = sc->arrivals.rate_per_s;
-	src->rate_per_s[1] = sc->arrivals.burst_rate_per_s;
+	src->rate_per_s[0] = sc->arrivals.rate_per_s * arrivals_rate_scale(sc);
+	src->rate_per_s[1] = sc->arrivals.burst_rate_per_s * arrivals_rate_scale(sc);
 	src->mean_s[0] = (double)sc->arrivals.calm_mean_us / (double)SIM_US_PER_S;
 	src->mean_s[1] = (double)sc->arrivals.burst_mean_us / (double)SIM_US_PER_S;
 	src->u = 0.0;

@@ -148,7 +148,7 @@ struct arrival_source *arrivals_profile_new(const struct scenario *sc, gsl_rng *
 		return NULL;
 	src->base.ops = &profile_ops;
 	src->rng = rng;
-	src->rate_per_s = sc->arrivals.rate_per_s;
+	src->rate_per_s = sc->arrivals.rate_per_s * arrivals_rate_scale(sc);
 	src->amplitude = sc->arrivals.amplitude;
 	src->peak_hour = sc->arrivals.peak_hour;
 	src->has_hourly = sc->arrivals.has_hourly;

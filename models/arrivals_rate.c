@@ -114,12 +114,13 @@ struct arrival_source *arrivals_rate_new(const struct scenario *sc, gsl_rng *rng
 	src->rng = rng;
 	src->poisson = sc->arrivals.kind != ARRIVAL_UNIFORM;
 	src->steps[0].at_us = 0;
-	src->steps[0].rate_per_s = sc->arrivals.rate_per_s;
+	src->steps[0].rate_per_s = sc->arrivals.rate_per_s * arrivals_rate_scale(sc);
 	src->cum[0] = 0.0;
 	for (int i = 0; i < sc->arrivals.nsteps; i++) {
 		const struct rate_step *prev = &src->steps[i];
 
 		src->steps[i + 1] = sc->arrivals.steps[i];
+		src->steps[i + 1].rate_per_s *= arrivals_rate_scale(sc);
 		src->cum[i + 1] = src->cum[i] + prev->rate_per_s *
 			(double)(src->steps[i + 1].at_us - prev->at_us) / (double)SIM_US_PER_S;
 	}

@@ -10,8 +10,8 @@
  *              follow the fitted distribution: `Gamma` with shape p1 and scale p2 (mean p1 x p2), or
  *              `Weibull` with shape p1 and scale p2 (mean p2 x Gamma(1 + 1/p1); GSL's gsl_ran_weibull(r,
  *              a, b) takes the scale as a and the shape as b). An empty distribution with rate > 0 means
- *              Poisson; rate 0 means no arrivals whatever the other columns say. cv is read and checked
- *              to be a number, then ignored (the fitted distribution carries it).
+ *              Poisson; rate 0 means no arrivals (a named distribution's parameters are still checked).
+ *              cv is checked to be a number, then ignored (the fitted distribution carries it).
  *
  * The rate column is authoritative. ServeGen's fits do not always have mean 1 / rate (Gamma fits do to
  * within 1% for most windows, Weibull fits are often 20% or more off, a heavy tail being hard to fit), so
@@ -23,10 +23,11 @@
  * that first gap is drawn from the renewal process's equilibrium (forward-recurrence) distribution, not
  * from the gap distribution itself: the stationary renewal process has exactly rate x length expected
  * arrivals in any interval, whereas an ordinary one started at the window's start has about
- * (cv^2 - 1) / 2 more per window, which for ServeGen's bursty Weibull clients (cv 5 to 70) is dozens to
- * thousands of extra requests per 600 s window. The equilibrium gap is U x L with U uniform on [0, 1) and
- * L the length-biased gap: for Gamma(k, theta), L ~ Gamma(k + 1, theta); for Weibull(k, lambda),
- * L = lambda x Y^(1/k) with Y ~ Gamma(1 + 1/k, 1). (For Poisson both are the exponential.)
+ * (cv^2 - 1) / 2 more per window (cv of the gap distribution). For ServeGen's Weibull fits (cv^2 about 8
+ * to 120 once rescaled) that is 3 to 60 extra requests per 600 s window, 0.5% to 4% of a window's load,
+ * and far more for short windows (50% for 10 s windows of cv^2 = 10). The equilibrium gap is U x L with U
+ * uniform on [0, 1) and L the length-biased gap: for Gamma(k, theta), L ~ Gamma(k + 1, theta); for
+ * Weibull(k, lambda), L = lambda x Y^(1/k) with Y ~ Gamma(1 + 1/k, 1). (For Poisson both are exponential.)
  *
  * Several files are merged by time through a binary heap of per-file readers ordered by (next arrival,
  * file index), so equal times come out in file order. Each reader streams its file two rows at a time (the
@@ -97,6 +98,7 @@ struct series_reader {
 struct series_source {
 	struct arrival_source base;     /* must be first */
 	gsl_rng *rng;                   /* arrival stream (kept, owned by the caller) */
+	double rate_scale;              /* scale_rate: every window's rate x this (gaps / this) */
 	enum series_format format;      /* how the files are laid out */
 	double window_s;                /* length of each file's last window */
 	int nreaders;                   /* files */
@@ -186,15 +188,16 @@ static int read_line(struct series_reader *r, char **text, struct diag *d)
 	}
 }
 
-/* Parse field `s` named `what` into *x, >= 0. */
-static int parse_field(struct series_reader *r, const char *s, const char *what, double *x, struct diag *d)
+/* Parse field `s`, the `what` of the row, into *x >= 0; `expected` says what it should be. */
+static int parse_field(struct series_reader *r, const char *s, const char *what, const char *expected,
+		       double *x, struct diag *d)
 {
 	if (!parse_number(s, x))
-		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0, "%s '%s' is not a number; expected %s",
-			       what, s, what);
+		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0,
+			       "%s '%s' is not a finite number; expected %s", what, s, expected);
 	if (*x < 0)
-		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0, "%s %g is negative; expected %s >= 0",
-			       what, *x, what);
+		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0, "%s %g is negative; expected %s", what,
+			       *x, expected);
 	return STATUS_OK;
 }
 
@@ -202,7 +205,7 @@ static int parse_field(struct series_reader *r, const char *s, const char *what,
 static int parse_gaps(struct series_reader *r, char **f, struct series_row *row, struct diag *d)
 {
 	gsl_sf_result lg;
-	double cv, log_mean;
+	double cv, log_mean, fitted_scale;
 
 	if (!parse_number(f[2], &cv))
 		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0,
@@ -238,8 +241,12 @@ static int parse_gaps(struct series_reader *r, char **f, struct series_row *row,
 	if (!isfinite(log_mean))
 		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0, "%s shape %g, scale %g: mean gap out of "
 			       "range; expected a finite mean", f[3], row->shape, row->scale);
+	fitted_scale = row->scale;
 	if (fabs(exp(log_mean) * row->rate_per_s - 1.0) > RESCALE_TOLERANCE)
 		row->scale = exp(log(row->scale) - log_mean - log(row->rate_per_s)); /* mean is now 1 / rate */
+	if (!(row->scale > 0 && row->scale < INFINITY)) /* a shape so small that the scale is not a double */
+		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0, "%s shape %g, scale %g: rescaled scale "
+			       "out of range; expected a larger shape", f[3], row->shape, fitted_scale);
 	return STATUS_OK;
 }
 
@@ -262,9 +269,9 @@ static int read_row(struct series_source *src, struct series_reader *r, struct s
 	if (src->format == SERIES_SERVEGEN && n != 6)
 		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0, "%d field%s; expected 6 "
 			       "(start,rate,cv,distribution,shape,scale)", n, n == 1 ? "" : "s");
-	st = parse_field(r, f[0], "window start", &row->start_s, d);
+	st = parse_field(r, f[0], "window start", "seconds >= 0 from the scenario start", &row->start_s, d);
 	if (st == STATUS_OK)
-		st = parse_field(r, f[1], "rate", &row->rate_per_s, d);
+		st = parse_field(r, f[1], "rate", "requests per second >= 0", &row->rate_per_s, d);
 	if (st != STATUS_OK)
 		return st;
 	if (src->format == SERIES_SERVEGEN)
@@ -291,14 +298,18 @@ static int read_header(struct series_reader *r, struct diag *d)
 
 /* ---- Drawing ---- */
 
-/* A gap of the window's renewal process. */
+/*
+ * A gap of the window's renewal process. A Weibull gap is scale x E^(1/shape) with E ~ Exp(1), which is
+ * what gsl_ran_weibull(r, scale, shape) computes; it is done in logs here so that a small shape (a huge
+ * power of E times a tiny scale) neither overflows nor underflows on the way.
+ */
 static double draw_gap(struct series_source *src, const struct series_row *w)
 {
 	switch (w->kind) {
 	case GAP_GAMMA:
 		return gsl_ran_gamma(src->rng, w->shape, w->scale);
 	case GAP_WEIBULL:
-		return gsl_ran_weibull(src->rng, w->scale, w->shape);
+		return exp(log(w->scale) + log(gsl_ran_exponential(src->rng, 1.0)) / w->shape);
 	default:
 		return gsl_ran_exponential(src->rng, 1.0 / w->rate_per_s);
 	}
@@ -310,9 +321,9 @@ static double draw_first_gap(struct series_source *src, const struct series_row 
 	switch (w->kind) {
 	case GAP_GAMMA:
 		return gsl_rng_uniform(src->rng) * gsl_ran_gamma(src->rng, w->shape + 1.0, w->scale);
-	case GAP_WEIBULL:
-		return gsl_rng_uniform(src->rng) * w->scale *
-			pow(gsl_ran_gamma(src->rng, 1.0 + 1.0 / w->shape, 1.0), 1.0 / w->shape);
+	case GAP_WEIBULL: /* U x scale x Y^(1/shape), in logs as in draw_gap */
+		return exp(log(gsl_rng_uniform_pos(src->rng)) + log(w->scale) +
+			   log(gsl_ran_gamma(src->rng, 1.0 + 1.0 / w->shape, 1.0)) / w->shape);
 	default:
 		return gsl_ran_exponential(src->rng, 1.0 / w->rate_per_s);
 	}
@@ -348,9 +359,9 @@ static int reader_next(struct series_source *src, struct series_reader *r, struc
 	for (;;) {
 		if (r->in_window) {
 			if (r->started)
-				r->t_s += draw_gap(src, &r->cur);
+				r->t_s += draw_gap(src, &r->cur) / src->rate_scale;
 			else
-				r->t_s = r->cur.start_s + draw_first_gap(src, &r->cur);
+				r->t_s = r->cur.start_s + draw_first_gap(src, &r->cur) / src->rate_scale;
 			r->started = true;
 			if (r->t_s < r->end_s)
 				return seconds_to_us(r->t_s, &r->next_us) ? STATUS_OK : STATUS_DONE;
@@ -505,6 +516,7 @@ int arrivals_series_new(struct arrival_source **out, const struct scenario *sc, 
 		return diag_fail(d, STATUS_ENOMEM, "out of memory");
 	src->base.ops = &series_ops;
 	src->rng = rng;
+	src->rate_scale = arrivals_rate_scale(sc);
 	src->format = sc->arrivals.series_format;
 	src->window_s = (double)sc->arrivals.window_us / (double)SIM_US_PER_S;
 	src->readers = calloc(n > 0 ? (size_t)n : 1, sizeof *src->readers);

@@ -4,7 +4,8 @@
  *   loop            when the source ends, start it again (rewind) one mean gap after its last arrival, so a
  *                   short trace fills the horizon; with an offset, later passes start from the beginning;
  *   speedup s       compress time: an arrival at t comes at t / s (s x the rate, same requests);
- *   scale_rate k    and growth_per_day g: the rate is multiplied by m(t) = k (1 + g)^(t / 1 day). Each
+ *   scale_rate k    and growth_per_day g: the rate is multiplied by m(t) = k (1 + g)^(t / 1 day) (a
+ *                   generator applies k to its own rates instead, so only traces are scaled here). Each
  *                   arrival stays with probability m when m < 1; when m >= 1 it comes floor(m) times, once
  *                   more with probability frac(m), the copies spread uniformly over the gap to the next
  *                   arrival (so the profile of the source is kept). Copies repeat the request's sizes.
@@ -149,12 +150,21 @@ static void transform_free(struct arrival_source *src)
 
 static const struct arrival_source_ops transform_ops = { transform_next, NULL, transform_free };
 
+double arrivals_rate_scale(const struct scenario *sc)
+{
+	if (sc->arrivals.kind == ARRIVAL_TRACE)
+		return 1.0;
+	return sc->arrivals.scale_rate > 0 ? sc->arrivals.scale_rate : 1.0;
+}
+
 int arrivals_transform_new(struct arrival_source **out, struct arrival_source *inner, const struct scenario *sc,
 			   gsl_rng *rng, struct diag *d)
 {
 	/* 0 stands for "not set" (a struct built by hand): no change */
 	double speedup = sc->arrivals.speedup > 0 ? sc->arrivals.speedup : 1.0;
-	double scale = sc->arrivals.scale_rate > 0 ? sc->arrivals.scale_rate : 1.0;
+	/* generators apply scale_rate to their own rates (arrivals_rate_scale); a trace is scaled here */
+	double scale = sc->arrivals.kind != ARRIVAL_TRACE ? 1.0 :
+		sc->arrivals.scale_rate > 0 ? sc->arrivals.scale_rate : 1.0;
 	struct transform *t;
 
 	(void)d;

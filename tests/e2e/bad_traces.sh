@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# End-to-end: a scenario replaying a malformed trace (bad timestamp, missing column, negative token count,
+# empty file, binary file, a 1 MB line, ...) exits 2 with a message naming the trace file and, where
+# there is one, its line; nothing is written: an existing database is left byte for byte as it was, and a
+# database that did not exist is not created.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+"$GPUCAP" run --set horizon=1h --quiet --db held.sqlite || { echo "cannot make the database"; exit 1; }
+before=$(sha256sum held.sqlite)
+
+scenario() { # scenario TRACE-PATH: an Azure-format replay of that file
+	cat >s.yaml <<YAML
+name: bad-trace
+horizon: 2h
+slo: {latency_s: 30}
+workload:
+  arrivals: {kind: trace, path: $1}
+  service: {kind: tokens, prefill_tokens_per_s: 20000, decode_tokens_per_s: 40}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
+fleet:
+  - {option: reserved, count: 2}
+YAML
+}
+
+expect_bad() { # expect_bad TRACE EXPECTED-SUBSTRING
+	local trace=$1 want=$2 err rc name
+	name=$(basename "$trace")
+	scenario "$trace"
+	err=$("$GPUCAP" run s.yaml --db held.sqlite 2>&1 >/dev/null); rc=$?
+	check "$name: exit 2 (got $rc: $err)" test $rc -eq 2
+	check "$name: message has '$want' (got: $err)" grep -qF -- "$want" <<<"$err"
+	check "$name: database unchanged" test "$(sha256sum held.sqlite)" = "$before"
+	"$GPUCAP" run s.yaml --db fresh.sqlite >/dev/null 2>&1
+	check "$name: no new database created" test ! -e fresh.sqlite
+}
+
+n=0
+for f in "$SRC"/tests/data/traces/bad/*.csv; do
+	case $(basename "$f") in
+	empty.csv) expect_bad "$f" "empty.csv: empty file" ;;
+	*) expect_bad "$f" "$(basename "$f"):" ;;   # the file name, then its line
+	esac
+	n=$((n + 1))
+done
+check "bad traces tried ($n)" test $n -ge 10
+# the line numbers, for a few by hand
+expect_bad "$SRC/tests/data/traces/bad/bad-timestamp.csv" "bad-timestamp.csv:3:"
+expect_bad "$SRC/tests/data/traces/bad/negative-tokens.csv" "negative-tokens.csv:4:"
+expect_bad "$SRC/tests/data/traces/bad/missing-column.csv" "missing-column.csv:1:"
+# a 1 MB line in an otherwise good trace
+{ echo "TIMESTAMP,ContextTokens,GeneratedTokens"; echo "2023-11-16 18:17:03.0000000,1,1";
+  printf '2023-11-16 18:17:04.0000000,%01048576d,1\n' 7; } >long.csv
+expect_bad "$TMP/long.csv" "long.csv:3: line longer than"
+finish
