@@ -114,6 +114,20 @@ START_TEST(trace_transforms)
 }
 END_TEST
 
+START_TEST(growth_per_day)
+{
+	/* 1 request/s growing 100% a day for 2 days: integral of (1 + 1)^(t / 1 d) = 86400 x 3 / ln 2
+	 * = 373,934 requests. The copies are Bernoulli draws around that: sd < sqrt(373934 / 4) ~ 306; the
+	 * test allows 1% (3,739), and a growth read as per hour or as linear would be far outside. */
+	run_yaml("name: growth\nhorizon: 2d\nslo: {latency_s: 30}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1, growth_per_day: 1.0}\n"
+		 "  service: {kind: constant, mean_s: 0.1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 8}\nfleet:\n  - {option: reserved, count: 2}\n",
+		 NULL, 0);
+	ck_assert_double_eq_tol(M("requests_total"), 86400 * 3 / log(2.0), 86400 * 3 / log(2.0) * 0.01);
+}
+END_TEST
+
 /* One request at a time on a big instance: the token model by hand. */
 static const char *tokens(const char *decode)
 {
@@ -163,6 +177,7 @@ static Suite *traffic_suite(void)
 	tcase_add_test(tc, azure_code_every_row_served);
 	tcase_add_test(tc, azure_conv_every_row_served);
 	tcase_add_test(tc, trace_transforms);
+	tcase_add_test(tc, growth_per_day);
 	tcase_add_test(tc, token_model_by_hand);
 	tcase_add_test(tc, decode_speed_depends_on_concurrency);
 	suite_add_tcase(s, tc);
