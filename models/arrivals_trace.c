@@ -3,9 +3,10 @@
  * (see arrivals.h), and arrivals_free() for every source.
  *
  * The trace is streamed through tracefile.h, one row per arrival, so memory does not grow with its length.
- * Times are shifted so that the first row arrives at t = 0 whatever the trace's clock (absolute UTC for
- * ISO and epoch formats, any origin for seconds); the shift is taken from the first row read and kept
- * across rewinds, which restart at that same row. Token counts and service times pass through as the
+ * Times in absolute clocks (ISO and epoch formats) are shifted so that the first row arrives at t = 0;
+ * the shift is taken from the first row read and kept across rewinds, which restart at that same row.
+ * Times written as seconds (time_format: seconds) are already seconds from the scenario start and are kept
+ * as written, so a trace written by `gpucap trace gen` replays at the very same times. Token counts and service times pass through as the
  * trace gives them (-1 and NaN when the mapping has no such column). A malformed row met while streaming
  * ends the source with the reader's message ("FILE:LINE: ..."); the loader's scan normally finds it first.
  */
@@ -73,6 +74,10 @@ int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, s
 	if (!src)
 		return diag_at(d, STATUS_ENOMEM, sc->arrivals.path, 0, 0, "out of memory opening the trace");
 	src->base.ops = &trace_ops;
+	if (sc->arrivals.mapping.time_format == TRACE_TIME_SECONDS) {
+		src->origin_us = 0;
+		src->have_origin = true; /* relative times: kept as written */
+	}
 	rc = tracefile_open(&src->tf, sc->arrivals.path, NULL, &sc->arrivals.mapping, d);
 	if (rc != STATUS_OK) {
 		free(src);

@@ -53,4 +53,29 @@ check "bad trace names file:line" grep -q "out-of-order.csv:4: timestamp earlier
 "$GPUCAP" trace stats "$SRC/tests/data/traces/bad/binary.csv" >/dev/null 2>err.txt; rc=$?
 check "binary file exits 2" test $rc -eq 2
 check "binary file message" grep -q "binary.csv:1: .*expected a text CSV file" err.txt
+
+# trace gen, then replay: the same requests at the same times give the same latencies as the scenario
+"$GPUCAP" trace gen --scenario "$SRC/scenarios/chat-serving.yaml" --set horizon=30m -o gen.csv 2>/dev/null
+check "trace gen exits 0" test $? -eq 0
+check "trace gen header" test "$(head -n 1 gen.csv)" = "time_s,service_s"
+cat >replay.yaml <<YAML
+name: replay
+horizon: 30m
+slo: {latency_s: 20}
+workload:
+  arrivals: {kind: trace, path: gen.csv, format: generic,
+             columns: {time: time_s, time_format: seconds, service_s: service_s}}
+  service: {kind: trace}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 32}
+fleet:
+  - {option: reserved, count: 8}
+YAML
+"$GPUCAP" run replay.yaml --db rt.sqlite --quiet
+"$GPUCAP" run "$SRC/scenarios/chat-serving.yaml" --set horizon=30m --set autoscaling.policy=none \
+	--set fleet.0.count=8 --db rt.sqlite --quiet
+same=$(sqlite3 rt.sqlite "select count(*) from metrics a join metrics b on a.name = b.name
+	where a.run_id = 1 and b.run_id = 2 and a.name in ('requests_total', 'latency_mean_s', 'latency_p99_s',
+	'wait_mean_s', 'latency_max_s') and a.value = b.value")
+check "replayed trace gives identical latencies ($same of 5)" test "$same" = 5
+check "rows = requests" test "$(($(wc -l <gen.csv) - 1))" = "$(sqlite3 rt.sqlite "select value from metrics where run_id = 1 and name = 'requests_total'" | cut -d. -f1)"
 finish
