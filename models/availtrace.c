@@ -18,17 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsondoc.h"
 #include "status.h"
 #include "units.h"
 
 #define QUOTE_MAX 48  /* bytes of a bad value quoted back in a message */
-
-struct json {
-	struct fy_diag *diag;
-	struct fy_parser *fyp;
-	struct fy_document *fyd;
-	char libmsg[256];  /* libfyaml output that was not a collected error */
-};
 
 /* The line of the first NUL or non-UTF-8 byte of text, or 0 when it is all UTF-8 text. */
 static int bad_text_line(const unsigned char *s, size_t len)
@@ -97,76 +91,6 @@ out_close:
 	return STATUS_OK;
 }
 
-static void capture_output(struct fy_diag *fyd, void *user, const char *buf, size_t len)
-{
-	struct json *j = user;
-	size_t n = strcspn(buf, "\n");
-
-	(void)fyd;
-	if (!j->libmsg[0])
-		snprintf(j->libmsg, sizeof j->libmsg, "%.*s", (int)(n < len ? n : len), buf);
-}
-
-static int open_json(struct json *j, const char *text, size_t len, const char *label, struct diag *d)
-{
-	struct fy_diag_cfg dcfg;
-	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_JSON_FORCE };
-	struct fy_diag_error *e;
-	void *it = NULL;
-
-	fy_diag_cfg_default(&dcfg);
-	dcfg.fp = NULL;
-	dcfg.output_fn = capture_output;
-	dcfg.user = j;
-	dcfg.level = FYET_ERROR;
-	dcfg.colorize = false;
-	if (!(j->diag = fy_diag_create(&dcfg)))
-		return nomem(label, d);
-	fy_diag_set_collect_errors(j->diag, true);
-	pcfg.diag = j->diag;
-	if (!(j->fyp = fy_parser_create(&pcfg)) || fy_parser_set_string(j->fyp, text, len) != 0)
-		return nomem(label, d);
-	j->fyd = fy_parse_load_document(j->fyp);
-	while ((e = fy_diag_errors_iterate(j->diag, &it)))
-		if (e->type >= FYET_ERROR)
-			return diag_at(d, STATUS_EINPUT, label, e->line, e->column, "invalid JSON: %s",
-				       e->msg);
-	if (!j->fyd || fy_diag_got_error(j->diag) || j->libmsg[0])
-		return diag_at(d, STATUS_EINPUT, label, 1, 0, "invalid JSON: %s",
-			       j->libmsg[0] ? j->libmsg : "the parser gave no detail");
-	return STATUS_OK;
-}
-
-static void close_json(struct json *j)
-{
-	if (j->fyd)
-		fy_parse_document_destroy(j->fyp, j->fyd);
-	if (j->fyp)
-		fy_parser_destroy(j->fyp);
-	if (j->diag)
-		fy_diag_destroy(j->diag);
-}
-
-/* Where node n starts: its token, or a collection's first child's. False when unknown (empty). */
-static bool node_pos(struct fy_node *n, int *line, int *col)
-{
-	void *it = NULL;
-	struct fy_node_pair *p;
-	const struct fy_mark *m;
-
-	if (n && fy_node_is_scalar(n)) {
-		m = fy_node_get_scalar_token(n) ? fy_token_start_mark(fy_node_get_scalar_token(n)) : NULL;
-		if (m) {  /* libfyaml counts from 0 */
-			*line = m->line + 1;
-			*col = m->column + 1;
-		}
-		return m != NULL;
-	}
-	if (n && fy_node_is_mapping(n))
-		return (p = fy_node_mapping_iterate(n, &it)) && node_pos(fy_node_pair_key(p), line, col);
-	return n && fy_node_is_sequence(n) && node_pos(fy_node_sequence_iterate(n, &it), line, col);
-}
-
 /* Fail at node n, or at `near` when n has no position (an empty list, a missing key). */
 static int fail_at(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -181,7 +105,7 @@ static int fail_at(struct diag *d, const char *label, struct fy_node *n, struct 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (!node_pos(n, &line, &col) && !node_pos(near, &line, &col))
+	if (!jsondoc_node_pos(n, &line, &col) && !jsondoc_node_pos(near, &line, &col))
 		line = 1;
 	return diag_at(d, STATUS_EINPUT, label, line, col, "%s", msg);
 }
@@ -272,7 +196,7 @@ static int read_data(struct fy_node *root, struct availtrace *at, const char *la
 
 int availtrace_load(struct availtrace *at, const char *path, const char *label, struct diag *d)
 {
-	struct json j = { 0 };
+	struct jsondoc j;
 	struct fy_node *root;
 	size_t len = 0;
 	char *text = NULL;
@@ -293,7 +217,7 @@ int availtrace_load(struct availtrace *at, const char *path, const char *label, 
 			     "{\"metadata\": {\"gap_seconds\": G}, \"data\": [...]}");
 		goto out_free;
 	}
-	if ((rc = open_json(&j, text, len, label, d)))
+	if ((rc = jsondoc_load(&j, text, len, label, "the trace", d)))
 		goto out_close;
 	root = fy_document_root(j.fyd);
 	if (!fy_node_is_mapping(root))
@@ -305,7 +229,7 @@ int availtrace_load(struct availtrace *at, const char *path, const char *label, 
 	if (!rc)
 		rc = read_data(root, at, label, d);
 out_close:
-	close_json(&j);
+	jsondoc_fini(&j);
 	if (rc)
 		availtrace_fini(at);
 out_free:

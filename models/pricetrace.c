@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jsondoc.h"
 #include "status.h"
 #include "units.h"
 
@@ -355,41 +356,6 @@ static int read_text(struct loader *L, FILE *f)
 
 /* ---- JSON ------------------------------------------------------------------------------------------ */
 
-struct json {
-	struct fy_diag *diag;
-	struct fy_parser *fyp;
-	struct fy_document *fyd;
-	char libmsg[256];  /* libfyaml output that was not a collected error */
-};
-
-static void capture_output(struct fy_diag *fyd, void *user, const char *buf, size_t len)
-{
-	struct json *j = user;
-	size_t n = strcspn(buf, "\n");
-
-	(void)fyd;
-	if (!j->libmsg[0])
-		snprintf(j->libmsg, sizeof j->libmsg, "%.*s", (int)(n < len ? n : len), buf);
-}
-
-/* Where node n starts: its token, or a collection's first child's. False when unknown (empty). */
-static bool node_pos(struct fy_node *n, int *line, int *col)
-{
-	void *it = NULL;
-	struct fy_node_pair *p;
-	struct fy_token *t = n ? fy_node_get_scalar_token(n) : NULL;
-	const struct fy_mark *m = t ? fy_token_start_mark(t) : NULL;
-
-	if (m) {  /* libfyaml counts from 0 */
-		*line = m->line + 1;
-		*col = m->column + 1;
-		return true;
-	}
-	if (n && fy_node_is_mapping(n))
-		return (p = fy_node_mapping_iterate(n, &it)) && node_pos(fy_node_pair_key(p), line, col);
-	return n && fy_node_is_sequence(n) && node_pos(fy_node_sequence_iterate(n, &it), line, col);
-}
-
 /* "a mapping", "a list" or the quoted scalar. Returns buf. */
 static const char *describe(struct fy_node *n, char *buf)
 {
@@ -405,49 +371,9 @@ static int json_fail(struct loader *L, struct fy_node *n, struct fy_node *near, 
 {
 	int line = 0, col = 0;
 
-	if (!node_pos(n, &line, &col))
-		node_pos(near, &line, &col);
+	if (!jsondoc_node_pos(n, &line, &col))
+		jsondoc_node_pos(near, &line, &col);
 	return diag_at(L->d, STATUS_EINPUT, L->label, line, col, "%s", msg);
-}
-
-static int open_json(struct loader *L, struct json *j, const char *text, size_t len)
-{
-	struct fy_diag_cfg dcfg;
-	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_JSON_FORCE };
-	struct fy_diag_error *e;
-	void *it = NULL;
-
-	fy_diag_cfg_default(&dcfg);
-	dcfg.fp = NULL;
-	dcfg.output_fn = capture_output;
-	dcfg.user = j;
-	dcfg.level = FYET_ERROR;
-	dcfg.colorize = false;
-	if (!(j->diag = fy_diag_create(&dcfg)))
-		return nomem(L);
-	fy_diag_set_collect_errors(j->diag, true);
-	pcfg.diag = j->diag;
-	if (!(j->fyp = fy_parser_create(&pcfg)) || fy_parser_set_string(j->fyp, text, len) != 0)
-		return nomem(L);
-	j->fyd = fy_parse_load_document(j->fyp);
-	while ((e = fy_diag_errors_iterate(j->diag, &it)))
-		if (e->type >= FYET_ERROR)
-			return diag_at(L->d, STATUS_EINPUT, L->label, e->line, e->column, "invalid JSON: %s",
-				       e->msg);
-	if (!j->fyd || fy_diag_got_error(j->diag) || j->libmsg[0])
-		return diag_at(L->d, STATUS_EINPUT, L->label, 1, 0, "invalid JSON: %s",
-			       j->libmsg[0] ? j->libmsg : "the parser gave no detail");
-	return STATUS_OK;
-}
-
-static void close_json(struct json *j)
-{
-	if (j->fyd)
-		fy_parse_document_destroy(j->fyp, j->fyd);
-	if (j->fyp)
-		fy_parser_destroy(j->fyp);
-	if (j->diag)
-		fy_diag_destroy(j->diag);
 }
 
 /* Copy the value of key k of record i into buf and note where it is in *r. */
@@ -476,20 +402,20 @@ static int json_field(struct loader *L, struct fy_node *item, int i, int k, char
 	memcpy(buf, s, len);
 	buf[len] = '\0';
 	r->f[k] = buf;
-	node_pos(v, &r->fline[k], &r->col[k]);
+	jsondoc_node_pos(v, &r->fline[k], &r->col[k]);
 	return STATUS_OK;
 }
 
 static int parse_json(struct loader *L, const char *text, size_t len)
 {
 	char buf[F_N][FIELD_MAX], got[GOT_BUF], msg[256];
-	struct json j = { 0 };
+	struct jsondoc j;
 	struct fy_node *root, *list, *item;
 	struct fy_node_pair *p;
 	void *it = NULL;
 	int rc, i, col;
 
-	if ((rc = open_json(L, &j, text, len)))
+	if ((rc = jsondoc_load(&j, text, len, L->label, "the price history", L->d)))
 		goto out_close;
 	root = fy_document_root(j.fyd);
 	p = fy_node_is_mapping(root)
@@ -512,14 +438,14 @@ static int parse_json(struct loader *L, const char *text, size_t len)
 			rc = json_fail(L, item, fy_node_pair_key(p), msg);
 			break;
 		}
-		node_pos(item, &r.line, &col);  /* a row's line is where its record starts */
+		jsondoc_node_pos(item, &r.line, &col);  /* a row's line is where its record starts */
 		for (int k = 0; !rc && k < F_N; k++)
 			rc = json_field(L, item, i, k, buf[k], &r);
 		if (!rc)
 			rc = take_row(L, &r);
 	}
 out_close:
-	close_json(&j);
+	jsondoc_fini(&j);
 	return rc;
 }
 

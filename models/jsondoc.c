@@ -1,0 +1,103 @@
+/*
+ * jsondoc: a JSON document parsed by libfyaml (see jsondoc.h).
+ *
+ * libfyaml reports through a diagnostic object. Ours collects errors (so the first can be reported with its
+ * position) and routes any other output to capture_output(), which keeps its first line: nothing is
+ * printed, and a failure the parser did not collect still gets libfyaml's own words.
+ */
+#include "jsondoc.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "status.h"
+
+static void capture_output(struct fy_diag *fyd, void *user, const char *buf, size_t len)
+{
+	struct jsondoc *j = user;
+	size_t n = strcspn(buf, "\n");
+
+	(void)fyd;
+	if (!j->libmsg[0])
+		snprintf(j->libmsg, sizeof j->libmsg, "%.*s", (int)(n < len ? n : len), buf);
+}
+
+/* Parse into *j (zeroed by the caller); on failure *j may hold part of what it needs freed. */
+static int parse(struct jsondoc *j, const char *text, size_t len, const char *label, const char *what,
+		 struct diag *d)
+{
+	struct fy_diag_cfg dcfg;
+	struct fy_parse_cfg pcfg = { .flags = FYPCF_QUIET | FYPCF_JSON_FORCE };
+	struct fy_diag_error *e;
+	void *it = NULL;
+
+	fy_diag_cfg_default(&dcfg);
+	dcfg.fp = NULL;
+	dcfg.output_fn = capture_output;
+	dcfg.user = j;
+	dcfg.level = FYET_ERROR;
+	dcfg.colorize = false;
+	if (!(j->diag = fy_diag_create(&dcfg)))
+		goto out_nomem;
+	fy_diag_set_collect_errors(j->diag, true);
+	pcfg.diag = j->diag;
+	if (!(j->fyp = fy_parser_create(&pcfg)) || fy_parser_set_string(j->fyp, text, len) != 0)
+		goto out_nomem;
+	j->fyd = fy_parse_load_document(j->fyp);
+	while ((e = fy_diag_errors_iterate(j->diag, &it)))
+		if (e->type >= FYET_ERROR)
+			return diag_at(d, STATUS_EINPUT, label, e->line, e->column, "invalid JSON: %s",
+				       e->msg);
+	if (!j->fyd || fy_diag_got_error(j->diag) || j->libmsg[0])
+		return diag_at(d, STATUS_EINPUT, label, 1, 0, "invalid JSON: %s",
+			       j->libmsg[0] ? j->libmsg : "the parser gave no detail");
+	return STATUS_OK;
+out_nomem:
+	return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading %s", what);
+}
+
+int jsondoc_load(struct jsondoc *j, const char *text, size_t len, const char *label, const char *what,
+		 struct diag *d)
+{
+	int rc;
+
+	memset(j, 0, sizeof *j);
+	rc = parse(j, text, len, label, what, d);
+	if (rc)
+		jsondoc_fini(j);  /* the message is already formatted into d */
+	return rc;
+}
+
+void jsondoc_fini(struct jsondoc *j)
+{
+	if (!j)
+		return;
+	if (j->fyd)
+		fy_parse_document_destroy(j->fyp, j->fyd);
+	if (j->fyp)
+		fy_parser_destroy(j->fyp);
+	if (j->diag)
+		fy_diag_destroy(j->diag);
+	memset(j, 0, sizeof *j);
+}
+
+bool jsondoc_node_pos(struct fy_node *n, int *line, int *col)
+{
+	void *it = NULL;
+	struct fy_node_pair *p;
+	const struct fy_mark *m;
+
+	if (n && fy_node_is_scalar(n)) {
+		m = fy_node_get_scalar_token(n) ? fy_token_start_mark(fy_node_get_scalar_token(n)) : NULL;
+		if (m) {  /* libfyaml counts from 0 */
+			*line = m->line + 1;
+			*col = m->column + 1;
+		}
+		return m != NULL;
+	}
+	if (n && fy_node_is_mapping(n))
+		return (p = fy_node_mapping_iterate(n, &it)) &&
+		       jsondoc_node_pos(fy_node_pair_key(p), line, col);
+	return n && fy_node_is_sequence(n) &&
+	       jsondoc_node_pos(fy_node_sequence_iterate(n, &it), line, col);
+}

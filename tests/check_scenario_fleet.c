@@ -1,0 +1,472 @@
+/*
+ * check_scenario_fleet: the fleet side of loading scenarios (models/scenario.h): purchase options
+ * (reserved terms and payments, spot, ODCR, Savings Plans, Capacity Blocks), quotas, launch retry,
+ * allocation, catalogue overrides, and the autoscaling defaults that come from the fleet. Each purchase
+ * option's prices are checked against values worked out by hand in comments. Floating-point values are
+ * compared with a tolerance of 1e-9 (TOL in scenario_fixtures.h: parsed values, or a few operations away
+ * from parsed, none above 1e6).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scenario.h"
+#include "scenario_fixtures.h"
+#include "status.h"
+#include "testutil.h"
+
+#ifndef TEST_DATA_DIR
+#error "TEST_DATA_DIR must name tests/data (the CMake build defines it)"
+#endif
+
+START_TEST(new_catalog_type_has_no_reserved_discount)
+{
+	const char *sets[] = { "serving.instance_type=my-l4-box" };
+	struct scenario sc;
+
+	parse_ok(&sc, full_yaml, sets, 1);
+	ck_assert_int_eq(sc.serving.gpus, 1);
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 0.9, TOL);
+	ck_assert_double_eq_tol(sc.serving.reserved_usd_per_h, 0.9, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(target_tracking_defaults_come_from_the_fleet)
+{
+	const char *sets[] = { "autoscaling.policy=target_tracking", "autoscaling.target=0.5" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 2);
+	ck_assert_int_eq(sc.autoscaling.min, 2);  /* the reserved count */
+	ck_assert_int_eq(sc.autoscaling.max, 8);  /* 2 reserved + on_demand max 6 */
+	ck_assert_double_eq_tol(sc.autoscaling.target, 0.5, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(on_demand_max_defaults_to_autoscaling_max)
+{
+	const char *sets[] = { "autoscaling.policy=target_tracking", "autoscaling.target=0.5",
+			       "autoscaling.max=12" };
+	const char *text = "name: x\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			   "serving: {instance_type: g5.xlarge}\n"
+			   "fleet: [{option: reserved, count: 2}, {option: on_demand}]\n";
+	struct scenario sc;
+
+	parse_ok(&sc, text, sets, 3);
+	ck_assert_int_eq(sc.fleet[1].max, 12);
+	ck_assert_int_eq(sc.fleet[1].count, 0);
+	scenario_fini(&sc);
+	/* policy none: an on_demand entry without max holds its count */
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.fleet[1].max, 0);
+	scenario_fini(&sc);
+}
+END_TEST
+
+/* ---- purchase options ---------------------------------------------------------------------------- */
+
+/*
+ * Parse a scenario on p5.48xlarge (catalogue: on-demand 55.04, reserved 1y 35%, 3y 55%, Savings Plan 30%,
+ * spot 50%, Capacity Block 39.33; 192 vCPUs) starting 2026-01-01T00:00:00Z (unix 1767225600) for 7 days.
+ * `fleet` holds the list items, one per line, so the first entry is on line 8; `extra` is appended.
+ */
+static void parse_fleet(struct scenario *sc, const char *fleet, const char *extra)
+{
+	char text[4096];
+
+	snprintf(text, sizeof text, "name: f\nstart: 2026-01-01T00:00:00Z\nhorizon: 7d\nslo: {latency_s: 2}\n"
+		 "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		 "serving: {instance_type: p5.48xlarge}\nfleet:\n%s%s", fleet, extra);
+	parse_ok(sc, text, NULL, 0);
+}
+
+#define START_UNIX_S INT64_C(1767225600)  /* 2026-01-01T00:00:00Z */
+
+START_TEST(reserved_terms_and_payments)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: reserved, count: 1}\n"
+		    "  - {option: reserved, count: 1, term: 1y}\n"
+		    "  - {option: reserved, count: 1, term: 1y, payment: partial_upfront}\n"
+		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront}\n"
+		    "  - {option: reserved, count: 1, term: 3y}\n"
+		    "  - {option: reserved, count: 1, term: 3y, payment: all_upfront}\n"
+		    "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront, upfront_usd: 100000,"
+		    " term_start: 2025-06-01T00:00:00Z}\n"
+		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, usd_per_h: 1.5}\n", "");
+	/* no term: the catalogue's reserved rate, 55.04 x (1 - 0.35) = 35.776, nothing up front */
+	ck_assert_int_eq(sc.fleet[0].term, TERM_NONE);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 35.776, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 0, TOL);
+	ck_assert_int_eq(sc.fleet[0].max, 1);
+	/* 1y no_upfront: E = 35.776 hourly, nothing up front; term_start defaults to the scenario start */
+	ck_assert_int_eq(sc.fleet[1].term, TERM_1Y);
+	ck_assert_int_eq(sc.fleet[1].payment, PAYMENT_NO_UPFRONT);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 35.776, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 0, TOL);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_s, START_UNIX_S);
+	ck_assert(!sc.fleet[1].price_given);
+	/* 1y partial: 0.5 x 35.776 x 8760 = 156698.88 up front, 0.5 x 35.776 = 17.888 hourly */
+	ck_assert_int_eq(sc.fleet[2].payment, PAYMENT_PARTIAL_UPFRONT);
+	ck_assert_double_eq_tol(sc.fleet[2].upfront_usd, 156698.88, TOL);
+	ck_assert_double_eq_tol(sc.fleet[2].usd_per_h, 17.888, TOL);
+	/* 1y all: 35.776 x 8760 = 313397.76 up front, 0 hourly */
+	ck_assert_int_eq(sc.fleet[3].payment, PAYMENT_ALL_UPFRONT);
+	ck_assert_double_eq_tol(sc.fleet[3].upfront_usd, 313397.76, TOL);
+	ck_assert_double_eq_tol(sc.fleet[3].usd_per_h, 0, TOL);
+	/* 3y: d = 0.55, E = 55.04 x 0.45 = 24.768; all upfront 24.768 x 26280 = 650903.04 */
+	ck_assert_int_eq(sc.fleet[4].term, TERM_3Y);
+	ck_assert_double_eq_tol(sc.fleet[4].usd_per_h, 24.768, TOL);
+	ck_assert_double_eq_tol(sc.fleet[4].upfront_usd, 0, TOL);
+	ck_assert_double_eq_tol(sc.fleet[5].usd_per_h, 0, TOL);
+	ck_assert_double_eq_tol(sc.fleet[5].upfront_usd, 650903.04, TOL);
+	/* explicit upfront_usd replaces the upfront part only; term_start 2025-06-01 = unix 1748736000 */
+	ck_assert_int_eq(sc.fleet[6].count, 2);
+	ck_assert_int_eq(sc.fleet[6].max, 2);
+	ck_assert_double_eq_tol(sc.fleet[6].upfront_usd, 100000, TOL);
+	ck_assert_double_eq_tol(sc.fleet[6].usd_per_h, 17.888, TOL);
+	ck_assert_int_eq(sc.fleet[6].term_start_unix_s, INT64_C(1748736000));
+	/* explicit usd_per_h replaces the hourly part only */
+	ck_assert_double_eq_tol(sc.fleet[7].usd_per_h, 1.5, TOL);
+	ck_assert_double_eq_tol(sc.fleet[7].upfront_usd, 313397.76, TOL);
+	ck_assert(sc.fleet[7].price_given);
+	ck_assert_int_eq(sc.autoscaling.min, 9);  /* the reserved counts */
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(spot_discount_band_and_defaults)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: spot, count: 1, interruption_band: 5-10%}\n"
+		    "  - {option: spot, count: 2, max: 5, discount: 0.7, interruptions_per_hour: 0.002, notice_s: 30,"
+		    " reclaims_per_day: 0.5, reclaim_fraction: 0.25, outage_mean_s: 2h, ice_probability: 0.1,"
+		    " ice_outages: [{start: 1h, end: 2h}, {start: 2h, end: 3h}]}\n"
+		    "  - {option: spot, count: 0, usd_per_h: 20}\n"
+		    "  - {option: spot, count: 0, interruption_band: '>20%'}\n", "");
+	/* the catalogue discount 0.50: 55.04 x 0.5 = 27.52; band 5-10% -> p = 7.5% a month ->
+	 * -ln(1 - 0.075) / 730 = 1.0679663215e-4 per instance-hour */
+	ck_assert_double_eq_tol(sc.fleet[0].discount, 0.5, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 27.52, TOL);
+	ck_assert(!sc.fleet[0].price_given);
+	ck_assert_double_eq_tol(sc.fleet[0].interruptions_per_hour, -log(0.925) / 730, 1e-15);
+	ck_assert_double_eq_tol(sc.fleet[0].interruptions_per_hour, 1.0679663215e-4, 1e-13);
+	ck_assert_int_eq(sc.fleet[0].notice_us, 120 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[0].reclaims_per_day, 0, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].reclaim_fraction, 1, TOL);
+	ck_assert_int_eq(sc.fleet[0].outage_mean_us, 3600 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[0].ice_probability, 0, TOL);
+	ck_assert_int_eq(sc.fleet[0].noutages, 0);
+	ck_assert_int_eq(sc.fleet[0].max, 1);  /* policy none: max = count */
+	ck_assert_int_eq(sc.fleet[0].prices.n, 0);
+	ck_assert_str_eq(sc.fleet[0].price_trace, "");
+	/* discount 0.7: 55.04 x 0.3 = 16.512; the rest as written; touching outages are allowed */
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 16.512, TOL);
+	ck_assert_int_eq(sc.fleet[1].count, 2);
+	ck_assert_int_eq(sc.fleet[1].max, 5);
+	ck_assert_double_eq_tol(sc.fleet[1].interruptions_per_hour, 0.002, TOL);
+	ck_assert_int_eq(sc.fleet[1].notice_us, 30 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[1].reclaims_per_day, 0.5, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].reclaim_fraction, 0.25, TOL);
+	ck_assert_int_eq(sc.fleet[1].outage_mean_us, 7200 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[1].ice_probability, 0.1, TOL);
+	ck_assert_int_eq(sc.fleet[1].noutages, 2);
+	ck_assert_int_eq(sc.fleet[1].outages[0].start_us, 3600 * S_US);
+	ck_assert_int_eq(sc.fleet[1].outages[0].end_us, 7200 * S_US);
+	ck_assert_int_eq(sc.fleet[1].outages[1].start_us, 7200 * S_US);
+	ck_assert_int_eq(sc.fleet[1].outages[1].end_us, 10800 * S_US);
+	/* a fixed price: discount 0; no interruption model: rate 0 and a warning at the entry (line 10) */
+	ck_assert_double_eq_tol(sc.fleet[2].usd_per_h, 20, TOL);
+	ck_assert_double_eq_tol(sc.fleet[2].discount, 0, TOL);
+	ck_assert(sc.fleet[2].price_given);
+	ck_assert_double_eq_tol(sc.fleet[2].interruptions_per_hour, 0, TOL);
+	/* band >20%: p = 25% -> -ln(0.75) / 730 = 3.9408503076e-4 */
+	ck_assert_double_eq_tol(sc.fleet[3].interruptions_per_hour, 3.9408503076e-4, 1e-13);
+	ck_assert_str_eq(sc.warnings, "t.yaml:10:6: fleet.2: spot entry has no interruption model "
+			 "(interruptions_per_hour, interruption_band or availability_trace); its instances are never "
+			 "interrupted\n");
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(spot_trace_paths)
+{
+	const char *path = TEST_DATA_DIR "/good/spot_traces.yaml";
+	const char *text = "name: t\nstart: 2026-01-01T00:00:00Z\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			   "serving: {instance_type: g5.xlarge}\n"
+			   "fleet: [{option: spot, count: 1, price_trace: traces/g5_prices.txt, price_zone: us-east-1a,"
+			   " availability_trace: traces/g5_avail.json}]\n";
+	struct scenario sc;
+	struct diag d;
+	char cwd[4096];
+	int rc;
+
+	ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	/* paths resolve against the scenario's folder */
+	ck_assert_str_eq(sc.fleet[0].price_trace, TEST_DATA_DIR "/good/traces/g5_prices.txt");
+	ck_assert_str_eq(sc.fleet[0].price_zone, "us-east-1b");
+	/* zone us-east-1b: 0.40 from 2025-12-31T18:00Z, 0.45 from 2026-01-01T06:00Z (unix 1767247200) */
+	ck_assert_int_eq(sc.fleet[0].prices.n, 2);
+	ck_assert_int_eq(sc.fleet[0].prices.at_unix_us[1], INT64_C(1767247200) * S_US);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[1], 0.45, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 0.40, TOL);  /* the price at the scenario start */
+	ck_assert_double_eq_tol(sc.fleet[0].discount, 0, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].interruptions_per_hour, -log(0.925) / 730, 1e-15);
+	ck_assert_str_eq(sc.fleet[1].availability_trace, TEST_DATA_DIR "/good/traces/g5_avail.json");
+	ck_assert_int_eq(sc.fleet[1].avail.n, 5);
+	ck_assert_int_eq(sc.fleet[1].avail.gap_us, 600 * S_US);
+	ck_assert_int_eq(sc.fleet[1].avail.count[4], 3);
+	ck_assert_double_eq_tol(sc.fleet[1].interruptions_per_hour, 0, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 1.006 * 0.4, TOL);  /* discount 0.6 */
+	ck_assert_str_eq(sc.warnings, "");
+	scenario_fini(&sc);
+	ck_assert_int_eq(sc.fleet[0].prices.n, 0);
+	/* text has no folder: paths are taken as written, from the current directory */
+	ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+	ck_assert_int_eq(chdir(TEST_DATA_DIR "/good"), 0);
+	rc = scenario_parse_string(&sc, text, "t.yaml", NULL, 0, &d);
+	ck_assert_int_eq(chdir(cwd), 0);
+	ck_assert_msg(rc == STATUS_OK, "%s", d.msg);
+	ck_assert_str_eq(sc.fleet[0].price_trace, "traces/g5_prices.txt");
+	ck_assert_str_eq(sc.fleet[0].availability_trace, "traces/g5_avail.json");
+	ck_assert_int_eq(sc.fleet[0].prices.n, 1);  /* zone us-east-1a: one row */
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 0.35, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(trace_failure_frees_what_was_loaded)
+{
+	/* the first entry's traces are loaded, then the second entry fails: nothing may leak (ASan) */
+	const char *sets[] = { "fleet.1.discount=2" };
+	const char *text = "name: t\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			   "serving: {instance_type: g5.xlarge}\n"
+			   "fleet:\n  - {option: spot, count: 1, price_trace: " TEST_DATA_DIR "/good/traces/g5_prices.txt,"
+			   " price_zone: us-east-1a, availability_trace: " TEST_DATA_DIR "/good/traces/g5_avail.json}\n"
+			   "  - {option: spot, count: 1}\n";
+
+	parse_fails(text, sets, 1, "--set fleet.1.discount=2: fleet.1.discount: expected a number >= 0 and "
+		    "< 1, got '2'");
+}
+END_TEST
+
+START_TEST(odcr_takes_the_on_demand_price)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc, "  - {option: odcr, count: 3}\n  - {option: odcr, count: 1, usd_per_h: 50}\n", "");
+	ck_assert_int_eq(sc.fleet[0].option, OPTION_ODCR);
+	ck_assert_int_eq(sc.fleet[0].count, 3);
+	ck_assert_int_eq(sc.fleet[0].max, 3);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 55.04, TOL);  /* "the equivalent On-Demand rate" */
+	ck_assert(!sc.fleet[0].price_given);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 50, TOL);
+	ck_assert_int_eq(sc.autoscaling.max, 4);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(savings_plan_discount_and_rates)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: reserved, count: 2}\n"
+		    "  - {option: savings_plan, commit_usd_per_h: 100}\n"
+		    "  - {option: savings_plan, commit_usd_per_h: 50, term: 3y, discount: 0.45,"
+		    " term_start: 2025-06-01T00:00:00Z}\n"
+		    "  - {option: savings_plan, commit_usd_per_h: 20, rates: {p5.48xlarge: 41.28, g5.xlarge: 0.7}}\n",
+		    "");
+	/* catalogue discount 0.30: rate 55.04 x 0.7 = 38.528; term 1y from the scenario start; no instances */
+	ck_assert_double_eq_tol(sc.fleet[1].commit_usd_per_h, 100, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].discount, 0.30, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 38.528, TOL);
+	ck_assert_int_eq(sc.fleet[1].term, TERM_1Y);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_s, START_UNIX_S);
+	ck_assert_int_eq(sc.fleet[1].count, 0);
+	ck_assert_int_eq(sc.fleet[1].max, 0);
+	/* discount 0.45: 55.04 x 0.55 = 30.272 */
+	ck_assert_int_eq(sc.fleet[2].term, TERM_3Y);
+	ck_assert_double_eq_tol(sc.fleet[2].usd_per_h, 30.272, TOL);
+	ck_assert_int_eq(sc.fleet[2].term_start_unix_s, INT64_C(1748736000));
+	/* rates: only the serving type's is used, discount = 1 - 41.28 / 55.04 = 0.25 */
+	ck_assert_double_eq_tol(sc.fleet[3].discount, 0.25, TOL);
+	ck_assert_double_eq_tol(sc.fleet[3].usd_per_h, 41.28, TOL);
+	ck_assert_int_eq(sc.autoscaling.max, 2);  /* the plans hold nothing */
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(capacity_block_times_prices_and_warnings)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 4}\n"
+		    "  - {option: capacity_block, start: 2026-01-03T00:00:00Z, duration: 2d, count: 2, upfront_usd: 3000}\n"
+		    "  - {option: capacity_block, start: 2025-12-20T11:30:00Z, duration: 1d, count: 1, usd_per_h: 30}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 2w, count: 64}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 182d, count: 1}\n", "");
+	/* starts 1 day 11.5 h = 127800 s after the scenario start; 4 x 168 h x 39.33 = 26429.76 for the block */
+	ck_assert_int_eq(sc.fleet[0].option, OPTION_CAPACITY_BLOCK);
+	ck_assert_int_eq(sc.fleet[0].start_us, 127800 * S_US);
+	ck_assert_int_eq(sc.fleet[0].duration_us, 7 * 86400 * S_US);
+	ck_assert_int_eq(sc.fleet[0].count, 4);
+	ck_assert_int_eq(sc.fleet[0].max, 4);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 39.33, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 26429.76, TOL);
+	ck_assert(!sc.fleet[0].price_given);
+	/* 3000 for 2 instances x 48 h: 31.25 per instance-hour */
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 31.25, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 3000, TOL);
+	ck_assert(sc.fleet[1].price_given);
+	/* 11 days 12.5 h = 995400 s before the start; 1 x 24 h x 30 = 720 */
+	ck_assert_int_eq(sc.fleet[2].start_us, -995400 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[2].upfront_usd, 720, TOL);
+	ck_assert_int_eq(sc.fleet[3].duration_us, 14 * 86400 * S_US);
+	ck_assert_int_eq(sc.fleet[4].duration_us, 182 * 86400 * S_US);
+	ck_assert_int_eq(sc.autoscaling.max, 4 + 2 + 1 + 64 + 1);
+	/* the block ending at 00:00 (line 9) and the one before the horizon (line 10) warn; 11:30 ends do not */
+	ck_assert_str_eq(sc.warnings,
+			 "t.yaml:9:37: fleet.1.start: capacity block ends at 00:00 UTC; real Capacity Blocks end at "
+			 "11:30 UTC (FACTS.md 1)\n"
+			 "t.yaml:10:37: fleet.2.start: capacity block from 2025-12-20T11:30:00Z to "
+			 "2025-12-21T11:30:00Z lies entirely outside the simulated window (2026-01-01T00:00:00Z to "
+			 "2026-01-08T00:00:00Z); it never serves\n");
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(quotas_retry_allocation_values)
+{
+	const char *sets[] = { "serving.on_interrupt=drop" };
+	struct scenario sc;
+	char text[2048];
+
+	snprintf(text, sizeof text, "%s%s", small_yaml,
+		 "  - {option: spot, count: 1, interruption_band: '<5%'}\n"
+		 "quotas: {on_demand_vcpus: 384, on_demand_instances: 3, spot_vcpus: 0, spot_instances: 10}\n"
+		 "launch_retry: {backoff_s: 1m, max_backoff_s: 15m, multiplier: 1.5}\n"
+		 "allocation: {strategy: mixed, on_demand_base_capacity: 2, on_demand_percentage_above_base: 25,"
+		 " spot_fallback: false}\n");
+	parse_ok(&sc, text, sets, 1);
+	ck_assert_int_eq(sc.serving.on_interrupt, INTERRUPT_DROP);
+	ck_assert_int_eq(sc.quotas.on_demand_vcpus, 384);
+	ck_assert_int_eq(sc.quotas.on_demand_instances, 3);
+	ck_assert_int_eq(sc.quotas.spot_vcpus, 0);
+	ck_assert_int_eq(sc.quotas.spot_instances, 10);
+	ck_assert_int_eq(sc.launch_retry.backoff_us, 60 * S_US);
+	ck_assert_int_eq(sc.launch_retry.max_backoff_us, 900 * S_US);
+	ck_assert_double_eq_tol(sc.launch_retry.multiplier, 1.5, TOL);
+	ck_assert(sc.allocation.mixed);
+	ck_assert_int_eq(sc.allocation.on_demand_base, 2);
+	ck_assert_double_eq_tol(sc.allocation.on_demand_pct, 25, TOL);
+	ck_assert(!sc.allocation.spot_fallback);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(retry_cap_follows_a_long_first_wait)
+{
+	const char *sets[] = { "launch_retry.backoff_s=20m" };
+	const char *below[] = { "launch_retry.backoff_s=20m", "launch_retry.max_backoff_s=10m" };
+	struct scenario sc;
+
+	parse_ok(&sc, small_yaml, sets, 1);
+	ck_assert_int_eq(sc.launch_retry.max_backoff_us, 1200 * S_US);  /* not the 600 s default below it */
+	scenario_fini(&sc);
+	parse_fails(small_yaml, below, 2, "--set launch_retry.max_backoff_s=10m: launch_retry.max_backoff_s: "
+		    "expected a duration >= 20m and <= 1d (seconds, or a number with a unit: ms, s, m, h, d, w), "
+		    "got '10m'");
+}
+END_TEST
+
+START_TEST(catalog_overrides_new_keys)
+{
+	const char *sets[] = { "catalog.p5.48xlarge.vcpus=96", "catalog.p5.48xlarge.spot_discount=0.4",
+			       "catalog.p5.48xlarge.reserved_3y_discount=0.6",
+			       "catalog.p5.48xlarge.savings_plan_discount=0.2", "catalog.p5.48xlarge.cb_usd_per_h=30" };
+	struct scenario sc;
+
+	parse_ok(&sc, full_yaml, sets, 5);
+	ck_assert_int_eq(sc.serving.vcpus, 96);
+	ck_assert_int_eq(sc.serving.family, 'p');
+	ck_assert_double_eq_tol(sc.serving.spot_discount, 0.4, TOL);
+	ck_assert_double_eq_tol(sc.serving.reserved_3y_discount, 0.6, TOL);
+	ck_assert_double_eq_tol(sc.serving.savings_plan_discount, 0.2, TOL);
+	ck_assert_double_eq_tol(sc.serving.capacity_block_usd_per_h, 30, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(vcpu_quota_needs_known_vcpus)
+{
+	const char *sets[] = { "serving.instance_type=my-l4-box", "quotas.on_demand_vcpus=64" };
+	const char *count[] = { "serving.instance_type=my-l4-box", "quotas.on_demand_instances=4" };
+	struct scenario sc;
+
+	parse_fails(full_yaml, sets, 2, "--set quotas.on_demand_vcpus=64: quotas.on_demand_vcpus: the vCPUs of "
+		    "my-l4-box are unknown; expected catalog.my-l4-box.vcpus, or a quota in instances");
+	parse_ok(&sc, full_yaml, count, 2);
+	ck_assert_int_eq(sc.serving.vcpus, 0);  /* a new type that does not say */
+	ck_assert_int_eq(sc.quotas.on_demand_instances, 4);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(keys_of_other_options_do_not_apply)
+{
+	const char *sets[] = { "fleet.0.discount=0.2" };
+
+	parse_fails(small_yaml, sets, 1, "--set fleet.0.discount=0.2: fleet.0.discount: discount does not apply "
+		    "to reserved; expected one of: option, count, usd_per_h, term, payment, upfront_usd, "
+		    "term_start");
+}
+END_TEST
+
+
+#define ADD(s, fn)                                          \
+	do {                                                \
+		TCase *tc_ = tcase_create(#fn);             \
+		tcase_add_test(tc_, fn);                    \
+		suite_add_tcase(s, tc_);                    \
+	} while (0)
+
+
+static Suite *scenario_fleet_suite(void)
+{
+	Suite *s = suite_create("scenario_fleet");
+
+	ADD(s, new_catalog_type_has_no_reserved_discount);
+	ADD(s, target_tracking_defaults_come_from_the_fleet);
+	ADD(s, on_demand_max_defaults_to_autoscaling_max);
+	ADD(s, reserved_terms_and_payments);
+	ADD(s, spot_discount_band_and_defaults);
+	ADD(s, spot_trace_paths);
+	ADD(s, trace_failure_frees_what_was_loaded);
+	ADD(s, odcr_takes_the_on_demand_price);
+	ADD(s, savings_plan_discount_and_rates);
+	ADD(s, capacity_block_times_prices_and_warnings);
+	ADD(s, quotas_retry_allocation_values);
+	ADD(s, retry_cap_follows_a_long_first_wait);
+	ADD(s, catalog_overrides_new_keys);
+	ADD(s, vcpu_quota_needs_known_vcpus);
+	ADD(s, keys_of_other_options_do_not_apply);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(scenario_fleet_suite());
+}
