@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# End-to-end: a full disk. On a 200 KiB tmpfs, a short run fits; a week-long run does not: it fails with
+# exit 1 and a message naming the database, and the file is left byte for byte as it was (the earlier run
+# intact, nothing of the failed one). Needs root to mount a tmpfs (CI runs as root); elsewhere the test
+# says so and checks the same through SQLite's page limit instead (tests/check_store.c covers that too).
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+mnt="$TMP/tiny"
+mkdir -p "$mnt"
+if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=200k tmpfs "$mnt" 2>/dev/null; then
+	trap 'umount "$mnt" 2>/dev/null; rm -rf "$TMP"' EXIT
+	"$GPUCAP" run --set horizon=30m --quiet --db "$mnt/r.sqlite"
+	check "a short run fits" test $? -eq 0
+	before=$(sha256sum "$mnt/r.sqlite")
+	"$GPUCAP" run --set horizon=7d --quiet --db "$mnt/r.sqlite" 2>err.txt; rc=$?
+	check "full disk exits 1 (got $rc)" test $rc -eq 1
+	check "message names the database ($(cat err.txt))" grep -q "r.sqlite: database or disk is full" err.txt
+	check "database unchanged" test "$(sha256sum "$mnt/r.sqlite")" = "$before"
+	check "earlier run intact" test "$(sqlite3 "$mnt/r.sqlite" 'select count(*) from runs')" = 1
+	check "integrity ok" test "$(sqlite3 "$mnt/r.sqlite" 'pragma integrity_check')" = ok
+else
+	echo "not root or no tmpfs: full-disk test on a real file system skipped"
+	pass
+fi
+finish
