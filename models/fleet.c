@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include <gsl/gsl_randist.h>
+
 #include "rng.h"
 #include "serving.h"
 #include "status.h"
@@ -43,7 +45,9 @@ static int init_group(struct fleet *f, int g, int first)
 	engine_event_init(&grp->timer2);
 	snprintf(name, sizeof name, "%s.%d", option_kind_name(e->option), g);
 	grp->rng = rng_new(f->sc->seed, name);
-	return grp->rng ? STATUS_OK : STATUS_ENOMEM;
+	snprintf(name, sizeof name, "startup.%d", g);
+	grp->startup_rng = rng_new(f->sc->seed, name);
+	return grp->rng && grp->startup_rng ? STATUS_OK : STATUS_ENOMEM;
 }
 
 int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter,
@@ -93,7 +97,9 @@ void fleet_fini(struct fleet *f)
 {
 	for (int g = 0; g < f->ngroups; g++) {
 		gsl_rng_free(f->group[g].rng);
+		gsl_rng_free(f->group[g].startup_rng);
 		f->group[g].rng = NULL;
+		f->group[g].startup_rng = NULL;
 	}
 	free(f->pool);
 	f->pool = NULL;
@@ -152,6 +158,27 @@ static void on_ready(struct engine *eng, struct event *ev)
 		fleet_reconcile(f); /* a Spot instance serving may release an on-demand stand-in */
 }
 
+/* The launch-to-ready delay of one launch in group g (FACTS.md 7: measured scale-outs vary a lot). */
+static int64_t startup_delay(struct fleet *f, struct fleet_group *g)
+{
+	const struct delay_dist *d = &g->entry->startup;
+	double sigma, x;
+
+	switch (d->kind) {
+	case DELAY_CONSTANT:
+		return d->mean_us;
+	case DELAY_LOGNORMAL:
+		sigma = sqrt(log1p(d->cv * d->cv));
+		x = gsl_ran_lognormal(g->startup_rng, log((double)d->mean_us) - 0.5 * sigma * sigma, sigma);
+		return x > 86400e6 ? (int64_t)86400e6 : (int64_t)x;
+	case DELAY_EMPIRICAL:
+		return d->values_us[gsl_rng_uniform_int(g->startup_rng, (unsigned long)d->nvalues)];
+	case DELAY_DEFAULT:
+		break;
+	}
+	return f->startup_us;
+}
+
 bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 {
 	for (int i = g->first; i < g->first + g->max; i++) {
@@ -169,7 +196,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 		} else {
 			in->state = INSTANCE_LAUNCHING;
 			f->meter->launches++;
-			int rc = engine_schedule(f->eng, &in->ready, f->eng->now_us + f->startup_us, on_ready);
+			int rc = engine_schedule(f->eng, &in->ready, f->eng->now_us + startup_delay(f, g), on_ready);
 			if (rc != STATUS_OK)
 				fail_run(f, rc);
 		}

@@ -108,6 +108,7 @@ struct fleet_group {
 	int64_t retry_us;                 /* no launch attempt before then */
 	int64_t outage_until_us;          /* Spot: pool unavailable until then (after a reclaim) */
 	gsl_rng *rng;                     /* the option's stream ("<option>.<index>"), owned */
+	gsl_rng *startup_rng;             /* launch delays ("startup.<index>"), owned */
 	struct event timer;               /* option-specific: block window phases, Spot reclaims */
 	struct event timer2;              /* option-specific: Spot availability-trace ticks */
 	int phase;                        /* option-specific state of timer */

@@ -71,7 +71,22 @@ void meter_advance(struct meter *m, int64_t now_us)
 		m->busy_slot_us_all += m->busy[k] * dt;
 	}
 	m->service_inst_us += m->in_service * dt;
+	if (m->queued > 0) {
+		m->under_us += dt;
+	} else {
+		int busy = 0;
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			busy += m->busy[k];
+		if (m->in_service * m->slots - busy >= m->slots && m->in_service > 0)
+			m->over_us += dt;
+	}
 	m->last_us = now_us;
+}
+
+void meter_queue(struct meter *m, int64_t now_us, int delta)
+{
+	meter_advance(m, now_us);
+	m->queued += delta;
 }
 
 void meter_arrival(struct meter *m)
@@ -325,6 +340,8 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "terminations", (double)m->terminations);
 	n = put(list, n, "scale_out_actions", (double)m->scale_outs);
 	n = put(list, n, "scale_in_actions", (double)m->scale_ins);
+	n = put(list, n, "time_under_provisioned_s", m->under_us / SIM_US_PER_S);
+	n = put(list, n, "time_over_provisioned_s", m->over_us / SIM_US_PER_S);
 	n = put(list, n, "sim_events", (double)sim_events);
 	n = put(list, n, "wall_s", wall_s);
 	return n;

@@ -60,6 +60,10 @@ struct meter {
 	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */
 	double busy_slot_us_all;                  /* the same summed over kinds */
 	double service_inst_us;                   /* integral of instances in service, instance-us */
+	int64_t queued;                           /* requests waiting now */
+	double under_us;                          /* time with requests waiting (too little capacity) */
+	double over_us;                           /* time with nobody waiting and a whole instance's worth
+	                                             of slots idle (one instance too many) */
 
 	/* money, per option kind */
 	double cost_usd[OPTION_KIND_COUNT];       /* billed to the horizon */
@@ -117,6 +121,9 @@ void meter_arrival(struct meter *m);
 void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delta);
 void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us, int64_t ttft_us);
 void meter_dropped(struct meter *m, enum drop_reason why, bool waited);
+
+/* Serving: delta requests joined (+) or left (-) the queue now. */
+void meter_queue(struct meter *m, int64_t now_us, int delta);
 
 /* Fleet: an instance of `kind` starts (+1) or stops (-1) being paid for / being in service. */
 void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta);

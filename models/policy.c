@@ -14,6 +14,9 @@ struct policy *policy_new(const struct scenario *sc, int *status)
 	case POLICY_TARGET_TRACKING:
 		p = policy_target_new(sc);
 		break;
+	case POLICY_STEP:
+		p = policy_step_new(sc);
+		break;
 	}
 	if (!p)
 		*status = STATUS_ENOMEM;

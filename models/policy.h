@@ -60,4 +60,13 @@ void policy_free(struct policy *p);
 /* Target tracking (policy_target.c). */
 struct policy *policy_target_new(const struct scenario *sc);
 
+/* Step scaling on a scale-out and a scale-in alarm (policy_step.c); copies what it needs from sc. */
+struct policy *policy_step_new(const struct scenario *sc);
+
+/* Kubernetes HPA (policy_hpa.c): target metric value, tolerance (0.1), replica bounds, scale-down
+ * stabilisation window (300 s), and the scale-up limit per period: the larger of up_percent of the current
+ * replicas (100) and up_pods (4). */
+struct policy *policy_hpa_new(double target, double tolerance, int min, int max, int64_t window_us,
+			      double up_percent, int up_pods);
+
 #endif

@@ -60,11 +60,12 @@ static const char *const slo_keys[] = { "latency_s", "ttft_s", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
-	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", NULL };
+	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
+	"min_adjustment_magnitude", "scale_out", "scale_in", NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
-static const char *const policy_names[] = { "none", "target_tracking" };
+static const char *const policy_names[] = { "none", "target_tracking", "step" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
 
@@ -423,7 +424,7 @@ static int read_autoscaling(struct load *l)
 	if ((rc = scenario_yaml_mapping(&l->y, as, autoscaling_keys, NULL, NULL)))
 		return rc;
 	scenario_yaml_child(as, "policy", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 2, &policy)))
+	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 3, &policy)))
 		return rc;
 	scenario_yaml_child(as, "metric", &r);
 	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, 2, &metric)))
@@ -490,6 +491,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 		return rc;
 	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = scenario_load_workload(l)) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
+	    (rc = scenario_load_step(l)) ||
 	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)))
 		return rc;
 	return scenario_load_finish(l);

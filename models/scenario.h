@@ -42,6 +42,8 @@
 #define SCENARIO_STEPS_MAX 64     /* rate steps per scenario */
 #define SCENARIO_OUTAGES_MAX 16   /* capacity outage windows per fleet entry */
 #define SCENARIO_PATH_MAX 1024    /* bytes in a resolved trace path, including the NUL */
+#define SCENARIO_ALARM_STEPS_MAX 10  /* step adjustments per step-scaling alarm */
+#define SCENARIO_ALARM_PERIODS_MAX 100  /* an alarm's evaluation_periods, at most */
 
 enum arrival_kind {
 	ARRIVAL_POISSON,      /* Poisson process at rate_per_s (piecewise constant with steps) */
@@ -97,7 +99,44 @@ enum service_kind {
 
 enum policy_kind {
 	POLICY_NONE,            /* fixed fleet */
-	POLICY_TARGET_TRACKING  /* Application Auto Scaling target tracking (FACTS.md 6) */
+	POLICY_TARGET_TRACKING, /* Application Auto Scaling target tracking (FACTS.md 6) */
+	POLICY_STEP             /* Application Auto Scaling step scaling on two alarms (FACTS.md 6) */
+};
+
+/* How a step's adjustment is read (FACTS.md 6, step scaling). */
+enum adjustment_kind {
+	ADJUST_CHANGE_IN_CAPACITY,  /* change_in_capacity: add the adjustment, in instances */
+	ADJUST_EXACT_CAPACITY,      /* exact_capacity: the adjustment is the new capacity */
+	ADJUST_PERCENT_CHANGE       /* percent_change_in_capacity: add adjustment % of capacity, rounded */
+};
+
+/* How an alarm compares a datapoint with its threshold. */
+enum comparison_kind {
+	COMPARE_GE,  /* greater_or_equal */
+	COMPARE_GT,  /* greater */
+	COMPARE_LE,  /* less_or_equal */
+	COMPARE_LT   /* less */
+};
+
+/* One step adjustment: bounds relative to the alarm threshold, in the metric's unit. */
+struct step_adjustment {
+	double lower;    /* `lower`: metric - threshold from here; -HUGE_VAL when omitted */
+	double upper;    /* `upper`: metric - threshold up to here; HUGE_VAL when omitted */
+	int adjustment;  /* `adjustment`: instances, a capacity or a percent, as adjustment_type says */
+};
+
+/* A CloudWatch-style alarm of step scaling: in ALARM when datapoints_to_alarm of the last
+ * evaluation_periods datapoints (one per autoscaling.resolution_s) breach the threshold. */
+struct step_alarm {
+	bool enabled;                   /* the alarm was written */
+	double threshold;               /* `threshold`, in the metric's unit */
+	enum comparison_kind comparison;  /* `comparison`; default greater_or_equal (scale_out),
+	                                   less_or_equal (scale_in) */
+	int evaluation_periods;         /* `evaluation_periods`, 1..100, default 1 */
+	int datapoints_to_alarm;        /* `datapoints_to_alarm`, 1..evaluation_periods, default
+	                                   evaluation_periods */
+	struct step_adjustment steps[SCENARIO_ALARM_STEPS_MAX];  /* `steps`, ascending, contiguous */
+	int nsteps;                     /* entries used, 1..SCENARIO_ALARM_STEPS_MAX */
 };
 
 enum metric_kind {
@@ -120,6 +159,24 @@ enum payment_kind {
 enum interrupt_kind {
 	INTERRUPT_REQUEUE,  /* requests in flight when an instance is taken go back to the head of the queue */
 	INTERRUPT_DROP      /* they are dropped (and violate the SLO) */
+};
+
+enum delay_kind {
+	DELAY_DEFAULT,    /* serving.startup_s, the same for every launch */
+	DELAY_CONSTANT,   /* always mean */
+	DELAY_LOGNORMAL,  /* lognormal with mean and cv */
+	DELAY_EMPIRICAL   /* one of the observed values, each equally likely */
+};
+
+#define SCENARIO_DELAY_VALUES_MAX 64
+
+/* How long a launch takes until the instance serves (boot, image pull, model load). */
+struct delay_dist {
+	enum delay_kind kind;                          /* how it is drawn */
+	int64_t mean_us;                               /* constant and lognormal: the mean */
+	double cv;                                     /* lognormal: coefficient of variation */
+	int64_t values_us[SCENARIO_DELAY_VALUES_MAX];  /* empirical: the observed delays */
+	int nvalues;
 };
 
 /* A window during which launches of one fleet entry fail (insufficient capacity), from the start. */
@@ -177,6 +234,9 @@ struct fleet_entry {
 
 	/* savings_plan */
 	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */
+
+	/* on_demand, spot, odcr, capacity_block */
+	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */
 };
 
 struct scenario {
@@ -307,6 +367,13 @@ struct scenario {
 		int64_t scale_in_cooldown_us;   /* `autoscaling.scale_in_cooldown_s`, default 300 s */
 		double scale_in_margin;         /* `autoscaling.scale_in_margin`: scale in only below
 		                                   target x (1 - margin); default 0.10 (FACTS.md 6) */
+		/* step scaling only (policy step; scenario_policy.c): */
+		enum adjustment_kind adjustment_type;  /* `autoscaling.adjustment_type`, default
+		                                          change_in_capacity */
+		int min_adjustment_magnitude;   /* `autoscaling.min_adjustment_magnitude`, instances; percent
+		                                   change only; 0 = none (default) */
+		struct step_alarm scale_out;    /* `autoscaling.scale_out`; enabled false when omitted */
+		struct step_alarm scale_in;     /* `autoscaling.scale_in`; enabled false when omitted */
 	} autoscaling;
 
 	char *warnings;   /* warnings found while loading, one per line ("FILE:LINE:COL: ..."), owned; "" */

@@ -54,15 +54,15 @@ static const struct scenario_yaml_bounds percent_bounds = { 0, 100, false, false
 static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
 	"term_start", NULL };
 static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per_h", "ice_probability",
-	"ice_outages", NULL };
+	"ice_outages", "startup", NULL };
 static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
 	"price_zone", "interruptions_per_hour", "interruption_band", "availability_trace", "notice_s",
-	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", NULL };
-static const char *const odcr_keys[] = { "option", "count", "usd_per_h", NULL };
+	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", NULL };
+static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
 	"term_start", NULL };
 static const char *const capacity_block_keys[] = { "option", "start", "duration", "count", "usd_per_h",
-	"upfront_usd", NULL };
+	"upfront_usd", "startup", NULL };
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
 	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
 	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys };
@@ -293,7 +293,7 @@ static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, 
 /* count and max of an entry that scales (on_demand, spot). */
 static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
-	bool tracking = l->sc.autoscaling.policy == POLICY_TARGET_TRACKING;
+	bool tracking = l->sc.autoscaling.policy != POLICY_NONE;  /* target tracking or step */
 	struct scenario_yaml_ref r;
 	int rc;
 
@@ -302,8 +302,10 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
 		return rc;
 	scenario_yaml_child(e, "max", &r);
 	if (!r.node && tracking && !l->max_given)
-		return scenario_yaml_missing(&l->y, e, "max", "with target_tracking and no autoscaling.max, "
-					     "the most instances this entry may hold");
+		return scenario_yaml_missing(&l->y, e, "max", l->sc.autoscaling.policy == POLICY_STEP ?
+					     "with step and no autoscaling.max, the most instances this entry may "
+					     "hold" : "with target_tracking and no autoscaling.max, the most "
+					     "instances this entry may hold");
 	f->max = tracking && l->sc.autoscaling.max > f->count ? l->sc.autoscaling.max : f->count;
 	return scenario_load_int(l, &r, f->count, MAX_INSTANCES, &f->max);
 }
@@ -605,7 +607,8 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 
 	if ((rc = scenario_yaml_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
 					&n)) ||
-	    (rc = read_option(l, e, &f->option)) || (rc = check_keys(l, e, n, f->option)))
+	    (rc = read_option(l, e, &f->option)) || (rc = check_keys(l, e, n, f->option)) ||
+	    (rc = scenario_load_startup(l, e, &f->startup)))
 		return rc;
 	return read_entry[f->option](l, e, f);
 }

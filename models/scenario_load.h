@@ -1,6 +1,6 @@
 /*
- * scenario_load: what the parts of the scenario loader share (private to scenario.c, scenario_workload.c
- * and scenario_fleet.c).
+ * scenario_load: what the parts of the scenario loader share (private to scenario.c, scenario_workload.c,
+ * scenario_fleet.c and scenario_policy.c).
  *
  * A load in progress lives in a struct load: the parsed YAML, the scenario being filled (copied to the
  * caller only when every step has succeeded), the refs that later cross-checks point back into, and the
@@ -87,6 +87,11 @@ int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *
 int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- launch delays, in scenario_delay.c ---------------------------------------------------------- */
+
+/* Read the optional `startup` of a fleet entry (the mapping e) into *out; absent: DELAY_DEFAULT. */
+int scenario_load_startup(struct load *l, const struct scenario_yaml_ref *e, struct delay_dist *out);
+
 /* ---- the workload, in scenario_workload.c ------------------------------------------------------- */
 
 /*
@@ -95,6 +100,14 @@ int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const 
  * kind against the arrivals and slo.ttft_s (read before, with slo) against the service kind.
  */
 int scenario_load_workload(struct load *l);
+
+/* ---- step scaling, in scenario_policy.c -------------------------------------------------------- */
+
+/*
+ * Read the step-scaling keys of `autoscaling` (adjustment_type, min_adjustment_magnitude, scale_out,
+ * scale_in) into l->sc.autoscaling; they are refused under any other policy. Needs autoscaling's own keys.
+ */
+int scenario_load_step(struct load *l);
 
 /* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
 

@@ -137,6 +137,7 @@ static int queue_push(struct serving *s, struct request *r)
 	}
 	s->ring[(s->head + s->len) % s->ring_cap] = r;
 	s->len++;
+	meter_queue(s->meter, s->eng->now_us, +1);
 	return STATUS_OK;
 }
 
@@ -146,12 +147,14 @@ static int queue_push_front(struct serving *s, struct request *r)
 	if (s->len == s->ring_cap && queue_push(s, r) == STATUS_OK) {
 		/* grown (and r appended at the back): move it to the front by rotating one step */
 		s->len--;
+		meter_queue(s->meter, s->eng->now_us, -1);
 	} else if (s->len == s->ring_cap) {
 		return STATUS_ENOMEM;
 	}
 	s->head = (s->head + s->ring_cap - 1) % s->ring_cap;
 	s->ring[s->head] = r;
 	s->len++;
+	meter_queue(s->meter, s->eng->now_us, +1);
 	return STATUS_OK;
 }
 
@@ -161,6 +164,7 @@ static struct request *queue_pop(struct serving *s)
 
 	s->head = (s->head + 1) % s->ring_cap;
 	s->len--;
+	meter_queue(s->meter, s->eng->now_us, -1);
 	return r;
 }
 

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -408,6 +409,36 @@ START_TEST(mixed_allocation_splits_capacity)
 }
 END_TEST
 
+START_TEST(launch_delays_per_entry)
+{
+	/* 10 warm instances, then scale-outs: every launch of the on-demand entry becomes ready 120 s or
+	 * 240 s after it (the empirical list), and both values occur among its launches */
+	const struct capture_event *e;
+	int early = 0, late = 0;
+	run_yaml(heavy("  - {option: reserved, count: 1}\n"
+		       "  - {option: on_demand, max: 11, startup: {kind: empirical, values_s: [120, 240]}}\n", NULL),
+		 NULL, 0);
+	/* every ready event at t must come from a launch at t - 120 or t - 240 */
+	for (int i = 0; (e = capture_find(&cap, "ready", i)); i++) {
+		bool from120 = false, from240 = false;
+		const struct capture_event *l;
+		for (int j = 0; (l = capture_find(&cap, "launch", j)); j++) {
+			from120 |= fabs(l->t_s - (e->t_s - 120)) < 1e-6;
+			from240 |= fabs(l->t_s - (e->t_s - 240)) < 1e-6;
+		}
+		ck_assert_msg(from120 || from240, "ready at %g s matches no launch 120 or 240 s before", e->t_s);
+		early += from120 && !from240;
+		late += from240 && !from120;
+	}
+	ck_assert(early > 0 && late > 0);
+	/* a constant override: every launch ready 60 s later */
+	run_yaml(heavy("  - {option: reserved, count: 1}\n"
+		       "  - {option: on_demand, max: 11, startup: {kind: constant, mean_s: 60}}\n", NULL), NULL, 0);
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_double_eq_tol(capture_find(&cap, "ready", 0)->t_s, e->t_s + 60, 1e-6);
+}
+END_TEST
+
 static Suite *capacity_suite(void)
 {
 	Suite *s = suite_create("capacity");
@@ -433,6 +464,7 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, insufficient_capacity_fails_and_retries);
 	tcase_add_test(tc, spot_shortfall_falls_back_in_order);
 	tcase_add_test(tc, mixed_allocation_splits_capacity);
+	tcase_add_test(tc, launch_delays_per_entry);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -216,6 +216,44 @@ START_TEST(override_created_mapping)
 }
 END_TEST
 
+START_TEST(step_policy_keys_and_defaults)
+{
+	/* the brief's example alarms; the scale_in alarm takes its defaults */
+	static const char alarms[] =
+		"autoscaling:\n  policy: step\n  adjustment_type: percent_change_in_capacity\n"
+		"  min_adjustment_magnitude: 2\n"
+		"  scale_out: {threshold: 0.7, evaluation_periods: 3, datapoints_to_alarm: 2,\n"
+		"              steps: [{lower: 0, upper: 0.1, adjustment: 10}, {lower: 0.1, adjustment: 30}]}\n"
+		"  scale_in: {threshold: 0.4, steps: [{upper: 0, adjustment: -10}]}\n";
+	char text[2048];
+	struct scenario sc;
+	const struct step_alarm *out, *in;
+
+	snprintf(text, sizeof text, "%s%s", small_yaml, alarms);
+	parse_ok(&sc, text, NULL, 0);
+	out = &sc.autoscaling.scale_out;
+	in = &sc.autoscaling.scale_in;
+	ck_assert_int_eq(sc.autoscaling.policy, POLICY_STEP);
+	ck_assert_int_eq(sc.autoscaling.adjustment_type, ADJUST_PERCENT_CHANGE);
+	ck_assert_int_eq(sc.autoscaling.min_adjustment_magnitude, 2);
+	ck_assert(out->enabled && in->enabled);
+	ck_assert_int_eq(out->comparison, COMPARE_GE);
+	ck_assert_int_eq(out->evaluation_periods, 3);
+	ck_assert_int_eq(out->datapoints_to_alarm, 2);
+	ck_assert_int_eq(out->nsteps, 2);
+	ck_assert_double_eq_tol(out->steps[0].upper, 0.1, TOL);
+	ck_assert_int_eq(out->steps[0].adjustment, 10);
+	ck_assert(isinf(out->steps[1].upper) && out->steps[1].upper > 0);  /* omitted upper: +inf */
+	ck_assert_int_eq(in->comparison, COMPARE_LE);              /* default below */
+	ck_assert_int_eq(in->evaluation_periods, 1);               /* defaults: 1 of 1 */
+	ck_assert_int_eq(in->datapoints_to_alarm, 1);
+	ck_assert(isinf(in->steps[0].lower) && in->steps[0].lower < 0);  /* omitted lower: -inf */
+	ck_assert_int_eq(in->steps[0].adjustment, -10);
+	ck_assert_str_eq(scenario_policy_name(POLICY_STEP), "step");
+	scenario_fini(&sc);
+}
+END_TEST
+
 START_TEST(override_dotted_catalog_key)
 {
 	const char *existing[] = { "catalog.p5.48xlarge.usd_per_h=40" };
@@ -532,6 +570,7 @@ static Suite *scenario_suite(void)
 	ADD(s, override_added_key);
 	ADD(s, override_created_mapping);
 	ADD(s, override_dotted_catalog_key);
+	ADD(s, step_policy_keys_and_defaults);
 	ADD(s, override_bad_value_names_the_override);
 	ADD(s, override_unknown_key_names_the_override);
 	ADD(s, override_created_mapping_missing_key);

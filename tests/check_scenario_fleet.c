@@ -87,6 +87,31 @@ static void parse_fleet(struct scenario *sc, const char *fleet, const char *extr
 
 #define START_UNIX_S INT64_C(1767225600)  /* 2026-01-01T00:00:00Z */
 
+START_TEST(startup_delays)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: reserved, count: 1}\n"
+		    "  - {option: on_demand, max: 4, startup: {kind: lognormal, mean_s: 7m, cv: 0.3}}\n"
+		    "  - {option: spot, max: 4, startup: {kind: empirical, values_s: [258, 346s, 6m]}}\n"
+		    "  - {option: odcr, count: 1, startup: {kind: constant, mean_s: 90}}\n"
+		    "  - {option: on_demand, max: 2}\n", "");
+	ck_assert_int_eq(sc.fleet[0].startup.kind, DELAY_DEFAULT);
+	ck_assert_int_eq(sc.fleet[1].startup.kind, DELAY_LOGNORMAL);
+	ck_assert_int_eq(sc.fleet[1].startup.mean_us, 420 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[1].startup.cv, 0.3, TOL);
+	ck_assert_int_eq(sc.fleet[2].startup.kind, DELAY_EMPIRICAL);
+	ck_assert_int_eq(sc.fleet[2].startup.nvalues, 3);
+	ck_assert_int_eq(sc.fleet[2].startup.values_us[0], 258 * S_US);
+	ck_assert_int_eq(sc.fleet[2].startup.values_us[2], 360 * S_US);
+	ck_assert_int_eq(sc.fleet[3].startup.kind, DELAY_CONSTANT);
+	ck_assert_int_eq(sc.fleet[3].startup.mean_us, 90 * S_US);
+	ck_assert_int_eq(sc.fleet[4].startup.kind, DELAY_DEFAULT);
+	scenario_fini(&sc);
+}
+END_TEST
+
 START_TEST(reserved_terms_and_payments)
 {
 	struct scenario sc;
@@ -451,6 +476,7 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, new_catalog_type_has_no_reserved_discount);
 	ADD(s, target_tracking_defaults_come_from_the_fleet);
 	ADD(s, on_demand_max_defaults_to_autoscaling_max);
+	ADD(s, startup_delays);
 	ADD(s, reserved_terms_and_payments);
 	ADD(s, spot_discount_band_and_defaults);
 	ADD(s, spot_trace_paths);

@@ -216,6 +216,25 @@ START_TEST(full_queue_refuses)
 }
 END_TEST
 
+START_TEST(provisioning_times)
+{
+	/* The step load above: 10 busy slots of 40 before 600 s, 30 of 40 until the 2 on-demand instances
+	 * serve at 780 s, then 30 of 60, then 10 of 40: never a queue, and always at least one instance's
+	 * worth (10 slots) idle: under-provisioned 0 s, over-provisioned the whole 3600 s. */
+	run_text(step_load, NULL, 0);
+	ck_assert_double_eq_tol(M("time_under_provisioned_s"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("time_over_provisioned_s"), 3600, 1e-6);
+	/* One instance of 5 slots for 10 requests/s of 1 s: the 6th request (0.6 s) is the first to wait
+	 * and the queue never empties: under 3600 - 0.6 s; over only while no slot was busy, [0, 0.1 s). */
+	run_text("name: over\nhorizon: 1h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 5}\n"
+		 "fleet:\n  - {option: reserved, count: 1}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("time_under_provisioned_s"), 3600 - 0.6, 1e-6);
+	ck_assert_double_eq_tol(M("time_over_provisioned_s"), 0.1, 1e-6);
+}
+END_TEST
+
 static void metrics_of(const char *yaml, const char *const *sets, int nsets, struct sink_metric *out, int *n)
 {
 	run_text(yaml, sets, nsets);
@@ -273,6 +292,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, full_queue_refuses);
 	tcase_add_test(tc, same_seed_same_metrics);
 	tcase_add_test(tc, samples_every_period);
+	tcase_add_test(tc, provisioning_times);
 	suite_add_tcase(s, tc);
 	return s;
 }
