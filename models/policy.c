@@ -17,6 +17,11 @@ struct policy *policy_new(const struct scenario *sc, int *status)
 	case POLICY_STEP:
 		p = policy_step_new(sc);
 		break;
+	case POLICY_HPA:
+		p = policy_hpa_new(sc->autoscaling.target, sc->autoscaling.tolerance, sc->autoscaling.min,
+				   sc->autoscaling.max, sc->autoscaling.stabilization_window_us,
+				   sc->autoscaling.scale_up_percent, sc->autoscaling.scale_up_pods);
+		break;
 	}
 	if (!p)
 		*status = STATUS_ENOMEM;

@@ -61,11 +61,12 @@ static const char *const serving_keys[] = { "instance_type", "slots_per_instance
 	"startup_s", "max_queue", "on_interrupt", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
-	"min_adjustment_magnitude", "scale_out", "scale_in", NULL };
+	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
+	"scale_up_percent", "scale_up_pods", NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
-static const char *const policy_names[] = { "none", "target_tracking", "step" };
+static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
 
@@ -424,7 +425,7 @@ static int read_autoscaling(struct load *l)
 	if ((rc = scenario_yaml_mapping(&l->y, as, autoscaling_keys, NULL, NULL)))
 		return rc;
 	scenario_yaml_child(as, "policy", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 3, &policy)))
+	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 4, &policy)))
 		return rc;
 	scenario_yaml_child(as, "metric", &r);
 	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, 2, &metric)))
@@ -432,7 +433,7 @@ static int read_autoscaling(struct load *l)
 	l->sc.autoscaling.policy = (enum policy_kind)policy;
 	l->sc.autoscaling.metric = (enum metric_kind)metric;
 	scenario_yaml_child(as, "target", &r);
-	if (!r.node && policy == POLICY_TARGET_TRACKING)
+	if (!r.node && (policy == POLICY_TARGET_TRACKING || policy == POLICY_HPA))
 		return scenario_yaml_missing(&l->y, as, "target", "the metric value to hold, such as 0.7");
 	if ((rc = scenario_yaml_number(&l->y, &r, metric == METRIC_CONCURRENCY ? &concurrency_target
 				       : &invocations_target, &l->sc.autoscaling.target)))
@@ -454,7 +455,8 @@ static int read_autoscaling_timing(struct load *l)
 	struct scenario_yaml_ref *as = &l->autoscaling, r;
 	int rc;
 
-	l->sc.autoscaling.resolution_us = DEFAULT_RESOLUTION_US;
+	/* the HPA's control loop runs every 15 s by default (FACTS.md 6, --horizontal-pod-autoscaler-sync-period) */
+	l->sc.autoscaling.resolution_us = l->sc.autoscaling.policy == POLICY_HPA ? 15 * S_US : DEFAULT_RESOLUTION_US;
 	l->sc.autoscaling.scale_out_cooldown_us = DEFAULT_COOLDOWN_US;
 	l->sc.autoscaling.scale_in_cooldown_us = DEFAULT_COOLDOWN_US;
 	l->sc.autoscaling.scale_in_margin = DEFAULT_SCALE_IN_MARGIN;
@@ -491,7 +493,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 		return rc;
 	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = scenario_load_workload(l)) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
-	    (rc = scenario_load_step(l)) ||
+	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) ||
 	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)))
 		return rc;
 	return scenario_load_finish(l);

@@ -100,7 +100,8 @@ enum service_kind {
 enum policy_kind {
 	POLICY_NONE,            /* fixed fleet */
 	POLICY_TARGET_TRACKING, /* Application Auto Scaling target tracking (FACTS.md 6) */
-	POLICY_STEP             /* Application Auto Scaling step scaling on two alarms (FACTS.md 6) */
+	POLICY_STEP,            /* Application Auto Scaling step scaling on two alarms (FACTS.md 6) */
+	POLICY_HPA              /* the Kubernetes Horizontal Pod Autoscaler (FACTS.md 6) */
 };
 
 /* How a step's adjustment is read (FACTS.md 6, step scaling). */
@@ -374,6 +375,11 @@ struct scenario {
 		                                   change only; 0 = none (default) */
 		struct step_alarm scale_out;    /* `autoscaling.scale_out`; enabled false when omitted */
 		struct step_alarm scale_in;     /* `autoscaling.scale_in`; enabled false when omitted */
+		/* Kubernetes HPA only (policy hpa; scenario_policy.c): */
+		double tolerance;               /* `autoscaling.tolerance`: no action within this ratio, 0.1 */
+		int64_t stabilization_window_us;/* `autoscaling.stabilization_window_s`: scale-down window, 300 s */
+		double scale_up_percent;        /* `autoscaling.scale_up_percent`: per period, default 100 */
+		int scale_up_pods;              /* `autoscaling.scale_up_pods`: per period, default 4 */
 	} autoscaling;
 
 	char *warnings;   /* warnings found while loading, one per line ("FILE:LINE:COL: ..."), owned; "" */

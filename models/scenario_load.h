@@ -109,6 +109,10 @@ int scenario_load_workload(struct load *l);
  */
 int scenario_load_step(struct load *l);
 
+/* Read the Kubernetes HPA keys of `autoscaling` (tolerance, stabilization_window_s, scale_up_percent,
+ * scale_up_pods), with their documented defaults; they are refused under another policy. */
+int scenario_load_hpa(struct load *l);
+
 /* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
 
 /* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them). */

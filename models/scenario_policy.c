@@ -172,3 +172,40 @@ int scenario_load_step(struct load *l)
 					     "adjustment: 1}]}");
 	return STATUS_OK;
 }
+
+/*
+ * The Kubernetes HPA's keys (FACTS.md 6, "Kubernetes HPA"): tolerance (default 0.1), the scale-down
+ * stabilisation window (default 300 s), and the default scale-up policies, Percent 100 and Pods 4 per
+ * period with selectPolicy Max. Only with policy hpa.
+ */
+int scenario_load_hpa(struct load *l)
+{
+	static const char *const keys[] = { "tolerance", "stabilization_window_s", "scale_up_percent",
+					    "scale_up_pods" };
+	static const struct scenario_yaml_bounds tolerance = { 0, 1, false, true };
+	static const struct scenario_yaml_bounds percent = { 0, 10000, false, false };
+	struct scenario_yaml_ref r;
+	int rc;
+
+	l->sc.autoscaling.tolerance = 0.1;
+	l->sc.autoscaling.stabilization_window_us = 300 * S_US;
+	l->sc.autoscaling.scale_up_percent = 100;
+	l->sc.autoscaling.scale_up_pods = 4;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		scenario_yaml_child(&l->autoscaling, keys[i], &r);
+		if (r.node && l->sc.autoscaling.policy != POLICY_HPA)
+			return scenario_yaml_fail(&l->y, &r, "%s applies only to policy hpa; expected no %s",
+						  keys[i], keys[i]);
+	}
+	scenario_yaml_child(&l->autoscaling, "tolerance", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &tolerance, &l->sc.autoscaling.tolerance)))
+		return rc;
+	scenario_yaml_child(&l->autoscaling, "stabilization_window_s", &r);
+	if ((rc = scenario_load_duration(l, &r, 0, false, 3600 * S_US, &l->sc.autoscaling.stabilization_window_us)))
+		return rc;
+	scenario_yaml_child(&l->autoscaling, "scale_up_percent", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &percent, &l->sc.autoscaling.scale_up_percent)))
+		return rc;
+	scenario_yaml_child(&l->autoscaling, "scale_up_pods", &r);
+	return scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.scale_up_pods);
+}

@@ -216,6 +216,33 @@ START_TEST(override_created_mapping)
 }
 END_TEST
 
+START_TEST(hpa_policy_keys_and_defaults)
+{
+	char text[2048];
+	struct scenario sc;
+
+	/* defaults: 15 s loop, tolerance 0.1, 300 s window, scale-up 100% or 4 pods */
+	snprintf(text, sizeof text, "%s%s", small_yaml, "autoscaling: {policy: hpa, target: 0.6}\n");
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.autoscaling.policy, POLICY_HPA);
+	ck_assert_int_eq(sc.autoscaling.resolution_us, 15 * S_US);
+	ck_assert_double_eq_tol(sc.autoscaling.tolerance, 0.1, TOL);
+	ck_assert_int_eq(sc.autoscaling.stabilization_window_us, 300 * S_US);
+	ck_assert_double_eq_tol(sc.autoscaling.scale_up_percent, 100, TOL);
+	ck_assert_int_eq(sc.autoscaling.scale_up_pods, 4);
+	scenario_fini(&sc);
+	snprintf(text, sizeof text, "%s%s", small_yaml, "autoscaling: {policy: hpa, target: 0.6, tolerance: 0.05,"
+		 " stabilization_window_s: 10m, scale_up_percent: 50, scale_up_pods: 2, resolution_s: 30}\n");
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_double_eq_tol(sc.autoscaling.tolerance, 0.05, TOL);
+	ck_assert_int_eq(sc.autoscaling.stabilization_window_us, 600 * S_US);
+	ck_assert_double_eq_tol(sc.autoscaling.scale_up_percent, 50, TOL);
+	ck_assert_int_eq(sc.autoscaling.scale_up_pods, 2);
+	ck_assert_int_eq(sc.autoscaling.resolution_us, 30 * S_US);
+	scenario_fini(&sc);
+}
+END_TEST
+
 START_TEST(step_policy_keys_and_defaults)
 {
 	/* the brief's example alarms; the scale_in alarm takes its defaults */
@@ -571,6 +598,7 @@ static Suite *scenario_suite(void)
 	ADD(s, override_created_mapping);
 	ADD(s, override_dotted_catalog_key);
 	ADD(s, step_policy_keys_and_defaults);
+	ADD(s, hpa_policy_keys_and_defaults);
 	ADD(s, override_bad_value_names_the_override);
 	ADD(s, override_unknown_key_names_the_override);
 	ADD(s, override_created_mapping_missing_key);

@@ -235,6 +235,38 @@ START_TEST(provisioning_times)
 }
 END_TEST
 
+START_TEST(hpa_timeline_by_hand)
+{
+	/*
+	 * The same step load on an HPA (FACTS.md 6): 4 on-demand instances at t = 0, target 0.5, 15 s loop,
+	 * startup 60 s, max 10. By hand:
+	 *  - 15 s: 10 busy / 40 slots = 0.25, ratio 0.5 -> recommends ceil(4 x 0.5) = 2; the window holds
+	 *    only that recommendation -> scale in to 2.
+	 *  - until 600 s: 10 / 20 = 0.5, ratio 1 -> 2: hold.
+	 *  - 615 s: the load steps to 30/s at 600 s; busy ramps from 10 to 20 slots by 600.5 s, so the metric
+	 *    over [600, 615] is (15 x 0.5 + 20 x 14.5) / 15 / 20 = 0.9917, ratio 1.983 -> ceil(2 x 1.983) = 4,
+	 *    within the scale-up limit max(2 x 2, 2 + 4) = 6 -> scale out to 4.
+	 *  - 630 s: still 2 instances serving, saturated: ratio 2 -> ceil(4 x 2) = 8 = max(8, 8) -> 8.
+	 *  - 645 s: ratio 2 -> 16, capped at max 10 (limit max(16, 12)) -> 10.
+	 */
+	const struct capture_event *e;
+	const double t[4] = { 15, 615, 630, 645 };
+	const int n[4] = { 2, 4, 8, 10 };
+	run_text("name: hpa\nhorizon: 1h\nslo: {latency_s: 60}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
+		 " {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
+		 "fleet:\n  - {option: on_demand, count: 4, max: 10, usd_per_h: 1}\n"
+		 "autoscaling: {policy: hpa, target: 0.5, min: 1, max: 10}\n", NULL, 0);
+	for (int i = 0; i < 4; i++) {
+		e = capture_find(&cap, i == 0 ? "scale_in" : "scale_out", i == 0 ? 0 : i - 1);
+		ck_assert_msg(e != NULL, "scaling action %d missing", i);
+		ck_assert_double_eq_tol(e->t_s, t[i], 1e-9);
+		ck_assert_int_eq(e->count, n[i]);
+	}
+}
+END_TEST
+
 static void metrics_of(const char *yaml, const char *const *sets, int nsets, struct sink_metric *out, int *n)
 {
 	run_text(yaml, sets, nsets);
@@ -293,6 +325,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, same_seed_same_metrics);
 	tcase_add_test(tc, samples_every_period);
 	tcase_add_test(tc, provisioning_times);
+	tcase_add_test(tc, hpa_timeline_by_hand);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,134 @@
+/*
+ * policy_hpa: the Kubernetes Horizontal Pod Autoscaler, as its documentation describes it (FACTS.md 6,
+ * "Kubernetes HPA", from kubernetes/website horizontal-pod-autoscale.md). Replicas are instances here.
+ *
+ * Rules implemented:
+ *  - The control loop runs every `--horizontal-pod-autoscaler-sync-period`, default 15 s: the scenario's
+ *    resolution_s (its default for this policy is 15 s).
+ *  - desiredReplicas = ceil(currentReplicas x currentMetricValue / desiredMetricValue); "skip if ratio
+ *    within tolerance (default 0.1)".
+ *  - Missing metrics: no action (the documented fallbacks for partly missing pods need per-pod metrics,
+ *    which the fleet-wide metric here does not have; a period with no instance in service is missing).
+ *  - Scale-down stabilisation: "the controller takes the highest recommendation within the window",
+ *    default 300 s; scale-up stabilisation 0.
+ *  - Default scale-up behaviour: policies Percent 100 / 15 s and Pods 4 / 15 s with selectPolicy Max, i.e.
+ *    at most max(100% of the current replicas, 4 pods) more per 15 s period; default scale-down policy
+ *    Percent 100 / 15 s (no limit beyond the stabilisation).
+ * Not-yet-ready pods do not contribute to the metric: the metric is measured over instances in service.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "policy.h"
+
+#define HPA_WINDOW_MAX 512  /* recommendations kept: window / period, at most */
+
+struct hpa {
+	struct policy base;           /* must be first */
+	double target;                /* desired metric value */
+	double tolerance;             /* no action while |metric / target - 1| <= tolerance */
+	int min, max;                 /* replica bounds */
+	int64_t window_us;            /* scale-down stabilisation window */
+	double up_percent;            /* scale-up limit per period: percent of current replicas */
+	int up_pods;                  /* scale-up limit per period: pods */
+	int64_t recs_at[HPA_WINDOW_MAX];  /* recent recommendations: when ... */
+	int recs[HPA_WINDOW_MAX];         /* ... and how many replicas */
+	int nrecs, head;              /* ring buffer */
+};
+
+static void remember(struct hpa *h, int64_t now, int rec)
+{
+	int i = (h->head + h->nrecs) % HPA_WINDOW_MAX;
+
+	if (h->nrecs == HPA_WINDOW_MAX) {
+		h->head = (h->head + 1) % HPA_WINDOW_MAX;
+		h->nrecs--;
+		i = (h->head + h->nrecs) % HPA_WINDOW_MAX;
+	}
+	h->recs_at[i] = now;
+	h->recs[i] = rec;
+	h->nrecs++;
+}
+
+/* The highest recommendation made within the window ending now (the current one included). */
+static int highest_in_window(struct hpa *h, int64_t now)
+{
+	int best = 0;
+
+	while (h->nrecs > 0 && h->recs_at[h->head] < now - h->window_us) {
+		h->head = (h->head + 1) % HPA_WINDOW_MAX;
+		h->nrecs--;
+	}
+	for (int k = 0; k < h->nrecs; k++) {
+		int v = h->recs[(h->head + k) % HPA_WINDOW_MAX];
+		if (v > best)
+			best = v;
+	}
+	return best;
+}
+
+static int clamp(const struct hpa *h, int n)
+{
+	return n < h->min ? h->min : n > h->max ? h->max : n;
+}
+
+static void decide(struct policy *p, const struct policy_input *in, struct policy_decision *out)
+{
+	struct hpa *h = (struct hpa *)p;
+	int cur = in->capacity, rec, want;
+	double ratio;
+
+	out->action = POLICY_HOLD;
+	out->desired = cur;
+	if (isnan(in->metric) || cur <= 0) {
+		snprintf(out->reason, sizeof out->reason, "hpa: no data");
+		return;
+	}
+	ratio = in->metric / h->target;
+	rec = fabs(ratio - 1.0) <= h->tolerance ? cur : (int)ceil(cur * ratio - 1e-9);
+	rec = clamp(h, rec);
+	remember(h, in->now_us, rec);
+	want = rec;
+	if (rec < cur) {
+		want = highest_in_window(h, in->now_us); /* scale-down stabilisation */
+		if (want > cur)
+			want = cur;
+	} else if (rec > cur) {
+		double pct = cur * (1.0 + h->up_percent / 100.0);
+		int limit = (int)floor(pct + 1e-9) > cur + h->up_pods ? (int)floor(pct + 1e-9) : cur + h->up_pods;
+		if (want > limit)
+			want = limit; /* selectPolicy Max of Percent and Pods */
+	}
+	if (want == cur)
+		return;
+	out->action = want > cur ? POLICY_SCALE_OUT : POLICY_SCALE_IN;
+	out->desired = want;
+	snprintf(out->reason, sizeof out->reason, "hpa: metric %.4g, target %.4g, recommendation %d", in->metric,
+		 h->target, rec);
+}
+
+static void hpa_free(struct policy *p)
+{
+	free(p);
+}
+
+static const struct policy_ops hpa_ops = { "hpa", decide, hpa_free };
+
+struct policy *policy_hpa_new(double target, double tolerance, int min, int max, int64_t window_us,
+			      double up_percent, int up_pods)
+{
+	struct hpa *h = calloc(1, sizeof *h);
+
+	if (!h)
+		return NULL;
+	h->base.ops = &hpa_ops;
+	h->target = target;
+	h->tolerance = tolerance;
+	h->min = min;
+	h->max = max;
+	h->window_us = window_us;
+	h->up_percent = up_percent;
+	h->up_pods = up_pods;
+	return &h->base;
+}

@@ -1,0 +1,112 @@
+/*
+ * check_policy_hpa: the Kubernetes HPA's documented rules (FACTS.md 6), one test per rule, on metric
+ * sequences whose answers are computed by hand in the comments. Evaluations every 15 s (the default
+ * sync period).
+ */
+#include <check.h>
+#include <math.h>
+
+#include "policy.h"
+#include "status.h"
+#include "testutil.h"
+
+#define S 1000000LL
+
+static struct policy *hpa(int min, int max)
+{
+	/* target 0.5, tolerance 0.1, window 300 s, scale-up max(100%, 4 pods) per period */
+	struct policy *p = policy_hpa_new(0.5, 0.1, min, max, 300 * S, 100, 4);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+static struct policy_decision ask(struct policy *p, int t_s, double metric, int capacity)
+{
+	struct policy_input in = { t_s * S, metric, capacity };
+	struct policy_decision out;
+
+	p->ops->decide(p, &in, &out);
+	return out;
+}
+
+START_TEST(tolerance_band)
+{
+	struct policy *p = hpa(1, 100);
+	/* ratio 0.54 / 0.5 = 1.08: within 10%, no action */
+	ck_assert_int_eq(ask(p, 15, 0.54, 10).action, POLICY_HOLD);
+	/* ratio 1.12: ceil(10 x 1.12) = 12 */
+	struct policy_decision d = ask(p, 30, 0.56, 10);
+	ck_assert_int_eq(d.action, POLICY_SCALE_OUT);
+	ck_assert_int_eq(d.desired, 12);
+	policy_free(p);
+}
+END_TEST
+
+START_TEST(scale_up_limited_per_period)
+{
+	struct policy *p = hpa(1, 1000);
+	/* 2 replicas at 5x the target: recommends 10, limited to max(2 x 2, 2 + 4) = 6 */
+	ck_assert_int_eq(ask(p, 15, 2.5, 2).desired, 6);
+	policy_free(p);
+	p = hpa(1, 1000);
+	/* 10 replicas at 3x: recommends 30, limited to max(20, 14) = 20 */
+	ck_assert_int_eq(ask(p, 15, 1.5, 10).desired, 20);
+	policy_free(p);
+}
+END_TEST
+
+START_TEST(scale_down_stabilisation_window)
+{
+	struct policy *p = hpa(1, 100);
+	/* t = 0: at target with 10 replicas (recommendation 10). From t = 15 the load halves: each
+	 * recommendation is 5, but the highest within 300 s is still 10 until the t = 0 one leaves the
+	 * window, at t = 315: then scale in to 5. */
+	ck_assert_int_eq(ask(p, 0, 0.5, 10).action, POLICY_HOLD);
+	for (int t = 15; t <= 300; t += 15)
+		ck_assert_msg(ask(p, t, 0.25, 10).action == POLICY_HOLD, "scaled in early at %d s", t);
+	struct policy_decision d = ask(p, 315, 0.25, 10);
+	ck_assert_int_eq(d.action, POLICY_SCALE_IN);
+	ck_assert_int_eq(d.desired, 5);
+	policy_free(p);
+}
+END_TEST
+
+START_TEST(missing_metric_holds)
+{
+	struct policy *p = hpa(1, 100);
+	ck_assert_int_eq(ask(p, 15, NAN, 4).action, POLICY_HOLD);
+	policy_free(p);
+}
+END_TEST
+
+START_TEST(bounds)
+{
+	struct policy *p = hpa(3, 8);
+	/* ceil(6 x 0.05 / 0.5) = 1 -> min 3; the window holds only this recommendation */
+	ck_assert_int_eq(ask(p, 15, 0.05, 6).desired, 3);
+	policy_free(p);
+	p = hpa(3, 8);
+	/* ceil(6 x 1.0 / 0.5) = 12 -> max 8 (within the scale-up limit of 12) */
+	ck_assert_int_eq(ask(p, 15, 1.0, 6).desired, 8);
+	policy_free(p);
+}
+END_TEST
+
+static Suite *hpa_suite(void)
+{
+	Suite *s = suite_create("policy_hpa");
+	TCase *tc = tcase_create("rules");
+
+	tcase_add_test(tc, tolerance_band);
+	tcase_add_test(tc, scale_up_limited_per_period);
+	tcase_add_test(tc, scale_down_stabilisation_window);
+	tcase_add_test(tc, missing_metric_holds);
+	tcase_add_test(tc, bounds);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(hpa_suite());
+}
