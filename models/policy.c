@@ -23,8 +23,12 @@ struct policy *policy_new(const struct scenario *sc, int *status)
 				   sc->autoscaling.scale_up_percent, sc->autoscaling.scale_up_pods);
 		break;
 	}
-	if (!p)
+	if (!p) {
 		*status = STATUS_ENOMEM;
+		return NULL;
+	}
+	p->min = sc->autoscaling.min;
+	p->max = sc->autoscaling.max;
 	return p;
 }
 

@@ -46,8 +46,16 @@ struct policy_ops {
 	void (*free)(struct policy *p);
 };
 
+/*
+ * The bounds live here, not in each policy, because the run moves them: a scheduled action (FACTS.md 6,
+ * "Scheduled scaling") sets MinCapacity/MaxCapacity while the policy keeps its cooldowns and history.
+ * A policy clamps its answers to [min, max] as they are at the evaluation; the run also clamps every
+ * decision to them (so a policy that still keeps its own copy from the scenario cannot leave them).
+ */
 struct policy {
 	const struct policy_ops *ops;  /* the implementation */
+	int min;                       /* capacity bounds, instances: autoscaling.min, then scheduled */
+	int max;                       /* ... autoscaling.max, then scheduled; min <= max */
 };
 
 /* The policy the scenario asks for (returns owned), or NULL for `none` and when out of memory: *status

@@ -28,7 +28,6 @@ struct hpa {
 	struct policy base;           /* must be first */
 	double target;                /* desired metric value */
 	double tolerance;             /* no action while |metric / target - 1| <= tolerance */
-	int min, max;                 /* replica bounds */
 	int64_t window_us;            /* scale-down stabilisation window */
 	double up_percent;            /* scale-up limit per period: percent of current replicas */
 	int up_pods;                  /* scale-up limit per period: pods */
@@ -70,7 +69,7 @@ static int highest_in_window(struct hpa *h, int64_t now)
 
 static int clamp(const struct hpa *h, int n)
 {
-	return n < h->min ? h->min : n > h->max ? h->max : n;
+	return n < h->base.min ? h->base.min : n > h->base.max ? h->base.max : n;
 }
 
 static void decide(struct policy *p, const struct policy_input *in, struct policy_decision *out)
@@ -125,8 +124,8 @@ struct policy *policy_hpa_new(double target, double tolerance, int min, int max,
 	h->base.ops = &hpa_ops;
 	h->target = target;
 	h->tolerance = tolerance;
-	h->min = min;
-	h->max = max;
+	h->base.min = min;
+	h->base.max = max;
 	h->window_us = window_us;
 	h->up_percent = up_percent;
 	h->up_pods = up_pods;

@@ -55,7 +55,6 @@ struct step {
 	struct policy base;             /* must be first */
 	enum adjustment_kind type;      /* how adjustments are read */
 	int min_magnitude;              /* MinAdjustmentMagnitude, instances; 0 = none */
-	int min, max;                   /* capacity bounds */
 	int64_t out_cooldown_us;        /* scale-out cooldown */
 	int64_t in_cooldown_us;         /* scale-in cooldown */
 	int64_t out_until_us;           /* scale-out cooldown runs until then */
@@ -138,7 +137,7 @@ static int apply(const struct step *st, const struct step_adjustment *s, int cap
 		want = (long)capacity + s->adjustment;
 		break;
 	}
-	return want < st->min ? st->min : want > st->max ? st->max : (int)want;
+	return want < st->base.min ? st->base.min : want > st->base.max ? st->base.max : (int)want;
 }
 
 /* What one alarm in ALARM asks for, with the cooldowns applied; true and *out filled when it acts. */
@@ -212,8 +211,8 @@ struct policy *policy_step_new(const struct scenario *sc)
 	st->base.ops = &step_ops;
 	st->type = sc->autoscaling.adjustment_type;
 	st->min_magnitude = sc->autoscaling.min_adjustment_magnitude;
-	st->min = sc->autoscaling.min;
-	st->max = sc->autoscaling.max;
+	st->base.min = sc->autoscaling.min;
+	st->base.max = sc->autoscaling.max;
 	st->out_cooldown_us = sc->autoscaling.scale_out_cooldown_us;
 	st->in_cooldown_us = sc->autoscaling.scale_in_cooldown_us;
 	st->out_until_us = INT64_MIN;

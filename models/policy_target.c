@@ -16,9 +16,14 @@
  *    further scale-out in the cooldown restarts it, keeping the same base.
  *  - Scale-in cooldown: scale-in is blocked until it expires, "but a scale-out alarm during scale-in cooldown
  *    scales out immediately and ends the cooldown".
- *  - Missing data: no action (policy.h).
- * Not modelled here (issue 5): CloudWatch alarm datapoint counts (each evaluation is one datapoint),
- * several policies on one target, high-resolution metrics.
+ *  - The alarms: "Application Auto Scaling creates and manages the CloudWatch alarms that invoke the
+ *    scaling policy". Each evaluation (every resolution_s: 60 s, or 10 s for the high-resolution
+ *    concurrency metric) is one datapoint; the policy scales out only after scale_out_datapoints
+ *    consecutive datapoints above the target, and in only after scale_in_datapoints consecutive ones
+ *    below the scale-in threshold, acting on the latest. AWS does not publish the alarms' shape; the
+ *    defaults 3 and 15 are the commonly cited ones (FACTS.md 7, [?]), an assumption set in the scenario.
+ *  - Missing data: no action (policy.h), and the alarms start counting again ("INSUFFICIENT_DATA").
+ * Not modelled here: several policies on one target.
  */
 #include "policy.h"
 
@@ -32,17 +37,19 @@ struct target {
 	struct policy base;         /* must be first */
 	double target;              /* metric value to hold */
 	double margin;              /* scale-in margin below the target, fraction */
-	int min, max;               /* capacity bounds */
 	int64_t out_cooldown_us;    /* scale-out cooldown */
 	int64_t in_cooldown_us;     /* scale-in cooldown */
 	int64_t out_until_us;       /* scale-out cooldown runs until then */
 	int64_t in_until_us;        /* scale-in cooldown runs until then */
 	int out_base;               /* capacity before the scale-out that started the cooldown */
+	int out_need, in_need;      /* consecutive breaching datapoints each alarm needs */
+	int out_run, in_run;        /* consecutive breaching datapoints so far */
 };
 
 static int clamp(const struct target *t, int n)
 {
-	return n < t->min ? t->min : n > t->max ? t->max : n;
+	/* the bounds live in the policy base: scheduled actions move them (world.c) */
+	return n < t->base.min ? t->base.min : n > t->base.max ? t->base.max : n;
 }
 
 static int proportional(double capacity, double metric, double target)
@@ -60,10 +67,13 @@ static void decide(struct policy *p, const struct policy_input *in, struct polic
 	out->action = POLICY_HOLD;
 	out->desired = in->capacity;
 	if (isnan(in->metric)) {
+		t->out_run = t->in_run = 0;
 		snprintf(out->reason, sizeof out->reason, "no data");
 		return;
 	}
-	if (in->metric > t->target) {
+	t->out_run = in->metric > t->target ? t->out_run + 1 : 0;
+	t->in_run = in->metric < t->target * (1.0 - t->margin) ? t->in_run + 1 : 0;
+	if (t->out_run >= t->out_need) {
 		bool cooling = now < t->out_until_us;
 		int base = cooling ? t->out_base : in->capacity;
 		int want = clamp(t, proportional(base, in->metric, t->target));
@@ -79,7 +89,7 @@ static void decide(struct policy *p, const struct policy_input *in, struct polic
 			 in->metric, t->target, cooling ? " (larger scale-out during cooldown)" : "");
 		return;
 	}
-	if (in->metric < t->target * (1.0 - t->margin) && now >= t->in_until_us) {
+	if (t->in_run >= t->in_need && now >= t->in_until_us) {
 		int want = clamp(t, proportional(in->capacity, in->metric, t->target));
 		if (want >= in->capacity)
 			return;
@@ -107,8 +117,11 @@ struct policy *policy_target_new(const struct scenario *sc)
 	t->base.ops = &target_ops;
 	t->target = sc->autoscaling.target;
 	t->margin = sc->autoscaling.scale_in_margin;
-	t->min = sc->autoscaling.min;
-	t->max = sc->autoscaling.max;
+	/* 0 stands for "not set" (a struct built by hand): one datapoint */
+	t->out_need = sc->autoscaling.scale_out_datapoints > 0 ? sc->autoscaling.scale_out_datapoints : 1;
+	t->in_need = sc->autoscaling.scale_in_datapoints > 0 ? sc->autoscaling.scale_in_datapoints : 1;
+	t->base.min = sc->autoscaling.min;
+	t->base.max = sc->autoscaling.max;
 	t->out_cooldown_us = sc->autoscaling.scale_out_cooldown_us;
 	t->in_cooldown_us = sc->autoscaling.scale_in_cooldown_us;
 	t->out_until_us = INT64_MIN;

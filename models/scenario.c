@@ -62,7 +62,9 @@ static const char *const serving_keys[] = { "instance_type", "slots_per_instance
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
-	"scale_up_percent", "scale_up_pods", NULL };
+	"scale_up_percent", "scale_up_pods", "schedule",
+	"scale_out_datapoints", "scale_in_datapoints", /* target tracking's alarms */
+	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
@@ -449,6 +451,31 @@ static int read_autoscaling(struct load *l)
 	return STATUS_OK;
 }
 
+/*
+ * Target tracking's alarms: the policy acts when the last N datapoints (one per resolution_s) all breach.
+ * AWS does not publish the alarms it creates; the defaults, 3 for scale-out and 15 for scale-in, are the
+ * commonly cited ones (FACTS.md 7, marked [?]): an assumption, to override.
+ */
+static int read_tt_datapoints(struct load *l)
+{
+	const char *keys[2] = { "scale_out_datapoints", "scale_in_datapoints" };
+	int *out[2] = { &l->sc.autoscaling.scale_out_datapoints, &l->sc.autoscaling.scale_in_datapoints };
+	struct scenario_yaml_ref r;
+	int rc;
+
+	l->sc.autoscaling.scale_out_datapoints = 3;
+	l->sc.autoscaling.scale_in_datapoints = 15;
+	for (int i = 0; i < 2; i++) {
+		scenario_yaml_child(&l->autoscaling, keys[i], &r);
+		if (r.node && l->sc.autoscaling.policy != POLICY_TARGET_TRACKING)
+			return scenario_yaml_fail(&l->y, &r, "%s applies only to policy target_tracking; expected no %s",
+						  keys[i], keys[i]);
+		if ((rc = scenario_load_int(l, &r, 1, 100, out[i])))
+			return rc;
+	}
+	return STATUS_OK;
+}
+
 /* The timing keys of autoscaling. */
 static int read_autoscaling_timing(struct load *l)
 {
@@ -473,7 +500,9 @@ static int read_autoscaling_timing(struct load *l)
 					 &l->sc.autoscaling.scale_in_cooldown_us)))
 		return rc;
 	scenario_yaml_child(as, "scale_in_margin", &r);
-	return scenario_yaml_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin);
+	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin)))
+		return rc;
+	return read_tt_datapoints(l);
 }
 
 /* ---- loading ------------------------------------------------------------------------------------ */
@@ -494,6 +523,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = scenario_load_workload(l)) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) ||
+	    (rc = scenario_load_schedule(l)) ||
 	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)))
 		return rc;
 	return scenario_load_finish(l);

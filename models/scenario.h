@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "availtrace.h"
+#include "cron.h"
 #include "diag.h"
 #include "option.h"
 #include "pricetrace.h"
@@ -44,6 +45,7 @@
 #define SCENARIO_PATH_MAX 1024    /* bytes in a resolved trace path, including the NUL */
 #define SCENARIO_ALARM_STEPS_MAX 10  /* step adjustments per step-scaling alarm */
 #define SCENARIO_ALARM_PERIODS_MAX 100  /* an alarm's evaluation_periods, at most */
+#define SCENARIO_SCHEDULE_MAX 32  /* scheduled scaling actions per scenario */
 
 enum arrival_kind {
 	ARRIVAL_POISSON,      /* Poisson process at rate_per_s (piecewise constant with steps) */
@@ -124,6 +126,16 @@ struct step_adjustment {
 	double lower;    /* `lower`: metric - threshold from here; -HUGE_VAL when omitted */
 	double upper;    /* `upper`: metric - threshold up to here; HUGE_VAL when omitted */
 	int adjustment;  /* `adjustment`: instances, a capacity or a percent, as adjustment_type says */
+};
+
+/* One scheduled scaling action (`autoscaling.schedule`; scenario_policy.c): at a time or on a cron
+ * schedule (UTC), set the autoscaling bounds; FACTS.md 6, "Scheduled scaling". */
+struct scheduled_action {
+	bool recurring;           /* true: `cron`; false: `at` */
+	int64_t at_unix_s;        /* `at`: when, seconds since the epoch (UTC) */
+	struct cron cron;         /* `cron`: when it recurs (UTC) */
+	int min;                  /* `min`: the new autoscaling min; -1 = unchanged */
+	int max;                  /* `max`: the new autoscaling max; -1 = unchanged */
 };
 
 /* A CloudWatch-style alarm of step scaling: in ALARM when datapoints_to_alarm of the last
@@ -368,6 +380,9 @@ struct scenario {
 		int64_t scale_in_cooldown_us;   /* `autoscaling.scale_in_cooldown_s`, default 300 s */
 		double scale_in_margin;         /* `autoscaling.scale_in_margin`: scale in only below
 		                                   target x (1 - margin); default 0.10 (FACTS.md 6) */
+		int scale_out_datapoints;       /* target tracking: consecutive datapoints above the target
+		                                   before a scale-out, default 3 (assumption, FACTS.md 7 [?]) */
+		int scale_in_datapoints;        /* ... below target x (1 - margin) before a scale-in, default 15 */
 		/* step scaling only (policy step; scenario_policy.c): */
 		enum adjustment_kind adjustment_type;  /* `autoscaling.adjustment_type`, default
 		                                          change_in_capacity */
@@ -380,6 +395,9 @@ struct scenario {
 		int64_t stabilization_window_us;/* `autoscaling.stabilization_window_s`: scale-down window, 300 s */
 		double scale_up_percent;        /* `autoscaling.scale_up_percent`: per period, default 100 */
 		int scale_up_pods;              /* `autoscaling.scale_up_pods`: per period, default 4 */
+		/* scheduled actions, any policy (scenario_policy.c): */
+		struct scheduled_action schedule[SCENARIO_SCHEDULE_MAX];  /* `autoscaling.schedule`, in order */
+		int nschedule;                  /* actions used; 0 = none */
 	} autoscaling;
 
 	char *warnings;   /* warnings found while loading, one per line ("FILE:LINE:COL: ..."), owned; "" */

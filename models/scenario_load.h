@@ -113,6 +113,10 @@ int scenario_load_step(struct load *l);
  * scale_up_pods), with their documented defaults; they are refused under another policy. */
 int scenario_load_hpa(struct load *l);
 
+/* Read `autoscaling.schedule` (scheduled actions, any policy) into l->sc.autoscaling.schedule; needs the
+ * scenario start. */
+int scenario_load_schedule(struct load *l);
+
 /* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
 
 /* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them). */

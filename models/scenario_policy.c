@@ -11,10 +11,17 @@
  * overlap/gap", and there is at most "one null lower bound (-inf) and one null upper bound (+inf)". Here
  * the steps must also be written in ascending order, so the only null lower bound can be the first step's
  * and the only null upper bound the last step's; each step's upper bound must equal the next one's lower.
+ *
+ * Also the Kubernetes HPA's keys, and scheduled actions under any policy (FACTS.md 6, "Scheduled scaling"):
+ *
+ *     schedule:                        # at most 32, run in list order when due together
+ *       - {at: 2026-01-01T08:00:00Z, min: 4}
+ *       - {cron: "0 20 * * 1-5", min: 0, max: 2}   # MIN HOUR DOM MON DOW, UTC (cron.h)
  */
 #include <math.h>
 #include <stdio.h>
 
+#include "cron.h"
 #include "scenario_load.h"
 #include "status.h"
 
@@ -208,4 +215,90 @@ int scenario_load_hpa(struct load *l)
 		return rc;
 	scenario_yaml_child(&l->autoscaling, "scale_up_pods", &r);
 	return scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.scale_up_pods);
+}
+
+/* ---- scheduled actions ------------------------------------------------------------------------- */
+
+#define CRON_TEXT_MAX 128  /* bytes in a cron expression, including the NUL */
+
+/* When a scheduled action runs: `at` (a UTC time) or `cron` (a recurring UTC schedule), exactly one. */
+static int read_when(struct load *l, const struct scenario_yaml_ref *e, struct scheduled_action *a)
+{
+	struct scenario_yaml_ref at, cr;
+	char text[CRON_TEXT_MAX], err[128];
+	int64_t next;
+	int rc;
+
+	scenario_yaml_child(e, "at", &at);
+	scenario_yaml_child(e, "cron", &cr);
+	if (at.node && cr.node)
+		return scenario_yaml_fail(&l->y, &cr, "an action runs either at a time or on a cron schedule; "
+					  "expected at or cron, not both");
+	if (!at.node && !cr.node)
+		return scenario_yaml_missing(&l->y, e, "at", "when the action runs: a UTC time such as "
+					     "2026-01-01T08:00:00Z, or cron: \"0 8 * * 1-5\" (UTC)");
+	if (at.node) {
+		if ((rc = scenario_load_time(l, &at, &a->at_unix_s)))
+			return rc;
+		if (a->at_unix_s < l->sc.start_unix_s)
+			return scenario_load_warn(l, &at, "is before the scenario start; the action never runs");
+		return STATUS_OK;
+	}
+	if ((rc = scenario_yaml_string(&l->y, &cr, text, sizeof text)))
+		return rc;
+	if (cron_parse(&a->cron, text, err, sizeof err) != STATUS_OK)
+		return scenario_yaml_fail(&l->y, &cr, "%s; expected a cron expression MIN HOUR DOM MON DOW "
+					  "such as \"0 8 * * 1-5\" (UTC)", err);
+	if (cron_next(&a->cron, l->sc.start_unix_s - 1, &next) != STATUS_OK)
+		return scenario_yaml_fail(&l->y, &cr, "'%s' never fires (no such day); expected a day of "
+					  "month that the month has", text);
+	a->recurring = true;
+	return STATUS_OK;
+}
+
+/* One scheduled action: when, and the new min and/or max (at least one; min <= max when both). */
+static int read_action(struct load *l, const struct scenario_yaml_ref *e, struct scheduled_action *a)
+{
+	static const char *const keys[] = { "at", "cron", "min", "max", NULL };
+	struct scenario_yaml_ref r;
+	int rc;
+
+	a->min = -1;
+	a->max = -1;
+	if ((rc = scenario_yaml_mapping(&l->y, e, keys, "a scheduled action such as {at: "
+					"2026-01-01T08:00:00Z, min: 4}", NULL)) ||
+	    (rc = read_when(l, e, a)))
+		return rc;
+	scenario_yaml_child(e, "min", &r);
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->min)))
+		return rc;
+	scenario_yaml_child(e, "max", &r);
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->max)))
+		return rc;
+	if (a->min < 0 && a->max < 0)
+		return scenario_yaml_missing(&l->y, e, "min", "a scheduled action sets min, max or both");
+	if (a->max >= 0 && a->min > a->max)
+		return scenario_yaml_fail(&l->y, &r, "%d is below the action's min %d; expected min <= max",
+					  a->max, a->min);
+	return STATUS_OK;
+}
+
+int scenario_load_schedule(struct load *l)
+{
+	struct scenario_yaml_ref list, e;
+	int n, rc;
+
+	scenario_yaml_child(&l->autoscaling, "schedule", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_SCHEDULE_MAX, "scheduled actions such as "
+				     "'- {at: 2026-01-01T08:00:00Z, min: 4}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_item(&list, i, &e);
+		if ((rc = read_action(l, &e, &l->sc.autoscaling.schedule[i])))
+			return rc;
+	}
+	l->sc.autoscaling.nschedule = n;
+	return STATUS_OK;
 }

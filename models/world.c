@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cron.h"
 #include "engine.h"
 #include "fleet.h"
 #include "policy.h"
@@ -29,6 +30,9 @@ struct world {
 	struct event arrival;
 	struct event sample;
 	struct event evaluate;
+	struct event scheduled;      /* the next scheduled action's firing */
+	int64_t action_next_us[SCENARIO_SCHEDULE_MAX];  /* each action's next firing; INT64_MAX = none */
+	int min, max;                /* the autoscaling bounds now: the scenario's, then as scheduled */
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
 	uint64_t arrivals_at_eval;
@@ -116,6 +120,13 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	in.capacity = w->fleet.desired;
 	w->policy->ops->decide(w->policy, &in, &out);
 	if (out.action != POLICY_HOLD) {
+		/* the bounds may have been moved by a scheduled action since the policy copied them */
+		int want = out.desired < w->min ? w->min : out.desired > w->max ? w->max : out.desired;
+		out.action = want > in.capacity ? POLICY_SCALE_OUT : want < in.capacity ? POLICY_SCALE_IN
+			     : POLICY_HOLD;
+		out.desired = want;
+	}
+	if (out.action != POLICY_HOLD) {
 		int got = fleet_set_desired(&w->fleet, out.desired);
 		bool out_ = out.action == POLICY_SCALE_OUT;
 		if (out_)
@@ -126,6 +137,91 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	}
 	if (eng->now_us + w->sc->autoscaling.resolution_us <= w->sc->horizon_us)
 		schedule_or_fail(w, &w->evaluate, eng->now_us + w->sc->autoscaling.resolution_us, on_evaluate);
+}
+
+/*
+ * Scheduled actions (FACTS.md 6, "Scheduled scaling"). Each action's next firing is kept in run time; the
+ * event is set for the earliest. A firing sets MinCapacity and/or MaxCapacity and brings the desired
+ * capacity into them at once: "if current < new min -> scale out to min; if current > new max -> scale in
+ * to max". Cooldowns "apply only to policy-driven activities", so nothing here looks at them. Actions due
+ * at the same time run in list order ("scheduled actions run in order"). Times are whole seconds since the
+ * epoch in UTC, placed on the run's clock from sc->start_unix_s.
+ */
+
+/* Action i's first firing strictly after run time after_us (or at/after 0 when first_run), or INT64_MAX
+ * when it has none within the horizon. O(days searched) for cron, once per firing. */
+static int64_t action_next(const struct world *w, int i, int64_t after_us, bool first_run)
+{
+	const struct scenario *sc = w->sc;
+	const struct scheduled_action *a = &sc->autoscaling.schedule[i];
+	int64_t horizon_s = sc->horizon_us / SIM_US_PER_S, at_s, after_s;
+
+	if (!a->recurring) {
+		if (!first_run || a->at_unix_s < sc->start_unix_s || a->at_unix_s - sc->start_unix_s > horizon_s)
+			return INT64_MAX; /* a one-off action runs once, and never before the start */
+		return (a->at_unix_s - sc->start_unix_s) * SIM_US_PER_S;
+	}
+	/* cron firings are whole minutes; from the start, a firing at the start itself counts */
+	after_s = sc->start_unix_s + (first_run ? -1 : after_us / SIM_US_PER_S);
+	if (cron_next(&a->cron, after_s, &at_s) != STATUS_OK || at_s - sc->start_unix_s > horizon_s)
+		return INT64_MAX;
+	return (at_s - sc->start_unix_s) * SIM_US_PER_S;
+}
+
+static void on_scheduled(struct engine *eng, struct event *ev);
+
+/* Set the event for the earliest pending firing, if any falls within the horizon. */
+static void schedule_next_action(struct world *w)
+{
+	int64_t t = INT64_MAX;
+
+	for (int i = 0; i < w->sc->autoscaling.nschedule; i++)
+		if (w->action_next_us[i] < t)
+			t = w->action_next_us[i];
+	if (t <= w->sc->horizon_us)
+		schedule_or_fail(w, &w->scheduled, t, on_scheduled);
+}
+
+/* Run one action: move the bounds (the one given wins if they would cross), then the capacity into them. */
+static void run_action(struct world *w, const struct scheduled_action *a, int64_t now_us)
+{
+	char detail[48];
+	int cur = w->fleet.desired, got = cur, want;
+
+	if (a->min >= 0) {
+		w->min = a->min;
+		if (w->max < w->min)
+			w->max = w->min;
+	}
+	if (a->max >= 0) {
+		w->max = a->max;
+		if (w->min > w->max)
+			w->min = w->max;
+	}
+	if (w->policy) {
+		w->policy->min = w->min;
+		w->policy->max = w->max;
+	}
+	want = cur < w->min ? w->min : cur > w->max ? w->max : cur;
+	if (want != cur)
+		got = fleet_set_desired(&w->fleet, want);
+	snprintf(detail, sizeof detail, "min=%d max=%d", w->min, w->max);
+	meter_event(&w->meter, now_us, "scheduled", NULL, got, detail);
+}
+
+static void on_scheduled(struct engine *eng, struct event *ev)
+{
+	struct world *w = container_of(ev, struct world, scheduled);
+	const struct scenario *sc = w->sc;
+
+	meter_advance(&w->meter, eng->now_us);
+	for (int i = 0; i < sc->autoscaling.nschedule; i++) {
+		if (w->action_next_us[i] != eng->now_us)
+			continue;
+		run_action(w, &sc->autoscaling.schedule[i], eng->now_us);
+		w->action_next_us[i] = action_next(w, i, eng->now_us, false);
+	}
+	schedule_next_action(w);
 }
 
 /* Starting capacity: the counts in the fleet, raised to autoscaling.min and capped at max if scaling. */
@@ -161,6 +257,9 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	engine_event_init(&w->arrival);
 	engine_event_init(&w->sample);
 	engine_event_init(&w->evaluate);
+	engine_event_init(&w->scheduled);
+	w->min = sc->autoscaling.min;
+	w->max = sc->autoscaling.max;
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
 	rc = workload_init(&w->wl, sc, d);
 	if (rc)
@@ -198,6 +297,9 @@ static void run_to_horizon(struct world *w)
 		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
 	if (w->policy && sc->autoscaling.resolution_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->evaluate, sc->autoscaling.resolution_us, on_evaluate);
+	for (int i = 0; i < sc->autoscaling.nschedule; i++)
+		w->action_next_us[i] = action_next(w, i, 0, true);
+	schedule_next_action(w);
 	engine_run(&w->eng, sc->horizon_us);
 }
 
@@ -233,6 +335,7 @@ static void drain(struct world *w)
 	engine_cancel(&w->eng, &w->arrival);
 	engine_cancel(&w->eng, &w->sample);
 	engine_cancel(&w->eng, &w->evaluate);
+	engine_cancel(&w->eng, &w->scheduled);
 	settle(w);
 	engine_run(&w->eng, SIM_TIME_MAX);
 	serving_abandon(&w->serving);

@@ -326,7 +326,8 @@ START_TEST(spot_pays_60s_minimum)
 		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
 		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
-		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10}\n", NULL, 0);
+		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10,"
+		 " scale_out_datapoints: 1, scale_in_datapoints: 1}\n", NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 1.20, 1e-9);
 }

@@ -12,6 +12,24 @@
 
 #define MIN_US (60 * 1000000LL)
 
+static struct policy *make_dp(double target, int min, int max, int out_dp, int in_dp)
+{
+	struct scenario sc;
+	int st;
+
+	memset(&sc, 0, sizeof sc);
+	sc.autoscaling.policy = POLICY_TARGET_TRACKING;
+	sc.autoscaling.target = target;
+	sc.autoscaling.min = min;
+	sc.autoscaling.max = max;
+	sc.autoscaling.scale_in_margin = 0.10;
+	sc.autoscaling.scale_out_datapoints = out_dp;
+	sc.autoscaling.scale_in_datapoints = in_dp;
+	struct policy *p = policy_new(&sc, &st);
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
 static struct policy *make(double target, int min, int max, int out_cd_s, int in_cd_s)
 {
 	struct scenario sc;
@@ -138,6 +156,30 @@ START_TEST(missing_data_holds)
 }
 END_TEST
 
+START_TEST(alarms_need_consecutive_datapoints)
+{
+	struct policy_decision d;
+	/* 3 datapoints above the target to scale out; a datapoint at or below it starts the count again */
+	struct policy *p = make_dp(0.5, 1, 100, 3, 2);
+	ck_assert_int_eq(ask(p, 1, 0.75, 4).action, POLICY_HOLD);
+	ck_assert_int_eq(ask(p, 2, 0.75, 4).action, POLICY_HOLD);
+	ck_assert_int_eq(ask(p, 3, 0.50, 4).action, POLICY_HOLD);  /* not above: reset */
+	ck_assert_int_eq(ask(p, 4, 0.75, 4).action, POLICY_HOLD);
+	ck_assert_int_eq(ask(p, 5, 0.75, 4).action, POLICY_HOLD);
+	d = ask(p, 6, 0.75, 4);                                      /* third in a row */
+	ck_assert_int_eq(d.action, POLICY_SCALE_OUT);
+	ck_assert_int_eq(d.desired, 6);
+	/* 2 below 0.45 to scale in; a missing datapoint resets */
+	ck_assert_int_eq(ask(p, 20, 0.25, 6).action, POLICY_HOLD);
+	ck_assert_int_eq(ask(p, 21, NAN, 6).action, POLICY_HOLD);
+	ck_assert_int_eq(ask(p, 22, 0.25, 6).action, POLICY_HOLD);
+	d = ask(p, 23, 0.25, 6);
+	ck_assert_int_eq(d.action, POLICY_SCALE_IN);
+	ck_assert_int_eq(d.desired, 3);
+	policy_free(p);
+}
+END_TEST
+
 START_TEST(none_policy_is_null)
 {
 	struct scenario sc;
@@ -163,6 +205,7 @@ static Suite *target_suite(void)
 	tcase_add_test(tc, scale_out_ends_scale_in_cooldown);
 	tcase_add_test(tc, missing_data_holds);
 	tcase_add_test(tc, none_policy_is_null);
+	tcase_add_test(tc, alarms_need_consecutive_datapoints);
 	suite_add_tcase(s, tc);
 	return s;
 }

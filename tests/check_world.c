@@ -115,7 +115,8 @@ static const char step_load[] =
 	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 	"fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: on_demand, max: 6, usd_per_h: 36}\n"
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.55, min: 4,"
-	" max: 10, resolution_s: 60, scale_out_cooldown_s: 300, scale_in_cooldown_s: 300}\n";
+	" max: 10, resolution_s: 60, scale_out_cooldown_s: 300, scale_in_cooldown_s: 300,"
+	" scale_out_datapoints: 1, scale_in_datapoints: 1}\n";
 
 START_TEST(target_tracking_timeline_by_hand)
 {
@@ -235,6 +236,46 @@ START_TEST(provisioning_times)
 }
 END_TEST
 
+START_TEST(high_resolution_metric_scales_out_sooner)
+{
+	/*
+	 * The step load with target tracking's alarm needing 3 datapoints above the target. The load steps
+	 * up at 600 s; every datapoint after it is ~0.75 > 0.55.
+	 *  - 60 s metric: datapoints at 660, 720, 780 -> scale out at 780 s;
+	 *  - 10 s metric (the high-resolution concurrency metric): 610, 620, 630 -> scale out at 630 s.
+	 * Both to ceil(4 x 0.75 / 0.55) = 6.
+	 */
+	const char *slow[] = { "autoscaling.scale_out_datapoints=3", "autoscaling.resolution_s=60" };
+	const char *fast[] = { "autoscaling.scale_out_datapoints=3", "autoscaling.resolution_s=10" };
+	const struct capture_event *e;
+	double t_slow, t_fast;
+
+	run_text(step_load, slow, 2);
+	e = capture_find(&cap, "scale_out", 0);
+	t_slow = e->t_s;
+	ck_assert_double_eq_tol(t_slow, 780, 1e-9);
+	ck_assert_int_eq(e->count, 6);
+	run_text(step_load, fast, 2);
+	e = capture_find(&cap, "scale_out", 0);
+	t_fast = e->t_s;
+	ck_assert_double_eq_tol(t_fast, 630, 1e-9);
+	ck_assert_int_eq(e->count, 6);
+	ck_assert(t_fast < t_slow);
+}
+END_TEST
+
+START_TEST(scale_in_waits_for_its_datapoints)
+{
+	/* The step load, scale-in alarm of 15 datapoints: the load falls at 1800 s; the datapoints from 1860 s
+	 * on are below 0.495, the 15th at 1800 + 15 x 60 = 2700 s -> scale in to 4 then (not at 1860). */
+	const char *sets[] = { "autoscaling.scale_in_datapoints=15" };
+	run_text(step_load, sets, 1);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "scale_in", 0)->t_s, 2700, 1e-9);
+	ck_assert_int_eq(capture_find(&cap, "scale_in", 0)->count, 4);
+}
+END_TEST
+
 START_TEST(hpa_timeline_by_hand)
 {
 	/*
@@ -326,6 +367,8 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, samples_every_period);
 	tcase_add_test(tc, provisioning_times);
 	tcase_add_test(tc, hpa_timeline_by_hand);
+	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
+	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
 	suite_add_tcase(s, tc);
 	return s;
 }
