@@ -71,6 +71,7 @@ void meter_advance(struct meter *m, int64_t now_us)
 		m->busy_slot_us_all += m->busy[k] * dt;
 	}
 	m->service_inst_us += m->in_service * dt;
+	m->queued_us += (double)m->queued * dt;
 	if (m->queued > 0) {
 		m->under_us += dt;
 	} else {

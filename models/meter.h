@@ -61,6 +61,7 @@ struct meter {
 	double busy_slot_us_all;                  /* the same summed over kinds */
 	double service_inst_us;                   /* integral of instances in service, instance-us */
 	int64_t queued;                           /* requests waiting now */
+	double queued_us;                         /* integral of requests waiting, request-us */
 	double under_us;                          /* time with requests waiting (too little capacity) */
 	double over_us;                           /* time with nobody waiting and a whole instance's worth
 	                                             of slots idle (one instance too many) */

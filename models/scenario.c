@@ -69,7 +69,8 @@ static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
 static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa" };
-static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance" };
+static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
+	"backlog_per_instance" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
 
 #define EMPTY_MSG "empty file; expected a YAML mapping with at least name, horizon, slo, workload, serving, " \
@@ -430,7 +431,7 @@ static int read_autoscaling(struct load *l)
 	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 4, &policy)))
 		return rc;
 	scenario_yaml_child(as, "metric", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, 2, &metric)))
+	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, 3, &metric)))
 		return rc;
 	l->sc.autoscaling.policy = (enum policy_kind)policy;
 	l->sc.autoscaling.metric = (enum metric_kind)metric;

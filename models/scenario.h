@@ -153,8 +153,11 @@ struct step_alarm {
 };
 
 enum metric_kind {
-	METRIC_CONCURRENCY,  /* concurrency_per_instance: busy slots / slots in service, a fraction */
-	METRIC_INVOCATIONS   /* invocations_per_instance: arrivals per minute per instance in service */
+	METRIC_CONCURRENCY,  /* concurrency_per_instance: busy slots / slots in service, a fraction (in this
+	                        model also the busy-GPU fraction: an instance's GPUs are shared by its slots) */
+	METRIC_INVOCATIONS,  /* invocations_per_instance: arrivals per minute per instance in service */
+	METRIC_BACKLOG       /* backlog_per_instance: requests waiting per instance in service (the async
+	                        endpoint metric ApproximateBacklogSizePerInstance, FACTS.md 6) */
 };
 
 enum term_kind {

@@ -35,6 +35,7 @@ struct world {
 	int min, max;                /* the autoscaling bounds now: the scenario's, then as scheduled */
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
+	double queued_at_eval;
 	uint64_t arrivals_at_eval;
 };
 
@@ -96,14 +97,18 @@ static double measure(struct world *w)
 	double service = m->service_inst_us - w->service_at_eval;
 	double span_us = (double)w->sc->autoscaling.resolution_us;
 	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
+	double queued = m->queued_us - w->queued_at_eval;
 
 	w->busy_at_eval = m->busy_slot_us_all;
 	w->service_at_eval = m->service_inst_us;
 	w->arrivals_at_eval = m->arrivals;
+	w->queued_at_eval = m->queued_us;
 	if (service <= 0)
 		return NAN;
 	if (w->sc->autoscaling.metric == METRIC_CONCURRENCY)
 		return busy / (service * w->sc->serving.slots);
+	if (w->sc->autoscaling.metric == METRIC_BACKLOG)
+		return queued / service; /* average requests waiting / average instances in service */
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
 	return arrivals * (60.0 * SIM_US_PER_S / span_us) / (service / span_us);
 }

@@ -276,6 +276,25 @@ START_TEST(scale_in_waits_for_its_datapoints)
 }
 END_TEST
 
+START_TEST(backlog_metric)
+{
+	/* One instance of 5 slots for 10 requests/s of 1 s: the queue grows by 5 per second from 0.6 s, so
+	 * its average over the first minute is about 5 x 59.4^2 / 2 / 60 = 147 requests on 1 instance.
+	 * Target 10 per instance: ceil(1 x 147 / 10) = 15, capped at max 12, at the first evaluation. */
+	const struct capture_event *e;
+	run_text("name: backlog\nhorizon: 10m\nslo: {latency_s: 600}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 5, startup_s: 60}\n"
+		 "fleet:\n  - {option: on_demand, count: 1, max: 12}\n"
+		 "autoscaling: {policy: target_tracking, metric: backlog_per_instance, target: 10, min: 1, max: 12,"
+		 " scale_out_datapoints: 1}\n", NULL, 0);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_msg(e != NULL, "no scale-out");
+	ck_assert_double_eq_tol(e->t_s, 60, 1e-9);
+	ck_assert_int_eq(e->count, 12);
+}
+END_TEST
+
 START_TEST(hpa_timeline_by_hand)
 {
 	/*
@@ -367,6 +386,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, samples_every_period);
 	tcase_add_test(tc, provisioning_times);
 	tcase_add_test(tc, hpa_timeline_by_hand);
+	tcase_add_test(tc, backlog_metric);
 	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
 	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
 	suite_add_tcase(s, tc);
