@@ -22,6 +22,9 @@ struct policy *policy_new(const struct scenario *sc, int *status)
 				   sc->autoscaling.max, sc->autoscaling.stabilization_window_us,
 				   sc->autoscaling.scale_up_percent, sc->autoscaling.scale_up_pods);
 		break;
+	case POLICY_PREDICTIVE:
+		p = policy_predictive_new(sc);
+		break;
 	}
 	if (!p) {
 		*status = STATUS_ENOMEM;

@@ -30,6 +30,9 @@ struct policy_input {
 	int64_t now_us;   /* time of the evaluation */
 	double metric;    /* the metric over the period just ended; NaN when missing */
 	int capacity;     /* current capacity (launching + serving instances) */
+	double arrivals_per_s;      /* arrivals over the period just ended / the period, 1/s */
+	double busy_per_arrival_s;  /* busy slot-seconds over the period / its arrivals, s; NaN: no arrival */
+	int slots;                  /* request slots per instance (serving.slots) */
 };
 
 struct policy_decision {
@@ -76,5 +79,13 @@ struct policy *policy_step_new(const struct scenario *sc);
  * replicas (100) and up_pods (4). */
 struct policy *policy_hpa_new(double target, double tolerance, int min, int max, int64_t window_us,
 			      double up_percent, int up_pods);
+
+/* Predictive scaling on the traffic's own history (policy_predictive.c); copies what it needs from sc and
+ * allocates its history once, here. NULL when out of memory. */
+struct policy *policy_predictive_new(const struct scenario *sc);
+
+/* The predictive policy's forecast of the arrival rate (1/s) for the period containing run time at_us,
+ * from the history seen so far; NaN when the history does not reach it. For tests; p must be predictive. */
+double policy_predictive_forecast(const struct policy *p, int64_t at_us);
 
 #endif

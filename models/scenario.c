@@ -64,11 +64,12 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
 	"scale_up_percent", "scale_up_pods", "schedule",
 	"scale_out_datapoints", "scale_in_datapoints", /* target tracking's alarms */
+	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
-static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa" };
+static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa", "predictive" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
 	"backlog_per_instance" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
@@ -428,7 +429,7 @@ static int read_autoscaling(struct load *l)
 	if ((rc = scenario_yaml_mapping(&l->y, as, autoscaling_keys, NULL, NULL)))
 		return rc;
 	scenario_yaml_child(as, "policy", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 4, &policy)))
+	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 5, &policy)))
 		return rc;
 	scenario_yaml_child(as, "metric", &r);
 	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, 3, &metric)))
@@ -523,7 +524,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 		return rc;
 	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = scenario_load_workload(l)) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
-	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) ||
+	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
 	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)))
 		return rc;

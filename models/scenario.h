@@ -103,7 +103,15 @@ enum policy_kind {
 	POLICY_NONE,            /* fixed fleet */
 	POLICY_TARGET_TRACKING, /* Application Auto Scaling target tracking (FACTS.md 6) */
 	POLICY_STEP,            /* Application Auto Scaling step scaling on two alarms (FACTS.md 6) */
-	POLICY_HPA              /* the Kubernetes Horizontal Pod Autoscaler (FACTS.md 6) */
+	POLICY_HPA,             /* the Kubernetes Horizontal Pod Autoscaler (FACTS.md 6) */
+	POLICY_PREDICTIVE       /* forecast from the traffic's own history (policy_predictive.c) */
+};
+
+/* How the predictive policy forecasts the arrival rate (`autoscaling.forecast`). */
+enum forecast_kind {
+	FORECAST_YESTERDAY,     /* same_time_yesterday: the rate one day before */
+	FORECAST_LAST_WEEK,     /* same_time_last_week: the rate seven days before */
+	FORECAST_HOLT_WINTERS   /* holt_winters: additive Holt-Winters with a daily season */
 };
 
 /* How a step's adjustment is read (FACTS.md 6, step scaling). */
@@ -398,6 +406,11 @@ struct scenario {
 		int64_t stabilization_window_us;/* `autoscaling.stabilization_window_s`: scale-down window, 300 s */
 		double scale_up_percent;        /* `autoscaling.scale_up_percent`: per period, default 100 */
 		int scale_up_pods;              /* `autoscaling.scale_up_pods`: per period, default 4 */
+		/* predictive only (policy predictive; scenario_policy.c): */
+		enum forecast_kind forecast;    /* `autoscaling.forecast`, default same_time_yesterday */
+		int64_t lead_us;                /* `autoscaling.lead_s`: provision this far ahead; default
+						 * serving.startup_s + resolution_s */
+		double alpha, beta, gamma;      /* holt_winters smoothing: level, trend, season; 0.5, 0.1, 0.3 */
 		/* scheduled actions, any policy (scenario_policy.c): */
 		struct scheduled_action schedule[SCENARIO_SCHEDULE_MAX];  /* `autoscaling.schedule`, in order */
 		int nschedule;                  /* actions used; 0 = none */

@@ -117,6 +117,10 @@ int scenario_load_hpa(struct load *l);
  * scenario start. */
 int scenario_load_schedule(struct load *l);
 
+/* The predictive policy's keys (scenario_policy.c): forecast, lead_s, alpha, beta, gamma; refused under
+ * another policy. Needs serving and the autoscaling timing read first. */
+int scenario_load_predictive(struct load *l);
+
 /* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
 
 /* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them). */

@@ -302,3 +302,73 @@ int scenario_load_schedule(struct load *l)
 	l->sc.autoscaling.nschedule = n;
 	return STATUS_OK;
 }
+
+/* ---- predictive -------------------------------------------------------------------------------- */
+
+/*
+ * The predictive policy's keys (policy_predictive.c):
+ *
+ *     target: 0.7                       # required: busy slots / slots, (0, 1]; metric concurrency only
+ *     forecast: same_time_yesterday     # | same_time_last_week | holt_winters
+ *     lead_s: 21m                       # default serving.startup_s + resolution_s; at most one day
+ *     alpha: 0.5, beta: 0.1, gamma: 0.3 # holt_winters only, each in (0, 1)
+ *
+ * resolution_s must divide a day, so that a period's place in the day (the daily season) is the same every
+ * day. The lead is at most a day: same_time_yesterday needs the rate at now + lead - 1 day to be observed.
+ */
+int scenario_load_predictive(struct load *l)
+{
+	static const char *const keys[] = { "forecast", "lead_s", "alpha", "beta", "gamma" };
+	static const char *const forecast_names[] = { "same_time_yesterday", "same_time_last_week",
+						      "holt_winters" };
+	static const struct scenario_yaml_bounds open_unit = { 0, 1, true, true };
+	double *smoothing[3] = { &l->sc.autoscaling.alpha, &l->sc.autoscaling.beta, &l->sc.autoscaling.gamma };
+	struct scenario_yaml_ref r;
+	int forecast = FORECAST_YESTERDAY, rc;
+
+	l->sc.autoscaling.forecast = FORECAST_YESTERDAY;
+	l->sc.autoscaling.lead_us = l->sc.serving.startup_us + l->sc.autoscaling.resolution_us;
+	l->sc.autoscaling.alpha = 0.5;
+	l->sc.autoscaling.beta = 0.1;
+	l->sc.autoscaling.gamma = 0.3;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		scenario_yaml_child(&l->autoscaling, keys[i], &r);
+		if (r.node && l->sc.autoscaling.policy != POLICY_PREDICTIVE)
+			return scenario_yaml_fail(&l->y, &r, "%s applies only to policy predictive; expected no %s",
+						  keys[i], keys[i]);
+	}
+	if (l->sc.autoscaling.policy != POLICY_PREDICTIVE)
+		return STATUS_OK;
+	scenario_yaml_child(&l->autoscaling, "target", &r);
+	if (!r.node)
+		return scenario_yaml_missing(&l->y, &l->autoscaling, "target", "the concurrency to hold, busy "
+					     "slots / slots, such as 0.7");
+	if (l->sc.autoscaling.metric != METRIC_CONCURRENCY) {
+		scenario_yaml_child(&l->autoscaling, "metric", &r);
+		return scenario_yaml_fail(&l->y, &r, "policy predictive plans on concurrency; expected metric "
+					  "concurrency_per_instance");
+	}
+	if (DAY_US % l->sc.autoscaling.resolution_us != 0) {
+		scenario_yaml_child(&l->autoscaling, "resolution_s", &r);
+		return scenario_yaml_fail(&l->y, &r, "does not divide a day; expected a period such as 60 that "
+					  "divides 86400 s (the forecast's season is a day)");
+	}
+	scenario_yaml_child(&l->autoscaling, "forecast", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, forecast_names, 3, &forecast)))
+		return rc;
+	l->sc.autoscaling.forecast = (enum forecast_kind)forecast;
+	scenario_yaml_child(&l->autoscaling, "lead_s", &r);
+	if ((rc = scenario_load_duration(l, &r, 0, false, DAY_US, &l->sc.autoscaling.lead_us)))
+		return rc;
+	if (!r.node && l->sc.autoscaling.lead_us > DAY_US)
+		l->sc.autoscaling.lead_us = DAY_US; /* a startup near a day: plan as far ahead as the history allows */
+	for (int i = 0; i < 3; i++) {
+		scenario_yaml_child(&l->autoscaling, keys[2 + i], &r);
+		if (r.node && forecast != FORECAST_HOLT_WINTERS)
+			return scenario_yaml_fail(&l->y, &r, "%s applies only to forecast holt_winters; expected no "
+						  "%s", keys[2 + i], keys[2 + i]);
+		if ((rc = scenario_yaml_number(&l->y, &r, &open_unit, smoothing[i])))
+			return rc;
+	}
+	return STATUS_OK;
+}

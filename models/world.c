@@ -118,8 +118,15 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	struct world *w = container_of(ev, struct world, evaluate);
 	struct policy_input in;
 	struct policy_decision out;
+	double arrivals, busy_us;
 
 	meter_advance(&w->meter, eng->now_us);
+	/* the period's arrivals and busy time, read before measure() moves the marks to now */
+	arrivals = (double)(w->meter.arrivals - w->arrivals_at_eval);
+	busy_us = w->meter.busy_slot_us_all - w->busy_at_eval;
+	in.arrivals_per_s = arrivals * SIM_US_PER_S / (double)w->sc->autoscaling.resolution_us;
+	in.busy_per_arrival_s = arrivals > 0 ? busy_us / SIM_US_PER_S / arrivals : NAN;
+	in.slots = w->sc->serving.slots;
 	in.now_us = eng->now_us;
 	in.metric = measure(w);
 	in.capacity = w->fleet.desired;

@@ -22,7 +22,7 @@ static struct policy *hpa(int min, int max)
 
 static struct policy_decision ask(struct policy *p, int t_s, double metric, int capacity)
 {
-	struct policy_input in = { t_s * S, metric, capacity };
+	struct policy_input in = { .now_us = t_s * S, .metric = metric, .capacity = capacity };
 	struct policy_decision out;
 
 	p->ops->decide(p, &in, &out);
