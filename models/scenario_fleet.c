@@ -90,51 +90,6 @@ static const double band_monthly_p[] = { 0.025, 0.075, 0.125, 0.175, 0.25 };
 
 /* ---- helpers ------------------------------------------------------------------------------------ */
 
-/* True if name is one of keys (NULL-terminated). */
-static bool listed(const char *name, const char *const *keys)
-{
-	for (int i = 0; keys[i]; i++)
-		if (strcmp(keys[i], name) == 0)
-			return true;
-	return false;
-}
-
-/* keys joined by ", " into buf. */
-static const char *join(const char *const *keys, char *buf, size_t size)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; keys[i] && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", keys[i]);
-	return buf;
-}
-
-/* Fail if both keys a and b of map are given (at b): they set the same thing. */
-static int exclusive(struct load *l, const struct scenario_yaml_ref *map, const char *a, const char *b)
-{
-	struct scenario_yaml_ref ra, rb;
-
-	scenario_yaml_child(map, a, &ra);
-	scenario_yaml_child(map, b, &rb);
-	if (ra.node && rb.node)
-		return scenario_yaml_fail(&l->y, &rb, "%s and %s cannot both be given; expected one of them",
-					  a, b);
-	return STATUS_OK;
-}
-
-/* Fail if key is given in map without `needs` (at key). */
-static int only_with(struct load *l, const struct scenario_yaml_ref *map, const char *key, const char *needs)
-{
-	struct scenario_yaml_ref r, n;
-
-	scenario_yaml_child(map, key, &r);
-	scenario_yaml_child(map, needs, &n);
-	if (r.node && !n.node)
-		return scenario_yaml_fail(&l->y, &r, "%s applies only with %s; expected %s too, or no %s",
-					  key, needs, needs, key);
-	return STATUS_OK;
-}
 
 /* usd_per_h of an entry (*f->usd_per_h holds the default). */
 static int read_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
@@ -194,8 +149,8 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 	double rate, hours, share;
 
 	if ((rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of reserved instances", f)) ||
-	    (rc = only_with(l, e, "payment", "term")) || (rc = only_with(l, e, "upfront_usd", "term")) ||
-	    (rc = only_with(l, e, "term_start", "term")) || (rc = read_term(l, e, f)))
+	    (rc = scenario_load_only_with(l, e, "payment", "term")) || (rc = scenario_load_only_with(l, e, "upfront_usd", "term")) ||
+	    (rc = scenario_load_only_with(l, e, "term_start", "term")) || (rc = read_term(l, e, f)))
 		return rc;
 	f->usd_per_h = l->sc.serving.reserved_usd_per_h;
 	if (f->term == TERM_NONE)
@@ -272,7 +227,7 @@ static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, 
 
 	if ((rc = scenario_load_required(l, e, "commit_usd_per_h", "the hourly commitment in USD", &r)) ||
 	    (rc = scenario_yaml_number(&l->y, &r, &commit_bounds, &f->commit_usd_per_h)) ||
-	    (rc = exclusive(l, e, "discount", "rates")))
+	    (rc = scenario_load_exclusive(l, e, "discount", "rates")))
 		return rc;
 	f->term = TERM_1Y;
 	if ((rc = read_term(l, e, f)))
@@ -371,10 +326,10 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 	struct scenario_yaml_ref trace, zone, r;
 	int rc;
 
-	if ((rc = exclusive(l, e, "usd_per_h", "discount")) ||
-	    (rc = exclusive(l, e, "price_trace", "discount")) ||
-	    (rc = exclusive(l, e, "price_trace", "usd_per_h")) ||
-	    (rc = only_with(l, e, "price_zone", "price_trace")))
+	if ((rc = scenario_load_exclusive(l, e, "usd_per_h", "discount")) ||
+	    (rc = scenario_load_exclusive(l, e, "price_trace", "discount")) ||
+	    (rc = scenario_load_exclusive(l, e, "price_trace", "usd_per_h")) ||
+	    (rc = scenario_load_only_with(l, e, "price_zone", "price_trace")))
 		return rc;
 	scenario_yaml_child(e, "price_trace", &trace);
 	scenario_yaml_child(e, "price_zone", &zone);
@@ -512,7 +467,7 @@ static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, s
 	struct scenario_yaml_ref r;
 	int rc;
 
-	if ((rc = exclusive(l, e, "usd_per_h", "upfront_usd")))
+	if ((rc = scenario_load_exclusive(l, e, "usd_per_h", "upfront_usd")))
 		return rc;
 	scenario_yaml_child(e, "upfront_usd", &r);
 	if (r.node) {
@@ -573,26 +528,6 @@ static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum o
 	return STATUS_OK;
 }
 
-/* Every key of entry e (n pairs) must belong to its option: another option's key "does not apply". */
-static int check_keys(struct load *l, const struct scenario_yaml_ref *e, int n, enum option_kind kind)
-{
-	const char *const *keys = option_keys[kind], *name;
-	struct scenario_yaml_ref r;
-	char list[512];
-
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(e, i, &r, &name);
-		if (listed(name, keys))
-			continue;
-		for (int k = 0; k < OPTION_KIND_COUNT; k++)
-			if (listed(name, option_keys[k]))
-				return scenario_yaml_fail(&l->y, &r, "%s does not apply to %s; expected "
-							  "one of: %s", name, option_kind_name(kind),
-							  join(keys, list, sizeof list));
-		return scenario_yaml_mapping(&l->y, e, keys, NULL, NULL);  /* "unknown key 'x'; ..." */
-	}
-	return STATUS_OK;
-}
 
 /* How each option's entry is read, after its keys are checked. */
 static int (*const read_entry[OPTION_KIND_COUNT])(struct load *, const struct scenario_yaml_ref *,
@@ -607,7 +542,8 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 
 	if ((rc = scenario_yaml_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
 					&n)) ||
-	    (rc = read_option(l, e, &f->option)) || (rc = check_keys(l, e, n, f->option)) ||
+	    (rc = read_option(l, e, &f->option)) || (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
+							   option_kind_name(f->option))) ||
 	    (rc = scenario_load_startup(l, e, &f->startup)))
 		return rc;
 	return read_entry[f->option](l, e, f);

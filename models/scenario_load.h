@@ -87,6 +87,30 @@ int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *
 int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
+/* ---- key checks shared by the readers, in scenario_keys.c --------------------------------------- */
+
+/* True if name is one of keys (NULL-terminated). */
+bool scenario_load_listed(const char *name, const char *const *keys);
+
+/* keys joined by ", " into buf (size bytes); returns buf. */
+const char *scenario_load_join(const char *const *keys, char *buf, size_t size);
+
+/* Fail if both keys a and b of map are given (at b): they set the same thing. */
+int scenario_load_exclusive(struct load *l, const struct scenario_yaml_ref *map, const char *a, const char *b);
+
+/* Fail if key is given in map without `needs` (at key). */
+int scenario_load_only_with(struct load *l, const struct scenario_yaml_ref *map, const char *key,
+			    const char *needs);
+
+/*
+ * Every key of the mapping map (n pairs) must belong to variant `kind` of nkinds, whose keys are
+ * by_kind[kind]: a key of another variant "does not apply to WORD NAME" (WORD may be NULL: "to NAME"),
+ * any other key is unknown.
+ */
+int scenario_load_check_keys(struct load *l, const struct scenario_yaml_ref *map, int n,
+			     const char *const *const *by_kind, int nkinds, int kind, const char *word,
+			     const char *name);
+
 /* ---- launch delays, in scenario_delay.c ---------------------------------------------------------- */
 
 /* Read the optional `startup` of a fleet entry (the mapping e) into *out; absent: DELAY_DEFAULT. */

@@ -107,63 +107,6 @@ static const struct scenario_yaml_bounds growth_bounds = { -1, MAX_GROWTH_PER_DA
 
 /* ---- helpers ------------------------------------------------------------------------------------ */
 
-/* True if name is one of keys (NULL-terminated). */
-static bool listed(const char *name, const char *const *keys)
-{
-	for (int i = 0; keys[i]; i++)
-		if (strcmp(keys[i], name) == 0)
-			return true;
-	return false;
-}
-
-/* keys joined by ", " into buf. */
-static const char *join(const char *const *keys, char *buf, size_t size)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (int i = 0; keys[i] && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", keys[i]);
-	return buf;
-}
-
-/*
- * Every key of the mapping map (n pairs) must belong to `kind` (named kind_name), whose keys are
- * by_kind[kind]: a key of another of the nkinds kinds "does not apply", any other is unknown.
- */
-static int check_keys(struct load *l, const struct scenario_yaml_ref *map, int n,
-		      const char *const *const *by_kind, int nkinds, int kind, const char *kind_name)
-{
-	const char *const *keys = by_kind[kind], *name;
-	struct scenario_yaml_ref r;
-	char list[512];
-
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(map, i, &r, &name);
-		if (listed(name, keys))
-			continue;
-		for (int k = 0; k < nkinds; k++)
-			if (listed(name, by_kind[k]))
-				return scenario_yaml_fail(&l->y, &r, "%s does not apply to kind %s; expected "
-							  "one of: %s", name, kind_name,
-							  join(keys, list, sizeof list));
-		return scenario_yaml_mapping(&l->y, map, keys, NULL, NULL);  /* "unknown key 'x'; ..." */
-	}
-	return STATUS_OK;
-}
-
-/* Fail if both keys a and b of map are given (at b): they set the same thing. */
-static int exclusive(struct load *l, const struct scenario_yaml_ref *map, const char *a, const char *b)
-{
-	struct scenario_yaml_ref ra, rb;
-
-	scenario_yaml_child(map, a, &ra);
-	scenario_yaml_child(map, b, &rb);
-	if (ra.node && rb.node)
-		return scenario_yaml_fail(&l->y, &rb, "%s and %s cannot both be given; expected one of them",
-					  a, b);
-	return STATUS_OK;
-}
 
 /* A duration as seconds in a double, by way of microseconds: > 0 (lo_open) or >= 0, and <= hi_us. */
 static int read_seconds(struct load *l, const struct scenario_yaml_ref *r, bool lo_open, int64_t hi_us,
@@ -283,7 +226,7 @@ static int read_diurnal(struct load *l, const struct scenario_yaml_ref *arr)
 		l->sc.arrivals.weekly[i] = 1;
 	if ((rc = required_number(l, arr, "rate_per_s", "the mean rate, requests per second", &positive_rate,
 				  &l->sc.arrivals.rate_per_s)) ||
-	    (rc = exclusive(l, arr, "hourly", "amplitude")) || (rc = exclusive(l, arr, "hourly", "peak_hour")))
+	    (rc = scenario_load_exclusive(l, arr, "hourly", "amplitude")) || (rc = scenario_load_exclusive(l, arr, "hourly", "peak_hour")))
 		return rc;
 	scenario_yaml_child(arr, "amplitude", &r);
 	if ((rc = scenario_yaml_number(&l->y, &r, &amplitude_bounds, &l->sc.arrivals.amplitude)))
@@ -419,7 +362,7 @@ static int read_series(struct load *l, const struct scenario_yaml_ref *arr)
 	struct scenario_yaml_ref list, r;
 	int n = 1, format = SERIES_AGGREGATE, rc;
 
-	if ((rc = exclusive(l, arr, "path", "paths")))
+	if ((rc = scenario_load_exclusive(l, arr, "path", "paths")))
 		return rc;
 	scenario_yaml_child(arr, "path", &r);
 	scenario_yaml_child(arr, "paths", &list);
@@ -490,7 +433,7 @@ static int read_arrivals(struct load *l, const struct scenario_yaml_ref *workloa
 	    (rc = scenario_load_required(l, &arr, "kind", "poisson, uniform, diurnal, mmpp, flash_crowd, trace "
 					 "or rate_series", &r)) ||
 	    (rc = scenario_yaml_choice(&l->y, &r, arrival_names, COUNT(arrival_names), &kind)) ||
-	    (rc = check_keys(l, &arr, n, arrival_keys, COUNT(arrival_keys), kind, arrival_names[kind])))
+	    (rc = scenario_load_check_keys(l, &arr, n, arrival_keys, COUNT(arrival_keys), kind, "kind", arrival_names[kind])))
 		return rc;
 	l->sc.arrivals.kind = (enum arrival_kind)kind;
 	if ((rc = read_arrival_kind[kind](l, &arr)))
@@ -512,7 +455,7 @@ static int read_size(struct load *l, const struct scenario_yaml_ref *r, struct s
 					"cv: 1.5}", &n)) ||
 	    (rc = scenario_load_required(l, r, "kind", "constant, exponential or lognormal", &k)) ||
 	    (rc = scenario_yaml_choice(&l->y, &k, size_names, COUNT(size_names), &kind)) ||
-	    (rc = check_keys(l, r, n, size_keys, COUNT(size_keys), kind, size_names[kind])) ||
+	    (rc = scenario_load_check_keys(l, r, n, size_keys, COUNT(size_keys), kind, "kind", size_names[kind])) ||
 	    (rc = required_number(l, r, "mean", "the mean number of tokens", &token_bounds, &out->mean)))
 		return rc;
 	out->kind = (enum size_kind)(kind + 1);
@@ -574,7 +517,7 @@ static int read_tokens_service(struct load *l, const struct scenario_yaml_ref *s
 
 	if ((rc = required_number(l, svc, "prefill_tokens_per_s", "prompt tokens processed per second",
 				  &token_speed, &l->sc.service.prefill_tokens_per_s)) ||
-	    (rc = exclusive(l, svc, "decode_tokens_per_s", "decode_table")))
+	    (rc = scenario_load_exclusive(l, svc, "decode_tokens_per_s", "decode_table")))
 		return rc;
 	scenario_yaml_child(svc, "decode_table", &table);
 	if (table.node)
@@ -609,7 +552,7 @@ static int read_service(struct load *l, const struct scenario_yaml_ref *workload
 	if (r.node && (kind == SERVICE_CONSTANT || kind == SERVICE_EXPONENTIAL))  /* the older wording */
 		return scenario_yaml_fail(&l->y, &r, "cv applies only to kind lognormal (kind is %s); "
 					  "expected no cv", service_names[kind]);
-	if ((rc = check_keys(l, &svc, n, service_keys, COUNT(service_keys), kind, service_names[kind])))
+	if ((rc = scenario_load_check_keys(l, &svc, n, service_keys, COUNT(service_keys), kind, "kind", service_names[kind])))
 		return rc;
 	if (kind == SERVICE_TOKENS)
 		return read_tokens_service(l, &svc);
