@@ -71,6 +71,9 @@ void policy_free(struct policy *p);
 /* Target tracking (policy_target.c). */
 struct policy *policy_target_new(const struct scenario *sc);
 
+/* Target tracking with another target value (one of autoscaling.also; the rest from the scenario). */
+struct policy *policy_target_new_for(const struct scenario *sc, double target);
+
 /* Step scaling on a scale-out and a scale-in alarm (policy_step.c); copies what it needs from sc. */
 struct policy *policy_step_new(const struct scenario *sc);
 

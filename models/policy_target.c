@@ -110,12 +110,17 @@ static const struct policy_ops target_ops = { "target_tracking", decide, target_
 
 struct policy *policy_target_new(const struct scenario *sc)
 {
+	return policy_target_new_for(sc, sc->autoscaling.target);
+}
+
+struct policy *policy_target_new_for(const struct scenario *sc, double target)
+{
 	struct target *t = calloc(1, sizeof *t);
 
 	if (!t)
 		return NULL;
 	t->base.ops = &target_ops;
-	t->target = sc->autoscaling.target;
+	t->target = target;
 	t->margin = sc->autoscaling.scale_in_margin;
 	/* 0 stands for "not set" (a struct built by hand): one datapoint */
 	t->out_need = sc->autoscaling.scale_out_datapoints > 0 ? sc->autoscaling.scale_out_datapoints : 1;

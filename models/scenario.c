@@ -63,7 +63,7 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
 	"scale_up_percent", "scale_up_pods", "schedule",
-	"scale_out_datapoints", "scale_in_datapoints", /* target tracking's alarms */
+	"scale_out_datapoints", "scale_in_datapoints", "also", /* target tracking's alarms, more policies */
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
@@ -478,6 +478,44 @@ static int read_tt_datapoints(struct load *l)
 	return STATUS_OK;
 }
 
+/*
+ * `autoscaling.also`: up to two more target-tracking policies on other metrics, sharing min, max, the
+ * cooldowns and the alarms' datapoints: [{metric: invocations_per_instance, target: 70}].
+ */
+static int read_also(struct load *l)
+{
+	static const char *const keys[] = { "metric", "target", NULL };
+	struct scenario_yaml_ref list, e, r;
+	int n, rc, metric;
+
+	scenario_yaml_child(&l->autoscaling, "also", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if (l->sc.autoscaling.policy != POLICY_TARGET_TRACKING)
+		return scenario_yaml_fail(&l->y, &list, "also applies only to policy target_tracking; expected no also");
+	if ((rc = scenario_yaml_list(&l->y, &list, 1, 2, "policies such as '- {metric: invocations_per_instance, "
+				     "target: 70}'", &n)))
+		return rc;
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_item(&list, i, &e);
+		if ((rc = scenario_yaml_mapping(&l->y, &e, keys, NULL, NULL)) ||
+		    (rc = scenario_load_required(l, &e, "metric", "the policy's metric", &r)) ||
+		    (rc = scenario_yaml_choice(&l->y, &r, metric_names, 3, &metric)))
+			return rc;
+		for (int k = -1; k < i; k++)
+			if ((enum metric_kind)metric == (k < 0 ? l->sc.autoscaling.metric : l->sc.autoscaling.also[k].metric))
+				return scenario_yaml_fail(&l->y, &r, "a policy on this metric already exists; expected "
+							  "another metric");
+		l->sc.autoscaling.also[i].metric = (enum metric_kind)metric;
+		if ((rc = scenario_load_required(l, &e, "target", "the metric value to hold", &r)) ||
+		    (rc = scenario_yaml_number(&l->y, &r, metric == METRIC_CONCURRENCY ? &concurrency_target :
+					       &invocations_target, &l->sc.autoscaling.also[i].target)))
+			return rc;
+	}
+	l->sc.autoscaling.nalso = n;
+	return STATUS_OK;
+}
+
 /* The timing keys of autoscaling. */
 static int read_autoscaling_timing(struct load *l)
 {
@@ -504,7 +542,9 @@ static int read_autoscaling_timing(struct load *l)
 	scenario_yaml_child(as, "scale_in_margin", &r);
 	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin)))
 		return rc;
-	return read_tt_datapoints(l);
+	if ((rc = read_tt_datapoints(l)))
+		return rc;
+	return read_also(l);
 }
 
 /* ---- loading ------------------------------------------------------------------------------------ */

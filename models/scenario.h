@@ -394,6 +394,12 @@ struct scenario {
 		int scale_out_datapoints;       /* target tracking: consecutive datapoints above the target
 		                                   before a scale-out, default 3 (assumption, FACTS.md 7 [?]) */
 		int scale_in_datapoints;        /* ... below target x (1 - margin) before a scale-in, default 15 */
+		struct {
+			enum metric_kind metric;  /* `metric` of one more target-tracking policy */
+			double target;            /* its `target` */
+		} also[2];                      /* `autoscaling.also`: more target-tracking policies on the same
+		                                   fleet, on other metrics (FACTS.md 6: several policies) */
+		int nalso;                      /* entries used, 0..2 */
 		/* step scaling only (policy step; scenario_policy.c): */
 		enum adjustment_kind adjustment_type;  /* `autoscaling.adjustment_type`, default
 		                                          change_in_capacity */

@@ -26,6 +26,8 @@ struct world {
 	struct fleet fleet;
 	struct serving serving;
 	struct policy *policy;       /* owned; NULL for `none` */
+	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
+	int nalso;
 	struct request_draw next;    /* the arrival scheduled next */
 	struct event arrival;
 	struct event sample;
@@ -90,7 +92,9 @@ static void on_sample(struct engine *eng, struct event *ev)
 }
 
 /* The policy's metric over the period since the previous evaluation; NaN when nothing was in service. */
-static double measure(struct world *w)
+/* Every metric over the period since the previous evaluation, by metric kind; NaN when nothing was in
+ * service. */
+static void measure_all(struct world *w, double metric[3])
 {
 	struct meter *m = &w->meter;
 	double busy = m->busy_slot_us_all - w->busy_at_eval;
@@ -103,14 +107,33 @@ static double measure(struct world *w)
 	w->service_at_eval = m->service_inst_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
+	metric[METRIC_CONCURRENCY] = metric[METRIC_INVOCATIONS] = metric[METRIC_BACKLOG] = NAN;
 	if (service <= 0)
-		return NAN;
-	if (w->sc->autoscaling.metric == METRIC_CONCURRENCY)
-		return busy / (service * w->sc->serving.slots);
-	if (w->sc->autoscaling.metric == METRIC_BACKLOG)
-		return queued / service; /* average requests waiting / average instances in service */
+		return;
+	metric[METRIC_CONCURRENCY] = busy / (service * w->sc->serving.slots);
+	/* average requests waiting / average instances in service */
+	metric[METRIC_BACKLOG] = queued / service;
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
-	return arrivals * (60.0 * SIM_US_PER_S / span_us) / (service / span_us);
+	metric[METRIC_INVOCATIONS] = arrivals * (60.0 * SIM_US_PER_S / span_us) / (service / span_us);
+}
+
+/*
+ * Several target-tracking policies on one target (FACTS.md 6): "scale out if ANY policy ready to scale
+ * out; scale in only if ALL (scale-in-enabled) policies ready; when several fire, the one giving the
+ * LARGEST capacity wins". Each policy keeps its own cooldowns; a policy whose scale-in was outvoted still
+ * started its scale-in cooldown (a simplification).
+ */
+static void combine(struct policy_decision *into, const struct policy_decision *d)
+{
+	if (d->action == POLICY_SCALE_OUT) {
+		if (into->action != POLICY_SCALE_OUT || d->desired > into->desired)
+			*into = *d;
+	} else if (into->action == POLICY_SCALE_IN) {
+		if (d->action == POLICY_HOLD)
+			*into = *d; /* not all agree: hold */
+		else if (d->desired > into->desired)
+			*into = *d;
+	}
 }
 
 static void on_evaluate(struct engine *eng, struct event *ev)
@@ -118,7 +141,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	struct world *w = container_of(ev, struct world, evaluate);
 	struct policy_input in;
 	struct policy_decision out;
-	double arrivals, busy_us;
+	double arrivals, busy_us, metric[3];
 
 	meter_advance(&w->meter, eng->now_us);
 	/* the period's arrivals and busy time, read before measure() moves the marks to now */
@@ -128,9 +151,16 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	in.busy_per_arrival_s = arrivals > 0 ? busy_us / SIM_US_PER_S / arrivals : NAN;
 	in.slots = w->sc->serving.slots;
 	in.now_us = eng->now_us;
-	in.metric = measure(w);
+	measure_all(w, metric);
+	in.metric = metric[w->sc->autoscaling.metric];
 	in.capacity = w->fleet.desired;
 	w->policy->ops->decide(w->policy, &in, &out);
+	for (int i = 0; i < w->nalso; i++) {
+		struct policy_decision other;
+		in.metric = metric[w->sc->autoscaling.also[i].metric];
+		w->also[i]->ops->decide(w->also[i], &in, &other);
+		combine(&out, &other);
+	}
 	if (out.action != POLICY_HOLD) {
 		/* the bounds may have been moved by a scheduled action since the policy copied them */
 		int want = out.desired < w->min ? w->min : out.desired > w->max ? w->max : out.desired;
@@ -214,6 +244,10 @@ static void run_action(struct world *w, const struct scheduled_action *a, int64_
 		w->policy->min = w->min;
 		w->policy->max = w->max;
 	}
+	for (int i = 0; i < w->nalso; i++) {
+		w->also[i]->min = w->min;
+		w->also[i]->max = w->max;
+	}
 	want = cur < w->min ? w->min : cur > w->max ? w->max : cur;
 	if (want != cur)
 		got = fleet_set_desired(&w->fleet, want);
@@ -285,12 +319,22 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->policy = policy_new(sc, &rc);
 	if (rc)
 		return rc;
+	for (int i = 0; i < sc->autoscaling.nalso && sc->autoscaling.policy == POLICY_TARGET_TRACKING; i++) {
+		w->also[i] = policy_target_new_for(sc, sc->autoscaling.also[i].target);
+		if (!w->also[i])
+			return STATUS_ENOMEM;
+		w->also[i]->min = sc->autoscaling.min;
+		w->also[i]->max = sc->autoscaling.max;
+		w->nalso = i + 1;
+	}
 	return evq_reserve(&w->eng.q, (size_t)fleet_capacity(&w->fleet) + 1024);
 }
 
 static void teardown(struct world *w)
 {
 	policy_free(w->policy);
+	for (int i = 0; i < w->nalso; i++)
+		policy_free(w->also[i]);
 	serving_fini(&w->serving);
 	fleet_fini(&w->fleet);
 	workload_fini(&w->wl);

@@ -276,6 +276,36 @@ START_TEST(scale_in_waits_for_its_datapoints)
 }
 END_TEST
 
+START_TEST(several_policies_on_one_target)
+{
+	/*
+	 * The step load (concurrency target 0.55, 1 datapoint) plus a second policy on invocations per
+	 * instance per minute, target 120 (FACTS.md 6: out if ANY, in only if ALL, the largest capacity wins):
+	 *  - 60 s: 600 arrivals / 4 instances = 150 > 120 -> the second policy asks ceil(4 x 150 / 120) = 5;
+	 *    concurrency 10 / 40 = 0.25 would scale in but sits at min 4: out to 5 (ANY).
+	 *  - 240 s: the 5th instance serves (since 180 s): 600 / 5 = 120, the second policy holds;
+	 *    concurrency 10 / 50 = 0.2 asks to scale in to 4: not ALL agree -> no scale-in before the step.
+	 *  - 660 s: concurrency ~0.59 asks ceil(5 x 0.594 / 0.55) = 6, invocations 1800 / 5 = 360 asks
+	 *    ceil(5 x 360 / 120) = 15 -> max 10: out to 10 (the LARGEST).
+	 */
+	const struct capture_event *e;
+	char text[2048];
+	const char *cut = strstr(step_load, "scale_in_datapoints: 1}");
+
+	snprintf(text, sizeof text, "%.*sscale_in_datapoints: 1, also: [{metric: invocations_per_instance, "
+		 "target: 120}]}\n", (int)(cut - step_load), step_load);
+	run_text(text, NULL, 0);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 60, 1e-9);
+	ck_assert_int_eq(e->count, 5);
+	for (int i = 0; (e = capture_find(&cap, "scale_in", i)); i++)
+		ck_assert_msg(e->t_s > 600, "scale-in at %g s although a policy held", e->t_s);
+	e = capture_find(&cap, "scale_out", 1);
+	ck_assert_double_eq_tol(e->t_s, 660, 1e-9);
+	ck_assert_int_eq(e->count, 10);
+}
+END_TEST
+
 START_TEST(backlog_metric)
 {
 	/* One instance of 5 slots for 10 requests/s of 1 s: the queue grows by 5 per second from 0.6 s, so
@@ -387,6 +417,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, provisioning_times);
 	tcase_add_test(tc, hpa_timeline_by_hand);
 	tcase_add_test(tc, backlog_metric);
+	tcase_add_test(tc, several_policies_on_one_target);
 	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
 	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
 	suite_add_tcase(s, tc);
