@@ -64,6 +64,7 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
 	"scale_up_percent", "scale_up_pods", "schedule",
 	"scale_out_datapoints", "scale_in_datapoints", "also", /* target tracking's alarms, more policies */
+	"scale_from_zero",
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
@@ -542,9 +543,20 @@ static int read_autoscaling_timing(struct load *l)
 	scenario_yaml_child(as, "scale_in_margin", &r);
 	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin)))
 		return rc;
-	if ((rc = read_tt_datapoints(l)))
+	if ((rc = read_tt_datapoints(l)) || (rc = read_also(l)))
 		return rc;
-	return read_also(l);
+	scenario_yaml_child(as, "scale_from_zero", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if (l->sc.autoscaling.policy == POLICY_NONE)
+		return scenario_yaml_fail(&l->y, &r, "scale_from_zero needs a scaling policy; expected no "
+					  "scale_from_zero with policy none");
+	int flag = 0;
+	static const char *const flags[] = { "false", "true" };
+	if ((rc = scenario_yaml_choice(&l->y, &r, flags, 2, &flag)))
+		return rc;
+	l->sc.autoscaling.scale_from_zero = flag == 1;
+	return STATUS_OK;
 }
 
 /* ---- loading ------------------------------------------------------------------------------------ */

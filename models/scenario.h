@@ -400,6 +400,8 @@ struct scenario {
 		} also[2];                      /* `autoscaling.also`: more target-tracking policies on the same
 		                                   fleet, on other metrics (FACTS.md 6: several policies) */
 		int nalso;                      /* entries used, 0..2 */
+		bool scale_from_zero;           /* `autoscaling.scale_from_zero`: with no instance, requests
+		                                   waiting for 2 periods launch 1 (FACTS.md 6, SageMaker) */
 		/* step scaling only (policy step; scenario_policy.c): */
 		enum adjustment_kind adjustment_type;  /* `autoscaling.adjustment_type`, default
 		                                          change_in_capacity */

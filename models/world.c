@@ -28,6 +28,7 @@ struct world {
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
+	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting */
 	struct request_draw next;    /* the arrival scheduled next */
 	struct event arrival;
 	struct event sample;
@@ -136,6 +137,28 @@ static void combine(struct policy_decision *into, const struct policy_decision *
 	}
 }
 
+/*
+ * Scale from zero (autoscaling.scale_from_zero). A fleet at zero capacity has no metric, so target
+ * tracking cannot scale it out; SageMaker documents the way out as a step scaling policy on a "backlog
+ * without capacity" alarm: HasBacklogWithoutCapacity, Average, Period 60, EvaluationPeriods 2,
+ * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is the queue
+ * at each evaluation while the desired capacity is 0; after 2 in a row, capacity goes to 1.
+ */
+static bool scale_from_zero(struct world *w, int64_t now)
+{
+	if (!w->sc->autoscaling.scale_from_zero || w->fleet.desired > 0 || serving_queue_len(&w->serving) < 1) {
+		w->backlog_periods = 0;
+		return false;
+	}
+	if (++w->backlog_periods < 2)
+		return false;
+	w->backlog_periods = 0;
+	meter_event(&w->meter, now, "scale_out", NULL, fleet_set_desired(&w->fleet, 1),
+		    "scale from zero: backlog without capacity for 2 periods (+1)");
+	w->meter.scale_outs++;
+	return true;
+}
+
 static void on_evaluate(struct engine *eng, struct event *ev)
 {
 	struct world *w = container_of(ev, struct world, evaluate);
@@ -152,6 +175,8 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	in.slots = w->sc->serving.slots;
 	in.now_us = eng->now_us;
 	measure_all(w, metric);
+	if (scale_from_zero(w, eng->now_us))
+		goto next;
 	in.metric = metric[w->sc->autoscaling.metric];
 	in.capacity = w->fleet.desired;
 	w->policy->ops->decide(w->policy, &in, &out);
@@ -177,6 +202,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 			w->meter.scale_ins++;
 		meter_event(&w->meter, eng->now_us, out_ ? "scale_out" : "scale_in", NULL, got, out.reason);
 	}
+next:
 	if (eng->now_us + w->sc->autoscaling.resolution_us <= w->sc->horizon_us)
 		schedule_or_fail(w, &w->evaluate, eng->now_us + w->sc->autoscaling.resolution_us, on_evaluate);
 }

@@ -306,6 +306,43 @@ START_TEST(several_policies_on_one_target)
 }
 END_TEST
 
+START_TEST(scale_to_zero_and_back)
+{
+	/*
+	 * 10 requests/s of 1 s on 2 instances of 10 slots until 600 s, nothing until 1800 s, then 10/s again;
+	 * target tracking at 0.5 with min 0 (1 datapoint), scale-in cooldown 300 s, startup 60 s,
+	 * scale_from_zero. By hand:
+	 *  - 660 s: the metric over [600, 660] is tiny but not 0 (the last requests end at 601 s):
+	 *    ceil(2 x 0.004 / 0.5) = 1 -> in to 1;
+	 *  - 960 s (cooldown over): a real 0 -> ceil(1 x 0 / 0.5) = 0 -> in to 0 (FACTS.md 6: "can scale in to 0");
+	 *  - 1800 s: requests wait with no capacity; the backlog datapoints at 1860 and 1920 s -> out to 1 at
+	 *    1920 s (ready at 1980 s);
+	 *  - 2040 s: 10 busy slots of 10 over [1980, 2040] -> ceil(1 x 1.0 / 0.5) = 2 -> out to 2.
+	 */
+	const struct capture_event *e;
+	run_text("name: zero\nhorizon: 1h\nslo: {latency_s: 600}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 0},"
+		 " {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
+		 "fleet:\n  - {option: on_demand, count: 2, max: 4}\n"
+		 "autoscaling: {policy: target_tracking, target: 0.5, min: 0, max: 4, scale_out_datapoints: 1,"
+		 " scale_in_datapoints: 1, scale_out_cooldown_s: 0, scale_from_zero: true}\n", NULL, 0);
+	e = capture_find(&cap, "scale_in", 0);
+	ck_assert_double_eq_tol(e->t_s, 660, 1e-9);
+	ck_assert_int_eq(e->count, 1);
+	e = capture_find(&cap, "scale_in", 1);
+	ck_assert_double_eq_tol(e->t_s, 960, 1e-9);
+	ck_assert_int_eq(e->count, 0);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 1920, 1e-9);
+	ck_assert_int_eq(e->count, 1);
+	e = capture_find(&cap, "scale_out", 1);
+	ck_assert_double_eq_tol(e->t_s, 2040, 1e-9);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
 START_TEST(backlog_metric)
 {
 	/* One instance of 5 slots for 10 requests/s of 1 s: the queue grows by 5 per second from 0.6 s, so
@@ -418,6 +455,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, hpa_timeline_by_hand);
 	tcase_add_test(tc, backlog_metric);
 	tcase_add_test(tc, several_policies_on_one_target);
+	tcase_add_test(tc, scale_to_zero_and_back);
 	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
 	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
 	suite_add_tcase(s, tc);
