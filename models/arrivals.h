@@ -18,6 +18,7 @@
 #ifndef GPUCAP_ARRIVALS_H
 #define GPUCAP_ARRIVALS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <gsl/gsl_rng.h>
@@ -48,6 +49,10 @@ struct scenario;
 
 /* Free a source; NULL allowed. */
 void arrivals_free(struct arrival_source *src);
+
+/* Seconds from the start to whole microseconds (rounded); false when the time is not finite or beyond
+ * 2^62 us (~146,000 years; compared in double first so llround never overflows): a generator then ends. */
+bool arrivals_seconds_to_us(double t_s, int64_t *t_us);
 
 /*
  * Constructors. Each reads its parameters from sc->arrivals (validated by the loader), keeps the streams it

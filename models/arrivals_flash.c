@@ -38,17 +38,6 @@ struct flash_source {
 	double t_s;                  /* the last candidate (or `at`, after a restart there) */
 };
 
-/* See arrivals_rate.c. */
-static bool seconds_to_us(double t_s, int64_t *t_us)
-{
-	double us = t_s * (double)SIM_US_PER_S;
-
-	if (!(us < 0x1p62))
-		return false;
-	*t_us = llround(us);
-	return true;
-}
-
 /* rate(t) for t >= at. */
 static double spike_rate(const struct flash_source *src, double t_s)
 {
@@ -90,7 +79,7 @@ static int flash_next(struct arrival_source *base, struct arrival *out, struct d
 	(void)d;
 	if (!(src->rate_per_s > 0))
 		return STATUS_DONE; /* the loader requires rate_per_s > 0; this keeps the loops finite */
-	if (!advance(src) || !seconds_to_us(src->t_s, &t_us))
+	if (!advance(src) || !arrivals_seconds_to_us(src->t_s, &t_us))
 		return STATUS_DONE;
 	out->t_us = t_us;
 	out->in_tokens = -1;

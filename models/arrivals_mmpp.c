@@ -42,17 +42,6 @@ struct mmpp_source {
 	double u;                    /* L at the last arrival */
 };
 
-/* See arrivals_rate.c. */
-static bool seconds_to_us(double t_s, int64_t *t_us)
-{
-	double us = t_s * (double)SIM_US_PER_S;
-
-	if (!(us < 0x1p62))
-		return false;
-	*t_us = llround(us);
-	return true;
-}
-
 /* Begin a period of `state` at t_s, drawing its length from the modulation stream. */
 static void begin_period(struct mmpp_source *src, int state, double t_s, double u)
 {
@@ -84,7 +73,7 @@ static int mmpp_next(struct arrival_source *base, struct arrival *out, struct di
 	t_s = src->period_start_s + (src->u - src->period_start_u) / rate;
 	if (t_s > src->period_end_s)
 		t_s = src->period_end_s; /* rounding only: u <= end_u puts it inside the period */
-	if (!seconds_to_us(t_s, &t_us))
+	if (!arrivals_seconds_to_us(t_s, &t_us))
 		return STATUS_DONE;
 	out->t_us = t_us;
 	out->in_tokens = -1;

@@ -51,17 +51,6 @@ struct profile_source {
 	double t_s;                  /* the last candidate, seconds from the start */
 };
 
-/* See arrivals_rate.c. */
-static bool seconds_to_us(double t_s, int64_t *t_us)
-{
-	double us = t_s * (double)SIM_US_PER_S;
-
-	if (!(us < 0x1p62))
-		return false;
-	*t_us = llround(us);
-	return true;
-}
-
 static double daily_factor(const struct profile_source *src, double hour)
 {
 	if (src->has_hourly) {
@@ -94,7 +83,7 @@ static int profile_next(struct arrival_source *base, struct arrival *out, struct
 		return STATUS_DONE;
 	for (;;) {
 		src->t_s += gsl_ran_exponential(src->rng, 1.0 / max);
-		if (!seconds_to_us(src->t_s, &t_us))
+		if (!arrivals_seconds_to_us(src->t_s, &t_us))
 			return STATUS_DONE;
 		/* Keep with probability rate / max: uniform is in [0, 1), so rate == max always keeps. */
 		if (gsl_rng_uniform(src->rng) * max < profile_rate(src, src->t_s))

@@ -36,20 +36,6 @@ struct rate_source {
 	double u;                        /* L at the last arrival */
 };
 
-/*
- * Seconds to microseconds, false when the time is not finite or would not fit in an int64 (about 292,000
- * years; compared in double first so that llround never overflows).
- */
-static bool seconds_to_us(double t_s, int64_t *t_us)
-{
-	double us = t_s * (double)SIM_US_PER_S;
-
-	if (!(us < 0x1p62))
-		return false;
-	*t_us = llround(us);
-	return true;
-}
-
 /* The time in seconds where the integrated rate reaches src->u, or +inf if it never does. */
 static double invert(struct rate_source *src)
 {
@@ -73,7 +59,7 @@ static int rate_next(struct arrival_source *base, struct arrival *out, struct di
 		src->u += gsl_ran_exponential(src->rng, 1.0);
 	else
 		src->u += 1.0;
-	if (!seconds_to_us(invert(src), &t_us))
+	if (!arrivals_seconds_to_us(invert(src), &t_us))
 		return STATUS_DONE;
 	out->t_us = t_us;
 	out->in_tokens = -1;

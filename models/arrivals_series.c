@@ -109,17 +109,6 @@ struct series_source {
 	struct diag err_diag;           /* its message */
 };
 
-/* See arrivals_rate.c. */
-static bool seconds_to_us(double t_s, int64_t *t_us)
-{
-	double us = t_s * (double)SIM_US_PER_S;
-
-	if (!(us < 0x1p62))
-		return false;
-	*t_us = llround(us);
-	return true;
-}
-
 /* ---- Parsing ---- */
 
 static char *trim(char *s)
@@ -364,7 +353,7 @@ static int reader_next(struct series_source *src, struct series_reader *r, struc
 				r->t_s = r->cur.start_s + draw_first_gap(src, &r->cur) / src->rate_scale;
 			r->started = true;
 			if (r->t_s < r->end_s)
-				return seconds_to_us(r->t_s, &r->next_us) ? STATUS_OK : STATUS_DONE;
+				return arrivals_seconds_to_us(r->t_s, &r->next_us) ? STATUS_OK : STATUS_DONE;
 			r->in_window = false;
 		}
 		st = next_window(src, r, d);

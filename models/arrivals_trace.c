@@ -1,6 +1,6 @@
 /*
  * arrivals_trace: replay a request trace (sc->arrivals.path, read with sc->arrivals.mapping) as a source
- * (see arrivals.h), and arrivals_free() for every source.
+ * (see arrivals.h).
  *
  * The trace is streamed through tracefile.h, one row per arrival, so memory does not grow with its length.
  * Times in absolute clocks (ISO and epoch formats) are shifted so that the first row arrives at t = 0;
@@ -87,8 +87,3 @@ int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, s
 	return STATUS_OK;
 }
 
-void arrivals_free(struct arrival_source *src)
-{
-	if (src)
-		src->ops->free(src);
-}
