@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <check.h>
+
+#include "scenario.h"
 #include "status.h"
+#include "world.h"
 
 static int c_begin(void *self, const struct sink_run_info *info)
 {
@@ -85,4 +89,21 @@ int capture_count(const struct capture *c, const char *kind)
 	for (int k = 0; k < c->nevents; k++)
 		n += strcmp(c->events[k].kind, kind) == 0;
 	return n;
+}
+
+void capture_run(struct capture *c, const char *yaml, const char *const *sets, int nsets)
+{
+	struct scenario sc;
+	struct world_report rep;
+	struct diag d;
+	struct sink sink = capture_sink(c);
+	int rc = scenario_parse_string(&sc, yaml, "test.yaml", sets, nsets, &d);
+
+	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
+	rc = world_run(&sc, &sink, "test", &rep, &d);
+	ck_assert_msg(rc == STATUS_OK, "run: %s", d.msg);
+	ck_assert_int_eq(c->begun, 1);
+	ck_assert_int_eq(c->ended, 1);
+	ck_assert_int_eq(c->end_status, STATUS_OK);
+	scenario_fini(&sc);
 }

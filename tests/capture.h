@@ -29,6 +29,12 @@ struct capture {
 /* A sink writing into c (kept). */
 struct sink capture_sink(struct capture *c);
 
+/*
+ * Parse yaml (with overrides) and run it into c, failing the current Check test on any error: the
+ * scenario must load, the run succeed, and the sink see one begin and one successful end.
+ */
+void capture_run(struct capture *c, const char *yaml, const char *const *sets, int nsets);
+
 /* The metric named name, or NaN. */
 double capture_metric(const struct capture *c, const char *name);
 

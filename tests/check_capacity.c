@@ -24,16 +24,7 @@ static char yaml[8192];
 
 static void run_yaml(const char *text, const char *const *sets, int nsets)
 {
-	struct scenario sc;
-	struct world_report rep;
-	struct diag d;
-	struct sink sink = capture_sink(&cap);
-	int rc = scenario_parse_string(&sc, text, "capacity.yaml", sets, nsets, &d);
-
-	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
-	rc = world_run(&sc, &sink, "test", &rep, &d);
-	ck_assert_msg(rc == STATUS_OK, "run: %s", d.msg);
-	scenario_fini(&sc);
+	capture_run(&cap, text, sets, nsets);
 }
 
 static double M(const char *name)

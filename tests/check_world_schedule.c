@@ -18,17 +18,7 @@ static struct capture cap;
 /* Run YAML text into the capture; fails the test on any error. */
 static void run_text(const char *yaml)
 {
-	struct scenario sc;
-	struct world_report rep;
-	struct diag d;
-	struct sink sink = capture_sink(&cap);
-	int rc = scenario_parse_string(&sc, yaml, "test.yaml", NULL, 0, &d);
-
-	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
-	rc = world_run(&sc, &sink, "test", &rep, &d);
-	ck_assert_msg(rc == STATUS_OK, "run: %s", d.msg);
-	ck_assert_int_eq(cap.end_status, STATUS_OK);
-	scenario_fini(&sc);
+	capture_run(&cap, yaml, NULL, 0);
 }
 
 /* How many events of kind `kind` fall in [t0_s, t1_s]. */

@@ -18,17 +18,7 @@ static struct capture cap;
 /* Run YAML text with optional overrides into the capture; fails the test on any error. */
 static void run_text(const char *yaml, const char *const *sets, int nsets)
 {
-	struct scenario sc;
-	struct world_report rep;
-	struct diag d;
-	struct sink sink = capture_sink(&cap);
-	int rc = scenario_parse_string(&sc, yaml, "test.yaml", sets, nsets, &d);
-
-	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
-	rc = world_run(&sc, &sink, "test", &rep, &d);
-	ck_assert_msg(rc == STATUS_OK, "run: %s", d.msg);
-	ck_assert_int_eq(cap.end_status, STATUS_OK);
-	scenario_fini(&sc);
+	capture_run(&cap, yaml, sets, nsets);
 }
 
 static double M(const char *name)
