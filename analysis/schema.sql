@@ -153,6 +153,8 @@ SELECT
 	MAX(CASE WHEN m.name = 'scale_in_actions' THEN m.value END) AS "scale_in_actions",
 	MAX(CASE WHEN m.name = 'time_under_provisioned_s' THEN m.value END) AS "time_under_provisioned_s",
 	MAX(CASE WHEN m.name = 'time_over_provisioned_s' THEN m.value END) AS "time_over_provisioned_s",
+	MAX(CASE WHEN m.name = 'copy_hours' THEN m.value END) AS "copy_hours",
+	MAX(CASE WHEN m.name = 'copy_loads' THEN m.value END) AS "copy_loads",
 	MAX(CASE WHEN m.name = 'sim_events' THEN m.value END) AS "sim_events"
 FROM runs AS r
 LEFT JOIN metrics AS m ON m.run_id = r.run_id

@@ -8,6 +8,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "copies.h"
 #include "rng.h"
 #include "serving.h"
 #include "status.h"
@@ -59,6 +60,7 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 	f->eng = eng;
 	f->meter = meter;
 	f->serving = serving;
+	f->copies = NULL;
 	f->ngroups = sc->nfleet;
 	f->startup_us = sc->serving.startup_us;
 	f->desired = 0;
@@ -143,7 +145,10 @@ static void go_serving(struct fleet *f, struct instance *in)
 	in->state = INSTANCE_SERVING;
 	in->in_service = true;
 	meter_in_service(f->meter, f->eng->now_us, +1);
-	serving_instance_up(f->serving, pool_index(f, in));
+	if (f->copies)
+		copies_instance_up(f->copies, pool_index(f, in)); /* it serves once a copy has loaded */
+	else
+		serving_instance_up(f->serving, pool_index(f, in));
 }
 
 static void on_ready(struct engine *eng, struct event *ev)
@@ -158,10 +163,10 @@ static void on_ready(struct engine *eng, struct event *ev)
 		fleet_reconcile(f); /* a Spot instance serving may release an on-demand stand-in */
 }
 
-/* The launch-to-ready delay of one launch in group g (FACTS.md 7: measured scale-outs vary a lot). */
-static int64_t startup_delay(struct fleet *f, struct fleet_group *g)
+/* FACTS.md 7: measured scale-outs vary a lot, hence a distribution. A lognormal with mean m and
+ * coefficient of variation cv has sigma^2 = ln(1 + cv^2) and mu = ln(m) - sigma^2 / 2. */
+int64_t fleet_delay_draw(const struct delay_dist *d, gsl_rng *rng, int64_t default_us)
 {
-	const struct delay_dist *d = &g->entry->startup;
 	double sigma, x;
 
 	switch (d->kind) {
@@ -169,14 +174,20 @@ static int64_t startup_delay(struct fleet *f, struct fleet_group *g)
 		return d->mean_us;
 	case DELAY_LOGNORMAL:
 		sigma = sqrt(log1p(d->cv * d->cv));
-		x = gsl_ran_lognormal(g->startup_rng, log((double)d->mean_us) - 0.5 * sigma * sigma, sigma);
+		x = gsl_ran_lognormal(rng, log((double)d->mean_us) - 0.5 * sigma * sigma, sigma);
 		return x > 86400e6 ? (int64_t)86400e6 : (int64_t)x;
 	case DELAY_EMPIRICAL:
-		return d->values_us[gsl_rng_uniform_int(g->startup_rng, (unsigned long)d->nvalues)];
+		return d->values_us[gsl_rng_uniform_int(rng, (unsigned long)d->nvalues)];
 	case DELAY_DEFAULT:
 		break;
 	}
-	return f->startup_us;
+	return default_us;
+}
+
+/* The launch-to-ready delay of one launch in group g. */
+static int64_t startup_delay(struct fleet *f, struct fleet_group *g)
+{
+	return fleet_delay_draw(&g->entry->startup, g->startup_rng, f->startup_us);
 }
 
 bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
@@ -187,6 +198,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 			continue;
 		in->launch_us = f->eng->now_us;
 		in->busy = 0;
+		in->cap = 0;
 		in->inflight = NULL;
 		in->noticed = false;
 		g->live++;
@@ -242,6 +254,8 @@ static void drain(struct fleet *f, struct instance *in, const char *kind)
 	in->state = INSTANCE_DRAINING;
 	g->live--;
 	g->draining++;
+	if (was_serving && f->copies)
+		copies_instance_down(f->copies, pool_index(f, in));
 	if (was_serving)
 		serving_instance_down(f->serving, pool_index(f, in));
 	meter_event(f->meter, f->eng->now_us, kind, option_kind_name(g->kind), 1, NULL);
@@ -278,6 +292,31 @@ bool fleet_remove_one(struct fleet *f, struct fleet_group *g)
 		terminate(f, in);
 	} else {
 		drain(f, in, "drain");
+	}
+	return true;
+}
+
+bool fleet_may_release(const struct fleet *f, int idx)
+{
+	const struct instance *in = &f->pool[idx];
+
+	return !f->closed && !managed(&f->group[in->group]) &&
+	       (in->state == INSTANCE_LAUNCHING || in->state == INSTANCE_SERVING);
+}
+
+bool fleet_release(struct fleet *f, int idx)
+{
+	struct instance *in = &f->pool[idx];
+
+	if (!fleet_may_release(f, idx))
+		return false;
+	f->desired--;
+	if (in->state == INSTANCE_LAUNCHING) {
+		meter_event(f->meter, f->eng->now_us, "cancel", option_kind_name(f->group[in->group].kind), 1,
+			    "launch cancelled: no copy needs it");
+		terminate(f, in);
+	} else {
+		drain(f, in, "release");
 	}
 	return true;
 }
@@ -501,7 +540,8 @@ int fleet_start(struct fleet *f, int initial)
 		struct fleet_group *grp = &f->group[g];
 		if (grp->ops && grp->ops->start && (rc = grp->ops->start(f, grp)) != STATUS_OK)
 			return rc;
-		if (grp->kind == OPTION_RESERVED)
+		/* with copies every instance is room for copies, a block's open at t = 0 too */
+		if (grp->kind == OPTION_RESERVED || (f->copies && managed(grp)))
 			placed += grp->live;
 	}
 	for (int pass = 0; pass < 2; pass++) {

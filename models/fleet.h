@@ -46,6 +46,7 @@
 #include "scenario.h"
 
 struct serving;
+struct copies;
 struct request;
 struct fleet;
 struct fleet_group;
@@ -61,6 +62,9 @@ struct instance {
 	enum instance_state state;  /* where it is in its life */
 	int group;                  /* fleet entry it belongs to */
 	int busy;                   /* slots serving a request (kept by serving) */
+	int cap;                    /* request slots it serves now (kept by serving): slots_per_instance,
+	                               or with copies its serving copies' slots; busy may exceed it for a
+	                               while after a copy is removed */
 	struct request *inflight;   /* requests in service on it, a list kept by serving */
 	int64_t launch_us;          /* when billing started */
 	bool noticed;               /* an interruption notice was given (Spot, block end) */
@@ -121,6 +125,8 @@ struct fleet {
 	struct engine *eng;         /* kept */
 	struct meter *meter;        /* kept */
 	struct serving *serving;    /* kept; told when instances start and stop taking requests */
+	struct copies *copies;      /* kept, or NULL: with model copies, told instead of serving when an
+	                               instance starts serving, and before serving when it stops */
 	struct instance *pool;      /* owned, npool entries */
 	int npool;
 	struct fleet_group group[SCENARIO_FLEET_MAX];
@@ -157,6 +163,17 @@ void fleet_instance_idle(struct fleet *f, int idx);
 /* Take instance idx out of service now and have it taken away at doom_us (>= now): an interruption
  * notice. `why` names the cause in the event log. The fleet launches a replacement in allocation order. */
 void fleet_interrupt(struct fleet *f, int idx, int64_t doom_us, const char *why);
+
+/* May instance idx be released on its own (fleet_release)? True if it is launching or serving in a group
+ * the fleet manages (not reserved instances nor a Capacity Block's). */
+bool fleet_may_release(const struct fleet *f, int idx);
+
+/* Release instance idx now and lower the desired capacity by one: a launching instance is cancelled, a
+ * serving one drains. False (nothing done) unless fleet_may_release. For copies' IDLE_RELEASE. */
+bool fleet_release(struct fleet *f, int idx);
+
+/* One launch or load delay drawn from d with rng; DELAY_DEFAULT gives default_us. */
+int64_t fleet_delay_draw(const struct delay_dist *d, gsl_rng *rng, int64_t default_us);
 
 /* Bring the fleet to the desired capacity again (after a change of what can launch). */
 void fleet_reconcile(struct fleet *f);

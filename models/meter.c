@@ -71,6 +71,7 @@ void meter_advance(struct meter *m, int64_t now_us)
 		m->busy_slot_us_all += m->busy[k] * dt;
 	}
 	m->service_inst_us += m->in_service * dt;
+	m->service_copy_us += m->copies * dt;
 	m->queued_us += (double)m->queued * dt;
 	if (m->queued > 0) {
 		m->under_us += dt;
@@ -78,7 +79,8 @@ void meter_advance(struct meter *m, int64_t now_us)
 		int busy = 0;
 		for (int k = 0; k < OPTION_KIND_COUNT; k++)
 			busy += m->busy[k];
-		if (m->in_service * m->slots - busy >= m->slots && m->in_service > 0)
+		int units = m->copy_gpus ? m->copies : m->in_service;  /* with copies, one copy too many */
+		if (units * m->slots - busy >= m->slots && units > 0)
 			m->over_us += dt;
 	}
 	m->last_us = now_us;
@@ -155,6 +157,17 @@ void meter_in_service(struct meter *m, int64_t now_us, int delta)
 {
 	meter_advance(m, now_us);
 	m->in_service += delta;
+}
+
+void meter_set_copies(struct meter *m, int gpus)
+{
+	m->copy_gpus = gpus;
+}
+
+void meter_copies(struct meter *m, int64_t now_us, int delta)
+{
+	meter_advance(m, now_us);
+	m->copies += delta;
 }
 
 void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us)
@@ -280,7 +293,8 @@ static double ratio(double a, double b)
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list)
 {
 	double total = (double)m->arrivals, cost = 0, paid = 0, busy = 0;
-	double gpu_per_slot_h = (double)m->gpus / m->slots / US_PER_H;
+	/* a busy slot holds its share of an instance's GPUs, or with copies of a copy's */
+	double gpu_per_slot_h = (double)(m->copy_gpus ? m->copy_gpus : m->gpus) / m->slots / US_PER_H;
 	int n = 0;
 
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
@@ -343,6 +357,8 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "scale_in_actions", (double)m->scale_ins);
 	n = put(list, n, "time_under_provisioned_s", m->under_us / SIM_US_PER_S);
 	n = put(list, n, "time_over_provisioned_s", m->over_us / SIM_US_PER_S);
+	n = put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / US_PER_H : NAN);
+	n = put(list, n, "copy_loads", m->copy_gpus ? (double)m->copy_loads : NAN);
 	n = put(list, n, "sim_events", (double)sim_events);
 	n = put(list, n, "wall_s", wall_s);
 	return n;

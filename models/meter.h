@@ -60,6 +60,9 @@ struct meter {
 	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */
 	double busy_slot_us_all;                  /* the same summed over kinds */
 	double service_inst_us;                   /* integral of instances in service, instance-us */
+	int copy_gpus;                            /* GPUs per model copy; 0 without copies */
+	int copies;                               /* copies serving now */
+	double service_copy_us;                   /* integral of copies serving, copy-us */
 	int64_t queued;                           /* requests waiting now */
 	double queued_us;                         /* integral of requests waiting, request-us */
 	double under_us;                          /* time with requests waiting (too little capacity) */
@@ -85,6 +88,7 @@ struct meter {
 	/* fleet activity */
 	int live_peak;                            /* most instances paid for at once */
 	uint64_t launches, terminations, scale_outs, scale_ins;
+	uint64_t copy_loads;                      /* copies placed that had to load (not warm at t = 0) */
 	uint64_t launch_failures;                 /* launch attempts refused (quota, capacity, window) */
 	uint64_t spot_interruptions;              /* Spot instances given an interruption notice */
 	uint64_t block_terminations;              /* instances taken away at a Capacity Block's end */
@@ -129,6 +133,13 @@ void meter_queue(struct meter *m, int64_t now_us, int delta);
 /* Fleet: an instance of `kind` starts (+1) or stops (-1) being paid for / being in service. */
 void meter_live(struct meter *m, int64_t now_us, enum option_kind kind, int delta);
 void meter_in_service(struct meter *m, int64_t now_us, int delta);
+
+/* Model copies (copies.h): each copy holds gpus GPUs and the meter's slots are per copy; from then on
+ * busy GPU-hours and time over-provisioned are counted per copy. */
+void meter_set_copies(struct meter *m, int gpus);
+
+/* Copies: delta copies start (+) or stop (-) serving now. */
+void meter_copies(struct meter *m, int64_t now_us, int delta);
 
 /* A bill: usd for `paid_us` microseconds of one or more instances of kind (already multiplied out). */
 void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us);

@@ -58,7 +58,7 @@ static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sam
 	NULL };
 static const char *const slo_keys[] = { "latency_s", "ttft_s", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
-	"startup_s", "max_queue", "on_interrupt", NULL };
+	"startup_s", "max_queue", "on_interrupt", "copies", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
@@ -415,7 +415,7 @@ static int read_serving(struct load *l)
 	scenario_yaml_child(&serving, "on_interrupt", &r);
 	rc = scenario_yaml_choice(&l->y, &r, interrupt_names, 2, &on_interrupt);
 	l->sc.serving.on_interrupt = (enum interrupt_kind)on_interrupt;
-	return rc;
+	return rc ? rc : scenario_load_copies(l, &serving);
 }
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */

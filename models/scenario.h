@@ -357,6 +357,25 @@ struct scenario {
 		double capacity_block_usd_per_h; /* catalogue: Capacity Block rate; 0 when unknown */
 	} serving;
 
+	/*
+	 * `serving.copies`: model copies on instances (SageMaker inference components; README, "Copies").
+	 * With copies, the serving unit is the copy: serving.slots is slots per copy, every policy metric is
+	 * per copy, and autoscaling's capacity (min, max, the policies' answers, scheduled actions) counts
+	 * copies (sagemaker:inference-component:DesiredCopyCount, FACTS.md 6); instances follow.
+	 */
+	struct {
+		bool enabled;              /* serving.copies is given */
+		int gpus;                  /* `gpus_per_copy` (NumberOfAcceleratorDevicesRequired), >= 1 */
+		int per_instance;          /* `per_instance`: copies one instance holds; default
+		                              floor(instance GPUs / gpus_per_copy) */
+		int initial;               /* `initial`: copies at t = 0; default the fleet's counts x per_instance,
+		                              within autoscaling min and max */
+		int min_instances;         /* `min_instances` (ManagedInstanceScaling MinInstanceCount), default 0 */
+		int64_t startup_us;        /* `startup_s`: placement to serving on a ready instance (model
+		                              download and load), default 120 s (an assumption, FACTS.md 7) */
+		struct delay_dist startup; /* `startup`: a distribution instead of startup_s (scenario_delay.c) */
+	} copies;
+
 	struct {
 		int on_demand_vcpus;      /* `quotas.on_demand_vcpus`: running on-demand vCPUs; -1 = no limit */
 		int on_demand_instances;  /* `quotas.on_demand_instances`; -1 = no limit */

@@ -261,7 +261,11 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
 					     "with step and no autoscaling.max, the most instances this entry may "
 					     "hold" : "with target_tracking and no autoscaling.max, the most "
 					     "instances this entry may hold");
-	f->max = tracking && l->sc.autoscaling.max > f->count ? l->sc.autoscaling.max : f->count;
+	/* with copies, autoscaling.max counts copies: an entry may hold the instances they need */
+	int most = l->sc.autoscaling.max;
+	if (l->sc.copies.enabled)
+		most = (most + l->sc.copies.per_instance - 1) / l->sc.copies.per_instance;
+	f->max = tracking && most > f->count ? most : f->count;
 	return scenario_load_int(l, &r, f->count, MAX_INSTANCES, &f->max);
 }
 
@@ -669,9 +673,12 @@ int scenario_load_finish(struct load *l)
 {
 	struct scenario *sc = &l->sc;
 	struct scenario_yaml_ref r;
-	int reserved = 0, count = 0, capacity = 0, holding = 0;
+	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, per, rc;
 
 	for (int i = 0; i < sc->nfleet; i++) {
+		enum option_kind k = sc->fleet[i].option;
+		/* as world.c starts them: a Capacity Block adds its own when it opens */
+		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN ? sc->fleet[i].count : 0;
 		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
 		holding += sc->fleet[i].option != OPTION_SAVINGS_PLAN;
 		count += sc->fleet[i].count;     /* a savings_plan's count and max are 0 */
@@ -681,12 +688,16 @@ int scenario_load_finish(struct load *l)
 		return scenario_yaml_fail(&l->y, &l->fleet, "a savings_plan holds no instances, and the "
 					  "fleet has nothing else; expected at least one entry of another "
 					  "option");
+	/* with copies, autoscaling's bounds count copies (DesiredCopyCount): per_instance to an instance */
+	per = sc->copies.enabled ? sc->copies.per_instance : 1;
 	if (!l->min_given)
-		sc->autoscaling.min = reserved;
+		sc->autoscaling.min = reserved * per;
 	if (!l->max_given)
-		sc->autoscaling.max = capacity;
+		sc->autoscaling.max = capacity * per;
+	if ((rc = scenario_copies_finish(l, capacity, starting)))
+		return rc;
 	if (sc->autoscaling.policy == POLICY_NONE) {
-		if (count < 1)
+		if (count < 1 && !sc->copies.enabled)
 			return scenario_yaml_fail(&l->y, &l->fleet, "the fleet has no instances "
 						  "(every count is 0) and autoscaling.policy is none; expected "
 						  "a reserved, odcr or capacity_block entry, or an on_demand or "
@@ -694,10 +705,11 @@ int scenario_load_finish(struct load *l)
 		return STATUS_OK;
 	}
 	scenario_yaml_child(&l->autoscaling, "max", &r);
-	if (sc->autoscaling.max > capacity)
+	if (sc->autoscaling.max > capacity * per)
 		return scenario_yaml_fail(&l->y, &r, "%d is more than the fleet can hold (its "
-					  "entries' max add up to %d); expected at most %d, or a larger max on "
-					  "a fleet entry", sc->autoscaling.max, capacity, capacity);
+					  "entries' max add up to %d%s); expected at most %d, or a larger max on "
+					  "a fleet entry", sc->autoscaling.max, capacity, sc->copies.enabled ? " instances" : "",
+					  capacity * per);
 	scenario_yaml_child(&l->autoscaling, "min", &r);
 	if (sc->autoscaling.min > sc->autoscaling.max)
 		return scenario_yaml_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "

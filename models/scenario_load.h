@@ -116,6 +116,15 @@ int scenario_load_check_keys(struct load *l, const struct scenario_yaml_ref *map
 /* Read the optional `startup` of a fleet entry (the mapping e) into *out; absent: DELAY_DEFAULT. */
 int scenario_load_startup(struct load *l, const struct scenario_yaml_ref *e, struct delay_dist *out);
 
+/* ---- model copies, in scenario_copies.c --------------------------------------------------------- */
+
+/* Read the optional `copies` of the mapping serving (after the instance type: GPUs bound the copies). */
+int scenario_load_copies(struct load *l, const struct scenario_yaml_ref *serving);
+
+/* With copies, once the fleet and autoscaling's bounds are known: check min_instances and initial against
+ * the fleet's capacity (instances) and default initial to `counted` starting instances' worth of copies. */
+int scenario_copies_finish(struct load *l, int capacity, int counted);
+
 /* ---- the workload, in scenario_workload.c ------------------------------------------------------- */
 
 /*

@@ -233,16 +233,28 @@ static void plan_service(struct serving *s, struct request *r, int concurrency)
 		r->run_us = 1;
 }
 
+/* The concurrency a request starting on `in` shares its model with: the instance's requests, or with
+ * copies those of one copy (requests spread evenly over its serving copies, rounded up). */
+static int per_copy(const struct serving *s, const struct instance *in)
+{
+	int copies;
+
+	if (in->cap == s->slots || in->cap <= 0)
+		return in->busy;
+	copies = in->cap / s->slots;
+	return (in->busy + copies - 1) / copies;
+}
+
 static void start(struct serving *s, struct request *r, int idx)
 {
 	struct instance *in = &s->fleet->pool[idx];
 	int rc;
 
-	assert(in->state == INSTANCE_SERVING && in->busy < s->slots);
-	if (++in->busy == s->slots)
+	assert(in->state == INSTANCE_SERVING && in->busy < in->cap);
+	if (++in->busy >= in->cap)
 		clear_free(s, idx);
 	meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), +1);
-	plan_service(s, r, in->busy);
+	plan_service(s, r, per_copy(s, in));
 	r->start_us = s->eng->now_us;
 	r->inst = idx;
 	r->prev = NULL;
@@ -294,7 +306,7 @@ static void on_done(struct engine *eng, struct event *ev)
 	meter_busy(s->meter, eng->now_us, kind_of(s, idx), -1);
 	meter_served(s->meter, r->start_us - r->arrival_us, eng->now_us - r->arrival_us, r->ttft_us);
 	request_put(s, r);
-	if (in->state == INSTANCE_SERVING)
+	if (in->state == INSTANCE_SERVING && in->busy < in->cap)
 		set_free(s, idx);
 	else if (in->state == INSTANCE_DRAINING && in->busy == 0)
 		fleet_instance_idle(s->fleet, idx);
@@ -347,8 +359,18 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 
 void serving_instance_up(struct serving *s, int idx)
 {
-	if (s->fleet->pool[idx].busy < s->slots)
+	serving_set_capacity(s, idx, s->slots);
+}
+
+void serving_set_capacity(struct serving *s, int idx, int slots)
+{
+	struct instance *in = &s->fleet->pool[idx];
+
+	in->cap = slots;
+	if (in->state == INSTANCE_SERVING && in->busy < in->cap)
 		set_free(s, idx);
+	else
+		clear_free(s, idx);
 	dispatch(s);
 }
 

@@ -79,8 +79,14 @@ void serving_fini(struct serving *s);
 /* A request arrives now. */
 void serving_arrive(struct serving *s, const struct request_draw *draw);
 
-/* Instance idx starts / stops taking new requests (its requests in service go on). */
+/* Instance idx starts / stops taking new requests (its requests in service go on). Up gives it `slots`
+ * request slots. */
 void serving_instance_up(struct serving *s, int idx);
+
+/* Instance idx now serves up to `slots` requests at once (with copies: its serving copies' slots). Fewer
+ * than it has in service is fine: those finish, and none starts there until it is below the new count.
+ * Starts waiting requests if that freed room. */
+void serving_set_capacity(struct serving *s, int idx, int slots);
 void serving_instance_down(struct serving *s, int idx);
 
 /* Instance idx is taken away now (end of a Spot notice, a Capacity Block's end): its requests in service

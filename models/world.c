@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "copies.h"
 #include "cron.h"
 #include "engine.h"
 #include "fleet.h"
@@ -25,6 +26,7 @@ struct world {
 	struct meter meter;
 	struct fleet fleet;
 	struct serving serving;
+	struct copies copies;        /* model copies: what the policies scale when sc->copies.enabled */
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
@@ -99,13 +101,15 @@ static void measure_all(struct world *w, double metric[3])
 {
 	struct meter *m = &w->meter;
 	double busy = m->busy_slot_us_all - w->busy_at_eval;
-	double service = m->service_inst_us - w->service_at_eval;
+	/* with copies every metric is per copy (ConcurrentRequestsPerCopy, FACTS.md 6) */
+	double served_us = w->sc->copies.enabled ? m->service_copy_us : m->service_inst_us;
+	double service = served_us - w->service_at_eval;
 	double span_us = (double)w->sc->autoscaling.resolution_us;
 	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
 	double queued = m->queued_us - w->queued_at_eval;
 
 	w->busy_at_eval = m->busy_slot_us_all;
-	w->service_at_eval = m->service_inst_us;
+	w->service_at_eval = served_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
 	metric[METRIC_CONCURRENCY] = metric[METRIC_INVOCATIONS] = metric[METRIC_BACKLOG] = NAN;
@@ -116,6 +120,18 @@ static void measure_all(struct world *w, double metric[3])
 	metric[METRIC_BACKLOG] = queued / service;
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
 	metric[METRIC_INVOCATIONS] = arrivals * (60.0 * SIM_US_PER_S / span_us) / (service / span_us);
+}
+
+/* The scalable target's capacity now: desired copies with copies, else desired instances. */
+static int capacity_now(const struct world *w)
+{
+	return w->sc->copies.enabled ? w->copies.desired : w->fleet.desired;
+}
+
+/* Set the scalable target's capacity; returns what it became (the fleet clamps instances). */
+static int capacity_set(struct world *w, int n)
+{
+	return w->sc->copies.enabled ? copies_set_desired(&w->copies, n) : fleet_set_desired(&w->fleet, n);
 }
 
 /*
@@ -146,14 +162,14 @@ static void combine(struct policy_decision *into, const struct policy_decision *
  */
 static bool scale_from_zero(struct world *w, int64_t now)
 {
-	if (!w->sc->autoscaling.scale_from_zero || w->fleet.desired > 0 || serving_queue_len(&w->serving) < 1) {
+	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || serving_queue_len(&w->serving) < 1) {
 		w->backlog_periods = 0;
 		return false;
 	}
 	if (++w->backlog_periods < 2)
 		return false;
 	w->backlog_periods = 0;
-	meter_event(&w->meter, now, "scale_out", NULL, fleet_set_desired(&w->fleet, 1),
+	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1),
 		    "scale from zero: backlog without capacity for 2 periods (+1)");
 	w->meter.scale_outs++;
 	return true;
@@ -178,7 +194,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	if (scale_from_zero(w, eng->now_us))
 		goto next;
 	in.metric = metric[w->sc->autoscaling.metric];
-	in.capacity = w->fleet.desired;
+	in.capacity = capacity_now(w);
 	w->policy->ops->decide(w->policy, &in, &out);
 	for (int i = 0; i < w->nalso; i++) {
 		struct policy_decision other;
@@ -194,7 +210,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 		out.desired = want;
 	}
 	if (out.action != POLICY_HOLD) {
-		int got = fleet_set_desired(&w->fleet, out.desired);
+		int got = capacity_set(w, out.desired);
 		bool out_ = out.action == POLICY_SCALE_OUT;
 		if (out_)
 			w->meter.scale_outs++;
@@ -254,7 +270,7 @@ static void schedule_next_action(struct world *w)
 static void run_action(struct world *w, const struct scheduled_action *a, int64_t now_us)
 {
 	char detail[48];
-	int cur = w->fleet.desired, got = cur, want;
+	int cur = capacity_now(w), got = cur, want;
 
 	if (a->min >= 0) {
 		w->min = a->min;
@@ -276,7 +292,7 @@ static void run_action(struct world *w, const struct scheduled_action *a, int64_
 	}
 	want = cur < w->min ? w->min : cur > w->max ? w->max : cur;
 	if (want != cur)
-		got = fleet_set_desired(&w->fleet, want);
+		got = capacity_set(w, want);
 	snprintf(detail, sizeof detail, "min=%d max=%d", w->min, w->max);
 	meter_event(&w->meter, now_us, "scheduled", NULL, got, detail);
 }
@@ -296,10 +312,14 @@ static void on_scheduled(struct engine *eng, struct event *ev)
 	schedule_next_action(w);
 }
 
-/* Starting capacity: the counts in the fleet, raised to autoscaling.min and capped at max if scaling. */
+/* Starting capacity: the counts in the fleet, raised to autoscaling.min and capped at max if scaling;
+ * with copies, the initial copies (the scenario loader settled them). */
 static int initial_capacity(const struct scenario *sc)
 {
 	int n = 0;
+
+	if (sc->copies.enabled)
+		return sc->copies.initial;
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
@@ -342,6 +362,14 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	rc = serving_init(&w->serving, sc, &w->eng, &w->meter, &w->fleet, fleet_capacity(&w->fleet));
 	if (rc)
 		return rc;
+	if (sc->copies.enabled) {
+		rc = copies_init(&w->copies, sc, &w->eng, &w->meter, &w->fleet, &w->serving,
+				 fleet_capacity(&w->fleet));
+		if (rc)
+			return rc;
+		w->fleet.copies = &w->copies;
+		meter_set_copies(&w->meter, sc->copies.gpus);
+	}
 	w->policy = policy_new(sc, &rc);
 	if (rc)
 		return rc;
@@ -361,6 +389,8 @@ static void teardown(struct world *w)
 	policy_free(w->policy);
 	for (int i = 0; i < w->nalso; i++)
 		policy_free(w->also[i]);
+	if (w->fleet.copies)
+		copies_fini(&w->copies);
 	serving_fini(&w->serving);
 	fleet_fini(&w->fleet);
 	workload_fini(&w->wl);
@@ -372,7 +402,10 @@ static void run_to_horizon(struct world *w)
 {
 	const struct scenario *sc = w->sc;
 
-	if (fleet_start(&w->fleet, initial_capacity(sc)) != STATUS_OK)
+	int rc = sc->copies.enabled ? copies_start(&w->copies, initial_capacity(sc))
+				    : fleet_start(&w->fleet, initial_capacity(sc));
+
+	if (rc != STATUS_OK)
 		return;
 	next_arrival(w);
 	if (sc->sample_period_us <= sc->horizon_us)
@@ -414,6 +447,8 @@ static void drain(struct world *w)
 	engine_advance(&w->eng, w->sc->horizon_us);
 	meter_close(&w->meter, w->sc->horizon_us);
 	fleet_close(&w->fleet, w->sc->horizon_us);
+	if (w->fleet.copies)
+		copies_close(&w->copies);
 	engine_cancel(&w->eng, &w->arrival);
 	engine_cancel(&w->eng, &w->sample);
 	engine_cancel(&w->eng, &w->evaluate);

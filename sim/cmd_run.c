@@ -130,9 +130,15 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 {
 	double total = get(rep, "requests_total");
 
-	printf("gpucap %s: %s, seed %" PRIu64 ", %.4g h on %s x %d slots; run %" PRId64 " in %s\n",
-	       GPUCAP_VERSION, sc->name, sc->seed, (double)sc->horizon_us / 3.6e9, sc->serving.instance_type,
-	       sc->serving.slots, run_id, db);
+	char unit[SCENARIO_NAME_MAX + 96];
+
+	if (sc->copies.enabled)
+		snprintf(unit, sizeof unit, "%s x %d copies of %d GPUs x %d slots", sc->serving.instance_type,
+			 sc->copies.per_instance, sc->copies.gpus, sc->serving.slots);
+	else
+		snprintf(unit, sizeof unit, "%s x %d slots", sc->serving.instance_type, sc->serving.slots);
+	printf("gpucap %s: %s, seed %" PRIu64 ", %.4g h on %s; run %" PRId64 " in %s\n", GPUCAP_VERSION,
+	       sc->name, sc->seed, (double)sc->horizon_us / 3.6e9, unit, run_id, db);
 	printf("  requests   %.0f total, %.0f served, %.0f dropped (%.0f timed out, %.0f refused)\n", total,
 	       get(rep, "requests_served"), get(rep, "requests_dropped"), get(rep, "requests_timed_out"),
 	       get(rep, "requests_refused"));
@@ -158,6 +164,9 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	printf("  fleet      peak %.0f instances, %.0f launches, %.0f scale-outs, %.0f scale-ins, %.0f launch failures\n",
 	       get(rep, "instances_peak"), get(rep, "launches"), get(rep, "scale_out_actions"),
 	       get(rep, "scale_in_actions"), get(rep, "launch_failures"));
+	if (sc->copies.enabled)
+		printf("  copies     %.1f copy-hours serving, %.0f copy loads\n", get(rep, "copy_hours"),
+		       get(rep, "copy_loads"));
 	if (get(rep, "spot_interruptions") > 0 || get(rep, "block_terminations") > 0)
 		printf("  taken      %.0f spot interruptions, %.0f block terminations; %.0f requests interrupted "
 		       "(%.0f dropped)\n", get(rep, "spot_interruptions"), get(rep, "block_terminations"),

@@ -234,7 +234,7 @@ static void assert_summary_columns(const char *path)
 		"requests_interrupted", "launch_failures", "commitment_usd", "commitment_unused_usd",
 		"commitment_utilization", "commitment_coverage", "commitment_after_horizon_usd",
 		"instances_peak", "launches", "terminations", "scale_out_actions", "scale_in_actions",
-		"time_under_provisioned_s", "time_over_provisioned_s",
+		"time_under_provisioned_s", "time_over_provisioned_s", "copy_hours", "copy_loads",
 		"sim_events",
 	};
 	const size_t nmetrics = sizeof metrics / sizeof metrics[0];

@@ -1,0 +1,209 @@
+/*
+ * check_world_copies: whole runs with model copies on instances (SageMaker inference components; copies.h):
+ * copies moved by a schedule down to zero and back with the instances following, target tracking on the
+ * per-copy metric placing copies on room before launching instances and emptying instances to release
+ * them, and copies lost with their instance (a Capacity Block's end) loaded again elsewhere. Every
+ * timeline is worked out by hand from the rules in copies.h.
+ */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "capture.h"
+#include "testutil.h"
+
+static struct capture cap;
+
+#define M(name) capture_metric(&cap, name)
+
+/* Events of kind `kind` (and option, unless NULL) in [t0_s, t1_s], their counts added up. */
+static int count_between(const char *kind, const char *option, double t0_s, double t1_s)
+{
+	int n = 0;
+
+	for (int i = 0; i < cap.nevents; i++) {
+		const struct capture_event *e = &cap.events[i];
+		if (strcmp(e->kind, kind) == 0 && (!option || strcmp(e->option, option) == 0) &&
+		    e->t_s >= t0_s && e->t_s <= t1_s)
+			n += e->count;
+	}
+	return n;
+}
+
+/*
+ * g6.12xlarge has 4 GPUs; 2 GPUs a copy -> 2 copies an instance, 1 slot a copy. Instances start in 60 s,
+ * copies load in 30 s. 3 copies at t = 0 -> 2 instances warm (2 + 1 copies). A request every 70 s.
+ */
+static const char scheduled[] =
+	"name: copies-scheduled\nhorizon: 1h\nslo: {latency_s: 3600}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.0142857142857}\n"
+	"  service: {kind: constant, mean_s: 1}\n"
+	"serving:\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+	"  copies: {gpus_per_copy: 2, slots_per_copy: 1, startup_s: 30, initial: 3}\n"
+	"fleet:\n  - {option: on_demand, max: 3, usd_per_h: 1}\n"
+	"autoscaling:\n  policy: none\n  schedule:\n"
+	"    - {at: 2026-01-01T00:10:00Z, min: 5, max: 5}\n"
+	"    - {at: 2026-01-01T00:20:00Z, min: 1, max: 1}\n"
+	"    - {at: 2026-01-01T00:30:00Z, min: 0, max: 0}\n"
+	"    - {at: 2026-01-01T00:40:00Z, min: 3, max: 3}\n";
+
+START_TEST(copies_scale_to_zero_and_back_with_their_instances)
+{
+	/*
+	 * By hand:
+	 *  - 0 s: 2 instances, 3 copies serving (warm).
+	 *  - 600 s: 5 copies: 1 goes to instance 1's free room (loads until 630); 1 waits and no room is coming
+	 *    -> 1 instance launches (ready 660), where it loads until 690.
+	 *  - 1200 s: 1 copy: 4 removed, each from the instance holding the fewest (ties: the highest index):
+	 *    instance 2's one, instance 1's two, one of instance 0's. Instances 1 and 2 hold none -> released
+	 *    (they terminate at once: nothing in service).
+	 *  - 1800 s: 0 copies: the last is removed, instance 0 released: no instance at all.
+	 *  - 2400 s: 3 copies: no room -> 2 instances launch (ready 2460): 2 copies on the first, 1 on the
+	 *    second, serving at 2490.
+	 */
+	capture_run(&cap, scheduled, NULL, 0);
+	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 2);
+	ck_assert_int_eq(count_between("start", "copies", 0, 0), 3);
+
+	ck_assert_int_eq(count_between("copy_load", NULL, 600, 600), 1);
+	ck_assert_int_eq(count_between("launch", "on_demand", 600, 600), 1);
+	ck_assert_int_eq(count_between("ready", NULL, 660, 660), 1);
+	ck_assert_int_eq(count_between("copy_load", NULL, 660, 660), 1);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 630, 630), 1);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 690, 690), 1);
+
+	ck_assert_int_eq(count_between("copy_remove", NULL, 1200, 1200), 4);
+	ck_assert_int_eq(count_between("release", "on_demand", 1200, 1200), 2);
+	ck_assert_int_eq(count_between("terminate", "on_demand", 1200, 1200), 2);
+
+	ck_assert_int_eq(count_between("copy_remove", NULL, 1800, 1800), 1);
+	ck_assert_int_eq(count_between("release", "on_demand", 1800, 1800), 1);
+	ck_assert_int_eq(count_between("terminate", "on_demand", 1800, 1800), 1);
+
+	ck_assert_int_eq(count_between("launch", "on_demand", 2400, 2400), 2);
+	ck_assert_int_eq(count_between("copy_load", NULL, 2460, 2460), 3);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 2490, 2490), 3);
+	ck_assert_int_eq(count_between("launch", NULL, 0, 3600), 3);
+	ck_assert_int_eq(count_between("terminate", NULL, 0, 3600), 3);
+
+	/* copies serving: 3 x 630 + 4 x 60 + 5 x 510 + 1 x 600 + 0 x 690 + 3 x 1110 = 8610 copy-seconds */
+	ck_assert_double_eq_tol(M("copy_hours"), 8610.0 / 3600, 1e-9);
+	ck_assert_double_eq(M("copy_loads"), 5);
+	/* instances paid: 0 (0-1800, 2400-3600) 3000 s, 1 (0-1200, 2400-3600) 2400 s, 2 (600-1200) 600 s */
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 6000.0 / 3600, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 4 * 6000.0 / 3600, 1e-9);
+	/* a busy slot holds a copy's 2 GPUs: each 1 s request is 2 GPU-seconds */
+	ck_assert_double_eq_tol(M("gpu_hours_busy"), 2 * M("requests_served") / 3600, 1e-9);
+	/* the requests that came while no copy served waited and were served */
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+	ck_assert(M("wait_p99_s") > 30);
+}
+END_TEST
+
+/*
+ * 10 requests/s of 1 s: always 10 busy slots. g6.12xlarge, 1 GPU a copy -> 4 copies an instance, 5 slots
+ * a copy; 2 copies at t = 0 (1 instance). Target tracking on concurrency per copy at 0.5, 1 datapoint,
+ * no cooldowns; instances start in 60 s, copies load in 30 s.
+ */
+static const char tracked[] =
+	"name: copies-tracked\nhorizon: 10m\nslo: {latency_s: 60}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving:\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+	"  copies: {gpus_per_copy: 1, slots_per_copy: 5, startup_s: 30, initial: 2}\n"
+	"fleet:\n  - {option: on_demand, max: 4, usd_per_h: 1}\n"
+	"autoscaling: {policy: target_tracking, target: 0.5, min: 1, max: 16, scale_out_datapoints: 1,"
+	" scale_in_datapoints: 1, scale_out_cooldown_s: 0, scale_in_cooldown_s: 0}\n";
+
+START_TEST(per_copy_metric_fills_room_before_launching)
+{
+	/*
+	 * By hand (metric = busy slot-seconds / (copy-seconds serving x 5)):
+	 *  -  60 s: 600 / (2 x 60 x 5) = 1.0 -> ceil(2 x 1.0 / 0.5) = 4 copies; the instance has room for 2
+	 *    more: no launch.
+	 *  - 120 s: copies 2 until 90 s, 4 after: 600 / (180 x 5) = 0.667 -> ceil(4 x 0.667 / 0.5) = 6; the
+	 *    instance is full -> 1 launch (ready 180 s, its 2 copies serve from 210 s).
+	 *  - 180 s: 600 / (240 x 5) = 0.5 -> hold.
+	 *  - 240 s: 4 copies until 210 s, 6 after: 600 / (300 x 5) = 0.4 < 0.45 -> ceil(6 x 0.4 / 0.5) = 5:
+	 *    the copy removed is on the instance holding fewer (2 against 4; packing makes it the last one
+	 *    too), which keeps 1: no release.
+	 *  - 300 s: 600 / (300 x 5) = 0.4 -> ceil(5 x 0.4 / 0.5) = 4: the second instance's last copy goes,
+	 *    and the instance with it (IDLE_RELEASE).
+	 *  - 360 s on: 600 / (240 x 5) = 0.5 -> hold.
+	 */
+	const struct capture_event *e;
+	const double t[4] = { 60, 120, 240, 300 };
+	const int n[4] = { 4, 6, 5, 4 };
+	const char *kind[4] = { "scale_out", "scale_out", "scale_in", "scale_in" };
+
+	capture_run(&cap, tracked, NULL, 0);
+	for (int i = 0; i < 4; i++) {
+		e = capture_find(&cap, kind[i], i < 2 ? i : i - 2);
+		ck_assert_msg(e != NULL, "no %s number %d", kind[i], i < 2 ? i : i - 2);
+		ck_assert_double_eq_tol(e->t_s, t[i], 1e-9);
+		ck_assert_int_eq(e->count, n[i]);
+	}
+	ck_assert_int_eq(capture_count(&cap, "scale_out"), 2);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 2);
+	ck_assert_int_eq(count_between("launch", NULL, 0, 119), 0);
+	ck_assert_int_eq(count_between("launch", NULL, 120, 120), 1);
+	ck_assert_int_eq(count_between("copy_load", NULL, 60, 60), 2);
+	ck_assert_int_eq(count_between("copy_load", NULL, 180, 180), 2);
+	ck_assert_int_eq(count_between("copy_remove", NULL, 240, 240), 1);
+	ck_assert_int_eq(count_between("release", NULL, 0, 299), 0);
+	ck_assert_int_eq(count_between("release", NULL, 300, 300), 1);
+	ck_assert_int_eq(count_between("terminate", NULL, 300, 301), 1);
+	/* the second instance was paid from 120 s to 300 s, the first all along */
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), (600.0 + 180.0) / 3600, 1e-6);
+}
+END_TEST
+
+/*
+ * p5.48xlarge has 8 GPUs; 4 GPUs a copy -> 2 an instance. A 1-day Capacity Block from the start holds the
+ * 2 copies; on-demand is there for what it cannot hold. No policy.
+ */
+static const char block_end[] =
+	"name: copies-block\nhorizon: 2d\nslo: {latency_s: 600}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving:\n  instance_type: p5.48xlarge\n  startup_s: 60\n"
+	"  copies: {gpus_per_copy: 4, startup_s: 30, initial: 2}\n"
+	"fleet:\n  - {option: capacity_block, start: 2026-01-01T00:00:00Z, duration: 1d, count: 1, usd_per_h: 40}\n"
+	"  - {option: on_demand, max: 2, usd_per_h: 50}\n";
+
+START_TEST(copies_lost_with_their_instance_load_again_elsewhere)
+{
+	/*
+	 * By hand: the block's instance holds both copies from t = 0, so no on-demand instance starts. At the
+	 * 40-minute warning (86400 - 2400 = 84000 s) it drains and its 2 copies are lost; nothing else has room
+	 * -> 1 on-demand instance launches at 84000 s (ready 84060 s), the copies load there until 84090 s.
+	 */
+	capture_run(&cap, block_end, NULL, 0);
+	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 0);
+	ck_assert_int_eq(count_between("start", "copies", 0, 0), 2);
+	ck_assert_int_eq(count_between("copy_lost", NULL, 84000, 84000), 2);
+	ck_assert_int_eq(count_between("launch", "on_demand", 84000, 84000), 1);
+	ck_assert_int_eq(count_between("launch", "on_demand", 0, 172800), 1);
+	ck_assert_int_eq(count_between("copy_load", NULL, 84060, 84060), 2);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 84090, 84090), 2);
+	/* 2 copies serve all along but for the 90 s between the warning and the new copies */
+	ck_assert_double_eq_tol(M("copy_hours"), 2 * (172800.0 - 90) / 3600, 1e-9);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
+static Suite *world_copies_suite(void)
+{
+	Suite *s = suite_create("world_copies");
+	TCase *tc = tcase_create("runs");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, copies_scale_to_zero_and_back_with_their_instances);
+	tcase_add_test(tc, per_copy_metric_fills_room_before_launching);
+	tcase_add_test(tc, copies_lost_with_their_instance_load_again_elsewhere);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(world_copies_suite());
+}
