@@ -23,7 +23,7 @@
  *    below the scale-in threshold, acting on the latest. AWS does not publish the alarms' shape; the
  *    defaults 3 and 15 are the commonly cited ones (FACTS.md 7, [?]), an assumption set in the scenario.
  *  - Missing data: no action (policy.h), and the alarms start counting again ("INSUFFICIENT_DATA").
- * Not modelled here: several policies on one target.
+ * Several policies on one target are combined by the run (world.c, combine()).
  */
 #include "policy.h"
 

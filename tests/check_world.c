@@ -143,6 +143,52 @@ START_TEST(target_tracking_timeline_by_hand)
 }
 END_TEST
 
+/* A spike: 10 requests/s of 1 s, 40/s for two minutes from 600 s; 2 instances of 10 slots, target 0.5. */
+static const char spike_load[] =
+	"name: spike\nhorizon: 30m\nslo: {latency_s: 300}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 40},"
+	" {at: 720s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"fleet:\n  - {option: on_demand, count: 2, max: 6, usd_per_h: 1}\n"
+	"autoscaling: {policy: target_tracking, target: 0.5, min: 2, max: 6, scale_out_datapoints: 1,"
+	" scale_in_datapoints: 1}\n";
+
+START_TEST(target_tracking_spike_by_hand)
+{
+	/*
+	 * By hand (FACTS.md 6; cooldowns 300 s):
+	 *  - until 600 s: 10/20 = 0.5, neither above the target nor below 0.45: hold.
+	 *  - 660 s: 20 busy of 20 (the queue grows by 20/s) -> ceil(2 x 1.0 / 0.5) = 4: out to 4, ready at
+	 *    780 s; scale-out cooldown to 960 s from base 2.
+	 *  - 720, 780, 840 s: still 1.0 (2400 queued at 720 s drain at 10/s, then at 30/s from 780 s: empty at
+	 *    about 840 s): ceil(2 x 1.0 / 0.5) = 4 is not more than asked for: hold.
+	 *  - 900 s: 10 busy of 40 plus the queue's last requests ending just after 840 s: 0.25 < m < 0.375 ->
+	 *    ceil(4 x m / 0.5) = 3: in to 3; scale-in cooldown to 1200 s.
+	 *  - 960-1140 s: 10/30 = 0.33 < 0.45, but in cooldown: hold. 1200 s: ceil(3 x 0.333 / 0.5) = 2: in to 2.
+	 */
+	const struct capture_event *e;
+	const double t[3] = { 660, 900, 1200 };
+	const int n[3] = { 4, 3, 2 };
+
+	run_text(spike_load, NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "scale_out"), 1);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 2);
+	for (int i = 0; i < 3; i++) {
+		e = capture_find(&cap, i == 0 ? "scale_out" : "scale_in", i == 0 ? 0 : i - 1);
+		ck_assert_double_eq_tol(e->t_s, t[i], 1e-9);
+		ck_assert_int_eq(e->count, n[i]);
+	}
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_double_eq_tol(e->t_s, 660, 1e-9);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "ready", 1)->t_s, 780, 1e-9);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 2);
+	ck_assert(capture_find(&cap, "terminate", 0)->t_s >= 900 && capture_find(&cap, "terminate", 0)->t_s <= 901);
+	ck_assert(capture_find(&cap, "terminate", 1)->t_s >= 1200 && capture_find(&cap, "terminate", 1)->t_s <= 1201);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
 START_TEST(on_demand_billed_from_launch_to_termination)
 {
 	run_text(step_load, NULL, 0);
@@ -444,6 +490,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, backlog_metric);
 	tcase_add_test(tc, several_policies_on_one_target);
 	tcase_add_test(tc, scale_to_zero_and_back);
+	tcase_add_test(tc, target_tracking_spike_by_hand);
 	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
 	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
 	suite_add_tcase(s, tc);
