@@ -30,6 +30,8 @@ struct policy_input {
 	int64_t now_us;   /* time of the evaluation */
 	double metric;    /* the metric over the period just ended; NaN when missing */
 	int capacity;     /* current capacity (launching + serving instances) */
+	double ready;     /* instances (with copies: copies) in service over the period just ended, on
+	                     average; fewer than capacity while some are still starting */
 	double arrivals_per_s;      /* arrivals over the period just ended / the period, 1/s */
 	double busy_per_arrival_s;  /* busy slot-seconds over the period / its arrivals, s; NaN: no arrival */
 	int slots;                  /* request slots per instance (serving.slots) */

@@ -14,7 +14,11 @@
  *  - Default scale-up behaviour: policies Percent 100 / 15 s and Pods 4 / 15 s with selectPolicy Max, i.e.
  *    at most max(100% of the current replicas, 4 pods) more per 15 s period; default scale-down policy
  *    Percent 100 / 15 s (no limit beyond the stabilisation).
- * Not-yet-ready pods do not contribute to the metric: the metric is measured over instances in service.
+ *  - Readiness: not-yet-ready pods do not contribute to the metric (it is measured over instances in
+ *    service), and on a scale-up they are "assumed 0%": the ratio is recomputed as ratio x ready /
+ *    current, and "if the direction reverses or within tolerance -> no action". Ready is the average
+ *    number in service over the period, so an instance that became ready part-way through counts for the
+ *    part it served (the role of the initial readiness delay).
  */
 #include <math.h>
 #include <stdio.h>
@@ -85,7 +89,10 @@ static void decide(struct policy *p, const struct policy_input *in, struct polic
 		return;
 	}
 	ratio = in->metric / h->target;
-	rec = fabs(ratio - 1.0) <= h->tolerance ? cur : (int)ceil(cur * ratio - 1e-9);
+	if (ratio > 1.0 + h->tolerance && in->ready < cur)
+		ratio *= in->ready / cur; /* unready replicas at 0% on a scale-up */
+	rec = fabs(ratio - 1.0) <= h->tolerance || (ratio < 1.0 && in->metric > h->target) ? cur
+		: (int)ceil(cur * ratio - 1e-9);
 	rec = clamp(h, rec);
 	remember(h, in->now_us, rec);
 	want = rec;

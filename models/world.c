@@ -97,7 +97,7 @@ static void on_sample(struct engine *eng, struct event *ev)
 /* The policy's metric over the period since the previous evaluation; NaN when nothing was in service. */
 /* Every metric over the period since the previous evaluation, by metric kind; NaN when nothing was in
  * service. */
-static void measure_all(struct world *w, double metric[3])
+static void measure_all(struct world *w, double metric[3], double *ready)
 {
 	struct meter *m = &w->meter;
 	double busy = m->busy_slot_us_all - w->busy_at_eval;
@@ -113,6 +113,7 @@ static void measure_all(struct world *w, double metric[3])
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
 	metric[METRIC_CONCURRENCY] = metric[METRIC_INVOCATIONS] = metric[METRIC_BACKLOG] = NAN;
+	*ready = service > 0 ? service / span_us : 0;
 	if (service <= 0)
 		return;
 	metric[METRIC_CONCURRENCY] = busy / (service * w->sc->serving.slots);
@@ -190,7 +191,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	in.busy_per_arrival_s = arrivals > 0 ? busy_us / SIM_US_PER_S / arrivals : NAN;
 	in.slots = w->sc->serving.slots;
 	in.now_us = eng->now_us;
-	measure_all(w, metric);
+	measure_all(w, metric, &in.ready);
 	if (scale_from_zero(w, eng->now_us))
 		goto next;
 	in.metric = metric[w->sc->autoscaling.metric];

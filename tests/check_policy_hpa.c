@@ -22,7 +22,7 @@ static struct policy *hpa(int min, int max)
 
 static struct policy_decision ask(struct policy *p, int t_s, double metric, int capacity)
 {
-	struct policy_input in = { .now_us = t_s * S, .metric = metric, .capacity = capacity };
+	struct policy_input in = { .now_us = t_s * S, .metric = metric, .capacity = capacity, .ready = capacity };
 	struct policy_decision out;
 
 	p->ops->decide(p, &in, &out);
@@ -51,6 +51,31 @@ START_TEST(scale_up_limited_per_period)
 	p = hpa(1, 1000);
 	/* 10 replicas at 3x: recommends 30, limited to max(20, 14) = 20 */
 	ck_assert_int_eq(ask(p, 15, 1.5, 10).desired, 20);
+	policy_free(p);
+}
+END_TEST
+
+START_TEST(unready_replicas_count_as_zero_on_scale_up)
+{
+	struct policy *p = hpa(1, 100);
+	struct policy_input in = { .now_us = 15 * S, .metric = 1.0, .capacity = 4, .ready = 2 };
+	struct policy_decision d;
+
+	/* 2 of 4 ready at 2x the target: with the unready at 0% the ratio is 2 x 2 / 4 = 1: no action */
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_HOLD);
+	/* 3 of 4 ready at 2x: 2 x 3 / 4 = 1.5 -> ceil(4 x 1.5) = 6 (not ceil(4 x 2) = 8) */
+	in.now_us = 30 * S;
+	in.ready = 3;
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_SCALE_OUT);
+	ck_assert_int_eq(d.desired, 6);
+	/* 1 of 4 ready at 2x: 0.5, the direction reverses: no action (never a scale-in from this) */
+	in.now_us = 45 * S;
+	in.ready = 1;
+	in.capacity = 6;
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_HOLD);
 	policy_free(p);
 }
 END_TEST
@@ -99,6 +124,7 @@ static Suite *hpa_suite(void)
 
 	tcase_add_test(tc, tolerance_band);
 	tcase_add_test(tc, scale_up_limited_per_period);
+	tcase_add_test(tc, unready_replicas_count_as_zero_on_scale_up);
 	tcase_add_test(tc, scale_down_stabilisation_window);
 	tcase_add_test(tc, missing_metric_holds);
 	tcase_add_test(tc, bounds);

@@ -48,7 +48,7 @@ static struct policy *predictive(enum forecast_kind kind, int64_t period_us, int
 static struct policy_decision feed(struct policy *p, int64_t k, int64_t period_us, double rate, double metric,
 				   int capacity)
 {
-	struct policy_input in = { .now_us = k * period_us, .metric = metric, .capacity = capacity,
+	struct policy_input in = { .now_us = k * period_us, .metric = metric, .capacity = capacity, .ready = capacity,
 				   .arrivals_per_s = rate, .busy_per_arrival_s = rate > 0 ? 2.0 : NAN,
 				   .slots = SLOTS };
 	struct policy_decision out;

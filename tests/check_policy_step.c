@@ -59,7 +59,7 @@ static struct policy *make(void)
 
 static struct policy_decision ask(struct policy *p, int minute, double metric, int capacity)
 {
-	struct policy_input in = { .now_us = minute * MIN_US, .metric = metric, .capacity = capacity };
+	struct policy_input in = { .now_us = minute * MIN_US, .metric = metric, .capacity = capacity, .ready = capacity };
 	struct policy_decision out;
 
 	p->ops->decide(p, &in, &out);

@@ -52,7 +52,7 @@ static struct policy *make(double target, int min, int max, int out_cd_s, int in
 
 static struct policy_decision ask(struct policy *p, int minute, double metric, int capacity)
 {
-	struct policy_input in = { .now_us = minute * MIN_US, .metric = metric, .capacity = capacity };
+	struct policy_input in = { .now_us = minute * MIN_US, .metric = metric, .capacity = capacity, .ready = capacity };
 	struct policy_decision out;
 
 	p->ops->decide(p, &in, &out);

@@ -407,20 +407,34 @@ START_TEST(hpa_timeline_by_hand)
 	 *  - 615 s: the load steps to 30/s at 600 s; busy ramps from 10 to 20 slots by 600.5 s, so the metric
 	 *    over [600, 615] is (15 x 0.5 + 20 x 14.5) / 15 / 20 = 0.9917, ratio 1.983 -> ceil(2 x 1.983) = 4,
 	 *    within the scale-up limit max(2 x 2, 2 + 4) = 6 -> scale out to 4.
-	 *  - 630 s: still 2 instances serving, saturated: ratio 2 -> ceil(4 x 2) = 8 = max(8, 8) -> 8.
-	 *  - 645 s: ratio 2 -> 16, capped at max 10 (limit max(16, 12)) -> 10.
+	 *  - 630-675 s: 2 instances serving, saturated: ratio 2, but 2 of the 4 are not ready and count as 0%
+	 *    on a scale-up: 2 x 2 / 4 = 1, within tolerance -> hold (at 675 s the new ones are ready but
+	 *    served none of the period: on average 2 were in service).
+	 *  - 690 s: 4 serving, still saturated (the backlog of 10/s since 600 s drains at 10/s): ratio 2 ->
+	 *    ceil(4 x 2) = 8 = max(4 x 2, 4 + 4) -> scale out to 8 (ready at 750 s).
+	 *  - 705-750 s: ratio 2 with 4 of 8 ready -> 1: hold (each hold recommends the current 8).
+	 *  - 765 s on: 30 busy / 80 slots = 0.375, ratio 0.75 -> recommends 6; the window still holds the 8s
+	 *    recommended up to 750 s -> scale in to 6 at 1065 s, when 750 s is more than 300 s ago.
+	 *  - 1815 s: the load is back to 10/s from 1800 s; the last 30/s requests end in its first second:
+	 *    (10 x 15 + 10) / 15 / 60 = 0.178, ratio 0.356 -> ceil(6 x 0.356) = 3; from 1830 s 10/60 -> 2.
+	 *    The window holds a 6 until 2100 s, then the 3 until 2115 s -> scale in to 3 at 2115 s (the 6 of
+	 *    1800 s has aged out), to 2 at 2130 s.
 	 */
 	const struct capture_event *e;
-	const double t[4] = { 15, 615, 630, 645 };
-	const int n[4] = { 2, 4, 8, 10 };
+	const double t[6] = { 15, 615, 690, 1065, 2115, 2130 };
+	const int n[6] = { 2, 4, 8, 6, 3, 2 };
+	const char *kind[6] = { "scale_in", "scale_out", "scale_out", "scale_in", "scale_in", "scale_in" };
+	const int nth[6] = { 0, 0, 1, 1, 2, 3 };
 	run_text("name: hpa\nhorizon: 1h\nslo: {latency_s: 60}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 		 " {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
 		 "fleet:\n  - {option: on_demand, count: 4, max: 10, usd_per_h: 1}\n"
 		 "autoscaling: {policy: hpa, target: 0.5, min: 1, max: 10}\n", NULL, 0);
-	for (int i = 0; i < 4; i++) {
-		e = capture_find(&cap, i == 0 ? "scale_in" : "scale_out", i == 0 ? 0 : i - 1);
+	ck_assert_int_eq(capture_count(&cap, "scale_out"), 2);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 4);
+	for (int i = 0; i < 6; i++) {
+		e = capture_find(&cap, kind[i], nth[i]);
 		ck_assert_msg(e != NULL, "scaling action %d missing", i);
 		ck_assert_double_eq_tol(e->t_s, t[i], 1e-9);
 		ck_assert_int_eq(e->count, n[i]);
