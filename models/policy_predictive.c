@@ -32,7 +32,9 @@
  *    It is applied always, not only until the history covers a season: a forecast can be wrong.
  *  - Decision: desired = max(P, F), clamped to [min, max]. Without a forecast (history too short) the policy
  *    only scales out, to F, when the metric is above the target. It never scales in while the metric is
- *    above the target, and scales in only to max(P, F): never below what the current load needs.
+ *    above the target, and scales in only to max(P, F, the largest P of any period from now to now + lead):
+ *    never below what the current load needs, nor what it will need again before a replacement could
+ *    start (need_until_lead).
  *  - Missing metric (nothing in service): no action (policy.h), the history is still recorded.
  */
 #include <math.h>
@@ -137,6 +139,30 @@ double policy_predictive_forecast(const struct policy *base, int64_t at_us)
 	return p->rate[j % p->nring];
 }
 
+/*
+ * The most instances any period from now to now + lead is forecast to need (-1 without a forecast). An
+ * instance released now could not serve again before a startup has passed, so a scale-in keeps what the
+ * periods until the lead need; this also stops the churn of releasing and relaunching as the forecast of
+ * single periods moves up and down with Poisson noise. O(lead / period) per decision.
+ */
+static int need_until_lead(const struct predictive *p, const struct policy_input *in, double service)
+{
+	int64_t n = (p->lead_us + p->period_us - 1) / p->period_us;
+	int most = -1;
+
+	for (int64_t i = 1; i <= n; i++) {
+		int64_t ahead = i * p->period_us < p->lead_us ? i * p->period_us : p->lead_us;
+		double rate = policy_predictive_forecast(&p->base, in->now_us + ahead);
+		int need;
+		if (isnan(rate))
+			continue;
+		need = ceil_tol(rate * service / (in->slots * p->target));
+		if (need > most)
+			most = need;
+	}
+	return most;
+}
+
 static void decide(struct policy *base, const struct policy_input *in, struct policy_decision *out)
 {
 	struct predictive *p = (struct predictive *)base;
@@ -161,6 +187,11 @@ static void decide(struct policy *base, const struct policy_input *in, struct po
 	if (pred < 0 && !above)
 		return; /* no forecast yet: act only reactively, and only outwards */
 	want = pred > floor_ ? pred : floor_;
+	if (want < in->capacity && pred >= 0) {
+		int keep = need_until_lead(p, in, service);
+		if (keep > want)
+			want = keep;
+	}
 	want = want < p->base.min ? p->base.min : want > p->base.max ? p->base.max : want;
 	if (want == in->capacity || (want < in->capacity && (above || pred < 0)))
 		return;

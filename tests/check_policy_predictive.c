@@ -125,6 +125,27 @@ START_TEST(yesterday_plans_a_daily_pattern)
 }
 END_TEST
 
+START_TEST(scale_in_keeps_what_the_lead_needs)
+{
+	struct policy *p = predictive(FORECAST_YESTERDAY, H, 2 * H);
+	struct policy_decision d;
+
+	/* 5/s all day except 100/s in period 9 */
+	for (int64_t k = 1; k <= 31; k++)
+		feed(p, k, H, k == 9 ? 100 : 5, NAN, 1);
+	/* at 32 h with 60 instances: period 34 (lead 2 h) a day back is 10: 5/s -> ceil(5 x 2 / 5) = 2, load now
+	 * 2; but period 33, inside the lead, a day back is 9: 100/s -> ceil(200 / 5) = 40: scale in to 40 only */
+	d = feed(p, 32, H, 5, 0.3, 60);
+	ck_assert_int_eq(d.action, POLICY_SCALE_IN);
+	ck_assert_int_eq(d.desired, 40);
+	/* at 33 h with 40: periods 34 and 35 a day back are 10 and 11, 5/s: now 2 will do */
+	d = feed(p, 33, H, 5, 0.3, 40);
+	ck_assert_int_eq(d.action, POLICY_SCALE_IN);
+	ck_assert_int_eq(d.desired, 2);
+	policy_free(p);
+}
+END_TEST
+
 START_TEST(no_scale_in_above_target)
 {
 	struct policy *p = predictive(FORECAST_YESTERDAY, H, 2 * H);
@@ -324,6 +345,7 @@ static Suite *predictive_suite(void)
 	tcase_add_test(tc, last_week_reads_the_period_seven_days_back);
 	tcase_add_test(tc, yesterday_plans_a_daily_pattern);
 	tcase_add_test(tc, no_scale_in_above_target);
+	tcase_add_test(tc, scale_in_keeps_what_the_lead_needs);
 	tcase_add_test(tc, first_day_only_reacts_outwards);
 	tcase_add_test(tc, bounds_clamp);
 	tcase_add_test(tc, holt_winters_converges_on_a_daily_sinusoid);
