@@ -18,4 +18,11 @@ check "other seed, other results" test "$(dump a.sqlite | sha256sum)" != "$(dump
 # --seed equals --set seed=
 "$GPUCAP" run --set horizon=12h --set seed=5 --quiet --db d.sqlite || fail "run d"
 check "--seed N == --set seed=N" test "$(dump a.sqlite | sha256sum)" = "$(dump d.sqlite | sha256sum)"
+# model copies: placements, releases and copy loads replay the same way
+copies="$SRC/scenarios/copies-scale-to-zero.yaml"
+for db in e f; do
+	"$GPUCAP" run "$copies" --set horizon=3d --quiet --db $db.sqlite || fail "run copies $db"
+done
+check "copies: dump has copy events" test "$(sqlite3 e.sqlite "select count(*) from events where kind like 'copy_%'")" -gt 10
+check "copies: same seed, same results" test "$(dump e.sqlite | sha256sum)" = "$(dump f.sqlite | sha256sum)"
 finish
