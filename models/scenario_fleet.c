@@ -641,6 +641,11 @@ static int read_allocation(struct load *l)
 		return scenario_yaml_fail(&l->y, &r, "strategy mixed splits launches between on-demand "
 					  "and spot, but the fleet has no spot entry; expected a spot entry, "
 					  "or strategy order");
+	/* copies decide which instances go (IDLE_RELEASE); a market split would drain others, copies and all */
+	if (mixed && l->sc.copies.enabled)
+		return scenario_yaml_fail(&l->y, &r, "strategy mixed rebalances on-demand and spot by draining "
+					  "instances, which would take model copies with them; with serving.copies "
+					  "expected strategy order (list the entries in the order to fill)");
 	l->sc.allocation.mixed = mixed;
 	l->sc.allocation.on_demand_pct = 100;
 	scenario_yaml_child(&al, "on_demand_base_capacity", &r);
