@@ -1,4 +1,4 @@
--- gpucap results database, schema version 1.
+-- gpucap results database, schema version 2: the tables (the view is in analysis/summary_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
 --   runs     one row per committed run: what was run (scenario text and --set overrides, so any run can be
@@ -14,20 +14,25 @@
 --            the column says "at the sample instant" in models/sink.h.
 --   events   the event log of a run (scale_out, scale_in, launch, ready, terminate, interruptions), in the
 --            order seq = 1, 2, ... in which the run reported them.
--- Views:
+-- Views (analysis/summary_view.sql, kept apart because it changes with every new metric):
 --   run_summary  one wide row per run (run columns plus one column per metric), for sqlite3, pandas or a
---                BI tool. It has no "wall_s" metric column: runs.wall_s already gives the wall-clock time
---                (a metric named wall_s, if a run reports one, stays in the metrics table).
+--                BI tool.
 -- Times are seconds (t_s, horizon_s, wall_s) from the scenario start, or ISO-8601 UTC text (started_at).
 -- samples and events are WITHOUT ROWID: rows are small and always read by (run_id, ...), so the primary
 -- key is the table and no second index is stored. Deleting a run deletes its rows (foreign keys must be on,
 -- as gpucap turns them on for every connection).
 --
 -- Versioning: PRAGMA user_version (set at the end of this script) is the schema version, and
--- application_id marks the file as a gpucap results database ('GPCP'). When the schema changes, bump
--- user_version here and in analysis/store.c (STORE_SCHEMA_VERSION), and add a migration step that turns a
--- version N-1 file into version N; a file newer than the binary knows is refused, never guessed at.
--- The store runs this script inside one transaction, on an empty file only.
+-- application_id marks the file as a gpucap results database ('GPCP'). When the schema changes (a table
+-- here or the view in summary_view.sql), bump user_version here and STORE_SCHEMA_VERSION in
+-- analysis/store.h, and add a migration step in analysis/store.c that turns a version N-1 file into version
+-- N; a file newer than the binary knows is refused, never guessed at.
+-- History:
+--   1  the tables and run_summary; released builds wrote several shapes of the view under this version,
+--      the later ones with more metric columns.
+--   2  run_summary with time_under_provisioned_s, time_over_provisioned_s, copy_hours and copy_loads.
+--      Migration 1 -> 2 drops the view and re-creates it from summary_view.sql; no row changes.
+-- The store runs this script and then summary_view.sql inside one transaction, on an empty file only.
 
 CREATE TABLE runs (
 	run_id INTEGER PRIMARY KEY,
@@ -79,86 +84,5 @@ CREATE TABLE events (
 	PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 
-CREATE VIEW run_summary AS
-SELECT
-	r.run_id, r.name, r.seed, r.status, r.started_at, r.wall_s, r.instance_type,
-	MAX(CASE WHEN m.name = 'requests_total' THEN m.value END) AS "requests_total",
-	MAX(CASE WHEN m.name = 'requests_served' THEN m.value END) AS "requests_served",
-	MAX(CASE WHEN m.name = 'requests_dropped' THEN m.value END) AS "requests_dropped",
-	MAX(CASE WHEN m.name = 'requests_timed_out' THEN m.value END) AS "requests_timed_out",
-	MAX(CASE WHEN m.name = 'requests_refused' THEN m.value END) AS "requests_refused",
-	MAX(CASE WHEN m.name = 'requests_unserved' THEN m.value END) AS "requests_unserved",
-	MAX(CASE WHEN m.name = 'requests_interrupted_dropped' THEN m.value END) AS "requests_interrupted_dropped",
-	MAX(CASE WHEN m.name = 'slo_violations' THEN m.value END) AS "slo_violations",
-	MAX(CASE WHEN m.name = 'slo_violation_rate' THEN m.value END) AS "slo_violation_rate",
-	MAX(CASE WHEN m.name = 'latency_mean_s' THEN m.value END) AS "latency_mean_s",
-	MAX(CASE WHEN m.name = 'latency_p50_s' THEN m.value END) AS "latency_p50_s",
-	MAX(CASE WHEN m.name = 'latency_p90_s' THEN m.value END) AS "latency_p90_s",
-	MAX(CASE WHEN m.name = 'latency_p95_s' THEN m.value END) AS "latency_p95_s",
-	MAX(CASE WHEN m.name = 'latency_p99_s' THEN m.value END) AS "latency_p99_s",
-	MAX(CASE WHEN m.name = 'latency_max_s' THEN m.value END) AS "latency_max_s",
-	MAX(CASE WHEN m.name = 'wait_mean_s' THEN m.value END) AS "wait_mean_s",
-	MAX(CASE WHEN m.name = 'wait_p99_s' THEN m.value END) AS "wait_p99_s",
-	MAX(CASE WHEN m.name = 'waited_fraction' THEN m.value END) AS "waited_fraction",
-	MAX(CASE WHEN m.name = 'ttft_mean_s' THEN m.value END) AS "ttft_mean_s",
-	MAX(CASE WHEN m.name = 'ttft_p50_s' THEN m.value END) AS "ttft_p50_s",
-	MAX(CASE WHEN m.name = 'ttft_p90_s' THEN m.value END) AS "ttft_p90_s",
-	MAX(CASE WHEN m.name = 'ttft_p99_s' THEN m.value END) AS "ttft_p99_s",
-	MAX(CASE WHEN m.name = 'ttft_slo_violations' THEN m.value END) AS "ttft_slo_violations",
-	MAX(CASE WHEN m.name = 'ttft_slo_violation_rate' THEN m.value END) AS "ttft_slo_violation_rate",
-	MAX(CASE WHEN m.name = 'cost_total_usd' THEN m.value END) AS "cost_total_usd",
-	MAX(CASE WHEN m.name = 'cost_reserved_usd' THEN m.value END) AS "cost_reserved_usd",
-	MAX(CASE WHEN m.name = 'cost_on_demand_usd' THEN m.value END) AS "cost_on_demand_usd",
-	MAX(CASE WHEN m.name = 'cost_spot_usd' THEN m.value END) AS "cost_spot_usd",
-	MAX(CASE WHEN m.name = 'cost_odcr_usd' THEN m.value END) AS "cost_odcr_usd",
-	MAX(CASE WHEN m.name = 'cost_savings_plan_usd' THEN m.value END) AS "cost_savings_plan_usd",
-	MAX(CASE WHEN m.name = 'cost_capacity_block_usd' THEN m.value END) AS "cost_capacity_block_usd",
-	MAX(CASE WHEN m.name = 'cost_per_1k_requests_usd' THEN m.value END) AS "cost_per_1k_requests_usd",
-	MAX(CASE WHEN m.name = 'gpu_hours_paid' THEN m.value END) AS "gpu_hours_paid",
-	MAX(CASE WHEN m.name = 'gpu_hours_busy' THEN m.value END) AS "gpu_hours_busy",
-	MAX(CASE WHEN m.name = 'gpu_hours_idle' THEN m.value END) AS "gpu_hours_idle",
-	MAX(CASE WHEN m.name = 'gpu_hours_idle_reserved' THEN m.value END) AS "gpu_hours_idle_reserved",
-	MAX(CASE WHEN m.name = 'gpu_hours_idle_on_demand' THEN m.value END) AS "gpu_hours_idle_on_demand",
-	MAX(CASE WHEN m.name = 'gpu_hours_idle_spot' THEN m.value END) AS "gpu_hours_idle_spot",
-	MAX(CASE WHEN m.name = 'gpu_hours_idle_odcr' THEN m.value END) AS "gpu_hours_idle_odcr",
-	MAX(CASE WHEN m.name = 'gpu_hours_idle_savings_plan' THEN m.value END) AS "gpu_hours_idle_savings_plan",
-	MAX(CASE WHEN m.name = 'gpu_hours_idle_capacity_block' THEN m.value END)
-		AS "gpu_hours_idle_capacity_block",
-	MAX(CASE WHEN m.name = 'gpu_hours_paid_reserved' THEN m.value END) AS "gpu_hours_paid_reserved",
-	MAX(CASE WHEN m.name = 'gpu_hours_paid_on_demand' THEN m.value END) AS "gpu_hours_paid_on_demand",
-	MAX(CASE WHEN m.name = 'gpu_hours_paid_spot' THEN m.value END) AS "gpu_hours_paid_spot",
-	MAX(CASE WHEN m.name = 'gpu_hours_paid_odcr' THEN m.value END) AS "gpu_hours_paid_odcr",
-	MAX(CASE WHEN m.name = 'gpu_hours_paid_savings_plan' THEN m.value END) AS "gpu_hours_paid_savings_plan",
-	MAX(CASE WHEN m.name = 'gpu_hours_paid_capacity_block' THEN m.value END) AS "gpu_hours_paid_capacity_block",
-	MAX(CASE WHEN m.name = 'gpu_hours_busy_reserved' THEN m.value END) AS "gpu_hours_busy_reserved",
-	MAX(CASE WHEN m.name = 'gpu_hours_busy_on_demand' THEN m.value END) AS "gpu_hours_busy_on_demand",
-	MAX(CASE WHEN m.name = 'gpu_hours_busy_spot' THEN m.value END) AS "gpu_hours_busy_spot",
-	MAX(CASE WHEN m.name = 'gpu_hours_busy_odcr' THEN m.value END) AS "gpu_hours_busy_odcr",
-	MAX(CASE WHEN m.name = 'gpu_hours_busy_savings_plan' THEN m.value END) AS "gpu_hours_busy_savings_plan",
-	MAX(CASE WHEN m.name = 'gpu_hours_busy_capacity_block' THEN m.value END) AS "gpu_hours_busy_capacity_block",
-	MAX(CASE WHEN m.name = 'gpu_utilization' THEN m.value END) AS "gpu_utilization",
-	MAX(CASE WHEN m.name = 'spot_interruptions' THEN m.value END) AS "spot_interruptions",
-	MAX(CASE WHEN m.name = 'block_terminations' THEN m.value END) AS "block_terminations",
-	MAX(CASE WHEN m.name = 'requests_interrupted' THEN m.value END) AS "requests_interrupted",
-	MAX(CASE WHEN m.name = 'launch_failures' THEN m.value END) AS "launch_failures",
-	MAX(CASE WHEN m.name = 'commitment_usd' THEN m.value END) AS "commitment_usd",
-	MAX(CASE WHEN m.name = 'commitment_unused_usd' THEN m.value END) AS "commitment_unused_usd",
-	MAX(CASE WHEN m.name = 'commitment_utilization' THEN m.value END) AS "commitment_utilization",
-	MAX(CASE WHEN m.name = 'commitment_coverage' THEN m.value END) AS "commitment_coverage",
-	MAX(CASE WHEN m.name = 'commitment_after_horizon_usd' THEN m.value END) AS "commitment_after_horizon_usd",
-	MAX(CASE WHEN m.name = 'instances_peak' THEN m.value END) AS "instances_peak",
-	MAX(CASE WHEN m.name = 'launches' THEN m.value END) AS "launches",
-	MAX(CASE WHEN m.name = 'terminations' THEN m.value END) AS "terminations",
-	MAX(CASE WHEN m.name = 'scale_out_actions' THEN m.value END) AS "scale_out_actions",
-	MAX(CASE WHEN m.name = 'scale_in_actions' THEN m.value END) AS "scale_in_actions",
-	MAX(CASE WHEN m.name = 'time_under_provisioned_s' THEN m.value END) AS "time_under_provisioned_s",
-	MAX(CASE WHEN m.name = 'time_over_provisioned_s' THEN m.value END) AS "time_over_provisioned_s",
-	MAX(CASE WHEN m.name = 'copy_hours' THEN m.value END) AS "copy_hours",
-	MAX(CASE WHEN m.name = 'copy_loads' THEN m.value END) AS "copy_loads",
-	MAX(CASE WHEN m.name = 'sim_events' THEN m.value END) AS "sim_events"
-FROM runs AS r
-LEFT JOIN metrics AS m ON m.run_id = r.run_id
-GROUP BY r.run_id;
-
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;

@@ -13,8 +13,9 @@
 #include "scenario.h"
 #include "status.h"
 
-/* analysis/schema.sql, embedded by analysis/embed.cmake. */
+/* analysis/schema.sql (the tables) and analysis/summary_view.sql (run_summary), embedded by embed.cmake. */
 extern const char store_schema_sql[];
+extern const char store_summary_view_sql[];
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id, set by schema.sql */
 #define STORE_TABLES 4                   /* runs, metrics, samples, events */
@@ -134,8 +135,9 @@ static bool schema_is_empty(const struct schema_info *in)
 }
 
 /*
- * Create the schema in one transaction. BEGIN IMMEDIATE waits for another process that may be creating
- * it too; the file is read again under the lock and the script runs only if it is still empty.
+ * Create the schema in one transaction: the tables, then the view. BEGIN IMMEDIATE waits for another
+ * process that may be creating it too; the file is read again under the lock and the scripts run only if
+ * it is still empty.
  */
 static int schema_create(struct store *st, struct diag *d)
 {
@@ -146,10 +148,77 @@ static int schema_create(struct store *st, struct diag *d)
 	if (status != STATUS_OK)
 		return status;
 	status = schema_read(st, &in, d);
-	if (status == STATUS_OK && schema_is_empty(&in))
+	if (status == STATUS_OK && schema_is_empty(&in)) {
 		status = exec_sql(st, store_schema_sql, d, "creating the schema");
+		if (status == STATUS_OK)
+			status = exec_sql(st, store_summary_view_sql, d, "creating the schema");
+	}
 	if (status == STATUS_OK)
 		status = exec_sql(st, "COMMIT", d, "creating the schema");
+	if (status != STATUS_OK)
+		rollback(st, NULL);  /* the first message is the one to keep */
+	return status;
+}
+
+/*
+ * A whole gpucap results database of an older schema version, which schema_migrate() brings up to date.
+ * One that lacks some of the tables is damaged, and is refused rather than migrated.
+ */
+static bool schema_is_older(const struct schema_info *in)
+{
+	return in->app_id == STORE_APPLICATION_ID && in->version >= 1 && in->version < STORE_SCHEMA_VERSION &&
+	       in->tables == STORE_TABLES;
+}
+
+/*
+ * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
+ * The steps, by version:
+ *   1 -> 2  run_summary gained time_under_provisioned_s, time_over_provisioned_s, copy_hours and
+ *           copy_loads; no table changed.
+ * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
+ * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
+ * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
+ */
+static int schema_upgrade(struct store *st, int from, struct diag *d, const char *what)
+{
+	char sql[48];
+	int status;
+
+	assert(from >= 1 && from < STORE_SCHEMA_VERSION);
+	status = exec_sql(st, "DROP VIEW IF EXISTS run_summary", d, what);
+	if (status == STATUS_OK)
+		status = exec_sql(st, store_summary_view_sql, d, what);
+	if (status == STATUS_OK) {
+		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
+		status = exec_sql(st, sql, d, what);
+	}
+	return status;
+}
+
+/*
+ * Migrate an older file (schema_is_older()) to STORE_SCHEMA_VERSION in one transaction. BEGIN IMMEDIATE
+ * waits for another process that may be migrating it too, or writing a run; the file is read again under
+ * the lock and changed only if it still needs it. On failure the transaction is rolled back, so the file
+ * is as it was, and the message names the file and the versions.
+ */
+static int schema_migrate(struct store *st, struct diag *d)
+{
+	struct schema_info in;
+	char what[96];
+	int status;
+
+	snprintf(what, sizeof what, "upgrading the results database to schema version %d", STORE_SCHEMA_VERSION);
+	status = exec_sql(st, "BEGIN IMMEDIATE", d, what);
+	if (status != STATUS_OK)
+		return status;
+	status = schema_read(st, &in, d);
+	if (status == STATUS_OK && schema_is_older(&in)) {
+		snprintf(what, sizeof what, "upgrading the results database from schema version %d to %d",
+			 in.version, STORE_SCHEMA_VERSION);
+		status = schema_upgrade(st, in.version, d, what);
+	}
+	if (status == STATUS_OK)
+		status = exec_sql(st, "COMMIT", d, what);
 	if (status != STATUS_OK)
 		rollback(st, NULL);  /* the first message is the one to keep */
 	return status;
@@ -167,8 +236,8 @@ static int schema_check(const struct store *st, const struct schema_info *in, st
 				 "gpucap knows (%d); use a newer gpucap", st->path, in->version,
 				 STORE_SCHEMA_VERSION);
 	/*
-	 * Version 1 is the first. When STORE_SCHEMA_VERSION grows, files of versions 1 ...
-	 * STORE_SCHEMA_VERSION - 1 are migrated here, one step per version, in one transaction.
+	 * Whole files of versions 1 ... STORE_SCHEMA_VERSION - 1 were migrated by schema_migrate() before this
+	 * check: an older version here means missing tables, which no migration can make up.
 	 */
 	if (in->version != STORE_SCHEMA_VERSION || in->tables != STORE_TABLES)
 		return diag_fail(d, STATUS_EDB, "%s: a gpucap results database with schema version %d and "
@@ -177,7 +246,10 @@ static int schema_check(const struct store *st, const struct schema_info *in, st
 	return STATUS_OK;
 }
 
-/* Create the schema in a new or empty file, then check that the file is one we can write. */
+/*
+ * Create the schema in a new or empty file, or migrate a file of an older version, then check that the
+ * file is one we can write.
+ */
 static int schema_ensure(struct store *st, struct diag *d)
 {
 	struct schema_info in;
@@ -186,6 +258,11 @@ static int schema_ensure(struct store *st, struct diag *d)
 	status = schema_read(st, &in, d);
 	if (status == STATUS_OK && schema_is_empty(&in)) {
 		status = schema_create(st, d);
+		if (status == STATUS_OK)
+			status = schema_read(st, &in, d);
+	}
+	if (status == STATUS_OK && schema_is_older(&in)) {
+		status = schema_migrate(st, d);
 		if (status == STATUS_OK)
 			status = schema_read(st, &in, d);
 	}

@@ -1,12 +1,16 @@
 /*
  * store: the SQLite results database, and the sink that writes runs into it.
  *
- * One file holds many runs; its schema is analysis/schema.sql (compiled in as store_schema_sql), versioned by
- * PRAGMA user_version and marked as gpucap's by PRAGMA application_id. store_open() creates the file and the
- * schema when the file is new or empty, and otherwise only reads it to check that it is a gpucap results
- * database of a version this build knows: opening an existing file and closing it without a run leaves its
- * bytes unchanged. A file that is not SQLite, an SQLite file of another program, and a file written by a
- * newer gpucap are refused (STATUS_EDB, the message names the file); nothing is written to them.
+ * One file holds many runs; its schema is analysis/schema.sql (the tables, compiled in as store_schema_sql)
+ * and analysis/summary_view.sql (the run_summary view, store_summary_view_sql), versioned by PRAGMA
+ * user_version and marked as gpucap's by PRAGMA application_id. store_open() creates the file and the
+ * schema when the file is new or empty, and otherwise reads it to check that it is a gpucap results
+ * database of a version this build knows: opening an existing file of the current version and closing it
+ * without a run leaves its bytes unchanged. A file of an older version (written by an older gpucap) is
+ * first migrated to the current one, in one transaction that changes no row of an earlier run; if the
+ * migration fails, it is rolled back and the file is left as it was. A file that is not SQLite, an SQLite
+ * file of another program, a file written by a newer gpucap and a damaged one (tables missing) are refused
+ * (STATUS_EDB, the message names the file); nothing is written to them.
  *
  * Each run is one transaction (BEGIN IMMEDIATE at sink begin(), COMMIT at end(STATUS_OK)), so a run is in
  * the file whole or not at all: a failed run, a full disk or a killed process leaves the runs committed
@@ -28,7 +32,7 @@
 #include "diag.h"
 #include "sink.h"
 
-#define STORE_SCHEMA_VERSION 1        /* the PRAGMA user_version this build writes and reads */
+#define STORE_SCHEMA_VERSION 2        /* the PRAGMA user_version this build writes and reads */
 #define STORE_BUSY_TIMEOUT_MS 5000    /* how long a writer waits for another process's transaction */
 
 struct store;  /* opaque: one open results database */
@@ -38,7 +42,7 @@ struct store;  /* opaque: one open results database */
  * the file does not exist or is empty. On success *out is a new store (returns owned: store_close() it);
  * on failure *out is unchanged and the message in *d names the file.
  * Returns STATUS_OK, STATUS_EDB (cannot open or create, not a database, a foreign SQLite file, a newer
- * schema version) or STATUS_ENOMEM.
+ * schema version, a damaged file, an older file whose migration failed) or STATUS_ENOMEM.
  */
 int store_open(struct store **out, const char *path, struct diag *d);
 
