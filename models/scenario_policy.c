@@ -316,6 +316,26 @@ int scenario_load_schedule(struct load *l)
  * resolution_s must divide a day, so that a period's place in the day (the daily season) is the same every
  * day. The lead is at most a day: same_time_yesterday needs the rate at now + lead - 1 day to be observed.
  */
+/* The mean copy load delay (startup_s, or the mean of its distribution). */
+static int64_t copy_startup_mean_us(const struct scenario *sc)
+{
+	const struct delay_dist *d = &sc->copies.startup;
+	int64_t sum = 0;
+
+	switch (d->kind) {
+	case DELAY_CONSTANT:
+	case DELAY_LOGNORMAL:
+		return d->mean_us;
+	case DELAY_EMPIRICAL:
+		for (int i = 0; i < d->nvalues; i++)
+			sum += d->values_us[i];
+		return sum / d->nvalues;
+	case DELAY_DEFAULT:
+		break;
+	}
+	return sc->copies.startup_us;
+}
+
 int scenario_load_predictive(struct load *l)
 {
 	static const char *const keys[] = { "forecast", "lead_s", "alpha", "beta", "gamma" };
@@ -327,7 +347,9 @@ int scenario_load_predictive(struct load *l)
 	int forecast = FORECAST_YESTERDAY, rc;
 
 	l->sc.autoscaling.forecast = FORECAST_YESTERDAY;
-	l->sc.autoscaling.lead_us = l->sc.serving.startup_us + l->sc.autoscaling.resolution_us;
+	/* a new instance serves after its startup, and with copies after a copy has loaded on it too */
+	l->sc.autoscaling.lead_us = l->sc.serving.startup_us + l->sc.autoscaling.resolution_us +
+				    (l->sc.copies.enabled ? copy_startup_mean_us(&l->sc) : 0);
 	l->sc.autoscaling.alpha = 0.5;
 	l->sc.autoscaling.beta = 0.1;
 	l->sc.autoscaling.gamma = 0.3;

@@ -283,6 +283,20 @@ START_TEST(keys_and_defaults)
 	ck_assert_double_eq(sc.autoscaling.alpha, 0.2);
 	ck_assert_double_eq(sc.autoscaling.gamma, 0.3);
 	scenario_fini(&sc);
+	/* with copies, a new instance serves once a copy has loaded on it: + the mean copy startup */
+	for (int i = 0; i < 2; i++) {
+		char yaml[1024];
+		snprintf(yaml, sizeof yaml, "name: p\nhorizon: 1h\nslo: {latency_s: 5}\n"
+			 "workload:\n  arrivals: {kind: poisson, rate_per_s: 2}\n"
+			 "  service: {kind: exponential, mean_s: 1}\n"
+			 "serving: {instance_type: g6.12xlarge, startup_s: 300, copies: {gpus_per_copy: 1, %s}}\n"
+			 "fleet:\n  - {option: on_demand, max: 8}\n"
+			 "autoscaling: {policy: predictive, target: 0.7}\n",
+			 i == 0 ? "startup_s: 90" : "startup: {kind: empirical, values_s: [60, 120]}");
+		ck_assert_int_eq(scenario_parse_string(&sc, yaml, "test.yaml", NULL, 0, &d), STATUS_OK);
+		ck_assert_int_eq(sc.autoscaling.lead_us, (300 + 60 + 90) * S);
+		scenario_fini(&sc);
+	}
 }
 END_TEST
 
