@@ -1,0 +1,271 @@
+/*
+ * check_store_schema: the schema version of a results database (analysis/store.h, STORE_SCHEMA_VERSION).
+ * A file of a newer version is refused; a version-1 file is upgraded by store_open() in one transaction
+ * (run_summary rebuilt, rows untouched), and the upgrade is all or nothing: a migration that fails, or whose
+ * commit a reader blocks, leaves the file byte for byte as it was, and a damaged version-1 file is refused.
+ *
+ * As in check_store.c, every test works on a file in a fresh temporary directory and removes it at the end,
+ * and inspects it through a second, read-only SQLite connection (store_fixtures.h). "Unchanged" means
+ * byte-identical.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdbool.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "status.h"
+#include "store.h"
+#include "store_fixtures.h"
+#include "testutil.h"
+
+START_TEST(refuses_newer_version)
+{
+	struct diag d = { "" };
+	char sql[64], words[64];
+	char *path;
+
+	store_close(store_with_one_run(&path, &d));
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION + 1);
+	raw_exec(path, sql);
+	snprintf(words, sizeof words, "version %d is newer", STORE_SCHEMA_VERSION + 1);
+	assert_refused(path, words);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * Schema migration. A version-1 file is made by running the schema that builds of that time wrote
+ * (tests/data/store/schema_v1.sql, frozen) and inserting one run by hand, as such a build would have.
+ */
+
+/* The whole text of a file, NUL-terminated (returns owned). */
+static char *file_text(const char *path)
+{
+	struct bytes b = file_bytes(path);
+	char *text = realloc(b.data, b.len + 1);
+
+	ck_assert_ptr_nonnull(text);
+	text[b.len] = '\0';
+	return text;
+}
+
+/*
+ * Every row of the four tables, in key order, as text (returns owned): what a migration must not change.
+ * Each value is written with its SQLite type, so that 1 and '1' or NULL and '' differ.
+ */
+static char *rows_dump(const char *path)
+{
+	static const char *const tables[] = { "runs", "metrics", "samples", "events" };
+	sqlite3 *db;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
+		sqlite3_stmt *stmt;
+		char sql[64];
+
+		snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[t]);
+		ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(db));
+		fprintf(out, "%s:\n", tables[t]);
+		while (sqlite3_step(stmt) == SQLITE_ROW) {
+			for (int c = 0; c < sqlite3_column_count(stmt); c++)
+				fprintf(out, "%d:%s|", sqlite3_column_type(stmt, c),
+					(const char *)sqlite3_column_text(stmt, c));
+			fputc('\n', out);
+		}
+		sqlite3_finalize(stmt);
+	}
+	sqlite3_close(db);
+	ck_assert_int_eq(fclose(out), 0);
+	return text;
+}
+
+static bool has_column(const char *path, const char *view, const char *column)
+{
+	char sql[256];
+
+	snprintf(sql, sizeof sql, "SELECT count(*) FROM pragma_table_info('%s') WHERE name = '%s'", view, column);
+	return query_int(path, sql) == 1;
+}
+
+/* A new version-1 file, as a build of that time left it after one run (run_id 1); returns owned. */
+static char *v1_file_with_run(void)
+{
+	char *path = tmp_path("old.sqlite");
+	char *schema = file_text(TEST_DATA_DIR "/store/schema_v1.sql");
+
+	raw_exec(path, schema);
+	free(schema);
+	raw_exec(path, "INSERT INTO runs VALUES (1, 'released', 'scenarios/old.yaml', 'name: released\n', '', 11, "
+		 "'ok', '2025-06-01T00:00:00Z', 2.5, '0.1.0', 3600.0, 'p5.48xlarge');"
+		 "INSERT INTO metrics VALUES (1, 'latency_p99_s', 0.25), (1, 'cost_total_usd', 99.5), "
+		 "(1, 'scale_in_actions', 3);"
+		 "INSERT INTO samples VALUES (1, 60.0, 12.5, 3, 7.25, 2, 1, 0, 0, 0, 0, 3, 160.5);"
+		 "INSERT INTO events VALUES (1, 1, 60.0, 'scale_out', 'on_demand', 4, 'concurrency 0.9 > 0.7');");
+	/* It really is the old shape: version 1, gpucap's, a run_summary without the new columns. */
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 1);
+	ck_assert_int_eq(query_int(path, "PRAGMA application_id"), 0x47504350);
+	ck_assert(has_column(path, "run_summary", "latency_p99_s"));
+	ck_assert(!has_column(path, "run_summary", "copy_hours"));
+	ck_assert(!has_column(path, "run_summary", "time_over_provisioned_s"));
+	return path;
+}
+
+/* The migrated file: current version, current view, and the old run still there and summarised. */
+static void assert_migrated(const char *path)
+{
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(query_int(path, "PRAGMA application_id"), 0x47504350);
+	ck_assert(has_column(path, "run_summary", "copy_hours"));
+	ck_assert(has_column(path, "run_summary", "time_over_provisioned_s"));
+	assert_summary_columns(path);
+	assert_text(path, "SELECT name || '|' || seed || '|' || status FROM run_summary WHERE run_id = 1",
+		    "released|11|ok");
+	ck_assert_double_eq_tol(query_double(path, "SELECT latency_p99_s FROM run_summary WHERE run_id = 1"),
+				0.25, TOL);
+	ck_assert(isnan(query_double(path, "SELECT copy_hours FROM run_summary WHERE run_id = 1")));
+	assert_text(path, "PRAGMA integrity_check", "ok");
+}
+
+START_TEST(version_1_file_is_migrated)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = v1_file_with_run();
+	char *rows_before = rows_dump(path);
+	char *rows_after;
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	assert_migrated(path);
+	rows_after = rows_dump(path);
+	ck_assert_str_eq(rows_after, rows_before);
+	free(rows_after);
+	free(rows_before);
+	tmp_remove(path);
+}
+END_TEST
+
+/* A migrated file opens again without change, and takes new runs beside the old one. */
+START_TEST(migrated_file_reopens_unchanged)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	struct scenario sc;
+	char *path = v1_file_with_run();
+	struct bytes before;
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	assert_migrated(path);
+	before = file_bytes(path);
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	assert_unchanged(path, before);
+
+	ck_assert_int_eq(store_open(&st, path, &d), STATUS_OK);
+	scenario_fake(&sc, "after migration", 12);
+	ck_assert_int_eq(run_write(store_sink(st, &d), &sc, 2, 0.5, STATUS_OK), STATUS_OK);
+	ck_assert_int_eq(store_last_run_id(st), 2);
+	store_close(st);
+	assert_migrated(path);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_summary"), 2);
+	ck_assert_double_eq_tol(query_double(path, "SELECT latency_p99_s FROM run_summary WHERE run_id = 2"),
+				0.5, TOL);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A migration that fails is rolled back: the file stays version 1, byte for byte. A table named run_summary
+ * (made by hand) makes DROP VIEW fail, half-way through the migration's transaction.
+ */
+START_TEST(failed_migration_leaves_file_unchanged)
+{
+	char *path = v1_file_with_run();
+	char words[160];
+
+	raw_exec(path, "DROP VIEW run_summary; CREATE TABLE run_summary (run_id INTEGER)");
+	snprintf(words, sizeof words, "use DROP TABLE to delete table run_summary (while upgrading the results "
+		 "database from schema version 1 to %d)", STORE_SCHEMA_VERSION);
+	assert_refused(path, words);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 1);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A reader that keeps a read transaction open past the busy timeout blocks the migration's COMMIT, after the
+ * view was already dropped and re-created inside the transaction: store_open() fails, everything is rolled
+ * back, and the next open, with the reader gone, migrates the file. Takes STORE_BUSY_TIMEOUT_MS.
+ */
+START_TEST(migration_blocked_by_reader_rolls_back)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = v1_file_with_run();
+	struct bytes before = file_bytes(path);
+	char words[128];
+	sqlite3 *reader;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM runs", NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(store_open(&st, path, &d), STATUS_EDB);
+	ck_assert_ptr_null(st);
+	snprintf(words, sizeof words, "database is locked (while upgrading the results database from schema "
+		 "version 1 to %d)", STORE_SCHEMA_VERSION);
+	ck_assert_msg(strstr(d.msg, path) && strstr(d.msg, words), "message: %s", d.msg);
+	sqlite3_exec(reader, "COMMIT", NULL, NULL, NULL);
+	sqlite3_close(reader);
+	assert_unchanged(path, before);
+	ck_assert(!has_column(path, "run_summary", "copy_hours"));
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	assert_migrated(path);
+	tmp_remove(path);
+}
+END_TEST
+
+/* A version-1 file that lost a table is damaged: refused, not migrated. */
+START_TEST(refuses_damaged_version_1_file)
+{
+	char *path = v1_file_with_run();
+
+	raw_exec(path, "DROP TABLE events");
+	assert_refused(path, "schema version 1 and 3 of its 4 tables; the file is damaged");
+	tmp_remove(path);
+}
+END_TEST
+
+static Suite *store_schema_suite(void)
+{
+	Suite *s = suite_create("store_schema");
+	TCase *tc = tcase_create("core");
+	TCase *slow;
+
+	tcase_add_test(tc, refuses_newer_version);
+	tcase_add_test(tc, version_1_file_is_migrated);
+	tcase_add_test(tc, migrated_file_reopens_unchanged);
+	tcase_add_test(tc, failed_migration_leaves_file_unchanged);
+	tcase_add_test(tc, refuses_damaged_version_1_file);
+	suite_add_tcase(s, tc);
+
+	/* Waits out the busy timeout; give it room beyond Check's 4 s default. */
+	slow = tcase_create("busy");
+	tcase_set_timeout(slow, 4 * STORE_BUSY_TIMEOUT_MS / 1000);
+	tcase_add_test(slow, migration_blocked_by_reader_rolls_back);
+	suite_add_tcase(s, slow);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(store_schema_suite());
+}
