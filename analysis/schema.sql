@@ -10,7 +10,7 @@
 --   metrics  one row per (run, metric): latency percentiles, SLO violations, cost and GPU-hours per
 --            purchase option, ... A metric that is undefined (NaN, say no request was served) is NULL.
 --   samples  the time series of a run, one row per sample period ending at t_s: arrival rate, queue, busy
---            slots, live instances per purchase option, billing rate. Averages over the period unless
+--            slots, live instances per purchase option, billing rate, model copies. Averages over the period unless
 --            the column says "at the sample instant" in models/sink.h.
 --   events   the event log of a run (scale_out, scale_in, launch, ready, terminate, interruptions), in the
 --            order seq = 1, 2, ... in which the run reported them.
@@ -30,8 +30,9 @@
 -- History:
 --   1  the tables and run_summary; released builds wrote several shapes of the view under this version,
 --      the later ones with more metric columns.
---   2  run_summary with time_under_provisioned_s, time_over_provisioned_s, copy_hours and copy_loads.
---      Migration 1 -> 2 drops the view and re-creates it from summary_view.sql; no row changes.
+--   2  samples.copies (model copies serving); run_summary with time_under_provisioned_s,
+--      time_over_provisioned_s, copy_hours and copy_loads. Migration 1 -> 2 adds the column (NULL in the
+--      rows already there), drops the view and re-creates it from summary_view.sql; no value changes.
 -- The store runs this script and then summary_view.sql inside one transaction, on an empty file only.
 
 CREATE TABLE runs (
@@ -70,6 +71,8 @@ CREATE TABLE samples (
 	instances_capacity_block REAL,
 	instances_total REAL,                 -- sum of the instances_* columns
 	cost_usd_per_h REAL,                  -- billing rate of the fleet at the sample instant
+	copies REAL,                          -- model copies serving at the sample instant; NULL without
+	                                      -- serving.copies (last: version 1 files gain it by ALTER TABLE)
 	PRIMARY KEY (run_id, t_s)
 ) WITHOUT ROWID;
 

@@ -42,8 +42,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_FINISH] = "UPDATE runs SET status = 'ok', wall_s = ?2 WHERE run_id = ?1",
 	[STMT_SAMPLE] = ("INSERT INTO samples (run_id, t_s, arrival_rate_per_s, queue_len, busy_slots, "
 			 "instances_reserved, instances_on_demand, instances_spot, instances_odcr, "
-			 "instances_savings_plan, instances_capacity_block, instances_total, cost_usd_per_h) "
-			 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"),
+			 "instances_savings_plan, instances_capacity_block, instances_total, cost_usd_per_h, copies) "
+			 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
 	[STMT_EVENT] = ("INSERT INTO events (run_id, seq, t_s, kind, option, count, detail) "
 			"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
 	[STMT_METRIC] = "INSERT INTO metrics (run_id, name, value) VALUES (?1, ?2, ?3)",
@@ -173,8 +173,9 @@ static bool schema_is_older(const struct schema_info *in)
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
- *   1 -> 2  run_summary gained time_under_provisioned_s, time_over_provisioned_s, copy_hours and
- *           copy_loads; no table changed.
+ *   1 -> 2  samples gained the column copies (NULL in earlier rows: those runs had no copies);
+ *           run_summary gained time_under_provisioned_s, time_over_provisioned_s, copy_hours and
+ *           copy_loads.
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -185,7 +186,9 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 	int status;
 
 	assert(from >= 1 && from < STORE_SCHEMA_VERSION);
-	status = exec_sql(st, "DROP VIEW IF EXISTS run_summary", d, what);
+	status = from < 2 ? exec_sql(st, "ALTER TABLE samples ADD COLUMN copies REAL", d, what) : STATUS_OK;
+	if (status == STATUS_OK)
+		status = exec_sql(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)
 		status = exec_sql(st, store_summary_view_sql, d, what);
 	if (status == STATUS_OK) {
@@ -464,6 +467,7 @@ static int sink_samples(void *self, const struct sink_sample *rows, size_t n)
 			bind_real(&b, 6 + k, r->instances[k]);
 		bind_real(&b, 6 + OPTION_KIND_COUNT, r->instances_total);
 		bind_real(&b, 7 + OPTION_KIND_COUNT, r->cost_usd_per_h);
+		bind_real(&b, 8 + OPTION_KIND_COUNT, r->copies);
 		status = row_write(st, &b, "inserting samples");
 		if (status != STATUS_OK)
 			return status;

@@ -241,6 +241,7 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cos
 		s->instances_total += m->live[k];
 	}
 	s->cost_usd_per_h = cost_usd_per_h;
+	s->copies = m->copy_gpus ? (double)m->copies : NAN;
 	m->arrivals_at_sample = m->arrivals;
 	m->busy_at_sample = m->busy_slot_us_all;
 	m->t_at_sample = now_us;

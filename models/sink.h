@@ -39,6 +39,8 @@ struct sink_sample {
 	double instances[OPTION_KIND_COUNT];        /* live instances per option kind, at the sample instant */
 	double instances_total;                     /* sum of instances[] */
 	double cost_usd_per_h;                      /* billing rate of the fleet at the sample instant */
+	double copies;                              /* model copies serving at the sample instant; NaN
+	                                               without serving.copies */
 };
 
 /* One entry of the event log (scaling decisions, launches, terminations). */

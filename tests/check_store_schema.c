@@ -68,9 +68,13 @@ static char *rows_dump(const char *path)
 	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		sqlite3_stmt *stmt;
-		char sql[64];
+		char sql[320];
 
-		snprintf(sql, sizeof sql, "SELECT * FROM %s ORDER BY 1, 2", tables[t]);
+		/* version 1's columns of samples (version 2 added copies at the end) */
+		snprintf(sql, sizeof sql, "SELECT %s FROM %s ORDER BY 1, 2", t == 2 ? "run_id, t_s, "
+			 "arrival_rate_per_s, queue_len, busy_slots, instances_reserved, instances_on_demand, "
+			 "instances_spot, instances_odcr, instances_savings_plan, instances_capacity_block, "
+			 "instances_total, cost_usd_per_h" : "*", tables[t]);
 		ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(db));
 		fprintf(out, "%s:\n", tables[t]);
 		while (sqlite3_step(stmt) == SQLITE_ROW) {
@@ -113,6 +117,7 @@ static char *v1_file_with_run(void)
 	ck_assert_int_eq(query_int(path, "PRAGMA application_id"), 0x47504350);
 	ck_assert(has_column(path, "run_summary", "latency_p99_s"));
 	ck_assert(!has_column(path, "run_summary", "copy_hours"));
+	ck_assert(!has_column(path, "samples", "copies"));
 	ck_assert(!has_column(path, "run_summary", "time_over_provisioned_s"));
 	return path;
 }
@@ -124,6 +129,8 @@ static void assert_migrated(const char *path)
 	ck_assert_int_eq(query_int(path, "PRAGMA application_id"), 0x47504350);
 	ck_assert(has_column(path, "run_summary", "copy_hours"));
 	ck_assert(has_column(path, "run_summary", "time_over_provisioned_s"));
+	ck_assert(has_column(path, "samples", "copies"));
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM samples WHERE run_id = 1 AND copies IS NULL"), 1);
 	assert_summary_columns(path);
 	assert_text(path, "SELECT name || '|' || seed || '|' || status FROM run_summary WHERE run_id = 1",
 		    "released|11|ok");
@@ -225,6 +232,7 @@ START_TEST(migration_blocked_by_reader_rolls_back)
 	sqlite3_close(reader);
 	assert_unchanged(path, before);
 	ck_assert(!has_column(path, "run_summary", "copy_hours"));
+	ck_assert(!has_column(path, "samples", "copies"));
 
 	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
 	store_close(st);

@@ -140,6 +140,9 @@ START_TEST(target_tracking_timeline_by_hand)
 	ck_assert_double_eq(M("scale_in_actions"), 1);
 	ck_assert_double_eq(M("launches"), 2);
 	ck_assert_double_eq(M("instances_peak"), 6);
+	/* no copies: no copy figures (NULL in the database) */
+	ck_assert(isnan(cap.last_sample.copies) && isnan(capture_metric(&cap, "copy_hours")) &&
+		  isnan(capture_metric(&cap, "copy_loads")));
 }
 END_TEST
 

@@ -97,6 +97,8 @@ START_TEST(copies_scale_to_zero_and_back_with_their_instances)
 	/* the requests that came while no copy served waited and were served */
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
 	ck_assert(M("wait_p99_s") > 30);
+	/* the time series carries the copies serving: 3 at the horizon */
+	ck_assert_double_eq(cap.last_sample.copies, 3);
 }
 END_TEST
 
