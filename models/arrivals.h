@@ -24,6 +24,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "diag.h"
+#include "scenario.h"
 
 struct arrival {
 	int64_t t_us;        /* arrival time, microseconds from the start */
@@ -66,6 +67,10 @@ struct arrival_source *arrivals_mmpp_new(const struct scenario *sc, gsl_rng *rng
 struct arrival_source *arrivals_flash_new(const struct scenario *sc, gsl_rng *rng);
 int arrivals_series_new(struct arrival_source **out, const struct scenario *sc, gsl_rng *rng, struct diag *d);
 int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, struct diag *d);
+
+/* Check every row of rate-series file `path` (in `format`) as arrivals_series_new would read it, drawing
+ * nothing: STATUS_OK, STATUS_ENOENT (cannot open or read) or STATUS_EINPUT with "FILE:LINE: ..." in d. */
+int arrivals_series_check(const char *path, enum series_format format, struct diag *d);
 
 /*
  * The factor a generator multiplies its rates by: scale_rate for every kind but a trace (whose requests

@@ -37,9 +37,11 @@
  *
  * Errors: a file that cannot be opened is STATUS_ENOENT; a malformed row is STATUS_EINPUT with "FILE:LINE:
  * what; expected what" (bad number, negative start or rate, unknown distribution, non-positive
- * parameters, windows out of order, wrong field count, a file with no windows). Rows are read as the
- * simulation reaches them, so a bad row late in a file fails next() then: the arrival before it is still
- * returned, and the error comes on the following call and on every call after it.
+ * parameters, windows out of order, wrong field count, a file with no windows). The scenario loader reads
+ * every file through arrivals_series_check first, so a run never starts on a malformed file. Should a file
+ * change under a run, rows are still checked as the simulation reaches them: a bad row late in a file fails
+ * next() then (the arrival before it is still returned, and the error comes on the following call and on
+ * every call after it).
  */
 #include "arrivals.h"
 
@@ -283,6 +285,35 @@ static int read_header(struct series_reader *r, struct diag *d)
 		return diag_at(d, STATUS_EINPUT, r->path, r->line, 0,
 			       "a data row; expected a header line (window_start_s,rate_per_s,...)");
 	return STATUS_OK;
+}
+
+/*
+ * Read every row of one file as the source would, checking fields and order, and draw nothing: for the
+ * scenario loader, so that a malformed row fails the load rather than the run. O(rows), one line buffer.
+ */
+int arrivals_series_check(const char *path, enum series_format format, struct diag *d)
+{
+	struct series_source src = { .format = format };
+	struct series_reader r = { .path = (char *)path };  /* path borrowed: r is not freed */
+	struct series_row row, prev = { 0 };
+	int n = 0, st;
+
+	r.f = fopen(path, "r");
+	if (!r.f)
+		return diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot open: %s; expected a readable rate-series "
+			       "file", strerror(errno));
+	st = format == SERIES_AGGREGATE ? read_header(&r, d) : STATUS_OK;
+	while (st == STATUS_OK && (st = read_row(&src, &r, &row, d)) == STATUS_OK) {
+		if (n > 0 && !(row.start_s > prev.start_s))
+			st = diag_at(d, STATUS_EINPUT, path, row.line, 0, "window start %g s is not after line "
+				     "%d's %g s; expected increasing starts", row.start_s, prev.line, prev.start_s);
+		prev = row;
+		n++;
+	}
+	fclose(r.f);
+	if (st == STATUS_DONE && n == 0)
+		return diag_at(d, STATUS_EINPUT, path, 0, 0, "no windows; expected at least one row");
+	return st == STATUS_DONE ? STATUS_OK : st;
 }
 
 /* ---- Drawing ---- */

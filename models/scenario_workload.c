@@ -9,7 +9,8 @@
  *
  * Files are checked while loading, so that a run never starts on a bad one: a request trace is scanned
  * whole (tracefile_scan), and its messages, which name the trace file and line, pass on unchanged; a
- * rate-series file is opened and read once here (its rows are checked by the source that replays it).
+ * rate-series file is read whole too (arrivals_series_check, the source's own row reader), its messages
+ * naming the file and line.
  * Relative paths start from the scenario file's folder (for text, the current one).
  *
  * The cross-checks come last: a token-based service needs token counts from the trace or from sizes, a
@@ -21,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "arrivals.h"
 #include "scenario_load.h"
 #include "status.h"
 #include "tracefile.h"
@@ -384,6 +386,9 @@ static int read_series(struct load *l, const struct scenario_yaml_ref *arr)
 	if ((rc = scenario_yaml_choice(&l->y, &r, series_format_names, COUNT(series_format_names), &format)))
 		return rc;
 	l->sc.arrivals.series_format = (enum series_format)format;
+	for (int i = 0; i < n; i++) /* every row now, so that a run never starts on a malformed file */
+		if ((rc = arrivals_series_check(l->sc.arrivals.series[i], l->sc.arrivals.series_format, l->y.d)))
+			return rc;
 	l->sc.arrivals.window_us = DEFAULT_WINDOW_US;
 	scenario_yaml_child(arr, "window_s", &r);
 	return scenario_load_duration(l, &r, 0, true, MAX_PERIOD_US, &l->sc.arrivals.window_us);

@@ -505,13 +505,6 @@ static char *write_file(const char *name, const char *text)
 	return path;
 }
 
-static void remove_file(char *path)
-{
-	unlink(path);
-	*strrchr(path, '/') = '\0';
-	rmdir(path);
-	free(path);
-}
 
 START_TEST(series_equilibrium_start)
 {
@@ -546,7 +539,7 @@ START_TEST(series_equilibrium_start)
 	mean = sum / 2000;
 	assert_close(mean, 10, 4, sqrt((sum2 - sum * mean) / 1999 / 2000), 2.25, "arrivals per window, cv^2 10");
 	teardown(&f);
-	remove_file(path);
+	test_remove_file(path);
 }
 END_TEST
 
@@ -561,7 +554,7 @@ START_TEST(series_merges_files)
 	/* A sum of Poisson processes is Poisson: 116,100 expected, 4 SD = 1.2%; pull() checks the order. */
 	assert_poisson(count(&f, 1e9), 2 * 54000 + 7 * 900 + 3 * 600, 4, "three merged files");
 	teardown(&f);
-	remove_file(extra);
+	test_remove_file(extra);
 }
 END_TEST
 
@@ -583,7 +576,7 @@ static void expect_error(enum series_format format, const char *text, int status
 	ck_assert_msg(st == status && strstr(d.msg, words) && strstr(d.msg, path),
 		      "'%s': got %s '%s', want '%s'", text, status_str(st), d.msg, words);
 	teardown(&f);
-	remove_file(path);
+	test_remove_file(path);
 }
 
 START_TEST(series_errors)
@@ -637,7 +630,7 @@ START_TEST(series_error_while_streaming)
 	ck_assert_int_eq(f.src->ops->next(f.src, &f.a, &d), STATUS_EINPUT); /* and it stays failed */
 	ck_assert_ptr_nonnull(strstr(d.msg, want));
 	teardown(&f);
-	remove_file(path);
+	test_remove_file(path);
 }
 END_TEST
 

@@ -42,16 +42,12 @@ static struct pricetrace load_ok(const char *path, const char *type, const char 
 /* Write text to a fresh file, load it, remove it; returns the status and the message in *d. */
 static int load_text(const char *text, const char *zone, struct pricetrace *pt, struct diag *d)
 {
-	char *path = test_write_file("prices.txt", text), *slash;
+	char *path = test_write_file("prices.txt", text);
 	int rc;
 
 	ck_assert_ptr_nonnull(path);
 	rc = pricetrace_load(pt, path, "inline.txt", "p5.48xlarge", zone, d);
-	unlink(path);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	rmdir(path);
-	free(path);
+	test_remove_file(path);
 	return rc;
 }
 

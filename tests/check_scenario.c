@@ -429,10 +429,7 @@ START_TEST(huge_file_is_refused)
 	ck_assert_int_eq(scenario_load(&sc, path, NULL, 0, &d), STATUS_EINPUT);
 	ck_assert_ptr_nonnull(strstr(d.msg, "larger than 16 MiB; expected a scenario file"));
 	ck_assert_ptr_nonnull(strstr(d.msg, path));
-	unlink(path);
-	*strrchr(path, '/') = '\0';
-	rmdir(path);
-	free(path);
+	test_remove_file(path);
 }
 END_TEST
 
@@ -472,10 +469,7 @@ START_TEST(libfyaml_prints_nothing)
 	close(fd);
 	ck_assert_int_eq(stat(path, &st), 0);
 	ck_assert_int_eq(st.st_size, 0);
-	unlink(path);
-	*strrchr(path, '/') = '\0';
-	rmdir(path);
-	free(path);
+	test_remove_file(path);
 }
 END_TEST
 

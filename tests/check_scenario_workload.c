@@ -458,6 +458,32 @@ START_TEST(trace_mapping_errors)
 }
 END_TEST
 
+/* A malformed rate-series file fails the load, with its line: a run never starts on it. */
+START_TEST(rate_series_rows_are_checked_at_load)
+{
+	static const struct { const char *text; const char *says; } bad[] = {
+		{ "window_start_s,rate_per_s\n0,3\n600,4\n1200,lots\n", ":4: " },
+		{ "window_start_s,rate_per_s\n0,3\n600,4\n300,2\n", ":4: window start 300 s is not after line 3's" },
+		{ "window_start_s,rate_per_s\n0,3\n600,-1\n", ":3: " },
+		{ "window_start_s,rate_per_s\n", ": no windows; expected at least one row" },
+	};
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *path = test_write_file("series.csv", bad[i].text), yaml[2048], want[1024];
+		struct scenario sc;
+		struct diag d;
+
+		ck_assert_ptr_nonnull(path);
+		snprintf(yaml, sizeof yaml, "  arrivals: {kind: rate_series, path: %s}\n" EXP_SERVICE, path);
+		ck_assert_int_eq(scenario_parse_string(&sc, workload_text("", yaml), "t.yaml", NULL, 0, &d),
+				 STATUS_EINPUT);
+		snprintf(want, sizeof want, "%s%s", path, bad[i].says);
+		ck_assert_msg(strstr(d.msg, want) != NULL, "case %zu: '%s' lacks '%s'", i, d.msg, want);
+		test_remove_file(path);
+	}
+}
+END_TEST
+
 START_TEST(rate_series_two_files)
 {
 	const char *path = TEST_DATA_DIR "/good/rate_series.yaml";
@@ -475,10 +501,10 @@ START_TEST(rate_series_two_files)
 	scenario_fini(&sc);
 	/* one file by `path`, servegen, a window of its own; relative to the current folder for text */
 	ck_assert_int_eq(chdir(TEST_DATA_DIR "/good"), 0);
-	parse_workload(&sc, "", "  arrivals: {kind: rate_series, path: traces/series_b.csv, format: servegen, "
+	parse_workload(&sc, "", "  arrivals: {kind: rate_series, path: traces/series_servegen.csv, format: servegen, "
 		       "window_s: 60}\n" EXP_SERVICE);
 	ck_assert_int_eq(sc.arrivals.nseries, 1);
-	ck_assert_str_eq(sc.arrivals.series[0], "traces/series_b.csv");
+	ck_assert_str_eq(sc.arrivals.series[0], "traces/series_servegen.csv");
 	ck_assert_int_eq(sc.arrivals.series_format, SERIES_SERVEGEN);
 	ck_assert_int_eq(sc.arrivals.window_us, 60 * S_US);
 	scenario_fini(&sc);
@@ -542,6 +568,7 @@ static Suite *scenario_workload_suite(void)
 	ADD(s, trace_generic_columns);
 	ADD(s, trace_mapping_errors);
 	ADD(s, rate_series_two_files);
+	ADD(s, rate_series_rows_are_checked_at_load);
 	ADD(s, rate_series_file_missing_is_enoent);
 	return s;
 }

@@ -101,7 +101,7 @@ static struct trace_mapping generic_mapping(void)
 	return m;
 }
 
-/* A fresh file holding text; remove_file() removes it and its folder. */
+/* A fresh file holding text; test_remove_file() removes it and its folder. */
 static char *write_file(const char *name, const char *text)
 {
 	char *path = test_write_file(name, text);
@@ -110,13 +110,6 @@ static char *write_file(const char *name, const char *text)
 	return path;
 }
 
-static void remove_file(char *path)
-{
-	unlink(path);
-	*strrchr(path, '/') = '\0';
-	rmdir(path);
-	free(path);
-}
 
 /* Open and read to the end; the records go to recs (up to n) and the count to *rows. Returns the status. */
 static int read_all(const char *path, const char *label, const struct trace_mapping *m, struct trace_record *recs,
@@ -227,7 +220,7 @@ START_TEST(iso_times_in_every_form)
 		ck_assert_msg(r[i].t_us == NOV16 + want[i], "row %d: %lld", i, (long long)(r[i].t_us - NOV16));
 		ck_assert(r[i].in_tokens == -1 && r[i].out_tokens == -1 && isnan(r[i].service_s));
 	}
-	remove_file(path);
+	test_remove_file(path);
 }
 END_TEST
 
@@ -251,7 +244,7 @@ START_TEST(bad_iso_times_are_rejected)
 		path = write_file("x.csv", text);
 		ck_assert_int_eq(read_all(path, "x.csv", &m, &r, 1, &rows, &d), STATUS_EINPUT);
 		ck_assert_msg(strstr(d.msg, want) == d.msg, "%s: got \"%s\"", bad[i], d.msg);
-		remove_file(path);
+		test_remove_file(path);
 	}
 }
 END_TEST
@@ -283,7 +276,7 @@ START_TEST(epoch_and_relative_times)
 		for (int k = 0; k < 3; k++)
 			ck_assert_msg(r[k].t_us == cases[i].want[k], "case %zu row %d: %lld", i, k,
 				      (long long)r[k].t_us);
-		remove_file(path);
+		test_remove_file(path);
 	}
 }
 END_TEST
@@ -311,7 +304,7 @@ START_TEST(generic_mapping_with_service_times)
 	m = generic_mapping();  /* now the output column too: 10,000,000 is the largest accepted */
 	ck_assert_msg(read_all(path, NULL, &m, r, 3, &rows, &d) == STATUS_OK, "%s", d.msg);
 	ck_assert_int_eq(r[2].out_tokens, 10000000);
-	remove_file(path);
+	test_remove_file(path);
 }
 END_TEST
 
@@ -420,7 +413,7 @@ START_TEST(long_line_is_rejected)
 	ck_assert_int_eq(read_all(path, "long.csv", &m, &r, 1, &rows, &d), STATUS_EINPUT);
 	ck_assert_str_eq(d.msg, "long.csv:3: line longer than 65536 bytes; expected a CSV trace");
 	ck_assert_int_eq(rows, 1);
-	remove_file(path);
+	test_remove_file(path);
 }
 END_TEST
 
@@ -450,7 +443,7 @@ START_TEST(streams_two_million_rows)
 	fprintf(stderr, "streams_two_million_rows: %d rows in %.3f s (%.0f rows/s)\n", ROWS, secs, ROWS / secs);
 	ck_assert_int_eq(s.rows, ROWS);
 	ck_assert_int_eq(s.last_us - s.first_us, (int64_t)(ROWS - 1) * 1000);
-	remove_file(path);
+	test_remove_file(path);
 }
 END_TEST
 

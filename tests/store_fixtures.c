@@ -12,6 +12,7 @@
 
 #include "status.h"
 #include "store_fixtures.h"
+#include "testutil.h"
 
 /* A path to a file that does not exist yet, in a fresh directory (returns owned). */
 char *tmp_path(const char *name)
@@ -30,16 +31,7 @@ char *tmp_path(const char *name)
 /* Remove the file, its journal if any, and the directory tmp_path() or test_write_file() made; free path. */
 void tmp_remove(char *path)
 {
-	char journal[4096];
-	char *slash;
-
-	snprintf(journal, sizeof journal, "%s-journal", path);
-	unlink(journal);
-	unlink(path);
-	slash = strrchr(path, '/');
-	*slash = '\0';
-	rmdir(path);
-	free(path);
+	test_remove_file(path);
 }
 
 struct bytes file_bytes(const char *path)

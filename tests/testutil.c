@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 uint64_t test_seed(const char *test, uint64_t fallback)
 {
@@ -39,6 +40,18 @@ char *test_write_file(const char *name, const char *text)
 	fputs(text, f);
 	fclose(f);
 	return path;
+}
+
+void test_remove_file(char *path)
+{
+	char journal[4096];
+
+	snprintf(journal, sizeof journal, "%s-journal", path);
+	unlink(journal);
+	unlink(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+	free(path);
 }
 
 int test_run_suite(Suite *suite)

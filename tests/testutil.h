@@ -15,6 +15,10 @@ uint64_t test_seed(const char *test, uint64_t fallback);
 /* Write `text` to a new file under a fresh temporary directory; returns the path (owned by the caller). */
 char *test_write_file(const char *name, const char *text);
 
+/* Remove a file that test_write_file (or another fresh-directory helper) made, its SQLite journal if any,
+ * and its directory; frees path. */
+void test_remove_file(char *path);
+
 /* Run a Check suite made by `make` and return the process exit status (0 when everything passed). */
 struct Suite;
 int test_run_suite(struct Suite *suite);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: a scenario replaying a malformed trace (bad timestamp, missing column, negative token count,
+# End-to-end: a scenario replaying a malformed trace or rate series (bad timestamp, missing column, negative token count,
 # empty file, binary file, a 1 MB line, ...) exits 2 with a message naming the trace file and, where
 # there is one, its line; nothing is written: an existing database is left byte for byte as it was, and a
 # database that did not exist is not created.
@@ -52,4 +52,34 @@ expect_bad "$SRC/tests/data/traces/bad/missing-column.csv" "missing-column.csv:1
 { echo "TIMESTAMP,ContextTokens,GeneratedTokens"; echo "2023-11-16 18:17:03.0000000,1,1";
   printf '2023-11-16 18:17:04.0000000,%01048576d,1\n' 7; } >long.csv
 expect_bad "$TMP/long.csv" "long.csv:3: line longer than"
+# rate series: every row is checked when the scenario loads, so the run never starts
+series_scenario() { # series_scenario FILE FORMAT
+	cat >s.yaml <<YAML
+name: bad-series
+horizon: 2h
+slo: {latency_s: 30}
+workload:
+  arrivals: {kind: rate_series, path: $1, format: $2}
+  service: {kind: exponential, mean_s: 1}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
+fleet:
+  - {option: reserved, count: 2}
+YAML
+}
+expect_bad_series() { # expect_bad_series FILE FORMAT EXPECTED-SUBSTRING
+	local err rc name
+	name=$(basename "$1")
+	series_scenario "$1" "$2"
+	err=$("$GPUCAP" run s.yaml --db held.sqlite 2>&1 >/dev/null); rc=$?
+	check "$name: exit 2 (got $rc: $err)" test $rc -eq 2
+	check "$name: message has '$3' (got: $err)" grep -qF -- "$3" <<<"$err"
+	check "$name: database unchanged" test "$(sha256sum held.sqlite)" = "$before"
+	"$GPUCAP" run s.yaml --db fresh.sqlite >/dev/null 2>&1
+	check "$name: no new database created" test ! -e fresh.sqlite
+	"$GPUCAP" validate s.yaml >/dev/null 2>&1
+	check "$name: validate refuses it too" test $? -eq 2
+}
+expect_bad_series "$SRC/tests/data/traces/bad-series/bad-rate.csv" aggregate "bad-rate.csv:4:"
+expect_bad_series "$SRC/tests/data/traces/bad-series/out-of-order.csv" aggregate "out-of-order.csv:4: window start 300 s"
+expect_bad_series "$SRC/tests/data/traces/bad-series/unknown-distribution.csv" servegen "unknown-distribution.csv:2:"
 finish
