@@ -47,6 +47,11 @@ int scenario_load_copies(struct load *l, const struct scenario_yaml_ref *serving
 	scenario_yaml_child(&c, "per_instance", &r);
 	if ((rc = scenario_load_int(l, &r, 1, most, &l->sc.copies.per_instance)))
 		return rc;
+	if (l->sc.copies.per_instance * l->sc.copies.gpus < gpus &&
+	    (rc = scenario_load_warn(l, r.node ? &r : &c, "%d copies of %d GPUs leave %d of the instance's %d GPUs "
+				     "unused (paid for, idle)", l->sc.copies.per_instance, l->sc.copies.gpus,
+				     gpus - l->sc.copies.per_instance * l->sc.copies.gpus, gpus)))
+		return rc;
 	scenario_yaml_child(&c, "slots_per_copy", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.serving.slots)))
 		return rc;

@@ -147,6 +147,42 @@ START_TEST(minimal_file_takes_defaults)
 }
 END_TEST
 
+/* serving.copies: its defaults, autoscaling's bounds in copies, and the warning for GPUs no copy holds. */
+START_TEST(copies_defaults_bounds_and_warning)
+{
+	const char *text =
+		"name: c\nhorizon: 1d\nslo: {latency_s: 2}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 5}\n  service: {kind: exponential, mean_s: 1}\n"
+		"serving:\n  instance_type: p5.48xlarge\n  copies: {gpus_per_copy: 3}\n"
+		"fleet:\n  - {option: reserved, count: 1}\n  - {option: on_demand, count: 2, max: 5}\n"
+		"autoscaling: {policy: target_tracking, target: 0.5}\n";
+	const char *sets[] = { "autoscaling.max=7", "serving.copies.gpus_per_copy=2", "serving.copies.initial=20" };
+	struct scenario sc;
+
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert(sc.copies.enabled);
+	ck_assert_int_eq(sc.copies.gpus, 3);
+	ck_assert_int_eq(sc.copies.per_instance, 2);            /* floor(8 / 3) */
+	ck_assert_int_eq(sc.serving.slots, 1);                  /* slots_per_copy */
+	ck_assert_int_eq(sc.copies.startup_us, 120 * S_US);
+	ck_assert_int_eq(sc.copies.startup.kind, DELAY_DEFAULT);
+	ck_assert_int_eq(sc.copies.min_instances, 0);
+	ck_assert_int_eq(sc.autoscaling.min, 2);                /* 1 reserved x 2 */
+	ck_assert_int_eq(sc.autoscaling.max, 12);               /* (1 + 5) instances x 2 */
+	ck_assert_int_eq(sc.copies.initial, 6);                 /* (1 + 2) starting instances x 2 */
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "serving.copies: 2 copies of 3 GPUs leave 2 of the "
+				     "instance's 8 GPUs unused"));
+	scenario_fini(&sc);
+	/* max in copies; an initial above it is brought down to it; 4 copies of 2 GPUs fill the 8 */
+	parse_ok(&sc, text, sets, 3);
+	ck_assert_int_eq(sc.copies.per_instance, 4);
+	ck_assert_int_eq(sc.autoscaling.max, 7);
+	ck_assert_int_eq(sc.copies.initial, 7);
+	ck_assert_str_eq(sc.warnings, "");
+	scenario_fini(&sc);
+}
+END_TEST
+
 START_TEST(numbers_may_be_quoted_and_durations_plain)
 {
 	const char *sets[] = { "workload.arrivals.rate_per_s=2.5e1", "slo.latency_s=0.25",
@@ -586,6 +622,7 @@ static Suite *scenario_suite(void)
 	ADD(s, full_scenario_values);
 	ADD(s, minimal_file_takes_defaults);
 	ADD(s, numbers_may_be_quoted_and_durations_plain);
+	ADD(s, copies_defaults_bounds_and_warning);
 	ADD(s, override_scalar);
 	ADD(s, override_list_index);
 	ADD(s, override_added_key);
