@@ -2,6 +2,7 @@
 #include "testutil.h"
 
 #include <check.h>
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +53,26 @@ void test_remove_file(char *path)
 	*strrchr(path, '/') = '\0';
 	rmdir(path);
 	free(path);
+}
+
+void test_assert_files_listed(const char *dir, const char *prefix, const char *(*listed)(int i), int n)
+{
+	struct dirent *e;
+	DIR *d = opendir(dir);
+	int found, count = 0;
+
+	ck_assert_msg(d != NULL, "cannot open %s", dir);
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+			continue;
+		found = 0;
+		for (int i = 0; i < n; i++)
+			found |= strcmp(listed(i), e->d_name) == 0;
+		ck_assert_msg(found, "%s is not in the table of %s files", e->d_name, prefix);
+		count++;
+	}
+	closedir(d);
+	ck_assert_int_eq(count, n);
 }
 
 int test_run_suite(Suite *suite)

@@ -19,6 +19,10 @@ char *test_write_file(const char *name, const char *text);
  * and its directory; frees path. */
 void test_remove_file(char *path);
 
+/* Assert that every file in dir whose name starts with prefix is one of the n names listed(0) .. listed(n - 1),
+ * and that there are n of them: a table of bad files leaves none untested. */
+void test_assert_files_listed(const char *dir, const char *prefix, const char *(*listed)(int i), int n);
+
 /* Run a Check suite made by `make` and return the process exit status (0 when everything passed). */
 struct Suite;
 int test_run_suite(struct Suite *suite);
