@@ -235,7 +235,7 @@ static void plan_service(struct serving *s, struct request *r, int concurrency)
 
 /* The concurrency a request starting on `in` shares its model with: the instance's requests, or with
  * copies those of one copy (requests spread evenly over its serving copies, rounded up). */
-static int per_copy(const struct serving *s, const struct instance *in)
+static int copy_concurrency(const struct serving *s, const struct instance *in)
 {
 	int copies;
 
@@ -254,7 +254,7 @@ static void start(struct serving *s, struct request *r, int idx)
 	if (++in->busy >= in->cap)
 		clear_free(s, idx);
 	meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), +1);
-	plan_service(s, r, per_copy(s, in));
+	plan_service(s, r, copy_concurrency(s, in));
 	r->start_us = s->eng->now_us;
 	r->inst = idx;
 	r->prev = NULL;

@@ -94,9 +94,8 @@ static void on_sample(struct engine *eng, struct event *ev)
 		schedule_or_fail(w, &w->sample, eng->now_us + w->sc->sample_period_us, on_sample);
 }
 
-/* The policy's metric over the period since the previous evaluation; NaN when nothing was in service. */
-/* Every metric over the period since the previous evaluation, by metric kind; NaN when nothing was in
- * service. */
+/* Every metric over the period since the previous evaluation, by metric kind (NaN when nothing was in
+ * service), and in *ready the instances (with copies: copies) in service on average over it. */
 static void measure_all(struct world *w, double metric[3], double *ready)
 {
 	struct meter *m = &w->meter;
