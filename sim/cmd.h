@@ -24,7 +24,4 @@ struct scenario;
 /* Print each of the scenario's warnings to stderr as "gpucap: warning: ...". */
 void cmd_print_warnings(const struct scenario *sc);
 
-/* The default scenario shipped in scenarios/. */
-const char *cmd_default_scenario(void);
-
 #endif

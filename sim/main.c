@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cmd.h"
+#include "gpucap_commit.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -25,7 +26,7 @@ static const char usage[] =
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
-	"  --version          print the version\n"
+	"  --version          print the version, and the git commit it was built from when known\n"
 	"\n"
 	"exit codes: 0 success, 2 bad input or usage, 1 any other failure.\n"
 	"Scenario keys, metrics and the database schema are documented in README.md.\n";
@@ -49,11 +50,6 @@ void cmd_print_warnings(const struct scenario *sc)
 	}
 }
 
-const char *cmd_default_scenario(void)
-{
-	return GPUCAP_SCENARIO_DIR "/chat-serving.yaml";
-}
-
 int main(int argc, char **argv)
 {
 	/* GSL's default handler aborts the process; every GSL status is checked where it is returned. */
@@ -67,7 +63,11 @@ int main(int argc, char **argv)
 		return CMD_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("gpucap %s\n", GPUCAP_VERSION);
+		/* the commit is known when the build tree was a git checkout (version.cmake) */
+		if (GPUCAP_COMMIT[0])
+			printf("gpucap %s (git %s)\n", GPUCAP_VERSION, GPUCAP_COMMIT);
+		else
+			printf("gpucap %s\n", GPUCAP_VERSION);
 		return CMD_EXIT_OK;
 	}
 	if (strcmp(argv[1], "run") == 0)
