@@ -70,6 +70,8 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
 
+static const char *const also_keys[] = { "metric", "target", NULL };  /* each of autoscaling.also */
+
 static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa", "predictive" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
 	"backlog_per_instance" };
@@ -485,7 +487,7 @@ static int read_tt_datapoints(struct load *l)
  */
 static int read_also(struct load *l)
 {
-	static const char *const keys[] = { "metric", "target", NULL };
+	const char *const *keys = also_keys;
 	struct scenario_yaml_ref list, e, r;
 	int n, rc, metric;
 
@@ -775,3 +777,19 @@ const char *scenario_metric_name(enum metric_kind k)
 {
 	return (unsigned)k < sizeof metric_names / sizeof metric_names[0] ? metric_names[k] : "?";
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_top_keys = SCENARIO_LOAD_KEYS(top_keys);
+const struct scenario_load_names scenario_load_slo_keys = SCENARIO_LOAD_KEYS(slo_keys);
+const struct scenario_load_names scenario_load_serving_keys = SCENARIO_LOAD_KEYS(serving_keys);
+const struct scenario_load_names scenario_load_autoscaling_keys = SCENARIO_LOAD_KEYS(autoscaling_keys);
+const struct scenario_load_names scenario_load_type_keys = SCENARIO_LOAD_KEYS(type_keys);
+const struct scenario_load_names scenario_load_also_keys = SCENARIO_LOAD_KEYS(also_keys);
+const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(policy_names);
+const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(metric_names);
+const struct scenario_load_names scenario_load_interrupt_names = SCENARIO_LOAD_NAMES(interrupt_names);
+const struct scenario_yaml_bounds *const scenario_load_type_price = &price_bounds;
+const struct scenario_yaml_bounds *const scenario_load_type_fraction = &fraction_bounds;
+const struct scenario_yaml_bounds *const scenario_load_concurrency_target = &concurrency_target;
+const struct scenario_yaml_bounds *const scenario_load_invocations_target = &invocations_target;

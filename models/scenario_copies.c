@@ -103,3 +103,7 @@ int scenario_copies_finish(struct load *l, int capacity, int counted)
 	}
 	return STATUS_OK;
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_copies_keys = SCENARIO_LOAD_KEYS(copies_keys);

@@ -59,3 +59,9 @@ int scenario_load_startup(struct load *l, const struct scenario_yaml_ref *e, str
 		return scenario_yaml_fail(&l->y, &r, "cv applies only to kind lognormal; expected no cv");
 	return scenario_yaml_number(&l->y, &r, &cv_bounds, &out->cv);
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_startup_keys = SCENARIO_LOAD_KEYS(startup_keys);
+const struct scenario_load_names scenario_load_startup_names = SCENARIO_LOAD_NAMES(kinds);
+const struct scenario_yaml_bounds *const scenario_load_startup_cv = &cv_bounds;

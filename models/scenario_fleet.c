@@ -723,3 +723,25 @@ int scenario_load_finish(struct load *l)
 					  sc->autoscaling.min, sc->autoscaling.max);
 	return STATUS_OK;
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_outage_keys = SCENARIO_LOAD_KEYS(outage_keys);
+const struct scenario_load_names scenario_load_quota_keys = SCENARIO_LOAD_KEYS(quota_keys);
+const struct scenario_load_names scenario_load_retry_keys = SCENARIO_LOAD_KEYS(retry_keys);
+const struct scenario_load_names scenario_load_allocation_keys = SCENARIO_LOAD_KEYS(allocation_keys);
+const struct scenario_load_names scenario_load_term_names = SCENARIO_LOAD_NAMES(term_names);
+const struct scenario_load_names scenario_load_payment_names = SCENARIO_LOAD_NAMES(payment_names);
+const struct scenario_load_names scenario_load_strategy_names = SCENARIO_LOAD_NAMES(strategy_names);
+const struct scenario_load_names scenario_load_band_names = SCENARIO_LOAD_NAMES(band_names);
+const struct scenario_load_variants scenario_load_option = { "option", NULL, OPTION_KIND_COUNT, option_keys };
+const struct scenario_yaml_bounds *const scenario_load_price = &price_bounds;
+const struct scenario_yaml_bounds *const scenario_load_rate = &rate_bounds;
+const struct scenario_yaml_bounds *const scenario_load_upfront = &upfront_bounds;
+const struct scenario_yaml_bounds *const scenario_load_fraction = &fraction_bounds;
+const struct scenario_yaml_bounds *const scenario_load_share = &share_bounds;
+const struct scenario_yaml_bounds *const scenario_load_commit = &commit_bounds;
+const struct scenario_yaml_bounds *const scenario_load_interruption = &interruption_bounds;
+const struct scenario_yaml_bounds *const scenario_load_reclaim = &reclaim_bounds;
+const struct scenario_yaml_bounds *const scenario_load_multiplier = &multiplier_bounds;
+const struct scenario_yaml_bounds *const scenario_load_percent = &percent_bounds;

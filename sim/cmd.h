@@ -13,6 +13,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
+int cmd_schema(int argc, char **argv);     /* `gpucap schema` (cmd_schema.c) */
 int cmd_trace(int argc, char **argv);      /* `gpucap trace stats|gen` (cmd_trace.c) */
 int cmd_trace_gen(int argc, char **argv);  /* `gpucap trace gen` (cmd_trace_gen.c) */
 
