@@ -384,8 +384,11 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	return evq_reserve(&w->eng.q, (size_t)fleet_capacity(&w->fleet) + 1024);
 }
 
+/* The engine goes first: a run that failed part-way leaves events queued, and evq_fini() marks them
+ * unqueued, so the models that own them must not have freed them yet. */
 static void teardown(struct world *w)
 {
+	engine_fini(&w->eng);
 	policy_free(w->policy);
 	for (int i = 0; i < w->nalso; i++)
 		policy_free(w->also[i]);
@@ -395,7 +398,6 @@ static void teardown(struct world *w)
 	fleet_fini(&w->fleet);
 	workload_fini(&w->wl);
 	meter_fini(&w->meter);
-	engine_fini(&w->eng);
 }
 
 static void run_to_horizon(struct world *w)
@@ -416,6 +418,37 @@ static void run_to_horizon(struct world *w)
 		w->action_next_us[i] = action_next(w, i, 0, true);
 	schedule_next_action(w);
 	engine_run(&w->eng, sc->horizon_us);
+}
+
+/* The name of an event, for messages: the world's own by name, the models' by their owner. */
+static const char *event_name(const struct world *w, const struct event *ev)
+{
+	if (ev == &w->arrival)
+		return "arrival";
+	if (ev == &w->sample)
+		return "sample";
+	if (ev == &w->evaluate)
+		return "policy evaluation";
+	if (ev == &w->scheduled)
+		return "scheduled action";
+	return "fleet, serving or copies";
+}
+
+/*
+ * An event scheduled into the past fails the run in every build (engine.h): the clock must never run
+ * backwards. The message names the event and both times; the run's status becomes STATUS_EINTERNAL (exit 1),
+ * whatever the model that met the refusal made of it, so the sink rolls the run back.
+ */
+static void fail_if_refused(struct world *w)
+{
+	const struct engine *eng = &w->eng;
+
+	if (!eng->refused)
+		return;
+	w->meter.status = STATUS_EINTERNAL;
+	diag_fail(w->d, STATUS_EINTERNAL, "simulation failed: the %s event was scheduled at t = %.6f s, before "
+		  "the clock (t = %.6f s); time must never run backwards", event_name(w, eng->refused),
+		  (double)eng->refused_t_us / SIM_US_PER_S, (double)eng->refused_now_us / SIM_US_PER_S);
 }
 
 /* Settle the Savings Plans, and report what their terms still cost after the horizon. */
@@ -494,6 +527,7 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	run_to_horizon(w);
 	if (w->meter.status == STATUS_OK)
 		drain(w);
+	fail_if_refused(w);
 	rc = meter_flush(&w->meter);
 	if (rc)
 		goto out_end;
