@@ -36,7 +36,7 @@ static void term_window(const struct fleet *f, const struct fleet_entry *e, doub
 		*t1 = INFINITY;
 		return;
 	}
-	*t0 = (double)(e->term_start_unix_s - f->sc->start_unix_s) * 1e6;
+	*t0 = (double)(e->term_start_unix_us - f->sc->start_unix_us);
 	*t1 = *t0 + term_hours(e->term) * US_PER_H;
 }
 

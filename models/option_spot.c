@@ -29,7 +29,7 @@
 
 static int64_t to_unix_us(const struct fleet *f, int64_t t_us)
 {
-	return f->sc->start_unix_s * 1000000 + t_us;
+	return f->sc->start_unix_us + t_us;
 }
 
 static double price_at(const struct fleet *f, const struct fleet_group *g, int64_t t_us)
@@ -52,7 +52,7 @@ static double price_integral(const struct fleet *f, const struct fleet_group *g,
 		/* the next price change after t0, if it comes before t1 */
 		for (int i = 0; i < pt->n; i++)
 			if (pt->at_unix_us[i] > u) {
-				int64_t c = pt->at_unix_us[i] - f->sc->start_unix_s * 1000000;
+				int64_t c = pt->at_unix_us[i] - f->sc->start_unix_us;
 				if (c < next)
 					next = c;
 				break;

@@ -32,7 +32,7 @@
  * 1e30, a horizon of 100000 days), not modelling assumptions.
  */
 #define DEFAULT_SEED 1
-#define DEFAULT_START_UNIX_S INT64_C(1767225600)   /* 2026-01-01T00:00:00Z */
+#define DEFAULT_START_UNIX_US INT64_C(1767225600000000)   /* 2026-01-01T00:00:00Z */
 #define DEFAULT_SAMPLE_PERIOD_US (60 * S_US)
 #define MAX_HORIZON_US (400 * DAY_US)
 #define MAX_LATENCY_US DAY_US
@@ -125,9 +125,9 @@ int scenario_load_duration(struct load *l, const struct scenario_yaml_ref *r, in
 	return STATUS_OK;
 }
 
-int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_s)
+int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_us)
 {
-	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z", *s;
+	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z or 2026-12-01T00:00:00.25Z", *s;
 	int64_t t;
 	int rc;
 
@@ -135,9 +135,9 @@ int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_
 		return STATUS_OK;
 	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
 		return rc;
-	if (units_parse_time(s, &t) != STATUS_OK)
+	if (units_parse_time_us(s, &t) != STATUS_OK)
 		return scenario_yaml_bad(&l->y, r, expect);
-	*out_unix_s = t;
+	*out_unix_us = t;
 	return STATUS_OK;
 }
 
@@ -222,9 +222,9 @@ static int read_head(struct load *l)
 	if ((rc = scenario_yaml_int(&l->y, &r, 0, INT64_MAX, &seed)))
 		return rc;
 	l->sc.seed = (uint64_t)seed;
-	l->sc.start_unix_s = DEFAULT_START_UNIX_S;
+	l->sc.start_unix_us = DEFAULT_START_UNIX_US;
 	scenario_yaml_child(&l->root, "start", &r);
-	if ((rc = scenario_load_time(l, &r, &l->sc.start_unix_s)))
+	if ((rc = scenario_load_time(l, &r, &l->sc.start_unix_us)))
 		return rc;
 	if ((rc = scenario_load_required(l, &l->root, "horizon", "the simulated length, a duration such as "
 					 "7d", &r)) ||

@@ -140,7 +140,7 @@ struct step_adjustment {
  * schedule (UTC), set the autoscaling bounds; FACTS.md 6, "Scheduled scaling". */
 struct scheduled_action {
 	bool recurring;           /* true: `cron`; false: `at` */
-	int64_t at_unix_s;        /* `at`: when, seconds since the epoch (UTC) */
+	int64_t at_unix_us;       /* `at`: when, microseconds since the epoch (UTC) */
 	struct cron cron;         /* `cron`: when it recurs (UTC) */
 	int min;                  /* `min`: the new autoscaling min; -1 = unchanged */
 	int max;                  /* `max`: the new autoscaling max; -1 = unchanged */
@@ -230,7 +230,7 @@ struct fleet_entry {
 	enum payment_kind payment;    /* `payment`: no_upfront | partial_upfront | all_upfront */
 	double upfront_usd;           /* reserved: per instance, for the whole term; capacity_block: for the
 	                                 whole block (all instances; usd_per_h x count x hours by default) */
-	int64_t term_start_unix_s;    /* `term_start`, default the scenario start */
+	int64_t term_start_unix_us;   /* `term_start`, microseconds since the epoch; default the scenario start */
 
 	/* spot */
 	double discount;              /* spot: off on-demand (0 when usd_per_h or a trace sets the price);
@@ -266,7 +266,7 @@ struct fleet_entry {
 struct scenario {
 	char name[SCENARIO_NAME_MAX];  /* `name`, required */
 	uint64_t seed;                 /* `seed`, default 1 */
-	int64_t start_unix_s;          /* `start`, seconds since 1970-01-01T00:00:00Z; default 2026-01-01 */
+	int64_t start_unix_us;         /* `start`, microseconds since 1970-01-01T00:00:00Z; default 2026-01-01 */
 	int64_t horizon_us;            /* `horizon`, simulated length, > 0, at most 400 days */
 	int64_t sample_period_us;      /* `sample_period`, time-series resolution, default 60 s */
 

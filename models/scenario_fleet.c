@@ -126,9 +126,9 @@ static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct f
 		return rc;
 	if (r.node)
 		f->term = t ? TERM_3Y : TERM_1Y;
-	f->term_start_unix_s = l->sc.start_unix_s;
+	f->term_start_unix_us = l->sc.start_unix_us;
 	scenario_yaml_child(e, "term_start", &r);
-	return scenario_load_time(l, &r, &f->term_start_unix_s);
+	return scenario_load_time(l, &r, &f->term_start_unix_us);
 }
 
 /* ---- reserved, odcr, savings_plan --------------------------------------------------------------- */
@@ -343,7 +343,7 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 		    (rc = pricetrace_load(&f->prices, f->price_trace, NULL, l->sc.serving.instance_type,
 					  zone.node ? f->price_zone : NULL, l->y.d)))
 			return rc;
-		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_s * S_US);
+		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_us);
 		return STATUS_OK;
 	}
 	scenario_yaml_child(e, "usd_per_h", &r);
@@ -438,15 +438,18 @@ static bool block_duration_ok(int64_t us)
 }
 
 /* Warn about a block that does not end at 11:30 UTC, or that the run never reaches. */
-static int check_block_times(struct load *l, const struct scenario_yaml_ref *start, int64_t start_unix_s,
+static int check_block_times(struct load *l, const struct scenario_yaml_ref *start, int64_t start_unix_us,
 			     const struct fleet_entry *f)
 {
-	int64_t end_unix_s = start_unix_s + f->duration_us / S_US;
-	int tod = (int)(((end_unix_s % 86400) + 86400) % 86400), rc;
-	char from[32], to[32], run_from[32], run_to[32], sec[8] = "";
+	int64_t end_unix_us = start_unix_us + f->duration_us, day_us = 86400 * S_US;
+	int64_t tod_us = ((end_unix_us % day_us) + day_us) % day_us;
+	int tod = (int)(tod_us / S_US), rc;
+	char from[32], to[32], run_from[32], run_to[32], sec[16] = "";
 
-	if (tod != BLOCK_END_S) {
-		if (tod % 60)
+	if (tod_us != BLOCK_END_S * S_US) {
+		if (tod_us % S_US)
+			snprintf(sec, sizeof sec, ":%02d.%06d", tod % 60, (int)(tod_us % S_US));
+		else if (tod % 60)
 			snprintf(sec, sizeof sec, ":%02d", tod % 60);
 		if ((rc = scenario_load_warn(l, start, "capacity block ends at %02d:%02d%s UTC; real "
 					     "Capacity Blocks end at 11:30 UTC (FACTS.md 1)", tod / 3600,
@@ -455,10 +458,10 @@ static int check_block_times(struct load *l, const struct scenario_yaml_ref *sta
 	}
 	if (f->start_us < l->sc.horizon_us && f->start_us + f->duration_us > 0)
 		return STATUS_OK;
-	units_format_time(start_unix_s, from, sizeof from);
-	units_format_time(end_unix_s, to, sizeof to);
-	units_format_time(l->sc.start_unix_s, run_from, sizeof run_from);
-	units_format_time(l->sc.start_unix_s + l->sc.horizon_us / S_US, run_to, sizeof run_to);
+	units_format_time(units_floor_s(start_unix_us), from, sizeof from);
+	units_format_time(units_floor_s(end_unix_us), to, sizeof to);
+	units_format_time(units_floor_s(l->sc.start_unix_us), run_from, sizeof run_from);
+	units_format_time(units_floor_s(l->sc.start_unix_us + l->sc.horizon_us), run_to, sizeof run_to);
 	return scenario_load_warn(l, start, "capacity block from %s to %s lies entirely outside the "
 				  "simulated window (%s to %s); it never serves", from, to, run_from, run_to);
 }
@@ -495,14 +498,14 @@ static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e
 {
 	const char *expect = "whole days from 1 to 14, or 21 to 182 in steps of 7 days";
 	struct scenario_yaml_ref start, r;
-	int64_t start_unix_s = 0;
+	int64_t start_unix_us = 0;
 	const char *s;
 	int rc;
 
 	if ((rc = scenario_load_required(l, e, "start", "when the block begins, a UTC time", &start)) ||
-	    (rc = scenario_load_time(l, &start, &start_unix_s)))
+	    (rc = scenario_load_time(l, &start, &start_unix_us)))
 		return rc;
-	f->start_us = (start_unix_s - l->sc.start_unix_s) * S_US;
+	f->start_us = start_unix_us - l->sc.start_unix_us;
 	if ((rc = scenario_load_required(l, e, "duration", "the block's length in days, such as 7d", &r)) ||
 	    (rc = scenario_yaml_scalar(&l->y, &r, expect, &s)))
 		return rc;
@@ -511,7 +514,7 @@ static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e
 	if ((rc = read_bought(l, e, 1, BLOCK_MAX_COUNT, "the number of instances in the block", f)) ||
 	    (rc = read_block_price(l, e, f)))
 		return rc;
-	return check_block_times(l, &start, start_unix_s, f);
+	return check_block_times(l, &start, start_unix_us, f);
 }
 
 /* ---- the list ----------------------------------------------------------------------------------- */

@@ -64,8 +64,8 @@ struct load {
 int scenario_load_duration(struct load *l, const struct scenario_yaml_ref *r, int64_t lo_us, bool lo_open,
 			   int64_t hi_us, int64_t *out_us);
 
-/* An ISO-8601 UTC time (units_parse_time) in seconds since the epoch. */
-int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_s);
+/* An ISO-8601 UTC time (units_parse_time_us) in microseconds since the epoch, fractions of a second kept. */
+int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_us);
 
 /* An int-sized integer in [lo, hi]. */
 int scenario_load_int(struct load *l, const struct scenario_yaml_ref *r, int lo, int hi, int *out);

@@ -158,7 +158,7 @@ START_TEST(fractional_seconds_kept_to_the_microsecond)
 
 	ck_assert_int_eq(load_text(text, NULL, &pt, &d), STATUS_OK);
 	ck_assert_int_eq(pt.at_unix_us[0], T0 + 500000);
-	ck_assert_int_eq(pt.at_unix_us[1], T0 + US + 1);  /* digits past the microsecond are cut */
+	ck_assert_int_eq(pt.at_unix_us[1], T0 + US + 2);  /* .0000019: past the microsecond, rounded (1.9 us -> 2) */
 	pricetrace_fini(&pt);
 }
 END_TEST

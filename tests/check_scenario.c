@@ -41,7 +41,7 @@ START_TEST(full_scenario_values)
 	parse_ok(&sc, full_yaml, NULL, 0);
 	ck_assert_str_eq(sc.name, "chat-serving");
 	ck_assert_uint_eq(sc.seed, 42);
-	ck_assert_int_eq(sc.start_unix_s, INT64_C(1796083200));
+	ck_assert_int_eq(sc.start_unix_us, INT64_C(1796083200) * S_US);
 	ck_assert_int_eq(sc.horizon_us, 7 * 86400 * S_US);
 	ck_assert_int_eq(sc.sample_period_us, 30 * S_US);
 	ck_assert_int_eq(sc.slo.latency_us, 2500000);
@@ -95,7 +95,7 @@ START_TEST(minimal_file_takes_defaults)
 	ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
 	ck_assert_str_eq(sc.name, "minimal");
 	ck_assert_uint_eq(sc.seed, 1);
-	ck_assert_int_eq(sc.start_unix_s, INT64_C(1767225600));  /* 2026-01-01T00:00:00Z */
+	ck_assert_int_eq(sc.start_unix_us, INT64_C(1767225600) * S_US);  /* 2026-01-01T00:00:00Z */
 	ck_assert_int_eq(sc.horizon_us, 86400 * S_US);
 	ck_assert_int_eq(sc.sample_period_us, 60 * S_US);
 	ck_assert_int_eq(sc.service.kind, SERVICE_EXPONENTIAL);

@@ -136,7 +136,7 @@ START_TEST(reserved_terms_and_payments)
 	ck_assert_int_eq(sc.fleet[1].payment, PAYMENT_NO_UPFRONT);
 	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 35.776, TOL);
 	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 0, TOL);
-	ck_assert_int_eq(sc.fleet[1].term_start_unix_s, START_UNIX_S);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, START_UNIX_S * S_US);
 	ck_assert(!sc.fleet[1].price_given);
 	/* 1y partial: 0.5 x 35.776 x 8760 = 156698.88 up front, 0.5 x 35.776 = 17.888 hourly */
 	ck_assert_int_eq(sc.fleet[2].payment, PAYMENT_PARTIAL_UPFRONT);
@@ -157,7 +157,7 @@ START_TEST(reserved_terms_and_payments)
 	ck_assert_int_eq(sc.fleet[6].max, 2);
 	ck_assert_double_eq_tol(sc.fleet[6].upfront_usd, 100000, TOL);
 	ck_assert_double_eq_tol(sc.fleet[6].usd_per_h, 17.888, TOL);
-	ck_assert_int_eq(sc.fleet[6].term_start_unix_s, INT64_C(1748736000));
+	ck_assert_int_eq(sc.fleet[6].term_start_unix_us, INT64_C(1748736000) * S_US);
 	/* explicit usd_per_h replaces the hourly part only */
 	ck_assert_double_eq_tol(sc.fleet[7].usd_per_h, 1.5, TOL);
 	ck_assert_double_eq_tol(sc.fleet[7].upfront_usd, 313397.76, TOL);
@@ -318,13 +318,13 @@ START_TEST(savings_plan_discount_and_rates)
 	ck_assert_double_eq_tol(sc.fleet[1].discount, 0.30, TOL);
 	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 38.528, TOL);
 	ck_assert_int_eq(sc.fleet[1].term, TERM_1Y);
-	ck_assert_int_eq(sc.fleet[1].term_start_unix_s, START_UNIX_S);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, START_UNIX_S * S_US);
 	ck_assert_int_eq(sc.fleet[1].count, 0);
 	ck_assert_int_eq(sc.fleet[1].max, 0);
 	/* discount 0.45: 55.04 x 0.55 = 30.272 */
 	ck_assert_int_eq(sc.fleet[2].term, TERM_3Y);
 	ck_assert_double_eq_tol(sc.fleet[2].usd_per_h, 30.272, TOL);
-	ck_assert_int_eq(sc.fleet[2].term_start_unix_s, INT64_C(1748736000));
+	ck_assert_int_eq(sc.fleet[2].term_start_unix_us, INT64_C(1748736000) * S_US);
 	/* rates: only the serving type's is used, discount = 1 - 41.28 / 55.04 = 0.25 */
 	ck_assert_double_eq_tol(sc.fleet[3].discount, 0.25, TOL);
 	ck_assert_double_eq_tol(sc.fleet[3].usd_per_h, 41.28, TOL);
@@ -369,6 +369,27 @@ START_TEST(capacity_block_times_prices_and_warnings)
 			 "t.yaml:10:37: fleet.2.start: capacity block from 2025-12-20T11:30:00Z to "
 			 "2025-12-21T11:30:00Z lies entirely outside the simulated window (2026-01-01T00:00:00Z to "
 			 "2026-01-08T00:00:00Z); it never serves\n");
+	scenario_fini(&sc);
+}
+END_TEST
+
+/*
+ * ISO times keep their fraction of a second: a block starting at 2026-01-02T11:30:00.25Z starts
+ * 127800 s + 0.25 s = 127800250000 us after the scenario start, and ends 1 day later at 11:30:00.25, a
+ * quarter of a second off the 11:30 end (it warns, with the fraction); a Savings Plan's term_start at
+ * 2025-06-01T00:00:00.5Z is 1748736000 s + 500000 us since the epoch.
+ */
+START_TEST(iso_fractions_kept_to_the_microsecond)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00.25Z, duration: 1d, count: 1}\n"
+		    "  - {option: savings_plan, commit_usd_per_h: 10, term_start: 2025-06-01T00:00:00.5Z}\n", "");
+	ck_assert_int_eq(sc.fleet[0].start_us, 127800 * S_US + 250000);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, INT64_C(1748736000) * S_US + 500000);
+	ck_assert_str_eq(sc.warnings, "t.yaml:8:37: fleet.0.start: capacity block ends at 11:30:00.250000 UTC; "
+			 "real Capacity Blocks end at 11:30 UTC (FACTS.md 1)\n");
 	scenario_fini(&sc);
 }
 END_TEST
@@ -484,6 +505,7 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, odcr_takes_the_on_demand_price);
 	ADD(s, savings_plan_discount_and_rates);
 	ADD(s, capacity_block_times_prices_and_warnings);
+	ADD(s, iso_fractions_kept_to_the_microsecond);
 	ADD(s, quotas_retry_allocation_values);
 	ADD(s, retry_cap_follows_a_long_first_wait);
 	ADD(s, catalog_overrides_new_keys);

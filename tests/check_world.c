@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "capture.h"
+#include "engine.h"
 #include "scenario.h"
+#include "store.h"
 #include "status.h"
 #include "testutil.h"
 #include "world.h"
@@ -486,6 +490,61 @@ START_TEST(samples_every_period)
 }
 END_TEST
 
+/*
+ * Time never runs backwards, in any build (sim/engine.h): an arrival source that goes back in time fails
+ * the run instead of moving the clock back. No loader accepts such a source, so the test breaks a loaded
+ * scenario by hand: uniform arrivals (u_n = n on the integrated-rate scale) at 1/s from 0, a step at 10 s
+ * (rate 1/s) and then a step placed *before* it, at 5 s, with rate 100/s. Arrivals 1..10 come at
+ * 1, 2, ..., 10 s; the 11th inverts through the last step, whose integrated rate starts at
+ * L = 10 + 1 x (5 - 10) = 5: t = 5 + (11 - 5) / 100 = 5.06 s, while the clock stands at 10 s. The run
+ * must fail with STATUS_EINTERNAL (exit 1, not a user error), say which event and both times, and leave
+ * no run in the database (the store rolls the run back).
+ */
+START_TEST(arrival_into_the_past_fails_the_run)
+{
+	char *scen = test_write_file("past.yaml", fixed_fleet), *db = test_write_file("past.sqlite", "");
+	struct world_report *rep = calloc(1, sizeof *rep);
+	struct store *st = NULL;
+	struct scenario sc;
+	struct sink sink;
+	struct diag d = {{0}};
+	sqlite3 *q;
+	sqlite3_stmt *stmt;
+	int rc;
+
+	ck_assert_ptr_nonnull(rep);
+	remove(db);  /* a fresh database, as `gpucap run --db` makes it */
+	ck_assert_msg(scenario_load(&sc, scen, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	sc.arrivals.kind = ARRIVAL_UNIFORM;
+	sc.arrivals.rate_per_s = 1;
+	sc.arrivals.steps[0].at_us = 10 * SIM_US_PER_S;
+	sc.arrivals.steps[0].rate_per_s = 1;
+	sc.arrivals.steps[1].at_us = 5 * SIM_US_PER_S;
+	sc.arrivals.steps[1].rate_per_s = 100;
+	sc.arrivals.nsteps = 2;
+	ck_assert_msg(store_open(&st, db, &d) == STATUS_OK, "%s", d.msg);
+	sink = store_sink(st, &d);
+	rc = world_run(&sc, &sink, "test", rep, &d);
+	store_close(st);
+	ck_assert_int_eq(rc, STATUS_EINTERNAL);
+	ck_assert(!status_is_user_error(rc));  /* gpucap run exits 1 */
+	ck_assert_msg(strstr(d.msg, "the arrival event was scheduled at t = 5.060000 s, before the clock "
+			  "(t = 10.000000 s)") != NULL, "message: %s", d.msg);
+	ck_assert_int_eq(sqlite3_open_v2(db, &q, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(q, "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM "
+					    "metrics) + (SELECT count(*) FROM samples) + (SELECT count(*) FROM "
+					    "events)", -1, &stmt, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(stmt, 0), 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(q);
+	scenario_fini(&sc);
+	free(rep);
+	test_remove_file(db);
+	test_remove_file(scen);
+}
+END_TEST
+
 static Suite *world_suite(void)
 {
 	Suite *s = suite_create("world");
@@ -510,6 +569,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, target_tracking_spike_by_hand);
 	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
 	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
+	tcase_add_test(tc, arrival_into_the_past_fails_the_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
