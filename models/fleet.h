@@ -5,7 +5,7 @@
  * pool. Groups lie in the pool in allocation order, so "lowest pool index" means "first in fleet order";
  * serving relies on this to fill instances in fleet order. A group never holds more than its `max`
  * instances, counting those still draining (an instance is paid for until it terminates). A savings plan
- * holds no instances: it is a discount on on-demand usage, applied when the bill is closed (savings.h).
+ * holds no instances: it is a discount on on-demand and ODCR usage, applied when the bill is closed (savings.h).
  *
  * Life cycle: free -> launching (startup_us: boot and model load) -> serving -> draining -> free. A
  * draining instance takes no new requests and terminates when its last request completes, or when it is

@@ -169,7 +169,7 @@ enum metric_kind {
 };
 
 enum term_kind {
-	TERM_NONE,  /* no term given: a plain hourly rate, nothing outlives the horizon */
+	TERM_NONE,  /* options without a term (on_demand, spot, odcr, capacity_block) */
 	TERM_1Y,    /* one year = 365 days (FACTS.md 3) */
 	TERM_3Y     /* three years = 1095 days */
 };

@@ -134,11 +134,12 @@ static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct f
 /* ---- reserved, odcr, savings_plan --------------------------------------------------------------- */
 
 /*
- * reserved. Without a term: one hourly rate, the catalogue's reserved rate. With a term: the effective
- * rate E = od x (1 - d), d the 1- or 3-year discount, split by the payment option (FACTS.md 3: All Upfront
- * has "no hourly charges", Partial Upfront is an upfront part plus a discounted hourly rate, No Upfront is
- * hourly only); the upfront part pays for the whole term of H hours. An explicit usd_per_h or upfront_usd
- * replaces its part.
+ * reserved. The effective rate E = od x (1 - d), d the 1- or 3-year discount, split by the payment option
+ * (FACTS.md 3: All Upfront has "no hourly charges", Partial Upfront is an upfront part plus a discounted
+ * hourly rate, No Upfront is hourly only); the upfront part pays for the whole term of H hours. An explicit
+ * usd_per_h or upfront_usd replaces its part. RIs come only with "one-year or three-year commitment"
+ * (FACTS.md 3), so an entry without `term` is a 1-year No Upfront term from the scenario start, like a
+ * savings_plan's; `payment`, `upfront_usd` and `term_start` still need an explicit `term`.
  */
 static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -150,11 +151,11 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 
 	if ((rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of reserved instances", f)) ||
 	    (rc = scenario_load_only_with(l, e, "payment", "term")) || (rc = scenario_load_only_with(l, e, "upfront_usd", "term")) ||
-	    (rc = scenario_load_only_with(l, e, "term_start", "term")) || (rc = read_term(l, e, f)))
+	    (rc = scenario_load_only_with(l, e, "term_start", "term")))
 		return rc;
-	f->usd_per_h = l->sc.serving.reserved_usd_per_h;
-	if (f->term == TERM_NONE)
-		return read_price(l, e, f);
+	f->term = TERM_1Y;
+	if ((rc = read_term(l, e, f)))
+		return rc;
 	scenario_yaml_child(e, "payment", &r);
 	if ((rc = scenario_yaml_choice(&l->y, &r, payment_names, 3, &payment)))
 		return rc;

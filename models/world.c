@@ -340,6 +340,14 @@ static int initial_capacity(const struct scenario *sc)
 	return n;
 }
 
+/* How far `start` lies past the UTC hour mark before it: Savings Plans settle by clock hour (FACTS.md 3). */
+static int64_t hour_phase_us(const struct scenario *sc)
+{
+	int64_t h = 3600 * SIM_US_PER_S, s = sc->start_unix_us % h;
+
+	return s < 0 ? s + h : s;
+}
+
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
 {
 	int rc;
@@ -348,7 +356,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->d = d;
 	engine_init(&w->eng);
 	rc = meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->serving.slots,
-			sc->horizon_us, sc->sample_period_us);
+			sc->horizon_us, hour_phase_us(sc), sc->sample_period_us);
 	if (rc)
 		return rc;
 	engine_event_init(&w->arrival);

@@ -86,6 +86,16 @@ START_TEST(reserved_term_ending_inside_the_window)
 }
 END_TEST
 
+START_TEST(reserved_without_term_is_one_year)
+{
+	/* no `term`: a 1-year no-upfront term from `start`. 2 x 35.776 x 10 h = 715.52 in the window, and
+	 * the term still owes 2 x 35.776 x (8760 - 10) = 626,080.00 after it */
+	run_yaml(light("10h", "  - {option: reserved, count: 2}\n", NULL), NULL, 0);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
+	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 626080.00, 0.05);
+}
+END_TEST
+
 /* ---- ODCR and Savings Plans ---------------------------------------------------------------------- */
 
 START_TEST(odcr_paid_whether_used_or_not)
@@ -125,6 +135,87 @@ START_TEST(savings_plan_unused_commitment)
 	ck_assert_double_eq_tol(M("commitment_utilization"), 0.38528, 1e-9);
 	/* a 1-year plan starting with the window still owes 100 x (8760 - 10) */
 	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 100.0 * 8750, 0.01);
+}
+END_TEST
+
+/* One $10/h g6.xlarge on demand from t = 0 and a second from 01:00 UTC (a scheduled min of 2), and a
+ * Savings Plan of $7/h at 50% off (it covers $14/h of On-Demand usage); the window starts at `start`. */
+static const char *plan_from(const char *start)
+{
+	snprintf(yaml, sizeof yaml,
+		 "name: sphour\nstart: %s\nhorizon: 2h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+		 "fleet:\n  - {option: on_demand, count: 1, max: 2, usd_per_h: 10}\n"
+		 "  - {option: savings_plan, commit_usd_per_h: 7, discount: 0.5}\n"
+		 "autoscaling:\n  policy: none\n  schedule: [{at: 2026-01-01T01:00:00Z, min: 2}]\n", start);
+	return yaml;
+}
+
+START_TEST(savings_plan_settles_by_clock_hour)
+{
+	/* start 00:30, horizon 2 h: the window touches the clock hours 00:00, 01:00 and 02:00 (FACTS.md 3:
+	 * the plan settles each hour of the bill), the first and last for half an hour each.
+	 *   00:30-01:00 (0.5 h): usage 1 x 10 x 0.5 = $5; commitment 7 x 0.5 = 3.50; 5 x 0.5 = 2.50 used,
+	 *                        1.00 lost, nothing On-Demand.
+	 *   01:00-02:00 (1 h):   usage 2 x 10 = $20; commitment 7 covers 14; $6 On-Demand.
+	 *   02:00-02:30 (0.5 h): usage 2 x 10 x 0.5 = $10; commitment 3.50 covers 7; $3 On-Demand.
+	 * Commitment 14.00, of which 1.00 unused; On-Demand 9.00; total 23.00; covered 5 + 14 + 7 = 26 of
+	 * 5 + 20 + 10 = 35 eligible. (Counting hours from the start instead, 00:30-01:30 has $15 of usage
+	 * and 01:30-02:30 $20: nothing unused and $1 + $6 = $7 On-Demand.) */
+	run_yaml(plan_from("2026-01-01T00:30:00Z"), NULL, 0);
+	ck_assert_int_eq(capture_find(&cap, "launch", 0)->count, 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 1800, 1e-9);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 14.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 1.00, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 9.00, CENT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 23.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_coverage"), 26.0 / 35.0, 1e-9);
+	ck_assert_double_eq_tol(M("commitment_utilization"), 13.0 / 14.0, 1e-9);
+	/* started at 00:00 the window is two whole clock hours: 00:00-01:00 has $10 of usage, $5 at SP rates
+	 * against $7 ($2 lost); 01:00-02:00 $20 ($6 On-Demand) */
+	run_yaml(plan_from("2026-01-01T00:00:00Z"), NULL, 0);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 3600, 1e-9);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 2.00, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 6.00, CENT);
+}
+END_TEST
+
+/* $10/h g6.xlarge: one on demand, an ODCR of two with one instance in it (min = max = 2 capacity), and a
+ * Savings Plan of commit_usd_per_h (set by the caller) at 50% off. */
+static const char odcr_plan[] =
+	"name: spodcr\nhorizon: 2h\nslo: {latency_s: 10}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"fleet:\n  - {option: on_demand, count: 1, max: 1, usd_per_h: 10}\n"
+	"  - {option: odcr, count: 2, usd_per_h: 10}\n"
+	"  - {option: savings_plan, commit_usd_per_h: 7.5, discount: 0.5}\n"
+	"autoscaling: {policy: target_tracking, target: 0.7, min: 2, max: 2}\n";
+
+START_TEST(savings_plan_covers_odcr_used_capacity_first)
+{
+	/* each hour: $10 on-demand usage, $10 of ODCR an instance runs in, $10 of ODCR nobody runs in.
+	 * FACTS.md 3: plans "apply to CRs (used capacity first)". $7.50/h at 50% off covers $15 an hour:
+	 * the $10 on-demand, then $5 of the used ODCR. 2 h: on-demand 0, plan 15.00, ODCR 2 x (20 - 5) =
+	 * 30.00, total 45.00; coverage 30 / 60 = 0.5; nothing unused. */
+	run_yaml(odcr_plan, NULL, 0);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_odcr"), 2 * 2.0, 1e-9);  /* g6.xlarge: 1 GPU */
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0.00, CENT);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 15.00, CENT);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 30.00, CENT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 45.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 0.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_coverage"), 0.5, 1e-9);
+	/* $20/h covers $40 an hour: all $30 (the unused reservation last), $15 at SP rates, $5 lost. 2 h:
+	 * plan 40.00, ODCR 0, unused 10.00, utilization 30 / 40 = 0.75, coverage 1 */
+	const char *sets[] = { "fleet.2.commit_usd_per_h=20" };
+	run_yaml(odcr_plan, sets, 1);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 40.00, CENT);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 0.00, CENT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 40.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 10.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_utilization"), 0.75, 1e-9);
+	ck_assert_double_eq_tol(M("commitment_coverage"), 1.0, 1e-9);
 }
 END_TEST
 
@@ -440,9 +531,12 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, reserved_all_upfront_is_amortised);
 	tcase_add_test(tc, reserved_partial_upfront_same_effective_rate);
 	tcase_add_test(tc, reserved_term_ending_inside_the_window);
+	tcase_add_test(tc, reserved_without_term_is_one_year);
 	tcase_add_test(tc, odcr_paid_whether_used_or_not);
 	tcase_add_test(tc, savings_plan_covers_then_on_demand);
 	tcase_add_test(tc, savings_plan_unused_commitment);
+	tcase_add_test(tc, savings_plan_settles_by_clock_hour);
+	tcase_add_test(tc, savings_plan_covers_odcr_used_capacity_first);
 	tcase_add_test(tc, spot_price_changes_mid_instance);
 	tcase_add_test(tc, spot_fixed_discount);
 	tcase_add_test(tc, spot_interruptions_follow_the_rate);

@@ -137,7 +137,7 @@ START_TEST(minimal_file_takes_defaults)
 	ck_assert_int_eq(sc.allocation.on_demand_base, 0);
 	ck_assert_double_eq_tol(sc.allocation.on_demand_pct, 100, TOL);
 	ck_assert(sc.allocation.spot_fallback);
-	ck_assert_int_eq(sc.fleet[0].term, TERM_NONE);
+	ck_assert_int_eq(sc.fleet[0].term, TERM_1Y);  /* a reservation without `term`: 1 year */
 	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 0, TOL);
 	ck_assert_str_eq(sc.warnings, "");
 	ck_assert_str_eq(sc.path, path);

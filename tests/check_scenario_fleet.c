@@ -126,8 +126,10 @@ START_TEST(reserved_terms_and_payments)
 		    "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront, upfront_usd: 100000,"
 		    " term_start: 2025-06-01T00:00:00Z}\n"
 		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, usd_per_h: 1.5}\n", "");
-	/* no term: the catalogue's reserved rate, 55.04 x (1 - 0.35) = 35.776, nothing up front */
-	ck_assert_int_eq(sc.fleet[0].term, TERM_NONE);
+	/* no term: a 1-year no_upfront term from the start, 55.04 x (1 - 0.35) = 35.776, nothing up front */
+	ck_assert_int_eq(sc.fleet[0].term, TERM_1Y);
+	ck_assert_int_eq(sc.fleet[0].payment, PAYMENT_NO_UPFRONT);
+	ck_assert_int_eq(sc.fleet[0].term_start_unix_us, START_UNIX_S * S_US);
 	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 35.776, TOL);
 	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 0, TOL);
 	ck_assert_int_eq(sc.fleet[0].max, 1);
