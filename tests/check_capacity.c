@@ -329,6 +329,27 @@ START_TEST(block_idle_instances_released_at_the_warning)
 }
 END_TEST
 
+/*
+ * A block that starts at 14:00 (50400 s) and ends at 11:30 the next day (127800 s): the offering just under
+ * 1 day, 21.5 h long. Launched at 50400, serving 600 s later; warning at 127800 - 2400 = 125400; paid
+ * 2 x $30 x 21.5 h = $1290 up front, all inside the 2-day window; GPU-hours paid 2 x 8 x 21.5 = 344.
+ */
+START_TEST(block_from_any_start_ends_at_1130)
+{
+	const struct capture_event *e;
+
+	run_yaml(light("2d", "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, end: 2026-01-02T11:30:00Z,"
+			     " count: 2, usd_per_h: 30}\n  - {option: on_demand, count: 1, max: 3}\n", NULL), NULL, 0);
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_str_eq(e->option, "capacity_block");
+	ck_assert_double_eq_tol(e->t_s, 50400, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "block_expiring", 0)->t_s, 125400, 1e-9);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 1290.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 344, 1e-9);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
 START_TEST(block_billed_for_its_share_of_the_window)
 {
 	/* A block of 1 day that began 12.5 h before the window (2025-12-31T11:30), priced $2400 up front;
@@ -501,6 +522,7 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
 	tcase_add_test(tc, block_serves_only_inside_its_window);
 	tcase_add_test(tc, block_idle_instances_released_at_the_warning);
+	tcase_add_test(tc, block_from_any_start_ends_at_1130);
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
 	tcase_add_test(tc, several_blocks);
 	tcase_add_test(tc, spot_pays_60s_minimum);
