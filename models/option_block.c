@@ -69,7 +69,7 @@ static void drain_block(struct fleet *f, struct fleet_group *g)
 	int live = g->live;
 
 	meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", live,
-		    "capacity block ends in 40 min: idle instances released, busy ones taken in 10 min");
+		    "capacity block ends in 40 min: idle instances go now, busy ones drain (taken in 10 min)");
 	f->quiet++; /* one reconcile after the whole block has left the desired capacity */
 	for (int i = g->first; i < g->first + g->max; i++) {
 		const struct instance *in = &f->pool[i];
