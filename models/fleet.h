@@ -172,6 +172,13 @@ bool fleet_may_release(const struct fleet *f, int idx);
  * serving one drains. False (nothing done) unless fleet_may_release. For copies' IDLE_RELEASE. */
 bool fleet_release(struct fleet *f, int idx);
 
+/* Take instance idx of any group out of service now, leaving the desired capacity alone: a launching one is
+ * cancelled (`why` goes to the event log), a serving one drains and terminates at once if it has no request
+ * in service, else when its last one completes. For an option ending its own instances (a Capacity Block's
+ * idle instances at the expiration warning). Nothing happens to a free or draining instance, or after
+ * fleet_close. */
+void fleet_retire(struct fleet *f, int idx, const char *why);
+
 /* One launch or load delay drawn from d with rng; DELAY_DEFAULT gives default_us. */
 int64_t fleet_delay_draw(const struct delay_dist *d, gsl_rng *rng, int64_t default_us);
 

@@ -254,7 +254,8 @@ struct fleet_entry {
 
 	/* capacity_block */
 	int64_t start_us;             /* `start` (a UTC time), from the scenario start; may be negative */
-	int64_t duration_us;          /* `duration`: whole days 1..14, then 7-day steps to 182 days */
+	int64_t duration_us;          /* `duration`, or `end` - `start`: ends at 11:30 UTC, within a day
+	                                 of 1..14 days or 21..182 days in 7-day steps (scenario_fleet.c) */
 
 	/* savings_plan */
 	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */

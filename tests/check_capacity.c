@@ -369,6 +369,78 @@ START_TEST(block_serves_only_inside_its_window)
 }
 END_TEST
 
+/*
+ * Requests of 1500 s arrive every 1000 s (uniform, at 1000 k), one slot an instance. A 1-day block of 3
+ * instances opens at 11:30 (41400 s), serves from 42050 s; 2 on-demand instances carry the rest. Fleet
+ * order fills the block first: from request 43 on, each request takes the block's first free instance, so
+ * they alternate between two of them and the third never serves. The block ends at 127800 s: warning at
+ * 127800 - 2400 = 125400, termination at 127800 - 1800 = 126000. At the warning request 124 (124000 to
+ * 125500) and request 125 (125000 to 126500) are in service on the block; the third instance is idle:
+ *  - the idle one is released at the warning: terminated at 125400, not counted;
+ *  - request 124's instance drains and is released at 125500, when its request ends: not counted;
+ *  - request 125's instance still serves at 126000: taken away, its request requeued: block_terminations
+ *    = 1, requests_interrupted = 1.
+ * (Before, the idle instance waited for the termination and counted too: block_terminations was 2.)
+ * The bill does not move: 3 x $30 x 24 h = $2160; GPU-hours paid 3 x 8 x 24 = 576. Busy on the block:
+ * requests 43 to 124 whole (82 x 1500 s) and 1000 s of request 125, at 8 GPUs a slot:
+ * 8 x (123000 + 1000) / 3600 = 275.5556 h; idle = 576 - 275.5556 = 300.4444 h (the released instances'
+ * GPUs to the block's end are paid, and idle).
+ */
+START_TEST(block_idle_instances_released_at_the_warning)
+{
+	double t[3] = { 0 };
+	int n = 0;
+
+	snprintf(yaml, sizeof yaml,
+		 "name: cap\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 5000}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n"
+		 "  service: {kind: constant, mean_s: 1500}\n"
+		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650}\n"
+		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 3,"
+		 " usd_per_h: 30}\n  - {option: on_demand, count: 2, max: 2}\n");
+	run_yaml(yaml, NULL, 0);
+	for (int i = 0; i < capture_count(&cap, "terminate"); i++) {
+		const struct capture_event *e = capture_find(&cap, "terminate", i);
+		if (strcmp(e->option, "capacity_block") != 0)
+			continue;
+		ck_assert_int_lt(n, 3);
+		t[n++] = e->t_s;
+	}
+	ck_assert_int_eq(n, 3);
+	ck_assert_double_eq_tol(t[0], 125400, 1e-9);
+	ck_assert_double_eq_tol(t[1], 125500, 1e-9);
+	ck_assert_double_eq_tol(t[2], 126000, 1e-9);
+	ck_assert_double_eq(M("block_terminations"), 1);
+	ck_assert_double_eq(M("requests_interrupted"), 1);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 2160.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 576, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_busy_capacity_block"), 8 * 124000.0 / 3600, 1e-6);
+	ck_assert_double_eq_tol(M("gpu_hours_idle_capacity_block"), 576 - 8 * 124000.0 / 3600, 1e-6);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
+/*
+ * A block that starts at 14:00 (50400 s) and ends at 11:30 the next day (127800 s): the offering just under
+ * 1 day, 21.5 h long. Launched at 50400, serving 600 s later; warning at 127800 - 2400 = 125400; paid
+ * 2 x $30 x 21.5 h = $1290 up front, all inside the 2-day window; GPU-hours paid 2 x 8 x 21.5 = 344.
+ */
+START_TEST(block_from_any_start_ends_at_1130)
+{
+	const struct capture_event *e;
+
+	run_yaml(light("2d", "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, end: 2026-01-02T11:30:00Z,"
+			     " count: 2, usd_per_h: 30}\n  - {option: on_demand, count: 1, max: 3}\n", NULL), NULL, 0);
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_str_eq(e->option, "capacity_block");
+	ck_assert_double_eq_tol(e->t_s, 50400, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "block_expiring", 0)->t_s, 125400, 1e-9);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 1290.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 344, 1e-9);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
 START_TEST(block_billed_for_its_share_of_the_window)
 {
 	/* A block of 1 day that began 12.5 h before the window (2025-12-31T11:30), priced $2400 up front;
@@ -543,6 +615,8 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, spot_trace_interrupts_at_its_ticks);
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
 	tcase_add_test(tc, block_serves_only_inside_its_window);
+	tcase_add_test(tc, block_idle_instances_released_at_the_warning);
+	tcase_add_test(tc, block_from_any_start_ends_at_1130);
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
 	tcase_add_test(tc, several_blocks);
 	tcase_add_test(tc, spot_pays_60s_minimum);

@@ -341,7 +341,7 @@ START_TEST(capacity_block_times_prices_and_warnings)
 
 	parse_fleet(&sc,
 		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 4}\n"
-		    "  - {option: capacity_block, start: 2026-01-03T00:00:00Z, duration: 2d, count: 2, upfront_usd: 3000}\n"
+		    "  - {option: capacity_block, start: 2026-01-03T00:00:00Z, end: 2026-01-05T11:30:00Z, count: 2, upfront_usd: 2975}\n"
 		    "  - {option: capacity_block, start: 2025-12-20T11:30:00Z, duration: 1d, count: 1, usd_per_h: 30}\n"
 		    "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 2w, count: 64}\n"
 		    "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 182d, count: 1}\n", "");
@@ -354,9 +354,12 @@ START_TEST(capacity_block_times_prices_and_warnings)
 	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 39.33, TOL);
 	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 26429.76, TOL);
 	ck_assert(!sc.fleet[0].price_given);
-	/* 3000 for 2 instances x 48 h: 31.25 per instance-hour */
-	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 31.25, TOL);
-	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 3000, TOL);
+	/* 2 days 11.5 h = 59.5 h from 2 days after the start; 2975 for 2 instances x 59.5 h: 25 per
+	 * instance-hour */
+	ck_assert_int_eq(sc.fleet[1].start_us, 2 * 86400 * S_US);
+	ck_assert_int_eq(sc.fleet[1].duration_us, 214200 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 25, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 2975, TOL);
 	ck_assert(sc.fleet[1].price_given);
 	/* 11 days 12.5 h = 995400 s before the start; 1 x 24 h x 30 = 720 */
 	ck_assert_int_eq(sc.fleet[2].start_us, -995400 * S_US);
@@ -364,10 +367,8 @@ START_TEST(capacity_block_times_prices_and_warnings)
 	ck_assert_int_eq(sc.fleet[3].duration_us, 14 * 86400 * S_US);
 	ck_assert_int_eq(sc.fleet[4].duration_us, 182 * 86400 * S_US);
 	ck_assert_int_eq(sc.autoscaling.max, 4 + 2 + 1 + 64 + 1);
-	/* the block ending at 00:00 (line 9) and the one before the horizon (line 10) warn; 11:30 ends do not */
+	/* the one before the horizon (line 10) warns */
 	ck_assert_str_eq(sc.warnings,
-			 "t.yaml:9:37: fleet.1.start: capacity block ends at 00:00 UTC; real Capacity Blocks end at "
-			 "11:30 UTC (FACTS.md 1)\n"
 			 "t.yaml:10:37: fleet.2.start: capacity block from 2025-12-20T11:30:00Z to "
 			 "2025-12-21T11:30:00Z lies entirely outside the simulated window (2026-01-01T00:00:00Z to "
 			 "2026-01-08T00:00:00Z); it never serves\n");
@@ -376,22 +377,61 @@ START_TEST(capacity_block_times_prices_and_warnings)
 END_TEST
 
 /*
- * ISO times keep their fraction of a second: a block starting at 2026-01-02T11:30:00.25Z starts
- * 127800 s + 0.25 s = 127800250000 us after the scenario start, and ends 1 day later at 11:30:00.25, a
- * quarter of a second off the 11:30 end (it warns, with the fraction); a Savings Plan's term_start at
- * 2025-06-01T00:00:00.5Z is 1748736000 s + 500000 us since the epoch.
+ * A block may start at any time; it ends at 11:30 UTC, within a day of an allowed whole-day length
+ * (the offerings "slightly less" and "slightly greater" than N days, FACTS.md 1). By hand, from the
+ * scenario start 2026-01-01T00:00:00Z, at the catalogue's 39.33 per instance-hour:
+ *  - 14:00 to 11:30 next day: 21.5 h (the offering just under 1 day); 2 x 21.5 x 39.33 = 1691.19
+ *  - 08:55 to 11:30 the same day: 2 h 35 min = 9300 s (just under 1 day: the API's example of 35 minutes)
+ *  - 14:00 + 45.5h = 11:30 two days later: 21.5 h + 1 day (just over 1 day)
+ *  - 14:00 to 11:30 20 days and 21.5 h later (just under 21 days): 501.5 h; 1 x 501.5 x 39.33 = 19723.995
+ *  - four blocks of 64 = 256 instances in all: the most there may be
+ */
+START_TEST(capacity_block_end_at_1130_from_any_start)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, end: 2026-01-02T11:30:00Z, count: 2}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T08:55:00Z, end: 2026-01-01T11:30:00Z, count: 1}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, duration: 45.5h, count: 1}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, end: 2026-01-22T11:30:00Z, count: 1}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 64}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 64}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 64}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 59}\n", "");
+	ck_assert_int_eq(sc.fleet[0].start_us, 50400 * S_US);
+	ck_assert_int_eq(sc.fleet[0].duration_us, 77400 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 1691.19, TOL);
+	ck_assert_int_eq(sc.fleet[1].start_us, 32100 * S_US);
+	ck_assert_int_eq(sc.fleet[1].duration_us, 9300 * S_US);
+	ck_assert_int_eq(sc.fleet[2].duration_us, (77400 + 86400) * S_US);
+	ck_assert_int_eq(sc.fleet[3].duration_us, (77400 + 20 * 86400) * S_US);
+	ck_assert_double_eq_tol(sc.fleet[3].upfront_usd, 19723.995, TOL);
+	ck_assert_int_eq(sc.fleet[4].count + sc.fleet[5].count + sc.fleet[6].count + sc.fleet[7].count +
+			 sc.fleet[0].count + sc.fleet[1].count + sc.fleet[2].count + sc.fleet[3].count, 256);
+	ck_assert_str_eq(sc.warnings, "");
+	scenario_fini(&sc);
+}
+END_TEST
+
+/*
+ * ISO times keep their fraction of a second: a block starting at 2026-01-02T11:29:59.75Z starts
+ * 127799 s + 0.75 s = 127799750000 us after the scenario start; it ends at 11:30 the next day, a quarter of
+ * a second to the first 11:30 plus 1 day (an offering "slightly greater" than 1 day), so it loads without a
+ * warning and lasts 86400.25 s; a Savings Plan's term_start at 2025-06-01T00:00:00.5Z is
+ * 1748736000 s + 500000 us since the epoch.
  */
 START_TEST(iso_fractions_kept_to_the_microsecond)
 {
 	struct scenario sc;
 
 	parse_fleet(&sc,
-		    "  - {option: capacity_block, start: 2026-01-02T11:30:00.25Z, duration: 1d, count: 1}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:29:59.75Z, end: 2026-01-03T11:30:00Z, count: 1}\n"
 		    "  - {option: savings_plan, commit_usd_per_h: 10, term_start: 2025-06-01T00:00:00.5Z}\n", "");
-	ck_assert_int_eq(sc.fleet[0].start_us, 127800 * S_US + 250000);
+	ck_assert_int_eq(sc.fleet[0].start_us, 127799 * S_US + 750000);
+	ck_assert_int_eq(sc.fleet[0].duration_us, 86400 * S_US + 250000);
 	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, INT64_C(1748736000) * S_US + 500000);
-	ck_assert_str_eq(sc.warnings, "t.yaml:8:37: fleet.0.start: capacity block ends at 11:30:00.250000 UTC; "
-			 "real Capacity Blocks end at 11:30 UTC (FACTS.md 1)\n");
+	ck_assert_str_eq(sc.warnings, "");
 	scenario_fini(&sc);
 }
 END_TEST
@@ -508,6 +548,7 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, savings_plan_discount_and_rates);
 	ADD(s, capacity_block_times_prices_and_warnings);
 	ADD(s, iso_fractions_kept_to_the_microsecond);
+	ADD(s, capacity_block_end_at_1130_from_any_start);
 	ADD(s, quotas_retry_allocation_values);
 	ADD(s, retry_cap_follows_a_long_first_wait);
 	ADD(s, catalog_overrides_new_keys);

@@ -160,32 +160,33 @@ START_TEST(per_copy_metric_fills_room_before_launching)
 END_TEST
 
 /*
- * p5.48xlarge has 8 GPUs; 4 GPUs a copy -> 2 an instance. A 1-day Capacity Block from the start holds the
- * 2 copies; on-demand is there for what it cannot hold. No policy.
+ * p5.48xlarge has 8 GPUs; 4 GPUs a copy -> 2 an instance. A 1-day Capacity Block, open since 11:30 the day
+ * before the start and ending at 11:30 (41400 s), holds the 2 copies; on-demand is there for what it
+ * cannot hold. No policy.
  */
 static const char block_end[] =
 	"name: copies-block\nhorizon: 2d\nslo: {latency_s: 600}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
 	"serving:\n  instance_type: p5.48xlarge\n  startup_s: 60\n"
 	"  copies: {gpus_per_copy: 4, startup_s: 30, initial: 2}\n"
-	"fleet:\n  - {option: capacity_block, start: 2026-01-01T00:00:00Z, duration: 1d, count: 1, usd_per_h: 40}\n"
+	"fleet:\n  - {option: capacity_block, start: 2025-12-31T11:30:00Z, duration: 1d, count: 1, usd_per_h: 40}\n"
 	"  - {option: on_demand, max: 2, usd_per_h: 50}\n";
 
 START_TEST(copies_lost_with_their_instance_load_again_elsewhere)
 {
 	/*
 	 * By hand: the block's instance holds both copies from t = 0, so no on-demand instance starts. At the
-	 * 40-minute warning (86400 - 2400 = 84000 s) it drains and its 2 copies are lost; nothing else has room
-	 * -> 1 on-demand instance launches at 84000 s (ready 84060 s), the copies load there until 84090 s.
+	 * 40-minute warning (41400 - 2400 = 39000 s) it drains and its 2 copies are lost; nothing else has room
+	 * -> 1 on-demand instance launches at 39000 s (ready 39060 s), the copies load there until 39090 s.
 	 */
 	capture_run(&cap, block_end, NULL, 0);
 	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 0);
 	ck_assert_int_eq(count_between("start", "copies", 0, 0), 2);
-	ck_assert_int_eq(count_between("copy_lost", NULL, 84000, 84000), 2);
-	ck_assert_int_eq(count_between("launch", "on_demand", 84000, 84000), 1);
+	ck_assert_int_eq(count_between("copy_lost", NULL, 39000, 39000), 2);
+	ck_assert_int_eq(count_between("launch", "on_demand", 39000, 39000), 1);
 	ck_assert_int_eq(count_between("launch", "on_demand", 0, 172800), 1);
-	ck_assert_int_eq(count_between("copy_load", NULL, 84060, 84060), 2);
-	ck_assert_int_eq(count_between("copy_ready", NULL, 84090, 84090), 2);
+	ck_assert_int_eq(count_between("copy_load", NULL, 39060, 39060), 2);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 39090, 39090), 2);
 	/* 2 copies serve all along but for the 90 s between the warning and the new copies */
 	ck_assert_double_eq_tol(M("copy_hours"), 2 * (172800.0 - 90) / 3600, 1e-9);
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
