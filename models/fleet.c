@@ -201,6 +201,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 		in->cap = 0;
 		in->inflight = NULL;
 		in->noticed = false;
+		in->warm = warm;
 		g->live++;
 		meter_live(f->meter, f->eng->now_us, g->kind, +1);
 		if (warm) {

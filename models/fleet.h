@@ -68,6 +68,7 @@ struct instance {
 	struct request *inflight;   /* requests in service on it, a list kept by serving */
 	int64_t launch_us;          /* when billing started */
 	bool noticed;               /* an interruption notice was given (Spot, block end) */
+	bool warm;                  /* in service at t = 0: launched before the window (no 60 s minimum) */
 	bool in_service;            /* it has served (counted in the meter's instances in service) */
 	struct event ready;         /* end of startup */
 	struct event doom;          /* when it is taken away: end of a Spot notice, block termination */

@@ -191,7 +191,7 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 	double usd, billed_us;
 
 	/* per-second rounding and the 60 s minimum as on-demand; the dollars at the prices in force */
-	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, &usd, &billed_us);
+	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
 	meter_charge(f->meter, OPTION_SPOT, usd, billed_us);
 }

@@ -324,6 +324,46 @@ START_TEST(spot_pays_60s_minimum)
 }
 END_TEST
 
+/* ---- the window's edges ---------------------------------------------------------------------------- */
+
+START_TEST(horizon_bills_exactly_to_the_horizon)
+{
+	/*
+	 * One on-demand and one Spot g6.xlarge (On-Demand overridden to $36/h, Spot fixed at $18/h), both
+	 * running from t = 0 to a horizon of 10800.5 s: each is billed 10800.5 s, not rounded up to 10801 s.
+	 * On-demand 10800.5 / 3600 x 36 = $108.005, Spot 10800.5 / 3600 x 18 = $54.0025 (rounding up gave
+	 * $108.01 and $54.005); paid GPU-hours 2 x 10800.5 / 3600 = 6.000277...
+	 */
+	run_yaml("name: edge\nhorizon: 10800.5s\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
+		 "fleet:\n  - {option: on_demand, count: 1}\n  - {option: spot, count: 1, usd_per_h: 18}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 108.005, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 54.0025, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 2 * 10800.5 / 3600, 1e-9);
+}
+END_TEST
+
+START_TEST(warm_instance_ended_early_pays_no_minimum)
+{
+	/*
+	 * Two on-demand instances at $36/h in service at t = 0 (launched before the window); a scheduled
+	 * action at 35 s lowers max to 1 and the idle one (the last in fleet order; the light load sits on
+	 * the first) terminates at 35 s. It pays 35 s, not the 60 s minimum: it was not launched inside the
+	 * window. (3600 + 35) / 3600 x 36 = $36.35 (with the minimum again: 3660 s, $36.60).
+	 */
+	run_yaml("name: warm\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\n"
+		 "fleet:\n  - {option: on_demand, count: 2, usd_per_h: 36}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:35Z, max: 1}]}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 35, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 36.35, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 3635 / 3600.0, 1e-9);
+}
+END_TEST
+
 /* ---- launch limits ------------------------------------------------------------------------------- */
 
 /* Heavy load so that target tracking wants ~10 p5 instances. */
@@ -452,6 +492,8 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
 	tcase_add_test(tc, several_blocks);
 	tcase_add_test(tc, spot_pays_60s_minimum);
+	tcase_add_test(tc, horizon_bills_exactly_to_the_horizon);
+	tcase_add_test(tc, warm_instance_ended_early_pays_no_minimum);
 	tcase_add_test(tc, quota_limits_the_fleet);
 	tcase_add_test(tc, insufficient_capacity_fails_and_retries);
 	tcase_add_test(tc, spot_shortfall_falls_back_in_order);
