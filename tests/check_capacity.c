@@ -2,6 +2,7 @@
  * check_capacity: every purchase option in whole runs, against figures computed by hand (in the comments):
  * reserved terms and amortised upfront payments, ODCR, Savings Plans (used and unused commitment), Spot at
  * a price that changes mid-instance, Spot interruptions at a rate (Poisson) and from a trace (at its ticks),
+ * the free first hour of an interrupted Spot instance, billing at the window's edges,
  * Capacity Blocks (window, 30-minute termination, billing at the window's edges), quotas and insufficient
  * capacity, interrupted requests (requeue and drop), and the mixed-instances allocation.
  */
@@ -324,6 +325,83 @@ START_TEST(spot_pays_60s_minimum)
 }
 END_TEST
 
+/*
+ * Two g6.xlarge Spot instances at $0.50/h launched at t = 0 by a scheduled action (so inside the window:
+ * a reserved instance at $0 carries the first place of the fleet and the light load), ready at 600 s. The
+ * availability trace (600 s ticks) shows 2, then 1 from 1800 s, 0 from 4200 s: one notice at 1800 s, the
+ * other at 4200 s, each taken 120 s later (idle instances wait out their notice).
+ */
+static const char *spot_first_hour(void)
+{
+	snprintf(yaml, sizeof yaml,
+		 "name: spotfree\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, startup_s: 600}\n"
+		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n"
+		 "  - {option: spot, max: 2, usd_per_h: 0.5, availability_trace: %s/capacity/avail_first_hour.json}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:00Z, min: 3}]}\n", TEST_DATA_DIR);
+	return yaml;
+}
+
+START_TEST(spot_interrupted_in_first_hour_is_free)
+{
+	/*
+	 * FACTS.md 5, Linux, interrupted by Amazon EC2: "Interrupted in the first hour: No charge",
+	 * "Interrupted in any hour after the first hour: Charged for the seconds used".
+	 * The first instance is taken at 1920 s, 1920 s after its launch: free. The second is taken at 4320 s,
+	 * in its second hour: 4320 s x $0.50/h = $0.60. Without the rule: (1920 + 4320) / 3600 x 0.5 = $0.8667.
+	 * Both count as paid GPU-hours (the free one at $0): (1920 + 4320) / 3600 = 1.7333.
+	 */
+	run_yaml(spot_first_hour(), NULL, 0);
+	ck_assert_double_eq(M("spot_interruptions"), 2);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1920, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 1)->t_s, 4320, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.60, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 6240 / 3600.0, 1e-9);
+}
+END_TEST
+
+START_TEST(spot_first_hour_edges)
+{
+	/* Still under notice at the horizon (1900 s): the first instance would be taken at 1920 s, inside
+	 * its first hour, so it is free; the second runs to the horizon: 1900 / 3600 x 0.5 = $0.263889. */
+	const char *at_horizon[] = { "horizon=1900s" };
+	run_yaml(spot_first_hour(), at_horizon, 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1900 / 3600.0 * 0.5, 1e-9);
+	/* A 35-minute notice: the notice comes in the first hour (1800 s) but the instance is taken at 3900 s,
+	 * in its second hour: charged. The second, noticed at 4200 s, is taken at 6300 s.
+	 * (3900 + 6300) / 3600 x 0.5 = $1.416667. */
+	const char *long_notice[] = { "fleet.1.notice_s=35m" };
+	run_yaml(spot_first_hour(), long_notice, 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 10200 / 3600.0 * 0.5, 1e-9);
+	/* In service at t = 0 (count 2): launched before the window at an unknown time, so never taken to be
+	 * in its first hour: both pay, (1920 + 4320) / 3600 x 0.5 = $0.866667. */
+	const char *warm[] = { "fleet.1.count=2" };
+	run_yaml(spot_first_hour(), warm, 1);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 6240 / 3600.0 * 0.5, 1e-9);
+}
+END_TEST
+
+START_TEST(spot_drained_under_notice_counts_as_interrupted)
+{
+	/*
+	 * Overload (a 45 s request every 10 s, 1 slot per instance) keeps every instance busy back to back.
+	 * The Spot instances serve from 600 s; the one noticed at 1800 s is in the request it started at
+	 * 600 + 26 x 45 = 1770 s, finishes it at 1815 s and is terminated then, before its notice runs out
+	 * (1920 s). The notice came from EC2, so it was interrupted in its first hour: free. The other runs to
+	 * the 1 h horizon: 3600 s x $0.50/h = $0.50 (without the rule: 0.5 + 1815 / 3600 x 0.5 = $0.752083).
+	 */
+	const char *sets[] = { "horizon=1h", "workload.arrivals.rate_per_s=0.1", "workload.service.mean_s=45",
+			       "serving.slots_per_instance=1" };
+	run_yaml(spot_first_hour(), sets, 4);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1815, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.50, 1e-9);
+}
+END_TEST
+
 /* ---- the window's edges ---------------------------------------------------------------------------- */
 
 START_TEST(horizon_bills_exactly_to_the_horizon)
@@ -492,6 +570,9 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
 	tcase_add_test(tc, several_blocks);
 	tcase_add_test(tc, spot_pays_60s_minimum);
+	tcase_add_test(tc, spot_interrupted_in_first_hour_is_free);
+	tcase_add_test(tc, spot_first_hour_edges);
+	tcase_add_test(tc, spot_drained_under_notice_counts_as_interrupted);
 	tcase_add_test(tc, horizon_bills_exactly_to_the_horizon);
 	tcase_add_test(tc, warm_instance_ended_early_pays_no_minimum);
 	tcase_add_test(tc, quota_limits_the_fleet);
