@@ -222,8 +222,10 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 	/* per-second rounding and the 60 s minimum as on-demand; the dollars at the prices in force */
 	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
-	if (free_interruption(in, end_us, early))
-		usd = 0; /* the GPU-hours it held still count as paid, at $0 */
+	if (free_interruption(in, end_us, early)) {
+		usd = 0; /* the time it was held inside the window still counts as paid GPU time, at $0 */
+		billed_us = (double)(end_us - in->launch_us);
+	}
 	meter_charge(f->meter, OPTION_SPOT, usd, billed_us);
 }
 

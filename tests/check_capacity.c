@@ -369,6 +369,8 @@ START_TEST(spot_first_hour_edges)
 	const char *at_horizon[] = { "horizon=1900s" };
 	run_yaml(spot_first_hour(), at_horizon, 1);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 1900 / 3600.0 * 0.5, 1e-9);
+	/* both count as paid up to the horizon, the free one at $0: 2 x 1900 / 3600 GPU-hours */
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 2 * 1900 / 3600.0, 1e-9);
 	/* A 35-minute notice: the notice comes in the first hour (1800 s) but the instance is taken at 3900 s,
 	 * in its second hour: charged. The second, noticed at 4200 s, is taken at 6300 s.
 	 * (3900 + 6300) / 3600 x 0.5 = $1.416667. */
@@ -399,6 +401,8 @@ START_TEST(spot_drained_under_notice_counts_as_interrupted)
 	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
 	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1815, 1e-9);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.50, 1e-9);
+	/* paid GPU-hours: the free one's 1815 s (at $0) and the other's 3600 s */
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), (1815 + 3600) / 3600.0, 1e-9);
 }
 END_TEST
 
