@@ -148,6 +148,24 @@ START_TEST(spot_price_changes_mid_instance)
 }
 END_TEST
 
+START_TEST(spot_trace_capped_at_on_demand)
+{
+	/* Spot never costs more than On-Demand (FACTS.md 5): g6.xlarge (On-Demand $0.8048/h) from a history
+	 * of $0.50 until 00:30, $1.20 from 00:30 and $0.90 from 00:45; both later prices are capped at 0.8048.
+	 * One instance for the 1 h window: 0.5 x 0.50 + 0.25 x 0.8048 + 0.25 x 0.8048 = $0.6524 (uncapped:
+	 * 0.25 + 0.30 + 0.225 = $0.775). */
+	char fleet[512];
+	snprintf(fleet, sizeof fleet, "  - {option: spot, count: 1, price_trace: %s/capacity/prices_above_od.txt}\n",
+		 TEST_DATA_DIR);
+	snprintf(yaml, sizeof yaml,
+		 "name: spotcap\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\nfleet:\n%s", fleet);
+	run_yaml(yaml, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.6524, 1e-9);
+}
+END_TEST
+
 START_TEST(spot_fixed_discount)
 {
 	/* 2 g6.xlarge at 0.8048 x (1 - 0.6) = 0.32192 $/h for 5 h = $3.2192 */
@@ -317,6 +335,7 @@ START_TEST(spot_pays_60s_minimum)
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 36}}\n"
 		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10,"
 		 " scale_out_datapoints: 1, scale_in_datapoints: 1}\n", NULL, 0);
@@ -567,6 +586,7 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, savings_plan_unused_commitment);
 	tcase_add_test(tc, spot_price_changes_mid_instance);
 	tcase_add_test(tc, spot_fixed_discount);
+	tcase_add_test(tc, spot_trace_capped_at_on_demand);
 	tcase_add_test(tc, spot_interruptions_follow_the_rate);
 	tcase_add_test(tc, spot_trace_interrupts_at_its_ticks);
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
