@@ -35,7 +35,6 @@
 #include "status.h"
 
 #define US_PER_H 3.6e9
-#define US_PER_HOUR INT64_C(3600000000)
 
 static int64_t to_unix_us(const struct fleet *f, int64_t t_us)
 {
@@ -212,7 +211,7 @@ static bool free_interruption(const struct instance *in, int64_t end_us, bool ea
 			return false;
 		stop_us = in->doom.t_us;
 	}
-	return stop_us - in->launch_us < US_PER_HOUR;
+	return (double)(stop_us - in->launch_us) < US_PER_H; /* "in the first hour": 3600 s exactly is not */
 }
 
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
