@@ -201,6 +201,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 		in->cap = 0;
 		in->inflight = NULL;
 		in->noticed = false;
+		in->warm = warm;
 		g->live++;
 		meter_live(f->meter, f->eng->now_us, g->kind, +1);
 		if (warm) {
@@ -650,10 +651,10 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		if (in->state == INSTANCE_FREE)
 			continue;
 		engine_cancel(f->eng, &in->ready);
-		engine_cancel(f->eng, &in->doom);
 		engine_cancel(f->eng, &in->notice);
 		if (g->ops->ended)
-			g->ops->ended(f, g, in, horizon_us, false);
+			g->ops->ended(f, g, in, horizon_us, false); /* doom still queued: when it would be taken */
+		engine_cancel(f->eng, &in->doom);
 	}
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];

@@ -68,6 +68,7 @@ struct instance {
 	struct request *inflight;   /* requests in service on it, a list kept by serving */
 	int64_t launch_us;          /* when billing started */
 	bool noticed;               /* an interruption notice was given (Spot, block end) */
+	bool warm;                  /* in service at t = 0: launched before the window (no 60 s minimum) */
 	bool in_service;            /* it has served (counted in the meter's instances in service) */
 	struct event ready;         /* end of startup */
 	struct event doom;          /* when it is taken away: end of a Spot notice, block termination */
@@ -86,7 +87,8 @@ struct option_ops {
 	int (*can_launch)(struct fleet *f, struct fleet_group *g, char *why, size_t size);
 	/* An instance of the group was launched (Spot: draw its interruption). */
 	void (*launched)(struct fleet *f, struct fleet_group *g, struct instance *in);
-	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. */
+	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. At
+	 * the horizon an instance with a notice still has its doom queued (when it would have been taken). */
 	void (*ended)(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early);
 	/* The window closes at the horizon: bill what is paid whether used or not, commitments. */
 	void (*close)(struct fleet *f, struct fleet_group *g, int64_t horizon_us);

@@ -549,6 +549,18 @@ double pricetrace_at(const struct pricetrace *pt, int64_t t_unix_us)
 	return pt->usd_per_h[lo];
 }
 
+int pricetrace_cap(struct pricetrace *pt, double max_usd_per_h)
+{
+	int n = 0;
+
+	for (int i = 0; i < pt->n; i++)
+		if (pt->usd_per_h[i] > max_usd_per_h) {
+			pt->usd_per_h[i] = max_usd_per_h;
+			n++;
+		}
+	return n;
+}
+
 void pricetrace_fini(struct pricetrace *pt)
 {
 	if (!pt)

@@ -323,9 +323,40 @@ static int read_on_demand(struct load *l, const struct scenario_yaml_ref *e, str
 }
 
 /*
+ * Spot never costs more than On-Demand: the price is the Spot price "not exceeding the On-Demand price"
+ * (FACTS.md 5). The bound is the serving type's On-Demand price after the scenario's catalog: overrides
+ * (not an on_demand entry's own usd_per_h, which may be a negotiated rate). A fixed usd_per_h above it is
+ * refused; prices of a trace above it are lowered to it, with a warning that counts them.
+ */
+static int check_spot_price(struct load *l, const struct scenario_yaml_ref *r, struct fleet_entry *f)
+{
+	double od = l->sc.serving.od_usd_per_h;
+	char expect[256];
+
+	if (f->usd_per_h <= od)
+		return STATUS_OK;
+	snprintf(expect, sizeof expect, "a number from 0 to %.10g (the On-Demand price of %s)", od,
+		 l->sc.serving.instance_type);
+	return scenario_yaml_bad(&l->y, r, expect);
+}
+
+static int cap_spot_trace(struct load *l, const struct scenario_yaml_ref *trace, struct fleet_entry *f)
+{
+	double od = l->sc.serving.od_usd_per_h;
+	int n = pricetrace_cap(&f->prices, od);
+
+	if (n == 0)
+		return STATUS_OK;
+	return scenario_load_warn(l, trace, "%d of the trace's %d prices of %s are above its On-Demand price "
+				  "(%.10g); capped at %.10g: Spot never costs more than On-Demand", n, f->prices.n,
+				  l->sc.serving.instance_type, od, od);
+}
+
+/*
  * The spot price: a trace, a fixed usd_per_h, or the on-demand price less `discount` (default the
  * catalogue's). discount is 0 when a trace or usd_per_h sets the price; with a trace, usd_per_h is the
- * trace's price at the scenario start (for reports: the run follows the trace).
+ * trace's price at the scenario start (for reports: the run follows the trace). Prices are at most the
+ * On-Demand price (check_spot_price, cap_spot_trace).
  */
 static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -343,14 +374,15 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 		if ((rc = scenario_yaml_string(&l->y, &zone, f->price_zone, sizeof f->price_zone)) ||
 		    (rc = scenario_load_path(l, &trace, f->price_trace)) ||
 		    (rc = pricetrace_load(&f->prices, f->price_trace, NULL, l->sc.serving.instance_type,
-					  zone.node ? f->price_zone : NULL, l->y.d)))
+					  zone.node ? f->price_zone : NULL, l->y.d)) ||
+		    (rc = cap_spot_trace(l, &trace, f)))
 			return rc;
 		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_us);
 		return STATUS_OK;
 	}
 	scenario_yaml_child(e, "usd_per_h", &r);
 	if (r.node)
-		return read_price(l, e, f);
+		return (rc = read_price(l, e, f)) ? rc : check_spot_price(l, &r, f);
 	f->discount = l->type.spot_discount;
 	scenario_yaml_child(e, "discount", &r);
 	rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &f->discount);

@@ -2,6 +2,7 @@
  * check_capacity: every purchase option in whole runs, against figures computed by hand (in the comments):
  * reserved terms and amortised upfront payments, ODCR, Savings Plans (used and unused commitment), Spot at
  * a price that changes mid-instance, Spot interruptions at a rate (Poisson) and from a trace (at its ticks),
+ * the free first hour of an interrupted Spot instance, billing at the window's edges,
  * Capacity Blocks (window, 30-minute termination, billing at the window's edges), quotas and insufficient
  * capacity, interrupted requests (requeue and drop), and the mixed-instances allocation.
  */
@@ -235,6 +236,24 @@ START_TEST(spot_price_changes_mid_instance)
 	run_yaml(yaml, NULL, 0);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.20, 1e-9);
 	ck_assert_double_eq(M("spot_interruptions"), 0);
+}
+END_TEST
+
+START_TEST(spot_trace_capped_at_on_demand)
+{
+	/* Spot never costs more than On-Demand (FACTS.md 5): g6.xlarge (On-Demand $0.8048/h) from a history
+	 * of $0.50 until 00:30, $1.20 from 00:30 and $0.90 from 00:45; both later prices are capped at 0.8048.
+	 * One instance for the 1 h window: 0.5 x 0.50 + 0.25 x 0.8048 + 0.25 x 0.8048 = $0.6524 (uncapped:
+	 * 0.25 + 0.30 + 0.225 = $0.775). */
+	char fleet[512];
+	snprintf(fleet, sizeof fleet, "  - {option: spot, count: 1, price_trace: %s/capacity/prices_above_od.txt}\n",
+		 TEST_DATA_DIR);
+	snprintf(yaml, sizeof yaml,
+		 "name: spotcap\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\nfleet:\n%s", fleet);
+	run_yaml(yaml, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.6524, 1e-9);
 }
 END_TEST
 
@@ -479,11 +498,133 @@ START_TEST(spot_pays_60s_minimum)
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 36}}\n"
 		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10,"
 		 " scale_out_datapoints: 1, scale_in_datapoints: 1}\n", NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 1.20, 1e-9);
+}
+END_TEST
+
+/*
+ * Two g6.xlarge Spot instances at $0.50/h launched at t = 0 by a scheduled action (so inside the window:
+ * a reserved instance at $0 carries the first place of the fleet and the light load), ready at 600 s. The
+ * availability trace (600 s ticks) shows 2, then 1 from 1800 s, 0 from 4200 s: one notice at 1800 s, the
+ * other at 4200 s, each taken 120 s later (idle instances wait out their notice).
+ */
+static const char *spot_first_hour(void)
+{
+	snprintf(yaml, sizeof yaml,
+		 "name: spotfree\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, startup_s: 600}\n"
+		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n"
+		 "  - {option: spot, max: 2, usd_per_h: 0.5, availability_trace: %s/capacity/avail_first_hour.json}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:00Z, min: 3}]}\n", TEST_DATA_DIR);
+	return yaml;
+}
+
+START_TEST(spot_interrupted_in_first_hour_is_free)
+{
+	/*
+	 * FACTS.md 5, Linux, interrupted by Amazon EC2: "Interrupted in the first hour: No charge",
+	 * "Interrupted in any hour after the first hour: Charged for the seconds used".
+	 * The first instance is taken at 1920 s, 1920 s after its launch: free. The second is taken at 4320 s,
+	 * in its second hour: 4320 s x $0.50/h = $0.60. Without the rule: (1920 + 4320) / 3600 x 0.5 = $0.8667.
+	 * Both count as paid GPU-hours (the free one at $0): (1920 + 4320) / 3600 = 1.7333.
+	 */
+	run_yaml(spot_first_hour(), NULL, 0);
+	ck_assert_double_eq(M("spot_interruptions"), 2);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1920, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 1)->t_s, 4320, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.60, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 6240 / 3600.0, 1e-9);
+}
+END_TEST
+
+START_TEST(spot_first_hour_edges)
+{
+	/* Still under notice at the horizon (1900 s): the first instance would be taken at 1920 s, inside
+	 * its first hour, so it is free; the second runs to the horizon: 1900 / 3600 x 0.5 = $0.263889. */
+	const char *at_horizon[] = { "horizon=1900s" };
+	run_yaml(spot_first_hour(), at_horizon, 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1900 / 3600.0 * 0.5, 1e-9);
+	/* both count as paid up to the horizon, the free one at $0: 2 x 1900 / 3600 GPU-hours */
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 2 * 1900 / 3600.0, 1e-9);
+	/* A 35-minute notice: the notice comes in the first hour (1800 s) but the instance is taken at 3900 s,
+	 * in its second hour: charged. The second, noticed at 4200 s, is taken at 6300 s.
+	 * (3900 + 6300) / 3600 x 0.5 = $1.416667. */
+	const char *long_notice[] = { "fleet.1.notice_s=35m" };
+	run_yaml(spot_first_hour(), long_notice, 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 10200 / 3600.0 * 0.5, 1e-9);
+	/* In service at t = 0 (count 2): launched before the window at an unknown time, so never taken to be
+	 * in its first hour: both pay, (1920 + 4320) / 3600 x 0.5 = $0.866667. */
+	const char *warm[] = { "fleet.1.count=2" };
+	run_yaml(spot_first_hour(), warm, 1);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 6240 / 3600.0 * 0.5, 1e-9);
+}
+END_TEST
+
+START_TEST(spot_drained_under_notice_counts_as_interrupted)
+{
+	/*
+	 * Overload (a 45 s request every 10 s, 1 slot per instance) keeps every instance busy back to back.
+	 * The Spot instances serve from 600 s; the one noticed at 1800 s is in the request it started at
+	 * 600 + 26 x 45 = 1770 s, finishes it at 1815 s and is terminated then, before its notice runs out
+	 * (1920 s). The notice came from EC2, so it was interrupted in its first hour: free. The other runs to
+	 * the 1 h horizon: 3600 s x $0.50/h = $0.50 (without the rule: 0.5 + 1815 / 3600 x 0.5 = $0.752083).
+	 */
+	const char *sets[] = { "horizon=1h", "workload.arrivals.rate_per_s=0.1", "workload.service.mean_s=45",
+			       "serving.slots_per_instance=1" };
+	run_yaml(spot_first_hour(), sets, 4);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1815, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.50, 1e-9);
+	/* paid GPU-hours: the free one's 1815 s (at $0) and the other's 3600 s */
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), (1815 + 3600) / 3600.0, 1e-9);
+}
+END_TEST
+
+/* ---- the window's edges ---------------------------------------------------------------------------- */
+
+START_TEST(horizon_bills_exactly_to_the_horizon)
+{
+	/*
+	 * One on-demand and one Spot g6.xlarge (On-Demand overridden to $36/h, Spot fixed at $18/h), both
+	 * running from t = 0 to a horizon of 10800.5 s: each is billed 10800.5 s, not rounded up to 10801 s.
+	 * On-demand 10800.5 / 3600 x 36 = $108.005, Spot 10800.5 / 3600 x 18 = $54.0025 (rounding up gave
+	 * $108.01 and $54.005); paid GPU-hours 2 x 10800.5 / 3600 = 6.000277...
+	 */
+	run_yaml("name: edge\nhorizon: 10800.5s\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
+		 "fleet:\n  - {option: on_demand, count: 1}\n  - {option: spot, count: 1, usd_per_h: 18}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 108.005, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 54.0025, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 2 * 10800.5 / 3600, 1e-9);
+}
+END_TEST
+
+START_TEST(warm_instance_ended_early_pays_no_minimum)
+{
+	/*
+	 * Two on-demand instances at $36/h in service at t = 0 (launched before the window); a scheduled
+	 * action at 35 s lowers max to 1 and the idle one (the last in fleet order; the light load sits on
+	 * the first) terminates at 35 s. It pays 35 s, not the 60 s minimum: it was not launched inside the
+	 * window. (3600 + 35) / 3600 x 36 = $36.35 (with the minimum again: 3660 s, $36.60).
+	 */
+	run_yaml("name: warm\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\n"
+		 "fleet:\n  - {option: on_demand, count: 2, usd_per_h: 36}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:35Z, max: 1}]}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 35, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 36.35, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 3635 / 3600.0, 1e-9);
 }
 END_TEST
 
@@ -611,6 +752,7 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, savings_plan_covers_odcr_used_capacity_first);
 	tcase_add_test(tc, spot_price_changes_mid_instance);
 	tcase_add_test(tc, spot_fixed_discount);
+	tcase_add_test(tc, spot_trace_capped_at_on_demand);
 	tcase_add_test(tc, spot_interruptions_follow_the_rate);
 	tcase_add_test(tc, spot_trace_interrupts_at_its_ticks);
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
@@ -620,6 +762,11 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
 	tcase_add_test(tc, several_blocks);
 	tcase_add_test(tc, spot_pays_60s_minimum);
+	tcase_add_test(tc, spot_interrupted_in_first_hour_is_free);
+	tcase_add_test(tc, spot_first_hour_edges);
+	tcase_add_test(tc, spot_drained_under_notice_counts_as_interrupted);
+	tcase_add_test(tc, horizon_bills_exactly_to_the_horizon);
+	tcase_add_test(tc, warm_instance_ended_early_pays_no_minimum);
 	tcase_add_test(tc, quota_limits_the_fleet);
 	tcase_add_test(tc, insufficient_capacity_fails_and_retries);
 	tcase_add_test(tc, spot_shortfall_falls_back_in_order);

@@ -272,6 +272,47 @@ START_TEST(spot_trace_paths)
 }
 END_TEST
 
+START_TEST(spot_never_above_on_demand)
+{
+	/* g6.xlarge: On-Demand 0.8048. tests/data/capacity/prices_above_od.txt has 0.50 (from 2025-12-31T23:00Z),
+	 * 1.20 (from 00:30) and 0.90 (from 00:45): the last two are capped at 0.8048, with a warning. */
+	const char *text = "name: t\nstart: 2026-01-01T00:00:00Z\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			   "serving: {instance_type: g6.xlarge}\n"
+			   "fleet:\n  - {option: spot, count: 1, interruption_band: 5-10%, price_trace: "
+			   TEST_DATA_DIR "/capacity/prices_above_od.txt}\n";
+	const char *sets_od[] = { "catalog.g6.xlarge.usd_per_h=0.4" };
+	struct scenario sc;
+
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.fleet[0].prices.n, 3);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[0], 0.5, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[1], 0.8048, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[2], 0.8048, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 0.5, TOL);  /* the price at the start */
+	ck_assert_str_eq(sc.warnings, "t.yaml:8:69: fleet.0.price_trace: 2 of the trace's 3 prices of g6.xlarge "
+			 "are above its On-Demand price (0.8048); capped at 0.8048: Spot never costs more than "
+			 "On-Demand\n");
+	scenario_fini(&sc);
+	/* the bound is the On-Demand price after catalog: overrides: at 0.4 all three are capped */
+	parse_ok(&sc, text, sets_od, 1);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[0], 0.4, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 0.4, TOL);
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "3 of the trace's 3 prices"));
+	scenario_fini(&sc);
+	/* a fixed price equal to the On-Demand price is allowed ("not exceeding"); above it is refused */
+	parse_fleet(&sc, "  - {option: spot, count: 1, usd_per_h: 55.04}\n", "");
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 55.04, TOL);
+	scenario_fini(&sc);
+	const char *sets_above[] = { "fleet.0.usd_per_h=55.05" };
+	parse_fails("name: t\nhorizon: 1d\nslo: {latency_s: 2}\n"
+		    "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		    "serving: {instance_type: p5.48xlarge}\nfleet: [{option: spot, count: 1, usd_per_h: 20}]\n",
+		    sets_above, 1, "--set fleet.0.usd_per_h=55.05: fleet.0.usd_per_h: expected a number from 0 to "
+		    "55.04 (the On-Demand price of p5.48xlarge), got '55.05'");
+}
+END_TEST
+
 START_TEST(trace_failure_frees_what_was_loaded)
 {
 	/* the first entry's traces are loaded, then the second entry fails: nothing may leak (ASan) */
@@ -549,6 +590,7 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, capacity_block_times_prices_and_warnings);
 	ADD(s, iso_fractions_kept_to_the_microsecond);
 	ADD(s, capacity_block_end_at_1130_from_any_start);
+	ADD(s, spot_never_above_on_demand);
 	ADD(s, quotas_retry_allocation_values);
 	ADD(s, retry_cap_follows_a_long_first_wait);
 	ADD(s, catalog_overrides_new_keys);
