@@ -313,6 +313,32 @@ START_TEST(scale_in_waits_for_its_datapoints)
 }
 END_TEST
 
+START_TEST(high_resolution_metric_scales_in_at_standard_speed)
+{
+	/*
+	 * The step load at resolution_s 10 with a scale-in alarm of 15 datapoints (FACTS.md 7: a
+	 * high-resolution metric scales in "at the same speed as standard metrics"). By hand:
+	 *  - 610 s: over [600, 610] busy ramps from 10 to 30 in the first second: (20 + 9 x 30) / 10 / 40 =
+	 *    0.725 -> out to ceil(4 x 0.725 / 0.55) = 6 (1 datapoint); ready at 730 s; then 30/60 = 0.5 holds.
+	 *  - the load falls at 1800 s: every 10 s sample from 1810 s is below 0.495 (11/60 = 0.18, then
+	 *    10/60 = 0.17), and so is every one-minute average from (1800, 1860] on. The 15th one-minute
+	 *    datapoint closes at 1800 + 15 x 60 = 2700 s -> scale in to ceil(6 x 0.167 / 0.55) = 2, raised to
+	 *    min 4, at 2700 s: 900 s after the drop, as at resolution_s 60, not after 15 x 10 = 150 s (1950 s).
+	 */
+	const char *sets[] = { "autoscaling.resolution_s=10", "autoscaling.scale_in_datapoints=15" };
+	const struct capture_event *e;
+
+	run_text(step_load, sets, 2);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 610, 1e-9);
+	ck_assert_int_eq(e->count, 6);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 1);
+	e = capture_find(&cap, "scale_in", 0);
+	ck_assert_double_eq_tol(e->t_s, 2700, 1e-9);
+	ck_assert_int_eq(e->count, 4);
+}
+END_TEST
+
 START_TEST(several_policies_on_one_target)
 {
 	/*
@@ -510,6 +536,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, target_tracking_spike_by_hand);
 	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
 	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
+	tcase_add_test(tc, high_resolution_metric_scales_in_at_standard_speed);
 	suite_add_tcase(s, tc);
 	return s;
 }
