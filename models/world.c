@@ -41,6 +41,7 @@ struct world {
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
 	double queued_at_eval;
+	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
 };
 
@@ -106,8 +107,10 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	double span_us = (double)w->sc->autoscaling.resolution_us;
 	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
 	double queued = m->queued_us - w->queued_at_eval;
+	double waiting = m->queued_served_us - w->queued_served_at_eval;
 
 	w->busy_at_eval = m->busy_slot_us_all;
+	w->queued_served_at_eval = m->queued_served_us;
 	w->service_at_eval = served_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
@@ -115,7 +118,13 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	*ready = service > 0 ? service / span_us : 0;
 	if (service <= 0)
 		return;
-	metric[METRIC_CONCURRENCY] = busy / (service * w->sc->serving.slots);
+	/*
+	 * ConcurrentRequestsPerModel / PerCopy count the requests in flight "including those queued"
+	 * (FACTS.md 7): (requests in service + requests waiting) / slots, per instance (copy) in service,
+	 * uncapped, so an overloaded fleet scales out in proportion to its backlog. The central queue is
+	 * shared out over the instances serving; time with none serving is left out of the waiting part.
+	 */
+	metric[METRIC_CONCURRENCY] = (busy + waiting) / (service * w->sc->serving.slots);
 	/* average requests waiting / average instances in service */
 	metric[METRIC_BACKLOG] = queued / service;
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
