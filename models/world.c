@@ -30,7 +30,9 @@ struct world {
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
-	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting */
+	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting (async)
+	                                or refused (realtime) */
+	uint64_t refused_at_eval;    /* serving's refusals for want of capacity at the previous evaluation */
 	struct request_draw next;    /* the arrival scheduled next */
 	struct event arrival;
 	struct event sample;
@@ -166,19 +168,27 @@ static void combine(struct policy_decision *into, const struct policy_decision *
  * Scale from zero (autoscaling.scale_from_zero). A fleet at zero capacity has no metric, so target
  * tracking cannot scale it out; SageMaker documents the way out as a step scaling policy on a "backlog
  * without capacity" alarm: HasBacklogWithoutCapacity, Average, Period 60, EvaluationPeriods 2,
- * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is the queue
- * at each evaluation while the desired capacity is 0; after 2 in a row, capacity goes to 1.
+ * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is, while the
+ * desired capacity is 0, the queue at each evaluation on an async endpoint, and on a realtime one (which
+ * queues nothing at zero: it refuses) the requests refused for want of capacity since the previous
+ * evaluation, the NoCapacityInvocationFailures alarm SageMaker documents for real-time scale-from-zero; the
+ * same 2 datapoints in a row bring capacity to 1.
  */
 static bool scale_from_zero(struct world *w, int64_t now)
 {
-	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || serving_queue_len(&w->serving) < 1) {
+	uint64_t refused = w->serving.refused_closed - w->refused_at_eval;
+	bool breach = w->serving.realtime ? refused >= 1 : serving_queue_len(&w->serving) >= 1;
+
+	w->refused_at_eval = w->serving.refused_closed;
+	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || !breach) {
 		w->backlog_periods = 0;
 		return false;
 	}
 	if (++w->backlog_periods < 2)
 		return false;
 	w->backlog_periods = 0;
-	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1),
+	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1), w->serving.realtime ?
+		    "scale from zero: invocations refused without capacity for 2 periods (+1)" :
 		    "scale from zero: backlog without capacity for 2 periods (+1)");
 	w->meter.scale_outs++;
 	return true;

@@ -436,7 +436,8 @@ START_TEST(scale_to_zero_and_back)
 	/*
 	 * 10 requests/s of 1 s on 2 instances of 10 slots until 600 s, nothing until 1800 s, then 10/s again;
 	 * target tracking at 0.5 with min 0 (1 datapoint), scale-in cooldown 300 s, startup 60 s,
-	 * scale_from_zero. By hand:
+	 * scale_from_zero, on an async endpoint (a real-time one without copies may not go below 1 instance,
+	 * FACTS.md 6; an async one queues what arrives at zero). By hand:
 	 *  - 660 s: the metric over [600, 660] is tiny but not 0 (the last requests end at 601 s):
 	 *    ceil(2 x 0.004 / 0.5) = 1 -> in to 1;
 	 *  - 960 s (cooldown over): a real 0 -> ceil(1 x 0 / 0.5) = 0 -> in to 0 (FACTS.md 6: "can scale in to 0");
@@ -451,7 +452,7 @@ START_TEST(scale_to_zero_and_back)
 	run_text("name: zero\nhorizon: 1h\nslo: {latency_s: 600}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 0},"
 		 " {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60, endpoint: async}\n"
 		 "fleet:\n  - {option: on_demand, count: 2, max: 4}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.5, min: 0, max: 4, scale_out_datapoints: 1,"
 		 " scale_in_datapoints: 1, scale_out_cooldown_s: 0, scale_from_zero: true}\n", NULL, 0);

@@ -60,6 +60,10 @@ START_TEST(copies_scale_to_zero_and_back_with_their_instances)
 	 *  - 1800 s: 0 copies: the last is removed, instance 0 released: no instance at all.
 	 *  - 2400 s: 3 copies: no room -> 2 instances launch (ready 2460): 2 copies on the first, 1 on the
 	 *    second, serving at 2490.
+	 * The endpoint is real-time (the default): a request that comes while no copy serves is refused
+	 * (FACTS.md 6: "any attempts to invoke the endpoint will produce an error"). Requests come at 70k s,
+	 * k = 1..51; no copy serves in [1800, 2490): k = 26 (1820 s) to 35 (2450 s), 10 requests refused,
+	 * the other 41 served at once (one 1 s request at a time, never two at once): nobody waits.
 	 */
 	capture_run(&cap, scheduled, NULL, 0);
 	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 2);
@@ -94,9 +98,11 @@ START_TEST(copies_scale_to_zero_and_back_with_their_instances)
 	ck_assert_double_eq_tol(M("gpu_hours_paid"), 4 * 6000.0 / 3600, 1e-9);
 	/* a busy slot holds a copy's 2 GPUs: each 1 s request is 2 GPU-seconds */
 	ck_assert_double_eq_tol(M("gpu_hours_busy"), 2 * M("requests_served") / 3600, 1e-9);
-	/* the requests that came while no copy served waited and were served */
-	ck_assert_double_eq(M("requests_served"), M("requests_total"));
-	ck_assert(M("wait_p99_s") > 30);
+	/* the requests that came while no copy served were refused, the rest served without waiting */
+	ck_assert_double_eq(M("requests_total"), 51);
+	ck_assert_double_eq(M("requests_refused"), 10);
+	ck_assert_double_eq(M("requests_served"), 41);
+	ck_assert_double_eq_tol(M("latency_max_s"), 1.0, 1e-9);
 	/* the time series carries the copies serving: 3 at the horizon */
 	ck_assert_double_eq(cap.last_sample.copies, 3);
 }
@@ -177,6 +183,9 @@ START_TEST(copies_lost_with_their_instance_load_again_elsewhere)
 	 * By hand: the block's instance holds both copies from t = 0, so no on-demand instance starts. At the
 	 * 40-minute warning (86400 - 2400 = 84000 s) it drains and its 2 copies are lost; nothing else has room
 	 * -> 1 on-demand instance launches at 84000 s (ready 84060 s), the copies load there until 84090 s.
+	 * Requests come every 100 s; the one at 84000 s comes just after the warning (scheduled long before
+	 * it, it runs first) and finds no copy serving: a real-time endpoint refuses it. The next, at
+	 * 84100 s, finds the new copies: 1728 requests, 1727 served, 1 refused.
 	 */
 	capture_run(&cap, block_end, NULL, 0);
 	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 0);
@@ -188,7 +197,9 @@ START_TEST(copies_lost_with_their_instance_load_again_elsewhere)
 	ck_assert_int_eq(count_between("copy_ready", NULL, 84090, 84090), 2);
 	/* 2 copies serve all along but for the 90 s between the warning and the new copies */
 	ck_assert_double_eq_tol(M("copy_hours"), 2 * (172800.0 - 90) / 3600, 1e-9);
-	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+	ck_assert_double_eq(M("requests_total"), 1728);
+	ck_assert_double_eq(M("requests_refused"), 1);
+	ck_assert_double_eq(M("requests_served"), 1727);
 }
 END_TEST
 
