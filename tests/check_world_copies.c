@@ -203,6 +203,70 @@ START_TEST(copies_lost_with_their_instance_load_again_elsewhere)
 }
 END_TEST
 
+/*
+ * One copy of 10 slots a g6.12xlarge (4 GPUs a copy), 1 request/s of 1 s at 1..300 s and 1201..1800 s,
+ * nothing between; target tracking at 0.5 down to 0 copies, 1 datapoint, no cooldowns, scale_from_zero;
+ * instances start in 60 s, copies load in 25.5 s.
+ */
+static const char from_zero[] =
+	"name: copies-from-zero\nhorizon: 30m\nslo: {latency_s: 600}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 1, steps: [{at: 300s, rate_per_s: 0},"
+	" {at: 1200s, rate_per_s: 1}]}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving:\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+	"  copies: {gpus_per_copy: 4, slots_per_copy: 10, startup_s: 25.5, initial: 1}\n"
+	"fleet:\n  - {option: on_demand, max: 2, usd_per_h: 1}\n"
+	"autoscaling: {policy: target_tracking, target: 0.5, min: 0, max: 2, scale_out_datapoints: 1,"
+	" scale_in_datapoints: 1, scale_out_cooldown_s: 0, scale_in_cooldown_s: 0, scale_from_zero: true}\n";
+
+START_TEST(realtime_refuses_at_zero_async_queues)
+{
+	/*
+	 * By hand, both endpoints:
+	 *  - 360 s: the request of 300 s ended at 301 s: 1 / (60 x 10) = 0.0017 -> ceil(1 x 0.0017 / 0.5) = 1:
+	 *    hold. 420 s: a real 0 -> 0 copies; the instance holds none and is released.
+	 *  - requests come again from 1201 s. Real-time (FACTS.md 6): each finds no copy serving and is
+	 *    refused; the datapoints of refused invocations (NoCapacityInvocationFailures) at 1260 and 1320 s
+	 *    -> 1 copy at 1320 s: an instance launches (ready 1380 s), the copy loads until 1405.5 s. Refused:
+	 *    the requests of 1201..1405 s, 205 of them (also while the instance and copy were launching); the
+	 *    other 695 of 900 are served at once (1 busy slot of 10): nobody waits, the longest latency is 1 s.
+	 *  - async: the same requests queue; the backlog datapoints at 1260 and 1320 s -> 1 copy at 1320 s,
+	 *    serving at 1405.5 s; nothing is refused, the request of 1201 s waits 204.5 s (latency 205.5 s).
+	 *    1440 s: over [1380, 1440] the copy served 34.5 s, busy 10 for about 23 s while the 195 left
+	 *    waiting drain at 9/s, then 1: about (10 x 23 + 12 + 195 x 21.7 / 2) / (34.5 x 10) = 6.8 ->
+	 *    ceil(1 x 6.8 / 0.5) = 14, max 2: out to 2.
+	 */
+	const char *async[] = { "serving.endpoint=async" };
+	const struct capture_event *e;
+
+	capture_run(&cap, from_zero, NULL, 0);
+	e = capture_find(&cap, "scale_in", 0);
+	ck_assert_double_eq_tol(e->t_s, 420, 1e-9);
+	ck_assert_int_eq(e->count, 0);
+	ck_assert_int_eq(count_between("release", NULL, 420, 420), 1);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 1320, 1e-9);
+	ck_assert_int_eq(e->count, 1);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 1405.5, 1405.5), 1);
+	ck_assert_int_eq(capture_count(&cap, "scale_out"), 1);
+	ck_assert_double_eq(M("requests_total"), 900);
+	ck_assert_double_eq(M("requests_refused"), 205);
+	ck_assert_double_eq(M("requests_served"), 695);
+	ck_assert_double_eq_tol(M("latency_max_s"), 1.0, 1e-9);
+
+	capture_run(&cap, from_zero, async, 1);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 1320, 1e-9);
+	ck_assert_int_eq(e->count, 1);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 1405.5, 1405.5), 1);
+	e = capture_find(&cap, "scale_out", 1);
+	ck_assert_double_eq_tol(e->t_s, 1440, 1e-9);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_double_eq(M("requests_refused"), 0);
+	ck_assert_double_eq(M("requests_served"), 900);
+	ck_assert_double_eq_tol(M("latency_max_s"), 205.5, 1e-9);
+}
+END_TEST
+
 static Suite *world_copies_suite(void)
 {
 	Suite *s = suite_create("world_copies");
@@ -210,6 +274,7 @@ static Suite *world_copies_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, copies_scale_to_zero_and_back_with_their_instances);
+	tcase_add_test(tc, realtime_refuses_at_zero_async_queues);
 	tcase_add_test(tc, per_copy_metric_fills_room_before_launching);
 	tcase_add_test(tc, copies_lost_with_their_instance_load_again_elsewhere);
 	suite_add_tcase(s, tc);
