@@ -102,6 +102,8 @@ void meter_advance(struct meter *m, int64_t now_us)
 	m->service_inst_us += m->in_service * dt;
 	m->service_copy_us += m->copies * dt;
 	m->queued_us += (double)m->queued * dt;
+	if ((m->copy_gpus ? m->copies : m->in_service) > 0)
+		m->queued_served_us += (double)m->queued * dt;
 	if (m->queued > 0) {
 		m->under_us += dt;
 	} else {

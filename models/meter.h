@@ -66,6 +66,9 @@ struct meter {
 	double service_copy_us;                   /* integral of copies serving, copy-us */
 	int64_t queued;                           /* requests waiting now */
 	double queued_us;                         /* integral of requests waiting, request-us */
+	double queued_served_us;                  /* the same, only while at least one instance (with
+	                                             copies: copy) serves: the waiting part of the
+	                                             concurrency metric, request-us */
 	double under_us;                          /* time with requests waiting (too little capacity) */
 	double over_us;                           /* time with nobody waiting and a whole instance's worth
 	                                             of slots idle (one instance too many) */

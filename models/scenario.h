@@ -185,6 +185,13 @@ enum interrupt_kind {
 	INTERRUPT_DROP      /* they are dropped (and violate the SLO) */
 };
 
+/* What an endpoint does with a request that finds no instance (with copies: no copy) in service (FACTS.md 6). */
+enum endpoint_kind {
+	ENDPOINT_REALTIME,  /* real-time inference: the invocation fails ("any attempts to invoke the endpoint
+	                       will produce an error" while it scales from zero): refused */
+	ENDPOINT_ASYNC      /* asynchronous inference: "requests received at zero are queued" */
+};
+
 enum delay_kind {
 	DELAY_DEFAULT,    /* serving.startup_s, the same for every launch */
 	DELAY_CONSTANT,   /* always mean */
@@ -348,6 +355,7 @@ struct scenario {
 		int64_t startup_us;       /* `serving.startup_s`, launch-to-ready delay, default 420 s */
 		int max_queue;            /* `serving.max_queue`, requests refused beyond it, default 1000000 */
 		enum interrupt_kind on_interrupt;  /* `serving.on_interrupt`: requeue (default) | drop */
+		enum endpoint_kind endpoint;       /* `serving.endpoint`: realtime (default) | async */
 		int vcpus;                /* vCPUs per instance, from the catalogue (quotas count them); 0 for a
 		                             new catalog: type that does not give vcpus (then no vCPU quota) */
 		char family;              /* instance family letter for quota messages ('p', 'g', ...) */

@@ -806,6 +806,7 @@ int scenario_load_finish(struct load *l)
 	struct scenario *sc = &l->sc;
 	struct scenario_yaml_ref r;
 	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, per, rc;
+	bool raised = false;  /* min was raised to 1 for a real-time endpoint */
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
@@ -824,6 +825,16 @@ int scenario_load_finish(struct load *l)
 	per = sc->copies.enabled ? sc->copies.per_instance : 1;
 	if (!l->min_given)
 		sc->autoscaling.min = reserved * per;
+	/* a real-time variant without copies never goes below 1 instance (FACTS.md 6): the default is at
+	 * least 1 under a policy, and an explicit 0 is refused */
+	if (!l->min_given && sc->autoscaling.min < 1 && scenario_load_needs_one(l) &&
+	    sc->autoscaling.policy != POLICY_NONE) {
+		sc->autoscaling.min = 1;
+		raised = true;
+	}
+	scenario_yaml_child(&l->autoscaling, "min", &r);
+	if (sc->autoscaling.policy != POLICY_NONE && (rc = scenario_load_check_zero(l, &r, sc->autoscaling.min)))
+		return rc;
 	if (!l->max_given)
 		sc->autoscaling.max = capacity * per;
 	if ((rc = scenario_copies_finish(l, capacity, starting)))
@@ -846,7 +857,9 @@ int scenario_load_finish(struct load *l)
 	if (sc->autoscaling.min > sc->autoscaling.max)
 		return scenario_yaml_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "
 					  "autoscaling.max (%d); expected min <= max",
-					  l->min_given ? "" : "min (by default the reserved count) ",
+					  l->min_given ? "" : raised ? "min (by default the "
+					  "reserved count, at least 1 on a realtime endpoint without copies) " :
+					  "min (by default the reserved count) ",
 					  sc->autoscaling.min, sc->autoscaling.max);
 	return STATUS_OK;
 }

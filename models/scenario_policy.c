@@ -271,10 +271,12 @@ static int read_action(struct load *l, const struct scenario_yaml_ref *e, struct
 	    (rc = read_when(l, e, a)))
 		return rc;
 	scenario_yaml_child(e, "min", &r);
-	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->min)))
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->min)) ||
+	    (rc = scenario_load_check_zero(l, &r, a->min)))
 		return rc;
 	scenario_yaml_child(e, "max", &r);
-	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->max)))
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->max)) ||
+	    (rc = scenario_load_check_zero(l, &r, a->max)))
 		return rc;
 	if (a->min < 0 && a->max < 0)
 		return scenario_yaml_missing(&l->y, e, "min", "a scheduled action sets min, max or both");

@@ -30,7 +30,9 @@ struct world {
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
-	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting */
+	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting (async)
+	                                or refused (realtime) */
+	uint64_t refused_at_eval;    /* serving's refusals for want of capacity at the previous evaluation */
 	struct request_draw next;    /* the arrival scheduled next */
 	struct event arrival;
 	struct event sample;
@@ -41,6 +43,7 @@ struct world {
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
 	double queued_at_eval;
+	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
 };
 
@@ -106,8 +109,10 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	double span_us = (double)w->sc->autoscaling.resolution_us;
 	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
 	double queued = m->queued_us - w->queued_at_eval;
+	double waiting = m->queued_served_us - w->queued_served_at_eval;
 
 	w->busy_at_eval = m->busy_slot_us_all;
+	w->queued_served_at_eval = m->queued_served_us;
 	w->service_at_eval = served_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
@@ -115,7 +120,13 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	*ready = service > 0 ? service / span_us : 0;
 	if (service <= 0)
 		return;
-	metric[METRIC_CONCURRENCY] = busy / (service * w->sc->serving.slots);
+	/*
+	 * ConcurrentRequestsPerModel / PerCopy count the requests in flight "including those queued"
+	 * (FACTS.md 7): (requests in service + requests waiting) / slots, per instance (copy) in service,
+	 * uncapped, so an overloaded fleet scales out in proportion to its backlog. The central queue is
+	 * shared out over the instances serving; time with none serving is left out of the waiting part.
+	 */
+	metric[METRIC_CONCURRENCY] = (busy + waiting) / (service * w->sc->serving.slots);
 	/* average requests waiting / average instances in service */
 	metric[METRIC_BACKLOG] = queued / service;
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
@@ -157,19 +168,27 @@ static void combine(struct policy_decision *into, const struct policy_decision *
  * Scale from zero (autoscaling.scale_from_zero). A fleet at zero capacity has no metric, so target
  * tracking cannot scale it out; SageMaker documents the way out as a step scaling policy on a "backlog
  * without capacity" alarm: HasBacklogWithoutCapacity, Average, Period 60, EvaluationPeriods 2,
- * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is the queue
- * at each evaluation while the desired capacity is 0; after 2 in a row, capacity goes to 1.
+ * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is, while the
+ * desired capacity is 0, the queue at each evaluation on an async endpoint, and on a realtime one (which
+ * queues nothing at zero: it refuses) the requests refused for want of capacity since the previous
+ * evaluation, the NoCapacityInvocationFailures alarm SageMaker documents for real-time scale-from-zero; the
+ * same 2 datapoints in a row bring capacity to 1.
  */
 static bool scale_from_zero(struct world *w, int64_t now)
 {
-	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || serving_queue_len(&w->serving) < 1) {
+	uint64_t refused = w->serving.refused_closed - w->refused_at_eval;
+	bool breach = w->serving.realtime ? refused >= 1 : serving_queue_len(&w->serving) >= 1;
+
+	w->refused_at_eval = w->serving.refused_closed;
+	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || !breach) {
 		w->backlog_periods = 0;
 		return false;
 	}
 	if (++w->backlog_periods < 2)
 		return false;
 	w->backlog_periods = 0;
-	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1),
+	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1), w->serving.realtime ?
+		    "scale from zero: invocations refused without capacity for 2 periods (+1)" :
 		    "scale from zero: backlog without capacity for 2 periods (+1)");
 	w->meter.scale_outs++;
 	return true;

@@ -325,17 +325,20 @@ END_TEST
 START_TEST(interrupted_requests_requeue_or_drop)
 {
 	/* Long requests (300 s) on Spot instances interrupted often: in-flight work is either put back in
-	 * the queue (everything still served) or dropped (counted, and violating the SLO). */
+	 * the queue (everything still served) or dropped (counted, and violating the SLO). An async endpoint,
+	 * so that a moment with every instance interrupted queues the arrivals rather than refusing them. */
 	const char *fleet = "  - {option: spot, count: 4, max: 8, interruptions_per_hour: 2}\n"
 			    "  - {option: on_demand, max: 8}\n";
-	const char *sets_req[] = { "workload.service.mean_s=300", "serving.on_interrupt=requeue" };
-	const char *sets_drop[] = { "workload.service.mean_s=300", "serving.on_interrupt=drop" };
+	const char *sets_req[] = { "workload.service.mean_s=300", "serving.on_interrupt=requeue",
+				   "serving.endpoint=async" };
+	const char *sets_drop[] = { "workload.service.mean_s=300", "serving.on_interrupt=drop",
+				    "serving.endpoint=async" };
 
-	run_yaml(light("6h", fleet, NULL), sets_req, 2);
+	run_yaml(light("6h", fleet, NULL), sets_req, 3);
 	ck_assert(M("requests_interrupted") > 0);
 	ck_assert_double_eq(M("requests_dropped"), 0);
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
-	run_yaml(light("6h", fleet, NULL), sets_drop, 2);
+	run_yaml(light("6h", fleet, NULL), sets_drop, 3);
 	ck_assert(M("requests_interrupted") > 0);
 	ck_assert_double_eq(M("requests_interrupted_dropped"), M("requests_interrupted"));
 	ck_assert_double_eq(M("requests_served") + M("requests_dropped"), M("requests_total"));
