@@ -3,7 +3,7 @@
  *
  * The rate at t seconds from the start is
  *     rate(t) = rate_per_s x daily(h) x weekly(d)
- * where h (hours, [0, 24)) and d (0 = Monday) are the hour of day and day of week of sc->start_unix_s + t in
+ * where h (hours, [0, 24)) and d (0 = Monday) are the hour of day and day of week of sc->start_unix_us + t in
  * UTC. daily(h) = 1 + amplitude cos(2 pi (h - peak_hour) / 24), whose mean over a day is 1, so rate_per_s
  * is the mean rate of an ordinary week with weekly factors of 1; with `hourly`, daily(h) = hourly[floor(h)]
  * (piecewise constant, and then rate_per_s x the mean of the 24 factors is the daily mean). weekly(d) =
@@ -129,8 +129,8 @@ static double max_of(const double *v, int n)
 struct arrival_source *arrivals_profile_new(const struct scenario *sc, gsl_rng *rng)
 {
 	struct profile_source *src = calloc(1, sizeof *src);
-	int64_t s0 = sc->start_unix_s;
-	int64_t day = s0 / 86400, tod = s0 % 86400;
+	int64_t s0 = sc->start_unix_us, day_us = 86400 * INT64_C(1000000);
+	int64_t day = s0 / day_us, tod = s0 % day_us;
 	double max_daily;
 
 	if (!src)
@@ -146,10 +146,10 @@ struct arrival_source *arrivals_profile_new(const struct scenario *sc, gsl_rng *
 	for (int i = 0; i < 7; i++)
 		src->weekly[i] = sc->arrivals.has_weekly ? sc->arrivals.weekly[i] : 1.0;
 	if (tod < 0) { /* C division truncates toward zero; a start before 1970 needs the floor */
-		tod += 86400;
+		tod += day_us;
 		day--;
 	}
-	src->start_tod_s = (double)tod;
+	src->start_tod_s = (double)tod / 1e6;
 	src->start_weekday = (int)(((day + EPOCH_WEEKDAY) % 7 + 7) % 7);
 	max_daily = src->has_hourly ? max_of(src->hourly, 24) : 1.0 + src->amplitude;
 	src->max_rate_per_s = src->rate_per_s * max_daily * max_of(src->weekly, 7);

@@ -7,13 +7,18 @@
  *   scale_rate k    and growth_per_day g: the rate is multiplied by m(t) = k (1 + g)^(t / 1 day) (a
  *                   generator applies k to its own rates instead, so only traces are scaled here). Each
  *                   arrival stays with probability m when m < 1; when m >= 1 it comes floor(m) times, once
- *                   more with probability frac(m), the copies spread uniformly over the gap to the next
- *                   arrival (so the profile of the source is kept). Copies repeat the request's sizes.
- *                   At most TRANSFORM_COPIES_MAX copies are made of one arrival.
+ *                   more with probability frac(m): the first at its own time t, each other one at
+ *                   t + floor(u x gap) microseconds (u uniform in [0, 1)), where gap is the time to the
+ *                   next arrival of the source, so every copy comes before that arrival and the profile of
+ *                   the source is kept. When the next arrival has the same time (a trace written in
+ *                   batches) the gap is 0 and the copies come at t too; the last arrival of the source
+ *                   has a gap of 1 s. Time therefore never runs backwards, whatever m. Copies repeat the
+ *                   request's sizes. At most TRANSFORM_COPIES_MAX copies are made of one arrival.
  * The draws (thinning, copies, their times) come from the stream the caller gives ("arrivals.transform"),
  * so a transform does not disturb the source's own draws. Memory is one look-ahead arrival and the copies
  * of one arrival.
  */
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -23,6 +28,7 @@
 
 #define TRANSFORM_COPIES_MAX 1024
 #define DAY_US 86400e6
+#define LAST_GAP_US 1000000  /* the gap after the source's last arrival, where copies of it spread */
 
 struct transform {
 	struct arrival_source base;      /* must be first */
@@ -102,6 +108,7 @@ static void make_copies(struct transform *t, const struct arrival *cur, int64_t 
 		n = TRANSFORM_COPIES_MAX;
 	t->ncopies = n;
 	t->next_copy = 0;
+	assert(gap_us >= 0 && "the source's arrivals are in time order");
 	for (int i = 0; i < n; i++) {
 		t->copies[i] = *cur;
 		if (i > 0)
@@ -114,7 +121,6 @@ static void make_copies(struct transform *t, const struct arrival *cur, int64_t 
 static int transform_next(struct arrival_source *src, struct arrival *out, struct diag *d)
 {
 	struct transform *t = (struct transform *)src;
-	int64_t last_gap = 1000000;
 
 	while (t->next_copy >= t->ncopies) {
 		struct arrival cur;
@@ -132,9 +138,9 @@ static int transform_next(struct arrival_source *src, struct arrival *out, struc
 			t->ended = true;
 		else if (rc != STATUS_OK)
 			return rc;
-		if (!t->ended && t->ahead.t_us > cur.t_us)
-			last_gap = t->ahead.t_us - cur.t_us;
-		make_copies(t, &cur, last_gap);
+		/* the copies must come before the next arrival: a tie leaves no room (gap 0), it is not a
+		 * missing gap to fill with the default (that put copies after the rows of their own batch) */
+		make_copies(t, &cur, t->ended ? LAST_GAP_US : t->ahead.t_us - cur.t_us);
 	}
 	*out = t->copies[t->next_copy++];
 	return STATUS_OK;

@@ -201,6 +201,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 		in->cap = 0;
 		in->inflight = NULL;
 		in->noticed = false;
+		in->warm = warm;
 		g->live++;
 		meter_live(f->meter, f->eng->now_us, g->kind, +1);
 		if (warm) {
@@ -304,6 +305,18 @@ bool fleet_may_release(const struct fleet *f, int idx)
 	       (in->state == INSTANCE_LAUNCHING || in->state == INSTANCE_SERVING);
 }
 
+/* Take `in` (launching or serving) out of service: cancel a launch (logged with why), else drain under the
+ * event kind `kind`; either way it terminates at once unless it has requests in service. */
+static void take_out(struct fleet *f, struct instance *in, const char *kind, const char *why)
+{
+	if (in->state == INSTANCE_LAUNCHING) {
+		meter_event(f->meter, f->eng->now_us, "cancel", option_kind_name(f->group[in->group].kind), 1, why);
+		terminate(f, in);
+	} else {
+		drain(f, in, kind);
+	}
+}
+
 bool fleet_release(struct fleet *f, int idx)
 {
 	struct instance *in = &f->pool[idx];
@@ -311,14 +324,18 @@ bool fleet_release(struct fleet *f, int idx)
 	if (!fleet_may_release(f, idx))
 		return false;
 	f->desired--;
-	if (in->state == INSTANCE_LAUNCHING) {
-		meter_event(f->meter, f->eng->now_us, "cancel", option_kind_name(f->group[in->group].kind), 1,
-			    "launch cancelled: no copy needs it");
-		terminate(f, in);
-	} else {
-		drain(f, in, "release");
-	}
+	take_out(f, in, "release", "launch cancelled: no copy needs it");
 	return true;
+}
+
+void fleet_retire(struct fleet *f, int idx, const char *why)
+{
+	struct instance *in = &f->pool[idx];
+
+	if (f->closed || (in->state != INSTANCE_LAUNCHING && in->state != INSTANCE_SERVING))
+		return;
+	take_out(f, in, "drain", why);
+	fleet_reconcile(f);
 }
 
 static void on_doom(struct engine *eng, struct event *ev)
@@ -328,7 +345,8 @@ static void on_doom(struct engine *eng, struct event *ev)
 	int idx = pool_index(f, in);
 
 	(void)eng;
-	if (f->group[in->group].kind == OPTION_CAPACITY_BLOCK)
+	/* block_terminations counts instances taken away while serving requests (option_block.c) */
+	if (f->group[in->group].kind == OPTION_CAPACITY_BLOCK && in->busy > 0)
 		f->meter->block_terminations++;
 	serving_reclaim(f->serving, idx);
 	if (in->state != INSTANCE_FREE)
@@ -633,10 +651,10 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		if (in->state == INSTANCE_FREE)
 			continue;
 		engine_cancel(f->eng, &in->ready);
-		engine_cancel(f->eng, &in->doom);
 		engine_cancel(f->eng, &in->notice);
 		if (g->ops->ended)
-			g->ops->ended(f, g, in, horizon_us, false);
+			g->ops->ended(f, g, in, horizon_us, false); /* doom still queued: when it would be taken */
+		engine_cancel(f->eng, &in->doom);
 	}
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];

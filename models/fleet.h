@@ -5,7 +5,7 @@
  * pool. Groups lie in the pool in allocation order, so "lowest pool index" means "first in fleet order";
  * serving relies on this to fill instances in fleet order. A group never holds more than its `max`
  * instances, counting those still draining (an instance is paid for until it terminates). A savings plan
- * holds no instances: it is a discount on on-demand usage, applied when the bill is closed (savings.h).
+ * holds no instances: it is a discount on on-demand and ODCR usage, applied when the bill is closed (savings.h).
  *
  * Life cycle: free -> launching (startup_us: boot and model load) -> serving -> draining -> free. A
  * draining instance takes no new requests and terminates when its last request completes, or when it is
@@ -68,6 +68,7 @@ struct instance {
 	struct request *inflight;   /* requests in service on it, a list kept by serving */
 	int64_t launch_us;          /* when billing started */
 	bool noticed;               /* an interruption notice was given (Spot, block end) */
+	bool warm;                  /* in service at t = 0: launched before the window (no 60 s minimum) */
 	bool in_service;            /* it has served (counted in the meter's instances in service) */
 	struct event ready;         /* end of startup */
 	struct event doom;          /* when it is taken away: end of a Spot notice, block termination */
@@ -86,7 +87,8 @@ struct option_ops {
 	int (*can_launch)(struct fleet *f, struct fleet_group *g, char *why, size_t size);
 	/* An instance of the group was launched (Spot: draw its interruption). */
 	void (*launched)(struct fleet *f, struct fleet_group *g, struct instance *in);
-	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. */
+	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. At
+	 * the horizon an instance with a notice still has its doom queued (when it would have been taken). */
 	void (*ended)(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early);
 	/* The window closes at the horizon: bill what is paid whether used or not, commitments. */
 	void (*close)(struct fleet *f, struct fleet_group *g, int64_t horizon_us);
@@ -171,6 +173,13 @@ bool fleet_may_release(const struct fleet *f, int idx);
 /* Release instance idx now and lower the desired capacity by one: a launching instance is cancelled, a
  * serving one drains. False (nothing done) unless fleet_may_release. For copies' IDLE_RELEASE. */
 bool fleet_release(struct fleet *f, int idx);
+
+/* Take instance idx of any group out of service now, leaving the desired capacity alone: a launching one is
+ * cancelled (`why` goes to the event log), a serving one drains and terminates at once if it has no request
+ * in service, else when its last one completes. For an option ending its own instances (a Capacity Block's
+ * idle instances at the expiration warning). Nothing happens to a free or draining instance, or after
+ * fleet_close. */
+void fleet_retire(struct fleet *f, int idx, const char *why);
 
 /* One launch or load delay drawn from d with rng; DELAY_DEFAULT gives default_us. */
 int64_t fleet_delay_draw(const struct delay_dist *d, gsl_rng *rng, int64_t default_us);

@@ -1,6 +1,7 @@
 /* meter: see meter.h. */
 #include "meter.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -8,22 +9,31 @@
 
 #include "engine.h"
 #include "diag.h"
-#include "savings.h"
 #include "status.h"
 
 #define US_PER_H 3.6e9
 
 int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
-	       int slots, int64_t horizon_us, int64_t period_us)
+	       int slots, int64_t horizon_us, int64_t hour_phase_us, int64_t period_us)
 {
 	int64_t hour = 3600 * SIM_US_PER_S;
 
+	assert(hour_phase_us >= 0 && hour_phase_us < hour);
 	memset(m, 0, sizeof *m);
-	m->nhours = (int)((horizon_us + hour - 1) / hour);
-	m->last_hour_h = (double)(horizon_us - (int64_t)(m->nhours - 1) * hour) / (double)hour;
-	m->od_usd_by_hour = calloc((size_t)m->nhours, sizeof *m->od_usd_by_hour);
-	if (!m->od_usd_by_hour)
+	m->hour_phase_us = hour_phase_us;
+	m->nhours = (int)((hour_phase_us + horizon_us + hour - 1) / hour);
+	m->usage_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_by_hour);
+	if (!m->usage_by_hour)
 		return STATUS_ENOMEM;
+	for (int h = 0; h < m->nhours; h++) {
+		/* clock hour h is [h x 1 h - phase, (h + 1) x 1 h - phase) on the run's clock */
+		int64_t t0 = (int64_t)h * hour - hour_phase_us, t1 = t0 + hour;
+		if (t0 < 0)
+			t0 = 0;
+		if (t1 > horizon_us)
+			t1 = horizon_us;
+		m->usage_by_hour[h].len_h = (double)(t1 - t0) / (double)hour;
+	}
 	m->sink = sink;
 	m->diag = d;
 	m->slo_latency_us = slo_latency_us;
@@ -39,24 +49,43 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 
 void meter_fini(struct meter *m)
 {
-	free(m->od_usd_by_hour);
-	m->od_usd_by_hour = NULL;
+	free(m->usage_by_hour);
+	m->usage_by_hour = NULL;
 }
 
-void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+/* Add usd_per_h over [t0_us, t1_us) to usage of kind k, clock hour by clock hour (the part past the
+ * horizon goes to the last hour). */
+static void usage_spread(struct meter *m, enum savings_usage k, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
 	int64_t hour = 3600 * SIM_US_PER_S;
 
 	while (t0_us < t1_us) {
-		int64_t h = t0_us / hour;
-		int64_t end = h >= m->nhours - 1 ? t1_us : (h + 1) * hour;
+		int64_t h = (t0_us + m->hour_phase_us) / hour;
+		int64_t end = h >= m->nhours - 1 ? t1_us : (h + 1) * hour - m->hour_phase_us;
 		if (end > t1_us)
 			end = t1_us;
 		if (h > m->nhours - 1)
 			h = m->nhours - 1;
-		m->od_usd_by_hour[h < 0 ? 0 : h] += usd_per_h * (double)(end - t0_us) / (double)hour;
+		m->usage_by_hour[h < 0 ? 0 : h].usd[k] += usd_per_h * (double)(end - t0_us) / (double)hour;
 		t0_us = end;
 	}
+}
+
+void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+{
+	usage_spread(m, SAVINGS_ON_DEMAND, t0_us, t1_us, usd_per_h);
+}
+
+void meter_odcr_reserved(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+{
+	usage_spread(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, usd_per_h);
+}
+
+void meter_odcr_used(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+{
+	/* unused = reserved - used, kept as a running sum: the order of the calls does not matter */
+	usage_spread(m, SAVINGS_ODCR_USED, t0_us, t1_us, usd_per_h);
+	usage_spread(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, -usd_per_h);
 }
 
 void meter_advance(struct meter *m, int64_t now_us)
@@ -73,6 +102,8 @@ void meter_advance(struct meter *m, int64_t now_us)
 	m->service_inst_us += m->in_service * dt;
 	m->service_copy_us += m->copies * dt;
 	m->queued_us += (double)m->queued * dt;
+	if ((m->copy_gpus ? m->copies : m->in_service) > 0)
+		m->queued_served_us += (double)m->queued * dt;
 	if (m->queued > 0) {
 		m->under_us += dt;
 	} else {
@@ -252,14 +283,24 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 	struct savings_result r;
 	double usage = 0;
 
-	for (int h = 0; h < m->nhours; h++)
-		usage += m->od_usd_by_hour[h];
-	savings_settle(m->od_usd_by_hour, m->nhours, m->last_hour_h, plans, nplans, &r);
-	m->cost_usd[OPTION_ON_DEMAND] += r.excess_od_usd;
+	for (int h = 0; h < m->nhours; h++) {
+		struct savings_hour *u = &m->usage_by_hour[h];
+		/* a fully used reservation leaves rounding dust, never more */
+		assert(u->usd[SAVINGS_ODCR_UNUSED] > -1e-9 * (1.0 + u->usd[SAVINGS_ODCR_USED]));
+		if (u->usd[SAVINGS_ODCR_UNUSED] < 0)
+			u->usd[SAVINGS_ODCR_UNUSED] = 0;
+		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+			usage += u->usd[k];
+	}
+	savings_settle(m->usage_by_hour, m->nhours, plans, nplans, &r);
+	m->cost_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];
+	/* the ODCR bill (option_odcr.c) holds the whole reservation; what a plan covered is paid by the plan */
+	m->cost_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED];
 	m->cost_usd[OPTION_SAVINGS_PLAN] += r.commit_usd;
 	m->committed_usd += r.commit_usd;
 	m->commit_used_usd += r.commit_usd - r.unused_usd;
-	m->covered_od_usd += r.covered_od_usd;
+	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+		m->covered_od_usd += r.covered_usd[k];
 	m->eligible_od_usd += usage;
 }
 

@@ -22,6 +22,7 @@
 
 #include "hist.h"
 #include "option.h"
+#include "savings.h"
 #include "sink.h"
 
 #define METER_BATCH 512
@@ -65,6 +66,9 @@ struct meter {
 	double service_copy_us;                   /* integral of copies serving, copy-us */
 	int64_t queued;                           /* requests waiting now */
 	double queued_us;                         /* integral of requests waiting, request-us */
+	double queued_served_us;                  /* the same, only while at least one instance (with
+	                                             copies: copy) serves: the waiting part of the
+	                                             concurrency metric, request-us */
 	double under_us;                          /* time with requests waiting (too little capacity) */
 	double over_us;                           /* time with nobody waiting and a whole instance's worth
 	                                             of slots idle (one instance too many) */
@@ -73,10 +77,11 @@ struct meter {
 	double cost_usd[OPTION_KIND_COUNT];       /* billed to the horizon */
 	double paid_gpu_us[OPTION_KIND_COUNT];    /* GPU-microseconds the bill covers */
 
-	/* on-demand usage at on-demand rates per hour from the start (for Savings Plans); owned */
-	double *od_usd_by_hour;
-	int nhours;                               /* entries: ceil(horizon in hours) */
-	double last_hour_h;                       /* length of the last one, hours */
+	/* usage Savings Plans may cover, by UTC clock hour (savings.h): entry h is the part of the window
+	 * inside the h-th clock hour it touches; owned */
+	struct savings_hour *usage_by_hour;
+	int nhours;                               /* clock hours the window touches */
+	int64_t hour_phase_us;                    /* t = 0 is this far past a UTC hour mark, [0, 1 h) */
 
 	/* commitments (reserved instances, Savings Plans), for the FinOps figures */
 	double committed_usd;                     /* commitment charged for the window */
@@ -106,9 +111,11 @@ struct meter {
 	int nevents;
 };
 
-/* Set up (the struct is large: allocate it inside a heap object). STATUS_OK or STATUS_ENOMEM. */
+/* Set up (the struct is large: allocate it inside a heap object). hour_phase_us: how far t = 0 lies past
+ * the UTC hour mark before it, in [0, 1 h) (Savings Plans settle by clock hour). STATUS_OK or
+ * STATUS_ENOMEM. */
 int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
-	       int slots, int64_t horizon_us, int64_t period_us);
+	       int slots, int64_t horizon_us, int64_t hour_phase_us, int64_t period_us);
 
 /* Set the time-to-first-token threshold (0 = none). */
 void meter_set_ttft_slo(struct meter *m, int64_t ttft_us);
@@ -117,6 +124,14 @@ void meter_fini(struct meter *m);
 /* On-demand usage of [t0_us, t1_us) at usd_per_h, spread over the clock hours it covers (the part past
  * the horizon goes to the last hour). */
 void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h);
+
+/* ODCR capacity of [t0_us, t1_us) at usd_per_h (count x rate), paid whether used or not: unused until
+ * meter_odcr_used says instances ran in it. */
+void meter_odcr_reserved(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h);
+
+/* An instance ran in an ODCR over [t0_us, t1_us) (within the reservation's time), rate usd_per_h: that
+ * much of the reserved capacity is used. */
+void meter_odcr_used(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h);
 
 /* Bring the integrals up to now_us (no-op once closed). */
 void meter_advance(struct meter *m, int64_t now_us);
@@ -151,10 +166,9 @@ void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *
 /* Take one time-series sample at now_us with the current queue length and billing rate. */
 void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h);
 
-struct savings_plan_terms;
-
-/* Close the bill: settle the Savings Plans (savings.h) against the on-demand usage by hour, charge the
- * commitments and the on-demand usage they did not cover. Call once, after the fleet's bills are in. */
+/* Close the bill: settle the Savings Plans (savings.h) against the eligible usage by clock hour, charge
+ * the commitments and the on-demand usage they did not cover, and take the ODCR dollars they covered off
+ * the ODCR bill. Call once, after the fleet's bills are in. */
 void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int nplans);
 
 /* Freeze integrals at horizon_us. */

@@ -40,22 +40,23 @@ bool option_kind_supported(enum option_kind kind)
 #define ON_DEMAND_MIN_US (60 * (int64_t)US_PER_S)
 
 int option_bill(enum option_kind kind, double usd_per_h, int64_t launch_us, int64_t end_us, bool ended_early,
-		double *usd, double *billed_us)
+		bool before_window, double *usd, double *billed_us)
 {
-	int64_t held = end_us - launch_us;
+	int64_t held = end_us - launch_us, billed;
 
 	if (held < 0)
 		held = 0;
 	switch (kind) {
-	case OPTION_ON_DEMAND: {
-		int64_t secs = (held + US_PER_S - 1) / US_PER_S; /* per-second billing: round up */
-		int64_t billed = secs * US_PER_S;
-		if (ended_early && billed < ON_DEMAND_MIN_US)
-			billed = ON_DEMAND_MIN_US; /* the 60-second minimum */
+	case OPTION_ON_DEMAND:
+		billed = held; /* cut at the horizon: exactly the part inside the window */
+		if (ended_early) {
+			billed = (held + US_PER_S - 1) / US_PER_S * US_PER_S; /* per second: round up */
+			if (!before_window && billed < ON_DEMAND_MIN_US)
+				billed = ON_DEMAND_MIN_US; /* the 60-second minimum (FACTS.md 4) */
+		}
 		*billed_us = (double)billed;
 		*usd = usd_per_h * (double)billed / US_PER_H;
 		return STATUS_OK;
-	}
 	case OPTION_RESERVED:
 		*billed_us = (double)held;
 		*usd = usd_per_h * (double)held / US_PER_H;

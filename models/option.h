@@ -34,9 +34,13 @@ bool option_kind_supported(enum option_kind kind);
  * What one instance of `kind` costs for being held from launch_us to end_us (microseconds), at usd_per_h,
  * following the option's documented billing rule (../shared/FACTS.md):
  *   on_demand: "You pay only for the seconds that your On-Demand Instances are in the running state, with a
- *     60-second minimum" (FACTS.md 4): the time is rounded up to whole seconds, and an instance terminated
- *     before the horizon (`ended_early`) is billed at least 60 s. An instance still running at the horizon
- *     is billed up to the horizon only: the rest of its life falls outside the simulated window.
+ *     60-second minimum" (FACTS.md 4). Both apply to the instance's own life:
+ *     - terminated inside the window (`ended_early`): its time is rounded up to whole seconds, and at least
+ *       60 s are billed, unless it was already running at t = 0 (`before_window`): it was launched before
+ *       the window, so its first 60 s lie before it and the minimum is not charged again (the rounding
+ *       still applies, taking its launch a whole number of seconds before t = 0);
+ *     - still running at the horizon (not `ended_early`): billed exactly up to the horizon, to the
+ *       microsecond, with neither rounding nor minimum: the rest of its life falls outside the window.
  *   reserved: "billed for every clock-hour during the term ... regardless of whether an instance is running"
  *     (FACTS.md 3): the whole interval, used or not. The simulated window is a slice of the term, so the
  *     window's share is rate x window length (fractional hours at the window's edges are pro-rated).
@@ -44,6 +48,6 @@ bool option_kind_supported(enum option_kind kind);
  * STATUS_EINPUT for a kind this build does not simulate.
  */
 int option_bill(enum option_kind kind, double usd_per_h, int64_t launch_us, int64_t end_us, bool ended_early,
-		double *usd, double *billed_us);
+		bool before_window, double *usd, double *billed_us);
 
 #endif

@@ -12,9 +12,13 @@
  *  - "Forty minutes before your Capacity Block reservation ends, you receive another EventBridge event that
  *    tells you that any instances running in the reservation will begin to terminate in 10 minutes", and
  *    "Thirty minutes before the reservation expires, we begin to terminate any instances that are still
- *    running": at end - 40 min the fleet drains the block (no new requests; the desired capacity drops by
- *    the block's instances, so the policy and the other options take the load), and at end - 30 min what
- *    still runs is taken away (requests in flight requeued or dropped, serving.on_interrupt).
+ *    running": at end - 40 min the block's instances stop taking requests (the desired capacity drops by
+ *    the block's instances, so the policy and the other options take the load). An instance with no
+ *    request in service then (idle, or still launching) is released at once, as a drained on-demand
+ *    instance is at scale-in; a busy one drains and is released when its last request completes, or, if
+ *    it still has requests at end - 30 min, is taken away then (requests in flight requeued or dropped,
+ *    serving.on_interrupt). Only these last count in block_terminations. Releasing early changes no
+ *    bill: the block is paid for its whole window, so its GPUs count as paid (and idle) to its end.
  */
 #include "fleet.h"
 #include "status.h"
@@ -59,16 +63,23 @@ static void open_block(struct fleet *f, struct fleet_group *g, bool warm)
 		    warm ? "capacity block open since before t=0" : "capacity block opens");
 }
 
+/* The expiration warning: idle instances go now, busy ones drain until the termination (FACTS.md 1). */
 static void drain_block(struct fleet *f, struct fleet_group *g)
 {
 	int live = g->live;
 
 	meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", live,
-		    "capacity block ends in 40 min; instances terminate in 10 min");
+		    "capacity block ends in 40 min: idle instances go now, busy ones drain (taken in 10 min)");
 	f->quiet++; /* one reconcile after the whole block has left the desired capacity */
-	for (int i = g->first; i < g->first + g->max; i++)
-		if (f->pool[i].state != INSTANCE_FREE)
+	for (int i = g->first; i < g->first + g->max; i++) {
+		const struct instance *in = &f->pool[i];
+		if (in->state == INSTANCE_FREE)
+			continue;
+		if (in->busy == 0)
+			fleet_retire(f, i, "launch cancelled: capacity block ending");
+		else
 			fleet_interrupt(f, i, end_us(g->entry) - TERMINATE_US, "capacity block ending");
+	}
 	f->quiet--;
 	fleet_add_desired(f, -live);
 }

@@ -5,19 +5,28 @@
  * reserved capacity or not"; launches into it always succeed (the capacity is reserved). The window's cost
  * is count x rate x window hours, and the paid GPU-hours are the whole reservation's; instances running in
  * it cost nothing more. They are launched and scaled like on-demand instances (scaling them in saves
- * nothing, so put the entry early in the fleet order). Savings Plans are not applied to ODCRs here (AWS
- * applies them to the used part of a reservation: a simplification, see README).
+ * nothing, so put the entry early in the fleet order). "Savings Plans ... apply to CRs (used capacity
+ * first)" (FACTS.md 3): the reservation is recorded by clock hour for the settlement (savings.h), split into
+ * the capacity instances ran in (launch to termination, or to the horizon) and the rest, and the dollars a
+ * plan covers leave the ODCR bill for the plan's.
  */
 #include "fleet.h"
 #include "status.h"
 
 #define US_PER_H 3.6e9
 
+static void odcr_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
+{
+	(void)early;  /* the reservation pays for its instances: no minimum, no rounding */
+	meter_odcr_used(f->meter, in->launch_us, end_us, g->usd_per_h);
+}
+
 static void odcr_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
 {
 	double hours = (double)horizon_us / US_PER_H, count = g->entry->count;
 
 	meter_charge(f->meter, OPTION_ODCR, count * g->usd_per_h * hours, count * (double)horizon_us);
+	meter_odcr_reserved(f->meter, 0, horizon_us, count * g->usd_per_h);
 }
 
 static double odcr_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)
@@ -28,6 +37,7 @@ static double odcr_rate(const struct fleet *f, const struct fleet_group *g, int6
 }
 
 const struct option_ops option_odcr_ops = {
+	.ended = odcr_ended,
 	.close = odcr_close,
 	.rate = odcr_rate,
 };

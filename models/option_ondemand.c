@@ -2,8 +2,9 @@
  * option_ondemand: On-Demand instances.
  *
  * Rule (FACTS.md 4): "You pay only for the seconds that your On-Demand Instances are in the running state,
- * with a 60-second minimum" (option_bill rounds up to whole seconds and applies the minimum to instances
- * ended inside the window). Usage is recorded by clock hour at On-Demand rates; the meter turns it into
+ * with a 60-second minimum" (option_bill rounds an instance ended inside the window up to whole seconds
+ * and applies the minimum unless it was running at t = 0; one still running at the horizon is billed
+ * exactly up to it). Usage is recorded by clock hour at On-Demand rates; the meter turns it into
  * the bill when the window closes, after Savings Plans have covered what they cover (savings.h). Launches
  * can fail: the account's On-Demand quota in vCPUs or instances ("Running On-Demand P instances"),
  * insufficient capacity (a chance per attempt, and outage windows; FACTS.md 4: InsufficientInstanceCapacity).
@@ -22,7 +23,7 @@ static void ondemand_ended(struct fleet *f, struct fleet_group *g, struct instan
 {
 	double usd, billed_us;
 
-	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, &usd, &billed_us);
+	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	meter_od_usage(f->meter, in->launch_us, in->launch_us + (int64_t)billed_us, g->usd_per_h);
 	meter_charge(f->meter, OPTION_ON_DEMAND, 0, billed_us); /* the dollars come at settlement */
 }

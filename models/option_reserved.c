@@ -7,9 +7,10 @@
  * the term: an upfront payment is amortised over every hour of its term. RIs "don't auto-renew; on expiry
  * instances continue at On-Demand rates": the part of the window outside the term is billed as on-demand
  * usage (and a Savings Plan may cover it). What the term still costs after the horizon is reported as
- * commitment_after_horizon_usd. Without a `term`, the rate is a plain hourly price for the whole window.
+ * commitment_after_horizon_usd. Every reservation has a term: the loader makes an entry without `term` a
+ * 1-year one from the scenario start (scenario_fleet.c).
  */
-#include <math.h>
+#include <assert.h>
 
 #include "fleet.h"
 #include "status.h"
@@ -18,25 +19,20 @@
 
 static double term_hours(enum term_kind t)
 {
-	return t == TERM_3Y ? 26280.0 : t == TERM_1Y ? 8760.0 : INFINITY;
+	assert(t == TERM_1Y || t == TERM_3Y);
+	return t == TERM_3Y ? 26280.0 : 8760.0;
 }
 
 /* Effective USD per instance-hour inside the term. */
 static double effective_rate(const struct fleet_entry *e)
 {
-	double h = term_hours(e->term);
-	return e->usd_per_h + (isinf(h) ? 0.0 : e->upfront_usd / h);
+	return e->usd_per_h + e->upfront_usd / term_hours(e->term);
 }
 
-/* The term as [start, end) in microseconds from the scenario start (the whole line without a term). */
+/* The term as [start, end) in microseconds from the scenario start. */
 static void term_window(const struct fleet *f, const struct fleet_entry *e, double *t0, double *t1)
 {
-	if (e->term == TERM_NONE) {
-		*t0 = -INFINITY;
-		*t1 = INFINITY;
-		return;
-	}
-	*t0 = (double)(e->term_start_unix_s - f->sc->start_unix_s) * 1e6;
+	*t0 = (double)(e->term_start_unix_us - f->sc->start_unix_us);
 	*t1 = *t0 + term_hours(e->term) * US_PER_H;
 }
 
@@ -67,7 +63,7 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	f->meter->commit_used_usd += cost;
 	f->meter->covered_od_usd += count * od * inside_h;
 	f->meter->eligible_od_usd += count * od * inside_h;
-	if (t1 > (double)horizon_us && !isinf(t1))
+	if (t1 > (double)horizon_us)
 		f->meter->after_horizon_usd += count * rate * (t1 - (t0 > horizon_us ? t0 : (double)horizon_us)) /
 			US_PER_H;
 	/* outside the term the same instances run at On-Demand rates */

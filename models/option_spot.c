@@ -6,8 +6,17 @@
  *    or terminates your Spot Instance": at a notice the instance stops taking requests (the fleet launches a
  *    replacement in allocation order) and is taken away notice_s later (default 120 s).
  *  - Price: the Spot price in force, "not exceeding the On-Demand price", billed per second (rounded up,
- *    60 s minimum for instances ended inside the window, as on-demand): either a fixed price (On-Demand less
- *    `discount`) or a replayed price history, integrated over the instance's billed time.
+ *    60 s minimum for instances launched and ended inside the window, as on-demand: option_bill): either a
+ *    fixed price (On-Demand less `discount`) or a replayed price history, integrated over the instance's
+ *    billed time.
+ *  - "Interrupted in the first hour: No charge" when Amazon EC2 interrupts it (Linux; "Charged for the
+ *    seconds used" after the first hour, and whenever you stop or terminate it yourself). Interrupted here
+ *    means it was given a notice (a drawn interruption, an availability-trace tick or a pool reclaim): the
+ *    notice comes from EC2, so the instance counts as interrupted even when gpucap terminates it before the
+ *    notice runs out (it finished its requests). Its first hour is measured from its launch to the moment
+ *    it stops running: its termination, or, for one still under notice at the horizon, the end of the
+ *    notice. An instance in service at t = 0 was launched before the window at an unknown time, so it is
+ *    never taken to be in its first hour (an assumption: it pays for its seconds in the window).
  * Interruptions come from one of:
  *  - a rate per instance-hour (`interruptions_per_hour`, or a Spot Advisor band converted by the loader):
  *    each instance draws its time to interruption at launch, exponential, from the entry's stream;
@@ -29,7 +38,7 @@
 
 static int64_t to_unix_us(const struct fleet *f, int64_t t_us)
 {
-	return f->sc->start_unix_s * 1000000 + t_us;
+	return f->sc->start_unix_us + t_us;
 }
 
 static double price_at(const struct fleet *f, const struct fleet_group *g, int64_t t_us)
@@ -52,7 +61,7 @@ static double price_integral(const struct fleet *f, const struct fleet_group *g,
 		/* the next price change after t0, if it comes before t1 */
 		for (int i = 0; i < pt->n; i++)
 			if (pt->at_unix_us[i] > u) {
-				int64_t c = pt->at_unix_us[i] - f->sc->start_unix_s * 1000000;
+				int64_t c = pt->at_unix_us[i] - f->sc->start_unix_us;
 				if (c < next)
 					next = c;
 				break;
@@ -186,13 +195,36 @@ static void spot_launched(struct fleet *f, struct fleet_group *g, struct instanc
 			 on_notice);
 }
 
+/*
+ * True if EC2 interrupted `in` within the first hour of its life, which then costs nothing (FACTS.md 5):
+ * it had a notice, was launched inside the window, and stopped running (at end_us when terminated early;
+ * at the end of its notice when still under notice at the horizon) less than 3600 s after its launch.
+ */
+static bool free_interruption(const struct instance *in, int64_t end_us, bool early)
+{
+	int64_t stop_us = end_us;
+
+	if (!in->noticed || in->warm)
+		return false;
+	if (!early) {
+		if (!evq_queued(&in->doom))
+			return false;
+		stop_us = in->doom.t_us;
+	}
+	return (double)(stop_us - in->launch_us) < US_PER_H; /* "in the first hour": 3600 s exactly is not */
+}
+
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
 {
 	double usd, billed_us;
 
 	/* per-second rounding and the 60 s minimum as on-demand; the dollars at the prices in force */
-	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, &usd, &billed_us);
+	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
+	if (free_interruption(in, end_us, early)) {
+		usd = 0; /* the time it was held inside the window still counts as paid GPU time, at $0 */
+		billed_us = (double)(end_us - in->launch_us);
+	}
 	meter_charge(f->meter, OPTION_SPOT, usd, billed_us);
 }
 

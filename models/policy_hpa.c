@@ -6,7 +6,10 @@
  *  - The control loop runs every `--horizontal-pod-autoscaler-sync-period`, default 15 s: the scenario's
  *    resolution_s (its default for this policy is 15 s).
  *  - desiredReplicas = ceil(currentReplicas x currentMetricValue / desiredMetricValue); "skip if ratio
- *    within tolerance (default 0.1)".
+ *    within tolerance (default 0.1)". One comparison, direction(), decides both whether a ratio is within
+ *    the tolerance and which way it points, for the hold test and for the not-ready correction alike: a
+ *    ratio exactly at 1 +- tolerance is within (it holds), with a relative slack of 1e-9 so that a ratio
+ *    that is exactly on the edge in decimal (0.66 / 0.6 = 1 + 0.1) but not in binary is within too.
  *  - Missing metrics: no action (the documented fallbacks for partly missing pods need per-pod metrics,
  *    which the fleet-wide metric here does not have; a period with no instance in service is missing).
  *  - Scale-down stabilisation: "the controller takes the highest recommendation within the window",
@@ -76,10 +79,22 @@ static int clamp(const struct hpa *h, int n)
 	return n < h->base.min ? h->base.min : n > h->base.max ? h->base.max : n;
 }
 
+/* +1 if the ratio is above the tolerance band, -1 below it, 0 within (edges included, 1e-9 slack). */
+static int direction(const struct hpa *h, double ratio)
+{
+	double slack = 1e-9 * (ratio > 1.0 ? ratio : 1.0);
+
+	if (ratio - 1.0 > h->tolerance + slack)
+		return 1;
+	if (1.0 - ratio > h->tolerance + slack)
+		return -1;
+	return 0;
+}
+
 static void decide(struct policy *p, const struct policy_input *in, struct policy_decision *out)
 {
 	struct hpa *h = (struct hpa *)p;
-	int cur = in->capacity, rec, want;
+	int cur = in->capacity, rec, want, dir;
 	double ratio;
 
 	out->action = POLICY_HOLD;
@@ -89,10 +104,13 @@ static void decide(struct policy *p, const struct policy_input *in, struct polic
 		return;
 	}
 	ratio = in->metric / h->target;
-	if (ratio > 1.0 + h->tolerance && in->ready < cur)
+	dir = direction(h, ratio);
+	if (dir > 0 && in->ready < cur) {
 		ratio *= in->ready / cur; /* unready replicas at 0% on a scale-up */
-	rec = fabs(ratio - 1.0) <= h->tolerance || (ratio < 1.0 && in->metric > h->target) ? cur
-		: (int)ceil(cur * ratio - 1e-9);
+		if (direction(h, ratio) <= 0)
+			dir = 0; /* within the tolerance now, or reversed: no action */
+	}
+	rec = dir == 0 ? cur : (int)ceil(cur * ratio - 1e-9);
 	rec = clamp(h, rec);
 	remember(h, in->now_us, rec);
 	want = rec;

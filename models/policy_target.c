@@ -22,6 +22,15 @@
  *    consecutive datapoints above the target, and in only after scale_in_datapoints consecutive ones
  *    below the scale-in threshold, acting on the latest. AWS does not publish the alarms' shape; the
  *    defaults 3 and 15 are the commonly cited ones (FACTS.md 7, [?]), an assumption set in the scenario.
+ *  - High-resolution metrics (resolution_s under 60 s, such as SageMaker's 10 s concurrency metric) scale
+ *    out faster but "scale IN at the same speed as standard metrics" (FACTS.md 7, "SageMaker
+ *    high-resolution scaling metrics"). So with a period under a minute the scale-in alarm does not see
+ *    each sample: it sees one-minute datapoints, each the average (CloudWatch's Average statistic) of the
+ *    samples with data whose evaluation time falls in that minute of run time, (k x 60 s, (k + 1) x 60 s],
+ *    closed at the first evaluation at or after (k + 1) x 60 s (missing if no sample had data). The
+ *    scale-in alarm counts those datapoints, scale_in_datapoints of them in a row, and a scale-in acts at
+ *    the evaluation that closes the last one, on that minute's average. The scale-out alarm still counts
+ *    every sample.
  *  - Missing data: no action (policy.h), and the alarms start counting again ("INSUFFICIENT_DATA").
  * Several policies on one target are combined by the run (world.c, combine()).
  */
@@ -44,7 +53,13 @@ struct target {
 	int out_base;               /* capacity before the scale-out that started the cooldown */
 	int out_need, in_need;      /* consecutive breaching datapoints each alarm needs */
 	int out_run, in_run;        /* consecutive breaching datapoints so far */
+	bool minutes;               /* the period is under a minute: scale-in sees one-minute datapoints */
+	int64_t minute_end_us;      /* ... the current minute ends then */
+	double minute_sum;          /* ... the sum of its samples with data so far */
+	int minute_n;               /* ... and how many */
 };
+
+#define MINUTE_US INT64_C(60000000)
 
 static int clamp(const struct target *t, int n)
 {
@@ -59,20 +74,51 @@ static int proportional(double capacity, double metric, double target)
 	return (int)ceil(x - 1e-9 * (x > 1 ? x : 1));
 }
 
+/*
+ * The scale-in alarm's datapoint at this evaluation: the sample itself with a period of a minute or more;
+ * under a minute, the average of the minute that this evaluation closes, or NaN when it closes none (no
+ * datapoint for the scale-in alarm now) or none of its samples had data (a missing datapoint). *closed
+ * tells whether the alarm got a datapoint now.
+ */
+static double scale_in_datapoint(struct target *t, const struct policy_input *in, bool *closed)
+{
+	double avg;
+
+	*closed = true;
+	if (!t->minutes)
+		return in->metric;
+	if (!isnan(in->metric)) {
+		t->minute_sum += in->metric;
+		t->minute_n++;
+	}
+	if (in->now_us < t->minute_end_us) {
+		*closed = false;
+		return NAN;
+	}
+	avg = t->minute_n > 0 ? t->minute_sum / t->minute_n : NAN;
+	t->minute_sum = 0;
+	t->minute_n = 0;
+	t->minute_end_us = (in->now_us / MINUTE_US + 1) * MINUTE_US;
+	return avg;
+}
+
 static void decide(struct policy *p, const struct policy_input *in, struct policy_decision *out)
 {
 	struct target *t = (struct target *)p;
 	int64_t now = in->now_us;
+	bool closed;
+	double in_dp = scale_in_datapoint(t, in, &closed);
 
 	out->action = POLICY_HOLD;
 	out->desired = in->capacity;
+	if (closed)
+		t->in_run = in_dp < t->target * (1.0 - t->margin) ? t->in_run + 1 : 0; /* NaN: false */
 	if (isnan(in->metric)) {
-		t->out_run = t->in_run = 0;
+		t->out_run = 0;
 		snprintf(out->reason, sizeof out->reason, "no data");
 		return;
 	}
 	t->out_run = in->metric > t->target ? t->out_run + 1 : 0;
-	t->in_run = in->metric < t->target * (1.0 - t->margin) ? t->in_run + 1 : 0;
 	if (t->out_run >= t->out_need) {
 		bool cooling = now < t->out_until_us;
 		int base = cooling ? t->out_base : in->capacity;
@@ -89,15 +135,15 @@ static void decide(struct policy *p, const struct policy_input *in, struct polic
 			 in->metric, t->target, cooling ? " (larger scale-out during cooldown)" : "");
 		return;
 	}
-	if (t->in_run >= t->in_need && now >= t->in_until_us) {
-		int want = clamp(t, proportional(in->capacity, in->metric, t->target));
+	if (closed && !isnan(in_dp) && t->in_run >= t->in_need && now >= t->in_until_us) {
+		int want = clamp(t, proportional(in->capacity, in_dp, t->target));
 		if (want >= in->capacity)
 			return;
 		t->in_until_us = now + t->in_cooldown_us;
 		out->action = POLICY_SCALE_IN;
 		out->desired = want;
 		snprintf(out->reason, sizeof out->reason, "target_tracking: metric %.4g < %.4g (target %.4g - %.0f%%)",
-			 in->metric, t->target * (1.0 - t->margin), t->target, t->margin * 100);
+			 in_dp, t->target * (1.0 - t->margin), t->target, t->margin * 100);
 	}
 }
 
@@ -129,6 +175,9 @@ struct policy *policy_target_new_for(const struct scenario *sc, double target)
 	t->base.max = sc->autoscaling.max;
 	t->out_cooldown_us = sc->autoscaling.scale_out_cooldown_us;
 	t->in_cooldown_us = sc->autoscaling.scale_in_cooldown_us;
+	/* 0 stands for "not set" too: a period of a minute or more */
+	t->minutes = sc->autoscaling.resolution_us > 0 && sc->autoscaling.resolution_us < MINUTE_US;
+	t->minute_end_us = MINUTE_US;
 	t->out_until_us = INT64_MIN;
 	t->in_until_us = INT64_MIN;
 	return &t->base;

@@ -139,18 +139,10 @@ static bool parse_decimal(const char *s, double *v)
 	return *end == '\0' && isfinite(*v);
 }
 
-/* units_parse_time() drops fractions of a second; we keep them, to the microsecond (cut, not rounded). */
+/* A Timestamp, to the microsecond (more digits round to the nearest, halves up: units_parse_time_us). */
 static bool parse_time_us(const char *s, int64_t *t_us)
 {
-	int64_t sec, frac = 0, scale = 100000;
-
-	if (units_parse_time(s, &sec) != STATUS_OK)
-		return false;
-	if (s[19] == '.')  /* units_parse_time() accepted "YYYY-MM-DDTHH:MM:SS" before it */
-		for (const char *p = s + 20; *p >= '0' && *p <= '9'; p++, scale /= 10)
-			frac += (*p - '0') * scale;
-	*t_us = sec * 1000000 + frac;
-	return true;
+	return units_parse_time_us(s, t_us) == STATUS_OK;
 }
 
 /* Add name to the set unless it is there. */
@@ -555,6 +547,18 @@ double pricetrace_at(const struct pricetrace *pt, int64_t t_unix_us)
 			hi = mid - 1;
 	}
 	return pt->usd_per_h[lo];
+}
+
+int pricetrace_cap(struct pricetrace *pt, double max_usd_per_h)
+{
+	int n = 0;
+
+	for (int i = 0; i < pt->n; i++)
+		if (pt->usd_per_h[i] > max_usd_per_h) {
+			pt->usd_per_h[i] = max_usd_per_h;
+			n++;
+		}
+	return n;
 }
 
 void pricetrace_fini(struct pricetrace *pt)

@@ -43,6 +43,9 @@ int pricetrace_load(struct pricetrace *pt, const char *path, const char *label, 
 /* The price in force at t_unix_us: the last change at or before it, or the first price before the first. */
 double pricetrace_at(const struct pricetrace *pt, int64_t t_unix_us);
 
+/* Lower every price above max_usd_per_h to it; returns how many prices (series entries) were lowered. */
+int pricetrace_cap(struct pricetrace *pt, double max_usd_per_h);
+
 /* Free the arrays; NULL and zeroed structs allowed. */
 void pricetrace_fini(struct pricetrace *pt);
 

@@ -1,5 +1,5 @@
 /*
- * savings: settling Savings Plans against on-demand usage, clock hour by clock hour.
+ * savings: settling Savings Plans against eligible usage, UTC clock hour by UTC clock hour.
  *
  * The rule (FACTS.md 3, and the re:Post worked example there): a plan commits to an amount in USD per hour
  * at Savings Plan rates. Each hour, eligible usage is charged at the plan's discounted rate against the
@@ -7,29 +7,51 @@
  * committed to that amount"); usage beyond the commitment is billed at the On-Demand rate. Several plans
  * apply one after the other, in fleet order, each to what the earlier ones left.
  *
- * Hours are counted from the scenario start; the last one may be partial (the horizon need not be whole
- * hours), and then its commitment is pro-rated. Usage is given as on-demand cost per hour.
+ * Hours are UTC clock hours (the bill's hours), not hours counted from the scenario start. The window
+ * rarely starts or ends on the hour: its first and last clock hours are then partial, and each plan's
+ * commitment for a partial hour is pro-rated to the part inside the window (commit x len_h), as a
+ * reservation's charge is (option_reserved.c); only the usage inside the window is settled against it.
+ *
+ * Eligible usage comes in three kinds, valued at On-Demand rates (an ODCR's at its own rate, the
+ * "equivalent On-Demand rate"). Savings Plans "apply to CRs (used capacity first)" (FACTS.md 3; the AWS
+ * page it cites: "Discounts are preferentially applied to instance usage before covering unused Capacity
+ * Reservations"), so within an hour each plan covers on-demand instance usage first, then the ODCR capacity
+ * instances ran in, then the ODCR capacity nobody ran in. The first two are both instance usage and AWS
+ * gives no order between them; since a plan's rate is the same for both, the order only decides which
+ * option's bill the covered dollars leave, never a total.
  */
 #ifndef GPUCAP_SAVINGS_H
 #define GPUCAP_SAVINGS_H
 
+enum savings_usage {
+	SAVINGS_ON_DEMAND,    /* on-demand instance usage (reserved instances outside their term included) */
+	SAVINGS_ODCR_USED,    /* ODCR capacity an instance ran in */
+	SAVINGS_ODCR_UNUSED,  /* ODCR capacity nobody ran in (paid all the same) */
+	SAVINGS_USAGE_COUNT
+};
+
 struct savings_plan_terms {
 	double commit_usd_per_h;  /* hourly commitment, at Savings Plan rates */
-	double discount;          /* Savings Plan rate = On-Demand rate x (1 - discount) */
+	double discount;          /* Savings Plan rate = On-Demand rate x (1 - discount), 0 <= discount < 1 */
+};
+
+struct savings_hour {
+	double len_h;                     /* part of the clock hour inside the window, hours (0 < len_h <= 1) */
+	double usd[SAVINGS_USAGE_COUNT];  /* eligible usage in that part, USD at On-Demand rates, by kind */
 };
 
 struct savings_result {
-	double commit_usd;      /* commitments charged: sum over hours of commit x hour length */
-	double unused_usd;      /* the part of commit_usd that covered no usage */
-	double covered_od_usd;  /* usage the plans covered, valued at On-Demand rates */
-	double excess_od_usd;   /* usage left over, billed at On-Demand rates */
+	double commit_usd;                        /* commitments charged: sum over hours of commit x len_h */
+	double unused_usd;                        /* the part of commit_usd that covered no usage */
+	double covered_usd[SAVINGS_USAGE_COUNT];  /* usage the plans covered, at On-Demand rates, by kind */
+	double excess_usd[SAVINGS_USAGE_COUNT];   /* usage left over, billed at On-Demand rates, by kind */
 };
 
 /*
- * Settle nplans plans (borrowed) against od_usd[h] (usage at On-Demand rates in hour h, h < nhours); the
- * last hour lasts last_hour_h (0 < last_hour_h <= 1) hours, the others one. Writes *out.
+ * Settle nplans plans (borrowed, applied in order) against hours[0 .. nhours) (borrowed), one entry per
+ * clock hour the window touches, in time order. Writes *out.
  */
-void savings_settle(const double *od_usd, int nhours, double last_hour_h,
-		    const struct savings_plan_terms *plans, int nplans, struct savings_result *out);
+void savings_settle(const struct savings_hour *hours, int nhours, const struct savings_plan_terms *plans,
+		    int nplans, struct savings_result *out);
 
 #endif

@@ -32,7 +32,7 @@
  * 1e30, a horizon of 100000 days), not modelling assumptions.
  */
 #define DEFAULT_SEED 1
-#define DEFAULT_START_UNIX_S INT64_C(1767225600)   /* 2026-01-01T00:00:00Z */
+#define DEFAULT_START_UNIX_US INT64_C(1767225600000000)   /* 2026-01-01T00:00:00Z */
 #define DEFAULT_SAMPLE_PERIOD_US (60 * S_US)
 #define MAX_HORIZON_US (400 * DAY_US)
 #define MAX_LATENCY_US DAY_US
@@ -58,7 +58,7 @@ static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sam
 	NULL };
 static const char *const slo_keys[] = { "latency_s", "ttft_s", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
-	"startup_s", "max_queue", "on_interrupt", "copies", NULL };
+	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
@@ -76,6 +76,7 @@ static const char *const policy_names[] = { "none", "target_tracking", "step", "
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
 	"backlog_per_instance" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
+static const char *const endpoint_names[] = { "realtime", "async" };
 
 #define EMPTY_MSG "empty file; expected a YAML mapping with at least name, horizon, slo, workload, serving, " \
 		  "fleet"
@@ -127,9 +128,9 @@ int scenario_load_duration(struct load *l, const struct scenario_yaml_ref *r, in
 	return STATUS_OK;
 }
 
-int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_s)
+int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_us)
 {
-	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z", *s;
+	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z or 2026-12-01T00:00:00.25Z", *s;
 	int64_t t;
 	int rc;
 
@@ -137,9 +138,9 @@ int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_
 		return STATUS_OK;
 	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
 		return rc;
-	if (units_parse_time(s, &t) != STATUS_OK)
+	if (units_parse_time_us(s, &t) != STATUS_OK)
 		return scenario_yaml_bad(&l->y, r, expect);
-	*out_unix_s = t;
+	*out_unix_us = t;
 	return STATUS_OK;
 }
 
@@ -224,9 +225,9 @@ static int read_head(struct load *l)
 	if ((rc = scenario_yaml_int(&l->y, &r, 0, INT64_MAX, &seed)))
 		return rc;
 	l->sc.seed = (uint64_t)seed;
-	l->sc.start_unix_s = DEFAULT_START_UNIX_S;
+	l->sc.start_unix_us = DEFAULT_START_UNIX_US;
 	scenario_yaml_child(&l->root, "start", &r);
-	if ((rc = scenario_load_time(l, &r, &l->sc.start_unix_s)))
+	if ((rc = scenario_load_time(l, &r, &l->sc.start_unix_us)))
 		return rc;
 	if ((rc = scenario_load_required(l, &l->root, "horizon", "the simulated length, a duration such as "
 					 "7d", &r)) ||
@@ -385,7 +386,7 @@ static void serve_type(struct load *l)
 static int read_serving(struct load *l)
 {
 	struct scenario_yaml_ref serving, r;
-	int on_interrupt = INTERRUPT_REQUEUE, rc;
+	int on_interrupt = INTERRUPT_REQUEUE, endpoint = ENDPOINT_REALTIME, rc;
 
 	if ((rc = scenario_load_required(l, &l->root, "serving", "a mapping with at least instance_type",
 					 &serving)) ||
@@ -415,12 +416,31 @@ static int read_serving(struct load *l)
 	if ((rc = scenario_load_int(l, &r, 1, MAX_MAX_QUEUE, &l->sc.serving.max_queue)))
 		return rc;
 	scenario_yaml_child(&serving, "on_interrupt", &r);
-	rc = scenario_yaml_choice(&l->y, &r, interrupt_names, 2, &on_interrupt);
+	if ((rc = scenario_yaml_choice(&l->y, &r, interrupt_names, 2, &on_interrupt)))
+		return rc;
 	l->sc.serving.on_interrupt = (enum interrupt_kind)on_interrupt;
-	return rc ? rc : scenario_load_copies(l, &serving);
+	scenario_yaml_child(&serving, "endpoint", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, endpoint_names, 2, &endpoint)))
+		return rc;
+	l->sc.serving.endpoint = (enum endpoint_kind)endpoint;
+	return scenario_load_copies(l, &serving);
 }
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */
+
+bool scenario_load_needs_one(const struct load *l)
+{
+	return l->sc.serving.endpoint == ENDPOINT_REALTIME && !l->sc.copies.enabled;
+}
+
+int scenario_load_check_zero(struct load *l, const struct scenario_yaml_ref *r, int n)
+{
+	if (n != 0 || !r->node || !scenario_load_needs_one(l))
+		return STATUS_OK;
+	return scenario_yaml_fail(&l->y, r, "0 instances on a realtime endpoint without copies: a real-time "
+				  "variant needs at least 1 (FACTS.md 6); expected at least 1, serving.endpoint: "
+				  "async, or serving.copies");
+}
 
 /* Read autoscaling's own keys; min and max defaults wait for the fleet (scenario_load_finish). */
 static int read_autoscaling(struct load *l)

@@ -140,7 +140,7 @@ struct step_adjustment {
  * schedule (UTC), set the autoscaling bounds; FACTS.md 6, "Scheduled scaling". */
 struct scheduled_action {
 	bool recurring;           /* true: `cron`; false: `at` */
-	int64_t at_unix_s;        /* `at`: when, seconds since the epoch (UTC) */
+	int64_t at_unix_us;       /* `at`: when, microseconds since the epoch (UTC) */
 	struct cron cron;         /* `cron`: when it recurs (UTC) */
 	int min;                  /* `min`: the new autoscaling min; -1 = unchanged */
 	int max;                  /* `max`: the new autoscaling max; -1 = unchanged */
@@ -169,7 +169,7 @@ enum metric_kind {
 };
 
 enum term_kind {
-	TERM_NONE,  /* no term given: a plain hourly rate, nothing outlives the horizon */
+	TERM_NONE,  /* options without a term (on_demand, spot, odcr, capacity_block) */
 	TERM_1Y,    /* one year = 365 days (FACTS.md 3) */
 	TERM_3Y     /* three years = 1095 days */
 };
@@ -183,6 +183,13 @@ enum payment_kind {
 enum interrupt_kind {
 	INTERRUPT_REQUEUE,  /* requests in flight when an instance is taken go back to the head of the queue */
 	INTERRUPT_DROP      /* they are dropped (and violate the SLO) */
+};
+
+/* What an endpoint does with a request that finds no instance (with copies: no copy) in service (FACTS.md 6). */
+enum endpoint_kind {
+	ENDPOINT_REALTIME,  /* real-time inference: the invocation fails ("any attempts to invoke the endpoint
+	                       will produce an error" while it scales from zero): refused */
+	ENDPOINT_ASYNC      /* asynchronous inference: "requests received at zero are queued" */
 };
 
 enum delay_kind {
@@ -230,7 +237,7 @@ struct fleet_entry {
 	enum payment_kind payment;    /* `payment`: no_upfront | partial_upfront | all_upfront */
 	double upfront_usd;           /* reserved: per instance, for the whole term; capacity_block: for the
 	                                 whole block (all instances; usd_per_h x count x hours by default) */
-	int64_t term_start_unix_s;    /* `term_start`, default the scenario start */
+	int64_t term_start_unix_us;   /* `term_start`, microseconds since the epoch; default the scenario start */
 
 	/* spot */
 	double discount;              /* spot: off on-demand (0 when usd_per_h or a trace sets the price);
@@ -254,7 +261,8 @@ struct fleet_entry {
 
 	/* capacity_block */
 	int64_t start_us;             /* `start` (a UTC time), from the scenario start; may be negative */
-	int64_t duration_us;          /* `duration`: whole days 1..14, then 7-day steps to 182 days */
+	int64_t duration_us;          /* `duration`, or `end` - `start`: ends at 11:30 UTC, within a day
+	                                 of 1..14 days or 21..182 days in 7-day steps (scenario_fleet.c) */
 
 	/* savings_plan */
 	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */
@@ -266,7 +274,7 @@ struct fleet_entry {
 struct scenario {
 	char name[SCENARIO_NAME_MAX];  /* `name`, required */
 	uint64_t seed;                 /* `seed`, default 1 */
-	int64_t start_unix_s;          /* `start`, seconds since 1970-01-01T00:00:00Z; default 2026-01-01 */
+	int64_t start_unix_us;         /* `start`, microseconds since 1970-01-01T00:00:00Z; default 2026-01-01 */
 	int64_t horizon_us;            /* `horizon`, simulated length, > 0, at most 400 days */
 	int64_t sample_period_us;      /* `sample_period`, time-series resolution, default 60 s */
 
@@ -347,6 +355,7 @@ struct scenario {
 		int64_t startup_us;       /* `serving.startup_s`, launch-to-ready delay, default 420 s */
 		int max_queue;            /* `serving.max_queue`, requests refused beyond it, default 1000000 */
 		enum interrupt_kind on_interrupt;  /* `serving.on_interrupt`: requeue (default) | drop */
+		enum endpoint_kind endpoint;       /* `serving.endpoint`: realtime (default) | async */
 		int vcpus;                /* vCPUs per instance, from the catalogue (quotas count them); 0 for a
 		                             new catalog: type that does not give vcpus (then no vCPU quota) */
 		char family;              /* instance family letter for quota messages ('p', 'g', ...) */

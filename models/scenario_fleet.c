@@ -32,6 +32,7 @@
 #define MAX_OUTAGE_MEAN_US (400 * DAY_US)
 #define HOURS_PER_MONTH 730.0            /* 8760 h / 12: the month of the Spot Advisor's bands */
 #define BLOCK_MAX_COUNT 64               /* "Each Capacity Block up to 64 instances" (FACTS.md 1) */
+#define BLOCKS_MAX_COUNT 256             /* "up to 256 instances across Capacity Blocks" (FACTS.md 1) */
 #define BLOCK_END_S (11 * 3600 + 1800)   /* "All Capacity Blocks end at 11:30AM UTC" (FACTS.md 1) */
 #define MAX_QUOTA 10000000
 #define DEFAULT_BACKOFF_US (30 * S_US)   /* an assumption inside "wait a few minutes" (FACTS.md 4) */
@@ -61,8 +62,8 @@ static const char *const spot_keys[] = { "option", "count", "max", "discount", "
 static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
 	"term_start", NULL };
-static const char *const capacity_block_keys[] = { "option", "start", "duration", "count", "usd_per_h",
-	"upfront_usd", "startup", NULL };
+static const char *const capacity_block_keys[] = { "option", "start", "duration", "end", "count",
+	"usd_per_h", "upfront_usd", "startup", NULL };
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
 	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
 	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys };
@@ -126,19 +127,20 @@ static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct f
 		return rc;
 	if (r.node)
 		f->term = t ? TERM_3Y : TERM_1Y;
-	f->term_start_unix_s = l->sc.start_unix_s;
+	f->term_start_unix_us = l->sc.start_unix_us;
 	scenario_yaml_child(e, "term_start", &r);
-	return scenario_load_time(l, &r, &f->term_start_unix_s);
+	return scenario_load_time(l, &r, &f->term_start_unix_us);
 }
 
 /* ---- reserved, odcr, savings_plan --------------------------------------------------------------- */
 
 /*
- * reserved. Without a term: one hourly rate, the catalogue's reserved rate. With a term: the effective
- * rate E = od x (1 - d), d the 1- or 3-year discount, split by the payment option (FACTS.md 3: All Upfront
- * has "no hourly charges", Partial Upfront is an upfront part plus a discounted hourly rate, No Upfront is
- * hourly only); the upfront part pays for the whole term of H hours. An explicit usd_per_h or upfront_usd
- * replaces its part.
+ * reserved. The effective rate E = od x (1 - d), d the 1- or 3-year discount, split by the payment option
+ * (FACTS.md 3: All Upfront has "no hourly charges", Partial Upfront is an upfront part plus a discounted
+ * hourly rate, No Upfront is hourly only); the upfront part pays for the whole term of H hours. An explicit
+ * usd_per_h or upfront_usd replaces its part. RIs come only with "one-year or three-year commitment"
+ * (FACTS.md 3), so an entry without `term` is a 1-year No Upfront term from the scenario start, like a
+ * savings_plan's; `payment`, `upfront_usd` and `term_start` still need an explicit `term`.
  */
 static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -150,11 +152,11 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 
 	if ((rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of reserved instances", f)) ||
 	    (rc = scenario_load_only_with(l, e, "payment", "term")) || (rc = scenario_load_only_with(l, e, "upfront_usd", "term")) ||
-	    (rc = scenario_load_only_with(l, e, "term_start", "term")) || (rc = read_term(l, e, f)))
+	    (rc = scenario_load_only_with(l, e, "term_start", "term")))
 		return rc;
-	f->usd_per_h = l->sc.serving.reserved_usd_per_h;
-	if (f->term == TERM_NONE)
-		return read_price(l, e, f);
+	f->term = TERM_1Y;
+	if ((rc = read_term(l, e, f)))
+		return rc;
 	scenario_yaml_child(e, "payment", &r);
 	if ((rc = scenario_yaml_choice(&l->y, &r, payment_names, 3, &payment)))
 		return rc;
@@ -321,9 +323,40 @@ static int read_on_demand(struct load *l, const struct scenario_yaml_ref *e, str
 }
 
 /*
+ * Spot never costs more than On-Demand: the price is the Spot price "not exceeding the On-Demand price"
+ * (FACTS.md 5). The bound is the serving type's On-Demand price after the scenario's catalog: overrides
+ * (not an on_demand entry's own usd_per_h, which may be a negotiated rate). A fixed usd_per_h above it is
+ * refused; prices of a trace above it are lowered to it, with a warning that counts them.
+ */
+static int check_spot_price(struct load *l, const struct scenario_yaml_ref *r, struct fleet_entry *f)
+{
+	double od = l->sc.serving.od_usd_per_h;
+	char expect[256];
+
+	if (f->usd_per_h <= od)
+		return STATUS_OK;
+	snprintf(expect, sizeof expect, "a number from 0 to %.10g (the On-Demand price of %s)", od,
+		 l->sc.serving.instance_type);
+	return scenario_yaml_bad(&l->y, r, expect);
+}
+
+static int cap_spot_trace(struct load *l, const struct scenario_yaml_ref *trace, struct fleet_entry *f)
+{
+	double od = l->sc.serving.od_usd_per_h;
+	int n = pricetrace_cap(&f->prices, od);
+
+	if (n == 0)
+		return STATUS_OK;
+	return scenario_load_warn(l, trace, "%d of the trace's %d prices of %s are above its On-Demand price "
+				  "(%.10g); capped at %.10g: Spot never costs more than On-Demand", n, f->prices.n,
+				  l->sc.serving.instance_type, od, od);
+}
+
+/*
  * The spot price: a trace, a fixed usd_per_h, or the on-demand price less `discount` (default the
  * catalogue's). discount is 0 when a trace or usd_per_h sets the price; with a trace, usd_per_h is the
- * trace's price at the scenario start (for reports: the run follows the trace).
+ * trace's price at the scenario start (for reports: the run follows the trace). Prices are at most the
+ * On-Demand price (check_spot_price, cap_spot_trace).
  */
 static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -341,14 +374,15 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 		if ((rc = scenario_yaml_string(&l->y, &zone, f->price_zone, sizeof f->price_zone)) ||
 		    (rc = scenario_load_path(l, &trace, f->price_trace)) ||
 		    (rc = pricetrace_load(&f->prices, f->price_trace, NULL, l->sc.serving.instance_type,
-					  zone.node ? f->price_zone : NULL, l->y.d)))
+					  zone.node ? f->price_zone : NULL, l->y.d)) ||
+		    (rc = cap_spot_trace(l, &trace, f)))
 			return rc;
-		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_s * S_US);
+		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_us);
 		return STATUS_OK;
 	}
 	scenario_yaml_child(e, "usd_per_h", &r);
 	if (r.node)
-		return read_price(l, e, f);
+		return (rc = read_price(l, e, f)) ? rc : check_spot_price(l, &r, f);
 	f->discount = l->type.spot_discount;
 	scenario_yaml_child(e, "discount", &r);
 	rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &f->discount);
@@ -428,39 +462,135 @@ static int read_spot(struct load *l, const struct scenario_yaml_ref *e, struct f
 
 /* ---- capacity_block ----------------------------------------------------------------------------- */
 
-/* "1-day increments up to 14 days, and in 7-day increments up to 182 days" (FACTS.md 1). */
-static bool block_duration_ok(int64_t us)
+/* The whole-day lengths a block can be asked for: "1-day increments up to 14 days, and in 7-day increments
+ * up to 182 days" (FACTS.md 1). */
+static bool block_days_ok(int64_t days)
 {
-	int64_t days = us / DAY_US;
-
-	return us % DAY_US == 0 &&
-	       ((days >= 1 && days <= 14) || (days >= 21 && days <= 182 && days % 7 == 0));
+	return (days >= 1 && days <= 14) || (days >= 21 && days <= 182 && days % 7 == 0);
 }
 
-/* Warn about a block that does not end at 11:30 UTC, or that the run never reaches. */
-static int check_block_times(struct load *l, const struct scenario_yaml_ref *start, int64_t start_unix_s,
-			     const struct fleet_entry *f)
+/* x mod m in [0, m) for m > 0 (times before 1970 are negative). */
+static int64_t mod_pos(int64_t x, int64_t m)
 {
-	int64_t end_unix_s = start_unix_s + f->duration_us / S_US;
-	int tod = (int)(((end_unix_s % 86400) + 86400) % 86400), rc;
-	char from[32], to[32], run_from[32], run_to[32], sec[8] = "";
+	return ((x % m) + m) % m;
+}
 
-	if (tod != BLOCK_END_S) {
-		if (tod % 60)
-			snprintf(sec, sizeof sec, ":%02d", tod % 60);
-		if ((rc = scenario_load_warn(l, start, "capacity block ends at %02d:%02d%s UTC; real "
-					     "Capacity Blocks end at 11:30 UTC (FACTS.md 1)", tod / 3600,
-					     tod / 60 % 60, sec)))
+/* A length in seconds as "21h30m" (seconds added when there are any). */
+static void format_hm(int64_t s, char *buf, size_t size)
+{
+	if (s % 60)
+		snprintf(buf, size, "%dh%02dm%02ds", (int)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
+	else
+		snprintf(buf, size, "%dh%02dm", (int)(s / 3600), (int)(s / 60 % 60));
+}
+
+/*
+ * When the block ends: `end` (a UTC time after start) or start + `duration`, exactly one of them, into
+ * *end_unix_us; *r is the key that gave it.
+ */
+static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int64_t start_unix_us,
+			  struct scenario_yaml_ref *r, int64_t *end_unix_us)
+{
+	const char *expect = "a length such as 7d (or, instead of duration, end: a UTC time at 11:30)";
+	char from[32];
+	int64_t end_us = 0, len_us = 0;
+	const char *s;
+	int rc;
+
+	if ((rc = scenario_load_exclusive(l, e, "duration", "end")))
+		return rc;
+	scenario_yaml_child(e, "end", r);
+	if (r->node) {
+		if ((rc = scenario_load_time(l, r, &end_us)))
 			return rc;
+		units_format_time(units_floor_s(start_unix_us), from, sizeof from);  /* for the message */
+		if (end_us <= start_unix_us)
+			return scenario_yaml_fail(&l->y, r, "the block would end no later than it starts; "
+						  "expected a time after start (%s)", from);
+		*end_unix_us = end_us;
+		return STATUS_OK;
 	}
+	if ((rc = scenario_load_required(l, e, "duration", "the block's length, such as 7d, or its end: "
+					 "a UTC time at 11:30", r)) ||
+	    (rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
+		return rc;
+	if (units_parse_duration(s, &len_us) != STATUS_OK || len_us == 0)
+		return scenario_yaml_bad(&l->y, r, expect);
+	*end_unix_us = start_unix_us + len_us;
+	return STATUS_OK;
+}
+
+/*
+ * A block's start and end must be an offering AWS sells (FACTS.md 1). "All Capacity Blocks end at 11:30AM
+ * UTC", and a search for N days (block_days_ok) offers the blocks that end at 11:30 closest to N days
+ * after their start: "One block will have a duration that is slightly less than your desired duration,
+ * while the other will have a duration slightly greater" (capacity-blocks-purchase, the page FACTS.md 1
+ * cites; capacityBlockDurationHours and capacityBlockDurationMinutes give such lengths in hours and
+ * minutes). So, with r the time from start to the first 11:30 at or after it, a block lasts r + k days,
+ * and k is N (exactly N days when r = 0, slightly more otherwise) or, when r > 0, N - 1 (slightly less):
+ * its length is within a day of some N days.
+ */
+static int check_block_offering(struct load *l, const struct scenario_yaml_ref *r, bool by_duration,
+				int64_t start_unix_us, int64_t end_unix_us)
+{
+	static const char *const days = "whole days from 1 to 14, or 21 to 182 in steps of 7 days";
+	int64_t tod_us = mod_pos(end_unix_us, DAY_US), len_us = end_unix_us - start_unix_us;
+	int64_t r_us = mod_pos(BLOCK_END_S * S_US - start_unix_us, DAY_US), k, at_us = start_unix_us + r_us;
+	char to[32], hm[24], first[32];
+
+	if (tod_us != BLOCK_END_S * S_US) {
+		units_format_time((end_unix_us - mod_pos(end_unix_us, S_US)) / S_US, to, sizeof to);
+		return scenario_yaml_fail(&l->y, r, "the block ends at %s%s; expected an end at 11:30 UTC: "
+					  "\"All Capacity Blocks end at 11:30AM UTC\" (FACTS.md 1)", to,
+					  mod_pos(end_unix_us, S_US) ? " and a fraction of a second" : "");
+	}
+	k = (len_us - r_us) / DAY_US;  /* whole: both the end and start + r_us are at 11:30 */
+	if (block_days_ok(k) || (r_us > 0 && block_days_ok(k + 1)))
+		return STATUS_OK;
+	if (r_us == 0 && by_duration)
+		return scenario_yaml_bad(&l->y, r, days);
+	if (r_us == 0)
+		return scenario_yaml_fail(&l->y, r, "the block lasts %lld days; expected %s (FACTS.md 1)",
+					  (long long)k, days);
+	format_hm(r_us / S_US, hm, sizeof hm);
+	units_format_time(units_floor_s(at_us), first, sizeof first);
+	return scenario_yaml_fail(&l->y, r, "the block lasts %s (to the first 11:30 UTC, %s) plus %lld days; "
+				  "expected %s plus 0 to 14 days, or plus 20, 21, 27, 28, ..., 181 or 182 days (7n - 1 "
+				  "or 7n, n = 3 to 26): the blocks ending at 11:30 UTC nearest to %s (FACTS.md 1)", hm,
+				  first, (long long)k, hm, days);
+}
+
+/* Warn about a block that the run never reaches. */
+static int check_block_window(struct load *l, const struct scenario_yaml_ref *start, int64_t start_unix_us,
+			      const struct fleet_entry *f)
+{
+	int64_t end_unix_us = start_unix_us + f->duration_us;
+	char from[32], to[32], run_from[32], run_to[32];
+
 	if (f->start_us < l->sc.horizon_us && f->start_us + f->duration_us > 0)
 		return STATUS_OK;
-	units_format_time(start_unix_s, from, sizeof from);
-	units_format_time(end_unix_s, to, sizeof to);
-	units_format_time(l->sc.start_unix_s, run_from, sizeof run_from);
-	units_format_time(l->sc.start_unix_s + l->sc.horizon_us / S_US, run_to, sizeof run_to);
+	units_format_time(units_floor_s(start_unix_us), from, sizeof from);
+	units_format_time(units_floor_s(end_unix_us), to, sizeof to);
+	units_format_time(units_floor_s(l->sc.start_unix_us), run_from, sizeof run_from);
+	units_format_time(units_floor_s(l->sc.start_unix_us + l->sc.horizon_us), run_to, sizeof run_to);
 	return scenario_load_warn(l, start, "capacity block from %s to %s lies entirely outside the "
 				  "simulated window (%s to %s); it never serves", from, to, run_from, run_to);
+}
+
+/* "up to 256 instances across Capacity Blocks" (FACTS.md 1): the blocks so far, f (the latest) included. */
+static int check_blocks_total(struct load *l, const struct scenario_yaml_ref *e, const struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+	int total = 0;
+
+	for (const struct fleet_entry *p = l->sc.fleet; p <= f; p++)
+		total += p->option == OPTION_CAPACITY_BLOCK ? p->count : 0;
+	if (total <= BLOCKS_MAX_COUNT)
+		return STATUS_OK;
+	scenario_yaml_child(e, "count", &r);
+	return scenario_yaml_fail(&l->y, &r, "the capacity_block entries hold %d instances with this one (%d "
+				  "before it); expected at most %d across all Capacity Blocks (FACTS.md 1)", total,
+				  total - f->count, BLOCKS_MAX_COUNT);
 }
 
 /* The block's price: per instance-hour (default the catalogue's Capacity Block rate) or for the whole block;
@@ -493,25 +623,22 @@ static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, s
 
 static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
-	const char *expect = "whole days from 1 to 14, or 21 to 182 in steps of 7 days";
-	struct scenario_yaml_ref start, r;
-	int64_t start_unix_s = 0;
-	const char *s;
+	struct scenario_yaml_ref start, end, r;
+	int64_t start_unix_us = 0, end_unix_us = 0;
 	int rc;
 
+	scenario_yaml_child(e, "end", &end);
 	if ((rc = scenario_load_required(l, e, "start", "when the block begins, a UTC time", &start)) ||
-	    (rc = scenario_load_time(l, &start, &start_unix_s)))
+	    (rc = scenario_load_time(l, &start, &start_unix_us)) ||
+	    (rc = read_block_end(l, e, start_unix_us, &r, &end_unix_us)) ||
+	    (rc = check_block_offering(l, &r, end.node == NULL, start_unix_us, end_unix_us)))
 		return rc;
-	f->start_us = (start_unix_s - l->sc.start_unix_s) * S_US;
-	if ((rc = scenario_load_required(l, e, "duration", "the block's length in days, such as 7d", &r)) ||
-	    (rc = scenario_yaml_scalar(&l->y, &r, expect, &s)))
-		return rc;
-	if (units_parse_duration(s, &f->duration_us) != STATUS_OK || !block_duration_ok(f->duration_us))
-		return scenario_yaml_bad(&l->y, &r, expect);
+	f->start_us = start_unix_us - l->sc.start_unix_us;
+	f->duration_us = end_unix_us - start_unix_us;
 	if ((rc = read_bought(l, e, 1, BLOCK_MAX_COUNT, "the number of instances in the block", f)) ||
-	    (rc = read_block_price(l, e, f)))
+	    (rc = check_blocks_total(l, e, f)) || (rc = read_block_price(l, e, f)))
 		return rc;
-	return check_block_times(l, &start, start_unix_s, f);
+	return check_block_window(l, &start, start_unix_us, f);
 }
 
 /* ---- the list ----------------------------------------------------------------------------------- */
@@ -679,6 +806,7 @@ int scenario_load_finish(struct load *l)
 	struct scenario *sc = &l->sc;
 	struct scenario_yaml_ref r;
 	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, per, rc;
+	bool raised = false;  /* min was raised to 1 for a real-time endpoint */
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
@@ -697,6 +825,16 @@ int scenario_load_finish(struct load *l)
 	per = sc->copies.enabled ? sc->copies.per_instance : 1;
 	if (!l->min_given)
 		sc->autoscaling.min = reserved * per;
+	/* a real-time variant without copies never goes below 1 instance (FACTS.md 6): the default is at
+	 * least 1 under a policy, and an explicit 0 is refused */
+	if (!l->min_given && sc->autoscaling.min < 1 && scenario_load_needs_one(l) &&
+	    sc->autoscaling.policy != POLICY_NONE) {
+		sc->autoscaling.min = 1;
+		raised = true;
+	}
+	scenario_yaml_child(&l->autoscaling, "min", &r);
+	if (sc->autoscaling.policy != POLICY_NONE && (rc = scenario_load_check_zero(l, &r, sc->autoscaling.min)))
+		return rc;
 	if (!l->max_given)
 		sc->autoscaling.max = capacity * per;
 	if ((rc = scenario_copies_finish(l, capacity, starting)))
@@ -719,7 +857,9 @@ int scenario_load_finish(struct load *l)
 	if (sc->autoscaling.min > sc->autoscaling.max)
 		return scenario_yaml_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "
 					  "autoscaling.max (%d); expected min <= max",
-					  l->min_given ? "" : "min (by default the reserved count) ",
+					  l->min_given ? "" : raised ? "min (by default the "
+					  "reserved count, at least 1 on a realtime endpoint without copies) " :
+					  "min (by default the reserved count) ",
 					  sc->autoscaling.min, sc->autoscaling.max);
 	return STATUS_OK;
 }

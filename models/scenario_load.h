@@ -64,8 +64,8 @@ struct load {
 int scenario_load_duration(struct load *l, const struct scenario_yaml_ref *r, int64_t lo_us, bool lo_open,
 			   int64_t hi_us, int64_t *out_us);
 
-/* An ISO-8601 UTC time (units_parse_time) in seconds since the epoch. */
-int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_s);
+/* An ISO-8601 UTC time (units_parse_time_us) in microseconds since the epoch, fractions of a second kept. */
+int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_us);
 
 /* An int-sized integer in [lo, hi]. */
 int scenario_load_int(struct load *l, const struct scenario_yaml_ref *r, int lo, int hi, int *out);
@@ -86,6 +86,16 @@ int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *
  */
 int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/*
+ * True if the scenario serves a real-time endpoint without copies, whose capacity may not go below one
+ * instance (FACTS.md 6: a real-time variant's minimum "is required to be 1 or higher"; scale-to-zero is
+ * only for inference components). Needs serving read first.
+ */
+bool scenario_load_needs_one(const struct load *l);
+
+/* Fail at r (a min or max of value n) if n is 0 where scenario_load_needs_one. */
+int scenario_load_check_zero(struct load *l, const struct scenario_yaml_ref *r, int n);
 
 /* ---- key checks shared by the readers, in scenario_keys.c --------------------------------------- */
 

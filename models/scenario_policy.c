@@ -24,6 +24,7 @@
 #include "cron.h"
 #include "scenario_load.h"
 #include "status.h"
+#include "units.h"
 
 #define MAX_CHANGE MAX_INSTANCES  /* |adjustment| for change_in_capacity and exact_capacity */
 #define MIN_PERCENT (-100)     /* percent_change_in_capacity: remove at most everything */
@@ -244,9 +245,9 @@ static int read_when(struct load *l, const struct scenario_yaml_ref *e, struct s
 		return scenario_yaml_missing(&l->y, e, "at", "when the action runs: a UTC time such as "
 					     "2026-01-01T08:00:00Z, or cron: \"0 8 * * 1-5\" (UTC)");
 	if (at.node) {
-		if ((rc = scenario_load_time(l, &at, &a->at_unix_s)))
+		if ((rc = scenario_load_time(l, &at, &a->at_unix_us)))
 			return rc;
-		if (a->at_unix_s < l->sc.start_unix_s)
+		if (a->at_unix_us < l->sc.start_unix_us)
 			return scenario_load_warn(l, &at, "is before the scenario start; the action never runs");
 		return STATUS_OK;
 	}
@@ -255,7 +256,7 @@ static int read_when(struct load *l, const struct scenario_yaml_ref *e, struct s
 	if (cron_parse(&a->cron, text, err, sizeof err) != STATUS_OK)
 		return scenario_yaml_fail(&l->y, &cr, "%s; expected a cron expression MIN HOUR DOM MON DOW "
 					  "such as \"0 8 * * 1-5\" (UTC)", err);
-	if (cron_next(&a->cron, l->sc.start_unix_s - 1, &next) != STATUS_OK)
+	if (cron_next(&a->cron, units_floor_s(l->sc.start_unix_us) - 1, &next) != STATUS_OK)
 		return scenario_yaml_fail(&l->y, &cr, "'%s' never fires (no such day); expected a day of "
 					  "month that the month has", text);
 	a->recurring = true;
@@ -276,10 +277,12 @@ static int read_action(struct load *l, const struct scenario_yaml_ref *e, struct
 	    (rc = read_when(l, e, a)))
 		return rc;
 	scenario_yaml_child(e, "min", &r);
-	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->min)))
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->min)) ||
+	    (rc = scenario_load_check_zero(l, &r, a->min)))
 		return rc;
 	scenario_yaml_child(e, "max", &r);
-	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->max)))
+	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &a->max)) ||
+	    (rc = scenario_load_check_zero(l, &r, a->max)))
 		return rc;
 	if (a->min < 0 && a->max < 0)
 		return scenario_yaml_missing(&l->y, e, "min", "a scheduled action sets min, max or both");

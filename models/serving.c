@@ -20,6 +20,9 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->timeout_us = sc->serving.queue_timeout_us;
 	s->max_queue = sc->serving.max_queue;
 	s->requeue = sc->serving.on_interrupt == INTERRUPT_REQUEUE;
+	s->realtime = sc->serving.endpoint == ENDPOINT_REALTIME;
+	s->nopen = 0;
+	s->refused_closed = 0;
 	s->sc = sc;
 	s->chunks = NULL;
 	s->nchunks = 0;
@@ -33,7 +36,8 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->ring = malloc((size_t)s->ring_cap * sizeof *s->ring);
 	s->bits = calloc((size_t)s->nwords + 1, sizeof *s->bits);
 	s->summary = calloc((size_t)s->nsummary + 1, sizeof *s->summary);
-	if (!s->ring || !s->bits || !s->summary) {
+	s->open = calloc((size_t)s->nwords + 1, sizeof *s->open);
+	if (!s->ring || !s->bits || !s->summary || !s->open) {
 		serving_fini(s);
 		return STATUS_ENOMEM;
 	}
@@ -48,7 +52,9 @@ void serving_fini(struct serving *s)
 	free(s->ring);
 	free(s->bits);
 	free(s->summary);
+	free(s->open);
 	s->chunks = NULL;
+	s->open = NULL;
 	s->ring = NULL;
 	s->bits = NULL;
 	s->summary = NULL;
@@ -72,6 +78,18 @@ static void clear_free(struct serving *s, int idx)
 	s->bits[w] &= ~(UINT64_C(1) << (idx % 64));
 	if (s->bits[w] == 0)
 		s->summary[w / 64] &= ~(UINT64_C(1) << (w % 64));
+}
+
+/* Record whether instance idx is open (serving with at least one slot), keeping nopen. */
+static void set_open(struct serving *s, int idx, bool open)
+{
+	uint64_t bit = UINT64_C(1) << (idx % 64);
+
+	if (open == ((s->open[idx / 64] & bit) != 0))
+		return;
+	s->open[idx / 64] ^= bit;
+	s->nopen += open ? 1 : -1;
+	assert(s->nopen >= 0);
 }
 
 /* The lowest pool index serving with a free slot, or -1. */
@@ -332,6 +350,13 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	int idx = first_free(s);
 
 	meter_arrival(s->meter);
+	if (idx < 0 && s->realtime && s->nopen == 0) {
+		/* FACTS.md 6: while a real-time endpoint has nothing in service "any attempts to invoke the
+		 * endpoint will produce an error" (NoCapacityInvocationFailures) */
+		s->refused_closed++;
+		meter_dropped(s->meter, DROP_REFUSED, true);
+		return;
+	}
 	if (idx < 0 && s->len >= s->max_queue) {
 		meter_dropped(s->meter, DROP_REFUSED, true);
 		return;
@@ -367,6 +392,7 @@ void serving_set_capacity(struct serving *s, int idx, int slots)
 	struct instance *in = &s->fleet->pool[idx];
 
 	in->cap = slots;
+	set_open(s, idx, in->state == INSTANCE_SERVING && in->cap > 0);
 	if (in->state == INSTANCE_SERVING && in->busy < in->cap)
 		set_free(s, idx);
 	else
@@ -377,6 +403,7 @@ void serving_set_capacity(struct serving *s, int idx, int slots)
 void serving_instance_down(struct serving *s, int idx)
 {
 	clear_free(s, idx);
+	set_open(s, idx, false);
 }
 
 /* Order the requests of one instance by arrival, newest first, so pushing each to the front of the queue
@@ -403,6 +430,7 @@ void serving_reclaim(struct serving *s, int idx)
 
 	in->inflight = NULL;
 	clear_free(s, idx);
+	set_open(s, idx, false);
 	while (r) {
 		struct request *next = r->next;
 		engine_cancel(s->eng, &r->done);

@@ -4,7 +4,10 @@
  * Every instance serves up to `slots` requests at once; a request's latency is its wait in the queue plus
  * its service time. An arriving request starts at once on the first instance, in fleet (pool) order, that
  * is serving and has a free slot; otherwise it joins the back of the queue, or is refused when the queue
- * already holds max_queue requests. When a slot frees, the head of the queue starts there. With a
+ * already holds max_queue requests. On a realtime endpoint (serving.endpoint) a request that arrives while
+ * no instance is open (serving, with at least one slot: with copies, a copy serving) is refused too, even
+ * while instances are launching: the invocation fails (FACTS.md 6); an async endpoint queues it. When a
+ * slot frees, the head of the queue starts there. With a
  * queue_timeout, a request still waiting queue_timeout after it arrived is dropped (one timer serves the
  * whole queue: its head always has the earliest deadline).
  *
@@ -56,6 +59,9 @@ struct serving {
 	int64_t timeout_us;         /* queue timeout, 0 = none */
 	int64_t max_queue;          /* queue bound */
 	bool requeue;               /* on_interrupt: requeue (true) or drop requests of an instance taken */
+	bool realtime;              /* endpoint: realtime (refuse with nothing open) or async (queue) */
+	int nopen;                  /* instances open: serving with at least one slot */
+	uint64_t refused_closed;    /* requests refused because nothing was open (realtime) */
 	const struct scenario *sc;  /* kept: the token model's parameters */
 
 	struct request **chunks;    /* owned request chunks */
@@ -68,6 +74,7 @@ struct serving {
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */
+	uint64_t *open;             /* bit i: instance i is open (serving, cap > 0); owned */
 	int nwords, nsummary;
 };
 

@@ -204,13 +204,14 @@ static bool parse_fixed(const char *s, int p, int64_t *out_us)
 
 /*
  * "YYYY-MM-DDTHH:MM:SS" or with a space for the T, then optionally a fraction of any length (rounded to
- * the microsecond), then optionally "Z" or "+00:00"; no zone is UTC. units_parse_time() checks the date.
+ * the microsecond, halves up, as units_parse_time_us() does), then optionally "Z" or "+00:00"; no zone is
+ * UTC. units_parse_time_us() checks the date.
  */
 static bool parse_iso(const char *s, int64_t *out_us)
 {
 	char buf[24];
 	const char *p;
-	int64_t sec, frac = 0;
+	int64_t us, frac = 0;
 
 	if (strlen(s) < 19 || (s[10] != 'T' && s[10] != ' '))
 		return false;
@@ -225,9 +226,9 @@ static bool parse_iso(const char *s, int64_t *out_us)
 	}
 	if (*p && strcmp(p, "Z") != 0 && strcmp(p, "+00:00") != 0)
 		return false;
-	if (units_parse_time(buf, &sec) != STATUS_OK || sec < 0 || sec > TIME_MAX_US / 1000000)
+	if (units_parse_time_us(buf, &us) != STATUS_OK || us < 0 || us / 1000000 > TIME_MAX_US / 1000000)
 		return false;
-	*out_us = sec * 1000000 + frac;
+	*out_us = us + frac;
 	return true;
 }
 

@@ -154,28 +154,57 @@ static bool expect_char(const char **p, char c)
 	return true;
 }
 
-int units_parse_time(const char *text, int64_t *out_unix_s)
+/*
+ * A fraction of a second after the point at *p (at least one digit) in microseconds, rounded to the
+ * nearest, halves up: the first 6 digits are kept and the 7th, if any, decides (1000000 when it carries).
+ * Advances *p past all the digits; -1 when there is no digit.
+ */
+static int64_t fraction_us(const char **p)
+{
+	int64_t v = 0;
+	int i = 0;
+	bool up = false;
+
+	if (!is_digit(**p))
+		return -1;
+	for (; is_digit(**p); (*p)++, i++) {
+		if (i < 6)
+			v = v * 10 + (**p - '0');
+		else if (i == 6)
+			up = **p >= '5';
+	}
+	for (; i < 6; i++)
+		v *= 10;
+	return v + up;
+}
+
+int units_parse_time_us(const char *text, int64_t *out_unix_us)
 {
 	const char *p = text;
 	int y, mo, d, h, mi, s;
+	int64_t frac_us = 0;
 
 	if (!fixed_digits(&p, 4, &y) || !expect_char(&p, '-') || !fixed_digits(&p, 2, &mo) ||
 	    !expect_char(&p, '-') || !fixed_digits(&p, 2, &d) || !expect_char(&p, 'T') ||
 	    !fixed_digits(&p, 2, &h) || !expect_char(&p, ':') || !fixed_digits(&p, 2, &mi) ||
 	    !expect_char(&p, ':') || !fixed_digits(&p, 2, &s))
 		return STATUS_EINPUT;
-	if (*p == '.') {  /* fractional seconds: at least one digit, then dropped */
-		if (!is_digit(*++p))
+	if (*p == '.') {  /* fractional seconds: at least one digit, kept to the microsecond */
+		p++;
+		if ((frac_us = fraction_us(&p)) < 0)
 			return STATUS_EINPUT;
-		while (is_digit(*p))
-			p++;
 	}
 	if (strcmp(p, "Z") != 0 && strcmp(p, "+00:00") != 0)
 		return STATUS_EINPUT;  /* another offset, no offset, or trailing junk */
 	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || s > 59)
 		return STATUS_EINPUT;  /* leap seconds (":60") are not representable in unix time */
-	*out_unix_s = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s;
+	*out_unix_us = (days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * INT64_C(1000000) + frac_us;
 	return STATUS_OK;
+}
+
+int64_t units_floor_s(int64_t unix_us)
+{
+	return unix_us >= 0 ? unix_us / 1000000 : -((-unix_us + 999999) / 1000000);
 }
 
 void units_format_time(int64_t unix_s, char *buf, int size)

@@ -30,7 +30,9 @@ struct world {
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
-	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting */
+	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting (async)
+	                                or refused (realtime) */
+	uint64_t refused_at_eval;    /* serving's refusals for want of capacity at the previous evaluation */
 	struct request_draw next;    /* the arrival scheduled next */
 	struct event arrival;
 	struct event sample;
@@ -41,6 +43,7 @@ struct world {
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
 	double queued_at_eval;
+	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
 };
 
@@ -106,8 +109,10 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	double span_us = (double)w->sc->autoscaling.resolution_us;
 	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
 	double queued = m->queued_us - w->queued_at_eval;
+	double waiting = m->queued_served_us - w->queued_served_at_eval;
 
 	w->busy_at_eval = m->busy_slot_us_all;
+	w->queued_served_at_eval = m->queued_served_us;
 	w->service_at_eval = served_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
@@ -115,7 +120,13 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	*ready = service > 0 ? service / span_us : 0;
 	if (service <= 0)
 		return;
-	metric[METRIC_CONCURRENCY] = busy / (service * w->sc->serving.slots);
+	/*
+	 * ConcurrentRequestsPerModel / PerCopy count the requests in flight "including those queued"
+	 * (FACTS.md 7): (requests in service + requests waiting) / slots, per instance (copy) in service,
+	 * uncapped, so an overloaded fleet scales out in proportion to its backlog. The central queue is
+	 * shared out over the instances serving; time with none serving is left out of the waiting part.
+	 */
+	metric[METRIC_CONCURRENCY] = (busy + waiting) / (service * w->sc->serving.slots);
 	/* average requests waiting / average instances in service */
 	metric[METRIC_BACKLOG] = queued / service;
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
@@ -157,19 +168,27 @@ static void combine(struct policy_decision *into, const struct policy_decision *
  * Scale from zero (autoscaling.scale_from_zero). A fleet at zero capacity has no metric, so target
  * tracking cannot scale it out; SageMaker documents the way out as a step scaling policy on a "backlog
  * without capacity" alarm: HasBacklogWithoutCapacity, Average, Period 60, EvaluationPeriods 2,
- * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is the queue
- * at each evaluation while the desired capacity is 0; after 2 in a row, capacity goes to 1.
+ * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is, while the
+ * desired capacity is 0, the queue at each evaluation on an async endpoint, and on a realtime one (which
+ * queues nothing at zero: it refuses) the requests refused for want of capacity since the previous
+ * evaluation, the NoCapacityInvocationFailures alarm SageMaker documents for real-time scale-from-zero; the
+ * same 2 datapoints in a row bring capacity to 1.
  */
 static bool scale_from_zero(struct world *w, int64_t now)
 {
-	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || serving_queue_len(&w->serving) < 1) {
+	uint64_t refused = w->serving.refused_closed - w->refused_at_eval;
+	bool breach = w->serving.realtime ? refused >= 1 : serving_queue_len(&w->serving) >= 1;
+
+	w->refused_at_eval = w->serving.refused_closed;
+	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || !breach) {
 		w->backlog_periods = 0;
 		return false;
 	}
 	if (++w->backlog_periods < 2)
 		return false;
 	w->backlog_periods = 0;
-	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1),
+	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1), w->serving.realtime ?
+		    "scale from zero: invocations refused without capacity for 2 periods (+1)" :
 		    "scale from zero: backlog without capacity for 2 periods (+1)");
 	w->meter.scale_outs++;
 	return true;
@@ -228,8 +247,9 @@ next:
  * event is set for the earliest. A firing sets MinCapacity and/or MaxCapacity and brings the desired
  * capacity into them at once: "if current < new min -> scale out to min; if current > new max -> scale in
  * to max". Cooldowns "apply only to policy-driven activities", so nothing here looks at them. Actions due
- * at the same time run in list order ("scheduled actions run in order"). Times are whole seconds since the
- * epoch in UTC, placed on the run's clock from sc->start_unix_s.
+ * at the same time run in list order ("scheduled actions run in order"). Times are microseconds since the
+ * epoch in UTC (an `at` keeps its fraction of a second; cron firings are whole minutes), placed on the run's
+ * clock from sc->start_unix_us, which may itself have a fraction.
  */
 
 /* Action i's first firing strictly after run time after_us (or at/after 0 when first_run), or INT64_MAX
@@ -238,18 +258,22 @@ static int64_t action_next(const struct world *w, int i, int64_t after_us, bool 
 {
 	const struct scenario *sc = w->sc;
 	const struct scheduled_action *a = &sc->autoscaling.schedule[i];
-	int64_t horizon_s = sc->horizon_us / SIM_US_PER_S, at_s, after_s;
+	int64_t at_s, t_us;
 
 	if (!a->recurring) {
-		if (!first_run || a->at_unix_s < sc->start_unix_s || a->at_unix_s - sc->start_unix_s > horizon_s)
+		t_us = a->at_unix_us - sc->start_unix_us;
+		if (!first_run || t_us < 0 || t_us > sc->horizon_us)
 			return INT64_MAX; /* a one-off action runs once, and never before the start */
-		return (a->at_unix_s - sc->start_unix_s) * SIM_US_PER_S;
+		return t_us;
 	}
-	/* cron firings are whole minutes; from the start, a firing at the start itself counts */
-	after_s = sc->start_unix_s + (first_run ? -1 : after_us / SIM_US_PER_S);
-	if (cron_next(&a->cron, after_s, &at_s) != STATUS_OK || at_s - sc->start_unix_s > horizon_s)
+	/* cron firings are whole seconds (whole minutes): the first one strictly after the unix time
+	 * start + after_us is the first strictly after its whole second; from the start, a firing at the
+	 * start itself counts (strictly after start - 1 us) */
+	if (cron_next(&a->cron, units_floor_s(sc->start_unix_us + (first_run ? -1 : after_us)), &at_s) !=
+	    STATUS_OK)
 		return INT64_MAX;
-	return (at_s - sc->start_unix_s) * SIM_US_PER_S;
+	t_us = at_s * SIM_US_PER_S - sc->start_unix_us;
+	return t_us > sc->horizon_us ? INT64_MAX : t_us;
 }
 
 static void on_scheduled(struct engine *eng, struct event *ev);
@@ -335,6 +359,14 @@ static int initial_capacity(const struct scenario *sc)
 	return n;
 }
 
+/* How far `start` lies past the UTC hour mark before it: Savings Plans settle by clock hour (FACTS.md 3). */
+static int64_t hour_phase_us(const struct scenario *sc)
+{
+	int64_t h = 3600 * SIM_US_PER_S, s = sc->start_unix_us % h;
+
+	return s < 0 ? s + h : s;
+}
+
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
 {
 	int rc;
@@ -343,7 +375,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->d = d;
 	engine_init(&w->eng);
 	rc = meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->serving.slots,
-			sc->horizon_us, sc->sample_period_us);
+			sc->horizon_us, hour_phase_us(sc), sc->sample_period_us);
 	if (rc)
 		return rc;
 	engine_event_init(&w->arrival);
@@ -384,8 +416,11 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	return evq_reserve(&w->eng.q, (size_t)fleet_capacity(&w->fleet) + 1024);
 }
 
+/* The engine goes first: a run that failed part-way leaves events queued, and evq_fini() marks them
+ * unqueued, so the models that own them must not have freed them yet. */
 static void teardown(struct world *w)
 {
+	engine_fini(&w->eng);
 	policy_free(w->policy);
 	for (int i = 0; i < w->nalso; i++)
 		policy_free(w->also[i]);
@@ -395,7 +430,6 @@ static void teardown(struct world *w)
 	fleet_fini(&w->fleet);
 	workload_fini(&w->wl);
 	meter_fini(&w->meter);
-	engine_fini(&w->eng);
 }
 
 static void run_to_horizon(struct world *w)
@@ -418,6 +452,37 @@ static void run_to_horizon(struct world *w)
 	engine_run(&w->eng, sc->horizon_us);
 }
 
+/* The name of an event, for messages: the world's own by name, the models' by their owner. */
+static const char *event_name(const struct world *w, const struct event *ev)
+{
+	if (ev == &w->arrival)
+		return "arrival";
+	if (ev == &w->sample)
+		return "sample";
+	if (ev == &w->evaluate)
+		return "policy evaluation";
+	if (ev == &w->scheduled)
+		return "scheduled action";
+	return "fleet, serving or copies";
+}
+
+/*
+ * An event scheduled into the past fails the run in every build (engine.h): the clock must never run
+ * backwards. The message names the event and both times; the run's status becomes STATUS_EINTERNAL (exit 1),
+ * whatever the model that met the refusal made of it, so the sink rolls the run back.
+ */
+static void fail_if_refused(struct world *w)
+{
+	const struct engine *eng = &w->eng;
+
+	if (!eng->refused)
+		return;
+	w->meter.status = STATUS_EINTERNAL;
+	diag_fail(w->d, STATUS_EINTERNAL, "simulation failed: the %s event was scheduled at t = %.6f s, before "
+		  "the clock (t = %.6f s); time must never run backwards", event_name(w, eng->refused),
+		  (double)eng->refused_t_us / SIM_US_PER_S, (double)eng->refused_now_us / SIM_US_PER_S);
+}
+
 /* Settle the Savings Plans, and report what their terms still cost after the horizon. */
 static void settle(struct world *w)
 {
@@ -433,7 +498,7 @@ static void settle(struct world *w)
 		plans[n].discount = e->discount;
 		n++;
 		double term_h = e->term == TERM_3Y ? 26280.0 : 8760.0;
-		double end_h = (double)(e->term_start_unix_s - sc->start_unix_s) / 3600.0 + term_h;
+		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / 3.6e9 + term_h;
 		double horizon_h = (double)sc->horizon_us / 3.6e9;
 		if (end_h > horizon_h)
 			w->meter.after_horizon_usd += e->commit_usd_per_h * (end_h - horizon_h);
@@ -494,6 +559,7 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	run_to_horizon(w);
 	if (w->meter.status == STATUS_OK)
 		drain(w);
+	fail_if_refused(w);
 	rc = meter_flush(&w->meter);
 	if (rc)
 		goto out_end;

@@ -12,6 +12,9 @@ void engine_init(struct engine *eng)
 	eng->next_seq = 0;
 	eng->events_run = 0;
 	eng->stopping = false;
+	eng->refused = NULL;
+	eng->refused_t_us = 0;
+	eng->refused_now_us = 0;
 	evq_init(&eng->q);
 }
 
@@ -34,7 +37,14 @@ int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
 	struct event old = *ev;
 	int rc;
 
-	assert(t_us >= eng->now_us && "event scheduled into the past");
+	if (t_us < eng->now_us) {  /* a checked failure in every build, not an assert (see engine.h) */
+		if (!eng->refused) {
+			eng->refused = ev;
+			eng->refused_t_us = t_us;
+			eng->refused_now_us = eng->now_us;
+		}
+		return STATUS_EINTERNAL;
+	}
 	assert(!evq_queued(ev));
 	ev->t_us = t_us;
 	ev->seq = eng->next_seq;

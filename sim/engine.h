@@ -3,7 +3,10 @@
  *
  * Time is an int64 count of microseconds from the scenario's start (SIM_US_PER_S per second); it only moves
  * forward. engine_schedule() stamps each event with the next sequence number, so events at equal times run
- * in the order they were scheduled. Scheduling into the past is a bug and fails an assert (as in Cimba).
+ * in the order they were scheduled. Scheduling into the past is a bug, but one that input can provoke (an
+ * arrival source that runs backwards), so it is checked in every build, not only by an assert that release
+ * builds remove: engine_schedule() refuses it with STATUS_EINTERNAL, leaves the event and the clock as they
+ * were, and records the first refusal (engine.refused) so the caller can name the event in its message.
  * Handlers run one at a time and may schedule or cancel any event, including their own.
  *
  * The engine is caller-owned (engine_init/engine_fini) and holds no global state; two engines can run in
@@ -26,6 +29,9 @@ struct engine {
 	uint64_t events_run;  /* handlers run so far */
 	bool stopping;        /* engine_stop() was called */
 	struct evq q;         /* pending events */
+	const struct event *refused;  /* the first event scheduled into the past (borrowed), NULL if none */
+	int64_t refused_t_us;         /* the time it asked for */
+	int64_t refused_now_us;       /* the clock when it asked */
 };
 
 #define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
@@ -35,7 +41,9 @@ void engine_fini(struct engine *eng);
 
 /*
  * Schedule ev (kept until it fires or is cancelled) to run fn at t_us >= now. The event must not be
- * queued already. STATUS_OK or STATUS_ENOMEM.
+ * queued already. STATUS_OK, STATUS_ENOMEM, or STATUS_EINTERNAL when t_us is before now (the event is
+ * then not queued, and the first such refusal is recorded in eng->refused*); both failures leave the
+ * event as it was.
  */
 int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
 		    void (*fn)(struct engine *eng, struct event *ev));

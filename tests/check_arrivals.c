@@ -58,7 +58,7 @@ static void setup(struct fixture *f, const char *test, uint64_t fallback, enum a
 	f->src = NULL;
 	f->last_us = 0;
 	memset(&f->sc, 0, sizeof f->sc);
-	f->sc.start_unix_s = START_2026;
+	f->sc.start_unix_us = START_2026 * US;
 	f->sc.arrivals.kind = kind;
 	f->sc.arrivals.rate_per_s = rate;
 	f->sc.arrivals.window_us = 600 * US;
@@ -224,7 +224,7 @@ static void count_clock(struct fixture *f, int days, double *hours, double *week
 	struct tm tm;
 
 	while (pull(f, days * 86400.0)) {
-		time_t t = (time_t)(f->sc.start_unix_s + f->a.t_us / US);
+		time_t t = (time_t)((f->sc.start_unix_us + f->a.t_us) / US);
 
 		gmtime_r(&t, &tm);
 		hours[tm.tm_hour]++;
@@ -239,7 +239,7 @@ START_TEST(diurnal_mean_rate_and_peak_to_trough)
 	struct fixture f;
 
 	setup(&f, "diurnal_mean_rate_and_peak_to_trough", 3, ARRIVAL_DIURNAL, 0.5);
-	f.sc.start_unix_s += 13 * 3600; /* start mid-day: 13:00 UTC */
+	f.sc.start_unix_us += 13 * 3600 * US; /* start mid-day: 13:00 UTC */
 	f.sc.arrivals.amplitude = a;
 	f.sc.arrivals.peak_hour = 14.5; /* the peak in the middle of hour 14, the trough in hour 2 */
 	open_source(&f);
@@ -269,7 +269,7 @@ START_TEST(diurnal_hourly_factors)
 	struct fixture f;
 
 	setup(&f, "diurnal_hourly_factors", 4, ARRIVAL_DIURNAL, 0.5);
-	f.sc.start_unix_s += 5 * 3600 + 1234; /* off the hour: each hour of day still gets 30 hours */
+	f.sc.start_unix_us += (5 * 3600 + 1234) * US; /* off the hour: each hour of day still gets 30 hours */
 	f.sc.arrivals.has_hourly = true;
 	for (int h = 0; h < 24; h++) /* distinct factors 0.2 to 2.5, and hour 3 closed */
 		f.sc.arrivals.hourly[h] = h == 3 ? 0 : 0.2 + 0.1 * ((h * 7) % 24);
@@ -290,7 +290,7 @@ START_TEST(diurnal_weekly_factors)
 	struct fixture f;
 
 	setup(&f, "diurnal_weekly_factors", 5, ARRIVAL_DIURNAL, 0.2);
-	f.sc.start_unix_s += 6 * 86400 + 5 * 3600; /* a Wednesday, 05:00 */
+	f.sc.start_unix_us += (6 * 86400 + 5 * 3600) * US; /* a Wednesday, 05:00 */
 	f.sc.arrivals.amplitude = 0.5;              /* whole days average it out */
 	f.sc.arrivals.has_weekly = true;
 	memcpy(f.sc.arrivals.weekly, weekly, sizeof weekly);

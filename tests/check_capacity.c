@@ -2,6 +2,7 @@
  * check_capacity: every purchase option in whole runs, against figures computed by hand (in the comments):
  * reserved terms and amortised upfront payments, ODCR, Savings Plans (used and unused commitment), Spot at
  * a price that changes mid-instance, Spot interruptions at a rate (Poisson) and from a trace (at its ticks),
+ * the free first hour of an interrupted Spot instance, billing at the window's edges,
  * Capacity Blocks (window, 30-minute termination, billing at the window's edges), quotas and insufficient
  * capacity, interrupted requests (requeue and drop), and the mixed-instances allocation.
  */
@@ -86,6 +87,16 @@ START_TEST(reserved_term_ending_inside_the_window)
 }
 END_TEST
 
+START_TEST(reserved_without_term_is_one_year)
+{
+	/* no `term`: a 1-year no-upfront term from `start`. 2 x 35.776 x 10 h = 715.52 in the window, and
+	 * the term still owes 2 x 35.776 x (8760 - 10) = 626,080.00 after it */
+	run_yaml(light("10h", "  - {option: reserved, count: 2}\n", NULL), NULL, 0);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
+	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 626080.00, 0.05);
+}
+END_TEST
+
 /* ---- ODCR and Savings Plans ---------------------------------------------------------------------- */
 
 START_TEST(odcr_paid_whether_used_or_not)
@@ -128,6 +139,87 @@ START_TEST(savings_plan_unused_commitment)
 }
 END_TEST
 
+/* One $10/h g6.xlarge on demand from t = 0 and a second from 01:00 UTC (a scheduled min of 2), and a
+ * Savings Plan of $7/h at 50% off (it covers $14/h of On-Demand usage); the window starts at `start`. */
+static const char *plan_from(const char *start)
+{
+	snprintf(yaml, sizeof yaml,
+		 "name: sphour\nstart: %s\nhorizon: 2h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+		 "fleet:\n  - {option: on_demand, count: 1, max: 2, usd_per_h: 10}\n"
+		 "  - {option: savings_plan, commit_usd_per_h: 7, discount: 0.5}\n"
+		 "autoscaling:\n  policy: none\n  schedule: [{at: 2026-01-01T01:00:00Z, min: 2}]\n", start);
+	return yaml;
+}
+
+START_TEST(savings_plan_settles_by_clock_hour)
+{
+	/* start 00:30, horizon 2 h: the window touches the clock hours 00:00, 01:00 and 02:00 (FACTS.md 3:
+	 * the plan settles each hour of the bill), the first and last for half an hour each.
+	 *   00:30-01:00 (0.5 h): usage 1 x 10 x 0.5 = $5; commitment 7 x 0.5 = 3.50; 5 x 0.5 = 2.50 used,
+	 *                        1.00 lost, nothing On-Demand.
+	 *   01:00-02:00 (1 h):   usage 2 x 10 = $20; commitment 7 covers 14; $6 On-Demand.
+	 *   02:00-02:30 (0.5 h): usage 2 x 10 x 0.5 = $10; commitment 3.50 covers 7; $3 On-Demand.
+	 * Commitment 14.00, of which 1.00 unused; On-Demand 9.00; total 23.00; covered 5 + 14 + 7 = 26 of
+	 * 5 + 20 + 10 = 35 eligible. (Counting hours from the start instead, 00:30-01:30 has $15 of usage
+	 * and 01:30-02:30 $20: nothing unused and $1 + $6 = $7 On-Demand.) */
+	run_yaml(plan_from("2026-01-01T00:30:00Z"), NULL, 0);
+	ck_assert_int_eq(capture_find(&cap, "launch", 0)->count, 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 1800, 1e-9);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 14.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 1.00, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 9.00, CENT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 23.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_coverage"), 26.0 / 35.0, 1e-9);
+	ck_assert_double_eq_tol(M("commitment_utilization"), 13.0 / 14.0, 1e-9);
+	/* started at 00:00 the window is two whole clock hours: 00:00-01:00 has $10 of usage, $5 at SP rates
+	 * against $7 ($2 lost); 01:00-02:00 $20 ($6 On-Demand) */
+	run_yaml(plan_from("2026-01-01T00:00:00Z"), NULL, 0);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 3600, 1e-9);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 2.00, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 6.00, CENT);
+}
+END_TEST
+
+/* $10/h g6.xlarge: one on demand, an ODCR of two with one instance in it (min = max = 2 capacity), and a
+ * Savings Plan of commit_usd_per_h (set by the caller) at 50% off. */
+static const char odcr_plan[] =
+	"name: spodcr\nhorizon: 2h\nslo: {latency_s: 10}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"fleet:\n  - {option: on_demand, count: 1, max: 1, usd_per_h: 10}\n"
+	"  - {option: odcr, count: 2, usd_per_h: 10}\n"
+	"  - {option: savings_plan, commit_usd_per_h: 7.5, discount: 0.5}\n"
+	"autoscaling: {policy: target_tracking, target: 0.7, min: 2, max: 2}\n";
+
+START_TEST(savings_plan_covers_odcr_used_capacity_first)
+{
+	/* each hour: $10 on-demand usage, $10 of ODCR an instance runs in, $10 of ODCR nobody runs in.
+	 * FACTS.md 3: plans "apply to CRs (used capacity first)". $7.50/h at 50% off covers $15 an hour:
+	 * the $10 on-demand, then $5 of the used ODCR. 2 h: on-demand 0, plan 15.00, ODCR 2 x (20 - 5) =
+	 * 30.00, total 45.00; coverage 30 / 60 = 0.5; nothing unused. */
+	run_yaml(odcr_plan, NULL, 0);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_odcr"), 2 * 2.0, 1e-9);  /* g6.xlarge: 1 GPU */
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0.00, CENT);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 15.00, CENT);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 30.00, CENT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 45.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 0.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_coverage"), 0.5, 1e-9);
+	/* $20/h covers $40 an hour: all $30 (the unused reservation last), $15 at SP rates, $5 lost. 2 h:
+	 * plan 40.00, ODCR 0, unused 10.00, utilization 30 / 40 = 0.75, coverage 1 */
+	const char *sets[] = { "fleet.2.commit_usd_per_h=20" };
+	run_yaml(odcr_plan, sets, 1);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 40.00, CENT);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 0.00, CENT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 40.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 10.00, CENT);
+	ck_assert_double_eq_tol(M("commitment_utilization"), 0.75, 1e-9);
+	ck_assert_double_eq_tol(M("commitment_coverage"), 1.0, 1e-9);
+}
+END_TEST
+
 /* ---- Spot ---------------------------------------------------------------------------------------- */
 
 START_TEST(spot_price_changes_mid_instance)
@@ -144,6 +236,24 @@ START_TEST(spot_price_changes_mid_instance)
 	run_yaml(yaml, NULL, 0);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.20, 1e-9);
 	ck_assert_double_eq(M("spot_interruptions"), 0);
+}
+END_TEST
+
+START_TEST(spot_trace_capped_at_on_demand)
+{
+	/* Spot never costs more than On-Demand (FACTS.md 5): g6.xlarge (On-Demand $0.8048/h) from a history
+	 * of $0.50 until 00:30, $1.20 from 00:30 and $0.90 from 00:45; both later prices are capped at 0.8048.
+	 * One instance for the 1 h window: 0.5 x 0.50 + 0.25 x 0.8048 + 0.25 x 0.8048 = $0.6524 (uncapped:
+	 * 0.25 + 0.30 + 0.225 = $0.775). */
+	char fleet[512];
+	snprintf(fleet, sizeof fleet, "  - {option: spot, count: 1, price_trace: %s/capacity/prices_above_od.txt}\n",
+		 TEST_DATA_DIR);
+	snprintf(yaml, sizeof yaml,
+		 "name: spotcap\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\nfleet:\n%s", fleet);
+	run_yaml(yaml, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.6524, 1e-9);
 }
 END_TEST
 
@@ -215,17 +325,20 @@ END_TEST
 START_TEST(interrupted_requests_requeue_or_drop)
 {
 	/* Long requests (300 s) on Spot instances interrupted often: in-flight work is either put back in
-	 * the queue (everything still served) or dropped (counted, and violating the SLO). */
+	 * the queue (everything still served) or dropped (counted, and violating the SLO). An async endpoint,
+	 * so that a moment with every instance interrupted queues the arrivals rather than refusing them. */
 	const char *fleet = "  - {option: spot, count: 4, max: 8, interruptions_per_hour: 2}\n"
 			    "  - {option: on_demand, max: 8}\n";
-	const char *sets_req[] = { "workload.service.mean_s=300", "serving.on_interrupt=requeue" };
-	const char *sets_drop[] = { "workload.service.mean_s=300", "serving.on_interrupt=drop" };
+	const char *sets_req[] = { "workload.service.mean_s=300", "serving.on_interrupt=requeue",
+				   "serving.endpoint=async" };
+	const char *sets_drop[] = { "workload.service.mean_s=300", "serving.on_interrupt=drop",
+				    "serving.endpoint=async" };
 
-	run_yaml(light("6h", fleet, NULL), sets_req, 2);
+	run_yaml(light("6h", fleet, NULL), sets_req, 3);
 	ck_assert(M("requests_interrupted") > 0);
 	ck_assert_double_eq(M("requests_dropped"), 0);
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
-	run_yaml(light("6h", fleet, NULL), sets_drop, 2);
+	run_yaml(light("6h", fleet, NULL), sets_drop, 3);
 	ck_assert(M("requests_interrupted") > 0);
 	ck_assert_double_eq(M("requests_interrupted_dropped"), M("requests_interrupted"));
 	ck_assert_double_eq(M("requests_served") + M("requests_dropped"), M("requests_total"));
@@ -278,6 +391,78 @@ START_TEST(block_serves_only_inside_its_window)
 }
 END_TEST
 
+/*
+ * Requests of 1500 s arrive every 1000 s (uniform, at 1000 k), one slot an instance. A 1-day block of 3
+ * instances opens at 11:30 (41400 s), serves from 42050 s; 2 on-demand instances carry the rest. Fleet
+ * order fills the block first: from request 43 on, each request takes the block's first free instance, so
+ * they alternate between two of them and the third never serves. The block ends at 127800 s: warning at
+ * 127800 - 2400 = 125400, termination at 127800 - 1800 = 126000. At the warning request 124 (124000 to
+ * 125500) and request 125 (125000 to 126500) are in service on the block; the third instance is idle:
+ *  - the idle one is released at the warning: terminated at 125400, not counted;
+ *  - request 124's instance drains and is released at 125500, when its request ends: not counted;
+ *  - request 125's instance still serves at 126000: taken away, its request requeued: block_terminations
+ *    = 1, requests_interrupted = 1.
+ * (Before, the idle instance waited for the termination and counted too: block_terminations was 2.)
+ * The bill does not move: 3 x $30 x 24 h = $2160; GPU-hours paid 3 x 8 x 24 = 576. Busy on the block:
+ * requests 43 to 124 whole (82 x 1500 s) and 1000 s of request 125, at 8 GPUs a slot:
+ * 8 x (123000 + 1000) / 3600 = 275.5556 h; idle = 576 - 275.5556 = 300.4444 h (the released instances'
+ * GPUs to the block's end are paid, and idle).
+ */
+START_TEST(block_idle_instances_released_at_the_warning)
+{
+	double t[3] = { 0 };
+	int n = 0;
+
+	snprintf(yaml, sizeof yaml,
+		 "name: cap\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 5000}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n"
+		 "  service: {kind: constant, mean_s: 1500}\n"
+		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650}\n"
+		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 3,"
+		 " usd_per_h: 30}\n  - {option: on_demand, count: 2, max: 2}\n");
+	run_yaml(yaml, NULL, 0);
+	for (int i = 0; i < capture_count(&cap, "terminate"); i++) {
+		const struct capture_event *e = capture_find(&cap, "terminate", i);
+		if (strcmp(e->option, "capacity_block") != 0)
+			continue;
+		ck_assert_int_lt(n, 3);
+		t[n++] = e->t_s;
+	}
+	ck_assert_int_eq(n, 3);
+	ck_assert_double_eq_tol(t[0], 125400, 1e-9);
+	ck_assert_double_eq_tol(t[1], 125500, 1e-9);
+	ck_assert_double_eq_tol(t[2], 126000, 1e-9);
+	ck_assert_double_eq(M("block_terminations"), 1);
+	ck_assert_double_eq(M("requests_interrupted"), 1);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 2160.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 576, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_busy_capacity_block"), 8 * 124000.0 / 3600, 1e-6);
+	ck_assert_double_eq_tol(M("gpu_hours_idle_capacity_block"), 576 - 8 * 124000.0 / 3600, 1e-6);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
+/*
+ * A block that starts at 14:00 (50400 s) and ends at 11:30 the next day (127800 s): the offering just under
+ * 1 day, 21.5 h long. Launched at 50400, serving 600 s later; warning at 127800 - 2400 = 125400; paid
+ * 2 x $30 x 21.5 h = $1290 up front, all inside the 2-day window; GPU-hours paid 2 x 8 x 21.5 = 344.
+ */
+START_TEST(block_from_any_start_ends_at_1130)
+{
+	const struct capture_event *e;
+
+	run_yaml(light("2d", "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, end: 2026-01-02T11:30:00Z,"
+			     " count: 2, usd_per_h: 30}\n  - {option: on_demand, count: 1, max: 3}\n", NULL), NULL, 0);
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_str_eq(e->option, "capacity_block");
+	ck_assert_double_eq_tol(e->t_s, 50400, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "block_expiring", 0)->t_s, 125400, 1e-9);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 1290.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 344, 1e-9);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
 START_TEST(block_billed_for_its_share_of_the_window)
 {
 	/* A block of 1 day that began 12.5 h before the window (2025-12-31T11:30), priced $2400 up front;
@@ -316,11 +501,133 @@ START_TEST(spot_pays_60s_minimum)
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 36}}\n"
 		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10,"
 		 " scale_out_datapoints: 1, scale_in_datapoints: 1}\n", NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 1.20, 1e-9);
+}
+END_TEST
+
+/*
+ * Two g6.xlarge Spot instances at $0.50/h launched at t = 0 by a scheduled action (so inside the window:
+ * a reserved instance at $0 carries the first place of the fleet and the light load), ready at 600 s. The
+ * availability trace (600 s ticks) shows 2, then 1 from 1800 s, 0 from 4200 s: one notice at 1800 s, the
+ * other at 4200 s, each taken 120 s later (idle instances wait out their notice).
+ */
+static const char *spot_first_hour(void)
+{
+	snprintf(yaml, sizeof yaml,
+		 "name: spotfree\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, startup_s: 600}\n"
+		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n"
+		 "  - {option: spot, max: 2, usd_per_h: 0.5, availability_trace: %s/capacity/avail_first_hour.json}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:00Z, min: 3}]}\n", TEST_DATA_DIR);
+	return yaml;
+}
+
+START_TEST(spot_interrupted_in_first_hour_is_free)
+{
+	/*
+	 * FACTS.md 5, Linux, interrupted by Amazon EC2: "Interrupted in the first hour: No charge",
+	 * "Interrupted in any hour after the first hour: Charged for the seconds used".
+	 * The first instance is taken at 1920 s, 1920 s after its launch: free. The second is taken at 4320 s,
+	 * in its second hour: 4320 s x $0.50/h = $0.60. Without the rule: (1920 + 4320) / 3600 x 0.5 = $0.8667.
+	 * Both count as paid GPU-hours (the free one at $0): (1920 + 4320) / 3600 = 1.7333.
+	 */
+	run_yaml(spot_first_hour(), NULL, 0);
+	ck_assert_double_eq(M("spot_interruptions"), 2);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1920, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 1)->t_s, 4320, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.60, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 6240 / 3600.0, 1e-9);
+}
+END_TEST
+
+START_TEST(spot_first_hour_edges)
+{
+	/* Still under notice at the horizon (1900 s): the first instance would be taken at 1920 s, inside
+	 * its first hour, so it is free; the second runs to the horizon: 1900 / 3600 x 0.5 = $0.263889. */
+	const char *at_horizon[] = { "horizon=1900s" };
+	run_yaml(spot_first_hour(), at_horizon, 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1900 / 3600.0 * 0.5, 1e-9);
+	/* both count as paid up to the horizon, the free one at $0: 2 x 1900 / 3600 GPU-hours */
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 2 * 1900 / 3600.0, 1e-9);
+	/* A 35-minute notice: the notice comes in the first hour (1800 s) but the instance is taken at 3900 s,
+	 * in its second hour: charged. The second, noticed at 4200 s, is taken at 6300 s.
+	 * (3900 + 6300) / 3600 x 0.5 = $1.416667. */
+	const char *long_notice[] = { "fleet.1.notice_s=35m" };
+	run_yaml(spot_first_hour(), long_notice, 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 10200 / 3600.0 * 0.5, 1e-9);
+	/* In service at t = 0 (count 2): launched before the window at an unknown time, so never taken to be
+	 * in its first hour: both pay, (1920 + 4320) / 3600 x 0.5 = $0.866667. */
+	const char *warm[] = { "fleet.1.count=2" };
+	run_yaml(spot_first_hour(), warm, 1);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 6240 / 3600.0 * 0.5, 1e-9);
+}
+END_TEST
+
+START_TEST(spot_drained_under_notice_counts_as_interrupted)
+{
+	/*
+	 * Overload (a 45 s request every 10 s, 1 slot per instance) keeps every instance busy back to back.
+	 * The Spot instances serve from 600 s; the one noticed at 1800 s is in the request it started at
+	 * 600 + 26 x 45 = 1770 s, finishes it at 1815 s and is terminated then, before its notice runs out
+	 * (1920 s). The notice came from EC2, so it was interrupted in its first hour: free. The other runs to
+	 * the 1 h horizon: 3600 s x $0.50/h = $0.50 (without the rule: 0.5 + 1815 / 3600 x 0.5 = $0.752083).
+	 */
+	const char *sets[] = { "horizon=1h", "workload.arrivals.rate_per_s=0.1", "workload.service.mean_s=45",
+			       "serving.slots_per_instance=1" };
+	run_yaml(spot_first_hour(), sets, 4);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1815, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.50, 1e-9);
+	/* paid GPU-hours: the free one's 1815 s (at $0) and the other's 3600 s */
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), (1815 + 3600) / 3600.0, 1e-9);
+}
+END_TEST
+
+/* ---- the window's edges ---------------------------------------------------------------------------- */
+
+START_TEST(horizon_bills_exactly_to_the_horizon)
+{
+	/*
+	 * One on-demand and one Spot g6.xlarge (On-Demand overridden to $36/h, Spot fixed at $18/h), both
+	 * running from t = 0 to a horizon of 10800.5 s: each is billed 10800.5 s, not rounded up to 10801 s.
+	 * On-demand 10800.5 / 3600 x 36 = $108.005, Spot 10800.5 / 3600 x 18 = $54.0025 (rounding up gave
+	 * $108.01 and $54.005); paid GPU-hours 2 x 10800.5 / 3600 = 6.000277...
+	 */
+	run_yaml("name: edge\nhorizon: 10800.5s\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
+		 "fleet:\n  - {option: on_demand, count: 1}\n  - {option: spot, count: 1, usd_per_h: 18}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 108.005, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 54.0025, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 2 * 10800.5 / 3600, 1e-9);
+}
+END_TEST
+
+START_TEST(warm_instance_ended_early_pays_no_minimum)
+{
+	/*
+	 * Two on-demand instances at $36/h in service at t = 0 (launched before the window); a scheduled
+	 * action at 35 s lowers max to 1 and the idle one (the last in fleet order; the light load sits on
+	 * the first) terminates at 35 s. It pays 35 s, not the 60 s minimum: it was not launched inside the
+	 * window. (3600 + 35) / 3600 x 36 = $36.35 (with the minimum again: 3660 s, $36.60).
+	 */
+	run_yaml("name: warm\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge}\n"
+		 "fleet:\n  - {option: on_demand, count: 2, usd_per_h: 36}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:35Z, max: 1}]}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 35, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 36.35, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 3635 / 3600.0, 1e-9);
 }
 END_TEST
 
@@ -440,18 +747,29 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, reserved_all_upfront_is_amortised);
 	tcase_add_test(tc, reserved_partial_upfront_same_effective_rate);
 	tcase_add_test(tc, reserved_term_ending_inside_the_window);
+	tcase_add_test(tc, reserved_without_term_is_one_year);
 	tcase_add_test(tc, odcr_paid_whether_used_or_not);
 	tcase_add_test(tc, savings_plan_covers_then_on_demand);
 	tcase_add_test(tc, savings_plan_unused_commitment);
+	tcase_add_test(tc, savings_plan_settles_by_clock_hour);
+	tcase_add_test(tc, savings_plan_covers_odcr_used_capacity_first);
 	tcase_add_test(tc, spot_price_changes_mid_instance);
 	tcase_add_test(tc, spot_fixed_discount);
+	tcase_add_test(tc, spot_trace_capped_at_on_demand);
 	tcase_add_test(tc, spot_interruptions_follow_the_rate);
 	tcase_add_test(tc, spot_trace_interrupts_at_its_ticks);
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
 	tcase_add_test(tc, block_serves_only_inside_its_window);
+	tcase_add_test(tc, block_idle_instances_released_at_the_warning);
+	tcase_add_test(tc, block_from_any_start_ends_at_1130);
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
 	tcase_add_test(tc, several_blocks);
 	tcase_add_test(tc, spot_pays_60s_minimum);
+	tcase_add_test(tc, spot_interrupted_in_first_hour_is_free);
+	tcase_add_test(tc, spot_first_hour_edges);
+	tcase_add_test(tc, spot_drained_under_notice_counts_as_interrupted);
+	tcase_add_test(tc, horizon_bills_exactly_to_the_horizon);
+	tcase_add_test(tc, warm_instance_ended_early_pays_no_minimum);
 	tcase_add_test(tc, quota_limits_the_fleet);
 	tcase_add_test(tc, insufficient_capacity_fails_and_retries);
 	tcase_add_test(tc, spot_shortfall_falls_back_in_order);

@@ -13,14 +13,22 @@
 #define S 1000000LL
 #define H (3600 * S)
 
-static double bill(enum option_kind k, double price, int64_t t0, int64_t t1, bool early, double *billed_s)
+/* The bill of an instance launched at t0 (warm: already running at t = 0, launched before the window). */
+static double bill_of(enum option_kind k, double price, int64_t t0, int64_t t1, bool early, bool warm,
+		      double *billed_s)
 {
 	double usd = -1, billed_us = -1;
 
-	ck_assert_int_eq(option_bill(k, price, t0, t1, early, &usd, &billed_us), STATUS_OK);
+	ck_assert_int_eq(option_bill(k, price, t0, t1, early, warm, &usd, &billed_us), STATUS_OK);
 	if (billed_s)
 		*billed_s = billed_us / S;
 	return usd;
+}
+
+/* The bill of an instance launched inside the window. */
+static double bill(enum option_kind k, double price, int64_t t0, int64_t t1, bool early, double *billed_s)
+{
+	return bill_of(k, price, t0, t1, early, false, billed_s);
 }
 
 START_TEST(on_demand_per_second)
@@ -55,6 +63,29 @@ START_TEST(on_demand_cut_at_horizon)
 	/* still running at the horizon 10 s after launch: only the 10 s inside the window, no minimum */
 	ck_assert_double_eq_tol(bill(OPTION_ON_DEMAND, 36.0, 0, 10 * S, false, &secs), 0.10, 1e-9);
 	ck_assert_double_eq_tol(secs, 10, 1e-9);
+	/* a horizon of 10800.5 s: billed 10800.5 s exactly, not rounded up to 10801 s:
+	 * 10800.5 / 3600 x $36 = $108.005 (rounding up would give $108.01) */
+	ck_assert_double_eq_tol(bill(OPTION_ON_DEMAND, 36.0, 0, 10800500000LL, false, &secs), 108.005, 1e-9);
+	ck_assert_double_eq_tol(secs, 10800.5, 1e-9);
+	/* launched at 100.3 s, still running at the horizon 10800.5 s: 10700.2 s, $107.002 */
+	ck_assert_double_eq_tol(bill(OPTION_ON_DEMAND, 36.0, 100300000, 10800500000LL, false, &secs), 107.002,
+				1e-9);
+	ck_assert_double_eq_tol(secs, 10700.2, 1e-9);
+}
+END_TEST
+
+START_TEST(on_demand_warm_no_minimum)
+{
+	double secs;
+	/* running at t = 0 (launched before the window), terminated at 35 s: 35 s, no 60 s minimum:
+	 * 35 / 3600 x $36 = $0.35 */
+	ck_assert_double_eq_tol(bill_of(OPTION_ON_DEMAND, 36.0, 0, 35 * S, true, true, &secs), 0.35, 1e-9);
+	ck_assert_double_eq_tol(secs, 35, 1e-9);
+	/* the per-second rounding still applies: 35.2 s -> 36 s, $0.36 */
+	ck_assert_double_eq_tol(bill_of(OPTION_ON_DEMAND, 36.0, 0, 35200000, true, true, &secs), 0.36, 1e-9);
+	ck_assert_double_eq_tol(secs, 36, 1e-9);
+	/* launched inside the window at 0 s, same end: the minimum applies, 60 s, $0.60 */
+	ck_assert_double_eq_tol(bill_of(OPTION_ON_DEMAND, 36.0, 0, 35 * S, true, false, &secs), 0.60, 1e-9);
 }
 END_TEST
 
@@ -72,7 +103,7 @@ END_TEST
 START_TEST(unsupported_kind)
 {
 	double usd, us;
-	ck_assert_int_eq(option_bill(OPTION_SPOT, 1.0, 0, H, true, &usd, &us), STATUS_EINPUT);
+	ck_assert_int_eq(option_bill(OPTION_SPOT, 1.0, 0, H, true, false, &usd, &us), STATUS_EINPUT);
 }
 END_TEST
 
@@ -99,6 +130,7 @@ static Suite *option_suite(void)
 	tcase_add_test(tc, on_demand_per_second);
 	tcase_add_test(tc, on_demand_minimum_60s);
 	tcase_add_test(tc, on_demand_cut_at_horizon);
+	tcase_add_test(tc, on_demand_warm_no_minimum);
 	tcase_add_test(tc, reserved_whole_window);
 	tcase_add_test(tc, unsupported_kind);
 	tcase_add_test(tc, names_round_trip);

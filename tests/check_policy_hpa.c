@@ -117,6 +117,70 @@ START_TEST(bounds)
 }
 END_TEST
 
+/*
+ * The edge of the tolerance band, from both sides, with target 0.6 and tolerance 0.1: metric 0.66 is
+ * exactly 1 + tolerance in decimal (0.66 / 0.6 = 1.1; in binary |ratio - 1| = 0.10000000000000009) and
+ * is within the band, so it holds, and it must hold every period on a steady load while new replicas
+ * start. Before the hold test and the not-ready correction shared one comparison, the correction
+ * (ratio > 1.1: false) skipped and the hold test (|ratio - 1| <= 0.1: false) scaled out: ceil(4 x 1.1) =
+ * 5, then ceil(5 x 1.1) = 6, 7, 8, ceil(8 x 1.1) = 9: 4 -> 9 in five periods on a load that never moved.
+ */
+START_TEST(tolerance_edge_holds_on_a_steady_load)
+{
+	struct policy *p = policy_hpa_new(0.6, 0.1, 1, 100, 300 * S, 100, 4);
+	struct policy_input in = { .metric = 0.66, .capacity = 4, .ready = 4 };
+	struct policy_decision d;
+
+	for (int k = 1; k <= 6; k++) {
+		in.now_us = 15 * k * S;
+		p->ops->decide(p, &in, &d);
+		ck_assert_msg(d.action == POLICY_HOLD, "period %d: %d -> %d at the tolerance's edge", k, in.capacity,
+			      d.desired);
+		in.capacity = d.desired;
+	}
+	policy_free(p);
+}
+END_TEST
+
+START_TEST(tolerance_edge_from_both_sides)
+{
+	struct policy *p = policy_hpa_new(0.6, 0.1, 1, 100, 300 * S, 100, 4);
+	struct policy_input in = { .now_us = 15 * S, .metric = 0.6601, .capacity = 4, .ready = 4 };
+	struct policy_decision d;
+
+	/* just above the edge: 0.6601 / 0.6 = 1.10017 -> ceil(4 x 1.10017) = ceil(4.4007) = 5 */
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_SCALE_OUT);
+	ck_assert_int_eq(d.desired, 5);
+	/* the not-ready correction on the edge: 4 of 5 ready at 0.825: 0.825 / 0.6 x 4 / 5 = 1.375 x 0.8 =
+	 * 1.1, within: hold (the old hold test scaled out to ceil(5 x 1.1) = 6) */
+	in = (struct policy_input){ .now_us = 30 * S, .metric = 0.825, .capacity = 5, .ready = 4 };
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_HOLD);
+	/* just above it: 0.8251 / 0.6 x 0.8 = 1.100133 -> ceil(5 x 1.100133) = ceil(5.5007) = 6 */
+	in.now_us = 45 * S;
+	in.metric = 0.8251;
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_SCALE_OUT);
+	ck_assert_int_eq(d.desired, 6);
+	policy_free(p);
+
+	/* the lower edge: 0.54 / 0.6 = 0.9 = 1 - tolerance: within, hold; 0.5399 / 0.6 = 0.89983 ->
+	 * ceil(10 x 0.89983) = ceil(8.9983) = 9, the only recommendation in the window: in to 9 */
+	p = policy_hpa_new(0.6, 0.1, 1, 100, 300 * S, 100, 4);
+	in = (struct policy_input){ .now_us = 15 * S, .metric = 0.54, .capacity = 10, .ready = 10 };
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_HOLD);
+	policy_free(p);
+	p = policy_hpa_new(0.6, 0.1, 1, 100, 300 * S, 100, 4);
+	in.metric = 0.5399;
+	p->ops->decide(p, &in, &d);
+	ck_assert_int_eq(d.action, POLICY_SCALE_IN);
+	ck_assert_int_eq(d.desired, 9);
+	policy_free(p);
+}
+END_TEST
+
 static Suite *hpa_suite(void)
 {
 	Suite *s = suite_create("policy_hpa");
@@ -128,6 +192,8 @@ static Suite *hpa_suite(void)
 	tcase_add_test(tc, scale_down_stabilisation_window);
 	tcase_add_test(tc, missing_metric_holds);
 	tcase_add_test(tc, bounds);
+	tcase_add_test(tc, tolerance_edge_holds_on_a_steady_load);
+	tcase_add_test(tc, tolerance_edge_from_both_sides);
 	suite_add_tcase(s, tc);
 	return s;
 }

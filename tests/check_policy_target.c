@@ -180,6 +180,48 @@ START_TEST(alarms_need_consecutive_datapoints)
 }
 END_TEST
 
+START_TEST(high_resolution_scale_in_uses_minute_averages)
+{
+	/*
+	 * FACTS.md 7: high-resolution metrics scale in "at the same speed as standard metrics". Samples every
+	 * 10 s, target 0.5 (scale-in threshold 0.45), 3 datapoints to scale out, 2 to scale in, 10 instances.
+	 *  - minute (0, 60]: samples at 10..50 s of 0.2 and 0.8 at 60 s: average (5 x 0.2 + 0.8) / 6 = 0.3;
+	 *    the 0.8 is one sample above the target, not 3: no scale-out. Closed at 60 s: 1 datapoint below.
+	 *  - minute (60, 120]: six samples of 0.3, average 0.3: the 2nd datapoint below, closed at 120 s ->
+	 *    scale in to ceil(10 x 0.3 / 0.5) = 6 at 120 s, not before (each 10 s sample was not a
+	 *    datapoint of the scale-in alarm: with them it would have scaled in at 20 s).
+	 */
+	struct scenario sc;
+	struct policy_input in = { .capacity = 10, .ready = 10 };
+	struct policy_decision d;
+	int st;
+
+	memset(&sc, 0, sizeof sc);
+	sc.autoscaling.policy = POLICY_TARGET_TRACKING;
+	sc.autoscaling.target = 0.5;
+	sc.autoscaling.min = 1;
+	sc.autoscaling.max = 100;
+	sc.autoscaling.scale_in_margin = 0.10;
+	sc.autoscaling.scale_out_datapoints = 3;
+	sc.autoscaling.scale_in_datapoints = 2;
+	sc.autoscaling.resolution_us = 10 * 1000000LL;
+	struct policy *p = policy_new(&sc, &st);
+	ck_assert_ptr_nonnull(p);
+	for (int k = 1; k <= 12; k++) {
+		in.now_us = k * 10 * 1000000LL;
+		in.metric = k <= 5 ? 0.2 : k == 6 ? 0.8 : 0.3;
+		p->ops->decide(p, &in, &d);
+		if (k < 12) {
+			ck_assert_msg(d.action == POLICY_HOLD, "acted at %d s", k * 10);
+			continue;
+		}
+		ck_assert_int_eq(d.action, POLICY_SCALE_IN);
+		ck_assert_int_eq(d.desired, 6);
+	}
+	policy_free(p);
+}
+END_TEST
+
 START_TEST(none_policy_is_null)
 {
 	struct scenario sc;
@@ -206,6 +248,7 @@ static Suite *target_suite(void)
 	tcase_add_test(tc, missing_data_holds);
 	tcase_add_test(tc, none_policy_is_null);
 	tcase_add_test(tc, alarms_need_consecutive_datapoints);
+	tcase_add_test(tc, high_resolution_scale_in_uses_minute_averages);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -80,6 +80,23 @@ START_TEST(json_steps_hold_until_next_change)
 }
 END_TEST
 
+START_TEST(cap_lowers_prices_above_the_bound)
+{
+	struct pricetrace pt = load_ok(SPOT "prices.json", "p5.48xlarge", "us-east-1a");
+
+	/* 10.5, 12.25, 9.0 capped at 10.5: only 12.25 is above (10.5 is not: "not exceeding") */
+	ck_assert_int_eq(pricetrace_cap(&pt, 10.5), 1);
+	ck_assert_double_eq_tol(pt.usd_per_h[0], 10.5, TOL);
+	ck_assert_double_eq_tol(pt.usd_per_h[1], 10.5, TOL);
+	ck_assert_double_eq_tol(pt.usd_per_h[2], 9.0, TOL);
+	ck_assert_int_eq(pt.at_unix_us[1], HM(1, 30));  /* times are kept */
+	ck_assert_int_eq(pricetrace_cap(&pt, 8.0), 3);
+	ck_assert_double_eq_tol(pricetrace_at(&pt, HM(3, 0)), 8.0, TOL);
+	ck_assert_int_eq(pricetrace_cap(&pt, 100.0), 0);
+	pricetrace_fini(&pt);
+}
+END_TEST
+
 START_TEST(zone_filter_picks_its_rows)
 {
 	struct pricetrace b = load_ok(SPOT "prices.json", "p5.48xlarge", "us-east-1b");
@@ -158,7 +175,7 @@ START_TEST(fractional_seconds_kept_to_the_microsecond)
 
 	ck_assert_int_eq(load_text(text, NULL, &pt, &d), STATUS_OK);
 	ck_assert_int_eq(pt.at_unix_us[0], T0 + 500000);
-	ck_assert_int_eq(pt.at_unix_us[1], T0 + US + 1);  /* digits past the microsecond are cut */
+	ck_assert_int_eq(pt.at_unix_us[1], T0 + US + 2);  /* .0000019: past the microsecond, rounded (1.9 us -> 2) */
 	pricetrace_fini(&pt);
 }
 END_TEST
@@ -371,6 +388,7 @@ static Suite *pricetrace_suite(void)
 
 	tcase_add_test(tc, json_steps_hold_until_next_change);
 	tcase_add_test(tc, zone_filter_picks_its_rows);
+	tcase_add_test(tc, cap_lowers_prices_above_the_bound);
 	tcase_add_test(tc, text_and_tsv_match_json);
 	tcase_add_test(tc, single_zone_needs_no_filter);
 	tcase_add_test(tc, equal_timestamps_keep_last_in_file);

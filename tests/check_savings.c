@@ -1,7 +1,8 @@
 /*
  * check_savings: Savings Plan settlement, on the worked example FACTS.md 3 cites (re:Post: a commitment of
  * $0.90/h covering one $1/h instance; a second instance billed On-Demand; with nothing running the $0.90
- * is still billed) and hand-computed variations. Tolerance 1e-12 USD.
+ * is still billed) and hand-computed variations: partial clock hours, several plans, and the order in which
+ * a plan covers on-demand usage, used ODCR capacity and unused ODCR capacity. Tolerance 1e-12 USD.
  */
 #include <check.h>
 
@@ -10,12 +11,14 @@
 
 #define TOL 1e-12
 
-static struct savings_result settle1(double usage, double commit, double discount, double last_h)
+/* One clock hour (or len_h of one) with on-demand usage only. */
+static struct savings_result settle1(double usage, double commit, double discount, double len_h)
 {
 	struct savings_plan_terms p = { commit, discount };
+	struct savings_hour h = { len_h, { [SAVINGS_ON_DEMAND] = usage } };
 	struct savings_result r;
 
-	savings_settle(&usage, 1, last_h, &p, 1, &r);
+	savings_settle(&h, 1, &p, 1, &r);
 	return r;
 }
 
@@ -25,8 +28,8 @@ START_TEST(commitment_covers_one_instance)
 	struct savings_result r = settle1(1.0, 0.90, 0.10, 1.0);
 	ck_assert_double_eq_tol(r.commit_usd, 0.90, TOL);
 	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
-	ck_assert_double_eq_tol(r.covered_od_usd, 1.0, TOL);
-	ck_assert_double_eq_tol(r.excess_od_usd, 0.0, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 1.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 0.0, TOL);
 }
 END_TEST
 
@@ -34,8 +37,8 @@ START_TEST(second_instance_billed_on_demand)
 {
 	/* two $1/h instances: the commitment covers one; the other costs $1 On-Demand: $1.90 in all */
 	struct savings_result r = settle1(2.0, 0.90, 0.10, 1.0);
-	ck_assert_double_eq_tol(r.commit_usd + r.excess_od_usd, 1.90, TOL);
-	ck_assert_double_eq_tol(r.excess_od_usd, 1.0, TOL);
+	ck_assert_double_eq_tol(r.commit_usd + r.excess_usd[SAVINGS_ON_DEMAND], 1.90, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 1.0, TOL);
 }
 END_TEST
 
@@ -48,29 +51,39 @@ START_TEST(unused_commitment_is_lost)
 	/* half an instance-hour: $0.45 at SP rates used, $0.45 lost */
 	r = settle1(0.5, 0.90, 0.10, 1.0);
 	ck_assert_double_eq_tol(r.unused_usd, 0.45, TOL);
-	ck_assert_double_eq_tol(r.covered_od_usd, 0.5, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 0.5, TOL);
 }
 END_TEST
 
 START_TEST(hours_do_not_pool)
 {
 	/* hour 0 idle, hour 1 two instances: hour 0 loses $0.90, hour 1 bills $1 On-Demand on top */
-	double usage[2] = { 0.0, 2.0 };
+	struct savings_hour h[2] = { { 1.0, { 0 } }, { 1.0, { [SAVINGS_ON_DEMAND] = 2.0 } } };
 	struct savings_plan_terms p = { 0.90, 0.10 };
 	struct savings_result r;
 
-	savings_settle(usage, 2, 1.0, &p, 1, &r);
+	savings_settle(h, 2, &p, 1, &r);
 	ck_assert_double_eq_tol(r.commit_usd, 1.80, TOL);
 	ck_assert_double_eq_tol(r.unused_usd, 0.90, TOL);
-	ck_assert_double_eq_tol(r.excess_od_usd, 1.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 1.0, TOL);
 }
 END_TEST
 
-START_TEST(partial_last_hour_is_prorated)
+START_TEST(partial_hours_are_prorated)
 {
-	/* a horizon ending 15 minutes into an hour: the commitment for it is $0.90 x 0.25 */
+	/* a window ending 15 minutes into a clock hour: the commitment for it is $0.90 x 0.25 */
 	struct savings_result r = settle1(0.0, 0.90, 0.10, 0.25);
 	ck_assert_double_eq_tol(r.commit_usd, 0.225, TOL);
+	/* a window 00:30 - 02:30 with one $1/h instance: hours of 0.5, 1 and 0.5 h. Each partial hour has
+	 * $0.50 of usage ($0.45 at SP rates) against $0.45 of commitment: all covered, nothing lost; the
+	 * whole hour as in commitment_covers_one_instance. Commitment 0.45 + 0.90 + 0.45 = $1.80. */
+	struct savings_hour h[3] = { { 0.5, { [SAVINGS_ON_DEMAND] = 0.5 } }, { 1.0, { [SAVINGS_ON_DEMAND] = 1.0 } },
+				     { 0.5, { [SAVINGS_ON_DEMAND] = 0.5 } } };
+	struct savings_plan_terms p = { 0.90, 0.10 };
+	savings_settle(h, 3, &p, 1, &r);
+	ck_assert_double_eq_tol(r.commit_usd, 1.80, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 2.0, TOL);
 }
 END_TEST
 
@@ -78,25 +91,55 @@ START_TEST(plans_apply_in_order)
 {
 	/* $10 of usage; plan A $3/h at 40% off covers $5 On-Demand; plan B $2/h at 20% off covers $2.50;
 	 * $2.50 left On-Demand. Total: 3 + 2 + 2.5 = $7.50 */
-	double usage = 10.0;
+	struct savings_hour h = { 1.0, { [SAVINGS_ON_DEMAND] = 10.0 } };
 	struct savings_plan_terms p[2] = { { 3.0, 0.40 }, { 2.0, 0.20 } };
 	struct savings_result r;
 
-	savings_settle(&usage, 1, 1.0, p, 2, &r);
-	ck_assert_double_eq_tol(r.covered_od_usd, 7.5, TOL);
-	ck_assert_double_eq_tol(r.excess_od_usd, 2.5, TOL);
-	ck_assert_double_eq_tol(r.commit_usd + r.excess_od_usd, 7.5, TOL);
+	savings_settle(&h, 1, p, 2, &r);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 7.5, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 2.5, TOL);
+	ck_assert_double_eq_tol(r.commit_usd + r.excess_usd[SAVINGS_ON_DEMAND], 7.5, TOL);
 	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+}
+END_TEST
+
+START_TEST(on_demand_then_used_then_unused_odcr)
+{
+	/* one hour: $10 on-demand, $10 used ODCR, $10 unused ODCR. A $7.50/h plan at 50% off covers $15:
+	 * the $10 on-demand, then $5 of the used ODCR; the unused ODCR is untouched. */
+	struct savings_hour h = { 1.0, { 10.0, 10.0, 10.0 } };
+	struct savings_plan_terms p = { 7.5, 0.5 };
+	struct savings_result r;
+
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 10.0, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ODCR_USED], 5.0, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ODCR_UNUSED], 0.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ODCR_USED], 5.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ODCR_UNUSED], 10.0, TOL);
+	/* $12.50/h covers $25: everything but $5 of the unused ODCR */
+	p.commit_usd_per_h = 12.5;
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ODCR_USED], 10.0, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ODCR_UNUSED], 5.0, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+	/* a second plan continues where the first stopped: $2.50/h at 50% off covers the last $5 */
+	struct savings_plan_terms two[2] = { { 12.5, 0.5 }, { 2.5, 0.5 } };
+	savings_settle(&h, 1, two, 2, &r);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ODCR_UNUSED], 10.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ODCR_UNUSED], 0.0, TOL);
+	ck_assert_double_eq_tol(r.commit_usd, 15.0, TOL);
 }
 END_TEST
 
 START_TEST(no_plans_everything_on_demand)
 {
-	double usage[3] = { 1.0, 2.0, 0.5 };
+	struct savings_hour h[3] = { { 1.0, { 1.0, 0, 0 } }, { 1.0, { 2.0, 0, 3.0 } }, { 0.5, { 0.5, 0, 0 } } };
 	struct savings_result r;
 
-	savings_settle(usage, 3, 0.5, NULL, 0, &r);
-	ck_assert_double_eq_tol(r.excess_od_usd, 3.5, TOL);
+	savings_settle(h, 3, NULL, 0, &r);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 3.5, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ODCR_UNUSED], 3.0, TOL);
 	ck_assert_double_eq_tol(r.commit_usd, 0.0, TOL);
 }
 END_TEST
@@ -110,8 +153,9 @@ static Suite *savings_suite(void)
 	tcase_add_test(tc, second_instance_billed_on_demand);
 	tcase_add_test(tc, unused_commitment_is_lost);
 	tcase_add_test(tc, hours_do_not_pool);
-	tcase_add_test(tc, partial_last_hour_is_prorated);
+	tcase_add_test(tc, partial_hours_are_prorated);
 	tcase_add_test(tc, plans_apply_in_order);
+	tcase_add_test(tc, on_demand_then_used_then_unused_odcr);
 	tcase_add_test(tc, no_plans_everything_on_demand);
 	suite_add_tcase(s, tc);
 	return s;

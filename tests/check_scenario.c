@@ -41,7 +41,7 @@ START_TEST(full_scenario_values)
 	parse_ok(&sc, full_yaml, NULL, 0);
 	ck_assert_str_eq(sc.name, "chat-serving");
 	ck_assert_uint_eq(sc.seed, 42);
-	ck_assert_int_eq(sc.start_unix_s, INT64_C(1796083200));
+	ck_assert_int_eq(sc.start_unix_us, INT64_C(1796083200) * S_US);
 	ck_assert_int_eq(sc.horizon_us, 7 * 86400 * S_US);
 	ck_assert_int_eq(sc.sample_period_us, 30 * S_US);
 	ck_assert_int_eq(sc.slo.latency_us, 2500000);
@@ -95,7 +95,7 @@ START_TEST(minimal_file_takes_defaults)
 	ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
 	ck_assert_str_eq(sc.name, "minimal");
 	ck_assert_uint_eq(sc.seed, 1);
-	ck_assert_int_eq(sc.start_unix_s, INT64_C(1767225600));  /* 2026-01-01T00:00:00Z */
+	ck_assert_int_eq(sc.start_unix_us, INT64_C(1767225600) * S_US);  /* 2026-01-01T00:00:00Z */
 	ck_assert_int_eq(sc.horizon_us, 86400 * S_US);
 	ck_assert_int_eq(sc.sample_period_us, 60 * S_US);
 	ck_assert_int_eq(sc.service.kind, SERVICE_EXPONENTIAL);
@@ -137,7 +137,7 @@ START_TEST(minimal_file_takes_defaults)
 	ck_assert_int_eq(sc.allocation.on_demand_base, 0);
 	ck_assert_double_eq_tol(sc.allocation.on_demand_pct, 100, TOL);
 	ck_assert(sc.allocation.spot_fallback);
-	ck_assert_int_eq(sc.fleet[0].term, TERM_NONE);
+	ck_assert_int_eq(sc.fleet[0].term, TERM_1Y);  /* a reservation without `term`: 1 year */
 	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 0, TOL);
 	ck_assert_str_eq(sc.warnings, "");
 	ck_assert_str_eq(sc.path, path);
@@ -349,7 +349,7 @@ START_TEST(override_unknown_key_names_the_override)
 	const char *sets[] = { "serving.slots=4" };
 
 	parse_fails(small_yaml, sets, 1, "--set serving.slots=4: serving: unknown key 'slots'; expected one "
-		    "of: instance_type, slots_per_instance, queue_timeout_s, startup_s, max_queue, on_interrupt, copies");
+		    "of: instance_type, slots_per_instance, queue_timeout_s, startup_s, max_queue, on_interrupt, endpoint, copies");
 }
 END_TEST
 
@@ -614,6 +614,34 @@ END_TEST
 		suite_add_tcase(s, tc_);                    \
 	} while (0)
 
+/* serving.endpoint: realtime by default, whose autoscaling min defaults to at least 1 without copies (a
+ * real-time variant needs 1 or more, FACTS.md 6); async keeps the reserved count (0 here) and takes min 0. */
+START_TEST(endpoint_and_its_min)
+{
+	static const char text[] =
+		"name: ep\nhorizon: 1d\nslo: {latency_s: 2}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 10}\n  service: {kind: exponential, mean_s: 1}\n"
+		"serving: {instance_type: g5.xlarge}\n"
+		"fleet:\n  - {option: on_demand, count: 1, max: 4}\n"
+		"autoscaling: {policy: target_tracking, target: 0.5}\n";
+	const char *async[] = { "serving.endpoint=async" };
+	const char *async_min0[] = { "serving.endpoint=async", "autoscaling.min=0" };
+	struct scenario sc;
+
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.serving.endpoint, ENDPOINT_REALTIME);
+	ck_assert_int_eq(sc.autoscaling.min, 1);
+	scenario_fini(&sc);
+	parse_ok(&sc, text, async, 1);
+	ck_assert_int_eq(sc.serving.endpoint, ENDPOINT_ASYNC);
+	ck_assert_int_eq(sc.autoscaling.min, 0);
+	scenario_fini(&sc);
+	parse_ok(&sc, text, async_min0, 2);
+	ck_assert_int_eq(sc.autoscaling.min, 0);
+	scenario_fini(&sc);
+}
+END_TEST
+
 static Suite *scenario_suite(void)
 {
 	Suite *s = suite_create("scenario");
@@ -646,6 +674,7 @@ static Suite *scenario_suite(void)
 	ADD(s, libfyaml_prints_nothing);
 	ADD(s, enum_names);
 	ADD(s, enough_bad_files);
+	ADD(s, endpoint_and_its_min);
 	tcase_add_loop_test(bad, bad_file_fails_with_its_message, 0, nbad);
 	suite_add_tcase(s, bad);
 	return s;

@@ -126,8 +126,10 @@ START_TEST(reserved_terms_and_payments)
 		    "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront, upfront_usd: 100000,"
 		    " term_start: 2025-06-01T00:00:00Z}\n"
 		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, usd_per_h: 1.5}\n", "");
-	/* no term: the catalogue's reserved rate, 55.04 x (1 - 0.35) = 35.776, nothing up front */
-	ck_assert_int_eq(sc.fleet[0].term, TERM_NONE);
+	/* no term: a 1-year no_upfront term from the start, 55.04 x (1 - 0.35) = 35.776, nothing up front */
+	ck_assert_int_eq(sc.fleet[0].term, TERM_1Y);
+	ck_assert_int_eq(sc.fleet[0].payment, PAYMENT_NO_UPFRONT);
+	ck_assert_int_eq(sc.fleet[0].term_start_unix_us, START_UNIX_S * S_US);
 	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 35.776, TOL);
 	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 0, TOL);
 	ck_assert_int_eq(sc.fleet[0].max, 1);
@@ -136,7 +138,7 @@ START_TEST(reserved_terms_and_payments)
 	ck_assert_int_eq(sc.fleet[1].payment, PAYMENT_NO_UPFRONT);
 	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 35.776, TOL);
 	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 0, TOL);
-	ck_assert_int_eq(sc.fleet[1].term_start_unix_s, START_UNIX_S);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, START_UNIX_S * S_US);
 	ck_assert(!sc.fleet[1].price_given);
 	/* 1y partial: 0.5 x 35.776 x 8760 = 156698.88 up front, 0.5 x 35.776 = 17.888 hourly */
 	ck_assert_int_eq(sc.fleet[2].payment, PAYMENT_PARTIAL_UPFRONT);
@@ -157,7 +159,7 @@ START_TEST(reserved_terms_and_payments)
 	ck_assert_int_eq(sc.fleet[6].max, 2);
 	ck_assert_double_eq_tol(sc.fleet[6].upfront_usd, 100000, TOL);
 	ck_assert_double_eq_tol(sc.fleet[6].usd_per_h, 17.888, TOL);
-	ck_assert_int_eq(sc.fleet[6].term_start_unix_s, INT64_C(1748736000));
+	ck_assert_int_eq(sc.fleet[6].term_start_unix_us, INT64_C(1748736000) * S_US);
 	/* explicit usd_per_h replaces the hourly part only */
 	ck_assert_double_eq_tol(sc.fleet[7].usd_per_h, 1.5, TOL);
 	ck_assert_double_eq_tol(sc.fleet[7].upfront_usd, 313397.76, TOL);
@@ -270,6 +272,47 @@ START_TEST(spot_trace_paths)
 }
 END_TEST
 
+START_TEST(spot_never_above_on_demand)
+{
+	/* g6.xlarge: On-Demand 0.8048. tests/data/capacity/prices_above_od.txt has 0.50 (from 2025-12-31T23:00Z),
+	 * 1.20 (from 00:30) and 0.90 (from 00:45): the last two are capped at 0.8048, with a warning. */
+	const char *text = "name: t\nstart: 2026-01-01T00:00:00Z\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			   "serving: {instance_type: g6.xlarge}\n"
+			   "fleet:\n  - {option: spot, count: 1, interruption_band: 5-10%, price_trace: "
+			   TEST_DATA_DIR "/capacity/prices_above_od.txt}\n";
+	const char *sets_od[] = { "catalog.g6.xlarge.usd_per_h=0.4" };
+	struct scenario sc;
+
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.fleet[0].prices.n, 3);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[0], 0.5, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[1], 0.8048, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[2], 0.8048, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 0.5, TOL);  /* the price at the start */
+	ck_assert_str_eq(sc.warnings, "t.yaml:8:69: fleet.0.price_trace: 2 of the trace's 3 prices of g6.xlarge "
+			 "are above its On-Demand price (0.8048); capped at 0.8048: Spot never costs more than "
+			 "On-Demand\n");
+	scenario_fini(&sc);
+	/* the bound is the On-Demand price after catalog: overrides: at 0.4 all three are capped */
+	parse_ok(&sc, text, sets_od, 1);
+	ck_assert_double_eq_tol(sc.fleet[0].prices.usd_per_h[0], 0.4, TOL);
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 0.4, TOL);
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "3 of the trace's 3 prices"));
+	scenario_fini(&sc);
+	/* a fixed price equal to the On-Demand price is allowed ("not exceeding"); above it is refused */
+	parse_fleet(&sc, "  - {option: spot, count: 1, usd_per_h: 55.04}\n", "");
+	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 55.04, TOL);
+	scenario_fini(&sc);
+	const char *sets_above[] = { "fleet.0.usd_per_h=55.05" };
+	parse_fails("name: t\nhorizon: 1d\nslo: {latency_s: 2}\n"
+		    "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		    "serving: {instance_type: p5.48xlarge}\nfleet: [{option: spot, count: 1, usd_per_h: 20}]\n",
+		    sets_above, 1, "--set fleet.0.usd_per_h=55.05: fleet.0.usd_per_h: expected a number from 0 to "
+		    "55.04 (the On-Demand price of p5.48xlarge), got '55.05'");
+}
+END_TEST
+
 START_TEST(trace_failure_frees_what_was_loaded)
 {
 	/* the first entry's traces are loaded, then the second entry fails: nothing may leak (ASan) */
@@ -318,13 +361,13 @@ START_TEST(savings_plan_discount_and_rates)
 	ck_assert_double_eq_tol(sc.fleet[1].discount, 0.30, TOL);
 	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 38.528, TOL);
 	ck_assert_int_eq(sc.fleet[1].term, TERM_1Y);
-	ck_assert_int_eq(sc.fleet[1].term_start_unix_s, START_UNIX_S);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, START_UNIX_S * S_US);
 	ck_assert_int_eq(sc.fleet[1].count, 0);
 	ck_assert_int_eq(sc.fleet[1].max, 0);
 	/* discount 0.45: 55.04 x 0.55 = 30.272 */
 	ck_assert_int_eq(sc.fleet[2].term, TERM_3Y);
 	ck_assert_double_eq_tol(sc.fleet[2].usd_per_h, 30.272, TOL);
-	ck_assert_int_eq(sc.fleet[2].term_start_unix_s, INT64_C(1748736000));
+	ck_assert_int_eq(sc.fleet[2].term_start_unix_us, INT64_C(1748736000) * S_US);
 	/* rates: only the serving type's is used, discount = 1 - 41.28 / 55.04 = 0.25 */
 	ck_assert_double_eq_tol(sc.fleet[3].discount, 0.25, TOL);
 	ck_assert_double_eq_tol(sc.fleet[3].usd_per_h, 41.28, TOL);
@@ -339,7 +382,7 @@ START_TEST(capacity_block_times_prices_and_warnings)
 
 	parse_fleet(&sc,
 		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 4}\n"
-		    "  - {option: capacity_block, start: 2026-01-03T00:00:00Z, duration: 2d, count: 2, upfront_usd: 3000}\n"
+		    "  - {option: capacity_block, start: 2026-01-03T00:00:00Z, end: 2026-01-05T11:30:00Z, count: 2, upfront_usd: 2975}\n"
 		    "  - {option: capacity_block, start: 2025-12-20T11:30:00Z, duration: 1d, count: 1, usd_per_h: 30}\n"
 		    "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 2w, count: 64}\n"
 		    "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 182d, count: 1}\n", "");
@@ -352,9 +395,12 @@ START_TEST(capacity_block_times_prices_and_warnings)
 	ck_assert_double_eq_tol(sc.fleet[0].usd_per_h, 39.33, TOL);
 	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 26429.76, TOL);
 	ck_assert(!sc.fleet[0].price_given);
-	/* 3000 for 2 instances x 48 h: 31.25 per instance-hour */
-	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 31.25, TOL);
-	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 3000, TOL);
+	/* 2 days 11.5 h = 59.5 h from 2 days after the start; 2975 for 2 instances x 59.5 h: 25 per
+	 * instance-hour */
+	ck_assert_int_eq(sc.fleet[1].start_us, 2 * 86400 * S_US);
+	ck_assert_int_eq(sc.fleet[1].duration_us, 214200 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 25, TOL);
+	ck_assert_double_eq_tol(sc.fleet[1].upfront_usd, 2975, TOL);
 	ck_assert(sc.fleet[1].price_given);
 	/* 11 days 12.5 h = 995400 s before the start; 1 x 24 h x 30 = 720 */
 	ck_assert_int_eq(sc.fleet[2].start_us, -995400 * S_US);
@@ -362,13 +408,71 @@ START_TEST(capacity_block_times_prices_and_warnings)
 	ck_assert_int_eq(sc.fleet[3].duration_us, 14 * 86400 * S_US);
 	ck_assert_int_eq(sc.fleet[4].duration_us, 182 * 86400 * S_US);
 	ck_assert_int_eq(sc.autoscaling.max, 4 + 2 + 1 + 64 + 1);
-	/* the block ending at 00:00 (line 9) and the one before the horizon (line 10) warn; 11:30 ends do not */
+	/* the one before the horizon (line 10) warns */
 	ck_assert_str_eq(sc.warnings,
-			 "t.yaml:9:37: fleet.1.start: capacity block ends at 00:00 UTC; real Capacity Blocks end at "
-			 "11:30 UTC (FACTS.md 1)\n"
 			 "t.yaml:10:37: fleet.2.start: capacity block from 2025-12-20T11:30:00Z to "
 			 "2025-12-21T11:30:00Z lies entirely outside the simulated window (2026-01-01T00:00:00Z to "
 			 "2026-01-08T00:00:00Z); it never serves\n");
+	scenario_fini(&sc);
+}
+END_TEST
+
+/*
+ * A block may start at any time; it ends at 11:30 UTC, within a day of an allowed whole-day length
+ * (the offerings "slightly less" and "slightly greater" than N days, FACTS.md 1). By hand, from the
+ * scenario start 2026-01-01T00:00:00Z, at the catalogue's 39.33 per instance-hour:
+ *  - 14:00 to 11:30 next day: 21.5 h (the offering just under 1 day); 2 x 21.5 x 39.33 = 1691.19
+ *  - 08:55 to 11:30 the same day: 2 h 35 min = 9300 s (just under 1 day: the API's example of 35 minutes)
+ *  - 14:00 + 45.5h = 11:30 two days later: 21.5 h + 1 day (just over 1 day)
+ *  - 14:00 to 11:30 20 days and 21.5 h later (just under 21 days): 501.5 h; 1 x 501.5 x 39.33 = 19723.995
+ *  - four blocks of 64 = 256 instances in all: the most there may be
+ */
+START_TEST(capacity_block_end_at_1130_from_any_start)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, end: 2026-01-02T11:30:00Z, count: 2}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T08:55:00Z, end: 2026-01-01T11:30:00Z, count: 1}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, duration: 45.5h, count: 1}\n"
+		    "  - {option: capacity_block, start: 2026-01-01T14:00:00Z, end: 2026-01-22T11:30:00Z, count: 1}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 64}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 64}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 64}\n"
+		    "  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 7d, count: 59}\n", "");
+	ck_assert_int_eq(sc.fleet[0].start_us, 50400 * S_US);
+	ck_assert_int_eq(sc.fleet[0].duration_us, 77400 * S_US);
+	ck_assert_double_eq_tol(sc.fleet[0].upfront_usd, 1691.19, TOL);
+	ck_assert_int_eq(sc.fleet[1].start_us, 32100 * S_US);
+	ck_assert_int_eq(sc.fleet[1].duration_us, 9300 * S_US);
+	ck_assert_int_eq(sc.fleet[2].duration_us, (77400 + 86400) * S_US);
+	ck_assert_int_eq(sc.fleet[3].duration_us, (77400 + 20 * 86400) * S_US);
+	ck_assert_double_eq_tol(sc.fleet[3].upfront_usd, 19723.995, TOL);
+	ck_assert_int_eq(sc.fleet[4].count + sc.fleet[5].count + sc.fleet[6].count + sc.fleet[7].count +
+			 sc.fleet[0].count + sc.fleet[1].count + sc.fleet[2].count + sc.fleet[3].count, 256);
+	ck_assert_str_eq(sc.warnings, "");
+	scenario_fini(&sc);
+}
+END_TEST
+
+/*
+ * ISO times keep their fraction of a second: a block starting at 2026-01-02T11:29:59.75Z starts
+ * 127799 s + 0.75 s = 127799750000 us after the scenario start; it ends at 11:30 the next day, a quarter of
+ * a second to the first 11:30 plus 1 day (an offering "slightly greater" than 1 day), so it loads without a
+ * warning and lasts 86400.25 s; a Savings Plan's term_start at 2025-06-01T00:00:00.5Z is
+ * 1748736000 s + 500000 us since the epoch.
+ */
+START_TEST(iso_fractions_kept_to_the_microsecond)
+{
+	struct scenario sc;
+
+	parse_fleet(&sc,
+		    "  - {option: capacity_block, start: 2026-01-02T11:29:59.75Z, end: 2026-01-03T11:30:00Z, count: 1}\n"
+		    "  - {option: savings_plan, commit_usd_per_h: 10, term_start: 2025-06-01T00:00:00.5Z}\n", "");
+	ck_assert_int_eq(sc.fleet[0].start_us, 127799 * S_US + 750000);
+	ck_assert_int_eq(sc.fleet[0].duration_us, 86400 * S_US + 250000);
+	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, INT64_C(1748736000) * S_US + 500000);
+	ck_assert_str_eq(sc.warnings, "");
 	scenario_fini(&sc);
 }
 END_TEST
@@ -484,6 +588,9 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, odcr_takes_the_on_demand_price);
 	ADD(s, savings_plan_discount_and_rates);
 	ADD(s, capacity_block_times_prices_and_warnings);
+	ADD(s, iso_fractions_kept_to_the_microsecond);
+	ADD(s, capacity_block_end_at_1130_from_any_start);
+	ADD(s, spot_never_above_on_demand);
 	ADD(s, quotas_retry_allocation_values);
 	ADD(s, retry_cap_follows_a_long_first_wait);
 	ADD(s, catalog_overrides_new_keys);

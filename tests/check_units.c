@@ -34,19 +34,29 @@ static void bad_dur(const char *text)
 	ck_assert_int_eq(us, 12345);
 }
 
-static int64_t tm(const char *text)
+/* A time in microseconds since the epoch. */
+static int64_t tm_us(const char *text)
 {
 	int64_t t = -7;
 
-	ck_assert_msg(units_parse_time(text, &t) == STATUS_OK, "'%s' was rejected", text);
+	ck_assert_msg(units_parse_time_us(text, &t) == STATUS_OK, "'%s' was rejected", text);
 	return t;
+}
+
+/* A time that is a whole second, in seconds since the epoch. */
+static int64_t tm(const char *text)
+{
+	int64_t t = tm_us(text);
+
+	ck_assert_msg(t % US == 0, "'%s' is not a whole second: %" PRId64 " us", text, t);
+	return t / US;
 }
 
 static void bad_tm(const char *text)
 {
 	int64_t t = 12345;
 
-	ck_assert_msg(units_parse_time(text, &t) == STATUS_EINPUT, "'%s' was accepted", text);
+	ck_assert_msg(units_parse_time_us(text, &t) == STATUS_EINPUT, "'%s' was accepted", text);
 	ck_assert_int_eq(t, 12345);
 }
 
@@ -138,8 +148,45 @@ END_TEST
 START_TEST(time_offset_and_fractions)
 {
 	ck_assert_int_eq(tm("2026-12-01T00:00:00+00:00"), INT64_C(1796083200));
-	ck_assert_int_eq(tm("2026-12-01T00:00:00.999999Z"), INT64_C(1796083200));
-	ck_assert_int_eq(tm("2026-12-01T00:00:01.5+00:00"), INT64_C(1796083201));
+	ck_assert_int_eq(tm_us("2026-12-01T00:00:00.999999Z"), INT64_C(1796083200) * US + 999999);
+	ck_assert_int_eq(tm_us("2026-12-01T00:00:01.5+00:00"), INT64_C(1796083201) * US + 500000);
+}
+END_TEST
+
+/*
+ * A fraction of a second is kept to the microsecond (it was dropped): 2026-01-01T00:20:00.4Z is
+ * 1767225600 + 20 x 60 = 1767226800 s and 400000 us. Past 6 digits it rounds to the nearest microsecond,
+ * halves up, carrying into the next second (and day, and year) when it must; before 1970 the fraction
+ * still counts forward from the whole second written.
+ */
+START_TEST(time_fractions_to_the_microsecond)
+{
+	int64_t t0 = INT64_C(1767226800) * US;  /* 2026-01-01T00:20:00Z */
+
+	ck_assert_int_eq(tm_us("2026-01-01T00:20:00.4Z"), t0 + 400000);
+	ck_assert_int_eq(tm_us("2026-01-01T00:20:00.000001Z"), t0 + 1);
+	ck_assert_int_eq(tm_us("2026-01-01T00:20:00.0000005Z"), t0 + 1);         /* half: up */
+	ck_assert_int_eq(tm_us("2026-01-01T00:20:00.00000049999Z"), t0);         /* below half: down */
+	ck_assert_int_eq(tm_us("2026-01-01T00:20:00.123456789+00:00"), t0 + 123457);
+	ck_assert_int_eq(tm_us("2026-01-01T00:20:00.9999995Z"), t0 + US);         /* carries */
+	ck_assert_int_eq(tm_us("2026-12-31T23:59:59.99999951Z"), tm("2027-01-01T00:00:00Z") * US);
+	ck_assert_int_eq(tm_us("2026-01-01T00:20:00.000000Z"), t0);
+	ck_assert_int_eq(tm_us("1969-12-31T23:59:59.25Z"), -750000);
+	bad_tm("2026-01-01T00:20:00.Z");
+	bad_tm("2026-01-01T00:20:00.4.5Z");
+	bad_tm("2026-01-01T00:20:00,4Z");
+	bad_tm("2026-01-01T00:20:00.-4Z");
+	bad_tm("2026-01-01T00:20:00. 4Z");
+	bad_tm("2026-01-01T00:20:00.4 Z");
+	bad_tm("2026-01-01T00:20:00.4e1Z");
+	bad_tm("2026-01-01T00:20:00.4");
+	bad_tm("2026-01-01T00:20.4Z");
+	/* whole seconds of a time in microseconds, rounded down also before 1970 */
+	ck_assert_int_eq(units_floor_s(t0 + 999999), INT64_C(1767226800));
+	ck_assert_int_eq(units_floor_s(0), 0);
+	ck_assert_int_eq(units_floor_s(-1), -1);
+	ck_assert_int_eq(units_floor_s(-US), -1);
+	ck_assert_int_eq(units_floor_s(-US - 1), -2);
 }
 END_TEST
 
@@ -247,6 +294,7 @@ static Suite *units_suite(void)
 	ADD(s, duration_rejects_bad_text);
 	ADD(s, time_known_instants);
 	ADD(s, time_offset_and_fractions);
+	ADD(s, time_fractions_to_the_microsecond);
 	ADD(s, time_leap_years);
 	ADD(s, time_rejects_bad_text);
 	ADD(s, time_format_known_instants);

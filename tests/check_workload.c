@@ -524,6 +524,139 @@ START_TEST(service_at_least_one_us)
 }
 END_TEST
 
+/*
+ * A trace written in batches (tests/data/traces/batches.csv: 12 rows at 0, 0, 0, 1.5, 1.5, 2, 4, 4, 4, 4,
+ * 6 and 7.25 s), transformed as `extra` says (YAML keys of workload.arrivals), drawn to the end into t[]
+ * (microseconds; at most max); returns how many. Fails the test if any arrival comes before the one
+ * before it: time never runs backwards.
+ */
+static int batches(const char *test, uint64_t fallback, const char *extra, const char *horizon, int64_t *t,
+		   int max)
+{
+	uint64_t seed = test_seed(test, fallback);
+	char text[1024], *path;
+	struct scenario sc;
+	struct workload w;
+	struct request_draw r;
+	struct diag d = {{0}};
+	int n = 0, rc;
+
+	snprintf(text, sizeof text,
+		 "name: batches\nseed: %llu\nhorizon: %s\nsample_period: 1s\nslo: {latency_s: 20}\n"
+		 "workload:\n  arrivals: {kind: trace, path: %s/traces/batches.csv, format: generic,\n"
+		 "    columns: {time: time_s, time_format: seconds, service_s: service_s}, %s}\n"
+		 "  service: {kind: trace}\n"
+		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
+		 "fleet:\n  - {option: reserved, count: 2}\n",
+		 (unsigned long long)seed, horizon, TEST_DATA_DIR, extra);
+	path = test_write_file("batches.yaml", text);
+	ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(workload_init(&w, &sc, &d), STATUS_OK);
+	while ((rc = workload_next(&w, &r, &d)) == STATUS_OK) {
+		ck_assert_int_lt(n, max);
+		ck_assert_msg(n == 0 || r.arrival_us >= t[n - 1], "%s: arrival %d at %lld us comes before the one "
+			      "before it (%lld us)", extra, n, (long long)r.arrival_us, (long long)t[n - 1]);
+		t[n++] = r.arrival_us;
+	}
+	ck_assert_int_eq(rc, STATUS_DONE);
+	workload_fini(&w);
+	scenario_fini(&sc);
+	test_remove_file(path);
+	return n;
+}
+
+/* Arrivals in [lo_s, hi_s), or exactly at lo_s when hi_s == lo_s. */
+static int between(const int64_t *t, int n, double lo_s, double hi_s)
+{
+	int64_t lo = llround(lo_s * SIM_US_PER_S), hi = llround(hi_s * SIM_US_PER_S);
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += hi == lo ? t[i] == lo : t[i] >= lo && t[i] < hi;
+	return k;
+}
+
+/*
+ * scale_rate 2 on a trace with equal timestamps: each row comes exactly twice (floor(2) = 2, frac 0), the
+ * copy at t + floor(u x gap) with gap the time to the next row, so before it. A row followed by a row at
+ * the same time has gap 0: its copy is at t itself. By hand, rows (and copies) per interval:
+ *   [0, 1.5)    rows 1-3 at 0, + 3 copies  = 6, of which exactly at 0: rows 1-3 + copies of rows 1, 2 >= 5
+ *   [1.5, 2)    rows 4, 5     + 2 copies  = 4, exactly at 1.5: rows 4, 5 + copy of row 4 >= 3
+ *   [2, 4)      row 6         + 1 copy    = 2
+ *   [4, 6)      rows 7-10     + 4 copies  = 8, exactly at 4: rows 7-10 + copies of rows 7-9 >= 7
+ *   [6, 7.25)   row 11        + 1 copy    = 2
+ *   [7.25, 8.25) row 12 (the last: gap 1 s) + 1 copy = 2;  24 in all.
+ * The old rule spread the copy of a row tied with the next over a default 1 s, after rows it precedes
+ * (a copy at 0.59 s, then a row at 0 s): batches() fails on that.
+ */
+START_TEST(scale_rate_keeps_ties_in_time_order)
+{
+	int64_t t[64];
+	int n = batches("workload scale_rate_keeps_ties_in_time_order", 3, "scale_rate: 2", "20s", t, 64);
+
+	ck_assert_int_eq(n, 24);
+	ck_assert_int_eq(between(t, n, 0, 1.5), 6);
+	ck_assert_int_ge(between(t, n, 0, 0), 5);
+	ck_assert_int_eq(between(t, n, 1.5, 2), 4);
+	ck_assert_int_ge(between(t, n, 1.5, 1.5), 3);
+	ck_assert_int_eq(between(t, n, 2, 4), 2);
+	ck_assert_int_eq(between(t, n, 4, 6), 8);
+	ck_assert_int_ge(between(t, n, 4, 4), 7);
+	ck_assert_int_eq(between(t, n, 6, 7.25), 2);
+	ck_assert_int_eq(between(t, n, 7.25, 8.25), 2);
+}
+END_TEST
+
+/*
+ * scale_rate 3.5: each row comes 3 or 4 times (floor 3, once more with probability 0.5), all before the
+ * next row, so an interval holding k rows holds 3k to 4k arrivals: [0, 1.5) 9-12, [1.5, 2) 6-8, [2, 4)
+ * 3-4, [4, 6) 12-16, [6, 7.25) 3-4, [7.25, 8.25) 3-4; 36 to 48 in all. Exactly at 0: rows 1-3 and every
+ * copy of rows 1 and 2, at least 3 + 2 x 2 = 7.
+ */
+START_TEST(scale_rate_fraction_keeps_ties_in_time_order)
+{
+	int64_t t[64];
+	int n = batches("workload scale_rate_fraction_keeps_ties_in_time_order", 4, "scale_rate: 3.5", "20s",
+			t, 64);
+	static const double lo_s[] = { 0, 1.5, 2, 4, 6, 7.25 }, hi_s[] = { 1.5, 2, 4, 6, 7.25, 8.25 };
+	static const int rows[] = { 3, 2, 1, 4, 1, 1 };
+
+	ck_assert_int_ge(n, 36);
+	ck_assert_int_le(n, 48);
+	for (int i = 0; i < 6; i++) {
+		int k = between(t, n, lo_s[i], hi_s[i]);
+		ck_assert_msg(k >= 3 * rows[i] && k <= 4 * rows[i], "[%g, %g): %d arrivals, expected %d to %d",
+			      lo_s[i], hi_s[i], k, 3 * rows[i], 4 * rows[i]);
+	}
+	ck_assert_int_ge(between(t, n, 0, 0), 7);
+}
+END_TEST
+
+/*
+ * Every other transform with the batches, alone and together, never runs backwards (batches() checks each
+ * arrival against the one before), with ties at every pass of a loop and after speedup's rounding. Thinning
+ * (scale_rate 0.6) only drops rows: 12 at most, each kept one at its row's own time.
+ */
+START_TEST(transforms_never_run_backwards)
+{
+	static const char *const extras[] = {
+		"scale_rate: 0.6", "speedup: 3", "offset: 1s", "growth_per_day: 10", "loop: true",
+		"scale_rate: 3.5, speedup: 2, loop: true, offset: 1s, growth_per_day: 10",
+		"scale_rate: 0.6, speedup: 0.5, loop: true",
+	};
+	static int64_t t[4096];
+	int n;
+
+	for (size_t i = 0; i < sizeof extras / sizeof extras[0]; i++)
+		ck_assert_int_gt(batches("workload transforms_never_run_backwards", 5, extras[i], "60s", t, 4096), 0);
+	n = batches("workload transforms_never_run_backwards", 5, "scale_rate: 0.6", "60s", t, 4096);
+	ck_assert_int_le(n, 12);
+	for (int i = 0; i < n; i++)
+		ck_assert(t[i] == 0 || t[i] == 1500000 || t[i] == 2000000 || t[i] == 4000000 || t[i] == 6000000 ||
+			  t[i] == 7250000);
+}
+END_TEST
+
 static Suite *workload_suite(void)
 {
 	Suite *s = suite_create("workload");
@@ -544,6 +677,9 @@ static Suite *workload_suite(void)
 	tcase_add_test(tc, same_seed_same_requests);
 	tcase_add_test(tc, streams_are_independent);
 	tcase_add_test(tc, service_at_least_one_us);
+	tcase_add_test(tc, scale_rate_keeps_ties_in_time_order);
+	tcase_add_test(tc, scale_rate_fraction_keeps_ties_in_time_order);
+	tcase_add_test(tc, transforms_never_run_backwards);
 	suite_add_tcase(s, tc);
 
 	/* 4 million draws: about 0.5 s plain, several times that under sanitizers; Check's default is 4 s. */

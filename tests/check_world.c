@@ -9,8 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "capture.h"
+#include "engine.h"
 #include "scenario.h"
+#include "store.h"
 #include "status.h"
 #include "testutil.h"
 #include "world.h"
@@ -159,36 +163,98 @@ static const char spike_load[] =
 START_TEST(target_tracking_spike_by_hand)
 {
 	/*
-	 * By hand (FACTS.md 6; cooldowns 300 s):
+	 * By hand (FACTS.md 6; cooldowns 300 s). The metric is (requests in service + waiting) / slots per
+	 * instance in service (FACTS.md 7: the concurrency metrics count queued requests).
 	 *  - until 600 s: 10/20 = 0.5, neither above the target nor below 0.45: hold.
-	 *  - 660 s: 20 busy of 20 (the queue grows by 20/s) -> ceil(2 x 1.0 / 0.5) = 4: out to 4, ready at
-	 *    780 s; scale-out cooldown to 960 s from base 2.
-	 *  - 720, 780, 840 s: still 1.0 (2400 queued at 720 s drain at 10/s, then at 30/s from 780 s: empty at
-	 *    about 840 s): ceil(2 x 1.0 / 0.5) = 4 is not more than asked for: hold.
-	 *  - 900 s: 10 busy of 40 plus the queue's last requests ending just after 840 s: 0.25 < m < 0.375 ->
-	 *    ceil(4 x m / 0.5) = 3: in to 3; scale-in cooldown to 1200 s.
-	 *  - 960-1140 s: 10/30 = 0.33 < 0.45, but in cooldown: hold. 1200 s: ceil(3 x 0.333 / 0.5) = 2: in to 2.
+	 *  - 660 s: the 2 instances fill within the first third of a second (10 x (1 - x) + 40x = 20) and the
+	 *    queue then grows by about 20/s, to about 1200 at 660 s: on average about 600 waiting, so the
+	 *    metric is about (20 + 600) / 20 = 31 (the run says 30.8) -> ceil(2 x 31 / 0.5) = 124, clamped to
+	 *    max 6: out to 6 (4 launched, ready at 780 s); scale-out cooldown to 960 s from base 2.
+	 *  - 720 s: the queue still grows, to about 2400: hold (6 is all the policy may ask for).
+	 *    780 s: it drains at 10/s on 2 instances (to about 1800): far above the target, still 6: hold.
+	 *  - from 780 s 60 slots serve 60/s against 10/s of arrivals: the queue empties about 36 s later, at
+	 *    about 816 s, and the last of it is served by 817 s. 840 s: busy about (60 x 36 + 10 x 24) / 60 =
+	 *    40 plus on average 1800 x 36 / 2 / 60 = 540 waiting, over 60 slots: about 9.7, still above: hold.
+	 *  - 900 s: 10 busy of 60, nobody waiting: 10/60 = 0.1667 < 0.45 -> ceil(6 x 0.1667 / 0.5) =
+	 *    ceil(2.0) = 2: in to 2. The 4 on-demand instances hold no request (first fit keeps the 10 on the
+	 *    first two), so they terminate at once.
+	 * Before the metric counted the queue it was capped at 1 (busy / slots): ceil(2 x 1 / 0.5) = 4 at
+	 * 660 s, then in to 3 at 900 s and to 2 at 1200 s.
 	 */
 	const struct capture_event *e;
-	const double t[3] = { 660, 900, 1200 };
-	const int n[3] = { 4, 3, 2 };
 
 	run_text(spike_load, NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "scale_out"), 1);
-	ck_assert_int_eq(capture_count(&cap, "scale_in"), 2);
-	for (int i = 0; i < 3; i++) {
-		e = capture_find(&cap, i == 0 ? "scale_out" : "scale_in", i == 0 ? 0 : i - 1);
-		ck_assert_double_eq_tol(e->t_s, t[i], 1e-9);
-		ck_assert_int_eq(e->count, n[i]);
-	}
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 1);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 660, 1e-9);
+	ck_assert_int_eq(e->count, 6);
+	e = capture_find(&cap, "scale_in", 0);
+	ck_assert_double_eq_tol(e->t_s, 900, 1e-9);
+	ck_assert_int_eq(e->count, 2);
 	e = capture_find(&cap, "launch", 0);
 	ck_assert_double_eq_tol(e->t_s, 660, 1e-9);
-	ck_assert_int_eq(e->count, 2);
-	ck_assert_double_eq_tol(capture_find(&cap, "ready", 1)->t_s, 780, 1e-9);
-	ck_assert_int_eq(capture_count(&cap, "terminate"), 2);
-	ck_assert(capture_find(&cap, "terminate", 0)->t_s >= 900 && capture_find(&cap, "terminate", 0)->t_s <= 901);
-	ck_assert(capture_find(&cap, "terminate", 1)->t_s >= 1200 && capture_find(&cap, "terminate", 1)->t_s <= 1201);
+	ck_assert_int_eq(e->count, 4);
+	ck_assert_int_eq(capture_count(&cap, "ready"), 4);
+	ck_assert_double_eq_tol(capture_find(&cap, "ready", 3)->t_s, 780, 1e-9);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 4);
+	for (int i = 0; i < 4; i++)
+		ck_assert_double_eq_tol(capture_find(&cap, "terminate", i)->t_s, 900, 1e-9);
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
+START_TEST(concurrency_counts_waiting_requests)
+{
+	/*
+	 * Overload, whole run: 2 instances of 10 slots (20 requests/s of 1 s) get 22/s during [600, 660] s,
+	 * 10/s otherwise; target 0.5 on concurrency_per_instance, max 20, 1 datapoint each way, startup
+	 * 120 s. The metric is (in service + waiting) / slots per instance in service (FACTS.md 7). By hand:
+	 *  - until 600 s: 10/20 = 0.5: hold.
+	 *  - 660 s: the slots fill at 600 + 10/12 s (10 x (1 - x) + 22x = 20). From then each second n
+	 *    (n = 0..59 from 600 s) the queue stays at 2n for 10/12 s, while the requests started at 22/s
+	 *    end, and grows by 2 in the last 1/6 s, while those started at 10/s end (12/s more arrive than
+	 *    start): mean 2n + 1/6, so the minute's mean is (2 x 1770 + 60/6) / 60 = 59.17 waiting. Busy:
+	 *    15 on average for 10/12 s, then 20: (12.5 + 20 x 59.1667) / 60 = 19.93. Metric (19.93 + 59.17) / 20
+	 *    = 3.955 -> ceil(2 x 3.955 / 0.5) = ceil(15.82) = 16: out to 16, 14 launched (ready at 780 s).
+	 *    (Busy slots / slots alone is 19.93 / 20 = 0.997 -> ceil(3.99) = 4: the capped metric could
+	 *    only double the fleet however long the queue.)
+	 *  - 720 s: the queue of 120 at 660 s drains at 20 - 10 = 10/s, empty at 672 s; the metric over
+	 *    [660, 720] is about (20 x 12 + 10 x 48 + 120 x 12 / 2) / 60 / 20 = 1.2 > 0.5, but in the
+	 *    scale-out cooldown ceil(2 x 1.2 / 0.5) = 5 is not more than 16: hold. 780 s: 10/20 = 0.5: hold.
+	 *  - 840 s: 10 busy of 160 slots: 0.0625 < 0.45 -> ceil(16 x 0.0625 / 0.5) = ceil(2.0) = 2: in to 2;
+	 *    the 14 new instances hold no request and terminate at 840 s.
+	 * Bill: 14 x 180 s + 2 x 1800 s at $1/h = 0.70 + 1.00 = $1.70. Requests: 10 x 600 + 22 x 60 +
+	 * 10 x 1140 = 18720, all served; the longest wait is the request arriving at 660 s behind 120, which
+	 * start at 20/s: 6 s, so the longest latency is 7 s.
+	 */
+	const struct capture_event *e;
+
+	run_text("name: overload\nhorizon: 30m\nslo: {latency_s: 300}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 22},"
+		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+		 "fleet:\n  - {option: on_demand, count: 2, max: 20, usd_per_h: 1}\n"
+		 "autoscaling: {policy: target_tracking, target: 0.5, min: 2, max: 20, scale_out_datapoints: 1,"
+		 " scale_in_datapoints: 1}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "scale_out"), 1);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 1);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 660, 1e-9);
+	ck_assert_int_eq(e->count, 16);
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_int_eq(e->count, 14);
+	ck_assert_int_eq(capture_count(&cap, "ready"), 14);
+	ck_assert_double_eq_tol(capture_find(&cap, "ready", 13)->t_s, 780, 1e-9);
+	e = capture_find(&cap, "scale_in", 0);
+	ck_assert_double_eq_tol(e->t_s, 840, 1e-9);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 14);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 13)->t_s, 840, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 1.70, 0.005);
+	ck_assert_double_eq(M("requests_total"), 18720);
+	ck_assert_double_eq(M("requests_served"), 18720);
+	ck_assert_double_eq_tol(M("latency_max_s"), 7.0, 1e-9);
 }
 END_TEST
 
@@ -313,6 +379,32 @@ START_TEST(scale_in_waits_for_its_datapoints)
 }
 END_TEST
 
+START_TEST(high_resolution_metric_scales_in_at_standard_speed)
+{
+	/*
+	 * The step load at resolution_s 10 with a scale-in alarm of 15 datapoints (FACTS.md 7: a
+	 * high-resolution metric scales in "at the same speed as standard metrics"). By hand:
+	 *  - 610 s: over [600, 610] busy ramps from 10 to 30 in the first second: (20 + 9 x 30) / 10 / 40 =
+	 *    0.725 -> out to ceil(4 x 0.725 / 0.55) = 6 (1 datapoint); ready at 730 s; then 30/60 = 0.5 holds.
+	 *  - the load falls at 1800 s: every 10 s sample from 1810 s is below 0.495 (11/60 = 0.18, then
+	 *    10/60 = 0.17), and so is every one-minute average from (1800, 1860] on. The 15th one-minute
+	 *    datapoint closes at 1800 + 15 x 60 = 2700 s -> scale in to ceil(6 x 0.167 / 0.55) = 2, raised to
+	 *    min 4, at 2700 s: 900 s after the drop, as at resolution_s 60, not after 15 x 10 = 150 s (1950 s).
+	 */
+	const char *sets[] = { "autoscaling.resolution_s=10", "autoscaling.scale_in_datapoints=15" };
+	const struct capture_event *e;
+
+	run_text(step_load, sets, 2);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 610, 1e-9);
+	ck_assert_int_eq(e->count, 6);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 1);
+	e = capture_find(&cap, "scale_in", 0);
+	ck_assert_double_eq_tol(e->t_s, 2700, 1e-9);
+	ck_assert_int_eq(e->count, 4);
+}
+END_TEST
+
 START_TEST(several_policies_on_one_target)
 {
 	/*
@@ -348,19 +440,23 @@ START_TEST(scale_to_zero_and_back)
 	/*
 	 * 10 requests/s of 1 s on 2 instances of 10 slots until 600 s, nothing until 1800 s, then 10/s again;
 	 * target tracking at 0.5 with min 0 (1 datapoint), scale-in cooldown 300 s, startup 60 s,
-	 * scale_from_zero. By hand:
+	 * scale_from_zero, on an async endpoint (a real-time one without copies may not go below 1 instance,
+	 * FACTS.md 6; an async one queues what arrives at zero). By hand:
 	 *  - 660 s: the metric over [600, 660] is tiny but not 0 (the last requests end at 601 s):
 	 *    ceil(2 x 0.004 / 0.5) = 1 -> in to 1;
 	 *  - 960 s (cooldown over): a real 0 -> ceil(1 x 0 / 0.5) = 0 -> in to 0 (FACTS.md 6: "can scale in to 0");
 	 *  - 1800 s: requests wait with no capacity; the backlog datapoints at 1860 and 1920 s -> out to 1 at
 	 *    1920 s (ready at 1980 s);
-	 *  - 2040 s: 10 busy slots of 10 over [1980, 2040] -> ceil(1 x 1.0 / 0.5) = 2 -> out to 2.
+	 *  - 2040 s: over [1980, 2040] 10 busy slots of 10 and the 1800 requests that arrived since 1800 s
+	 *    less the 10 that started at 1980 s still waiting (10/s arrive, 10/s start): (10 + 1790) / 10 =
+	 *    180 -> ceil(1 x 180 / 0.5) = 360,
+	 *    max 4 -> out to 4 (the time with nothing serving, [1800, 1980], does not count).
 	 */
 	const struct capture_event *e;
 	run_text("name: zero\nhorizon: 1h\nslo: {latency_s: 600}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 0},"
 		 " {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60, endpoint: async}\n"
 		 "fleet:\n  - {option: on_demand, count: 2, max: 4}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.5, min: 0, max: 4, scale_out_datapoints: 1,"
 		 " scale_in_datapoints: 1, scale_out_cooldown_s: 0, scale_from_zero: true}\n", NULL, 0);
@@ -375,7 +471,7 @@ START_TEST(scale_to_zero_and_back)
 	ck_assert_int_eq(e->count, 1);
 	e = capture_find(&cap, "scale_out", 1);
 	ck_assert_double_eq_tol(e->t_s, 2040, 1e-9);
-	ck_assert_int_eq(e->count, 2);
+	ck_assert_int_eq(e->count, 4);
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
 }
 END_TEST
@@ -403,29 +499,38 @@ START_TEST(hpa_timeline_by_hand)
 {
 	/*
 	 * The same step load on an HPA (FACTS.md 6): 4 on-demand instances at t = 0, target 0.5, 15 s loop,
-	 * startup 60 s, max 10. By hand:
+	 * startup 60 s, max 10. The metric counts waiting requests too ((in service + waiting) / slots per
+	 * instance in service, FACTS.md 7). By hand:
 	 *  - 15 s: 10 busy / 40 slots = 0.25, ratio 0.5 -> recommends ceil(4 x 0.5) = 2; the window holds
 	 *    only that recommendation -> scale in to 2.
 	 *  - until 600 s: 10 / 20 = 0.5, ratio 1 -> 2: hold.
-	 *  - 615 s: the load steps to 30/s at 600 s; busy ramps from 10 to 20 slots by 600.5 s, so the metric
-	 *    over [600, 615] is (15 x 0.5 + 20 x 14.5) / 15 / 20 = 0.9917, ratio 1.983 -> ceil(2 x 1.983) = 4,
-	 *    within the scale-up limit max(2 x 2, 2 + 4) = 6 -> scale out to 4.
-	 *  - 630-675 s: 2 instances serving, saturated: ratio 2, but 2 of the 4 are not ready and count as 0%
-	 *    on a scale-up: 2 x 2 / 4 = 1, within tolerance -> hold (at 675 s the new ones are ready but
-	 *    served none of the period: on average 2 were in service).
-	 *  - 690 s: 4 serving, still saturated (the backlog of 10/s since 600 s drains at 10/s): ratio 2 ->
-	 *    ceil(4 x 2) = 8 = max(4 x 2, 4 + 4) -> scale out to 8 (ready at 750 s).
-	 *  - 705-750 s: ratio 2 with 4 of 8 ready -> 1: hold (each hold recommends the current 8).
-	 *  - 765 s on: 30 busy / 80 slots = 0.375, ratio 0.75 -> recommends 6; the window still holds the 8s
-	 *    recommended up to 750 s -> scale in to 6 at 1065 s, when 750 s is more than 300 s ago.
+	 *  - 615 s: the load steps to 30/s at 600 s; busy ramps from 10 to 20 slots by 600.5 s (10 x (1 - x)
+	 *    + 30x = 20), mean busy (15 x 0.5 + 20 x 14.5) / 15 = 19.833. Then in each second n from 600 s
+	 *    the queue stays at 10n for half a second (the requests started at 30/s end as fast as they
+	 *    arrive) and grows by 10 in the other half (those started at 10/s end): mean 10n + 2.5, so over
+	 *    n = 0..14 (10 x 105 + 37.5) / 15 = 72.5 waiting. Metric (19.833 + 72.5) / 20 = 4.617, ratio 9.23
+	 *    -> ceil(2 x 9.23) = 19, max 10, limited to max(2 x 2, 2 + 4) = 6 -> scale out to 6 (ready 675 s).
+	 *  - 630 s: still 2 serving, queue 150 -> 300 (mean 10 x 330 / 15 + 2.5 = 222.5): (20 + 222.5) / 20 =
+	 *    12.125, ratio 24.25, with 2 of 6 ready x 2/6 = 8.08 -> ceil(6 x 8.08) = 49, max 10, within
+	 *    max(6 x 2, 6 + 4) = 12 -> scale out to 10 (ready at 690 s).
+	 *  - 645-690 s: at max, every recommendation is 10: hold. The queue reaches 750 at 675 s; 40 start on
+	 *    the 4 new instances, and it drains at 60 - 30 = 30/s to 260 at 690 s, where the last 4 take 40:
+	 *    220, draining at 70/s to empty at about 693.1 s.
+	 *  - 705 s: over [690, 705] about 100 busy for 4 s then 30, plus 220 x 3.1 / 2 waiting on average
+	 *    over the period's 15 s: (742 + 346) / 15 / 100 = 0.73, ratio 1.45 -> recommends 10 again.
+	 *  - 720 s on: 30 busy / 100 slots = 0.3, ratio 0.6 -> recommends 6; the window holds the 10
+	 *    recommended at 705 s until 1005 s -> scale in to 6 at 1020 s.
+	 *  - 1035-1800 s: 30 / 60 = 0.5: ratio 1, recommends 6.
 	 *  - 1815 s: the load is back to 10/s from 1800 s; the last 30/s requests end in its first second:
 	 *    (10 x 15 + 10) / 15 / 60 = 0.178, ratio 0.356 -> ceil(6 x 0.356) = 3; from 1830 s 10/60 -> 2.
 	 *    The window holds a 6 until 2100 s, then the 3 until 2115 s -> scale in to 3 at 2115 s (the 6 of
 	 *    1800 s has aged out), to 2 at 2130 s.
+	 * (With busy slots / slots alone, capped at 1, the ratio was 1.98 at 615 s: out to 4, then 8 at 690 s
+	 * and in to 6 at 1065 s.)
 	 */
 	const struct capture_event *e;
-	const double t[6] = { 15, 615, 690, 1065, 2115, 2130 };
-	const int n[6] = { 2, 4, 8, 6, 3, 2 };
+	const double t[6] = { 15, 615, 630, 1020, 2115, 2130 };
+	const int n[6] = { 2, 6, 10, 6, 3, 2 };
 	const char *kind[6] = { "scale_in", "scale_out", "scale_out", "scale_in", "scale_in", "scale_in" };
 	const int nth[6] = { 0, 0, 1, 1, 2, 3 };
 	run_text("name: hpa\nhorizon: 1h\nslo: {latency_s: 60}\n"
@@ -486,6 +591,61 @@ START_TEST(samples_every_period)
 }
 END_TEST
 
+/*
+ * Time never runs backwards, in any build (sim/engine.h): an arrival source that goes back in time fails
+ * the run instead of moving the clock back. No loader accepts such a source, so the test breaks a loaded
+ * scenario by hand: uniform arrivals (u_n = n on the integrated-rate scale) at 1/s from 0, a step at 10 s
+ * (rate 1/s) and then a step placed *before* it, at 5 s, with rate 100/s. Arrivals 1..10 come at
+ * 1, 2, ..., 10 s; the 11th inverts through the last step, whose integrated rate starts at
+ * L = 10 + 1 x (5 - 10) = 5: t = 5 + (11 - 5) / 100 = 5.06 s, while the clock stands at 10 s. The run
+ * must fail with STATUS_EINTERNAL (exit 1, not a user error), say which event and both times, and leave
+ * no run in the database (the store rolls the run back).
+ */
+START_TEST(arrival_into_the_past_fails_the_run)
+{
+	char *scen = test_write_file("past.yaml", fixed_fleet), *db = test_write_file("past.sqlite", "");
+	struct world_report *rep = calloc(1, sizeof *rep);
+	struct store *st = NULL;
+	struct scenario sc;
+	struct sink sink;
+	struct diag d = {{0}};
+	sqlite3 *q;
+	sqlite3_stmt *stmt;
+	int rc;
+
+	ck_assert_ptr_nonnull(rep);
+	remove(db);  /* a fresh database, as `gpucap run --db` makes it */
+	ck_assert_msg(scenario_load(&sc, scen, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	sc.arrivals.kind = ARRIVAL_UNIFORM;
+	sc.arrivals.rate_per_s = 1;
+	sc.arrivals.steps[0].at_us = 10 * SIM_US_PER_S;
+	sc.arrivals.steps[0].rate_per_s = 1;
+	sc.arrivals.steps[1].at_us = 5 * SIM_US_PER_S;
+	sc.arrivals.steps[1].rate_per_s = 100;
+	sc.arrivals.nsteps = 2;
+	ck_assert_msg(store_open(&st, db, &d) == STATUS_OK, "%s", d.msg);
+	sink = store_sink(st, &d);
+	rc = world_run(&sc, &sink, "test", rep, &d);
+	store_close(st);
+	ck_assert_int_eq(rc, STATUS_EINTERNAL);
+	ck_assert(!status_is_user_error(rc));  /* gpucap run exits 1 */
+	ck_assert_msg(strstr(d.msg, "the arrival event was scheduled at t = 5.060000 s, before the clock "
+			  "(t = 10.000000 s)") != NULL, "message: %s", d.msg);
+	ck_assert_int_eq(sqlite3_open_v2(db, &q, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(q, "SELECT (SELECT count(*) FROM runs) + (SELECT count(*) FROM "
+					    "metrics) + (SELECT count(*) FROM samples) + (SELECT count(*) FROM "
+					    "events)", -1, &stmt, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(stmt), SQLITE_ROW);
+	ck_assert_int_eq(sqlite3_column_int(stmt, 0), 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(q);
+	scenario_fini(&sc);
+	free(rep);
+	test_remove_file(db);
+	test_remove_file(scen);
+}
+END_TEST
+
 static Suite *world_suite(void)
 {
 	Suite *s = suite_create("world");
@@ -508,8 +668,11 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, several_policies_on_one_target);
 	tcase_add_test(tc, scale_to_zero_and_back);
 	tcase_add_test(tc, target_tracking_spike_by_hand);
+	tcase_add_test(tc, concurrency_counts_waiting_requests);
 	tcase_add_test(tc, high_resolution_metric_scales_out_sooner);
 	tcase_add_test(tc, scale_in_waits_for_its_datapoints);
+	tcase_add_test(tc, arrival_into_the_past_fails_the_run);
+	tcase_add_test(tc, high_resolution_metric_scales_in_at_standard_speed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -60,6 +60,10 @@ START_TEST(copies_scale_to_zero_and_back_with_their_instances)
 	 *  - 1800 s: 0 copies: the last is removed, instance 0 released: no instance at all.
 	 *  - 2400 s: 3 copies: no room -> 2 instances launch (ready 2460): 2 copies on the first, 1 on the
 	 *    second, serving at 2490.
+	 * The endpoint is real-time (the default): a request that comes while no copy serves is refused
+	 * (FACTS.md 6: "any attempts to invoke the endpoint will produce an error"). Requests come at 70k s,
+	 * k = 1..51; no copy serves in [1800, 2490): k = 26 (1820 s) to 35 (2450 s), 10 requests refused,
+	 * the other 41 served at once (one 1 s request at a time, never two at once): nobody waits.
 	 */
 	capture_run(&cap, scheduled, NULL, 0);
 	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 2);
@@ -94,9 +98,11 @@ START_TEST(copies_scale_to_zero_and_back_with_their_instances)
 	ck_assert_double_eq_tol(M("gpu_hours_paid"), 4 * 6000.0 / 3600, 1e-9);
 	/* a busy slot holds a copy's 2 GPUs: each 1 s request is 2 GPU-seconds */
 	ck_assert_double_eq_tol(M("gpu_hours_busy"), 2 * M("requests_served") / 3600, 1e-9);
-	/* the requests that came while no copy served waited and were served */
-	ck_assert_double_eq(M("requests_served"), M("requests_total"));
-	ck_assert(M("wait_p99_s") > 30);
+	/* the requests that came while no copy served were refused, the rest served without waiting */
+	ck_assert_double_eq(M("requests_total"), 51);
+	ck_assert_double_eq(M("requests_refused"), 10);
+	ck_assert_double_eq(M("requests_served"), 41);
+	ck_assert_double_eq_tol(M("latency_max_s"), 1.0, 1e-9);
 	/* the time series carries the copies serving: 3 at the horizon */
 	ck_assert_double_eq(cap.last_sample.copies, 3);
 }
@@ -160,35 +166,105 @@ START_TEST(per_copy_metric_fills_room_before_launching)
 END_TEST
 
 /*
- * p5.48xlarge has 8 GPUs; 4 GPUs a copy -> 2 an instance. A 1-day Capacity Block from the start holds the
- * 2 copies; on-demand is there for what it cannot hold. No policy.
+ * p5.48xlarge has 8 GPUs; 4 GPUs a copy -> 2 an instance. A 1-day Capacity Block, open since 11:30 the day
+ * before the start and ending at 11:30 (41400 s), holds the 2 copies; on-demand is there for what it
+ * cannot hold. No policy.
  */
 static const char block_end[] =
 	"name: copies-block\nhorizon: 2d\nslo: {latency_s: 600}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
 	"serving:\n  instance_type: p5.48xlarge\n  startup_s: 60\n"
 	"  copies: {gpus_per_copy: 4, startup_s: 30, initial: 2}\n"
-	"fleet:\n  - {option: capacity_block, start: 2026-01-01T00:00:00Z, duration: 1d, count: 1, usd_per_h: 40}\n"
+	"fleet:\n  - {option: capacity_block, start: 2025-12-31T11:30:00Z, duration: 1d, count: 1, usd_per_h: 40}\n"
 	"  - {option: on_demand, max: 2, usd_per_h: 50}\n";
 
 START_TEST(copies_lost_with_their_instance_load_again_elsewhere)
 {
 	/*
 	 * By hand: the block's instance holds both copies from t = 0, so no on-demand instance starts. At the
-	 * 40-minute warning (86400 - 2400 = 84000 s) it drains and its 2 copies are lost; nothing else has room
-	 * -> 1 on-demand instance launches at 84000 s (ready 84060 s), the copies load there until 84090 s.
+	 * 40-minute warning (41400 - 2400 = 39000 s) it drains and its 2 copies are lost; nothing else has room
+	 * -> 1 on-demand instance launches at 39000 s (ready 39060 s), the copies load there until 39090 s.
+	 * Requests come every 100 s; the one at 39000 s comes just after the warning (scheduled long before
+	 * it, it runs first) and finds no copy serving: a real-time endpoint refuses it. The next, at
+	 * 39100 s, finds the new copies: 1728 requests, 1727 served, 1 refused.
 	 */
 	capture_run(&cap, block_end, NULL, 0);
 	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 0);
 	ck_assert_int_eq(count_between("start", "copies", 0, 0), 2);
-	ck_assert_int_eq(count_between("copy_lost", NULL, 84000, 84000), 2);
-	ck_assert_int_eq(count_between("launch", "on_demand", 84000, 84000), 1);
+	ck_assert_int_eq(count_between("copy_lost", NULL, 39000, 39000), 2);
+	ck_assert_int_eq(count_between("launch", "on_demand", 39000, 39000), 1);
 	ck_assert_int_eq(count_between("launch", "on_demand", 0, 172800), 1);
-	ck_assert_int_eq(count_between("copy_load", NULL, 84060, 84060), 2);
-	ck_assert_int_eq(count_between("copy_ready", NULL, 84090, 84090), 2);
+	ck_assert_int_eq(count_between("copy_load", NULL, 39060, 39060), 2);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 39090, 39090), 2);
 	/* 2 copies serve all along but for the 90 s between the warning and the new copies */
 	ck_assert_double_eq_tol(M("copy_hours"), 2 * (172800.0 - 90) / 3600, 1e-9);
-	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+	ck_assert_double_eq(M("requests_total"), 1728);
+	ck_assert_double_eq(M("requests_refused"), 1);
+	ck_assert_double_eq(M("requests_served"), 1727);
+}
+END_TEST
+
+/*
+ * One copy of 10 slots a g6.12xlarge (4 GPUs a copy), 1 request/s of 1 s at 1..300 s and 1201..1800 s,
+ * nothing between; target tracking at 0.5 down to 0 copies, 1 datapoint, no cooldowns, scale_from_zero;
+ * instances start in 60 s, copies load in 25.5 s.
+ */
+static const char from_zero[] =
+	"name: copies-from-zero\nhorizon: 30m\nslo: {latency_s: 600}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 1, steps: [{at: 300s, rate_per_s: 0},"
+	" {at: 1200s, rate_per_s: 1}]}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving:\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+	"  copies: {gpus_per_copy: 4, slots_per_copy: 10, startup_s: 25.5, initial: 1}\n"
+	"fleet:\n  - {option: on_demand, max: 2, usd_per_h: 1}\n"
+	"autoscaling: {policy: target_tracking, target: 0.5, min: 0, max: 2, scale_out_datapoints: 1,"
+	" scale_in_datapoints: 1, scale_out_cooldown_s: 0, scale_in_cooldown_s: 0, scale_from_zero: true}\n";
+
+START_TEST(realtime_refuses_at_zero_async_queues)
+{
+	/*
+	 * By hand, both endpoints:
+	 *  - 360 s: the request of 300 s ended at 301 s: 1 / (60 x 10) = 0.0017 -> ceil(1 x 0.0017 / 0.5) = 1:
+	 *    hold. 420 s: a real 0 -> 0 copies; the instance holds none and is released.
+	 *  - requests come again from 1201 s. Real-time (FACTS.md 6): each finds no copy serving and is
+	 *    refused; the datapoints of refused invocations (NoCapacityInvocationFailures) at 1260 and 1320 s
+	 *    -> 1 copy at 1320 s: an instance launches (ready 1380 s), the copy loads until 1405.5 s. Refused:
+	 *    the requests of 1201..1405 s, 205 of them (also while the instance and copy were launching); the
+	 *    other 695 of 900 are served at once (1 busy slot of 10): nobody waits, the longest latency is 1 s.
+	 *  - async: the same requests queue; the backlog datapoints at 1260 and 1320 s -> 1 copy at 1320 s,
+	 *    serving at 1405.5 s; nothing is refused, the request of 1201 s waits 204.5 s (latency 205.5 s).
+	 *    1440 s: over [1380, 1440] the copy served 34.5 s, busy 10 for about 23 s while the 195 left
+	 *    waiting drain at 9/s, then 1: about (10 x 23 + 12 + 195 x 21.7 / 2) / (34.5 x 10) = 6.8 ->
+	 *    ceil(1 x 6.8 / 0.5) = 14, max 2: out to 2.
+	 */
+	const char *async[] = { "serving.endpoint=async" };
+	const struct capture_event *e;
+
+	capture_run(&cap, from_zero, NULL, 0);
+	e = capture_find(&cap, "scale_in", 0);
+	ck_assert_double_eq_tol(e->t_s, 420, 1e-9);
+	ck_assert_int_eq(e->count, 0);
+	ck_assert_int_eq(count_between("release", NULL, 420, 420), 1);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 1320, 1e-9);
+	ck_assert_int_eq(e->count, 1);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 1405.5, 1405.5), 1);
+	ck_assert_int_eq(capture_count(&cap, "scale_out"), 1);
+	ck_assert_double_eq(M("requests_total"), 900);
+	ck_assert_double_eq(M("requests_refused"), 205);
+	ck_assert_double_eq(M("requests_served"), 695);
+	ck_assert_double_eq_tol(M("latency_max_s"), 1.0, 1e-9);
+
+	capture_run(&cap, from_zero, async, 1);
+	e = capture_find(&cap, "scale_out", 0);
+	ck_assert_double_eq_tol(e->t_s, 1320, 1e-9);
+	ck_assert_int_eq(e->count, 1);
+	ck_assert_int_eq(count_between("copy_ready", NULL, 1405.5, 1405.5), 1);
+	e = capture_find(&cap, "scale_out", 1);
+	ck_assert_double_eq_tol(e->t_s, 1440, 1e-9);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_double_eq(M("requests_refused"), 0);
+	ck_assert_double_eq(M("requests_served"), 900);
+	ck_assert_double_eq_tol(M("latency_max_s"), 205.5, 1e-9);
 }
 END_TEST
 
@@ -199,6 +275,7 @@ static Suite *world_copies_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, copies_scale_to_zero_and_back_with_their_instances);
+	tcase_add_test(tc, realtime_refuses_at_zero_async_queues);
 	tcase_add_test(tc, per_copy_metric_fills_room_before_launching);
 	tcase_add_test(tc, copies_lost_with_their_instance_load_again_elsewhere);
 	suite_add_tcase(s, tc);

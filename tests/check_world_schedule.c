@@ -176,6 +176,32 @@ START_TEST(scheduled_max_widens_target_tracking)
 }
 END_TEST
 
+/*
+ * Fractions of a second in ISO times are kept to the microsecond (they were dropped). The run starts at
+ * 00:00:00.6; the one-off action at 00:20:00.4 fires 20 x 60 + 0.4 - 0.6 = 1199.8 s into the run, and the
+ * cron action "30 0 * * *" at the whole minute 00:30:00, 30 x 60 - 0.6 = 1799.4 s into it.
+ */
+START_TEST(fractional_seconds_place_actions_to_the_microsecond)
+{
+	const struct capture_event *e;
+
+	run_text("name: frac\nhorizon: 1h\nstart: 2026-01-01T00:00:00.6Z\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+		 "fleet:\n  - {option: on_demand, count: 2, max: 8, usd_per_h: 1}\n"
+		 "autoscaling:\n  policy: none\n  schedule:\n"
+		 "    - {at: 2026-01-01T00:20:00.4Z, min: 5}\n"
+		 "    - {cron: \"30 0 * * *\", max: 3}\n");
+	ck_assert_int_eq(capture_count(&cap, "scheduled"), 2);
+	e = capture_find(&cap, "scheduled", 0);
+	ck_assert_double_eq_tol(e->t_s, 1199.8, 1e-9);
+	ck_assert_int_eq(e->count, 5);
+	e = capture_find(&cap, "scheduled", 1);
+	ck_assert_double_eq_tol(e->t_s, 1799.4, 1e-9);
+	ck_assert_int_eq(e->count, 3);
+}
+END_TEST
+
 static Suite *world_schedule_suite(void)
 {
 	Suite *s = suite_create("world_schedule");
@@ -186,6 +212,7 @@ static Suite *world_schedule_suite(void)
 	tcase_add_test(tc, scheduled_min_is_not_blocked_by_the_cooldown);
 	tcase_add_test(tc, cron_recurs_and_same_time_actions_run_in_order);
 	tcase_add_test(tc, scheduled_max_widens_target_tracking);
+	tcase_add_test(tc, fractional_seconds_place_actions_to_the_microsecond);
 	suite_add_tcase(s, tc);
 	return s;
 }

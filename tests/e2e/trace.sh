@@ -78,4 +78,36 @@ same=$(sqlite3 rt.sqlite "select count(*) from metrics a join metrics b on a.nam
 	'wait_mean_s', 'latency_max_s') and a.value = b.value")
 check "replayed trace gives identical latencies ($same of 5)" test "$same" = 5
 check "rows = requests" test "$(($(wc -l <gen.csv) - 1))" = "$(sqlite3 rt.sqlite "select value from metrics where run_id = 1 and name = 'requests_total'" | cut -d. -f1)"
+
+# A trace written in batches (12 rows, 10 of them sharing a timestamp with a neighbour), scaled: every copy
+# comes before the next row, so `trace gen` writes rows in time order and `run` replays them. scale_rate 2
+# gives exactly 24 rows; 3.5 gives 3 or 4 per row, 36 to 48. The old rule put copies after rows of their
+# own batch (rows out of order, and a run whose clock ran backwards).
+cat >batches.yaml <<YAML
+name: batches
+horizon: 20s
+sample_period: 1s
+slo: {latency_s: 20}
+workload:
+  arrivals: {kind: trace, path: $SRC/tests/data/traces/batches.csv, format: generic,
+             columns: {time: time_s, time_format: seconds, service_s: service_s}}
+  service: {kind: trace}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 4}
+fleet:
+  - {option: reserved, count: 2}
+YAML
+for k in 2 3.5; do
+	"$GPUCAP" trace gen --scenario batches.yaml --set workload.arrivals.scale_rate=$k -o "batches-$k.csv" 2>/dev/null
+	check "batches x$k: trace gen exits 0" test $? -eq 0
+	check "batches x$k: rows in time order" awk -F, 'NR > 2 && $1 + 0 < prev { exit 1 } NR > 1 { prev = $1 + 0 }' \
+		"batches-$k.csv"
+	rows=$(($(wc -l <"batches-$k.csv") - 1))
+	if [ "$k" = 2 ]; then check "batches x2: 24 rows" test "$rows" -eq 24
+	else check "batches x3.5: 36 to 48 rows ($rows)" test "$rows" -ge 36 -a "$rows" -le 48; fi
+	"$GPUCAP" run batches.yaml --set workload.arrivals.scale_rate=$k --db batches.sqlite --quiet
+	check "batches x$k: run exits 0" test $? -eq 0
+	check "batches x$k: run serves the $rows rows trace gen wrote" test "$(sqlite3 batches.sqlite "select
+		cast(value as int) from metrics where run_id = (select max(run_id) from runs)
+		and name = 'requests_served'")" = "$rows"
+done
 finish
