@@ -809,6 +809,7 @@ const struct scenario_load_names scenario_load_also_keys = SCENARIO_LOAD_KEYS(al
 const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(policy_names);
 const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(metric_names);
 const struct scenario_load_names scenario_load_interrupt_names = SCENARIO_LOAD_NAMES(interrupt_names);
+const struct scenario_load_names scenario_load_endpoint_names = SCENARIO_LOAD_NAMES(endpoint_names);
 const struct scenario_yaml_bounds *const scenario_load_type_price = &price_bounds;
 const struct scenario_yaml_bounds *const scenario_load_type_fraction = &fraction_bounds;
 const struct scenario_yaml_bounds *const scenario_load_concurrency_target = &concurrency_target;

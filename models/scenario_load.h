@@ -204,7 +204,7 @@ struct scenario_load_variants {
 extern const struct scenario_load_names scenario_load_top_keys, scenario_load_slo_keys,
 	scenario_load_serving_keys, scenario_load_autoscaling_keys, scenario_load_type_keys,
 	scenario_load_also_keys, scenario_load_policy_names, scenario_load_metric_names,
-	scenario_load_interrupt_names;
+	scenario_load_interrupt_names, scenario_load_endpoint_names;
 extern const struct scenario_yaml_bounds *const scenario_load_type_price, *const scenario_load_type_fraction,
 	*const scenario_load_concurrency_target, *const scenario_load_invocations_target;
 /* scenario_workload.c */

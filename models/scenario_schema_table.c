@@ -227,6 +227,8 @@ static const struct scenario_schema_key serving_entries[] = {
 	  "refused (dropped)" },
 	{ CHOICE_("on_interrupt", scenario_load_interrupt_names), .dflt = "\"requeue\"", .desc = "what happens "
 	  "to requests in service on an instance taken away" },
+	{ CHOICE_("endpoint", scenario_load_endpoint_names), .dflt = "\"realtime\"", .desc = "realtime "
+	  "refuses a request while nothing is in service; async queues it" },
 	{ MAP_("copies", copies_map), .desc = "model copies on instances (SageMaker inference components)" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
@@ -297,8 +299,9 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .desc = "savings_plan: Savings Plans rates by instance "
 	  "type, one for the serving type (or discount)" },
 	{ TIME_("start"), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block begins" },
-	{ DUR_("duration", DAY_US, false, 182 * DAY_US), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: "
-	  "whole days from 1 to 14, or 21 to 182 in steps of 7 days" },
+	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
+	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
+	{ TIME_("end"), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
 	END };
 static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
 	.entries = entry_entries };
