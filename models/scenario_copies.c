@@ -18,7 +18,8 @@
 #include "status.h"
 
 #define DEFAULT_COPY_STARTUP_US (120 * S_US)  /* model download and load on a ready instance: an assumption
-                                                 between the 77 s and 168 s model downloads of FACTS.md 7 */
+                                                 between the 77 s and 168 s model downloads
+                                                 (SOURCES.md [delay-copy-startup]) */
 
 static const char *const copies_keys[] = { "gpus_per_copy", "per_instance", "slots_per_copy", "startup_s",
 	"startup", "initial", "min_instances", NULL };

@@ -3,7 +3,7 @@
  * scenario.h, struct delay_dist):
  *     startup: {kind: constant, mean_s: 7m}
  *     startup: {kind: lognormal, mean_s: 420, cv: 0.3}
- *     startup: {kind: empirical, values_s: [258, 346, 381, 525]}   # e.g. measured scale-outs (FACTS.md 7)
+ *     startup: {kind: empirical, values_s: [258, 346, 381, 525]}   # measured (SOURCES.md [delay-measurements])
  * Absent, every launch takes serving.startup_s. Delays are at most one day; an empirical list holds 1 to
  * SCENARIO_DELAY_VALUES_MAX values, each drawn with equal probability.
  */

@@ -89,8 +89,8 @@ int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const 
 
 /*
  * True if the scenario serves a real-time endpoint without copies, whose capacity may not go below one
- * instance (FACTS.md 6: a real-time variant's minimum "is required to be 1 or higher"; scale-to-zero is
- * only for inference components). Needs serving read first.
+ * instance (SOURCES.md [sm-realtime-min1]: a real-time variant's minimum "is required to be 1 or higher";
+ * scale-to-zero is only for inference components). Needs serving read first.
  */
 bool scenario_load_needs_one(const struct load *l);
 

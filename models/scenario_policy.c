@@ -7,12 +7,13 @@
  *                 datapoints_to_alarm: 2, steps: [{lower: 0, upper: 0.1, adjustment: 1}, ...]}
  *     scale_in:  {...}                 # either alarm may be omitted, not both
  *
- * The step rules checked are Application Auto Scaling's (FACTS.md 6, step scaling): the ranges "can't
+ * The step rules checked are Application Auto Scaling's (SOURCES.md [step-bounds]): the ranges "can't
  * overlap/gap", and there is at most "one null lower bound (-inf) and one null upper bound (+inf)". Here
  * the steps must also be written in ascending order, so the only null lower bound can be the first step's
  * and the only null upper bound the last step's; each step's upper bound must equal the next one's lower.
  *
- * Also the Kubernetes HPA's keys, and scheduled actions under any policy (FACTS.md 6, "Scheduled scaling"):
+ * Also the Kubernetes HPA's keys, and scheduled actions under any policy
+ * (SOURCES.md [scheduled-actions], [scheduled-cron-utc]):
  *
  *     schedule:                        # at most 32, run in list order when due together
  *       - {at: 2026-01-01T08:00:00Z, min: 4}
@@ -190,9 +191,9 @@ int scenario_load_step(struct load *l)
 }
 
 /*
- * The Kubernetes HPA's keys (FACTS.md 6, "Kubernetes HPA"): tolerance (default 0.1), the scale-down
- * stabilisation window (default 300 s), and the default scale-up policies, Percent 100 and Pods 4 per
- * period with selectPolicy Max. Only with policy hpa.
+ * The Kubernetes HPA's keys (SOURCES.md [hpa-tolerance], [hpa-stabilization], [hpa-scale-up-limit]):
+ * tolerance (default 0.1), the scale-down stabilisation window (default 300 s), and the default scale-up
+ * policies, Percent 100 and Pods 4 per period with selectPolicy Max. Only with policy hpa.
  */
 int scenario_load_hpa(struct load *l)
 {
