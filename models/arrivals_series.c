@@ -5,8 +5,8 @@
  * [start, start + window_s). Starts are seconds from the scenario start, >= 0, strictly increasing.
  *   aggregate: a header line, then rows `window_start_s,rate_per_s[,more columns, ignored]`; within a window
  *              requests arrive as a Poisson process at that rate.
- *   servegen:  no header; rows `start,rate,cv,distribution,p1,p2` (ServeGen's per-client files, see
- *              shared/traces/SOURCES.md). Within a window requests arrive as a renewal process whose gaps
+ *   servegen:  no header; rows `start,rate,cv,distribution,p1,p2` (ServeGen's per-client files,
+ *              SOURCES.md [trace-servegen]). Within a window requests arrive as a renewal process whose gaps
  *              follow the fitted distribution: `Gamma` with shape p1 and scale p2 (mean p1 x p2), or
  *              `Weibull` with shape p1 and scale p2 (mean p2 x Gamma(1 + 1/p1); GSL's gsl_ran_weibull(r,
  *              a, b) takes the scale as a and the shape as b). An empty distribution with rate > 0 means

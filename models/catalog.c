@@ -1,23 +1,26 @@
 /*
  * catalog: the default instance catalogue (see catalog.h).
  *
- * Prices: ../shared/FACTS.md §8. The On-Demand figures are the post-June-2025 us-east-1 Linux prices that
+ * Prices: SOURCES.md [price-od]. The On-Demand figures are the post-June-2025 us-east-1 Linux prices that
  * public code states it checked against the AWS Price List offer file of 2026-09-24 ([S]); p6-b200 is the
  * us-east-2 figure from a list "verified against Cost Explorer actuals" ([S]). vCPU counts are the EC2
- * instance-type specifications (FACTS.md §4 confirms p5.48xlarge = 192). reserved_discount is the "1y commit
- * discount (default)" column of FACTS.md's suggested table: 35% for P-family, 30% for G-family, marked [S],
+ * instance-type specifications (SOURCES.md [catalog-specs]: documented for p5.48xlarge = 192).
+ * reserved_discount (SOURCES.md [price-reserved-discount]) is a typical 1-year commitment discount:
+ * 35% for P-family, 30% for G-family, from secondary sources [S],
  * i.e. an assumption a scenario should override with its own negotiated rate; 3-year: 55% / 50% from the
- * same column. Savings Plan: 30%, the low end of "Compute SP ~30-45% (1 yr)" [S]. Spot: the middle of the
- * "implied discount vs current OD" column where FACTS.md has one (p5 45-60% -> 0.50, p5en 62-69% -> 0.65,
- * p4d 56-77% -> 0.65, p4de 72-83% -> 0.75, g5.xlarge 50-70% -> 0.60, g6.12xlarge 49-60% -> 0.55), else
- * 0.55 for G and 0.50 for P types ([?] in FACTS.md). Capacity Blocks: the last published rates, valid until
- * 2025-01-01 (FACTS.md 1: p5.48xlarge $39.33, p4d.24xlarge $14.75); 0 (unknown) for the others.
+ * same sources. Savings Plan: 30%, the low end of "Compute SP ~30-45% (1 yr)" [S]
+ * (SOURCES.md [price-sp-discount]). Spot (SOURCES.md [price-spot-discount]): the middle of the discount a
+ * pre-cut Spot snapshot implies against today's On-Demand price, where there is one (p5 45-60% -> 0.50, p5en
+ * 62-69% -> 0.65, p4d 56-77% -> 0.65, p4de 72-83% -> 0.75, g5.xlarge 50-70% -> 0.60, g6.12xlarge 49-60% ->
+ * 0.55), else 0.55 for G and 0.50 for P types (no source). Capacity Blocks: the last published rates, valid
+ * until 2025-01-01 (SOURCES.md [price-cb]: p5.48xlarge $39.33, p4d.24xlarge $14.75); 0 (unknown) for the
+ * others.
  */
 #include "catalog.h"
 
 #include <string.h>
 
-#define PRICE_LIST "AWS Price List offer file 2026-09-24 via public code [S] (FACTS.md 8)"
+#define PRICE_LIST "AWS Price List offer file 2026-09-24 via public code [S] (SOURCES.md [price-od])"
 
 static const struct catalog_entry entries[] = {
 	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, 0.55, 0.30, 0.50, 39.33, "2026-09-24", PRICE_LIST },
@@ -25,7 +28,7 @@ static const struct catalog_entry entries[] = {
 	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, 0.55, 0.30, 0.65, 14.75, "2026-09-24", PRICE_LIST },
 	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, 0.55, 0.30, 0.75, 0, "2026-09-24", PRICE_LIST },
 	{ "p6-b200.48xlarge", 8, "B200", 192, 113.9328, 0.35, 0.55, 0.30, 0.50, 0, "2026-09-24",
-	  "us-east-2 list verified against Cost Explorer, public code [S] (FACTS.md 8)" },
+	  "us-east-2 list verified against Cost Explorer, public code [S] (SOURCES.md [price-od])" },
 	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, 0.50, 0.30, 0.60, 0, "2026-09-24", PRICE_LIST },
 	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
 	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },

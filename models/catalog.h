@@ -2,12 +2,13 @@
  * catalog: the default catalogue of GPU instance types and their prices.
  *
  * One row per instance type: GPUs, GPU model, vCPUs, the On-Demand price in USD per instance-hour, and the
- * date and source of that price (../shared/FACTS.md §8, "Suggested default catalogue"). The reserved rate is
- * the On-Demand price less `reserved_discount`, a typical one-year commitment discount that FACTS.md marks
- * as secondary-source ([S]); the 3-year, Savings Plan and Spot discounts are likewise typical figures, not
- * quotes. They are assumptions, and every scenario may override any number here (the scenario's `catalog:`
- * map, or the price keys of a fleet entry). The instance family (quota group) is the first letter of the
- * name: "Running On-Demand P instances", "... G and VT instances" (FACTS.md 4).
+ * date and source of that price (SOURCES.md [price-od]). The reserved rate is the On-Demand price less
+ * `reserved_discount`, a typical one-year commitment discount from secondary sources
+ * (SOURCES.md [price-reserved-discount]); the 3-year, Savings Plan and Spot discounts are likewise typical
+ * figures, not quotes (SOURCES.md [price-sp-discount], [price-spot-discount]). They are assumptions, and
+ * every scenario may override any number here (the scenario's `catalog:` map, or the price keys of a fleet
+ * entry). The instance family (quota group) is the first letter of the name: "Running On-Demand P instances",
+ * "... G and VT instances" (SOURCES.md [od-quota-vcpus]).
  *
  * The table is static, read-only data: catalog_find() returns a pointer into it that lives for the whole
  * process. Prices are us-east-1 Linux unless the source column says otherwise.
@@ -29,7 +30,7 @@ struct catalog_entry {
 	double spot_discount;      /* typical Spot discount off the current On-Demand price (assumption) */
 	double cb_usd_per_h;       /* last published Capacity Block rate per instance-hour; 0 = unknown */
 	const char *price_date;    /* when the price was observed, YYYY-MM-DD */
-	const char *price_source;  /* where the price comes from (FACTS.md reference) */
+	const char *price_source;  /* where the price comes from (SOURCES.md [price-od]) */
 };
 
 /* The entry named `name`, or NULL if the catalogue has no such type. */

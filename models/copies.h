@@ -1,6 +1,7 @@
 /*
  * copies: model copies on instances, the second scaling dimension (SageMaker inference components with
- * managed instance scaling; FACTS.md 6, README "Copies").
+ * managed instance scaling; SOURCES.md [sm-ic-copies], [sm-ic-binpack], [sm-ic-idle-release],
+ * [sm-ic-scale-in-order], README "Copies").
  *
  * The policies scale copies (DesiredCopyCount); the instances follow. A copy needs gpus_per_copy GPUs,
  * an instance holds per_instance copies, and a copy serves serving.slots requests at once. A copy is

@@ -1,6 +1,6 @@
 /*
  * cron: five-field cron expressions ("MIN HOUR DOM MON DOW") in UTC, for scheduled scaling actions
- * (FACTS.md 6, "Scheduled scaling": recurring schedules in UTC, finest resolution one minute).
+ * (SOURCES.md [scheduled-cron-utc]: recurring schedules in UTC, finest resolution one minute).
  *
  * Each field is a comma-separated list of `*`, `N`, `A-B`, each optionally followed by `/STEP` (`*`/n,
  * `A-B/n`, and `N/n`, which means N to the field's end). Ranges: minute 0-59, hour 0-23, day of month

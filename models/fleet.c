@@ -163,8 +163,9 @@ static void on_ready(struct engine *eng, struct event *ev)
 		fleet_reconcile(f); /* a Spot instance serving may release an on-demand stand-in */
 }
 
-/* FACTS.md 7: measured scale-outs vary a lot, hence a distribution. A lognormal with mean m and
- * coefficient of variation cv has sigma^2 = ln(1 + cv^2) and mu = ln(m) - sigma^2 / 2. */
+/* SOURCES.md [delay-measurements], [delay-lognormal]: measured scale-outs vary a lot, hence a distribution.
+ * A lognormal with mean m and coefficient of variation cv has sigma^2 = ln(1 + cv^2) and
+ * mu = ln(m) - sigma^2 / 2. */
 int64_t fleet_delay_draw(const struct delay_dist *d, gsl_rng *rng, int64_t default_us)
 {
 	double sigma, x;
@@ -616,7 +617,8 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int quota_vcpus
 			snprintf(why, size, "InsufficientInstanceCapacity (outage window)");
 			return STATUS_EINPUT;
 		}
-	/* FACTS.md 4: On-Demand quotas are vCPUs per family group ("Running On-Demand P instances") */
+	/* On-Demand quotas are vCPUs per family group ("Running On-Demand P instances";
+	 * SOURCES.md [od-quota-vcpus]) */
 	if (quota_vcpus >= 0 && (running + 1) * vcpus > quota_vcpus) {
 		snprintf(why, size, "quota: %d vCPUs of %s %c instances (%d running x %d vCPUs)", quota_vcpus,
 			 quota_name, family - 32, running, vcpus);

@@ -157,7 +157,7 @@ void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us, int64_t 
 
 void meter_dropped(struct meter *m, enum drop_reason why, bool waited)
 {
-	/* A dropped request always counts against the SLO (ARCHITECTURE.md, "Instance lifecycle"). */
+	/* A dropped request always counts against the SLO. */
 	m->slo_violations++;
 	m->ttft_violations++;
 	if (waited)

@@ -52,7 +52,7 @@ int option_bill(enum option_kind kind, double usd_per_h, int64_t launch_us, int6
 		if (ended_early) {
 			billed = (held + US_PER_S - 1) / US_PER_S * US_PER_S; /* per second: round up */
 			if (!before_window && billed < ON_DEMAND_MIN_US)
-				billed = ON_DEMAND_MIN_US; /* the 60-second minimum (FACTS.md 4) */
+				billed = ON_DEMAND_MIN_US; /* the 60-second minimum, SOURCES.md [od-per-second] */
 		}
 		*billed_us = (double)billed;
 		*usd = usd_per_h * (double)billed / US_PER_H;

@@ -32,9 +32,9 @@ bool option_kind_supported(enum option_kind kind);
 
 /*
  * What one instance of `kind` costs for being held from launch_us to end_us (microseconds), at usd_per_h,
- * following the option's documented billing rule (../shared/FACTS.md):
+ * following the option's documented billing rule (models/SOURCES.md):
  *   on_demand: "You pay only for the seconds that your On-Demand Instances are in the running state, with a
- *     60-second minimum" (FACTS.md 4). Both apply to the instance's own life:
+ *     60-second minimum" (SOURCES.md [od-per-second], [window-share]). Both apply to the instance's own life:
  *     - terminated inside the window (`ended_early`): its time is rounded up to whole seconds, and at least
  *       60 s are billed, unless it was already running at t = 0 (`before_window`): it was launched before
  *       the window, so its first 60 s lie before it and the minimum is not charged again (the rounding
@@ -42,8 +42,9 @@ bool option_kind_supported(enum option_kind kind);
  *     - still running at the horizon (not `ended_early`): billed exactly up to the horizon, to the
  *       microsecond, with neither rounding nor minimum: the rest of its life falls outside the window.
  *   reserved: "billed for every clock-hour during the term ... regardless of whether an instance is running"
- *     (FACTS.md 3): the whole interval, used or not. The simulated window is a slice of the term, so the
- *     window's share is rate x window length (fractional hours at the window's edges are pro-rated).
+ *     (SOURCES.md [ri-clock-hour], [window-share]): the whole interval, used or not. The simulated window is
+ *     a slice of the term, so the window's share is rate x window length (fractional hours at the window's
+ *     edges are pro-rated).
  * Writes the cost in USD and the billed instance-microseconds (what the bill covers). Returns STATUS_OK, or
  * STATUS_EINPUT for a kind this build does not simulate.
  */

@@ -1,7 +1,7 @@
 /*
  * option_block: EC2 Capacity Blocks for ML.
  *
- * Rules (FACTS.md 1):
+ * Rules (SOURCES.md [cb-upfront], [cb-instances-in-window], [cb-warning-40min], [cb-expiry-30min]):
  *  - paid up front for the whole block, used or not ("Capacity Block pricing = reservation fee (charged up
  *    front at purchase time)"): the price is count x usd_per_h x duration, or upfront_usd. The simulated
  *    window bears the share of the block that falls inside it; the share after the horizon is reported as
@@ -63,7 +63,8 @@ static void open_block(struct fleet *f, struct fleet_group *g, bool warm)
 		    warm ? "capacity block open since before t=0" : "capacity block opens");
 }
 
-/* The expiration warning: idle instances go now, busy ones drain until the termination (FACTS.md 1). */
+/* The expiration warning: idle instances go now, busy ones drain until the termination
+ * (SOURCES.md [cb-warning-40min], [cb-expiry-30min]). */
 static void drain_block(struct fleet *f, struct fleet_group *g)
 {
 	int live = g->live;

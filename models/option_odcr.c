@@ -1,14 +1,14 @@
 /*
  * option_odcr: On-Demand Capacity Reservations.
  *
- * Rule (FACTS.md 3): an ODCR is "charged at the equivalent On-Demand rate whether you run instances in
- * reserved capacity or not"; launches into it always succeed (the capacity is reserved). The window's cost
- * is count x rate x window hours, and the paid GPU-hours are the whole reservation's; instances running in
- * it cost nothing more. They are launched and scaled like on-demand instances (scaling them in saves
- * nothing, so put the entry early in the fleet order). "Savings Plans ... apply to CRs (used capacity
- * first)" (FACTS.md 3): the reservation is recorded by clock hour for the settlement (savings.h), split into
- * the capacity instances ran in (launch to termination, or to the horizon) and the rest, and the dollars a
- * plan covers leave the ODCR bill for the plan's.
+ * Rule (SOURCES.md [odcr-od-rate]): an ODCR is "charged at the equivalent On-Demand rate whether you run
+ * instances in reserved capacity or not"; launches into it always succeed (the capacity is reserved). The
+ * window's cost is count x rate x window hours, and the paid GPU-hours are the whole reservation's; instances
+ * running in it cost nothing more. They are launched and scaled like on-demand instances (scaling them in
+ * saves nothing, so put the entry early in the fleet order). "Savings Plans ... apply to CRs (used capacity
+ * first)" (SOURCES.md [sp-odcr]): the reservation is recorded by clock hour for the settlement (savings.h),
+ * split into the capacity instances ran in (launch to termination, or to the horizon) and the rest, and the
+ * dollars a plan covers leave the ODCR bill for the plan's.
  */
 #include "fleet.h"
 #include "status.h"

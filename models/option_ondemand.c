@@ -1,13 +1,14 @@
 /*
  * option_ondemand: On-Demand instances.
  *
- * Rule (FACTS.md 4): "You pay only for the seconds that your On-Demand Instances are in the running state,
- * with a 60-second minimum" (option_bill rounds an instance ended inside the window up to whole seconds
- * and applies the minimum unless it was running at t = 0; one still running at the horizon is billed
- * exactly up to it). Usage is recorded by clock hour at On-Demand rates; the meter turns it into
+ * Rule (SOURCES.md [od-per-second]): "You pay only for the seconds that your On-Demand Instances are in the
+ * running state, with a 60-second minimum" (option_bill rounds an instance ended inside the window up to
+ * whole seconds and applies the minimum unless it was running at t = 0; one still running at the horizon is
+ * billed exactly up to it). Usage is recorded by clock hour at On-Demand rates; the meter turns it into
  * the bill when the window closes, after Savings Plans have covered what they cover (savings.h). Launches
- * can fail: the account's On-Demand quota in vCPUs or instances ("Running On-Demand P instances"),
- * insufficient capacity (a chance per attempt, and outage windows; FACTS.md 4: InsufficientInstanceCapacity).
+ * can fail: the account's On-Demand quota in vCPUs or instances ("Running On-Demand P instances",
+ * SOURCES.md [od-quota-vcpus]), insufficient capacity (a chance per attempt, and outage windows;
+ * SOURCES.md [od-ice]: InsufficientInstanceCapacity).
  */
 #include "fleet.h"
 #include "status.h"

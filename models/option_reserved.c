@@ -1,14 +1,14 @@
 /*
  * option_reserved: reserved instances (and their term and payment).
  *
- * Rule (FACTS.md 3): "Reserved Instances are billed for every clock-hour during the term ... regardless of
- * whether an instance is running." The instances are in service from t = 0 and never scaled in. The cost of
- * the simulated window is count x (hourly rate + upfront / term hours) x the hours of the window inside
- * the term: an upfront payment is amortised over every hour of its term. RIs "don't auto-renew; on expiry
- * instances continue at On-Demand rates": the part of the window outside the term is billed as on-demand
- * usage (and a Savings Plan may cover it). What the term still costs after the horizon is reported as
- * commitment_after_horizon_usd. Every reservation has a term: the loader makes an entry without `term` a
- * 1-year one from the scenario start (scenario_fleet.c).
+ * Rule (SOURCES.md [ri-clock-hour], [ri-no-renew], [ri-no-term]): "Reserved Instances are billed for every
+ * clock-hour during the term ... regardless of whether an instance is running." The instances are in service
+ * from t = 0 and never scaled in. The cost of the simulated window is count x (hourly rate + upfront / term
+ * hours) x the hours of the window inside the term: an upfront payment is amortised over every hour of its
+ * term. RIs "don't auto-renew; on expiry instances continue at On-Demand rates": the part of the window
+ * outside the term is billed as on-demand usage (and a Savings Plan may cover it). What the term still costs
+ * after the horizon is reported as commitment_after_horizon_usd. Every reservation has a term: the loader
+ * makes an entry without `term` a 1-year one from the scenario start (scenario_fleet.c).
  */
 #include <assert.h>
 

@@ -1,7 +1,7 @@
 /*
  * option_spot: Spot instances, their interruptions and their price.
  *
- * Rules (FACTS.md 5):
+ * Rules (SOURCES.md [spot-notice-2min], [spot-per-second], [spot-max-od], [spot-billing]):
  *  - "A Spot Instance interruption notice is a warning that is issued two minutes before Amazon EC2 stops
  *    or terminates your Spot Instance": at a notice the instance stops taking requests (the fleet launches a
  *    replacement in allocation order) and is taken away notice_s later (default 120 s).
@@ -196,7 +196,8 @@ static void spot_launched(struct fleet *f, struct fleet_group *g, struct instanc
 }
 
 /*
- * True if EC2 interrupted `in` within the first hour of its life, which then costs nothing (FACTS.md 5):
+ * True if EC2 interrupted `in` within the first hour of its life, which then costs nothing
+ * (SOURCES.md [spot-billing]):
  * it had a notice, was launched inside the window, and stopped running (at end_us when terminated early;
  * at the end of its notice when still under notice at the horizon) less than 3600 s after its launch.
  */

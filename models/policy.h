@@ -8,8 +8,8 @@
  * the fleet can hold, and logs the decision with its reason.
  *
  * A missing metric (NaN: no instance was in service during the period) means "insufficient data", and
- * every policy then leaves capacity alone (FACTS.md 6: "Missing datapoints -> alarm INSUFFICIENT_DATA -> no
- * scaling until new data").
+ * every policy then leaves capacity alone (SOURCES.md [aas-missing-data]: "Missing datapoints -> alarm
+ * INSUFFICIENT_DATA -> no scaling until new data").
  *
  * Adding a policy is one file that fills in struct policy_ops and one case in policy_new().
  */
@@ -52,9 +52,9 @@ struct policy_ops {
 };
 
 /*
- * The bounds live here, not in each policy, because the run moves them: a scheduled action (FACTS.md 6,
- * "Scheduled scaling") sets MinCapacity/MaxCapacity while the policy keeps its cooldowns and history.
- * A policy clamps its answers to [min, max] as they are at the evaluation; the run also clamps every
+ * The bounds live here, not in each policy, because the run moves them: a scheduled action
+ * (SOURCES.md [scheduled-actions]) sets MinCapacity/MaxCapacity while the policy keeps its cooldowns and
+ * history. A policy clamps its answers to [min, max] as they are at the evaluation; the run also clamps every
  * decision to them (so a policy that still keeps its own copy from the scenario cannot leave them).
  */
 struct policy {

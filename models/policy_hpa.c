@@ -1,6 +1,8 @@
 /*
- * policy_hpa: the Kubernetes Horizontal Pod Autoscaler, as its documentation describes it (FACTS.md 6,
- * "Kubernetes HPA", from kubernetes/website horizontal-pod-autoscale.md). Replicas are instances here.
+ * policy_hpa: the Kubernetes Horizontal Pod Autoscaler, as its documentation describes it
+ * (kubernetes/website horizontal-pod-autoscale.md; SOURCES.md [hpa-sync-period], [hpa-formula],
+ * [hpa-tolerance], [hpa-stabilization], [hpa-scale-up-limit], [hpa-not-ready], [hpa-missing-metrics]).
+ * Replicas are instances here.
  *
  * Rules implemented:
  *  - The control loop runs every `--horizontal-pod-autoscaler-sync-period`, default 15 s: the scenario's

@@ -1,6 +1,7 @@
 /*
  * policy_step: Application Auto Scaling step scaling on two CloudWatch-style alarms, as documented
- * (../shared/FACTS.md 6, "Step scaling"; source doc_source/application-auto-scaling-step-scaling-policies.md).
+ * (SOURCES.md [step-bounds], [step-adjustments], [step-alarms]; source
+ * doc_source/application-auto-scaling-step-scaling-policies.md).
  *
  * The alarms. Each evaluation (one per autoscaling.resolution_s) adds one datapoint, the metric over the
  * period just ended, to both alarms. An alarm is in ALARM when at least datapoints_to_alarm of its last
@@ -9,10 +10,11 @@
  * "missing" treatment looks further back for datapoints, which is not modelled; here a missing datapoint
  * simply takes a place among the last evaluation_periods without breaching. Before evaluation_periods
  * datapoints exist, the places not yet filled count as missing. While an alarm is in ALARM it invokes the
- * policy at every evaluation (an assumption: the alarm keeps invoking while it stays in ALARM; the
- * cooldowns below are what stop repeated actions).
+ * policy at every evaluation (an assumption, SOURCES.md [step-alarms]: the alarm keeps invoking while it
+ * stays in ALARM; the cooldowns below are what stop repeated actions).
  *
- * Rules applied when an alarm is in ALARM, each from FACTS.md 6:
+ * Rules applied when an alarm is in ALARM (SOURCES.md [step-bounds], [step-adjustments], [aas-cooldown-out],
+ * [aas-cooldown-in]):
  *  - The step is the one whose bounds, relative to the threshold, contain the latest datapoint:
  *    "Above threshold: lower bound inclusive, upper exclusive; below threshold: lower exclusive, upper
  *    inclusive". An alarm that breaches above (greater, greater_or_equal) uses the first rule, one that

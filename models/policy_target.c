@@ -1,7 +1,8 @@
 /*
- * policy_target: Application Auto Scaling target tracking, as documented (../shared/FACTS.md 6).
+ * policy_target: Application Auto Scaling target tracking, as documented (SOURCES.md [tt-proportional]).
  *
- * Rules implemented, each from the AWS text quoted in FACTS.md:
+ * Rules implemented, each from AWS's text (SOURCES.md [tt-proportional], [tt-scale-in-margin],
+ * [aas-cooldown-out], [aas-cooldown-in], [tt-alarms], [tt-high-res-scale-in], [aas-missing-data]):
  *  - Scale out when the metric is above the target, proportionally: desired = ceil(capacity x metric /
  *    target). "Always acts conservatively by rounding up or down": rounding up adds capacity on scale-out
  *    and removes less on scale-in, so ceil serves both directions.
@@ -21,16 +22,17 @@
  *    concurrency metric) is one datapoint; the policy scales out only after scale_out_datapoints
  *    consecutive datapoints above the target, and in only after scale_in_datapoints consecutive ones
  *    below the scale-in threshold, acting on the latest. AWS does not publish the alarms' shape; the
- *    defaults 3 and 15 are the commonly cited ones (FACTS.md 7, [?]), an assumption set in the scenario.
+ *    defaults 3 and 15 are the commonly cited ones (SOURCES.md [tt-alarms]), an assumption set in the
+ *    scenario.
  *  - High-resolution metrics (resolution_s under 60 s, such as SageMaker's 10 s concurrency metric) scale
- *    out faster but "scale IN at the same speed as standard metrics" (FACTS.md 7, "SageMaker
- *    high-resolution scaling metrics"). So with a period under a minute the scale-in alarm does not see
- *    each sample: it sees one-minute datapoints, each the average (CloudWatch's Average statistic) of the
- *    samples with data whose evaluation time falls in that minute of run time, (k x 60 s, (k + 1) x 60 s],
- *    closed at the first evaluation at or after (k + 1) x 60 s (missing if no sample had data). The
- *    scale-in alarm counts those datapoints, scale_in_datapoints of them in a row, and a scale-in acts at
- *    the evaluation that closes the last one, on that minute's average. The scale-out alarm still counts
- *    every sample.
+ *    out faster but "scale IN at the same speed as standard metrics" (SOURCES.md [tt-high-res-scale-in],
+ *    SageMaker high-resolution scaling metrics). So with a period under a minute the scale-in alarm does
+ *    not see each sample: it sees one-minute datapoints, each the average (CloudWatch's Average statistic)
+ *    of the samples with data whose evaluation time falls in that minute of run time,
+ *    (k x 60 s, (k + 1) x 60 s], closed at the first evaluation at or after (k + 1) x 60 s (missing if no sample
+ *    had data). The scale-in alarm counts those datapoints, scale_in_datapoints of them in a row, and a
+ *    scale-in acts at the evaluation that closes the last one, on that minute's average. The scale-out alarm
+ *    still counts every sample.
  *  - Missing data: no action (policy.h), and the alarms start counting again ("INSUFFICIENT_DATA").
  * Several policies on one target are combined by the run (world.c, combine()).
  */

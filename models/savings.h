@@ -1,11 +1,12 @@
 /*
  * savings: settling Savings Plans against eligible usage, UTC clock hour by UTC clock hour.
  *
- * The rule (FACTS.md 3, and the re:Post worked example there): a plan commits to an amount in USD per hour
- * at Savings Plan rates. Each hour, eligible usage is charged at the plan's discounted rate against the
- * commitment; commitment not used in that hour is lost ("you are still billed $.90/hour because you
- * committed to that amount"); usage beyond the commitment is billed at the On-Demand rate. Several plans
- * apply one after the other, in fleet order, each to what the earlier ones left.
+ * The rule (SOURCES.md [sp-commitment], [sp-clock-hour], [sp-fleet-order]; the re:Post worked example): a
+ * plan commits to an amount in USD per hour at Savings Plan rates. Each hour, eligible usage is charged at
+ * the plan's discounted rate against the commitment; commitment not used in that hour is lost ("you are still
+ * billed $.90/hour because you committed to that amount"); usage beyond the commitment is billed at the
+ * On-Demand rate. Several plans apply one after the other, in fleet order, each to what the earlier ones
+ * left.
  *
  * Hours are UTC clock hours (the bill's hours), not hours counted from the scenario start. The window
  * rarely starts or ends on the hour: its first and last clock hours are then partial, and each plan's
@@ -13,8 +14,8 @@
  * reservation's charge is (option_reserved.c); only the usage inside the window is settled against it.
  *
  * Eligible usage comes in three kinds, valued at On-Demand rates (an ODCR's at its own rate, the
- * "equivalent On-Demand rate"). Savings Plans "apply to CRs (used capacity first)" (FACTS.md 3; the AWS
- * page it cites: "Discounts are preferentially applied to instance usage before covering unused Capacity
+ * "equivalent On-Demand rate"). Savings Plans "apply to CRs (used capacity first)" (SOURCES.md [sp-odcr];
+ * the AWS page: "Discounts are preferentially applied to instance usage before covering unused Capacity
  * Reservations"), so within an hour each plan covers on-demand instance usage first, then the ODCR capacity
  * instances ran in, then the ODCR capacity nobody ran in. The first two are both instance usage and AWS
  * gives no order between them; since a plan's rate is the same for both, the order only decides which

@@ -39,16 +39,17 @@
 #define DEFAULT_SLOTS 1
 #define MAX_QUEUE_TIMEOUT_US DAY_US
 #define DEFAULT_STARTUP_US (420 * S_US)            /* launch to ready: an assumption inside the 258-525 s
-                                                      SageMaker scale-out range of FACTS.md 7 */
+                                                      SageMaker scale-out range
+                                                      (SOURCES.md [delay-startup-default]) */
 #define MAX_STARTUP_US DAY_US
 #define DEFAULT_MAX_QUEUE 1000000
 #define MAX_MAX_QUEUE 100000000
 #define MAX_TARGET_INVOCATIONS 1e9
 #define DEFAULT_RESOLUTION_US (60 * S_US)
 #define MAX_RESOLUTION_US (3600 * S_US)
-#define DEFAULT_COOLDOWN_US (300 * S_US)           /* Application Auto Scaling default (FACTS.md 6) */
+#define DEFAULT_COOLDOWN_US (300 * S_US)           /* the AWS default (SOURCES.md [aas-cooldown-default]) */
 #define MAX_COOLDOWN_US DAY_US
-#define DEFAULT_SCALE_IN_MARGIN 0.10               /* "usually more than 10% lower" (FACTS.md 6) */
+#define DEFAULT_SCALE_IN_MARGIN 0.10               /* SOURCES.md [tt-scale-in-margin] */
 #define MAX_GPUS 64
 #define MAX_VCPUS 4096
 #define MAX_FILE_BYTES (16 << 20)                   /* a scenario is a few kB; refuse anything absurd */
@@ -69,6 +70,8 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
+
+static const char *const also_keys[] = { "metric", "target", NULL };  /* each of autoscaling.also */
 
 static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa", "predictive" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
@@ -372,7 +375,7 @@ static void serve_type(struct load *l)
 
 	l->sc.serving.gpus = t->gpus;
 	l->sc.serving.vcpus = t->vcpus;
-	l->sc.serving.family = l->sc.serving.instance_type[0];  /* quota group "P instances" (FACTS.md 4) */
+	l->sc.serving.family = l->sc.serving.instance_type[0];  /* SOURCES.md [od-quota-vcpus] */
 	l->sc.serving.od_usd_per_h = t->od_usd_per_h;
 	l->sc.serving.reserved_usd_per_h = t->od_usd_per_h * (1.0 - t->reserved_discount);
 	l->sc.serving.spot_discount = t->spot_discount;
@@ -436,8 +439,8 @@ int scenario_load_check_zero(struct load *l, const struct scenario_yaml_ref *r, 
 	if (n != 0 || !r->node || !scenario_load_needs_one(l))
 		return STATUS_OK;
 	return scenario_yaml_fail(&l->y, r, "0 instances on a realtime endpoint without copies: a real-time "
-				  "variant needs at least 1 (FACTS.md 6); expected at least 1, serving.endpoint: "
-				  "async, or serving.copies");
+				  "variant needs at least 1 (SOURCES.md [sm-realtime-min1]); expected at least 1, "
+				  "serving.endpoint: async, or serving.copies");
 }
 
 /* Read autoscaling's own keys; min and max defaults wait for the fleet (scenario_load_finish). */
@@ -477,7 +480,7 @@ static int read_autoscaling(struct load *l)
 /*
  * Target tracking's alarms: the policy acts when the last N datapoints (one per resolution_s) all breach.
  * AWS does not publish the alarms it creates; the defaults, 3 for scale-out and 15 for scale-in, are the
- * commonly cited ones (FACTS.md 7, marked [?]): an assumption, to override.
+ * commonly cited ones (SOURCES.md [tt-alarms]): an assumption, to override.
  */
 static int read_tt_datapoints(struct load *l)
 {
@@ -505,7 +508,7 @@ static int read_tt_datapoints(struct load *l)
  */
 static int read_also(struct load *l)
 {
-	static const char *const keys[] = { "metric", "target", NULL };
+	const char *const *keys = also_keys;
 	struct scenario_yaml_ref list, e, r;
 	int n, rc, metric;
 
@@ -543,7 +546,7 @@ static int read_autoscaling_timing(struct load *l)
 	struct scenario_yaml_ref *as = &l->autoscaling, r;
 	int rc;
 
-	/* the HPA's control loop runs every 15 s by default (FACTS.md 6, --horizontal-pod-autoscaler-sync-period) */
+	/* the HPA's control loop runs every 15 s by default (SOURCES.md [hpa-sync-period]) */
 	l->sc.autoscaling.resolution_us = l->sc.autoscaling.policy == POLICY_HPA ? 15 * S_US : DEFAULT_RESOLUTION_US;
 	l->sc.autoscaling.scale_out_cooldown_us = DEFAULT_COOLDOWN_US;
 	l->sc.autoscaling.scale_in_cooldown_us = DEFAULT_COOLDOWN_US;
@@ -795,3 +798,20 @@ const char *scenario_metric_name(enum metric_kind k)
 {
 	return (unsigned)k < sizeof metric_names / sizeof metric_names[0] ? metric_names[k] : "?";
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_top_keys = SCENARIO_LOAD_KEYS(top_keys);
+const struct scenario_load_names scenario_load_slo_keys = SCENARIO_LOAD_KEYS(slo_keys);
+const struct scenario_load_names scenario_load_serving_keys = SCENARIO_LOAD_KEYS(serving_keys);
+const struct scenario_load_names scenario_load_autoscaling_keys = SCENARIO_LOAD_KEYS(autoscaling_keys);
+const struct scenario_load_names scenario_load_type_keys = SCENARIO_LOAD_KEYS(type_keys);
+const struct scenario_load_names scenario_load_also_keys = SCENARIO_LOAD_KEYS(also_keys);
+const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(policy_names);
+const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(metric_names);
+const struct scenario_load_names scenario_load_interrupt_names = SCENARIO_LOAD_NAMES(interrupt_names);
+const struct scenario_load_names scenario_load_endpoint_names = SCENARIO_LOAD_NAMES(endpoint_names);
+const struct scenario_yaml_bounds *const scenario_load_type_price = &price_bounds;
+const struct scenario_yaml_bounds *const scenario_load_type_fraction = &fraction_bounds;
+const struct scenario_yaml_bounds *const scenario_load_concurrency_target = &concurrency_target;
+const struct scenario_yaml_bounds *const scenario_load_invocations_target = &invocations_target;

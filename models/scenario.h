@@ -101,9 +101,9 @@ enum service_kind {
 
 enum policy_kind {
 	POLICY_NONE,            /* fixed fleet */
-	POLICY_TARGET_TRACKING, /* Application Auto Scaling target tracking (FACTS.md 6) */
-	POLICY_STEP,            /* Application Auto Scaling step scaling on two alarms (FACTS.md 6) */
-	POLICY_HPA,             /* the Kubernetes Horizontal Pod Autoscaler (FACTS.md 6) */
+	POLICY_TARGET_TRACKING, /* Application Auto Scaling target tracking (SOURCES.md [tt-proportional]) */
+	POLICY_STEP,            /* Application Auto Scaling step scaling (SOURCES.md [step-alarms]) */
+	POLICY_HPA,             /* the Kubernetes Horizontal Pod Autoscaler (SOURCES.md [hpa-formula]) */
 	POLICY_PREDICTIVE       /* forecast from the traffic's own history (policy_predictive.c) */
 };
 
@@ -114,7 +114,7 @@ enum forecast_kind {
 	FORECAST_HOLT_WINTERS   /* holt_winters: additive Holt-Winters with a daily season */
 };
 
-/* How a step's adjustment is read (FACTS.md 6, step scaling). */
+/* How a step's adjustment is read (SOURCES.md [step-adjustments]). */
 enum adjustment_kind {
 	ADJUST_CHANGE_IN_CAPACITY,  /* change_in_capacity: add the adjustment, in instances */
 	ADJUST_EXACT_CAPACITY,      /* exact_capacity: the adjustment is the new capacity */
@@ -137,7 +137,7 @@ struct step_adjustment {
 };
 
 /* One scheduled scaling action (`autoscaling.schedule`; scenario_policy.c): at a time or on a cron
- * schedule (UTC), set the autoscaling bounds; FACTS.md 6, "Scheduled scaling". */
+ * schedule (UTC), set the autoscaling bounds; SOURCES.md [scheduled-actions], [scheduled-cron-utc]. */
 struct scheduled_action {
 	bool recurring;           /* true: `cron`; false: `at` */
 	int64_t at_unix_us;       /* `at`: when, microseconds since the epoch (UTC) */
@@ -165,12 +165,13 @@ enum metric_kind {
 	                        model also the busy-GPU fraction: an instance's GPUs are shared by its slots) */
 	METRIC_INVOCATIONS,  /* invocations_per_instance: arrivals per minute per instance in service */
 	METRIC_BACKLOG       /* backlog_per_instance: requests waiting per instance in service (the async
-	                        endpoint metric ApproximateBacklogSizePerInstance, FACTS.md 6) */
+	                        endpoint metric ApproximateBacklogSizePerInstance,
+	                        SOURCES.md [sm-backlog-metric]) */
 };
 
 enum term_kind {
 	TERM_NONE,  /* options without a term (on_demand, spot, odcr, capacity_block) */
-	TERM_1Y,    /* one year = 365 days (FACTS.md 3) */
+	TERM_1Y,    /* one year = 365 days (SOURCES.md [ri-terms]) */
 	TERM_3Y     /* three years = 1095 days */
 };
 
@@ -185,7 +186,8 @@ enum interrupt_kind {
 	INTERRUPT_DROP      /* they are dropped (and violate the SLO) */
 };
 
-/* What an endpoint does with a request that finds no instance (with copies: no copy) in service (FACTS.md 6). */
+/* What an endpoint does with a request that finds no instance (with copies: no copy) in service
+ * (SOURCES.md [sm-realtime-refuse-at-zero]). */
 enum endpoint_kind {
 	ENDPOINT_REALTIME,  /* real-time inference: the invocation fails ("any attempts to invoke the endpoint
 	                       will produce an error" while it scales from zero): refused */
@@ -244,7 +246,8 @@ struct fleet_entry {
 	                                 savings_plan: off on-demand for covered usage */
 	double interruptions_per_hour;/* per instance (from `interruptions_per_hour` or `interruption_band`);
 	                                 0 with an availability trace or no model */
-	int64_t notice_us;            /* `notice_s`: interruption notice, default 120 s (FACTS.md 5) */
+	int64_t notice_us;            /* `notice_s`: interruption notice, default 120 s
+	                                 (SOURCES.md [spot-notice-2min]) */
 	double reclaims_per_day;      /* `reclaims_per_day`: pool-wide reclaim events */
 	double reclaim_fraction;      /* `reclaim_fraction`: share of the pool each takes, default 1 */
 	int64_t outage_mean_us;       /* `outage_mean_s`: pool unavailable after a reclaim (exponential mean) */
@@ -370,7 +373,7 @@ struct scenario {
 	 * `serving.copies`: model copies on instances (SageMaker inference components; README, "Copies").
 	 * With copies, the serving unit is the copy: serving.slots is slots per copy, every policy metric is
 	 * per copy, and autoscaling's capacity (min, max, the policies' answers, scheduled actions) counts
-	 * copies (sagemaker:inference-component:DesiredCopyCount, FACTS.md 6); instances follow.
+	 * copies (sagemaker:inference-component:DesiredCopyCount, SOURCES.md [sm-ic-copies]); instances follow.
 	 */
 	struct {
 		bool enabled;              /* serving.copies is given */
@@ -381,7 +384,8 @@ struct scenario {
 		                              within autoscaling min and max */
 		int min_instances;         /* `min_instances` (ManagedInstanceScaling MinInstanceCount), default 0 */
 		int64_t startup_us;        /* `startup_s`: placement to serving on a ready instance (model
-		                              download and load), default 120 s (an assumption, FACTS.md 7) */
+		                              download and load), default 120 s (an assumption,
+		                              SOURCES.md [delay-copy-startup]) */
 		struct delay_dist startup; /* `startup`: a distribution instead of startup_s (scenario_delay.c) */
 	} copies;
 
@@ -418,18 +422,22 @@ struct scenario {
 		int64_t scale_out_cooldown_us;  /* `autoscaling.scale_out_cooldown_s`, default 300 s */
 		int64_t scale_in_cooldown_us;   /* `autoscaling.scale_in_cooldown_s`, default 300 s */
 		double scale_in_margin;         /* `autoscaling.scale_in_margin`: scale in only below
-		                                   target x (1 - margin); default 0.10 (FACTS.md 6) */
+		                                   target x (1 - margin); default 0.10
+		                                   (SOURCES.md [tt-scale-in-margin]) */
 		int scale_out_datapoints;       /* target tracking: consecutive datapoints above the target
-		                                   before a scale-out, default 3 (assumption, FACTS.md 7 [?]) */
+		                                   before a scale-out, default 3 (an assumption,
+		                                   SOURCES.md [tt-alarms]) */
 		int scale_in_datapoints;        /* ... below target x (1 - margin) before a scale-in, default 15 */
 		struct {
 			enum metric_kind metric;  /* `metric` of one more target-tracking policy */
 			double target;            /* its `target` */
 		} also[2];                      /* `autoscaling.also`: more target-tracking policies on the same
-		                                   fleet, on other metrics (FACTS.md 6: several policies) */
+		                                   fleet, on other metrics
+		                                   (SOURCES.md [tt-multiple-policies]) */
 		int nalso;                      /* entries used, 0..2 */
 		bool scale_from_zero;           /* `autoscaling.scale_from_zero`: with no instance, requests
-		                                   waiting for 2 periods launch 1 (FACTS.md 6, SageMaker) */
+		                                   waiting for 2 periods launch 1
+		                                   (SOURCES.md [sm-scale-from-zero]) */
 		/* step scaling only (policy step; scenario_policy.c): */
 		enum adjustment_kind adjustment_type;  /* `autoscaling.adjustment_type`, default
 		                                          change_in_capacity */

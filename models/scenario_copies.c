@@ -18,7 +18,8 @@
 #include "status.h"
 
 #define DEFAULT_COPY_STARTUP_US (120 * S_US)  /* model download and load on a ready instance: an assumption
-                                                 between the 77 s and 168 s model downloads of FACTS.md 7 */
+                                                 between the 77 s and 168 s model downloads
+                                                 (SOURCES.md [delay-copy-startup]) */
 
 static const char *const copies_keys[] = { "gpus_per_copy", "per_instance", "slots_per_copy", "startup_s",
 	"startup", "initial", "min_instances", NULL };
@@ -103,3 +104,7 @@ int scenario_copies_finish(struct load *l, int capacity, int counted)
 	}
 	return STATUS_OK;
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_copies_keys = SCENARIO_LOAD_KEYS(copies_keys);

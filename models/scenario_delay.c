@@ -3,7 +3,7 @@
  * scenario.h, struct delay_dist):
  *     startup: {kind: constant, mean_s: 7m}
  *     startup: {kind: lognormal, mean_s: 420, cv: 0.3}
- *     startup: {kind: empirical, values_s: [258, 346, 381, 525]}   # e.g. measured scale-outs (FACTS.md 7)
+ *     startup: {kind: empirical, values_s: [258, 346, 381, 525]}   # measured (SOURCES.md [delay-measurements])
  * Absent, every launch takes serving.startup_s. Delays are at most one day; an empirical list holds 1 to
  * SCENARIO_DELAY_VALUES_MAX values, each drawn with equal probability.
  */
@@ -59,3 +59,9 @@ int scenario_load_startup(struct load *l, const struct scenario_yaml_ref *e, str
 		return scenario_yaml_fail(&l->y, &r, "cv applies only to kind lognormal; expected no cv");
 	return scenario_yaml_number(&l->y, &r, &cv_bounds, &out->cv);
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_startup_keys = SCENARIO_LOAD_KEYS(startup_keys);
+const struct scenario_load_names scenario_load_startup_names = SCENARIO_LOAD_NAMES(kinds);
+const struct scenario_yaml_bounds *const scenario_load_startup_cv = &cv_bounds;

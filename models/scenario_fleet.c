@@ -4,7 +4,7 @@
  * Each fleet entry names a purchase option, and each option has its own keys; a key of another option is
  * refused with "KEY does not apply to OPTION; expected one of: ..." so that a price or a limit is never
  * silently ignored. Defaults come from the serving instance type (the catalogue after the scenario's
- * catalog: overrides). The rules each option follows are cited from ../shared/FACTS.md where the numbers
+ * catalog: overrides). The rules each option follows are cited from models/SOURCES.md by ID where the numbers
  * come from AWS documentation, and called assumptions where they do not.
  *
  * Spot entries may name trace files (prices, availability), read while loading so that a malformed trace
@@ -23,19 +23,19 @@
 
 #define US_PER_H 3600000000.0
 #define MAX_UPFRONT_USD 1e10             /* a 3-year all-upfront p5 is about 1.4e6 per instance */
-#define TERM_1Y_H 8760.0                 /* 365 days (FACTS.md 3: 1 year = 31,536,000 s) */
+#define TERM_1Y_H 8760.0                 /* 365 days (SOURCES.md [ri-terms]: 31,536,000 s) */
 #define TERM_3Y_H 26280.0                /* 1095 days */
-#define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption: AWS sets the split per offering */
-#define DEFAULT_NOTICE_US (120 * S_US)   /* "two minutes before Amazon EC2 stops" it (FACTS.md 5) */
+#define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption (SOURCES.md [ri-partial-upfront-split]) */
+#define DEFAULT_NOTICE_US (120 * S_US)   /* "two minutes before" EC2 stops it (SOURCES.md [spot-notice-2min]) */
 #define MAX_NOTICE_US (3600 * S_US)
-#define DEFAULT_OUTAGE_MEAN_US (3600 * S_US)  /* an assumption: FACTS.md says nothing on pool outages */
+#define DEFAULT_OUTAGE_MEAN_US (3600 * S_US)  /* an assumption (SOURCES.md [spot-pool-reclaims]) */
 #define MAX_OUTAGE_MEAN_US (400 * DAY_US)
 #define HOURS_PER_MONTH 730.0            /* 8760 h / 12: the month of the Spot Advisor's bands */
-#define BLOCK_MAX_COUNT 64               /* "Each Capacity Block up to 64 instances" (FACTS.md 1) */
-#define BLOCKS_MAX_COUNT 256             /* "up to 256 instances across Capacity Blocks" (FACTS.md 1) */
-#define BLOCK_END_S (11 * 3600 + 1800)   /* "All Capacity Blocks end at 11:30AM UTC" (FACTS.md 1) */
+#define BLOCK_MAX_COUNT 64               /* "Each Capacity Block up to 64 instances" (SOURCES.md [cb-max-64]) */
+#define BLOCKS_MAX_COUNT 256             /* "up to 256 across Capacity Blocks" (SOURCES.md [cb-max-256]) */
+#define BLOCK_END_S (11 * 3600 + 1800)   /* "All Capacity Blocks end at 11:30AM UTC" (SOURCES.md [cb-end-1130]) */
 #define MAX_QUOTA 10000000
-#define DEFAULT_BACKOFF_US (30 * S_US)   /* an assumption inside "wait a few minutes" (FACTS.md 4) */
+#define DEFAULT_BACKOFF_US (30 * S_US)   /* within "wait a few minutes" (SOURCES.md [launch-retry-backoff]) */
 #define DEFAULT_MAX_BACKOFF_US (600 * S_US)
 #define MAX_BACKOFF_US DAY_US
 #define DEFAULT_MULTIPLIER 2.0
@@ -80,11 +80,11 @@ static const char *const strategy_names[] = { "order", "mixed" };
 static const char *const bool_names[] = { "false", "true" };
 
 /*
- * The Spot Instance Advisor's interruption-frequency bands are monthly (FACTS.md 5: "0-5%, 5-10%, 10-15%,
- * 15-20%, >20% monthly"). A band is read as the probability p that an instance is interrupted within a
- * month, taken at the band's middle (25% for the open ">20%": an assumption), and turned into a constant
- * rate per instance-hour: no interruption for a month has probability exp(-730 rate) = 1 - p, so
- * rate = -ln(1 - p) / 730 (a month = 730 h).
+ * The Spot Instance Advisor's interruption-frequency bands are monthly (SOURCES.md [spot-advisor-bands]:
+ * "0-5%, 5-10%, 10-15%, 15-20%, >20% monthly"). A band is read as the probability p that an instance is
+ * interrupted within a month, taken at the band's middle (25% for the open ">20%": an assumption), and turned
+ * into a constant rate per instance-hour: no interruption for a month has probability exp(-730 rate) = 1 - p,
+ * so rate = -ln(1 - p) / 730 (a month = 730 h).
  */
 static const char *const band_names[] = { "<5%", "5-10%", "10-15%", "15-20%", ">20%" };
 static const double band_monthly_p[] = { 0.025, 0.075, 0.125, 0.175, 0.25 };
@@ -136,11 +136,11 @@ static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct f
 
 /*
  * reserved. The effective rate E = od x (1 - d), d the 1- or 3-year discount, split by the payment option
- * (FACTS.md 3: All Upfront has "no hourly charges", Partial Upfront is an upfront part plus a discounted
- * hourly rate, No Upfront is hourly only); the upfront part pays for the whole term of H hours. An explicit
- * usd_per_h or upfront_usd replaces its part. RIs come only with "one-year or three-year commitment"
- * (FACTS.md 3), so an entry without `term` is a 1-year No Upfront term from the scenario start, like a
- * savings_plan's; `payment`, `upfront_usd` and `term_start` still need an explicit `term`.
+ * (SOURCES.md [ri-payment]: All Upfront has "no hourly charges", Partial Upfront is an upfront part plus a
+ * discounted hourly rate, No Upfront is hourly only); the upfront part pays for the whole term of H hours. An
+ * explicit usd_per_h or upfront_usd replaces its part. RIs come only with "one-year or three-year commitment"
+ * (SOURCES.md [ri-no-term]), so an entry without `term` is a 1-year No Upfront term from the scenario start,
+ * like a savings_plan's; `payment`, `upfront_usd` and `term_start` still need an explicit `term`.
  */
 static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -174,7 +174,7 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 }
 
 /* odcr: "charged at the equivalent On-Demand rate whether you run instances in reserved capacity or not"
- * (FACTS.md 3), so the default rate is the on-demand price. */
+ * (SOURCES.md [odcr-od-rate]), so the default rate is the on-demand price. */
 static int read_odcr(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	int rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of instances the reservation holds", f);
@@ -218,9 +218,9 @@ static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, str
 }
 
 /*
- * savings_plan: an hourly commitment, billed whether used or not, that buys usage at a discount (FACTS.md
- * 3). It holds no instances (max = 0). usd_per_h is the serving type's rate under the plan. Several plans
- * may be listed; they add up.
+ * savings_plan: an hourly commitment, billed whether used or not, that buys usage at a discount
+ * (SOURCES.md [sp-commitment]). It holds no instances (max = 0). usd_per_h is the serving type's rate under
+ * the plan. Several plans may be listed; they add up.
  */
 static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -272,7 +272,7 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
 }
 
 /*
- * Launch failures (FACTS.md 4, InsufficientInstanceCapacity): `ice_probability` per attempt, and
+ * Launch failures (SOURCES.md [od-ice], InsufficientInstanceCapacity): `ice_probability` per attempt, and
  * `ice_outages`, windows from the scenario start, in order, not overlapping, inside the horizon.
  */
 static int read_ice(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
@@ -324,9 +324,9 @@ static int read_on_demand(struct load *l, const struct scenario_yaml_ref *e, str
 
 /*
  * Spot never costs more than On-Demand: the price is the Spot price "not exceeding the On-Demand price"
- * (FACTS.md 5). The bound is the serving type's On-Demand price after the scenario's catalog: overrides
- * (not an on_demand entry's own usd_per_h, which may be a negotiated rate). A fixed usd_per_h above it is
- * refused; prices of a trace above it are lowered to it, with a warning that counts them.
+ * (SOURCES.md [spot-max-od]). The bound is the serving type's On-Demand price after the scenario's catalog:
+ * overrides (not an on_demand entry's own usd_per_h, which may be a negotiated rate). A fixed usd_per_h above
+ * it is refused; prices of a trace above it are lowered to it, with a warning that counts them.
  */
 static int check_spot_price(struct load *l, const struct scenario_yaml_ref *r, struct fleet_entry *f)
 {
@@ -463,7 +463,7 @@ static int read_spot(struct load *l, const struct scenario_yaml_ref *e, struct f
 /* ---- capacity_block ----------------------------------------------------------------------------- */
 
 /* The whole-day lengths a block can be asked for: "1-day increments up to 14 days, and in 7-day increments
- * up to 182 days" (FACTS.md 1). */
+ * up to 182 days" (SOURCES.md [cb-durations]). */
 static bool block_days_ok(int64_t days)
 {
 	return (days >= 1 && days <= 14) || (days >= 21 && days <= 182 && days % 7 == 0);
@@ -521,14 +521,15 @@ static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int
 }
 
 /*
- * A block's start and end must be an offering AWS sells (FACTS.md 1). "All Capacity Blocks end at 11:30AM
+ * A block's start and end must be an offering AWS sells (SOURCES.md [cb-end-1130],
+ * [cb-start-any-time], [cb-durations]). "All Capacity Blocks end at 11:30AM
  * UTC", and a search for N days (block_days_ok) offers the blocks that end at 11:30 closest to N days
  * after their start: "One block will have a duration that is slightly less than your desired duration,
- * while the other will have a duration slightly greater" (capacity-blocks-purchase, the page FACTS.md 1
- * cites; capacityBlockDurationHours and capacityBlockDurationMinutes give such lengths in hours and
- * minutes). So, with r the time from start to the first 11:30 at or after it, a block lasts r + k days,
- * and k is N (exactly N days when r = 0, slightly more otherwise) or, when r > 0, N - 1 (slightly less):
- * its length is within a day of some N days.
+ * while the other will have a duration slightly greater" (capacity-blocks-purchase, the page
+ * SOURCES.md [cb-durations] cites; capacityBlockDurationHours and capacityBlockDurationMinutes give such
+ * lengths in hours and minutes). So, with r the time from start to the first 11:30 at or after it, a block
+ * lasts r + k days, and k is N (exactly N days when r = 0, slightly more otherwise) or, when r > 0, N - 1
+ * (slightly less): its length is within a day of some N days.
  */
 static int check_block_offering(struct load *l, const struct scenario_yaml_ref *r, bool by_duration,
 				int64_t start_unix_us, int64_t end_unix_us)
@@ -541,8 +542,8 @@ static int check_block_offering(struct load *l, const struct scenario_yaml_ref *
 	if (tod_us != BLOCK_END_S * S_US) {
 		units_format_time((end_unix_us - mod_pos(end_unix_us, S_US)) / S_US, to, sizeof to);
 		return scenario_yaml_fail(&l->y, r, "the block ends at %s%s; expected an end at 11:30 UTC: "
-					  "\"All Capacity Blocks end at 11:30AM UTC\" (FACTS.md 1)", to,
-					  mod_pos(end_unix_us, S_US) ? " and a fraction of a second" : "");
+					  "\"All Capacity Blocks end at 11:30AM UTC\" (SOURCES.md [cb-end-1130])",
+					  to, mod_pos(end_unix_us, S_US) ? " and a fraction of a second" : "");
 	}
 	k = (len_us - r_us) / DAY_US;  /* whole: both the end and start + r_us are at 11:30 */
 	if (block_days_ok(k) || (r_us > 0 && block_days_ok(k + 1)))
@@ -550,14 +551,14 @@ static int check_block_offering(struct load *l, const struct scenario_yaml_ref *
 	if (r_us == 0 && by_duration)
 		return scenario_yaml_bad(&l->y, r, days);
 	if (r_us == 0)
-		return scenario_yaml_fail(&l->y, r, "the block lasts %lld days; expected %s (FACTS.md 1)",
-					  (long long)k, days);
+		return scenario_yaml_fail(&l->y, r, "the block lasts %lld days; expected %s "
+					  "(SOURCES.md [cb-durations])", (long long)k, days);
 	format_hm(r_us / S_US, hm, sizeof hm);
 	units_format_time(units_floor_s(at_us), first, sizeof first);
 	return scenario_yaml_fail(&l->y, r, "the block lasts %s (to the first 11:30 UTC, %s) plus %lld days; "
 				  "expected %s plus 0 to 14 days, or plus 20, 21, 27, 28, ..., 181 or 182 days (7n - 1 "
-				  "or 7n, n = 3 to 26): the blocks ending at 11:30 UTC nearest to %s (FACTS.md 1)", hm,
-				  first, (long long)k, hm, days);
+				  "or 7n, n = 3 to 26): the blocks ending at 11:30 UTC nearest to %s "
+				  "(SOURCES.md [cb-start-any-time])", hm, first, (long long)k, hm, days);
 }
 
 /* Warn about a block that the run never reaches. */
@@ -577,7 +578,8 @@ static int check_block_window(struct load *l, const struct scenario_yaml_ref *st
 				  "simulated window (%s to %s); it never serves", from, to, run_from, run_to);
 }
 
-/* "up to 256 instances across Capacity Blocks" (FACTS.md 1): the blocks so far, f (the latest) included. */
+/* "up to 256 instances across Capacity Blocks" (SOURCES.md [cb-max-256]): the blocks so far, f (the latest)
+ * included. */
 static int check_blocks_total(struct load *l, const struct scenario_yaml_ref *e, const struct fleet_entry *f)
 {
 	struct scenario_yaml_ref r;
@@ -589,8 +591,9 @@ static int check_blocks_total(struct load *l, const struct scenario_yaml_ref *e,
 		return STATUS_OK;
 	scenario_yaml_child(e, "count", &r);
 	return scenario_yaml_fail(&l->y, &r, "the capacity_block entries hold %d instances with this one (%d "
-				  "before it); expected at most %d across all Capacity Blocks (FACTS.md 1)", total,
-				  total - f->count, BLOCKS_MAX_COUNT);
+				  "before it); expected at most %d across all Capacity Blocks "
+				  "(SOURCES.md [cb-max-256])",
+				  total, total - f->count, BLOCKS_MAX_COUNT);
 }
 
 /* The block's price: per instance-hour (default the catalogue's Capacity Block rate) or for the whole block;
@@ -701,7 +704,7 @@ int scenario_load_fleet(struct load *l)
 
 /* ---- quotas, launch_retry, allocation ------------------------------------------------------------ */
 
-/* `quotas` (FACTS.md 4: On-Demand quotas count vCPUs per family); -1 = no limit. */
+/* `quotas` (SOURCES.md [od-quota-vcpus]: On-Demand quotas count vCPUs per family); -1 = no limit. */
 static int read_quotas(struct load *l)
 {
 	int *values[] = { &l->sc.quotas.on_demand_vcpus, &l->sc.quotas.on_demand_instances,
@@ -825,8 +828,8 @@ int scenario_load_finish(struct load *l)
 	per = sc->copies.enabled ? sc->copies.per_instance : 1;
 	if (!l->min_given)
 		sc->autoscaling.min = reserved * per;
-	/* a real-time variant without copies never goes below 1 instance (FACTS.md 6): the default is at
-	 * least 1 under a policy, and an explicit 0 is refused */
+	/* a real-time variant without copies never goes below 1 instance (SOURCES.md [sm-realtime-min1]): the
+	 * default is at least 1 under a policy, and an explicit 0 is refused */
 	if (!l->min_given && sc->autoscaling.min < 1 && scenario_load_needs_one(l) &&
 	    sc->autoscaling.policy != POLICY_NONE) {
 		sc->autoscaling.min = 1;
@@ -863,3 +866,25 @@ int scenario_load_finish(struct load *l)
 					  sc->autoscaling.min, sc->autoscaling.max);
 	return STATUS_OK;
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_outage_keys = SCENARIO_LOAD_KEYS(outage_keys);
+const struct scenario_load_names scenario_load_quota_keys = SCENARIO_LOAD_KEYS(quota_keys);
+const struct scenario_load_names scenario_load_retry_keys = SCENARIO_LOAD_KEYS(retry_keys);
+const struct scenario_load_names scenario_load_allocation_keys = SCENARIO_LOAD_KEYS(allocation_keys);
+const struct scenario_load_names scenario_load_term_names = SCENARIO_LOAD_NAMES(term_names);
+const struct scenario_load_names scenario_load_payment_names = SCENARIO_LOAD_NAMES(payment_names);
+const struct scenario_load_names scenario_load_strategy_names = SCENARIO_LOAD_NAMES(strategy_names);
+const struct scenario_load_names scenario_load_band_names = SCENARIO_LOAD_NAMES(band_names);
+const struct scenario_load_variants scenario_load_option = { "option", NULL, OPTION_KIND_COUNT, option_keys };
+const struct scenario_yaml_bounds *const scenario_load_price = &price_bounds;
+const struct scenario_yaml_bounds *const scenario_load_rate = &rate_bounds;
+const struct scenario_yaml_bounds *const scenario_load_upfront = &upfront_bounds;
+const struct scenario_yaml_bounds *const scenario_load_fraction = &fraction_bounds;
+const struct scenario_yaml_bounds *const scenario_load_share = &share_bounds;
+const struct scenario_yaml_bounds *const scenario_load_commit = &commit_bounds;
+const struct scenario_yaml_bounds *const scenario_load_interruption = &interruption_bounds;
+const struct scenario_yaml_bounds *const scenario_load_reclaim = &reclaim_bounds;
+const struct scenario_yaml_bounds *const scenario_load_multiplier = &multiplier_bounds;
+const struct scenario_yaml_bounds *const scenario_load_percent = &percent_bounds;

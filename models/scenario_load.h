@@ -89,8 +89,8 @@ int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const 
 
 /*
  * True if the scenario serves a real-time endpoint without copies, whose capacity may not go below one
- * instance (FACTS.md 6: a real-time variant's minimum "is required to be 1 or higher"; scale-to-zero is
- * only for inference components). Needs serving read first.
+ * instance (SOURCES.md [sm-realtime-min1]: a real-time variant's minimum "is required to be 1 or higher";
+ * scale-to-zero is only for inference components). Needs serving read first.
  */
 bool scenario_load_needs_one(const struct load *l);
 
@@ -174,5 +174,70 @@ int scenario_load_limits(struct load *l);
 
 /* Autoscaling's defaults that depend on the fleet (min, max), then the checks across the two. */
 int scenario_load_finish(struct load *l);
+
+/* ---- tables shared with the schema (scenario_schema.c) -------------------------------------------- */
+
+/*
+ * The loader's own tables, exported so that `gpucap schema` is generated from what the loader checks and
+ * cannot drift from it: key lists (NULL-terminated; n counts the keys), choices as scenario_yaml_choice
+ * reads them, per-variant key lists, and the bounds the loader reads numbers with. Defined next to the
+ * readers that use them (scenario.c, scenario_workload.c, scenario_fleet.c, scenario_policy.c,
+ * scenario_copies.c, scenario_delay.c).
+ */
+struct scenario_load_names {
+	const char *const *names;  /* names[0..n) */
+	int n;
+};
+
+/* A mapping whose keys depend on one of its keys (arrivals' kind, a fleet entry's option). */
+struct scenario_load_variants {
+	const char *key;                 /* the key that selects the variant: "kind", "option" */
+	const char *const *names;        /* its values, names[0..n); NULL: option_kind_name(i) */
+	int n;                           /* variants */
+	const char *const *const *keys;  /* keys[i]: the keys of variant i, NULL-terminated */
+};
+
+#define SCENARIO_LOAD_KEYS(a) { a, (int)(sizeof (a) / sizeof (a)[0]) - 1 }  /* a NULL-terminated list */
+#define SCENARIO_LOAD_NAMES(a) { a, (int)(sizeof (a) / sizeof (a)[0]) }     /* choices */
+
+/* scenario.c */
+extern const struct scenario_load_names scenario_load_top_keys, scenario_load_slo_keys,
+	scenario_load_serving_keys, scenario_load_autoscaling_keys, scenario_load_type_keys,
+	scenario_load_also_keys, scenario_load_policy_names, scenario_load_metric_names,
+	scenario_load_interrupt_names, scenario_load_endpoint_names;
+extern const struct scenario_yaml_bounds *const scenario_load_type_price, *const scenario_load_type_fraction,
+	*const scenario_load_concurrency_target, *const scenario_load_invocations_target;
+/* scenario_workload.c */
+extern const struct scenario_load_names scenario_load_workload_keys, scenario_load_rate_step_keys,
+	scenario_load_sizes_keys, scenario_load_column_keys, scenario_load_decode_keys,
+	scenario_load_trace_format_names, scenario_load_time_format_names, scenario_load_series_format_names,
+	scenario_load_bool_names;
+extern const struct scenario_load_variants scenario_load_arrivals, scenario_load_service, scenario_load_size;
+extern const struct scenario_yaml_bounds *const scenario_load_positive_rate, *const scenario_load_any_rate,
+	*const scenario_load_cv, *const scenario_load_tokens, *const scenario_load_token_speed,
+	*const scenario_load_amplitude, *const scenario_load_hour, *const scenario_load_factor,
+	*const scenario_load_magnitude, *const scenario_load_scale, *const scenario_load_speedup,
+	*const scenario_load_growth;
+/* scenario_fleet.c */
+extern const struct scenario_load_names scenario_load_outage_keys, scenario_load_quota_keys,
+	scenario_load_retry_keys, scenario_load_allocation_keys, scenario_load_term_names,
+	scenario_load_payment_names, scenario_load_strategy_names, scenario_load_band_names;
+extern const struct scenario_load_variants scenario_load_option;
+extern const struct scenario_yaml_bounds *const scenario_load_price, *const scenario_load_rate,
+	*const scenario_load_upfront, *const scenario_load_fraction, *const scenario_load_share,
+	*const scenario_load_commit, *const scenario_load_interruption, *const scenario_load_reclaim,
+	*const scenario_load_multiplier, *const scenario_load_percent;
+/* scenario_policy.c */
+extern const struct scenario_load_names scenario_load_step_keys, scenario_load_alarm_keys,
+	scenario_load_adjustment_keys, scenario_load_adjustment_names, scenario_load_comparison_names,
+	scenario_load_hpa_keys, scenario_load_action_keys, scenario_load_predictive_keys,
+	scenario_load_forecast_names;
+extern const struct scenario_yaml_bounds *const scenario_load_any_number, *const scenario_load_tolerance,
+	*const scenario_load_scale_up_percent, *const scenario_load_open_unit;
+/* scenario_copies.c */
+extern const struct scenario_load_names scenario_load_copies_keys;
+/* scenario_delay.c */
+extern const struct scenario_load_names scenario_load_startup_keys, scenario_load_startup_names;
+extern const struct scenario_yaml_bounds *const scenario_load_startup_cv;
 
 #endif

@@ -7,12 +7,13 @@
  *                 datapoints_to_alarm: 2, steps: [{lower: 0, upper: 0.1, adjustment: 1}, ...]}
  *     scale_in:  {...}                 # either alarm may be omitted, not both
  *
- * The step rules checked are Application Auto Scaling's (FACTS.md 6, step scaling): the ranges "can't
+ * The step rules checked are Application Auto Scaling's (SOURCES.md [step-bounds]): the ranges "can't
  * overlap/gap", and there is at most "one null lower bound (-inf) and one null upper bound (+inf)". Here
  * the steps must also be written in ascending order, so the only null lower bound can be the first step's
  * and the only null upper bound the last step's; each step's upper bound must equal the next one's lower.
  *
- * Also the Kubernetes HPA's keys, and scheduled actions under any policy (FACTS.md 6, "Scheduled scaling"):
+ * Also the Kubernetes HPA's keys, and scheduled actions under any policy
+ * (SOURCES.md [scheduled-actions], [scheduled-cron-utc]):
  *
  *     schedule:                        # at most 32, run in list order when due together
  *       - {at: 2026-01-01T08:00:00Z, min: 4}
@@ -40,6 +41,14 @@ static const char *const adjustment_names[] = { "change_in_capacity", "exact_cap
 static const char *const comparison_names[] = { "greater_or_equal", "greater", "less_or_equal", "less" };
 
 static const struct scenario_yaml_bounds any_number = { -HUGE_VAL, HUGE_VAL, false, false };
+static const char *const hpa_keys[] = { "tolerance", "stabilization_window_s", "scale_up_percent",
+	"scale_up_pods", NULL };
+static const struct scenario_yaml_bounds hpa_tolerance = { 0, 1, false, true };
+static const struct scenario_yaml_bounds hpa_percent = { 0, 10000, false, false };
+static const char *const action_keys[] = { "at", "cron", "min", "max", NULL };  /* a scheduled action */
+static const char *const predictive_keys[] = { "forecast", "lead_s", "alpha", "beta", "gamma", NULL };
+static const char *const forecast_names[] = { "same_time_yesterday", "same_time_last_week", "holt_winters" };
+static const struct scenario_yaml_bounds open_unit = { 0, 1, true, true };
 
 /* One step adjustment's bounds and adjustment; the adjustment's range depends on the adjustment type. */
 static int read_adjustment(struct load *l, const struct scenario_yaml_ref *e, struct step_adjustment *s)
@@ -182,16 +191,14 @@ int scenario_load_step(struct load *l)
 }
 
 /*
- * The Kubernetes HPA's keys (FACTS.md 6, "Kubernetes HPA"): tolerance (default 0.1), the scale-down
- * stabilisation window (default 300 s), and the default scale-up policies, Percent 100 and Pods 4 per
- * period with selectPolicy Max. Only with policy hpa.
+ * The Kubernetes HPA's keys (SOURCES.md [hpa-tolerance], [hpa-stabilization], [hpa-scale-up-limit]):
+ * tolerance (default 0.1), the scale-down stabilisation window (default 300 s), and the default scale-up
+ * policies, Percent 100 and Pods 4 per period with selectPolicy Max. Only with policy hpa.
  */
 int scenario_load_hpa(struct load *l)
 {
-	static const char *const keys[] = { "tolerance", "stabilization_window_s", "scale_up_percent",
-					    "scale_up_pods" };
-	static const struct scenario_yaml_bounds tolerance = { 0, 1, false, true };
-	static const struct scenario_yaml_bounds percent = { 0, 10000, false, false };
+	const char *const *keys = hpa_keys;
+	const struct scenario_yaml_bounds tolerance = hpa_tolerance, percent = hpa_percent;
 	struct scenario_yaml_ref r;
 	int rc;
 
@@ -199,7 +206,7 @@ int scenario_load_hpa(struct load *l)
 	l->sc.autoscaling.stabilization_window_us = 300 * S_US;
 	l->sc.autoscaling.scale_up_percent = 100;
 	l->sc.autoscaling.scale_up_pods = 4;
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+	for (size_t i = 0; keys[i]; i++) {
 		scenario_yaml_child(&l->autoscaling, keys[i], &r);
 		if (r.node && l->sc.autoscaling.policy != POLICY_HPA)
 			return scenario_yaml_fail(&l->y, &r, "%s applies only to policy hpa; expected no %s",
@@ -260,7 +267,7 @@ static int read_when(struct load *l, const struct scenario_yaml_ref *e, struct s
 /* One scheduled action: when, and the new min and/or max (at least one; min <= max when both). */
 static int read_action(struct load *l, const struct scenario_yaml_ref *e, struct scheduled_action *a)
 {
-	static const char *const keys[] = { "at", "cron", "min", "max", NULL };
+	const char *const *keys = action_keys;
 	struct scenario_yaml_ref r;
 	int rc;
 
@@ -341,10 +348,7 @@ static int64_t copy_startup_mean_us(const struct scenario *sc)
 
 int scenario_load_predictive(struct load *l)
 {
-	static const char *const keys[] = { "forecast", "lead_s", "alpha", "beta", "gamma" };
-	static const char *const forecast_names[] = { "same_time_yesterday", "same_time_last_week",
-						      "holt_winters" };
-	static const struct scenario_yaml_bounds open_unit = { 0, 1, true, true };
+	const char *const *keys = predictive_keys;
 	double *smoothing[3] = { &l->sc.autoscaling.alpha, &l->sc.autoscaling.beta, &l->sc.autoscaling.gamma };
 	struct scenario_yaml_ref r;
 	int forecast = FORECAST_YESTERDAY, rc;
@@ -356,7 +360,7 @@ int scenario_load_predictive(struct load *l)
 	l->sc.autoscaling.alpha = 0.5;
 	l->sc.autoscaling.beta = 0.1;
 	l->sc.autoscaling.gamma = 0.3;
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+	for (size_t i = 0; keys[i]; i++) {
 		scenario_yaml_child(&l->autoscaling, keys[i], &r);
 		if (r.node && l->sc.autoscaling.policy != POLICY_PREDICTIVE)
 			return scenario_yaml_fail(&l->y, &r, "%s applies only to policy predictive; expected no %s",
@@ -397,3 +401,19 @@ int scenario_load_predictive(struct load *l)
 	}
 	return STATUS_OK;
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_step_keys = SCENARIO_LOAD_KEYS(step_keys);
+const struct scenario_load_names scenario_load_alarm_keys = SCENARIO_LOAD_KEYS(alarm_keys);
+const struct scenario_load_names scenario_load_adjustment_keys = SCENARIO_LOAD_KEYS(adjustment_keys);
+const struct scenario_load_names scenario_load_adjustment_names = SCENARIO_LOAD_NAMES(adjustment_names);
+const struct scenario_load_names scenario_load_comparison_names = SCENARIO_LOAD_NAMES(comparison_names);
+const struct scenario_load_names scenario_load_hpa_keys = SCENARIO_LOAD_KEYS(hpa_keys);
+const struct scenario_load_names scenario_load_action_keys = SCENARIO_LOAD_KEYS(action_keys);
+const struct scenario_load_names scenario_load_predictive_keys = SCENARIO_LOAD_KEYS(predictive_keys);
+const struct scenario_load_names scenario_load_forecast_names = SCENARIO_LOAD_NAMES(forecast_names);
+const struct scenario_yaml_bounds *const scenario_load_any_number = &any_number;
+const struct scenario_yaml_bounds *const scenario_load_tolerance = &hpa_tolerance;
+const struct scenario_yaml_bounds *const scenario_load_scale_up_percent = &hpa_percent;
+const struct scenario_yaml_bounds *const scenario_load_open_unit = &open_unit;

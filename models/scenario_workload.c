@@ -619,3 +619,32 @@ const char *scenario_service_name(enum service_kind k)
 {
 	return (unsigned)k < sizeof service_names / sizeof service_names[0] ? service_names[k] : "?";
 }
+
+/* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
+
+const struct scenario_load_names scenario_load_workload_keys = SCENARIO_LOAD_KEYS(workload_keys);
+const struct scenario_load_names scenario_load_rate_step_keys = SCENARIO_LOAD_KEYS(step_keys);
+const struct scenario_load_names scenario_load_sizes_keys = SCENARIO_LOAD_KEYS(sizes_keys);
+const struct scenario_load_names scenario_load_column_keys = SCENARIO_LOAD_KEYS(column_keys);
+const struct scenario_load_names scenario_load_decode_keys = SCENARIO_LOAD_KEYS(decode_keys);
+const struct scenario_load_names scenario_load_trace_format_names = SCENARIO_LOAD_NAMES(trace_format_names);
+const struct scenario_load_names scenario_load_time_format_names = SCENARIO_LOAD_NAMES(time_format_names);
+const struct scenario_load_names scenario_load_series_format_names = SCENARIO_LOAD_NAMES(series_format_names);
+const struct scenario_load_names scenario_load_bool_names = SCENARIO_LOAD_NAMES(bool_names);
+const struct scenario_load_variants scenario_load_arrivals = { "kind", arrival_names, COUNT(arrival_keys),
+	arrival_keys };
+const struct scenario_load_variants scenario_load_service = { "kind", service_names, COUNT(service_keys),
+	service_keys };
+const struct scenario_load_variants scenario_load_size = { "kind", size_names, COUNT(size_keys), size_keys };
+const struct scenario_yaml_bounds *const scenario_load_positive_rate = &positive_rate;
+const struct scenario_yaml_bounds *const scenario_load_any_rate = &any_rate;
+const struct scenario_yaml_bounds *const scenario_load_cv = &cv_bounds;
+const struct scenario_yaml_bounds *const scenario_load_tokens = &token_bounds;
+const struct scenario_yaml_bounds *const scenario_load_token_speed = &token_speed;
+const struct scenario_yaml_bounds *const scenario_load_amplitude = &amplitude_bounds;
+const struct scenario_yaml_bounds *const scenario_load_hour = &hour_bounds;
+const struct scenario_yaml_bounds *const scenario_load_factor = &factor_bounds;
+const struct scenario_yaml_bounds *const scenario_load_magnitude = &magnitude_bounds;
+const struct scenario_yaml_bounds *const scenario_load_scale = &scale_bounds;
+const struct scenario_yaml_bounds *const scenario_load_speedup = &speedup_bounds;
+const struct scenario_yaml_bounds *const scenario_load_growth = &growth_bounds;

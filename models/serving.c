@@ -351,8 +351,8 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 
 	meter_arrival(s->meter);
 	if (idx < 0 && s->realtime && s->nopen == 0) {
-		/* FACTS.md 6: while a real-time endpoint has nothing in service "any attempts to invoke the
-		 * endpoint will produce an error" (NoCapacityInvocationFailures) */
+		/* SOURCES.md [sm-realtime-refuse-at-zero]: while a real-time endpoint has nothing in service "any
+		 * attempts to invoke the endpoint will produce an error" (NoCapacityInvocationFailures) */
 		s->refused_closed++;
 		meter_dropped(s->meter, DROP_REFUSED, true);
 		return;

@@ -6,8 +6,8 @@
  * is serving and has a free slot; otherwise it joins the back of the queue, or is refused when the queue
  * already holds max_queue requests. On a realtime endpoint (serving.endpoint) a request that arrives while
  * no instance is open (serving, with at least one slot: with copies, a copy serving) is refused too, even
- * while instances are launching: the invocation fails (FACTS.md 6); an async endpoint queues it. When a
- * slot frees, the head of the queue starts there. With a
+ * while instances are launching: the invocation fails (SOURCES.md [sm-realtime-refuse-at-zero]); an async
+ * endpoint queues it. When a slot frees, the head of the queue starts there. With a
  * queue_timeout, a request still waiting queue_timeout after it arrived is dropped (one timer serves the
  * whole queue: its head always has the earliest deadline).
  *

@@ -103,7 +103,7 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 {
 	struct meter *m = &w->meter;
 	double busy = m->busy_slot_us_all - w->busy_at_eval;
-	/* with copies every metric is per copy (ConcurrentRequestsPerCopy, FACTS.md 6) */
+	/* with copies every metric is per copy (SOURCES.md [sm-ic-copies], [sm-concurrency-metric]) */
 	double served_us = w->sc->copies.enabled ? m->service_copy_us : m->service_inst_us;
 	double service = served_us - w->service_at_eval;
 	double span_us = (double)w->sc->autoscaling.resolution_us;
@@ -122,9 +122,10 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 		return;
 	/*
 	 * ConcurrentRequestsPerModel / PerCopy count the requests in flight "including those queued"
-	 * (FACTS.md 7): (requests in service + requests waiting) / slots, per instance (copy) in service,
-	 * uncapped, so an overloaded fleet scales out in proportion to its backlog. The central queue is
-	 * shared out over the instances serving; time with none serving is left out of the waiting part.
+	 * (SOURCES.md [sm-concurrency-metric]): (requests in service + requests waiting) / slots, per
+	 * instance (copy) in service, uncapped, so an overloaded fleet scales out in proportion to its
+	 * backlog. The central queue is shared out over the instances serving; time with none serving is left
+	 * out of the waiting part.
 	 */
 	metric[METRIC_CONCURRENCY] = (busy + waiting) / (service * w->sc->serving.slots);
 	/* average requests waiting / average instances in service */
@@ -146,10 +147,10 @@ static int capacity_set(struct world *w, int n)
 }
 
 /*
- * Several target-tracking policies on one target (FACTS.md 6): "scale out if ANY policy ready to scale
- * out; scale in only if ALL (scale-in-enabled) policies ready; when several fire, the one giving the
- * LARGEST capacity wins". Each policy keeps its own cooldowns; a policy whose scale-in was outvoted still
- * started its scale-in cooldown (a simplification).
+ * Several target-tracking policies on one target (SOURCES.md [tt-multiple-policies]): "scale out if ANY
+ * policy ready to scale out; scale in only if ALL (scale-in-enabled) policies ready; when several fire, the
+ * one giving the LARGEST capacity wins". Each policy keeps its own cooldowns; a policy whose scale-in was
+ * outvoted still started its scale-in cooldown (a simplification).
  */
 static void combine(struct policy_decision *into, const struct policy_decision *d)
 {
@@ -168,11 +169,11 @@ static void combine(struct policy_decision *into, const struct policy_decision *
  * Scale from zero (autoscaling.scale_from_zero). A fleet at zero capacity has no metric, so target
  * tracking cannot scale it out; SageMaker documents the way out as a step scaling policy on a "backlog
  * without capacity" alarm: HasBacklogWithoutCapacity, Average, Period 60, EvaluationPeriods 2,
- * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (FACTS.md 6). Here the datapoint is, while the
- * desired capacity is 0, the queue at each evaluation on an async endpoint, and on a realtime one (which
- * queues nothing at zero: it refuses) the requests refused for want of capacity since the previous
- * evaluation, the NoCapacityInvocationFailures alarm SageMaker documents for real-time scale-from-zero; the
- * same 2 datapoints in a row bring capacity to 1.
+ * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (SOURCES.md [sm-scale-from-zero]). Here the
+ * datapoint is, while the desired capacity is 0, the queue at each evaluation on an async endpoint, and on a
+ * realtime one (which queues nothing at zero: it refuses) the requests refused for want of capacity since the
+ * previous evaluation, the NoCapacityInvocationFailures alarm SageMaker documents for real-time
+ * scale-from-zero; the same 2 datapoints in a row bring capacity to 1.
  */
 static bool scale_from_zero(struct world *w, int64_t now)
 {
@@ -243,13 +244,13 @@ next:
 }
 
 /*
- * Scheduled actions (FACTS.md 6, "Scheduled scaling"). Each action's next firing is kept in run time; the
- * event is set for the earliest. A firing sets MinCapacity and/or MaxCapacity and brings the desired
- * capacity into them at once: "if current < new min -> scale out to min; if current > new max -> scale in
- * to max". Cooldowns "apply only to policy-driven activities", so nothing here looks at them. Actions due
- * at the same time run in list order ("scheduled actions run in order"). Times are microseconds since the
- * epoch in UTC (an `at` keeps its fraction of a second; cron firings are whole minutes), placed on the run's
- * clock from sc->start_unix_us, which may itself have a fraction.
+ * Scheduled actions (SOURCES.md [scheduled-actions], [scheduled-cron-utc]). Each action's next firing is kept
+ * in run time; the event is set for the earliest. A firing sets MinCapacity and/or MaxCapacity and brings the
+ * desired capacity into them at once: "if current < new min -> scale out to min; if current > new max ->
+ * scale in to max". Cooldowns "apply only to policy-driven activities", so nothing here looks at them.
+ * Actions due at the same time run in list order ("scheduled actions run in order"). Times are microseconds
+ * since the epoch in UTC (an `at` keeps its fraction of a second; cron firings are whole minutes), placed on
+ * the run's clock from sc->start_unix_us, which may itself have a fraction.
  */
 
 /* Action i's first firing strictly after run time after_us (or at/after 0 when first_run), or INT64_MAX
@@ -359,7 +360,8 @@ static int initial_capacity(const struct scenario *sc)
 	return n;
 }
 
-/* How far `start` lies past the UTC hour mark before it: Savings Plans settle by clock hour (FACTS.md 3). */
+/* How far `start` lies past the UTC hour mark before it: Savings Plans settle by clock hour
+ * (SOURCES.md [sp-clock-hour]). */
 static int64_t hour_phase_us(const struct scenario *sc)
 {
 	int64_t h = 3600 * SIM_US_PER_S, s = sc->start_unix_us % h;

@@ -1,9 +1,9 @@
 /*
  * world: one simulation of one scenario, from the first arrival to the last metric.
  *
- * world_run() wires the pieces together (ARCHITECTURE.md, "How one run flows"): the workload's arrivals feed
- * serving; serving fills the fleet's instances; every autoscaling resolution the policy reads the metric and
- * sets the fleet's desired capacity; the meter adds everything up and streams samples and events to the sink.
+ * world_run() wires the pieces together: the workload's arrivals feed serving; serving fills the fleet's
+ * instances; every autoscaling resolution the policy reads the metric and sets the fleet's desired
+ * capacity; the meter adds everything up and streams samples and events to the sink.
  *
  * Phases: at t = 0 the fleet holds its starting instances, warm. Until the horizon, everything runs. At the
  * horizon, arrivals stop, the bill and the GPU-hour integrals close, and no instance launches or becomes

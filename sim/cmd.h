@@ -13,6 +13,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_catalog(int argc, char **argv);
+int cmd_schema(int argc, char **argv);     /* `gpucap schema` (cmd_schema.c) */
 int cmd_trace(int argc, char **argv);      /* `gpucap trace stats|gen` (cmd_trace.c) */
 int cmd_trace_gen(int argc, char **argv);  /* `gpucap trace gen` (cmd_trace_gen.c) */
 
@@ -23,8 +24,5 @@ struct scenario;
 
 /* Print each of the scenario's warnings to stderr as "gpucap: warning: ...". */
 void cmd_print_warnings(const struct scenario *sc);
-
-/* The default scenario shipped in scenarios/. */
-const char *cmd_default_scenario(void);
 
 #endif

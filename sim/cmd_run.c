@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "datadir.h"
 #include "diag.h"
 #include "scenario.h"
 #include "status.h"
@@ -44,6 +46,7 @@ struct run_args {
 	const char *sets[MAX_SETS + 1];
 	int nsets;
 	char seed_set[48];
+	char default_scenario[4 * PATH_MAX];    /* the shipped default, found at run time (datadir.h) */
 	bool json, quiet;
 };
 
@@ -66,7 +69,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case 'd': a->db = optarg; break;
 		case 'j': a->json = true; break;
 		case 'q': a->quiet = true; break;
-		case 'h': printf(run_usage, cmd_default_scenario()); return 1;
+		case 'h':
+			if (datadir_default_scenario(a->default_scenario, sizeof a->default_scenario))
+				snprintf(a->default_scenario, sizeof a->default_scenario,
+					 "scenarios/%s of the installed data, not found from here", DATADIR_DEFAULT_SCENARIO);
+			printf(run_usage, a->default_scenario);
+			return 1;
 		case 'S':
 			if (a->nsets == MAX_SETS) {
 				fprintf(stderr, "gpucap run: at most %d --set options\n", MAX_SETS);
@@ -102,8 +110,13 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		fprintf(stderr, "gpucap run: one scenario at a time; unexpected '%s'\n", argv[optind]);
 		return -1;
 	}
-	if (!a->scenario)
-		a->scenario = cmd_default_scenario();
+	if (!a->scenario) {
+		if (datadir_default_scenario(a->default_scenario, sizeof a->default_scenario)) {
+			fprintf(stderr, "gpucap run: %s\n", a->default_scenario);
+			return -1;
+		}
+		a->scenario = a->default_scenario;
+	}
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 
 #include "cmd.h"
+#include "gpucap_commit.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -22,10 +23,11 @@ static const char usage[] =
 	"  catalog            list the built-in instance types and prices, with their sources\n"
 	"  trace stats FILE   count a request trace: requests, span, requests per minute, tokens\n"
 	"  trace gen          write the requests a scenario would draw, as a CSV trace\n"
+	"  schema             print a JSON Schema of the scenario file, for editors\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
-	"  --version          print the version\n"
+	"  --version          print the version, and the git commit it was built from when known\n"
 	"\n"
 	"exit codes: 0 success, 2 bad input or usage, 1 any other failure.\n"
 	"Scenario keys, metrics and the database schema are documented in README.md.\n";
@@ -49,11 +51,6 @@ void cmd_print_warnings(const struct scenario *sc)
 	}
 }
 
-const char *cmd_default_scenario(void)
-{
-	return GPUCAP_SCENARIO_DIR "/chat-serving.yaml";
-}
-
 int main(int argc, char **argv)
 {
 	/* GSL's default handler aborts the process; every GSL status is checked where it is returned. */
@@ -67,7 +64,11 @@ int main(int argc, char **argv)
 		return CMD_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "version") == 0) {
-		printf("gpucap %s\n", GPUCAP_VERSION);
+		/* the commit is known when the build tree was a git checkout (version.cmake) */
+		if (GPUCAP_COMMIT[0])
+			printf("gpucap %s (git %s)\n", GPUCAP_VERSION, GPUCAP_COMMIT);
+		else
+			printf("gpucap %s\n", GPUCAP_VERSION);
 		return CMD_EXIT_OK;
 	}
 	if (strcmp(argv[1], "run") == 0)
@@ -78,7 +79,9 @@ int main(int argc, char **argv)
 		return cmd_catalog(argc - 1, argv + 1);
 	if (strcmp(argv[1], "trace") == 0)
 		return cmd_trace(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate, catalog or trace (see gpucap --help)\n",
+	if (strcmp(argv[1], "schema") == 0)
+		return cmd_schema(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate, catalog, trace or schema (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }

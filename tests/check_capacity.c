@@ -155,8 +155,9 @@ static const char *plan_from(const char *start)
 
 START_TEST(savings_plan_settles_by_clock_hour)
 {
-	/* start 00:30, horizon 2 h: the window touches the clock hours 00:00, 01:00 and 02:00 (FACTS.md 3:
-	 * the plan settles each hour of the bill), the first and last for half an hour each.
+	/* start 00:30, horizon 2 h: the window touches the clock hours 00:00, 01:00 and 02:00
+	 * (SOURCES.md [sp-clock-hour]: the plan settles each hour of the bill), the first and last for half an
+	 * hour each.
 	 *   00:30-01:00 (0.5 h): usage 1 x 10 x 0.5 = $5; commitment 7 x 0.5 = 3.50; 5 x 0.5 = 2.50 used,
 	 *                        1.00 lost, nothing On-Demand.
 	 *   01:00-02:00 (1 h):   usage 2 x 10 = $20; commitment 7 covers 14; $6 On-Demand.
@@ -196,9 +197,9 @@ static const char odcr_plan[] =
 START_TEST(savings_plan_covers_odcr_used_capacity_first)
 {
 	/* each hour: $10 on-demand usage, $10 of ODCR an instance runs in, $10 of ODCR nobody runs in.
-	 * FACTS.md 3: plans "apply to CRs (used capacity first)". $7.50/h at 50% off covers $15 an hour:
-	 * the $10 on-demand, then $5 of the used ODCR. 2 h: on-demand 0, plan 15.00, ODCR 2 x (20 - 5) =
-	 * 30.00, total 45.00; coverage 30 / 60 = 0.5; nothing unused. */
+	 * SOURCES.md [sp-odcr]: plans "apply to CRs (used capacity first)". $7.50/h at 50% off covers $15 an
+	 * hour: the $10 on-demand, then $5 of the used ODCR. 2 h: on-demand 0, plan 15.00, ODCR 2 x (20 - 5)
+	 * = 30.00, total 45.00; coverage 30 / 60 = 0.5; nothing unused. */
 	run_yaml(odcr_plan, NULL, 0);
 	ck_assert_double_eq_tol(M("gpu_hours_paid_odcr"), 2 * 2.0, 1e-9);  /* g6.xlarge: 1 GPU */
 	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0.00, CENT);
@@ -241,8 +242,9 @@ END_TEST
 
 START_TEST(spot_trace_capped_at_on_demand)
 {
-	/* Spot never costs more than On-Demand (FACTS.md 5): g6.xlarge (On-Demand $0.8048/h) from a history
-	 * of $0.50 until 00:30, $1.20 from 00:30 and $0.90 from 00:45; both later prices are capped at 0.8048.
+	/* Spot never costs more than On-Demand (SOURCES.md [spot-max-od]): g6.xlarge (On-Demand $0.8048/h)
+	 * from a history of $0.50 until 00:30, $1.20 from 00:30 and $0.90 from 00:45; both later prices are
+	 * capped at 0.8048.
 	 * One instance for the 1 h window: 0.5 x 0.50 + 0.25 x 0.8048 + 0.25 x 0.8048 = $0.6524 (uncapped:
 	 * 0.25 + 0.30 + 0.225 = $0.775). */
 	char fleet[512];
@@ -531,8 +533,8 @@ static const char *spot_first_hour(void)
 START_TEST(spot_interrupted_in_first_hour_is_free)
 {
 	/*
-	 * FACTS.md 5, Linux, interrupted by Amazon EC2: "Interrupted in the first hour: No charge",
-	 * "Interrupted in any hour after the first hour: Charged for the seconds used".
+	 * SOURCES.md [spot-billing], Linux, interrupted by Amazon EC2: "Interrupted in the first hour: No
+	 * charge", "Interrupted in any hour after the first hour: Charged for the seconds used".
 	 * The first instance is taken at 1920 s, 1920 s after its launch: free. The second is taken at 4320 s,
 	 * in its second hour: 4320 s x $0.50/h = $0.60. Without the rule: (1920 + 4320) / 3600 x 0.5 = $0.8667.
 	 * Both count as paid GPU-hours (the free one at $0): (1920 + 4320) / 3600 = 1.7333.

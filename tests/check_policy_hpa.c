@@ -1,5 +1,6 @@
 /*
- * check_policy_hpa: the Kubernetes HPA's documented rules (FACTS.md 6), one test per rule, on metric
+ * check_policy_hpa: the Kubernetes HPA's documented rules (SOURCES.md [hpa-formula], [hpa-tolerance],
+ * [hpa-stabilization], [hpa-scale-up-limit], [hpa-not-ready]), one test per rule, on metric
  * sequences whose answers are computed by hand in the comments. Evaluations every 15 s (the default
  * sync period).
  */

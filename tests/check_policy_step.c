@@ -1,5 +1,6 @@
 /*
- * check_policy_step: step-scaling decisions, one test per documented rule (FACTS.md 6, step scaling), on
+ * check_policy_step: step-scaling decisions, one test per documented rule (SOURCES.md [step-bounds],
+ * [step-adjustments], [step-alarms], [aas-cooldown-out], [aas-cooldown-in]), on
  * metric sequences whose answers are computed by hand in the comments. Evaluations are one minute apart.
  */
 #include <check.h>
@@ -232,7 +233,8 @@ START_TEST(scale_out_cooldown_counts_the_earlier_step)
 	struct policy *p;
 	struct policy_decision d;
 
-	/* FACTS.md 6: step +2 completes, the alarm fires again with a +3 step during the cooldown -> +1 */
+	/* SOURCES.md [aas-cooldown-out]: step +2 completes, the alarm fires again with a +3 step during the
+	 * cooldown -> +1 */
 	base(ADJUST_CHANGE_IN_CAPACITY, 1, 50, 300, 300);
 	alarm(&sc.autoscaling.scale_out, 0.7, COMPARE_GE, 1, 1);
 	add_step(&sc.autoscaling.scale_out, 0, 0.1, 2);

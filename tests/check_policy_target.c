@@ -1,5 +1,6 @@
 /*
- * check_policy_target: target tracking decisions, one test per documented rule (FACTS.md 6), on metric
+ * check_policy_target: target tracking decisions, one test per documented rule (SOURCES.md [tt-proportional],
+ * [tt-scale-in-margin], [aas-cooldown-out], [aas-cooldown-in], [tt-alarms], [aas-missing-data]), on metric
  * sequences whose answers are computed by hand in the comments.
  */
 #include <check.h>
@@ -183,8 +184,9 @@ END_TEST
 START_TEST(high_resolution_scale_in_uses_minute_averages)
 {
 	/*
-	 * FACTS.md 7: high-resolution metrics scale in "at the same speed as standard metrics". Samples every
-	 * 10 s, target 0.5 (scale-in threshold 0.45), 3 datapoints to scale out, 2 to scale in, 10 instances.
+	 * SOURCES.md [tt-high-res-scale-in]: high-resolution metrics scale in "at the same speed as standard
+	 * metrics". Samples every 10 s, target 0.5 (scale-in threshold 0.45), 3 datapoints to scale out, 2 to
+	 * scale in, 10 instances.
 	 *  - minute (0, 60]: samples at 10..50 s of 0.2 and 0.8 at 60 s: average (5 x 0.2 + 0.8) / 6 = 0.3;
 	 *    the 0.8 is one sample above the target, not 3: no scale-out. Closed at 60 s: 1 datapoint below.
 	 *  - minute (60, 120]: six samples of 0.3, average 0.3: the 2nd datapoint below, closed at 120 s ->

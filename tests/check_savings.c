@@ -1,8 +1,8 @@
 /*
- * check_savings: Savings Plan settlement, on the worked example FACTS.md 3 cites (re:Post: a commitment of
- * $0.90/h covering one $1/h instance; a second instance billed On-Demand; with nothing running the $0.90
- * is still billed) and hand-computed variations: partial clock hours, several plans, and the order in which
- * a plan covers on-demand usage, used ODCR capacity and unused ODCR capacity. Tolerance 1e-12 USD.
+ * check_savings: Savings Plan settlement, on the worked example SOURCES.md [sp-commitment] cites (re:Post: a
+ * commitment of $0.90/h covering one $1/h instance; a second instance billed On-Demand; with nothing running
+ * the $0.90 is still billed) and hand-computed variations: partial clock hours, several plans, and the order
+ * in which a plan covers on-demand usage, used ODCR capacity and unused ODCR capacity. Tolerance 1e-12 USD.
  */
 #include <check.h>
 

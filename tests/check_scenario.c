@@ -615,7 +615,8 @@ END_TEST
 	} while (0)
 
 /* serving.endpoint: realtime by default, whose autoscaling min defaults to at least 1 without copies (a
- * real-time variant needs 1 or more, FACTS.md 6); async keeps the reserved count (0 here) and takes min 0. */
+ * real-time variant needs 1 or more, SOURCES.md [sm-realtime-min1]); async keeps the reserved count (0 here)
+ * and takes min 0. */
 START_TEST(endpoint_and_its_min)
 {
 	static const char text[] =

@@ -419,8 +419,8 @@ END_TEST
 
 /*
  * A block may start at any time; it ends at 11:30 UTC, within a day of an allowed whole-day length
- * (the offerings "slightly less" and "slightly greater" than N days, FACTS.md 1). By hand, from the
- * scenario start 2026-01-01T00:00:00Z, at the catalogue's 39.33 per instance-hour:
+ * (the offerings "slightly less" and "slightly greater" than N days, SOURCES.md [cb-start-any-time]). By
+ * hand, from the scenario start 2026-01-01T00:00:00Z, at the catalogue's 39.33 per instance-hour:
  *  - 14:00 to 11:30 next day: 21.5 h (the offering just under 1 day); 2 x 21.5 x 39.33 = 1691.19
  *  - 08:55 to 11:30 the same day: 2 h 35 min = 9300 s (just under 1 day: the API's example of 35 minutes)
  *  - 14:00 + 45.5h = 11:30 two days later: 21.5 h + 1 day (just over 1 day)

@@ -116,13 +116,13 @@ START_TEST(target_tracking_timeline_by_hand)
 
 	run_text(step_load, NULL, 0);
 	/*
-	 * By hand (FACTS.md 6): before 600 s the metric is 10/40 = 0.25, below 0.55 x 0.9 = 0.495, but
-	 * ceil(4 x 0.25 / 0.55) = 2 is raised to min 4: hold. The evaluation at 660 s sees ~0.74 over
-	 * [600, 660]: ceil(4 x 0.74 / 0.55) = 6 -> scale out to 6, cooldown to 960 s with base 4. At 720 and
-	 * 780 s: ceil(4 x 0.75 / 0.55) = 6, not larger: hold. The 2 on-demand instances are ready at 780 s;
-	 * from then the metric is 30/60 = 0.5, inside [0.495, 0.55]: hold. After the step down at 1800 s the
-	 * evaluation at 1860 s sees ~0.17: ceil(6 x 0.17 / 0.55) = 2, raised to min 4 -> scale in to 4. Then
-	 * 10/40 = 0.25 holds at min.
+	 * By hand (SOURCES.md [tt-proportional], [tt-scale-in-margin]): before 600 s the metric is 10/40 =
+	 * 0.25, below 0.55 x 0.9 = 0.495, but ceil(4 x 0.25 / 0.55) = 2 is raised to min 4: hold. The
+	 * evaluation at 660 s sees ~0.74 over [600, 660]: ceil(4 x 0.74 / 0.55) = 6 -> scale out to 6,
+	 * cooldown to 960 s with base 4. At 720 and 780 s: ceil(4 x 0.75 / 0.55) = 6, not larger: hold. The 2
+	 * on-demand instances are ready at 780 s; from then the metric is 30/60 = 0.5, inside [0.495, 0.55]:
+	 * hold. After the step down at 1800 s the evaluation at 1860 s sees ~0.17: ceil(6 x 0.17 / 0.55) = 2,
+	 * raised to min 4 -> scale in to 4. Then 10/40 = 0.25 holds at min.
 	 */
 	ck_assert_int_eq(capture_count(&cap, "scale_out"), 1);
 	ck_assert_int_eq(capture_count(&cap, "scale_in"), 1);
@@ -163,8 +163,9 @@ static const char spike_load[] =
 START_TEST(target_tracking_spike_by_hand)
 {
 	/*
-	 * By hand (FACTS.md 6; cooldowns 300 s). The metric is (requests in service + waiting) / slots per
-	 * instance in service (FACTS.md 7: the concurrency metrics count queued requests).
+	 * By hand (SOURCES.md [tt-proportional], [aas-cooldown-out]; cooldowns 300 s). The metric is
+	 * (requests in service + waiting) / slots per instance in service
+	 * (SOURCES.md [sm-concurrency-metric]: the concurrency metrics count queued requests).
 	 *  - until 600 s: 10/20 = 0.5, neither above the target nor below 0.45: hold.
 	 *  - 660 s: the 2 instances fill within the first third of a second (10 x (1 - x) + 40x = 20) and the
 	 *    queue then grows by about 20/s, to about 1200 at 660 s: on average about 600 waiting, so the
@@ -209,7 +210,8 @@ START_TEST(concurrency_counts_waiting_requests)
 	/*
 	 * Overload, whole run: 2 instances of 10 slots (20 requests/s of 1 s) get 22/s during [600, 660] s,
 	 * 10/s otherwise; target 0.5 on concurrency_per_instance, max 20, 1 datapoint each way, startup
-	 * 120 s. The metric is (in service + waiting) / slots per instance in service (FACTS.md 7). By hand:
+	 * 120 s. The metric is (in service + waiting) / slots per instance in service
+	 * (SOURCES.md [sm-concurrency-metric]). By hand:
 	 *  - until 600 s: 10/20 = 0.5: hold.
 	 *  - 660 s: the slots fill at 600 + 10/12 s (10 x (1 - x) + 22x = 20). From then each second n
 	 *    (n = 0..59 from 600 s) the queue stays at 2n for 10/12 s, while the requests started at 22/s
@@ -382,8 +384,9 @@ END_TEST
 START_TEST(high_resolution_metric_scales_in_at_standard_speed)
 {
 	/*
-	 * The step load at resolution_s 10 with a scale-in alarm of 15 datapoints (FACTS.md 7: a
-	 * high-resolution metric scales in "at the same speed as standard metrics"). By hand:
+	 * The step load at resolution_s 10 with a scale-in alarm of 15 datapoints
+	 * (SOURCES.md [tt-high-res-scale-in]: a high-resolution metric scales in "at the same speed as standard
+	 * metrics"). By hand:
 	 *  - 610 s: over [600, 610] busy ramps from 10 to 30 in the first second: (20 + 9 x 30) / 10 / 40 =
 	 *    0.725 -> out to ceil(4 x 0.725 / 0.55) = 6 (1 datapoint); ready at 730 s; then 30/60 = 0.5 holds.
 	 *  - the load falls at 1800 s: every 10 s sample from 1810 s is below 0.495 (11/60 = 0.18, then
@@ -409,7 +412,8 @@ START_TEST(several_policies_on_one_target)
 {
 	/*
 	 * The step load (concurrency target 0.55, 1 datapoint) plus a second policy on invocations per
-	 * instance per minute, target 120 (FACTS.md 6: out if ANY, in only if ALL, the largest capacity wins):
+	 * instance per minute, target 120 (SOURCES.md [tt-multiple-policies]: out if ANY, in only if ALL, the
+	 * largest capacity wins):
 	 *  - 60 s: 600 arrivals / 4 instances = 150 > 120 -> the second policy asks ceil(4 x 150 / 120) = 5;
 	 *    concurrency 10 / 40 = 0.25 would scale in but sits at min 4: out to 5 (ANY).
 	 *  - 240 s: the 5th instance serves (since 180 s): 600 / 5 = 120, the second policy holds;
@@ -441,10 +445,11 @@ START_TEST(scale_to_zero_and_back)
 	 * 10 requests/s of 1 s on 2 instances of 10 slots until 600 s, nothing until 1800 s, then 10/s again;
 	 * target tracking at 0.5 with min 0 (1 datapoint), scale-in cooldown 300 s, startup 60 s,
 	 * scale_from_zero, on an async endpoint (a real-time one without copies may not go below 1 instance,
-	 * FACTS.md 6; an async one queues what arrives at zero). By hand:
+	 * SOURCES.md [sm-realtime-min1]; an async one queues what arrives at zero). By hand:
 	 *  - 660 s: the metric over [600, 660] is tiny but not 0 (the last requests end at 601 s):
 	 *    ceil(2 x 0.004 / 0.5) = 1 -> in to 1;
-	 *  - 960 s (cooldown over): a real 0 -> ceil(1 x 0 / 0.5) = 0 -> in to 0 (FACTS.md 6: "can scale in to 0");
+	 *  - 960 s (cooldown over): a real 0 -> ceil(1 x 0 / 0.5) = 0 -> in to 0
+	 *    (SOURCES.md [tt-scale-to-zero]);
 	 *  - 1800 s: requests wait with no capacity; the backlog datapoints at 1860 and 1920 s -> out to 1 at
 	 *    1920 s (ready at 1980 s);
 	 *  - 2040 s: over [1980, 2040] 10 busy slots of 10 and the 1800 requests that arrived since 1800 s
@@ -498,9 +503,9 @@ END_TEST
 START_TEST(hpa_timeline_by_hand)
 {
 	/*
-	 * The same step load on an HPA (FACTS.md 6): 4 on-demand instances at t = 0, target 0.5, 15 s loop,
-	 * startup 60 s, max 10. The metric counts waiting requests too ((in service + waiting) / slots per
-	 * instance in service, FACTS.md 7). By hand:
+	 * The same step load on an HPA (SOURCES.md [hpa-formula], [hpa-not-ready]): 4 on-demand instances at
+	 * t = 0, target 0.5, 15 s loop, startup 60 s, max 10. The metric counts waiting requests too ((in
+	 * service + waiting) / slots per instance in service, SOURCES.md [sm-concurrency-metric]). By hand:
 	 *  - 15 s: 10 busy / 40 slots = 0.25, ratio 0.5 -> recommends ceil(4 x 0.5) = 2; the window holds
 	 *    only that recommendation -> scale in to 2.
 	 *  - until 600 s: 10 / 20 = 0.5, ratio 1 -> 2: hold.

@@ -61,9 +61,10 @@ START_TEST(copies_scale_to_zero_and_back_with_their_instances)
 	 *  - 2400 s: 3 copies: no room -> 2 instances launch (ready 2460): 2 copies on the first, 1 on the
 	 *    second, serving at 2490.
 	 * The endpoint is real-time (the default): a request that comes while no copy serves is refused
-	 * (FACTS.md 6: "any attempts to invoke the endpoint will produce an error"). Requests come at 70k s,
-	 * k = 1..51; no copy serves in [1800, 2490): k = 26 (1820 s) to 35 (2450 s), 10 requests refused,
-	 * the other 41 served at once (one 1 s request at a time, never two at once): nobody waits.
+	 * (SOURCES.md [sm-realtime-refuse-at-zero]: "any attempts to invoke the endpoint will produce an
+	 * error"). Requests come at 70k s, k = 1..51; no copy serves in [1800, 2490): k = 26 (1820 s) to 35
+	 * (2450 s), 10 requests refused, the other 41 served at once (one 1 s request at a time, never two at
+	 * once): nobody waits.
 	 */
 	capture_run(&cap, scheduled, NULL, 0);
 	ck_assert_int_eq(count_between("start", "on_demand", 0, 0), 2);
@@ -225,11 +226,12 @@ START_TEST(realtime_refuses_at_zero_async_queues)
 	 * By hand, both endpoints:
 	 *  - 360 s: the request of 300 s ended at 301 s: 1 / (60 x 10) = 0.0017 -> ceil(1 x 0.0017 / 0.5) = 1:
 	 *    hold. 420 s: a real 0 -> 0 copies; the instance holds none and is released.
-	 *  - requests come again from 1201 s. Real-time (FACTS.md 6): each finds no copy serving and is
-	 *    refused; the datapoints of refused invocations (NoCapacityInvocationFailures) at 1260 and 1320 s
-	 *    -> 1 copy at 1320 s: an instance launches (ready 1380 s), the copy loads until 1405.5 s. Refused:
-	 *    the requests of 1201..1405 s, 205 of them (also while the instance and copy were launching); the
-	 *    other 695 of 900 are served at once (1 busy slot of 10): nobody waits, the longest latency is 1 s.
+	 *  - requests come again from 1201 s. Real-time (SOURCES.md [sm-realtime-refuse-at-zero]): each finds
+	 *    no copy serving and is refused; the datapoints of refused invocations
+	 *    (NoCapacityInvocationFailures) at 1260 and 1320 s -> 1 copy at 1320 s: an instance launches
+	 *    (ready 1380 s), the copy loads until 1405.5 s. Refused: the requests of 1201..1405 s, 205 of
+	 *    them (also while the instance and copy were launching); the other 695 of 900 are served at once
+	 *    (1 busy slot of 10): nobody waits, the longest latency is 1 s.
 	 *  - async: the same requests queue; the backlog datapoints at 1260 and 1320 s -> 1 copy at 1320 s,
 	 *    serving at 1405.5 s; nothing is refused, the request of 1201 s waits 204.5 s (latency 205.5 s).
 	 *    1440 s: over [1380, 1440] the copy served 34.5 s, busy 10 for about 23 s while the 195 left

@@ -1,5 +1,6 @@
 /*
- * check_world_schedule: whole runs with scheduled scaling actions (FACTS.md 6, "Scheduled scaling"): a
+ * check_world_schedule: whole runs with scheduled scaling actions (SOURCES.md [scheduled-actions],
+ * [scheduled-cron-utc]): a
  * fixed fleet moved by a schedule, and a target-tracking fleet whose scheduled min is not held back by the
  * policy's scale-out cooldown ("cooldowns apply only to policy-driven activities").
  */

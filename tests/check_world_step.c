@@ -1,7 +1,8 @@
 /*
- * check_world_step: a whole run under step scaling whose timeline is computed by hand (FACTS.md 6, step
- * scaling), on the deterministic load of check_world.c's target-tracking timeline: uniform arrivals that
- * step 10 -> 30 -> 10 requests/s, each 1 s long, on 10-slot instances.
+ * check_world_step: a whole run under step scaling whose timeline is computed by hand
+ * (SOURCES.md [step-alarms], [step-bounds], [aas-cooldown-out]), on the deterministic load of check_world.c's
+ * target-tracking timeline: uniform arrivals that step 10 -> 30 -> 10 requests/s, each 1 s long, on 10-slot
+ * instances.
  */
 #include <check.h>
 #include <math.h>
@@ -49,15 +50,15 @@ START_TEST(step_timeline_by_hand)
 
 	run_text(step_load, NULL, 0);
 	/*
-	 * By hand (FACTS.md 6, step scaling). Before 600 s the metric is 10/40 = 0.25 <= 0.3: the scale-in
-	 * alarm is in ALARM from 180 s (3 of 3), but 4 - 1 = 3 is raised to min 4: hold. At 660 s the
-	 * datapoint over [600, 660] is ~0.74 >= 0.65: 1 of 2, no alarm yet. At 720 s, 0.75: 2 of 2, ALARM;
-	 * 0.75 - 0.65 = 0.10 is in [0.05, +inf): +2 -> 6, scale-out cooldown to 1020 s from base 4. Two
-	 * on-demand instances launch at 720 s and are ready at 840 s. At 780 and 840 s the alarm is still in
-	 * ALARM (4 instances in service, 0.75) but in the cooldown +2 from base 4 is 6, no more: hold. From
-	 * 900 s the metric is 30/60 = 0.5: no alarm. After the step down at 1800 s the metric is 10/60 =
-	 * 0.17: the scale-in alarm reaches 3 of 3 at 1980 s: -1 -> 5, scale-in cooldown to 2280 s; 10/50 =
-	 * 0.2 keeps it in ALARM, blocked until 2280 s: -1 -> 4. Then min 4 holds.
+	 * By hand (SOURCES.md [step-alarms], [step-bounds], [aas-cooldown-out]). Before 600 s the metric is
+	 * 10/40 = 0.25 <= 0.3: the scale-in alarm is in ALARM from 180 s (3 of 3), but 4 - 1 = 3 is raised to
+	 * min 4: hold. At 660 s the datapoint over [600, 660] is ~0.74 >= 0.65: 1 of 2, no alarm yet. At 720
+	 * s, 0.75: 2 of 2, ALARM; 0.75 - 0.65 = 0.10 is in [0.05, +inf): +2 -> 6, scale-out cooldown to 1020
+	 * s from base 4. Two on-demand instances launch at 720 s and are ready at 840 s. At 780 and 840 s the
+	 * alarm is still in ALARM (4 instances in service, 0.75) but in the cooldown +2 from base 4 is 6, no
+	 * more: hold. From 900 s the metric is 30/60 = 0.5: no alarm. After the step down at 1800 s the
+	 * metric is 10/60 = 0.17: the scale-in alarm reaches 3 of 3 at 1980 s: -1 -> 5, scale-in cooldown to
+	 * 2280 s; 10/50 = 0.2 keeps it in ALARM, blocked until 2280 s: -1 -> 4. Then min 4 holds.
 	 */
 	ck_assert_int_eq(capture_count(&cap, "scale_out"), 1);
 	e = capture_find(&cap, "scale_out", 0);

@@ -6,7 +6,11 @@ cd "$TMP"
 out=$("$GPUCAP" --help); check "--help exits 0" test $? -eq 0
 check "--help lists run" grep -q "run \[SCENARIO\]" <<<"$out"
 out=$("$GPUCAP" run --help); check "run --help mentions --set" grep -q -- "--set KEY.PATH=VALUE" <<<"$out"
-check "--version" grep -Eq '^gpucap [0-9]+\.[0-9]+\.[0-9]+$' <<<"$("$GPUCAP" --version)"
+check "--version" grep -Eq '^gpucap [0-9]+\.[0-9]+\.[0-9]+( \(git [0-9a-f]{7,}(-dirty)?\))?$' <<<"$("$GPUCAP" --version)"
+# Built from a git checkout, the version names its commit.
+if commit=$(git -C "$SRC" rev-parse --short=12 HEAD 2>/dev/null); then
+	check "--version names the commit $commit" grep -q "(git $commit" <<<"$("$GPUCAP" --version)"
+fi
 "$GPUCAP" >/dev/null 2>&1; check "no command exits 2" test $? -eq 2
 "$GPUCAP" frobnicate >/dev/null 2>&1; check "unknown command exits 2" test $? -eq 2
 "$GPUCAP" run --bogus >/dev/null 2>&1; check "unknown option exits 2" test $? -eq 2

@@ -1,0 +1,508 @@
+/*
+ * scenario_schema_table: one entry per key of the scenario format, for the schema (scenario_schema.h).
+ *
+ * Which keys exist comes from the loader (scenario_load.h) and is checked against these tables before the
+ * schema is written; so do choices and number bounds, referenced here. What is written here: each key's
+ * type, integer and duration ranges (the loader's arguments, from its macros where a header has them),
+ * the default README documents (none where it is computed from other keys), and a one-line description.
+ * Mappings are defined before the mappings that hold them.
+ */
+#include "scenario_schema.h"
+
+#include "option.h"
+#include "tracefile.h"
+
+#define H_US (3600 * S_US)
+#define MAX_PERIOD_US (400 * DAY_US)    /* horizon, and the arrivals' periods and offsets */
+#define MAX_MEAN_US (1000000 * S_US)    /* a service time's mean and overhead */
+#define MAX_GPUS 64
+#define MAX_VCPUS 4096
+#define MAX_QUOTA 10000000
+#define CRON_TEXT_MAX 128
+
+#define REQ .required = SCHEMA_ALL
+#define INT_(k, a, b) .key = k, .type = SCHEMA_INT, .lo = (a), .hi = (b)
+#define NUM_(k, b) .key = k, .type = SCHEMA_NUMBER, .bounds = &(b)
+#define DUR_(k, a, open_lo, b) .key = k, .type = SCHEMA_DURATION, .lo = (a), .lo_open = (open_lo), .hi = (b)
+#define STR_(k, size) .key = k, .type = SCHEMA_STRING, .hi = (size) - 1
+#define TIME_(k) .key = k, .type = SCHEMA_TIME
+#define CHOICE_(k, n) .key = k, .type = SCHEMA_CHOICE, .names = &(n)
+#define MAP_(k, m) .key = k, .type = SCHEMA_MAP, .map = &(m)
+#define LIST_(k, a, b, it) .key = k, .type = SCHEMA_LIST, .lo = (a), .hi = (b), .item = &(it)
+#define DICT_(k, size, it) .key = k, .type = SCHEMA_DICT, .hi = (size) - 1, .item = &(it)
+#define END { .key = NULL }
+
+/* ---- launch delays (scenario_delay.c) ------------------------------------------------------------ */
+
+enum { D_CONSTANT, D_LOGNORMAL, D_EMPIRICAL };  /* scenario_load_startup_names */
+
+static const struct scenario_schema_key delay_value = { DUR_(NULL, 0, false, DAY_US),
+	.desc = "one observed launch-to-ready delay" };
+static const struct scenario_schema_key startup_entries[] = {
+	{ CHOICE_("kind", scenario_load_startup_names), REQ, .desc = "how the delay is drawn" },
+	{ DUR_("mean_s", 0, false, DAY_US), .required = SCHEMA_V(D_CONSTANT) | SCHEMA_V(D_LOGNORMAL),
+	  .desc = "constant and lognormal: the mean delay (lognormal: > 0)" },
+	{ NUM_("cv", scenario_load_startup_cv), .dflt = "1", .desc = "lognormal: the coefficient of variation" },
+	{ LIST_("values_s", 1, SCENARIO_DELAY_VALUES_MAX, delay_value), .required = SCHEMA_V(D_EMPIRICAL),
+	  .desc = "empirical: observed delays, each drawn with equal probability" },
+	END };
+static const struct scenario_schema_only startup_only[] = {
+	{ .key = "cv", .variants = SCHEMA_V(D_LOGNORMAL) | SCHEMA_V(D_EMPIRICAL) },  /* ignored by empirical */
+	{ .key = NULL } };
+static const struct scenario_schema_map startup_map = { "startup", &scenario_load_startup_keys, "kind",
+	&scenario_load_startup_names, startup_only, NULL, false, startup_entries };
+
+/* ---- workload (scenario_workload.c) -------------------------------------------------------------- */
+
+#define A_RATED (SCHEMA_V(ARRIVAL_POISSON) | SCHEMA_V(ARRIVAL_UNIFORM) | SCHEMA_V(ARRIVAL_DIURNAL) | \
+		 SCHEMA_V(ARRIVAL_MMPP) | SCHEMA_V(ARRIVAL_FLASH_CROWD))
+
+static const struct scenario_schema_key step_entries[] = {
+	{ DUR_("at", 0, true, MAX_PERIOD_US), REQ, .desc = "when the rate changes, from the start (within the "
+	  "horizon, after the previous step)" },
+	{ NUM_("rate_per_s", scenario_load_any_rate), REQ, .desc = "the rate from then on, requests per second" },
+	END };
+static const struct scenario_schema_map step_map = { "workload.arrivals.steps", &scenario_load_rate_step_keys,
+	.entries = step_entries };
+static const struct scenario_schema_key step_item = { MAP_(NULL, step_map), .desc = "a rate step" };
+static const struct scenario_schema_key factor_item = { NUM_(NULL, scenario_load_factor),
+	.desc = "a factor >= 0" };
+static const struct scenario_schema_key path_item = { STR_(NULL, SCENARIO_PATH_MAX),
+	.desc = "a rate-series CSV file, relative to the scenario's folder" };
+
+static const struct scenario_schema_key column_entries[] = {
+	{ STR_("time", TRACEFILE_COLUMN_MAX), REQ, .desc = "header name of the arrival-time column" },
+	{ CHOICE_("time_format", scenario_load_time_format_names), .dflt = "\"iso\"",
+	  .desc = "how the time column is written" },
+	{ STR_("input_tokens", TRACEFILE_COLUMN_MAX), .desc = "header name of the prompt-token column" },
+	{ STR_("output_tokens", TRACEFILE_COLUMN_MAX), .desc = "header name of the output-token column" },
+	{ STR_("service_s", TRACEFILE_COLUMN_MAX), .desc = "header name of the service-time column (seconds)" },
+	END };
+static const struct scenario_schema_map column_map = { "workload.arrivals.columns", &scenario_load_column_keys,
+	.entries = column_entries };
+
+static const struct scenario_schema_key arrival_entries[] = {
+	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "where requests come from (see README, "
+	  "\"Traffic\")" },
+	{ NUM_("rate_per_s", scenario_load_positive_rate), .variants = A_RATED, .required = A_RATED,
+	  .desc = "requests per second: the rate (poisson, uniform), mean rate (diurnal), calm rate (mmpp) or "
+	  "base rate (flash_crowd)" },
+	{ LIST_("steps", 1, SCENARIO_STEPS_MAX, step_item), .desc = "poisson, uniform: rate changes "
+	  "[{at, rate_per_s}] in time order" },
+	{ NUM_("amplitude", scenario_load_amplitude), .dflt = "0.5", .desc = "diurnal: the daily sinusoid's "
+	  "amplitude, a fraction of the mean rate (not with hourly)" },
+	{ NUM_("peak_hour", scenario_load_hour), .dflt = "14", .desc = "diurnal: the UTC hour of the daily peak "
+	  "(not with hourly)" },
+	{ LIST_("hourly", 24, 24, factor_item), .desc = "diurnal: 24 factors of the mean rate, hour 0 UTC first, "
+	  "not all 0 (instead of amplitude and peak_hour)" },
+	{ LIST_("weekly", 7, 7, factor_item), .desc = "diurnal: 7 factors of the rate, Monday first, not all 0 "
+	  "(default all 1)" },
+	{ NUM_("burst_rate_per_s", scenario_load_any_rate), .variants = SCHEMA_V(ARRIVAL_MMPP),
+	  .required = SCHEMA_V(ARRIVAL_MMPP), .desc = "mmpp: the rate during a burst, requests per second" },
+	{ DUR_("burst_mean_s", 0, true, MAX_PERIOD_US), .required = SCHEMA_V(ARRIVAL_MMPP),
+	  .desc = "mmpp: the mean length of a burst" },
+	{ DUR_("calm_mean_s", 0, true, MAX_PERIOD_US), .required = SCHEMA_V(ARRIVAL_MMPP),
+	  .desc = "mmpp: the mean time between bursts" },
+	{ DUR_("at", 0, false, MAX_PERIOD_US), .required = SCHEMA_V(ARRIVAL_FLASH_CROWD),
+	  .desc = "flash_crowd: when the crowd arrives, from the start (within the horizon)" },
+	{ NUM_("magnitude", scenario_load_magnitude), .required = SCHEMA_V(ARRIVAL_FLASH_CROWD),
+	  .desc = "flash_crowd: the extra rate at the peak, a multiple of rate_per_s" },
+	{ DUR_("decay_s", 0, true, MAX_PERIOD_US), .required = SCHEMA_V(ARRIVAL_FLASH_CROWD),
+	  .desc = "flash_crowd: the time constant of the exponential decay" },
+	{ STR_("path", SCENARIO_PATH_MAX), .required = SCHEMA_V(ARRIVAL_TRACE), .desc = "trace: the request "
+	  "trace; rate_series: one rate-series file (or paths); CSV, relative to the scenario's folder" },
+	{ LIST_("paths", 1, SCENARIO_SERIES_MAX, path_item), .desc = "rate_series: rate-series CSV files whose "
+	  "rates add up (or path)" },
+	{ CHOICE_("format", scenario_load_trace_format_names), .variants = SCHEMA_V(ARRIVAL_TRACE),
+	  .dflt = "\"azure\"", .desc = "trace: the trace's layout (generic names its columns)" },
+	{ CHOICE_("format", scenario_load_series_format_names), .variants = SCHEMA_V(ARRIVAL_RATE_SERIES),
+	  .dflt = "\"aggregate\"", .desc = "rate_series: the files' layout" },
+	{ MAP_("columns", column_map), .desc = "trace, format generic (required then): which header names "
+	  "hold what" },
+	{ DUR_("window_s", 0, true, MAX_PERIOD_US), .dflt = "\"600s\"", .desc = "rate_series: the length of "
+	  "one row's window" },
+	{ NUM_("scale_rate", scenario_load_scale), .dflt = "1", .desc = "multiply the rate (thinning or "
+	  "copying requests)" },
+	{ NUM_("speedup", scenario_load_speedup), .dflt = "1", .desc = "compress time: arrivals come this many "
+	  "times faster" },
+	{ NUM_("growth_per_day", scenario_load_growth), .dflt = "0", .desc = "compound growth of the rate per "
+	  "day (0.01 = 1%/day)" },
+	{ CHOICE_("loop", scenario_load_bool_names), .dflt = "false", .desc = "replay the source again when it "
+	  "ends before the horizon" },
+	{ DUR_("offset", 0, false, MAX_PERIOD_US), .dflt = "0", .desc = "start this far into the source" },
+	END };
+static const struct scenario_schema_map arrival_map = { "workload.arrivals", .variants = &scenario_load_arrivals,
+	.entries = arrival_entries };
+
+static const struct scenario_schema_key size_entries[] = {
+	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "the distribution of token counts" },
+	{ NUM_("mean", scenario_load_tokens), REQ, .desc = "the mean number of tokens" },
+	{ NUM_("cv", scenario_load_cv), .dflt = "1", .desc = "lognormal: the coefficient of variation" },
+	END };
+static const struct scenario_schema_map size_map = { "workload.sizes.*", .variants = &scenario_load_size,
+	.entries = size_entries };
+static const struct scenario_schema_key sizes_entries[] = {
+	{ MAP_("input_tokens", size_map), .desc = "prompt tokens per request, when the source does not give "
+	  "them" },
+	{ MAP_("output_tokens", size_map), .desc = "output tokens per request, when the source does not give "
+	  "them" },
+	END };
+static const struct scenario_schema_map sizes_map = { "workload.sizes", &scenario_load_sizes_keys,
+	.entries = sizes_entries };
+
+#define S_MEAN (SCHEMA_V(SERVICE_CONSTANT) | SCHEMA_V(SERVICE_EXPONENTIAL) | SCHEMA_V(SERVICE_LOGNORMAL))
+
+static const struct scenario_schema_key decode_entries[] = {
+	{ INT_("concurrency", 1, MAX_SLOTS), REQ, .desc = "requests in service at once (rows in increasing "
+	  "order)" },
+	{ NUM_("tokens_per_s", scenario_load_token_speed), REQ, .desc = "the decode speed of each request at "
+	  "that concurrency, output tokens per second" },
+	END };
+static const struct scenario_schema_map decode_map = { "workload.service.decode_table",
+	&scenario_load_decode_keys, .entries = decode_entries };
+static const struct scenario_schema_key decode_item = { MAP_(NULL, decode_map), .desc = "a row" };
+static const struct scenario_schema_key service_entries[] = {
+	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "the service time of one request on one slot "
+	  "(see README, \"Serving model\")" },
+	{ DUR_("mean_s", 0, true, MAX_MEAN_US), .required = S_MEAN, .desc = "the mean service time" },
+	{ NUM_("cv", scenario_load_cv), .dflt = "1", .desc = "lognormal: the coefficient of variation" },
+	{ NUM_("prefill_tokens_per_s", scenario_load_token_speed), .required = SCHEMA_V(SERVICE_TOKENS),
+	  .desc = "tokens: prompt tokens processed per second" },
+	{ NUM_("decode_tokens_per_s", scenario_load_token_speed), .desc = "tokens: output tokens per second per "
+	  "request (or decode_table; one is required)" },
+	{ LIST_("decode_table", 1, SCENARIO_DECODE_MAX, decode_item), .desc = "tokens: decode speed by "
+	  "concurrency, [{concurrency, tokens_per_s}] (or decode_tokens_per_s)" },
+	{ DUR_("overhead_s", 0, false, MAX_MEAN_US), .dflt = "0", .desc = "tokens: a fixed time added to every "
+	  "request" },
+	END };
+static const struct scenario_schema_map service_map = { "workload.service", .variants = &scenario_load_service,
+	.entries = service_entries };
+
+static const struct scenario_schema_key workload_entries[] = {
+	{ MAP_("arrivals", arrival_map), REQ, .desc = "where requests come from: kind and its keys, plus "
+	  "transforms" },
+	{ MAP_("sizes", sizes_map), .desc = "request sizes in tokens, drawn when the source does not give them" },
+	{ MAP_("service", service_map), REQ, .desc = "how long a request takes to serve" },
+	END };
+static const struct scenario_schema_map workload_map = { "workload", &scenario_load_workload_keys,
+	.entries = workload_entries };
+
+/* ---- slo, serving, copies (scenario.c, scenario_copies.c) --------------------------------------- */
+
+static const struct scenario_schema_key slo_entries[] = {
+	{ DUR_("latency_s", 0, true, DAY_US), REQ, .desc = "a served request violates the SLO when its latency "
+	  "exceeds this" },
+	{ DUR_("ttft_s", 0, true, DAY_US), .desc = "service kind tokens only: a request misses the TTFT SLO when "
+	  "its time to first token exceeds this" },
+	END };
+static const struct scenario_schema_map slo_map = { "slo", &scenario_load_slo_keys, .entries = slo_entries };
+
+static const struct scenario_schema_key copies_entries[] = {
+	{ INT_("gpus_per_copy", 1, MAX_GPUS), REQ, .desc = "the GPUs one model copy needs, at most the "
+	  "instance's (NumberOfAcceleratorDevicesRequired)" },
+	{ INT_("per_instance", 1, MAX_GPUS), .desc = "copies per instance; default and most: the instance's "
+	  "GPUs / gpus_per_copy" },
+	{ INT_("slots_per_copy", 1, MAX_SLOTS), .dflt = "1", .desc = "requests one copy serves at once" },
+	{ DUR_("startup_s", 0, false, DAY_US), .dflt = "\"120s\"", .desc = "the time to load a copy on a ready "
+	  "instance (or startup)" },
+	{ MAP_("startup", startup_map), .desc = "the copy load delay as a distribution (or startup_s)" },
+	{ INT_("initial", 0, (int64_t)MAX_INSTANCES * MAX_GPUS), .desc = "copies at t = 0; default: a full "
+	  "load of the starting instances" },
+	{ INT_("min_instances", 0, MAX_INSTANCES), .dflt = "0", .desc = "instances kept however few copies "
+	  "run (ManagedInstanceScaling MinInstanceCount)" },
+	END };
+static const struct scenario_schema_map copies_map = { "serving.copies", &scenario_load_copies_keys,
+	.entries = copies_entries };
+
+static const struct scenario_schema_key serving_entries[] = {
+	{ STR_("instance_type", SCENARIO_NAME_MAX), REQ, .desc = "an instance type of the catalogue (gpucap "
+	  "catalog) or one defined under catalog:" },
+	{ INT_("slots_per_instance", 1, MAX_SLOTS), .dflt = "1", .desc = "requests one instance serves at once "
+	  "(not with copies)" },
+	{ DUR_("queue_timeout_s", 0, false, DAY_US), .dflt = "0", .desc = "a request waiting longer is "
+	  "dropped; 0 = wait as long as needed" },
+	{ DUR_("startup_s", 0, false, DAY_US), .dflt = "\"420s\"", .desc = "launch-to-ready delay of a new "
+	  "instance (an assumption within the measured 258-525 s)" },
+	{ INT_("max_queue", 1, 100000000), .dflt = "1000000", .desc = "waiting requests beyond this are "
+	  "refused (dropped)" },
+	{ CHOICE_("on_interrupt", scenario_load_interrupt_names), .dflt = "\"requeue\"", .desc = "what happens "
+	  "to requests in service on an instance taken away" },
+	{ CHOICE_("endpoint", scenario_load_endpoint_names), .dflt = "\"realtime\"", .desc = "realtime "
+	  "refuses a request while nothing is in service; async queues it" },
+	{ MAP_("copies", copies_map), .desc = "model copies on instances (SageMaker inference components)" },
+	END };
+static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
+	.entries = serving_entries };
+
+/* ---- fleet (scenario_fleet.c) -------------------------------------------------------------------- */
+
+#define O(k) SCHEMA_V(OPTION_##k)
+#define O_SCALES (O(ON_DEMAND) | O(SPOT))
+
+static const struct scenario_schema_key outage_entries[] = {
+	{ DUR_("start", 0, false, MAX_PERIOD_US), REQ, .desc = "when launches start failing, from the start "
+	  "(in order, not overlapping, within the horizon)" },
+	{ DUR_("end", 0, true, MAX_PERIOD_US), REQ, .desc = "when capacity is back, from the start (after "
+	  "start)" },
+	END };
+static const struct scenario_schema_map outage_map = { "fleet.*.ice_outages", &scenario_load_outage_keys,
+	.entries = outage_entries };
+static const struct scenario_schema_key outage_item = { MAP_(NULL, outage_map), .desc = "an outage window" };
+static const struct scenario_schema_key rate_item = { NUM_(NULL, scenario_load_rate),
+	.desc = "the Savings Plans rate of the type, USD per instance-hour (at most its on-demand price)" };
+
+static const struct scenario_schema_key entry_entries[] = {
+	{ .key = "option", .type = SCHEMA_SELECTOR, REQ, .desc = "the purchase option (see README, \"Purchase "
+	  "options\")" },
+	{ INT_("count", 1, MAX_INSTANCES), .variants = O(RESERVED) | O(ODCR), REQ,
+	  .desc = "the instances bought" },
+	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .desc = "instances at the start" },
+	{ INT_("count", 1, 64), .variants = O(CAPACITY_BLOCK), REQ, .desc = "instances in the block (at most "
+	  "64)" },
+	{ INT_("max", 0, MAX_INSTANCES), .desc = "the most instances the entry may hold (>= count); default "
+	  "count, or autoscaling.max with a policy" },
+	{ NUM_("usd_per_h", scenario_load_price), .desc = "the price per instance-hour; default from the "
+	  "catalogue for the option" },
+	{ CHOICE_("term", scenario_load_term_names), .desc = "reserved: a term splits the price by payment; "
+	  "savings_plan: the plan's term (default 1y)" },
+	{ CHOICE_("payment", scenario_load_payment_names), .dflt = "\"no_upfront\"", .desc = "reserved, with "
+	  "term: how the term is paid" },
+	{ NUM_("upfront_usd", scenario_load_upfront), .desc = "reserved with term: the upfront payment per "
+	  "instance; capacity_block: the block's price (or usd_per_h)" },
+	{ TIME_("term_start"), .desc = "when the term began (reserved: with term); default the scenario start" },
+	{ NUM_("ice_probability", scenario_load_fraction), .dflt = "0", .desc = "the chance that a launch "
+	  "fails for lack of capacity" },
+	{ LIST_("ice_outages", 1, SCENARIO_OUTAGES_MAX, outage_item), .desc = "windows in which every launch "
+	  "fails, [{start, end}]" },
+	{ MAP_("startup", startup_map), .desc = "the launch-to-ready delay of this entry's instances; default "
+	  "serving.startup_s" },
+	{ NUM_("discount", scenario_load_fraction), .desc = "spot: the fraction off on-demand (default the "
+	  "catalogue's); savings_plan: the plan's discount (or rates)" },
+	{ STR_("price_trace", SCENARIO_PATH_MAX), .desc = "spot: a Spot price history file (JSON), instead of "
+	  "discount or usd_per_h" },
+	{ STR_("price_zone", 64), .desc = "spot, with price_trace: the availability zone to follow" },
+	{ NUM_("interruptions_per_hour", scenario_load_interruption), .desc = "spot: interruptions per "
+	  "instance-hour (one interruption model at most)" },
+	{ CHOICE_("interruption_band", scenario_load_band_names), .desc = "spot: the Spot Instance Advisor's "
+	  "monthly interruption band" },
+	{ STR_("availability_trace", SCENARIO_PATH_MAX), .desc = "spot: a capacity availability file (JSON)" },
+	{ DUR_("notice_s", 0, false, H_US), .dflt = "\"120s\"", .desc = "spot: the interruption notice before "
+	  "an instance is taken" },
+	{ NUM_("reclaims_per_day", scenario_load_reclaim), .dflt = "0", .desc = "spot: pool-wide reclaims per "
+	  "day" },
+	{ NUM_("reclaim_fraction", scenario_load_share), .dflt = "1", .desc = "spot: the share of the entry's "
+	  "instances a reclaim takes" },
+	{ DUR_("outage_mean_s", 0, true, MAX_PERIOD_US), .dflt = "\"3600s\"", .desc = "spot: the mean time "
+	  "the pool stays empty after a reclaim" },
+	{ NUM_("commit_usd_per_h", scenario_load_commit), .required = O(SAVINGS_PLAN), .desc = "savings_plan: "
+	  "the hourly commitment in USD" },
+	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .desc = "savings_plan: Savings Plans rates by instance "
+	  "type, one for the serving type (or discount)" },
+	{ TIME_("start"), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block begins" },
+	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
+	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
+	{ TIME_("end"), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
+	END };
+static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
+	.entries = entry_entries };
+static const struct scenario_schema_key entry_item = { MAP_(NULL, entry_map), .desc = "a fleet entry" };
+
+static const struct scenario_schema_key quota_entries[] = {
+	{ INT_("on_demand_vcpus", 0, MAX_QUOTA), .desc = "running on-demand vCPUs of the serving type's family "
+	  "(needs the type's vcpus); default no limit" },
+	{ INT_("on_demand_instances", 0, MAX_QUOTA), .desc = "running on-demand instances; default no limit" },
+	{ INT_("spot_vcpus", 0, MAX_QUOTA), .desc = "running Spot vCPUs of the family; default no limit" },
+	{ INT_("spot_instances", 0, MAX_QUOTA), .desc = "running Spot instances; default no limit" },
+	END };
+static const struct scenario_schema_map quota_map = { "quotas", &scenario_load_quota_keys,
+	.entries = quota_entries };
+
+static const struct scenario_schema_key retry_entries[] = {
+	{ DUR_("backoff_s", 0, true, DAY_US), .dflt = "\"30s\"", .desc = "the wait after a first failed launch" },
+	{ DUR_("max_backoff_s", 0, false, DAY_US), .desc = "the longest wait (>= backoff_s); default 600s, or "
+	  "backoff_s when longer" },
+	{ NUM_("multiplier", scenario_load_multiplier), .dflt = "2", .desc = "the wait grows by this per "
+	  "failure" },
+	END };
+static const struct scenario_schema_map retry_map = { "launch_retry", &scenario_load_retry_keys,
+	.entries = retry_entries };
+
+static const struct scenario_schema_key allocation_entries[] = {
+	{ CHOICE_("strategy", scenario_load_strategy_names), .dflt = "\"order\"", .desc = "order: fill the "
+	  "fleet in list order; mixed: an on-demand base, then a percentage (needs a spot entry)" },
+	{ INT_("on_demand_base_capacity", 0, MAX_INSTANCES), .dflt = "0", .desc = "mixed: the first instances "
+	  "on-demand" },
+	{ NUM_("on_demand_percentage_above_base", scenario_load_percent), .dflt = "100", .desc = "mixed: the "
+	  "percentage of the rest on-demand (rounded up)" },
+	{ CHOICE_("spot_fallback", scenario_load_bool_names), .dflt = "true", .desc = "fill a Spot shortfall "
+	  "with on-demand" },
+	END };
+static const struct scenario_schema_map allocation_map = { "allocation", &scenario_load_allocation_keys,
+	.entries = allocation_entries };
+
+/* ---- autoscaling (scenario.c, scenario_policy.c) ------------------------------------------------- */
+
+#define P(k) SCHEMA_V(POLICY_##k)
+
+static const struct scenario_schema_key adjustment_entries[] = {
+	{ NUM_("lower", scenario_load_any_number), .desc = "the step's lower bound, relative to the threshold; "
+	  "default -infinity (first step only)" },
+	{ NUM_("upper", scenario_load_any_number), .desc = "the step's upper bound; default +infinity (last "
+	  "step only)" },
+	{ INT_("adjustment", -MAX_INSTANCES, MAX_INSTANCES), REQ, .desc = "instances, a capacity or a percent "
+	  "(-100 to 1000), as adjustment_type says" },
+	END };
+static const struct scenario_schema_map adjustment_map = { "autoscaling.*.steps",
+	&scenario_load_adjustment_keys, .entries = adjustment_entries };
+static const struct scenario_schema_key adjustment_item = { MAP_(NULL, adjustment_map),
+	.desc = "a step adjustment" };
+static const struct scenario_schema_key alarm_entries[] = {
+	{ NUM_("threshold", scenario_load_any_number), REQ, .desc = "the metric value the alarm compares with" },
+	{ CHOICE_("comparison", scenario_load_comparison_names), .desc = "default greater_or_equal for "
+	  "scale_out, less_or_equal for scale_in" },
+	{ INT_("evaluation_periods", 1, SCENARIO_ALARM_PERIODS_MAX), .dflt = "1", .desc = "periods the alarm "
+	  "looks back over" },
+	{ INT_("datapoints_to_alarm", 1, SCENARIO_ALARM_PERIODS_MAX), .desc = "breaching periods that fire it "
+	  "(<= evaluation_periods); default evaluation_periods" },
+	{ LIST_("steps", 1, SCENARIO_ALARM_STEPS_MAX, adjustment_item), REQ, .desc = "step adjustments in "
+	  "ascending order, no gap or overlap" },
+	END };
+static const struct scenario_schema_map alarm_map = { "autoscaling.scale_out", &scenario_load_alarm_keys,
+	.entries = alarm_entries };
+
+static const struct scenario_schema_key action_entries[] = {
+	{ TIME_("at"), .desc = "when the action runs (or cron)" },
+	{ STR_("cron", CRON_TEXT_MAX), .desc = "a recurring UTC schedule MIN HOUR DOM MON DOW, such as "
+	  "\"0 8 * * 1-5\" (or at)" },
+	{ INT_("min", 0, MAX_INSTANCES), .desc = "the new autoscaling min (min, max or both)" },
+	{ INT_("max", 0, MAX_INSTANCES), .desc = "the new autoscaling max (>= min)" },
+	END };
+static const struct scenario_schema_map action_map = { "autoscaling.schedule", &scenario_load_action_keys,
+	.entries = action_entries };
+static const struct scenario_schema_key action_item = { MAP_(NULL, action_map),
+	.desc = "a scheduled action" };
+
+static const struct scenario_schema_key also_entries[] = {
+	{ CHOICE_("metric", scenario_load_metric_names), REQ, .desc = "the policy's metric (not one already "
+	  "used)" },
+	{ NUM_("target", scenario_load_invocations_target), REQ, .desc = "the metric value to hold" },
+	END };
+static const struct scenario_schema_map also_map = { "autoscaling.also", &scenario_load_also_keys,
+	.target_by_metric = true, .entries = also_entries };
+static const struct scenario_schema_key also_item = { MAP_(NULL, also_map),
+	.desc = "another target-tracking policy" };
+
+#define P_TARGET (P(TARGET_TRACKING) | P(HPA) | P(PREDICTIVE))
+
+static const struct scenario_schema_key autoscaling_entries[] = {
+	{ CHOICE_("policy", scenario_load_policy_names), .dflt = "\"none\"", .desc = "how the fleet scales "
+	  "(see README, \"Autoscaling\")" },
+	{ CHOICE_("metric", scenario_load_metric_names), .dflt = "\"concurrency_per_instance\"",
+	  .desc = "the metric the policy holds at target" },
+	{ NUM_("target", scenario_load_invocations_target), .required = P_TARGET, .desc = "the metric value to "
+	  "hold: concurrency (0, 1], the others (0, 1e9]" },
+	{ INT_("min", 0, MAX_INSTANCES), .desc = "the least capacity (copies with serving.copies); default the "
+	  "reserved count" },
+	{ INT_("max", 0, MAX_INSTANCES), .desc = "the most capacity; default the sum of the fleet's max" },
+	{ DUR_("resolution_s", S_US, false, H_US), .desc = "how often the policy evaluates; default 60s (hpa: "
+	  "15s)" },
+	{ DUR_("scale_out_cooldown_s", 0, false, DAY_US), .dflt = "\"300s\"", .desc = "the wait after a "
+	  "scale-out" },
+	{ DUR_("scale_in_cooldown_s", 0, false, DAY_US), .dflt = "\"300s\"", .desc = "the wait after a "
+	  "scale-in" },
+	{ NUM_("scale_in_margin", scenario_load_type_fraction), .dflt = "0.1", .desc = "scale in only below "
+	  "target x (1 - margin)" },
+	{ CHOICE_("adjustment_type", scenario_load_adjustment_names), .dflt = "\"change_in_capacity\"",
+	  .desc = "step: what a step's adjustment means" },
+	{ INT_("min_adjustment_magnitude", 1, MAX_INSTANCES), .desc = "step, percent_change_in_capacity: the "
+	  "least instances a step changes" },
+	{ MAP_("scale_out", alarm_map), .desc = "step: the scale-out alarm (scale_out, scale_in or both)" },
+	{ MAP_("scale_in", alarm_map), .desc = "step: the scale-in alarm" },
+	{ NUM_("tolerance", scenario_load_tolerance), .dflt = "0.1", .desc = "hpa: no change while the ratio "
+	  "to target is within 1 +- tolerance" },
+	{ DUR_("stabilization_window_s", 0, false, H_US), .dflt = "\"300s\"", .desc = "hpa: scale down to the "
+	  "highest recommendation of this window" },
+	{ NUM_("scale_up_percent", scenario_load_scale_up_percent), .dflt = "100", .desc = "hpa: scale-up "
+	  "policy, percent of the current replicas per period" },
+	{ INT_("scale_up_pods", 0, MAX_INSTANCES), .dflt = "4", .desc = "hpa: scale-up policy, replicas per "
+	  "period" },
+	{ LIST_("schedule", 1, SCENARIO_SCHEDULE_MAX, action_item), .desc = "scheduled actions, any policy: "
+	  "[{at or cron, min, max}]" },
+	{ INT_("scale_out_datapoints", 1, 100), .dflt = "3", .desc = "target_tracking: breaching datapoints "
+	  "before a scale-out" },
+	{ INT_("scale_in_datapoints", 1, 100), .dflt = "15", .desc = "target_tracking: datapoints below the "
+	  "scale-in threshold before a scale-in" },
+	{ LIST_("also", 1, 2, also_item), .desc = "target_tracking: more target-tracking policies on other "
+	  "metrics, [{metric, target}]" },
+	{ CHOICE_("scale_from_zero", scenario_load_bool_names), .dflt = "false", .desc = "with a desired "
+	  "capacity of 0, requests waiting at 2 evaluations in a row bring it to 1 (not with policy none)" },
+	{ CHOICE_("forecast", scenario_load_forecast_names), .dflt = "\"same_time_yesterday\"",
+	  .desc = "predictive: how the traffic is forecast" },
+	{ DUR_("lead_s", 0, false, DAY_US), .desc = "predictive: how far ahead to plan; default "
+	  "serving.startup_s + resolution_s (+ a copy's load)" },
+	{ NUM_("alpha", scenario_load_open_unit), .dflt = "0.5", .desc = "predictive, holt_winters: level "
+	  "smoothing" },
+	{ NUM_("beta", scenario_load_open_unit), .dflt = "0.1", .desc = "predictive, holt_winters: trend "
+	  "smoothing" },
+	{ NUM_("gamma", scenario_load_open_unit), .dflt = "0.3", .desc = "predictive, holt_winters: season "
+	  "smoothing" },
+	END };
+/* The step, hpa and predictive lists are the loader's; target tracking's own keys and scale_from_zero are
+ * refused under other policies by code (scenario.c) that has no list. */
+static const struct scenario_schema_only autoscaling_only[] = {
+	{ .keys = &scenario_load_step_keys, .variants = P(STEP) },
+	{ .keys = &scenario_load_hpa_keys, .variants = P(HPA) },
+	{ .keys = &scenario_load_predictive_keys, .variants = P(PREDICTIVE) },
+	{ .key = "scale_out_datapoints", .variants = P(TARGET_TRACKING) },
+	{ .key = "scale_in_datapoints", .variants = P(TARGET_TRACKING) },
+	{ .key = "also", .variants = P(TARGET_TRACKING) },
+	{ .key = "scale_from_zero", .variants = SCHEMA_ALL & ~P(NONE) },
+	{ .key = NULL } };
+static const struct scenario_schema_map autoscaling_map = { "autoscaling", &scenario_load_autoscaling_keys,
+	"policy", &scenario_load_policy_names, autoscaling_only, NULL, true, autoscaling_entries };
+
+/* ---- catalog and the top level (scenario.c) ------------------------------------------------------ */
+
+static const struct scenario_schema_key type_entries[] = {
+	{ INT_("gpus", 1, MAX_GPUS), .desc = "GPUs per instance (required for a new type)" },
+	{ STR_("gpu_model", SCENARIO_NAME_MAX), .desc = "the GPU model, for reports" },
+	{ INT_("vcpus", 1, MAX_VCPUS), .desc = "vCPUs per instance (for quotas in vCPUs)" },
+	{ NUM_("usd_per_h", scenario_load_type_price), .desc = "the On-Demand price per instance-hour "
+	  "(required for a new type)" },
+	{ NUM_("reserved_discount", scenario_load_type_fraction), .desc = "the 1-year reserved fraction off "
+	  "On-Demand" },
+	{ NUM_("reserved_3y_discount", scenario_load_type_fraction), .desc = "the 3-year reserved fraction off "
+	  "On-Demand" },
+	{ NUM_("savings_plan_discount", scenario_load_type_fraction), .desc = "the Savings Plan fraction off "
+	  "On-Demand" },
+	{ NUM_("spot_discount", scenario_load_type_fraction), .desc = "the typical Spot fraction off "
+	  "On-Demand" },
+	{ NUM_("cb_usd_per_h", scenario_load_type_price), .desc = "the Capacity Block rate per instance-hour "
+	  "(0 = unknown)" },
+	END };
+static const struct scenario_schema_map type_map = { "catalog.*", &scenario_load_type_keys,
+	.entries = type_entries };
+static const struct scenario_schema_key type_item = { MAP_(NULL, type_map), .desc = "an instance type: "
+	"overrides of a catalogue entry, or a new type" };
+
+static const struct scenario_schema_key top_entries[] = {
+	{ STR_("name", SCENARIO_NAME_MAX), REQ, .desc = "the scenario's name, stored with each run" },
+	{ INT_("seed", 0, INT64_MAX), .dflt = "1", .desc = "the random seed" },
+	{ TIME_("start"), .dflt = "\"2026-01-01T00:00:00Z\"", .desc = "the wall-clock time of t = 0 (UTC)" },
+	{ DUR_("horizon", 0, true, MAX_PERIOD_US), REQ, .desc = "the simulated length" },
+	{ DUR_("sample_period", S_US, false, MAX_PERIOD_US), .dflt = "\"60s\"", .desc = "the time-series "
+	  "resolution (<= horizon)" },
+	{ MAP_("slo", slo_map), REQ, .desc = "the latency service-level objective" },
+	{ MAP_("workload", workload_map), REQ, .desc = "the traffic: arrivals, sizes and service" },
+	{ MAP_("serving", serving_map), REQ, .desc = "the instance type and how it serves" },
+	{ LIST_("fleet", 1, SCENARIO_FLEET_MAX, entry_item), REQ, .desc = "purchase options in allocation "
+	  "order" },
+	{ MAP_("autoscaling", autoscaling_map), .desc = "how the fleet scales" },
+	{ MAP_("quotas", quota_map), .desc = "account quotas for running instances" },
+	{ MAP_("launch_retry", retry_map), .desc = "the wait after a failed launch" },
+	{ MAP_("allocation", allocation_map), .desc = "how launches are split across the fleet" },
+	{ DICT_("catalog", SCENARIO_NAME_MAX, type_item), .desc = "instance types: override a catalogue entry "
+	  "or define a new one" },
+	END };
+const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
+	.entries = top_entries };
