@@ -263,7 +263,7 @@ static int view_param_columns(sqlite3_str *sql, const char *params, struct names
 		identifier_clean(col);
 		named = names_has(used, col) ? sqlite3_mprintf("param_%s", col) : sqlite3_mprintf("%s", col);
 		if (named && names_add(used, named) == STATUS_OK)
-			sqlite3_str_appendf(sql, ", (SELECT coalesce(p.numeric_value, p.value) FROM main.sweep_params AS p "
+			sqlite3_str_appendf(sql, ", (SELECT coalesce(p.numeric_value, p.value) FROM sweep_params AS p "
 					    "WHERE p.sweep_id = r.sweep_id AND p.point = r.point AND p.key = %Q) AS \"%w\"",
 					    key, named);
 		sqlite3_free(key);
@@ -304,7 +304,7 @@ int store_sweep_view_create(struct store *st, int64_t sweep_id, struct diag *d, 
 	for (int i = 0; i < summary.n; i++)
 		sqlite3_str_appendf(sql, ", s.\"%w\"", summary.name[i]);
 	/* The run id range lets SQLite compute run_summary for this sweep's runs only. */
-	sqlite3_str_appendf(sql, " FROM main.runs AS r JOIN main.run_summary AS s ON s.run_id = r.run_id "
+	sqlite3_str_appendf(sql, " FROM runs AS r JOIN run_summary AS s ON s.run_id = r.run_id "
 			    "WHERE r.sweep_id = %lld AND s.run_id BETWEEN %lld AND %lld", (long long)sweep_id,
 			    (long long)r.base, (long long)(r.base + r.nruns - 1));
 	text = sqlite3_str_finish(sql);
