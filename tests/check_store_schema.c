@@ -1,7 +1,8 @@
 /*
  * check_store_schema: the schema version of a results database (analysis/store.h, STORE_SCHEMA_VERSION).
- * A file of a newer version is refused; a version-1 file is upgraded by store_open() in one transaction
- * (run_summary rebuilt, rows untouched), and the upgrade is all or nothing: a migration that fails, or whose
+ * A file of a newer version is refused; version-1 and version-2 files are upgraded by store_open() in one
+ * transaction (run_summary rebuilt, rows untouched; a version-2 file ends with the shape of a new file), and
+ * the upgrade is all or nothing: a migration that fails, or whose
  * commit a reader blocks, leaves the file byte for byte as it was, and a damaged version-1 file is refused.
  *
  * As in check_store.c, every test works on a file in a fresh temporary directory and removes it at the end,
