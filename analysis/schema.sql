@@ -1,12 +1,17 @@
--- gpucap results database, schema version 2: the tables (the view is in analysis/summary_view.sql).
+-- gpucap results database, schema version 3: the tables (the view is in analysis/summary_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
 --   runs     one row per committed run: what was run (scenario text and --set overrides, so any run can be
---            reproduced), its seed, when and how long it took, the gpucap version that ran it.
---            status is 'running' while a run is being written (inside its transaction, so no other
---            connection ever sees it) and 'ok' once committed; a failed run is rolled back and leaves
---            nothing. The seed is stored as the signed 64-bit reading of the unsigned scenario seed: seeds
+--            reproduced), its seed, when and how long it took, the gpucap version that ran it, its run key
+--            and, for a run of a sweep, the sweep, point and replication. status is 'ok' for a finished
+--            run. A run that fails inside `gpucap run` leaves nothing; a run of a sweep that fails is
+--            recorded with status 'failed' and its message in error, and has no metrics, samples or
+--            events (its horizon_s is 0 and instance_type '' when the scenario could not be loaded).
+--            The seed is stored as the signed 64-bit reading of the unsigned scenario seed: seeds
 --            above 9223372036854775807 appear negative (cast back to uint64 to reproduce the run).
+--            run_key is FNV-1a-128 (32 lowercase hex digits) of the scenario text, a NUL byte, the
+--            overrides text, a NUL byte and the seed in decimal: two runs with the same key ran the same
+--            inputs (NULL for runs written before version 3).
 --   metrics  one row per (run, metric): latency percentiles, SLO violations, cost and GPU-hours per
 --            purchase option, ... A metric that is undefined (NaN, say no request was served) is NULL.
 --   samples  the time series of a run, one row per sample period ending at t_s: arrival rate, queue, busy
@@ -14,9 +19,19 @@
 --            the column says "at the sample instant" in models/sink.h.
 --   events   the event log of a run (scale_out, scale_in, launch, ready, terminate, interruptions), in the
 --            order seq = 1, 2, ... in which the run reported them.
+--   sweeps   one row per sweep (gpucap sweep FILE): its name, key, file and swept keys, the number of
+--            points and replications, and run_id_base: run i of the sweep (i = point * nreps +
+--            replication) has run_id = run_id_base + i, reserved when the sweep is registered, so that
+--            a sweep written by any number of processes, or merged from shards, has the same run ids.
+--            sweep_key is FNV-1a-128 of every run key of the sweep in index order, then the sweep file text.
+--   sweep_params  the value of each swept key at each point of a sweep, as given to --set (text), and as
+--            a number when it is one (numeric_value, else NULL).
 -- Views (analysis/summary_view.sql, kept apart because it changes with every new metric):
 --   run_summary  one wide row per run (run columns plus one column per metric), for sqlite3, pandas or a
 --                BI tool.
+--   sweep_<name> one per sweep, created when the sweep is registered (analysis/store.h): one row per run
+--                of the sweep, with its point, replication, status and error, one column per swept key,
+--                then the columns of run_summary.
 -- Times are seconds (t_s, horizon_s, wall_s) from the scenario start, or ISO-8601 UTC text (started_at).
 -- samples and events are WITHOUT ROWID: rows are small and always read by (run_id, ...), so the primary
 -- key is the table and no second index is stored. Deleting a run deletes its rows (foreign keys must be on,
@@ -33,6 +48,10 @@
 --   2  samples.copies (model copies serving); run_summary with time_under_provisioned_s,
 --      time_over_provisioned_s, copy_hours and copy_loads. Migration 1 -> 2 adds the column (NULL in the
 --      rows already there), drops the view and re-creates it from summary_view.sql; no value changes.
+--   3  sweeps: runs.sweep_id, point, replication, run_key and error (status may be 'failed'), the tables
+--      sweeps and sweep_params, the index runs_by_key. Migration 2 -> 3 adds the columns (NULL in the rows
+--      already there: those runs belong to no sweep and have no key), creates the tables and the index
+--      and rebuilds run_summary; no value changes.
 -- The store runs this script and then summary_view.sql inside one transaction, on an empty file only.
 
 CREATE TABLE runs (
@@ -47,8 +66,16 @@ CREATE TABLE runs (
 	wall_s REAL,                    -- wall-clock duration of the run, seconds
 	version TEXT NOT NULL,          -- gpucap version that ran it
 	horizon_s REAL NOT NULL,        -- simulated length, seconds
-	instance_type TEXT NOT NULL     -- serving.instance_type, e.g. 'p5.48xlarge'
+	instance_type TEXT NOT NULL,    -- serving.instance_type, e.g. 'p5.48xlarge'
+	-- version 3 (last: older files gain them by ALTER TABLE)
+	sweep_id INTEGER,               -- sweeps.sweep_id; NULL outside a sweep
+	point INTEGER,                  -- point index in the sweep, 0..npoints-1; NULL outside a sweep
+	replication INTEGER,            -- replication index, 0..nreps-1; NULL outside a sweep
+	run_key TEXT,                   -- see above; NULL for runs written before version 3
+	error TEXT                      -- the message of a failed run; NULL when ok
 );
+
+CREATE INDEX runs_by_key ON runs (run_key);
 
 CREATE TABLE metrics (
 	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
@@ -87,5 +114,27 @@ CREATE TABLE events (
 	PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 
+CREATE TABLE sweeps (
+	sweep_id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL,             -- the sweep's name (its file's name:)
+	sweep_key TEXT NOT NULL UNIQUE, -- see above
+	file_path TEXT,                 -- the sweep file as given; NULL when not from a file
+	file_text TEXT NOT NULL,        -- the sweep file's full text
+	params TEXT NOT NULL,           -- the swept keys, one per line, in order
+	npoints INTEGER NOT NULL,       -- points of the sweep
+	nreps INTEGER NOT NULL,         -- replications of each point
+	run_id_base INTEGER NOT NULL,   -- run i of the sweep has run_id = run_id_base + i
+	created_at TEXT NOT NULL        -- wall-clock time of registration, ISO-8601 UTC
+);
+
+CREATE TABLE sweep_params (
+	sweep_id INTEGER NOT NULL REFERENCES sweeps ON DELETE CASCADE,
+	point INTEGER NOT NULL,         -- 0..npoints-1
+	key TEXT NOT NULL,              -- a swept key, e.g. 'autoscaling.target'
+	value TEXT NOT NULL,            -- its value at this point, as given to --set
+	numeric_value REAL,             -- the value as a number when it is a decimal number, else NULL
+	PRIMARY KEY (sweep_id, point, key)
+) WITHOUT ROWID;
+
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;

@@ -7,57 +7,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
 #include "scenario.h"
 #include "status.h"
+#include "store_private.h"
 
 /* analysis/schema.sql (the tables) and analysis/summary_view.sql (run_summary), embedded by embed.cmake. */
 extern const char store_schema_sql[];
 extern const char store_summary_view_sql[];
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id, set by schema.sql */
-#define STORE_TABLES 4                   /* runs, metrics, samples, events */
+#define STORE_RUN_TABLES 4               /* runs, metrics, samples, events: every version has them */
+#define STORE_TABLES 6                   /* and, from version 3, sweeps and sweep_params */
+#define STAGE_RUN_ID 1                   /* the run_id of the one run in the staging database */
 #define US_PER_S 1e6
-
-/* The statements a store prepares once, at open, and resets and rebinds for every row. */
-enum stmt_id {
-	STMT_RUN,     /* insert the runs row at begin() */
-	STMT_FINISH,  /* mark the run ok and record wall_s at end() */
-	STMT_SAMPLE,  /* insert one samples row */
-	STMT_EVENT,   /* insert one events row */
-	STMT_METRIC,  /* insert one metrics row */
-	STMT_COUNT
-};
 
 /* samples has one instances_* column per option kind, in enum order (option.h), bound as ?6 ... ?11. */
 _Static_assert(OPTION_KIND_COUNT == 6, "update schema.sql, the samples statement and its binding");
 
-/* Multi-line literals are parenthesised so that clang does not take them for a missing comma. */
-static const char *const stmt_sql[STMT_COUNT] = {
-	[STMT_RUN] = ("INSERT INTO runs (name, scenario_path, scenario_text, overrides, seed, status, "
-		      "started_at, version, horizon_s, instance_type) "
-		      "VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, ?8, ?9)"),
-	[STMT_FINISH] = "UPDATE runs SET status = 'ok', wall_s = ?2 WHERE run_id = ?1",
-	[STMT_SAMPLE] = ("INSERT INTO samples (run_id, t_s, arrival_rate_per_s, queue_len, busy_slots, "
-			 "instances_reserved, instances_on_demand, instances_spot, instances_odcr, "
-			 "instances_savings_plan, instances_capacity_block, instances_total, cost_usd_per_h, copies) "
-			 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
-	[STMT_EVENT] = ("INSERT INTO events (run_id, seq, t_s, kind, option, count, detail) "
-			"VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)"),
-	[STMT_METRIC] = "INSERT INTO metrics (run_id, name, value) VALUES (?1, ?2, ?3)",
-};
+/*
+ * Multi-line literals are parenthesised so that clang does not take them for a missing comma. The staging
+ * statements write stage.*, which only the store's own connection sees; the copies take ?1 = the run_id in
+ * the file. Column lists (store_private.h) are spelled out so that a migrated file (whose added columns
+ * come last) and a new one are written alike.
+ */
 
-struct store {
-	sqlite3 *db;                       /* the connection, owned */
-	char *path;                        /* the file name as given, owned, for messages */
-	sqlite3_stmt *stmt[STMT_COUNT];    /* prepared statements, owned */
-	struct diag *d;                    /* where the sink's messages go, kept; NULL drops them */
-	int64_t run_id;                    /* the run being written, 0 between runs */
-	int64_t event_seq;                 /* seq of the last event written in the open run */
-	int64_t last_run_id;               /* the last run committed, 0 if none */
-	bool failed;                       /* a call of the open run failed: only end(failure) may follow */
+static const char *const stmt_sql[STMT_COUNT] = {
+	[STMT_RUN] = ("INSERT INTO stage.runs (run_id, " RUN_COLUMNS ") "
+		      "VALUES (1, ?1, ?2, ?3, ?4, ?5, 'running', ?6, NULL, ?7, ?8, ?9, ?10, ?11, ?12, ?13, NULL)"),
+	[STMT_SAMPLE] = ("INSERT INTO stage.samples (run_id, " SAMPLE_COLUMNS ") "
+			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
+	[STMT_EVENT] = "INSERT INTO stage.events (run_id, " EVENT_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[STMT_METRIC] = "INSERT INTO stage.metrics (run_id, name, value) VALUES (1, ?2, ?3)",
+	[STMT_COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") "
+			   "SELECT ?1, name, scenario_path, scenario_text, overrides, seed, 'ok', started_at, ?2, "
+			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL "
+			   "FROM stage.runs"),
+	[STMT_COPY_METRICS] = "INSERT INTO main.metrics (run_id, name, value) SELECT ?1, name, value FROM stage.metrics",
+	[STMT_COPY_SAMPLES] = ("INSERT INTO main.samples (run_id, " SAMPLE_COLUMNS ") SELECT ?1, " SAMPLE_COLUMNS
+			       " FROM stage.samples ORDER BY t_s"),
+	[STMT_COPY_EVENTS] = ("INSERT INTO main.events (run_id, " EVENT_COLUMNS ") SELECT ?1, " EVENT_COLUMNS
+			      " FROM stage.events ORDER BY seq"),
+	[STMT_STATUS] = "SELECT status FROM main.runs WHERE run_id = ?1",
+	[STMT_DELETE] = "DELETE FROM main.runs WHERE run_id = ?1",
 };
 
 /* What store_open() reads from a file to decide whether it is ours. */
@@ -65,26 +60,20 @@ struct schema_info {
 	int app_id;   /* PRAGMA application_id */
 	int version;  /* PRAGMA user_version */
 	int objects;  /* rows of sqlite_master: tables, indexes, views, triggers */
-	int tables;   /* how many of gpucap's tables exist */
+	int tables;   /* how many of gpucap's tables (STORE_TABLES of them) exist */
 };
 
-/*
- * Write "FILE: SQLite's message (while what)" for the connection's last error into d and return
- * STATUS_ENOMEM if SQLite ran out of memory, STATUS_EDB otherwise. Call it before anything else touches
- * the connection (a ROLLBACK would replace the message).
- */
-static int db_error(const struct store *st, struct diag *d, const char *what)
+int store_db_error(const struct store *st, struct diag *d, const char *what)
 {
 	int status = sqlite3_errcode(st->db) == SQLITE_NOMEM ? STATUS_ENOMEM : STATUS_EDB;
 
 	return diag_fail(d, status, "%s: %s (while %s)", st->path, sqlite3_errmsg(st->db), what);
 }
 
-/* Run one statement with no result rows (BEGIN, COMMIT, a PRAGMA); returns STATUS_OK or db_error(). */
-static int exec_sql(struct store *st, const char *sql, struct diag *d, const char *what)
+int store_exec(struct store *st, const char *sql, struct diag *d, const char *what)
 {
 	if (sqlite3_exec(st->db, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_error(st, d, what);
+		return store_db_error(st, d, what);
 	return STATUS_OK;
 }
 
@@ -93,7 +82,64 @@ static int rollback(struct store *st, struct diag *d)
 {
 	if (sqlite3_get_autocommit(st->db))
 		return STATUS_OK;
-	return exec_sql(st, "ROLLBACK", d, "rolling back a run");
+	return store_exec(st, "ROLLBACK", d, "rolling back a run");
+}
+
+/* Another connection held the lock longer than the busy timeout: worth trying the transaction again. */
+static bool is_busy(const struct store *st)
+{
+	int rc = sqlite3_errcode(st->db);
+
+	return rc == SQLITE_BUSY || rc == SQLITE_LOCKED;
+}
+
+int store_write_txn(struct store *st, int (*body)(struct store *st, void *arg, struct diag *d), void *arg,
+		    struct diag *d, const char *what)
+{
+	int status = STATUS_OK;
+
+	for (int attempt = 0; attempt <= STORE_BUSY_RETRIES; attempt++) {
+		bool busy;
+
+		status = store_exec(st, "BEGIN IMMEDIATE", d, what);
+		if (status == STATUS_OK)
+			status = body(st, arg, d);
+		if (status == STATUS_OK)
+			status = store_exec(st, "COMMIT", d, what);
+		if (status == STATUS_OK)
+			return STATUS_OK;
+		busy = is_busy(st);
+		rollback(st, NULL);  /* the first message is the one to keep */
+		if (!busy)
+			break;
+	}
+	return status;
+}
+
+int store_next_run_id(struct store *st, int64_t *run_id, struct diag *d, const char *what)
+{
+	static const char sql[] = ("SELECT max(coalesce((SELECT max(run_id) FROM main.runs), 0), "
+				   "coalesce((SELECT max(run_id_base + npoints * nreps - 1) FROM main.sweeps), 0)) + 1");
+	sqlite3_stmt *stmt;
+	int status = STATUS_OK;
+
+	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
+		return store_db_error(st, d, what);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		*run_id = sqlite3_column_int64(stmt, 0);
+	else
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+void store_now(char out[32])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
 /* Run a query that returns one integer (a PRAGMA, a count) into *val. */
@@ -103,11 +149,11 @@ static int query_int(struct store *st, const char *sql, int *val, struct diag *d
 	int status = STATUS_OK;
 
 	if (sqlite3_prepare_v2(st->db, sql, -1, &stmt, NULL) != SQLITE_OK)
-		return db_error(st, d, "checking it is a gpucap results database");
+		return store_db_error(st, d, "checking it is a gpucap results database");
 	if (sqlite3_step(stmt) == SQLITE_ROW)
 		*val = sqlite3_column_int(stmt, 0);
 	else
-		status = db_error(st, d, "checking it is a gpucap results database");
+		status = store_db_error(st, d, "checking it is a gpucap results database");
 	sqlite3_finalize(stmt);
 	return status;
 }
@@ -117,14 +163,15 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 {
 	int status;
 
-	status = query_int(st, "PRAGMA application_id", &in->app_id, d);
+	status = query_int(st, "PRAGMA main.application_id", &in->app_id, d);
 	if (status == STATUS_OK)
-		status = query_int(st, "PRAGMA user_version", &in->version, d);
+		status = query_int(st, "PRAGMA main.user_version", &in->version, d);
 	if (status == STATUS_OK)
-		status = query_int(st, "SELECT count(*) FROM sqlite_master", &in->objects, d);
+		status = query_int(st, "SELECT count(*) FROM main.sqlite_master", &in->objects, d);
 	if (status == STATUS_OK)
-		status = query_int(st, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
-				   "name IN ('runs', 'metrics', 'samples', 'events')", &in->tables, d);
+		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
+				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params')",
+				   &in->tables, d);
 	return status;
 }
 
@@ -134,30 +181,33 @@ static bool schema_is_empty(const struct schema_info *in)
 	return in->objects == 0 && in->version == 0 && in->app_id == 0;
 }
 
-/*
- * Create the schema in one transaction: the tables, then the view. BEGIN IMMEDIATE waits for another
- * process that may be creating it too; the file is read again under the lock and the scripts run only if
- * it is still empty.
- */
-static int schema_create(struct store *st, struct diag *d)
+/* How many of gpucap's tables a file of that version has. */
+static int schema_tables(int version)
+{
+	return version >= 3 ? STORE_TABLES : STORE_RUN_TABLES;
+}
+
+/* Inside the write transaction: the file is read again under the lock, and the scripts run only if it is
+ * still empty (another process may have created the schema meanwhile). */
+static int schema_create_body(struct store *st, void *arg, struct diag *d)
 {
 	struct schema_info in;
 	int status;
 
-	status = exec_sql(st, "BEGIN IMMEDIATE", d, "creating the schema");
-	if (status != STATUS_OK)
-		return status;
+	(void)arg;
 	status = schema_read(st, &in, d);
 	if (status == STATUS_OK && schema_is_empty(&in)) {
-		status = exec_sql(st, store_schema_sql, d, "creating the schema");
+		status = store_exec(st, store_schema_sql, d, "creating the schema");
 		if (status == STATUS_OK)
-			status = exec_sql(st, store_summary_view_sql, d, "creating the schema");
+			status = store_exec(st, store_summary_view_sql, d, "creating the schema");
 	}
-	if (status == STATUS_OK)
-		status = exec_sql(st, "COMMIT", d, "creating the schema");
-	if (status != STATUS_OK)
-		rollback(st, NULL);  /* the first message is the one to keep */
 	return status;
+}
+
+/* Create the schema in one transaction: the tables, then the view. */
+static int schema_create(struct store *st, struct diag *d)
+{
+	return store_write_txn(st, schema_create_body, NULL, d, "creating the schema");
 }
 
 /*
@@ -167,8 +217,23 @@ static int schema_create(struct store *st, struct diag *d)
 static bool schema_is_older(const struct schema_info *in)
 {
 	return in->app_id == STORE_APPLICATION_ID && in->version >= 1 && in->version < STORE_SCHEMA_VERSION &&
-	       in->tables == STORE_TABLES;
+	       in->tables == schema_tables(in->version);
 }
+
+/* Version 3's tables, as analysis/schema.sql creates them (columns and constraints identical). */
+static const char schema_v3_sql[] =
+	"ALTER TABLE runs ADD COLUMN sweep_id INTEGER;"
+	"ALTER TABLE runs ADD COLUMN point INTEGER;"
+	"ALTER TABLE runs ADD COLUMN replication INTEGER;"
+	"ALTER TABLE runs ADD COLUMN run_key TEXT;"
+	"ALTER TABLE runs ADD COLUMN error TEXT;"
+	"CREATE INDEX runs_by_key ON runs (run_key);"
+	"CREATE TABLE sweeps (sweep_id INTEGER PRIMARY KEY, name TEXT NOT NULL, sweep_key TEXT NOT NULL UNIQUE, "
+	"file_path TEXT, file_text TEXT NOT NULL, params TEXT NOT NULL, npoints INTEGER NOT NULL, "
+	"nreps INTEGER NOT NULL, run_id_base INTEGER NOT NULL, created_at TEXT NOT NULL);"
+	"CREATE TABLE sweep_params (sweep_id INTEGER NOT NULL REFERENCES sweeps ON DELETE CASCADE, "
+	"point INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, numeric_value REAL, "
+	"PRIMARY KEY (sweep_id, point, key)) WITHOUT ROWID;";
 
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
@@ -176,6 +241,9 @@ static bool schema_is_older(const struct schema_info *in)
  *   1 -> 2  samples gained the column copies (NULL in earlier rows: those runs had no copies);
  *           run_summary gained time_under_provisioned_s, time_over_provisioned_s, copy_hours and
  *           copy_loads.
+ *   2 -> 3  runs gained sweep_id, point, replication, run_key and error (NULL in earlier rows: those runs
+ *           belong to no sweep and have no key); the tables sweeps and sweep_params and the index
+ *           runs_by_key were created.
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -186,45 +254,52 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 	int status;
 
 	assert(from >= 1 && from < STORE_SCHEMA_VERSION);
-	status = from < 2 ? exec_sql(st, "ALTER TABLE samples ADD COLUMN copies REAL", d, what) : STATUS_OK;
+	status = from < 2 ? store_exec(st, "ALTER TABLE samples ADD COLUMN copies REAL", d, what) : STATUS_OK;
+	if (status == STATUS_OK && from < 3)
+		status = store_exec(st, schema_v3_sql, d, what);
 	if (status == STATUS_OK)
-		status = exec_sql(st, "DROP VIEW IF EXISTS run_summary", d, what);
+		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)
-		status = exec_sql(st, store_summary_view_sql, d, what);
+		status = store_exec(st, store_summary_view_sql, d, what);
 	if (status == STATUS_OK) {
 		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
-		status = exec_sql(st, sql, d, what);
+		status = store_exec(st, sql, d, what);
+	}
+	return status;
+}
+
+/* The message of a migration, by the versions it goes between. */
+struct migration {
+	char what[96];
+};
+
+/* Inside the write transaction: the file is read again under the lock and changed only if it still
+ * needs it (another process may have migrated it meanwhile). */
+static int schema_migrate_body(struct store *st, void *arg, struct diag *d)
+{
+	struct migration *m = arg;
+	struct schema_info in;
+	int status;
+
+	status = schema_read(st, &in, d);
+	if (status == STATUS_OK && schema_is_older(&in)) {
+		snprintf(m->what, sizeof m->what, "upgrading the results database from schema version %d to %d",
+			 in.version, STORE_SCHEMA_VERSION);
+		status = schema_upgrade(st, in.version, d, m->what);
 	}
 	return status;
 }
 
 /*
- * Migrate an older file (schema_is_older()) to STORE_SCHEMA_VERSION in one transaction. BEGIN IMMEDIATE
- * waits for another process that may be migrating it too, or writing a run; the file is read again under
- * the lock and changed only if it still needs it. On failure the transaction is rolled back, so the file
- * is as it was, and the message names the file and the versions.
+ * Migrate an older file (schema_is_older()) to STORE_SCHEMA_VERSION in one transaction. On failure the
+ * transaction is rolled back, so the file is as it was, and the message names the file and the versions.
  */
 static int schema_migrate(struct store *st, struct diag *d)
 {
-	struct schema_info in;
-	char what[96];
-	int status;
+	struct migration m;
 
-	snprintf(what, sizeof what, "upgrading the results database to schema version %d", STORE_SCHEMA_VERSION);
-	status = exec_sql(st, "BEGIN IMMEDIATE", d, what);
-	if (status != STATUS_OK)
-		return status;
-	status = schema_read(st, &in, d);
-	if (status == STATUS_OK && schema_is_older(&in)) {
-		snprintf(what, sizeof what, "upgrading the results database from schema version %d to %d",
-			 in.version, STORE_SCHEMA_VERSION);
-		status = schema_upgrade(st, in.version, d, what);
-	}
-	if (status == STATUS_OK)
-		status = exec_sql(st, "COMMIT", d, what);
-	if (status != STATUS_OK)
-		rollback(st, NULL);  /* the first message is the one to keep */
-	return status;
+	snprintf(m.what, sizeof m.what, "upgrading the results database to schema version %d", STORE_SCHEMA_VERSION);
+	return store_write_txn(st, schema_migrate_body, &m, d, m.what);
 }
 
 /* Accept a gpucap results database of a version this build knows; refuse anything else. */
@@ -245,7 +320,7 @@ static int schema_check(const struct store *st, const struct schema_info *in, st
 	if (in->version != STORE_SCHEMA_VERSION || in->tables != STORE_TABLES)
 		return diag_fail(d, STATUS_EDB, "%s: a gpucap results database with schema version %d and "
 				 "%d of its %d tables; the file is damaged", st->path, in->version, in->tables,
-				 STORE_TABLES);
+				 in->version >= 1 ? schema_tables(in->version) : STORE_TABLES);
 	return STATUS_OK;
 }
 
@@ -277,8 +352,54 @@ static int schema_ensure(struct store *st, struct diag *d)
 /* Settings of the connection only (nothing is written to the file). */
 static int connection_setup(struct store *st, struct diag *d)
 {
-	sqlite3_busy_timeout(st->db, STORE_BUSY_TIMEOUT_MS);
-	return exec_sql(st, "PRAGMA foreign_keys = ON", d, "opening");
+	sqlite3_busy_timeout(st->db, st->busy_ms);
+	return store_exec(st, "PRAGMA foreign_keys = ON", d, "opening");
+}
+
+/*
+ * The staging database: an in-memory database attached as "stage", with the file's four run tables as the
+ * file defines them (their CREATE TABLE text from sqlite_master, renamed into stage), so that a row the file
+ * would refuse (a duplicate metric, a NULL where one is not allowed) is refused while staging, by the same
+ * call. Only this connection sees it; writing it takes no lock on the file.
+ */
+static int stage_create(struct store *st, struct diag *d)
+{
+	static const char *const tables[] = { "runs", "metrics", "samples", "events" };
+	const char *what = "creating the in-memory staging database";
+	int status = store_exec(st, "ATTACH DATABASE ':memory:' AS stage", d, what);
+
+	for (size_t t = 0; t < sizeof tables / sizeof tables[0] && status == STATUS_OK; t++) {
+		sqlite3_stmt *stmt;
+		const char *sql;
+		char *create;
+
+		if (sqlite3_prepare_v2(st->db, "SELECT sql FROM main.sqlite_master WHERE type = 'table' AND name = ?1",
+				       -1, &stmt, NULL) != SQLITE_OK)
+			return store_db_error(st, d, what);
+		sqlite3_bind_text(stmt, 1, tables[t], -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) != SQLITE_ROW || !(sql = (const char *)sqlite3_column_text(stmt, 0)) ||
+		    strncmp(sql, "CREATE TABLE ", 13) != 0) {
+			status = diag_fail(d, STATUS_EDB, "%s: no table %s to stage runs like (while %s)", st->path,
+					   tables[t], what);
+			sqlite3_finalize(stmt);
+			break;
+		}
+		/* SQLite stores the text from "CREATE TABLE " on normalised: the name follows. */
+		create = sqlite3_mprintf("CREATE TABLE stage.%s", sql + 13);
+		sqlite3_finalize(stmt);
+		if (!create)
+			return diag_fail(d, STATUS_ENOMEM, "%s: out of memory (while %s)", st->path, what);
+		status = store_exec(st, create, d, what);
+		sqlite3_free(create);
+	}
+	return status;
+}
+
+/* Empty the staging database for the next run. Touches only memory. */
+static void stage_clear(struct store *st)
+{
+	sqlite3_exec(st->db, "DELETE FROM stage.events; DELETE FROM stage.samples; DELETE FROM stage.metrics; "
+		     "DELETE FROM stage.runs", NULL, NULL, NULL);
 }
 
 static void stmts_finalize(struct store *st)
@@ -294,19 +415,21 @@ static int stmts_prepare(struct store *st, struct diag *d)
 	for (int i = 0; i < STMT_COUNT; i++) {
 		if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i],
 				       NULL) != SQLITE_OK)
-			return db_error(st, d, "preparing statements");
+			return store_db_error(st, d, "preparing statements");
 	}
 	return STATUS_OK;
 }
 
-int store_open(struct store **out, const char *path, struct diag *d)
+int store_open_wait(struct store **out, const char *path, int busy_ms, struct diag *d)
 {
 	struct store *st;
 	int status;
 
+	assert(busy_ms > 0);
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory opening the results database", path);
+	st->busy_ms = busy_ms;
 	st->path = strdup(path);
 	if (!st->path) {
 		status = diag_fail(d, STATUS_ENOMEM, "%s: out of memory opening the results database", path);
@@ -314,12 +437,14 @@ int store_open(struct store **out, const char *path, struct diag *d)
 	}
 	/* On failure SQLite still returns a handle (NULL only without memory) that must be closed. */
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		status = db_error(st, d, "opening");
+		status = store_db_error(st, d, "opening");
 		goto out_close_db;
 	}
 	status = connection_setup(st, d);
 	if (status == STATUS_OK)
 		status = schema_ensure(st, d);
+	if (status == STATUS_OK)
+		status = stage_create(st, d);
 	if (status != STATUS_OK)
 		goto out_close_db;
 	status = stmts_prepare(st, d);
@@ -338,11 +463,16 @@ out_free_store:
 	return status;
 }
 
+int store_open(struct store **out, const char *path, struct diag *d)
+{
+	return store_open_wait(out, path, STORE_BUSY_TIMEOUT_MS, d);
+}
+
 void store_close(struct store *st)
 {
 	if (!st)
 		return;
-	rollback(st, NULL);  /* a run begun and never ended leaves nothing */
+	rollback(st, NULL);  /* nothing of a run begun and never ended is in the file */
 	stmts_finalize(st);
 	sqlite3_close(st->db);
 	free(st->path);
@@ -354,13 +484,18 @@ int64_t store_last_run_id(const struct store *st)
 	return st->last_run_id;
 }
 
+void store_set_tag(struct store *st, const struct store_run_tag *tag)
+{
+	st->tag = *tag;
+}
+
 int store_limit_pages(struct store *st, int max_pages)
 {
 	char sql[64];
 
 	assert(max_pages > 0);
-	snprintf(sql, sizeof sql, "PRAGMA max_page_count = %d", max_pages);
-	return exec_sql(st, sql, NULL, "limiting the file size");
+	snprintf(sql, sizeof sql, "PRAGMA main.max_page_count = %d", max_pages);
+	return store_exec(st, sql, NULL, "limiting the file size");
 }
 
 /*
@@ -392,6 +527,13 @@ static void bind_text(struct binder *b, int i, const char *s, int len)
 		b->rc = sqlite3_bind_text(b->stmt, i, s, len, SQLITE_STATIC);
 }
 
+/* Bind SQL NULL. */
+static void bind_null(struct binder *b, int i)
+{
+	if (b->rc == SQLITE_OK)
+		b->rc = sqlite3_bind_null(b->stmt, i);
+}
+
 /*
  * Step a bound statement that returns no rows and reset it. On failure the open run is marked failed and
  * the message ("while <what>") goes to the sink's diag.
@@ -403,15 +545,14 @@ static int row_write(struct store *st, struct binder *b, const char *what)
 	if (b->rc == SQLITE_OK)
 		b->rc = sqlite3_step(b->stmt);
 	if (b->rc != SQLITE_DONE) {
-		status = db_error(st, st->d, what);
+		status = store_db_error(st, st->d, what);
 		st->failed = true;
 	}
 	sqlite3_reset(b->stmt);
 	return status;
 }
 
-/* The unsigned seed as the int64 with the same bits (SQLite integers are signed), without overflow. */
-static int64_t seed_as_int64(uint64_t seed)
+int64_t store_seed_as_int64(uint64_t seed)
 {
 	return seed <= INT64_MAX ? (int64_t)seed : -(int64_t)(UINT64_MAX - seed) - 1;
 }
@@ -421,29 +562,39 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 	struct store *st = self;
 	const struct scenario *sc = info->scenario;
 	struct binder b = { st->stmt[STMT_RUN], SQLITE_OK };
+	char key[33];
 	int status;
 
-	assert(st->run_id == 0 && sqlite3_get_autocommit(st->db));
+	assert(!st->open);
 	assert(sc->text && sc->overrides && info->started_at && info->version);
-	status = exec_sql(st, "BEGIN IMMEDIATE", st->d, "starting a run");
-	if (status != STATUS_OK)
-		return status;
+	store_run_key(sc->text, sc->overrides, sc->seed, key);
+	stage_clear(st);
 	bind_text(&b, 1, sc->name, -1);
 	bind_text(&b, 2, sc->path, -1);
 	bind_text(&b, 3, sc->text, -1);
 	bind_text(&b, 4, sc->overrides, -1);
-	bind_int64(&b, 5, seed_as_int64(sc->seed));
+	bind_int64(&b, 5, store_seed_as_int64(sc->seed));
 	bind_text(&b, 6, info->started_at, -1);
 	bind_text(&b, 7, info->version, -1);
 	bind_real(&b, 8, (double)sc->horizon_us / US_PER_S);
 	bind_text(&b, 9, sc->serving.instance_type, -1);
+	if (st->tag.sweep_id) {
+		bind_int64(&b, 10, st->tag.sweep_id);
+		bind_int64(&b, 11, st->tag.point);
+		bind_int64(&b, 12, st->tag.replication);
+	} else {
+		bind_null(&b, 10);
+		bind_null(&b, 11);
+		bind_null(&b, 12);
+	}
+	bind_text(&b, 13, key, -1);
 	status = row_write(st, &b, "starting a run");
 	if (status != STATUS_OK) {
-		rollback(st, NULL);  /* no run is open: end() after this has nothing to undo */
+		stage_clear(st);  /* no run is open: end() after this has nothing to undo */
 		st->failed = false;
 		return status;
 	}
-	st->run_id = sqlite3_last_insert_rowid(st->db);
+	st->open = true;
 	st->event_seq = 0;
 	return STATUS_OK;
 }
@@ -452,13 +603,12 @@ static int sink_samples(void *self, const struct sink_sample *rows, size_t n)
 {
 	struct store *st = self;
 
-	assert(st->run_id != 0 && !st->failed);
+	assert(st->open && !st->failed);
 	for (size_t i = 0; i < n; i++) {
 		const struct sink_sample *r = &rows[i];
 		struct binder b = { st->stmt[STMT_SAMPLE], SQLITE_OK };
 		int status;
 
-		bind_int64(&b, 1, st->run_id);
 		bind_real(&b, 2, r->t_s);
 		bind_real(&b, 3, r->arrival_rate_per_s);
 		bind_real(&b, 4, r->queue_len);
@@ -479,13 +629,12 @@ static int sink_events(void *self, const struct sink_event *rows, size_t n)
 {
 	struct store *st = self;
 
-	assert(st->run_id != 0 && !st->failed);
+	assert(st->open && !st->failed);
 	for (size_t i = 0; i < n; i++) {
 		const struct sink_event *r = &rows[i];
 		struct binder b = { st->stmt[STMT_EVENT], SQLITE_OK };
 		int status;
 
-		bind_int64(&b, 1, st->run_id);
 		bind_int64(&b, 2, ++st->event_seq);
 		bind_real(&b, 3, r->t_s);
 		bind_text(&b, 4, r->kind, -1);
@@ -503,12 +652,11 @@ static int sink_metrics(void *self, const struct sink_metric *list, size_t n)
 {
 	struct store *st = self;
 
-	assert(st->run_id != 0 && !st->failed);
+	assert(st->open && !st->failed);
 	for (size_t i = 0; i < n; i++) {
 		struct binder b = { st->stmt[STMT_METRIC], SQLITE_OK };
 		int status;
 
-		bind_int64(&b, 1, st->run_id);
 		/* The name is a fixed array: never read past it, even if it is not terminated. */
 		bind_text(&b, 2, list[i].name, (int)strnlen(list[i].name, sizeof list[i].name));
 		bind_real(&b, 3, list[i].value);
@@ -519,41 +667,146 @@ static int sink_metrics(void *self, const struct sink_metric *list, size_t n)
 	return STATUS_OK;
 }
 
-/* Mark the open run ok and commit it; on failure roll it back and keep the first message. */
-static int run_commit(struct store *st, double wall_s)
+/* Step a statement that takes the run id as ?1 (and nothing else, or ?2 already bound). */
+static int step_with_id(struct store *st, enum store_stmt_id id, int64_t run_id, struct diag *d,
+			const char *what)
 {
-	struct binder b = { st->stmt[STMT_FINISH], SQLITE_OK };
-	int status;
+	sqlite3_stmt *stmt = st->stmt[id];
+	int rc = sqlite3_bind_int64(stmt, 1, run_id);
 
-	bind_int64(&b, 1, st->run_id);
-	bind_real(&b, 2, wall_s);
-	status = row_write(st, &b, "committing a run");
-	if (status == STATUS_OK)
-		status = exec_sql(st, "COMMIT", st->d, "committing a run");
-	if (status != STATUS_OK) {
-		rollback(st, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc != SQLITE_DONE) {
+		int status = store_db_error(st, d, what);
+		sqlite3_reset(stmt);
 		return status;
 	}
-	st->last_run_id = st->run_id;
+	sqlite3_reset(stmt);
 	return STATUS_OK;
 }
 
 /*
- * end(STATUS_OK) commits the run; any other status rolls it back (also when begin() failed, or a write
- * failed and SQLite already rolled back). Either way the store is ready for the next begin().
+ * The status of run run_id in the file ('ok', 'failed', ...) into status_out (size 16), "" when there is
+ * no such run.
+ */
+static int run_status(struct store *st, int64_t run_id, char status_out[16], struct diag *d, const char *what)
+{
+	sqlite3_stmt *stmt = st->stmt[STMT_STATUS];
+	int rc = sqlite3_bind_int64(stmt, 1, run_id);
+
+	status_out[0] = '\0';
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW) {
+		snprintf(status_out, 16, "%s", (const char *)sqlite3_column_text(stmt, 0));
+		rc = SQLITE_DONE;
+	}
+	if (rc != SQLITE_DONE) {
+		int status = store_db_error(st, d, what);
+		sqlite3_reset(stmt);
+		return status;
+	}
+	sqlite3_reset(stmt);
+	return STATUS_OK;
+}
+
+int store_tag_run_id(struct store *st, const struct store_run_tag *tag, int64_t *run_id, struct diag *d,
+		      const char *what)
+{
+	sqlite3_stmt *stmt;
+	int status = STATUS_OK;
+
+	if (tag->run_id) {
+		*run_id = tag->run_id;
+		return STATUS_OK;
+	}
+	if (!tag->sweep_id)
+		return store_next_run_id(st, run_id, d, what);
+	if (sqlite3_prepare_v2(st->db, "SELECT run_id_base + ?2 * nreps + ?3 FROM main.sweeps WHERE sweep_id = ?1",
+			       -1, &stmt, NULL) != SQLITE_OK)
+		return store_db_error(st, d, what);
+	sqlite3_bind_int64(stmt, 1, tag->sweep_id);
+	sqlite3_bind_int(stmt, 2, tag->point);
+	sqlite3_bind_int(stmt, 3, tag->replication);
+	switch (sqlite3_step(stmt)) {
+	case SQLITE_ROW: *run_id = sqlite3_column_int64(stmt, 0); break;
+	case SQLITE_DONE:
+		status = diag_fail(d, STATUS_EDB, "%s: no sweep %lld (while %s)", st->path,
+				   (long long)tag->sweep_id, what);
+		break;
+	default: status = store_db_error(st, d, what); break;
+	}
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+int store_run_slot(struct store *st, int64_t run_id, bool *skip, struct diag *d, const char *what)
+{
+	char status_text[16];
+	int status = run_status(st, run_id, status_text, d, what);
+
+	*skip = false;
+	if (status != STATUS_OK || !status_text[0])
+		return status;
+	if (strcmp(status_text, "failed") != 0) {
+		*skip = true;
+		return STATUS_OK;
+	}
+	return step_with_id(st, STMT_DELETE, run_id, d, what);
+}
+
+/* The staged run and where it goes, for the copy transaction. */
+struct copy {
+	double wall_s;   /* the run's wall-clock duration */
+	int64_t run_id;  /* out: the run id in the file */
+};
+
+/* Inside the write transaction: the run id, then the runs row and its rows, copied from the stage. */
+static int copy_body(struct store *st, void *arg, struct diag *d)
+{
+	static const char what[] = "committing a run";
+	struct copy *c = arg;
+	bool skip;
+	int status;
+
+	status = store_tag_run_id(st, &st->tag, &c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = store_run_slot(st, c->run_id, &skip, d, what);
+	if (status != STATUS_OK || skip)
+		return status;
+	if (sqlite3_bind_double(st->stmt[STMT_COPY_RUN], 2, c->wall_s) != SQLITE_OK)
+		return store_db_error(st, d, what);
+	status = step_with_id(st, STMT_COPY_RUN, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_METRICS, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_SAMPLES, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_EVENTS, c->run_id, d, what);
+	return status;
+}
+
+/*
+ * end(STATUS_OK) copies the staged run into the file; any other status drops it (also when begin() failed,
+ * or a staging write failed). Either way the stage is emptied, the tag reset, and the store is ready for
+ * the next begin().
  */
 static int sink_end(void *self, int status, double wall_s)
 {
 	struct store *st = self;
-	int rc;
+	int rc = STATUS_OK;
 
 	if (status == STATUS_OK) {
-		assert(st->run_id != 0 && !st->failed);
-		rc = run_commit(st, wall_s);
-	} else {
-		rc = rollback(st, st->d);
+		struct copy c = { wall_s, 0 };
+
+		assert(st->open && !st->failed);
+		rc = store_write_txn(st, copy_body, &c, st->d, "committing a run");
+		if (rc == STATUS_OK)
+			st->last_run_id = c.run_id;
 	}
-	st->run_id = 0;
+	stage_clear(st);
+	memset(&st->tag, 0, sizeof st->tag);
+	st->open = false;
 	st->failed = false;
 	return rc;
 }

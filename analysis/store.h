@@ -12,14 +12,23 @@
  * file of another program, a file written by a newer gpucap and a damaged one (tables missing) are refused
  * (STATUS_EDB, the message names the file); nothing is written to them.
  *
- * Each run is one transaction (BEGIN IMMEDIATE at sink begin(), COMMIT at end(STATUS_OK)), so a run is in
- * the file whole or not at all: a failed run, a full disk or a killed process leaves the runs committed
- * before it intact and nothing of itself. Several processes may write one file: each waits up to
- * STORE_BUSY_TIMEOUT_MS for the others' runs to commit rather than fail. The write lock is held from
- * begin() to end(), so a writer whose run takes longer than that makes the others fail ("database is
- * locked"), and a reader holding a transaction that long makes a commit fail: for sweeps over many
- * processes, give each process its own file and merge them. The journal is SQLite's default rollback
- * journal, so no -wal/-shm files are left beside the database.
+ * A run is staged in memory (an in-memory SQLite database attached as "stage", with the file's tables):
+ * begin(), samples(), events() and metrics() write there and never touch the file. end(STATUS_OK) copies
+ * the run into the file in one transaction (BEGIN IMMEDIATE ... COMMIT), so a run is in the file whole or
+ * not at all: a failed run, a full disk at commit or a killed process leaves the runs committed before it
+ * intact and nothing of itself, and the file byte for byte as it was. Several processes may write one file:
+ * each holds SQLite's write lock only while it copies one finished run (milliseconds), and a writer that
+ * finds the file locked waits for the other (busy timeout STORE_BUSY_TIMEOUT_MS, then the whole transaction
+ * again, up to STORE_BUSY_RETRIES more times) instead of failing. Only something that holds the lock, or a
+ * read transaction, for longer than that (a sqlite3 shell left inside BEGIN, say) makes a write fail
+ * ("database is locked"), rolled back. The journal is SQLite's default rollback journal, so no -wal/-shm
+ * files are left beside the database.
+ *
+ * Run ids. A plain run gets the next free id when it is copied into the file: one more than every run id
+ * in use and every id reserved by a sweep. A sweep reserves npoints * nreps ids when it is registered
+ * (store_sweep_register): run i of the sweep (i = point * nreps + replication) has run_id = run_id_base + i,
+ * in every file it is written to, by any number of processes or shards. Every run also gets a run key
+ * (store_run_key) that identifies its inputs.
  *
  * Errors are STATUS_EDB (STATUS_ENOMEM when SQLite ran out of memory) with "FILE: SQLite's message (while
  * doing what)" in the diag. The store prints nothing. One store is one connection: use it from one thread.
@@ -32,8 +41,9 @@
 #include "diag.h"
 #include "sink.h"
 
-#define STORE_SCHEMA_VERSION 2        /* the PRAGMA user_version this build writes and reads */
-#define STORE_BUSY_TIMEOUT_MS 5000    /* how long a writer waits for another process's transaction */
+#define STORE_SCHEMA_VERSION 3        /* the PRAGMA user_version this build writes and reads */
+#define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min */
+#define STORE_BUSY_RETRIES 3          /* attempts at a write transaction after the first that timed out */
 
 struct store;  /* opaque: one open results database */
 
@@ -47,21 +57,31 @@ struct store;  /* opaque: one open results database */
 int store_open(struct store **out, const char *path, struct diag *d);
 
 /*
+ * As store_open(), but each attempt at a write transaction waits at most busy_ms (> 0) for another
+ * connection's lock instead of STORE_BUSY_TIMEOUT_MS: for tests of a blocked file, and callers that would
+ * rather fail fast.
+ */
+int store_open_wait(struct store **out, const char *path, int busy_ms, struct diag *d);
+
+/*
  * Close the database and free the store. A run still open (begin() without end()) is rolled back.
  * NULL is allowed.
  */
 void store_close(struct store *st);
 
 /*
- * A sink (models/sink.h) that writes each run into st: begin() starts the transaction and inserts the runs
- * row, samples()/events()/metrics() insert rows (NaN is stored as NULL), end(STATUS_OK, wall_s) records
- * wall_s and commits, end(any failure) rolls everything of the run back. The sink keeps st and d (both must
- * outlive it); d receives the messages of failed calls. A store serves one sink at a time: a later
- * store_sink() call redirects messages to its d.
+ * A sink (models/sink.h) that writes each run into st: begin() stages the runs row (with the tag set by
+ * store_set_tag() and the run key), samples()/events()/metrics() stage rows (NaN is stored as NULL),
+ * end(STATUS_OK, wall_s) records wall_s and copies the run into the file in one transaction (status 'ok'),
+ * end(any failure) drops everything of the run. A run of a sweep whose run_id is already in the file with
+ * status 'ok' (another process finished it) is left as it is and end() succeeds; one with status 'failed'
+ * is replaced. The sink keeps st and d (both must outlive it); d receives the messages of failed calls.
+ * A store serves one sink at a time: a later store_sink() call redirects messages to its d.
  */
 struct sink store_sink(struct store *st, struct diag *d);
 
-/* The run_id of the last run committed through this store, 0 if none since store_open(). */
+/* The run_id of the last run committed (or found already done) through this store, 0 if none since
+ * store_open(). */
 int64_t store_last_run_id(const struct store *st);
 
 /*
@@ -70,5 +90,69 @@ int64_t store_last_run_id(const struct store *st);
  * A cap below the current size holds the file at its current size. Returns STATUS_OK or STATUS_EDB.
  */
 int store_limit_pages(struct store *st, int max_pages);
+
+/* A run's place in a sweep. Zeroed: a plain run (run id chosen by the store, key computed by the store). */
+struct store_run_tag {
+	int64_t sweep_id;      /* sweeps.sweep_id; 0 outside a sweep */
+	int point;             /* point index, 0.. */
+	int replication;       /* replication index, 0.. */
+	int64_t run_id;        /* the run id to write (sweep base + index); 0: the store picks it (for a run of a
+				* sweep, run_id_base + point * nreps + replication) */
+};
+
+/*
+ * The run key of a run: FNV-1a-128 (the FNV hash of 128 bits, offset basis
+ * 0x6c62272e07bb014262b821756295c58d, prime 2^88 + 0x13b, each byte XORed in then multiplied) over the
+ * scenario text, a NUL byte, the overrides text exactly as stored in runs.overrides, a NUL byte, and the seed
+ * in decimal; written as 32 lowercase hex digits and a NUL into out. NULL texts count as empty.
+ */
+void store_run_key(const char *scenario_text, const char *overrides, uint64_t seed, char out[33]);
+
+/*
+ * The sweep key: FNV-1a-128 over the nruns run keys (32 characters each, no separator) in index order, then
+ * the sweep file text; 32 lowercase hex digits and a NUL into out.
+ */
+void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, char out[33]);
+
+/* The tag the next run written through the sink carries (copied); reset to zero after each run's end(). */
+void store_set_tag(struct store *st, const struct store_run_tag *tag);
+
+/* A sweep to register: every pointer is borrowed for the call. */
+struct store_sweep {
+	const char *name;           /* sweep name */
+	const char *file_path;      /* the sweep file, for the record; may be NULL */
+	const char *file_text;      /* its full text */
+	const char *const *params;  /* the swept keys, in order, nparams of them */
+	int nparams;
+	int npoints, nreps;         /* points, and replications of each point (both > 0) */
+	const char *const *values;  /* values[p * nparams + k]: point p's value of params[k], as text */
+	const char *sweep_key;      /* 32 hex chars (store_sweep_key) */
+};
+
+/*
+ * Register the sweep, or find it by sweep_key (then nothing is written). One write transaction: the sweeps
+ * row (run_id_base = the next free run id; the ids base ... base + npoints * nreps - 1 are reserved), the
+ * sweep_params rows, and the view sweep_<name>: the name with every character not [A-Za-z0-9_] replaced by
+ * '_', and "_<sweep_id>" appended when that name is taken; one row per run of the sweep with sweep_id,
+ * point, replication, status, error, one column per swept key (named after the key with every character
+ * not [A-Za-z0-9_] replaced by '_', "param_" in front if that name is taken; the number when the value is
+ * a decimal number, else the text), then the columns of run_summary but status.
+ * Returns STATUS_OK with *sweep_id and *run_id_base set, or STATUS_EDB / STATUS_ENOMEM.
+ */
+int store_sweep_register(struct store *st, const struct store_sweep *sw, int64_t *sweep_id,
+			 int64_t *run_id_base, struct diag *d);
+
+/* done[i] = 1 when run index i of the sweep is stored with status 'ok' (0 otherwise: missing or failed). */
+int store_sweep_done(struct store *st, int64_t sweep_id, int nruns, unsigned char *done, struct diag *d);
+
+/*
+ * Record a failed run (status 'failed', error = message, no metrics; started_at now, version this gpucap's,
+ * horizon_s 0 and instance_type '' since the scenario may not have loaded). Replaces an earlier row with the
+ * same run_id whose status is 'failed'; an 'ok' row with that run_id is left alone (returns STATUS_OK).
+ * A zeroed tag records a plain run at the next free id. NULL texts are stored as ''.
+ */
+int store_record_failure(struct store *st, const struct store_run_tag *tag, const char *name,
+			 const char *scenario_path, const char *scenario_text, const char *overrides,
+			 uint64_t seed, const char *message, struct diag *d);
 
 #endif

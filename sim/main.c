@@ -24,6 +24,7 @@ static const char usage[] =
 	"  trace stats FILE   count a request trace: requests, span, requests per minute, tokens\n"
 	"  trace gen          write the requests a scenario would draw, as a CSV trace\n"
 	"  schema             print a JSON Schema of the scenario file, for editors\n"
+	"  merge OUT IN...    copy the runs of results databases IN into OUT (sweep shards, several files)\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
@@ -81,7 +82,9 @@ int main(int argc, char **argv)
 		return cmd_trace(argc - 1, argv + 1);
 	if (strcmp(argv[1], "schema") == 0)
 		return cmd_schema(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate, catalog, trace or schema (see gpucap --help)\n",
+	if (strcmp(argv[1], "merge") == 0)
+		return cmd_merge(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate, catalog, trace, schema or merge (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }

@@ -1,7 +1,8 @@
 /*
  * check_store_schema: the schema version of a results database (analysis/store.h, STORE_SCHEMA_VERSION).
- * A file of a newer version is refused; a version-1 file is upgraded by store_open() in one transaction
- * (run_summary rebuilt, rows untouched), and the upgrade is all or nothing: a migration that fails, or whose
+ * A file of a newer version is refused; version-1 and version-2 files are upgraded by store_open() in one
+ * transaction (run_summary rebuilt, rows untouched; a version-2 file ends with the shape of a new file), and
+ * the upgrade is all or nothing: a migration that fails, or whose
  * commit a reader blocks, leaves the file byte for byte as it was, and a damaged version-1 file is refused.
  *
  * As in check_store.c, every test works on a file in a fresh temporary directory and removes it at the end,
@@ -68,13 +69,15 @@ static char *rows_dump(const char *path)
 	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	for (size_t t = 0; t < sizeof tables / sizeof tables[0]; t++) {
 		sqlite3_stmt *stmt;
-		char sql[320];
+		char sql[400];
 
-		/* version 1's columns of samples (version 2 added copies at the end) */
+		/* version 1's columns of runs and samples (versions 2 and 3 added columns at the end) */
 		snprintf(sql, sizeof sql, "SELECT %s FROM %s ORDER BY 1, 2", t == 2 ? "run_id, t_s, "
 			 "arrival_rate_per_s, queue_len, busy_slots, instances_reserved, instances_on_demand, "
 			 "instances_spot, instances_odcr, instances_savings_plan, instances_capacity_block, "
-			 "instances_total, cost_usd_per_h" : "*", tables[t]);
+			 "instances_total, cost_usd_per_h" : t == 0 ? "run_id, name, scenario_path, scenario_text, "
+			 "overrides, seed, status, started_at, wall_s, version, horizon_s, instance_type" : "*",
+			 tables[t]);
 		ck_assert_msg(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(db));
 		fprintf(out, "%s:\n", tables[t]);
 		while (sqlite3_step(stmt) == SQLITE_ROW) {
@@ -130,7 +133,10 @@ static void assert_migrated(const char *path)
 	ck_assert(has_column(path, "run_summary", "copy_hours"));
 	ck_assert(has_column(path, "run_summary", "time_over_provisioned_s"));
 	ck_assert(has_column(path, "samples", "copies"));
+	ck_assert(has_column(path, "runs", "run_key"));
+	ck_assert(has_column(path, "sweeps", "run_id_base"));
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM samples WHERE run_id = 1 AND copies IS NULL"), 1);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM runs WHERE run_id = 1 AND run_key IS NULL"), 1);
 	assert_summary_columns(path);
 	assert_text(path, "SELECT name || '|' || seed || '|' || status FROM run_summary WHERE run_id = 1",
 		    "released|11|ok");
@@ -210,8 +216,11 @@ END_TEST
 /*
  * A reader that keeps a read transaction open past the busy timeout blocks the migration's COMMIT, after the
  * view was already dropped and re-created inside the transaction: store_open() fails, everything is rolled
- * back, and the next open, with the reader gone, migrates the file. Takes STORE_BUSY_TIMEOUT_MS.
+ * back, and the next open, with the reader gone, migrates the file. Each attempt waits BLOCK_MS
+ * (store_open_wait), 1 + STORE_BUSY_RETRIES attempts.
  */
+#define BLOCK_MS 300
+
 START_TEST(migration_blocked_by_reader_rolls_back)
 {
 	struct diag d = { "" };
@@ -223,7 +232,7 @@ START_TEST(migration_blocked_by_reader_rolls_back)
 
 	ck_assert_int_eq(sqlite3_open_v2(path, &reader, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM runs", NULL, NULL, NULL), SQLITE_OK);
-	ck_assert_int_eq(store_open(&st, path, &d), STATUS_EDB);
+	ck_assert_int_eq(store_open_wait(&st, path, BLOCK_MS, &d), STATUS_EDB);
 	ck_assert_ptr_null(st);
 	snprintf(words, sizeof words, "database is locked (while upgrading the results database from schema "
 		 "version 1 to %d)", STORE_SCHEMA_VERSION);
@@ -252,6 +261,114 @@ START_TEST(refuses_damaged_version_1_file)
 }
 END_TEST
 
+/*
+ * Version 2 -> 3. A version-2 file is made by running the schema of that time (tests/data/store/schema_v2.sql,
+ * frozen) and inserting one run by hand, as such a build would have.
+ */
+static char *v2_file_with_run(void)
+{
+	char *path = tmp_path("v2.sqlite");
+	char *schema = file_text(TEST_DATA_DIR "/store/schema_v2.sql");
+
+	raw_exec(path, schema);
+	free(schema);
+	raw_exec(path, "INSERT INTO runs VALUES (1, 'released', 'scenarios/old.yaml', 'name: released\n', 'seed=3\n', "
+		 "3, 'ok', '2025-09-01T00:00:00Z', 2.5, '0.2.0', 3600.0, 'p5.48xlarge');"
+		 "INSERT INTO metrics VALUES (1, 'latency_p99_s', 0.25), (1, 'copy_hours', 12.5);"
+		 "INSERT INTO samples VALUES (1, 60.0, 12.5, 3, 7.25, 2, 1, 0, 0, 0, 0, 3, 160.5, 4);"
+		 "INSERT INTO events VALUES (1, 1, 60.0, 'scale_out', 'on_demand', 4, 'concurrency 0.9 > 0.7');");
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
+	ck_assert(has_column(path, "samples", "copies"));
+	ck_assert(!has_column(path, "runs", "run_key"));
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'sweeps'"), 0);
+	return path;
+}
+
+/* Every column (name, declared type, NOT NULL, primary key) of every table and view, and every index. */
+static char *schema_shape(const char *path)
+{
+	return query_text(path, "SELECT group_concat(line, ';') FROM (SELECT m.type || ' ' || m.name || '(' || "
+			  "(SELECT group_concat(c.name || ' ' || c.type || ' ' || c.\"notnull\" || ' ' || c.pk, ',') "
+			  "FROM pragma_table_info(m.name) AS c) || ')' AS line FROM sqlite_master AS m "
+			  "WHERE m.type IN ('table', 'view') UNION ALL SELECT 'index ' || name || ' on ' || tbl_name "
+			  "FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY 1)");
+}
+
+/*
+ * The migrated file has the shape of a new one (every table, view, column and index alike), version 3,
+ * and the old run's values, with NULL in the new columns (it belongs to no sweep and has no key).
+ */
+START_TEST(version_2_file_is_migrated)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = v2_file_with_run();
+	char *fresh_path = tmp_path("new.sqlite");
+	char *rows_before = rows_dump(path);
+	char *rows_after, *shape, *fresh_shape;
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
+	shape = schema_shape(path);
+	fresh_shape = schema_shape(fresh_path);
+	ck_assert_str_eq(shape, fresh_shape);
+	ck_assert_ptr_nonnull(strstr(shape, "table sweeps(sweep_id INTEGER 0 1,name TEXT 1 0,sweep_key TEXT 1 0,"));
+	ck_assert_ptr_nonnull(strstr(shape, "index runs_by_key on runs"));
+	rows_after = rows_dump(path);
+	ck_assert_str_eq(rows_after, rows_before);
+	assert_text(path, "SELECT quote(sweep_id) || quote(point) || quote(replication) || quote(run_key) || "
+		    "quote(error) FROM runs WHERE run_id = 1", "NULLNULLNULLNULLNULL");
+	ck_assert_double_eq_tol(query_double(path, "SELECT copies FROM samples WHERE run_id = 1"), 4, TOL);
+	ck_assert_double_eq_tol(query_double(path, "SELECT copy_hours FROM run_summary WHERE run_id = 1"), 12.5, TOL);
+	assert_summary_columns(path);
+	assert_text(path, "PRAGMA integrity_check", "ok");
+	free(shape);
+	free(fresh_shape);
+	free(rows_after);
+	free(rows_before);
+	tmp_remove(fresh_path);
+	tmp_remove(path);
+}
+END_TEST
+
+/* After the migration the file takes a new run, at the next run id, with its run key. */
+START_TEST(migrated_version_2_file_takes_runs)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	struct scenario sc;
+	char *path = v2_file_with_run();
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	scenario_fake(&sc, "after migration", 12);
+	ck_assert_int_eq(run_write(store_sink(st, &d), &sc, 2, 0.5, STATUS_OK), STATUS_OK);
+	ck_assert_int_eq(store_last_run_id(st), 2);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM runs WHERE run_id = 2 AND length(run_key) = 32"), 1);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A 2 -> 3 migration that fails half-way (an index of the name version 3 creates, made by hand, makes
+ * CREATE INDEX fail after the ALTER TABLEs) is rolled back: the file is byte for byte as it was.
+ */
+START_TEST(failed_version_2_migration_leaves_file_unchanged)
+{
+	char *path = v2_file_with_run();
+
+	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
+	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
+		       "version 2 to 3)");
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
+	ck_assert(!has_column(path, "runs", "run_key"));
+	tmp_remove(path);
+}
+END_TEST
+
 static Suite *store_schema_suite(void)
 {
 	Suite *s = suite_create("store_schema");
@@ -263,11 +380,14 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, migrated_file_reopens_unchanged);
 	tcase_add_test(tc, failed_migration_leaves_file_unchanged);
 	tcase_add_test(tc, refuses_damaged_version_1_file);
+	tcase_add_test(tc, version_2_file_is_migrated);
+	tcase_add_test(tc, migrated_version_2_file_takes_runs);
+	tcase_add_test(tc, failed_version_2_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 
-	/* Waits out the busy timeout; give it room beyond Check's 4 s default. */
+	/* Waits out the (shortened) busy timeout, several times. */
 	slow = tcase_create("busy");
-	tcase_set_timeout(slow, 4 * STORE_BUSY_TIMEOUT_MS / 1000);
+	tcase_set_timeout(slow, 30);
 	tcase_add_test(slow, migration_blocked_by_reader_rolls_back);
 	suite_add_tcase(s, slow);
 	return s;

@@ -1,0 +1,105 @@
+/*
+ * store_private: what the files of the store share (store.c: opening, the schema and the sink;
+ * store_sweep.c: run keys and sweeps; merge.c: gpucap merge), and nothing else includes. Like SQLite's
+ * sqliteInt.h, it opens the opaque struct store to them so that they use one connection, one busy policy and
+ * one message format.
+ */
+#ifndef GPUCAP_STORE_PRIVATE_H
+#define GPUCAP_STORE_PRIVATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <sqlite3.h>
+
+#include "diag.h"
+#include "store.h"
+
+/* The columns of runs (but run_id), samples and events (but run_id), in the order of schema.sql. */
+#define RUN_COLUMNS "name, scenario_path, scenario_text, overrides, seed, status, started_at, wall_s, version, " \
+		     "horizon_s, instance_type, sweep_id, point, replication, run_key, error"
+#define SAMPLE_COLUMNS "t_s, arrival_rate_per_s, queue_len, busy_slots, instances_reserved, " \
+			"instances_on_demand, instances_spot, instances_odcr, instances_savings_plan, " \
+			"instances_capacity_block, instances_total, cost_usd_per_h, copies"
+#define EVENT_COLUMNS "seq, t_s, kind, option, count, detail"
+
+/* The statements a store prepares once, at open, and resets and rebinds for every row. */
+enum store_stmt_id {
+	STMT_RUN,          /* insert the staged runs row at begin() */
+	STMT_SAMPLE,       /* insert one staged samples row */
+	STMT_EVENT,        /* insert one staged events row */
+	STMT_METRIC,       /* insert one staged metrics row */
+	STMT_COPY_RUN,     /* copy the staged run into the file at end() */
+	STMT_COPY_METRICS,
+	STMT_COPY_SAMPLES,
+	STMT_COPY_EVENTS,
+	STMT_STATUS,       /* the status of a run of the file, by run_id */
+	STMT_DELETE,       /* delete a run of the file (and, by cascade, its rows) */
+	STMT_COUNT
+};
+
+struct store {
+	sqlite3 *db;                       /* the connection, owned; the file is "main", the staging "stage" */
+	char *path;                        /* the file name as given, owned, for messages */
+	int busy_ms;                       /* busy timeout of one attempt at a write transaction, ms */
+	sqlite3_stmt *stmt[STMT_COUNT];    /* prepared statements, owned */
+	struct diag *d;                    /* where the sink's messages go, kept; NULL drops them */
+	struct store_run_tag tag;          /* the tag of the next (or open) run; zero for a plain run */
+	bool open;                         /* begin() succeeded and end() has not been called */
+	bool failed;                       /* a call of the open run failed: only end(failure) may follow */
+	int64_t event_seq;                 /* seq of the last event staged in the open run */
+	int64_t last_run_id;               /* the last run written to the file, 0 if none */
+};
+
+/*
+ * Write "FILE: SQLite's message (while what)" for the connection's last error into d and return
+ * STATUS_ENOMEM if SQLite ran out of memory, STATUS_EDB otherwise. Call it before anything else touches
+ * the connection (a ROLLBACK would replace the message).
+ */
+int store_db_error(const struct store *st, struct diag *d, const char *what);
+
+/* Run SQL with no result rows (BEGIN, COMMIT, a PRAGMA, a script); returns STATUS_OK or store_db_error(). */
+int store_exec(struct store *st, const char *sql, struct diag *d, const char *what);
+
+/*
+ * Run body(st, arg, d) inside BEGIN IMMEDIATE ... COMMIT on the file. Another writer is waited for (busy_ms,
+ * then STORE_BUSY_RETRIES more attempts, each running body again from the start); any other failure, of
+ * body or of COMMIT, rolls everything back, so the file is as it was, and keeps the first message.
+ */
+int store_write_txn(struct store *st, int (*body)(struct store *st, void *arg, struct diag *d), void *arg,
+		    struct diag *d, const char *what);
+
+/*
+ * The next free run id of the file, inside a write transaction: one more than every run id in use and
+ * every run id reserved by a sweep (run_id_base + npoints * nreps - 1).
+ */
+int store_next_run_id(struct store *st, int64_t *run_id, struct diag *d, const char *what);
+
+/*
+ * Inside a write transaction, make room for a run at run_id: *skip is set when a run that is not 'failed'
+ * is already there (a run of a sweep that another process finished), and a 'failed' one is deleted (with
+ * its rows), to be replaced.
+ */
+int store_run_slot(struct store *st, int64_t run_id, bool *skip, struct diag *d, const char *what);
+
+/*
+ * Inside a write transaction, the run id a tagged run is written at: the tag's, or run_id_base + point *
+ * nreps + replication of its sweep, or (a zeroed tag) the next free one. A sweep that does not exist is
+ * STATUS_EDB.
+ */
+int store_tag_run_id(struct store *st, const struct store_run_tag *tag, int64_t *run_id, struct diag *d,
+		     const char *what);
+
+/* The unsigned seed as the int64 with the same bits (SQLite integers are signed), without overflow. */
+int64_t store_seed_as_int64(uint64_t seed);
+
+/* The wall-clock time now as ISO-8601 UTC, "YYYY-MM-DDTHH:MM:SSZ". */
+void store_now(char out[32]);
+
+/*
+ * Create the view sweep_<name> of sweep sweep_id (from its sweeps and sweep_params rows), inside the
+ * caller's write transaction (store_sweep.c).
+ */
+int store_sweep_view_create(struct store *st, int64_t sweep_id, struct diag *d, const char *what);
+
+#endif
