@@ -30,7 +30,7 @@ static const char sweep_usage[] =
 	"  --db FILE        results database (default results.sqlite; with a shard, NAME-shard-K-of-N.sqlite)\n"
 	"  --jobs N         worker processes (default 1); the results do not depend on N\n"
 	"  --resume         run only the runs the database does not hold yet (after a crash or kill)\n"
-	"  --shard K/N      run only shard K of N (1 <= K <= N): the runs whose index i has i %% N == K - 1;\n"
+	"  --shard K/N      run only shard K of N (1 <= K <= N): the runs whose index i has i % N == K - 1;\n"
 	"                   without it, taken from GPUCAP_SHARD=K/N, or from SLURM_ARRAY_TASK_ID (K = ID -\n"
 	"                   SLURM_ARRAY_TASK_MIN + 1, N = SLURM_ARRAY_TASK_COUNT), or from JOB_COMPLETION_INDEX\n"
 	"                   or AWS_BATCH_JOB_ARRAY_INDEX (0-based: K = index + 1) with N from --shard-count\n"
