@@ -102,7 +102,9 @@ static int read_price(struct load *l, const struct scenario_yaml_ref *e, struct 
 	return scenario_yaml_number(&l->y, &r, &price_bounds, &f->usd_per_h);
 }
 
-/* A required instance count in [lo, hi]; the entry holds exactly that many (max = count). */
+/* A required instance count in [lo, hi]; the entry holds exactly that many (max = count). A count of 0 is
+ * allowed for reserved, odcr and capacity_block so that a sweep can vary it down to nothing: the entry then
+ * buys nothing and costs nothing (its price is ignored). */
 static int read_bought(struct load *l, const struct scenario_yaml_ref *e, int lo, int hi, const char *what,
 		       struct fleet_entry *f)
 {
@@ -150,7 +152,7 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 	int payment = PAYMENT_NO_UPFRONT, rc;
 	double rate, hours, share;
 
-	if ((rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of reserved instances", f)) ||
+	if ((rc = read_bought(l, e, 0, MAX_INSTANCES, "the number of reserved instances", f)) ||
 	    (rc = scenario_load_only_with(l, e, "payment", "term")) || (rc = scenario_load_only_with(l, e, "upfront_usd", "term")) ||
 	    (rc = scenario_load_only_with(l, e, "term_start", "term")))
 		return rc;
@@ -177,7 +179,7 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
  * (SOURCES.md [odcr-od-rate]), so the default rate is the on-demand price. */
 static int read_odcr(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
-	int rc = read_bought(l, e, 1, MAX_INSTANCES, "the number of instances the reservation holds", f);
+	int rc = read_bought(l, e, 0, MAX_INSTANCES, "the number of instances the reservation holds", f);
 
 	f->usd_per_h = l->sc.serving.od_usd_per_h;
 	return rc ? rc : read_price(l, e, f);
@@ -610,7 +612,9 @@ static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, s
 	if (r.node) {
 		f->price_given = true;
 		rc = scenario_yaml_number(&l->y, &r, &upfront_bounds, &f->upfront_usd);
-		f->usd_per_h = f->upfront_usd / instance_h;
+		f->usd_per_h = instance_h > 0 ? f->upfront_usd / instance_h : 0;  /* 0 instances: nothing bought */
+		if (f->count == 0)
+			f->upfront_usd = 0;
 		return rc;
 	}
 	scenario_yaml_child(e, "usd_per_h", &r);
@@ -638,7 +642,7 @@ static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e
 		return rc;
 	f->start_us = start_unix_us - l->sc.start_unix_us;
 	f->duration_us = end_unix_us - start_unix_us;
-	if ((rc = read_bought(l, e, 1, BLOCK_MAX_COUNT, "the number of instances in the block", f)) ||
+	if ((rc = read_bought(l, e, 0, BLOCK_MAX_COUNT, "the number of instances in the block", f)) ||
 	    (rc = check_blocks_total(l, e, f)) || (rc = read_block_price(l, e, f)))
 		return rc;
 	return check_block_window(l, &start, start_unix_us, f);

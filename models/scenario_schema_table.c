@@ -254,10 +254,10 @@ static const struct scenario_schema_key rate_item = { NUM_(NULL, scenario_load_r
 static const struct scenario_schema_key entry_entries[] = {
 	{ .key = "option", .type = SCHEMA_SELECTOR, REQ, .desc = "the purchase option (see README, \"Purchase "
 	  "options\")" },
-	{ INT_("count", 1, MAX_INSTANCES), .variants = O(RESERVED) | O(ODCR), REQ,
+	{ INT_("count", 0, MAX_INSTANCES), .variants = O(RESERVED) | O(ODCR), REQ,
 	  .desc = "the instances bought" },
 	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .desc = "instances at the start" },
-	{ INT_("count", 1, 64), .variants = O(CAPACITY_BLOCK), REQ, .desc = "instances in the block (at most "
+	{ INT_("count", 0, 64), .variants = O(CAPACITY_BLOCK), REQ, .desc = "instances in the block (at most "
 	  "64)" },
 	{ INT_("max", 0, MAX_INSTANCES), .desc = "the most instances the entry may hold (>= count); default "
 	  "count, or autoscaling.max with a policy" },

@@ -1,5 +1,6 @@
 /*
- * scenario_yaml: the YAML half of the scenario module (private to scenario.c and scenario_yaml.c).
+ * scenario_yaml: the YAML half of the scenario module (private to the scenario loader, and used by
+ * analysis/sweepfile.c to read sweep files with the same messages).
  *
  * It knows YAML and positions but not the scenario schema. scenario_yaml_open() parses text with libfyaml,
  * whose diagnostics are collected rather than printed (nothing reaches stderr); scenario_yaml_apply_sets()

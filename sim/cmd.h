@@ -16,6 +16,7 @@ int cmd_catalog(int argc, char **argv);
 int cmd_schema(int argc, char **argv);     /* `gpucap schema` (cmd_schema.c) */
 int cmd_trace(int argc, char **argv);      /* `gpucap trace stats|gen` (cmd_trace.c) */
 int cmd_trace_gen(int argc, char **argv);  /* `gpucap trace gen` (cmd_trace_gen.c) */
+int cmd_sweep(int argc, char **argv);      /* `gpucap sweep` (cmd_sweep.c) */
 int cmd_merge(int argc, char **argv);      /* `gpucap merge` (cmd_merge.c) */
 
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise. */

@@ -19,6 +19,8 @@ static const char usage[] =
 	"commands:\n"
 	"  run [SCENARIO]     simulate a scenario (default: the shipped chat-serving example), print a\n"
 	"                     summary and store the run in an SQLite file (results.sqlite)\n"
+	"  sweep FILE         run every point x replication of a sweep file (parameter grids, zips, Sobol\n"
+	"                     samples) in worker processes; resumable, shardable (see gpucap sweep --help)\n"
 	"  validate FILE...   check scenario files without running them\n"
 	"  catalog            list the built-in instance types and prices, with their sources\n"
 	"  trace stats FILE   count a request trace: requests, span, requests per minute, tokens\n"
@@ -74,6 +76,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "run") == 0)
 		return cmd_run(argc - 1, argv + 1);
+	if (strcmp(argv[1], "sweep") == 0)
+		return cmd_sweep(argc - 1, argv + 1);
 	if (strcmp(argv[1], "validate") == 0)
 		return cmd_validate(argc - 1, argv + 1);
 	if (strcmp(argv[1], "catalog") == 0)
@@ -84,7 +88,7 @@ int main(int argc, char **argv)
 		return cmd_schema(argc - 1, argv + 1);
 	if (strcmp(argv[1], "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, validate, catalog, trace, schema or merge (see gpucap --help)\n",
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, validate, catalog, trace or schema (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }

@@ -67,6 +67,31 @@ START_TEST(fixed_fleet_cost_scales_with_overrides)
 }
 END_TEST
 
+/*
+ * A reserved, ODCR and Capacity Block entry of count 0 (what a sweep over counts reaches) buys nothing: no
+ * cost, no paid GPU-hours, no instance; only the 2 on-demand instances serve. By hand over 10 h at $20/h:
+ * 2 x 20 x 10 = 400.00 in all; paid GPU-hours 2 x 4 x 10 = 80 (g6.12xlarge has 4 GPUs). The block's
+ * upfront_usd (5000) is ignored: a block of 0 instances costs 0.
+ */
+START_TEST(zero_count_entries_buy_nothing)
+{
+	run_text("name: zero\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 10h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 2}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: reserved, count: 0, usd_per_h: 10}\n  - {option: odcr, count: 0}\n"
+		 "  - {option: capacity_block, start: 2026-01-01T02:00:00Z, end: 2026-01-01T11:30:00Z, count: 0, "
+		 "upfront_usd: 5000}\n  - {option: on_demand, count: 2, usd_per_h: 20}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 400.00, 0.005);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 400.00, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 80.0, 1e-9);
+	ck_assert_double_eq(M("instances_peak"), 2);
+	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 0, 1e-9);
+}
+END_TEST
+
 START_TEST(gpu_hours_identity_and_littles_law)
 {
 	double paid, busy, idle, sum_paid = 0, sum_busy = 0, sum_idle = 0;
@@ -659,6 +684,7 @@ static Suite *world_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, fixed_fleet_cost_to_the_cent);
 	tcase_add_test(tc, fixed_fleet_cost_scales_with_overrides);
+	tcase_add_test(tc, zero_count_entries_buy_nothing);
 	tcase_add_test(tc, gpu_hours_identity_and_littles_law);
 	tcase_add_test(tc, target_tracking_timeline_by_hand);
 	tcase_add_test(tc, on_demand_billed_from_launch_to_termination);

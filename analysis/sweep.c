@@ -1,0 +1,470 @@
+/*
+ * sweep: the sweep runner (see sweep.h).
+ *
+ * The parent process never holds a database connection while workers run: it opens the store to register
+ * the sweep and read which runs are done, closes it, then forks (SQLite connections must not cross a fork).
+ * Work is handed out one run index at a time over a pipe per worker; reports come back over one shared pipe
+ * as fixed-size records smaller than PIPE_BUF, so writes from several workers never interleave.
+ */
+#define _DEFAULT_SOURCE  /* prctl's constants with glibc */
+#include "sweep.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "scenario.h"
+#include "status.h"
+#include "store.h"
+#include "world.h"
+
+#define REPORT_MSG_MAX DIAG_MSG_MAX  /* bytes of a failure message carried to the parent (< PIPE_BUF in all) */
+
+/* One finished run, worker to parent. */
+struct report {
+	int32_t worker;              /* which worker */
+	int32_t index;               /* run index */
+	int32_t ok;                  /* 1: status 'ok'; 0: failed */
+	char msg[REPORT_MSG_MAX];    /* the failure, "" when ok */
+};
+
+/* What every run of the sweep shares, worked out once before the workers start. */
+struct plan {
+	const struct sweepfile *sf;  /* borrowed */
+	struct scenario base;        /* the base scenario with `set`: its text, name and seed */
+	int nruns;                   /* npoints x nreps */
+	int64_t sweep_id;            /* from the store */
+	int64_t run_id_base;         /* from the store */
+};
+
+/* The overrides of run `index` (sweep.h): sets[] points into buf; returns the count. */
+static int run_sets(const struct plan *pl, int index, const char **sets, char *buf, size_t size, uint64_t *seed)
+{
+	const struct sweepfile *sf = pl->sf;
+	int p = index / sf->nreps, r = index % sf->nreps, n = 0;
+	size_t o = 0;
+
+	for (int i = 0; i < sf->nsets; i++)
+		sets[n++] = sf->sets[i];
+	for (int k = 0; k < sf->nparams; k++) {
+		int w = snprintf(buf + o, size - o, "%s=%s", sf->params[k], sf->values[(size_t)p * sf->nparams + k]);
+		sets[n++] = buf + o;
+		o += (size_t)w + 1 < size - o ? (size_t)w + 1 : size - o - 1;
+	}
+	*seed = pl->base.seed + (uint64_t)r;
+	snprintf(buf + o, size - o, "seed=%" PRIu64, *seed);
+	sets[n++] = buf + o;
+	return n;
+}
+
+/* The overrides joined as runs.overrides stores them (one per line). */
+static void join(const char *const *sets, int n, char *out, size_t size)
+{
+	size_t o = 0;
+
+	out[0] = '\0';
+	for (int i = 0; i < n && o < size; i++)
+		o += (size_t)snprintf(out + o, size - o, "%s%s", i ? "\n" : "", sets[i]);
+}
+
+#define SETS_BUF 16384  /* bytes of one run's swept "KEY=VALUE" texts and seed */
+#define SETS_MAX (SWEEPFILE_SETS_MAX + SWEEPFILE_PARAMS_MAX + 1)
+
+/* ---- one run, in a worker ------------------------------------------------------------------------ */
+
+/* Append src to the NUL-terminated dst of size bytes, cut short if it does not fit. */
+static void append(char *dst, size_t size, const char *src)
+{
+	size_t o = strlen(dst), n = strlen(src);
+
+	if (n > size - 1 - o)
+		n = size - 1 - o;
+	memcpy(dst + o, src, n);
+	dst[o + n] = '\0';
+}
+
+/* A worker's buffers, allocated once. */
+struct work {
+	struct world_report rep;          /* the run's metrics */
+	char sets[SETS_BUF];              /* the swept "KEY=VALUE" texts */
+	char joined[SETS_BUF + 16384];    /* every override, one per line */
+};
+
+/* Run `index` and write it (or its failure) through st; msg receives the failure. Returns 1 if ok. */
+static int run_one(const struct plan *pl, struct store *st, struct work *wk, int index, char *msg, size_t size)
+{
+	const struct sweepfile *sf = pl->sf;
+	const char *sets[SETS_MAX];
+	char *buf = wk->sets, *joined = wk->joined;
+	struct store_run_tag tag = { pl->sweep_id, index / sf->nreps, index % sf->nreps, pl->run_id_base + index };
+	struct scenario sc;
+	struct sink sink;
+	struct diag d, d2;
+	uint64_t seed;
+	int n = run_sets(pl, index, sets, buf, sizeof wk->sets, &seed), rc;
+
+	rc = scenario_load(&sc, sf->base, sets, n, &d);
+	if (rc == STATUS_OK) {
+		store_set_tag(st, &tag);
+		sink = store_sink(st, &d);
+		rc = world_run(&sc, &sink, GPUCAP_VERSION, &wk->rep, &d);
+	}
+	scenario_fini(&sc);
+	if (rc == STATUS_OK)
+		return 1;
+	msg[0] = '\0';
+	append(msg, size, d.msg[0] ? d.msg : status_str(rc));
+	join(sets, n, joined, sizeof wk->joined);
+	if (store_record_failure(st, &tag, pl->base.name, sf->base, pl->base.text, joined, seed, msg, &d2)) {
+		append(msg, size, " (and it could not be recorded: ");
+		append(msg, size, d2.msg);
+		append(msg, size, ")");
+	}
+	return 0;
+}
+
+static bool read_full(int fd, void *buf, size_t n)
+{
+	for (size_t got = 0; got < n;) {
+		ssize_t k = read(fd, (char *)buf + got, n - got);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return false;
+		got += (size_t)k;
+	}
+	return true;
+}
+
+/* A worker: take indices from `tasks` until it closes, report each to `reports`. Never returns. */
+static void worker(const struct plan *pl, const char *db, int id, int tasks, int reports, pid_t parent)
+{
+	struct work *wk = calloc(1, sizeof *wk);
+	struct store *st = NULL;
+	struct report r;
+	struct diag d;
+	int32_t index;
+	int rc;
+
+	prctl(PR_SET_PDEATHSIG, SIGKILL);  /* die with the sweep */
+	if (getppid() != parent)           /* it died before prctl took effect */
+		_exit(1);
+	rc = wk ? store_open(&st, db, &d) : diag_fail(&d, STATUS_ENOMEM, "out of memory");
+	while (read_full(tasks, &index, sizeof index)) {
+		memset(&r, 0, sizeof r);
+		r.worker = id;
+		r.index = index;
+		if (rc == STATUS_OK)
+			r.ok = run_one(pl, st, wk, index, r.msg, sizeof r.msg);
+		else
+			append(r.msg, sizeof r.msg, d.msg);
+		if (write(reports, &r, sizeof r) != (ssize_t)sizeof r)
+			break;
+	}
+	store_close(st);
+	free(wk);
+	_exit(0);
+}
+
+/* ---- the parent ---------------------------------------------------------------------------------- */
+
+/* Load the base scenario with `set` (its text, name and seed are every run's). */
+static int load_base(struct plan *pl, const struct sweepfile *sf, struct diag *d)
+{
+	memset(pl, 0, sizeof *pl);
+	pl->sf = sf;
+	pl->nruns = sweepfile_runs(sf);
+	return scenario_load(&pl->base, sf->base, (const char *const *)sf->sets, sf->nsets, d);
+}
+
+/* The sweep key: the run keys of every run in index order, then the file text (store_sweep_key). */
+static int sweep_key(const struct plan *pl, char out[33], struct diag *d)
+{
+	char (*keys)[33] = malloc((size_t)pl->nruns * sizeof *keys);
+	const char **ptrs = malloc((size_t)pl->nruns * sizeof *ptrs);
+	struct work *wk = malloc(sizeof *wk);
+	const char *sets[SETS_MAX];
+	uint64_t seed;
+	int rc = STATUS_OK;
+
+	if (!keys || !ptrs || !wk) {
+		rc = diag_fail(d, STATUS_ENOMEM, "out of memory for %d run keys", pl->nruns);
+		goto out_free;
+	}
+	for (int i = 0; i < pl->nruns; i++) {
+		int n = run_sets(pl, i, sets, wk->sets, sizeof wk->sets, &seed);
+		join(sets, n, wk->joined, sizeof wk->joined);
+		store_run_key(pl->base.text, wk->joined, seed, keys[i]);
+		ptrs[i] = keys[i];
+	}
+	store_sweep_key(ptrs, pl->nruns, pl->sf->text, out);
+out_free:
+	free(wk);
+	free(ptrs);
+	free(keys);
+	return rc;
+}
+
+/* Register the sweep and read which runs are done (*done: nruns flags, returns owned). */
+static int register_sweep(struct plan *pl, const char *db, unsigned char **done, struct diag *d)
+{
+	const struct sweepfile *sf = pl->sf;
+	struct store_sweep sw = { sf->name, sf->path, sf->text, (const char *const *)sf->params, sf->nparams,
+				  sf->npoints, sf->nreps, (const char *const *)sf->values, NULL };
+	struct store *st = NULL;
+	char key[33];
+	int rc;
+
+	if ((rc = sweep_key(pl, key, d)))
+		return rc;
+	sw.sweep_key = key;
+	if (!(*done = calloc((size_t)pl->nruns, 1)))
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	if ((rc = store_open(&st, db, d)) == STATUS_OK &&
+	    (rc = store_sweep_register(st, &sw, &pl->sweep_id, &pl->run_id_base, d)) == STATUS_OK)
+		rc = store_sweep_done(st, pl->sweep_id, pl->nruns, *done, d);
+	store_close(st);
+	if (rc) {
+		free(*done);
+		*done = NULL;
+	}
+	return rc;
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void format_span(double s, char *buf, size_t size)
+{
+	long t = (long)(s + 0.5);
+
+	if (t >= 3600)
+		snprintf(buf, size, "%ldh%02ldm%02lds", t / 3600, t / 60 % 60, t % 60);
+	else if (t >= 60)
+		snprintf(buf, size, "%ldm%02lds", t / 60, t % 60);
+	else
+		snprintf(buf, size, "%lds", t);
+}
+
+/* Progress after a report: a line per run on out, or the one line on the terminal. */
+static void progress(const struct plan *pl, const struct sweep_opts *o, const struct report *r,
+		     const struct sweep_result *res, int pending, double t0)
+{
+	int done = res->ok + res->failed;
+	char el[32], eta[32];
+
+	if (o->quiet)
+		return;
+	if (!o->tty) {
+		fprintf(o->out, "run %d point %d rep %d %s%s%s\n", r->index, r->index / pl->sf->nreps,
+			r->index % pl->sf->nreps, r->ok ? "ok" : "failed", r->ok ? "" : ": ", r->msg);
+		fflush(o->out);
+		return;
+	}
+	double el_s = now_s() - t0;
+	format_span(el_s, el, sizeof el);
+	format_span(done ? el_s / done * (pending - done) : 0, eta, sizeof eta);
+	fprintf(o->tty, "\r\033[K%s: %d/%d runs done, %d failed, %s elapsed, ETA %s", pl->sf->name,
+		done + res->skipped, res->total, res->failed, el, eta);
+	fflush(o->tty);
+}
+
+/* The workers' side of dispatch: task pipes, pids, the run each is on. */
+struct pool {
+	int n;         /* workers */
+	pid_t *pid;
+	int *task;     /* write end of each worker's task pipe; -1 once closed */
+	int reports;   /* read end of the report pipe */
+};
+
+/* Give worker w the next pending run, or close its pipe when there is none. */
+static void hand_out(struct pool *pl, int w, const int *pending, int npending, int *next, int *sent)
+{
+	while (pl->task[w] >= 0) {
+		if (*next == npending) {
+			close(pl->task[w]);
+			pl->task[w] = -1;
+			return;
+		}
+		int32_t index = pending[*next];
+		if (write(pl->task[w], &index, sizeof index) == (ssize_t)sizeof index) {
+			(*next)++;
+			(*sent)++;
+			return;
+		}
+		close(pl->task[w]);  /* the worker is gone: its share goes to the others */
+		pl->task[w] = -1;
+	}
+}
+
+/* Fork the workers. Returns STATUS_OK or a failure with nothing left running. */
+static int start_pool(struct pool *pool, const struct plan *pl, const char *db, int n, struct diag *d)
+{
+	int rp[2], tp[2];
+	pid_t parent = getpid();
+
+	pool->n = 0;
+	pool->pid = calloc((size_t)n, sizeof *pool->pid);
+	pool->task = calloc((size_t)n, sizeof *pool->task);
+	if (!pool->pid || !pool->task)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	if (pipe(rp))
+		return diag_fail(d, STATUS_EINTERNAL, "pipe: %s", strerror(errno));
+	pool->reports = rp[0];
+	fflush(NULL);  /* nothing buffered is written twice */
+	for (int w = 0; w < n; w++) {
+		if (pipe(tp))
+			break;
+		pid_t pid = fork();
+		if (pid == 0) {
+			close(rp[0]);
+			close(tp[1]);
+			for (int j = 0; j < w; j++)
+				close(pool->task[j]);
+			worker(pl, db, w, tp[0], rp[1], parent);
+		}
+		close(tp[0]);
+		if (pid < 0) {
+			close(tp[1]);
+			break;
+		}
+		pool->pid[w] = pid;
+		pool->task[w] = tp[1];
+		pool->n++;
+	}
+	close(rp[1]);
+	if (pool->n == 0) {
+		close(rp[0]);
+		return diag_fail(d, STATUS_EINTERNAL, "cannot start a worker process: %s", strerror(errno));
+	}
+	return STATUS_OK;
+}
+
+/* Hand out the pending runs and collect the reports until every worker has finished. */
+static void dispatch(const struct plan *pl, const struct sweep_opts *o, struct pool *pool, const int *pending,
+		     int npending, struct sweep_result *res)
+{
+	int next = 0, sent = 0, got = 0;
+	double t0 = now_s();
+	struct report r;
+
+	for (int w = 0; w < pool->n; w++)
+		hand_out(pool, w, pending, npending, &next, &sent);
+	while (read_full(pool->reports, &r, sizeof r)) {
+		got++;
+		r.msg[sizeof r.msg - 1] = '\0';
+		if (r.ok)
+			res->ok++;
+		else
+			res->failed++;
+		progress(pl, o, &r, res, npending, t0);
+		if (r.worker >= 0 && r.worker < pool->n)
+			hand_out(pool, r.worker, pending, npending, &next, &sent);
+	}
+	/* runs handed to a worker that died without reporting, and runs never handed out */
+	res->failed += npending - got;
+	for (int w = 0; w < pool->n; w++) {
+		if (pool->task[w] >= 0)
+			close(pool->task[w]);
+		waitpid(pool->pid[w], NULL, 0);
+	}
+	close(pool->reports);
+	if (o->tty && !o->quiet)
+		fputc('\n', o->tty);
+}
+
+int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct sweep_result *res,
+	      struct diag *d)
+{
+	struct plan pl;
+	struct pool pool = { 0 };
+	unsigned char *done = NULL;
+	int *pending = NULL, npending = 0, rc;
+	void (*old_pipe)(int);
+
+	memset(res, 0, sizeof *res);
+	diag_clear(d);
+	if ((rc = load_base(&pl, sf, d)))
+		goto out_base;
+	if ((rc = register_sweep(&pl, o->db, &done, d)))
+		goto out_base;
+	if (!(pending = malloc((size_t)pl.nruns * sizeof *pending))) {
+		rc = diag_fail(d, STATUS_ENOMEM, "out of memory");
+		goto out_done;
+	}
+	for (int i = o->shard_k - 1; i < pl.nruns; i += o->shard_n) {
+		res->total++;
+		if (done[i])
+			res->skipped++;
+		else
+			pending[npending++] = i;
+	}
+	if (res->skipped && !o->resume) {
+		rc = diag_fail(d, STATUS_EUSAGE, "%s already holds %d of the %d runs of sweep %s%s; run again with "
+			       "--resume to run the %d missing ones", o->db, res->skipped, res->total, sf->name,
+			       o->shard_n > 1 ? " in this shard" : "", npending);
+		goto out_pending;
+	}
+	if (npending == 0)
+		goto out_pending;
+	old_pipe = signal(SIGPIPE, SIG_IGN);  /* a worker that died: its pipe's write fails instead */
+	if ((rc = start_pool(&pool, &pl, o->db, o->jobs < npending ? o->jobs : npending, d)) == STATUS_OK)
+		dispatch(&pl, o, &pool, pending, npending, res);
+	signal(SIGPIPE, old_pipe);
+	free(pool.pid);
+	free(pool.task);
+out_pending:
+	free(pending);
+out_done:
+	free(done);
+out_base:
+	scenario_fini(&pl.base);
+	return rc;
+}
+
+int sweep_check(const struct sweepfile *sf, FILE *out, int *ninvalid, struct diag *d)
+{
+	struct plan pl;
+	struct work *wk = NULL;
+	const char *sets[SETS_MAX];
+	struct scenario sc;
+	struct diag pd;
+	uint64_t seed;
+	int rc;
+
+	*ninvalid = 0;
+	if ((rc = load_base(&pl, sf, d)))
+		goto out_base;
+	if (!(wk = malloc(sizeof *wk))) {
+		rc = diag_fail(d, STATUS_ENOMEM, "out of memory");
+		goto out_base;
+	}
+	for (int p = 0; p < sf->npoints; p++) {
+		int n = run_sets(&pl, p * sf->nreps, sets, wk->sets, sizeof wk->sets, &seed);
+		if (scenario_load(&sc, sf->base, sets, n, &pd) != STATUS_OK) {
+			fprintf(out, "point %d (", p);
+			for (int k = 0; k < sf->nparams; k++)
+				fprintf(out, "%s%s", k ? ", " : "", sets[sf->nsets + k]);
+			fprintf(out, "): %s\n", pd.msg);
+			(*ninvalid)++;
+		}
+		scenario_fini(&sc);
+	}
+	free(wk);
+out_base:
+	scenario_fini(&pl.base);
+	return rc;
+}

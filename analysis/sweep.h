@@ -1,0 +1,67 @@
+/*
+ * sweep: running a sweep file's points x replications into a results database, in worker processes.
+ *
+ * Run i of a sweep (0 <= i < npoints x nreps) is point p = i / nreps, replication r = i % nreps. It runs the
+ * base scenario with the overrides: the file's `set` (in file order), then each swept key's value of point
+ * p (in file order), then seed = S + r, where S is the base scenario's seed after `set`. Its run id is the
+ * sweep's run_id_base + i (store.h), whichever process runs it, so the results do not depend on the number
+ * of workers or shards. A shard K of N (1 <= K <= N) runs the indices i with i % N == K - 1.
+ *
+ * sweep_run() registers the sweep in the database (or finds it: store_sweep_register), skips the runs
+ * already stored as 'ok', and hands the others to `jobs` forked workers, one run at a time over a pipe
+ * (so a slow run does not hold up the rest); each worker opens its own connection, loads the point's
+ * scenario, simulates it and writes it (one short transaction at the end of the run), then reports to the
+ * parent over a second pipe. A point that does not load, or a simulation that fails, is recorded as a
+ * failed run (store_record_failure: status 'failed', the message in runs.error) and the sweep goes on.
+ * Workers die with the parent (PR_SET_PDEATHSIG), so `kill -9` of the sweep stops everything; every run in
+ * the database is whole, and a later sweep_run() with resume set runs exactly the missing ones.
+ *
+ * Progress goes to `out` (one line per finished run: "run I point P rep R ok" or "... failed: MESSAGE") or,
+ * when `tty` is set, to `tty` as one line rewritten in place; `quiet` prints neither. The summary line is
+ * always printed to `out`. Errors that stop the sweep (a bad base scenario, a database that cannot be
+ * opened, a sweep already begun without resume) return a negative status with the message in *d.
+ */
+#ifndef GPUCAP_SWEEP_H
+#define GPUCAP_SWEEP_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "diag.h"
+#include "sweepfile.h"
+
+struct sweep_opts {
+	const char *db;   /* the results database, borrowed */
+	int jobs;         /* worker processes, >= 1 (fewer when fewer runs are left) */
+	bool resume;      /* run the missing runs of a sweep the database already holds */
+	int shard_k;      /* this shard, 1 .. shard_n */
+	int shard_n;      /* shards, >= 1 (1: the whole sweep) */
+	bool quiet;       /* print only the summary */
+	FILE *out;        /* progress lines and the summary (stdout), borrowed */
+	FILE *tty;        /* if not NULL, the one progress line goes here instead (a terminal), borrowed */
+};
+
+struct sweep_result {
+	int total;    /* runs of this shard */
+	int ok;       /* run now, status 'ok' */
+	int failed;   /* run now and failed (recorded as 'failed', or lost with a worker that died) */
+	int skipped;  /* already 'ok' in the database */
+};
+
+/*
+ * Run the sweep sf (borrowed) as o says. Returns STATUS_OK when the sweep went through (failed runs
+ * included: see res->failed), STATUS_EINPUT when the base scenario with `set` does not load, STATUS_EUSAGE
+ * when the database already holds runs of this sweep and o->resume is not set, STATUS_EDB/ENOMEM/EINTERNAL
+ * otherwise; *res is filled in every case.
+ */
+int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct sweep_result *res,
+	      struct diag *d);
+
+/*
+ * Load every point's scenario (seed of replication 0) without running anything, and print one line to
+ * `out` per invalid point: "point P (KEY=VALUE, ...): MESSAGE". *ninvalid receives their number. Returns
+ * STATUS_OK, or a failure of the base scenario as sweep_run() does.
+ */
+int sweep_check(const struct sweepfile *sf, FILE *out, int *ninvalid, struct diag *d);
+
+#endif
