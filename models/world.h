@@ -21,15 +21,18 @@
 #include "meter.h"
 #include "scenario.h"
 #include "sink.h"
+#include "warn.h"
 
 struct world_report {
 	struct sink_metric metrics[METER_MAX_METRICS];  /* every metric, in report order */
 	int nmetrics;
+	struct sink_warning warnings[WARN_MAX];          /* the run's warnings (warn.h), in warn_collect order */
+	int nwarnings;
 };
 
 /*
  * Run sc, streaming results to sink (begin ... end). On success the sink's end() got STATUS_OK and *rep
- * holds the metrics; on failure end() got the failure, the message is in *d, and the status is returned.
+ * holds the metrics and warnings; on failure end() got the failure, the message is in *d, and the status is returned.
  */
 int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
 	      struct diag *d);

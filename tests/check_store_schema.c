@@ -311,7 +311,7 @@ START_TEST(version_2_file_is_migrated)
 	store_close(st);
 	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
 	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	shape = schema_shape(path);
 	fresh_shape = schema_shape(fresh_path);
 	ck_assert_str_eq(shape, fresh_shape);
@@ -362,7 +362,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 3)");
+		       "version 2 to 4)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
