@@ -8,7 +8,7 @@
  *
  *   slo_unreachable     the SLO cannot be met by any capacity (warn_slo_unreachable(): a hook, filled in
  *                       once the violation floor exists)
- *   fleet_at_max        with an autoscaling policy, the scalable target sat at its maximum (autoscaling.max
+ *   fleet_at_max        with an autoscaling policy, the capacity serving sat at its maximum (autoscaling.max
  *                       in force, or the fleet entries' max) while requests waited, in more than
  *                       WARN_AT_MAX_FRACTION of the measured samples
  *   scaling_flaps       more than WARN_FLAPS_PER_HOUR direction reversals of policy scaling actions in one
@@ -49,7 +49,9 @@ struct warn {
 /* Start counting. measured_from_us: the warm-up's end (0 without one). */
 void warn_init(struct warn *w, int64_t measured_from_us, int64_t hour_phase_us);
 
-/* A sample at now_us: the scalable target's desired capacity, the maximum in force, requests waiting. */
+/* A sample at now_us: the capacity serving (instances in service, or copies serving), the most the scalable
+ * target may hold now, and the requests waiting. At max while requests wait means the ceiling binds: more
+ * capacity was not allowed, not merely still launching. */
 void warn_sample(struct warn *w, int64_t now_us, int capacity, int max, int64_t queue_len);
 
 /* A policy's scaling action at now_us: direction +1 (out) or -1 (in). Scheduled actions do not count. */

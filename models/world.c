@@ -46,6 +46,7 @@ struct world {
 	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
 	struct warn warn;            /* what the warnings need, counted as the run goes (warn.h) */
+	const struct world_progress *progress;  /* told at every sample; NULL = nobody; borrowed */
 };
 
 static void schedule_or_fail(struct world *w, struct event *ev, int64_t t_us,
@@ -86,19 +87,27 @@ static void on_arrival(struct engine *eng, struct event *ev)
 	next_arrival(w);
 }
 
-static int capacity_now(const struct world *w);
 static int capacity_max(const struct world *w);
+
+/* What serves now: copies serving with copies, else instances in service (serving or draining). */
+static int serving_now(const struct world *w)
+{
+	return w->sc->copies.enabled ? w->meter.copies : w->meter.in_service;
+}
 
 static void on_sample(struct engine *eng, struct event *ev)
 {
 	struct world *w = container_of(ev, struct world, sample);
 
 	meter_sample(&w->meter, eng->now_us, serving_queue_len(&w->serving), fleet_cost_rate(&w->fleet, eng->now_us));
-	warn_sample(&w->warn, eng->now_us, capacity_now(w), capacity_max(w), serving_queue_len(&w->serving));
+	warn_sample(&w->warn, eng->now_us, serving_now(w), capacity_max(w), serving_queue_len(&w->serving));
 	if (w->meter.status != STATUS_OK) {
 		engine_stop(eng);
 		return;
 	}
+	if (w->progress)
+		w->progress->fn(w->progress->arg, (double)eng->now_us / SIM_US_PER_S,
+				(double)w->sc->horizon_us / SIM_US_PER_S);
 	if (eng->now_us + w->sc->sample_period_us <= w->sc->horizon_us)
 		schedule_or_fail(w, &w->sample, eng->now_us + w->sc->sample_period_us, on_sample);
 }
@@ -562,6 +571,12 @@ static double seconds_since(const struct timespec *t0)
 int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
 	      struct diag *d)
 {
+	return world_run_progress(sc, sink, version, NULL, rep, d);
+}
+
+int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
+		       const struct world_progress *progress, struct world_report *rep, struct diag *d)
+{
 	struct world *w = calloc(1, sizeof *w);
 	struct sink_run_info info;
 	struct timespec t0;
@@ -575,6 +590,7 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	info.scenario = sc;
 	info.started_at = started;
 	info.version = version;
+	w->progress = progress;
 	rc = setup(w, sc, sink, d);
 	if (rc) {
 		if (rc == STATUS_ENOMEM)
