@@ -1,4 +1,4 @@
--- gpucap results database, schema version 3: the tables (the view is in analysis/summary_view.sql).
+-- gpucap results database, schema version 4: the tables (the view is in analysis/summary_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
 --   runs     one row per committed run: what was run (scenario text and --set overrides, so any run can be
@@ -26,9 +26,12 @@
 --            sweep_key is FNV-1a-128 of every run key of the sweep in index order, then the sweep file text.
 --   sweep_params  the value of each swept key at each point of a sweep, as given to --set (text), and as
 --            a number when it is one (numeric_value, else NULL).
+--   warnings one row per warning of a run (README, "Warnings"; models/warn.h): its code (fleet_at_max,
+--            scaling_flaps, ...) and message, in the order the run reported them (seq = 1, 2, ...).
+--   labels   the labels given with `gpucap run --label KEY=VALUE`: one row per key of a run.
 -- Views (analysis/summary_view.sql, kept apart because it changes with every new metric):
---   run_summary  one wide row per run (run columns plus one column per metric), for sqlite3, pandas or a
---                BI tool.
+--   run_summary  one wide row per run (run columns, the number of warnings, and one column per metric),
+--                for sqlite3, pandas or a BI tool.
 --   sweep_<name> one per sweep, created when the sweep is registered (analysis/store.h): one row per run
 --                of the sweep, with its point, replication, status and error, one column per swept key,
 --                then the columns of run_summary.
@@ -52,6 +55,11 @@
 --      sweeps and sweep_params, the index runs_by_key. Migration 2 -> 3 adds the columns (NULL in the rows
 --      already there: those runs belong to no sweep and have no key), creates the tables and the index
 --      and rebuilds run_summary; no value changes.
+--   4  warnings and labels; run_summary gains horizon_s, scenario_path, overrides and warnings (the number of
+--      the run's warnings) after instance_type, and the columns of the warm-up, SLO, violation-split and
+--      normalised-cost metrics. Migration 3 -> 4 creates the two tables (empty: runs written before
+--      version 4 have no warnings or labels recorded, and show 0 warnings) and rebuilds run_summary; no
+--      value changes.
 -- The store runs this script and then summary_view.sql inside one transaction, on an empty file only.
 
 CREATE TABLE runs (
@@ -136,5 +144,20 @@ CREATE TABLE sweep_params (
 	PRIMARY KEY (sweep_id, point, key)
 ) WITHOUT ROWID;
 
+CREATE TABLE warnings (
+	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
+	seq INTEGER NOT NULL,           -- 1, 2, ... in the order the run reported them
+	code TEXT NOT NULL,             -- e.g. 'fleet_at_max' (README, "Warnings")
+	message TEXT NOT NULL,          -- the sentence printed after the summary
+	PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE labels (
+	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
+	key TEXT NOT NULL,              -- an identifier: [A-Za-z_][A-Za-z0-9_.-]*
+	value TEXT NOT NULL,            -- any text, possibly ''
+	PRIMARY KEY (run_id, key)
+) WITHOUT ROWID;
+
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;

@@ -21,7 +21,8 @@ extern const char store_summary_view_sql[];
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id, set by schema.sql */
 #define STORE_RUN_TABLES 4               /* runs, metrics, samples, events: every version has them */
-#define STORE_TABLES 6                   /* and, from version 3, sweeps and sweep_params */
+#define STORE_V3_TABLES 6                /* and, from version 3, sweeps and sweep_params */
+#define STORE_TABLES 8                   /* and, from version 4, warnings and labels */
 #define STAGE_RUN_ID 1                   /* the run_id of the one run in the staging database */
 #define US_PER_S 1e6
 
@@ -42,6 +43,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
 	[STMT_EVENT] = "INSERT INTO stage.events (run_id, " EVENT_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[STMT_METRIC] = "INSERT INTO stage.metrics (run_id, name, value) VALUES (1, ?2, ?3)",
+	[STMT_WARNING] = "INSERT INTO stage.warnings (run_id, " WARNING_COLUMNS ") VALUES (1, ?2, ?3, ?4)",
+	[STMT_LABEL] = "INSERT INTO stage.labels (run_id, " LABEL_COLUMNS ") VALUES (1, ?2, ?3)",
 	[STMT_COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") "
 			   "SELECT ?1, name, scenario_path, scenario_text, overrides, seed, 'ok', started_at, ?2, "
 			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL "
@@ -51,6 +54,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
 			       " FROM stage.samples ORDER BY t_s"),
 	[STMT_COPY_EVENTS] = ("INSERT INTO main.events (run_id, " EVENT_COLUMNS ") SELECT ?1, " EVENT_COLUMNS
 			      " FROM stage.events ORDER BY seq"),
+	[STMT_COPY_WARNINGS] = ("INSERT INTO main.warnings (run_id, " WARNING_COLUMNS ") SELECT ?1, " WARNING_COLUMNS
+				" FROM stage.warnings ORDER BY seq"),
+	[STMT_COPY_LABELS] = ("INSERT INTO main.labels (run_id, " LABEL_COLUMNS ") SELECT ?1, " LABEL_COLUMNS
+			      " FROM stage.labels ORDER BY key"),
 	[STMT_STATUS] = "SELECT status FROM main.runs WHERE run_id = ?1",
 	[STMT_DELETE] = "DELETE FROM main.runs WHERE run_id = ?1",
 };
@@ -170,7 +177,8 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master", &in->objects, d);
 	if (status == STATUS_OK)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
-				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params')",
+				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
+				   "'warnings', 'labels')",
 				   &in->tables, d);
 	return status;
 }
@@ -184,7 +192,7 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 3 ? STORE_TABLES : STORE_RUN_TABLES;
+	return version >= 4 ? STORE_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
 }
 
 /* Inside the write transaction: the file is read again under the lock, and the scripts run only if it is
@@ -235,6 +243,13 @@ static const char schema_v3_sql[] =
 	"point INTEGER NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, numeric_value REAL, "
 	"PRIMARY KEY (sweep_id, point, key)) WITHOUT ROWID;";
 
+/* Version 4's tables, as analysis/schema.sql creates them (columns and constraints identical). */
+static const char schema_v4_sql[] =
+	"CREATE TABLE warnings (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, seq INTEGER NOT NULL, "
+	"code TEXT NOT NULL, message TEXT NOT NULL, PRIMARY KEY (run_id, seq)) WITHOUT ROWID;"
+	"CREATE TABLE labels (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, key TEXT NOT NULL, "
+	"value TEXT NOT NULL, PRIMARY KEY (run_id, key)) WITHOUT ROWID;";
+
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
@@ -244,6 +259,9 @@ static const char schema_v3_sql[] =
  *   2 -> 3  runs gained sweep_id, point, replication, run_key and error (NULL in earlier rows: those runs
  *           belong to no sweep and have no key); the tables sweeps and sweep_params and the index
  *           runs_by_key were created.
+ *   3 -> 4  the tables warnings and labels were created (empty: earlier runs recorded none); run_summary
+ *           gained horizon_s, scenario_path, overrides, the warning count and the issue-12 metrics. The
+ *           per-sweep views name run_summary's columns of their time, all still there, and are kept.
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -257,6 +275,8 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 	status = from < 2 ? store_exec(st, "ALTER TABLE samples ADD COLUMN copies REAL", d, what) : STATUS_OK;
 	if (status == STATUS_OK && from < 3)
 		status = store_exec(st, schema_v3_sql, d, what);
+	if (status == STATUS_OK && from < 4)
+		status = store_exec(st, schema_v4_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)
@@ -357,14 +377,14 @@ static int connection_setup(struct store *st, struct diag *d)
 }
 
 /*
- * The staging database: an in-memory database attached as "stage", with the file's four run tables as the
+ * The staging database: an in-memory database attached as "stage", with the file's six run tables as the
  * file defines them (their CREATE TABLE text from sqlite_master, renamed into stage), so that a row the file
  * would refuse (a duplicate metric, a NULL where one is not allowed) is refused while staging, by the same
  * call. Only this connection sees it; writing it takes no lock on the file.
  */
 static int stage_create(struct store *st, struct diag *d)
 {
-	static const char *const tables[] = { "runs", "metrics", "samples", "events" };
+	static const char *const tables[] = { "runs", "metrics", "samples", "events", "warnings", "labels" };
 	const char *what = "creating the in-memory staging database";
 	int status = store_exec(st, "ATTACH DATABASE ':memory:' AS stage", d, what);
 
@@ -399,7 +419,7 @@ static int stage_create(struct store *st, struct diag *d)
 static void stage_clear(struct store *st)
 {
 	sqlite3_exec(st->db, "DELETE FROM stage.events; DELETE FROM stage.samples; DELETE FROM stage.metrics; "
-		     "DELETE FROM stage.runs", NULL, NULL, NULL);
+		     "DELETE FROM stage.warnings; DELETE FROM stage.labels; DELETE FROM stage.runs", NULL, NULL, NULL);
 }
 
 static void stmts_finalize(struct store *st)
@@ -489,6 +509,12 @@ void store_set_tag(struct store *st, const struct store_run_tag *tag)
 	st->tag = *tag;
 }
 
+void store_set_labels(struct store *st, const char *const *labels, int n)
+{
+	st->labels = labels;
+	st->nlabels = n;
+}
+
 int store_limit_pages(struct store *st, int max_pages)
 {
 	char sql[64];
@@ -557,6 +583,24 @@ int64_t store_seed_as_int64(uint64_t seed)
 	return seed <= INT64_MAX ? (int64_t)seed : -(int64_t)(UINT64_MAX - seed) - 1;
 }
 
+/* Stage the labels of the run (store_set_labels): "KEY=VALUE", split at the first '='. */
+static int labels_write(struct store *st)
+{
+	for (int i = 0; i < st->nlabels; i++) {
+		struct binder b = { st->stmt[STMT_LABEL], SQLITE_OK };
+		const char *eq = strchr(st->labels[i], '=');
+		int status;
+
+		assert(eq);
+		bind_text(&b, 2, st->labels[i], (int)(eq - st->labels[i]));
+		bind_text(&b, 3, eq + 1, -1);
+		status = row_write(st, &b, "storing the run's labels");
+		if (status != STATUS_OK)
+			return status;
+	}
+	return STATUS_OK;
+}
+
 static int sink_begin(void *self, const struct sink_run_info *info)
 {
 	struct store *st = self;
@@ -589,6 +633,8 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 	}
 	bind_text(&b, 13, key, -1);
 	status = row_write(st, &b, "starting a run");
+	if (status == STATUS_OK)
+		status = labels_write(st);
 	if (status != STATUS_OK) {
 		stage_clear(st);  /* no run is open: end() after this has nothing to undo */
 		st->failed = false;
@@ -596,6 +642,7 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 	}
 	st->open = true;
 	st->event_seq = 0;
+	st->warning_seq = 0;
 	return STATUS_OK;
 }
 
@@ -642,6 +689,25 @@ static int sink_events(void *self, const struct sink_event *rows, size_t n)
 		bind_int64(&b, 6, r->count);
 		bind_text(&b, 7, r->detail, -1);
 		status = row_write(st, &b, "inserting events");
+		if (status != STATUS_OK)
+			return status;
+	}
+	return STATUS_OK;
+}
+
+static int sink_warnings(void *self, const struct sink_warning *list, size_t n)
+{
+	struct store *st = self;
+
+	assert(st->open && !st->failed);
+	for (size_t i = 0; i < n; i++) {
+		struct binder b = { st->stmt[STMT_WARNING], SQLITE_OK };
+		int status;
+
+		bind_int64(&b, 2, ++st->warning_seq);
+		bind_text(&b, 3, list[i].code, (int)strnlen(list[i].code, sizeof list[i].code));
+		bind_text(&b, 4, list[i].message, (int)strnlen(list[i].message, sizeof list[i].message));
+		status = row_write(st, &b, "inserting warnings");
 		if (status != STATUS_OK)
 			return status;
 	}
@@ -783,6 +849,10 @@ static int copy_body(struct store *st, void *arg, struct diag *d)
 		status = step_with_id(st, STMT_COPY_SAMPLES, c->run_id, d, what);
 	if (status == STATUS_OK)
 		status = step_with_id(st, STMT_COPY_EVENTS, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_WARNINGS, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_LABELS, c->run_id, d, what);
 	return status;
 }
 
@@ -806,13 +876,15 @@ static int sink_end(void *self, int status, double wall_s)
 	}
 	stage_clear(st);
 	memset(&st->tag, 0, sizeof st->tag);
+	st->labels = NULL;
+	st->nlabels = 0;
 	st->open = false;
 	st->failed = false;
 	return rc;
 }
 
 static const struct sink_ops store_ops = {
-	sink_begin, sink_samples, sink_events, sink_metrics, sink_end,
+	sink_begin, sink_samples, sink_events, sink_warnings, sink_metrics, sink_end,
 };
 
 struct sink store_sink(struct store *st, struct diag *d)

@@ -41,7 +41,7 @@
 #include "diag.h"
 #include "sink.h"
 
-#define STORE_SCHEMA_VERSION 3        /* the PRAGMA user_version this build writes and reads */
+#define STORE_SCHEMA_VERSION 4        /* the PRAGMA user_version this build writes and reads */
 #define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min */
 #define STORE_BUSY_RETRIES 3          /* attempts at a write transaction after the first that timed out */
 
@@ -71,7 +71,8 @@ void store_close(struct store *st);
 
 /*
  * A sink (models/sink.h) that writes each run into st: begin() stages the runs row (with the tag set by
- * store_set_tag() and the run key), samples()/events()/metrics() stage rows (NaN is stored as NULL),
+ * store_set_tag(), the run key and the labels of store_set_labels()), samples()/events()/warnings()/
+ * metrics() stage rows (NaN is stored as NULL),
  * end(STATUS_OK, wall_s) records wall_s and copies the run into the file in one transaction (status 'ok'),
  * end(any failure) drops everything of the run. A run of a sweep whose run_id is already in the file with
  * status 'ok' (another process finished it) is left as it is and end() succeeds; one with status 'failed'
@@ -116,6 +117,13 @@ void store_sweep_key(const char *const *run_keys, int nruns, const char *file_te
 
 /* The tag the next run written through the sink carries (copied); reset to zero after each run's end(). */
 void store_set_tag(struct store *st, const struct store_run_tag *tag);
+
+/*
+ * The labels the next run written through the sink carries: n texts "KEY=VALUE" (split at the first '=';
+ * keys distinct, checked by the caller), borrowed until that run's end(), which resets them to none. They
+ * are stored in the labels table with the run.
+ */
+void store_set_labels(struct store *st, const char *const *labels, int n);
 
 /* A sweep to register: every pointer is borrowed for the call. */
 struct store_sweep {

@@ -15,13 +15,15 @@
 #include "diag.h"
 #include "store.h"
 
-/* The columns of runs (but run_id), samples and events (but run_id), in the order of schema.sql. */
+/* The columns of runs (but run_id), samples, events, warnings and labels (but run_id), in the order of schema.sql. */
 #define RUN_COLUMNS "name, scenario_path, scenario_text, overrides, seed, status, started_at, wall_s, version, " \
 		     "horizon_s, instance_type, sweep_id, point, replication, run_key, error"
 #define SAMPLE_COLUMNS "t_s, arrival_rate_per_s, queue_len, busy_slots, instances_reserved, " \
 			"instances_on_demand, instances_spot, instances_odcr, instances_savings_plan, " \
 			"instances_capacity_block, instances_total, cost_usd_per_h, copies"
 #define EVENT_COLUMNS "seq, t_s, kind, option, count, detail"
+#define WARNING_COLUMNS "seq, code, message"
+#define LABEL_COLUMNS "key, value"
 
 /* The statements a store prepares once, at open, and resets and rebinds for every row. */
 enum store_stmt_id {
@@ -29,10 +31,14 @@ enum store_stmt_id {
 	STMT_SAMPLE,       /* insert one staged samples row */
 	STMT_EVENT,        /* insert one staged events row */
 	STMT_METRIC,       /* insert one staged metrics row */
+	STMT_WARNING,      /* insert one staged warnings row */
+	STMT_LABEL,        /* insert one staged labels row */
 	STMT_COPY_RUN,     /* copy the staged run into the file at end() */
 	STMT_COPY_METRICS,
 	STMT_COPY_SAMPLES,
 	STMT_COPY_EVENTS,
+	STMT_COPY_WARNINGS,
+	STMT_COPY_LABELS,
 	STMT_STATUS,       /* the status of a run of the file, by run_id */
 	STMT_DELETE,       /* delete a run of the file (and, by cascade, its rows) */
 	STMT_COUNT
@@ -48,6 +54,9 @@ struct store {
 	bool open;                         /* begin() succeeded and end() has not been called */
 	bool failed;                       /* a call of the open run failed: only end(failure) may follow */
 	int64_t event_seq;                 /* seq of the last event staged in the open run */
+	int64_t warning_seq;               /* seq of the last warning staged in the open run */
+	const char *const *labels;         /* "KEY=VALUE" labels of the next run (store_set_labels), borrowed */
+	int nlabels;
 	int64_t last_run_id;               /* the last run written to the file, 0 if none */
 };
 

@@ -1,8 +1,9 @@
--- gpucap results database: the run_summary view, schema version 3.
+-- gpucap results database: the run_summary view, schema version 4.
 --
 -- run_summary  one wide row per run (run columns plus one column per metric), for sqlite3, pandas or a BI
 --              tool. It has no "wall_s" metric column: runs.wall_s already gives the wall-clock time (a metric
---              named wall_s, if a run reports one, stays in the metrics table).
+--              named wall_s, if a run reports one, stays in the metrics table). `warnings` is the number of the
+--              run's warnings (the warnings table has them); metrics a run did not report are NULL.
 --
 -- The view lives apart from the tables (analysis/schema.sql) because it changes whenever a metric is
 -- added, and the tables do not: the store runs this script after schema.sql when it creates a file, and
@@ -14,6 +15,8 @@
 CREATE VIEW run_summary AS
 SELECT
 	r.run_id, r.name, r.seed, r.status, r.started_at, r.wall_s, r.instance_type,
+	r.horizon_s, r.scenario_path, r.overrides,
+	(SELECT count(*) FROM warnings AS w WHERE w.run_id = r.run_id) AS "warnings",
 	MAX(CASE WHEN m.name = 'requests_total' THEN m.value END) AS "requests_total",
 	MAX(CASE WHEN m.name = 'requests_served' THEN m.value END) AS "requests_served",
 	MAX(CASE WHEN m.name = 'requests_dropped' THEN m.value END) AS "requests_dropped",
@@ -87,6 +90,29 @@ SELECT
 	MAX(CASE WHEN m.name = 'time_over_provisioned_s' THEN m.value END) AS "time_over_provisioned_s",
 	MAX(CASE WHEN m.name = 'copy_hours' THEN m.value END) AS "copy_hours",
 	MAX(CASE WHEN m.name = 'copy_loads' THEN m.value END) AS "copy_loads",
+	MAX(CASE WHEN m.name = 'ttft_p95_s' THEN m.value END) AS "ttft_p95_s",
+	MAX(CASE WHEN m.name = 'slo_violations_service' THEN m.value END) AS "slo_violations_service",
+	MAX(CASE WHEN m.name = 'slo_violations_wait' THEN m.value END) AS "slo_violations_wait",
+	MAX(CASE WHEN m.name = 'slo_violations_dropped' THEN m.value END) AS "slo_violations_dropped",
+	MAX(CASE WHEN m.name = 'slo_violation_rate_floor' THEN m.value END) AS "slo_violation_rate_floor",
+	MAX(CASE WHEN m.name = 'slo_met' THEN m.value END) AS "slo_met",
+	MAX(CASE WHEN m.name = 'slo_windows' THEN m.value END) AS "slo_windows",
+	MAX(CASE WHEN m.name = 'slo_windows_breached' THEN m.value END) AS "slo_windows_breached",
+	MAX(CASE WHEN m.name = 'slo_windows_breached_fraction' THEN m.value END) AS "slo_windows_breached_fraction",
+	MAX(CASE WHEN m.name = 'slo_worst_window_start_s' THEN m.value END) AS "slo_worst_window_start_s",
+	MAX(CASE WHEN m.name = 'slo_worst_window_ratio' THEN m.value END) AS "slo_worst_window_ratio",
+	MAX(CASE WHEN m.name = 'warmup_s' THEN m.value END) AS "warmup_s",
+	MAX(CASE WHEN m.name = 'measured_s' THEN m.value END) AS "measured_s",
+	MAX(CASE WHEN m.name = 'cost_measured_usd' THEN m.value END) AS "cost_measured_usd",
+	MAX(CASE WHEN m.name = 'gpu_hours_paid_measured' THEN m.value END) AS "gpu_hours_paid_measured",
+	MAX(CASE WHEN m.name = 'gpu_hours_busy_measured' THEN m.value END) AS "gpu_hours_busy_measured",
+	MAX(CASE WHEN m.name = 'gpu_hours_idle_measured' THEN m.value END) AS "gpu_hours_idle_measured",
+	MAX(CASE WHEN m.name = 'cost_per_hour_usd' THEN m.value END) AS "cost_per_hour_usd",
+	MAX(CASE WHEN m.name = 'cost_per_month_usd' THEN m.value END) AS "cost_per_month_usd",
+	MAX(CASE WHEN m.name = 'cost_per_year_usd' THEN m.value END) AS "cost_per_year_usd",
+	MAX(CASE WHEN m.name = 'commitment_after_horizon_reserved_usd' THEN m.value END) AS "commitment_after_horizon_reserved_usd",
+	MAX(CASE WHEN m.name = 'commitment_after_horizon_savings_plan_usd' THEN m.value END) AS "commitment_after_horizon_savings_plan_usd",
+	MAX(CASE WHEN m.name = 'commitment_after_horizon_capacity_block_usd' THEN m.value END) AS "commitment_after_horizon_capacity_block_usd",
 	MAX(CASE WHEN m.name = 'sim_events' THEN m.value END) AS "sim_events"
 FROM runs AS r
 LEFT JOIN metrics AS m ON m.run_id = r.run_id

@@ -20,26 +20,27 @@
 
 #include <string.h>
 
+#define CB_UNTIL "2025-01-01"  /* SOURCES.md [price-cb]: the Capacity Block rates' validity */
 #define PRICE_LIST "AWS Price List offer file 2026-09-24 via public code [S] (SOURCES.md [price-od])"
 
 static const struct catalog_entry entries[] = {
-	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, 0.55, 0.30, 0.50, 39.33, "2026-09-24", PRICE_LIST },
-	{ "p5en.48xlarge", 8, "H200 141GB", 192, 63.296, 0.35, 0.55, 0.30, 0.65, 0, "2026-09-24", PRICE_LIST },
-	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, 0.55, 0.30, 0.65, 14.75, "2026-09-24", PRICE_LIST },
-	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, 0.55, 0.30, 0.75, 0, "2026-09-24", PRICE_LIST },
+	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, 0.55, 0.30, 0.50, 39.33, "2026-09-24", PRICE_LIST, CB_UNTIL },
+	{ "p5en.48xlarge", 8, "H200 141GB", 192, 63.296, 0.35, 0.55, 0.30, 0.65, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, 0.55, 0.30, 0.65, 14.75, "2026-09-24", PRICE_LIST, CB_UNTIL },
+	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, 0.55, 0.30, 0.75, 0, "2026-09-24", PRICE_LIST, NULL },
 	{ "p6-b200.48xlarge", 8, "B200", 192, 113.9328, 0.35, 0.55, 0.30, 0.50, 0, "2026-09-24",
-	  "us-east-2 list verified against Cost Explorer, public code [S] (SOURCES.md [price-od])" },
-	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, 0.50, 0.30, 0.60, 0, "2026-09-24", PRICE_LIST },
-	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g5.48xlarge", 8, "A10G 24GB", 192, 16.288, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g6.xlarge", 1, "L4 24GB", 4, 0.8048, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g6.2xlarge", 1, "L4 24GB", 8, 0.9776, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g6.12xlarge", 4, "L4 24GB", 48, 4.6016, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g6.48xlarge", 8, "L4 24GB", 192, 13.3504, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g6e.xlarge", 1, "L40S 48GB", 4, 1.861, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g6e.12xlarge", 4, "L40S 48GB", 48, 10.49264, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
-	{ "g6e.48xlarge", 8, "L40S 48GB", 192, 30.13118, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST },
+	  "us-east-2 list verified against Cost Explorer, public code [S] (SOURCES.md [price-od])", NULL },
+	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, 0.50, 0.30, 0.60, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g5.48xlarge", 8, "A10G 24GB", 192, 16.288, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g6.xlarge", 1, "L4 24GB", 4, 0.8048, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g6.2xlarge", 1, "L4 24GB", 8, 0.9776, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g6.12xlarge", 4, "L4 24GB", 48, 4.6016, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g6.48xlarge", 8, "L4 24GB", 192, 13.3504, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g6e.xlarge", 1, "L40S 48GB", 4, 1.861, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g6e.12xlarge", 4, "L40S 48GB", 48, 10.49264, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "g6e.48xlarge", 8, "L40S 48GB", 192, 30.13118, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
 };
 
 size_t catalog_count(void)

@@ -10,6 +10,10 @@
  * entry). The instance family (quota group) is the first letter of the name: "Running On-Demand P instances",
  * "... G and VT instances" (SOURCES.md [od-quota-vcpus]).
  *
+ * Validity: the Capacity Block rates are the last published ones, documented as valid until 2025-01-01
+ * (SOURCES.md [price-cb]); cb_valid_until says so, and a run that uses such a rate for a scenario starting
+ * on or after that day is warned (price_stale). The other prices carry no validity end (see the field).
+ *
  * The table is static, read-only data: catalog_find() returns a pointer into it that lives for the whole
  * process. Prices are us-east-1 Linux unless the source column says otherwise.
  */
@@ -31,6 +35,10 @@ struct catalog_entry {
 	double cb_usd_per_h;       /* last published Capacity Block rate per instance-hour; 0 = unknown */
 	const char *price_date;    /* when the price was observed, YYYY-MM-DD */
 	const char *price_source;  /* where the price comes from (SOURCES.md [price-od]) */
+	const char *cb_valid_until;/* last day (exclusive) the Capacity Block rate is valid, YYYY-MM-DD; NULL
+	                              when there is no rate. On-Demand prices have no end: a list price stays
+	                              in force until AWS changes it, and price_date is when it was observed,
+	                              not an expiry (models/warn.c, price_stale) */
 };
 
 /* The entry named `name`, or NULL if the catalogue has no such type. */

@@ -6,7 +6,10 @@
  * sink_null. The calls come in this order, each at most once unless marked "repeatedly":
  *
  *     begin(info)  samples(rows, n)... events(rows, n)...  (repeatedly, interleaved, in time order)
- *     metrics(list, n)  end(status, wall_s)
+ *     warnings(list, n)  metrics(list, n)  end(status, wall_s)
+ *
+ * warnings() is called once per successful run, possibly with n = 0 (models/warn.h says what each code
+ * means).
  *
  * begin() opens the run (the store starts a transaction); end() with status STATUS_OK makes the run
  * permanent, any other status throws away everything since begin() (nothing half-written is left). If any
@@ -57,10 +60,17 @@ struct sink_metric {
 	double value;    /* its value; NaN when undefined (no request served, ...) */
 };
 
+/* One warning of a run (models/warn.h): a code a script can test and a sentence for a person. */
+struct sink_warning {
+	char code[32];      /* e.g. "fleet_at_max"; [a-z_] */
+	char message[256];  /* what was found, with the numbers, one line */
+};
+
 struct sink_ops {
 	int (*begin)(void *self, const struct sink_run_info *info);
 	int (*samples)(void *self, const struct sink_sample *rows, size_t n);
 	int (*events)(void *self, const struct sink_event *rows, size_t n);
+	int (*warnings)(void *self, const struct sink_warning *list, size_t n);
 	int (*metrics)(void *self, const struct sink_metric *list, size_t n);
 	int (*end)(void *self, int status, double wall_s);
 };

@@ -45,6 +45,8 @@ struct world {
 	double queued_at_eval;
 	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
+	struct warn warn;            /* what the warnings need, counted as the run goes (warn.h) */
+	const struct world_progress *progress;  /* told at every sample; NULL = nobody; borrowed */
 };
 
 static void schedule_or_fail(struct world *w, struct event *ev, int64_t t_us,
@@ -80,8 +82,17 @@ static void on_arrival(struct engine *eng, struct event *ev)
 	struct world *w = container_of(ev, struct world, arrival);
 
 	(void)eng;
+	warn_arrival(&w->warn);
 	serving_arrive(&w->serving, &w->next);
 	next_arrival(w);
+}
+
+static int capacity_max(const struct world *w);
+
+/* What serves now: copies serving with copies, else instances in service (serving or draining). */
+static int serving_now(const struct world *w)
+{
+	return w->sc->copies.enabled ? w->meter.copies : w->meter.in_service;
 }
 
 static void on_sample(struct engine *eng, struct event *ev)
@@ -89,10 +100,14 @@ static void on_sample(struct engine *eng, struct event *ev)
 	struct world *w = container_of(ev, struct world, sample);
 
 	meter_sample(&w->meter, eng->now_us, serving_queue_len(&w->serving), fleet_cost_rate(&w->fleet, eng->now_us));
+	warn_sample(&w->warn, eng->now_us, serving_now(w), capacity_max(w), serving_queue_len(&w->serving));
 	if (w->meter.status != STATUS_OK) {
 		engine_stop(eng);
 		return;
 	}
+	if (w->progress)
+		w->progress->fn(w->progress->arg, (double)eng->now_us / SIM_US_PER_S,
+				(double)w->sc->horizon_us / SIM_US_PER_S);
 	if (eng->now_us + w->sc->sample_period_us <= w->sc->horizon_us)
 		schedule_or_fail(w, &w->sample, eng->now_us + w->sc->sample_period_us, on_sample);
 }
@@ -138,6 +153,15 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 static int capacity_now(const struct world *w)
 {
 	return w->sc->copies.enabled ? w->copies.desired : w->fleet.desired;
+}
+
+/* The most the scalable target may hold now: the autoscaling max in force, and for instances the fleet
+ * entries' max (fleet_capacity) too. */
+static int capacity_max(const struct world *w)
+{
+	int entries = fleet_capacity(&w->fleet);
+
+	return w->sc->copies.enabled || w->max < entries ? w->max : entries;
 }
 
 /* Set the scalable target's capacity; returns what it became (the fleet clamps instances). */
@@ -188,6 +212,7 @@ static bool scale_from_zero(struct world *w, int64_t now)
 	if (++w->backlog_periods < 2)
 		return false;
 	w->backlog_periods = 0;
+	warn_scaling(&w->warn, now, +1);
 	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1), w->serving.realtime ?
 		    "scale from zero: invocations refused without capacity for 2 periods (+1)" :
 		    "scale from zero: backlog without capacity for 2 periods (+1)");
@@ -236,6 +261,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 			w->meter.scale_outs++;
 		else
 			w->meter.scale_ins++;
+		warn_scaling(&w->warn, eng->now_us, out_ ? +1 : -1);
 		meter_event(&w->meter, eng->now_us, out_ ? "scale_out" : "scale_in", NULL, got, out.reason);
 	}
 next:
@@ -369,6 +395,14 @@ static int64_t hour_phase_us(const struct scenario *sc)
 	return s < 0 ? s + h : s;
 }
 
+/* Where the measured window starts, for the warnings: 0 until the scenario has a warm-up (the hook the
+ * warm-up's end goes into). */
+static int64_t measured_from_us(const struct scenario *sc)
+{
+	(void)sc;
+	return 0;
+}
+
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
 {
 	int rc;
@@ -387,6 +421,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->min = sc->autoscaling.min;
 	w->max = sc->autoscaling.max;
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
+	warn_init(&w->warn, measured_from_us(sc), hour_phase_us(sc));
 	rc = workload_init(&w->wl, sc, d);
 	if (rc)
 		return rc;
@@ -536,6 +571,12 @@ static double seconds_since(const struct timespec *t0)
 int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
 	      struct diag *d)
 {
+	return world_run_progress(sc, sink, version, NULL, rep, d);
+}
+
+int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
+		       const struct world_progress *progress, struct world_report *rep, struct diag *d)
+{
 	struct world *w = calloc(1, sizeof *w);
 	struct sink_run_info info;
 	struct timespec t0;
@@ -549,6 +590,7 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	info.scenario = sc;
 	info.started_at = started;
 	info.version = version;
+	w->progress = progress;
 	rc = setup(w, sc, sink, d);
 	if (rc) {
 		if (rc == STATUS_ENOMEM)
@@ -566,6 +608,10 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	if (rc)
 		goto out_end;
 	rep->nmetrics = meter_report(&w->meter, w->eng.events_run, seconds_since(&t0), rep->metrics);
+	rep->nwarnings = warn_collect(&w->warn, sc, rep->metrics, rep->nmetrics, rep->warnings, WARN_MAX);
+	rc = sink->ops->warnings(sink->self, rep->warnings, (size_t)rep->nwarnings);
+	if (rc)
+		goto out_end;
 	rc = sink->ops->metrics(sink->self, rep->metrics, (size_t)rep->nmetrics);
 out_end:
 	{

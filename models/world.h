@@ -21,18 +21,35 @@
 #include "meter.h"
 #include "scenario.h"
 #include "sink.h"
+#include "warn.h"
 
 struct world_report {
 	struct sink_metric metrics[METER_MAX_METRICS];  /* every metric, in report order */
 	int nmetrics;
+	struct sink_warning warnings[WARN_MAX];          /* the run's warnings (warn.h), in warn_collect order */
+	int nwarnings;
 };
 
 /*
  * Run sc, streaming results to sink (begin ... end). On success the sink's end() got STATUS_OK and *rep
- * holds the metrics; on failure end() got the failure, the message is in *d, and the status is returned.
+ * holds the metrics and warnings; on failure end() got the failure, the message is in *d, and the status is returned.
  */
 int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
 	      struct diag *d);
+
+/*
+ * Told how far a run has got: fn(arg, t_s, horizon_s) once per sample period, from inside the event loop,
+ * with the simulated time now and the horizon in seconds. It must be cheap (look at the wall clock, print
+ * a line now and then) and must not touch the simulation; the run's results do not depend on it.
+ */
+struct world_progress {
+	void (*fn)(void *arg, double t_s, double horizon_s);  /* called per sample period */
+	void *arg;                                           /* passed to fn, kept */
+};
+
+/* As world_run, telling progress (borrowed for the call; NULL: nobody) how far the run has got. */
+int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
+		       const struct world_progress *progress, struct world_report *rep, struct diag *d);
 
 /* The value of metric `name` in rep, or NaN if absent. */
 double world_report_get(const struct world_report *rep, const char *name);

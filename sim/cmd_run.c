@@ -1,9 +1,15 @@
 /*
- * cmd_run: `gpucap run [SCENARIO] [--db FILE] [--seed N] [--set K=V]... [--json] [--quiet]`.
+ * cmd_run: `gpucap run [SCENARIO] [--db FILE] [--seed N] [--set K=V]... [--label K=V]... [--json] [--quiet]`.
+ *
+ * Output: the summary (lines for metrics a run does not report are left out, so a run without a warm-up or
+ * percentile SLO prints what it always printed), then its warnings, one per line; or with --json one object
+ * with the run's metadata, labels, warnings and every metric. On a terminal a run longer than
+ * PROGRESS_AFTER_S shows a progress line on stderr, rewritten in place and erased at the end.
  *
  * Order matters for "nothing is lost": the scenario is loaded and fully validated before the database is
  * opened, so bad input never touches (or creates) the results file; the run is one transaction in it.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -13,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "datadir.h"
@@ -20,12 +28,17 @@
 #include "scenario.h"
 #include "status.h"
 #include "store.h"
+#include "units.h"
 #include "world.h"
 
 #define MAX_SETS 256
+#define MAX_LABELS 64
+#define PROGRESS_AFTER_S 2.0     /* a run shows progress once it has taken this long (wall clock) */
+#define PROGRESS_EVERY_S 0.5     /* and rewrites the line at most this often */
 
 static const char run_usage[] =
-	"usage: gpucap run [SCENARIO] [--db FILE] [--seed N] [--set KEY.PATH=VALUE]... [--json] [--quiet]\n"
+	"usage: gpucap run [SCENARIO] [--db FILE] [--seed N] [--set KEY.PATH=VALUE]... [--label KEY=VALUE]...\n"
+	"                  [--json] [--quiet]\n"
 	"\n"
 	"Simulate SCENARIO (a YAML file; default: %s) and store the run in\n"
 	"an SQLite file. Prints a readable summary, or every metric as one JSON object with --json.\n"
@@ -34,8 +47,12 @@ static const char run_usage[] =
 	"  --seed N              random seed (same as --set seed=N); same scenario + seed = same results\n"
 	"  --set KEY.PATH=VALUE  override any scalar of the scenario, e.g. --set workload.arrivals.rate_per_s=80,\n"
 	"                        --set fleet.0.count=6 (list items by index); repeatable; stored with the run\n"
-	"  --json                print the metrics as JSON on stdout instead of the summary\n"
+	"  --label KEY=VALUE     store a label with the run (KEY: letters, digits, _; not starting with a digit);\n"
+	"                        repeatable, one value per key; in the labels table and in --json\n"
+	"  --json                print the run (metadata, labels, warnings, metrics) as JSON on stdout instead of\n"
+	"                        the summary\n"
 	"  --quiet               print nothing on success\n"
+	"On a terminal, a run longer than 2 s shows its progress on stderr (not with --json or --quiet).\n"
 	"  -h, --help            this help\n"
 	"\n"
 	"Exit codes: 0 success, 2 bad scenario, override or usage, 1 other failures (database, memory).\n";
@@ -45,10 +62,47 @@ struct run_args {
 	const char *db;
 	const char *sets[MAX_SETS + 1];
 	int nsets;
+	const char *labels[MAX_LABELS + 1];
+	int nlabels;
 	char seed_set[48];
 	char default_scenario[4 * PATH_MAX];    /* the shipped default, found at run time (datadir.h) */
 	bool json, quiet;
 };
+
+/* KEY of "KEY=VALUE": an identifier, [A-Za-z_][A-Za-z0-9_]*, of len bytes. */
+static bool label_key_ok(const char *key, size_t len)
+{
+	if (len == 0 || !(isalpha((unsigned char)key[0]) || key[0] == '_'))
+		return false;
+	for (size_t i = 1; i < len; i++)
+		if (!(isalnum((unsigned char)key[i]) || key[i] == '_'))
+			return false;
+	return true;
+}
+
+/* Check and keep one --label KEY=VALUE (the value may be empty and hold anything, '=' included). */
+static int label_add(struct run_args *a, const char *text)
+{
+	const char *eq = strchr(text, '=');
+	size_t len = eq ? (size_t)(eq - text) : 0;
+
+	if (!eq || !label_key_ok(text, len)) {
+		fprintf(stderr, "gpucap run: --label '%s': expected KEY=VALUE, KEY letters, digits and _ not starting "
+			"with a digit\n", text);
+		return -1;
+	}
+	for (int i = 0; i < a->nlabels; i++)
+		if (strncmp(a->labels[i], text, len + 1) == 0) {
+			fprintf(stderr, "gpucap run: --label '%s': key '%.*s' given twice\n", text, (int)len, text);
+			return -1;
+		}
+	if (a->nlabels == MAX_LABELS) {
+		fprintf(stderr, "gpucap run: at most %d --label options\n", MAX_LABELS);
+		return -1;
+	}
+	a->labels[a->nlabels++] = text;
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
@@ -56,6 +110,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "db", required_argument, NULL, 'd' },   { "seed", required_argument, NULL, 's' },
 		{ "set", required_argument, NULL, 'S' },  { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },      { "help", no_argument, NULL, 'h' },
+		{ "label", required_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -81,6 +136,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				return -1;
 			}
 			a->sets[a->nsets++] = optarg;
+			break;
+		case 'L':
+			if (label_add(a, optarg))
+				return -1;
 			break;
 		case 's': {
 			char *end;
@@ -120,9 +179,54 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-static void print_json(const struct world_report *rep, int64_t run_id)
+/* s as a JSON string (NULL as null). */
+static void json_string(const char *s)
 {
-	printf("{\"run_id\": %" PRId64, run_id);
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+/* The run as one JSON object: metadata, labels, warnings, then every metric (null when undefined). */
+static void print_json(const struct scenario *sc, const struct run_args *a, const struct world_report *rep,
+		       int64_t run_id)
+{
+	printf("{\"run_id\": %" PRId64 ", \"name\": ", run_id);
+	json_string(sc->name);
+	printf(", \"seed\": %" PRIu64 ", \"overrides\": ", sc->seed);
+	json_string(sc->overrides);
+	printf(", \"horizon_s\": %.17g, \"scenario_path\": ", (double)sc->horizon_us / 1e6);
+	json_string(sc->path);
+	printf(", \"version\": ");
+	json_string(GPUCAP_VERSION);
+	printf(", \"labels\": {");
+	for (int i = 0; i < a->nlabels; i++) {
+		const char *eq = strchr(a->labels[i], '=');
+		printf("%s\"%.*s\": ", i ? ", " : "", (int)(eq - a->labels[i]), a->labels[i]); /* an identifier */
+		json_string(eq + 1);
+	}
+	printf("}, \"warnings\": [");
+	for (int i = 0; i < rep->nwarnings; i++) {
+		printf("%s{\"code\": ", i ? ", " : "");
+		json_string(rep->warnings[i].code);
+		printf(", \"message\": ");
+		json_string(rep->warnings[i].message);
+		putchar('}');
+	}
+	putchar(']');
 	for (int i = 0; i < rep->nmetrics; i++) {
 		double v = rep->metrics[i].value;
 		if (isfinite(v))
@@ -136,6 +240,85 @@ static void print_json(const struct world_report *rep, int64_t run_id)
 static double get(const struct world_report *rep, const char *name)
 {
 	return world_report_get(rep, name);
+}
+
+/* The run reported metric `name` with a value (a metric of a later model, or an undefined one, is not). */
+static bool has(const struct world_report *rep, const char *name)
+{
+	return isfinite(get(rep, name));
+}
+
+/* Lines for the metrics of the warm-up, the violation split and the SLO verdict, when the run has them. */
+static void print_slo_extra(const struct scenario *sc, const struct world_report *rep)
+{
+	if (has(rep, "slo_violations_service")) {
+		printf("             %.0f from service time alone, %.0f from waiting, %.0f dropped",
+		       get(rep, "slo_violations_service"), get(rep, "slo_violations_wait"),
+		       get(rep, "slo_violations_dropped"));
+		if (has(rep, "slo_violation_rate_floor"))
+			printf("; floor %.3f%% with unlimited capacity", 100 * get(rep, "slo_violation_rate_floor"));
+		printf("\n");
+	}
+	if (!has(rep, "slo_met"))
+		return;
+	printf("  verdict    SLO %s", get(rep, "slo_met") > 0 ? "met" : "NOT met");
+	if (has(rep, "slo_windows") && get(rep, "slo_windows") > 0) {
+		char at[32];
+		printf("; %.0f of %.0f windows breached (%.1f%%)", get(rep, "slo_windows_breached"),
+		       get(rep, "slo_windows"), 100 * get(rep, "slo_windows_breached_fraction"));
+		if (has(rep, "slo_worst_window_start_s") && has(rep, "slo_worst_window_ratio")) {
+			units_format_time(units_floor_s(sc->start_unix_us) + (int64_t)get(rep, "slo_worst_window_start_s"),
+					  at, sizeof at);
+			printf(", worst %.3gx its threshold from %s", get(rep, "slo_worst_window_ratio"), at);
+		}
+	}
+	printf("\n");
+}
+
+/* The time-to-first-token line, with the token model. */
+static void print_ttft(const struct scenario *sc, const struct world_report *rep)
+{
+	if (sc->service.kind != SERVICE_TOKENS || !has(rep, "ttft_p50_s"))
+		return;
+	printf("  TTFT       mean %.3f s, p50 %.3f, p90 %.3f, p99 %.3f", get(rep, "ttft_mean_s"), get(rep, "ttft_p50_s"),
+	       get(rep, "ttft_p90_s"), get(rep, "ttft_p99_s"));
+	if (sc->slo.ttft_us > 0)
+		printf("; %.0f violations = %.3f%% (> %.3g s, or dropped)", get(rep, "ttft_slo_violations"),
+		       100 * get(rep, "ttft_slo_violation_rate"), (double)sc->slo.ttft_us / 1e6);
+	printf("\n");
+}
+
+/* The measured window's cost normalised, and what each commitment still costs after the horizon. */
+static void print_cost_extra(const struct world_report *rep)
+{
+	static const char *const split[][2] = {
+		{ "commitment_after_horizon_reserved_usd", "reserved" },
+		{ "commitment_after_horizon_savings_plan_usd", "savings plan" },
+		{ "commitment_after_horizon_capacity_block_usd", "capacity block" },
+	};
+	const char *sep = "";
+
+	if (has(rep, "cost_per_month_usd"))
+		printf("             measured window $%.2f: $%.2f per hour, $%.0f per 30-day month, $%.0f per year\n",
+		       get(rep, "cost_measured_usd"), get(rep, "cost_per_hour_usd"), get(rep, "cost_per_month_usd"),
+		       get(rep, "cost_per_year_usd"));
+	if (!(get(rep, "commitment_after_horizon_usd") > 0))
+		return;
+	for (size_t i = 0; i < sizeof split / sizeof split[0]; i++) {
+		if (!(get(rep, split[i][0]) > 0))
+			continue;
+		printf("%s%s $%.2f", *sep ? sep : "             after the horizon: ", split[i][1], get(rep, split[i][0]));
+		sep = ", ";
+	}
+	if (*sep)
+		printf("\n");
+}
+
+/* The warnings, after the summary. */
+static void print_warnings(const struct world_report *rep)
+{
+	for (int i = 0; i < rep->nwarnings; i++)
+		printf("warning: %s: %s\n", rep->warnings[i].code, rep->warnings[i].message);
 }
 
 static void print_summary(const struct scenario *sc, const struct world_report *rep, const char *db,
@@ -152,18 +335,24 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		snprintf(unit, sizeof unit, "%s x %d slots", sc->serving.instance_type, sc->serving.slots);
 	printf("gpucap %s: %s, seed %" PRIu64 ", %.4g h on %s; run %" PRId64 " in %s\n", GPUCAP_VERSION,
 	       sc->name, sc->seed, (double)sc->horizon_us / 3.6e9, unit, run_id, db);
+	if (get(rep, "warmup_s") > 0)
+		printf("  window     first %.4g h a warm-up, left out of request metrics; %.4g h measured\n",
+		       get(rep, "warmup_s") / 3600, get(rep, "measured_s") / 3600);
 	printf("  requests   %.0f total, %.0f served, %.0f dropped (%.0f timed out, %.0f refused)\n", total,
 	       get(rep, "requests_served"), get(rep, "requests_dropped"), get(rep, "requests_timed_out"),
 	       get(rep, "requests_refused"));
 	printf("  SLO        %.0f violations = %.3f%% of requests (latency > %.3g s, or dropped)\n",
 	       get(rep, "slo_violations"), 100 * get(rep, "slo_violation_rate"), (double)sc->slo.latency_us / 1e6);
+	print_slo_extra(sc, rep);
 	printf("  latency    mean %.3f s, p50 %.3f, p90 %.3f, p95 %.3f, p99 %.3f, max %.3f\n",
 	       get(rep, "latency_mean_s"), get(rep, "latency_p50_s"), get(rep, "latency_p90_s"),
 	       get(rep, "latency_p95_s"), get(rep, "latency_p99_s"), get(rep, "latency_max_s"));
+	print_ttft(sc, rep);
 	printf("  wait       mean %.3f s, p99 %.3f s; %.2f%% of requests waited\n", get(rep, "wait_mean_s"),
 	       get(rep, "wait_p99_s"), 100 * get(rep, "waited_fraction"));
 	printf("  cost       $%.2f total, $%.4f per 1k served requests\n", get(rep, "cost_total_usd"),
 	       get(rep, "cost_per_1k_requests_usd"));
+	print_cost_extra(rep);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		char name[64], idle[64];
 		snprintf(name, sizeof name, "cost_%s_usd", option_kind_name((enum option_kind)k));
@@ -193,6 +382,63 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		printf("  commitment $%.2f still to pay after the horizon\n", get(rep, "commitment_after_horizon_usd"));
 	printf("  engine     %.0f events in %.2f s (%.1f M events/s)\n", get(rep, "sim_events"), get(rep, "wall_s"),
 	       get(rep, "sim_events") / get(rep, "wall_s") / 1e6);
+	print_warnings(rep);
+}
+
+/* The progress line: shown on stderr once the run has taken PROGRESS_AFTER_S, rewritten in place. */
+struct progress {
+	struct timespec t0;   /* when the run started */
+	double after_s;       /* show it from this many seconds on */
+	double shown_at_s;    /* when it was last written; < 0: never */
+	int width;            /* characters of the last line written */
+};
+
+static double progress_elapsed(const struct progress *p)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)(t.tv_sec - p->t0.tv_sec) + 1e-9 * (double)(t.tv_nsec - p->t0.tv_nsec);
+}
+
+/* Called per sample period from inside the run (world.h): one clock read, a line at most every 0.5 s. */
+static void progress_tell(void *arg, double t_s, double horizon_s)
+{
+	struct progress *p = arg;
+	double elapsed = progress_elapsed(p), f = horizon_s > 0 ? t_s / horizon_s : 1;
+	char line[128];
+	int n;
+
+	if (elapsed < p->after_s || (p->shown_at_s >= 0 && elapsed - p->shown_at_s < PROGRESS_EVERY_S) || f <= 0)
+		return;
+	n = snprintf(line, sizeof line, "gpucap: simulated %.4g h of %.4g h (%.0f%%), about %.0f s to go",
+		     t_s / 3600, horizon_s / 3600, 100 * f, elapsed * (1 - f) / f);
+	fprintf(stderr, "\r%-*s", p->width > n ? p->width : n, line);
+	fflush(stderr);
+	p->width = n;
+	p->shown_at_s = elapsed;
+}
+
+/* Erase the line, if one was shown. */
+static void progress_end(const struct progress *p)
+{
+	if (p->shown_at_s >= 0)
+		fprintf(stderr, "\r%*s\r", p->width, "");
+}
+
+/* Progress on a terminal only, never with --json or --quiet. GPUCAP_PROGRESS_AFTER_S (seconds) moves the
+ * threshold, for tests. */
+static bool progress_init(struct progress *p, const struct run_args *a)
+{
+	const char *after = getenv("GPUCAP_PROGRESS_AFTER_S");
+
+	if (a->json || a->quiet || !isatty(STDERR_FILENO))
+		return false;
+	clock_gettime(CLOCK_MONOTONIC, &p->t0);
+	p->after_s = after && *after ? atof(after) : PROGRESS_AFTER_S;
+	p->shown_at_s = -1;
+	p->width = 0;
+	return true;
 }
 
 int cmd_run(int argc, char **argv)
@@ -202,6 +448,8 @@ int cmd_run(int argc, char **argv)
 	struct world_report *rep = NULL;
 	struct store *st = NULL;
 	struct sink sink;
+	struct progress progress = { .shown_at_s = -1 };
+	struct world_progress tell;
 	struct diag d;
 	int rc = parse_args(argc, argv, &a);
 
@@ -223,11 +471,15 @@ int cmd_run(int argc, char **argv)
 	if (rc)
 		goto out_report;
 	sink = store_sink(st, &d);
-	rc = world_run(&sc, &sink, GPUCAP_VERSION, rep, &d);
+	store_set_labels(st, a.labels, a.nlabels);
+	tell.fn = progress_tell;
+	tell.arg = &progress;
+	rc = world_run_progress(&sc, &sink, GPUCAP_VERSION, progress_init(&progress, &a) ? &tell : NULL, rep, &d);
+	progress_end(&progress);
 	if (rc)
 		goto out_store;
 	if (a.json)
-		print_json(rep, store_last_run_id(st));
+		print_json(&sc, &a, rep, store_last_run_id(st));
 	else if (!a.quiet)
 		print_summary(&sc, rep, a.db, store_last_run_id(st));
 out_store:

@@ -41,6 +41,15 @@ static int c_events(void *self, const struct sink_event *rows, size_t n)
 	return STATUS_OK;
 }
 
+static int c_warnings(void *self, const struct sink_warning *list, size_t n)
+{
+	struct capture *c = self;
+	c->warnings_calls++;
+	for (size_t i = 0; i < n && c->nwarnings < CAPTURE_WARNINGS; i++)
+		c->warnings[c->nwarnings++] = list[i];
+	return STATUS_OK;
+}
+
 static int c_metrics(void *self, const struct sink_metric *list, size_t n)
 {
 	struct capture *c = self;
@@ -58,7 +67,7 @@ static int c_end(void *self, int status, double wall_s)
 	return STATUS_OK;
 }
 
-static const struct sink_ops capture_ops = { c_begin, c_samples, c_events, c_metrics, c_end };
+static const struct sink_ops capture_ops = { c_begin, c_samples, c_events, c_warnings, c_metrics, c_end };
 
 struct sink capture_sink(struct capture *c)
 {
@@ -80,6 +89,14 @@ const struct capture_event *capture_find(const struct capture *c, const char *ki
 	for (int k = 0; k < c->nevents; k++)
 		if (strcmp(c->events[k].kind, kind) == 0 && i-- == 0)
 			return &c->events[k];
+	return NULL;
+}
+
+const struct sink_warning *capture_warning(const struct capture *c, const char *code)
+{
+	for (int k = 0; k < c->nwarnings; k++)
+		if (strcmp(c->warnings[k].code, code) == 0)
+			return &c->warnings[k];
 	return NULL;
 }
 

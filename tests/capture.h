@@ -8,6 +8,7 @@
 #include "sink.h"
 
 #define CAPTURE_EVENTS 4096
+#define CAPTURE_WARNINGS 16
 
 struct capture_event {
 	double t_s;
@@ -24,6 +25,9 @@ struct capture {
 	struct sink_sample last_sample;
 	struct sink_metric metrics[128];
 	int nmetrics;
+	struct sink_warning warnings[CAPTURE_WARNINGS];
+	int nwarnings;
+	int warnings_calls;  /* how many times warnings() was called (once per successful run) */
 };
 
 /* A sink writing into c (kept). */
@@ -40,6 +44,9 @@ double capture_metric(const struct capture *c, const char *name);
 
 /* The i-th event of kind `kind` (0-based), or NULL. */
 const struct capture_event *capture_find(const struct capture *c, const char *kind, int i);
+
+/* The warning with code `code`, or NULL. */
+const struct sink_warning *capture_warning(const struct capture *c, const char *code);
 
 /* How many events of kind `kind` there are. */
 int capture_count(const struct capture *c, const char *kind);

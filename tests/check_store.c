@@ -58,6 +58,58 @@ START_TEST(committed_run_is_stored)
 }
 END_TEST
 
+/* Write a run with two warnings through the sink, then end it with end_status. */
+static int run_with_warnings(struct store *st, struct diag *d, const char *name, int end_status)
+{
+	struct sink sk = store_sink(st, d);
+	struct sink_run_info info = { NULL, "2026-01-02T03:04:05Z", "0.1.0-test" };
+	struct scenario sc;
+	const struct sink_warning w[] = {
+		{ "fleet_at_max", "the fleet sat at its maximum" },
+		{ "price_stale", "fleet.1: the catalogue's rate was valid until 2025-01-01" },
+	};
+	const struct sink_metric m[] = { { "requests_total", 10 } };
+
+	scenario_fake(&sc, name, 5);
+	info.scenario = &sc;
+	ck_assert_int_eq(sk.ops->begin(sk.self, &info), STATUS_OK);
+	ck_assert_int_eq(sk.ops->warnings(sk.self, w, 2), STATUS_OK);
+	ck_assert_int_eq(sk.ops->metrics(sk.self, m, 1), STATUS_OK);
+	return sk.ops->end(sk.self, end_status, 0.5);
+}
+
+/*
+ * Warnings are stored in order with their run, labels (split at the first '=') with theirs; run_summary counts
+ * the warnings and shows horizon_s, scenario_path and overrides. Labels last one run: the next has none. A
+ * failed run leaves no warning or label behind.
+ */
+START_TEST(warnings_and_labels_are_stored)
+{
+	static const char *const labels[] = { "team=search", "note=a=b", "empty=" };
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = tmp_path("results.sqlite");
+
+	ck_assert_int_eq(store_open(&st, path, &d), STATUS_OK);
+	store_set_labels(st, labels, 3);
+	ck_assert_int_eq(run_with_warnings(st, &d, "labelled", STATUS_OK), STATUS_OK);
+	ck_assert_int_eq(run_with_warnings(st, &d, "plain", STATUS_OK), STATUS_OK);
+	store_set_labels(st, labels, 3);
+	ck_assert_int_eq(run_with_warnings(st, &d, "failed", STATUS_EIO), STATUS_OK);
+	store_close(st);
+	assert_text(path, "SELECT group_concat(run_id || ':' || seq || ':' || code, ' ') FROM (SELECT * FROM warnings "
+		    "ORDER BY run_id, seq)", "1:1:fleet_at_max 1:2:price_stale 2:1:fleet_at_max 2:2:price_stale");
+	assert_text(path, "SELECT message FROM warnings WHERE run_id = 1 AND seq = 2",
+		    "fleet.1: the catalogue's rate was valid until 2025-01-01");
+	assert_text(path, "SELECT group_concat(run_id || ':' || key || '=' || value, ' ') FROM (SELECT * FROM labels "
+		    "ORDER BY run_id, key)", "1:empty= 1:note=a=b 1:team=search");
+	assert_text(path, "SELECT warnings || '|' || horizon_s || '|' || scenario_path || '|' || overrides FROM "
+		    "run_summary WHERE run_id = 2", "2|3600.0|scenarios/fake.yaml|seed=7\n");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM runs"), 2);
+	tmp_remove(path);
+}
+END_TEST
+
 START_TEST(failed_run_leaves_file_unchanged)
 {
 	struct diag d = { "" };
@@ -305,7 +357,7 @@ START_TEST(refuses_damaged_file)
 
 	store_close(store_with_one_run(&path, &d));
 	raw_exec(path, "DROP TABLE events");
-	assert_refused(path, "5 of its 6 tables; the file is damaged");
+	assert_refused(path, "7 of its 8 tables; the file is damaged");
 	tmp_remove(path);
 }
 END_TEST
@@ -479,6 +531,7 @@ static Suite *store_suite(void)
 	TCase *slow;
 
 	tcase_add_test(tc, committed_run_is_stored);
+	tcase_add_test(tc, warnings_and_labels_are_stored);
 	tcase_add_test(tc, failed_run_leaves_file_unchanged);
 	tcase_add_test(tc, close_with_open_run_rolls_back);
 	tcase_add_test(tc, full_disk_rolls_back_run);

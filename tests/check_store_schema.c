@@ -311,7 +311,7 @@ START_TEST(version_2_file_is_migrated)
 	store_close(st);
 	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
 	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	shape = schema_shape(path);
 	fresh_shape = schema_shape(fresh_path);
 	ck_assert_str_eq(shape, fresh_shape);
@@ -362,9 +362,115 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 3)");
+		       "version 2 to 4)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * Version 3 -> 4. A version-3 file is made by running the schema of that time (tests/data/store/schema_v3.sql,
+ * frozen), with one run of a sweep and its sweep view as a version-3 build wrote them.
+ */
+static char *v3_file_with_sweep_run(void)
+{
+	char *path = tmp_path("v3.sqlite");
+	char *schema = file_text(TEST_DATA_DIR "/store/schema_v3.sql");
+
+	raw_exec(path, schema);
+	free(schema);
+	raw_exec(path, "INSERT INTO sweeps VALUES (1, 'grid', 'k', 'grid.yaml', 'name: grid\n', 'seed\n', 1, 1, 1, "
+		 "'2025-10-01T00:00:00Z');"
+		 "INSERT INTO sweep_params VALUES (1, 0, 'seed', '3', 3);"
+		 "INSERT INTO runs VALUES (1, 'v3 run', 'scenarios/old.yaml', 'name: v3 run\n', 'seed=3\n', 3, 'ok', "
+		 "'2025-10-01T00:00:00Z', 2.5, '0.3.0', 7200.0, 'p5.48xlarge', 1, 0, 0, "
+		 "'0123456789abcdef0123456789abcdef', NULL);"
+		 "INSERT INTO metrics VALUES (1, 'latency_p99_s', 0.5), (1, 'cost_total_usd', 110.08);"
+		 "INSERT INTO samples VALUES (1, 60.0, 12.5, 3, 7.25, 2, 1, 0, 0, 0, 0, 3, 160.5, NULL);"
+		 "INSERT INTO events VALUES (1, 1, 60.0, 'scale_out', 'on_demand', 4, 'concurrency 0.9 > 0.7');"
+		 "CREATE VIEW main.sweep_grid AS SELECT r.sweep_id, r.point, r.replication, r.status, r.error, "
+		 "(SELECT coalesce(p.numeric_value, p.value) FROM sweep_params AS p WHERE p.sweep_id = r.sweep_id "
+		 "AND p.point = r.point AND p.key = 'seed') AS \"seed_param\", s.\"latency_p99_s\", "
+		 "s.\"cost_total_usd\" FROM runs AS r JOIN run_summary AS s ON s.run_id = r.run_id "
+		 "WHERE r.sweep_id = 1 AND s.run_id BETWEEN 1 AND 1;");
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
+	return path;
+}
+
+/*
+ * The migrated file has the shape of a new one but for the sweep view (kept as it was), version 4, every
+ * row as it was, the tables warnings and labels empty, and run_summary with the new run columns: horizon_s
+ * 7200, the path and overrides as stored, 0 warnings. The sweep view written by version 3 still reads.
+ */
+START_TEST(version_3_file_is_migrated)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = v3_file_with_sweep_run();
+	char *fresh_path = tmp_path("new.sqlite");
+	char *rows_before = rows_dump(path);
+	char *rows_after, *shape, *fresh_shape;
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
+	raw_exec(path, "DROP VIEW sweep_grid"); /* a new file has no sweep view: compare the rest */
+	shape = schema_shape(path);
+	fresh_shape = schema_shape(fresh_path);
+	ck_assert_str_eq(shape, fresh_shape);
+	ck_assert_ptr_nonnull(strstr(shape, "table warnings(run_id INTEGER 1 1,seq INTEGER 1 2,code TEXT 1 0,"
+				     "message TEXT 1 0)"));
+	ck_assert_ptr_nonnull(strstr(shape, "table labels(run_id INTEGER 1 1,key TEXT 1 2,value TEXT 1 0)"));
+	rows_after = rows_dump(path);
+	ck_assert_str_eq(rows_after, rows_before);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM warnings") + query_int(path, "SELECT count(*) FROM labels"),
+			 0);
+	assert_text(path, "SELECT horizon_s || '|' || scenario_path || '|' || overrides || '|' || warnings FROM "
+		    "run_summary WHERE run_id = 1", "7200.0|scenarios/old.yaml|seed=3\n|0");
+	assert_summary_columns(path);
+	assert_text(path, "PRAGMA integrity_check", "ok");
+	free(shape);
+	free(fresh_shape);
+	free(rows_after);
+	free(rows_before);
+	tmp_remove(fresh_path);
+	tmp_remove(path);
+}
+END_TEST
+
+/* The sweep view a version-3 build made names run_summary's columns of its time: it reads after the
+ * migration rebuilt run_summary (110.08 and 0.5 as inserted). */
+START_TEST(version_3_sweep_view_survives_migration)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = v3_file_with_sweep_run();
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_double_eq_tol(query_double(path, "SELECT cost_total_usd FROM sweep_grid WHERE point = 0"), 110.08,
+				TOL);
+	ck_assert_double_eq_tol(query_double(path, "SELECT latency_p99_s + seed_param FROM sweep_grid"), 3.5, TOL);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A 3 -> 4 migration that fails half-way (a view named labels, made by hand, makes CREATE TABLE labels fail
+ * after CREATE TABLE warnings) is rolled back: the file is as it was, still version 3, without warnings.
+ */
+START_TEST(failed_version_3_migration_leaves_file_unchanged)
+{
+	char *path = v3_file_with_sweep_run();
+
+	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 4)");
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
 }
 END_TEST
@@ -383,6 +489,9 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, version_2_file_is_migrated);
 	tcase_add_test(tc, migrated_version_2_file_takes_runs);
 	tcase_add_test(tc, failed_version_2_migration_leaves_file_unchanged);
+	tcase_add_test(tc, version_3_file_is_migrated);
+	tcase_add_test(tc, version_3_sweep_view_survives_migration);
+	tcase_add_test(tc, failed_version_3_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 
 	/* Waits out the (shortened) busy timeout, several times. */

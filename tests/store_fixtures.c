@@ -192,7 +192,7 @@ struct store *store_with_one_run(char **path, struct diag *d)
 	return st;
 }
 
-/* The run columns and one column per metric, by name (no "wall_s" metric column: runs.wall_s is there). */
+/* The run columns, the warning count and one column per metric, by name (no "wall_s" metric column: runs.wall_s is there). */
 void assert_summary_columns(const char *path)
 {
 	static const char *const metrics[] = {
@@ -213,7 +213,7 @@ void assert_summary_columns(const char *path)
 		"commitment_utilization", "commitment_coverage", "commitment_after_horizon_usd",
 		"instances_peak", "launches", "terminations", "scale_out_actions", "scale_in_actions",
 		"time_under_provisioned_s", "time_over_provisioned_s", "copy_hours", "copy_loads",
-		"sim_events",
+		"sim_events", "ttft_p95_s", "slo_violations_service", "slo_violations_wait", "slo_violations_dropped", "slo_violation_rate_floor", "slo_met", "slo_windows", "slo_windows_breached", "slo_windows_breached_fraction", "slo_worst_window_start_s", "slo_worst_window_ratio", "warmup_s", "measured_s", "cost_measured_usd", "gpu_hours_paid_measured", "gpu_hours_busy_measured", "gpu_hours_idle_measured", "cost_per_hour_usd", "cost_per_month_usd", "cost_per_year_usd", "commitment_after_horizon_reserved_usd", "commitment_after_horizon_savings_plan_usd", "commitment_after_horizon_capacity_block_usd",
 	};
 	const size_t nmetrics = sizeof metrics / sizeof metrics[0];
 	char sql[256];
@@ -225,8 +225,10 @@ void assert_summary_columns(const char *path)
 			 metrics[i]);
 		ck_assert_msg(query_int(path, sql) == 1, "run_summary has no column %s", metrics[i]);
 	}
+	assert_text(path, "SELECT group_concat(name, ' ') FROM (SELECT name FROM pragma_table_info('run_summary') "
+		    "ORDER BY cid LIMIT 4 OFFSET 7)", "horizon_s scenario_path overrides warnings");
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM pragma_table_info('run_summary')"),
-			 (int64_t)(7 + nmetrics));
+			 (int64_t)(11 + nmetrics));
 }
 
 /* Open must fail with STATUS_EDB, name the file and contain `words`, and leave the file as it was. */

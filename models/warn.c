@@ -1,0 +1,249 @@
+/* warn: see warn.h. Each rule is one function that fills one warning and says whether it holds. */
+#include "warn.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "units.h"
+
+#define SIM_US_PER_S_INT 1000000
+#define HOUR_US ((int64_t)3600 * SIM_US_PER_S_INT)
+#define MINUTE_US ((int64_t)60 * SIM_US_PER_S_INT)
+
+void warn_init(struct warn *w, int64_t measured_from_us, int64_t hour_phase_us)
+{
+	memset(w, 0, sizeof *w);
+	w->measured_from_us = measured_from_us;
+	w->hour_phase_us = hour_phase_us;
+	w->hour = -1;
+}
+
+void warn_sample(struct warn *w, int64_t now_us, int capacity, int max, int64_t queue_len)
+{
+	if (now_us <= w->measured_from_us)
+		return; /* the sample covers the period before now: in the warm-up */
+	w->samples++;
+	if (capacity >= max && queue_len > 0)
+		w->samples_at_max++;
+}
+
+void warn_scaling(struct warn *w, int64_t now_us, int direction)
+{
+	int64_t hour = (now_us + w->hour_phase_us) / HOUR_US;
+
+	if (w->last_direction != 0 && direction != w->last_direction) {
+		if (hour != w->hour) {
+			w->hour = hour;
+			w->reversals = 0;
+		}
+		if (++w->reversals > w->reversals_max) {
+			w->reversals_max = w->reversals;
+			w->reversals_max_hour = hour;
+		}
+	}
+	w->last_direction = direction;
+}
+
+bool warn_slo_unreachable(const struct scenario *sc, const struct sink_metric *metrics, int n,
+			  struct sink_warning *out)
+{
+	/* The coordinator fills this in after merging the meters: the floor (slo_violation_rate_floor) alone
+	 * above slo.max_violation_rate, or a percentile SLO exceeded by more than (1 - p) of service times. */
+	(void)sc;
+	(void)metrics;
+	(void)n;
+	(void)out;
+	return false;
+}
+
+static bool at_max(const struct warn *w, const struct scenario *sc, struct sink_warning *out)
+{
+	double share;
+
+	if (sc->autoscaling.policy == POLICY_NONE || w->samples == 0)
+		return false; /* a fixed fleet has no maximum to hit */
+	share = (double)w->samples_at_max / (double)w->samples;
+	if (share <= WARN_AT_MAX_FRACTION)
+		return false;
+	snprintf(out->message, sizeof out->message, "the fleet sat at its maximum (autoscaling.max %d, or the "
+		 "fleet entries' max) with requests waiting in %.1f%% of the measured samples (%ld of %ld; over "
+		 "%.0f%%): raise the maximum or expect these waits", sc->autoscaling.max, 100 * share,
+		 w->samples_at_max, w->samples, 100 * WARN_AT_MAX_FRACTION);
+	return true;
+}
+
+static bool flaps(const struct warn *w, const struct scenario *sc, struct sink_warning *out)
+{
+	char at[32];
+
+	if (w->reversals_max <= WARN_FLAPS_PER_HOUR)
+		return false;
+	units_format_time(units_floor_s(sc->start_unix_us - w->hour_phase_us) + w->reversals_max_hour * 3600,
+			  at, sizeof at);
+	snprintf(out->message, sizeof out->message, "scaling flapped: %d reversals between scale-out and "
+		 "scale-in in the clock hour from %s (over %d in an hour); longer cooldowns or a wider "
+		 "scale-in margin would steady it", w->reversals_max, at, WARN_FLAPS_PER_HOUR);
+	return true;
+}
+
+/* The highest value the metric reaches while no request waits (NaN: no such bound, or unknown). */
+static double reach_without_waiting(const struct scenario *sc, enum metric_kind m)
+{
+	switch (m) {
+	case METRIC_CONCURRENCY: return 1.0; /* every slot busy */
+	case METRIC_INVOCATIONS:
+		/* every slot busy: slots x 60 / mean service time arrivals a minute per instance (copy) */
+		if (sc->service.kind == SERVICE_CONSTANT || sc->service.kind == SERVICE_EXPONENTIAL ||
+		    sc->service.kind == SERVICE_LOGNORMAL)
+			return sc->serving.slots * 60.0 / sc->service.mean_s;
+		return NAN;
+	case METRIC_BACKLOG: return NAN; /* counts waiting requests: waiting is what it scales on */
+	}
+	return NAN;
+}
+
+static bool target_unreachable(const struct scenario *sc, struct sink_warning *out)
+{
+	const struct {
+		enum metric_kind metric;
+		double target;
+	} *t, list[3] = {
+		{ sc->autoscaling.metric, sc->autoscaling.target },
+		{ sc->autoscaling.also[0].metric, sc->autoscaling.also[0].target },
+		{ sc->autoscaling.also[1].metric, sc->autoscaling.also[1].target },
+	};
+	int n = 1 + sc->autoscaling.nalso;
+
+	if (sc->autoscaling.policy != POLICY_TARGET_TRACKING && sc->autoscaling.policy != POLICY_HPA)
+		return false;
+	if (sc->autoscaling.policy != POLICY_TARGET_TRACKING)
+		n = 1;
+	for (t = list; t < list + n; t++) {
+		double reach = reach_without_waiting(sc, t->metric);
+		if (isnan(reach) || t->target < reach)
+			continue;
+		snprintf(out->message, sizeof out->message, "target %g on %s is at or above %g, the most it reaches "
+			 "before requests wait: the fleet scales out only after requests have queued",
+			 t->target, scenario_metric_name(t->metric), reach);
+		return true;
+	}
+	return false;
+}
+
+/* A catalogue Capacity Block rate used while the scenario starts on or after its validity's end. */
+static bool price_stale(const struct scenario *sc, struct sink_warning *out)
+{
+	const struct catalog_entry *c = catalog_find(sc->serving.instance_type);
+	char when[32];
+	int64_t until_us;
+
+	if (!c || !c->cb_valid_until)
+		return false;
+	snprintf(when, sizeof when, "%sT00:00:00Z", c->cb_valid_until);
+	if (units_parse_time_us(when, &until_us) != 0 || sc->start_unix_us < until_us)
+		return false;
+	for (int i = 0; i < sc->nfleet; i++) {
+		const struct fleet_entry *f = &sc->fleet[i];
+		/* the catalogue's rate, not one the scenario gave (price keys, or `catalog:` with another rate) */
+		if (f->option != OPTION_CAPACITY_BLOCK || f->price_given || f->usd_per_h != c->cb_usd_per_h)
+			continue;
+		snprintf(out->message, sizeof out->message, "fleet.%d: the catalogue's Capacity Block rate for %s "
+			 "($%.2f per instance-hour) was valid until %s, before the scenario start: give the rate "
+			 "in force (usd_per_h or upfront_usd)", i, c->name, c->cb_usd_per_h, c->cb_valid_until);
+		return true;
+	}
+	return false;
+}
+
+/* A trace replayed once whose last arrival, on the run's clock, comes after the horizon. */
+static bool trace_past(const struct warn *w, const struct scenario *sc, struct sink_warning *out)
+{
+	const struct trace_summary *s = &sc->arrivals.summary;
+	int64_t origin = sc->arrivals.mapping.time_format == TRACE_TIME_SECONDS ? 0 : s->first_us;
+	double last_s;
+
+	if (sc->arrivals.kind != ARRIVAL_TRACE || sc->arrivals.loop || s->rows == 0)
+		return false;
+	last_s = (double)(s->last_us - origin - sc->arrivals.offset_us) / SIM_US_PER_S_INT /
+		 sc->arrivals.speedup;
+	if (last_s <= (double)sc->horizon_us / SIM_US_PER_S_INT)
+		return false;
+	if (sc->arrivals.offset_us == 0 && sc->arrivals.scale_rate == 1 && sc->arrivals.growth_per_day == 0)
+		snprintf(out->message, sizeof out->message, "the trace runs %.4g h past the horizon (last arrival "
+			 "at %.4g h, horizon %.4g h): its last %lld of %lld requests were not replayed",
+			 last_s / 3600 - (double)sc->horizon_us / HOUR_US, last_s / 3600,
+			 (double)sc->horizon_us / HOUR_US, (long long)(s->rows - w->arrivals), (long long)s->rows);
+	else
+		snprintf(out->message, sizeof out->message, "the trace runs %.4g h past the horizon (last arrival "
+			 "at %.4g h, horizon %.4g h): its requests after the horizon were not replayed",
+			 last_s / 3600 - (double)sc->horizon_us / HOUR_US, last_s / 3600,
+			 (double)sc->horizon_us / HOUR_US);
+	return true;
+}
+
+/* The time the policy's slowest alarm needs before it can act at all (0: not known for the policy). */
+static int64_t alarm_need_us(const struct scenario *sc, const char **which)
+{
+	int64_t res = sc->autoscaling.resolution_us, in_period = res < MINUTE_US ? MINUTE_US : res;
+	int64_t out_us, in_us;
+
+	switch (sc->autoscaling.policy) {
+	case POLICY_TARGET_TRACKING:
+		/* scale-in sees one-minute datapoints at least (policy_target.c) */
+		out_us = sc->autoscaling.scale_out_datapoints * res;
+		in_us = sc->autoscaling.scale_in_datapoints * in_period;
+		*which = in_us >= out_us ? "target tracking's scale-in alarm (scale_in_datapoints x max(resolution_s, "
+			 "60 s))" : "target tracking's scale-out alarm (scale_out_datapoints x resolution_s)";
+		return in_us >= out_us ? in_us : out_us;
+	case POLICY_STEP:
+		out_us = sc->autoscaling.scale_out.enabled ? sc->autoscaling.scale_out.datapoints_to_alarm * res : 0;
+		in_us = sc->autoscaling.scale_in.enabled ? sc->autoscaling.scale_in.datapoints_to_alarm * res : 0;
+		*which = in_us >= out_us ? "the step scale-in alarm (datapoints_to_alarm x resolution_s)"
+			 : "the step scale-out alarm (datapoints_to_alarm x resolution_s)";
+		return in_us >= out_us ? in_us : out_us;
+	case POLICY_HPA:
+		*which = "the HPA's scale-down stabilization window plus one period";
+		return sc->autoscaling.stabilization_window_us + res;
+	default: return 0;
+	}
+}
+
+static bool horizon_short(const struct scenario *sc, struct sink_warning *out)
+{
+	const char *which = "";
+	int64_t need = alarm_need_us(sc, &which);
+
+	if (need == 0 || sc->horizon_us >= need)
+		return false;
+	snprintf(out->message, sizeof out->message, "the horizon (%.4g s) is shorter than %s needs to act "
+		 "(%.4g s): the run cannot show that policy's behaviour", (double)sc->horizon_us / SIM_US_PER_S_INT,
+		 which, (double)need / SIM_US_PER_S_INT);
+	return true;
+}
+
+int warn_collect(const struct warn *w, const struct scenario *sc, const struct sink_metric *metrics, int n,
+		 struct sink_warning *out, int max)
+{
+	struct sink_warning x;
+	int k = 0;
+
+#define ADD(code_, holds_) \
+	do { \
+		memset(&x, 0, sizeof x); \
+		if ((holds_) && k < max) { \
+			snprintf(x.code, sizeof x.code, "%s", code_); \
+			out[k++] = x; \
+		} \
+	} while (0)
+	ADD("slo_unreachable", warn_slo_unreachable(sc, metrics, n, &x));
+	ADD("fleet_at_max", at_max(w, sc, &x));
+	ADD("scaling_flaps", flaps(w, sc, &x));
+	ADD("target_unreachable", target_unreachable(sc, &x));
+	ADD("price_stale", price_stale(sc, &x));
+	ADD("trace_past_horizon", trace_past(w, sc, &x));
+	ADD("horizon_too_short", horizon_short(sc, &x));
+#undef ADD
+	return k;
+}

@@ -1,0 +1,80 @@
+/*
+ * warn: the warnings a planner needs about one run, each a code and a sentence (struct sink_warning).
+ *
+ * The world feeds a struct warn with what some warnings need while the run goes (warn_sample() once per
+ * sample period, warn_scaling() once per policy scaling action, warn_arrival() per arrival: counters only,
+ * no allocation, no I/O); warn_collect() then checks every rule against the scenario, those counts and the
+ * run's metrics and writes the warnings that hold, in this order (README, "Warnings"):
+ *
+ *   slo_unreachable     the SLO cannot be met by any capacity (warn_slo_unreachable(): a hook, filled in
+ *                       once the violation floor exists)
+ *   fleet_at_max        with an autoscaling policy, the capacity serving sat at its maximum (autoscaling.max
+ *                       in force, or the fleet entries' max) while requests waited, in more than
+ *                       WARN_AT_MAX_FRACTION of the measured samples
+ *   scaling_flaps       more than WARN_FLAPS_PER_HOUR direction reversals of policy scaling actions in one
+ *                       UTC clock hour
+ *   target_unreachable  a policy target at or above what its metric reaches before requests wait
+ *   price_stale         a catalogue price used whose validity ended on or before the scenario start
+ *   trace_past_horizon  a trace (without loop) runs past the horizon: its tail is dropped
+ *   horizon_too_short   the horizon is shorter than the policy's alarms need to act once
+ *
+ * A struct warn is caller-owned storage (warn_init, nothing to free).
+ */
+#ifndef GPUCAP_WARN_H
+#define GPUCAP_WARN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "scenario.h"
+#include "sink.h"
+
+#define WARN_MAX 16                 /* warnings per run, at most (there are 7 codes) */
+#define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
+#define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
+
+struct warn {
+	int64_t measured_from_us;   /* samples before this (the warm-up) are not counted */
+	int64_t hour_phase_us;      /* t = 0 lies this far past a UTC hour mark, [0, 1 h) */
+	long samples;               /* samples taken in the measured window */
+	long samples_at_max;        /* of those, at max capacity with at least one request waiting */
+	int last_direction;         /* +1 scale-out, -1 scale-in, 0 no action yet */
+	int64_t hour;               /* UTC clock hour (index from t = 0's hour) reversals counts */
+	int reversals;              /* direction reversals in that hour */
+	int reversals_max;          /* most reversals in any one clock hour */
+	int64_t reversals_max_hour; /* the first hour with that many */
+	int64_t arrivals;           /* arrivals before the horizon (trace_past_horizon's count) */
+};
+
+/* Start counting. measured_from_us: the warm-up's end (0 without one). */
+void warn_init(struct warn *w, int64_t measured_from_us, int64_t hour_phase_us);
+
+/* A sample at now_us: the capacity serving (instances in service, or copies serving), the most the scalable
+ * target may hold now, and the requests waiting. At max while requests wait means the ceiling binds: more
+ * capacity was not allowed, not merely still launching. */
+void warn_sample(struct warn *w, int64_t now_us, int capacity, int max, int64_t queue_len);
+
+/* A policy's scaling action at now_us: direction +1 (out) or -1 (in). Scheduled actions do not count. */
+void warn_scaling(struct warn *w, int64_t now_us, int direction);
+
+/* An arrival before the horizon. */
+static inline void warn_arrival(struct warn *w)
+{
+	w->arrivals++;
+}
+
+/*
+ * Every warning that holds, into out (room for max, WARN_MAX is enough); returns how many. metrics (n of
+ * them, borrowed) are the run's metrics, for the rules that read them.
+ */
+int warn_collect(const struct warn *w, const struct scenario *sc, const struct sink_metric *metrics, int n,
+		 struct sink_warning *out, int max);
+
+/*
+ * slo_unreachable, the hook: true (and the message in *out) when the SLO cannot be met by any capacity.
+ * Left false until the violation floor (slo_violation_rate_floor) exists to decide it.
+ */
+bool warn_slo_unreachable(const struct scenario *sc, const struct sink_metric *metrics, int n,
+			  struct sink_warning *out);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * check_warn: the warnings of a run (models/warn.h), each provoked by one scenario and absent from another
+ * that differs from it only where the rule looks. Runs are deterministic (uniform arrivals, constant
+ * service) so the counts below are worked out by hand.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+#include "testutil.h"
+#include "warn.h"
+
+static struct capture cap;
+
+/* Run yaml (with overrides) into cap; the sink must have been told the warnings exactly once. */
+static void run(const char *yaml, const char *const *sets, int nsets)
+{
+	capture_run(&cap, yaml, sets, nsets);
+	ck_assert_int_eq(cap.warnings_calls, 1);
+}
+
+/* The warning's message must hold `words`. */
+static void assert_warned(const char *code, const char *words)
+{
+	const struct sink_warning *w = capture_warning(&cap, code);
+
+	ck_assert_msg(w != NULL, "no %s warning (%d warnings)", code, cap.nwarnings);
+	ck_assert_msg(strstr(w->message, words), "%s: message '%s' lacks '%s'", code, w->message, words);
+}
+
+static void assert_not_warned(const char *code)
+{
+	const struct sink_warning *w = capture_warning(&cap, code);
+
+	ck_assert_msg(w == NULL, "unexpected %s: %s", code, w ? w->message : "");
+}
+
+/*
+ * A steady run: 10 requests/s of 1 s on 2 instances x 10 slots (20 slots, 10 busy: nobody waits), target
+ * 0.7 on a concurrency of 0.5 (no action), 2 h, which is longer than the 15 x 60 s = 900 s the scale-in
+ * alarm needs. No warning at all.
+ */
+static const char steady[] =
+	"name: steady\nhorizon: 2h\nslo: {latency_s: 5}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"fleet:\n  - {option: on_demand, count: 2, max: 6, usd_per_h: 1}\n"
+	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 6}\n";
+
+START_TEST(steady_run_has_no_warning)
+{
+	run(steady, NULL, 0);
+	ck_assert_int_eq(cap.nwarnings, 0);
+}
+END_TEST
+
+/*
+ * fleet_at_max. min = max = 2 instances (20 slots) hold the fleet at its maximum all run; 100 one-minute
+ * samples (horizon 100 min). From 30 min the rate is 30/s for D minutes, then 10/s again: the queue grows by
+ * 30 - 20 = 10 requests/s for D minutes and drains at 20 - 10 = 10/s for D more, so requests wait during
+ * (30 min, 30 + 2D min). D = 5: the samples at 31 ... 39 min see a queue, 9 of 100 = 9% > 5%: warned.
+ * D = 1: only the sample at 31 min, 1 of 100 = 1%: not warned.
+ */
+#define PINNED_FLEET \
+	"name: pinned\nhorizon: 100m\nslo: {latency_s: 500}\n" \
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 1800s, rate_per_s: 30}, " \
+	"{at: 2100s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n" \
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n" \
+	"fleet:\n  - {option: on_demand, count: 2, max: 2, usd_per_h: 1}\n"
+static const char pinned[] = PINNED_FLEET
+	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 2}\n";
+
+START_TEST(fleet_at_max_warned)
+{
+	run(pinned, NULL, 0);
+	assert_warned("fleet_at_max", "in 9.0% of the measured samples (9 of 100;");
+}
+END_TEST
+
+START_TEST(fleet_at_max_short_wait_not_warned)
+{
+	const char *sets[] = { "workload.arrivals.steps.1.at=1860s" };
+
+	run(pinned, sets, 1);
+	assert_not_warned("fleet_at_max");
+}
+END_TEST
+
+/* Without a policy the fleet has no maximum to hit: the same long wait is not fleet_at_max. */
+START_TEST(fleet_at_max_needs_a_policy)
+{
+	run(PINNED_FLEET, NULL, 0);
+	assert_not_warned("fleet_at_max");
+}
+END_TEST
+
+/*
+ * The most reversals between scale-out and scale-in in one UTC clock hour, from the event log (the start
+ * is 2026-01-01T00:00:00Z, on the hour), counted as the README states it: an action whose direction differs
+ * from the previous action's counts in the clock hour it happens in.
+ */
+static int reversals_per_hour_max(void)
+{
+	int last = 0, most = 0, hour = -1, n = 0;
+
+	for (int i = 0; i < cap.nevents; i++) {
+		int dir = strcmp(cap.events[i].kind, "scale_out") == 0 ? 1 :
+			  strcmp(cap.events[i].kind, "scale_in") == 0 ? -1 : 0;
+		int h = (int)(cap.events[i].t_s / 3600);
+		if (!dir)
+			continue;
+		if (last && dir != last) {
+			if (h != hour) {
+				hour = h;
+				n = 0;
+			}
+			if (++n > most)
+				most = n;
+		}
+		last = dir;
+	}
+	return most;
+}
+
+/*
+ * scaling_flaps. The rate alternates 10/s and 30/s every 5 minutes for an hour; with 1-datapoint alarms
+ * and 60 s cooldowns the fleet follows every change: scale out at each rise, in at each fall, about 11
+ * reversals in the first hour, over 4. The steady run has none.
+ */
+#define FLAP_FLEET \
+	"  service: {kind: constant, mean_s: 1}\n" \
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n" \
+	"fleet:\n  - {option: on_demand, count: 2, max: 8, usd_per_h: 1}\n" \
+	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 8," \
+	" scale_out_cooldown_s: 60, scale_in_cooldown_s: 60, scale_out_datapoints: 1, scale_in_datapoints: 1}\n"
+static const char flapping[] =
+	"name: flapping\nhorizon: 1h\nslo: {latency_s: 60}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 300s, rate_per_s: 30}, "
+	"{at: 600s, rate_per_s: 10}, {at: 900s, rate_per_s: 30}, {at: 1200s, rate_per_s: 10}, "
+	"{at: 1500s, rate_per_s: 30}, {at: 1800s, rate_per_s: 10}, {at: 2100s, rate_per_s: 30}, "
+	"{at: 2400s, rate_per_s: 10}, {at: 2700s, rate_per_s: 30}, {at: 3000s, rate_per_s: 10}, "
+	"{at: 3300s, rate_per_s: 30}]}\n" FLAP_FLEET;
+
+/* The same fleet and policy, the rate up once and down once: one scale-out, then scale-ins. */
+static const char one_rise[] =
+	"name: one rise\nhorizon: 1h\nslo: {latency_s: 60}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 300s, rate_per_s: 30}, "
+	"{at: 600s, rate_per_s: 10}]}\n" FLAP_FLEET;
+
+START_TEST(scaling_flaps_warned)
+{
+	char words[64];
+	int most;
+
+	run(flapping, NULL, 0);
+	most = reversals_per_hour_max();
+	ck_assert_int_gt(most, WARN_FLAPS_PER_HOUR);
+	snprintf(words, sizeof words, "%d reversals", most);
+	assert_warned("scaling_flaps", words);
+	assert_warned("scaling_flaps", "2026-01-01T00:00:00Z");
+}
+END_TEST
+
+/* Two changes of rate (scale-out, then scale-in: 1 reversal) are not flapping. */
+START_TEST(scaling_flaps_few_reversals_not_warned)
+{
+	run(one_rise, NULL, 0);
+	ck_assert_int_eq(reversals_per_hour_max(), 1);
+	ck_assert_int_le(reversals_per_hour_max(), WARN_FLAPS_PER_HOUR);
+	assert_not_warned("scaling_flaps");
+	assert_not_warned("horizon_too_short"); /* 1-datapoint alarms need 60 s */
+}
+END_TEST
+
+/*
+ * target_unreachable. Concurrency per instance reaches 1 with every slot busy, before anyone waits: a
+ * target of 1 (or more) is warned, 0.99 is not. Invocations per instance per minute reach slots x 60 /
+ * mean service = 10 x 60 / 1 = 600 with every slot busy: 600 is warned, 599 is not.
+ */
+START_TEST(target_unreachable_concurrency)
+{
+	const char *at[] = { "autoscaling.target=1" }, *below[] = { "autoscaling.target=0.99" };
+
+	run(steady, at, 1);
+	assert_warned("target_unreachable", "target 1 on concurrency_per_instance is at or above 1,");
+	run(steady, below, 1);
+	assert_not_warned("target_unreachable");
+}
+END_TEST
+
+START_TEST(target_unreachable_invocations)
+{
+	const char *at[] = { "autoscaling.metric=invocations_per_instance", "autoscaling.target=600" };
+	const char *below[] = { "autoscaling.metric=invocations_per_instance", "autoscaling.target=599" };
+
+	run(steady, at, 2);
+	assert_warned("target_unreachable", "target 600 on invocations_per_instance is at or above 600,");
+	run(steady, below, 2);
+	assert_not_warned("target_unreachable");
+}
+END_TEST
+
+/*
+ * price_stale. A Capacity Block of p5.48xlarge at the catalogue's rate ($39.33, valid until 2025-01-01) in
+ * a scenario starting 2026-01-01 is warned; the same block with its own usd_per_h, or a scenario starting
+ * in 2024, is not.
+ */
+static const char block[] =
+	"name: block\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 5}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
+	"fleet:\n  - {option: on_demand, count: 1, usd_per_h: 50}\n"
+	"  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 1}\n";
+
+START_TEST(price_stale_warned)
+{
+	run(block, NULL, 0);
+	assert_warned("price_stale", "fleet.1: the catalogue's Capacity Block rate for p5.48xlarge ($39.33 per "
+		      "instance-hour) was valid until 2025-01-01");
+}
+END_TEST
+
+START_TEST(price_stale_own_price_or_early_start_not_warned)
+{
+	const char *own[] = { "fleet.1.usd_per_h=31.46" };
+	const char *early[] = { "start=2024-06-01T00:00:00Z", "fleet.1.start=2024-06-01T11:30:00Z" };
+
+	run(block, own, 1);
+	assert_not_warned("price_stale");
+	run(block, early, 2);
+	assert_not_warned("price_stale");
+}
+END_TEST
+
+/*
+ * trace_past_horizon. tests/data/traces/batches.csv has 12 rows at 0, 0, 0, 1.5, 1.5, 2, 4, 4, 4, 4, 6 and
+ * 7.25 s. A 5 s horizon replays the first 10 and drops the last 2: 7.25 - 5 = 2.25 s = 0.000625 h past it.
+ * An 8 s horizon holds the whole trace; with loop the trace is meant to be cut.
+ */
+static char trace_yaml[1024];
+
+static const char *trace_scenario(void)
+{
+	snprintf(trace_yaml, sizeof trace_yaml,
+		 "name: tail\nhorizon: 5s\nsample_period: 1s\nslo: {latency_s: 20}\n"
+		 "workload:\n  arrivals: {kind: trace, path: %s/traces/batches.csv, format: generic,\n"
+		 "    columns: {time: time_s, time_format: seconds, service_s: service_s}}\n"
+		 "  service: {kind: trace}\n"
+		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
+		 "fleet:\n  - {option: reserved, count: 2}\n", TEST_DATA_DIR);
+	return trace_yaml;
+}
+
+START_TEST(trace_past_horizon_warned)
+{
+	run(trace_scenario(), NULL, 0);
+	assert_warned("trace_past_horizon", "the trace runs 0.000625 h past the horizon");
+	assert_warned("trace_past_horizon", "its last 2 of 12 requests were not replayed");
+}
+END_TEST
+
+START_TEST(trace_within_horizon_not_warned)
+{
+	const char *longer[] = { "horizon=8s" }, *loop[] = { "workload.arrivals.loop=true" };
+
+	run(trace_scenario(), longer, 1);
+	assert_not_warned("trace_past_horizon");
+	run(trace_scenario(), loop, 1);
+	assert_not_warned("trace_past_horizon");
+}
+END_TEST
+
+/*
+ * horizon_too_short. Target tracking's scale-in alarm needs scale_in_datapoints (15) one-minute datapoints,
+ * 900 s: a 10-minute horizon is warned, a 15-minute one is not. Step scaling: datapoints_to_alarm x
+ * resolution_s; HPA: the stabilization window plus one period.
+ */
+START_TEST(horizon_too_short_warned)
+{
+	const char *sets[] = { "horizon=10m" };
+
+	run(steady, sets, 1);
+	assert_warned("horizon_too_short", "the horizon (600 s) is shorter than target tracking's scale-in alarm");
+	assert_warned("horizon_too_short", "(900 s)");
+}
+END_TEST
+
+START_TEST(horizon_long_enough_not_warned)
+{
+	const char *sets[] = { "horizon=15m" };
+
+	run(steady, sets, 1);
+	assert_not_warned("horizon_too_short");
+}
+END_TEST
+
+/* The hook for slo_unreachable is there and, until the violation floor exists, never fires. */
+START_TEST(slo_unreachable_hook_is_quiet)
+{
+	struct sink_warning w;
+	struct scenario sc;
+
+	memset(&sc, 0, sizeof sc);
+	ck_assert(!warn_slo_unreachable(&sc, NULL, 0, &w));
+}
+END_TEST
+
+static Suite *warn_suite(void)
+{
+	Suite *s = suite_create("warn");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, steady_run_has_no_warning);
+	tcase_add_test(tc, fleet_at_max_warned);
+	tcase_add_test(tc, fleet_at_max_short_wait_not_warned);
+	tcase_add_test(tc, fleet_at_max_needs_a_policy);
+	tcase_add_test(tc, scaling_flaps_warned);
+	tcase_add_test(tc, scaling_flaps_few_reversals_not_warned);
+	tcase_add_test(tc, target_unreachable_concurrency);
+	tcase_add_test(tc, target_unreachable_invocations);
+	tcase_add_test(tc, price_stale_warned);
+	tcase_add_test(tc, price_stale_own_price_or_early_start_not_warned);
+	tcase_add_test(tc, trace_past_horizon_warned);
+	tcase_add_test(tc, trace_within_horizon_not_warned);
+	tcase_add_test(tc, horizon_too_short_warned);
+	tcase_add_test(tc, horizon_long_enough_not_warned);
+	tcase_add_test(tc, slo_unreachable_hook_is_quiet);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(warn_suite());
+}
