@@ -270,7 +270,9 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "options\")" },
 	{ INT_("count", 0, MAX_INSTANCES), .variants = O(RESERVED) | O(ODCR), REQ,
 	  .desc = "the instances bought" },
-	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .desc = "instances at the start" },
+	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .or_auto = true,
+	  .desc = "instances at the start, or auto: what target tracking's target needs for the arrival rate at "
+	  "t = 0" },
 	{ INT_("count", 0, 64), .variants = O(CAPACITY_BLOCK), REQ, .desc = "instances in the block (at most "
 	  "64)" },
 	{ INT_("max", 0, MAX_INSTANCES), .desc = "the most instances the entry may hold (>= count); default "
