@@ -25,13 +25,20 @@ void hist_add(struct hist *h, double v_s)
 
 double hist_quantile(const struct hist *h, double q)
 {
+	return hist_quantile_above(h, q, 0);
+}
+
+double hist_quantile_above(const struct hist *h, double q, uint64_t above)
+{
 	uint64_t rank, seen;
 
-	if (h->n == 0)
+	if (h->n + above == 0)
 		return NAN;
-	rank = (uint64_t)ceil(q * (double)h->n);
+	rank = (uint64_t)ceil(q * (double)(h->n + above));
 	if (rank < 1)
 		rank = 1;
+	if (rank > h->n)
+		return INFINITY;
 	seen = h->zero;
 	if (seen >= rank)
 		return 0.0;

@@ -33,6 +33,11 @@ void hist_add(struct hist *h, double v_s);
  * below it. NaN when the histogram is empty. */
 double hist_quantile(const struct hist *h, double q);
 
+/* The q-quantile of h's values together with `above` more values larger than any of them (requests never
+ * answered): as hist_quantile over n + above values, and INFINITY when the rank falls among the `above`
+ * ones. NaN when there is no value at all. hist_quantile(h, q) is hist_quantile_above(h, q, 0). */
+double hist_quantile_above(const struct hist *h, double q, uint64_t above);
+
 /* Mean and maximum in seconds; NaN when empty. */
 double hist_mean(const struct hist *h);
 double hist_max(const struct hist *h);

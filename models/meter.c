@@ -23,8 +23,11 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	m->hour_phase_us = hour_phase_us;
 	m->nhours = (int)((hour_phase_us + horizon_us + hour - 1) / hour);
 	m->usage_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_by_hour);
-	if (!m->usage_by_hour)
+	m->usage_meas_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_meas_by_hour);
+	if (!m->usage_by_hour || !m->usage_meas_by_hour) {
+		meter_fini(m);
 		return STATUS_ENOMEM;
+	}
 	for (int h = 0; h < m->nhours; h++) {
 		/* clock hour h is [h x 1 h - phase, (h + 1) x 1 h - phase) on the run's clock */
 		int64_t t0 = (int64_t)h * hour - hour_phase_us, t1 = t0 + hour;
@@ -33,7 +36,11 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 		if (t1 > horizon_us)
 			t1 = horizon_us;
 		m->usage_by_hour[h].len_h = (double)(t1 - t0) / (double)hour;
+		m->usage_meas_by_hour[h].len_h = m->usage_by_hour[h].len_h;  /* until meter_set_warmup */
 	}
+	m->horizon_us = horizon_us;
+	m->warm_taken = true;  /* no warm-up: the snapshot at t = 0 is all zeros */
+	m->worst_ratio = NAN;
 	m->sink = sink;
 	m->diag = d;
 	m->slo_latency_us = slo_latency_us;
@@ -44,13 +51,51 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	hist_init(&m->latency);
 	hist_init(&m->wait);
 	hist_init(&m->ttft);
+	hist_init(&m->win_latency);
+	hist_init(&m->win_ttft);
 	return STATUS_OK;
 }
 
 void meter_fini(struct meter *m)
 {
 	free(m->usage_by_hour);
+	free(m->usage_meas_by_hour);
 	m->usage_by_hour = NULL;
+	m->usage_meas_by_hour = NULL;
+}
+
+void meter_set_warmup(struct meter *m, int64_t warmup_us)
+{
+	int64_t hour = 3600 * SIM_US_PER_S;
+
+	assert(warmup_us >= 0 && warmup_us < m->horizon_us && m->last_us == 0);
+	m->warmup_us = warmup_us;
+	m->warm_taken = warmup_us == 0;
+	/* the measured part of each clock hour: [warmup, horizon) within it */
+	for (int h = 0; h < m->nhours; h++) {
+		int64_t t0 = (int64_t)h * hour - m->hour_phase_us, t1 = t0 + hour;
+		if (t0 < warmup_us)
+			t0 = warmup_us;
+		if (t1 > m->horizon_us)
+			t1 = m->horizon_us;
+		m->usage_meas_by_hour[h].len_h = t1 > t0 ? (double)(t1 - t0) / (double)hour : 0;
+	}
+}
+
+/* The index of the SLO window holding run time t_us (windows are aligned to UTC clock times). */
+static int64_t window_of(const struct meter *m, int64_t t_us)
+{
+	return (t_us + m->slo.window_phase_us) / m->slo.window_us;
+}
+
+void meter_set_slo(struct meter *m, const struct meter_slo *slo)
+{
+	m->slo = *slo;
+	m->slo_stated = slo->max_violation_rate >= 0;
+	for (int i = 0; i < METER_SLO_PCTS; i++)
+		m->slo_stated |= slo->latency_pct_us[i] > 0 || slo->ttft_pct_us[i] > 0;
+	if (m->slo.window_us > 0)
+		m->win_k = window_of(m, m->warmup_us);
 }
 
 /* Add usd_per_h over [t0_us, t1_us) to usage of kind k, clock hour by clock hour (the part past the
@@ -71,28 +116,57 @@ static void usage_spread(struct meter *m, enum savings_usage k, int64_t t0_us, i
 	}
 }
 
+/* usage_spread into both the whole window's hours and the measured part's (from warmup_us on). */
+static void usage_add(struct meter *m, enum savings_usage k, int64_t t0_us, int64_t t1_us, double usd_per_h)
+{
+	struct savings_hour *all = m->usage_by_hour;
+
+	usage_spread(m, k, t0_us, t1_us, usd_per_h);
+	if (t0_us < m->warmup_us)
+		t0_us = m->warmup_us;
+	m->usage_by_hour = m->usage_meas_by_hour;
+	usage_spread(m, k, t0_us, t1_us, usd_per_h);
+	m->usage_by_hour = all;
+}
+
 void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
-	usage_spread(m, SAVINGS_ON_DEMAND, t0_us, t1_us, usd_per_h);
+	usage_add(m, SAVINGS_ON_DEMAND, t0_us, t1_us, usd_per_h);
 }
 
 void meter_odcr_reserved(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
-	usage_spread(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, usd_per_h);
+	usage_add(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, usd_per_h);
 }
 
 void meter_odcr_used(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
 	/* unused = reserved - used, kept as a running sum: the order of the calls does not matter */
-	usage_spread(m, SAVINGS_ODCR_USED, t0_us, t1_us, usd_per_h);
-	usage_spread(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, -usd_per_h);
+	usage_add(m, SAVINGS_ODCR_USED, t0_us, t1_us, usd_per_h);
+	usage_add(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, -usd_per_h);
 }
+
+static void advance_to(struct meter *m, int64_t now_us);
 
 void meter_advance(struct meter *m, int64_t now_us)
 {
+	if (m->closed || now_us <= m->last_us)
+		return;
+	if (!m->warm_taken && now_us >= m->warmup_us) {
+		/* split the integrals at the warm-up's end: what follows is the measured window's */
+		advance_to(m, m->warmup_us);
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			m->busy_slot_at_warmup[k] = m->busy_slot_us[k];
+		m->warm_taken = true;
+	}
+	advance_to(m, now_us);
+}
+
+static void advance_to(struct meter *m, int64_t now_us)
+{
 	double dt;
 
-	if (m->closed || now_us <= m->last_us)
+	if (now_us <= m->last_us)
 		return;
 	dt = (double)(now_us - m->last_us);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
@@ -123,9 +197,68 @@ void meter_queue(struct meter *m, int64_t now_us, int delta)
 	m->queued += delta;
 }
 
-void meter_arrival(struct meter *m)
+void meter_arrival(struct meter *m, int64_t arrival_us, int64_t alone_us)
 {
 	m->arrivals++;
+	if (arrival_us < m->warmup_us)
+		return;
+	m->requests++;
+	if (alone_us > m->slo_latency_us)
+		m->floor_count++;
+}
+
+/* Percentile thresholds and their quantiles, by enum scenario_slo_pct. */
+static const double slo_q[METER_SLO_PCTS] = { 0.50, 0.90, 0.95, 0.99 };
+
+/* Check the current window's stated SLOs, count a breach, keep the worst ratio; then empty it. */
+static void window_close(struct meter *m)
+{
+	uint64_t n = m->win_latency.n + m->win_dropped;
+	bool breach = false;
+
+	if (n > 0) {
+		for (int i = 0; i < METER_SLO_PCTS; i++) {
+			const int64_t thr[2] = { m->slo.latency_pct_us[i], m->slo.ttft_pct_us[i] };
+			const struct hist *h[2] = { &m->win_latency, &m->win_ttft };
+			for (int j = 0; j < 2; j++) {
+				if (thr[j] <= 0)
+					continue;
+				double seen = hist_quantile_above(h[j], slo_q[i], m->win_dropped);
+				double ratio = seen / ((double)thr[j] / SIM_US_PER_S);
+				breach |= ratio > 1;
+				if (isnan(m->worst_ratio) || ratio > m->worst_ratio) {
+					int64_t start = m->win_k * m->slo.window_us - m->slo.window_phase_us;
+					m->worst_ratio = ratio;
+					m->worst_start_us = start > m->warmup_us ? start : m->warmup_us;
+				}
+			}
+		}
+		if (m->slo.max_violation_rate >= 0 &&
+		    (double)m->win_violations > m->slo.max_violation_rate * (double)n)
+			breach = true;
+	}
+	m->windows_breached += breach;
+	if (n > 0) {
+		hist_init(&m->win_latency);
+		hist_init(&m->win_ttft);
+	}
+	m->win_dropped = 0;
+	m->win_violations = 0;
+}
+
+/* The window a measured request finished in (served or dropped at now_us; after the horizon: the last). */
+static void window_enter(struct meter *m, int64_t now_us)
+{
+	int64_t k;
+
+	if (now_us >= m->horizon_us)
+		now_us = m->horizon_us - 1;
+	k = window_of(m, now_us);
+	assert(k >= m->win_k);
+	if (k != m->win_k) {
+		window_close(m);
+		m->win_k = k;
+	}
 }
 
 void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delta)
@@ -139,24 +272,56 @@ void meter_set_ttft_slo(struct meter *m, int64_t ttft_us)
 	m->slo_ttft_us = ttft_us;
 }
 
-void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us, int64_t ttft_us)
+void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t wait_us, int64_t latency_us,
+		  int64_t ttft_us, int64_t alone_us)
 {
+	bool window = m->slo.window_us > 0;
+
+	if (arrival_us < m->warmup_us)
+		return;
+	if (window)
+		window_enter(m, now_us);
 	if (ttft_us >= 0) {
 		hist_add(&m->ttft, (double)ttft_us / SIM_US_PER_S);
+		if (window)
+			hist_add(&m->win_ttft, (double)ttft_us / SIM_US_PER_S);
 		if (m->slo_ttft_us > 0 && ttft_us > m->slo_ttft_us)
 			m->ttft_violations++;
 	}
 	m->served++;
 	if (wait_us > 0)
 		m->waited++;
-	if (latency_us > m->slo_latency_us)
+	if (latency_us > m->slo_latency_us) {
 		m->slo_violations++;
+		m->win_violations++;
+		/* why it missed: its service time alone was too long, or waiting (and with the token model,
+		 * sharing the instance) pushed it over */
+		if (alone_us > m->slo_latency_us)
+			m->slo_service++;
+		else
+			m->slo_wait++;
+	}
 	hist_add(&m->latency, (double)latency_us / SIM_US_PER_S);
+	if (window)
+		hist_add(&m->win_latency, (double)latency_us / SIM_US_PER_S);
 	hist_add(&m->wait, (double)wait_us / SIM_US_PER_S);
 }
 
-void meter_dropped(struct meter *m, enum drop_reason why, bool waited)
+void meter_interrupted(struct meter *m, int64_t arrival_us)
 {
+	if (arrival_us >= m->warmup_us)
+		m->requests_interrupted++;
+}
+
+void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum drop_reason why, bool waited)
+{
+	if (arrival_us < m->warmup_us)
+		return;
+	if (m->slo.window_us > 0) {
+		window_enter(m, now_us);
+		m->win_dropped++;
+		m->win_violations++;
+	}
 	/* A dropped request always counts against the SLO. */
 	m->slo_violations++;
 	m->ttft_violations++;
@@ -201,10 +366,32 @@ void meter_copies(struct meter *m, int64_t now_us, int delta)
 	m->copies += delta;
 }
 
-void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us)
+void meter_charge_split(struct meter *m, enum option_kind kind, double usd, double paid_inst_us,
+			double meas_usd, double meas_inst_us)
 {
 	m->cost_usd[kind] += usd;
 	m->paid_gpu_us[kind] += paid_inst_us * m->gpus;
+	m->cost_meas_usd[kind] += meas_usd;
+	m->paid_gpu_meas_us[kind] += meas_inst_us * m->gpus;
+}
+
+void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us, double t0_us,
+		  double t1_us)
+{
+	double lo = t0_us > (double)m->warmup_us ? t0_us : (double)m->warmup_us;
+	double hi = t1_us < (double)m->horizon_us ? t1_us : (double)m->horizon_us;
+	double share = t1_us > t0_us ? (hi > lo ? (hi - lo) / (t1_us - t0_us) : 0) : 1;
+
+	assert(t1_us >= t0_us);
+	if (m->warmup_us == 0)
+		share = 1;  /* the whole bill is measured, exactly */
+	meter_charge_split(m, kind, usd, paid_inst_us, usd * share, paid_inst_us * share);
+}
+
+void meter_after_horizon(struct meter *m, enum option_kind kind, double usd)
+{
+	m->after_horizon_usd += usd;
+	m->after_horizon_kind_usd[kind] += usd;
 }
 
 static void keep_status(struct meter *m, int rc)
@@ -302,12 +489,32 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 		m->covered_od_usd += r.covered_usd[k];
 	m->eligible_od_usd += usage;
+	/* the measured window's bill: the same settlement over the measured part of each clock hour (the
+	 * hour holding the warm-up's end is pro-rated like a partial first hour) */
+	if (m->warmup_us > 0) {
+		int h0 = 0;
+		while (m->usage_meas_by_hour[h0].len_h <= 0)
+			h0++;  /* hours wholly inside the warm-up; warmup < horizon leaves at least one */
+		for (int h = h0; h < m->nhours; h++)
+			if (m->usage_meas_by_hour[h].usd[SAVINGS_ODCR_UNUSED] < 0)
+				m->usage_meas_by_hour[h].usd[SAVINGS_ODCR_UNUSED] = 0;
+		savings_settle(m->usage_meas_by_hour + h0, m->nhours - h0, plans, nplans, &r);
+	}
+	m->cost_meas_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];
+	m->cost_meas_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED];
+	m->cost_meas_usd[OPTION_SAVINGS_PLAN] += r.commit_usd;
 }
 
 void meter_close(struct meter *m, int64_t horizon_us)
 {
 	meter_advance(m, horizon_us);
 	m->closed = true;
+}
+
+void meter_finish(struct meter *m)
+{
+	if (m->slo.window_us > 0)
+		window_close(m);
 }
 
 static int put(struct sink_metric *list, int n, const char *name, double value)
@@ -332,9 +539,69 @@ static double ratio(double a, double b)
 	return b > 0 ? a / b : NAN;
 }
 
+/* Whether the percentile and violation-rate SLOs hold over the whole measured run (dropped requests count as
+ * never answered). */
+static bool run_slo_met(const struct meter *m)
+{
+	uint64_t dropped = m->timed_out + m->refused + m->unserved + m->interrupted_dropped;
+	bool met = true;
+
+	for (int i = 0; i < METER_SLO_PCTS; i++) {
+		if (m->slo.latency_pct_us[i] > 0)
+			met &= !(hist_quantile_above(&m->latency, slo_q[i], dropped) >
+				 (double)m->slo.latency_pct_us[i] / SIM_US_PER_S);
+		if (m->slo.ttft_pct_us[i] > 0)
+			met &= !(hist_quantile_above(&m->ttft, slo_q[i], dropped) >
+				 (double)m->slo.ttft_pct_us[i] / SIM_US_PER_S);
+	}
+	if (m->slo.max_violation_rate >= 0)
+		met &= !((double)m->slo_violations > m->slo.max_violation_rate * (double)m->requests);
+	return met;
+}
+
+/* The SLO verdict and the window metrics (README, "SLOs"). */
+static int put_slo(const struct meter *m, struct sink_metric *list, int n)
+{
+	bool windows = m->slo.window_us > 0;
+	double nwin = NAN;
+
+	if (windows)
+		nwin = (double)(window_of(m, m->horizon_us - 1) - window_of(m, m->warmup_us) + 1);
+	n = put(list, n, "slo_met", m->slo_stated ? (run_slo_met(m) && m->windows_breached == 0) : NAN);
+	n = put(list, n, "slo_windows", nwin);
+	n = put(list, n, "slo_windows_breached", windows ? (double)m->windows_breached : NAN);
+	n = put(list, n, "slo_windows_breached_fraction", windows ? (double)m->windows_breached / nwin : NAN);
+	n = put(list, n, "slo_worst_window_start_s",
+		windows && !isnan(m->worst_ratio) ? (double)m->worst_start_us / SIM_US_PER_S : NAN);
+	n = put(list, n, "slo_worst_window_ratio", windows ? m->worst_ratio : NAN);
+	return n;
+}
+
+/* Cost and GPU-hours of the measured window [warmup, horizon), and the cost normalised by its length. */
+static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sink_metric *list, int n)
+{
+	double cost = 0, paid = 0, busy = 0, measured_h = (double)(m->horizon_us - m->warmup_us) / US_PER_H;
+
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		cost += m->cost_meas_usd[k];
+		paid += m->paid_gpu_meas_us[k] / US_PER_H;
+		busy += (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h;
+	}
+	n = put(list, n, "warmup_s", (double)m->warmup_us / SIM_US_PER_S);
+	n = put(list, n, "measured_s", (double)(m->horizon_us - m->warmup_us) / SIM_US_PER_S);
+	n = put(list, n, "cost_measured_usd", cost);
+	n = put(list, n, "gpu_hours_paid_measured", paid);
+	n = put(list, n, "gpu_hours_busy_measured", busy);
+	n = put(list, n, "gpu_hours_idle_measured", paid - busy);
+	n = put(list, n, "cost_per_hour_usd", cost / measured_h);
+	n = put(list, n, "cost_per_month_usd", cost / measured_h * 24 * 30);
+	n = put(list, n, "cost_per_year_usd", cost / measured_h * 24 * 365);
+	return n;
+}
+
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list)
 {
-	double total = (double)m->arrivals, cost = 0, paid = 0, busy = 0;
+	double total = (double)m->requests, cost = 0, paid = 0, busy = 0;
 	/* a busy slot holds its share of an instance's GPUs, or with copies of a copy's */
 	double gpu_per_slot_h = (double)(m->copy_gpus ? m->copy_gpus : m->gpus) / m->slots / US_PER_H;
 	int n = 0;
@@ -401,6 +668,18 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "time_over_provisioned_s", m->over_us / SIM_US_PER_S);
 	n = put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / US_PER_H : NAN);
 	n = put(list, n, "copy_loads", m->copy_gpus ? (double)m->copy_loads : NAN);
+	n = put(list, n, "slo_violations_service", (double)m->slo_service);
+	n = put(list, n, "slo_violations_wait", (double)m->slo_wait);
+	n = put(list, n, "slo_violations_dropped", (double)(m->slo_violations - m->slo_service - m->slo_wait));
+	n = put(list, n, "slo_violation_rate_floor", ratio((double)m->floor_count, total));
+	n = put_slo(m, list, n);
+	n = put_measured(m, gpu_per_slot_h, list, n);
+	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_RESERVED,
+		     m->after_horizon_kind_usd[OPTION_RESERVED]);
+	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_SAVINGS_PLAN,
+		     m->after_horizon_kind_usd[OPTION_SAVINGS_PLAN]);
+	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_CAPACITY_BLOCK,
+		     m->after_horizon_kind_usd[OPTION_CAPACITY_BLOCK]);
 	n = put(list, n, "sim_events", (double)sim_events);
 	n = put(list, n, "wall_s", wall_s);
 	return n;

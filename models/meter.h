@@ -10,6 +10,10 @@
  * count x elapsed time. meter_close(horizon) freezes the integrals and the bill at the horizon; requests that
  * finish after it (the run drains in-flight work) still count for latency, but not for GPU-hours.
  *
+ * Warm-up (meter_set_warmup): request metrics count only requests that arrive at or after warmup_us (the
+ * arrival count the policies read, `arrivals`, counts every one); the integrals and bills are split at
+ * warmup_us so that the measured window [warmup, horizon) has its own GPU-hours and cost.
+ *
  * Samples and events are buffered (SINK_BATCH rows) and handed to the sink in batches; nothing is
  * allocated after meter_init. The first sink failure is kept in `status` and the message in the diag the
  * meter was given; callers check meter->status and stop the run.
@@ -26,7 +30,17 @@
 #include "sink.h"
 
 #define METER_BATCH 512
-#define METER_MAX_METRICS 96
+#define METER_MAX_METRICS 160
+#define METER_SLO_PCTS 4   /* percentile SLOs: p50, p90, p95, p99 (scenario.h, enum scenario_slo_pct) */
+
+/* The SLOs as planners state them (README, "SLOs"); thresholds 0 = not stated. */
+struct meter_slo {
+	int64_t latency_pct_us[METER_SLO_PCTS];  /* latency percentile thresholds */
+	int64_t ttft_pct_us[METER_SLO_PCTS];     /* time-to-first-token percentile thresholds */
+	double max_violation_rate;               /* share allowed over slo_latency_us; negative = none */
+	int64_t window_us;                       /* window length (divides a day); 0 = none */
+	int64_t window_phase_us;                 /* t = 0 lies this far past a window mark, [0, window) */
+};
 
 enum drop_reason {
 	DROP_TIMEOUT,   /* waited longer than serving.queue_timeout_s */
@@ -44,13 +58,33 @@ struct meter {
 	int slots;                 /* slots per instance */
 	double horizon_h;          /* simulated hours */
 
-	/* requests */
+	int64_t warmup_us;         /* requests arriving before this are not measured */
+	int64_t horizon_us;        /* end of the billing window */
+
+	/* requests (arrivals: every one, for the policies and samples; the rest: measured ones only) */
 	uint64_t arrivals, served, timed_out, refused, unserved, interrupted_dropped, slo_violations, waited;
+	uint64_t requests;         /* measured arrivals */
+	uint64_t slo_service;      /* served, over slo_latency_us, with a service time alone over it too */
+	uint64_t slo_wait;         /* served, over slo_latency_us, with a service time alone within it */
+	uint64_t floor_count;      /* measured requests whose service time alone exceeds slo_latency_us */
 	struct hist latency;       /* end-to-end latency of served requests */
 	struct hist wait;          /* queue wait of served requests */
 	struct hist ttft;          /* time to first token of served requests (token model only) */
 	int64_t slo_ttft_us;       /* TTFT threshold, 0 = none */
 	uint64_t ttft_violations;  /* served with TTFT above the threshold, plus every dropped request */
+
+	/* percentile and windowed SLOs */
+	struct meter_slo slo;
+	bool slo_stated;                          /* a percentile SLO or max_violation_rate is stated */
+	struct hist win_latency;                  /* latency of the current window's served requests */
+	struct hist win_ttft;                     /* their time to first token */
+	uint64_t win_dropped;                     /* requests dropped in the current window */
+	uint64_t win_violations;                  /* requests over slo_latency_us in it (dropped included) */
+	int64_t win_k;                            /* the current window's index (t + phase) / window */
+	uint64_t windows_breached;                /* windows where a stated SLO failed */
+	double worst_ratio;                       /* largest observed / threshold of a percentile SLO in a
+	                                             window; NaN until one is seen */
+	int64_t worst_start_us;                   /* where that window's measured part starts */
 
 	/* counts now, and their time integrals up to last_us */
 	int64_t last_us;                          /* integrals are complete up to here */
@@ -60,6 +94,8 @@ struct meter {
 	int live[OPTION_KIND_COUNT];              /* instances paid for now, per kind */
 	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */
 	double busy_slot_us_all;                  /* the same summed over kinds */
+	double busy_slot_at_warmup[OPTION_KIND_COUNT];  /* busy_slot_us at warmup_us */
+	bool warm_taken;                          /* busy_slot_at_warmup is set */
 	double service_inst_us;                   /* integral of instances in service, instance-us */
 	int copy_gpus;                            /* GPUs per model copy; 0 without copies */
 	int copies;                               /* copies serving now */
@@ -76,11 +112,15 @@ struct meter {
 	/* money, per option kind */
 	double cost_usd[OPTION_KIND_COUNT];       /* billed to the horizon */
 	double paid_gpu_us[OPTION_KIND_COUNT];    /* GPU-microseconds the bill covers */
+	double cost_meas_usd[OPTION_KIND_COUNT];  /* the part of cost_usd for [warmup, horizon) */
+	double paid_gpu_meas_us[OPTION_KIND_COUNT];  /* the part of paid_gpu_us in [warmup, horizon) */
 
 	/* usage Savings Plans may cover, by UTC clock hour (savings.h): entry h is the part of the window
 	 * inside the h-th clock hour it touches; owned */
 	struct savings_hour *usage_by_hour;
 	int nhours;                               /* clock hours the window touches */
+	struct savings_hour *usage_meas_by_hour;  /* the same, only the usage in [warmup, horizon) (len_h: the
+	                                             part of each hour in it); owned */
 	int64_t hour_phase_us;                    /* t = 0 is this far past a UTC hour mark, [0, 1 h) */
 
 	/* commitments (reserved instances, Savings Plans), for the FinOps figures */
@@ -89,6 +129,7 @@ struct meter {
 	double covered_od_usd;                    /* usage covered by commitments, at On-Demand rates */
 	double eligible_od_usd;                   /* usage commitments could cover, at On-Demand rates */
 	double after_horizon_usd;                 /* commitments still to pay after the horizon */
+	double after_horizon_kind_usd[OPTION_KIND_COUNT];  /* the same by option kind */
 
 	/* fleet activity */
 	int live_peak;                            /* most instances paid for at once */
@@ -119,6 +160,13 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 
 /* Set the time-to-first-token threshold (0 = none). */
 void meter_set_ttft_slo(struct meter *m, int64_t ttft_us);
+
+/* Measure requests arriving from warmup_us on, and split the bill there (0 <= warmup_us < horizon). Call
+ * before anything happens. */
+void meter_set_warmup(struct meter *m, int64_t warmup_us);
+
+/* State the percentile, violation-rate and windowed SLOs (copied). Call before anything happens. */
+void meter_set_slo(struct meter *m, const struct meter_slo *slo);
 void meter_fini(struct meter *m);
 
 /* On-demand usage of [t0_us, t1_us) at usd_per_h, spread over the clock hours it covers (the part past
@@ -136,11 +184,18 @@ void meter_odcr_used(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_p
 /* Bring the integrals up to now_us (no-op once closed). */
 void meter_advance(struct meter *m, int64_t now_us);
 
-/* Requests. */
-void meter_arrival(struct meter *m);
+/*
+ * Requests. An arrival at arrival_us whose service time alone (with a slot to itself at once; the token
+ * model at concurrency 1) would be alone_us. A request served at now_us after waiting wait_us, with latency
+ * latency_us, time to first token ttft_us (-1: not modelled) and alone_us as it arrived. A request dropped
+ * at now_us. One of the requests in service on an instance taken away.
+ */
+void meter_arrival(struct meter *m, int64_t arrival_us, int64_t alone_us);
 void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delta);
-void meter_served(struct meter *m, int64_t wait_us, int64_t latency_us, int64_t ttft_us);
-void meter_dropped(struct meter *m, enum drop_reason why, bool waited);
+void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t wait_us, int64_t latency_us,
+		  int64_t ttft_us, int64_t alone_us);
+void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum drop_reason why, bool waited);
+void meter_interrupted(struct meter *m, int64_t arrival_us);
 
 /* Serving: delta requests joined (+) or left (-) the queue now. */
 void meter_queue(struct meter *m, int64_t now_us, int delta);
@@ -156,8 +211,19 @@ void meter_set_copies(struct meter *m, int gpus);
 /* Copies: delta copies start (+) or stop (-) serving now. */
 void meter_copies(struct meter *m, int64_t now_us, int delta);
 
-/* A bill: usd for `paid_us` microseconds of one or more instances of kind (already multiplied out). */
-void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us);
+/* A bill: usd for `paid_us` microseconds of one or more instances of kind (already multiplied out), spread
+ * evenly over [t0_us, t1_us) (t0_us < t1_us, or both equal for an empty charge): the part of it inside
+ * [warmup, horizon) is the measured cost. */
+void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us, double t0_us,
+		  double t1_us);
+
+/* A bill whose measured part the caller works out itself (a Spot price that changes): usd and
+ * paid_inst_us for the whole bill, meas_usd and meas_inst_us for its part inside [warmup, horizon). */
+void meter_charge_split(struct meter *m, enum option_kind kind, double usd, double paid_inst_us,
+			double meas_usd, double meas_inst_us);
+
+/* A commitment of kind still to pay after the horizon (commitment_after_horizon_usd). */
+void meter_after_horizon(struct meter *m, enum option_kind kind, double usd);
 
 /* Log an event (detail is copied; may be NULL). */
 void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *option, int count,
@@ -173,6 +239,9 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 
 /* Freeze integrals at horizon_us. */
 void meter_close(struct meter *m, int64_t horizon_us);
+
+/* The run is over (every request served or dropped): close the last SLO window. */
+void meter_finish(struct meter *m);
 
 /* Record a failure of the run itself (out of memory); the first one is kept. */
 void meter_fail(struct meter *m, int status);

@@ -122,10 +122,11 @@ static void block_close(struct fleet *f, struct fleet_group *g, int64_t horizon_
 	double t1 = end_us(e) < horizon_us ? (double)end_us(e) : (double)horizon_us;
 	double inside = t1 > t0 ? t1 - t0 : 0, price = block_price(e), after;
 
-	meter_charge(f->meter, OPTION_CAPACITY_BLOCK, price * inside / (double)e->duration_us, e->count * inside);
+	meter_charge(f->meter, OPTION_CAPACITY_BLOCK, price * inside / (double)e->duration_us, e->count * inside,
+		     t0, t1 > t0 ? t1 : t0);
 	after = (double)end_us(e) - (e->start_us > horizon_us ? (double)e->start_us : (double)horizon_us);
 	if (after > 0)
-		f->meter->after_horizon_usd += price * after / (double)e->duration_us;
+		meter_after_horizon(f->meter, OPTION_CAPACITY_BLOCK, price * after / (double)e->duration_us);
 }
 
 static double block_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

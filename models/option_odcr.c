@@ -25,7 +25,8 @@ static void odcr_close(struct fleet *f, struct fleet_group *g, int64_t horizon_u
 {
 	double hours = (double)horizon_us / US_PER_H, count = g->entry->count;
 
-	meter_charge(f->meter, OPTION_ODCR, count * g->usd_per_h * hours, count * (double)horizon_us);
+	meter_charge(f->meter, OPTION_ODCR, count * g->usd_per_h * hours, count * (double)horizon_us, 0,
+		     (double)horizon_us);
 	meter_odcr_reserved(f->meter, 0, horizon_us, count * g->usd_per_h);
 }
 

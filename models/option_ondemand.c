@@ -26,7 +26,8 @@ static void ondemand_ended(struct fleet *f, struct fleet_group *g, struct instan
 
 	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	meter_od_usage(f->meter, in->launch_us, in->launch_us + (int64_t)billed_us, g->usd_per_h);
-	meter_charge(f->meter, OPTION_ON_DEMAND, 0, billed_us); /* the dollars come at settlement */
+	/* the dollars come at settlement */
+	meter_charge(f->meter, OPTION_ON_DEMAND, 0, billed_us, (double)in->launch_us, (double)in->launch_us + billed_us);
 }
 
 static double ondemand_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

@@ -46,6 +46,15 @@ static int reserved_start(struct fleet *f, struct fleet_group *g)
 	return STATUS_OK;
 }
 
+/* The length of [t0_us, t1_us) inside the measured window [warmup, horizon). */
+static double measured_part(const struct meter *m, double t0_us, double t1_us)
+{
+	double lo = t0_us > (double)m->warmup_us ? t0_us : (double)m->warmup_us;
+	double hi = t1_us < (double)m->horizon_us ? t1_us : (double)m->horizon_us;
+
+	return hi > lo ? hi - lo : 0;
+}
+
 static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
 {
 	const struct fleet_entry *e = g->entry;
@@ -57,15 +66,15 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	in1 = t1 < (double)horizon_us ? t1 : (double)horizon_us;
 	inside_h = in1 > in0 ? (in1 - in0) / US_PER_H : 0;
 	cost = count * rate * inside_h;
-	meter_charge(f->meter, OPTION_RESERVED, cost, count * inside_h * US_PER_H);
+	meter_charge(f->meter, OPTION_RESERVED, cost, count * inside_h * US_PER_H, in0, in1 > in0 ? in1 : in0);
 	/* a reservation is fully used: its instances run all along (RI utilisation in AWS's sense) */
 	f->meter->committed_usd += cost;
 	f->meter->commit_used_usd += cost;
 	f->meter->covered_od_usd += count * od * inside_h;
 	f->meter->eligible_od_usd += count * od * inside_h;
 	if (t1 > (double)horizon_us)
-		f->meter->after_horizon_usd += count * rate * (t1 - (t0 > horizon_us ? t0 : (double)horizon_us)) /
-			US_PER_H;
+		meter_after_horizon(f->meter, OPTION_RESERVED, count * rate *
+				    (t1 - (t0 > horizon_us ? t0 : (double)horizon_us)) / US_PER_H);
 	/* outside the term the same instances run at On-Demand rates */
 	outside_us = (double)horizon_us - (in1 > in0 ? in1 - in0 : 0);
 	if (outside_us > 0) {
@@ -73,7 +82,12 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 			meter_od_usage(f->meter, 0, (int64_t)in0, od * count);
 		if (in1 < (double)horizon_us)
 			meter_od_usage(f->meter, in1 > 0 ? (int64_t)in1 : 0, horizon_us, od * count);
-		meter_charge(f->meter, OPTION_ON_DEMAND, 0, count * outside_us);
+		/* the dollars come at settlement; the measured paid time is the measured window less the
+		 * term's part of it */
+		meter_charge_split(f->meter, OPTION_ON_DEMAND, 0, count * outside_us, 0,
+				   f->meter->warmup_us == 0 ? count * outside_us :
+				   count * (measured_part(f->meter, 0, (double)horizon_us) -
+					    measured_part(f->meter, in0, in1 > in0 ? in1 : in0)));
 	}
 }
 

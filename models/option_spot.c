@@ -217,7 +217,8 @@ static bool free_interruption(const struct instance *in, int64_t end_us, bool ea
 
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
 {
-	double usd, billed_us;
+	double usd, billed_us, meas_usd, meas_us;
+	int64_t from = in->launch_us > f->meter->warmup_us ? in->launch_us : f->meter->warmup_us;
 
 	/* per-second rounding and the 60 s minimum as on-demand; the dollars at the prices in force */
 	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
@@ -226,7 +227,16 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 		usd = 0; /* the time it was held inside the window still counts as paid GPU time, at $0 */
 		billed_us = (double)(end_us - in->launch_us);
 	}
-	meter_charge(f->meter, OPTION_SPOT, usd, billed_us);
+	/* the measured part: the billed time from the warm-up's end on, at the prices in force then */
+	meas_us = (double)in->launch_us + billed_us - (double)from;
+	if (meas_us < 0)
+		meas_us = 0;
+	meas_usd = usd > 0 && meas_us > 0 ? price_integral(f, g, from, from + (int64_t)meas_us) : 0;
+	if (f->meter->warmup_us == 0) {
+		meas_usd = usd;  /* the whole bill is measured, exactly */
+		meas_us = billed_us;
+	}
+	meter_charge_split(f->meter, OPTION_SPOT, usd, billed_us, meas_usd, meas_us);
 }
 
 static double spot_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

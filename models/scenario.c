@@ -54,10 +54,16 @@
 #define MAX_VCPUS 4096
 #define MAX_FILE_BYTES (16 << 20)                   /* a scenario is a few kB; refuse anything absurd */
 
-static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "slo",
+static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
 	NULL };
-static const char *const slo_keys[] = { "latency_s", "ttft_s", NULL };
+static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
+	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
+	NULL };
+/* the percentile SLO keys, by enum scenario_slo_pct */
+static const char *const slo_latency_pct_keys[] = { "latency_p50_s", "latency_p90_s", "latency_p95_s",
+	"latency_p99_s" };
+static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
@@ -84,6 +90,7 @@ static const char *const endpoint_names[] = { "realtime", "async" };
 
 static const struct scenario_yaml_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
 static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true };     /* [0, 1) */
+static const struct scenario_yaml_bounds rate_share_bounds = { 0, 1, false, false };   /* [0, 1] */
 static const struct scenario_yaml_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
 static const struct scenario_yaml_bounds invocations_target = { 0, MAX_TARGET_INVOCATIONS, true, false };
 
@@ -242,6 +249,52 @@ static int read_head(struct load *l)
 		return scenario_yaml_fail(&l->y, r.node ? &r : &l->root, "the sample period (%g s) is longer "
 					  "than the horizon (%g s); expected sample_period <= horizon",
 					  (double)l->sc.sample_period_us / 1e6, (double)l->sc.horizon_us / 1e6);
+	scenario_yaml_child(&l->root, "warmup", &r);
+	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_HORIZON_US, &l->sc.warmup_us)))
+		return rc;
+	if (r.node && l->sc.warmup_us >= l->sc.horizon_us)
+		return scenario_yaml_fail(&l->y, &r, "the warm-up (%g s) is not shorter than the horizon (%g s); "
+					  "expected warmup < horizon, so that something is measured",
+					  (double)l->sc.warmup_us / 1e6, (double)l->sc.horizon_us / 1e6);
+	return STATUS_OK;
+}
+
+/*
+ * The SLOs as planners state them: percentiles (ttft_* need service kind tokens: checked with the
+ * workload), a share of requests allowed over latency_s, and a window that divides a day (so windows fall
+ * on the same UTC clock times every day) and needs something to check in each window.
+ */
+static int read_slo_percentiles(struct load *l, const struct scenario_yaml_ref *slo)
+{
+	struct scenario_yaml_ref r;
+	bool stated = false;
+	int rc;
+
+	for (int i = 0; i < SCENARIO_SLO_PCTS; i++) {
+		scenario_yaml_child(slo, slo_latency_pct_keys[i], &r);
+		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_pct_us[i])))
+			return rc;
+		stated |= r.node != NULL;
+		scenario_yaml_child(slo, slo_ttft_pct_keys[i], &r);
+		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_pct_us[i])))
+			return rc;
+		stated |= r.node != NULL;
+	}
+	l->sc.slo.max_violation_rate = -1;
+	scenario_yaml_child(slo, "max_violation_rate", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &rate_share_bounds, &l->sc.slo.max_violation_rate)))
+		return rc;
+	stated |= r.node != NULL;
+	scenario_yaml_child(slo, "window", &r);
+	if ((rc = scenario_load_duration(l, &r, 0, true, DAY_US, &l->sc.slo.window_us)))
+		return rc;
+	if (r.node && DAY_US % l->sc.slo.window_us != 0)
+		return scenario_yaml_fail(&l->y, &r, "a window of %g s does not divide a day; expected a duration "
+					  "that does (15m, 1h, 6h, 1d, ...), so windows fall on the same UTC clock "
+					  "times every day", (double)l->sc.slo.window_us / 1e6);
+	if (r.node && !stated)
+		return scenario_yaml_fail(&l->y, &r, "a window needs an SLO to check in it; expected a "
+					  "percentile SLO (latency_p99_s, ...) or max_violation_rate beside it");
 	return STATUS_OK;
 }
 
@@ -257,7 +310,9 @@ static int read_slo(struct load *l)
 	    (rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us)))
 		return rc;
 	scenario_yaml_child(&slo, "ttft_s", &r);  /* needs service kind tokens: checked with the workload */
-	return scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_us);
+	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_us)))
+		return rc;
+	return read_slo_percentiles(l, &slo);
 }
 
 /* ---- catalogue and serving ---------------------------------------------------------------------- */
@@ -813,5 +868,6 @@ const struct scenario_load_names scenario_load_interrupt_names = SCENARIO_LOAD_N
 const struct scenario_load_names scenario_load_endpoint_names = SCENARIO_LOAD_NAMES(endpoint_names);
 const struct scenario_yaml_bounds *const scenario_load_type_price = &price_bounds;
 const struct scenario_yaml_bounds *const scenario_load_type_fraction = &fraction_bounds;
+const struct scenario_yaml_bounds *const scenario_load_rate_share = &rate_share_bounds;
 const struct scenario_yaml_bounds *const scenario_load_concurrency_target = &concurrency_target;
 const struct scenario_yaml_bounds *const scenario_load_invocations_target = &invocations_target;

@@ -169,6 +169,10 @@ enum metric_kind {
 	                        SOURCES.md [sm-backlog-metric]) */
 };
 
+/* The percentiles a percentile SLO may name (`slo.latency_p50_s` ...), in this order. */
+enum scenario_slo_pct { SCENARIO_SLO_P50, SCENARIO_SLO_P90, SCENARIO_SLO_P95, SCENARIO_SLO_P99,
+			SCENARIO_SLO_PCTS };
+
 enum term_kind {
 	TERM_NONE,  /* options without a term (on_demand, spot, odcr, capacity_block) */
 	TERM_1Y,    /* one year = 365 days (SOURCES.md [ri-terms]) */
@@ -225,6 +229,8 @@ struct outage {
 struct fleet_entry {
 	enum option_kind option;  /* purchase option */
 	int count;                /* reserved/odcr/capacity_block: instances bought; on_demand/spot: at t = 0 */
+	bool count_auto;          /* on_demand/spot `count: auto`: count was computed from the policy's target
+	                             and the arrival rate at t = 0 (scenario_fleet.c) */
 	int max;                  /* most instances this entry may hold; = count for reserved/odcr/blocks;
 	                             0 for savings_plan (it holds no instances) */
 	double usd_per_h;         /* reserved: hourly part; on_demand/odcr: rate; spot: fixed price (with a
@@ -280,10 +286,20 @@ struct scenario {
 	int64_t start_unix_us;         /* `start`, microseconds since 1970-01-01T00:00:00Z; default 2026-01-01 */
 	int64_t horizon_us;            /* `horizon`, simulated length, > 0, at most 400 days */
 	int64_t sample_period_us;      /* `sample_period`, time-series resolution, default 60 s */
+	int64_t warmup_us;             /* `warmup`: request metrics count arrivals from here on, [0, horizon);
+	                                  default 0 */
 
 	struct {
 		int64_t latency_us;    /* `slo.latency_s`: end-to-end latency threshold, > 0 */
 		int64_t ttft_us;       /* `slo.ttft_s`: time-to-first-token threshold; 0 = none */
+		/* percentile SLOs, index SCENARIO_SLO_P50 .. P99: `slo.latency_p50_s` ... and `slo.ttft_p50_s`
+		 * ...: the percentile must not exceed the threshold; 0 = not stated */
+		int64_t latency_pct_us[SCENARIO_SLO_PCTS];
+		int64_t ttft_pct_us[SCENARIO_SLO_PCTS];
+		double max_violation_rate;  /* `slo.max_violation_rate`: share of requests allowed over
+		                               latency_us, [0, 1]; negative = not stated */
+		int64_t window_us;     /* `slo.window`: the stated SLOs must also hold in every UTC-aligned window
+		                          of this length (it divides 1 day); 0 = over the measured run only */
 	} slo;
 
 	/* Keys of kinds other than `kind` are refused while loading, and their fields stay 0. */

@@ -249,7 +249,21 @@ static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, 
 
 /* ---- on_demand and spot ------------------------------------------------------------------------- */
 
-/* count and max of an entry that scales (on_demand, spot). */
+/* Whether r (present or not) is the scalar `auto`. */
+static bool is_auto(struct load *l, const struct scenario_yaml_ref *r)
+{
+	const char *text;
+	struct diag *d = l->y.d, quiet;
+
+	if (!r->node)
+		return false;
+	l->y.d = &quiet;  /* not a scalar: the integer reader says so */
+	bool yes = scenario_yaml_scalar(&l->y, r, "auto", &text) == STATUS_OK && strcmp(text, "auto") == 0;
+	l->y.d = d;
+	return yes;
+}
+
+/* count and max of an entry that scales (on_demand, spot); count may be `auto`. */
 static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	bool tracking = l->sc.autoscaling.policy != POLICY_NONE;  /* target tracking or step */
@@ -257,8 +271,18 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
 	int rc;
 
 	scenario_yaml_child(e, "count", &r);
-	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &f->count)))
+	if (is_auto(l, &r)) {
+		f->count_auto = true;  /* 0 until scenario_load_finish knows the policy and the traffic */
+	} else if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &f->count))) {
+		const char *text;
+		char expect[64];
+		/* a word that is not auto: say that auto is the word */
+		if (scenario_yaml_scalar(&l->y, &r, "a number", &text) == STATUS_OK && strspn(text, "+-0123456789") == 0) {
+			snprintf(expect, sizeof expect, "an integer from 0 to %d, or auto", MAX_INSTANCES);
+			return scenario_yaml_bad(&l->y, &r, expect);
+		}
 		return rc;
+	}
 	scenario_yaml_child(e, "max", &r);
 	if (!r.node && tracking && !l->max_given)
 		return scenario_yaml_missing(&l->y, e, "max", l->sc.autoscaling.policy == POLICY_STEP ?
@@ -808,12 +832,103 @@ int scenario_load_limits(struct load *l)
 
 /* ---- autoscaling against the fleet -------------------------------------------------------------- */
 
+/* The arrival rate at t = 0, per second, for count: auto; NaN when the arrival kind has none known ahead. */
+static double rate_at_start(const struct scenario *sc)
+{
+	double rate = sc->arrivals.rate_per_s, scale = sc->arrivals.scale_rate > 0 ? sc->arrivals.scale_rate : 1;
+	int64_t day = DAY_US, tod = sc->start_unix_us % day, days;
+
+	if (tod < 0)
+		tod += day;
+	days = (sc->start_unix_us - tod) / day;
+	switch (sc->arrivals.kind) {
+	case ARRIVAL_POISSON:
+	case ARRIVAL_UNIFORM:
+	case ARRIVAL_MMPP:         /* the process starts calm */
+		break;
+	case ARRIVAL_FLASH_CROWD:
+		rate *= sc->arrivals.flash_at_us <= 0 ? 1 + sc->arrivals.flash_magnitude : 1;
+		break;
+	case ARRIVAL_DIURNAL: {    /* as arrivals_profile.c: daily(hour of day) x weekly(day, Monday first) */
+		double hour = (double)tod / 3.6e9;
+		int weekday = (int)(((days % 7) + 7 + 3) % 7);  /* 1970-01-01 was a Thursday */
+		rate *= sc->arrivals.has_hourly ? sc->arrivals.hourly[(int)hour < 24 ? (int)hour : 23] :
+			1.0 + sc->arrivals.amplitude * cos(2.0 * 3.14159265358979323846 * (hour - sc->arrivals.peak_hour) / 24.0);
+		rate *= sc->arrivals.weekly[weekday];
+		break;
+	}
+	default:
+		return NAN;
+	}
+	return rate * scale * sc->arrivals.speedup;
+}
+
+/*
+ * count: auto (README, "Fleet"): the instances target tracking's target needs for the arrival rate at
+ * t = 0, lambda, with mean service time S and `slots` per instance: concurrency_per_instance target T needs
+ * ceil(lambda S / (slots T)), invocations_per_instance ceil(60 lambda / T), backlog_per_instance (a queue
+ * target: no capacity figure) ceil(lambda S / slots), the fewest that keep up. The entry gets what the other
+ * entries starting at t = 0 do not hold already, at least 0 and at most its max.
+ */
+static int resolve_auto(struct load *l)
+{
+	struct scenario *sc = &l->sc;
+	struct scenario_yaml_ref e, r;
+	double lambda = rate_at_start(sc), S = sc->service.mean_s, a, need;
+	int slots = sc->serving.slots, other = 0, iauto = -1, n;
+
+	for (int i = 0; i < sc->nfleet; i++) {
+		enum option_kind k = sc->fleet[i].option;
+		if (sc->fleet[i].count_auto && iauto >= 0) {
+			scenario_yaml_item(&l->fleet, i, &e);
+			scenario_yaml_child(&e, "count", &r);
+			return scenario_yaml_fail(&l->y, &r, "only one fleet entry may have count: auto (entry %d "
+						  "has it too); expected a number here", iauto + 1);
+		}
+		if (sc->fleet[i].count_auto)
+			iauto = i;
+		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN)
+			other += sc->fleet[i].count;
+	}
+	if (iauto < 0)
+		return STATUS_OK;
+	scenario_yaml_item(&l->fleet, iauto, &e);
+	scenario_yaml_child(&e, "count", &r);
+	if (sc->autoscaling.policy != POLICY_TARGET_TRACKING)
+		return scenario_yaml_fail(&l->y, &r, "count: auto sizes the fleet for target tracking's target; "
+					  "expected autoscaling.policy target_tracking, or a number");
+	if (sc->copies.enabled)
+		return scenario_yaml_fail(&l->y, &r, "count: auto does not size model copies; expected a number "
+					  "(or serving.copies.initial)");
+	if (isnan(lambda))
+		return scenario_yaml_fail(&l->y, &r, "count: auto needs the arrival rate at t = 0, which a trace "
+					  "or rate series does not state ahead; expected a number");
+	if (sc->service.kind > SERVICE_LOGNORMAL && sc->autoscaling.metric != METRIC_INVOCATIONS)
+		return scenario_yaml_fail(&l->y, &r, "count: auto needs the mean service time, which service kind "
+					  "tokens or trace does not state ahead; expected a number, or the "
+					  "invocations_per_instance metric");
+	a = lambda * S;  /* offered load: slots busy on average */
+	need = sc->autoscaling.metric == METRIC_CONCURRENCY ? a / (slots * sc->autoscaling.target) :
+	       sc->autoscaling.metric == METRIC_INVOCATIONS ? 60.0 * lambda / sc->autoscaling.target :
+	       a / slots;
+	n = (int)fmin(ceil(need - 1e-9), (double)MAX_INSTANCES) - other;  /* 1e-9: 40.0000000001 is 40 */
+	if (n < 0)
+		n = 0;
+	if (n > sc->fleet[iauto].max)
+		n = sc->fleet[iauto].max;
+	sc->fleet[iauto].count = n;
+	return STATUS_OK;
+}
+
 int scenario_load_finish(struct load *l)
 {
 	struct scenario *sc = &l->sc;
 	struct scenario_yaml_ref r;
 	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, per, rc;
 	bool raised = false;  /* min was raised to 1 for a real-time endpoint */
+
+	if ((rc = resolve_auto(l)))
+		return rc;
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;

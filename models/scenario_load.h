@@ -206,7 +206,8 @@ extern const struct scenario_load_names scenario_load_top_keys, scenario_load_sl
 	scenario_load_also_keys, scenario_load_policy_names, scenario_load_metric_names,
 	scenario_load_interrupt_names, scenario_load_endpoint_names;
 extern const struct scenario_yaml_bounds *const scenario_load_type_price, *const scenario_load_type_fraction,
-	*const scenario_load_concurrency_target, *const scenario_load_invocations_target;
+	*const scenario_load_concurrency_target, *const scenario_load_invocations_target,
+	*const scenario_load_rate_share;
 /* scenario_workload.c */
 extern const struct scenario_load_names scenario_load_workload_keys, scenario_load_rate_step_keys,
 	scenario_load_sizes_keys, scenario_load_column_keys, scenario_load_decode_keys,

@@ -67,6 +67,7 @@ struct scenario_schema_key {
 	unsigned required;                                  /* variants that require it; SCHEMA_ALL: all */
 	int64_t lo, hi;                                     /* see the type */
 	bool lo_open;                                       /* DURATION: above lo */
+	bool or_auto;                                       /* INT: the word `auto` is accepted too */
 	const struct scenario_yaml_bounds *const *bounds;   /* NUMBER */
 	const struct scenario_load_names *names;            /* CHOICE */
 	const struct scenario_schema_map *map;              /* MAP */

@@ -194,6 +194,20 @@ static const struct scenario_schema_key slo_entries[] = {
 	  "exceeds this" },
 	{ DUR_("ttft_s", 0, true, DAY_US), .desc = "service kind tokens only: a request misses the TTFT SLO when "
 	  "its time to first token exceeds this" },
+#define PCT_(k, what, p) { DUR_(k, 0, true, DAY_US), .desc = "the " p "th percentile of " what " must not " \
+	"exceed this, over the measured run and in every window (dropped requests count as never answered)" }
+	PCT_("latency_p50_s", "latency", "50"), PCT_("latency_p90_s", "latency", "90"),
+	PCT_("latency_p95_s", "latency", "95"), PCT_("latency_p99_s", "latency", "99"),
+	PCT_("ttft_p50_s", "time to first token (service kind tokens)", "50"),
+	PCT_("ttft_p90_s", "time to first token (service kind tokens)", "90"),
+	PCT_("ttft_p95_s", "time to first token (service kind tokens)", "95"),
+	PCT_("ttft_p99_s", "time to first token (service kind tokens)", "99"),
+#undef PCT_
+	{ NUM_("max_violation_rate", scenario_load_rate_share), .desc = "the share of requests allowed over "
+	  "latency_s, over the measured run and in every window" },
+	{ DUR_("window", 0, true, DAY_US), .desc = "check the SLOs also in every window of this length, aligned "
+	  "to UTC clock times from midnight (it must divide a day; needs a percentile SLO or "
+	  "max_violation_rate)" },
 	END };
 static const struct scenario_schema_map slo_map = { "slo", &scenario_load_slo_keys, .entries = slo_entries };
 
@@ -256,7 +270,9 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "options\")" },
 	{ INT_("count", 0, MAX_INSTANCES), .variants = O(RESERVED) | O(ODCR), REQ,
 	  .desc = "the instances bought" },
-	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .desc = "instances at the start" },
+	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .or_auto = true,
+	  .desc = "instances at the start, or auto: what target tracking's target needs for the arrival rate at "
+	  "t = 0" },
 	{ INT_("count", 0, 64), .variants = O(CAPACITY_BLOCK), REQ, .desc = "instances in the block (at most "
 	  "64)" },
 	{ INT_("max", 0, MAX_INSTANCES), .desc = "the most instances the entry may hold (>= count); default "
@@ -492,6 +508,8 @@ static const struct scenario_schema_key top_entries[] = {
 	{ DUR_("horizon", 0, true, MAX_PERIOD_US), REQ, .desc = "the simulated length" },
 	{ DUR_("sample_period", S_US, false, MAX_PERIOD_US), .dflt = "\"60s\"", .desc = "the time-series "
 	  "resolution (<= horizon)" },
+	{ DUR_("warmup", 0, false, MAX_PERIOD_US), .dflt = "0", .desc = "request metrics count only requests "
+	  "arriving from here on; measured costs and GPU-hours start here (< horizon)" },
 	{ MAP_("slo", slo_map), REQ, .desc = "the latency service-level objective" },
 	{ MAP_("workload", workload_map), REQ, .desc = "the traffic: arrivals, sizes and service" },
 	{ MAP_("serving", serving_map), REQ, .desc = "the instance type and how it serves" },

@@ -322,7 +322,8 @@ static void on_done(struct engine *eng, struct event *ev)
 	in->busy--;
 	unlink_inflight(in, r);
 	meter_busy(s->meter, eng->now_us, kind_of(s, idx), -1);
-	meter_served(s->meter, r->start_us - r->arrival_us, eng->now_us - r->arrival_us, r->ttft_us);
+	meter_served(s->meter, eng->now_us, r->arrival_us, r->start_us - r->arrival_us, eng->now_us - r->arrival_us,
+		     r->ttft_us, r->alone_us);
 	request_put(s, r);
 	if (in->state == INSTANCE_SERVING && in->busy < in->cap)
 		set_free(s, idx);
@@ -338,27 +339,44 @@ static void on_timeout(struct engine *eng, struct event *ev)
 	/* The head has the earliest deadline; the timer may fire early after the head was served, and
 	 * then simply re-arms for the new head. */
 	while (s->len > 0 && s->ring[s->head]->arrival_us + s->timeout_us <= eng->now_us) {
-		request_put(s, queue_pop(s));
-		meter_dropped(s->meter, DROP_TIMEOUT, true);
+		struct request *r = queue_pop(s);
+		meter_dropped(s->meter, eng->now_us, r->arrival_us, DROP_TIMEOUT, true);
+		request_put(s, r);
 	}
 	arm_timeout(s);
+}
+
+/* The service time of a request with a slot to itself at once: as drawn, or for the token model as
+ * plan_service would fix it on an instance (copy) serving it alone, at concurrency 1. What no capacity
+ * can shorten (slo_violation_rate_floor). */
+static int64_t alone_us(const struct serving *s, const struct request_draw *draw)
+{
+	const struct scenario *sc = s->sc;
+	double total_s;
+
+	if (draw->service_us >= 0)
+		return draw->service_us;
+	total_s = sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / sc->service.prefill_tokens_per_s +
+		  (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(sc, 1);
+	return llround(total_s * (double)SIM_US_PER_S);
 }
 
 void serving_arrive(struct serving *s, const struct request_draw *draw)
 {
 	struct request *r;
 	int idx = first_free(s);
+	int64_t now = s->eng->now_us, alone = alone_us(s, draw);
 
-	meter_arrival(s->meter);
+	meter_arrival(s->meter, draw->arrival_us, alone);
 	if (idx < 0 && s->realtime && s->nopen == 0) {
 		/* SOURCES.md [sm-realtime-refuse-at-zero]: while a real-time endpoint has nothing in service "any
 		 * attempts to invoke the endpoint will produce an error" (NoCapacityInvocationFailures) */
 		s->refused_closed++;
-		meter_dropped(s->meter, DROP_REFUSED, true);
+		meter_dropped(s->meter, now, draw->arrival_us, DROP_REFUSED, true);
 		return;
 	}
 	if (idx < 0 && s->len >= s->max_queue) {
-		meter_dropped(s->meter, DROP_REFUSED, true);
+		meter_dropped(s->meter, now, draw->arrival_us, DROP_REFUSED, true);
 		return;
 	}
 	r = request_get(s);
@@ -370,6 +388,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	r->service_us = draw->service_us;
 	r->in_tokens = draw->in_tokens;
 	r->out_tokens = draw->out_tokens;
+	r->alone_us = alone;
 	if (idx >= 0) {
 		start(s, r, idx);
 		return;
@@ -436,10 +455,10 @@ void serving_reclaim(struct serving *s, int idx)
 		engine_cancel(s->eng, &r->done);
 		in->busy--;
 		meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), -1);
-		s->meter->requests_interrupted++;
+		meter_interrupted(s->meter, r->arrival_us);
 		if (!s->requeue || queue_push_front(s, r) != STATUS_OK) {
 			/* dropped, by choice (on_interrupt: drop) or because the queue cannot grow */
-			meter_dropped(s->meter, DROP_INTERRUPTED, true);
+			meter_dropped(s->meter, s->eng->now_us, r->arrival_us, DROP_INTERRUPTED, true);
 			request_put(s, r);
 		}
 		r = next;
@@ -453,8 +472,9 @@ void serving_reclaim(struct serving *s, int idx)
 void serving_abandon(struct serving *s)
 {
 	while (s->len > 0) {
-		request_put(s, queue_pop(s));
-		meter_dropped(s->meter, DROP_UNSERVED, true);
+		struct request *r = queue_pop(s);
+		meter_dropped(s->meter, s->eng->now_us, r->arrival_us, DROP_UNSERVED, true);
+		request_put(s, r);
 	}
 	engine_cancel(s->eng, &s->timeout);
 }

@@ -43,6 +43,8 @@ struct request {
 	int32_t out_tokens;     /* output tokens, -1 when unknown */
 	int64_t ttft_us;        /* time to first token (wait + overhead + prefill), -1 when not modelled */
 	int64_t run_us;         /* the service time of the current run */
+	int64_t alone_us;       /* its service time with a slot to itself at once (token model: at
+	                           concurrency 1), fixed at arrival: what no capacity can shorten */
 	int64_t start_us;       /* when service started */
 	int inst;               /* pool index of the instance serving it */
 	struct event done;      /* end of service */

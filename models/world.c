@@ -395,12 +395,22 @@ static int64_t hour_phase_us(const struct scenario *sc)
 	return s < 0 ? s + h : s;
 }
 
-/* Where the measured window starts, for the warnings: 0 until the scenario has a warm-up (the hook the
- * warm-up's end goes into). */
+/* Where the measured window starts, for the warnings: the warm-up's end. */
 static int64_t measured_from_us(const struct scenario *sc)
 {
-	(void)sc;
-	return 0;
+	return sc->warmup_us;
+}
+
+/* How far `start` lies past the last UTC mark of an SLO window (windows are aligned to clock times from
+ * midnight; a window divides a day, so the epoch, a midnight, is such a mark). 0 without a window. */
+static int64_t window_phase_us(const struct scenario *sc)
+{
+	int64_t wl = sc->slo.window_us, s;
+
+	if (wl <= 0)
+		return 0;
+	s = sc->start_unix_us % wl;
+	return s < 0 ? s + wl : s;
 }
 
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
@@ -422,6 +432,15 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->max = sc->autoscaling.max;
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
 	warn_init(&w->warn, measured_from_us(sc), hour_phase_us(sc));
+	meter_set_warmup(&w->meter, sc->warmup_us);
+	meter_set_slo(&w->meter, &(struct meter_slo){
+		.latency_pct_us = { sc->slo.latency_pct_us[0], sc->slo.latency_pct_us[1], sc->slo.latency_pct_us[2],
+				    sc->slo.latency_pct_us[3] },
+		.ttft_pct_us = { sc->slo.ttft_pct_us[0], sc->slo.ttft_pct_us[1], sc->slo.ttft_pct_us[2],
+				 sc->slo.ttft_pct_us[3] },
+		.max_violation_rate = sc->slo.max_violation_rate,
+		.window_us = sc->slo.window_us,
+		.window_phase_us = window_phase_us(sc) });
 	rc = workload_init(&w->wl, sc, d);
 	if (rc)
 		return rc;
@@ -538,7 +557,7 @@ static void settle(struct world *w)
 		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / 3.6e9 + term_h;
 		double horizon_h = (double)sc->horizon_us / 3.6e9;
 		if (end_h > horizon_h)
-			w->meter.after_horizon_usd += e->commit_usd_per_h * (end_h - horizon_h);
+			meter_after_horizon(&w->meter, OPTION_SAVINGS_PLAN, e->commit_usd_per_h * (end_h - horizon_h));
 	}
 	meter_settle(&w->meter, plans, n);
 }
@@ -558,6 +577,7 @@ static void drain(struct world *w)
 	settle(w);
 	engine_run(&w->eng, SIM_TIME_MAX);
 	serving_abandon(&w->serving);
+	meter_finish(&w->meter);
 }
 
 static double seconds_since(const struct timespec *t0)
