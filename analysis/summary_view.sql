@@ -95,6 +95,7 @@ SELECT
 	MAX(CASE WHEN m.name = 'slo_violations_wait' THEN m.value END) AS "slo_violations_wait",
 	MAX(CASE WHEN m.name = 'slo_violations_dropped' THEN m.value END) AS "slo_violations_dropped",
 	MAX(CASE WHEN m.name = 'slo_violation_rate_floor' THEN m.value END) AS "slo_violation_rate_floor",
+	MAX(CASE WHEN m.name = 'slo_percentile_floor_ratio' THEN m.value END) AS "slo_percentile_floor_ratio",
 	MAX(CASE WHEN m.name = 'slo_met' THEN m.value END) AS "slo_met",
 	MAX(CASE WHEN m.name = 'slo_windows' THEN m.value END) AS "slo_windows",
 	MAX(CASE WHEN m.name = 'slo_windows_breached' THEN m.value END) AS "slo_windows_breached",

@@ -205,10 +205,34 @@ void meter_arrival(struct meter *m, int64_t arrival_us, int64_t alone_us)
 	m->requests++;
 	if (alone_us > m->slo_latency_us)
 		m->floor_count++;
+	for (int i = 0; i < METER_SLO_PCTS; i++)
+		if (m->slo.latency_pct_us[i] > 0 && alone_us > m->slo.latency_pct_us[i])
+			m->floor_pct[i]++;
 }
 
 /* Percentile thresholds and their quantiles, by enum scenario_slo_pct. */
 static const double slo_q[METER_SLO_PCTS] = { 0.50, 0.90, 0.95, 0.99 };
+
+/*
+ * The floor of the stated latency percentile SLOs: for each, the share of measured requests whose service
+ * time alone exceeds its threshold, over the share the percentile allows (1 - p); the largest of these.
+ * Above 1, no capacity can meet that SLO over the run (its percentile of service times alone is already
+ * over the threshold). NaN when no latency percentile SLO is stated or nothing was measured.
+ */
+static double pct_floor_ratio(const struct meter *m)
+{
+	double worst = NAN;
+
+	for (int i = 0; i < METER_SLO_PCTS; i++) {
+		double r;
+		if (m->slo.latency_pct_us[i] <= 0 || m->requests == 0)
+			continue;
+		r = (double)m->floor_pct[i] / (double)m->requests / (1.0 - slo_q[i]);
+		if (isnan(worst) || r > worst)
+			worst = r;
+	}
+	return worst;
+}
 
 /* Check the current window's stated SLOs, count a breach, keep the worst ratio; then empty it. */
 static void window_close(struct meter *m)
@@ -672,6 +696,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "slo_violations_wait", (double)m->slo_wait);
 	n = put(list, n, "slo_violations_dropped", (double)(m->slo_violations - m->slo_service - m->slo_wait));
 	n = put(list, n, "slo_violation_rate_floor", ratio((double)m->floor_count, total));
+	n = put(list, n, "slo_percentile_floor_ratio", pct_floor_ratio(m));
 	n = put_slo(m, list, n);
 	n = put_measured(m, gpu_per_slot_h, list, n);
 	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_RESERVED,

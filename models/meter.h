@@ -67,6 +67,8 @@ struct meter {
 	uint64_t slo_service;      /* served, over slo_latency_us, with a service time alone over it too */
 	uint64_t slo_wait;         /* served, over slo_latency_us, with a service time alone within it */
 	uint64_t floor_count;      /* measured requests whose service time alone exceeds slo_latency_us */
+	uint64_t floor_pct[METER_SLO_PCTS];  /* measured requests whose service time alone exceeds the stated
+	                                        latency percentile threshold slo.latency_pct_us[i] */
 	struct hist latency;       /* end-to-end latency of served requests */
 	struct hist wait;          /* queue wait of served requests */
 	struct hist ttft;          /* time to first token of served requests (token model only) */

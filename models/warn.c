@@ -46,15 +46,41 @@ void warn_scaling(struct warn *w, int64_t now_us, int direction)
 	w->last_direction = direction;
 }
 
+/* The value of metric `name` in list, NaN when absent. */
+static double metric(const struct sink_metric *list, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(list[i].name, name) == 0)
+			return list[i].value;
+	return NAN;
+}
+
+/*
+ * slo_unreachable: no capacity can meet a stated SLO. Either the floor (slo_violation_rate_floor: the share
+ * of measured requests whose service time alone exceeds slo.latency_s) is above slo.max_violation_rate, or
+ * a latency percentile SLO's threshold is exceeded by the service time alone of more than its (1 - p) share
+ * of requests (slo_percentile_floor_ratio > 1). Both are facts of the service-time distribution, measured
+ * over the run: adding instances only removes waiting and drops.
+ */
 bool warn_slo_unreachable(const struct scenario *sc, const struct sink_metric *metrics, int n,
 			  struct sink_warning *out)
 {
-	/* The coordinator fills this in after merging the meters: the floor (slo_violation_rate_floor) alone
-	 * above slo.max_violation_rate, or a percentile SLO exceeded by more than (1 - p) of service times. */
-	(void)sc;
-	(void)metrics;
-	(void)n;
-	(void)out;
+	double floor = metric(metrics, n, "slo_violation_rate_floor");
+	double ratio = metric(metrics, n, "slo_percentile_floor_ratio");
+	double allowed = sc->slo.max_violation_rate;
+
+	if (allowed >= 0 && floor > allowed) {
+		snprintf(out->message, sizeof out->message, "%.3g%% of requests take longer than slo.latency_s "
+			 "(%.6g s) on service time alone, more than the %.3g%% slo.max_violation_rate allows: no "
+			 "capacity can meet this SLO", 100 * floor, (double)sc->slo.latency_us / 1e6, 100 * allowed);
+		return true;
+	}
+	if (ratio > 1) {
+		snprintf(out->message, sizeof out->message, "service time alone exceeds a latency percentile "
+			 "SLO's threshold for %.3g times the share of requests it allows (slo_percentile_floor_ratio): "
+			 "no capacity can meet it", ratio);
+		return true;
+	}
 	return false;
 }
 

@@ -4,6 +4,7 @@
  * service) so the counts below are worked out by hand.
  */
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -295,14 +296,45 @@ START_TEST(horizon_long_enough_not_warned)
 }
 END_TEST
 
-/* The hook for slo_unreachable is there and, until the violation floor exists, never fires. */
-START_TEST(slo_unreachable_hook_is_quiet)
-{
-	struct sink_warning w;
-	struct scenario sc;
+/*
+ * slo_unreachable. Exponential service times of mean 1 s on the steady fleet (20 slots for 10 busy: nobody
+ * waits), 2 h at 10/s: N = 72000 measured requests. P(X > t) = exp(-t), so:
+ *  - slo.latency_s 5: the floor is exp(-5) = 0.00674 (binomial SE sqrt(0.00674 x 0.99326 / 72000) =
+ *    0.00031); with slo.max_violation_rate 0.001 it is 22 SE above what is allowed: warned; with 0.02 it is
+ *    43 SE below: not warned.
+ *  - slo.latency_p99_s 3: exp(-3) = 0.0498 of service times exceed it, 4.98 times the 1% a p99 allows
+ *    (SE 0.0008 / 0.01 = 0.081 on the ratio): warned; slo.latency_p99_s 6: exp(-6) = 0.00248, ratio 0.248:
+ *    not warned.
+ */
+#define EXPONENTIAL_SERVICE \
+	"name: tail\nhorizon: 2h\n" \
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: exponential, mean_s: 1}\n" \
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n" \
+	"fleet:\n  - {option: on_demand, count: 2, max: 2, usd_per_h: 1}\n"
 
-	memset(&sc, 0, sizeof sc);
-	ck_assert(!warn_slo_unreachable(&sc, NULL, 0, &w));
+START_TEST(slo_unreachable_by_the_floor)
+{
+	run(EXPONENTIAL_SERVICE "slo: {latency_s: 5, max_violation_rate: 0.001}\n", NULL, 0);
+	ck_assert_msg(fabs(capture_metric(&cap, "slo_violation_rate_floor") - exp(-5)) < 4 * 0.00031,
+		      "floor %g", capture_metric(&cap, "slo_violation_rate_floor"));
+	assert_warned("slo_unreachable", "more than the 0.1% slo.max_violation_rate allows");
+	run(EXPONENTIAL_SERVICE "slo: {latency_s: 5, max_violation_rate: 0.02}\n", NULL, 0);
+	assert_not_warned("slo_unreachable");
+}
+END_TEST
+
+START_TEST(slo_unreachable_by_a_percentile)
+{
+	run(EXPONENTIAL_SERVICE "slo: {latency_s: 30, latency_p99_s: 3}\n", NULL, 0);
+	ck_assert_msg(fabs(capture_metric(&cap, "slo_percentile_floor_ratio") - exp(-3) / 0.01) < 4 * 0.081,
+		      "ratio %g", capture_metric(&cap, "slo_percentile_floor_ratio"));
+	assert_warned("slo_unreachable", "latency percentile SLO");
+	run(EXPONENTIAL_SERVICE "slo: {latency_s: 30, latency_p99_s: 6}\n", NULL, 0);
+	ck_assert_msg(fabs(capture_metric(&cap, "slo_percentile_floor_ratio") - exp(-6) / 0.01) < 4 * 0.019,
+		      "ratio %g", capture_metric(&cap, "slo_percentile_floor_ratio"));
+	assert_not_warned("slo_unreachable");
+	run(steady, NULL, 0);  /* no percentile SLO stated: no ratio */
+	ck_assert(isnan(capture_metric(&cap, "slo_percentile_floor_ratio")));
 }
 END_TEST
 
@@ -325,7 +357,8 @@ static Suite *warn_suite(void)
 	tcase_add_test(tc, trace_within_horizon_not_warned);
 	tcase_add_test(tc, horizon_too_short_warned);
 	tcase_add_test(tc, horizon_long_enough_not_warned);
-	tcase_add_test(tc, slo_unreachable_hook_is_quiet);
+	tcase_add_test(tc, slo_unreachable_by_the_floor);
+	tcase_add_test(tc, slo_unreachable_by_a_percentile);
 	suite_add_tcase(s, tc);
 	return s;
 }

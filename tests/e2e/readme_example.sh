@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # End-to-end: the README's worked example is what the program prints. Runs `gpucap run` (the default
-# scenario into results.sqlite in an empty folder) and the doubled-traffic query of "A worked example", and
-# compares them line by line with the README's text blocks (the engine line, a wall-clock timing, excepted).
+# scenario into results.sqlite in an empty folder), the doubled-traffic query and the warm-up and SLO
+# example of "A worked example", and compares them line by line with the README's text blocks (the engine
+# line, a wall-clock timing, excepted).
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 README=$SRC/README.md
@@ -22,5 +23,13 @@ query=$(block '$ build/gpucap run --set workload.arrivals.rate_per_s=50 --quiet'
 	sed 's/^\$ //; s/^ *//' | tr '\n' ' ')
 actual=$(eval "$query" | sed "s/ *$//")
 check "the doubled-traffic table matches the README:
+$(diff <(echo "$expected") <(echo "$actual"))" test "$expected" = "$actual"
+# The warm-up and windowed-SLO example, into its own database.
+first='$ build/gpucap run --set warmup=1h --set slo.latency_p99_s=20 --set slo.window=1d --db slo.sqlite'
+expected=$(block "$first" | grep -v '^  engine ')
+check "README has the warm-up example" test -n "$expected"
+actual=$("$GPUCAP" run --set warmup=1h --set slo.latency_p99_s=20 --set slo.window=1d --db slo.sqlite |
+	grep -v '^  engine ')
+check "the warm-up and SLO example matches the README:
 $(diff <(echo "$expected") <(echo "$actual"))" test "$expected" = "$actual"
 finish
