@@ -139,8 +139,8 @@ static void print_diffs(const struct compare *c, FILE *out, int w)
 
 	fprintf(out, "\nagainst the baseline %s (point - baseline, 95%% interval; * significant: the interval "
 		"excludes 0)\n", c->points[c->baseline].id);
-	fprintf(out, "%-*s %3s  %-21s %-21s %-21s %-21s\n", w, "", "", "cost/month $", "", "SLO violation rate", "");
-	fprintf(out, "%-*s %3s  %-21s %-21s %-21s %-21s\n", w, "point", "n", "paired (same seeds)", "unpaired (Welch)",
+	fprintf(out, "%-*s %3s  %-21s %-21s %s\n", w, "", "", "cost/month $", "", "SLO violation rate");
+	fprintf(out, "%-*s %3s  %-21s %-21s %-21s %s\n", w, "point", "n", "paired (same seeds)", "unpaired (Welch)",
 		"paired (same seeds)", "unpaired (Welch)");
 	for (int i = 0; i < c->npoints; i++) {
 		const struct compare_point *p = &c->points[i];
