@@ -1,4 +1,5 @@
--- gpucap results database, schema version 4: the tables (the view is in analysis/summary_view.sql).
+-- gpucap results database, schema version 5: the tables (the views are in analysis/summary_view.sql and
+-- analysis/stats_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
 --   runs     one row per committed run: what was run (scenario text and --set overrides, so any run can be
@@ -35,6 +36,10 @@
 --   sweep_<name> one per sweep, created when the sweep is registered (analysis/store.h): one row per run
 --                of the sweep, with its point, replication, status and error, one column per swept key,
 --                then the columns of run_summary.
+-- Views (analysis/stats_view.sql), for comparing sweep points over their replications (README, "Comparing runs"):
+--   t975         the Student quantile t(0.975, df) for df 1 .. 30.
+--   point_stats  one row per (sweep, point, metric): n, mean, stddev and ci95 (the 95% interval's half-width)
+--                over the point's ok runs.
 -- Times are seconds (t_s, horizon_s, wall_s) from the scenario start, or ISO-8601 UTC text (started_at).
 -- samples and events are WITHOUT ROWID: rows are small and always read by (run_id, ...), so the primary
 -- key is the table and no second index is stored. Deleting a run deletes its rows (foreign keys must be on,
@@ -60,7 +65,10 @@
 --      normalised-cost metrics. Migration 3 -> 4 creates the two tables (empty: runs written before
 --      version 4 have no warnings or labels recorded, and show 0 warnings) and rebuilds run_summary; no
 --      value changes.
--- The store runs this script and then summary_view.sql inside one transaction, on an empty file only.
+--   5  the views t975 and point_stats (analysis/stats_view.sql). Migration 4 -> 5 creates them (and every
+--      migration rebuilds them, like run_summary); no table or value changes.
+-- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
+-- file only.
 
 CREATE TABLE runs (
 	run_id INTEGER PRIMARY KEY,
@@ -160,4 +168,4 @@ CREATE TABLE labels (
 ) WITHOUT ROWID;
 
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;

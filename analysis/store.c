@@ -18,6 +18,7 @@
 /* analysis/schema.sql (the tables) and analysis/summary_view.sql (run_summary), embedded by embed.cmake. */
 extern const char store_schema_sql[];
 extern const char store_summary_view_sql[];
+extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, point_stats */
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id, set by schema.sql */
 #define STORE_RUN_TABLES 4               /* runs, metrics, samples, events: every version has them */
@@ -208,11 +209,13 @@ static int schema_create_body(struct store *st, void *arg, struct diag *d)
 		status = store_exec(st, store_schema_sql, d, "creating the schema");
 		if (status == STATUS_OK)
 			status = store_exec(st, store_summary_view_sql, d, "creating the schema");
+		if (status == STATUS_OK)
+			status = store_exec(st, store_stats_view_sql, d, "creating the schema");
 	}
 	return status;
 }
 
-/* Create the schema in one transaction: the tables, then the view. */
+/* Create the schema in one transaction: the tables, then the views. */
 static int schema_create(struct store *st, struct diag *d)
 {
 	return store_write_txn(st, schema_create_body, NULL, d, "creating the schema");
@@ -262,6 +265,7 @@ static const char schema_v4_sql[] =
  *   3 -> 4  the tables warnings and labels were created (empty: earlier runs recorded none); run_summary
  *           gained horizon_s, scenario_path, overrides, the warning count and the issue-12 metrics. The
  *           per-sweep views name run_summary's columns of their time, all still there, and are kept.
+ *   4 -> 5  the views t975 and point_stats (analysis/stats_view.sql) were created; no table changed.
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -281,6 +285,11 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, store_summary_view_sql, d, what);
+	/* like run_summary, the statistics views hold no rows: always rebuilt from the current script */
+	if (status == STATUS_OK)
+		status = store_exec(st, "DROP VIEW IF EXISTS point_stats; DROP VIEW IF EXISTS t975", d, what);
+	if (status == STATUS_OK)
+		status = store_exec(st, store_stats_view_sql, d, what);
 	if (status == STATUS_OK) {
 		snprintf(sql, sizeof sql, "PRAGMA user_version = %d", STORE_SCHEMA_VERSION);
 		status = store_exec(st, sql, d, what);

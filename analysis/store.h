@@ -2,7 +2,8 @@
  * store: the SQLite results database, and the sink that writes runs into it.
  *
  * One file holds many runs; its schema is analysis/schema.sql (the tables, compiled in as store_schema_sql)
- * and analysis/summary_view.sql (the run_summary view, store_summary_view_sql), versioned by PRAGMA
+ * and analysis/summary_view.sql (the run_summary view, store_summary_view_sql) and analysis/stats_view.sql (the
+ * statistics views t975 and point_stats, store_stats_view_sql), versioned by PRAGMA
  * user_version and marked as gpucap's by PRAGMA application_id. store_open() creates the file and the
  * schema when the file is new or empty, and otherwise reads it to check that it is a gpucap results
  * database of a version this build knows: opening an existing file of the current version and closing it
@@ -41,7 +42,7 @@
 #include "diag.h"
 #include "sink.h"
 
-#define STORE_SCHEMA_VERSION 4        /* the PRAGMA user_version this build writes and reads */
+#define STORE_SCHEMA_VERSION 5        /* the PRAGMA user_version this build writes and reads */
 #define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min */
 #define STORE_BUSY_RETRIES 3          /* attempts at a write transaction after the first that timed out */
 

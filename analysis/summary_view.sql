@@ -1,4 +1,4 @@
--- gpucap results database: the run_summary view, schema version 4.
+-- gpucap results database: the run_summary view, schema version 5 (unchanged since version 4).
 --
 -- run_summary  one wide row per run (run columns plus one column per metric), for sqlite3, pandas or a BI
 --              tool. It has no "wall_s" metric column: runs.wall_s already gives the wall-clock time (a metric

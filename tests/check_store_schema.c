@@ -1,6 +1,6 @@
 /*
  * check_store_schema: the schema version of a results database (analysis/store.h, STORE_SCHEMA_VERSION).
- * A file of a newer version is refused; version-1 and version-2 files are upgraded by store_open() in one
+ * A file of a newer version is refused; files of versions 1 to 4 are upgraded by store_open() in one
  * transaction (run_summary rebuilt, rows untouched; a version-2 file ends with the shape of a new file), and
  * the upgrade is all or nothing: a migration that fails, or whose
  * commit a reader blocks, leaves the file byte for byte as it was, and a damaged version-1 file is refused.
@@ -362,7 +362,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 4)");
+		       "version 2 to 5)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -400,7 +400,7 @@ static char *v3_file_with_sweep_run(void)
 }
 
 /*
- * The migrated file has the shape of a new one but for the sweep view (kept as it was), version 4, every
+ * The migrated file has the shape of a new one but for the sweep view (kept as it was), the current version, every
  * row as it was, the tables warnings and labels empty, and run_summary with the new run columns: horizon_s
  * 7200, the path and overrides as stored, 0 warnings. The sweep view written by version 3 still reads.
  */
@@ -417,7 +417,7 @@ START_TEST(version_3_file_is_migrated)
 	store_close(st);
 	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
 	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	raw_exec(path, "DROP VIEW sweep_grid"); /* a new file has no sweep view: compare the rest */
 	shape = schema_shape(path);
 	fresh_shape = schema_shape(fresh_path);
@@ -468,9 +468,138 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 4)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 5)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * Version 4 -> 5. A version-4 file is made by running the schema of that time (tests/data/store/schema_v4.sql,
+ * frozen), with one sweep point of three replications (one failed) and a plain run, as a version-4 build
+ * wrote them.
+ */
+static char *v4_file_with_sweep(void)
+{
+	char *path = tmp_path("v4.sqlite");
+	char *schema = file_text(TEST_DATA_DIR "/store/schema_v4.sql");
+
+	raw_exec(path, schema);
+	free(schema);
+	raw_exec(path, "INSERT INTO sweeps VALUES (1, 'grid', 'k', 'grid.yaml', 'name: grid\n', 'fleet.0.count\n', 1, 3, "
+		 "1, '2025-10-01T00:00:00Z');"
+		 "INSERT INTO sweep_params VALUES (1, 0, 'fleet.0.count', '2', 2);"
+		 "INSERT INTO runs VALUES (1, 'g', NULL, 'name: g\n', 'fleet.0.count=2\nseed=1\n', 1, 'ok', "
+		 "'2025-10-01T00:00:00Z', 1, '0.4.0', 3600, 'p5.48xlarge', 1, 0, 0, NULL, NULL),"
+		 "(2, 'g', NULL, 'name: g\n', 'fleet.0.count=2\nseed=2\n', 2, 'ok', "
+		 "'2025-10-01T00:00:00Z', 1, '0.4.0', 3600, 'p5.48xlarge', 1, 0, 1, NULL, NULL),"
+		 "(3, 'g', NULL, 'name: g\n', 'fleet.0.count=2\nseed=3\n', 3, 'failed', "
+		 "'2025-10-01T00:00:00Z', 1, '0.4.0', 0, '', 1, 0, 2, NULL, 'boom'),"
+		 "(4, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', 1, '0.4.0', 3600, "
+		 "'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		 "INSERT INTO metrics VALUES (1, 'cost_total_usd', 100), (2, 'cost_total_usd', 104), "
+		 "(1, 'latency_p99_s', 0.5), (2, 'latency_p99_s', NULL), (4, 'cost_total_usd', 1000);");
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'point_stats'"), 0);
+	return path;
+}
+
+/*
+ * The migrated file has the shape of a new one (the views t975 and point_stats included), version 5, every
+ * row as it was, and point_stats reads the old runs: cost_total_usd over runs 1 and 2 (run 3 failed, run 4
+ * is no sweep's): n = 2, mean (100 + 104) / 2 = 102, stddev sqrt(((100-102)^2 + (104-102)^2) / 1) =
+ * sqrt(8) = 2.828427, ci95 = t(0.975, 1) 2.828427 / sqrt(2) = 12.706205 x 2 = 25.412410. latency_p99_s has
+ * one non-NULL value: n = 1, mean 0.5, no stddev or ci95.
+ */
+START_TEST(version_4_file_is_migrated)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = v4_file_with_sweep();
+	char *fresh_path = tmp_path("new.sqlite");
+	char *rows_before = rows_dump(path);
+	char *rows_after, *shape, *fresh_shape;
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 5);
+	shape = schema_shape(path);
+	fresh_shape = schema_shape(fresh_path);
+	ck_assert_str_eq(shape, fresh_shape);
+	rows_after = rows_dump(path);
+	ck_assert_str_eq(rows_after, rows_before);
+	assert_text(path, "SELECT sweep || '|' || point || '|' || n FROM point_stats WHERE name = 'cost_total_usd'",
+		    "grid|0|2");
+	ck_assert_double_eq_tol(query_double(path, "SELECT mean FROM point_stats WHERE name = 'cost_total_usd'"), 102,
+				1e-9);
+	ck_assert_double_eq_tol(query_double(path, "SELECT stddev FROM point_stats WHERE name = 'cost_total_usd'"),
+				2.828427, 1e-6);
+	ck_assert_double_eq_tol(query_double(path, "SELECT ci95 FROM point_stats WHERE name = 'cost_total_usd'"),
+				25.412410, 1e-5);
+	assert_text(path, "SELECT n || '|' || mean || '|' || coalesce(stddev, 'null') || '|' || coalesce(ci95, 'null') "
+		    "FROM point_stats WHERE name = 'latency_p99_s'", "1|0.5|null|null");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM point_stats"), 2);
+	assert_text(path, "PRAGMA integrity_check", "ok");
+	free(shape);
+	free(fresh_shape);
+	free(rows_after);
+	free(rows_before);
+	tmp_remove(fresh_path);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * ci95 for n > 31 uses 1.96 (t975 stops at df 30): 32 runs of one point with the values 0 and 1 alternating
+ * have mean 0.5, stddev sqrt(32 x 0.25 / 31) = 0.5080005, ci95 = 1.96 x 0.5080005 / sqrt(32) = 0.176013; 31
+ * runs (df 30: the table's last row, t = 2.042272) of 16 zeros and 15 ones have mean 15/31 and stddev
+ * sqrt((16 (15/31)^2 + 15 (16/31)^2) / 30), ci95 = 2.042272 stddev / sqrt(31).
+ */
+START_TEST(point_stats_t_table_and_beyond)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = tmp_path("stats.sqlite");
+	char sql[256];
+
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	raw_exec(path, "INSERT INTO sweeps VALUES (1, 's', 'k', NULL, '', 'x\n', 2, 32, 1, '2025-10-01T00:00:00Z')");
+	for (int i = 0; i < 63; i++) {
+		int point = i < 32 ? 0 : 1;
+		snprintf(sql, sizeof sql, "INSERT INTO runs VALUES (%d, 's', NULL, '', '', %d, 'ok', 'x', 1, 'v', 1, 't', 1, "
+			 "%d, %d, NULL, NULL); INSERT INTO metrics VALUES (%d, 'm', %d)", i + 1, i, point, i % 32, i + 1,
+			 i % 2);
+		raw_exec(path, sql);
+	}
+	ck_assert_double_eq_tol(query_double(path, "SELECT ci95 FROM point_stats WHERE point = 0"), 0.176013, 1e-6);
+	/* point 1: runs 32..62, i % 2 gives 16 zeros (even i) and 15 ones */
+	double mean = 15.0 / 31, sd = sqrt((16 * mean * mean + 15 * (1 - mean) * (1 - mean)) / 30);
+	ck_assert_int_eq(query_int(path, "SELECT n FROM point_stats WHERE point = 1"), 31);
+	ck_assert_double_eq_tol(query_double(path, "SELECT mean FROM point_stats WHERE point = 1"), mean, 1e-12);
+	ck_assert_double_eq_tol(query_double(path, "SELECT ci95 FROM point_stats WHERE point = 1"),
+				2.042272 * sd / sqrt(31), 1e-9);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A 4 -> 5 migration that fails (a table named point_stats, made by hand, makes DROP VIEW IF EXISTS
+ * point_stats fail) is rolled back: the file is byte for byte as it was, still version 4.
+ */
+START_TEST(failed_version_4_migration_leaves_file_unchanged)
+{
+	char *path = v4_file_with_sweep();
+	struct bytes before;
+
+	raw_exec(path, "CREATE TABLE point_stats (x)");
+	before = file_bytes(path);
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 5)");
+	assert_unchanged(path, before);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
 }
 END_TEST
@@ -492,6 +621,9 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, version_3_file_is_migrated);
 	tcase_add_test(tc, version_3_sweep_view_survives_migration);
 	tcase_add_test(tc, failed_version_3_migration_leaves_file_unchanged);
+	tcase_add_test(tc, version_4_file_is_migrated);
+	tcase_add_test(tc, point_stats_t_table_and_beyond);
+	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 
 	/* Waits out the (shortened) busy timeout, several times. */

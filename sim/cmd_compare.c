@@ -1,0 +1,91 @@
+/*
+ * cmd_compare: `gpucap compare [--db DB] [--baseline RUN|POINT] [RUN|SWEEP|POINT ...] [--json|--csv]`: runs
+ * and sweep points side by side with confidence intervals and differences against a baseline. The numbers
+ * are analysis/compare.h's; this file reads the command line and picks the output.
+ */
+#include <getopt.h>
+#include <stdio.h>
+
+#include "cmd.h"
+#include "compare.h"
+#include "diag.h"
+#include "status.h"
+
+static const char compare_usage[] =
+	"usage: gpucap compare [--db FILE] [--baseline RUN|POINT] [RUN|SWEEP|POINT ...] [--json | --csv]\n"
+	"\n"
+	"Compare runs and sweep points of a results database: cost by option, cost per month, SLO violation\n"
+	"rate and verdict, latency and TTFT percentiles, idle GPU-hours, commitment utilisation and coverage.\n"
+	"Over the replications of a point: means with 95% confidence intervals (Student t); against the\n"
+	"baseline: the paired difference over the runs with the same seeds (common random numbers) and the\n"
+	"unpaired (Welch) difference, each with its interval and marked significant when it excludes 0; and the\n"
+	"Pareto front of mean cost per month against mean violation rate. Runs that failed are left out (and\n"
+	"counted). The database is only read.\n"
+	"\n"
+	"  RUN              a run id (an integer)\n"
+	"  SWEEP            a sweep's name: all its points\n"
+	"  POINT            SWEEP:P, point P (0-based) of a sweep: all its replications\n"
+	"                   (none given: every sweep point and every run outside a sweep)\n"
+	"  --db FILE        results database (default results.sqlite)\n"
+	"  --baseline ID    the run or point the others are compared against (default: the first)\n"
+	"  --json           one JSON document instead of the table\n"
+	"  --csv            CSV, one row per point and metric, instead of the table\n"
+	"  -h, --help       this help\n"
+	"\n"
+	"Exit codes: 0 success, 2 bad usage, unknown ids, an empty database, 1 other failures.\n";
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' }, { "baseline", required_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },     { "csv", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
+	};
+	const char *db = "results.sqlite", *baseline = NULL;
+	struct compare c;
+	struct diag d;
+	int format = 0, rc, ch;  /* 0 table, 'j' JSON, 'c' CSV */
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":hd:b:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h': fputs(compare_usage, stdout); return CMD_EXIT_OK;
+		case 'd': db = optarg; break;
+		case 'b': baseline = optarg; break;
+		case 'j':
+		case 'c':
+			if (format && format != ch) {
+				fprintf(stderr, "gpucap compare: --json and --csv exclude each other\n");
+				return CMD_EXIT_USAGE;
+			}
+			format = ch;
+			break;
+		case ':':
+			fprintf(stderr, "gpucap compare: %s needs a value (see gpucap compare --help)\n", argv[optind - 1]);
+			return CMD_EXIT_USAGE;
+		default:
+			fprintf(stderr, "gpucap compare: bad option '%s' (see gpucap compare --help)\n", argv[optind - 1]);
+			return CMD_EXIT_USAGE;
+		}
+	}
+	diag_clear(&d);
+	rc = compare_load(&c, db, (const char *const *)argv + optind, argc - optind, baseline, &d);
+	if (rc) {
+		fprintf(stderr, "gpucap: %s\n", d.msg);
+		return cmd_exit_code(rc);
+	}
+	for (int i = 0; i < c.npoints; i++)
+		if (c.points[i].nfailed)
+			fprintf(stderr, "gpucap: warning: %s: %d of its %d runs failed; compared on the %d ok\n",
+				c.points[i].id, c.points[i].nfailed, c.points[i].nfailed + c.points[i].nruns,
+				c.points[i].nruns);
+	rc = format == 'j' ? compare_print_json(&c, stdout)
+	     : format == 'c' ? compare_print_csv(&c, stdout) : compare_print_table(&c, stdout);
+	compare_fini(&c);
+	if (fflush(stdout) != 0 || rc) {
+		fprintf(stderr, "gpucap: writing the comparison failed\n");
+		return CMD_EXIT_FAIL;
+	}
+	return CMD_EXIT_OK;
+}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# End-to-end: `gpucap compare` on the shipped example sweep (scenarios/sweeps/target-vs-reserved.yaml, 20
+# points x 3 replications): the table fits 120 columns and shows every block; --json shows the paired and the
+# unpaired (Welch) difference, and the paired one has the smaller standard error (common random numbers:
+# replication r of every point runs with the same seed); its intervals agree with the point_stats view;
+# --csv has one row per point and metric; run ids and --baseline; failed runs are left out and counted;
+# unknown ids, an empty database, a missing file and bad usage exit 2 with a clear message.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+"$GPUCAP" sweep "$SRC/scenarios/sweeps/target-vs-reserved.yaml" --jobs 2 --db tvr.sqlite --quiet
+out=$("$GPUCAP" compare --db tvr.sqlite target-vs-reserved); rc=$?
+check "compare exits 0 (got $rc)" test $rc -eq 0
+for block in "points (what differs)" "cost and SLO" "latency and TTFT" "cost by option" \
+	"against the baseline target-vs-reserved:0" "paired (same seeds)" "unpaired (Welch)"; do
+	check "table shows '$block'" grep -qF "$block" <<<"$out"
+done
+check "table fits 120 columns" test "$(awk '{ if (length($0) > m) m = length($0) } END { print m }' <<<"$out")" -le 120
+check "20 points, one on the Pareto front at least" test "$(grep -cE '^target-vs-reserved:[0-9]+ +\* ' <<<"$out")" -ge 1
+
+"$GPUCAP" compare --db tvr.sqlite --json target-vs-reserved >c.json; rc=$?
+check "--json exits 0 (got $rc)" test $rc -eq 0
+sqlite3 -separator ' ' tvr.sqlite "select point, name, coalesce(ci95, 'null') from point_stats" >view.txt
+check "--json: paired SE < unpaired SE, intervals as point_stats" python3 - c.json view.txt <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+pts = doc["points"]
+assert len(pts) == 20 and doc["baseline"] == "target-vs-reserved:0", doc["baseline"]
+# The runs of a point share their seeds with the baseline's (common random numbers), so the paired
+# difference of the violation rate has the smaller standard error over the sweep: pooled over the 19 points
+# (root mean square), and at most points. (Not at every point: where a plan's violations no longer follow the
+# traffic as the baseline's do, pairing gains nothing, and with 3 replications either SE can come out ahead.)
+sp = sw = 0.0
+smaller = 0
+for p in pts[1:]:
+    v = p["metrics"]["slo_violation_rate"]
+    assert v["paired"]["n"] == 3 and v["welch"]["se"] is not None, p["id"]
+    sp += v["paired"]["se"] ** 2
+    sw += v["welch"]["se"] ** 2
+    smaller += v["paired"]["se"] < v["welch"]["se"]
+print("slo_violation_rate: pooled paired SE %.6f, unpaired %.6f; paired smaller at %d of 19 points"
+      % ((sp / 19) ** 0.5, (sw / 19) ** 0.5, smaller))
+assert sp < 0.5 * sw, (sp, sw)
+assert smaller >= 10, smaller
+# paired differences detect what Welch cannot: some are significant only when paired
+assert any(p["metrics"]["slo_violation_rate"]["paired"]["significant"] and
+           not p["metrics"]["slo_violation_rate"]["welch"]["significant"] for p in pts), "no paired-only"
+assert sum(p["pareto"] for p in pts) >= 1
+view = {}
+for line in open(sys.argv[2]):
+    point, name, ci = line.split()
+    view[(int(point), name)] = None if ci == "null" else float(ci)
+for i, p in enumerate(pts):
+    for name, m in p["metrics"].items():
+        if (i, name) in view and m["ci95"] is not None:
+            w = view[(i, name)]
+            # the view's t975 table has 6 decimals: t(0.975, 2) = 4.302653 to 1e-7 relative
+            assert abs(w - m["ci95"]) <= 1e-6 * max(1e-12, abs(w)), (p["id"], name, w, m["ci95"])
+PY
+
+"$GPUCAP" compare --db tvr.sqlite --csv target-vs-reserved:3 target-vs-reserved:18 >c.csv; rc=$?
+check "--csv exits 0 (got $rc)" test $rc -eq 0
+check "--csv: a header and one row per point and metric" python3 - c.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2 * 21, len(rows)
+r = [x for x in rows if x["point"] == "target-vs-reserved:18" and x["metric"] == "cost_total_usd"][0]
+assert r["baseline"] == "0" and r["n"] == "3" and float(r["paired_diff"]) < 0 and r["welch_se"] != ""
+assert r["params"] == "autoscaling.target=0.8 fleet.0.count=6", r["params"]
+PY
+
+# plain runs, by id, against a baseline given by id; the sweep used ids 1-60
+"$GPUCAP" run --set horizon=2h --seed 5 --quiet --db tvr.sqlite
+"$GPUCAP" run --set horizon=2h --seed 5 --set fleet.0.count=4 --quiet --db tvr.sqlite
+out=$("$GPUCAP" compare --db tvr.sqlite --baseline 61 62 --json); rc=$?
+check "runs by id exit 0 (got $rc)" test $rc -eq 0
+check "baseline loaded from --baseline" python3 -c '
+import json, sys
+d = json.loads(sys.argv[1]); p = d["points"]
+assert d["baseline"] == "61" and [x["id"] for x in p] == ["62", "61"], d["baseline"]
+assert p[0]["metrics"]["cost_total_usd"]["paired"]["n"] == 1' "$out"
+
+# a point with a failed run: left out, counted, said
+cp tvr.sqlite failed.sqlite
+sqlite3 failed.sqlite "update runs set status = 'failed', error = 'boom' where sweep_id = 1 and point = 3 and replication = 1"
+out=$("$GPUCAP" compare --db failed.sqlite --json target-vs-reserved:3 2>err.txt); rc=$?
+check "failed run: exit 0 (got $rc)" test $rc -eq 0
+check "failed run said ($(cat err.txt))" grep -qF "target-vs-reserved:3: 1 of its 3 runs failed; compared on the 2 ok" err.txt
+check "failed run left out" python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])["points"][0]
+assert p["runs"] == 2 and p["failed"] == 1 and p["metrics"]["cost_total_usd"]["n"] == 2' "$out"
+sqlite3 failed.sqlite "update runs set status = 'failed', error = 'boom' where sweep_id = 1 and point = 3"
+"$GPUCAP" compare --db failed.sqlite target-vs-reserved:3 >/dev/null 2>err.txt; rc=$?
+check "all runs failed: exit 2 (got $rc)" test $rc -eq 2
+check "all runs failed said ($(cat err.txt))" grep -qF "point target-vs-reserved:3 has no successful run: all 3 of its runs failed" err.txt
+
+# errors
+expect_error() { # expect_error WORDS ARGS...: exit 2 and WORDS in the message
+	local words=$1; shift
+	"$GPUCAP" compare "$@" >/dev/null 2>err.txt; local rc=$?
+	check "compare $* exits 2 (got $rc)" test $rc -eq 2
+	check "compare $* says '$words' ($(cat err.txt))" grep -qF -- "$words" err.txt
+}
+expect_error "tvr.sqlite: no run 9999 in the database" --db tvr.sqlite 9999
+expect_error "no run, sweep or point 'nosuch' in the database" --db tvr.sqlite nosuch
+expect_error "sweep target-vs-reserved has points 0 to 19; no point 20" --db tvr.sqlite target-vs-reserved:20
+expect_error "expected SWEEP:POINT with a point number after ':'" --db tvr.sqlite target-vs-reserved:x
+expect_error "expected one run or one point" --db tvr.sqlite --baseline target-vs-reserved target-vs-reserved:1
+expect_error "missing.sqlite: No such file or directory" --db missing.sqlite
+expect_error "--json and --csv exclude each other" --db tvr.sqlite --json --csv
+expect_error "bad option '--bogus'" --db tvr.sqlite --bogus
+cp tvr.sqlite empty.sqlite
+sqlite3 empty.sqlite "pragma foreign_keys = on; delete from runs; delete from sweeps"
+expect_error "empty.sqlite: the database has no runs; nothing to compare" --db empty.sqlite
+printf 'not a database at all, just text\n' >text.sqlite
+"$GPUCAP" compare --db text.sqlite >/dev/null 2>err.txt; rc=$?
+check "not a database: non-zero exit (got $rc)" test $rc -ne 0
+check "compare leaves the database unchanged" test "$(sha256sum <tvr.sqlite)" = "$(cp tvr.sqlite x.sqlite; "$GPUCAP" compare --db x.sqlite >/dev/null; sha256sum <x.sqlite)"
+finish
