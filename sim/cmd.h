@@ -18,6 +18,7 @@ int cmd_trace(int argc, char **argv);      /* `gpucap trace stats|gen` (cmd_trac
 int cmd_trace_gen(int argc, char **argv);  /* `gpucap trace gen` (cmd_trace_gen.c) */
 int cmd_sweep(int argc, char **argv);      /* `gpucap sweep` (cmd_sweep.c) */
 int cmd_merge(int argc, char **argv);      /* `gpucap merge` (cmd_merge.c) */
+int cmd_recommend(int argc, char **argv);  /* `gpucap recommend` (cmd_recommend.c) */
 
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise. */
 int cmd_exit_code(int status);

@@ -27,6 +27,8 @@ static const char usage[] =
 	"  trace gen          write the requests a scenario would draw, as a CSV trace\n"
 	"  schema             print a JSON Schema of the scenario file, for editors\n"
 	"  merge OUT IN...    copy the runs of results databases IN into OUT (sweep shards, several files)\n"
+	"  recommend SCENARIO choose commitments (reserved, ODCR, block counts, Savings Plan $/h) with the\n"
+	"                     lowest cost over their term that keep the SLO (see gpucap recommend --help)\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
@@ -88,7 +90,9 @@ int main(int argc, char **argv)
 		return cmd_schema(argc - 1, argv + 1);
 	if (strcmp(argv[1], "merge") == 0)
 		return cmd_merge(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, validate, catalog, trace or schema (see gpucap --help)\n",
+	if (strcmp(argv[1], "recommend") == 0)
+		return cmd_recommend(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, recommend, validate, catalog, trace or schema (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }
