@@ -448,8 +448,15 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 	if (o->db && (rc = store_open(&x.st, o->db, d)))
 		return rc;
 	rc = search(&x, x.scale_rate * base, &r->base);
-	if (!rc)
+	if (!rc) {
 		rc = evaluate(&x, zeros, x.scale_rate * base, SP_AT, 0, &r->od);
+		r->od_ok = rc == STATUS_OK;
+		if (rc == STATUS_EINPUT) {  /* that fleet cannot be loaded: say so, and go on */
+			snprintf(r->od_why, sizeof r->od_why, "%s", d->msg);
+			diag_clear(d);
+			rc = STATUS_OK;
+		}
+	}
 	if (!rc && r->base.best >= 0) {
 		const struct recommend_candidate *b = &r->base.cands[r->base.best];
 		r->check = *b;

@@ -87,6 +87,9 @@ struct recommend_result {
 	struct recommend_search base;      /* at BASE (scale_rate x 1 without --growth) */
 	struct recommend_search low, high; /* at LOW and HIGH (--growth only) */
 	struct recommend_candidate od;     /* on-demand only: every varied count 0, no Savings Plan */
+	bool od_ok;                        /* od was run (false when that fleet is not a valid scenario: no
+	                                      on-demand entry, say; od_why says why) */
+	char od_why[DIAG_MSG_MAX];         /* the loader's message when !od_ok */
 	struct recommend_candidate check;  /* the best re-simulated with its Savings Plan commitment set (only
 	                                      when the best has one > 0; else a copy of it) */
 	bool checked;                      /* check was simulated */

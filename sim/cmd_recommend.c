@@ -226,8 +226,11 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 	}
 	printf("], \"runs\": %d, \"term_h\": %.17g, \"replications\": %d, \"pruned\": %d, \"on_demand_only\": ",
 	       r->runs, r->term_h, o->replications, s->pruned);
-	json_candidate(o, &r->od);
-	if (s->best >= 0) {
+	if (r->od_ok)
+		json_candidate(o, &r->od);
+	else
+		printf("null");
+	if (s->best >= 0 && r->od_ok) {
 		double save_h = r->od.cost_per_hour_usd - s->cands[s->best].cost_per_hour_usd;
 		json_num("savings_per_month_usd", save_h * 720, true);
 		json_num("savings_term_usd", save_h * r->term_h, true);
@@ -310,12 +313,17 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 		printf("  choice       %s\n", what);
 		printf("  cost         $%.2f over the term ($%.2f/h, $%.2f per 30-day month; window $%.2f)\n",
 		       b->cost_term_usd, b->cost_per_hour_usd, b->cost_per_hour_usd * 720, b->cost_window_usd);
-		describe(o, &r->od, what, sizeof what);
-		printf("  on-demand    only (%s): $%.2f over the term ($%.2f/h); SLO violations %.3f%%, %s\n", what,
-		       r->od.cost_term_usd, r->od.cost_per_hour_usd, 100 * r->od.violation_mean,
-		       r->od.feasible ? "kept" : "broken");
-		printf("  savings      $%.2f per month, $%.2f over the term (%.1f%% of on-demand only)\n", save_h * 720,
-		       save_h * r->term_h, r->od.cost_per_hour_usd > 0 ? 100 * save_h / r->od.cost_per_hour_usd : 0);
+		if (r->od_ok) {
+			describe(o, &r->od, what, sizeof what);
+			printf("  on-demand    only (%s): $%.2f over the term ($%.2f/h); SLO violations %.3f%%, %s\n",
+			       what, r->od.cost_term_usd, r->od.cost_per_hour_usd, 100 * r->od.violation_mean,
+			       r->od.feasible ? "kept" : "broken");
+			printf("  savings      $%.2f per month, $%.2f over the term (%.1f%% of on-demand only)\n",
+			       save_h * 720, save_h * r->term_h,
+			       r->od.cost_per_hour_usd > 0 ? 100 * save_h / r->od.cost_per_hour_usd : 0);
+		} else {
+			printf("  on-demand    only: not a valid scenario (%s)\n", r->od_why);
+		}
 		printf("  risk         term cost p90 $%.2f (sd $%.2f); worst violation rate %.3f%%\n",
 		       b->cost_term_p90_usd, b->cost_term_sd_usd, 100 * b->violation_worst);
 		if (!isnan(b->sp_utilization))
