@@ -268,13 +268,13 @@ static void print_curve(const struct recommend_opts *o, const struct recommend_s
 		from = to - CURVE_SHOWN > 0 ? to - CURVE_SHOWN : 0;
 	printf("\ncost curve (term cost: mean and p90 over replications; * = the choice; %d of %d candidates)\n",
 	       to - from, s->ncands);
-	printf("   %-36s %14s %14s %10s %10s  %s\n", "candidate", "term cost", "p90", "viol mean", "viol worst",
+	printf("   %-40s %14s %14s %10s %10s  %s\n", "candidate", "term cost", "p90", "viol mean", "viol worst",
 	       "SLO");
 	for (int i = from; i < to; i++) {
 		const struct recommend_candidate *c = &s->cands[i];
 		char what[256];
 		describe(o, c, what, sizeof what);
-		printf(" %c %-36s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', what,
+		printf(" %c %-40s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', what,
 		       c->cost_term_usd, c->cost_term_p90_usd, 100 * c->violation_mean, 100 * c->violation_worst,
 		       c->feasible ? "kept" : "broken");
 	}
