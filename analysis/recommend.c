@@ -16,7 +16,7 @@
 #include "store.h"
 #include "world.h"
 
-#define TERM_1Y_H 8760.0   /* 365 days (FACTS.md 3: 1 year = 31,536,000 s) */
+#define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
 #define TERM_3Y_H 26280.0  /* 1095 days */
 #define SETS_MAX (RECOMMEND_VARY_MAX + 3)
 
