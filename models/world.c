@@ -594,8 +594,29 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	return world_run_progress(sc, sink, version, NULL, rep, d);
 }
 
-int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
-		       const struct world_progress *progress, struct world_report *rep, struct diag *d)
+/* A copy of the eligible usage world_run_usage hands back (the measured hours with a warm-up). */
+static int copy_usage(const struct world *w, struct savings_hour **hours, int *nhours, struct diag *d)
+{
+	const struct meter *m = &w->meter;
+	const struct savings_hour *src = m->warmup_us > 0 ? m->usage_meas_by_hour : m->usage_by_hour;
+	int h0 = 0, n;
+	struct savings_hour *copy;
+
+	while (m->warmup_us > 0 && h0 < m->nhours && src[h0].len_h <= 0)
+		h0++;  /* hours wholly inside the warm-up, as meter_settle skips them */
+	n = m->nhours - h0;
+	copy = malloc(sizeof *copy * (size_t)(n > 0 ? n : 1));
+	if (!copy)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	memcpy(copy, src + h0, sizeof *copy * (size_t)n);
+	*hours = copy;
+	*nhours = n;
+	return STATUS_OK;
+}
+
+static int run_world(const struct scenario *sc, struct sink *sink, const char *version,
+		     const struct world_progress *progress, struct world_report *rep, struct savings_hour **hours,
+		     int *nhours, struct diag *d)
 {
 	struct world *w = calloc(1, sizeof *w);
 	struct sink_run_info info;
@@ -639,10 +660,24 @@ out_end:
 		if (rc == STATUS_OK)
 			rc = rc_end;
 	}
+	if (rc == STATUS_OK && hours)
+		rc = copy_usage(w, hours, nhours, d);
 out_teardown:
 	teardown(w);
 	free(w);
 	return rc;
+}
+
+int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
+		       const struct world_progress *progress, struct world_report *rep, struct diag *d)
+{
+	return run_world(sc, sink, version, progress, rep, NULL, NULL, d);
+}
+
+int world_run_usage(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
+		    struct savings_hour **hours, int *nhours, struct diag *d)
+{
+	return run_world(sc, sink, version, NULL, rep, hours, nhours, d);
 }
 
 double world_report_get(const struct world_report *rep, const char *name)

@@ -19,6 +19,7 @@
 
 #include "diag.h"
 #include "meter.h"
+#include "savings.h"
 #include "scenario.h"
 #include "sink.h"
 #include "warn.h"
@@ -50,6 +51,17 @@ struct world_progress {
 /* As world_run, telling progress (borrowed for the call; NULL: nobody) how far the run has got. */
 int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
 		       const struct world_progress *progress, struct world_report *rep, struct diag *d);
+
+/*
+ * As world_run, also handing back the run's Savings-Plan-eligible usage by UTC clock hour (savings.h), as the
+ * plans were settled against it: the measured window's hours ([warmup, horizon), each len_h the part of its
+ * clock hour inside it) when the scenario has a warm-up, else the whole window's. On success *hours is a new
+ * array of *nhours entries (returns owned: free() it); on failure both are left as they were. The usage does
+ * not depend on the plans' commitments (a plan changes the bill, never the fleet), so one run gives the bill
+ * of any commitment (analysis/recommend.h).
+ */
+int world_run_usage(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
+		    struct savings_hour **hours, int *nhours, struct diag *d);
 
 /* The value of metric `name` in rep, or NaN if absent. */
 double world_report_get(const struct world_report *rep, const char *name);

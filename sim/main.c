@@ -29,6 +29,8 @@ static const char usage[] =
 	"  merge OUT IN...    copy the runs of results databases IN into OUT (sweep shards, several files)\n"
 	"  compare [ID...]    runs and sweep points side by side: means, 95% intervals, paired differences\n"
 	"                     against a baseline, the Pareto front of cost against SLO violations\n"
+	"  recommend SCENARIO choose commitments (reserved, ODCR, block counts, Savings Plan $/h) with the\n"
+	"                     lowest cost over their term that keep the SLO (see gpucap recommend --help)\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
@@ -92,7 +94,9 @@ int main(int argc, char **argv)
 		return cmd_merge(argc - 1, argv + 1);
 	if (strcmp(argv[1], "compare") == 0)
 		return cmd_compare(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, compare, validate, catalog, trace or schema (see gpucap --help)\n",
+	if (strcmp(argv[1], "recommend") == 0)
+		return cmd_recommend(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, compare, recommend, validate, catalog, trace or schema (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }

@@ -1,0 +1,482 @@
+/* recommend: see recommend.h. */
+#include "recommend.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "scenario.h"
+#include "status.h"
+#include "store.h"
+#include "world.h"
+
+#define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
+#define TERM_3Y_H 26280.0  /* 1095 days */
+#define SETS_MAX (RECOMMEND_VARY_MAX + 3)
+
+/* How a candidate's Savings Plan is billed. */
+enum sp_mode {
+	SP_OPTIMISE,   /* the cheapest commitment for its own usage (recommend_sp_optimum), billed from it */
+	SP_AT,         /* a given commitment (0: no plan), billed from the usage */
+	SP_SIMULATED   /* the given commitment set in the scenario (> 0): the bill as simulated */
+};
+
+/* What one search needs, shared by its candidates. */
+struct ctx {
+	const struct recommend_opts *o;
+	struct recommend_result *r;
+	struct diag *d;
+	struct store *st;        /* --db, or NULL */
+	uint64_t seed;           /* the scenario's seed: replication k runs seed + k */
+	double scale_rate;       /* the scenario's own scale_rate */
+	int sp_index;            /* fleet index of the savings_plan entry, -1 if none */
+	double sp_loaded_usd_per_h;  /* its commitment as the scenario sets it */
+	double sp_discount;
+};
+
+/* One replication's figures. */
+struct rep {
+	double cost_meas_usd;    /* cost of the measured window, as simulated */
+	double measured_h;
+	double violation;
+	double slo_met;          /* 1, 0, or NaN when the run states no verdict */
+	struct savings_hour *hours;  /* eligible usage by hour (owned) */
+	int nhours;
+};
+
+int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d)
+{
+	const char *eq = strchr(text, '=');
+	char tail[8];
+	int idx, lo, hi, step = 1, n;
+
+	memset(v, 0, sizeof *v);
+	if (!eq || (size_t)(eq - text) >= sizeof v->key || sscanf(text, "fleet.%d.count=%n", &idx, &n) != 1 ||
+	    text + n != eq + 1 || idx < 0)
+		goto bad;
+	n = sscanf(eq + 1, "%d..%d%7s", &lo, &hi, tail);
+	if (n == 3 && sscanf(eq + 1, "%d..%d:%d%7s", &lo, &hi, &step, tail) != 3)
+		goto bad;
+	if (n < 2 || lo < 0 || hi < lo || step < 1)
+		goto bad;
+	memcpy(v->key, text, (size_t)(eq - text));
+	v->fleet_index = idx;
+	v->lo = lo;
+	v->hi = hi;
+	v->step = step;
+	return STATUS_OK;
+bad:
+	return diag_fail(d, STATUS_EINPUT, "--vary '%s': expected fleet.I.count=LO..HI[:STEP] with integers "
+			 "0 <= LO <= HI and STEP >= 1", text);
+}
+
+/* Sort helper: descending by breakpoint. */
+struct bp {
+	double b;  /* (1 - d) u_h / len_h */
+	double w;  /* len_h */
+};
+
+static int bp_desc(const void *a, const void *b)
+{
+	double x = ((const struct bp *)a)->b, y = ((const struct bp *)b)->b;
+	return (x < y) - (x > y);
+}
+
+/* The bill's change from a plan of commit c on hours: commitment charged less usage it covered. */
+static double sp_delta(const struct savings_hour *hours, int n, double c, double discount, double *util)
+{
+	struct savings_plan_terms plan = { c, discount };
+	struct savings_result res;
+	double covered = 0;
+
+	if (c <= 0 || n == 0) {
+		if (util)
+			*util = NAN;
+		return 0;
+	}
+	savings_settle(hours, n, &plan, 1, &res);
+	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+		covered += res.covered_usd[k];
+	if (util)
+		*util = res.commit_usd > 0 ? (res.commit_usd - res.unused_usd) / res.commit_usd : NAN;
+	return res.commit_usd - covered;
+}
+
+int recommend_sp_optimum(const struct savings_hour *hours, int n, double discount, double *usd_per_h)
+{
+	struct bp *bp = malloc(sizeof *bp * (size_t)(n > 0 ? n : 1));
+	double total_w = 0, above = 0, best = 0, lo, hi;
+
+	if (!bp)
+		return STATUS_ENOMEM;
+	for (int h = 0; h < n; h++) {
+		double u = 0;
+		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+			u += hours[h].usd[k];
+		bp[h].b = (1 - discount) * u / hours[h].len_h;
+		bp[h].w = hours[h].len_h;
+		total_w += bp[h].w;
+	}
+	qsort(bp, (size_t)n, sizeof *bp, bp_desc);
+	/* walk the distinct breakpoints downwards; F(v) = weight strictly above v; keep the last v with
+	 * F(v) <= (1 - d) W (F only grows as v falls) */
+	for (int i = 0; i < n;) {
+		double v = bp[i].b, group = 0;
+		if (v <= 0 || above > (1 - discount) * total_w * (1 + 1e-12))
+			break;
+		best = v;
+		for (; i < n && bp[i].b == v; i++)
+			group += bp[i].w;
+		above += group;
+	}
+	free(bp);
+	/* on the grid of cents: f is convex, so the best cent is one of the two around the exact minimiser */
+	lo = floor(best * 100 + 1e-9) / 100;
+	hi = ceil(best * 100 - 1e-9) / 100;
+	if (hi > lo && sp_delta(hours, n, hi, discount, NULL) < sp_delta(hours, n, lo, discount, NULL) - 1e-9)
+		lo = hi;
+	*usd_per_h = lo;
+	return STATUS_OK;
+}
+
+/* The --set texts of replication k of counts (and commit c when > 0) at scale. */
+static int make_sets(const struct ctx *x, const int *counts, double scale, double commit, int k,
+		     char buf[SETS_MAX][96], const char *sets[SETS_MAX])
+{
+	int n = 0;
+
+	for (int i = 0; i < x->o->nvary; i++)
+		snprintf(buf[n++], 96, "%s=%d", x->o->vary[i].key, counts[i]);
+	snprintf(buf[n++], 96, "seed=%" PRIu64, x->seed + (uint64_t)k);
+	snprintf(buf[n++], 96, "workload.arrivals.scale_rate=%.17g", scale);
+	if (commit > 0)
+		snprintf(buf[n++], 96, "fleet.%d.commit_usd_per_h=%.2f", x->sp_index, commit);
+	for (int i = 0; i < n; i++)
+		sets[i] = buf[i];
+	return n;
+}
+
+/* Run replication k; fill *rp (rp->hours owned on success). */
+static int run_rep(struct ctx *x, const int *counts, double scale, double commit, int k, struct rep *rp)
+{
+	char buf[SETS_MAX][96], label[SETS_MAX * 96 + 16];
+	const char *sets[SETS_MAX], *labels[1] = { label };
+	int nsets = make_sets(x, counts, scale, commit, k, buf, sets), rc, o;
+	struct scenario sc;
+	struct world_report *rep = calloc(1, sizeof *rep);
+	struct sink sink = sink_null;
+
+	if (!rep)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	rc = scenario_load(&sc, x->o->scenario, sets, nsets, x->d);
+	if (rc)
+		goto out_report;
+	if (x->st) {
+		o = snprintf(label, sizeof label, "recommend=");
+		for (int i = 0; i < nsets; i++)
+			o += snprintf(label + o, sizeof label - (size_t)o, "%s%s", i ? " " : "", sets[i]);
+		sink = store_sink(x->st, x->d);
+		store_set_labels(x->st, labels, 1);
+	}
+	rc = world_run_usage(&sc, &sink, GPUCAP_VERSION, rep, &rp->hours, &rp->nhours, x->d);
+	x->r->runs++;
+	if (rc)
+		goto out_scenario;
+	rp->cost_meas_usd = world_report_get(rep, "cost_measured_usd");
+	rp->measured_h = world_report_get(rep, "measured_s") / 3600;
+	rp->violation = world_report_get(rep, "slo_violation_rate");
+	rp->slo_met = world_report_get(rep, "slo_met");
+	if (isnan(rp->violation))
+		rp->violation = 0;  /* no measured request: nothing violated */
+out_scenario:
+	scenario_fini(&sc);
+out_report:
+	free(rep);
+	return rc;
+}
+
+/* Pool the replications' hours (one long profile: the commitment minimising the mean bill). */
+static int pooled_optimum(const struct ctx *x, const struct rep *reps, int n, double *c)
+{
+	int total = 0, at = 0, rc;
+	struct savings_hour *all;
+
+	for (int k = 0; k < n; k++)
+		total += reps[k].nhours;
+	all = calloc((size_t)(total > 0 ? total : 1), sizeof *all);
+	if (!all)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int k = 0; k < n; k++) {
+		memcpy(all + at, reps[k].hours, sizeof *all * (size_t)reps[k].nhours);
+		at += reps[k].nhours;
+	}
+	rc = recommend_sp_optimum(all, total, x->sp_discount, c);
+	free(all);
+	return rc ? diag_fail(x->d, rc, "out of memory") : STATUS_OK;
+}
+
+/* Means, spread and the verdict of a candidate from its replications' term costs. */
+static void summarise(const struct ctx *x, const struct rep *reps, const double *cost, const double *util,
+		      struct recommend_candidate *c)
+{
+	int n = x->o->replications;
+	double term[RECOMMEND_REPS_MAX], sum_w = 0, sum_h = 0, sum_u = 0, sum_v = 0;
+	int nu = 0;
+
+	c->violation_worst = 0;
+	c->slo_met_reps = 0;
+	for (int k = 0; k < n; k++) {
+		term[k] = cost[k] / reps[k].measured_h * x->r->term_h;
+		sum_w += cost[k];
+		sum_h += cost[k] / reps[k].measured_h;
+		sum_v += reps[k].violation;
+		if (reps[k].violation > c->violation_worst)
+			c->violation_worst = reps[k].violation;
+		if (reps[k].slo_met > 0)
+			c->slo_met_reps++;
+		if (!isnan(util[k])) {
+			sum_u += util[k];
+			nu++;
+		}
+	}
+	c->cost_window_usd = sum_w / n;
+	c->cost_per_hour_usd = sum_h / n;
+	c->cost_term_usd = c->cost_per_hour_usd * x->r->term_h;
+	c->violation_mean = sum_v / n;
+	c->sp_utilization = nu ? sum_u / nu : NAN;
+	c->cost_term_sd_usd = n > 1 ? gsl_stats_sd(term, 1, (size_t)n) : 0;
+	gsl_sort(term, 1, (size_t)n);
+	c->cost_term_p90_usd = gsl_stats_quantile_from_sorted_data(term, 1, (size_t)n, 0.9);
+	if (x->o->slo == RECOMMEND_SLO_RATE)
+		c->feasible = c->violation_mean <= x->o->max_violation_rate;
+	else
+		c->feasible = c->slo_met_reps == n;
+}
+
+/* Simulate counts at scale over the replications and bill its Savings Plan as mode says (commit: the
+ * SP_AT / SP_SIMULATED commitment). */
+static int evaluate(struct ctx *x, const int *counts, double scale, enum sp_mode mode, double commit,
+		    struct recommend_candidate *c)
+{
+	int n = x->o->replications, rc = STATUS_OK, done = 0;
+	struct rep *reps = calloc((size_t)n, sizeof *reps);
+	double cost[RECOMMEND_REPS_MAX], util[RECOMMEND_REPS_MAX];
+
+	if (!reps)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	memset(c, 0, sizeof *c);
+	memcpy(c->counts, counts, sizeof c->counts);
+	for (; done < n; done++) {
+		rc = run_rep(x, counts, scale, mode == SP_SIMULATED ? commit : 0, done, &reps[done]);
+		if (rc)
+			goto out_reps;
+		if (x->o->slo != RECOMMEND_SLO_RATE && isnan(reps[done].slo_met)) {
+			rc = diag_fail(x->d, STATUS_EINPUT, "%s states no SLO verdict (slo.max_violation_rate or a "
+				       "percentile SLO): give --max-violation-rate R", x->o->scenario);
+			goto out_reps;
+		}
+	}
+	c->sp_usd_per_h = x->sp_index >= 0 ? commit : NAN;
+	if (x->sp_index >= 0 && mode == SP_OPTIMISE && (rc = pooled_optimum(x, reps, n, &c->sp_usd_per_h)))
+		goto out_reps;
+	for (int k = 0; k < n; k++) {
+		cost[k] = reps[k].cost_meas_usd;
+		util[k] = NAN;
+		if (x->sp_index < 0)
+			continue;
+		if (mode == SP_SIMULATED) {
+			sp_delta(reps[k].hours, reps[k].nhours, commit, x->sp_discount, &util[k]);
+			continue;
+		}
+		/* the bill without the scenario's plan, then with the chosen one (meter_settle's arithmetic) */
+		cost[k] += sp_delta(reps[k].hours, reps[k].nhours, c->sp_usd_per_h, x->sp_discount, &util[k]) -
+			   sp_delta(reps[k].hours, reps[k].nhours, x->sp_loaded_usd_per_h, x->sp_discount, NULL);
+	}
+	summarise(x, reps, cost, util, c);
+out_reps:
+	for (int k = 0; k < n; k++)
+		free(reps[k].hours);
+	free(reps);
+	return rc;
+}
+
+/* Levels of vary v. */
+static int levels(const struct recommend_vary *v)
+{
+	return (v->hi - v->lo) / v->step + 1;
+}
+
+/*
+ * The grid, outer dimensions in full, the last one ascending with pruning: once a feasible level costs
+ * more (mean term cost) than the feasible level before it, the rest of that line is skipped. This assumes
+ * the mean term cost is convex (more generally: falls, then rises) in the last count over its feasible
+ * levels, and that more capacity does not break the SLO; on such a curve the first rise follows the minimum.
+ */
+static int search(struct ctx *x, double scale, struct recommend_search *s)
+{
+	const struct recommend_opts *o = x->o;
+	int nv = o->nvary, total = 1, idx[RECOMMEND_VARY_MAX] = { 0 }, rc;
+	int inner = nv ? levels(&o->vary[nv - 1]) : 1;
+
+	memset(s, 0, sizeof *s);
+	s->scale_rate = scale;
+	s->best = -1;
+	for (int i = 0; i < nv; i++)
+		total *= levels(&o->vary[i]);
+	s->cands = calloc((size_t)total, sizeof *s->cands);
+	if (!s->cands)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int line = 0; line < total / inner; line++) {
+		double prev = NAN;
+		for (int j = 0; j < inner; j++) {
+			int counts[RECOMMEND_VARY_MAX] = { 0 }, rest = line;
+			struct recommend_candidate *c = &s->cands[s->ncands];
+
+			for (int i = nv - 2; i >= 0; i--) {
+				idx[i] = rest % levels(&o->vary[i]);
+				rest /= levels(&o->vary[i]);
+			}
+			for (int i = 0; i < nv - 1; i++)
+				counts[i] = o->vary[i].lo + idx[i] * o->vary[i].step;
+			if (nv)
+				counts[nv - 1] = o->vary[nv - 1].lo + j * o->vary[nv - 1].step;
+			if ((rc = evaluate(x, counts, scale, SP_OPTIMISE, 0, c)))
+				return rc;
+			s->ncands++;
+			if (c->feasible && (s->best < 0 || c->cost_term_usd < s->cands[s->best].cost_term_usd))
+				s->best = s->ncands - 1;
+			if (!c->feasible)
+				continue;
+			if (!isnan(prev) && c->cost_term_usd > prev) {
+				s->pruned += inner - j - 1;
+				break;
+			}
+			prev = c->cost_term_usd;
+		}
+	}
+	return STATUS_OK;
+}
+
+/* Check the varied entries and the plan against the scenario; fill the rates and the term. */
+static int inspect(struct ctx *x, const struct scenario *sc)
+{
+	const struct recommend_opts *o = x->o;
+	struct recommend_result *r = x->r;
+	bool three = false;
+	int plans = 0;
+
+	r->od_usd_per_h = sc->serving.od_usd_per_h;
+	for (int i = 0; i < sc->nfleet; i++)
+		if (sc->fleet[i].option == OPTION_ON_DEMAND) {
+			r->od_usd_per_h = sc->fleet[i].usd_per_h;
+			break;
+		}
+	x->sp_index = -1;
+	r->sp_discount = NAN;
+	for (int i = 0; i < sc->nfleet; i++) {
+		if (sc->fleet[i].option != OPTION_SAVINGS_PLAN)
+			continue;
+		if (plans++)
+			return diag_fail(x->d, STATUS_EINPUT, "%s: recommend chooses one Savings Plan; fleet.%d is a "
+					 "second savings_plan entry", o->scenario, i);
+		x->sp_index = i;
+		x->sp_loaded_usd_per_h = sc->fleet[i].commit_usd_per_h;
+		x->sp_discount = r->sp_discount = sc->fleet[i].discount;
+		three |= sc->fleet[i].term == TERM_3Y;
+	}
+	for (int v = 0; v < o->nvary; v++) {
+		const struct recommend_vary *vy = &o->vary[v];
+		const struct fleet_entry *e;
+		for (int w = 0; w < v; w++)
+			if (o->vary[w].fleet_index == vy->fleet_index)
+				return diag_fail(x->d, STATUS_EINPUT, "--vary %s given twice", vy->key);
+		if (vy->fleet_index >= sc->nfleet)
+			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: %s has %d fleet entries", vy->key,
+					 o->scenario, sc->nfleet);
+		e = &sc->fleet[vy->fleet_index];
+		if (e->option != OPTION_RESERVED && e->option != OPTION_ODCR && e->option != OPTION_CAPACITY_BLOCK)
+			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: fleet.%d is %s; expected a reserved, odcr "
+					 "or capacity_block entry", vy->key, vy->fleet_index, option_kind_name(e->option));
+		r->vary_kind[v] = e->option;
+		three |= e->term == TERM_3Y;
+		/* the effective hourly rate: reserved pays upfront over the term's hours (option_reserved.c) */
+		r->break_even[v] = (e->usd_per_h + (e->option == OPTION_RESERVED ? e->upfront_usd /
+				    (e->term == TERM_3Y ? TERM_3Y_H : TERM_1Y_H) : 0)) / r->od_usd_per_h;
+	}
+	r->term_h = three ? TERM_3Y_H : TERM_1Y_H;
+	x->seed = sc->seed;
+	x->scale_rate = sc->arrivals.scale_rate;
+	return STATUS_OK;
+}
+
+static int load_base(struct ctx *x)
+{
+	struct scenario sc;
+	int rc = scenario_load(&sc, x->o->scenario, NULL, 0, x->d);
+
+	if (rc)
+		return rc;
+	rc = inspect(x, &sc);
+	scenario_fini(&sc);
+	return rc;
+}
+
+int recommend_run(const struct recommend_opts *o, struct recommend_result *r, struct diag *d)
+{
+	struct ctx x = { .o = o, .r = r, .d = d };
+	int zeros[RECOMMEND_VARY_MAX] = { 0 }, total = 1, rc;
+	double base = o->growth_given ? o->growth[1] : 1;
+
+	memset(r, 0, sizeof *r);
+	r->base.best = r->low.best = r->high.best = -1;
+	for (int i = 0; i < o->nvary; i++)
+		total *= levels(&o->vary[i]);
+	if (total > RECOMMEND_GRID_MAX)
+		return diag_fail(d, STATUS_EINPUT, "the --vary ranges make %d candidates; at most %d", total,
+				 RECOMMEND_GRID_MAX);
+	if (o->replications < 1 || o->replications > RECOMMEND_REPS_MAX)
+		return diag_fail(d, STATUS_EINPUT, "--replications %d: expected 1 to %d", o->replications,
+				 RECOMMEND_REPS_MAX);
+	if ((rc = load_base(&x)))
+		return rc;
+	if (o->db && (rc = store_open(&x.st, o->db, d)))
+		return rc;
+	rc = search(&x, x.scale_rate * base, &r->base);
+	if (!rc) {
+		rc = evaluate(&x, zeros, x.scale_rate * base, SP_AT, 0, &r->od);
+		r->od_ok = rc == STATUS_OK;
+		if (rc == STATUS_EINPUT) {  /* that fleet cannot be loaded: say so, and go on */
+			snprintf(r->od_why, sizeof r->od_why, "%s", d->msg);
+			diag_clear(d);
+			rc = STATUS_OK;
+		}
+	}
+	if (!rc && r->base.best >= 0) {
+		const struct recommend_candidate *b = &r->base.cands[r->base.best];
+		r->check = *b;
+		if (x.sp_index >= 0 && b->sp_usd_per_h > 0) {
+			rc = evaluate(&x, b->counts, x.scale_rate * base, SP_SIMULATED, b->sp_usd_per_h, &r->check);
+			r->checked = true;
+		}
+	}
+	if (!rc && o->growth_given)
+		rc = search(&x, x.scale_rate * o->growth[0], &r->low);
+	if (!rc && o->growth_given)
+		rc = search(&x, x.scale_rate * o->growth[2], &r->high);
+	store_close(x.st);
+	return rc;
+}
+
+void recommend_result_fini(struct recommend_result *r)
+{
+	free(r->base.cands);
+	free(r->low.cands);
+	free(r->high.cands);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,126 @@
+/*
+ * recommend: which commitments to buy, chosen by simulation (`gpucap recommend`, README "Recommending what
+ * to buy").
+ *
+ * Candidates are the commitment levels named by the --vary ranges (counts of `reserved`, `odcr` and
+ * `capacity_block` fleet entries: they change capacity, so each level is simulated) and, when the scenario
+ * has a `savings_plan` entry, that plan's commitment in USD per hour (it changes only the bill, so it is
+ * computed, not searched: recommend_sp_optimum on each candidate's simulated hourly eligible usage).
+ *
+ * Every candidate runs `replications` times with seeds seed, seed + 1, ... (the scenario's seed; the same
+ * seeds for every candidate: common random numbers), in-process, keeping only the metrics (and, with --db,
+ * storing each run labelled `recommend=...`). A candidate's cost over the term is, per replication,
+ *     term_usd = cost of the measured window / measured hours x term hours,
+ * the window's cost per hour (every part: commitments at their hourly rates, usage as simulated) taken to
+ * hold for the whole term: 8760 h (1 year), or 26280 h when a varied entry or the Savings Plan has
+ * `term: 3y`. The objective is the mean of term_usd over the replications; the constraint is the SLO
+ * (mean slo_violation_rate <= max_violation_rate, or slo_met in every replication).
+ *
+ * Errors: bad options and scenarios are STATUS_EINPUT (or what scenario_load returns) with the message in
+ * the diag; a run that fails stops the search with its status.
+ */
+#ifndef GPUCAP_RECOMMEND_H
+#define GPUCAP_RECOMMEND_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "option.h"
+#include "savings.h"
+
+#define RECOMMEND_VARY_MAX 4       /* --vary options */
+#define RECOMMEND_GRID_MAX 1000    /* candidates of the grid, before pruning */
+#define RECOMMEND_REPS_MAX 1000    /* --replications */
+
+enum recommend_slo {
+	RECOMMEND_SLO_DEFAULT,  /* slo_met in every replication when the runs state one, else an error */
+	RECOMMEND_SLO_RATE,     /* mean slo_violation_rate <= max_violation_rate */
+	RECOMMEND_SLO_MET       /* slo_met in every replication */
+};
+
+struct recommend_vary {
+	char key[64];     /* "fleet.I.count" */
+	int fleet_index;  /* I */
+	int lo, hi, step; /* levels lo, lo + step, ... <= hi; 0 <= lo <= hi, step >= 1 */
+};
+
+struct recommend_opts {
+	const char *scenario;                            /* the scenario file, borrowed */
+	struct recommend_vary vary[RECOMMEND_VARY_MAX];  /* the varied counts, outermost first */
+	int nvary;
+	enum recommend_slo slo;                          /* the constraint */
+	double max_violation_rate;                       /* RECOMMEND_SLO_RATE: the bound, [0, 1] */
+	int replications;                                /* >= 1 */
+	bool growth_given;                               /* --growth given */
+	double growth[3];                                /* LOW, BASE, HIGH: multiples of scale_rate */
+	const char *db;                                  /* store every run here; NULL: keep nothing */
+};
+
+/* One candidate: its levels and what its replications gave. */
+struct recommend_candidate {
+	int counts[RECOMMEND_VARY_MAX];  /* the varied counts, as vary[] */
+	double sp_usd_per_h;             /* the Savings Plan commitment (recommend_sp_optimum); 0 = none or
+	                                    not worth buying; NaN when the scenario has no savings_plan */
+	double cost_window_usd;          /* mean cost of the measured window, at sp_usd_per_h */
+	double cost_per_hour_usd;        /* mean of cost / measured hours */
+	double cost_term_usd;            /* mean cost over the term (cost_per_hour_usd x term hours) */
+	double cost_term_p90_usd;        /* 90th percentile of the replications' term costs */
+	double cost_term_sd_usd;         /* their standard deviation (0 with one replication) */
+	double violation_mean;           /* mean slo_violation_rate */
+	double violation_worst;          /* largest slo_violation_rate of a replication */
+	int slo_met_reps;                /* replications with slo_met = 1 */
+	bool feasible;                   /* meets the constraint */
+	double sp_utilization;           /* with a plan: share of its commitment that covered usage (mean) */
+};
+
+/* The search, under one traffic level. */
+struct recommend_search {
+	double scale_rate;                  /* workload.arrivals.scale_rate of its runs */
+	struct recommend_candidate *cands;  /* evaluated candidates, in grid order (owned) */
+	int ncands;
+	int best;                           /* index into cands, -1 if none is feasible */
+	int pruned;                         /* grid points skipped by the pruning rule */
+};
+
+struct recommend_result {
+	double term_h;                     /* 8760 or 26280 */
+	struct recommend_search base;      /* at BASE (scale_rate x 1 without --growth) */
+	struct recommend_search low, high; /* at LOW and HIGH (--growth only) */
+	struct recommend_candidate od;     /* on-demand only: every varied count 0, no Savings Plan */
+	bool od_ok;                        /* od was run (false when that fleet is not a valid scenario: no
+	                                      on-demand entry, say; od_why says why) */
+	char od_why[DIAG_MSG_MAX];         /* the loader's message when !od_ok */
+	struct recommend_candidate check;  /* the best re-simulated with its Savings Plan commitment set (only
+	                                      when the best has one > 0; else a copy of it) */
+	bool checked;                      /* check was simulated */
+	double od_usd_per_h;               /* On-Demand rate of the serving type (the on_demand entry's) */
+	double break_even[RECOMMEND_VARY_MAX];  /* per varied entry: its effective hourly rate / od_usd_per_h,
+	                                           the share of hours it must displace on-demand to pay off */
+	enum option_kind vary_kind[RECOMMEND_VARY_MAX];  /* the varied entries' options */
+	double sp_discount;                /* the plan's discount; NaN without a plan */
+	int runs;                          /* simulation runs made */
+};
+
+/*
+ * The Savings Plan commitment, on a grid of cents, that minimises the bill of hourly eligible usage
+ * hours[0 .. n) (borrowed) under one plan of discount d:
+ *     f(c) = sum_h [ c len_h + max(0, u_h - c len_h / (1 - d)) ],  u_h = the hour's eligible usage (USD at
+ * On-Demand rates, all kinds). f is convex and piecewise linear with breakpoints b_h = (1 - d) u_h / len_h;
+ * its slope right of c is W - F(c) / (1 - d), W = sum len_h, F(c) = sum of len_h over hours with b_h > c; so
+ * the exact minimiser is the smallest c >= 0 with F(c) <= (1 - d) W, found by sorting the b_h (the
+ * Cost Explorer rule: commit to the level used at SP rates in at least (1 - d) of the hours). The answer is
+ * the cheaper of the two cent values around it (the lower on a tie). Returns STATUS_OK or STATUS_ENOMEM.
+ */
+int recommend_sp_optimum(const struct savings_hour *hours, int n, double discount, double *usd_per_h);
+
+/*
+ * Run the search described by *o; fill *r (caller-owned; recommend_result_fini it, also after a failure).
+ */
+int recommend_run(const struct recommend_opts *o, struct recommend_result *r, struct diag *d);
+
+void recommend_result_fini(struct recommend_result *r);
+
+/* Parse "fleet.I.count=LO..HI[:STEP]" into *v (without checking the entry). STATUS_EINPUT on bad text. */
+int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d);
+
+#endif

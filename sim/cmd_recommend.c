@@ -1,0 +1,375 @@
+/*
+ * cmd_recommend: `gpucap recommend SCENARIO [--vary KEY=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]
+ * [--replications N] [--growth LOW,BASE,HIGH] [--db FILE] [--json]`: the options, then the report of
+ * analysis/recommend.h as text or JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "recommend.h"
+#include "status.h"
+
+#define CURVE_SHOWN 9  /* rows of the cost curve around the choice */
+
+static const char recommend_usage[] =
+	"usage: gpucap recommend SCENARIO [--vary fleet.I.count=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
+	"                        [--replications N] [--growth LOW,BASE,HIGH] [--db FILE] [--json]\n"
+	"\n"
+	"Choose the commitments with the lowest expected cost over their term that keep the SLO: the counts of\n"
+	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), and the Savings\n"
+	"Plan $/h of the scenario's savings_plan entry (computed from each candidate's simulated hourly usage).\n"
+	"\n"
+	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4)\n"
+	"  --max-violation-rate R   keep the mean slo_violation_rate over replications <= R (0 to 1)\n"
+	"  --slo-met                keep slo_met in every replication (the default; needs an SLO verdict)\n"
+	"  --replications N         runs per candidate, seeds seed .. seed + N - 1, the same for all (default 3)\n"
+	"  --growth LOW,BASE,HIGH   traffic multiples of scale_rate: search at BASE, then again at LOW and HIGH\n"
+	"  --db FILE                store every run in FILE, labelled recommend=...\n"
+	"  --json                   print {\"best\": {...}, \"candidates\": [...], \"runs\": N, ...}\n"
+	"  -h, --help               this help\n"
+	"\n"
+	"Exit codes: 0 a choice was found, 1 no candidate keeps the SLO (or another failure), 2 bad input.\n";
+
+struct args {
+	struct recommend_opts o;
+	bool json;
+};
+
+static int parse_number(const char *text, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(text, &end);
+	return errno || end == text || *end || !isfinite(*out) ? -1 : 0;
+}
+
+static int parse_growth(const char *text, double g[3])
+{
+	const char *p = text;
+
+	for (int i = 0; i < 3; i++) {
+		char tok[64];
+		size_t len = strcspn(p, ",");
+		if (len == 0 || len >= sizeof tok)
+			return -1;
+		memcpy(tok, p, len);
+		tok[len] = 0;
+		if (parse_number(tok, &g[i]) || !(g[i] > 0))
+			return -1;
+		p += len;
+		if (i < 2 && *p++ != ',')
+			return -1;
+	}
+	return *p ? -1 : (g[0] <= g[1] && g[1] <= g[2] ? 0 : -1);
+}
+
+static int parse_args(int argc, char **argv, struct args *a)
+{
+	static const struct option longopts[] = {
+		{ "vary", required_argument, NULL, 'v' },  { "max-violation-rate", required_argument, NULL, 'r' },
+		{ "slo-met", no_argument, NULL, 'm' },      { "replications", required_argument, NULL, 'n' },
+		{ "growth", required_argument, NULL, 'g' }, { "db", required_argument, NULL, 'd' },
+		{ "json", no_argument, NULL, 'j' },         { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct diag d;
+	double v;
+	int c;
+
+	memset(a, 0, sizeof *a);
+	diag_clear(&d);
+	a->o.replications = 3;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'v':
+			if (a->o.nvary == RECOMMEND_VARY_MAX) {
+				fprintf(stderr, "gpucap recommend: at most %d --vary options\n", RECOMMEND_VARY_MAX);
+				return -1;
+			}
+			if (recommend_parse_vary(optarg, &a->o.vary[a->o.nvary++], &d)) {
+				fprintf(stderr, "gpucap recommend: %s\n", d.msg);
+				return -1;
+			}
+			break;
+		case 'r':
+			if (parse_number(optarg, &v) || v < 0 || v > 1 || a->o.slo == RECOMMEND_SLO_MET) {
+				fprintf(stderr, "gpucap recommend: --max-violation-rate '%s': expected a number from 0 to 1, "
+					"without --slo-met\n", optarg);
+				return -1;
+			}
+			a->o.slo = RECOMMEND_SLO_RATE;
+			a->o.max_violation_rate = v;
+			break;
+		case 'm':
+			if (a->o.slo == RECOMMEND_SLO_RATE) {
+				fprintf(stderr, "gpucap recommend: --slo-met and --max-violation-rate exclude each other\n");
+				return -1;
+			}
+			a->o.slo = RECOMMEND_SLO_MET;
+			break;
+		case 'n':
+			if (parse_number(optarg, &v) || v != floor(v) || v < 1 || v > RECOMMEND_REPS_MAX) {
+				fprintf(stderr, "gpucap recommend: --replications '%s': expected an integer from 1 to %d\n",
+					optarg, RECOMMEND_REPS_MAX);
+				return -1;
+			}
+			a->o.replications = (int)v;
+			break;
+		case 'g':
+			if (parse_growth(optarg, a->o.growth)) {
+				fprintf(stderr, "gpucap recommend: --growth '%s': expected LOW,BASE,HIGH, three numbers > 0 "
+					"with LOW <= BASE <= HIGH\n", optarg);
+				return -1;
+			}
+			a->o.growth_given = true;
+			break;
+		case 'd': a->o.db = optarg; break;
+		case 'j': a->json = true; break;
+		case 'h':
+			fputs(recommend_usage, stdout);
+			return 1;
+		case ':':
+			fprintf(stderr, "gpucap recommend: option '%s' needs a value (see gpucap recommend --help)\n",
+				argv[optind - 1]);
+			return -1;
+		default:
+			fprintf(stderr, "gpucap recommend: unknown option '%s' (see gpucap recommend --help)\n",
+				argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "gpucap recommend: expected a scenario file (see gpucap recommend --help)\n");
+		return -1;
+	}
+	a->o.scenario = argv[optind++];
+	if (optind < argc) {
+		fprintf(stderr, "gpucap recommend: one scenario at a time; unexpected '%s'\n", argv[optind]);
+		return -1;
+	}
+	return 0;
+}
+
+/* "fleet.0.count=3 fleet.2.count=1, Savings Plan $14.00/h" */
+static void describe(const struct recommend_opts *o, const struct recommend_candidate *c, char *buf, size_t size)
+{
+	int n = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < o->nvary && (size_t)n < size; i++)
+		n += snprintf(buf + n, size - (size_t)n, "%s%s=%d", i ? " " : "", o->vary[i].key, c->counts[i]);
+	if (!isnan(c->sp_usd_per_h) && (size_t)n < size) {
+		if (c->sp_usd_per_h > 0)
+			snprintf(buf + n, size - (size_t)n, "%sSavings Plan $%.2f/h", n ? ", " : "", c->sp_usd_per_h);
+		else
+			snprintf(buf + n, size - (size_t)n, "%sno Savings Plan", n ? ", " : "");
+	}
+	if (!buf[0])
+		snprintf(buf, size, "the scenario as it is");
+}
+
+static void json_num(const char *name, double v, bool comma)
+{
+	if (isfinite(v))
+		printf("%s\"%s\": %.17g", comma ? ", " : "", name, v);
+	else
+		printf("%s\"%s\": null", comma ? ", " : "", name);
+}
+
+static void json_candidate(const struct recommend_opts *o, const struct recommend_candidate *c)
+{
+	printf("{\"counts\": {");
+	for (int i = 0; i < o->nvary; i++)
+		printf("%s\"%s\": %d", i ? ", " : "", o->vary[i].key, c->counts[i]);
+	printf("}");
+	json_num("sp_usd_per_h", c->sp_usd_per_h, true);
+	json_num("cost_window_usd", c->cost_window_usd, true);
+	json_num("cost_per_hour_usd", c->cost_per_hour_usd, true);
+	json_num("cost_per_month_usd", c->cost_per_hour_usd * 720, true);
+	json_num("cost_term_usd", c->cost_term_usd, true);
+	json_num("cost_term_p90_usd", c->cost_term_p90_usd, true);
+	json_num("cost_term_sd_usd", c->cost_term_sd_usd, true);
+	json_num("violation_rate_mean", c->violation_mean, true);
+	json_num("violation_rate_worst", c->violation_worst, true);
+	json_num("sp_utilization", c->sp_utilization, true);
+	printf(", \"slo_met_replications\": %d, \"feasible\": %s}", c->slo_met_reps, c->feasible ? "true" : "false");
+}
+
+static void json_best(const struct recommend_opts *o, const struct recommend_search *s)
+{
+	if (s->best < 0)
+		printf("null");
+	else
+		json_candidate(o, &s->cands[s->best]);
+}
+
+static void print_json(const struct recommend_opts *o, const struct recommend_result *r)
+{
+	const struct recommend_search *s = &r->base;
+
+	printf("{\"best\": ");
+	json_best(o, s);
+	printf(", \"candidates\": [");
+	for (int i = 0; i < s->ncands; i++) {
+		printf(i ? ", " : "");
+		json_candidate(o, &s->cands[i]);
+	}
+	printf("], \"runs\": %d, \"term_h\": %.17g, \"replications\": %d, \"pruned\": %d, \"on_demand_only\": ",
+	       r->runs, r->term_h, o->replications, s->pruned);
+	if (r->od_ok)
+		json_candidate(o, &r->od);
+	else
+		printf("null");
+	if (s->best >= 0 && r->od_ok) {
+		double save_h = r->od.cost_per_hour_usd - s->cands[s->best].cost_per_hour_usd;
+		json_num("savings_per_month_usd", save_h * 720, true);
+		json_num("savings_term_usd", save_h * r->term_h, true);
+	}
+	printf(", \"checked\": ");
+	if (r->checked)
+		json_candidate(o, &r->check);
+	else
+		printf("null");
+	printf(", \"break_even\": {");
+	for (int i = 0; i < o->nvary; i++)
+		printf("%s\"%s\": %.17g", i ? ", " : "", o->vary[i].key, r->break_even[i]);
+	if (!isnan(r->sp_discount))
+		printf("%s\"savings_plan\": %.17g", o->nvary ? ", " : "", 1 - r->sp_discount);
+	printf("}");
+	if (o->growth_given) {
+		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, \"best\": ", r->low.scale_rate);
+		json_best(o, &r->low);
+		printf("}, \"high\": {\"scale_rate\": %.17g, \"best\": ", r->high.scale_rate);
+		json_best(o, &r->high);
+		printf("}}");
+	}
+	printf("}\n");
+}
+
+/* The cost curve: up to CURVE_SHOWN evaluated candidates around the choice, in grid order. */
+static void print_curve(const struct recommend_opts *o, const struct recommend_search *s)
+{
+	int from = s->best - CURVE_SHOWN / 2, to;
+
+	if (from < 0 || s->best < 0)
+		from = 0;
+	to = from + CURVE_SHOWN < s->ncands ? from + CURVE_SHOWN : s->ncands;
+	if (to - from < CURVE_SHOWN)
+		from = to - CURVE_SHOWN > 0 ? to - CURVE_SHOWN : 0;
+	printf("\ncost curve (term cost: mean and p90 over replications; * = the choice; %d of %d candidates)\n",
+	       to - from, s->ncands);
+	printf("   %-40s %14s %14s %10s %10s  %s\n", "candidate", "term cost", "p90", "viol mean", "viol worst",
+	       "SLO");
+	for (int i = from; i < to; i++) {
+		const struct recommend_candidate *c = &s->cands[i];
+		char what[256];
+		describe(o, c, what, sizeof what);
+		printf(" %c %-40s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', what,
+		       c->cost_term_usd, c->cost_term_p90_usd, 100 * c->violation_mean, 100 * c->violation_worst,
+		       c->feasible ? "kept" : "broken");
+	}
+}
+
+static void print_growth(const struct recommend_opts *o, const char *name, const struct recommend_search *s)
+{
+	char what[256];
+
+	if (s->best < 0) {
+		printf("  %-12s scale_rate %.4g: no candidate keeps the SLO\n", name, s->scale_rate);
+		return;
+	}
+	describe(o, &s->cands[s->best], what, sizeof what);
+	printf("  %-12s scale_rate %.4g: %s, $%.2f over the term\n", name, s->scale_rate, what,
+	       s->cands[s->best].cost_term_usd);
+}
+
+static void print_text(const struct recommend_opts *o, const struct recommend_result *r)
+{
+	const struct recommend_search *s = &r->base;
+	const struct recommend_candidate *b = s->best >= 0 ? &s->cands[s->best] : NULL;
+	char what[256];
+
+	printf("gpucap recommend: %s, %d replication%s per candidate (the same seeds for all), term %.0f h\n",
+	       o->scenario, o->replications, o->replications == 1 ? "" : "s", r->term_h);
+	if (o->slo == RECOMMEND_SLO_RATE)
+		printf("  constraint   mean SLO violation rate <= %.4g%%\n", 100 * o->max_violation_rate);
+	else
+		printf("  constraint   slo_met in every replication\n");
+	if (!b) {
+		printf("  choice       none: no candidate keeps the SLO\n");
+	} else {
+		double save_h = r->od.cost_per_hour_usd - b->cost_per_hour_usd;
+		describe(o, b, what, sizeof what);
+		printf("  choice       %s\n", what);
+		printf("  cost         $%.2f over the term ($%.2f/h, $%.2f per 30-day month; window $%.2f)\n",
+		       b->cost_term_usd, b->cost_per_hour_usd, b->cost_per_hour_usd * 720, b->cost_window_usd);
+		if (r->od_ok) {
+			describe(o, &r->od, what, sizeof what);
+			printf("  on-demand    only (%s): $%.2f over the term ($%.2f/h); SLO violations %.3f%%, %s\n",
+			       what, r->od.cost_term_usd, r->od.cost_per_hour_usd, 100 * r->od.violation_mean,
+			       r->od.feasible ? "kept" : "broken");
+			printf("  savings      $%.2f per month, $%.2f over the term (%.1f%% of on-demand only)\n",
+			       save_h * 720, save_h * r->term_h,
+			       r->od.cost_per_hour_usd > 0 ? 100 * save_h / r->od.cost_per_hour_usd : 0);
+		} else {
+			printf("  on-demand    only: not a valid scenario (%s)\n", r->od_why);
+		}
+		printf("  risk         term cost p90 $%.2f (sd $%.2f); worst violation rate %.3f%%\n",
+		       b->cost_term_p90_usd, b->cost_term_sd_usd, 100 * b->violation_worst);
+		if (!isnan(b->sp_utilization))
+			printf("  plan use     %.1f%% of the Savings Plan commitment covered usage\n",
+			       100 * b->sp_utilization);
+		if (r->checked)
+			printf("  checked      simulated with the plan set: window $%.2f (computed $%.2f)\n",
+			       r->check.cost_window_usd, b->cost_window_usd);
+	}
+	for (int i = 0; i < o->nvary; i++)
+		printf("  break-even   %s (%s) pays off when it displaces on-demand in more than %.1f%% of the hours\n",
+		       o->vary[i].key, option_kind_name(r->vary_kind[i]), 100 * r->break_even[i]);
+	if (!isnan(r->sp_discount))
+		printf("  break-even   Savings Plan: each committed dollar pays off when used in more than %.1f%% of "
+		       "the hours\n", 100 * (1 - r->sp_discount));
+	if (o->growth_given) {
+		print_growth(o, "low growth", &r->low);
+		print_growth(o, "high growth", &r->high);
+	}
+	printf("  runs         %d simulation runs (%d candidates, %d pruned)\n", r->runs, s->ncands, s->pruned);
+	print_curve(o, s);
+}
+
+int cmd_recommend(int argc, char **argv)
+{
+	struct args a;
+	struct recommend_result r;
+	struct diag d;
+	int rc = parse_args(argc, argv, &a);
+
+	if (rc)
+		return rc > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
+	diag_clear(&d);
+	rc = recommend_run(&a.o, &r, &d);
+	if (rc) {
+		fprintf(stderr, "gpucap: %s\n", d.msg[0] ? d.msg : status_str(rc));
+		recommend_result_fini(&r);
+		return cmd_exit_code(rc);
+	}
+	if (a.json)
+		print_json(&a.o, &r);
+	else
+		print_text(&a.o, &r);
+	rc = r.base.best >= 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
+	if (rc)
+		fprintf(stderr, "gpucap: no candidate keeps the SLO; widen --vary or relax the constraint\n");
+	recommend_result_fini(&r);
+	return rc;
+}

@@ -1,0 +1,275 @@
+/*
+ * check_recommend: `gpucap recommend` on deterministic demand whose answers are worked out by hand.
+ *
+ * The load: `uniform` arrivals (evenly spaced), constant 45 s service, 1 slot per instance, 5 days from
+ * 2026-01-01T00:00Z. The rate is 0.02 x D requests/s on a day of demand D instances: arrivals 50 / D s apart,
+ * each in service 45 s, so ceil(0.9 D) requests are in service at once: D = 1, 2, 3, 5 instances exactly
+ * keep up (and D - 1 do not: the load 0.9 D exceeds D - 1). The days have D = 1, 2, 3, 3, 5, and a
+ * scheduled action at each day's start sets the capacity to D, so the fleet runs max(n, D) instances: the
+ * n reserved ones always, on-demand ones for the rest (launched at the day's start, 1 s to ready, never
+ * scaled in, as D never falls). Every level keeps the SLO.
+ *
+ * Hours with demand >= k: k = 1: 120 of 120; k = 2: 96 (80%); k = 3: 72 (60%); k = 4, 5: 24 (20%).
+ * Tolerance: 0.005 USD on window costs (cents), 1e-6 relative on term costs.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "recommend.h"
+#include "status.h"
+#include "testutil.h"
+
+#define CENT 0.005
+
+static const char head[] =
+	"name: steps\nstart: 2026-01-01T00:00:00Z\nhorizon: 5d\nslo: {latency_s: 60, max_violation_rate: 0.01}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.02, steps: [{at: 1d, rate_per_s: 0.04},"
+	" {at: 2d, rate_per_s: 0.06}, {at: 4d, rate_per_s: 0.10}]}\n"
+	"  service: {kind: constant, mean_s: 45}\n"
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
+	"autoscaling:\n  schedule:\n"
+	"    - {at: 2026-01-01T00:00:00Z, min: 1, max: 1}\n    - {at: 2026-01-02T00:00:00Z, min: 2, max: 2}\n"
+	"    - {at: 2026-01-03T00:00:00Z, min: 3, max: 3}\n    - {at: 2026-01-05T00:00:00Z, min: 5, max: 5}\n";
+
+static char *path;
+static struct recommend_result res;
+static struct diag d;
+
+/* Write head + fleet to a file and run recommend on it with o (scenario filled in). */
+static int recommend_text(const char *fleet, struct recommend_opts *o)
+{
+	char text[4096];
+
+	snprintf(text, sizeof text, "%sfleet:\n%s", head, fleet);
+	path = test_write_file("steps.yaml", text);
+	o->scenario = path;
+	if (o->replications == 0)
+		o->replications = 1;
+	diag_clear(&d);
+	return recommend_run(o, &res, &d);
+}
+
+static void teardown(void)
+{
+	recommend_result_fini(&res);
+	if (path)
+		test_remove_file(path);
+	path = NULL;
+}
+
+static void vary(struct recommend_opts *o, const char *text)
+{
+	ck_assert_int_eq(recommend_parse_vary(text, &o->vary[o->nvary++], &d), STATUS_OK);
+}
+
+static const struct recommend_candidate *best(void)
+{
+	ck_assert_int_ge(res.base.best, 0);
+	return &res.base.cands[res.base.best];
+}
+
+START_TEST(reserved_count_follows_r_over_p)
+{
+	struct recommend_opts o = { 0 };
+
+	vary(&o, "fleet.0.count=0..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	/*
+	 * r = 5.5, p = 10: r / p = 0.55. The n-th reservation saves p for every hour demand is >= n and costs
+	 * r every hour, so it pays when demand >= n in at least r / p of the hours: the largest such n is 3
+	 * (60% >= 55%; n = 4: 20%). Window costs, n r 120 + p x instance-hours above n:
+	 *   n = 0: 0 + 10 x 24 x (1 + 2 + 3 + 3 + 5) = 3360;   n = 1: 660 + 10 x 24 x 9 = 2820;
+	 *   n = 2: 1320 + 10 x 24 x 5 = 2520;   n = 3: 1980 + 10 x 24 x 2 = 2460;   n = 4: 2640 + 240 = 2880.
+	 * The curve rises at n = 4, so n = 5, 6 are pruned. Term (1 year): 2460 / 120 x 8760 = 179580.
+	 */
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 2460, CENT);
+	ck_assert_double_eq_tol(best()->cost_term_usd, 179580, 179580 * 1e-6);
+	ck_assert_int_eq(res.base.ncands, 5);
+	ck_assert_int_eq(res.base.pruned, 2);
+	ck_assert_double_eq_tol(res.base.cands[0].cost_window_usd, 3360, CENT);
+	ck_assert_double_eq_tol(res.base.cands[1].cost_window_usd, 2820, CENT);
+	ck_assert_double_eq_tol(res.base.cands[2].cost_window_usd, 2520, CENT);
+	ck_assert_double_eq_tol(res.base.cands[4].cost_window_usd, 2880, CENT);
+	/* on-demand only = n = 0; break-even 5.5 / 10 */
+	ck_assert_double_eq_tol(res.od.cost_window_usd, 3360, CENT);
+	ck_assert_double_eq_tol(res.break_even[0], 0.55, 1e-12);
+	ck_assert_int_eq(res.runs, 6); /* 5 candidates + the on-demand-only plan */
+}
+END_TEST
+
+START_TEST(dearer_reservation_buys_fewer)
+{
+	struct recommend_opts o = { 0 };
+
+	vary(&o, "fleet.0.count=0..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 7.5}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	/*
+	 * r / p = 0.75: demand >= 2 in 80% of the hours, >= 3 in 60%: n = 2. Window: n = 1: 900 + 2160 = 3060;
+	 * n = 2: 1800 + 1200 = 3000; n = 3: 2700 + 480 = 3180.
+	 */
+	ck_assert_int_eq(best()->counts[0], 2);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 3000, CENT);
+	ck_assert_double_eq_tol(res.base.cands[1].cost_window_usd, 3060, CENT);
+	ck_assert_double_eq_tol(res.base.cands[3].cost_window_usd, 3180, CENT);
+}
+END_TEST
+
+START_TEST(savings_plan_from_hourly_usage)
+{
+	struct recommend_opts o = { 0 };
+
+	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+					"  - {option: savings_plan, commit_usd_per_h: 50, discount: 0.3}\n", &o),
+			 STATUS_OK);
+	/*
+	 * Hourly eligible usage u_h = 10 D: 10 (24 h), 20 (24 h), 30 (48 h), 50 (24 h). At SP rates
+	 * b_h = 0.7 u_h = 7, 14, 21, 35. The smallest c with (hours b_h > c) <= 0.7 x 120 = 84 is 14 (72 hours
+	 * above 14; at c just under 14, 96 > 84): c = $14.00/h, the usage of 2 instances at SP rates. Slope of
+	 * the bill: left of 14, 120 - 96 / 0.7 < 0; right, 120 - 72 / 0.7 > 0, so 14 is the unique minimum.
+	 * Bill: 14 x 120 = 1680 commitment + on-demand beyond 20 $/h: 48 h x 10 + 24 h x 30 = 1200: 2880
+	 * (on-demand only: 3360). The scenario's own $50/h plan does not matter: the usage is the same.
+	 */
+	ck_assert_double_eq_tol(best()->sp_usd_per_h, 14.00, 1e-9);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 2880, CENT);
+	ck_assert_double_eq_tol(res.od.cost_window_usd, 3360, CENT);
+	ck_assert(res.checked);
+	ck_assert_double_eq_tol(res.check.cost_window_usd, 2880, CENT);  /* simulated with the plan at $14/h */
+	/* used: all but 24 h x (14 - 7) = 168 of 1680: 90% */
+	ck_assert_double_eq_tol(best()->sp_utilization, 0.9, 1e-9);
+}
+END_TEST
+
+START_TEST(sp_optimum_ties_and_cents)
+{
+	/* usage 0, 0, 10, 10, 10, 20, 20, 20, 20, 30 over 10 whole hours, d = 0.5: b = 0, 0, 5, 5, 5, 10 x 4,
+	 * 15; F(c) <= 0.5 x 10 = 5 from c = 5 on (5 hours above 5). The slope right of 5 is 10 - 5 / 0.5 = 0:
+	 * flat up to 10 (f(5) = 50 + 4 x 10 + 20 = 110 = f(10) = 100 + 10), so the lower, 5.00. */
+	double u[] = { 0, 0, 10, 10, 10, 20, 20, 20, 20, 30 }, c;
+	struct savings_hour h[10];
+
+	memset(h, 0, sizeof h);
+	for (int i = 0; i < 10; i++) {
+		h[i].len_h = 1;
+		h[i].usd[i % 2 ? SAVINGS_ON_DEMAND : SAVINGS_ODCR_USED] = u[i]; /* every kind is eligible */
+	}
+	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.5, &c), STATUS_OK);
+	ck_assert_double_eq_tol(c, 5.00, 1e-9);
+	/* one hour of 14.29 at d = 0.3: exact 10.003; f(10.00) = 10 + 14.29 - 14.2857 = 10.0043 < f(10.01) =
+	 * 10.01: 10.00 */
+	memset(h, 0, sizeof h);
+	h[0].len_h = 1;
+	h[0].usd[SAVINGS_ON_DEMAND] = 14.29;
+	ck_assert_int_eq(recommend_sp_optimum(h, 1, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq_tol(c, 10.00, 1e-9);
+	/* half an hour of $20 of usage at d = 0.3: b = 0.7 x 20 / 0.5 = 28 (the rate per hour) */
+	h[0].len_h = 0.5;
+	h[0].usd[SAVINGS_ON_DEMAND] = 20;
+	ck_assert_int_eq(recommend_sp_optimum(h, 1, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq_tol(c, 28.00, 1e-9);
+}
+END_TEST
+
+START_TEST(slo_constraint_decides)
+{
+	struct recommend_opts o = { .slo = RECOMMEND_SLO_MET };
+	/* reserved only, no on-demand: the fleet is n instances all 5 days. n < 5 cannot keep up on the last
+	 * day (the load 0.9 x 5 = 4.5 exceeds 4; the queue grows all day; a fleet of 0 is refused by the
+	 * loader); n = 5 keeps the SLO. The cost n x 5.5 x 120 rises with n: the cheapest that keeps it is 5
+	 * (3300). With the rate bound at 100% every level is allowed and 1 (660) wins. */
+	vary(&o, "fleet.0.count=1..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 5);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 3300, CENT);
+	ck_assert(!res.base.cands[3].feasible);  /* n = 4 */
+	ck_assert(res.base.cands[3].violation_mean > 0.01);
+	teardown();
+	o.slo = RECOMMEND_SLO_RATE;
+	o.max_violation_rate = 1;
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 1);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 660, CENT);
+}
+END_TEST
+
+START_TEST(bad_vary_and_scenarios_are_refused)
+{
+	static const char *const bad[] = { "fleet.0.count", "fleet.0.count=3", "fleet.0.count=3..1",
+		"fleet.0.count=0..4:0", "fleet.x.count=0..1", "fleet.0.max=0..1", "fleet.0.count=-1..2",
+		"fleet.0.count=0..2x" };
+	struct recommend_vary v;
+	struct recommend_opts o = { 0 };
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		diag_clear(&d);
+		ck_assert_int_eq(recommend_parse_vary(bad[i], &v, &d), STATUS_EINPUT);
+		ck_assert_msg(strstr(d.msg, "expected fleet.I.count=LO..HI[:STEP]"), "%s: %s", bad[i], d.msg);
+	}
+	ck_assert_int_eq(recommend_parse_vary("fleet.2.count=1..9:2", &v, &d), STATUS_OK);
+	ck_assert_int_eq(v.fleet_index, 2);
+	ck_assert_int_eq(v.lo * 100 + v.hi * 10 + v.step, 192);
+	/* an on-demand entry is not a commitment */
+	vary(&o, "fleet.0.count=0..2");
+	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o),
+			 STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "fleet.0 is on_demand; expected a reserved, odcr or capacity_block"), "%s", d.msg);
+	teardown();
+	o.vary[0].fleet_index = 3;
+	snprintf(o.vary[0].key, sizeof o.vary[0].key, "fleet.3.count");
+	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o),
+			 STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "has 1 fleet entries"), "%s", d.msg);
+	teardown();
+	memset(&o, 0, sizeof o);
+	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+					"  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.3}\n"
+					"  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.2}\n", &o),
+			 STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "fleet.2 is a second savings_plan entry"), "%s", d.msg);
+}
+END_TEST
+
+START_TEST(no_verdict_needs_a_rate)
+{
+	struct recommend_opts o = { 0 };
+	char text[4096], *p;
+
+	/* the head without max_violation_rate: the runs state no slo_met */
+	snprintf(text, sizeof text, "%sfleet:\n  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", head);
+	p = strstr(text, ", max_violation_rate: 0.01");
+	memmove(p, p + strlen(", max_violation_rate: 0.01"), strlen(p + strlen(", max_violation_rate: 0.01")) + 1);
+	path = test_write_file("steps.yaml", text);
+	o.scenario = path;
+	o.replications = 1;
+	ck_assert_int_eq(recommend_run(&o, &res, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "states no SLO verdict"), "%s", d.msg);
+}
+END_TEST
+
+static Suite *make(void)
+{
+	Suite *s = suite_create("recommend");
+	TCase *tc = tcase_create("recommend");
+
+	tcase_add_checked_fixture(tc, NULL, teardown);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, reserved_count_follows_r_over_p);
+	tcase_add_test(tc, dearer_reservation_buys_fewer);
+	tcase_add_test(tc, savings_plan_from_hourly_usage);
+	tcase_add_test(tc, sp_optimum_ties_and_cents);
+	tcase_add_test(tc, slo_constraint_decides);
+	tcase_add_test(tc, bad_vary_and_scenarios_are_refused);
+	tcase_add_test(tc, no_verdict_needs_a_rate);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(make());
+}

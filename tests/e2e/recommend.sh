@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# End-to-end: `gpucap recommend`. On the deterministic step load of check_recommend.c (demand 1, 2, 3, 3, 5
+# instances on 5 days; reserved $5.50/h, on-demand $10/h) it recommends 3 reserved instances (the largest n
+# with demand >= n in at least 5.5 / 10 of the hours), as text and as JSON ({"best", "candidates", "runs"});
+# --db stores every run labelled recommend=...; bad usage and bad --vary exit 2 with a message.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+cat > steps.yaml <<'YAML'
+name: steps
+start: 2026-01-01T00:00:00Z
+horizon: 5d
+slo: {latency_s: 60, max_violation_rate: 0.01}
+workload:
+  arrivals: {kind: uniform, rate_per_s: 0.02, steps: [{at: 1d, rate_per_s: 0.04}, {at: 2d, rate_per_s: 0.06}, {at: 4d, rate_per_s: 0.10}]}
+  service: {kind: constant, mean_s: 45}
+serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}
+fleet:
+  - {option: reserved, count: 0, usd_per_h: 5.5}
+  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}
+autoscaling:
+  schedule:
+    - {at: 2026-01-01T00:00:00Z, min: 1, max: 1}
+    - {at: 2026-01-02T00:00:00Z, min: 2, max: 2}
+    - {at: 2026-01-03T00:00:00Z, min: 3, max: 3}
+    - {at: 2026-01-05T00:00:00Z, min: 5, max: 5}
+YAML
+
+out=$("$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --replications 2); rc=$?
+check "recommend exits 0 (got $rc)" test $rc -eq 0
+check "text names the choice ($out)" grep -q "choice       fleet.0.count=3$" <<<"$out"
+# window 2460 / 120 h x 8760 h = 179580; on-demand only 3360 / 120 x 8760 = 245280; 7.50/h x 720 = 5400
+check "term cost" grep -q 'cost         \$179580.00 over the term (\$20.50/h' <<<"$out"
+check "savings per month" grep -q 'savings      \$5400.00 per month' <<<"$out"
+check "runs counted: 5 candidates x 2 + 2 on-demand only" grep -q "runs         12 simulation runs (5 candidates, 2 pruned)" <<<"$out"
+
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --replications 1 --json --db r.sqlite >r.json; rc=$?
+check "--json exits 0 (got $rc)" test $rc -eq 0
+check "json best, candidates, runs" python3 -c '
+import json, sys
+d = json.load(open("r.json"))
+assert d["best"]["counts"]["fleet.0.count"] == 3, d["best"]
+assert abs(d["best"]["cost_window_usd"] - 2460) < 0.005
+assert [c["counts"]["fleet.0.count"] for c in d["candidates"]] == [0, 1, 2, 3, 4]
+assert d["runs"] == 6 and d["term_h"] == 8760
+assert abs(d["on_demand_only"]["cost_window_usd"] - 3360) < 0.005
+assert abs(d["break_even"]["fleet.0.count"] - 0.55) < 1e-12
+'
+check "every run stored with its label" test "$(sqlite3 r.sqlite "select count(*) from labels where key = 'recommend'")" = 6
+check "label names the candidate" test "$(sqlite3 r.sqlite "select count(*) from labels where key = 'recommend' and value like 'fleet.0.count=3 seed=1 %'")" = 1
+
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=3..1 2>err.txt; rc=$?
+check "bad --vary exits 2 (got $rc)" test $rc -eq 2
+check "bad --vary message ($(cat err.txt))" grep -q "expected fleet.I.count=LO..HI\[:STEP\]" err.txt
+"$GPUCAP" recommend steps.yaml --vary fleet.1.count=0..2 2>err.txt; rc=$?
+check "on-demand --vary exits 2 (got $rc)" test $rc -eq 2
+check "names the entry ($(cat err.txt))" grep -q "fleet.1 is on_demand" err.txt
+"$GPUCAP" recommend steps.yaml --slo-met --max-violation-rate 0.1 2>/dev/null; rc=$?
+check "--slo-met with --max-violation-rate exits 2 (got $rc)" test $rc -eq 2
+"$GPUCAP" recommend 2>/dev/null; rc=$?
+check "no scenario exits 2 (got $rc)" test $rc -eq 2
+"$GPUCAP" recommend missing.yaml 2>/dev/null; rc=$?
+check "missing scenario exits 2 (got $rc)" test $rc -eq 2
+"$GPUCAP" recommend steps.yaml --growth 2,1,3 2>/dev/null; rc=$?
+check "unordered --growth exits 2 (got $rc)" test $rc -eq 2
+check "recommend --help" "$GPUCAP" recommend --help
+finish
