@@ -246,7 +246,7 @@ void report_svg_scatter(FILE *out, const char *id, const char *title, const char
 			continue;
 		px = ML + x[i] / xt * PW, py = MT + PH - y[i] / yt * PH;
 		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#1f77b4\" stroke-width=\"2\"/>"
-			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\"%s>", px, py, hi[i] ? 6 : 4, hi[i] ? "#ff7f0e" : "#ffffff",
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\"%s>", px, py, hi[i] ? 7 : 5, hi[i] ? "#ff7f0e" : "#ffffff",
 			px + 7, py - 6, hi[i] ? " font-weight=\"bold\"" : "");
 		report_html_escape(out, labels[i]);
 		fprintf(out, "</text>\n");
