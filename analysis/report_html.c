@@ -95,9 +95,9 @@ static void run_fleet_cost(FILE *out, const struct report_run *run)
 		s[ns++] = (struct report_svg_series){ "demand (busy)", run->demand, "#000000",
 						      false, false };
 	for (int j = 0; m && j < run->nevents; j++)
-		m[j] = (struct report_svg_marker){ run->events[j].t_s / 3600 - 0.5, run->events[j].out == 1 };
+		m[j] = (struct report_svg_marker){ run->events[j].t_s / 3600, run->events[j].out == 1 };
 	chart_id(id, sizeof id, run, "fleet");
-	report_svg_xy(out, id, "Instances by purchase option against demand (hourly means)", "hour of the run",
+	report_svg_xy(out, id, "Instances by purchase option against demand (hourly means)", "hours from the start (hourly means at mid-hour)",
 		      "instances", 0.5, 1, run->nhours, s, ns, m, m ? run->nevents : 0, NAN, NULL, NAN);
 	free(m);
 	if (run->slots == 0)
@@ -113,7 +113,7 @@ static void run_fleet_cost(FILE *out, const struct report_run *run)
 							      option_color[k], true, false };
 	}
 	chart_id(id, sizeof id, run, "cost");
-	report_svg_xy(out, id, "Cost rate by purchase option", "hour of the run", "USD per hour", 0.5, 1, run->nhours,
+	report_svg_xy(out, id, "Cost rate by purchase option", "hours from the start (hourly means at mid-hour)", "USD per hour", 0.5, 1, run->nhours,
 		      s, ns, NULL, 0, NAN, NULL, NAN);
 }
 
@@ -142,7 +142,7 @@ static void run_latency_idle(FILE *out, const struct report_run *run)
 	fprintf(out, " per hour on average.</p>\n");
 	s[0] = (struct report_svg_series){ "mean wait", run->wait_s, "#1f77b4", false, false };
 	chart_id(id, sizeof id, run, "wait");
-	report_svg_xy(out, id, "Mean queueing wait per hour (queue length / arrival rate)", "hour of the run",
+	report_svg_xy(out, id, "Mean queueing wait per hour (queue length / arrival rate)", "hours from the start (hourly means at mid-hour)",
 		      "seconds", 0.5, 1, run->nhours, s, 1, NULL, 0, run->slo_latency_s, "SLO latency threshold", NAN);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		char name[64];
@@ -157,7 +157,7 @@ static void run_latency_idle(FILE *out, const struct report_run *run)
 					   false };
 	s[1] = (struct report_svg_series){ "committed busy", run->commit_busy, "#9467bd", false, true };
 	chart_id(id, sizeof id, run, "commitment");
-	report_svg_xy(out, id, "Commitment coverage and utilisation per hour", "hour of the run", "fraction", 0.5, 1,
+	report_svg_xy(out, id, "Commitment coverage and utilisation per hour", "hours from the start (hourly means at mid-hour)", "fraction", 0.5, 1,
 		      run->nhours, s, 2, NULL, 0, NAN, NULL, 1.0);
 }
 
