@@ -1,0 +1,331 @@
+/*
+ * report: the data of `gpucap report` (report.h). The ids are resolved, and the database checked, by
+ * compare_load; each run outside a sweep is then read again in detail (runs, metrics, samples, events,
+ * warnings, labels) and its samples turned into hourly series.
+ */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "scenario.h"
+#include "status.h"
+#include "store.h"
+
+static char *dup_text(sqlite3_stmt *stmt, int col)
+{
+	const char *s = (const char *)sqlite3_column_text(stmt, col);
+
+	return strdup(s ? s : "");
+}
+
+static int db_fail(sqlite3 *db, const char *path, struct diag *d)
+{
+	return diag_fail(d, sqlite3_errcode(db) == SQLITE_NOMEM ? STATUS_ENOMEM : STATUS_EDB,
+			 "%s: %s (while reading a run for the report)", path, sqlite3_errmsg(db));
+}
+
+/* The runs row: texts, seed, horizon; then the scenario parsed again for slots and the SLO threshold. */
+static int read_run(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
+{
+	sqlite3_stmt *stmt;
+	int status = STATUS_OK;
+
+	if (sqlite3_prepare_v2(db, "SELECT name, scenario_text, overrides, instance_type, seed, horizon_s FROM runs "
+			       "WHERE run_id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	if (sqlite3_step(stmt) != SQLITE_ROW) {
+		sqlite3_finalize(stmt);
+		return db_fail(db, path, d);
+	}
+	run->name = dup_text(stmt, 0);
+	run->scenario_text = dup_text(stmt, 1);
+	run->overrides = dup_text(stmt, 2);
+	run->instance_type = dup_text(stmt, 3);
+	run->seed = sqlite3_column_int64(stmt, 4);
+	run->horizon_s = sqlite3_column_double(stmt, 5);
+	sqlite3_finalize(stmt);
+	if (!run->name || !run->scenario_text || !run->overrides || !run->instance_type)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	run->slo_latency_s = NAN;
+	/* Best effort: a scenario whose traces moved cannot be parsed again; the page then draws no demand. */
+	{
+		const char *sets[64];
+		int nsets = 0;
+		char *ov = strdup(run->overrides), *save = NULL;
+		struct scenario sc;
+		struct diag ignored;
+
+		if (!ov)
+			return diag_fail(d, STATUS_ENOMEM, "out of memory");
+		for (char *t = strtok_r(ov, "\n", &save); t && nsets < 64; t = strtok_r(NULL, "\n", &save))
+			sets[nsets++] = t;
+		if (scenario_parse_string(&sc, run->scenario_text, "stored scenario", sets, nsets, &ignored) == 0) {
+			run->slots = sc.serving.slots;
+			run->slo_latency_s = sc.slo.latency_us / 1e6;
+			scenario_fini(&sc);
+		}
+		free(ov);
+	}
+	return status;
+}
+
+/* Metrics, scaling events, warnings and labels. */
+static int read_lists(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
+{
+	static const char *const sql[4] = {
+		"SELECT name, value FROM metrics WHERE run_id = ?1 ORDER BY name",
+		"SELECT t_s, kind, count FROM events WHERE run_id = ?1 AND kind IN ('scale_out', 'scale_in') ORDER BY seq",
+		"SELECT code, message FROM warnings WHERE run_id = ?1 ORDER BY seq",
+		"SELECT key, value FROM labels WHERE run_id = ?1 ORDER BY key",
+	};
+	size_t lab_len = 0;
+
+	run->labels = strdup("");
+	if (!run->labels)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	for (int q = 0; q < 4; q++) {
+		sqlite3_stmt *stmt;
+		int cap = 0, *n = q == 0 ? &run->nmetrics : q == 1 ? &run->nevents : q == 2 ? &run->nwarnings : &cap;
+
+		if (sqlite3_prepare_v2(db, sql[q], -1, &stmt, NULL) != SQLITE_OK)
+			return db_fail(db, path, d);
+		sqlite3_bind_int64(stmt, 1, run->run_id);
+		while (sqlite3_step(stmt) == SQLITE_ROW) {
+			void *p = NULL;
+			if (q == 0)
+				p = run->metrics = realloc(run->metrics, (size_t)(*n + 1) * sizeof *run->metrics);
+			else if (q == 1)
+				p = run->events = realloc(run->events, (size_t)(*n + 1) * sizeof *run->events);
+			else if (q == 2)
+				p = run->warnings = realloc(run->warnings, (size_t)(*n + 1) * sizeof *run->warnings);
+			else {
+				const char *k = (const char *)sqlite3_column_text(stmt, 0);
+				const char *v = (const char *)sqlite3_column_text(stmt, 1);
+				size_t add = strlen(k ? k : "") + strlen(v ? v : "") + 2;
+				p = realloc(run->labels, lab_len + add + 1);
+				if (p) {
+					run->labels = p;
+					lab_len += (size_t)snprintf(run->labels + lab_len, add + 1, "%s=%s\n", k ? k : "",
+								    v ? v : "");
+				}
+			}
+			if (!p) {
+				sqlite3_finalize(stmt);
+				return diag_fail(d, STATUS_ENOMEM, "out of memory");
+			}
+			if (q == 0) {
+				run->metrics[*n].name = dup_text(stmt, 0);
+				run->metrics[*n].value = sqlite3_column_type(stmt, 1) == SQLITE_NULL ? NAN
+							 : sqlite3_column_double(stmt, 1);
+				(*n)++;
+			} else if (q == 1) {
+				const char *kind = (const char *)sqlite3_column_text(stmt, 1);
+				run->events[*n] = (struct report_event){ sqlite3_column_double(stmt, 0),
+									strcmp(kind ? kind : "", "scale_out") == 0,
+									sqlite3_column_int(stmt, 2) };
+				(*n)++;
+			} else if (q == 2) {
+				run->warnings[*n].code = dup_text(stmt, 0);
+				run->warnings[*n].message = dup_text(stmt, 1);
+				(*n)++;
+			}
+		}
+		sqlite3_finalize(stmt);
+	}
+	return STATUS_OK;
+}
+
+/* The columns of samples per option kind, in enum option_kind order. */
+static const char *const inst_cols[OPTION_KIND_COUNT] = {
+	"instances_reserved", "instances_on_demand", "instances_spot", "instances_odcr", "instances_savings_plan",
+	"instances_capacity_block",
+};
+
+static int alloc_series(struct report_run *run, int nh, struct diag *d)
+{
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		run->inst[k] = calloc((size_t)nh, sizeof(double));
+		run->cost[k] = calloc((size_t)nh, sizeof(double));
+		if (!run->inst[k] || !run->cost[k])
+			return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	}
+	run->demand = calloc((size_t)nh, sizeof(double));
+	run->wait_s = calloc((size_t)nh, sizeof(double));
+	run->coverage = calloc((size_t)nh, sizeof(double));
+	run->commit_busy = calloc((size_t)nh, sizeof(double));
+	if (!run->demand || !run->wait_s || !run->coverage || !run->commit_busy)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	return STATUS_OK;
+}
+
+/* The hourly means of the samples (report.h), then the derived series. */
+static int read_hours(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
+{
+	sqlite3_stmt *stmt;
+	char sql[512];
+	int nh = (int)ceil(run->horizon_s / 3600), status;
+	double *n, *busy, *queue, *arr;
+
+	if (nh < 1)
+		nh = 1;
+	status = alloc_series(run, nh, d);
+	n = calloc((size_t)nh * 4, sizeof(double));
+	if (status || !n) {
+		free(n);
+		return status ? status : diag_fail(d, STATUS_ENOMEM, "out of memory");
+	}
+	busy = n + nh, queue = busy + nh, arr = queue + nh;
+	snprintf(sql, sizeof sql, "SELECT t_s, busy_slots, queue_len, arrival_rate_per_s, %s, %s, %s, %s, %s, %s "
+		 "FROM samples WHERE run_id = ?1 ORDER BY t_s", inst_cols[0], inst_cols[1], inst_cols[2],
+		 inst_cols[3], inst_cols[4], inst_cols[5]);
+	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
+		free(n);
+		return db_fail(db, path, d);
+	}
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	run->nhours = 0;
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		/* hour h holds h*3600 < t <= (h+1)*3600 */
+		int h = (int)ceil(sqlite3_column_double(stmt, 0) / 3600) - 1;
+		if (h < 0)
+			h = 0;
+		if (h >= nh)
+			continue;
+		n[h] += 1;
+		busy[h] += sqlite3_column_double(stmt, 1);
+		queue[h] += sqlite3_column_double(stmt, 2);
+		arr[h] += sqlite3_column_double(stmt, 3);
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			run->inst[k][h] += sqlite3_column_double(stmt, 4 + k);
+		if (h + 1 > run->nhours)
+			run->nhours = h + 1;
+	}
+	sqlite3_finalize(stmt);
+	for (int h = 0; h < nh; h++) {
+		double c = n[h] > 0 ? n[h] : 1, committed = 0, total = 0;
+		for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+			run->inst[k][h] /= c;
+			total += run->inst[k][h];
+			if (k != OPTION_ON_DEMAND && k != OPTION_SPOT)
+				committed += run->inst[k][h];
+		}
+		run->demand[h] = run->slots > 0 && n[h] > 0 ? busy[h] / c / run->slots : NAN;
+		run->wait_s[h] = arr[h] > 0 ? queue[h] / arr[h] : NAN;  /* (queue/c) / (arr/c) */
+		run->coverage[h] = total > 0 ? committed / total : NAN;
+		run->commit_busy[h] = committed > 0 && !isnan(run->demand[h])
+				      ? fmin(run->demand[h], committed) / committed : NAN;
+	}
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		char name[64];
+		double usd, ih = 0;
+		snprintf(name, sizeof name, "cost_%s_usd", option_kind_name((enum option_kind)k));
+		usd = report_metric(run, name);
+		if (isnan(usd) || run->nhours == 0)
+			continue;
+		for (int h = 0; h < run->nhours; h++)
+			ih += run->inst[k][h];
+		for (int h = 0; h < run->nhours; h++)
+			run->cost[k][h] = ih > 0 ? usd * run->inst[k][h] / ih : usd / run->nhours;
+	}
+	free(n);
+	return STATUS_OK;
+}
+
+double report_metric(const struct report_run *run, const char *name)
+{
+	for (int i = 0; i < run->nmetrics; i++)
+		if (strcmp(run->metrics[i].name, name) == 0)
+			return run->metrics[i].value;
+	return NAN;
+}
+
+int report_load(struct report *r, const char *path, const char *const *ids, int nids, struct diag *d)
+{
+	sqlite3 *db = NULL;
+	int status, ndetail = 0;
+	bool any_sweep = false;
+
+	memset(r, 0, sizeof *r);
+	snprintf(r->db, sizeof r->db, "%s", path);
+	status = compare_load(&r->cmp, path, ids, nids, NULL, d);
+	if (status)
+		return status;
+	for (int i = 0; i < r->cmp.npoints; i++) {
+		if (r->cmp.points[i].point < 0)
+			ndetail++;
+		else
+			any_sweep = true;
+	}
+	if (ndetail > REPORT_RUNS_MAX) {
+		compare_fini(&r->cmp);
+		return diag_fail(d, STATUS_EINPUT, "%s: %d runs to show in detail; a report shows at most %d (name "
+				 "the runs, or put them in a sweep)", path, ndetail, REPORT_RUNS_MAX);
+	}
+	r->ncmp = r->cmp.npoints >= 2 || any_sweep ? r->cmp.npoints : 0;
+	r->runs = calloc(ndetail ? (size_t)ndetail : 1, sizeof *r->runs);
+	if (!r->runs) {
+		status = diag_fail(d, STATUS_ENOMEM, "out of memory");
+		goto out_fini;
+	}
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		status = db_fail(db, path, d);
+		goto out_fini;
+	}
+	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+	for (int i = 0; i < r->cmp.npoints && status == STATUS_OK; i++) {
+		struct report_run *run;
+		if (r->cmp.points[i].point >= 0)
+			continue;
+		run = &r->runs[r->nruns++];
+		run->run_id = r->cmp.points[i].run_ids[0];
+		status = read_run(db, run, path, d);
+		if (status == STATUS_OK)
+			status = read_lists(db, run, path, d);
+		if (status == STATUS_OK)
+			status = read_hours(db, run, path, d);
+	}
+	sqlite3_close(db);
+	db = NULL;
+	if (status == STATUS_OK)
+		return STATUS_OK;
+out_fini:
+	sqlite3_close(db);
+	report_fini(r);
+	return status;
+}
+
+void report_fini(struct report *r)
+{
+	for (int i = 0; i < r->nruns; i++) {
+		struct report_run *run = &r->runs[i];
+		free(run->name);
+		free(run->scenario_text);
+		free(run->overrides);
+		free(run->instance_type);
+		free(run->labels);
+		for (int m = 0; m < run->nmetrics; m++)
+			free(run->metrics[m].name);
+		free(run->metrics);
+		free(run->events);
+		for (int w = 0; w < run->nwarnings; w++) {
+			free(run->warnings[w].code);
+			free(run->warnings[w].message);
+		}
+		free(run->warnings);
+		for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+			free(run->inst[k]);
+			free(run->cost[k]);
+		}
+		free(run->demand);
+		free(run->wait_s);
+		free(run->coverage);
+		free(run->commit_busy);
+	}
+	free(r->runs);
+	if (r->cmp.points)
+		compare_fini(&r->cmp);
+	memset(r, 0, sizeof *r);
+}

@@ -1,0 +1,105 @@
+/*
+ * report: the numbers behind `gpucap report` (README "Reports"), read from a results database and turned
+ * into hourly series; report_svg.h draws them and report_html.c writes the page.
+ *
+ * A run's hourly series are derived from its stored samples (one every sample period): hour h covers the
+ * samples with h * 3600 < t_s <= (h + 1) * 3600, and each series is the mean over those samples of:
+ *   inst[k]       live instances of option k (the samples count them at the sample instant)
+ *   demand        busy slots / slots per instance: the instances the requests in service kept busy (NaN
+ *                 when the stored scenario cannot be parsed again, then the page says so)
+ *   cost[k]       an approximation: the run's cost_<option>_usd spread over the option's instance-hours,
+ *                 cost[k][h] = inst[k][h] * cost_k / sum_h inst[k][h] (spread evenly over the hours when the
+ *                 option ran no instance); its sum over the hours is cost_<option>_usd exactly.
+ *   wait          mean queue_len / mean arrival rate: the hour's mean wait by Little's law (an estimate:
+ *                 per-hour latency percentiles are not stored).
+ *   coverage      committed instances (reserved, ODCR, Savings Plan, Capacity Block) / all instances: the
+ *                 share of the hour's instance time that commitments covered, in instance time rather than
+ *                 at On-Demand prices (the run's commitment_coverage weighs by price).
+ *   commit_busy   min(demand, committed) / committed: the share of the committed instances the demand kept
+ *                 busy (NaN without committed instances or without demand).
+ *
+ * Ownership: report_load fills a caller-owned struct report; report_fini frees it. Errors as compare.h
+ * (STATUS_ENOENT, STATUS_EINPUT for unknown ids, STATUS_EDB, STATUS_ENOMEM) with the message in the diag.
+ */
+#ifndef GPUCAP_REPORT_H
+#define GPUCAP_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "compare.h"
+#include "diag.h"
+#include "option.h"
+
+#define REPORT_RUNS_MAX 50  /* runs shown in detail; more are refused (the page would not be read) */
+
+struct report_metric {
+	char *name;      /* owned */
+	double value;    /* NaN when NULL */
+};
+
+struct report_event {
+	double t_s;      /* seconds from the scenario start */
+	int out;         /* 1 scale_out, 0 scale_in */
+	int count;       /* the new desired capacity */
+};
+
+struct report_warning {
+	char *code;      /* owned */
+	char *message;   /* owned */
+};
+
+struct report_run {
+	int64_t run_id;
+	char *name;                  /* scenario name, owned (unescaped: the page escapes it) */
+	char *scenario_text;         /* owned */
+	char *overrides;             /* owned, one per line */
+	char *instance_type;         /* owned */
+	char *labels;                /* "key=value" lines, owned */
+	int64_t seed;
+	double horizon_s;            /* simulated seconds */
+	int slots;                   /* slots per instance from the re-parsed scenario; 0 when unknown */
+	double slo_latency_s;        /* slo.latency_s; NaN when unknown */
+	struct report_metric *metrics;  /* [nmetrics], owned */
+	int nmetrics;
+	struct report_event *events;    /* [nevents] scaling events, owned */
+	int nevents;
+	struct report_warning *warnings;  /* [nwarnings], owned */
+	int nwarnings;
+	int nhours;                  /* hours with at least one sample */
+	double *inst[OPTION_KIND_COUNT];  /* [nhours] each, owned: mean live instances */
+	double *cost[OPTION_KIND_COUNT];  /* [nhours] each, owned: USD in the hour (see above) */
+	double *demand;              /* [nhours] instances kept busy, NaN when unknown */
+	double *wait_s;              /* [nhours] mean wait by Little's law, NaN without arrivals */
+	double *coverage;            /* [nhours] committed share of instance time, NaN without instances */
+	double *commit_busy;         /* [nhours] busy share of committed instances, NaN when undefined */
+};
+
+struct report {
+	struct report_run *runs;     /* [nruns], owned: the runs shown in detail */
+	int nruns;
+	struct compare cmp;          /* the comparison of every point asked for (loaded when ncmp > 0) */
+	int ncmp;                    /* points compared: 0 when a single run was asked for */
+	char db[512];                /* the database file, for the page */
+};
+
+/*
+ * Load what ids[0..nids) (borrowed: run ids, SWEEP or SWEEP:P) name from the database at path: every run id
+ * in detail, and a comparison (compare_load) of all the ids when there are two points or more, or any sweep.
+ * nids = 0 takes every run outside a sweep in detail and every point in the comparison.
+ */
+int report_load(struct report *r, const char *path, const char *const *ids, int nids, struct diag *d);
+
+/* The value of metric name of run, or NaN when absent or NULL. */
+double report_metric(const struct report_run *run, const char *name);
+
+/* Free what report_load allocated; a zeroed report is allowed. */
+void report_fini(struct report *r);
+
+/* Write the page (report_html.c); STATUS_OK or STATUS_EIO when writing failed. */
+int report_write_html(const struct report *r, FILE *out);
+
+/* Write s to out with &, <, >, " and ' escaped as HTML entities (report_html.c). NULL writes nothing. */
+void report_html_escape(FILE *out, const char *s);
+
+#endif

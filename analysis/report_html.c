@@ -1,0 +1,301 @@
+/*
+ * report_html: the page of `gpucap report` (report.h). One HTML file that needs nothing else: the style is
+ * inline and uses the system's fonts, the charts are inline SVG (report_svg.h), there is no script and no
+ * URL of any kind, so the page opens offline and makes no request. Every text from the database or a
+ * scenario goes through report_html_escape. Comparison first (when several points), then each run.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "report_svg.h"
+#include "status.h"
+
+void report_html_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
+
+static const char style[] =
+	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;"
+	"margin:24px;color:#222;background:#fff;max-width:1000px}"
+	"h1{font-size:24px}h2{font-size:20px;border-top:2px solid #ddd;padding-top:12px}h3{font-size:16px}"
+	"table{border-collapse:collapse;font-size:13px;margin:8px 0 20px}"
+	"td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}th{background:#f3f3f3}"
+	"td.l,th.l{text-align:left}pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px;"
+	"font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace}"
+	".warn{color:#8a4b00}.note{color:#555;font-size:13px}svg.chart{display:block;margin:12px 0 4px}";
+
+/* The colour of each option kind, in enum option_kind order. */
+static const char *const option_color[OPTION_KIND_COUNT] = {
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#8c564b", "#9467bd", "#e377c2",
+};
+
+static void num(FILE *out, double v, const char *fmt)
+{
+	if (isnan(v))
+		fputs("&ndash;", out);
+	else
+		fprintf(out, fmt, v);
+}
+
+/* The summary table: the metrics a planner looks at first. */
+static void run_summary(FILE *out, const struct report_run *run)
+{
+	static const char *const rows[][2] = {
+		{ "cost_total_usd", "cost, total (USD)" }, { "cost_per_month_usd", "cost per 30-day month (USD)" },
+		{ "requests_total", "requests" }, { "slo_violation_rate", "SLO violation rate" },
+		{ "latency_p50_s", "latency p50 (s)" }, { "latency_p99_s", "latency p99 (s)" },
+		{ "gpu_hours_paid", "GPU-hours paid" }, { "gpu_hours_idle", "GPU-hours idle" },
+		{ "gpu_utilization", "GPU utilisation" }, { "commitment_utilization", "commitment utilisation" },
+		{ "commitment_coverage", "commitment coverage" }, { "instances_peak", "peak instances" },
+	};
+
+	fprintf(out, "<table><tr><th class=\"l\">metric</th><th>value</th></tr>\n");
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		fprintf(out, "<tr><td class=\"l\">%s</td><td>", rows[i][1]);
+		num(out, report_metric(run, rows[i][0]), "%.6g");
+		fprintf(out, "</td></tr>\n");
+	}
+	fprintf(out, "</table>\n");
+}
+
+static void chart_id(char *buf, size_t n, const struct report_run *run, const char *what)
+{
+	snprintf(buf, n, "chart-%lld-%s", (long long)run->run_id, what);
+}
+
+/* Instances by option stacked, demand as a line, scaling events marked; then the cost rate by option. */
+static void run_fleet_cost(FILE *out, const struct report_run *run)
+{
+	struct report_svg_series s[OPTION_KIND_COUNT + 1];
+	struct report_svg_marker *m = calloc(run->nevents ? (size_t)run->nevents : 1, sizeof *m);
+	char id[64];
+	int ns = 0;
+
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		double sum = 0;
+		for (int h = 0; h < run->nhours; h++)
+			sum += run->inst[k][h];
+		if (sum > 0)
+			s[ns++] = (struct report_svg_series){ option_kind_name((enum option_kind)k), run->inst[k],
+							      option_color[k], true, false };
+	}
+	if (run->slots > 0)
+		s[ns++] = (struct report_svg_series){ "demand (busy)", run->demand, "#000000",
+						      false, false };
+	for (int j = 0; m && j < run->nevents; j++)
+		m[j] = (struct report_svg_marker){ run->events[j].t_s / 3600, run->events[j].out == 1 };
+	chart_id(id, sizeof id, run, "fleet");
+	report_svg_xy(out, id, "Instances by purchase option against demand (hourly means)", "hours from the start (hourly means at mid-hour)",
+		      "instances", 0.5, 1, run->nhours, s, ns, m, m ? run->nevents : 0, NAN, NULL, NAN);
+	free(m);
+	if (run->slots == 0)
+		fprintf(out, "<p class=\"note\">The stored scenario could not be parsed again (a trace file moved?): "
+			"demand is not drawn.</p>\n");
+	ns = 0;
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		double sum = 0;
+		for (int h = 0; h < run->nhours; h++)
+			sum += run->cost[k][h];
+		if (sum > 0)
+			s[ns++] = (struct report_svg_series){ option_kind_name((enum option_kind)k), run->cost[k],
+							      option_color[k], true, false };
+	}
+	chart_id(id, sizeof id, run, "cost");
+	report_svg_xy(out, id, "Cost rate by purchase option", "hours from the start (hourly means at mid-hour)", "USD per hour", 0.5, 1, run->nhours,
+		      s, ns, NULL, 0, NAN, NULL, NAN);
+}
+
+/* Latency percentiles against the SLO threshold; the mean wait per hour; idle GPU-hours; commitment. */
+static void run_latency_idle(FILE *out, const struct report_run *run)
+{
+	static const char *const lat[] = { "latency_mean_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
+					   "latency_p99_s" };
+	static const char *const lat_label[] = { "mean", "p50", "p90", "p95", "p99" };
+	double v[OPTION_KIND_COUNT > 5 ? OPTION_KIND_COUNT : 5];
+	const char *labels[OPTION_KIND_COUNT];
+	struct report_svg_series s[2];
+	char id[64];
+
+	for (int i = 0; i < 5; i++)
+		v[i] = report_metric(run, lat[i]);
+	chart_id(id, sizeof id, run, "latency");
+	report_svg_bars(out, id, "End-to-end latency over the run against the SLO", "seconds", lat_label, v, 5,
+			run->slo_latency_s, "SLO latency threshold");
+	fprintf(out, "<p>SLO violations: ");
+	num(out, report_metric(run, "slo_violations"), "%.0f");
+	fprintf(out, " (rate ");
+	num(out, report_metric(run, "slo_violation_rate"), "%.4g");
+	fprintf(out, "): ");
+	num(out, report_metric(run, "slo_violations") / (run->horizon_s / 3600), "%.1f");
+	fprintf(out, " per hour on average.</p>\n");
+	s[0] = (struct report_svg_series){ "mean wait", run->wait_s, "#1f77b4", false, false };
+	chart_id(id, sizeof id, run, "wait");
+	report_svg_xy(out, id, "Mean queueing wait per hour (queue length / arrival rate)", "hours from the start (hourly means at mid-hour)",
+		      "seconds", 0.5, 1, run->nhours, s, 1, NULL, 0, run->slo_latency_s, "SLO latency threshold", NAN);
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "gpu_hours_idle_%s", option_kind_name((enum option_kind)k));
+		v[k] = report_metric(run, name);
+		labels[k] = option_kind_name((enum option_kind)k);
+	}
+	chart_id(id, sizeof id, run, "idle");
+	report_svg_bars(out, id, "Idle GPU-hours by purchase option", "GPU-hours", labels, v, OPTION_KIND_COUNT, NAN,
+			NULL);
+	s[0] = (struct report_svg_series){ "coverage", run->coverage, "#2ca02c", false,
+					   false };
+	s[1] = (struct report_svg_series){ "committed busy", run->commit_busy, "#9467bd", false, true };
+	chart_id(id, sizeof id, run, "commitment");
+	report_svg_xy(out, id, "Commitment coverage and utilisation per hour", "hours from the start (hourly means at mid-hour)", "fraction", 0.5, 1,
+		      run->nhours, s, 2, NULL, 0, NAN, NULL, 1.0);
+}
+
+/* The hourly numbers under the charts, collapsed. */
+static void run_hour_table(FILE *out, const struct report_run *run)
+{
+	fprintf(out, "<details><summary>Hourly table</summary><table><tr><th>hour</th>");
+	for (int k = 0; k < OPTION_KIND_COUNT; k++)
+		fprintf(out, "<th>%s instances</th>", option_kind_name((enum option_kind)k));
+	fprintf(out, "<th>demand (instances)</th><th>cost (USD)</th><th>mean wait (s)</th><th>coverage</th>"
+		"<th>committed busy</th></tr>\n");
+	for (int h = 0; h < run->nhours; h++) {
+		double usd = 0;
+		fprintf(out, "<tr><td>%d</td>", h);
+		for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+			fprintf(out, "<td>%.2f</td>", run->inst[k][h]);
+			usd += run->cost[k][h];
+		}
+		fprintf(out, "<td>");
+		num(out, run->demand[h], "%.2f");
+		fprintf(out, "</td><td>%.2f</td><td>", usd);
+		num(out, run->wait_s[h], "%.3g");
+		fprintf(out, "</td><td>");
+		num(out, run->coverage[h], "%.3f");
+		fprintf(out, "</td><td>");
+		num(out, run->commit_busy[h], "%.3f");
+		fprintf(out, "</td></tr>\n");
+	}
+	fprintf(out, "</table></details>\n");
+}
+
+static void run_section(FILE *out, const struct report_run *run)
+{
+	fprintf(out, "<section id=\"run-%lld\"><h2>Run %lld: ", (long long)run->run_id, (long long)run->run_id);
+	report_html_escape(out, run->name);
+	fprintf(out, "</h2>\n<p>%.4g h on ", run->horizon_s / 3600);
+	report_html_escape(out, run->instance_type);
+	fprintf(out, ", seed %lld", (long long)run->seed);
+	if (*run->overrides) {
+		fprintf(out, "; overrides: <code>");
+		report_html_escape(out, run->overrides);
+		fprintf(out, "</code>");
+	}
+	if (*run->labels) {
+		fprintf(out, "; labels: <code>");
+		report_html_escape(out, run->labels);
+		fprintf(out, "</code>");
+	}
+	fprintf(out, "</p>\n<details><summary>Scenario</summary><pre>");
+	report_html_escape(out, run->scenario_text);
+	fprintf(out, "</pre></details>\n");
+	run_summary(out, run);
+	if (run->nwarnings) {
+		fprintf(out, "<ul class=\"warn\">\n");
+		for (int w = 0; w < run->nwarnings; w++) {
+			fprintf(out, "<li><b>");
+			report_html_escape(out, run->warnings[w].code);
+			fprintf(out, "</b>: ");
+			report_html_escape(out, run->warnings[w].message);
+			fprintf(out, "</li>\n");
+		}
+		fprintf(out, "</ul>\n");
+	} else {
+		fprintf(out, "<p>No warnings.</p>\n");
+	}
+	run_fleet_cost(out, run);
+	run_latency_idle(out, run);
+	run_hour_table(out, run);
+	fprintf(out, "<p class=\"note\">Hourly series are means of the stored samples in each hour. The cost per "
+		"hour spreads each option's cost over its instance-hours (sums to the run's cost by option); the mean "
+		"wait is queue length / arrival rate (Little's law; per-hour latency percentiles are not stored); "
+		"coverage counts instance time, not On-Demand-priced usage as the run's commitment_coverage does.</p>"
+		"</section>\n");
+}
+
+/* The comparison: the Pareto plot of mean cost per month against mean violation rate, then the table. */
+static void compare_section(FILE *out, const struct compare *c)
+{
+	static const char *const cols[] = { "cost_per_month_usd", "slo_violation_rate", "latency_p99_s",
+					    "gpu_hours_idle", "commitment_utilization", "commitment_coverage" };
+	int icost = compare_metric_index("cost_per_month_usd"), iviol = compare_metric_index("slo_violation_rate");
+	double *x = calloc((size_t)c->npoints, sizeof *x), *y = calloc((size_t)c->npoints, sizeof *y);
+	const char **lab = calloc((size_t)c->npoints, sizeof *lab);
+	bool *hi = calloc((size_t)c->npoints, sizeof *hi);
+
+	fprintf(out, "<section id=\"compare\"><h2>Comparison of %d points</h2>\n", c->npoints);
+	if (x && y && lab && hi) {
+		for (int i = 0; i < c->npoints; i++) {
+			x[i] = c->points[i].stat[icost].mean;
+			y[i] = c->points[i].stat[iviol].mean * 100;
+			lab[i] = c->points[i].id;
+			hi[i] = c->points[i].pareto;
+		}
+		report_svg_scatter(out, "chart-pareto", "Cost against SLO violations (means over replications)",
+				   "cost per 30-day month (USD)", "SLO violation rate (%)", x, y, lab, hi, c->npoints,
+				   false, "Pareto front");
+	}
+	free(x), free(y), free(lab), free(hi);
+	fprintf(out, "<table><tr><th class=\"l\">point</th><th class=\"l\">parameters</th><th>runs</th>"
+		"<th>Pareto</th>");
+	for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
+		fprintf(out, "<th>%s (mean &plusmn; 95%%)</th>", cols[j]);
+	fprintf(out, "</tr>\n");
+	for (int i = 0; i < c->npoints; i++) {
+		const struct compare_point *p = &c->points[i];
+		fprintf(out, "<tr><td class=\"l\">");
+		report_html_escape(out, p->id);
+		fprintf(out, "</td><td class=\"l\">");
+		report_html_escape(out, p->params);
+		fprintf(out, "</td><td>%d</td><td>%s</td>", p->nruns, p->pareto ? "&#9733;" : "");
+		for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++) {
+			const struct compare_ci *ci = &p->stat[compare_metric_index(cols[j])];
+			fprintf(out, "<td>");
+			num(out, ci->mean, "%.5g");
+			if (!isnan(ci->half)) {
+				fprintf(out, " &plusmn; ");
+				num(out, ci->half, "%.3g");
+			}
+			fprintf(out, "</td>");
+		}
+		fprintf(out, "</tr>\n");
+	}
+	fprintf(out, "</table><p class=\"note\">Intervals: mean &plusmn; t(0.975, n&minus;1) s/&radic;n over the "
+		"point's runs (as gpucap compare). &#9733;: on the Pareto front of mean cost against mean violation "
+		"rate.</p></section>\n");
+}
+
+int report_write_html(const struct report *r, FILE *out)
+{
+	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+		"<meta name=\"viewport\" content=\"width=device-width\"><title>gpucap report</title>"
+		"<style>%s</style></head><body>\n<h1>gpucap report</h1>\n<p>Results database <code>", style);
+	report_html_escape(out, r->db);
+	fprintf(out, "</code>, gpucap %s.</p>\n", GPUCAP_VERSION);
+	if (r->ncmp)
+		compare_section(out, &r->cmp);
+	for (int i = 0; i < r->nruns; i++)
+		run_section(out, &r->runs[i]);
+	fprintf(out, "</body></html>\n");
+	return ferror(out) ? STATUS_EIO : STATUS_OK;
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# End-to-end: `gpucap report` on a shipped scenario (chat-serving, 6 h) and on a small sweep (2 points x 2
+# replications): the page is one file that references no http:// or https:// resource (no src=, href= or
+# url( at all), every string from the database is escaped (a scenario named <script>alert(1)</script>), and,
+# when Chromium is installed, a headless Chromium with every network request failing (--proxy-server to a
+# closed port) draws every chart: report_pixels.py finds coloured pixels in each chart's plot area, at the
+# positions the browser itself measured; a page whose charts are emptied fails that check (the check can
+# fail). Without chromium (or Python's PIL) the Chromium part is skipped (exit 77) after the other checks.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+"$GPUCAP" run "$SRC/scenarios/chat-serving.yaml" --set horizon=6h --db r.sqlite >/dev/null; rc=$?
+check "run exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" run "$SRC/scenarios/chat-serving.yaml" --set horizon=1h --set 'name=<script>alert(1)</script>' \
+	--db r.sqlite >/dev/null; rc=$?
+check "run with a hostile name exits 0 (got $rc)" test $rc -eq 0
+cat >small.yaml <<YAML
+name: small-sweep
+base: $SRC/scenarios/chat-serving.yaml
+replications: 2
+set: {horizon: 1h}
+grid:
+  fleet.0.count: [2, 6]
+YAML
+"$GPUCAP" sweep small.yaml --jobs 2 --db r.sqlite --quiet; rc=$?
+check "sweep exits 0 (got $rc)" test $rc -eq 0
+
+"$GPUCAP" report --db r.sqlite 1 -o run.html; rc=$?
+check "report of run 1 exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" report --db r.sqlite small-sweep -o sweep.html; rc=$?
+check "report of the sweep exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" report --db r.sqlite 2 -o xss.html; rc=$?
+check "report of the hostile run exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" report --db r.sqlite -o all.html; rc=$?
+check "report of everything exits 0 (got $rc)" test $rc -eq 0
+
+for f in run.html sweep.html xss.html all.html; do
+	check "$f: no http:// or https://" bash -c "! grep -qiE 'https?://' $f"
+	check "$f: no src=, href=, url( or @import" bash -c "! grep -qiE '(src|href) *=|url\\(|@import' $f"
+	check "$f: no <script>, <link>, <img>, <iframe>" bash -c "! grep -qiE '<(script|link|img|iframe|object|embed)' $f"
+done
+for c in fleet cost latency wait idle commitment; do
+	check "run.html has chart $c" grep -q "<svg id=\"chart-1-$c\"" run.html
+done
+check "sweep.html has the Pareto chart" grep -q '<svg id="chart-pareto"' sweep.html
+check "sweep.html has the comparison table with intervals" grep -q 'small-sweep:1' sweep.html
+check "sweep.html has 95% intervals" grep -q '&plusmn;' sweep.html
+check "xss.html shows the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' xss.html
+check "xss.html: the overrides escaped too" grep -qF 'name=&lt;script&gt;' xss.html
+check "all.html: the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' all.html
+
+# Bad usage and unknown ids.
+"$GPUCAP" report --db r.sqlite 1 >/dev/null 2>err.txt; rc=$?
+check "no -o: exit 2 (got $rc)" test $rc -eq 2
+"$GPUCAP" report --db r.sqlite 999 -o x.html 2>err.txt; rc=$?
+check "unknown run: exit 2 (got $rc)" test $rc -eq 2
+"$GPUCAP" report --db missing.sqlite -o x.html 2>err.txt; rc=$?
+check "missing database: exit 2 (got $rc)" test $rc -eq 2
+
+# Chromium: each page loaded with every request failing, chart positions measured by the page itself.
+PY=python3
+/usr/bin/python3 -c 'import PIL' 2>/dev/null && PY=/usr/bin/python3
+if ! command -v chromium >/dev/null || ! "$PY" -c 'import PIL' 2>/dev/null; then
+	echo "SKIP: chromium or python3-pil is not installed: the screenshot checks did not run"
+	finish || exit 1
+	exit 77
+fi
+CHROME=(chromium --headless --no-sandbox --disable-gpu --proxy-server=127.0.0.1:9 --hide-scrollbars)
+MEASURE='<script>var o=[];document.querySelectorAll("svg.chart").forEach(function(e){var r=e.getBoundingClientRect();o.push(e.id+" "+Math.round(r.left+scrollX)+" "+Math.round(r.top+scrollY)+" "+Math.round(r.width)+" "+Math.round(r.height));});var p=document.createElement("pre");p.id="gpucap-pos";p.textContent=o.join(" \\n")+" \\nheight "+document.documentElement.scrollHeight;document.body.appendChild(p);</script>'
+shot() { # shot PAGE.html: PAGE.pos (chart positions) and PAGE.png (the whole page)
+	local page=$1 base=${1%.html} h
+	sed "s#</body>#$MEASURE</body>#" "$page" >"$base.measure.html"
+	timeout 120 "${CHROME[@]}" --window-size=1200,1000 --dump-dom "file://$TMP/$base.measure.html" 2>/dev/null |
+		tr -d '\r' | sed -n '/<pre id="gpucap-pos">/,/<\/pre>/p' | sed 's/.*<pre id="gpucap-pos">//; s/<\/pre>.*//' >"$base.pos"
+	h=$(awk '$1 == "height" { print $2 }' "$base.pos")
+	timeout 120 "${CHROME[@]}" --window-size=1200,"${h:-3000}" --screenshot="$TMP/$base.png" "file://$TMP/$page" \
+		>/dev/null 2>&1
+}
+for page in run sweep; do
+	shot $page.html
+	check "$page: the browser measured the charts" test -s $page.pos
+	check "$page: screenshot written" test -s $page.png
+done
+check "run: all 6 charts drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" run.png run.pos 6
+check "sweep: the Pareto chart drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" sweep.png sweep.pos 1
+# The check can fail: the same page with the charts' contents removed is found blank.
+sed -E 's#(<svg id="chart-1-[a-z]+"[^>]*>).*#\1#; /^<(rect|text|line|path|circle|g|\/g)[ >]/d' run.html >blank.html
+shot blank.html
+check "blank charts are found blank" bash -c "! $PY $SRC/tests/e2e/report_pixels.py blank.png blank.pos 6"
+finish
