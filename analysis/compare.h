@@ -109,6 +109,8 @@ void compare_fini(struct compare *c);
 
 /* Output (compare_print.c). Each returns STATUS_OK or STATUS_EIO when writing to out failed. */
 int compare_print_table(const struct compare *c, FILE *out);
+/* The table's figures as Markdown tables (GitHub style), one per block, cells with | \\ * _ ` escaped. */
+int compare_print_md(const struct compare *c, FILE *out);
 int compare_print_json(const struct compare *c, FILE *out);
 int compare_print_csv(const struct compare *c, FILE *out);
 

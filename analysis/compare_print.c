@@ -1,6 +1,7 @@
 /*
- * compare_print: the three outputs of `gpucap compare` (contract in compare.h): a table for people (four
- * blocks of at most 120 columns), JSON and CSV for scripts. NaN (undefined: no value, or n < 2 for an
+ * compare_print: the outputs of `gpucap compare` (contract in compare.h): a table for people (four
+ * blocks of at most 120 columns), the same figures as Markdown tables (GitHub style) for a ticket, JSON and
+ * CSV for scripts. NaN (undefined: no value, or n < 2 for an
  * interval) is "-" in the table, null in JSON and empty in CSV.
  */
 #include <math.h>
@@ -167,6 +168,142 @@ int compare_print_table(const struct compare *c, FILE *out)
 	print_latency(c, out, w);
 	print_options(c, out, w);
 	print_diffs(c, out, w);
+	return ferror(out) ? STATUS_EIO : STATUS_OK;
+}
+
+/* ---- Markdown ---- */
+
+/* A table cell: text with "|" escaped, and no line break (GitHub-flavoured Markdown). */
+static void mcell(FILE *out, const char *s)
+{
+	fputs("| ", out);
+	for (; *s; s++) {
+		if (*s == '|' || *s == '\\' || *s == '*' || *s == '_' || *s == '`')
+			fputc('\\', out);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, out);
+	}
+	fputc(' ', out);
+}
+
+/* A header row of n columns and its rule; the first column left-aligned, the others right-aligned. */
+static void mheader(FILE *out, const char *const *names, int n)
+{
+	for (int k = 0; k < n; k++)
+		fprintf(out, "| %s ", names[k]);
+	fputs("|\n", out);
+	for (int k = 0; k < n; k++)
+		fputs(k ? "| ---: " : "| :--- ", out);
+	fputs("|\n", out);
+}
+
+/* "mean ± half" in Markdown (the text table's "+-"). */
+static void mpm(FILE *out, double mean, double half, int dec)
+{
+	char buf[64], *pm;
+
+	fmt_pm(buf, sizeof buf, mean, half, dec);
+	pm = strstr(buf, " +- ");
+	if (pm)
+		fprintf(out, "| %.*s ± %s ", (int)(pm - buf), buf, pm + 4);
+	else
+		fprintf(out, "| %s ", buf);
+}
+
+static void mdiff(FILE *out, const struct compare_diff *df, int dec)
+{
+	mpm(out, df->n > 0 ? df->diff : NAN, df->half, dec);
+	if (df->significant)
+		fputs("\\* ", out);
+}
+
+int compare_print_md(const struct compare *c, FILE *out)
+{
+	static const char *const h_points[] = { "point", "what differs", "runs", "failed", "baseline" };
+	static const char *const h_cost[] = { "point", "Pareto", "n", "cost/month $", "cost $ (run)",
+					      "SLO violation rate", "SLO met", "idle GPU-h" };
+	static const char *const h_lat[] = { "point", "lat p50", "lat p95", "lat p99", "ttft p50", "ttft p95",
+					     "ttft p99", "commit use", "coverage" };
+	static const char *const n_lat[] = { "latency_p50_s", "latency_p95_s", "latency_p99_s", "ttft_p50_s",
+					     "ttft_p95_s", "ttft_p99_s", "commitment_utilization",
+					     "commitment_coverage" };
+	static const char *const h_opt[] = { "point", "reserved", "on-demand", "spot", "odcr", "savings plan",
+					     "capacity block", "total" };
+	static const char *const n_opt[] = { "cost_reserved_usd", "cost_on_demand_usd", "cost_spot_usd",
+					     "cost_odcr_usd", "cost_savings_plan_usd", "cost_capacity_block_usd",
+					     "cost_total_usd" };
+	static const char *const h_diff[] = { "point", "n", "cost/month $ paired (same seeds)",
+					      "cost/month $ unpaired (Welch)", "violation rate paired (same seeds)",
+					      "violation rate unpaired (Welch)" };
+	int cost = M("cost_per_month_usd"), viol = M("slo_violation_rate");
+	char v[32];
+
+	fprintf(out, "**gpucap compare**: %d point%s from `%s`; 95%% intervals: mean ± t(0.975, n-1) s/sqrt(n)\n\n",
+		c->npoints, c->npoints == 1 ? "" : "s", c->db);
+	fputs("### Points\n\n", out);
+	mheader(out, h_points, 5);
+	for (int i = 0; i < c->npoints; i++) {
+		const struct compare_point *p = &c->points[i];
+		mcell(out, p->id);
+		mcell(out, p->params[0] ? p->params : "(no overrides)");
+		fprintf(out, "| %d | %d | %s |\n", p->nruns + p->nfailed, p->nfailed, i == c->baseline ? "yes" : "");
+	}
+	fputs("\n### Cost and SLO\n\nMean ± 95% half-width; Pareto: on the front of cost/month against violation "
+	      "rate.\n\n", out);
+	mheader(out, h_cost, 8);
+	for (int i = 0; i < c->npoints; i++) {
+		const struct compare_point *p = &c->points[i];
+		const struct compare_ci *s = p->stat;
+		mcell(out, p->id);
+		fprintf(out, "| %s | %d ", p->pareto ? "yes" : "", p->nruns);
+		mpm(out, s[cost].mean, s[cost].half, 0);
+		mpm(out, s[M("cost_total_usd")].mean, s[M("cost_total_usd")].half, 2);
+		mpm(out, s[viol].mean, s[viol].half, 5);
+		if (s[M("slo_met")].n > 0)
+			fprintf(out, "| %d/%d ", p->slo_met_runs, s[M("slo_met")].n);
+		else
+			fputs("| - ", out);
+		mpm(out, s[M("gpu_hours_idle")].mean, s[M("gpu_hours_idle")].half, 1);
+		fputs("|\n", out);
+	}
+	fputs("\n### Latency and TTFT percentiles (s), commitments\n\nMeans over the replications.\n\n", out);
+	mheader(out, h_lat, 9);
+	for (int i = 0; i < c->npoints; i++) {
+		mcell(out, c->points[i].id);
+		for (int k = 0; k < 8; k++) {
+			fmt_num(v, sizeof v, c->points[i].stat[M(n_lat[k])].mean, 3);
+			fprintf(out, "| %s ", v);
+		}
+		fputs("|\n", out);
+	}
+	fputs("\n### Cost by option over the run ($, means)\n\n", out);
+	mheader(out, h_opt, 8);
+	for (int i = 0; i < c->npoints; i++) {
+		mcell(out, c->points[i].id);
+		for (int k = 0; k < 7; k++) {
+			fmt_num(v, sizeof v, c->points[i].stat[M(n_opt[k])].mean, 2);
+			fprintf(out, "| %s ", v);
+		}
+		fputs("|\n", out);
+	}
+	fputs("\n### Against the baseline ", out);
+	for (const char *s = c->points[c->baseline].id; *s; s++)
+		fprintf(out, strchr("|\\*_`", *s) ? "\\%c" : "%c", *s);
+	fputs("\n\nPoint - baseline, 95% interval; \\* significant: the interval excludes 0.\n\n", out);
+	mheader(out, h_diff, 6);
+	for (int i = 0; i < c->npoints; i++) {
+		const struct compare_point *p = &c->points[i];
+		mcell(out, p->id);
+		if (i == c->baseline) {
+			fprintf(out, "| %d | (baseline) | | | |\n", p->nruns);
+			continue;
+		}
+		fprintf(out, "| %d ", p->paired[cost].n);
+		mdiff(out, &p->paired[cost], 0);
+		mdiff(out, &p->welch[cost], 0);
+		mdiff(out, &p->paired[viol], 5);
+		mdiff(out, &p->welch[viol], 5);
+		fputs("|\n", out);
+	}
 	return ferror(out) ? STATUS_EIO : STATUS_OK;
 }
 

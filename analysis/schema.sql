@@ -1,4 +1,4 @@
--- gpucap results database, schema version 5: the tables (the views are in analysis/summary_view.sql and
+-- gpucap results database, schema version 6: the tables (the views are in analysis/summary_view.sql and
 -- analysis/stats_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
@@ -30,6 +30,11 @@
 --   warnings one row per warning of a run (README, "Warnings"; models/warn.h): its code (fleet_at_max,
 --            scaling_flaps, ...) and message, in the order the run reported them (seq = 1, 2, ...).
 --   labels   the labels given with `gpucap run --label KEY=VALUE`: one row per key of a run.
+--   charges  the run's bill by UTC clock hour (README, "The bill in FOCUS form"; models/sink.h, struct
+--            sink_charge): one row per (clock hour, purchase option, kind) with a non-zero amount. kind is
+--            'usage' (pay-as-you-go), 'used' / 'unused' (the part of a commitment or reservation that
+--            covered usage / that nobody used) or 'upfront' (a purchase paid at once). The effective_usd
+--            of an option's rows sums to its cost_<option>_usd metric. `gpucap export --focus` reads it.
 -- Views (analysis/summary_view.sql, kept apart because it changes with every new metric):
 --   run_summary  one wide row per run (run columns, the number of warnings, and one column per metric),
 --                for sqlite3, pandas or a BI tool.
@@ -67,6 +72,8 @@
 --      value changes.
 --   5  the views t975 and point_stats (analysis/stats_view.sql). Migration 4 -> 5 creates them (and every
 --      migration rebuilds them, like run_summary); no table or value changes.
+--   6  charges. Migration 5 -> 6 creates the table (empty: runs written before version 6 have no bill
+--      lines recorded, and `gpucap export --focus` refuses them); no value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 
@@ -167,5 +174,19 @@ CREATE TABLE labels (
 	PRIMARY KEY (run_id, key)
 ) WITHOUT ROWID;
 
+CREATE TABLE charges (
+	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
+	hour INTEGER NOT NULL,          -- clock hour index: 0 = the UTC clock hour holding the scenario start
+	option TEXT NOT NULL,           -- purchase option, e.g. 'savings_plan'
+	kind TEXT NOT NULL,             -- 'usage', 'used', 'unused' or 'upfront'
+	start_unix_s REAL NOT NULL,     -- the part of the clock hour inside the run's window: [start, end),
+	end_unix_s REAL NOT NULL,       -- seconds since 1970-01-01T00:00:00Z
+	quantity_h REAL NOT NULL,       -- instance-hours
+	list_usd REAL NOT NULL,         -- those instance-hours at the On-Demand price
+	billed_usd REAL NOT NULL,       -- what the invoice charges (a commitment's hourly fee share, a purchase)
+	effective_usd REAL NOT NULL,    -- amortised cost (upfront fees spread over the hours they pay for)
+	PRIMARY KEY (run_id, hour, option, kind)
+) WITHOUT ROWID;
+
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;

@@ -23,7 +23,8 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id, set by schema.sql */
 #define STORE_RUN_TABLES 4               /* runs, metrics, samples, events: every version has them */
 #define STORE_V3_TABLES 6                /* and, from version 3, sweeps and sweep_params */
-#define STORE_TABLES 8                   /* and, from version 4, warnings and labels */
+#define STORE_V4_TABLES 8                /* and, from version 4, warnings and labels */
+#define STORE_TABLES 9                   /* and, from version 6, charges */
 #define STAGE_RUN_ID 1                   /* the run_id of the one run in the staging database */
 #define US_PER_S 1e6
 
@@ -46,6 +47,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_METRIC] = "INSERT INTO stage.metrics (run_id, name, value) VALUES (1, ?2, ?3)",
 	[STMT_WARNING] = "INSERT INTO stage.warnings (run_id, " WARNING_COLUMNS ") VALUES (1, ?2, ?3, ?4)",
 	[STMT_LABEL] = "INSERT INTO stage.labels (run_id, " LABEL_COLUMNS ") VALUES (1, ?2, ?3)",
+	[STMT_CHARGE] = ("INSERT INTO stage.charges (run_id, " CHARGE_COLUMNS ") "
+			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
 	[STMT_COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") "
 			   "SELECT ?1, name, scenario_path, scenario_text, overrides, seed, 'ok', started_at, ?2, "
 			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL "
@@ -59,6 +62,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 				" FROM stage.warnings ORDER BY seq"),
 	[STMT_COPY_LABELS] = ("INSERT INTO main.labels (run_id, " LABEL_COLUMNS ") SELECT ?1, " LABEL_COLUMNS
 			      " FROM stage.labels ORDER BY key"),
+	[STMT_COPY_CHARGES] = ("INSERT INTO main.charges (run_id, " CHARGE_COLUMNS ") SELECT ?1, " CHARGE_COLUMNS
+			       " FROM stage.charges ORDER BY hour, option, kind"),
 	[STMT_STATUS] = "SELECT status FROM main.runs WHERE run_id = ?1",
 	[STMT_DELETE] = "DELETE FROM main.runs WHERE run_id = ?1",
 };
@@ -179,7 +184,7 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 	if (status == STATUS_OK)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
 				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
-				   "'warnings', 'labels')",
+				   "'warnings', 'labels', 'charges')",
 				   &in->tables, d);
 	return status;
 }
@@ -193,7 +198,8 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 4 ? STORE_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
+	return version >= 6 ? STORE_TABLES : version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES :
+	       STORE_RUN_TABLES;
 }
 
 /* Inside the write transaction: the file is read again under the lock, and the scripts run only if it is
@@ -253,6 +259,13 @@ static const char schema_v4_sql[] =
 	"CREATE TABLE labels (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, key TEXT NOT NULL, "
 	"value TEXT NOT NULL, PRIMARY KEY (run_id, key)) WITHOUT ROWID;";
 
+/* Version 6's table, as schema.sql creates it. */
+static const char schema_v6_sql[] =
+	"CREATE TABLE charges (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, hour INTEGER NOT NULL, "
+	"option TEXT NOT NULL, kind TEXT NOT NULL, start_unix_s REAL NOT NULL, end_unix_s REAL NOT NULL, "
+	"quantity_h REAL NOT NULL, list_usd REAL NOT NULL, billed_usd REAL NOT NULL, effective_usd REAL NOT NULL, "
+	"PRIMARY KEY (run_id, hour, option, kind)) WITHOUT ROWID;";
+
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
@@ -266,6 +279,7 @@ static const char schema_v4_sql[] =
  *           gained horizon_s, scenario_path, overrides, the warning count and the issue-12 metrics. The
  *           per-sweep views name run_summary's columns of their time, all still there, and are kept.
  *   4 -> 5  the views t975 and point_stats (analysis/stats_view.sql) were created; no table changed.
+ *   5 -> 6  the table charges was created (empty: earlier runs recorded no bill lines).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -281,6 +295,8 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 		status = store_exec(st, schema_v3_sql, d, what);
 	if (status == STATUS_OK && from < 4)
 		status = store_exec(st, schema_v4_sql, d, what);
+	if (status == STATUS_OK && from < 6)
+		status = store_exec(st, schema_v6_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)
@@ -393,7 +409,8 @@ static int connection_setup(struct store *st, struct diag *d)
  */
 static int stage_create(struct store *st, struct diag *d)
 {
-	static const char *const tables[] = { "runs", "metrics", "samples", "events", "warnings", "labels" };
+	static const char *const tables[] = { "runs", "metrics", "samples", "events", "warnings", "labels",
+					      "charges" };
 	const char *what = "creating the in-memory staging database";
 	int status = store_exec(st, "ATTACH DATABASE ':memory:' AS stage", d, what);
 
@@ -428,7 +445,8 @@ static int stage_create(struct store *st, struct diag *d)
 static void stage_clear(struct store *st)
 {
 	sqlite3_exec(st->db, "DELETE FROM stage.events; DELETE FROM stage.samples; DELETE FROM stage.metrics; "
-		     "DELETE FROM stage.warnings; DELETE FROM stage.labels; DELETE FROM stage.runs", NULL, NULL, NULL);
+		     "DELETE FROM stage.warnings; DELETE FROM stage.labels; DELETE FROM stage.charges; "
+		     "DELETE FROM stage.runs", NULL, NULL, NULL);
 }
 
 static void stmts_finalize(struct store *st)
@@ -681,6 +699,32 @@ static int sink_samples(void *self, const struct sink_sample *rows, size_t n)
 	return STATUS_OK;
 }
 
+static int sink_charges(void *self, const struct sink_charge *rows, size_t n)
+{
+	struct store *st = self;
+
+	assert(st->open && !st->failed);
+	for (size_t i = 0; i < n; i++) {
+		const struct sink_charge *r = &rows[i];
+		struct binder b = { st->stmt[STMT_CHARGE], SQLITE_OK };
+		int status;
+
+		bind_int64(&b, 2, r->hour);
+		bind_text(&b, 3, r->option, -1);
+		bind_text(&b, 4, r->kind, -1);
+		bind_real(&b, 5, r->start_unix_s);
+		bind_real(&b, 6, r->end_unix_s);
+		bind_real(&b, 7, r->quantity_h);
+		bind_real(&b, 8, r->list_usd);
+		bind_real(&b, 9, r->billed_usd);
+		bind_real(&b, 10, r->effective_usd);
+		status = row_write(st, &b, "inserting charges");
+		if (status != STATUS_OK)
+			return status;
+	}
+	return STATUS_OK;
+}
+
 static int sink_events(void *self, const struct sink_event *rows, size_t n)
 {
 	struct store *st = self;
@@ -862,6 +906,8 @@ static int copy_body(struct store *st, void *arg, struct diag *d)
 		status = step_with_id(st, STMT_COPY_WARNINGS, c->run_id, d, what);
 	if (status == STATUS_OK)
 		status = step_with_id(st, STMT_COPY_LABELS, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_CHARGES, c->run_id, d, what);
 	return status;
 }
 
@@ -893,7 +939,7 @@ static int sink_end(void *self, int status, double wall_s)
 }
 
 static const struct sink_ops store_ops = {
-	sink_begin, sink_samples, sink_events, sink_warnings, sink_metrics, sink_end,
+	sink_begin, sink_samples, sink_events, sink_charges, sink_warnings, sink_metrics, sink_end,
 };
 
 struct sink store_sink(struct store *st, struct diag *d)

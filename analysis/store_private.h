@@ -24,6 +24,7 @@
 #define EVENT_COLUMNS "seq, t_s, kind, option, count, detail"
 #define WARNING_COLUMNS "seq, code, message"
 #define LABEL_COLUMNS "key, value"
+#define CHARGE_COLUMNS "hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd"
 
 /* The statements a store prepares once, at open, and resets and rebinds for every row. */
 enum store_stmt_id {
@@ -33,12 +34,14 @@ enum store_stmt_id {
 	STMT_METRIC,       /* insert one staged metrics row */
 	STMT_WARNING,      /* insert one staged warnings row */
 	STMT_LABEL,        /* insert one staged labels row */
+	STMT_CHARGE,       /* insert one staged charges row */
 	STMT_COPY_RUN,     /* copy the staged run into the file at end() */
 	STMT_COPY_METRICS,
 	STMT_COPY_SAMPLES,
 	STMT_COPY_EVENTS,
 	STMT_COPY_WARNINGS,
 	STMT_COPY_LABELS,
+	STMT_COPY_CHARGES,
 	STMT_STATUS,       /* the status of a run of the file, by run_id */
 	STMT_DELETE,       /* delete a run of the file (and, by cascade, its rows) */
 	STMT_COUNT

@@ -24,7 +24,8 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	m->nhours = (int)((hour_phase_us + horizon_us + hour - 1) / hour);
 	m->usage_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_by_hour);
 	m->usage_meas_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_meas_by_hour);
-	if (!m->usage_by_hour || !m->usage_meas_by_hour) {
+	m->bill = calloc((size_t)m->nhours * OPTION_KIND_COUNT * CHARGE_KIND_COUNT, sizeof *m->bill);
+	if (!m->usage_by_hour || !m->usage_meas_by_hour || !m->bill) {
 		meter_fini(m);
 		return STATUS_ENOMEM;
 	}
@@ -60,8 +61,57 @@ void meter_fini(struct meter *m)
 {
 	free(m->usage_by_hour);
 	free(m->usage_meas_by_hour);
+	free(m->bill);
+	m->bill = NULL;
 	m->usage_by_hour = NULL;
 	m->usage_meas_by_hour = NULL;
+}
+
+void meter_set_prices(struct meter *m, int64_t start_unix_us, double list_usd_per_h)
+{
+	m->start_unix_us = start_unix_us;
+	m->list_usd_per_h = list_usd_per_h;
+}
+
+/* The clock hour holding t_us, clamped to the window's hours. */
+static int hour_of(const struct meter *m, double t_us)
+{
+	double h = floor((t_us + (double)m->hour_phase_us) / 3.6e9);
+
+	return h < 0 ? 0 : h > m->nhours - 1 ? m->nhours - 1 : (int)h;
+}
+
+int64_t meter_hour_end(const struct meter *m, int64_t t_us)
+{
+	int64_t hour = 3600 * SIM_US_PER_S;
+
+	return ((t_us + m->hour_phase_us) / hour + 1) * hour - m->hour_phase_us;
+}
+
+static void bill_add(struct meter *m, int h, enum option_kind option, enum charge_kind kind, double share,
+		     double quantity_h, double billed_usd, double effective_usd)
+{
+	struct meter_bill_line *l = &m->bill[((size_t)h * OPTION_KIND_COUNT + option) * CHARGE_KIND_COUNT + kind];
+
+	l->quantity_h += quantity_h * share;
+	l->list_usd += quantity_h * share * m->list_usd_per_h;
+	l->billed_usd += billed_usd * share;
+	l->effective_usd += effective_usd * share;
+}
+
+void meter_bill(struct meter *m, enum option_kind option, enum charge_kind kind, double t0_us, double t1_us,
+		double quantity_h, double billed_usd, double effective_usd)
+{
+	int h0 = hour_of(m, t0_us), h1 = hour_of(m, t1_us > t0_us ? t1_us - 1e-6 : t0_us);
+
+	assert(t1_us >= t0_us);
+	for (int h = h0; h <= h1; h++) {
+		/* clock hour h's part of [t0, t1); the first and last hours take what lies outside the window */
+		double a = h == h0 ? t0_us : (double)h * 3.6e9 - (double)m->hour_phase_us;
+		double b = h == h1 ? t1_us : (double)(h + 1) * 3.6e9 - (double)m->hour_phase_us;
+		double share = t1_us > t0_us ? (b - a) / (t1_us - t0_us) : 1;
+		bill_add(m, h, option, kind, share, quantity_h, billed_usd, effective_usd);
+	}
 }
 
 void meter_set_warmup(struct meter *m, int64_t warmup_us)
@@ -489,6 +539,82 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cos
 	m->t_at_sample = now_us;
 }
 
+/*
+ * The bill lines of what the settlement decides, hour by hour (the same arithmetic as meter_settle's, one
+ * clock hour at a time): on-demand usage the plans left; the plans' used and unused commitment; the ODCR
+ * capacity instances ran in and the rest, less what the plans covered. Quantities are the On-Demand
+ * dollars over the On-Demand price.
+ */
+static void bill_settled(struct meter *m, const struct savings_plan_terms *plans, int nplans)
+{
+	double od = m->list_usd_per_h > 0 ? m->list_usd_per_h : 1;
+
+	for (int h = 0; h < m->nhours; h++) {
+		const struct savings_hour *u = &m->usage_by_hour[h];
+		struct savings_result r;
+		double covered = 0, used_odcr, unused_odcr;
+
+		savings_settle(u, 1, plans, nplans, &r);
+		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+			covered += r.covered_usd[k];
+		bill_add(m, h, OPTION_ON_DEMAND, CHARGE_USAGE, 1, r.excess_usd[SAVINGS_ON_DEMAND] / od,
+			 r.excess_usd[SAVINGS_ON_DEMAND], r.excess_usd[SAVINGS_ON_DEMAND]);
+		bill_add(m, h, OPTION_SAVINGS_PLAN, CHARGE_USED, 1, covered / od, r.commit_usd - r.unused_usd,
+			 r.commit_usd - r.unused_usd);
+		bill_add(m, h, OPTION_SAVINGS_PLAN, CHARGE_UNUSED, 1, 0, r.unused_usd, r.unused_usd);
+		used_odcr = u->usd[SAVINGS_ODCR_USED] - r.covered_usd[SAVINGS_ODCR_USED];
+		unused_odcr = u->usd[SAVINGS_ODCR_UNUSED] - r.covered_usd[SAVINGS_ODCR_UNUSED];
+		bill_add(m, h, OPTION_ODCR, CHARGE_USED, 1, used_odcr / od, used_odcr, used_odcr);
+		bill_add(m, h, OPTION_ODCR, CHARGE_UNUSED, 1, unused_odcr / od, unused_odcr, unused_odcr);
+	}
+}
+
+static const char *const charge_kind_names[CHARGE_KIND_COUNT] = { "usage", "used", "unused", "upfront" };
+
+int meter_emit_bill(struct meter *m)
+{
+	int n = 0;
+	int64_t hour = 3600 * SIM_US_PER_S;
+
+	for (int h = 0; h < m->nhours && m->status == STATUS_OK; h++) {
+		int64_t t0 = (int64_t)h * hour - m->hour_phase_us, t1 = t0 + hour;
+		if (t0 < 0)
+			t0 = 0;
+		if (t1 > m->horizon_us)
+			t1 = m->horizon_us;
+		for (int o = 0; o < OPTION_KIND_COUNT; o++) {
+			for (int k = 0; k < CHARGE_KIND_COUNT; k++) {
+				const struct meter_bill_line *l =
+					&m->bill[((size_t)h * OPTION_KIND_COUNT + o) * CHARGE_KIND_COUNT + k];
+				struct sink_charge *c;
+				/* settlement dust (1e-12 of a dollar) is no bill line */
+				if (fabs(l->effective_usd) < 1e-9 && fabs(l->billed_usd) < 1e-9 &&
+				    fabs(l->quantity_h) < 1e-9)
+					continue;
+				if (n == METER_BATCH) {
+					keep_status(m, m->sink.ops->charges(m->sink.self, m->charge_rows, (size_t)n));
+					n = 0;
+					if (m->status != STATUS_OK)
+						return m->status;
+				}
+				c = &m->charge_rows[n++];
+				c->hour = h;
+				c->start_unix_s = (double)(m->start_unix_us + t0) / SIM_US_PER_S;
+				c->end_unix_s = (double)(m->start_unix_us + t1) / SIM_US_PER_S;
+				c->option = option_kind_name((enum option_kind)o);
+				c->kind = charge_kind_names[k];
+				c->quantity_h = l->quantity_h;
+				c->list_usd = l->list_usd;
+				c->billed_usd = l->billed_usd;
+				c->effective_usd = l->effective_usd;
+			}
+		}
+	}
+	if (n > 0 && m->status == STATUS_OK)
+		keep_status(m, m->sink.ops->charges(m->sink.self, m->charge_rows, (size_t)n));
+	return m->status;
+}
+
 void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int nplans)
 {
 	struct savings_result r;
@@ -503,6 +629,7 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			usage += u->usd[k];
 	}
+	bill_settled(m, plans, nplans);
 	savings_settle(m->usage_by_hour, m->nhours, plans, nplans, &r);
 	m->cost_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];
 	/* the ODCR bill (option_odcr.c) holds the whole reservation; what a plan covered is paid by the plan */

@@ -33,6 +33,14 @@
 #define METER_MAX_METRICS 160
 #define METER_SLO_PCTS 4   /* percentile SLOs: p50, p90, p95, p99 (scenario.h, enum scenario_slo_pct) */
 
+/* The kinds of a bill line (sink.h, struct sink_charge). */
+enum charge_kind { CHARGE_USAGE, CHARGE_USED, CHARGE_UNUSED, CHARGE_UPFRONT, CHARGE_KIND_COUNT };
+
+/* The sums of one (clock hour, option kind, charge kind) bill line. */
+struct meter_bill_line {
+	double quantity_h, list_usd, billed_usd, effective_usd;
+};
+
 /* The SLOs as planners state them (README, "SLOs"); thresholds 0 = not stated. */
 struct meter_slo {
 	int64_t latency_pct_us[METER_SLO_PCTS];  /* latency percentile thresholds */
@@ -125,6 +133,13 @@ struct meter {
 	                                             part of each hour in it); owned */
 	int64_t hour_phase_us;                    /* t = 0 is this far past a UTC hour mark, [0, 1 h) */
 
+	/* the bill by clock hour (README, "The bill in FOCUS form"): line [(h x OPTION_KIND_COUNT + option) x
+	 * CHARGE_KIND_COUNT + kind]; allocated at meter_init, owned */
+	struct meter_bill_line *bill;
+	int64_t start_unix_us;                    /* the scenario start (meter_set_prices) */
+	double list_usd_per_h;                    /* the On-Demand price of the type, for list prices */
+	struct sink_charge charge_rows[METER_BATCH];  /* buffered rows for the sink */
+
 	/* commitments (reserved instances, Savings Plans), for the FinOps figures */
 	double committed_usd;                     /* commitment charged for the window */
 	double commit_used_usd;                   /* the part of it that covered usage */
@@ -159,6 +174,23 @@ struct meter {
  * STATUS_ENOMEM. */
 int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
 	       int slots, int64_t horizon_us, int64_t hour_phase_us, int64_t period_us);
+
+/* The scenario start (Unix microseconds) and the type's On-Demand price, for the bill lines. */
+void meter_set_prices(struct meter *m, int64_t start_unix_us, double list_usd_per_h);
+
+/*
+ * A bill line: quantity_h instance-hours, billed_usd and effective_usd of option kind `option`, spread
+ * evenly over [t0_us, t1_us) clock hour by clock hour (before t = 0: the first hour; past the horizon: the
+ * last; an empty interval: the hour holding t0_us). The list price is quantity_h x the On-Demand price.
+ */
+void meter_bill(struct meter *m, enum option_kind option, enum charge_kind kind, double t0_us, double t1_us,
+		double quantity_h, double billed_usd, double effective_usd);
+
+/* The end of the clock hour holding t_us (the first clock hour past it), on the run's clock. */
+int64_t meter_hour_end(const struct meter *m, int64_t t_us);
+
+/* Hand the bill lines to the sink (after meter_settle); returns m->status. */
+int meter_emit_bill(struct meter *m);
 
 /* Set the time-to-first-token threshold (0 = none). */
 void meter_set_ttft_slo(struct meter *m, int64_t ttft_us);

@@ -124,6 +124,12 @@ static void block_close(struct fleet *f, struct fleet_group *g, int64_t horizon_
 
 	meter_charge(f->meter, OPTION_CAPACITY_BLOCK, price * inside / (double)e->duration_us, e->count * inside,
 		     t0, t1 > t0 ? t1 : t0);
+	/* the bill: the block is paid upfront (a purchase when it starts inside the window) and used over
+	 * its hours (the effective cost spreads its price) */
+	meter_bill(f->meter, OPTION_CAPACITY_BLOCK, CHARGE_USED, t0, t1 > t0 ? t1 : t0, e->count * inside / US_PER_H, 0,
+		   price * inside / (double)e->duration_us);
+	if (e->start_us >= 0 && e->start_us < horizon_us)
+		meter_bill(f->meter, OPTION_CAPACITY_BLOCK, CHARGE_UPFRONT, t0, t0, 0, price, 0);
 	after = (double)end_us(e) - (e->start_us > horizon_us ? (double)e->start_us : (double)horizon_us);
 	if (after > 0)
 		meter_after_horizon(f->meter, OPTION_CAPACITY_BLOCK, price * after / (double)e->duration_us);

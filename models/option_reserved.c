@@ -67,6 +67,13 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	inside_h = in1 > in0 ? (in1 - in0) / US_PER_H : 0;
 	cost = count * rate * inside_h;
 	meter_charge(f->meter, OPTION_RESERVED, cost, count * inside_h * US_PER_H, in0, in1 > in0 ? in1 : in0);
+	/* the bill: the term's hours are used commitment (the hourly fee billed, the upfront fee amortised
+	 * in the effective cost), and the upfront fee a purchase at the term's start when that is inside the
+	 * window */
+	meter_bill(f->meter, OPTION_RESERVED, CHARGE_USED, in0, in1 > in0 ? in1 : in0, count * inside_h,
+		   count * e->usd_per_h * inside_h, cost);
+	if (e->upfront_usd > 0 && t0 >= 0 && t0 < (double)horizon_us)
+		meter_bill(f->meter, OPTION_RESERVED, CHARGE_UPFRONT, t0, t0, 0, count * e->upfront_usd, 0);
 	/* a reservation is fully used: its instances run all along (RI utilisation in AWS's sense) */
 	f->meter->committed_usd += cost;
 	f->meter->commit_used_usd += cost;

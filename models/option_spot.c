@@ -215,6 +215,27 @@ static bool free_interruption(const struct instance *in, int64_t end_us, bool ea
 	return (double)(stop_us - in->launch_us) < US_PER_H; /* "in the first hour": 3600 s exactly is not */
 }
 
+/* The bill lines of a Spot instance billed for billed_us from launch_us: clock hour by clock hour, at the
+ * prices in force (nothing when paid is false: an interruption in the first hour). */
+static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us, double billed_us, bool paid)
+{
+	int64_t t = launch_us, end = launch_us + (int64_t)billed_us;
+
+	if (billed_us <= 0)
+		return;
+	while (t < end) {
+		int64_t b = meter_hour_end(f->meter, t);
+		if (b > end)
+			b = end;
+		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, (double)(b - t) / US_PER_H,
+			   paid ? price_integral(f, g, t, b) : 0, paid ? price_integral(f, g, t, b) : 0);
+		t = b;
+	}
+	if ((double)(end - launch_us) < billed_us)  /* the free interruption's fractional microsecond */
+		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)end, billed_us + (double)launch_us,
+			   (billed_us - (double)(end - launch_us)) / US_PER_H, 0, 0);
+}
+
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
 {
 	double usd, billed_us, meas_usd, meas_us;
@@ -237,6 +258,7 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 		meas_us = billed_us;
 	}
 	meter_charge_split(f->meter, OPTION_SPOT, usd, billed_us, meas_usd, meas_us);
+	spot_bill(f, g, in->launch_us, billed_us, usd > 0);
 }
 
 static double spot_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

@@ -6,6 +6,7 @@
  * sink_null. The calls come in this order, each at most once unless marked "repeatedly":
  *
  *     begin(info)  samples(rows, n)... events(rows, n)...  (repeatedly, interleaved, in time order)
+ *     charges(rows, n)...  (repeatedly, once the bill is settled)
  *     warnings(list, n)  metrics(list, n)  end(status, wall_s)
  *
  * warnings() is called once per successful run, possibly with n = 0 (models/warn.h says what each code
@@ -55,6 +56,26 @@ struct sink_event {
 	const char *detail;    /* free text: the reason (policy, metric value, target), or NULL */
 };
 
+/*
+ * One line of the run's bill (README, "The bill in FOCUS form"): what one purchase option charged in one
+ * UTC clock hour, of one kind. Kinds: "usage" (pay-as-you-go usage: on-demand, Spot), "used" (the part of
+ * a commitment or reservation that covered usage: reserved instances, Savings Plans, ODCR capacity
+ * instances ran in, Capacity Blocks), "unused" (the part nobody used, paid all the same), "upfront" (a
+ * purchase paid at once: a reservation's upfront fee, a Capacity Block's price). The effective amounts of
+ * an option's rows sum to its cost_<option>_usd.
+ */
+struct sink_charge {
+	int hour;                 /* clock hour index, 0 = the one holding t = 0 */
+	double start_unix_s;      /* the part of the hour inside the window: [start, end), Unix seconds */
+	double end_unix_s;
+	const char *option;       /* option kind name */
+	const char *kind;         /* "usage", "used", "unused", "upfront" */
+	double quantity_h;        /* instance-hours */
+	double list_usd;          /* the same instance-hours at the On-Demand price */
+	double billed_usd;        /* what the invoice charges for it (a commitment's recurring fee share) */
+	double effective_usd;     /* amortised cost: upfront fees spread over the hours they pay for */
+};
+
 struct sink_metric {
 	char name[48];   /* metric name, e.g. "latency_p99_s" */
 	double value;    /* its value; NaN when undefined (no request served, ...) */
@@ -70,6 +91,7 @@ struct sink_ops {
 	int (*begin)(void *self, const struct sink_run_info *info);
 	int (*samples)(void *self, const struct sink_sample *rows, size_t n);
 	int (*events)(void *self, const struct sink_event *rows, size_t n);
+	int (*charges)(void *self, const struct sink_charge *rows, size_t n);
 	int (*warnings)(void *self, const struct sink_warning *list, size_t n);
 	int (*metrics)(void *self, const struct sink_metric *list, size_t n);
 	int (*end)(void *self, int status, double wall_s);

@@ -431,6 +431,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->min = sc->autoscaling.min;
 	w->max = sc->autoscaling.max;
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
+	meter_set_prices(&w->meter, sc->start_unix_us, sc->serving.od_usd_per_h);
 	warn_init(&w->warn, measured_from_us(sc), hour_phase_us(sc));
 	meter_set_warmup(&w->meter, sc->warmup_us);
 	meter_set_slo(&w->meter, &(struct meter_slo){
@@ -646,6 +647,8 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 		drain(w);
 	fail_if_refused(w);
 	rc = meter_flush(&w->meter);
+	if (rc == STATUS_OK)
+		rc = meter_emit_bill(&w->meter);
 	if (rc)
 		goto out_end;
 	rep->nmetrics = meter_report(&w->meter, w->eng.events_run, seconds_since(&t0), rep->metrics);

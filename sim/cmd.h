@@ -21,6 +21,7 @@ int cmd_merge(int argc, char **argv);      /* `gpucap merge` (cmd_merge.c) */
 int cmd_compare(int argc, char **argv);    /* `gpucap compare` (cmd_compare.c) */
 int cmd_recommend(int argc, char **argv);  /* `gpucap recommend` (cmd_recommend.c) */
 int cmd_report(int argc, char **argv);     /* `gpucap report` (cmd_report.c) */
+int cmd_export(int argc, char **argv);     /* `gpucap export` (cmd_export.c) */
 
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise. */
 int cmd_exit_code(int status);

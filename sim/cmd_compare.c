@@ -1,10 +1,12 @@
 /*
- * cmd_compare: `gpucap compare [--db DB] [--baseline RUN|POINT] [RUN|SWEEP|POINT ...] [--json|--csv]`: runs
+ * cmd_compare: `gpucap compare [--db DB] [--baseline RUN|POINT] [RUN|SWEEP|POINT ...]
+ * [--format text|md|json|csv]` (--json, --csv: aliases): runs
  * and sweep points side by side with confidence intervals and differences against a baseline. The numbers
  * are analysis/compare.h's; this file reads the command line and picks the output.
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmd.h"
 #include "compare.h"
@@ -12,7 +14,8 @@
 #include "status.h"
 
 static const char compare_usage[] =
-	"usage: gpucap compare [--db FILE] [--baseline RUN|POINT] [RUN|SWEEP|POINT ...] [--json | --csv]\n"
+	"usage: gpucap compare [--db FILE] [--baseline RUN|POINT] [RUN|SWEEP|POINT ...]\n"
+	"                      [--format text|md|json|csv | --json | --csv]\n"
 	"\n"
 	"Compare runs and sweep points of a results database: cost by option, cost per month, SLO violation\n"
 	"rate and verdict, latency and TTFT percentiles, idle GPU-hours, commitment utilisation and coverage.\n"
@@ -30,6 +33,8 @@ static const char compare_usage[] =
 	"  --baseline ID    the run or point the others are compared against (default: the first)\n"
 	"  --json           one JSON document instead of the table\n"
 	"  --csv            CSV, one row per point and metric, instead of the table\n"
+	"  --format F       text (the table, default), md (the same figures as Markdown tables, GitHub style,\n"
+	"                   for a ticket), json (= --json) or csv (= --csv)\n"
 	"  -h, --help       this help\n"
 	"\n"
 	"Exit codes: 0 success, 2 bad usage, unknown ids, an empty database, 1 other failures.\n";
@@ -39,12 +44,13 @@ int cmd_compare(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' }, { "baseline", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },     { "csv", no_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
+		{ "help", no_argument, NULL, 'h' },     { "format", required_argument, NULL, 'f' },
+		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = "results.sqlite", *baseline = NULL;
 	struct compare c;
 	struct diag d;
-	int format = 0, rc, ch;  /* 0 table, 'j' JSON, 'c' CSV */
+	int format = 0, rc, ch;  /* 0 table, 'j' JSON, 'c' CSV, 'm' Markdown, 't' table (given) */
 
 	optind = 1;
 	opterr = 0;
@@ -53,10 +59,25 @@ int cmd_compare(int argc, char **argv)
 		case 'h': fputs(compare_usage, stdout); return CMD_EXIT_OK;
 		case 'd': db = optarg; break;
 		case 'b': baseline = optarg; break;
+		case 'f':
 		case 'j':
 		case 'c':
+			if (ch == 'f') {
+				static const char *const names[] = { "text", "md", "json", "csv" };
+				static const char codes[] = { 't', 'm', 'j', 'c' };
+				int k = 0;
+				while (k < 4 && strcmp(optarg, names[k]) != 0)
+					k++;
+				if (k == 4) {
+					fprintf(stderr, "gpucap compare: --format: expected text, md, json or csv, got "
+						"'%s'\n", optarg);
+					return CMD_EXIT_USAGE;
+				}
+				ch = codes[k];
+			}
 			if (format && format != ch) {
-				fprintf(stderr, "gpucap compare: --json and --csv exclude each other\n");
+				fprintf(stderr, "gpucap compare: --json and --csv exclude each other, and --format "
+					"names one output\n");
 				return CMD_EXIT_USAGE;
 			}
 			format = ch;
@@ -81,7 +102,8 @@ int cmd_compare(int argc, char **argv)
 				c.points[i].id, c.points[i].nfailed, c.points[i].nfailed + c.points[i].nruns,
 				c.points[i].nruns);
 	rc = format == 'j' ? compare_print_json(&c, stdout)
-	     : format == 'c' ? compare_print_csv(&c, stdout) : compare_print_table(&c, stdout);
+	     : format == 'c' ? compare_print_csv(&c, stdout)
+	     : format == 'm' ? compare_print_md(&c, stdout) : compare_print_table(&c, stdout);
 	compare_fini(&c);
 	if (fflush(stdout) != 0 || rc) {
 		fprintf(stderr, "gpucap: writing the comparison failed\n");

@@ -32,6 +32,7 @@ static const char usage[] =
 	"  recommend SCENARIO choose commitments (reserved, ODCR, block counts, Savings Plan $/h) with the\n"
 	"                     lowest cost over their term that keep the SLO (see gpucap recommend --help)\n"
 	"  report [ID...] -o F one self-contained HTML page of charts and tables (see gpucap report --help)\n"
+	"  export --focus RUN a run's simulated bill as FinOps FOCUS 1.1 CSV, by clock hour and option\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
@@ -99,7 +100,9 @@ int main(int argc, char **argv)
 		return cmd_recommend(argc - 1, argv + 1);
 	if (strcmp(argv[1], "report") == 0)
 		return cmd_report(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, compare, recommend, report, validate, catalog, trace or schema (see gpucap --help)\n",
+	if (strcmp(argv[1], "export") == 0)
+		return cmd_export(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, compare, recommend, report, export, validate, catalog, trace or schema (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }

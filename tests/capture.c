@@ -41,6 +41,26 @@ static int c_events(void *self, const struct sink_event *rows, size_t n)
 	return STATUS_OK;
 }
 
+static int c_charges(void *self, const struct sink_charge *rows, size_t n)
+{
+	static const char *const kinds[4] = { "usage", "used", "unused", "upfront" };
+	struct capture *c = self;
+	for (size_t i = 0; i < n; i++) {
+		enum option_kind o;
+		int k = 0;
+		ck_assert(option_kind_parse(rows[i].option, &o));
+		while (k < 4 && strcmp(kinds[k], rows[i].kind) != 0)
+			k++;
+		ck_assert_int_lt(k, 4);
+		ck_assert(rows[i].end_unix_s >= rows[i].start_unix_s);
+		c->charge_effective[o][k] += rows[i].effective_usd;
+		c->charge_billed[o][k] += rows[i].billed_usd;
+		c->charge_quantity[o][k] += rows[i].quantity_h;
+		c->ncharges++;
+	}
+	return STATUS_OK;
+}
+
 static int c_warnings(void *self, const struct sink_warning *list, size_t n)
 {
 	struct capture *c = self;
@@ -67,7 +87,7 @@ static int c_end(void *self, int status, double wall_s)
 	return STATUS_OK;
 }
 
-static const struct sink_ops capture_ops = { c_begin, c_samples, c_events, c_warnings, c_metrics, c_end };
+static const struct sink_ops capture_ops = { c_begin, c_samples, c_events, c_charges, c_warnings, c_metrics, c_end };
 
 struct sink capture_sink(struct capture *c)
 {

@@ -28,6 +28,11 @@ struct capture {
 	struct sink_warning warnings[CAPTURE_WARNINGS];
 	int nwarnings;
 	int warnings_calls;  /* how many times warnings() was called (once per successful run) */
+	/* the bill lines (sink_charge), summed by option kind and charge kind (meter.h, enum charge_kind) */
+	long ncharges;
+	double charge_effective[OPTION_KIND_COUNT][4];
+	double charge_billed[OPTION_KIND_COUNT][4];
+	double charge_quantity[OPTION_KIND_COUNT][4];
 };
 
 /* A sink writing into c (kept). */

@@ -117,4 +117,48 @@ printf 'not a database at all, just text\n' >text.sqlite
 "$GPUCAP" compare --db text.sqlite >/dev/null 2>err.txt; rc=$?
 check "not a database: non-zero exit (got $rc)" test $rc -ne 0
 check "compare leaves the database unchanged" test "$(sha256sum <tvr.sqlite)" = "$(cp tvr.sqlite x.sqlite; "$GPUCAP" compare --db x.sqlite >/dev/null; sha256sum <x.sqlite)"
+# --format md: the text table's figures as GitHub Markdown tables (five of them, every row as wide as its
+# header), --format json/csv the same bytes as --json/--csv, a bad format exits 2
+"$GPUCAP" compare --db tvr.sqlite --format md target-vs-reserved >c.md; rc=$?
+check "--format md exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" compare --db tvr.sqlite target-vs-reserved >c.txt
+check "--format md: five tables, the text table's figures" python3 - c.md c.txt <<'PY'
+import re, sys
+md, txt = open(sys.argv[1]).read().splitlines(), open(sys.argv[2]).read()
+cells = lambda l: [c.strip() for c in re.split(r"(?<!\\)\|", l.strip())[1:-1]]
+tables, i = [], 0
+while i < len(md):
+    if md[i].startswith("|") and i + 1 < len(md) and re.fullmatch(r"(\| :?-+:? )+\|", md[i + 1]):
+        head, rows = cells(md[i]), []
+        i += 2
+        while i < len(md) and md[i].startswith("|"):
+            rows.append(cells(md[i]))
+            i += 1
+        tables.append((head, rows))
+    else:
+        i += 1
+assert len(tables) == 5, len(tables)
+for head, rows in tables:
+    assert len(rows) == 20 and all(len(r) == len(head) for r in rows), head
+# every figure of the cost-by-option block of the text table appears in the Markdown one, row for row
+block = txt.split("cost by option over the run ($, means)\n")[1].split("\n\n")[0].splitlines()[1:]
+for line, row in zip(block, tables[3][1]):
+    assert line.split() == row, (line, row)
+# the cost/month column: the text "mean +- half" is "mean ± half"
+cost = txt.split("violation rate)\n")[1].split("\n\n")[0].splitlines()[1:]
+for line, row in zip(cost, tables[1][1]):
+    assert row[3].replace(" ± ", " +- ") in line, (line, row)
+PY
+"$GPUCAP" compare --db tvr.sqlite --json target-vs-reserved | sed '/"wall_s"/d' >a.json
+"$GPUCAP" compare --db tvr.sqlite --format json target-vs-reserved | sed '/"wall_s"/d' >b.json
+check "--format json is --json" cmp -s a.json b.json
+"$GPUCAP" compare --db tvr.sqlite --csv target-vs-reserved >a.csv
+"$GPUCAP" compare --db tvr.sqlite --format csv target-vs-reserved >b.csv
+check "--format csv is --csv" cmp -s a.csv b.csv
+"$GPUCAP" compare --db tvr.sqlite --format html target-vs-reserved >/dev/null 2>err.txt; rc=$?
+check "--format html exits 2 (got $rc)" test $rc -eq 2
+check "--format html: message" grep -q "expected text, md, json or csv" err.txt
+"$GPUCAP" compare --db tvr.sqlite --format md --json target-vs-reserved >/dev/null 2>&1; rc=$?
+check "--format md with --json exits 2 (got $rc)" test $rc -eq 2
+
 finish

@@ -44,7 +44,7 @@ check "GPUCAP_DATA_DIR points at the data ($out)" test $? -eq 0
 
 # The man page documents every command and every option the help texts list.
 man=$(sed 's/\\-/-/g; s/\\f[BIRP]//g' "$P/share/man/man1/gpucap.1")
-helps=$("$GPUCAP" --help; for c in run sweep merge compare recommend report validate catalog schema trace; do "$GPUCAP" $c --help; done
+helps=$("$GPUCAP" --help; for c in run sweep merge compare recommend report export validate catalog schema trace; do "$GPUCAP" $c --help; done
 	"$GPUCAP" trace stats --help; "$GPUCAP" trace gen --help)
 opts=$(grep -oE -- '--[a-z][a-z-]*' <<<"$helps" | sort -u)
 check "help texts list options" test -n "$opts"

@@ -1,0 +1,86 @@
+/*
+ * cmd_export: `gpucap export --focus RUN [--db DB] [-o FILE]`: a run's simulated bill as FOCUS 1.1 CSV
+ * (analysis/focus.h; README "The bill in FOCUS form"). This file reads the command line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "diag.h"
+#include "focus.h"
+#include "status.h"
+
+static const char export_usage[] =
+	"usage: gpucap export --focus RUN [--db FILE] [-o FILE]\n"
+	"\n"
+	"Write a run's simulated bill in FinOps FOCUS 1.1 columns, as CSV: one row per UTC clock hour, purchase\n"
+	"option and charge (usage, used and unused commitment, unused reserved capacity, upfront and hourly\n"
+	"commitment fees), so that it loads next to a real FOCUS bill. EffectiveCost sums, per option, to the\n"
+	"run's cost_<option>_usd. The database is only read.\n"
+	"\n"
+	"  --focus RUN      the run id (an integer) to export\n"
+	"  --db FILE        results database (default results.sqlite)\n"
+	"  -o, --output FILE  where to write (default: standard output)\n"
+	"  -h, --help       this help\n"
+	"\n"
+	"Exit codes: 0 success, 2 bad usage or an unknown run, 1 other failures.\n";
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "db", required_argument, NULL, 'd' },  { "focus", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = "results.sqlite", *path = NULL, *run = NULL;
+	struct diag d;
+	FILE *out = stdout;
+	long long id;
+	char *end;
+	int rc, ch;
+
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h': fputs(export_usage, stdout); return CMD_EXIT_OK;
+		case 'd': db = optarg; break;
+		case 'f': run = optarg; break;
+		case 'o': path = optarg; break;
+		case ':':
+			fprintf(stderr, "gpucap export: %s needs a value (see gpucap export --help)\n", argv[optind - 1]);
+			return CMD_EXIT_USAGE;
+		default:
+			fprintf(stderr, "gpucap export: bad option '%s' (see gpucap export --help)\n", argv[optind - 1]);
+			return CMD_EXIT_USAGE;
+		}
+	}
+	if (!run || optind != argc) {
+		fprintf(stderr, "gpucap export: expected --focus RUN and nothing else (see gpucap export --help)\n");
+		return CMD_EXIT_USAGE;
+	}
+	errno = 0;
+	id = strtoll(run, &end, 10);
+	if (errno || end == run || *end || id < 1) {
+		fprintf(stderr, "gpucap export: --focus: expected a run id (an integer >= 1), got '%s'\n", run);
+		return CMD_EXIT_USAGE;
+	}
+	if (path && !(out = fopen(path, "w"))) {
+		fprintf(stderr, "gpucap: %s: %s\n", path, strerror(errno));
+		return CMD_EXIT_FAIL;
+	}
+	diag_clear(&d);
+	rc = focus_export(db, id, out, &d);
+	if (rc)
+		fprintf(stderr, "gpucap: %s\n", d.msg);
+	if ((out == stdout ? fflush(out) : fclose(out)) != 0 && rc == STATUS_OK) {
+		fprintf(stderr, "gpucap: writing %s failed\n", path ? path : "the bill");
+		rc = STATUS_EIO;
+	}
+	if (rc && path)
+		remove(path);
+	return rc ? cmd_exit_code(rc) : CMD_EXIT_OK;
+}

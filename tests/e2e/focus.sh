@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# End-to-end: `gpucap export --focus` (README, "The bill in FOCUS form"). On shipped scenarios (savings
+# plan, reserved terms with upfront fees, ODCR, Spot, a Capacity Block; horizons shortened where a scenario
+# allows) the CSV validates against tests/data/focus/columns.txt and EffectiveCost sums, per option, to the
+# run's cost_<option>_usd to the cent (tests/e2e/focus.py); unused commitment has its own rows, worked out by
+# hand on a small plan; bad usage and unknown runs exit 2.
+. "$(dirname "$0")/lib.sh"
+cd "$TMP"
+
+costs() { # costs RUN: "option cost" lines of the run's cost_<option>_usd metrics
+	sqlite3 -separator ' ' r.sqlite "SELECT substr(name, 6, length(name) - 9), value FROM metrics WHERE run_id = $1 \
+		AND name IN ('cost_reserved_usd', 'cost_on_demand_usd', 'cost_spot_usd', 'cost_odcr_usd', \
+		'cost_savings_plan_usd', 'cost_capacity_block_usd')"
+}
+
+# (reserved-terms with its term starting inside the window, so that its upfront fee is a purchase row)
+for spec in "savings-plan" "reserved-terms horizon=2d fleet.0.term_start=2026-12-01T06:00:00Z" "odcr horizon=2d" \
+	"spot-burst horizon=2d" "capacity-block-launch horizon=8d workload.arrivals.steps.1.at=8d"; do
+	set -- $spec
+	name=$1; shift
+	sets=(); for s in "$@"; do sets+=(--set "$s"); done
+	"$GPUCAP" run "$SRC/scenarios/$name.yaml" --db r.sqlite "${sets[@]}" >/dev/null 2>err.txt
+	check "$name runs" test $? -eq 0
+	id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")
+	"$GPUCAP" export --focus $id --db r.sqlite -o $name.csv; rc=$?
+	check "$name: export exits 0 (got $rc)" test $rc -eq 0
+	costs $id >$name.costs
+	check "$name: columns valid, EffectiveCost per option = cost_<option>_usd" \
+		python3 "$SRC/tests/e2e/focus.py" $name.csv "$SRC/tests/data/focus/columns.txt" $name.costs
+done
+# reserved-terms buys reservations with upfront fees; the Capacity Block is paid upfront
+check "reserved-terms: an upfront purchase row" grep -q ',One-Time,.*,reserved,upfront' reserved-terms.csv
+check "capacity-block-launch: the block's purchase row" grep -q ',One-Time,.*,capacity_block,upfront' capacity-block-launch.csv
+check "odcr: used reserved capacity rows" grep -q ',Used,Usage,.*,odcr,used' odcr.csv
+
+# Unused commitment, by hand: one on-demand instance (p5.48xlarge, $55.04/h) all along under a $100/h plan
+# at 30% off, 3 clock hours from 2026-12-01T00:00Z. Each hour the plan covers the instance at
+# 55.04 x 0.7 = $38.528 (used) and $100 - 38.528 = $61.472 is unused: 3 Used rows of EffectiveCost 38.528,
+# 3 Unused rows of 61.472 (sum 184.416 = commitment_unused_usd), 3 hourly fee rows of BilledCost 100, and no
+# On-Demand charge (cost_savings_plan_usd = 300, cost_on_demand_usd = 0).
+"$GPUCAP" run "$SRC/scenarios/savings-plan.yaml" --db r.sqlite --set horizon=3h --set fleet.0.count=1 \
+	--set fleet.0.max=1 --set autoscaling.min=1 --set autoscaling.max=1 --set fleet.1.commit_usd_per_h=100 \
+	--set workload.arrivals.rate_per_s=1 --set workload.arrivals.steps.0.at=2h \
+	--set workload.arrivals.steps.1.at=3h >/dev/null
+id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")
+"$GPUCAP" export --focus $id --db r.sqlite >small.csv
+costs $id >small.costs
+check "small plan: columns valid, sums" python3 "$SRC/tests/e2e/focus.py" small.csv "$SRC/tests/data/focus/columns.txt" small.costs
+check "small plan: rows by hand" python3 - small.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+used = [r for r in rows if r["CommitmentDiscountStatus"] == "Used"]
+unused = [r for r in rows if r["CommitmentDiscountStatus"] == "Unused"]
+fees = [r for r in rows if r["ChargeFrequency"] == "Recurring"]
+assert len(rows) == 9 and len(used) == 3 and len(unused) == 3 and len(fees) == 3, len(rows)
+for r in used:
+    assert abs(float(r["EffectiveCost"]) - 38.528) < 1e-6 and float(r["BilledCost"]) == 0, r
+    assert abs(float(r["ConsumedQuantity"]) - 1) < 1e-9 and abs(float(r["ListCost"]) - 55.04) < 1e-6, r
+for r in unused:
+    assert abs(float(r["EffectiveCost"]) - 61.472) < 1e-6 and float(r["BilledCost"]) == 0, r
+    assert r["ChargeCategory"] == "Usage" and r["CommitmentDiscountCategory"] == "Spend", r
+for r in fees:
+    assert abs(float(r["BilledCost"]) - 100) < 1e-6 and float(r["EffectiveCost"]) == 0, r
+    assert r["ChargeCategory"] == "Purchase", r
+assert [r["ChargePeriodStart"] for r in fees] == ["2026-12-01T00:00:00Z", "2026-12-01T01:00:00Z",
+                                                  "2026-12-01T02:00:00Z"], fees
+assert abs(sum(float(r["EffectiveCost"]) for r in unused) - 184.416) < 1e-6
+PY
+
+"$GPUCAP" export --db r.sqlite --focus 99 >/dev/null 2>err.txt; rc=$?
+check "unknown run exits 2 (got $rc)" test $rc -eq 2
+check "unknown run: message" grep -q "no run 99" err.txt
+"$GPUCAP" export --db r.sqlite >/dev/null 2>&1; rc=$?
+check "no --focus exits 2 (got $rc)" test $rc -eq 2
+"$GPUCAP" export --db r.sqlite --focus x1 >/dev/null 2>&1; rc=$?
+check "bad run id exits 2 (got $rc)" test $rc -eq 2
+finish
