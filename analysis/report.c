@@ -313,6 +313,59 @@ static int read_charges(sqlite3 *db, struct report_run *run, const char *path, s
 	return STATUS_OK;
 }
 
+/* The stored hourly request rows (README "Reports"), when the file has the table (schema 7) and rows. */
+static int read_lat_hours(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
+{
+	sqlite3_stmt *stmt;
+	int n = 0, has = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hours'", -1,
+			       &stmt, NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		has = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (!has)
+		return STATUS_OK;
+	if (sqlite3_prepare_v2(db, "SELECT count(*), min(hour_start_s) FROM hours WHERE run_id = ?1", -1, &stmt,
+			       NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		n = sqlite3_column_int(stmt, 0);
+		run->lat_x0_h = sqlite3_column_double(stmt, 1) / 3600;
+	}
+	sqlite3_finalize(stmt);
+	if (n < 1)
+		return STATUS_OK;
+	run->lat_req = calloc((size_t)n * 5, sizeof(double));
+	if (!run->lat_req)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	run->lat_viol = run->lat_req + n, run->lat_p50 = run->lat_viol + n, run->lat_p95 = run->lat_p50 + n;
+	run->lat_p99 = run->lat_p95 + n;
+	for (int i = 0; i < n; i++)
+		run->lat_p50[i] = run->lat_p95[i] = run->lat_p99[i] = NAN;
+	run->nlat = n;
+	if (sqlite3_prepare_v2(db, "SELECT hour_start_s, requests, violations, latency_p50_s, latency_p95_s, "
+			       "latency_p99_s FROM hours WHERE run_id = ?1 ORDER BY hour_start_s", -1, &stmt, NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		/* the rows are consecutive clock hours; placed by their start all the same */
+		int i = (int)lround(sqlite3_column_double(stmt, 0) / 3600 - run->lat_x0_h);
+		if (i < 0 || i >= n)
+			continue;
+		run->lat_req[i] = sqlite3_column_double(stmt, 1);
+		run->lat_viol[i] = sqlite3_column_double(stmt, 2);
+		for (int j = 0; j < 3; j++)
+			if (sqlite3_column_type(stmt, 3 + j) != SQLITE_NULL)
+				(j == 0 ? run->lat_p50 : j == 1 ? run->lat_p95 : run->lat_p99)[i] =
+					sqlite3_column_double(stmt, 3 + j);
+	}
+	sqlite3_finalize(stmt);
+	return STATUS_OK;
+}
+
 double report_metric(const struct report_run *run, const char *name)
 {
 	for (int i = 0; i < run->nmetrics; i++)
@@ -367,6 +420,8 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 			status = read_hours(db, run, path, d);
 		if (status == STATUS_OK)
 			status = read_charges(db, run, path, d);
+		if (status == STATUS_OK)
+			status = read_lat_hours(db, run, path, d);
 	}
 	sqlite3_close(db);
 	db = NULL;
@@ -406,6 +461,7 @@ void report_fini(struct report *r)
 		free(run->commit_busy);
 		free(run->commit_util);
 		free(run->commit_cov);
+		free(run->lat_req);
 	}
 	free(r->runs);
 	if (r->cmp.points)

@@ -86,6 +86,13 @@ struct report_run {
 	double cost_x0_h;            /* the start of clock hour 0, in hours from the scenario start (<= 0) */
 	double *commit_util;         /* [ncost] used / (used + unused) commitment USD, NaN without any */
 	double *commit_cov;          /* [ncost] covered / eligible usage at On-Demand prices, NaN without any */
+	/* From the hours table (schema 7; nlat = 0 for runs stored without it): per UTC clock hour, from lat_x0_h
+	 * (the first row's hour_start_s / 3600) on, one hour apart */
+	int nlat;
+	double lat_x0_h;
+	double *lat_req;             /* [nlat] requests ended in the hour (served or dropped) */
+	double *lat_viol;            /* [nlat] of those, over slo.latency_s or dropped */
+	double *lat_p50, *lat_p95, *lat_p99;  /* [nlat] latency percentiles of the served ones, NaN when none */
 };
 
 struct report {

@@ -143,8 +143,24 @@ static void run_latency_idle(FILE *out, const struct report_run *run)
 	for (int i = 0; i < 5; i++)
 		v[i] = report_metric(run, lat[i]);
 	chart_id(id, sizeof id, run, "latency");
-	report_svg_bars(out, id, "End-to-end latency over the run against the SLO", "seconds", lat_label, v, 5,
-			run->slo_latency_s, "SLO latency threshold");
+	if (run->nlat > 0) {
+		struct report_svg_series ls[3] = {
+			{ "p50", run->lat_p50, "#2ca02c", false, false },
+			{ "p95", run->lat_p95, "#ff7f0e", false, false },
+			{ "p99", run->lat_p99, "#d62728", false, false },
+		};
+		report_svg_xy(out, id, "End-to-end latency percentiles per UTC clock hour against the SLO",
+			      "hours from the start (clock hours, at mid-hour)", "seconds", run->lat_x0_h + 0.5, 1,
+			      run->nlat, ls, 3, NULL, 0, run->slo_latency_s, "SLO latency threshold", NAN);
+		ls[0] = (struct report_svg_series){ "SLO violations (over the threshold or dropped)", run->lat_viol,
+						    "#d62728", true, false };
+		chart_id(id, sizeof id, run, "violations");
+		report_svg_xy(out, id, "SLO violations per UTC clock hour", "hours from the start (clock hours, at "
+			      "mid-hour)", "requests", run->lat_x0_h + 0.5, 1, run->nlat, ls, 1, NULL, 0, NAN, NULL, NAN);
+	} else {
+		report_svg_bars(out, id, "End-to-end latency over the run against the SLO (no hourly rows stored)",
+				"seconds", lat_label, v, 5, run->slo_latency_s, "SLO latency threshold");
+	}
 	fprintf(out, "<p>SLO violations: ");
 	num(out, report_metric(run, "slo_violations"), "%.0f");
 	fprintf(out, " (rate ");
@@ -213,6 +229,22 @@ static void run_hour_table(FILE *out, const struct report_run *run)
 		fprintf(out, "</td></tr>\n");
 	}
 	fprintf(out, "</table></details>\n");
+	if (run->nlat > 0) {
+		fprintf(out, "<details><summary>Requests by UTC clock hour</summary><table><tr><th>starts at (h from "
+			"the start)</th><th>requests</th><th>SLO violations</th><th>latency p50 (s)</th><th>p95 (s)"
+			"</th><th>p99 (s)</th></tr>\n");
+		for (int h = 0; h < run->nlat; h++) {
+			fprintf(out, "<tr><td>%.3g</td><td>%.0f</td><td>%.0f</td><td>", run->lat_x0_h + h,
+				run->lat_req[h], run->lat_viol[h]);
+			num(out, run->lat_p50[h], "%.3g");
+			fprintf(out, "</td><td>");
+			num(out, run->lat_p95[h], "%.3g");
+			fprintf(out, "</td><td>");
+			num(out, run->lat_p99[h], "%.3g");
+			fprintf(out, "</td></tr>\n");
+		}
+		fprintf(out, "</table></details>\n");
+	}
 	if (!run->exact)
 		return;
 	fprintf(out, "<details><summary>Bill by UTC clock hour</summary><table><tr><th>clock hour</th>"

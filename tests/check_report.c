@@ -141,7 +141,8 @@ START_TEST(hourly_cost_from_charges)
 		 "(1, 1, 'savings_plan', 'unused', %.0f, %.0f, 0, 0, 16, 16),"
 		 "(1, 1, 'odcr', 'unused', %.0f, %.0f, 0.33, 10, 10, 10);"
 		 "INSERT INTO metrics VALUES (1, 'cost_on_demand_usd', 40), (1, 'cost_reserved_usd', 40),"
-		 "(1, 'cost_savings_plan_usd', 32), (1, 'cost_odcr_usd', 10);",
+		 "(1, 'cost_savings_plan_usd', 32), (1, 'cost_odcr_usd', 10);"
+		 "INSERT INTO hours VALUES (1, 3600, 50, 7, 2, 9, 12), (1, 0, 40, 0, 1, 1.5, NULL);",
 		 t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0 + 3600, t0 + 7200, t0 + 3600,
 		 t0 + 7200, t0 + 3600, t0 + 7200, t0 + 3600, t0 + 7200);
 	raw_exec(path, sql);
@@ -161,15 +162,24 @@ START_TEST(hourly_cost_from_charges)
 	ck_assert_double_eq_tol(run->commit_util[1], 20.0 / 46, 1e-9);
 	ck_assert_double_eq_tol(run->commit_cov[0], 56.0 / 86, 1e-9);
 	ck_assert_double_eq_tol(run->commit_cov[1], 40.0 / 140, 1e-9);
+	/* the stored hourly rows, in hour order whatever the row order: p99 NULL reads NaN */
+	ck_assert_int_eq(run->nlat, 2);
+	ck_assert_double_eq_tol(run->lat_x0_h, 0, 1e-9);
+	ck_assert_double_eq(run->lat_req[0], 40);
+	ck_assert_double_eq(run->lat_viol[1], 7);
+	ck_assert_double_eq(run->lat_p95[1], 9);
+	ck_assert(isnan(run->lat_p99[0]));
 	out = open_memstream(&buf, &len);
 	ck_assert_int_eq(report_write_html(&r, out), 0);
 	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "<svg id=\"chart-1-violations\""));
+	ck_assert_ptr_nonnull(strstr(buf, "Requests by UTC clock hour"));
 	ck_assert_ptr_nonnull(strstr(buf, "Bill by UTC clock hour"));
 	ck_assert_ptr_null(strstr(buf, "approximation"));
 	free(buf);
 	report_fini(&r);
 	/* without bill lines (an older database): the labelled fallback */
-	raw_exec(path, "DELETE FROM charges");
+	raw_exec(path, "DELETE FROM charges; DELETE FROM hours");
 	ck_assert_int_eq(report_load(&r, path, NULL, 0, &d), STATUS_OK);
 	ck_assert(!r.runs[0].exact);
 	ck_assert_double_eq_tol(r.runs[0].cost[OPTION_ON_DEMAND][0], 20, 1e-9);
@@ -178,6 +188,7 @@ START_TEST(hourly_cost_from_charges)
 	ck_assert_int_eq(report_write_html(&r, out), 0);
 	fclose(out);
 	ck_assert_ptr_nonnull(strstr(buf, "approximation: no bill lines stored"));
+	ck_assert_ptr_nonnull(strstr(buf, "no hourly rows stored"));
 	free(buf);
 	report_fini(&r);
 	tmp_remove(path);
