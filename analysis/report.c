@@ -234,6 +234,138 @@ static int read_hours(sqlite3 *db, struct report_run *run, const char *path, str
 	return STATUS_OK;
 }
 
+/*
+ * The exact hourly cost and commitment series from the run's bill lines (charges, README "Reports"): none
+ * for runs stored without them (the samples-based fallback of read_hours stays). Clock hour h starts at
+ * cost_x0_h + h hours from the scenario start; the scenario start is the start of hour 0's line (a line's
+ * start_unix_s - hour x 3600 is the clock hour 0 start otherwise, at most the scenario start).
+ */
+static int read_charges(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
+{
+	sqlite3_stmt *stmt;
+	int nh = 0;
+	double s0 = NAN, *used, *unused, *cov, *elig;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*), max(hour), max(start_unix_s - hour * 3600) FROM charges "
+			       "WHERE run_id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	if (sqlite3_step(stmt) == SQLITE_ROW && sqlite3_column_int64(stmt, 0) > 0) {
+		nh = sqlite3_column_int(stmt, 1) + 1;
+		s0 = sqlite3_column_double(stmt, 2);
+	}
+	sqlite3_finalize(stmt);
+	if (nh < 1)
+		return STATUS_OK;
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		free(run->cost[k]);
+		run->cost[k] = calloc((size_t)nh, sizeof(double));
+		if (!run->cost[k])
+			return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	}
+	run->commit_util = calloc((size_t)nh, sizeof(double));
+	run->commit_cov = calloc((size_t)nh, sizeof(double));
+	used = calloc((size_t)nh * 4, sizeof(double));
+	if (!run->commit_util || !run->commit_cov || !used) {
+		free(used);
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	}
+	unused = used + nh, cov = unused + nh, elig = cov + nh;
+	run->exact = true;
+	run->ncost = nh;
+	run->cost_x0_h = (floor(s0 / 3600) * 3600 - s0) / 3600;
+	if (sqlite3_prepare_v2(db, "SELECT hour, option, kind, list_usd, effective_usd FROM charges "
+			       "WHERE run_id = ?1", -1, &stmt, NULL) != SQLITE_OK) {
+		free(used);
+		return db_fail(db, path, d);
+	}
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		int h = sqlite3_column_int(stmt, 0);
+		const char *opt = (const char *)sqlite3_column_text(stmt, 1);
+		const char *kind = (const char *)sqlite3_column_text(stmt, 2);
+		double list = sqlite3_column_double(stmt, 3), eff = sqlite3_column_double(stmt, 4);
+		enum option_kind k;
+		bool commit, is_used, is_unused;
+
+		if (h < 0 || h >= nh || !opt || !kind || !option_kind_parse(opt, &k))
+			continue;
+		run->cost[k][h] += eff;
+		commit = k == OPTION_RESERVED || k == OPTION_SAVINGS_PLAN || k == OPTION_ODCR;
+		is_used = strcmp(kind, "used") == 0, is_unused = strcmp(kind, "unused") == 0;
+		if (commit && is_used)
+			used[h] += eff;
+		if (commit && is_unused)
+			unused[h] += eff;
+		/* coverage as the run's commitment_coverage: reserved and plan-covered usage over those, the
+		 * on-demand usage and the ODCR capacity, at On-Demand prices */
+		if ((k == OPTION_RESERVED || k == OPTION_SAVINGS_PLAN) && is_used)
+			cov[h] += list, elig[h] += list;
+		if ((k == OPTION_ON_DEMAND && strcmp(kind, "usage") == 0) || (k == OPTION_ODCR && (is_used || is_unused)))
+			elig[h] += list;
+	}
+	sqlite3_finalize(stmt);
+	for (int h = 0; h < nh; h++) {
+		run->commit_util[h] = used[h] + unused[h] > 0 ? used[h] / (used[h] + unused[h]) : NAN;
+		run->commit_cov[h] = elig[h] > 0 ? cov[h] / elig[h] : NAN;
+	}
+	free(used);
+	return STATUS_OK;
+}
+
+/* The stored hourly request rows (README "Reports"), when the file has the table (schema 7) and rows. */
+static int read_lat_hours(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
+{
+	sqlite3_stmt *stmt;
+	int n = 0, has = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'hours'", -1,
+			       &stmt, NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		has = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	if (!has)
+		return STATUS_OK;
+	if (sqlite3_prepare_v2(db, "SELECT count(*), min(hour_start_s) FROM hours WHERE run_id = ?1", -1, &stmt,
+			       NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	if (sqlite3_step(stmt) == SQLITE_ROW) {
+		n = sqlite3_column_int(stmt, 0);
+		run->lat_x0_h = sqlite3_column_double(stmt, 1) / 3600;
+	}
+	sqlite3_finalize(stmt);
+	if (n < 1)
+		return STATUS_OK;
+	run->lat_req = calloc((size_t)n * 5, sizeof(double));
+	if (!run->lat_req)
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	run->lat_viol = run->lat_req + n, run->lat_p50 = run->lat_viol + n, run->lat_p95 = run->lat_p50 + n;
+	run->lat_p99 = run->lat_p95 + n;
+	for (int i = 0; i < n; i++)
+		run->lat_p50[i] = run->lat_p95[i] = run->lat_p99[i] = NAN;
+	run->nlat = n;
+	if (sqlite3_prepare_v2(db, "SELECT hour_start_s, requests, violations, latency_p50_s, latency_p95_s, "
+			       "latency_p99_s FROM hours WHERE run_id = ?1 ORDER BY hour_start_s", -1, &stmt, NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	sqlite3_bind_int64(stmt, 1, run->run_id);
+	while (sqlite3_step(stmt) == SQLITE_ROW) {
+		/* the rows are consecutive clock hours; placed by their start all the same */
+		int i = (int)lround(sqlite3_column_double(stmt, 0) / 3600 - run->lat_x0_h);
+		if (i < 0 || i >= n)
+			continue;
+		run->lat_req[i] = sqlite3_column_double(stmt, 1);
+		run->lat_viol[i] = sqlite3_column_double(stmt, 2);
+		for (int j = 0; j < 3; j++)
+			if (sqlite3_column_type(stmt, 3 + j) != SQLITE_NULL)
+				(j == 0 ? run->lat_p50 : j == 1 ? run->lat_p95 : run->lat_p99)[i] =
+					sqlite3_column_double(stmt, 3 + j);
+	}
+	sqlite3_finalize(stmt);
+	return STATUS_OK;
+}
+
 double report_metric(const struct report_run *run, const char *name)
 {
 	for (int i = 0; i < run->nmetrics; i++)
@@ -286,6 +418,10 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 			status = read_lists(db, run, path, d);
 		if (status == STATUS_OK)
 			status = read_hours(db, run, path, d);
+		if (status == STATUS_OK)
+			status = read_charges(db, run, path, d);
+		if (status == STATUS_OK)
+			status = read_lat_hours(db, run, path, d);
 	}
 	sqlite3_close(db);
 	db = NULL;
@@ -323,6 +459,9 @@ void report_fini(struct report *r)
 		free(run->wait_s);
 		free(run->coverage);
 		free(run->commit_busy);
+		free(run->commit_util);
+		free(run->commit_cov);
+		free(run->lat_req);
 	}
 	free(r->runs);
 	if (r->cmp.points)

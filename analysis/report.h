@@ -7,7 +7,13 @@
  *   inst[k]       live instances of option k (the samples count them at the sample instant)
  *   demand        busy slots / slots per instance: the instances the requests in service kept busy (NaN
  *                 when the stored scenario cannot be parsed again, then the page says so)
- *   cost[k]       an approximation: the run's cost_<option>_usd spread over the option's instance-hours,
+ *   cost[k]       when the run has bill lines (the charges table, exact): the effective_usd of option k's
+ *                 lines in each UTC clock hour, on the clock-hour grid (ncost, cost_x0_h), together with
+ *                 commit_util = used / (used + unused) effective USD of the reserved, savings_plan and odcr
+ *                 lines, and commit_cov = list USD of reserved and savings_plan `used` lines / list USD of
+ *                 those plus on_demand `usage` and odcr `used` and `unused` lines (the eligible usage of the
+ *                 run's commitment_coverage). Otherwise (older databases) the fallback,
+ *                 an approximation: the run's cost_<option>_usd spread over the option's instance-hours,
  *                 cost[k][h] = inst[k][h] * cost_k / sum_h inst[k][h] (spread evenly over the hours when the
  *                 option ran no instance); its sum over the hours is cost_<option>_usd exactly.
  *   wait          mean queue_len / mean arrival rate: the hour's mean wait by Little's law (an estimate:
@@ -24,6 +30,7 @@
 #ifndef GPUCAP_REPORT_H
 #define GPUCAP_REPORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -73,6 +80,19 @@ struct report_run {
 	double *wait_s;              /* [nhours] mean wait by Little's law, NaN without arrivals */
 	double *coverage;            /* [nhours] committed share of instance time, NaN without instances */
 	double *commit_busy;         /* [nhours] busy share of committed instances, NaN when undefined */
+	/* From the charges table (exact; all 0 / NULL for runs stored without charges, schema < 6): */
+	bool exact;                  /* the run has bill lines: cost[] below is per clock hour, from them */
+	int ncost;                   /* clock hours in cost[], commit_util, commit_cov (exact only) */
+	double cost_x0_h;            /* the start of clock hour 0, in hours from the scenario start (<= 0) */
+	double *commit_util;         /* [ncost] used / (used + unused) commitment USD, NaN without any */
+	double *commit_cov;          /* [ncost] covered / eligible usage at On-Demand prices, NaN without any */
+	/* From the hours table (schema 7; nlat = 0 for runs stored without it): per UTC clock hour, from lat_x0_h
+	 * (the first row's hour_start_s / 3600) on, one hour apart */
+	int nlat;
+	double lat_x0_h;
+	double *lat_req;             /* [nlat] requests ended in the hour (served or dropped) */
+	double *lat_viol;            /* [nlat] of those, over slo.latency_s or dropped */
+	double *lat_p50, *lat_p95, *lat_p99;  /* [nlat] latency percentiles of the served ones, NaN when none */
 };
 
 struct report {

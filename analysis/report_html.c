@@ -76,6 +76,12 @@ static void chart_id(char *buf, size_t n, const struct report_run *run, const ch
 }
 
 /* Instances by option stacked, demand as a line, scaling events marked; then the cost rate by option. */
+/* The hours in run->cost[]: clock hours from the bill lines, else the sample hours (report.h). */
+static int cost_hours(const struct report_run *run)
+{
+	return run->exact ? run->ncost : run->nhours;
+}
+
 static void run_fleet_cost(FILE *out, const struct report_run *run)
 {
 	struct report_svg_series s[OPTION_KIND_COUNT + 1];
@@ -106,15 +112,21 @@ static void run_fleet_cost(FILE *out, const struct report_run *run)
 	ns = 0;
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		double sum = 0;
-		for (int h = 0; h < run->nhours; h++)
+		for (int h = 0; h < cost_hours(run); h++)
 			sum += run->cost[k][h];
 		if (sum > 0)
 			s[ns++] = (struct report_svg_series){ option_kind_name((enum option_kind)k), run->cost[k],
 							      option_color[k], true, false };
 	}
 	chart_id(id, sizeof id, run, "cost");
-	report_svg_xy(out, id, "Cost rate by purchase option", "hours from the start (hourly means at mid-hour)", "USD per hour", 0.5, 1, run->nhours,
-		      s, ns, NULL, 0, NAN, NULL, NAN);
+	if (run->exact)
+		report_svg_xy(out, id, "Cost by purchase option per UTC clock hour (the bill lines)",
+			      "hours from the start (clock hours, at mid-hour)", "USD per hour", run->cost_x0_h + 0.5, 1,
+			      run->ncost, s, ns, NULL, 0, NAN, NULL, NAN);
+	else
+		report_svg_xy(out, id, "Cost rate by purchase option (approximation: no bill lines stored)",
+			      "hours from the start (hourly means at mid-hour)", "USD per hour", 0.5, 1, run->nhours,
+			      s, ns, NULL, 0, NAN, NULL, NAN);
 }
 
 /* Latency percentiles against the SLO threshold; the mean wait per hour; idle GPU-hours; commitment. */
@@ -131,8 +143,24 @@ static void run_latency_idle(FILE *out, const struct report_run *run)
 	for (int i = 0; i < 5; i++)
 		v[i] = report_metric(run, lat[i]);
 	chart_id(id, sizeof id, run, "latency");
-	report_svg_bars(out, id, "End-to-end latency over the run against the SLO", "seconds", lat_label, v, 5,
-			run->slo_latency_s, "SLO latency threshold");
+	if (run->nlat > 0) {
+		struct report_svg_series ls[3] = {
+			{ "p50", run->lat_p50, "#2ca02c", false, false },
+			{ "p95", run->lat_p95, "#ff7f0e", false, false },
+			{ "p99", run->lat_p99, "#d62728", false, false },
+		};
+		report_svg_xy(out, id, "End-to-end latency percentiles per UTC clock hour against the SLO",
+			      "hours from the start (clock hours, at mid-hour)", "seconds", run->lat_x0_h + 0.5, 1,
+			      run->nlat, ls, 3, NULL, 0, run->slo_latency_s, "SLO latency threshold", NAN);
+		ls[0] = (struct report_svg_series){ "SLO violations (over the threshold or dropped)", run->lat_viol,
+						    "#d62728", true, false };
+		chart_id(id, sizeof id, run, "violations");
+		report_svg_xy(out, id, "SLO violations per UTC clock hour", "hours from the start (clock hours, at "
+			      "mid-hour)", "requests", run->lat_x0_h + 0.5, 1, run->nlat, ls, 1, NULL, 0, NAN, NULL, NAN);
+	} else {
+		report_svg_bars(out, id, "End-to-end latency over the run against the SLO (no hourly rows stored)",
+				"seconds", lat_label, v, 5, run->slo_latency_s, "SLO latency threshold");
+	}
 	fprintf(out, "<p>SLO violations: ");
 	num(out, report_metric(run, "slo_violations"), "%.0f");
 	fprintf(out, " (rate ");
@@ -153,37 +181,88 @@ static void run_latency_idle(FILE *out, const struct report_run *run)
 	chart_id(id, sizeof id, run, "idle");
 	report_svg_bars(out, id, "Idle GPU-hours by purchase option", "GPU-hours", labels, v, OPTION_KIND_COUNT, NAN,
 			NULL);
-	s[0] = (struct report_svg_series){ "coverage", run->coverage, "#2ca02c", false,
-					   false };
-	s[1] = (struct report_svg_series){ "committed busy", run->commit_busy, "#9467bd", false, true };
 	chart_id(id, sizeof id, run, "commitment");
-	report_svg_xy(out, id, "Commitment coverage and utilisation per hour", "hours from the start (hourly means at mid-hour)", "fraction", 0.5, 1,
-		      run->nhours, s, 2, NULL, 0, NAN, NULL, 1.0);
+	if (run->exact) {
+		s[0] = (struct report_svg_series){ "coverage", run->commit_cov, "#2ca02c", false, false };
+		s[1] = (struct report_svg_series){ "utilisation", run->commit_util, "#9467bd", false, true };
+		report_svg_xy(out, id, "Commitment coverage and utilisation per UTC clock hour (the bill lines)",
+			      "hours from the start (clock hours, at mid-hour)", "fraction", run->cost_x0_h + 0.5, 1,
+			      run->ncost, s, 2, NULL, 0, NAN, NULL, 1.0);
+		return;
+	}
+	s[0] = (struct report_svg_series){ "coverage (instance time)", run->coverage, "#2ca02c", false, false };
+	s[1] = (struct report_svg_series){ "committed busy", run->commit_busy, "#9467bd", false, true };
+	report_svg_xy(out, id, "Commitment coverage and utilisation per hour (approximation: no bill lines stored)",
+		      "hours from the start (hourly means at mid-hour)", "fraction", 0.5, 1, run->nhours, s, 2, NULL,
+		      0, NAN, NULL, 1.0);
 }
 
-/* The hourly numbers under the charts, collapsed. */
+/* The hourly numbers under the charts, collapsed: the sample hours, then the bill's clock hours if any. */
 static void run_hour_table(FILE *out, const struct report_run *run)
 {
 	fprintf(out, "<details><summary>Hourly table</summary><table><tr><th>hour</th>");
 	for (int k = 0; k < OPTION_KIND_COUNT; k++)
 		fprintf(out, "<th>%s instances</th>", option_kind_name((enum option_kind)k));
-	fprintf(out, "<th>demand (instances)</th><th>cost (USD)</th><th>mean wait (s)</th><th>coverage</th>"
-		"<th>committed busy</th></tr>\n");
+	fprintf(out, "<th>demand (instances)</th>%s<th>mean wait (s)</th>%s</tr>\n",
+		run->exact ? "" : "<th>cost (USD, approx.)</th>",
+		run->exact ? "" : "<th>coverage (instance time)</th><th>committed busy</th>");
 	for (int h = 0; h < run->nhours; h++) {
 		double usd = 0;
 		fprintf(out, "<tr><td>%d</td>", h);
 		for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 			fprintf(out, "<td>%.2f</td>", run->inst[k][h]);
-			usd += run->cost[k][h];
+			if (!run->exact)
+				usd += run->cost[k][h];
 		}
 		fprintf(out, "<td>");
 		num(out, run->demand[h], "%.2f");
-		fprintf(out, "</td><td>%.2f</td><td>", usd);
+		if (!run->exact)
+			fprintf(out, "</td><td>%.2f", usd);
+		fprintf(out, "</td><td>");
 		num(out, run->wait_s[h], "%.3g");
+		if (!run->exact) {
+			fprintf(out, "</td><td>");
+			num(out, run->coverage[h], "%.3f");
+			fprintf(out, "</td><td>");
+			num(out, run->commit_busy[h], "%.3f");
+		}
+		fprintf(out, "</td></tr>\n");
+	}
+	fprintf(out, "</table></details>\n");
+	if (run->nlat > 0) {
+		fprintf(out, "<details><summary>Requests by UTC clock hour</summary><table><tr><th>starts at (h from "
+			"the start)</th><th>requests</th><th>SLO violations</th><th>latency p50 (s)</th><th>p95 (s)"
+			"</th><th>p99 (s)</th></tr>\n");
+		for (int h = 0; h < run->nlat; h++) {
+			fprintf(out, "<tr><td>%.3g</td><td>%.0f</td><td>%.0f</td><td>", run->lat_x0_h + h,
+				run->lat_req[h], run->lat_viol[h]);
+			num(out, run->lat_p50[h], "%.3g");
+			fprintf(out, "</td><td>");
+			num(out, run->lat_p95[h], "%.3g");
+			fprintf(out, "</td><td>");
+			num(out, run->lat_p99[h], "%.3g");
+			fprintf(out, "</td></tr>\n");
+		}
+		fprintf(out, "</table></details>\n");
+	}
+	if (!run->exact)
+		return;
+	fprintf(out, "<details><summary>Bill by UTC clock hour</summary><table><tr><th>clock hour</th>"
+		"<th>starts at (h from the start)</th>");
+	for (int k = 0; k < OPTION_KIND_COUNT; k++)
+		fprintf(out, "<th>%s (USD)</th>", option_kind_name((enum option_kind)k));
+	fprintf(out, "<th>total (USD)</th><th>commitment utilisation</th><th>coverage</th></tr>\n");
+	for (int h = 0; h < run->ncost; h++) {
+		double usd = 0;
+		fprintf(out, "<tr><td>%d</td><td>%.3g</td>", h, run->cost_x0_h + h);
+		for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+			fprintf(out, "<td>%.2f</td>", run->cost[k][h]);
+			usd += run->cost[k][h];
+		}
+		fprintf(out, "<td>%.2f</td><td>", usd);
+		num(out, run->commit_util[h], "%.3f");
 		fprintf(out, "</td><td>");
-		num(out, run->coverage[h], "%.3f");
-		fprintf(out, "</td><td>");
-		num(out, run->commit_busy[h], "%.3f");
+		num(out, run->commit_cov[h], "%.3f");
 		fprintf(out, "</td></tr>\n");
 	}
 	fprintf(out, "</table></details>\n");
@@ -226,11 +305,19 @@ static void run_section(FILE *out, const struct report_run *run)
 	run_fleet_cost(out, run);
 	run_latency_idle(out, run);
 	run_hour_table(out, run);
-	fprintf(out, "<p class=\"note\">Hourly series are means of the stored samples in each hour. The cost per "
-		"hour spreads each option's cost over its instance-hours (sums to the run's cost by option); the mean "
-		"wait is queue length / arrival rate (Little's law; per-hour latency percentiles are not stored); "
-		"coverage counts instance time, not On-Demand-priced usage as the run's commitment_coverage does.</p>"
-		"</section>\n");
+	if (run->exact)
+		fprintf(out, "<p class=\"note\">Instances, demand and the mean wait are means of the stored samples in "
+			"each hour from the start. Cost, commitment utilisation and coverage are exact, from the run's "
+			"bill lines per UTC clock hour (the cost sums to the run's cost by option); utilisation counts "
+			"ODCR capacity as a commitment, unlike the run's commitment_utilization. The mean wait is queue "
+			"length / arrival rate (Little's law).</p></section>\n");
+	else
+		fprintf(out, "<p class=\"note\">Approximations: this run has no bill lines stored (a database "
+			"written before schema version 6). Hourly series are means of the stored samples in each hour. "
+			"The cost per hour spreads each option's cost over its instance-hours (sums to the run's cost "
+			"by option); the mean wait is queue length / arrival rate (Little's law); coverage counts "
+			"instance time, not On-Demand-priced usage as the run's commitment_coverage does.</p>"
+			"</section>\n");
 }
 
 /* The comparison: the Pareto plot of mean cost per month against mean violation rate, then the table. */

@@ -35,6 +35,10 @@
 --            'usage' (pay-as-you-go), 'used' / 'unused' (the part of a commitment or reservation that
 --            covered usage / that nobody used) or 'upfront' (a purchase paid at once). The effective_usd
 --            of an option's rows sums to its cost_<option>_usd metric. `gpucap export --focus` reads it.
+--   hours    the requests measured per UTC clock hour (README, "Reports"; models/sink.h, struct sink_hour):
+--            one row per clock hour the measured window [warm-up, horizon) touches: the requests that
+--            ended in it (served or dropped), those over slo.latency_s (dropped included), and the latency
+--            percentiles of the ones served in it (NULL when none). `gpucap report` draws them.
 -- Views (analysis/summary_view.sql, kept apart because it changes with every new metric):
 --   run_summary  one wide row per run (run columns, the number of warnings, and one column per metric),
 --                for sqlite3, pandas or a BI tool.
@@ -74,6 +78,8 @@
 --      migration rebuilds them, like run_summary); no table or value changes.
 --   6  charges. Migration 5 -> 6 creates the table (empty: runs written before version 6 have no bill
 --      lines recorded, and `gpucap export --focus` refuses them); no value changes.
+--   7  hours. Migration 6 -> 7 creates the table (empty: runs written before version 7 have no hourly
+--      latency recorded, and `gpucap report` says so); no value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 
@@ -188,5 +194,17 @@ CREATE TABLE charges (
 	PRIMARY KEY (run_id, hour, option, kind)
 ) WITHOUT ROWID;
 
+CREATE TABLE hours (
+	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
+	hour_start_s REAL NOT NULL,     -- the clock hour's start, seconds from the scenario start (< 0 for the
+	                                -- clock hour holding the start when the start is not on the hour)
+	requests INTEGER NOT NULL,      -- measured requests that ended in the hour: served or dropped
+	violations INTEGER NOT NULL,    -- of those, served over slo.latency_s or dropped
+	latency_p50_s REAL,             -- end-to-end latency percentiles of the requests served in the hour;
+	latency_p95_s REAL,             -- NULL when none was
+	latency_p99_s REAL,
+	PRIMARY KEY (run_id, hour_start_s)
+) WITHOUT ROWID;
+
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;

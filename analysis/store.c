@@ -24,7 +24,8 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_RUN_TABLES 4               /* runs, metrics, samples, events: every version has them */
 #define STORE_V3_TABLES 6                /* and, from version 3, sweeps and sweep_params */
 #define STORE_V4_TABLES 8                /* and, from version 4, warnings and labels */
-#define STORE_TABLES 9                   /* and, from version 6, charges */
+#define STORE_V6_TABLES 9                /* and, from version 6, charges */
+#define STORE_TABLES 10                  /* and, from version 7, hours */
 #define STAGE_RUN_ID 1                   /* the run_id of the one run in the staging database */
 #define US_PER_S 1e6
 
@@ -49,6 +50,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_LABEL] = "INSERT INTO stage.labels (run_id, " LABEL_COLUMNS ") VALUES (1, ?2, ?3)",
 	[STMT_CHARGE] = ("INSERT INTO stage.charges (run_id, " CHARGE_COLUMNS ") "
 			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+	[STMT_HOUR] = "INSERT INTO stage.hours (run_id, " HOUR_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[STMT_COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") "
 			   "SELECT ?1, name, scenario_path, scenario_text, overrides, seed, 'ok', started_at, ?2, "
 			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL "
@@ -64,6 +66,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 			      " FROM stage.labels ORDER BY key"),
 	[STMT_COPY_CHARGES] = ("INSERT INTO main.charges (run_id, " CHARGE_COLUMNS ") SELECT ?1, " CHARGE_COLUMNS
 			       " FROM stage.charges ORDER BY hour, option, kind"),
+	[STMT_COPY_HOURS] = ("INSERT INTO main.hours (run_id, " HOUR_COLUMNS ") SELECT ?1, " HOUR_COLUMNS
+			     " FROM stage.hours ORDER BY hour_start_s"),
 	[STMT_STATUS] = "SELECT status FROM main.runs WHERE run_id = ?1",
 	[STMT_DELETE] = "DELETE FROM main.runs WHERE run_id = ?1",
 };
@@ -184,7 +188,7 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 	if (status == STATUS_OK)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
 				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
-				   "'warnings', 'labels', 'charges')",
+				   "'warnings', 'labels', 'charges', 'hours')",
 				   &in->tables, d);
 	return status;
 }
@@ -198,7 +202,7 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 6 ? STORE_TABLES : version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES :
+	return version >= 7 ? STORE_TABLES : version == 6 ? STORE_V6_TABLES : version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES :
 	       STORE_RUN_TABLES;
 }
 
@@ -266,6 +270,12 @@ static const char schema_v6_sql[] =
 	"quantity_h REAL NOT NULL, list_usd REAL NOT NULL, billed_usd REAL NOT NULL, effective_usd REAL NOT NULL, "
 	"PRIMARY KEY (run_id, hour, option, kind)) WITHOUT ROWID;";
 
+/* Version 7's table, as schema.sql creates it. */
+static const char schema_v7_sql[] =
+	"CREATE TABLE hours (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, hour_start_s REAL NOT NULL, "
+	"requests INTEGER NOT NULL, violations INTEGER NOT NULL, latency_p50_s REAL, latency_p95_s REAL, "
+	"latency_p99_s REAL, PRIMARY KEY (run_id, hour_start_s)) WITHOUT ROWID;";
+
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
@@ -280,6 +290,7 @@ static const char schema_v6_sql[] =
  *           per-sweep views name run_summary's columns of their time, all still there, and are kept.
  *   4 -> 5  the views t975 and point_stats (analysis/stats_view.sql) were created; no table changed.
  *   5 -> 6  the table charges was created (empty: earlier runs recorded no bill lines).
+ *   6 -> 7  the table hours was created (empty: earlier runs recorded no hourly latency).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -297,6 +308,8 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 		status = store_exec(st, schema_v4_sql, d, what);
 	if (status == STATUS_OK && from < 6)
 		status = store_exec(st, schema_v6_sql, d, what);
+	if (status == STATUS_OK && from < 7)
+		status = store_exec(st, schema_v7_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)
@@ -410,7 +423,7 @@ static int connection_setup(struct store *st, struct diag *d)
 static int stage_create(struct store *st, struct diag *d)
 {
 	static const char *const tables[] = { "runs", "metrics", "samples", "events", "warnings", "labels",
-					      "charges" };
+					      "charges", "hours" };
 	const char *what = "creating the in-memory staging database";
 	int status = store_exec(st, "ATTACH DATABASE ':memory:' AS stage", d, what);
 
@@ -445,7 +458,7 @@ static int stage_create(struct store *st, struct diag *d)
 static void stage_clear(struct store *st)
 {
 	sqlite3_exec(st->db, "DELETE FROM stage.events; DELETE FROM stage.samples; DELETE FROM stage.metrics; "
-		     "DELETE FROM stage.warnings; DELETE FROM stage.labels; DELETE FROM stage.charges; "
+		     "DELETE FROM stage.warnings; DELETE FROM stage.labels; DELETE FROM stage.charges; DELETE FROM stage.hours; "
 		     "DELETE FROM stage.runs", NULL, NULL, NULL);
 }
 
@@ -725,6 +738,29 @@ static int sink_charges(void *self, const struct sink_charge *rows, size_t n)
 	return STATUS_OK;
 }
 
+static int sink_hours(void *self, const struct sink_hour *rows, size_t n)
+{
+	struct store *st = self;
+
+	assert(st->open && !st->failed);
+	for (size_t i = 0; i < n; i++) {
+		const struct sink_hour *r = &rows[i];
+		struct binder b = { st->stmt[STMT_HOUR], SQLITE_OK };
+		int status;
+
+		bind_real(&b, 2, r->hour_start_s);
+		bind_int64(&b, 3, (int64_t)r->requests);
+		bind_int64(&b, 4, (int64_t)r->violations);
+		bind_real(&b, 5, r->latency_p50_s);
+		bind_real(&b, 6, r->latency_p95_s);
+		bind_real(&b, 7, r->latency_p99_s);
+		status = row_write(st, &b, "inserting hours");
+		if (status != STATUS_OK)
+			return status;
+	}
+	return STATUS_OK;
+}
+
 static int sink_events(void *self, const struct sink_event *rows, size_t n)
 {
 	struct store *st = self;
@@ -908,6 +944,8 @@ static int copy_body(struct store *st, void *arg, struct diag *d)
 		status = step_with_id(st, STMT_COPY_LABELS, c->run_id, d, what);
 	if (status == STATUS_OK)
 		status = step_with_id(st, STMT_COPY_CHARGES, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_HOURS, c->run_id, d, what);
 	return status;
 }
 
@@ -939,7 +977,7 @@ static int sink_end(void *self, int status, double wall_s)
 }
 
 static const struct sink_ops store_ops = {
-	sink_begin, sink_samples, sink_events, sink_charges, sink_warnings, sink_metrics, sink_end,
+	sink_begin, sink_samples, sink_events, sink_charges, sink_hours, sink_warnings, sink_metrics, sink_end,
 };
 
 struct sink store_sink(struct store *st, struct diag *d)

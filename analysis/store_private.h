@@ -24,6 +24,7 @@
 #define EVENT_COLUMNS "seq, t_s, kind, option, count, detail"
 #define WARNING_COLUMNS "seq, code, message"
 #define LABEL_COLUMNS "key, value"
+#define HOUR_COLUMNS "hour_start_s, requests, violations, latency_p50_s, latency_p95_s, latency_p99_s"
 #define CHARGE_COLUMNS "hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd"
 
 /* The statements a store prepares once, at open, and resets and rebinds for every row. */
@@ -35,6 +36,7 @@ enum store_stmt_id {
 	STMT_WARNING,      /* insert one staged warnings row */
 	STMT_LABEL,        /* insert one staged labels row */
 	STMT_CHARGE,       /* insert one staged charges row */
+	STMT_HOUR,         /* insert one staged hours row */
 	STMT_COPY_RUN,     /* copy the staged run into the file at end() */
 	STMT_COPY_METRICS,
 	STMT_COPY_SAMPLES,
@@ -42,6 +44,7 @@ enum store_stmt_id {
 	STMT_COPY_WARNINGS,
 	STMT_COPY_LABELS,
 	STMT_COPY_CHARGES,
+	STMT_COPY_HOURS,
 	STMT_STATUS,       /* the status of a run of the file, by run_id */
 	STMT_DELETE,       /* delete a run of the file (and, by cascade, its rows) */
 	STMT_COUNT

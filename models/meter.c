@@ -25,7 +25,8 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	m->usage_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_by_hour);
 	m->usage_meas_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_meas_by_hour);
 	m->bill = calloc((size_t)m->nhours * OPTION_KIND_COUNT * CHARGE_KIND_COUNT, sizeof *m->bill);
-	if (!m->usage_by_hour || !m->usage_meas_by_hour || !m->bill) {
+	m->hours = calloc((size_t)m->nhours, sizeof *m->hours);
+	if (!m->usage_by_hour || !m->usage_meas_by_hour || !m->bill || !m->hours) {
 		meter_fini(m);
 		return STATUS_ENOMEM;
 	}
@@ -38,7 +39,11 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 			t1 = horizon_us;
 		m->usage_by_hour[h].len_h = (double)(t1 - t0) / (double)hour;
 		m->usage_meas_by_hour[h].len_h = m->usage_by_hour[h].len_h;  /* until meter_set_warmup */
+		m->hours[h].hour_start_s = (double)((int64_t)h * hour - hour_phase_us) / SIM_US_PER_S;
+		m->hours[h].latency_p50_s = m->hours[h].latency_p95_s = m->hours[h].latency_p99_s = NAN;
 	}
+	m->hour_k = -1;
+	hist_init(&m->hour_latency);
 	m->horizon_us = horizon_us;
 	m->warm_taken = true;  /* no warm-up: the snapshot at t = 0 is all zeros */
 	m->worst_ratio = NAN;
@@ -62,7 +67,9 @@ void meter_fini(struct meter *m)
 	free(m->usage_by_hour);
 	free(m->usage_meas_by_hour);
 	free(m->bill);
+	free(m->hours);
 	m->bill = NULL;
+	m->hours = NULL;
 	m->usage_by_hour = NULL;
 	m->usage_meas_by_hour = NULL;
 }
@@ -320,6 +327,42 @@ static void window_close(struct meter *m)
 	m->win_violations = 0;
 }
 
+/* Close the current clock hour: its served latencies' percentiles into its row, then empty the histogram
+ * (as window_close does: nothing is allocated). */
+static void hour_close(struct meter *m)
+{
+	struct sink_hour *r;
+
+	if (m->hour_k < 0)
+		return;
+	r = &m->hours[m->hour_k];
+	if (m->hour_latency.n > 0) {
+		r->latency_p50_s = hist_quantile(&m->hour_latency, 0.50);
+		r->latency_p95_s = hist_quantile(&m->hour_latency, 0.95);
+		r->latency_p99_s = hist_quantile(&m->hour_latency, 0.99);
+		hist_init(&m->hour_latency);
+	}
+}
+
+/* The clock hour a measured request ended in (at now_us; after the horizon: the last one); its row. */
+static struct sink_hour *hour_enter(struct meter *m, int64_t now_us)
+{
+	int64_t hour = 3600 * SIM_US_PER_S;
+	int k;
+
+	if (now_us >= m->horizon_us)
+		now_us = m->horizon_us - 1;
+	k = (int)((now_us + m->hour_phase_us) / hour);
+	if (k >= m->nhours)
+		k = m->nhours - 1;
+	assert(k >= m->hour_k);
+	if (k != m->hour_k) {
+		hour_close(m);
+		m->hour_k = k;
+	}
+	return &m->hours[k];
+}
+
 /* The window a measured request finished in (served or dropped at now_us; after the horizon: the last). */
 static void window_enter(struct meter *m, int64_t now_us)
 {
@@ -350,11 +393,15 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 		  int64_t ttft_us, int64_t alone_us)
 {
 	bool window = m->slo.window_us > 0;
+	struct sink_hour *hr;
 
 	if (arrival_us < m->warmup_us)
 		return;
 	if (window)
 		window_enter(m, now_us);
+	hr = hour_enter(m, now_us);
+	hr->requests++;
+	hist_add(&m->hour_latency, (double)latency_us / SIM_US_PER_S);
 	if (ttft_us >= 0) {
 		hist_add(&m->ttft, (double)ttft_us / SIM_US_PER_S);
 		if (window)
@@ -368,6 +415,7 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 	if (latency_us > m->slo_latency_us) {
 		m->slo_violations++;
 		m->win_violations++;
+		hr->violations++;
 		/* why it missed: its service time alone was too long, or waiting (and with the token model,
 		 * sharing the instance) pushed it over */
 		if (alone_us > m->slo_latency_us)
@@ -389,6 +437,8 @@ void meter_interrupted(struct meter *m, int64_t arrival_us)
 
 void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum drop_reason why, bool waited)
 {
+	struct sink_hour *hr;
+
 	if (arrival_us < m->warmup_us)
 		return;
 	if (m->slo.window_us > 0) {
@@ -396,6 +446,9 @@ void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum dro
 		m->win_dropped++;
 		m->win_violations++;
 	}
+	hr = hour_enter(m, now_us);
+	hr->requests++;
+	hr->violations++;
 	/* A dropped request always counts against the SLO. */
 	m->slo_violations++;
 	m->ttft_violations++;
@@ -666,6 +719,19 @@ void meter_finish(struct meter *m)
 {
 	if (m->slo.window_us > 0)
 		window_close(m);
+	hour_close(m);
+}
+
+int meter_emit_hours(struct meter *m)
+{
+	int64_t hour = 3600 * SIM_US_PER_S;
+	int h0 = (int)((m->warmup_us + m->hour_phase_us) / hour);
+
+	/* the clock hours [warm-up, horizon) touches: from the one holding the warm-up's end */
+	if (h0 >= m->nhours || m->status != STATUS_OK)
+		return m->status;
+	keep_status(m, m->sink.ops->hours(m->sink.self, m->hours + h0, (size_t)(m->nhours - h0)));
+	return m->status;
 }
 
 static int put(struct sink_metric *list, int n, const char *name, double value)

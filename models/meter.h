@@ -91,6 +91,12 @@ struct meter {
 	uint64_t win_dropped;                     /* requests dropped in the current window */
 	uint64_t win_violations;                  /* requests over slo_latency_us in it (dropped included) */
 	int64_t win_k;                            /* the current window's index (t + phase) / window */
+
+	/* the requests by UTC clock hour, always kept (README "Reports"): row h is clock hour h (allocated at
+	 * meter_init, owned); hour_latency holds the current hour's served latencies, emptied as it closes */
+	struct sink_hour *hours;
+	struct hist hour_latency;
+	int hour_k;                               /* the current clock hour, -1 before the first request */
 	uint64_t windows_breached;                /* windows where a stated SLO failed */
 	double worst_ratio;                       /* largest observed / threshold of a percentile SLO in a
 	                                             window; NaN until one is seen */
@@ -191,6 +197,10 @@ int64_t meter_hour_end(const struct meter *m, int64_t t_us);
 
 /* Hand the bill lines to the sink (after meter_settle); returns m->status. */
 int meter_emit_bill(struct meter *m);
+
+/* Hand the hourly request rows to the sink: the clock hours the measured window touches (after
+ * meter_finish); returns m->status. */
+int meter_emit_hours(struct meter *m);
 
 /* Set the time-to-first-token threshold (0 = none). */
 void meter_set_ttft_slo(struct meter *m, int64_t ttft_us);

@@ -34,6 +34,14 @@ static int null_charges(void *self, const struct sink_charge *rows, size_t n)
 	return STATUS_OK;
 }
 
+static int null_hours(void *self, const struct sink_hour *rows, size_t n)
+{
+	(void)self;
+	(void)rows;
+	(void)n;
+	return STATUS_OK;
+}
+
 static int null_warnings(void *self, const struct sink_warning *list, size_t n)
 {
 	(void)self;
@@ -59,7 +67,7 @@ static int null_end(void *self, int status, double wall_s)
 }
 
 static const struct sink_ops null_ops = {
-	null_begin, null_samples, null_events, null_charges, null_warnings, null_metrics, null_end,
+	null_begin, null_samples, null_events, null_charges, null_hours, null_warnings, null_metrics, null_end,
 };
 
 const struct sink sink_null = { &null_ops, NULL };

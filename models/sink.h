@@ -6,7 +6,7 @@
  * sink_null. The calls come in this order, each at most once unless marked "repeatedly":
  *
  *     begin(info)  samples(rows, n)... events(rows, n)...  (repeatedly, interleaved, in time order)
- *     charges(rows, n)...  (repeatedly, once the bill is settled)
+ *     charges(rows, n)...  (repeatedly, once the bill is settled)  hours(rows, n)  (once)
  *     warnings(list, n)  metrics(list, n)  end(status, wall_s)
  *
  * warnings() is called once per successful run, possibly with n = 0 (models/warn.h says what each code
@@ -76,6 +76,21 @@ struct sink_charge {
 	double effective_usd;     /* amortised cost: upfront fees spread over the hours they pay for */
 };
 
+/*
+ * The requests measured in one UTC clock hour (README, "Reports"): those that ended in it (served or
+ * dropped; after the horizon: the last hour), how many of them violated slo.latency_s (served over it, or
+ * dropped), and the end-to-end latency percentiles of the ones served in it (NaN when none was).
+ */
+struct sink_hour {
+	double hour_start_s;      /* the clock hour's start, seconds from the scenario start (< 0 for hour 0
+	                             when the start is not on the hour) */
+	uint64_t requests;
+	uint64_t violations;
+	double latency_p50_s;
+	double latency_p95_s;
+	double latency_p99_s;
+};
+
 struct sink_metric {
 	char name[48];   /* metric name, e.g. "latency_p99_s" */
 	double value;    /* its value; NaN when undefined (no request served, ...) */
@@ -92,6 +107,7 @@ struct sink_ops {
 	int (*samples)(void *self, const struct sink_sample *rows, size_t n);
 	int (*events)(void *self, const struct sink_event *rows, size_t n);
 	int (*charges)(void *self, const struct sink_charge *rows, size_t n);
+	int (*hours)(void *self, const struct sink_hour *rows, size_t n);
 	int (*warnings)(void *self, const struct sink_warning *list, size_t n);
 	int (*metrics)(void *self, const struct sink_metric *list, size_t n);
 	int (*end)(void *self, int status, double wall_s);

@@ -649,6 +649,8 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 	rc = meter_flush(&w->meter);
 	if (rc == STATUS_OK)
 		rc = meter_emit_bill(&w->meter);
+	if (rc == STATUS_OK)
+		rc = meter_emit_hours(&w->meter);
 	if (rc)
 		goto out_end;
 	rep->nmetrics = meter_report(&w->meter, w->eng.events_run, seconds_since(&t0), rep->metrics);

@@ -61,6 +61,14 @@ static int c_charges(void *self, const struct sink_charge *rows, size_t n)
 	return STATUS_OK;
 }
 
+static int c_hours(void *self, const struct sink_hour *rows, size_t n)
+{
+	struct capture *c = self;
+	for (size_t i = 0; i < n && c->nhours < CAPTURE_HOURS; i++)
+		c->hours[c->nhours++] = rows[i];
+	return STATUS_OK;
+}
+
 static int c_warnings(void *self, const struct sink_warning *list, size_t n)
 {
 	struct capture *c = self;
@@ -87,7 +95,7 @@ static int c_end(void *self, int status, double wall_s)
 	return STATUS_OK;
 }
 
-static const struct sink_ops capture_ops = { c_begin, c_samples, c_events, c_charges, c_warnings, c_metrics, c_end };
+static const struct sink_ops capture_ops = { c_begin, c_samples, c_events, c_charges, c_hours, c_warnings, c_metrics, c_end };
 
 struct sink capture_sink(struct capture *c)
 {

@@ -9,6 +9,7 @@
 
 #define CAPTURE_EVENTS 4096
 #define CAPTURE_WARNINGS 16
+#define CAPTURE_HOURS 512
 
 struct capture_event {
 	double t_s;
@@ -30,6 +31,9 @@ struct capture {
 	int warnings_calls;  /* how many times warnings() was called (once per successful run) */
 	/* the bill lines (sink_charge), summed by option kind and charge kind (meter.h, enum charge_kind) */
 	long ncharges;
+	/* the hourly rows (sink_hour), in the order given */
+	struct sink_hour hours[CAPTURE_HOURS];
+	int nhours;
 	double charge_effective[OPTION_KIND_COUNT][4];
 	double charge_billed[OPTION_KIND_COUNT][4];
 	double charge_quantity[OPTION_KIND_COUNT][4];

@@ -11,6 +11,9 @@
 
 #include "report.h"
 #include "report_svg.h"
+#include "status.h"
+#include "store.h"
+#include "store_fixtures.h"
 #include "testutil.h"
 
 #define HOSTILE "<script>alert(1)</script>"
@@ -97,6 +100,101 @@ START_TEST(scatter_labels_escaped)
 }
 END_TEST
 
+/*
+ * The cost, commitment utilisation and coverage per hour come from the bill lines (charges), not from the
+ * samples. A 2 h run with 1 on-demand and 2 reserved instances in every sample; its bill (clock hours 0 and
+ * 1 from 2026-01-01T00:00:00Z, the scenario start), as (list, effective) USD:
+ *   hour 0: on_demand usage (30, 10); reserved used (40, 20); savings_plan used (16, 12), unused (0, 4)
+ *   hour 1: on_demand usage (90, 30); reserved used (40, 20); savings_plan unused (0, 16); odcr unused (10, 10)
+ * cost on_demand = [10, 30] (the old spread over instance-hours gave 40 x 1/2 = [20, 20]), reserved [20, 20],
+ * savings_plan [16, 16], odcr [0, 10];
+ * utilisation = used / (used + unused): h0 (20 + 12) / (20 + 12 + 4) = 32/36 = 0.888889,
+ *                                       h1 20 / (20 + 16 + 10) = 20/46 = 0.434783;
+ * coverage = (reserved + plan used list) / (those + on-demand usage + ODCR list):
+ *   h0 (40 + 16) / (40 + 16 + 30) = 56/86 = 0.651163; h1 40 / (40 + 90 + 10) = 40/140 = 0.285714.
+ */
+START_TEST(hourly_cost_from_charges)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	struct scenario sc;
+	struct report r;
+	char *path = tmp_path("results.sqlite"), *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+	const double t0 = 1767225600;  /* 2026-01-01T00:00:00Z */
+	char sql[2048];
+	const struct report_run *run;
+
+	ck_assert_int_eq(store_open(&st, path, &d), STATUS_OK);
+	scenario_fake(&sc, "exact", 1);
+	sc.horizon_us = 7200 * (int64_t)1000000;
+	ck_assert_int_eq(run_write(store_sink(st, &d), &sc, 120, 0.25, STATUS_OK), STATUS_OK);
+	store_close(st);
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', %.0f, %.0f, 1, 30, 10, 10),"
+		 "(1, 0, 'reserved', 'used', %.0f, %.0f, 2, 40, 20, 20),"
+		 "(1, 0, 'savings_plan', 'used', %.0f, %.0f, 0.5, 16, 12, 12),"
+		 "(1, 0, 'savings_plan', 'unused', %.0f, %.0f, 0, 0, 4, 4),"
+		 "(1, 1, 'on_demand', 'usage', %.0f, %.0f, 3, 90, 30, 30),"
+		 "(1, 1, 'reserved', 'used', %.0f, %.0f, 2, 40, 20, 20),"
+		 "(1, 1, 'savings_plan', 'unused', %.0f, %.0f, 0, 0, 16, 16),"
+		 "(1, 1, 'odcr', 'unused', %.0f, %.0f, 0.33, 10, 10, 10);"
+		 "INSERT INTO metrics VALUES (1, 'cost_on_demand_usd', 40), (1, 'cost_reserved_usd', 40),"
+		 "(1, 'cost_savings_plan_usd', 32), (1, 'cost_odcr_usd', 10);"
+		 "INSERT INTO hours VALUES (1, 3600, 50, 7, 2, 9, 12), (1, 0, 40, 0, 1, 1.5, NULL);",
+		 t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0 + 3600, t0 + 7200, t0 + 3600,
+		 t0 + 7200, t0 + 3600, t0 + 7200, t0 + 3600, t0 + 7200);
+	raw_exec(path, sql);
+	ck_assert_int_eq(report_load(&r, path, NULL, 0, &d), STATUS_OK);
+	ck_assert_int_eq(r.nruns, 1);
+	run = &r.runs[0];
+	ck_assert(run->exact);
+	ck_assert_int_eq(run->ncost, 2);
+	ck_assert_double_eq_tol(run->cost_x0_h, 0, 1e-9);
+	ck_assert_double_eq_tol(run->cost[OPTION_ON_DEMAND][0], 10, 1e-9);
+	ck_assert_double_eq_tol(run->cost[OPTION_ON_DEMAND][1], 30, 1e-9);
+	ck_assert_double_eq_tol(run->cost[OPTION_RESERVED][1], 20, 1e-9);
+	ck_assert_double_eq_tol(run->cost[OPTION_SAVINGS_PLAN][0], 16, 1e-9);
+	ck_assert_double_eq_tol(run->cost[OPTION_ODCR][0], 0, 1e-9);
+	ck_assert_double_eq_tol(run->cost[OPTION_ODCR][1], 10, 1e-9);
+	ck_assert_double_eq_tol(run->commit_util[0], 32.0 / 36, 1e-9);
+	ck_assert_double_eq_tol(run->commit_util[1], 20.0 / 46, 1e-9);
+	ck_assert_double_eq_tol(run->commit_cov[0], 56.0 / 86, 1e-9);
+	ck_assert_double_eq_tol(run->commit_cov[1], 40.0 / 140, 1e-9);
+	/* the stored hourly rows, in hour order whatever the row order: p99 NULL reads NaN */
+	ck_assert_int_eq(run->nlat, 2);
+	ck_assert_double_eq_tol(run->lat_x0_h, 0, 1e-9);
+	ck_assert_double_eq(run->lat_req[0], 40);
+	ck_assert_double_eq(run->lat_viol[1], 7);
+	ck_assert_double_eq(run->lat_p95[1], 9);
+	ck_assert(isnan(run->lat_p99[0]));
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_write_html(&r, out), 0);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "<svg id=\"chart-1-violations\""));
+	ck_assert_ptr_nonnull(strstr(buf, "Requests by UTC clock hour"));
+	ck_assert_ptr_nonnull(strstr(buf, "Bill by UTC clock hour"));
+	ck_assert_ptr_null(strstr(buf, "approximation"));
+	free(buf);
+	report_fini(&r);
+	/* without bill lines (an older database): the labelled fallback */
+	raw_exec(path, "DELETE FROM charges; DELETE FROM hours");
+	ck_assert_int_eq(report_load(&r, path, NULL, 0, &d), STATUS_OK);
+	ck_assert(!r.runs[0].exact);
+	ck_assert_double_eq_tol(r.runs[0].cost[OPTION_ON_DEMAND][0], 20, 1e-9);
+	buf = NULL;
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_write_html(&r, out), 0);
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, "approximation: no bill lines stored"));
+	ck_assert_ptr_nonnull(strstr(buf, "no hourly rows stored"));
+	free(buf);
+	report_fini(&r);
+	tmp_remove(path);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -105,6 +203,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, escape_every_special_character);
 	tcase_add_test(tc, page_escapes_database_strings);
 	tcase_add_test(tc, scatter_labels_escaped);
+	tcase_add_test(tc, hourly_cost_from_charges);
 	suite_add_tcase(s, tc);
 	return s;
 }

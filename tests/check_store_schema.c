@@ -362,7 +362,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 6)");
+		       "version 2 to 7)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -468,7 +468,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 6)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 7)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -578,13 +578,58 @@ START_TEST(version_5_file_is_migrated)
 	store_close(st);
 	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
 	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 6);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	shape = schema_shape(path);
 	fresh_shape = schema_shape(fresh_path);
 	ck_assert_str_eq(shape, fresh_shape);
 	rows_after = rows_dump(path);
 	ck_assert_str_eq(rows_after, rows_before);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges"), 0);
+	assert_text(path, "PRAGMA integrity_check", "ok");
+	free(shape);
+	free(fresh_shape);
+	free(rows_after);
+	free(rows_before);
+	tmp_remove(fresh_path);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * Version 6 -> 7. A version-6 file made by the schema of that time (tests/data/store/schema_v6.sql, frozen)
+ * with one run and a bill line: migrated, it has the shape of a new file (the table hours included),
+ * version 7, its rows as they were, and no hours for the run (a version-6 build recorded none).
+ */
+START_TEST(version_6_file_is_migrated)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = tmp_path("v6.sqlite");
+	char *fresh_path = tmp_path("new.sqlite");
+	char *schema = file_text(TEST_DATA_DIR "/store/schema_v6.sql");
+	char *rows_before, *rows_after, *shape, *fresh_shape;
+
+	raw_exec(path, schema);
+	free(schema);
+	raw_exec(path, "INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		 "1, '0.6.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		 "INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);"
+		 "INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 0, 3600, 1, 1000, 1000, 1000);");
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 6);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'hours'"), 0);
+	rows_before = rows_dump(path);
+	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 7);
+	shape = schema_shape(path);
+	fresh_shape = schema_shape(fresh_path);
+	ck_assert_str_eq(shape, fresh_shape);
+	rows_after = rows_dump(path);
+	ck_assert_str_eq(rows_after, rows_before);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM hours"), 0);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges"), 1);
 	assert_text(path, "PRAGMA integrity_check", "ok");
 	free(shape);
 	free(fresh_shape);
@@ -640,7 +685,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 6)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 7)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
@@ -667,6 +712,7 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, version_4_file_is_migrated);
 	tcase_add_test(tc, point_stats_t_table_and_beyond);
 	tcase_add_test(tc, version_5_file_is_migrated);
+	tcase_add_test(tc, version_6_file_is_migrated);
 	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 

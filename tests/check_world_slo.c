@@ -185,6 +185,39 @@ START_TEST(windowed_percentiles_from_a_trace)
 }
 END_TEST
 
+/*
+ * The hourly series (always kept, README "Reports") on the same trace with slo.latency_s = 5 s: clock hours
+ * start at -1800 s (00:00 UTC, the run starts at 00:30), 1800, 5400, 9000 and 12600 s. A request is in the
+ * hour it ends in; the q-quantile of n values is about the ceil(q n)-th smallest (the histogram's 1%: tol 2%):
+ *   -1800  10 x 1 s            10 requests, 0 violations, p50 1, p95 (10th) 1,  p99 1
+ *    1800  8 x 1 s, 2 x 10 s   10 requests, 2 violations, p50 (5th) 1, p95 (10th) 10, p99 10
+ *    5400  9 x 1 s, 1 x 20 s   10 requests, 1 violation,  p50 1, p95 20, p99 20
+ *    9000  10 x 6 s            10 requests, 10 violations, p50 6, p95 6, p99 6
+ *   12600  5 x 1 s              5 requests, 0 violations, p50 1, p95 1, p99 1
+ * The violations sum to the run's 13 (max_violation_rate_per_window above).
+ */
+START_TEST(hourly_latency_rows)
+{
+	static const double start[5] = { -1800, 1800, 5400, 9000, 12600 };
+	static const double req[5] = { 10, 10, 10, 10, 5 }, viol[5] = { 0, 2, 1, 10, 0 };
+	static const double p50[5] = { 1, 1, 1, 6, 1 }, p95[5] = { 1, 10, 20, 6, 1 };
+	const char *sets[] = { "slo.latency_s=5s" };
+
+	capture_run(&cap, windows_yaml, sets, 1);
+	ck_assert_int_eq(cap.nhours, 5);
+	for (int h = 0; h < 5; h++) {
+		const struct sink_hour *r = &cap.hours[h];
+		ck_assert_double_eq(r->hour_start_s, start[h]);
+		ck_assert_double_eq((double)r->requests, req[h]);
+		ck_assert_double_eq((double)r->violations, viol[h]);
+		ck_assert_double_eq_tol(r->latency_p50_s, p50[h], 0.02 * p50[h]);
+		ck_assert_double_eq_tol(r->latency_p95_s, p95[h], 0.02 * p95[h]);
+		ck_assert_double_eq_tol(r->latency_p99_s, p95[h], 0.02 * p95[h]);
+	}
+	ck_assert_double_eq(M("slo_violations"), 13);
+}
+END_TEST
+
 START_TEST(windowed_percentiles_met_with_a_looser_slo)
 {
 	/* p90 at 12 s: the 01:00 window's 10 s and the 03:00 window's 6 s are within it; the whole run's 6 s
@@ -321,6 +354,7 @@ static Suite *world_slo_suite(void)
 	tcase_add_test(tc, split_adds_up_with_interruptions);
 	tcase_add_test(tc, warmup_removes_the_cold_start);
 	tcase_add_test(tc, windowed_percentiles_from_a_trace);
+	tcase_add_test(tc, hourly_latency_rows);
 	tcase_add_test(tc, windowed_percentiles_met_with_a_looser_slo);
 	tcase_add_test(tc, max_violation_rate_per_window);
 	tcase_add_test(tc, no_stated_slo_no_verdict);

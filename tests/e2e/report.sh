@@ -39,7 +39,7 @@ for f in run.html sweep.html xss.html all.html; do
 	check "$f: no src=, href=, url( or @import" bash -c "! grep -qiE '(src|href) *=|url\\(|@import' $f"
 	check "$f: no <script>, <link>, <img>, <iframe>" bash -c "! grep -qiE '<(script|link|img|iframe|object|embed)' $f"
 done
-for c in fleet cost latency wait idle commitment; do
+for c in fleet cost latency violations wait idle commitment; do
 	check "run.html has chart $c" grep -q "<svg id=\"chart-1-$c\"" run.html
 done
 check "sweep.html has the Pareto chart" grep -q '<svg id="chart-pareto"' sweep.html
@@ -81,10 +81,10 @@ for page in run sweep; do
 	check "$page: the browser measured the charts" test -s $page.pos
 	check "$page: screenshot written" test -s $page.png
 done
-check "run: all 6 charts drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" run.png run.pos 6
+check "run: all 7 charts drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" run.png run.pos 7
 check "sweep: the Pareto chart drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" sweep.png sweep.pos 1
 # The check can fail: the same page with the charts' contents removed is found blank.
 sed -E 's#(<svg id="chart-1-[a-z]+"[^>]*>).*#\1#; /^<(rect|text|line|path|circle|g|\/g)[ >]/d' run.html >blank.html
 shot blank.html
-check "blank charts are found blank" bash -c "! $PY $SRC/tests/e2e/report_pixels.py blank.png blank.pos 6"
+check "blank charts are found blank" bash -c "! $PY $SRC/tests/e2e/report_pixels.py blank.png blank.pos 7"
 finish
