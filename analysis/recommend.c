@@ -38,6 +38,9 @@ struct ctx {
 	int sp_index;            /* fleet index of the savings_plan entry, -1 if none */
 	double sp_loaded_usd_per_h;  /* its commitment as the scenario sets it */
 	double sp_discount;
+	int64_t *ids;            /* --db, in a search: the run ids of the candidate being evaluated (reps) */
+	char session[160];       /* --db, in a search: its recommend_session label ("" until its first run) */
+	char name[128];          /* the scenario's name */
 };
 
 /* One replication's figures. */
@@ -188,6 +191,11 @@ static int run_rep(struct ctx *x, const int *counts, double scale, double commit
 	x->r->runs++;
 	if (rc)
 		goto out_scenario;
+	if (x->st && x->ids) {
+		x->ids[k] = store_last_run_id(x->st);
+		if (!x->session[0])
+			snprintf(x->session, sizeof x->session, "%s#%" PRId64, x->name, x->ids[k]);
+	}
 	rp->cost_meas_usd = world_report_get(rep, "cost_measured_usd");
 	rp->measured_h = world_report_get(rep, "measured_s") / 3600;
 	rp->violation = world_report_get(rep, "slo_violation_rate");
@@ -259,6 +267,27 @@ static void summarise(const struct ctx *x, const struct rep *reps, const double 
 		c->feasible = c->slo_met_reps == n;
 }
 
+/*
+ * --db, in a search: label the candidate's runs (x->ids) with the search's session, the candidate's counts
+ * ("fleet.0.count=3 fleet.2.count=1", "-" when nothing is varied) and its mean term cost.
+ */
+static int label_candidate(struct ctx *x, const struct recommend_candidate *c)
+{
+	char counts[RECOMMEND_VARY_MAX * 80 + 2] = "-", cost[40];
+	int n = x->o->replications, o = 0, rc;
+
+	for (int i = 0; i < x->o->nvary; i++)
+		o += snprintf(counts + o, sizeof counts - (size_t)o, "%s%s=%d", i ? " " : "", x->o->vary[i].key,
+			      c->counts[i]);
+	snprintf(cost, sizeof cost, "%.17g", c->cost_term_usd);
+	rc = store_label_runs(x->st, x->ids, n, "recommend_session", x->session, x->d);
+	if (!rc)
+		rc = store_label_runs(x->st, x->ids, n, "recommend_candidate", counts, x->d);
+	if (!rc)
+		rc = store_label_runs(x->st, x->ids, n, "recommend_term_cost_usd", cost, x->d);
+	return rc;
+}
+
 /* Simulate counts at scale over the replications and bill its Savings Plan as mode says (commit: the
  * SP_AT / SP_SIMULATED commitment). */
 static int evaluate(struct ctx *x, const int *counts, double scale, enum sp_mode mode, double commit,
@@ -299,6 +328,8 @@ static int evaluate(struct ctx *x, const int *counts, double scale, enum sp_mode
 			   sp_delta(reps[k].hours, reps[k].nhours, x->sp_loaded_usd_per_h, x->sp_discount, NULL);
 	}
 	summarise(x, reps, cost, util, c);
+	if (x->st && x->ids)
+		rc = label_candidate(x, c);
 out_reps:
 	for (int k = 0; k < n; k++)
 		free(reps[k].hours);
@@ -323,6 +354,7 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 	const struct recommend_opts *o = x->o;
 	int nv = o->nvary, total = 1, idx[RECOMMEND_VARY_MAX] = { 0 }, rc;
 	int inner = nv ? levels(&o->vary[nv - 1]) : 1;
+	int64_t *ids = NULL;
 
 	memset(s, 0, sizeof *s);
 	s->scale_rate = scale;
@@ -331,6 +363,9 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 		total *= levels(&o->vary[i]);
 	s->cands = calloc((size_t)total, sizeof *s->cands);
 	if (!s->cands)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	x->session[0] = 0;
+	if (x->st && !(ids = calloc((size_t)total * (size_t)o->replications, sizeof *ids)))
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 	for (int line = 0; line < total / inner; line++) {
 		double prev = NAN;
@@ -346,8 +381,11 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 				counts[i] = o->vary[i].lo + idx[i] * o->vary[i].step;
 			if (nv)
 				counts[nv - 1] = o->vary[nv - 1].lo + j * o->vary[nv - 1].step;
-			if ((rc = evaluate(x, counts, scale, SP_OPTIMISE, 0, c)))
-				return rc;
+			x->ids = ids ? ids + (size_t)s->ncands * (size_t)o->replications : NULL;
+			rc = evaluate(x, counts, scale, SP_OPTIMISE, 0, c);
+			x->ids = NULL;
+			if (rc)
+				goto out;
 			s->ncands++;
 			if (c->feasible && (s->best < 0 || c->cost_term_usd < s->cands[s->best].cost_term_usd))
 				s->best = s->ncands - 1;
@@ -360,7 +398,13 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 			prev = c->cost_term_usd;
 		}
 	}
-	return STATUS_OK;
+	rc = STATUS_OK;
+	if (ids && s->best >= 0)  /* the choice: recommend_choice=1 on its runs */
+		rc = store_label_runs(x->st, ids + (size_t)s->best * (size_t)o->replications, o->replications,
+				      "recommend_choice", "1", x->d);
+out:
+	free(ids);
+	return rc;
 }
 
 /* Check the varied entries and the plan against the scenario; fill the rates and the term. */
@@ -411,6 +455,7 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 	}
 	r->term_h = three ? TERM_3Y_H : TERM_1Y_H;
 	x->seed = sc->seed;
+	snprintf(x->name, sizeof x->name, "%s", sc->name);
 	x->scale_rate = sc->arrivals.scale_rate;
 	return STATUS_OK;
 }

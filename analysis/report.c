@@ -374,6 +374,83 @@ double report_metric(const struct report_run *run, const char *name)
 	return NAN;
 }
 
+static bool in_points(const struct report *r, int64_t id)
+{
+	for (int i = 0; i < r->cmp.npoints; i++)
+		for (int j = 0; j < r->cmp.points[i].nruns; j++)
+			if (r->cmp.points[i].run_ids[j] == id)
+				return true;
+	return false;
+}
+
+/* The recommend sessions: all (nids = 0), or those with a run among the points asked for. */
+static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *path, struct diag *d)
+{
+	sqlite3_stmt *s, *c;
+
+	if (sqlite3_prepare_v2(db, "SELECT value, group_concat(run_id) FROM labels WHERE key = 'recommend_session' "
+			       "GROUP BY value ORDER BY min(run_id)", -1, &s, NULL) != SQLITE_OK)
+		return STATUS_OK;  /* no labels table: no session */
+	if (sqlite3_prepare_v2(db, "SELECT c.value, t.value, max(coalesce(ch.value, 0)) FROM labels s "
+			       "JOIN labels c ON c.run_id = s.run_id AND c.key = 'recommend_candidate' "
+			       "JOIN labels t ON t.run_id = s.run_id AND t.key = 'recommend_term_cost_usd' "
+			       "LEFT JOIN labels ch ON ch.run_id = s.run_id AND ch.key = 'recommend_choice' "
+			       "WHERE s.key = 'recommend_session' AND s.value = ?1 GROUP BY c.value ORDER BY min(s.run_id)",
+			       -1, &c, NULL) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		return db_fail(db, path, d);
+	}
+	while (sqlite3_step(s) == SQLITE_ROW) {
+		const char *ids = (const char *)sqlite3_column_text(s, 1);
+		bool want = nids == 0, several = false;
+		struct report_session *ss;
+		void *p;
+		for (const char *q = ids; q && *q && !want; q = strchr(q, ',') ? strchr(q, ',') + 1 : "")
+			want = in_points(r, strtoll(q, NULL, 10));
+		if (!want)
+			continue;
+		if (!(p = realloc(r->sessions, (size_t)(r->nsessions + 1) * sizeof *r->sessions)))
+			goto nomem;
+		r->sessions = p;
+		ss = &r->sessions[r->nsessions++];
+		memset(ss, 0, sizeof *ss);
+		if (!(ss->id = dup_text(s, 0)))
+			goto nomem;
+		sqlite3_bind_text(c, 1, ss->id, -1, SQLITE_STATIC);
+		while (sqlite3_step(c) == SQLITE_ROW) {
+			int n = ss->ncand + 1;
+			if (!(p = realloc(ss->cand, (size_t)n * sizeof *ss->cand)))
+				goto nomem;
+			ss->cand = p;
+			if (!(p = realloc(ss->cost, (size_t)n * sizeof *ss->cost)))
+				goto nomem;
+			ss->cost = p;
+			if (!(p = realloc(ss->x, (size_t)n * sizeof *ss->x)))
+				goto nomem;
+			ss->x = p;
+			if (!(p = realloc(ss->chosen, (size_t)n * sizeof *ss->chosen)))
+				goto nomem;
+			ss->chosen = p;
+			if (!(ss->cand[n - 1] = dup_text(c, 0)))
+				goto nomem;
+			ss->ncand = n;
+			ss->cost[n - 1] = strtod((const char *)sqlite3_column_text(c, 1), NULL);
+			ss->chosen[n - 1] = sqlite3_column_int(c, 2) == 1;
+			several |= strchr(ss->cand[n - 1], ' ') != NULL || !strchr(ss->cand[n - 1], '=');
+		}
+		sqlite3_reset(c);
+		for (int i = 0; i < ss->ncand; i++)
+			ss->x[i] = several ? i + 1 : strtod(strchr(ss->cand[i], '=') + 1, NULL);
+	}
+	sqlite3_finalize(s);
+	sqlite3_finalize(c);
+	return STATUS_OK;
+nomem:
+	sqlite3_finalize(s);
+	sqlite3_finalize(c);
+	return diag_fail(d, STATUS_ENOMEM, "out of memory");
+}
+
 int report_load(struct report *r, const char *path, const char *const *ids, int nids, struct diag *d)
 {
 	sqlite3 *db = NULL;
@@ -407,6 +484,7 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 		goto out_fini;
 	}
 	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+	status = read_sessions(db, r, nids, path, d);
 	for (int i = 0; i < r->cmp.npoints && status == STATUS_OK; i++) {
 		struct report_run *run;
 		if (r->cmp.points[i].point >= 0)
@@ -464,6 +542,13 @@ void report_fini(struct report *r)
 		free(run->lat_req);
 	}
 	free(r->runs);
+	for (int i = 0; i < r->nsessions; i++) {
+		struct report_session *ss = &r->sessions[i];
+		for (int j = 0; j < ss->ncand; j++)
+			free(ss->cand[j]);
+		free(ss->id), free(ss->cand), free(ss->cost), free(ss->x), free(ss->chosen);
+	}
+	free(r->sessions);
 	if (r->cmp.points)
 		compare_fini(&r->cmp);
 	memset(r, 0, sizeof *r);

@@ -95,7 +95,19 @@ struct report_run {
 	double *lat_p50, *lat_p95, *lat_p99;  /* [nlat] latency percentiles of the served ones, NaN when none */
 };
 
+/* One `recommend` search stored with --db (labels recommend_session, _candidate, _term_cost_usd, _choice). */
+struct report_session {
+	char *id;                    /* the recommend_session label, owned */
+	int ncand;
+	char **cand;                 /* [ncand] recommend_candidate labels, owned, in the order first run */
+	double *cost;                /* [ncand] recommend_term_cost_usd */
+	double *x;                   /* [ncand] one varied key: its count; several: 1, 2, ... */
+	bool *chosen;                /* [ncand] recommend_choice=1 */
+};
+
 struct report {
+	struct report_session *sessions;  /* [nsessions], owned */
+	int nsessions;
 	struct report_run *runs;     /* [nruns], owned: the runs shown in detail */
 	int nruns;
 	struct compare cmp;          /* the comparison of every point asked for (loaded when ncmp > 0) */

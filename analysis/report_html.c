@@ -372,6 +372,28 @@ static void compare_section(FILE *out, const struct compare *c)
 		"rate.</p></section>\n");
 }
 
+/* A recommend session: its commitment-versus-cost curve, the choice marked, and its table. */
+static void session_section(FILE *out, const struct report_session *ss, int i)
+{
+	char id[32];
+
+	snprintf(id, sizeof id, "chart-recommend-%d", i + 1);
+	fprintf(out, "<section class=\"recommend\"><h2>Commitment versus cost: recommend session ");
+	report_html_escape(out, ss->id);
+	fprintf(out, "</h2>\n");
+	report_svg_scatter(out, id, "Commitment versus cost (mean term cost over replications)",
+			   "commitment level (count; several varied keys: candidate in order)", "term cost (USD)",
+			   ss->x, ss->cost, (const char *const *)ss->cand, ss->chosen, ss->ncand, true, "recommended");
+	fprintf(out, "<table><tr><th>#</th><th class=\"l\">candidate</th><th>term cost (USD)</th>"
+		"<th>recommended</th></tr>\n");
+	for (int j = 0; j < ss->ncand; j++) {
+		fprintf(out, "<tr><td>%d</td><td class=\"l\">", j + 1);
+		report_html_escape(out, ss->cand[j]);
+		fprintf(out, "</td><td>%.2f</td><td>%s</td></tr>\n", ss->cost[j], ss->chosen[j] ? "&#9733;" : "");
+	}
+	fprintf(out, "</table></section>\n");
+}
+
 int report_write_html(const struct report *r, FILE *out)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -381,6 +403,8 @@ int report_write_html(const struct report *r, FILE *out)
 	fprintf(out, "</code>, gpucap %s.</p>\n", GPUCAP_VERSION);
 	if (r->ncmp)
 		compare_section(out, &r->cmp);
+	for (int i = 0; i < r->nsessions; i++)
+		session_section(out, &r->sessions[i], i);
 	for (int i = 0; i < r->nruns; i++)
 		run_section(out, &r->runs[i]);
 	fprintf(out, "</body></html>\n");

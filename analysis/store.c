@@ -555,6 +555,36 @@ void store_set_labels(struct store *st, const char *const *labels, int n)
 	st->nlabels = n;
 }
 
+int store_label_runs(struct store *st, const int64_t *run_ids, int n, const char *key, const char *value,
+		     struct diag *d)
+{
+	sqlite3_stmt *stmt = NULL;
+	int rc = store_exec(st, "BEGIN IMMEDIATE", d, "labelling runs");
+
+	if (rc)
+		return rc;
+	if (sqlite3_prepare_v2(st->db, "INSERT OR REPLACE INTO main.labels (run_id, key, value) VALUES (?1, ?2, ?3)",
+			       -1, &stmt, NULL) != SQLITE_OK) {
+		rc = store_db_error(st, d, "labelling runs");
+		goto out;
+	}
+	for (int i = 0; i < n && !rc; i++) {
+		sqlite3_bind_int64(stmt, 1, run_ids[i]);
+		sqlite3_bind_text(stmt, 2, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 3, value, -1, SQLITE_STATIC);
+		if (sqlite3_step(stmt) != SQLITE_DONE)
+			rc = store_db_error(st, d, "labelling runs");
+		sqlite3_reset(stmt);
+	}
+out:
+	sqlite3_finalize(stmt);
+	if (rc) {
+		rollback(st, NULL);
+		return rc;
+	}
+	return store_exec(st, "COMMIT", d, "labelling runs");
+}
+
 int store_limit_pages(struct store *st, int max_pages)
 {
 	char sql[64];

@@ -126,6 +126,13 @@ void store_set_tag(struct store *st, const struct store_run_tag *tag);
  */
 void store_set_labels(struct store *st, const char *const *labels, int n);
 
+/*
+ * Label runs already stored: set label key = value on each of the n run ids (replacing a value already
+ * there), in one transaction. Returns STATUS_OK, or STATUS_EDB / STATUS_ENOMEM with the message in *d.
+ */
+int store_label_runs(struct store *st, const int64_t *run_ids, int n, const char *key, const char *value,
+		     struct diag *d);
+
 /* A sweep to register: every pointer is borrowed for the call. */
 struct store_sweep {
 	const char *name;           /* sweep name */

@@ -49,6 +49,17 @@ check "xss.html shows the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/scr
 check "xss.html: the overrides escaped too" grep -qF 'name=&lt;script&gt;' xss.html
 check "all.html: the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' all.html
 
+# A small recommend stored with --db: the page draws its commitment-versus-cost curve, the choice marked.
+sed 's/^horizon: 2d/horizon: 3h/; s/max_violation_rate: 0.01/max_violation_rate: 0.5/' \
+	"$SRC/scenarios/recommend-commitments.yaml" >rec.yaml
+"$GPUCAP" recommend rec.yaml --vary fleet.0.count=0..3 --replications 2 --db rec.sqlite >rec.txt; rc=$?
+check "recommend --db exits 0 (got $rc)" test $rc -eq 0
+check "recommend labelled the choice" test "$(sqlite3 rec.sqlite "SELECT count(*) FROM labels WHERE key = 'recommend_choice'" 2>/dev/null || echo 2)" -eq 2
+"$GPUCAP" report --db rec.sqlite 1 -o rec.html; rc=$?
+check "report of a recommend run exits 0 (got $rc)" test $rc -eq 0
+check "rec.html has the commitment-versus-cost chart" grep -q '<svg id="chart-recommend-1"' rec.html
+check "rec.html marks the recommendation" grep -q '>recommended<' rec.html
+
 # Bad usage and unknown ids.
 "$GPUCAP" report --db r.sqlite 1 >/dev/null 2>err.txt; rc=$?
 check "no -o: exit 2 (got $rc)" test $rc -eq 2
@@ -76,13 +87,14 @@ shot() { # shot PAGE.html: PAGE.pos (chart positions) and PAGE.png (the whole pa
 	timeout 120 "${CHROME[@]}" --window-size=1200,"${h:-3000}" --screenshot="$TMP/$base.png" "file://$TMP/$page" \
 		>/dev/null 2>&1
 }
-for page in run sweep; do
+for page in run sweep rec; do
 	shot $page.html
 	check "$page: the browser measured the charts" test -s $page.pos
 	check "$page: screenshot written" test -s $page.png
 done
 check "run: all 7 charts drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" run.png run.pos 7
 check "sweep: the Pareto chart drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" sweep.png sweep.pos 1
+check "rec: the run's 7 charts and the commitment-versus-cost curve drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" rec.png rec.pos 8
 # The check can fail: the same page with the charts' contents removed is found blank.
 sed -E 's#(<svg id="chart-1-[a-z]+"[^>]*>).*#\1#; /^<(rect|text|line|path|circle|g|\/g)[ >]/d' run.html >blank.html
 shot blank.html
