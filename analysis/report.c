@@ -451,15 +451,84 @@ nomem:
 	return diag_fail(d, STATUS_ENOMEM, "out of memory");
 }
 
+/*
+ * The ids a report without ids shows: every sweep by name and every run outside a sweep, except the runs
+ * `recommend --db` made (labelled `recommend`), which their session's commitment-versus-cost curve stands
+ * for. *out (returns owned: free each string and the array) may be empty. Returns STATUS_OK, STATUS_DONE
+ * when the file has no labels table (an older database: show everything, as compare_load does with no
+ * ids), or a failure.
+ */
+static int default_ids(const char *path, char ***out, int *nout, struct diag *d)
+{
+	static const char sql[] =
+		"SELECT name FROM (SELECT name, max(sweep_id) AS id FROM sweeps GROUP BY name) ORDER BY id";
+	static const char runs_sql[] =
+		"SELECT run_id FROM runs WHERE sweep_id IS NULL AND run_id NOT IN "
+		"(SELECT run_id FROM labels WHERE key = 'recommend') ORDER BY run_id";
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char **ids = NULL;
+	int n = 0, status = STATUS_OK;
+
+	*out = NULL;
+	*nout = 0;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		status = STATUS_DONE;  /* missing or not a database: compare_load gives the message */
+		goto out_close;
+	}
+	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+	for (int pass = 0; pass < 2 && status == STATUS_OK; pass++) {
+		if (sqlite3_prepare_v2(db, pass ? runs_sql : sql, -1, &st, NULL) != SQLITE_OK) {
+			status = STATUS_DONE;  /* no sweeps or labels table */
+			break;
+		}
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			char **p = realloc(ids, (size_t)(n + 1) * sizeof *ids);
+			if (!p || !(p[n] = strdup((const char *)sqlite3_column_text(st, 0)))) {
+				ids = p ? p : ids;
+				status = diag_fail(d, STATUS_ENOMEM, "out of memory");
+				break;
+			}
+			ids = p;
+			n++;
+		}
+		sqlite3_finalize(st);
+	}
+	if (status == STATUS_OK) {
+		*out = ids;
+		*nout = n;
+		ids = NULL;
+		n = 0;
+	}
+	for (int i = 0; i < n; i++)
+		free(ids[i]);
+	free(ids);
+out_close:
+	sqlite3_close(db);
+	return status;
+}
+
 int report_load(struct report *r, const char *path, const char *const *ids, int nids, struct diag *d)
 {
 	sqlite3 *db = NULL;
-	int status, ndetail = 0;
+	int status, ndetail = 0, ndefault = 0;
 	bool any_sweep = false;
+	char **defaults = NULL;
 
 	memset(r, 0, sizeof *r);
 	snprintf(r->db, sizeof r->db, "%s", path);
-	status = compare_load(&r->cmp, path, ids, nids, NULL, d);
+	status = nids ? STATUS_DONE : default_ids(path, &defaults, &ndefault, d);
+	if (status < 0)
+		return status;
+	/* With no ids and nothing but recommend's runs (or nothing), r->cmp stays empty: only sessions, and
+	 * "no runs" is said below once the sessions are read. */
+	if (status == STATUS_OK && ndefault > 0)
+		status = compare_load(&r->cmp, path, (const char *const *)defaults, ndefault, NULL, d);
+	else if (status != STATUS_OK)
+		status = compare_load(&r->cmp, path, ids, nids, NULL, d);
+	for (int i = 0; i < ndefault; i++)
+		free(defaults[i]);
+	free(defaults);
 	if (status)
 		return status;
 	for (int i = 0; i < r->cmp.npoints; i++) {
@@ -485,6 +554,8 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 	}
 	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
 	status = read_sessions(db, r, nids, path, d);
+	if (status == STATUS_OK && r->cmp.npoints == 0 && r->nsessions == 0)
+		status = diag_fail(d, STATUS_EINPUT, "%s: no runs to report", path);
 	for (int i = 0; i < r->cmp.npoints && status == STATUS_OK; i++) {
 		struct report_run *run;
 		if (r->cmp.points[i].point >= 0)

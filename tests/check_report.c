@@ -195,6 +195,81 @@ START_TEST(hourly_cost_from_charges)
 }
 END_TEST
 
+/* Count the occurrences of needle in hay. */
+static int count_of(const char *hay, const char *needle)
+{
+	int n = 0;
+
+	for (const char *q = strstr(hay, needle); q; q = strstr(q + 1, needle))
+		n++;
+	return n;
+}
+
+/*
+ * The commitment-versus-cost curve of a recommend session, from its labels: runs 1-6 are one session's
+ * three candidates (fleet.0.count=0, 1, 2; two replications each) with mean term costs 300, 200 and 250,
+ * the choice (recommend_choice=1) on count 1; run 7 is an ordinary run. The curve has three points, at x 0,
+ * 1 and 2 with the costs of their labels, exactly one of them (count 1) drawn as the recommended one (the
+ * orange, larger marker), and a report without ids shows the ordinary run in detail and none of the
+ * session's runs (the curve stands for them).
+ */
+START_TEST(recommend_curve_marks_the_choice)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	struct scenario sc;
+	struct report r;
+	char *path = tmp_path("results.sqlite"), *buf = NULL;
+	size_t len = 0;
+	FILE *out;
+	const char *chart;
+
+	ck_assert_int_eq(store_open(&st, path, &d), STATUS_OK);
+	scenario_fake(&sc, "rec", 1);
+	for (int i = 0; i < 7; i++)
+		ck_assert_int_eq(run_write(store_sink(st, &d), &sc, 10, 0.25, STATUS_OK), STATUS_OK);
+	store_close(st);
+	raw_exec(path,
+		 "INSERT INTO labels SELECT run_id, 'recommend', 'x' FROM runs WHERE run_id <= 6;"
+		 "INSERT INTO labels SELECT run_id, 'recommend_session', 'rec#1' FROM runs WHERE run_id <= 6;"
+		 "INSERT INTO labels SELECT run_id, 'recommend_candidate', 'fleet.0.count=' || ((run_id - 1) / 2) "
+		 "FROM runs WHERE run_id <= 6;"
+		 "INSERT INTO labels SELECT run_id, 'recommend_term_cost_usd', "
+		 "CASE (run_id - 1) / 2 WHEN 0 THEN '300' WHEN 1 THEN '200' ELSE '250' END FROM runs WHERE run_id <= 6;"
+		 "INSERT INTO labels VALUES (3, 'recommend_choice', '1'), (4, 'recommend_choice', '1');");
+	ck_assert_msg(report_load(&r, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(r.nsessions, 1);
+	ck_assert_int_eq(r.sessions[0].ncand, 3);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_double_eq_tol(r.sessions[0].x[i], i, 1e-12);
+		ck_assert_int_eq(r.sessions[0].chosen[i], i == 1);
+	}
+	ck_assert_double_eq_tol(r.sessions[0].cost[0], 300, 1e-9);
+	ck_assert_double_eq_tol(r.sessions[0].cost[1], 200, 1e-9);
+	ck_assert_double_eq_tol(r.sessions[0].cost[2], 250, 1e-9);
+	ck_assert_int_eq(r.nruns, 1);  /* run 7 only: the session's runs are grouped in the curve */
+	ck_assert_int_eq(r.runs[0].run_id, 7);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_write_html(&r, out), 0);
+	fclose(out);
+	chart = strstr(buf, "<svg id=\"chart-recommend-1\"");
+	ck_assert_ptr_nonnull(chart);
+	/* within the curve's SVG: three markers, one of them the recommended (orange, r=7) one */
+	{
+		const char *end = strstr(chart, "</svg>");
+		char *svg = strndup(chart, (size_t)(end - chart));
+		ck_assert_int_eq(count_of(svg, "<circle "), 3);
+		ck_assert_int_eq(count_of(svg, "r=\"7\" fill=\"#ff7f0e\""), 1);
+		ck_assert_ptr_nonnull(strstr(svg, "recommended"));
+		free(svg);
+	}
+	assert_self_contained(buf);
+	free(buf);
+	report_fini(&r);
+	tmp_remove(path);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -204,6 +279,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, page_escapes_database_strings);
 	tcase_add_test(tc, scatter_labels_escaped);
 	tcase_add_test(tc, hourly_cost_from_charges);
+	tcase_add_test(tc, recommend_curve_marks_the_choice);
 	suite_add_tcase(s, tc);
 	return s;
 }
