@@ -178,9 +178,16 @@ static int query_int(struct store *st, const char *sql, int *val, struct diag *d
 /* Read what identifies the file; only reads, so an existing file is left as it was. */
 static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 {
-	int status;
+	/*
+	 * One read transaction for the four figures, so they come from one state of the file: read one by one,
+	 * a file another process is creating can show its tables but not yet its application_id (the header is
+	 * committed with them), and be taken for another program's database.
+	 */
+	bool own_txn = sqlite3_get_autocommit(st->db) != 0;
+	int status = own_txn ? store_exec(st, "BEGIN", d, "reading the schema") : STATUS_OK;
 
-	status = query_int(st, "PRAGMA main.application_id", &in->app_id, d);
+	if (status == STATUS_OK)
+		status = query_int(st, "PRAGMA main.application_id", &in->app_id, d);
 	if (status == STATUS_OK)
 		status = query_int(st, "PRAGMA main.user_version", &in->version, d);
 	if (status == STATUS_OK)
@@ -190,6 +197,11 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
 				   "'warnings', 'labels', 'charges', 'hours')",
 				   &in->tables, d);
+	if (own_txn) {
+		int end = store_exec(st, status == STATUS_OK ? "COMMIT" : "ROLLBACK", d, "reading the schema");
+		if (status == STATUS_OK)
+			status = end;
+	}
 	return status;
 }
 
