@@ -263,7 +263,10 @@ static int view_param_columns(sqlite3_str *sql, const char *params, struct names
 		identifier_clean(col);
 		named = names_has(used, col) ? sqlite3_mprintf("param_%s", col) : sqlite3_mprintf("%s", col);
 		if (named && names_add(used, named) == STATUS_OK)
-			sqlite3_str_appendf(sql, ", (SELECT coalesce(p.numeric_value, p.value) FROM sweep_params AS p "
+			/* a whole number reads as an integer (fleet.0.count 6, not 6.0) */
+			sqlite3_str_appendf(sql, ", (SELECT CASE WHEN p.numeric_value = CAST(p.numeric_value AS INTEGER) "
+					    "THEN CAST(p.numeric_value AS INTEGER) ELSE coalesce(p.numeric_value, p.value) END "
+					    "FROM sweep_params AS p "
 					    "WHERE p.sweep_id = r.sweep_id AND p.point = r.point AND p.key = %Q) AS \"%w\"",
 					    key, named);
 		sqlite3_free(key);
