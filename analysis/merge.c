@@ -119,13 +119,7 @@ static int copy_step(struct store *st, struct merge *m, enum copy_id id, int64_t
 			rc = SQLITE_DONE;
 		}
 	}
-	if (rc != SQLITE_DONE) {
-		int status = store_db_error(st, d, what);
-		sqlite3_reset(stmt);
-		return status;
-	}
-	sqlite3_reset(stmt);
-	return STATUS_OK;
+	return store_step_done(st, stmt, rc, d, what);
 }
 
 /* Copy run src_id of IN into OUT at out_id (in OUT's sweep out_sweep, 0 for none), with all its rows. */

@@ -864,6 +864,14 @@ static int sink_metrics(void *self, const struct sink_metric *list, size_t n)
 	return STATUS_OK;
 }
 
+int store_step_done(const struct store *st, sqlite3_stmt *stmt, int rc, struct diag *d, const char *what)
+{
+	int status = rc == SQLITE_DONE ? STATUS_OK : store_db_error(st, d, what);
+
+	sqlite3_reset(stmt);
+	return status;
+}
+
 /* Step a statement that takes the run id as ?1 (and nothing else, or ?2 already bound). */
 static int step_with_id(struct store *st, enum store_stmt_id id, int64_t run_id, struct diag *d,
 			const char *what)
@@ -873,13 +881,7 @@ static int step_with_id(struct store *st, enum store_stmt_id id, int64_t run_id,
 
 	if (rc == SQLITE_OK)
 		rc = sqlite3_step(stmt);
-	if (rc != SQLITE_DONE) {
-		int status = store_db_error(st, d, what);
-		sqlite3_reset(stmt);
-		return status;
-	}
-	sqlite3_reset(stmt);
-	return STATUS_OK;
+	return store_step_done(st, stmt, rc, d, what);
 }
 
 /*
@@ -898,13 +900,7 @@ static int run_status(struct store *st, int64_t run_id, char status_out[16], str
 		snprintf(status_out, 16, "%s", (const char *)sqlite3_column_text(stmt, 0));
 		rc = SQLITE_DONE;
 	}
-	if (rc != SQLITE_DONE) {
-		int status = store_db_error(st, d, what);
-		sqlite3_reset(stmt);
-		return status;
-	}
-	sqlite3_reset(stmt);
-	return STATUS_OK;
+	return store_step_done(st, stmt, rc, d, what);
 }
 
 int store_tag_run_id(struct store *st, const struct store_run_tag *tag, int64_t *run_id, struct diag *d,

@@ -73,6 +73,13 @@ struct store {
  */
 int store_db_error(const struct store *st, struct diag *d, const char *what);
 
+/*
+ * Finish a step of stmt whose sqlite3_step() returned rc: reset the statement, and return STATUS_OK when rc
+ * is SQLITE_DONE, else store_db_error(st, d, what) (read before the reset, which would clear the message).
+ * A caller that reads a row turns SQLITE_ROW into SQLITE_DONE first.
+ */
+int store_step_done(const struct store *st, sqlite3_stmt *stmt, int rc, struct diag *d, const char *what);
+
 /* Run SQL with no result rows (BEGIN, COMMIT, a PRAGMA, a script); returns STATUS_OK or store_db_error(). */
 int store_exec(struct store *st, const char *sql, struct diag *d, const char *what);
 
