@@ -16,7 +16,6 @@
 #include "status.h"
 #include "store.h"
 
-#define STORE_APPLICATION_ID 0x47504350  /* 'GPCP', as analysis/schema.sql sets it */
 
 const char *const compare_metrics[COMPARE_NMETRICS] = {
 	"cost_total_usd", "cost_per_month_usd", "cost_reserved_usd", "cost_on_demand_usd", "cost_spot_usd",

@@ -9,7 +9,6 @@
 #include "status.h"
 #include "store_private.h"
 
-#define STORE_APPLICATION_ID 0x47504350  /* 'GPCP', as store.c and schema.sql set it */
 
 /* The statements that copy one run of src into main: ?1 = src run_id, ?2 = OUT run_id, ?3 = OUT sweep_id
  * (COPY_RUN only: binding ?3 of the others fails harmlessly, SQLITE_RANGE). COPY_STATUS reads OUT at ?1. */

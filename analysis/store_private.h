@@ -74,6 +74,13 @@ struct store {
 int store_db_error(const struct store *st, struct diag *d, const char *what);
 
 /*
+ * Make st's file a results database this build can write (store_schema.c): create the schema in a new or
+ * empty file, migrate an older version in one transaction, refuse another program's file, a newer version or
+ * a damaged one (STATUS_EDB, the message naming the file). Nothing is written to a refused file.
+ */
+int store_schema_ensure(struct store *st, struct diag *d);
+
+/*
  * Finish a step of stmt whose sqlite3_step() returned rc: reset the statement, and return STATUS_OK when rc
  * is SQLITE_DONE, else store_db_error(st, d, what) (read before the reset, which would clear the message).
  * A caller that reads a row turns SQLITE_ROW into SQLITE_DONE first.
