@@ -9,18 +9,29 @@ void hist_init(struct hist *h)
 	memset(h, 0, sizeof *h);
 }
 
-void hist_add(struct hist *h, double v_s)
+int hist_bucket(double v_s)
+{
+	if (!(v_s >= HIST_MIN_S)) /* also catches NaN, which must not reach the bucket index */
+		return -1;
+	double i = floor(log(v_s / HIST_MIN_S) / log(HIST_RATIO));
+	return i >= HIST_BUCKETS - 1 ? HIST_BUCKETS - 1 : (int)i;
+}
+
+void hist_add_bucket(struct hist *h, double v_s, int bucket)
 {
 	h->n++;
 	h->sum_s += v_s;
 	if (v_s > h->max_s)
 		h->max_s = v_s;
-	if (!(v_s >= HIST_MIN_S)) { /* also catches NaN, which must not reach the bucket index */
+	if (bucket < 0)
 		h->zero++;
-		return;
-	}
-	double i = floor(log(v_s / HIST_MIN_S) / log(HIST_RATIO));
-	h->counts[i >= HIST_BUCKETS - 1 ? HIST_BUCKETS - 1 : (int)i]++;
+	else
+		h->counts[bucket]++;
+}
+
+void hist_add(struct hist *h, double v_s)
+{
+	hist_add_bucket(h, v_s, hist_bucket(v_s));
 }
 
 double hist_quantile(const struct hist *h, double q)

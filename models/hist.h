@@ -29,6 +29,14 @@ void hist_init(struct hist *h);
 /* Add one value in seconds (>= 0). */
 void hist_add(struct hist *h, double v_s);
 
+/*
+ * The same in two steps, for one value added to several histograms (the bucket's logarithm is the costly
+ * part): hist_bucket(v_s) is v_s's bucket index, -1 for the values below HIST_MIN_S (and NaN);
+ * hist_add_bucket(h, v_s, hist_bucket(v_s)) is hist_add(h, v_s).
+ */
+int hist_bucket(double v_s);
+void hist_add_bucket(struct hist *h, double v_s, int bucket);
+
 /* The q-quantile (0 <= q <= 1) in seconds: the smallest bucket value with at least ceil(q n) values at or
  * below it. NaN when the histogram is empty. */
 double hist_quantile(const struct hist *h, double q);

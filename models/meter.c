@@ -393,6 +393,8 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 		  int64_t ttft_us, int64_t alone_us)
 {
 	bool window = m->slo.window_us > 0;
+	double latency_s = (double)latency_us / SIM_US_PER_S;
+	int latency_bucket;
 	struct sink_hour *hr;
 
 	if (arrival_us < m->warmup_us)
@@ -401,7 +403,8 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 		window_enter(m, now_us);
 	hr = hour_enter(m, now_us);
 	hr->requests++;
-	hist_add(&m->hour_latency, (double)latency_us / SIM_US_PER_S);
+	latency_bucket = hist_bucket(latency_s);  /* once for the run's, the hour's and the window's */
+	hist_add_bucket(&m->hour_latency, latency_s, latency_bucket);
 	if (ttft_us >= 0) {
 		hist_add(&m->ttft, (double)ttft_us / SIM_US_PER_S);
 		if (window)
@@ -423,9 +426,9 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 		else
 			m->slo_wait++;
 	}
-	hist_add(&m->latency, (double)latency_us / SIM_US_PER_S);
+	hist_add_bucket(&m->latency, latency_s, latency_bucket);
 	if (window)
-		hist_add(&m->win_latency, (double)latency_us / SIM_US_PER_S);
+		hist_add_bucket(&m->win_latency, latency_s, latency_bucket);
 	hist_add(&m->wait, (double)wait_us / SIM_US_PER_S);
 }
 
