@@ -1,9 +1,9 @@
 /*
  * option: the kinds of capacity a fleet can buy, and their names.
  *
- * The enum lists every purchase option gpucap knows by name, including those not yet simulated, so that the
- * result schema (one column per option kind) stays stable as options are added. option_kind_supported()
- * says which ones the current build can simulate. Names are the scenario spellings ("on_demand").
+ * The enum lists every purchase option gpucap knows by name; the result schema has one column per option
+ * kind, so adding one is a schema change. option_kind_supported() says which ones this build can simulate
+ * (all of them now; one file per option implements its rules, see fleet.h). Names are the scenario spellings ("on_demand").
  */
 #ifndef GPUCAP_OPTION_H
 #define GPUCAP_OPTION_H
@@ -14,10 +14,10 @@
 enum option_kind {
 	OPTION_RESERVED,        /* reserved instances: billed every hour of the horizon, in service from the start */
 	OPTION_ON_DEMAND,       /* on-demand: per second from launch, 60 s minimum */
-	OPTION_SPOT,            /* not yet simulated */
-	OPTION_ODCR,            /* not yet simulated */
-	OPTION_SAVINGS_PLAN,    /* not yet simulated */
-	OPTION_CAPACITY_BLOCK,  /* not yet simulated */
+	OPTION_SPOT,            /* Spot: per second at the price in force, free if EC2 interrupts it in its first hour */
+	OPTION_ODCR,            /* On-Demand Capacity Reservation: every hour of the window, used or not */
+	OPTION_SAVINGS_PLAN,    /* Savings Plan: no instances; a commitment settled per UTC clock hour */
+	OPTION_CAPACITY_BLOCK,  /* Capacity Block: paid up front for its window, ends at 11:30 UTC */
 	OPTION_KIND_COUNT
 };
 
