@@ -295,41 +295,74 @@ static char *schema_shape(const char *path)
 }
 
 /*
- * The migrated file has the shape of a new one (every table, view, column and index alike), version 3,
- * and the old run's values, with NULL in the new columns (it belongs to no sweep and has no key).
+ * Open path, an older file (store_open migrates it), and a new file, and check what every migration must
+ * give: the current version, the shape of a new file (tables, views, columns, indexes; `drop_view`, when not
+ * NULL, is a sweep view an older build made, which a new file has not, and is left out), every row as it
+ * was, an intact file. Returns the migrated file's shape (returns owned) for the caller's own checks.
  */
-START_TEST(version_2_file_is_migrated)
+static char *assert_migrates_like_new(const char *path, const char *drop_view)
 {
 	struct diag d = { "" };
 	struct store *st = NULL;
-	char *path = v2_file_with_run();
 	char *fresh_path = tmp_path("new.sqlite");
 	char *rows_before = rows_dump(path);
-	char *rows_after, *shape, *fresh_shape;
+	char *rows_after, *shape, *fresh_shape, sql[128];
 
 	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
 	store_close(st);
 	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
 	store_close(st);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	if (drop_view) {
+		snprintf(sql, sizeof sql, "DROP VIEW %s", drop_view);
+		raw_exec(path, sql);
+	}
 	shape = schema_shape(path);
 	fresh_shape = schema_shape(fresh_path);
 	ck_assert_str_eq(shape, fresh_shape);
-	ck_assert_ptr_nonnull(strstr(shape, "table sweeps(sweep_id INTEGER 0 1,name TEXT 1 0,sweep_key TEXT 1 0,"));
-	ck_assert_ptr_nonnull(strstr(shape, "index runs_by_key on runs"));
 	rows_after = rows_dump(path);
 	ck_assert_str_eq(rows_after, rows_before);
+	assert_text(path, "PRAGMA integrity_check", "ok");
+	free(fresh_shape);
+	free(rows_after);
+	free(rows_before);
+	tmp_remove(fresh_path);
+	return shape;
+}
+
+/* A file of an older version made by its frozen schema (tests/data/store/schema_vN.sql) and the SQL rows. */
+static char *file_of_version(int version, const char *rows)
+{
+	char name[64], *path, *schema;
+
+	snprintf(name, sizeof name, "v%d.sqlite", version);
+	path = tmp_path(name);
+	snprintf(name, sizeof name, TEST_DATA_DIR "/store/schema_v%d.sql", version);
+	schema = file_text(name);
+	raw_exec(path, schema);
+	free(schema);
+	raw_exec(path, rows);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), version);
+	return path;
+}
+
+/*
+ * The migrated file has the shape of a new one (every table, view, column and index alike), version 3,
+ * and the old run's values, with NULL in the new columns (it belongs to no sweep and has no key).
+ */
+START_TEST(version_2_file_is_migrated)
+{
+	char *path = v2_file_with_run();
+	char *shape = assert_migrates_like_new(path, NULL);
+
+	ck_assert_ptr_nonnull(strstr(shape, "table sweeps(sweep_id INTEGER 0 1,name TEXT 1 0,sweep_key TEXT 1 0,"));
+	ck_assert_ptr_nonnull(strstr(shape, "index runs_by_key on runs"));
 	assert_text(path, "SELECT quote(sweep_id) || quote(point) || quote(replication) || quote(run_key) || "
 		    "quote(error) FROM runs WHERE run_id = 1", "NULLNULLNULLNULLNULL");
 	ck_assert_double_eq_tol(query_double(path, "SELECT copies FROM samples WHERE run_id = 1"), 4, TOL);
 	ck_assert_double_eq_tol(query_double(path, "SELECT copy_hours FROM run_summary WHERE run_id = 1"), 12.5, TOL);
 	assert_summary_columns(path);
-	assert_text(path, "PRAGMA integrity_check", "ok");
 	free(shape);
-	free(fresh_shape);
-	free(rows_after);
-	free(rows_before);
-	tmp_remove(fresh_path);
 	tmp_remove(path);
 }
 END_TEST
@@ -406,38 +439,18 @@ static char *v3_file_with_sweep_run(void)
  */
 START_TEST(version_3_file_is_migrated)
 {
-	struct diag d = { "" };
-	struct store *st = NULL;
 	char *path = v3_file_with_sweep_run();
-	char *fresh_path = tmp_path("new.sqlite");
-	char *rows_before = rows_dump(path);
-	char *rows_after, *shape, *fresh_shape;
+	char *shape = assert_migrates_like_new(path, "sweep_grid");
 
-	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
-	store_close(st);
-	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
-	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	raw_exec(path, "DROP VIEW sweep_grid"); /* a new file has no sweep view: compare the rest */
-	shape = schema_shape(path);
-	fresh_shape = schema_shape(fresh_path);
-	ck_assert_str_eq(shape, fresh_shape);
 	ck_assert_ptr_nonnull(strstr(shape, "table warnings(run_id INTEGER 1 1,seq INTEGER 1 2,code TEXT 1 0,"
 				     "message TEXT 1 0)"));
 	ck_assert_ptr_nonnull(strstr(shape, "table labels(run_id INTEGER 1 1,key TEXT 1 2,value TEXT 1 0)"));
-	rows_after = rows_dump(path);
-	ck_assert_str_eq(rows_after, rows_before);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM warnings") + query_int(path, "SELECT count(*) FROM labels"),
 			 0);
 	assert_text(path, "SELECT horizon_s || '|' || scenario_path || '|' || overrides || '|' || warnings FROM "
 		    "run_summary WHERE run_id = 1", "7200.0|scenarios/old.yaml|seed=3\n|0");
 	assert_summary_columns(path);
-	assert_text(path, "PRAGMA integrity_check", "ok");
 	free(shape);
-	free(fresh_shape);
-	free(rows_after);
-	free(rows_before);
-	tmp_remove(fresh_path);
 	tmp_remove(path);
 }
 END_TEST
@@ -514,23 +527,9 @@ static char *v4_file_with_sweep(void)
  */
 START_TEST(version_4_file_is_migrated)
 {
-	struct diag d = { "" };
-	struct store *st = NULL;
 	char *path = v4_file_with_sweep();
-	char *fresh_path = tmp_path("new.sqlite");
-	char *rows_before = rows_dump(path);
-	char *rows_after, *shape, *fresh_shape;
 
-	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
-	store_close(st);
-	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
-	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	shape = schema_shape(path);
-	fresh_shape = schema_shape(fresh_path);
-	ck_assert_str_eq(shape, fresh_shape);
-	rows_after = rows_dump(path);
-	ck_assert_str_eq(rows_after, rows_before);
+	free(assert_migrates_like_new(path, NULL));
 	assert_text(path, "SELECT sweep || '|' || point || '|' || n FROM point_stats WHERE name = 'cost_total_usd'",
 		    "grid|0|2");
 	ck_assert_double_eq_tol(query_double(path, "SELECT mean FROM point_stats WHERE name = 'cost_total_usd'"), 102,
@@ -542,12 +541,6 @@ START_TEST(version_4_file_is_migrated)
 	assert_text(path, "SELECT n || '|' || mean || '|' || coalesce(stddev, 'null') || '|' || coalesce(ci95, 'null') "
 		    "FROM point_stats WHERE name = 'latency_p99_s'", "1|0.5|null|null");
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM point_stats"), 2);
-	assert_text(path, "PRAGMA integrity_check", "ok");
-	free(shape);
-	free(fresh_shape);
-	free(rows_after);
-	free(rows_before);
-	tmp_remove(fresh_path);
 	tmp_remove(path);
 }
 END_TEST
@@ -559,38 +552,14 @@ END_TEST
  */
 START_TEST(version_5_file_is_migrated)
 {
-	struct diag d = { "" };
-	struct store *st = NULL;
-	char *path = tmp_path("v5.sqlite");
-	char *fresh_path = tmp_path("new.sqlite");
-	char *schema = file_text(TEST_DATA_DIR "/store/schema_v5.sql");
-	char *rows_before, *rows_after, *shape, *fresh_shape;
+	char *path = file_of_version(5,
+		"INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.5.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);");
 
-	raw_exec(path, schema);
-	free(schema);
-	raw_exec(path, "INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
-		 "1, '0.5.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
-		 "INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);");
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 5);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'charges'"), 0);
-	rows_before = rows_dump(path);
-	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
-	store_close(st);
-	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
-	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-	shape = schema_shape(path);
-	fresh_shape = schema_shape(fresh_path);
-	ck_assert_str_eq(shape, fresh_shape);
-	rows_after = rows_dump(path);
-	ck_assert_str_eq(rows_after, rows_before);
+	free(assert_migrates_like_new(path, NULL));
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges"), 0);
-	assert_text(path, "PRAGMA integrity_check", "ok");
-	free(shape);
-	free(fresh_shape);
-	free(rows_after);
-	free(rows_before);
-	tmp_remove(fresh_path);
 	tmp_remove(path);
 }
 END_TEST
@@ -602,40 +571,16 @@ END_TEST
  */
 START_TEST(version_6_file_is_migrated)
 {
-	struct diag d = { "" };
-	struct store *st = NULL;
-	char *path = tmp_path("v6.sqlite");
-	char *fresh_path = tmp_path("new.sqlite");
-	char *schema = file_text(TEST_DATA_DIR "/store/schema_v6.sql");
-	char *rows_before, *rows_after, *shape, *fresh_shape;
+	char *path = file_of_version(6,
+		"INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.6.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);"
+		"INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 0, 3600, 1, 1000, 1000, 1000);");
 
-	raw_exec(path, schema);
-	free(schema);
-	raw_exec(path, "INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
-		 "1, '0.6.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
-		 "INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);"
-		 "INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 0, 3600, 1, 1000, 1000, 1000);");
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 6);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'hours'"), 0);
-	rows_before = rows_dump(path);
-	ck_assert_msg(store_open(&st, path, &d) == STATUS_OK, "message: %s", d.msg);
-	store_close(st);
-	ck_assert_int_eq(store_open(&st, fresh_path, &d), STATUS_OK);
-	store_close(st);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 7);
-	shape = schema_shape(path);
-	fresh_shape = schema_shape(fresh_path);
-	ck_assert_str_eq(shape, fresh_shape);
-	rows_after = rows_dump(path);
-	ck_assert_str_eq(rows_after, rows_before);
+	free(assert_migrates_like_new(path, NULL));
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM hours"), 0);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges"), 1);
-	assert_text(path, "PRAGMA integrity_check", "ok");
-	free(shape);
-	free(fresh_shape);
-	free(rows_after);
-	free(rows_before);
-	tmp_remove(fresh_path);
 	tmp_remove(path);
 }
 END_TEST
