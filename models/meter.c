@@ -139,12 +139,6 @@ void meter_set_warmup(struct meter *m, int64_t warmup_us)
 	}
 }
 
-/* The index of the SLO window holding run time t_us (windows are aligned to UTC clock times). */
-static int64_t window_of(const struct meter *m, int64_t t_us)
-{
-	return (t_us + m->slo.window_phase_us) / m->slo.window_us;
-}
-
 void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 {
 	m->slo = *slo;
@@ -152,7 +146,7 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 	for (int i = 0; i < METER_SLO_PCTS; i++)
 		m->slo_stated |= slo->latency_pct_us[i] > 0 || slo->ttft_pct_us[i] > 0;
 	if (m->slo.window_us > 0)
-		m->win_k = window_of(m, m->warmup_us);
+		m->win_k = meter_window_of(m, m->warmup_us);
 }
 
 /* Add usd_per_h over [t0_us, t1_us) to usage of kind k, clock hour by clock hour (the part past the
@@ -267,29 +261,9 @@ void meter_arrival(struct meter *m, int64_t arrival_us, int64_t alone_us)
 			m->floor_pct[i]++;
 }
 
-/* Percentile thresholds and their quantiles, by enum scenario_slo_pct. */
-static const double slo_q[METER_SLO_PCTS] = { 0.50, 0.90, 0.95, 0.99 };
+/* The quantile of each percentile SLO, by enum scenario_slo_pct (declared in meter.h). */
+const double meter_slo_quantile[METER_SLO_PCTS] = { 0.50, 0.90, 0.95, 0.99 };
 
-/*
- * The floor of the stated latency percentile SLOs: for each, the share of measured requests whose service
- * time alone exceeds its threshold, over the share the percentile allows (1 - p); the largest of these.
- * Above 1, no capacity can meet that SLO over the run (its percentile of service times alone is already
- * over the threshold). NaN when no latency percentile SLO is stated or nothing was measured.
- */
-static double pct_floor_ratio(const struct meter *m)
-{
-	double worst = NAN;
-
-	for (int i = 0; i < METER_SLO_PCTS; i++) {
-		double r;
-		if (m->slo.latency_pct_us[i] <= 0 || m->requests == 0)
-			continue;
-		r = (double)m->floor_pct[i] / (double)m->requests / (1.0 - slo_q[i]);
-		if (isnan(worst) || r > worst)
-			worst = r;
-	}
-	return worst;
-}
 
 /* Check the current window's stated SLOs, count a breach, keep the worst ratio; then empty it. */
 static void window_close(struct meter *m)
@@ -304,7 +278,7 @@ static void window_close(struct meter *m)
 			for (int j = 0; j < 2; j++) {
 				if (thr[j] <= 0)
 					continue;
-				double seen = hist_quantile_above(h[j], slo_q[i], m->win_dropped);
+				double seen = hist_quantile_above(h[j], meter_slo_quantile[i], m->win_dropped);
 				double ratio = seen / ((double)thr[j] / SIM_US_PER_S);
 				breach |= ratio > 1;
 				if (isnan(m->worst_ratio) || ratio > m->worst_ratio) {
@@ -370,7 +344,7 @@ static void window_enter(struct meter *m, int64_t now_us)
 
 	if (now_us >= m->horizon_us)
 		now_us = m->horizon_us - 1;
-	k = window_of(m, now_us);
+	k = meter_window_of(m, now_us);
 	assert(k >= m->win_k);
 	if (k != m->win_k) {
 		window_close(m);
@@ -735,173 +709,4 @@ int meter_emit_hours(struct meter *m)
 		return m->status;
 	keep_status(m, m->sink.ops->hours(m->sink.self, m->hours + h0, (size_t)(m->nhours - h0)));
 	return m->status;
-}
-
-static int put(struct sink_metric *list, int n, const char *name, double value)
-{
-	if (n >= METER_MAX_METRICS)
-		return n;
-	snprintf(list[n].name, sizeof list[n].name, "%s", name);
-	list[n].value = value;
-	return n + 1;
-}
-
-static int put_kind(struct sink_metric *list, int n, const char *fmt, enum option_kind k, double value)
-{
-	char name[48];
-
-	snprintf(name, sizeof name, fmt, option_kind_name(k));
-	return put(list, n, name, value);
-}
-
-static double ratio(double a, double b)
-{
-	return b > 0 ? a / b : NAN;
-}
-
-/* Whether the percentile and violation-rate SLOs hold over the whole measured run (dropped requests count as
- * never answered). */
-static bool run_slo_met(const struct meter *m)
-{
-	uint64_t dropped = m->timed_out + m->refused + m->unserved + m->interrupted_dropped;
-	bool met = true;
-
-	for (int i = 0; i < METER_SLO_PCTS; i++) {
-		if (m->slo.latency_pct_us[i] > 0)
-			met &= !(hist_quantile_above(&m->latency, slo_q[i], dropped) >
-				 (double)m->slo.latency_pct_us[i] / SIM_US_PER_S);
-		if (m->slo.ttft_pct_us[i] > 0)
-			met &= !(hist_quantile_above(&m->ttft, slo_q[i], dropped) >
-				 (double)m->slo.ttft_pct_us[i] / SIM_US_PER_S);
-	}
-	if (m->slo.max_violation_rate >= 0)
-		met &= !((double)m->slo_violations > m->slo.max_violation_rate * (double)m->requests);
-	return met;
-}
-
-/* The SLO verdict and the window metrics (README, "SLOs"). */
-static int put_slo(const struct meter *m, struct sink_metric *list, int n)
-{
-	bool windows = m->slo.window_us > 0;
-	double nwin = NAN;
-
-	if (windows)
-		nwin = (double)(window_of(m, m->horizon_us - 1) - window_of(m, m->warmup_us) + 1);
-	n = put(list, n, "slo_met", m->slo_stated ? (run_slo_met(m) && m->windows_breached == 0) : NAN);
-	n = put(list, n, "slo_windows", nwin);
-	n = put(list, n, "slo_windows_breached", windows ? (double)m->windows_breached : NAN);
-	n = put(list, n, "slo_windows_breached_fraction", windows ? (double)m->windows_breached / nwin : NAN);
-	n = put(list, n, "slo_worst_window_start_s",
-		windows && !isnan(m->worst_ratio) ? (double)m->worst_start_us / SIM_US_PER_S : NAN);
-	n = put(list, n, "slo_worst_window_ratio", windows ? m->worst_ratio : NAN);
-	return n;
-}
-
-/* Cost and GPU-hours of the measured window [warmup, horizon), and the cost normalised by its length. */
-static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sink_metric *list, int n)
-{
-	double cost = 0, paid = 0, busy = 0, measured_h = (double)(m->horizon_us - m->warmup_us) / US_PER_H;
-
-	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
-		cost += m->cost_meas_usd[k];
-		paid += m->paid_gpu_meas_us[k] / US_PER_H;
-		busy += (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h;
-	}
-	n = put(list, n, "warmup_s", (double)m->warmup_us / SIM_US_PER_S);
-	n = put(list, n, "measured_s", (double)(m->horizon_us - m->warmup_us) / SIM_US_PER_S);
-	n = put(list, n, "cost_measured_usd", cost);
-	n = put(list, n, "gpu_hours_paid_measured", paid);
-	n = put(list, n, "gpu_hours_busy_measured", busy);
-	n = put(list, n, "gpu_hours_idle_measured", paid - busy);
-	n = put(list, n, "cost_per_hour_usd", cost / measured_h);
-	n = put(list, n, "cost_per_month_usd", cost / measured_h * 24 * 30);
-	n = put(list, n, "cost_per_year_usd", cost / measured_h * 24 * 365);
-	return n;
-}
-
-int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list)
-{
-	double total = (double)m->requests, cost = 0, paid = 0, busy = 0;
-	/* a busy slot holds its share of an instance's GPUs, or with copies of a copy's */
-	double gpu_per_slot_h = (double)(m->copy_gpus ? m->copy_gpus : m->gpus) / m->slots / US_PER_H;
-	int n = 0;
-
-	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
-		cost += m->cost_usd[k];
-		paid += m->paid_gpu_us[k] / US_PER_H;
-		busy += m->busy_slot_us[k] * gpu_per_slot_h;
-	}
-	n = put(list, n, "requests_total", total);
-	n = put(list, n, "requests_served", (double)m->served);
-	n = put(list, n, "requests_dropped",
-		(double)(m->timed_out + m->refused + m->unserved + m->interrupted_dropped));
-	n = put(list, n, "requests_timed_out", (double)m->timed_out);
-	n = put(list, n, "requests_refused", (double)m->refused);
-	n = put(list, n, "requests_unserved", (double)m->unserved);
-	n = put(list, n, "requests_interrupted_dropped", (double)m->interrupted_dropped);
-	n = put(list, n, "slo_violations", (double)m->slo_violations);
-	n = put(list, n, "slo_violation_rate", ratio((double)m->slo_violations, total));
-	n = put(list, n, "latency_mean_s", hist_mean(&m->latency));
-	n = put(list, n, "latency_p50_s", hist_quantile(&m->latency, 0.50));
-	n = put(list, n, "latency_p90_s", hist_quantile(&m->latency, 0.90));
-	n = put(list, n, "latency_p95_s", hist_quantile(&m->latency, 0.95));
-	n = put(list, n, "latency_p99_s", hist_quantile(&m->latency, 0.99));
-	n = put(list, n, "latency_max_s", hist_max(&m->latency));
-	n = put(list, n, "wait_mean_s", hist_mean(&m->wait));
-	n = put(list, n, "wait_p99_s", hist_quantile(&m->wait, 0.99));
-	n = put(list, n, "waited_fraction", ratio((double)m->waited, total));
-	n = put(list, n, "ttft_mean_s", hist_mean(&m->ttft));
-	n = put(list, n, "ttft_p50_s", hist_quantile(&m->ttft, 0.50));
-	n = put(list, n, "ttft_p90_s", hist_quantile(&m->ttft, 0.90));
-	n = put(list, n, "ttft_p99_s", hist_quantile(&m->ttft, 0.99));
-	n = put(list, n, "ttft_slo_violations", m->slo_ttft_us > 0 ? (double)m->ttft_violations : NAN);
-	n = put(list, n, "ttft_slo_violation_rate", m->slo_ttft_us > 0 ? ratio((double)m->ttft_violations, total) : NAN);
-	n = put(list, n, "cost_total_usd", cost);
-	for (int k = 0; k < OPTION_KIND_COUNT; k++)
-		n = put_kind(list, n, "cost_%s_usd", (enum option_kind)k, m->cost_usd[k]);
-	n = put(list, n, "cost_per_1k_requests_usd", ratio(cost * 1000.0, (double)m->served));
-	n = put(list, n, "gpu_hours_paid", paid);
-	n = put(list, n, "gpu_hours_busy", busy);
-	n = put(list, n, "gpu_hours_idle", paid - busy);
-	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
-		double kpaid = m->paid_gpu_us[k] / US_PER_H, kbusy = m->busy_slot_us[k] * gpu_per_slot_h;
-		n = put_kind(list, n, "gpu_hours_paid_%s", (enum option_kind)k, kpaid);
-		n = put_kind(list, n, "gpu_hours_busy_%s", (enum option_kind)k, kbusy);
-		n = put_kind(list, n, "gpu_hours_idle_%s", (enum option_kind)k, kpaid - kbusy);
-	}
-	n = put(list, n, "gpu_utilization", ratio(busy, paid));
-	n = put(list, n, "spot_interruptions", (double)m->spot_interruptions);
-	n = put(list, n, "block_terminations", (double)m->block_terminations);
-	n = put(list, n, "requests_interrupted", (double)m->requests_interrupted);
-	n = put(list, n, "launch_failures", (double)m->launch_failures);
-	n = put(list, n, "commitment_usd", m->committed_usd);
-	n = put(list, n, "commitment_unused_usd", m->committed_usd - m->commit_used_usd);
-	n = put(list, n, "commitment_utilization", ratio(m->commit_used_usd, m->committed_usd));
-	n = put(list, n, "commitment_coverage", ratio(m->covered_od_usd, m->eligible_od_usd));
-	n = put(list, n, "commitment_after_horizon_usd", m->after_horizon_usd);
-	n = put(list, n, "instances_peak", m->live_peak);
-	n = put(list, n, "launches", (double)m->launches);
-	n = put(list, n, "terminations", (double)m->terminations);
-	n = put(list, n, "scale_out_actions", (double)m->scale_outs);
-	n = put(list, n, "scale_in_actions", (double)m->scale_ins);
-	n = put(list, n, "time_under_provisioned_s", m->under_us / SIM_US_PER_S);
-	n = put(list, n, "time_over_provisioned_s", m->over_us / SIM_US_PER_S);
-	n = put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / US_PER_H : NAN);
-	n = put(list, n, "copy_loads", m->copy_gpus ? (double)m->copy_loads : NAN);
-	n = put(list, n, "slo_violations_service", (double)m->slo_service);
-	n = put(list, n, "slo_violations_wait", (double)m->slo_wait);
-	n = put(list, n, "slo_violations_dropped", (double)(m->slo_violations - m->slo_service - m->slo_wait));
-	n = put(list, n, "slo_violation_rate_floor", ratio((double)m->floor_count, total));
-	n = put(list, n, "slo_percentile_floor_ratio", pct_floor_ratio(m));
-	n = put_slo(m, list, n);
-	n = put_measured(m, gpu_per_slot_h, list, n);
-	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_RESERVED,
-		     m->after_horizon_kind_usd[OPTION_RESERVED]);
-	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_SAVINGS_PLAN,
-		     m->after_horizon_kind_usd[OPTION_SAVINGS_PLAN]);
-	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_CAPACITY_BLOCK,
-		     m->after_horizon_kind_usd[OPTION_CAPACITY_BLOCK]);
-	n = put(list, n, "sim_events", (double)sim_events);
-	n = put(list, n, "wall_s", wall_s);
-	return n;
 }

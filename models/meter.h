@@ -293,6 +293,15 @@ void meter_fail(struct meter *m, int status);
 /* Hand buffered rows to the sink. Returns m->status. */
 int meter_flush(struct meter *m);
 
+/* The index of the SLO window holding run time t_us (windows are aligned to UTC clock times). */
+static inline int64_t meter_window_of(const struct meter *m, int64_t t_us)
+{
+	return (t_us + m->slo.window_phase_us) / m->slo.window_us;
+}
+
+/* The quantile of each percentile SLO (0.50, 0.90, 0.95, 0.99), by enum scenario_slo_pct. */
+extern const double meter_slo_quantile[METER_SLO_PCTS];
+
 /* Fill list (METER_MAX_METRICS entries) with the named metrics; returns how many. */
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list);
 
