@@ -165,13 +165,19 @@ static struct copy *pick_victim(struct copies *c)
 	return best;
 }
 
+/* True if pool instance idx is serving requests (an instance of the serving user, not a job's). */
+static bool serving_instance(const struct copies *c, int idx)
+{
+	return c->fleet->pool[idx].state == INSTANCE_SERVING && fleet_serves(c->fleet, idx);
+}
+
 /* Instances the fleet has asked for beyond those serving now (launching, or still to launch). */
 static int instances_coming(const struct copies *c)
 {
 	int serving = 0;
 
 	for (int i = 0; i < c->npool; i++)
-		serving += c->fleet->pool[i].state == INSTANCE_SERVING;
+		serving += serving_instance(c, i);
 	return c->fleet->desired > serving ? c->fleet->desired - serving : 0;
 }
 
@@ -181,7 +187,7 @@ static int room_now(const struct copies *c)
 	int room = 0;
 
 	for (int i = 0; i < c->npool; i++)
-		if (c->fleet->pool[i].state == INSTANCE_SERVING)
+		if (serving_instance(c, i))
 			room += c->per - c->placed_on[i];
 	return room;
 }
@@ -220,7 +226,7 @@ void copies_reconcile(struct copies *c)
 		return;
 	/* place what waits, packing from the first instance in pool order */
 	for (int i = 0; i < c->npool && c->placed < c->desired; i++)
-		if (f->pool[i].state == INSTANCE_SERVING && c->placed_on[i] < c->per)
+		if (serving_instance(c, i) && c->placed_on[i] < c->per)
 			place_on(c, i, c->desired - c->placed);
 	pending = c->desired - c->placed;
 	future = room_now(c) + instances_coming(c) * c->per;

@@ -8,9 +8,7 @@
 
 #include <gsl/gsl_randist.h>
 
-#include "copies.h"
 #include "rng.h"
-#include "serving.h"
 #include "status.h"
 
 static const struct option_ops *ops_of(enum option_kind kind)
@@ -40,10 +38,11 @@ static int init_group(struct fleet *f, int g, int first)
 	grp->max = grp->ops ? e->max : 0;
 	grp->usd_per_h = e->usd_per_h;
 	grp->fleet = f;
+	grp->user = e->use == USE_JOBS ? FLEET_USER_JOBS : FLEET_USER_SERVING;
 	grp->outage_until_us = INT64_MIN;
 	grp->retry_us = INT64_MIN;
-	engine_event_init(&grp->timer);
-	engine_event_init(&grp->timer2);
+	if (grp->ops && grp->ops->init)
+		grp->ops->init(f, grp);
 	snprintf(name, sizeof name, "%s.%d", option_kind_name(e->option), g);
 	grp->rng = rng_new(f->sc->seed, name);
 	snprintf(name, sizeof name, "startup.%d", g);
@@ -51,16 +50,16 @@ static int init_group(struct fleet *f, int g, int first)
 	return grp->rng && grp->startup_rng ? STATUS_OK : STATUS_ENOMEM;
 }
 
-int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter,
-	       struct serving *serving)
+int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter)
 {
 	int n = 0, rc;
 
 	f->sc = sc;
 	f->eng = eng;
 	f->meter = meter;
-	f->serving = serving;
-	f->copies = NULL;
+	for (int u = 0; u < FLEET_USERS; u++)
+		f->user[u] = (struct fleet_user){ 0 };
+	f->managed_initial = false;
 	f->ngroups = sc->nfleet;
 	f->startup_us = sc->serving.startup_us;
 	f->desired = 0;
@@ -113,12 +112,39 @@ int fleet_capacity(const struct fleet *f)
 	return f->npool;
 }
 
+void fleet_set_user(struct fleet *f, int which, const struct fleet_user *u)
+{
+	f->user[which] = *u;
+}
+
+/* True if group g's instances count in the serving capacity (fleet_set_desired, reconcile). */
+static bool for_serving(const struct fleet_group *g)
+{
+	return g->user == FLEET_USER_SERVING;
+}
+
+bool fleet_serves(const struct fleet *f, int idx)
+{
+	return f->pool[idx].user == FLEET_USER_SERVING;
+}
+
 int fleet_live(const struct fleet *f)
 {
 	int n = 0;
 
 	for (int g = 0; g < f->ngroups; g++)
-		n += f->group[g].live;
+		if (for_serving(&f->group[g]))
+			n += f->group[g].live;
+	return n;
+}
+
+int fleet_serving_capacity(const struct fleet *f)
+{
+	int n = 0;
+
+	for (int g = 0; g < f->ngroups; g++)
+		if (for_serving(&f->group[g]))
+			n += f->group[g].max;
 	return n;
 }
 
@@ -140,15 +166,29 @@ static void fail_run(struct fleet *f, int rc)
 
 /* ---- one instance ------------------------------------------------------------------------------- */
 
+static void tell_up(struct fleet *f, struct instance *in)
+{
+	const struct fleet_user *u = &f->user[in->user];
+
+	if (u->up)
+		u->up(u->ctx, pool_index(f, in));
+}
+
+static void tell_down(struct fleet *f, struct instance *in)
+{
+	const struct fleet_user *u = &f->user[in->user];
+
+	if (u->down)
+		u->down(u->ctx, pool_index(f, in));
+}
+
 static void go_serving(struct fleet *f, struct instance *in)
 {
 	in->state = INSTANCE_SERVING;
 	in->in_service = true;
-	meter_in_service(f->meter, f->eng->now_us, +1);
-	if (f->copies)
-		copies_instance_up(f->copies, pool_index(f, in)); /* it serves once a copy has loaded */
-	else
-		serving_instance_up(f->serving, pool_index(f, in));
+	if (in->user == FLEET_USER_SERVING)
+		meter_in_service(f->meter, f->eng->now_us, +1);
+	tell_up(f, in);
 }
 
 static void on_ready(struct engine *eng, struct event *ev)
@@ -203,6 +243,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 		in->inflight = NULL;
 		in->noticed = false;
 		in->warm = warm;
+		in->user = g->user;
 		g->live++;
 		meter_live(f->meter, f->eng->now_us, g->kind, +1);
 		if (warm) {
@@ -229,7 +270,7 @@ static void terminate(struct fleet *f, struct instance *in)
 		g->draining--;
 	else
 		g->live--;
-	if (in->in_service)
+	if (in->in_service && in->user == FLEET_USER_SERVING)
 		meter_in_service(f->meter, f->eng->now_us, -1);
 	in->in_service = false;
 	engine_cancel(f->eng, &in->ready);
@@ -256,10 +297,8 @@ static void drain(struct fleet *f, struct instance *in, const char *kind)
 	in->state = INSTANCE_DRAINING;
 	g->live--;
 	g->draining++;
-	if (was_serving && f->copies)
-		copies_instance_down(f->copies, pool_index(f, in));
 	if (was_serving)
-		serving_instance_down(f->serving, pool_index(f, in));
+		tell_down(f, in);
 	meter_event(f->meter, f->eng->now_us, kind, option_kind_name(g->kind), 1, NULL);
 	if (in->busy == 0 && !evq_queued(&in->doom))
 		terminate(f, in);
@@ -302,7 +341,7 @@ bool fleet_may_release(const struct fleet *f, int idx)
 {
 	const struct instance *in = &f->pool[idx];
 
-	return !f->closed && !managed(&f->group[in->group]) &&
+	return !f->closed && !managed(&f->group[in->group]) && for_serving(&f->group[in->group]) &&
 	       (in->state == INSTANCE_LAUNCHING || in->state == INSTANCE_SERVING);
 }
 
@@ -349,7 +388,8 @@ static void on_doom(struct engine *eng, struct event *ev)
 	/* block_terminations counts instances taken away while serving requests (option_block.c) */
 	if (f->group[in->group].kind == OPTION_CAPACITY_BLOCK && in->busy > 0)
 		f->meter->block_terminations++;
-	serving_reclaim(f->serving, idx);
+	if (f->user[in->user].reclaim)
+		f->user[in->user].reclaim(f->user[in->user].ctx, idx);
 	if (in->state != INSTANCE_FREE)
 		terminate(f, in);
 	fleet_reconcile(f);
@@ -413,6 +453,7 @@ void fleet_launch_failed(struct fleet *f, struct fleet_group *g, const char *why
 		fail_run(f, STATUS_ENOMEM);
 }
 
+/* Launch one instance in group g if the option lets it; false (and the failure booked) if not. */
 static bool try_launch(struct fleet *f, struct fleet_group *g)
 {
 	char why[160];
@@ -429,13 +470,29 @@ static bool try_launch(struct fleet *f, struct fleet_group *g)
 	return true;
 }
 
+int fleet_launch(struct fleet *f, struct fleet_group *g)
+{
+	int idx = -1;
+
+	assert(!for_serving(g) && !managed(g));
+	if (f->closed)
+		return -1;
+	for (int i = g->first; i < g->first + g->max && idx < 0; i++)
+		if (f->pool[i].state == INSTANCE_FREE)
+			idx = i; /* fleet_take_slot takes the first free slot */
+	if (idx < 0 || !try_launch(f, g))
+		return -1;
+	meter_event(f->meter, f->eng->now_us, "launch", option_kind_name(g->kind), 1, "for a job");
+	return idx;
+}
+
 /* ---- allocation ---------------------------------------------------------------------------------- */
 
 enum market { MARKET_ALL, MARKET_ON_DEMAND, MARKET_SPOT };
 
 static bool in_market(const struct fleet_group *g, enum market m)
 {
-	return g->ops && (m == MARKET_ALL || (m == MARKET_SPOT) == g->spot_market);
+	return g->ops && for_serving(g) && (m == MARKET_ALL || (m == MARKET_SPOT) == g->spot_market);
 }
 
 static int market_live(const struct fleet *f, enum market m, bool serving_only)
@@ -516,7 +573,7 @@ static int managed_live(const struct fleet *f)
 	int n = 0;
 
 	for (int g = 0; g < f->ngroups; g++)
-		if (managed(&f->group[g]))
+		if (managed(&f->group[g]) && for_serving(&f->group[g]))
 			n += f->group[g].live;
 	return n;
 }
@@ -527,8 +584,8 @@ int fleet_set_desired(struct fleet *f, int n)
 
 	if (n < floor)
 		n = floor;
-	if (n > f->npool)
-		n = f->npool;
+	if (n > fleet_serving_capacity(f))
+		n = fleet_serving_capacity(f);
 	f->desired = n;
 	fleet_reconcile(f);
 	return n;
@@ -560,7 +617,7 @@ int fleet_start(struct fleet *f, int initial)
 		if (grp->ops && grp->ops->start && (rc = grp->ops->start(f, grp)) != STATUS_OK)
 			return rc;
 		/* with copies every instance is room for copies, a block's open at t = 0 too */
-		if (grp->kind == OPTION_RESERVED || (f->copies && managed(grp)))
+		if (for_serving(grp) && (grp->kind == OPTION_RESERVED || (f->managed_initial && managed(grp))))
 			placed += grp->live;
 	}
 	for (int pass = 0; pass < 2; pass++) {
@@ -569,7 +626,7 @@ int fleet_start(struct fleet *f, int initial)
 		for (int g = 0; g < f->ngroups && placed < initial; g++) {
 			struct fleet_group *grp = &f->group[g];
 			int want = initial - placed;
-			if (!grp->ops || managed(grp))
+			if (!grp->ops || managed(grp) || !for_serving(grp))
 				continue;
 			if (pass == 1 && f->sc->allocation.mixed) {
 				int sl = spot_left > 0 ? spot_left : 0;
@@ -660,8 +717,6 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 	}
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];
-		engine_cancel(f->eng, &grp->timer);
-		engine_cancel(f->eng, &grp->timer2);
 		if (grp->ops && grp->ops->close)
 			grp->ops->close(f, grp, horizon_us);
 	}

@@ -27,6 +27,14 @@
  * consecutive failure up to max_backoff; the fleet then falls through to the next group in order. Every
  * failed attempt is counted (meter.launch_failures) and logged.
  *
+ * Users. The fleet knows no user by name: whatever uses an instance (serving with its model copies, or
+ * training jobs: jobs.h) registers a struct fleet_user, and each instance belongs to one user, the one its
+ * group serves (the fleet entry's `use`). The fleet tells that user when the instance comes up, goes down
+ * (drain, notice) and is taken away; the user tells the fleet when a draining instance holds nothing more
+ * (fleet_instance_idle). Only instances of serving groups count in the desired capacity and the scaling
+ * functions above; a jobs group's instances are launched and retired by the jobs model, one at a time
+ * (fleet_launch, fleet_retire).
+ *
  * Bills go to the meter through each option's hooks (struct option_ops): per instance when it ends
  * (on-demand usage by clock hour, Spot at the price in force), and per group when the window closes
  * (reserved, ODCR and Capacity Blocks: paid whether used or not). After fleet_close nothing launches,
@@ -45,8 +53,6 @@
 #include "meter.h"
 #include "scenario.h"
 
-struct serving;
-struct copies;
 struct request;
 struct fleet;
 struct fleet_group;
@@ -61,6 +67,7 @@ enum instance_state {
 struct instance {
 	enum instance_state state;  /* where it is in its life */
 	int group;                  /* fleet entry it belongs to */
+	int user;                   /* whose it is: FLEET_USER_SERVING or FLEET_USER_JOBS, set at launch */
 	int busy;                   /* slots serving a request (kept by serving) */
 	int cap;                    /* request slots it serves now (kept by serving): slots_per_instance,
 	                               or with copies its serving copies' slots; busy may exceed it for a
@@ -81,6 +88,8 @@ struct instance {
  * option_spot.c, option_odcr.c, option_block.c). Every hook may be NULL where the option has nothing to do.
  */
 struct option_ops {
+	/* When the fleet is built: set up the option's own state (struct fleet_group.opt). */
+	void (*init)(struct fleet *f, struct fleet_group *g);
 	/* At t = 0: schedule the option's own events (a block's window, Spot reclaims). */
 	int (*start)(struct fleet *f, struct fleet_group *g);
 	/* May one more instance launch now? 0 if so, else a negative status and the reason in why. */
@@ -90,7 +99,8 @@ struct option_ops {
 	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. At
 	 * the horizon an instance with a notice still has its doom queued (when it would have been taken). */
 	void (*ended)(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early);
-	/* The window closes at the horizon: bill what is paid whether used or not, commitments. */
+	/* The window closes at the horizon: cancel the option's own events, bill what is paid whether used or
+	 * not, commitments. */
 	void (*close)(struct fleet *f, struct fleet_group *g, int64_t horizon_us);
 	/* The group's billing rate now, USD per hour (for the time series). */
 	double (*rate)(const struct fleet *f, const struct fleet_group *g, int64_t now_us);
@@ -115,20 +125,46 @@ struct fleet_group {
 	int64_t outage_until_us;          /* Spot: pool unavailable until then (after a reclaim) */
 	gsl_rng *rng;                     /* the option's stream ("<option>.<index>"), owned */
 	gsl_rng *startup_rng;             /* launch delays ("startup.<index>"), owned */
-	struct event timer;               /* option-specific: block window phases, Spot reclaims */
-	struct event timer2;              /* option-specific: Spot availability-trace ticks */
-	int phase;                        /* option-specific state of timer */
-	int tick;                         /* option-specific: next availability-trace tick */
+	int user;                         /* whose its instances are now (FLEET_USER_*): from the entry's use */
+	union {                           /* the option's own state, set up by its init hook */
+		struct {
+			struct event timer;   /* the window's next phase */
+			int phase;
+		} block;
+		struct {
+			struct event reclaim; /* the next pool reclaim */
+			struct event tick;    /* the next availability-trace tick */
+			int next_tick;
+		} spot;
+	} opt;
 	struct fleet *fleet;              /* owner, kept */
+};
+
+/* Who uses instances. */
+enum { FLEET_USER_SERVING, FLEET_USER_JOBS, FLEET_USERS };
+
+/*
+ * What uses an instance, seen from the fleet. Every hook gets the user's ctx and the instance's pool index.
+ */
+struct fleet_user {
+	/* The instance is ready (or warm at t = 0): it may be given work. */
+	void (*up)(void *ctx, int idx);
+	/* The instance stops taking work (drained, or under notice until its doom): finish or save what runs on
+	 * it, set its busy to 0 and call fleet_instance_idle when nothing is left. Called only for an instance
+	 * that was up. */
+	void (*down)(void *ctx, int idx);
+	/* The instance is taken away now (its doom): whatever still runs on it is lost. */
+	void (*reclaim)(void *ctx, int idx);
+	void *ctx;
 };
 
 struct fleet {
 	const struct scenario *sc;  /* kept */
 	struct engine *eng;         /* kept */
 	struct meter *meter;        /* kept */
-	struct serving *serving;    /* kept; told when instances start and stop taking requests */
-	struct copies *copies;      /* kept, or NULL: with model copies, told instead of serving when an
-	                               instance starts serving, and before serving when it stops */
+	struct fleet_user user[FLEET_USERS];  /* who is told when instances come and go; hooks may be NULL */
+	bool managed_initial;       /* self-managed instances count toward fleet_start's `initial` (with model
+	                               copies every instance is room for copies, a block's open at t = 0 too) */
 	struct instance *pool;      /* owned, npool entries */
 	int npool;
 	struct fleet_group group[SCENARIO_FLEET_MAX];
@@ -141,8 +177,18 @@ struct fleet {
 };
 
 /* Build the pool from a validated scenario. STATUS_OK or STATUS_ENOMEM (nothing held). */
-int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter,
-	       struct serving *serving);
+int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter);
+
+/* Register what uses the instances of one kind (FLEET_USER_*); the hooks are copied. */
+void fleet_set_user(struct fleet *f, int which, const struct fleet_user *u);
+
+/* True if instance idx belongs to the serving user. */
+bool fleet_serves(const struct fleet *f, int idx);
+
+/* Launch one instance in group g for the jobs model (the group must be a jobs group the fleet does not
+ * manage itself): the pool index, or -1 if the option refused (counted, logged and backed off as any failed
+ * launch) or the group is full or backing off. */
+int fleet_launch(struct fleet *f, struct fleet_group *g);
 void fleet_fini(struct fleet *f);
 
 /* At t = 0: each option starts its own events (reserved instances and open blocks go live), then `initial`
@@ -153,10 +199,13 @@ int fleet_start(struct fleet *f, int initial);
  * desired capacity. */
 int fleet_set_desired(struct fleet *f, int n);
 
-/* The most instances the fleet can hold (sum of group max). */
+/* The most instances the fleet can hold (sum of group max, all users). */
 int fleet_capacity(const struct fleet *f);
 
-/* Instances launching or serving. */
+/* The most instances serving may hold: the serving groups' max. */
+int fleet_serving_capacity(const struct fleet *f);
+
+/* Instances launching or serving, serving groups only. */
 int fleet_live(const struct fleet *f);
 
 /* Serving reports that a draining instance has no request left: terminate it. */

@@ -43,10 +43,10 @@ static void on_phase(struct engine *eng, struct event *ev);
 
 static void next_phase(struct fleet *f, struct fleet_group *g, int phase, int64_t t_us)
 {
-	g->phase = phase;
+	g->opt.block.phase = phase;
 	if (t_us > f->sc->horizon_us)
 		return;
-	if (engine_schedule(f->eng, &g->timer, t_us < f->eng->now_us ? f->eng->now_us : t_us, on_phase) !=
+	if (engine_schedule(f->eng, &g->opt.block.timer, t_us < f->eng->now_us ? f->eng->now_us : t_us, on_phase) !=
 	    STATUS_OK) {
 		meter_fail(f->meter, STATUS_ENOMEM);
 		engine_stop(f->eng);
@@ -82,23 +82,34 @@ static void drain_block(struct fleet *f, struct fleet_group *g)
 			fleet_interrupt(f, i, end_us(g->entry) - TERMINATE_US, "capacity block ending");
 	}
 	f->quiet--;
-	fleet_add_desired(f, -live);
+	if (g->user == FLEET_USER_SERVING)
+		fleet_add_desired(f, -live);
+	else
+		fleet_reconcile(f);
 }
 
 static void on_phase(struct engine *eng, struct event *ev)
 {
-	struct fleet_group *g = container_of(ev, struct fleet_group, timer);
+	struct fleet_group *g = container_of(ev, struct fleet_group, opt.block.timer);
 	struct fleet *f = g->fleet;
 
 	(void)eng;
-	if (g->phase == PHASE_OPEN) {
+	if (g->opt.block.phase == PHASE_OPEN) {
 		open_block(f, g, false);
-		fleet_add_desired(f, g->live);
+		if (g->user == FLEET_USER_SERVING)
+			fleet_add_desired(f, g->live);
 		next_phase(f, g, PHASE_DRAIN, end_us(g->entry) - WARNING_US);
-	} else if (g->phase == PHASE_DRAIN) {
+	} else if (g->opt.block.phase == PHASE_DRAIN) {
 		drain_block(f, g);
-		g->phase = PHASE_DONE;
+		g->opt.block.phase = PHASE_DONE;
 	}
+}
+
+static void block_init(struct fleet *f, struct fleet_group *g)
+{
+	(void)f;
+	engine_event_init(&g->opt.block.timer);
+	g->opt.block.phase = PHASE_DONE;
 }
 
 static int block_start(struct fleet *f, struct fleet_group *g)
@@ -119,6 +130,8 @@ static void block_close(struct fleet *f, struct fleet_group *g, int64_t horizon_
 {
 	const struct fleet_entry *e = g->entry;
 	double t0 = e->start_us > 0 ? (double)e->start_us : 0;
+
+	engine_cancel(f->eng, &g->opt.block.timer);
 	double t1 = end_us(e) < horizon_us ? (double)end_us(e) : (double)horizon_us;
 	double inside = t1 > t0 ? t1 - t0 : 0, price = block_price(e), after;
 
@@ -146,6 +159,7 @@ static double block_rate(const struct fleet *f, const struct fleet_group *g, int
 }
 
 const struct option_ops option_block_ops = {
+	.init = block_init,
 	.start = block_start,
 	.close = block_close,
 	.rate = block_rate,

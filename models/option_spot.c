@@ -125,7 +125,7 @@ static void schedule(struct fleet *f, struct event *ev, int64_t t_us, void (*fn)
 
 static void on_reclaim(struct engine *eng, struct event *ev)
 {
-	struct fleet_group *g = container_of(ev, struct fleet_group, timer);
+	struct fleet_group *g = container_of(ev, struct fleet_group, opt.spot.reclaim);
 	struct fleet *f = g->fleet;
 	const struct fleet_entry *e = g->entry;
 	int k = (int)ceil(e->reclaim_fraction * running(f, g) - 1e-9);
@@ -136,13 +136,13 @@ static void on_reclaim(struct engine *eng, struct event *ev)
 		 (double)(g->outage_until_us - eng->now_us) / 1e6);
 	meter_event(f->meter, eng->now_us, "spot_reclaim", "spot", k, why);
 	interrupt_newest(f, g, k, "spot pool reclaim");
-	schedule(f, &g->timer, eng->now_us + (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day),
+	schedule(f, &g->opt.spot.reclaim, eng->now_us + (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day),
 		 on_reclaim);
 }
 
 static void on_tick(struct engine *eng, struct event *ev)
 {
-	struct fleet_group *g = container_of(ev, struct fleet_group, timer2);
+	struct fleet_group *g = container_of(ev, struct fleet_group, opt.spot.tick);
 	struct fleet *f = g->fleet;
 	int have = availtrace_at(&g->entry->avail, eng->now_us), run = running(f, g);
 
@@ -150,8 +150,23 @@ static void on_tick(struct engine *eng, struct event *ev)
 		interrupt_newest(f, g, run - have, "spot availability trace");
 	else
 		fleet_reconcile(f); /* capacity may be back */
-	g->tick++;
-	schedule(f, &g->timer2, (int64_t)g->tick * g->entry->avail.gap_us, on_tick);
+	g->opt.spot.next_tick++;
+	schedule(f, &g->opt.spot.tick, (int64_t)g->opt.spot.next_tick * g->entry->avail.gap_us, on_tick);
+}
+
+static void spot_init(struct fleet *f, struct fleet_group *g)
+{
+	(void)f;
+	engine_event_init(&g->opt.spot.reclaim);
+	engine_event_init(&g->opt.spot.tick);
+	g->opt.spot.next_tick = 0;
+}
+
+static void spot_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
+{
+	(void)horizon_us;
+	engine_cancel(f->eng, &g->opt.spot.reclaim);
+	engine_cancel(f->eng, &g->opt.spot.tick);
 }
 
 static int spot_start(struct fleet *f, struct fleet_group *g)
@@ -159,10 +174,10 @@ static int spot_start(struct fleet *f, struct fleet_group *g)
 	const struct fleet_entry *e = g->entry;
 
 	if (e->reclaims_per_day > 0)
-		schedule(f, &g->timer, (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day), on_reclaim);
+		schedule(f, &g->opt.spot.reclaim, (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day), on_reclaim);
 	if (e->avail.n > 0) {
-		g->tick = 1;
-		schedule(f, &g->timer2, e->avail.gap_us, on_tick);
+		g->opt.spot.next_tick = 1;
+		schedule(f, &g->opt.spot.tick, e->avail.gap_us, on_tick);
 	}
 	return f->meter->status;
 }
@@ -267,7 +282,9 @@ static double spot_rate(const struct fleet *f, const struct fleet_group *g, int6
 }
 
 const struct option_ops option_spot_ops = {
+	.init = spot_init,
 	.start = spot_start,
+	.close = spot_close,
 	.can_launch = spot_can_launch,
 	.launched = spot_launched,
 	.ended = spot_ended,

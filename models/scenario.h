@@ -226,8 +226,15 @@ struct outage {
  * One entry of `fleet`. Which fields apply depends on the option; the loader fills defaults from the
  * catalogue and rejects keys that do not apply (README, "Purchase options").
  */
+/* Who a fleet entry's instances are for (`use`). */
+enum fleet_use {
+	USE_SERVING,  /* the serving fleet (default) */
+	USE_JOBS      /* training and batch jobs (jobs.h) */
+};
+
 struct fleet_entry {
 	enum option_kind option;  /* purchase option */
+	enum fleet_use use;       /* `use`: serving (default) | jobs */
 	int count;                /* reserved/odcr/capacity_block: instances bought; on_demand/spot: at t = 0 */
 	bool count_auto;          /* on_demand/spot `count: auto`: count was computed from the policy's target
 	                             and the arrival rate at t = 0 (scenario_fleet.c) */

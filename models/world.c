@@ -159,7 +159,7 @@ static int capacity_now(const struct world *w)
  * entries' max (fleet_capacity) too. */
 static int capacity_max(const struct world *w)
 {
-	int entries = fleet_capacity(&w->fleet);
+	int entries = fleet_serving_capacity(&w->fleet);
 
 	return w->sc->copies.enabled || w->max < entries ? w->max : entries;
 }
@@ -413,6 +413,32 @@ static int64_t window_phase_us(const struct scenario *sc)
 	return s < 0 ? s + wl : s;
 }
 
+/* The serving user of the fleet's instances (fleet.h): with model copies an instance serves once a copy
+ * has loaded on it, so copies hear of it first; when it goes down copies lose theirs before serving drains. */
+static void serving_user_up(void *ctx, int idx)
+{
+	struct world *w = ctx;
+
+	if (w->sc->copies.enabled)
+		copies_instance_up(&w->copies, idx);
+	else
+		serving_instance_up(&w->serving, idx);
+}
+
+static void serving_user_down(void *ctx, int idx)
+{
+	struct world *w = ctx;
+
+	if (w->sc->copies.enabled)
+		copies_instance_down(&w->copies, idx);
+	serving_instance_down(&w->serving, idx);
+}
+
+static void serving_user_reclaim(void *ctx, int idx)
+{
+	serving_reclaim(&((struct world *)ctx)->serving, idx);
+}
+
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
 {
 	int rc;
@@ -445,7 +471,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	rc = workload_init(&w->wl, sc, d);
 	if (rc)
 		return rc;
-	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter, &w->serving);
+	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter);
 	if (rc)
 		return rc;
 	rc = serving_init(&w->serving, sc, &w->eng, &w->meter, &w->fleet, fleet_capacity(&w->fleet));
@@ -456,9 +482,11 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 				 fleet_capacity(&w->fleet));
 		if (rc)
 			return rc;
-		w->fleet.copies = &w->copies;
+		w->fleet.managed_initial = true;
 		meter_set_copies(&w->meter, sc->copies.gpus);
 	}
+	fleet_set_user(&w->fleet, FLEET_USER_SERVING, &(struct fleet_user){
+		.up = serving_user_up, .down = serving_user_down, .reclaim = serving_user_reclaim, .ctx = w });
 	w->policy = policy_new(sc, &rc);
 	if (rc)
 		return rc;
@@ -481,7 +509,7 @@ static void teardown(struct world *w)
 	policy_free(w->policy);
 	for (int i = 0; i < w->nalso; i++)
 		policy_free(w->also[i]);
-	if (w->fleet.copies)
+	if (w->sc->copies.enabled)
 		copies_fini(&w->copies);
 	serving_fini(&w->serving);
 	fleet_fini(&w->fleet);
@@ -569,7 +597,7 @@ static void drain(struct world *w)
 	engine_advance(&w->eng, w->sc->horizon_us);
 	meter_close(&w->meter, w->sc->horizon_us);
 	fleet_close(&w->fleet, w->sc->horizon_us);
-	if (w->fleet.copies)
+	if (w->sc->copies.enabled)
 		copies_close(&w->copies);
 	engine_cancel(&w->eng, &w->arrival);
 	engine_cancel(&w->eng, &w->sample);
