@@ -229,7 +229,9 @@ struct outage {
 /* Who a fleet entry's instances are for (`use`). */
 enum fleet_use {
 	USE_SERVING,  /* the serving fleet (default) */
-	USE_JOBS      /* training and batch jobs (jobs.h) */
+	USE_JOBS,     /* training and batch jobs (jobs.h) */
+	USE_SHARED    /* capacity_block or training_plan shared by time of day: serving inside serving_hours,
+	                 jobs outside them (the priority rule, option_share.c) */
 };
 
 struct fleet_entry {
@@ -283,8 +285,63 @@ struct fleet_entry {
 	/* savings_plan */
 	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */
 
+	/* training_plan: a plan's segments are expanded into one entry each, in order, when loaded: start_us,
+	 * duration_us (whole days, 1..182), count (1, 2, 4, ..., 64), usd_per_h or upfront_usd (the segment's)
+	 * as for a capacity block. plan_id numbers the plans of a scenario (0, 1, ...); segment numbers the
+	 * segment inside its plan (0, 1, ...). */
+	int plan_id;
+	int segment;
+
+	/* use: shared (capacity_block, training_plan) */
+	int serving_from_s;           /* `serving_hours: "HH:MM-HH:MM"` (UTC): serving gets the instances from */
+	int serving_to_s;             /*   this second of the day up to that one (may wrap midnight) */
+
 	/* on_demand, spot, odcr, capacity_block */
 	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */
+};
+
+/* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */
+enum job_policy {
+	JOB_POLICY_ON_DEMAND,      /* on_demand: on-demand entries only */
+	JOB_POLICY_SPOT,           /* spot: Spot entries only, checkpoint and restart on interruptions */
+	JOB_POLICY_DEADLINE_SPOT,  /* deadline_spot: Spot until the slack left no longer covers a restart, then
+	                              on-demand to the end (uniform progress, "Can't Be Late", NSDI 2024) */
+	JOB_POLICY_RESERVED_FIRST  /* reserved_first: capacity blocks and training plans when open, then
+	                              on-demand, then Spot */
+};
+
+/* One training or batch job: a row of `jobs.list` or of the `jobs.trace` CSV. */
+struct job_spec {
+	char name[64];               /* `name`; default "job-<row>" */
+	int instances;               /* `instances`: needed all at once (gang-scheduled), >= 1 */
+	double work_h;               /* `work_instance_hours`: compute at full size, > 0; the job computes for
+	                                work_h / instances hours when nothing goes wrong */
+	int64_t submit_us;           /* `submit`: from the scenario start (UTC time or duration), >= 0 */
+	int64_t deadline_us;         /* `deadline`: from the scenario start, > submit; INT64_MAX = none */
+	int64_t ckpt_interval_us;    /* `checkpoint_interval`: compute between checkpoints; 0 = never */
+	int64_t ckpt_cost_us;        /* `checkpoint_cost`: a checkpoint pauses computing this long, >= 0 */
+	int64_t restart_us;          /* `restart_overhead`: instances up to computing again (load the last
+	                                checkpoint), also paid at the first start, >= 0 */
+	int priority;                /* `priority`: higher goes first from the queue; ties: submit, then row */
+	int line, col;               /* where it was written (its list item or CSV row), for messages */
+};
+
+struct scenario_jobs {
+	enum job_policy policy;      /* `jobs.policy`, default on_demand */
+	struct job_spec *list;       /* owned: the list's jobs, then the trace's rows, sorted by submit (stable) */
+	int n;                       /* 0 = the scenario has no jobs */
+	char trace[SCENARIO_PATH_MAX];  /* `jobs.trace`, resolved; "" */
+	double failures_per_instance_h; /* `jobs.failures.per_instance_hour`: node failures, Poisson; default
+	                                   the Llama 3 figure (SOURCES.md [llama3-failures]) scaled by the
+	                                   instance's GPUs */
+	bool auto_resume;            /* `jobs.failures.recovery`: automatic (default: HyperPod replaces the node
+	                                and resumes) | none (the job goes back to the queue after restart_delay) */
+	int64_t replacement_us;      /* `jobs.failures.replacement`: replacing a failed node, default 10 min */
+	int64_t restart_delay_us;    /* `jobs.failures.restart_delay`: recovery none, default 1 h */
+	int64_t switch_margin_us;    /* `jobs.switch_margin`: deadline_spot switches when slack < restart cost
+	                                + this; default 0 */
+	int64_t max_pending_us;      /* `jobs.max_pending`: a job waiting this long for a training plan is
+	                                terminated (InsufficientCapacityError), default 2 days */
 };
 
 struct scenario {
@@ -482,6 +539,9 @@ struct scenario {
 		struct scheduled_action schedule[SCENARIO_SCHEDULE_MAX];  /* `autoscaling.schedule`, in order */
 		int nschedule;                  /* actions used; 0 = none */
 	} autoscaling;
+
+	struct scenario_jobs jobs;  /* `jobs` (scenario_jobs.c); jobs.n = 0 without */
+	bool no_traffic;            /* no `workload`: a jobs-only scenario (jobs.n > 0) */
 
 	char *warnings;   /* warnings found while loading, one per line ("FILE:LINE:COL: ..."), owned; "" */
 	char *path;       /* the file loaded, owned; NULL for scenario_parse_string */
