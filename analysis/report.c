@@ -141,7 +141,7 @@ static int read_lists(sqlite3 *db, struct report_run *run, const char *path, str
 /* The columns of samples per option kind, in enum option_kind order. */
 static const char *const inst_cols[OPTION_KIND_COUNT] = {
 	"instances_reserved", "instances_on_demand", "instances_spot", "instances_odcr", "instances_savings_plan",
-	"instances_capacity_block",
+	"instances_capacity_block", "instances_training_plan",
 };
 
 static int alloc_series(struct report_run *run, int nh, struct diag *d)

@@ -80,6 +80,8 @@
 --      lines recorded, and `gpucap export --focus` refuses them); no value changes.
 --   7  hours. Migration 6 -> 7 creates the table (empty: runs written before version 7 have no hourly
 --      latency recorded, and `gpucap report` says so); no value changes.
+--   8  samples.instances_training_plan (SageMaker training plan instances). Migration 7 -> 8 adds the column
+--      (NULL in the rows already there: those runs had no training plans); no value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 
@@ -129,6 +131,8 @@ CREATE TABLE samples (
 	cost_usd_per_h REAL,                  -- billing rate of the fleet at the sample instant
 	copies REAL,                          -- model copies serving at the sample instant; NULL without
 	                                      -- serving.copies (last: version 1 files gain it by ALTER TABLE)
+	instances_training_plan REAL,         -- live instances of training plans, at the sample instant (after
+	                                      -- copies: version 7 files gain it by ALTER TABLE)
 	PRIMARY KEY (run_id, t_s)
 ) WITHOUT ROWID;
 
@@ -207,4 +211,4 @@ CREATE TABLE hours (
 ) WITHOUT ROWID;
 
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 7;
+PRAGMA user_version = 8;

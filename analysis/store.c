@@ -19,8 +19,9 @@
 #define STAGE_RUN_ID 1                   /* the run_id of the one run in the staging database */
 #define US_PER_S 1e6
 
-/* samples has one instances_* column per option kind, in enum order (option.h), bound as ?6 ... ?11. */
-_Static_assert(OPTION_KIND_COUNT == 6, "update schema.sql, the samples statement and its binding");
+/* samples has one instances_* column per option kind, in enum order (option.h, SAMPLE_COLUMNS), bound as
+ * ?6 ... ?12. */
+_Static_assert(OPTION_KIND_COUNT == 7, "update schema.sql, the samples statement and its binding");
 
 /*
  * Multi-line literals are parenthesised so that clang does not take them for a missing comma. The staging
@@ -33,7 +34,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_RUN] = ("INSERT INTO stage.runs (run_id, " RUN_COLUMNS ") "
 		      "VALUES (1, ?1, ?2, ?3, ?4, ?5, 'running', ?6, NULL, ?7, ?8, ?9, ?10, ?11, ?12, ?13, NULL)"),
 	[STMT_SAMPLE] = ("INSERT INTO stage.samples (run_id, " SAMPLE_COLUMNS ") "
-			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)"),
+			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"),
 	[STMT_EVENT] = "INSERT INTO stage.events (run_id, " EVENT_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[STMT_METRIC] = "INSERT INTO stage.metrics (run_id, name, value) VALUES (1, ?2, ?3)",
 	[STMT_WARNING] = "INSERT INTO stage.warnings (run_id, " WARNING_COLUMNS ") VALUES (1, ?2, ?3, ?4)",

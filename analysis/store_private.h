@@ -20,7 +20,7 @@
 		     "horizon_s, instance_type, sweep_id, point, replication, run_key, error"
 #define SAMPLE_COLUMNS "t_s, arrival_rate_per_s, queue_len, busy_slots, instances_reserved, " \
 			"instances_on_demand, instances_spot, instances_odcr, instances_savings_plan, " \
-			"instances_capacity_block, instances_total, cost_usd_per_h, copies"
+			"instances_capacity_block, instances_training_plan, instances_total, cost_usd_per_h, copies"
 #define EVENT_COLUMNS "seq, t_s, kind, option, count, detail"
 #define WARNING_COLUMNS "seq, code, message"
 #define LABEL_COLUMNS "key, value"

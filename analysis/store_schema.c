@@ -23,7 +23,7 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_V3_TABLES 6                /* and, from version 3, sweeps and sweep_params */
 #define STORE_V4_TABLES 8                /* and, from version 4, warnings and labels */
 #define STORE_V6_TABLES 9                /* and, from version 6, charges */
-#define STORE_TABLES 10                  /* and, from version 7, hours */
+#define STORE_TABLES 10                  /* and, from version 7, hours (version 8 adds a column only) */
 
 /* What store_open() reads from a file to decide whether it is ours. */
 struct schema_info {
@@ -177,6 +177,7 @@ static const char schema_v7_sql[] =
  *   4 -> 5  the views t975 and point_stats (analysis/stats_view.sql) were created; no table changed.
  *   5 -> 6  the table charges was created (empty: earlier runs recorded no bill lines).
  *   6 -> 7  the table hours was created (empty: earlier runs recorded no hourly latency).
+ *   7 -> 8  samples gained the column instances_training_plan (NULL in earlier rows: no training plans).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -196,6 +197,8 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 		status = store_exec(st, schema_v6_sql, d, what);
 	if (status == STATUS_OK && from < 7)
 		status = store_exec(st, schema_v7_sql, d, what);
+	if (status == STATUS_OK && from < 8)
+		status = store_exec(st, "ALTER TABLE samples ADD COLUMN instances_training_plan REAL", d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)

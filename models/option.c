@@ -12,6 +12,7 @@ static const char *const names[OPTION_KIND_COUNT] = {
 	[OPTION_ODCR] = "odcr",
 	[OPTION_SAVINGS_PLAN] = "savings_plan",
 	[OPTION_CAPACITY_BLOCK] = "capacity_block",
+	[OPTION_TRAINING_PLAN] = "training_plan",
 };
 
 const char *option_kind_name(enum option_kind kind)
@@ -32,7 +33,7 @@ bool option_kind_parse(const char *name, enum option_kind *kind)
 
 bool option_kind_supported(enum option_kind kind)
 {
-	return (unsigned)kind < OPTION_KIND_COUNT;
+	return (unsigned)kind < OPTION_KIND_COUNT && kind != OPTION_TRAINING_PLAN; /* not simulated yet */
 }
 
 #define US_PER_S 1000000

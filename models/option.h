@@ -18,6 +18,8 @@ enum option_kind {
 	OPTION_ODCR,            /* On-Demand Capacity Reservation: every hour of the window, used or not */
 	OPTION_SAVINGS_PLAN,    /* Savings Plan: no instances; a commitment settled per UTC clock hour */
 	OPTION_CAPACITY_BLOCK,  /* Capacity Block: paid up front for its window, ends at 11:30 UTC */
+	OPTION_TRAINING_PLAN,   /* SageMaker training plan segment: paid up front, whole days, instances taken
+	                           30 min before its end (option_plan.c) */
 	OPTION_KIND_COUNT
 };
 

@@ -64,9 +64,11 @@ static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "
 	"term_start", NULL };
 static const char *const capacity_block_keys[] = { "option", "start", "duration", "end", "count",
 	"usd_per_h", "upfront_usd", "startup", NULL };
+static const char *const training_plan_keys[] = { "option", NULL }; /* not simulated yet: no other key */
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
 	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
-	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys };
+	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys,
+	[OPTION_TRAINING_PLAN] = training_plan_keys };
 static const char *const outage_keys[] = { "start", "end", NULL };
 static const char *const quota_keys[] = { "on_demand_vcpus", "on_demand_instances", "spot_vcpus",
 	"spot_instances", NULL };

@@ -395,7 +395,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 7)");
+		       "version 2 to 8)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -481,7 +481,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 7)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 8)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -586,6 +586,37 @@ START_TEST(version_6_file_is_migrated)
 END_TEST
 
 /*
+ * Version 7 -> 8. A version-7 file made by the schema of that time (tests/data/store/schema_v7.sql, frozen)
+ * with one run: migrated, it has the shape of a new file (samples with instances_training_plan), version 8,
+ * its rows as they were. A second file with a sample row keeps the row's values and reads NULL in the new
+ * column (a version-7 build had no training plans).
+ */
+START_TEST(version_7_file_is_migrated)
+{
+	static const char run[] =
+		"INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.7.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);";
+	char *path = file_of_version(7, run), *with_sample, rows[1024];
+	struct diag d = { "" };
+	struct store *st = NULL;
+
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM pragma_table_info('samples') "
+				       "WHERE name = 'instances_training_plan'"), 0);
+	free(assert_migrates_like_new(path, NULL));
+	tmp_remove(path);
+	snprintf(rows, sizeof rows, "%sINSERT INTO samples VALUES (1, 60, 2, 0, 1.5, 2, 3, 0, 0, 0, 0, 5, 110.5, NULL);",
+		 run);
+	with_sample = file_of_version(7, rows);
+	ck_assert_msg(store_open(&st, with_sample, &d) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	assert_text(with_sample, "SELECT quote(instances_on_demand) || ' ' || quote(instances_total) || ' ' || "
+		    "quote(cost_usd_per_h) || ' ' || quote(instances_training_plan) FROM samples", "3.0 5.0 110.5 NULL");
+	tmp_remove(with_sample);
+}
+END_TEST
+
+/*
  * ci95 for n > 31 uses 1.96 (t975 stops at df 30): 32 runs of one point with the values 0 and 1 alternating
  * have mean 0.5, stddev sqrt(32 x 0.25 / 31) = 0.5080005, ci95 = 1.96 x 0.5080005 / sqrt(32) = 0.176013; 31
  * runs (df 30: the table's last row, t = 2.042272) of 16 zeros and 15 ones have mean 15/31 and stddev
@@ -630,7 +661,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 7)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 8)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
@@ -658,6 +689,7 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, point_stats_t_table_and_beyond);
 	tcase_add_test(tc, version_5_file_is_migrated);
 	tcase_add_test(tc, version_6_file_is_migrated);
+	tcase_add_test(tc, version_7_file_is_migrated);
 	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 
