@@ -41,6 +41,7 @@ static int init_group(struct fleet *f, int g, int first)
 	grp->user = e->use == USE_JOBS ? FLEET_USER_JOBS : FLEET_USER_SERVING;
 	grp->outage_until_us = INT64_MIN;
 	grp->retry_us = INT64_MIN;
+	engine_event_init(&grp->share);
 	if (grp->ops && grp->ops->init)
 		grp->ops->init(f, grp);
 	snprintf(name, sizeof name, "%s.%d", option_kind_name(e->option), g);
@@ -182,6 +183,27 @@ static void tell_down(struct fleet *f, struct instance *in)
 		u->down(u->ctx, pool_index(f, in));
 }
 
+static void go_serving(struct fleet *f, struct instance *in);
+
+void fleet_share_finish(struct fleet *f, struct instance *in)
+{
+	struct fleet_group *g = &f->group[in->group];
+
+	assert(in->state == INSTANCE_DRAINING && in->handover);
+	in->handover = false;
+	engine_cancel(f->eng, &in->doom);
+	if (in->in_service && in->user == FLEET_USER_SERVING)
+		meter_in_service(f->meter, f->eng->now_us, -1);
+	in->in_service = false;
+	in->busy = 0;
+	in->user = g->user;
+	g->draining--;
+	g->live++;
+	meter_event(f->meter, f->eng->now_us, "handover", option_kind_name(g->kind), 1,
+		    g->user == FLEET_USER_SERVING ? "to serving" : "to jobs");
+	go_serving(f, in);
+}
+
 static void go_serving(struct fleet *f, struct instance *in)
 {
 	in->state = INSTANCE_SERVING;
@@ -243,6 +265,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 		in->inflight = NULL;
 		in->noticed = false;
 		in->warm = warm;
+		in->handover = false;
 		in->user = g->user;
 		g->live++;
 		meter_live(f->meter, f->eng->now_us, g->kind, +1);
@@ -286,6 +309,8 @@ static void terminate(struct fleet *f, struct instance *in)
 	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
 }
 
+static void on_doom(struct engine *eng, struct event *ev);
+
 /* Stop instance `in` taking requests; it terminates at once if it has none. */
 static void drain(struct fleet *f, struct instance *in, const char *kind)
 {
@@ -300,8 +325,30 @@ static void drain(struct fleet *f, struct instance *in, const char *kind)
 	if (was_serving)
 		tell_down(f, in);
 	meter_event(f->meter, f->eng->now_us, kind, option_kind_name(g->kind), 1, NULL);
-	if (in->busy == 0 && !evq_queued(&in->doom))
+	if (in->state != INSTANCE_DRAINING || in->busy > 0 || evq_queued(&in->doom))
+		return; /* let go by its user inside down, still busy, or kept until its doom */
+	if (in->handover)
+		fleet_share_finish(f, in);
+	else
 		terminate(f, in);
+}
+
+/* Hand instance `in` (launching or serving) over to its group's user, now g->user: see fleet.h. */
+void fleet_share_hand_over(struct fleet *f, struct instance *in, int64_t notice_us)
+{
+	if (in->state == INSTANCE_LAUNCHING) {
+		in->user = f->group[in->group].user; /* it comes up for the new user */
+		return;
+	}
+	if (in->state != INSTANCE_SERVING)
+		return;
+	in->handover = true;
+	if (in->user == FLEET_USER_JOBS && notice_us >= 0 &&
+	    engine_schedule(f->eng, &in->doom, f->eng->now_us + notice_us, on_doom) != STATUS_OK) {
+		fail_run(f, STATUS_ENOMEM);
+		return;
+	}
+	drain(f, in, "drain");
 }
 
 /* The instance of group g to remove first: a launching one (newest), else the least busy serving one. */
@@ -385,6 +432,13 @@ static void on_doom(struct engine *eng, struct event *ev)
 	int idx = pool_index(f, in);
 
 	(void)eng;
+	if (in->handover) { /* a shared group's notice ran out: take it from its user, give it to the other */
+		if (f->user[in->user].reclaim)
+			f->user[in->user].reclaim(f->user[in->user].ctx, idx);
+		fleet_share_finish(f, in);
+		fleet_reconcile(f);
+		return;
+	}
 	/* block_terminations counts instances taken away while serving requests (option_block.c) */
 	if (f->group[in->group].kind == OPTION_CAPACITY_BLOCK && in->busy > 0)
 		f->meter->block_terminations++;
@@ -402,6 +456,10 @@ void fleet_interrupt(struct fleet *f, int idx, int64_t doom_us, const char *why)
 
 	if (in->state == INSTANCE_FREE || in->noticed || f->closed)
 		return;
+	if (in->handover) { /* taken away for good: no longer handed over */
+		in->handover = false;
+		engine_cancel(f->eng, &in->doom);
+	}
 	in->noticed = true;
 	meter_event(f->meter, f->eng->now_us, "interrupt", option_kind_name(f->group[in->group].kind), 1, why);
 	rc = engine_schedule(f->eng, &in->doom, doom_us, on_doom);
@@ -419,7 +477,10 @@ void fleet_instance_idle(struct fleet *f, int idx)
 	struct instance *in = &f->pool[idx];
 
 	assert(in->state == INSTANCE_DRAINING && in->busy == 0);
-	terminate(f, in);
+	if (in->handover)
+		fleet_share_finish(f, in);
+	else
+		terminate(f, in);
 	fleet_reconcile(f);
 }
 
@@ -614,6 +675,8 @@ int fleet_start(struct fleet *f, int initial)
 
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];
+		if (grp->entry->use == USE_SHARED && (rc = fleet_share_start(f, grp)) != STATUS_OK)
+			return rc;
 		if (grp->ops && grp->ops->start && (rc = grp->ops->start(f, grp)) != STATUS_OK)
 			return rc;
 		/* with copies every instance is room for copies, a block's open at t = 0 too */
@@ -717,6 +780,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 	}
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];
+		engine_cancel(f->eng, &grp->share);
 		if (grp->ops && grp->ops->close)
 			grp->ops->close(f, grp, horizon_us);
 	}

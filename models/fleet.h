@@ -77,6 +77,8 @@ struct instance {
 	bool noticed;               /* an interruption notice was given (Spot, block end) */
 	bool warm;                  /* in service at t = 0: launched before the window (no 60 s minimum) */
 	bool in_service;            /* it has served (counted in the meter's instances in service) */
+	bool handover;              /* draining to change user (a shared group's switch, fleet_share.c): when
+	                               idle, or at its doom, it goes to its group's user instead of ending */
 	struct event ready;         /* end of startup */
 	struct event doom;          /* when it is taken away: end of a Spot notice, block termination */
 	struct event notice;        /* Spot: when its interruption notice comes (drawn at launch) */
@@ -137,6 +139,7 @@ struct fleet_group {
 			int next_tick;
 		} spot;
 	} opt;
+	struct event share;               /* use: shared: the next change of user (fleet_share.c) */
 	struct fleet *fleet;              /* owner, kept */
 };
 
@@ -149,9 +152,10 @@ enum { FLEET_USER_SERVING, FLEET_USER_JOBS, FLEET_USERS };
 struct fleet_user {
 	/* The instance is ready (or warm at t = 0): it may be given work. */
 	void (*up)(void *ctx, int idx);
-	/* The instance stops taking work (drained, or under notice until its doom): finish or save what runs on
-	 * it, set its busy to 0 and call fleet_instance_idle when nothing is left. Called only for an instance
-	 * that was up. */
+	/* The instance stops taking work (drained, or under notice until its doom, queued in its `doom` event):
+	 * finish or save what runs on it. An instance whose busy is 0 when down returns is let go at once;
+	 * otherwise set busy to 0 and call fleet_instance_idle when nothing is left. Called only for an
+	 * instance that was up. */
 	void (*down)(void *ctx, int idx);
 	/* The instance is taken away now (its doom): whatever still runs on it is lost. */
 	void (*reclaim)(void *ctx, int idx);
@@ -262,6 +266,23 @@ int fleet_count_kind(const struct fleet *f, enum option_kind k);
 
 /* Change the desired capacity by delta (a Capacity Block opening or draining) and reconcile. */
 void fleet_add_desired(struct fleet *f, int delta);
+
+/*
+ * use: shared (fleet_share.c). A capacity block or training plan shared by time of day belongs to serving
+ * inside the entry's serving hours (UTC) and to jobs outside them. fleet_share_start gives the group its
+ * user at t = 0 and schedules every change; at a change each live instance is handed over: a launching one
+ * just changes user; one in use drains from its user (serving finishes its requests; jobs get a notice of
+ * the entry's notice_s to save a checkpoint and are taken off at its end) and, once idle, comes up for the
+ * other user. While serving has the group its instances count in the desired capacity.
+ */
+int fleet_share_start(struct fleet *f, struct fleet_group *g);
+
+/* Hand instance `in` over to its group's user (already changed): a launching one just changes user, a serving
+ * one drains (from jobs with its doom notice_us from now) and comes up for the new user when idle. */
+void fleet_share_hand_over(struct fleet *f, struct instance *in, int64_t notice_us);
+
+/* Finish the handover of instance in (idle, or its notice ran out): it comes up for its group's user. */
+void fleet_share_finish(struct fleet *f, struct instance *in);
 
 /* The options (defined in option_*.c). */
 extern const struct option_ops option_reserved_ops;

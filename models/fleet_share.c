@@ -1,0 +1,110 @@
+/*
+ * fleet_share: a capacity block or training plan shared between serving and jobs by time of day (use: shared),
+ * the priority rule of SOURCES.md [share-by-hours]: serving has the reservation's instances inside the entry's
+ * serving_hours (UTC, [from, to), wrapping midnight when from > to), jobs outside them.
+ *
+ * At each change of owner the group's user changes first, then every live instance is handed over
+ * (fleet_share_hand_over): jobs leaving get the entry's notice_s (default 120 s) to save a checkpoint, as a
+ * Spot interruption gives, and are taken off at its end; serving finishes the requests in service on each
+ * instance (no new ones go there) before the instance comes up for jobs. While serving has the group, its
+ * live instances count in the serving fleet's desired capacity (as an unshared block's do); the count moves
+ * out when jobs get it.
+ */
+#include "fleet.h"
+#include "status.h"
+
+#define US_PER_S INT64_C(1000000)
+#define DAY_US (86400 * US_PER_S)
+#define DEFAULT_NOTICE_US (120 * US_PER_S)
+
+/* Microseconds since the last UTC midnight at simulated time t_us. */
+static int64_t time_of_day(const struct fleet *f, int64_t t_us)
+{
+	int64_t u = (f->sc->start_unix_us + t_us) % DAY_US;
+
+	return u < 0 ? u + DAY_US : u;
+}
+
+static bool serving_at(const struct fleet_entry *e, int64_t tod_us)
+{
+	int64_t from = e->serving_from_s * US_PER_S, to = e->serving_to_s * US_PER_S;
+
+	return from < to ? tod_us >= from && tod_us < to : tod_us >= from || tod_us < to;
+}
+
+/* The first change of owner after t_us (strictly later). */
+static int64_t next_change(const struct fleet *f, const struct fleet_entry *e, int64_t t_us)
+{
+	int64_t tod = time_of_day(f, t_us), best = INT64_MAX;
+	int64_t marks[2] = { e->serving_from_s * US_PER_S, e->serving_to_s * US_PER_S };
+
+	for (int i = 0; i < 2; i++) {
+		int64_t d = marks[i] - tod;
+		if (d <= 0)
+			d += DAY_US;
+		if (d < best)
+			best = d;
+	}
+	return t_us + best;
+}
+
+static void on_change(struct engine *eng, struct event *ev);
+
+/* How long jobs have to leave: the entry's notice_s, else the default (SOURCES.md [share-by-hours]). */
+static int64_t notice_us(const struct fleet_entry *e)
+{
+	return e->notice_us > 0 ? e->notice_us : DEFAULT_NOTICE_US;
+}
+
+static int schedule_next(struct fleet *f, struct fleet_group *g)
+{
+	int64_t t = next_change(f, g->entry, f->eng->now_us);
+
+	if (t > f->sc->horizon_us)
+		return STATUS_OK;
+	return engine_schedule(f->eng, &g->share, t, on_change);
+}
+
+static int live_count(const struct fleet *f, const struct fleet_group *g)
+{
+	int n = 0;
+
+	for (int i = g->first; i < g->first + g->max; i++)
+		n += f->pool[i].state == INSTANCE_LAUNCHING || f->pool[i].state == INSTANCE_SERVING;
+	return n;
+}
+
+static void on_change(struct engine *eng, struct event *ev)
+{
+	struct fleet_group *g = container_of(ev, struct fleet_group, share);
+	struct fleet *f = g->fleet;
+	int to = serving_at(g->entry, time_of_day(f, eng->now_us)) ? FLEET_USER_SERVING : FLEET_USER_JOBS;
+	int moving;
+
+	if (to != g->user) {
+		moving = live_count(f, g);
+		meter_event(f->meter, eng->now_us, "share_switch", option_kind_name(g->kind), moving,
+			    to == FLEET_USER_SERVING ? "serving hours begin" : "serving hours end");
+		f->quiet++; /* one reconcile once every instance has moved */
+		if (to == FLEET_USER_JOBS)
+			f->desired -= moving < f->desired ? moving : f->desired;
+		g->user = to;
+		for (int i = g->first; i < g->first + g->max; i++)
+			fleet_share_hand_over(f, &f->pool[i], notice_us(g->entry));
+		f->quiet--;
+		if (to == FLEET_USER_SERVING)
+			fleet_add_desired(f, moving);
+		else
+			fleet_reconcile(f);
+	}
+	if (schedule_next(f, g) != STATUS_OK) {
+		meter_fail(f->meter, STATUS_ENOMEM);
+		engine_stop(eng);
+	}
+}
+
+int fleet_share_start(struct fleet *f, struct fleet_group *g)
+{
+	g->user = serving_at(g->entry, time_of_day(f, 0)) ? FLEET_USER_SERVING : FLEET_USER_JOBS;
+	return schedule_next(f, g);
+}
