@@ -11,7 +11,8 @@
  * token-based service, checked with the workload), the catalogue before serving (prices and GPUs come
  * from the instance type), autoscaling before the fleet (an on_demand entry's max defaults to
  * autoscaling.max under target tracking), the fleet before allocation (a mixed strategy needs a spot
- * entry), and autoscaling's defaults and cross-checks last (its min and max default to fleet totals).
+ * entry), the fleet before the jobs (a job must fit in one entry), and autoscaling's defaults and
+ * cross-checks last (its min and max default to fleet totals).
  */
 #include "scenario.h"
 
@@ -56,7 +57,7 @@
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
-	NULL };
+	"jobs", NULL };
 static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
 	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
 	NULL };
@@ -652,11 +653,13 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_yaml_apply_sets(&l->y, sets, nsets, "catalog")) ||
 	    (rc = scenario_yaml_mapping(&l->y, &l->root, top_keys, NULL, NULL)))
 		return rc;
-	if ((rc = read_head(l)) || (rc = read_slo(l)) || (rc = scenario_load_workload(l)) ||
+	/* a jobs-only scenario (scenario_load_traffic) has neither slo nor workload */
+	if ((rc = read_head(l)) || (rc = scenario_load_traffic(l)) ||
+	    (!l->sc.no_traffic && ((rc = read_slo(l)) || (rc = scenario_load_workload(l)))) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
-	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)))
+	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)))
 		return rc;
 	return scenario_load_finish(l);
 }
@@ -837,6 +840,7 @@ void scenario_fini(struct scenario *sc)
 	free(sc->text);
 	free(sc->overrides);
 	free(sc->warnings);
+	free(sc->jobs.list);
 	for (int i = 0; i < SCENARIO_FLEET_MAX; i++) {  /* all: a failed load may stop inside the list */
 		pricetrace_fini(&sc->fleet[i].prices);
 		availtrace_fini(&sc->fleet[i].avail);

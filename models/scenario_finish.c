@@ -1,7 +1,8 @@
 /*
  * scenario_finish: the checks and defaults that need the whole scenario read (scenario_load.h): the
  * autoscaling bounds against what the fleet can hold, a realtime endpoint's minimum, `count: auto`
- * resolved from the rate at t = 0. scenario_fleet.c reads the fleet entries themselves.
+ * resolved from the rate at t = 0. scenario_fleet.c reads the fleet entries themselves. Only the entries
+ * that serve count here (use: serving or shared): an entry with use: jobs is the jobs' alone.
  */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,12 @@
 #include "scenario_load.h"
 #include "status.h"
 #include "units.h"
+
+/* Whether entry f serves the workload (all of the time, or inside its serving_hours). */
+static bool serves(const struct fleet_entry *f)
+{
+	return f->use != USE_JOBS;
+}
 
 /* The arrival rate at t = 0, per second, for count: auto; NaN when the arrival kind has none known ahead. */
 static double rate_at_start(const struct scenario *sc)
@@ -58,6 +65,12 @@ static int resolve_auto(struct load *l)
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
+		if (sc->fleet[i].count_auto && !serves(&sc->fleet[i])) {
+			scenario_yaml_item(&l->fleet, i, &e);
+			scenario_yaml_child(&e, "count", &r);
+			return scenario_yaml_fail(&l->y, &r, "count: auto sizes the serving fleet, and this entry has "
+						  "use: jobs; expected a number");
+		}
 		if (sc->fleet[i].count_auto && iauto >= 0) {
 			scenario_yaml_item(&l->fleet, i, &e);
 			scenario_yaml_child(&e, "count", &r);
@@ -66,7 +79,7 @@ static int resolve_auto(struct load *l)
 		}
 		if (sc->fleet[i].count_auto)
 			iauto = i;
-		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN)
+		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN && serves(&sc->fleet[i]))
 			other += sc->fleet[i].count;
 	}
 	if (iauto < 0)
@@ -99,18 +112,41 @@ static int resolve_auto(struct load *l)
 	return STATUS_OK;
 }
 
+/* Without traffic, an entry that serves would hold instances for nothing: a warning at each. */
+static int warn_idle(struct load *l)
+{
+	struct scenario_yaml_ref e;
+	int rc;
+
+	for (int i = 0; i < l->sc.nfleet; i++) {
+		if (!serves(&l->sc.fleet[i]) || l->sc.fleet[i].option == OPTION_SAVINGS_PLAN)
+			continue;
+		scenario_yaml_item(&l->fleet, i, &e);
+		if ((rc = scenario_load_warn(l, &e, "the entry serves (use: %s) but the scenario has no workload; "
+					     "its instances never serve (use: jobs gives them to the jobs)",
+					     l->sc.fleet[i].use == USE_SHARED ? "shared" : "serving, the default")))
+			return rc;
+	}
+	return STATUS_OK;
+}
+
 int scenario_load_finish(struct load *l)
 {
 	struct scenario *sc = &l->sc;
 	struct scenario_yaml_ref r;
-	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, per, rc;
+	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, jobs = 0, per, rc;
 	bool raised = false;  /* min was raised to 1 for a real-time endpoint */
 
 	if ((rc = resolve_auto(l)))
 		return rc;
+	if (sc->no_traffic)
+		return warn_idle(l);
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
+		jobs += !serves(&sc->fleet[i]);
+		if (!serves(&sc->fleet[i]))
+			continue;
 		/* as world.c starts them: a Capacity Block adds its own when it opens */
 		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN ? sc->fleet[i].count : 0;
 		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
@@ -118,6 +154,10 @@ int scenario_load_finish(struct load *l)
 		count += sc->fleet[i].count;     /* a savings_plan's count and max are 0 */
 		capacity += sc->fleet[i].max;
 	}
+	if (!holding && jobs)
+		return scenario_yaml_fail(&l->y, &l->fleet, "no entry serves the workload (the entries that "
+					  "hold instances have use: jobs); expected at least one entry with use: "
+					  "serving (the default) or shared");
 	if (!holding)
 		return scenario_yaml_fail(&l->y, &l->fleet, "a savings_plan holds no instances, and the "
 					  "fleet has nothing else; expected at least one entry of another "

@@ -53,17 +53,18 @@ static const struct scenario_yaml_bounds percent_bounds = { 0, 100, false, false
 
 /* The keys of each option, in the order messages list them. */
 static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
-	"term_start", NULL };
+	"term_start", "use", NULL };
 static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per_h", "ice_probability",
-	"ice_outages", "startup", NULL };
+	"ice_outages", "startup", "use", NULL };
 static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
 	"price_zone", "interruptions_per_hour", "interruption_band", "availability_trace", "notice_s",
-	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", NULL };
-static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", NULL };
+	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", "use",
+	NULL };
+static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", "use", NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
 	"term_start", NULL };
 static const char *const capacity_block_keys[] = { "option", "start", "duration", "end", "count",
-	"usd_per_h", "upfront_usd", "startup", NULL };
+	"usd_per_h", "upfront_usd", "startup", "use", "serving_hours", NULL };
 static const char *const training_plan_keys[] = { "option", NULL }; /* not simulated yet: no other key */
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
 	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
@@ -265,10 +266,11 @@ static bool is_auto(struct load *l, const struct scenario_yaml_ref *r)
 	return yes;
 }
 
-/* count and max of an entry that scales (on_demand, spot); count may be `auto`. */
+/* count and max of an entry that scales (on_demand, spot); count may be `auto`. An entry for jobs is not
+ * autoscaling's: its max is required (the most instances jobs may take from it). */
 static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
-	bool tracking = l->sc.autoscaling.policy != POLICY_NONE;  /* target tracking or step */
+	bool tracking = l->sc.autoscaling.policy != POLICY_NONE && f->use != USE_JOBS;  /* a policy governs it */
 	struct scenario_yaml_ref r;
 	int rc;
 
@@ -286,6 +288,9 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
 		return rc;
 	}
 	scenario_yaml_child(e, "max", &r);
+	if (!r.node && f->use == USE_JOBS)
+		return scenario_yaml_missing(&l->y, e, "max", "with use: jobs, the most instances jobs may take "
+					     "from this entry");
 	if (!r.node && tracking && !l->max_given)
 		return scenario_yaml_missing(&l->y, e, "max", l->sc.autoscaling.policy == POLICY_STEP ?
 					     "with step and no autoscaling.max, the most instances this entry may "
@@ -708,7 +713,7 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 					&n)) ||
 	    (rc = read_option(l, e, &f->option)) || (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
 							   option_kind_name(f->option))) ||
-	    (rc = scenario_load_startup(l, e, &f->startup)))
+	    (rc = scenario_load_startup(l, e, &f->startup)) || (rc = scenario_load_use(l, e, f)))
 		return rc;
 	return read_entry[f->option](l, e, f);
 }
@@ -796,7 +801,7 @@ static int read_allocation(struct load *l)
 	if ((rc = scenario_yaml_choice(&l->y, &r, strategy_names, 2, &mixed)))
 		return rc;
 	for (int i = 0; i < l->sc.nfleet; i++)
-		spot += l->sc.fleet[i].option == OPTION_SPOT;
+		spot += l->sc.fleet[i].option == OPTION_SPOT && l->sc.fleet[i].use != USE_JOBS;  /* serving's */
 	if (mixed && !spot)
 		return scenario_yaml_fail(&l->y, &r, "strategy mixed splits launches between on-demand "
 					  "and spot, but the fleet has no spot entry; expected a spot entry, "

@@ -1,6 +1,6 @@
 /*
  * scenario_load: what the parts of the scenario loader share (private to scenario.c, scenario_workload.c,
- * scenario_fleet.c and scenario_policy.c).
+ * scenario_fleet.c, scenario_policy.c and scenario_jobs.c).
  *
  * A load in progress lives in a struct load: the parsed YAML, the scenario being filled (copied to the
  * caller only when every step has succeeded), the refs that later cross-checks point back into, and the
@@ -175,6 +175,45 @@ int scenario_load_limits(struct load *l);
 /* Autoscaling's defaults that depend on the fleet (min, max), then the checks across the two. */
 int scenario_load_finish(struct load *l);
 
+/* ---- jobs, in scenario_jobs.c and scenario_jobfile.c -------------------------------------------- */
+
+#define MAX_JOBS 100000        /* jobs in `jobs.list` and `jobs.trace` together */
+#define MAX_JOB_US (400 * DAY_US)  /* a job's durations (checkpoint interval and cost, restart overhead) */
+#define MAX_PRIORITY 1000000       /* a job's priority, -MAX_PRIORITY .. MAX_PRIORITY */
+
+/*
+ * Right after the top level (before slo and the workload): a scenario with `jobs` and no `workload` has no
+ * traffic (l->sc.no_traffic); `slo` and `autoscaling` are then refused, since nothing would be served.
+ */
+int scenario_load_traffic(struct load *l);
+
+/* A fleet entry's `use` and `serving_hours` into f (the entry's option and keys checked first). */
+int scenario_load_use(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+
+/* Read `jobs` into l->sc.jobs (after the fleet: a job must fit in an entry its policy can use). */
+int scenario_load_jobs(struct load *l);
+
+/* Append the rows of the CSV at l->sc.jobs.trace (named by the key at trace) to l->sc.jobs.list. */
+int scenario_load_jobfile(struct load *l, const struct scenario_yaml_ref *trace);
+
+/* Append *j to l->sc.jobs.list (at most MAX_JOBS in all; r places the message when there are more). */
+int scenario_jobs_append(struct load *l, const struct scenario_yaml_ref *r, const struct job_spec *j);
+
+/*
+ * The checks of one job that need the scenario, shared by the list and the CSV: each writes into msg
+ * (size bytes) what was wrong and returns false, or returns true. Submit: not before the scenario start
+ * (submit_us >= 0); deadline: after submit; fit: instances within the largest entry the policy can use.
+ */
+bool scenario_jobs_submit_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size);
+bool scenario_jobs_deadline_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size);
+bool scenario_jobs_fit_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size);
+
+/*
+ * `submit` or `deadline` text s: a UTC time, or a duration after base_us (the scenario start: 0; the
+ * submission); into *out_us from the scenario start. False when s is neither.
+ */
+bool scenario_jobs_when(const struct load *l, const char *s, int64_t base_us, int64_t *out_us);
+
 /* ---- tables shared with the schema (scenario_schema.c) -------------------------------------------- */
 
 /*
@@ -239,6 +278,11 @@ extern const struct scenario_yaml_bounds *const scenario_load_any_number, *const
 extern const struct scenario_load_names scenario_load_copies_keys;
 /* scenario_delay.c */
 extern const struct scenario_load_names scenario_load_startup_keys, scenario_load_startup_names;
+/* scenario_jobs.c */
+extern const struct scenario_load_names scenario_load_jobs_keys, scenario_load_failure_keys,
+	scenario_load_job_keys, scenario_load_job_policy_names, scenario_load_recovery_names,
+	scenario_load_use_names;
+extern const struct scenario_yaml_bounds *const scenario_load_work, *const scenario_load_failure_rate;
 extern const struct scenario_yaml_bounds *const scenario_load_startup_cv;
 
 #endif

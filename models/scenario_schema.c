@@ -288,6 +288,10 @@ static void write_value(struct out *o, const struct scenario_schema_key *e)
 		write_value(o, e->item);
 		jclose(o, '}');
 		break;
+	case SCHEMA_WHEN:
+		raw(o, "anyOf", "[{\"$ref\": \"#/$defs/time\"}, {\"type\": \"number\", \"minimum\": 0}, "
+		    "{\"$ref\": \"#/$defs/duration_text\"}]");
+		break;
 	case SCHEMA_SELECTOR:
 		break;  /* the enum, or the const of one variant: written by write_variants */
 	case SCHEMA_DICT:

@@ -54,7 +54,8 @@ enum scenario_schema_type {
 	SCHEMA_MAP,       /* a mapping described by *map */
 	SCHEMA_LIST,      /* a list of lo to hi items, each described by *item */
 	SCHEMA_DICT,      /* a mapping of names (at most hi bytes) to values described by *item */
-	SCHEMA_SELECTOR   /* the key that selects a variant (its values: the loader's variant names) */
+	SCHEMA_SELECTOR,  /* the key that selects a variant (its values: the loader's variant names) */
+	SCHEMA_WHEN       /* a UTC time, or a duration after some origin (a job's submit and deadline) */
 };
 
 struct scenario_schema_map;

@@ -26,6 +26,7 @@
 #define DUR_(k, a, open_lo, b) .key = k, .type = SCHEMA_DURATION, .lo = (a), .lo_open = (open_lo), .hi = (b)
 #define STR_(k, size) .key = k, .type = SCHEMA_STRING, .hi = (size) - 1
 #define TIME_(k) .key = k, .type = SCHEMA_TIME
+#define WHEN_(k) .key = k, .type = SCHEMA_WHEN
 #define CHOICE_(k, n) .key = k, .type = SCHEMA_CHOICE, .names = &(n)
 #define MAP_(k, m) .key = k, .type = SCHEMA_MAP, .map = &(m)
 #define LIST_(k, a, b, it) .key = k, .type = SCHEMA_LIST, .lo = (a), .hi = (b), .item = &(it)
@@ -318,6 +319,10 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
 	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
 	{ TIME_("end"), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
+	{ CHOICE_("use", scenario_load_use_names), .dflt = "\"serving\"", .desc = "who the instances are for: "
+	  "serving, jobs, or shared (capacity_block: serving inside serving_hours, jobs outside them)" },
+	{ STR_("serving_hours", 12), .variants = O(CAPACITY_BLOCK), .desc = "use shared (required then): the "
+	  "UTC hours serving has the instances, \"HH:MM-HH:MM\" (may wrap midnight, from != to)" },
 	END };
 static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
 	.entries = entry_entries };
@@ -355,6 +360,60 @@ static const struct scenario_schema_key allocation_entries[] = {
 	END };
 static const struct scenario_schema_map allocation_map = { "allocation", &scenario_load_allocation_keys,
 	.entries = allocation_entries };
+
+/* ---- jobs (scenario_jobs.c) ---------------------------------------------------------------------- */
+
+static const struct scenario_schema_key failure_entries[] = {
+	{ NUM_("per_instance_hour", scenario_load_failure_rate), .desc = "node failures per instance-hour "
+	  "(Poisson); default 1.97e-5 x the instance type's GPUs (Llama 3's rate per GPU-hour)" },
+	{ CHOICE_("recovery", scenario_load_recovery_names), .dflt = "\"automatic\"", .desc = "automatic: the "
+	  "node is replaced and the job resumes from its last checkpoint; none: it queues again after "
+	  "restart_delay" },
+	{ DUR_("replacement", 0, false, MAX_JOB_US), .dflt = "\"10m\"", .desc = "recovery automatic: the time "
+	  "to replace a failed node (an assumption)" },
+	{ DUR_("restart_delay", 0, false, MAX_JOB_US), .dflt = "\"1h\"", .desc = "recovery none: the wait "
+	  "before a failed job queues again (an assumption)" },
+	END };
+static const struct scenario_schema_map failure_map = { "jobs.failures", &scenario_load_failure_keys,
+	.entries = failure_entries };
+
+static const struct scenario_schema_key job_entries[] = {
+	{ STR_("name", 64), .desc = "the job's name; default job-N, N its place among the list's items, then "
+	  "the trace's rows" },
+	{ INT_("instances", 1, MAX_INSTANCES), REQ, .desc = "instances the job needs at once (gang-scheduled), "
+	  "all from one fleet entry its policy can use" },
+	{ NUM_("work_instance_hours", scenario_load_work), REQ, .desc = "the job's compute at full size, in "
+	  "instance-hours" },
+	{ WHEN_("submit"), REQ, .desc = "when the job is submitted: a UTC time (not before start), or a "
+	  "duration after the scenario start" },
+	{ WHEN_("deadline"), .desc = "when the job is due: a UTC time, or a duration after submit (after "
+	  "submit); default none" },
+	{ DUR_("checkpoint_interval", 0, false, MAX_JOB_US), .dflt = "0", .desc = "compute between "
+	  "checkpoints; 0 = never" },
+	{ DUR_("checkpoint_cost", 0, false, MAX_JOB_US), .dflt = "0", .desc = "a checkpoint pauses computing "
+	  "this long" },
+	{ DUR_("restart_overhead", 0, false, MAX_JOB_US), .dflt = "0", .desc = "from instances up to "
+	  "computing again, also at the first start" },
+	{ INT_("priority", -MAX_PRIORITY, MAX_PRIORITY), .dflt = "0", .desc = "higher leaves the queue first" },
+	END };
+static const struct scenario_schema_map job_map = { "jobs.list", &scenario_load_job_keys,
+	.entries = job_entries };
+static const struct scenario_schema_key job_item = { MAP_(NULL, job_map), .desc = "a job" };
+
+static const struct scenario_schema_key jobs_entries[] = {
+	{ CHOICE_("policy", scenario_load_job_policy_names), .dflt = "\"on_demand\"", .desc = "where jobs run "
+	  "(see README, \"Jobs\")" },
+	{ DUR_("switch_margin", 0, false, MAX_JOB_US), .dflt = "0", .desc = "deadline_spot: switch to "
+	  "on-demand when the slack is below a restart plus this" },
+	{ DUR_("max_pending", 0, true, MAX_JOB_US), .dflt = "\"2d\"", .desc = "a job pending this long on a "
+	  "training plan is terminated" },
+	{ MAP_("failures", failure_map), .desc = "node failures and recovery" },
+	{ LIST_("list", 1, MAX_JOBS, job_item), .desc = "the jobs (list, trace or both)" },
+	{ STR_("trace", SCENARIO_PATH_MAX), .desc = "a CSV of jobs, one per row, added to the list (relative "
+	  "to the scenario's folder)" },
+	END };
+static const struct scenario_schema_map jobs_map = { "jobs", &scenario_load_jobs_keys,
+	.entries = jobs_entries };
 
 /* ---- autoscaling (scenario.c, scenario_policy.c) ------------------------------------------------- */
 
@@ -510,8 +569,10 @@ static const struct scenario_schema_key top_entries[] = {
 	  "resolution (<= horizon)" },
 	{ DUR_("warmup", 0, false, MAX_PERIOD_US), .dflt = "0", .desc = "request metrics count only requests "
 	  "arriving from here on; measured costs and GPU-hours start here (< horizon)" },
-	{ MAP_("slo", slo_map), REQ, .desc = "the latency service-level objective" },
-	{ MAP_("workload", workload_map), REQ, .desc = "the traffic: arrivals, sizes and service" },
+	{ MAP_("slo", slo_map), .desc = "the latency service-level objective (required with workload; not "
+	  "without)" },
+	{ MAP_("workload", workload_map), .desc = "the traffic: arrivals, sizes and service (required unless "
+	  "jobs is given)" },
 	{ MAP_("serving", serving_map), REQ, .desc = "the instance type and how it serves" },
 	{ LIST_("fleet", 1, SCENARIO_FLEET_MAX, entry_item), REQ, .desc = "purchase options in allocation "
 	  "order" },
@@ -521,6 +582,7 @@ static const struct scenario_schema_key top_entries[] = {
 	{ MAP_("allocation", allocation_map), .desc = "how launches are split across the fleet" },
 	{ DICT_("catalog", SCENARIO_NAME_MAX, type_item), .desc = "instance types: override a catalogue entry "
 	  "or define a new one" },
+	{ MAP_("jobs", jobs_map), .desc = "training and batch jobs (a scenario with jobs may have no workload)" },
 	END };
 const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
 	.entries = top_entries };

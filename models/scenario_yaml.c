@@ -89,6 +89,15 @@ static void ref_where(const struct scenario_yaml_ref *r, struct where *w)
 	}
 }
 
+void scenario_yaml_where(const struct scenario_yaml_ref *r, int *line, int *col)
+{
+	struct where w = { 0, 0, NULL };
+
+	ref_where(r, &w);
+	*line = w.set ? 0 : w.line;
+	*col = w.set ? 0 : w.col;
+}
+
 static int vfail(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *fmt, va_list ap)
 {
 	char msg[DIAG_MSG_MAX], label[DIAG_MSG_MAX];

@@ -111,6 +111,9 @@ int scenario_yaml_mapping(struct scenario_yaml *y, const struct scenario_yaml_re
 int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int min, int max,
 		       const char *items, int *n);
 
+/* Where r is, as a message would place it: *line and *col from 1, both 0 when unknown (or an override). */
+void scenario_yaml_where(const struct scenario_yaml_ref *r, int *line, int *col);
+
 /* Fail with "PATH: missing required key 'KEY' (WHAT)" at the mapping `map`. */
 int scenario_yaml_missing(struct scenario_yaml *y, const struct scenario_yaml_ref *map, const char *key,
 			  const char *what);
