@@ -343,7 +343,7 @@ void fleet_share_hand_over(struct fleet *f, struct instance *in, int64_t notice_
 	if (in->state != INSTANCE_SERVING)
 		return;
 	in->handover = true;
-	if (in->user == FLEET_USER_JOBS && notice_us >= 0 &&
+	if (in->user == FLEET_USER_JOBS && in->busy > 0 && notice_us >= 0 &&
 	    engine_schedule(f->eng, &in->doom, f->eng->now_us + notice_us, on_doom) != STATUS_OK) {
 		fail_run(f, STATUS_ENOMEM);
 		return;

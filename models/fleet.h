@@ -273,7 +273,8 @@ void fleet_add_desired(struct fleet *f, int delta);
  * user at t = 0 and schedules every change; at a change each live instance is handed over: a launching one
  * just changes user; one in use drains from its user (serving finishes its requests; jobs get a notice of
  * the entry's notice_s to save a checkpoint and are taken off at its end) and, once idle, comes up for the
- * other user. While serving has the group its instances count in the desired capacity.
+ * other user. The serving fleet's desired capacity stays as it was: the other serving entries make up for the
+ * reservation while jobs have it, and are scaled in when serving gets it back.
  */
 int fleet_share_start(struct fleet *f, struct fleet_group *g);
 

@@ -6,9 +6,10 @@
  * At each change of owner the group's user changes first, then every live instance is handed over
  * (fleet_share_hand_over): jobs leaving get the entry's notice_s (default 120 s) to save a checkpoint, as a
  * Spot interruption gives, and are taken off at its end; serving finishes the requests in service on each
- * instance (no new ones go there) before the instance comes up for jobs. While serving has the group, its
- * live instances count in the serving fleet's desired capacity (as an unshared block's do); the count moves
- * out when jobs get it.
+ * instance (no new ones go there) before the instance comes up for jobs. The serving fleet's desired capacity
+ * does not change at a switch: when jobs take the reservation, the other serving entries launch to make up
+ * for it at once (the policy then scales as usual); when serving gets it back, its instances are a floor
+ * again and the other entries are scaled in to the same desired capacity, in reverse fleet order.
  */
 #include "fleet.h"
 #include "status.h"
@@ -86,16 +87,11 @@ static void on_change(struct engine *eng, struct event *ev)
 		meter_event(f->meter, eng->now_us, "share_switch", option_kind_name(g->kind), moving,
 			    to == FLEET_USER_SERVING ? "serving hours begin" : "serving hours end");
 		f->quiet++; /* one reconcile once every instance has moved */
-		if (to == FLEET_USER_JOBS)
-			f->desired -= moving < f->desired ? moving : f->desired;
 		g->user = to;
 		for (int i = g->first; i < g->first + g->max; i++)
 			fleet_share_hand_over(f, &f->pool[i], notice_us(g->entry));
 		f->quiet--;
-		if (to == FLEET_USER_SERVING)
-			fleet_add_desired(f, moving);
-		else
-			fleet_reconcile(f);
+		fleet_set_desired(f, f->desired); /* the same capacity: clamped to the new floor, reconciled */
 	}
 	if (schedule_next(f, g) != STATUS_OK) {
 		meter_fail(f->meter, STATUS_ENOMEM);
