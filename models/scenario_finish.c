@@ -59,19 +59,19 @@ static int resolve_auto(struct load *l)
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
 		if (sc->fleet[i].count_auto && iauto >= 0) {
-			scenario_yaml_item(&l->fleet, i, &e);
+			scenario_load_fleet_item(l, i, &e);
 			scenario_yaml_child(&e, "count", &r);
 			return scenario_yaml_fail(&l->y, &r, "only one fleet entry may have count: auto (entry %d "
-						  "has it too); expected a number here", iauto + 1);
+						  "has it too); expected a number here", l->fleet_item[iauto] + 1);
 		}
 		if (sc->fleet[i].count_auto)
 			iauto = i;
-		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN)
+		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN)
 			other += sc->fleet[i].count;
 	}
 	if (iauto < 0)
 		return STATUS_OK;
-	scenario_yaml_item(&l->fleet, iauto, &e);
+	scenario_load_fleet_item(l, iauto, &e);
 	scenario_yaml_child(&e, "count", &r);
 	if (sc->autoscaling.policy != POLICY_TARGET_TRACKING)
 		return scenario_yaml_fail(&l->y, &r, "count: auto sizes the fleet for target tracking's target; "
@@ -112,7 +112,8 @@ int scenario_load_finish(struct load *l)
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
 		/* as world.c starts them: a Capacity Block adds its own when it opens */
-		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN ? sc->fleet[i].count : 0;
+		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN ?
+			    sc->fleet[i].count : 0;
 		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
 		holding += sc->fleet[i].option != OPTION_SAVINGS_PLAN;
 		count += sc->fleet[i].count;     /* a savings_plan's count and max are 0 */
