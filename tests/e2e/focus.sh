@@ -10,7 +10,7 @@ cd "$TMP"
 costs() { # costs RUN: "option cost" lines of the run's cost_<option>_usd metrics
 	sqlite3 -separator ' ' r.sqlite "SELECT substr(name, 6, length(name) - 9), value FROM metrics WHERE run_id = $1 \
 		AND name IN ('cost_reserved_usd', 'cost_on_demand_usd', 'cost_spot_usd', 'cost_odcr_usd', \
-		'cost_savings_plan_usd', 'cost_capacity_block_usd')"
+		'cost_savings_plan_usd', 'cost_capacity_block_usd', 'cost_training_plan_usd')"
 }
 
 # (reserved-terms with its term starting inside the window, so that its upfront fee is a purchase row)
