@@ -10,9 +10,9 @@
  * Rules: durations "in 1-day increments from 1 to 182 days" and counts "1, 2, 4, 8, 16, 32 or 64
  * instances" (SOURCES.md [tp-durations], [tp-counts]); a plan's segments must not overlap and may start at
  * any UTC time (SOURCES.md [tp-segments]: the documentation read does not tie plans to 11:30 UTC as it does
- * Capacity Blocks); the default
- * price is the catalogue's Capacity Block rate (an assumption, SOURCES.md [tp-default-price]); the expiry
- * notice defaults to 10 minutes (an assumption, SOURCES.md [tp-expiry-notice]).
+ * Capacity Blocks); the default price is the catalogue's Capacity Block rate (an assumption,
+ * SOURCES.md [tp-default-price]); the expiry notice defaults to 10 minutes (an assumption,
+ * SOURCES.md [tp-expiry-notice]).
  */
 #include <stdio.h>
 
