@@ -19,7 +19,8 @@
 
 const char *const compare_metrics[COMPARE_NMETRICS] = {
 	"cost_total_usd", "cost_per_month_usd", "cost_reserved_usd", "cost_on_demand_usd", "cost_spot_usd",
-	"cost_odcr_usd", "cost_savings_plan_usd", "cost_capacity_block_usd", "slo_violation_rate", "slo_met",
+	"cost_odcr_usd", "cost_savings_plan_usd", "cost_capacity_block_usd", "cost_training_plan_usd",
+	"slo_violation_rate", "slo_met",
 	"latency_mean_s", "latency_p50_s", "latency_p95_s", "latency_p99_s", "ttft_p50_s", "ttft_p95_s",
 	"ttft_p99_s", "gpu_hours_idle", "commitment_utilization", "commitment_coverage", "requests_total",
 };

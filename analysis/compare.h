@@ -36,7 +36,7 @@
 #include "diag.h"
 
 /* The metrics compared, in output order (names of the metrics table; units in the names). */
-#define COMPARE_NMETRICS 21
+#define COMPARE_NMETRICS 22
 extern const char *const compare_metrics[COMPARE_NMETRICS];
 /* The index in compare_metrics of a name, or -1. */
 int compare_metric_index(const char *name);

@@ -117,15 +117,15 @@ static void print_options(const struct compare *c, FILE *out, int w)
 {
 	static const char *const names[] = { "cost_reserved_usd", "cost_on_demand_usd", "cost_spot_usd",
 					     "cost_odcr_usd", "cost_savings_plan_usd", "cost_capacity_block_usd",
-					     "cost_total_usd" };
+					     "cost_training_plan_usd", "cost_total_usd" };
 	char v[32];
 
 	fprintf(out, "\ncost by option over the run ($, means)\n");
-	fprintf(out, "%-*s  %11s %11s %11s %11s %11s %11s %11s\n", w, "point", "reserved", "on-demand", "spot",
-		"odcr", "savings pl.", "cap. block", "total");
+	fprintf(out, "%-*s  %11s %11s %11s %11s %11s %11s %11s %11s\n", w, "point", "reserved", "on-demand", "spot",
+		"odcr", "savings pl.", "cap. block", "train. plan", "total");
 	for (int i = 0; i < c->npoints; i++) {
 		fprintf(out, "%-*s ", w, c->points[i].id);
-		for (int k = 0; k < 7; k++) {
+		for (int k = 0; k < 8; k++) {
 			fmt_num(v, sizeof v, c->points[i].stat[M(names[k])].mean, 2);
 			fprintf(out, " %11s", v);
 		}
@@ -227,10 +227,10 @@ int compare_print_md(const struct compare *c, FILE *out)
 					     "ttft_p95_s", "ttft_p99_s", "commitment_utilization",
 					     "commitment_coverage" };
 	static const char *const h_opt[] = { "point", "reserved", "on-demand", "spot", "odcr", "savings plan",
-					     "capacity block", "total" };
+					     "capacity block", "training plan", "total" };
 	static const char *const n_opt[] = { "cost_reserved_usd", "cost_on_demand_usd", "cost_spot_usd",
 					     "cost_odcr_usd", "cost_savings_plan_usd", "cost_capacity_block_usd",
-					     "cost_total_usd" };
+					     "cost_training_plan_usd", "cost_total_usd" };
 	static const char *const h_diff[] = { "point", "n", "cost/month $ paired (same seeds)",
 					      "cost/month $ unpaired (Welch)", "violation rate paired (same seeds)",
 					      "violation rate unpaired (Welch)" };
@@ -276,10 +276,10 @@ int compare_print_md(const struct compare *c, FILE *out)
 		fputs("|\n", out);
 	}
 	fputs("\n### Cost by option over the run ($, means)\n\n", out);
-	mheader(out, h_opt, 8);
+	mheader(out, h_opt, 9);
 	for (int i = 0; i < c->npoints; i++) {
 		mcell(out, c->points[i].id);
-		for (int k = 0; k < 7; k++) {
+		for (int k = 0; k < 8; k++) {
 			fmt_num(v, sizeof v, c->points[i].stat[M(n_opt[k])].mean, 2);
 			fprintf(out, "| %s ", v);
 		}

@@ -122,7 +122,7 @@ static const char *option_title(const char *option)
 	static const char *const names[][2] = {
 		{ "reserved", "Reserved Instance" }, { "on_demand", "On-Demand" }, { "spot", "Spot" },
 		{ "odcr", "On-Demand Capacity Reservation" }, { "savings_plan", "Savings Plan" },
-		{ "capacity_block", "Capacity Block for ML" },
+		{ "capacity_block", "Capacity Block for ML" }, { "training_plan", "SageMaker training plan" },
 	};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(names[i][0], option) == 0)
@@ -182,7 +182,8 @@ static bool is_commitment(const char *option)
 
 static bool is_reservation(const char *option)
 {
-	return strcmp(option, "odcr") == 0 || strcmp(option, "capacity_block") == 0;
+	return strcmp(option, "odcr") == 0 || strcmp(option, "capacity_block") == 0 ||
+	       strcmp(option, "training_plan") == 0;
 }
 
 static void set_commitment(struct row *r, const char *option)
@@ -216,8 +217,10 @@ static void write_line(FILE *out, const struct run_info *ri, const struct line *
 		snprintf(buf, sizeof buf, "%s %s upfront fee", ri->type, title);
 		if (is_commitment(l->option))
 			set_commitment(&r, l->option);
-		else
-			set(&r, C_CR_ID, "gpucap:capacity_block");
+		else {
+			snprintf(buf, sizeof buf, "gpucap:%s", l->option);  /* capacity_block, training_plan */
+			set(&r, C_CR_ID, buf);
+		}
 		set(&r, C_DESCRIPTION, buf);
 		put_row(out, &r);
 		return;

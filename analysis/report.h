@@ -18,9 +18,9 @@
  *                 option ran no instance); its sum over the hours is cost_<option>_usd exactly.
  *   wait          mean queue_len / mean arrival rate: the hour's mean wait by Little's law (an estimate:
  *                 per-hour latency percentiles are not stored).
- *   coverage      committed instances (reserved, ODCR, Savings Plan, Capacity Block) / all instances: the
- *                 share of the hour's instance time that commitments covered, in instance time rather than
- *                 at On-Demand prices (the run's commitment_coverage weighs by price).
+ *   coverage      committed instances (reserved, ODCR, Savings Plan, Capacity Block, training plan) / all
+ *                 instances: the share of the hour's instance time that commitments covered, in instance
+ *                 time rather than at On-Demand prices (the run's commitment_coverage weighs by price).
  *   commit_busy   min(demand, committed) / committed: the share of the committed instances the demand kept
  *                 busy (NaN without committed instances or without demand).
  *

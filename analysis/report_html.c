@@ -38,7 +38,7 @@ static const char style[] =
 
 /* The colour of each option kind, in enum option_kind order. */
 static const char *const option_color[OPTION_KIND_COUNT] = {
-	"#1f77b4", "#ff7f0e", "#2ca02c", "#8c564b", "#9467bd", "#e377c2",
+	"#1f77b4", "#ff7f0e", "#2ca02c", "#8c564b", "#9467bd", "#e377c2", "#17becf",
 };
 
 static void num(FILE *out, double v, const char *fmt)

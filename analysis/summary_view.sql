@@ -118,6 +118,7 @@ SELECT
 	MAX(CASE WHEN m.name = 'commitment_after_horizon_reserved_usd' THEN m.value END) AS "commitment_after_horizon_reserved_usd",
 	MAX(CASE WHEN m.name = 'commitment_after_horizon_savings_plan_usd' THEN m.value END) AS "commitment_after_horizon_savings_plan_usd",
 	MAX(CASE WHEN m.name = 'commitment_after_horizon_capacity_block_usd' THEN m.value END) AS "commitment_after_horizon_capacity_block_usd",
+	MAX(CASE WHEN m.name = 'commitment_after_horizon_training_plan_usd' THEN m.value END) AS "commitment_after_horizon_training_plan_usd",
 	MAX(CASE WHEN m.name = 'sim_events' THEN m.value END) AS "sim_events"
 FROM runs AS r
 LEFT JOIN metrics AS m ON m.run_id = r.run_id

@@ -19,6 +19,7 @@ static const struct option_ops *ops_of(enum option_kind kind)
 	case OPTION_SPOT: return &option_spot_ops;
 	case OPTION_ODCR: return &option_odcr_ops;
 	case OPTION_CAPACITY_BLOCK: return &option_block_ops;
+	case OPTION_TRAINING_PLAN: return &option_plan_ops;
 	default: return NULL; /* savings plans hold no instances: settled by the meter */
 	}
 }
@@ -439,8 +440,10 @@ static void on_doom(struct engine *eng, struct event *ev)
 		fleet_reconcile(f);
 		return;
 	}
-	/* block_terminations counts instances taken away while serving requests (option_block.c) */
-	if (f->group[in->group].kind == OPTION_CAPACITY_BLOCK && in->busy > 0)
+	/* block_terminations counts instances taken away while serving requests at the end of a block or a
+	 * training plan segment (option_block.c, option_plan.c) */
+	if ((f->group[in->group].kind == OPTION_CAPACITY_BLOCK || f->group[in->group].kind == OPTION_TRAINING_PLAN) &&
+	    in->busy > 0)
 		f->meter->block_terminations++;
 	if (f->user[in->user].reclaim)
 		f->user[in->user].reclaim(f->user[in->user].ctx, idx);

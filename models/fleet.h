@@ -9,7 +9,7 @@
  *
  * Life cycle: free -> launching (startup_us: boot and model load) -> serving -> draining -> free. A
  * draining instance takes no new requests and terminates when its last request completes, or when it is
- * taken away (`doom`: the end of a Spot notice, or 30 minutes before a Capacity Block ends), whichever
+ * taken away (`doom`: the end of a Spot notice, or 30 minutes before a Capacity Block or a training plan segment ends), whichever
  * comes first; requests still in flight then go back to the queue or are dropped (serving.on_interrupt).
  *
  * Capacity. fleet_set_desired(n) sets how many instances should be launching or serving. Some options
@@ -87,7 +87,8 @@ struct instance {
 
 /*
  * What each purchase option does, one file per option (option_reserved.c, option_ondemand.c,
- * option_spot.c, option_odcr.c, option_block.c). Every hook may be NULL where the option has nothing to do.
+ * option_spot.c, option_odcr.c, option_block.c, option_plan.c). Every hook may be NULL where the option has
+ * nothing to do.
  */
 struct option_ops {
 	/* When the fleet is built: set up the option's own state (struct fleet_group.opt). */
@@ -132,7 +133,7 @@ struct fleet_group {
 		struct {
 			struct event timer;   /* the window's next phase */
 			int phase;
-		} block;
+		} block;                  /* capacity_block and training_plan (reservation.h) */
 		struct {
 			struct event reclaim; /* the next pool reclaim */
 			struct event tick;    /* the next availability-trace tick */
@@ -291,5 +292,6 @@ extern const struct option_ops option_on_demand_ops;
 extern const struct option_ops option_spot_ops;
 extern const struct option_ops option_odcr_ops;
 extern const struct option_ops option_block_ops;
+extern const struct option_ops option_plan_ops;
 
 #endif

@@ -194,6 +194,8 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 		     m->after_horizon_kind_usd[OPTION_SAVINGS_PLAN]);
 	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_CAPACITY_BLOCK,
 		     m->after_horizon_kind_usd[OPTION_CAPACITY_BLOCK]);
+	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_TRAINING_PLAN,
+		     m->after_horizon_kind_usd[OPTION_TRAINING_PLAN]);
 	n = put(list, n, "sim_events", (double)sim_events);
 	n = put(list, n, "wall_s", wall_s);
 	return n;

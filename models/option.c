@@ -33,7 +33,7 @@ bool option_kind_parse(const char *name, enum option_kind *kind)
 
 bool option_kind_supported(enum option_kind kind)
 {
-	return (unsigned)kind < OPTION_KIND_COUNT && kind != OPTION_TRAINING_PLAN; /* not simulated yet */
+	return (unsigned)kind < OPTION_KIND_COUNT;
 }
 
 #define US_PER_S 1000000

@@ -20,48 +20,14 @@
  *    serving.on_interrupt). Only these last count in block_terminations. Releasing early changes no
  *    bill: the block is paid for its whole window, so its GPUs count as paid (and idle) to its end.
  */
-#include "fleet.h"
-#include "status.h"
+#include "reservation.h"
 
-#define US_PER_H 3.6e9
 #define WARNING_US (40 * 60 * INT64_C(1000000))
 #define TERMINATE_US (30 * 60 * INT64_C(1000000))
 
 enum { PHASE_OPEN, PHASE_DRAIN, PHASE_DONE };
 
-static int64_t end_us(const struct fleet_entry *e)
-{
-	return e->start_us + e->duration_us;
-}
-
-static double block_price(const struct fleet_entry *e)
-{
-	return e->upfront_usd > 0 ? e->upfront_usd : e->count * e->usd_per_h * (double)e->duration_us / US_PER_H;
-}
-
 static void on_phase(struct engine *eng, struct event *ev);
-
-static void next_phase(struct fleet *f, struct fleet_group *g, int phase, int64_t t_us)
-{
-	g->opt.block.phase = phase;
-	if (t_us > f->sc->horizon_us)
-		return;
-	if (engine_schedule(f->eng, &g->opt.block.timer, t_us < f->eng->now_us ? f->eng->now_us : t_us, on_phase) !=
-	    STATUS_OK) {
-		meter_fail(f->meter, STATUS_ENOMEM);
-		engine_stop(f->eng);
-	}
-}
-
-static void open_block(struct fleet *f, struct fleet_group *g, bool warm)
-{
-	int n = 0;
-
-	while (n < g->max && fleet_take_slot(f, g, warm))
-		n++;
-	meter_event(f->meter, f->eng->now_us, warm ? "start" : "launch", "capacity_block", n,
-		    warm ? "capacity block open since before t=0" : "capacity block opens");
-}
 
 /* The expiration warning: idle instances go now, busy ones drain until the termination
  * (SOURCES.md [cb-warning-40min], [cb-expiry-30min]). */
@@ -79,7 +45,7 @@ static void drain_block(struct fleet *f, struct fleet_group *g)
 		if (in->busy == 0)
 			fleet_retire(f, i, "launch cancelled: capacity block ending");
 		else
-			fleet_interrupt(f, i, end_us(g->entry) - TERMINATE_US, "capacity block ending");
+			fleet_interrupt(f, i, reservation_end_us(g->entry) - TERMINATE_US, "capacity block ending");
 	}
 	f->quiet--;
 	if (g->user == FLEET_USER_SERVING)
@@ -95,10 +61,10 @@ static void on_phase(struct engine *eng, struct event *ev)
 
 	(void)eng;
 	if (g->opt.block.phase == PHASE_OPEN) {
-		open_block(f, g, false);
+		reservation_open(f, g, false, "capacity block opens");
 		if (g->user == FLEET_USER_SERVING)
 			fleet_add_desired(f, g->live);
-		next_phase(f, g, PHASE_DRAIN, end_us(g->entry) - WARNING_US);
+		reservation_schedule(f, g, PHASE_DRAIN, reservation_end_us(g->entry) - WARNING_US, on_phase);
 	} else if (g->opt.block.phase == PHASE_DRAIN) {
 		drain_block(f, g);
 		g->opt.block.phase = PHASE_DONE;
@@ -115,53 +81,21 @@ static void block_init(struct fleet *f, struct fleet_group *g)
 static int block_start(struct fleet *f, struct fleet_group *g)
 {
 	const struct fleet_entry *e = g->entry;
-	int64_t drain_at = end_us(e) - WARNING_US;
+	int64_t drain_at = reservation_end_us(e) - WARNING_US;
 
 	if (e->start_us <= 0 && drain_at > 0) {
-		open_block(f, g, true);
-		next_phase(f, g, PHASE_DRAIN, drain_at);
+		reservation_open(f, g, true, "capacity block open since before t=0");
+		reservation_schedule(f, g, PHASE_DRAIN, drain_at, on_phase);
 	} else if (e->start_us > 0) {
-		next_phase(f, g, PHASE_OPEN, e->start_us);
+		reservation_schedule(f, g, PHASE_OPEN, e->start_us, on_phase);
 	}
 	return f->meter->status;
-}
-
-static void block_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
-{
-	const struct fleet_entry *e = g->entry;
-	double t0 = e->start_us > 0 ? (double)e->start_us : 0;
-
-	engine_cancel(f->eng, &g->opt.block.timer);
-	double t1 = end_us(e) < horizon_us ? (double)end_us(e) : (double)horizon_us;
-	double inside = t1 > t0 ? t1 - t0 : 0, price = block_price(e), after;
-
-	meter_charge(f->meter, OPTION_CAPACITY_BLOCK, price * inside / (double)e->duration_us, e->count * inside,
-		     t0, t1 > t0 ? t1 : t0);
-	/* the bill: the block is paid upfront (a purchase when it starts inside the window) and used over
-	 * its hours (the effective cost spreads its price) */
-	meter_bill(f->meter, OPTION_CAPACITY_BLOCK, CHARGE_USED, t0, t1 > t0 ? t1 : t0, e->count * inside / US_PER_H, 0,
-		   price * inside / (double)e->duration_us);
-	if (e->start_us >= 0 && e->start_us < horizon_us)
-		meter_bill(f->meter, OPTION_CAPACITY_BLOCK, CHARGE_UPFRONT, t0, t0, 0, price, 0);
-	after = (double)end_us(e) - (e->start_us > horizon_us ? (double)e->start_us : (double)horizon_us);
-	if (after > 0)
-		meter_after_horizon(f->meter, OPTION_CAPACITY_BLOCK, price * after / (double)e->duration_us);
-}
-
-static double block_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)
-{
-	const struct fleet_entry *e = g->entry;
-
-	(void)f;
-	if (now_us < e->start_us || now_us >= end_us(e))
-		return 0;
-	return block_price(e) * US_PER_H / (double)e->duration_us;
 }
 
 const struct option_ops option_block_ops = {
 	.init = block_init,
 	.start = block_start,
-	.close = block_close,
-	.rate = block_rate,
+	.close = reservation_close,
+	.rate = reservation_rate,
 	.self_managed = true,
 };

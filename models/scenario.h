@@ -38,7 +38,7 @@
 #include "pricetrace.h"
 #include "tracefile.h"
 
-#define SCENARIO_FLEET_MAX 16     /* fleet entries per scenario */
+#define SCENARIO_FLEET_MAX 64     /* fleet entries per scenario (a training plan's segments count one each) */
 #define SCENARIO_NAME_MAX 128     /* bytes in names, including the NUL */
 #define SCENARIO_STEPS_MAX 64     /* rate steps per scenario */
 #define SCENARIO_OUTAGES_MAX 16   /* capacity outage windows per fleet entry */
@@ -261,8 +261,10 @@ struct fleet_entry {
 	                                 savings_plan: off on-demand for covered usage */
 	double interruptions_per_hour;/* per instance (from `interruptions_per_hour` or `interruption_band`);
 	                                 0 with an availability trace or no model */
-	int64_t notice_us;            /* `notice_s`: interruption notice, default 120 s
-	                                 (SOURCES.md [spot-notice-2min]) */
+	int64_t notice_us;            /* spot: `notice_s`, interruption notice, default 120 s
+	                                 (SOURCES.md [spot-notice-2min]); training_plan: `expiry_notice`, the
+	                                 notice before its instances are taken 30 min before a segment ends,
+	                                 default 10 min (SOURCES.md [tp-expiry-notice]) */
 	double reclaims_per_day;      /* `reclaims_per_day`: pool-wide reclaim events */
 	double reclaim_fraction;      /* `reclaim_fraction`: share of the pool each takes, default 1 */
 	int64_t outage_mean_us;       /* `outage_mean_s`: pool unavailable after a reclaim (exponential mean) */
@@ -277,7 +279,7 @@ struct fleet_entry {
 	struct outage outages[SCENARIO_OUTAGES_MAX];  /* `ice_outages`: windows with no capacity */
 	int noutages;
 
-	/* capacity_block */
+	/* capacity_block (training_plan: a segment's start, and its days x 24 h) */
 	int64_t start_us;             /* `start` (a UTC time), from the scenario start; may be negative */
 	int64_t duration_us;          /* `duration`, or `end` - `start`: ends at 11:30 UTC, within a day
 	                                 of 1..14 days or 21..182 days in 7-day steps (scenario_fleet.c) */
@@ -296,7 +298,7 @@ struct fleet_entry {
 	int serving_from_s;           /* `serving_hours: "HH:MM-HH:MM"` (UTC): serving gets the instances from */
 	int serving_to_s;             /*   this second of the day up to that one (may wrap midnight) */
 
-	/* on_demand, spot, odcr, capacity_block */
+	/* on_demand, spot, odcr, capacity_block, training_plan */
 	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */
 };
 

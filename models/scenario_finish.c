@@ -66,25 +66,25 @@ static int resolve_auto(struct load *l)
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
 		if (sc->fleet[i].count_auto && !serves(&sc->fleet[i])) {
-			scenario_yaml_item(&l->fleet, i, &e);
+			scenario_load_fleet_item(l, i, &e);
 			scenario_yaml_child(&e, "count", &r);
 			return scenario_yaml_fail(&l->y, &r, "count: auto sizes the serving fleet, and this entry has "
 						  "use: jobs; expected a number");
 		}
 		if (sc->fleet[i].count_auto && iauto >= 0) {
-			scenario_yaml_item(&l->fleet, i, &e);
+			scenario_load_fleet_item(l, i, &e);
 			scenario_yaml_child(&e, "count", &r);
 			return scenario_yaml_fail(&l->y, &r, "only one fleet entry may have count: auto (entry %d "
-						  "has it too); expected a number here", iauto + 1);
+						  "has it too); expected a number here", l->fleet_item[iauto] + 1);
 		}
 		if (sc->fleet[i].count_auto)
 			iauto = i;
-		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN && serves(&sc->fleet[i]))
+		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN && serves(&sc->fleet[i]))
 			other += sc->fleet[i].count;
 	}
 	if (iauto < 0)
 		return STATUS_OK;
-	scenario_yaml_item(&l->fleet, iauto, &e);
+	scenario_load_fleet_item(l, iauto, &e);
 	scenario_yaml_child(&e, "count", &r);
 	if (sc->autoscaling.policy != POLICY_TARGET_TRACKING)
 		return scenario_yaml_fail(&l->y, &r, "count: auto sizes the fleet for target tracking's target; "
@@ -121,7 +121,7 @@ static int warn_idle(struct load *l)
 	for (int i = 0; i < l->sc.nfleet; i++) {
 		if (!serves(&l->sc.fleet[i]) || l->sc.fleet[i].option == OPTION_SAVINGS_PLAN)
 			continue;
-		scenario_yaml_item(&l->fleet, i, &e);
+		scenario_load_fleet_item(l, i, &e);
 		if ((rc = scenario_load_warn(l, &e, "the entry serves (use: %s) but the scenario has no workload; "
 					     "its instances never serve (use: jobs gives them to the jobs)",
 					     l->sc.fleet[i].use == USE_SHARED ? "shared" : "serving, the default")))
@@ -148,7 +148,8 @@ int scenario_load_finish(struct load *l)
 		if (!serves(&sc->fleet[i]))
 			continue;
 		/* as world.c starts them: a Capacity Block adds its own when it opens */
-		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN ? sc->fleet[i].count : 0;
+		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN ?
+			    sc->fleet[i].count : 0;
 		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
 		holding += sc->fleet[i].option != OPTION_SAVINGS_PLAN;
 		count += sc->fleet[i].count;     /* a savings_plan's count and max are 0 */

@@ -65,7 +65,8 @@ static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "
 	"term_start", NULL };
 static const char *const capacity_block_keys[] = { "option", "start", "duration", "end", "count",
 	"usd_per_h", "upfront_usd", "startup", "use", "serving_hours", NULL };
-static const char *const training_plan_keys[] = { "option", NULL }; /* not simulated yet: no other key */
+static const char *const training_plan_keys[] = { "option", "usd_per_h", "segments", "expiry_notice", "startup",
+	"use", "serving_hours", NULL };
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
 	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
 	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys,
@@ -684,7 +685,7 @@ static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e
 /* The purchase option of a fleet entry. */
 static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind)
 {
-	const char *names = "reserved, on_demand, spot, odcr, savings_plan or capacity_block";
+	const char *names = "reserved, on_demand, spot, odcr, savings_plan, capacity_block or training_plan";
 	struct scenario_yaml_ref r;
 	char name[SCENARIO_NAME_MAX];
 	int rc;
@@ -698,12 +699,18 @@ static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum o
 }
 
 
+/* A training plan fills the entries from f on, one per segment (f lies in l->sc.fleet). */
+static int read_training_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	return scenario_load_plan(l, e, f, SCENARIO_FLEET_MAX - (int)(f - l->sc.fleet));
+}
+
 /* How each option's entry is read, after its keys are checked. */
 static int (*const read_entry[OPTION_KIND_COUNT])(struct load *, const struct scenario_yaml_ref *,
 						   struct fleet_entry *) = {
 	[OPTION_RESERVED] = read_reserved, [OPTION_ON_DEMAND] = read_on_demand, [OPTION_SPOT] = read_spot,
 	[OPTION_ODCR] = read_odcr, [OPTION_SAVINGS_PLAN] = read_savings_plan,
-	[OPTION_CAPACITY_BLOCK] = read_capacity_block };
+	[OPTION_CAPACITY_BLOCK] = read_capacity_block, [OPTION_TRAINING_PLAN] = read_training_plan };
 
 static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
@@ -718,6 +725,12 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 	return read_entry[f->option](l, e, f);
 }
 
+void scenario_load_fleet_item(const struct load *l, int i, struct scenario_yaml_ref *out)
+{
+	scenario_yaml_item(&l->fleet, l->fleet_item[i], out);
+}
+
+/* The list, item by item; a training_plan item fills one sc.fleet entry per segment (scenario_plan.c). */
 int scenario_load_fleet(struct load *l)
 {
 	struct scenario_yaml_ref e;
@@ -728,12 +741,22 @@ int scenario_load_fleet(struct load *l)
 	    (rc = scenario_yaml_list(&l->y, &l->fleet, 1, SCENARIO_FLEET_MAX,
 				     "entries such as '- {option: reserved, count: 4}'", &n)))
 		return rc;
+	l->sc.nfleet = 0;
 	for (int i = 0; i < n; i++) {
+		int k = l->sc.nfleet, filled = 1;
 		scenario_yaml_item(&l->fleet, i, &e);
-		if ((rc = read_fleet_entry(l, &e, &l->sc.fleet[i])))
+		if (k == SCENARIO_FLEET_MAX)  /* training plans' segments took the room */
+			return scenario_yaml_fail(&l->y, &e, "the fleet already holds %d entries (each segment of a "
+						  "training plan is one); expected at most %d in all",
+						  SCENARIO_FLEET_MAX, SCENARIO_FLEET_MAX);
+		if ((rc = read_fleet_entry(l, &e, &l->sc.fleet[k])))
 			return rc;
+		if (l->sc.fleet[k].option == OPTION_TRAINING_PLAN)
+			filled = l->plan_segments;
+		for (int j = 0; j < filled; j++)
+			l->fleet_item[k + j] = i;
+		l->sc.nfleet = k + filled;
 	}
-	l->sc.nfleet = n;
 	return STATUS_OK;
 }
 

@@ -58,7 +58,7 @@ int scenario_load_traffic(struct load *l)
 /* Options whose instances may be shared by time of day (the training_plan option shares too). */
 static bool can_share(enum option_kind k)
 {
-	return k == OPTION_CAPACITY_BLOCK;
+	return k == OPTION_CAPACITY_BLOCK || k == OPTION_TRAINING_PLAN;
 }
 
 /* "HH:MM" at s (5 characters) in seconds of the day; -1 when it is not a time from 00:00 to 23:59. */
@@ -175,7 +175,7 @@ static int check_fleet(struct load *l, const struct scenario_yaml_ref *jobs, con
 		const struct fleet_entry *f = &sc->fleet[i];
 		if (f->use != USE_SERVING && !usable(sc->jobs.policy, f) &&
 		    (rc = scenario_load_warn(l, at, "fleet entry %d (%s, use: %s) is never used by jobs.policy %s",
-					     i + 1, option_kind_name(f->option), use_names[f->use],
+					     l->fleet_item[i] + 1, option_kind_name(f->option), use_names[f->use],
 					     policy_names[sc->jobs.policy])))
 			return rc;
 	}
@@ -224,7 +224,8 @@ bool scenario_jobs_fit_ok(const struct load *l, const struct job_spec *j, char *
 	snprintf(msg, size, "job '%s' needs %d instances at once, more than any fleet entry jobs.policy %s can use "
 		 "holds (the largest: fleet entry %d, %s, %d instances); expected at most %d, or a larger entry "
 		 "(a job's instances all come from one entry)", j->name, j->instances,
-		 policy_names[l->sc.jobs.policy], best + 1, option_kind_name(f->option), f->max, f->max);
+		 policy_names[l->sc.jobs.policy], l->fleet_item[best < 0 ? 0 : best] + 1, option_kind_name(f->option),
+		 f->max, f->max);
 	return false;
 }
 

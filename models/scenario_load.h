@@ -56,6 +56,10 @@ struct load {
 	size_t warnings_len;       /* bytes used in sc.warnings (which is NULL until the first warning) */
 	bool min_given;            /* autoscaling.min was written */
 	bool max_given;            /* autoscaling.max was written */
+	int fleet_item[SCENARIO_FLEET_MAX];  /* the `fleet` list item each sc.fleet entry was read from (a
+	                                        training plan's segments are one entry each, scenario_plan.c) */
+	int nplans;                /* training_plan entries read so far (the next plan_id) */
+	int plan_segments;         /* sc.fleet entries the last training_plan entry filled */
 };
 
 /* ---- readers, in scenario.c ---------------------------------------------------------------------- */
@@ -168,6 +172,17 @@ int scenario_load_predictive(struct load *l);
 
 /* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them). */
 int scenario_load_fleet(struct load *l);
+
+/* The `fleet` list item that sc.fleet[i] was read from, into *out (for messages about entry i). */
+void scenario_load_fleet_item(const struct load *l, int i, struct scenario_yaml_ref *out);
+
+/*
+ * A training_plan entry (its option and keys checked, startup read) at e into f[0], f[1], ...: one sc.fleet
+ * entry per segment, in the order written, each with the entry's own fields (use, startup, expiry notice),
+ * plan_id and segment set. `room` is how many entries f may fill; l->plan_segments says how many it did.
+ * In scenario_plan.c.
+ */
+int scenario_load_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f, int room);
 
 /* Read `quotas`, `launch_retry` and `allocation` (after the fleet: mixed allocation needs a spot entry). */
 int scenario_load_limits(struct load *l);
@@ -283,6 +298,8 @@ extern const struct scenario_load_names scenario_load_jobs_keys, scenario_load_f
 	scenario_load_job_keys, scenario_load_job_policy_names, scenario_load_recovery_names,
 	scenario_load_use_names;
 extern const struct scenario_yaml_bounds *const scenario_load_work, *const scenario_load_failure_rate;
+/* scenario_plan.c */
+extern const struct scenario_load_names scenario_load_segment_keys;
 extern const struct scenario_yaml_bounds *const scenario_load_startup_cv;
 
 #endif

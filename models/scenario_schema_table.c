@@ -263,6 +263,19 @@ static const struct scenario_schema_key outage_entries[] = {
 static const struct scenario_schema_map outage_map = { "fleet.*.ice_outages", &scenario_load_outage_keys,
 	.entries = outage_entries };
 static const struct scenario_schema_key outage_item = { MAP_(NULL, outage_map), .desc = "an outage window" };
+static const struct scenario_schema_key segment_entries[] = {
+	{ TIME_("start"), REQ, .desc = "when the segment begins, a UTC time (any time of day)" },
+	{ INT_("days", 1, 182), REQ, .desc = "the segment's length in whole days, 1 to 182" },
+	{ INT_("count", 1, 64), REQ, .desc = "the instances reserved: 1, 2, 4, 8, 16, 32 or 64" },
+	{ NUM_("usd_per_h", scenario_load_price), .desc = "this segment's price per instance-hour; default the "
+	  "plan's usd_per_h" },
+	{ NUM_("upfront_usd", scenario_load_upfront), .desc = "this segment's whole price (instead of "
+	  "usd_per_h)" },
+	END };
+static const struct scenario_schema_map segment_map = { "fleet.*.segments", &scenario_load_segment_keys,
+	.entries = segment_entries };
+static const struct scenario_schema_key segment_item = { MAP_(NULL, segment_map),
+	.desc = "a segment (Reserved Capacity) of a training plan; segments must not overlap" };
 static const struct scenario_schema_key rate_item = { NUM_(NULL, scenario_load_rate),
 	.desc = "the Savings Plans rate of the type, USD per instance-hour (at most its on-demand price)" };
 
@@ -279,7 +292,7 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ INT_("max", 0, MAX_INSTANCES), .desc = "the most instances the entry may hold (>= count); default "
 	  "count, or autoscaling.max with a policy" },
 	{ NUM_("usd_per_h", scenario_load_price), .desc = "the price per instance-hour; default from the "
-	  "catalogue for the option" },
+	  "catalogue for the option (training_plan: the Capacity Block rate, for every segment)" },
 	{ CHOICE_("term", scenario_load_term_names), .desc = "reserved: a term splits the price by payment; "
 	  "savings_plan: the plan's term (default 1y)" },
 	{ CHOICE_("payment", scenario_load_payment_names), .dflt = "\"no_upfront\"", .desc = "reserved, with "
@@ -320,9 +333,13 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
 	{ TIME_("end"), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
 	{ CHOICE_("use", scenario_load_use_names), .dflt = "\"serving\"", .desc = "who the instances are for: "
-	  "serving, jobs, or shared (capacity_block: serving inside serving_hours, jobs outside them)" },
-	{ STR_("serving_hours", 12), .variants = O(CAPACITY_BLOCK), .desc = "use shared (required then): the "
+	  "serving, jobs, or shared (capacity_block, training_plan: serving inside serving_hours, jobs outside them)" },
+	{ STR_("serving_hours", 12), .variants = O(CAPACITY_BLOCK) | O(TRAINING_PLAN), .desc = "use shared (required then): the "
 	  "UTC hours serving has the instances, \"HH:MM-HH:MM\" (may wrap midnight, from != to)" },
+	{ LIST_("segments", 1, SCENARIO_FLEET_MAX, segment_item), .required = O(TRAINING_PLAN),
+	  .desc = "training_plan: its segments, one fleet entry each" },
+	{ DUR_("expiry_notice", 0, false, 23 * H_US), .dflt = "\"10m\"", .desc = "training_plan: the notice "
+	  "before a segment's instances are taken, 30 min before its end" },
 	END };
 static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
 	.entries = entry_entries };

@@ -173,7 +173,8 @@ static bool price_stale(const struct scenario *sc, struct sink_warning *out)
 	for (int i = 0; i < sc->nfleet; i++) {
 		const struct fleet_entry *f = &sc->fleet[i];
 		/* the catalogue's rate, not one the scenario gave (price keys, or `catalog:` with another rate) */
-		if (f->option != OPTION_CAPACITY_BLOCK || f->price_given || f->usd_per_h != c->cb_usd_per_h)
+		if ((f->option != OPTION_CAPACITY_BLOCK && f->option != OPTION_TRAINING_PLAN) || f->price_given ||
+		    f->usd_per_h != c->cb_usd_per_h)
 			continue;
 		snprintf(out->message, sizeof out->message, "fleet.%d: the catalogue's Capacity Block rate for %s "
 			 "($%.2f per instance-hour) was valid until %s, before the scenario start: give the rate "

@@ -374,7 +374,7 @@ static int initial_capacity(const struct scenario *sc)
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
-		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_SAVINGS_PLAN) /* blocks add themselves */
+		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN) /* add themselves */
 			n += sc->fleet[i].count;
 	}
 	if (sc->autoscaling.policy != POLICY_NONE) {

@@ -295,6 +295,7 @@ static void print_cost_extra(const struct world_report *rep)
 		{ "commitment_after_horizon_reserved_usd", "reserved" },
 		{ "commitment_after_horizon_savings_plan_usd", "savings plan" },
 		{ "commitment_after_horizon_capacity_block_usd", "capacity block" },
+		{ "commitment_after_horizon_training_plan_usd", "training plan" },
 	};
 	const char *sep = "";
 

@@ -63,7 +63,7 @@ check "--csv exits 0 (got $rc)" test $rc -eq 0
 check "--csv: a header and one row per point and metric" python3 - c.csv <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 2 * 21, len(rows)
+assert len(rows) == 2 * 22, len(rows)
 r = [x for x in rows if x["point"] == "target-vs-reserved:18" and x["metric"] == "cost_total_usd"][0]
 assert r["baseline"] == "0" and r["n"] == "3" and float(r["paired_diff"]) < 0 and r["welch_se"] != ""
 assert r["params"] == "autoscaling.target=0.8 fleet.0.count=6", r["params"]

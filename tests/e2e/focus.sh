@@ -10,7 +10,7 @@ cd "$TMP"
 costs() { # costs RUN: "option cost" lines of the run's cost_<option>_usd metrics
 	sqlite3 -separator ' ' r.sqlite "SELECT substr(name, 6, length(name) - 9), value FROM metrics WHERE run_id = $1 \
 		AND name IN ('cost_reserved_usd', 'cost_on_demand_usd', 'cost_spot_usd', 'cost_odcr_usd', \
-		'cost_savings_plan_usd', 'cost_capacity_block_usd')"
+		'cost_savings_plan_usd', 'cost_capacity_block_usd', 'cost_training_plan_usd')"
 }
 
 # (reserved-terms with its term starting inside the window, so that its upfront fee is a purchase row)
@@ -65,6 +65,41 @@ for r in fees:
 assert [r["ChargePeriodStart"] for r in fees] == ["2026-12-01T00:00:00Z", "2026-12-01T01:00:00Z",
                                                   "2026-12-01T02:00:00Z"], fees
 assert abs(sum(float(r["EffectiveCost"]) for r in unused) - 184.416) < 1e-6
+PY
+
+# A training plan of two segments ($30 per instance-hour): 2 x 30 x 24 = $1440 and an upfront_usd of $1000,
+# each one purchase row (One-Time, CapacityReservationId gpucap:training_plan) of its price, and usage rows
+# whose EffectiveCost adds up to cost_training_plan_usd = $2440.
+cat >plan.yaml <<'YAML'
+name: plan
+start: 2026-01-01T00:00:00Z
+horizon: 6d
+slo: {latency_s: 10}
+workload:
+  arrivals: {kind: uniform, rate_per_s: 1}
+  service: {kind: constant, mean_s: 1}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 8}
+fleet:
+  - option: training_plan
+    usd_per_h: 30
+    segments:
+      - {start: 2026-01-02T00:00:00Z, days: 1, count: 2}
+      - {start: 2026-01-04T00:00:00Z, days: 2, count: 1, upfront_usd: 1000}
+  - {option: on_demand, count: 1, max: 1}
+YAML
+"$GPUCAP" run plan.yaml --db r.sqlite >/dev/null
+id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")
+"$GPUCAP" export --focus $id --db r.sqlite >plan.csv
+costs $id >plan.costs
+check "training plan: columns valid, EffectiveCost per option = cost_<option>_usd" \
+	python3 "$SRC/tests/e2e/focus.py" plan.csv "$SRC/tests/data/focus/columns.txt" plan.costs
+check "training plan: two purchase rows of 1440 and 1000" python3 - plan.csv <<'PY'
+import csv, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["x_GpucapOption"] == "training_plan"]
+buys = sorted(float(r["BilledCost"]) for r in rows if r["ChargeFrequency"] == "One-Time")
+assert len(buys) == 2 and abs(buys[0] - 1000) < 1e-6 and abs(buys[1] - 1440) < 1e-6, buys
+assert all(r["CapacityReservationId"] == "gpucap:training_plan" for r in rows), rows[0]
+assert abs(sum(float(r["EffectiveCost"]) for r in rows) - 2440) < 1e-6
 PY
 
 "$GPUCAP" export --db r.sqlite --focus 99 >/dev/null 2>err.txt; rc=$?
