@@ -837,6 +837,7 @@ void scenario_fini(struct scenario *sc)
 	free(sc->text);
 	free(sc->overrides);
 	free(sc->warnings);
+	free(sc->jobs.list);
 	for (int i = 0; i < SCENARIO_FLEET_MAX; i++) {  /* all: a failed load may stop inside the list */
 		pricetrace_fini(&sc->fleet[i].prices);
 		availtrace_fini(&sc->fleet[i].avail);
