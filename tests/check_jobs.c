@@ -104,7 +104,7 @@ static double event_h(const char *kind, int i)
 
 /* On-demand only, instant launches, $10 per instance-hour, g6.12xlarge (4 GPUs). */
 static const char od_fleet[] =
-	"name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
+	"name: jobs\nseed: 7\nhorizon: 100h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
 	"fleet:\n  - {option: on_demand, count: 1, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n";
@@ -141,6 +141,117 @@ START_TEST(failure_free_timeline_and_bill)
 }
 END_TEST
 
+/* Sample mean and its standard error of x[0..n-1]. */
+static void mean_se(const double *x, int n, double *mean, double *se)
+{
+	double m = 0, v = 0;
+
+	for (int i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (int i = 0; i < n; i++)
+		v += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*se = sqrt(v / (n - 1) / n);
+}
+
+#define SEEDS 300
+
+/*
+ * Node failures with automatic recovery, over SEEDS seeds. 2 instances at 0.05 failures per instance-hour:
+ * L = 0.1 per hour for the job. T = 20 / 2 = 10 h; a checkpoint every c = 2 h costing k = 0.25 h, so the
+ * job runs 4 segments of a = c + k = 2.25 h (compute then checkpoint; a failure in either loses the
+ * segment's compute) and a last one of 2 h (no checkpoint). Restart overhead 0, replacement D = 0.5 h (no
+ * failure during it), startup 0, submitted at 0.
+ * A segment of length a is tried until one try sees no failure; each failed try costs its time to the
+ * failure X (exponential, X < a) plus D. Failed tries: e^{La} - 1 on average, so
+ *   E[segment time] = (1/L + D)(e^{La} - 1)
+ *   E[time] = (10 + 0.5) x (4 (e^{0.225} - 1) + (e^{0.2} - 1)) = 10.5 x 1.230697 = 12.9223 h.
+ * Work lost per failure: the compute done since the checkpoint, min(X, c). Over a segment:
+ *   E[lost] = (e^{La} - 1) E[min(X, c) | X < a] = (e^{La} - e^{L(a - c)}) / L - c
+ *           = (1.252323 - 1.025315) / 0.1 - 2 = 0.270080 h   (checkpointed segments)
+ *           = (e^{0.2} - 1) / 0.1 - 2 = 0.214028 h               (the last one, a = c = 2)
+ *   E[lost] = 2 instances x (4 x 0.270080 + 0.214028) = 2.58869 instance-hours.
+ * Each sample mean must lie within 4 standard errors (from the sample) of these.
+ */
+START_TEST(failures_auto_resume_match_closed_form)
+{
+	static double t[SEEDS], lost[SEEDS];
+	struct job_spec j = job(2, 20, 0, 2, 0.25, 0);
+	double L = 0.1, D = 0.5, c = 2, a = 2.25, last = 2, m, se;
+	double want_t = (1 / L + D) * (4 * expm1(L * a) + expm1(L * last));
+	double want_lost = 2 * (4 * ((exp(L * a) - exp(L * (a - c))) / L - c) + (expm1(L * last) / L - last));
+
+	ck_assert_double_eq_tol(want_t, 12.9223, 1e-4);
+	ck_assert_double_eq_tol(want_lost, 2.58869, 1e-4);
+	for (int i = 0; i < SEEDS; i++) {
+		run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND,
+			 .failures_per_instance_h = 0.05, .replacement_h = D, .seed = (uint64_t)i + 1 });
+		ck_assert_double_eq(M("jobs_completed"), 1);
+		t[i] = M("job_completion_p50_s") / 3600;
+		lost[i] = M("work_lost_instance_hours");
+	}
+	mean_se(t, SEEDS, &m, &se);
+	printf("failures: mean time %.4f h (se %.4f), expected %.4f\n", m, se, want_t);
+	ck_assert_msg(fabs(m - want_t) < 4 * se, "mean time %g h, expected %g +- %g", m, want_t, 4 * se);
+	mean_se(lost, SEEDS, &m, &se);
+	printf("failures: mean lost %.4f (se %.4f), expected %.4f\n", m, se, want_lost);
+	ck_assert_msg(fabs(m - want_lost) < 4 * se, "mean lost %g, expected %g +- %g", m, want_lost, 4 * se);
+}
+END_TEST
+
+/* Spot only, instant launches, 2-minute notices at 0.05 interruptions per instance-hour. */
+static const char spot_fleet[] =
+	"name: jobs\nseed: 7\nhorizon: 100h\nslo: {latency_s: 5}\n"
+	"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+	"fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 4, interruptions_per_hour: 0.05, notice_s: 120,"
+	" startup: {kind: constant, mean_s: 0}}\n";
+
+/*
+ * Spot interruptions with a notice (120 s = 1/30 h) shorter than the checkpoint cost (0.25 h), over SEEDS
+ * seeds. 2 instances each interrupted at 0.05 per hour from its launch: the job's first notice comes at
+ * L = 0.1 per hour from the start of each try (a job that leaves relaunches at once on new instances, and
+ * is ready at once). The same job as above: 4 segments of a = 2.25 h (c = 2 h of compute, k = 0.25 h
+ * checkpoint) and a last of 2 h. A notice while computing cannot be covered by a checkpoint (notice < k):
+ * p rolls back and the job leaves at once. A notice in a checkpoint that ends by the doom (X >= a - 1/30)
+ * lets it finish: the segment is saved. So a try of a checkpointed segment fails if X < l = a - 1/30 =
+ * 2.216667 h, and the last one if X < l = 2 h; a failed try costs X (no replacement wait), a good one a:
+ *   E[segment time] = (e^{Ll} - 1) E[X | X < l] + a = (e^{Ll} - 1)/L - l + a
+ *   E[time] = 4 x ((e^{0.2216667} - 1)/0.1 - 2.216667 + 2.25) + ((e^{0.2} - 1)/0.1 - 2 + 2)
+ *           = 4 x 2.514886 + 2.214028 = 12.27357 h
+ *   E[lost] = 2 x (4 x ((e^{Ll} - e^{L(l - c)})/L - c) + ((e^{0.2} - 1)/0.1 - 2))
+ *           = 2 x (4 x ((1.248155 - 1.021903)/0.1 - 2) + 0.214028) = 2 x (4 x 0.262522 + 0.214028)
+ *           = 2.52823 instance-hours.
+ */
+START_TEST(spot_interruptions_match_closed_form)
+{
+	static double t[SEEDS], lost[SEEDS];
+	struct job_spec j = job(2, 20, 0, 2, 0.25, 0);
+	double L = 0.1, c = 2, a = 2.25, l = a - 1.0 / 30, last = 2, m, se;
+	double want_t = 4 * (expm1(L * l) / L - l + a) + (expm1(L * last) / L - last + last);
+	double want_lost = 2 * (4 * ((exp(L * l) - exp(L * (l - c))) / L - c) + (expm1(L * last) / L - last));
+	long interruptions = 0;
+
+	ck_assert_double_eq_tol(want_t, 12.27357, 1e-4);
+	ck_assert_double_eq_tol(want_lost, 2.52823, 1e-4);
+	for (int i = 0; i < SEEDS; i++) {
+		run_jobs(spot_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .seed = (uint64_t)i + 1 });
+		ck_assert_double_eq(M("jobs_completed"), 1);
+		t[i] = M("job_completion_p50_s") / 3600;
+		lost[i] = M("work_lost_instance_hours");
+		interruptions += (long)M("job_interruptions");
+	}
+	ck_assert(interruptions > 0);
+	mean_se(t, SEEDS, &m, &se);
+	printf("spot: mean time %.4f h (se %.4f), expected %.4f\n", m, se, want_t);
+	ck_assert_msg(fabs(m - want_t) < 4 * se, "mean time %g h, expected %g +- %g", m, want_t, 4 * se);
+	mean_se(lost, SEEDS, &m, &se);
+	printf("spot: mean lost %.4f (se %.4f), expected %.4f\n", m, se, want_lost);
+	ck_assert_msg(fabs(m - want_lost) < 4 * se, "mean lost %g, expected %g +- %g", m, want_lost, 4 * se);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -148,6 +259,8 @@ static Suite *jobs_suite(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, failure_free_timeline_and_bill);
+	tcase_add_test(tc, failures_auto_resume_match_closed_form);
+	tcase_add_test(tc, spot_interruptions_match_closed_form);
 	suite_add_tcase(s, tc);
 	return s;
 }
