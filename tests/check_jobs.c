@@ -252,6 +252,130 @@ START_TEST(spot_interruptions_match_closed_form)
 }
 END_TEST
 
+/* Spot at $1 on an availability trace (TRACE, under tests/data/spot) and On-Demand at $10, both instant:
+ * entry 0 Spot, entry 1 On-Demand. */
+static void trace_fleet(char *buf, size_t size, const char *trace, int notice_s)
+{
+	snprintf(buf, size,
+		 "name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 1, notice_s: %d, "
+		 "availability_trace: %s/spot/%s, startup: {kind: constant, mean_s: 0}}\n"
+		 "  - {option: on_demand, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
+		 notice_s, TEST_DATA_DIR, trace);
+}
+
+/*
+ * deadline_spot on a replayed trace (jobs-gap.json: 2 Spot instances in hours 0-2, none in hours 2-12, 2
+ * again from 12 h). One job: 2 instances, 12 instance-hours (T = 6 h), a checkpoint every 1 h costing
+ * 0.05 h, restart 0.1 h, deadline 10 h, switch margin 0.25 h; notices of 120 s (< 0.05 h: no checkpoint
+ * at a notice). Restart cost on On-Demand: startup 0 + restart 0.1 = 0.1 h.
+ *  - spot: ready at 0, computes from 0.1 h; checkpoint at p = 1 h (t = 1.1 .. 1.15 h); at 2 h the trace
+ *    drops to 0: p = 1.85 h rolls back to s = 1 h. No Spot until 12 h, then 5 h of compute and 4
+ *    checkpoints are left: it cannot end before 12 + 0.1 + 5.2 = 17.3 h > 10 h: deadline missed.
+ *  - deadline_spot: with s = 1 h, remaining = 5 + (ceil(5 / 1) - 1) x 0.05 = 5.2 h, so the switch comes at
+ *    10 - 5.2 - 0.1 - 0.25 = 4.45 h (the job waits for Spot from 2 h); On-Demand ready at 4.45 h, restart to
+ *    4.55 h, ends at 4.55 + 5.2 = 9.75 h: deadline met. Cost: Spot 2 instances x 2 h x $1 = $4 (interrupted
+ *    after its first hour: paid) + On-Demand 2 x (9.75 - 4.45) h x $10 = $106; $110 in all.
+ *  - on_demand: ready at 0, ends at 0.1 + 6 + 5 x 0.05 = 6.35 h; 2 x 6.35 x $10 = $127 > $110.
+ */
+START_TEST(deadline_spot_meets_what_spot_misses)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0.05, 0.1);
+	struct knobs k = { .switch_margin_h = 0.25 };
+	double od_cost;
+
+	j.deadline_us = llround(10 * H);
+	trace_fleet(yaml, sizeof yaml, "jobs-gap.json", 120);
+	k.policy = JOB_POLICY_SPOT;
+	run_jobs(yaml, &j, 1, &k);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 1);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 2 * 0.85, 1e-9);
+	if (capture_count(&cap, "job_end") > 0)
+		ck_assert(event_h("job_end", 0) >= 17.3 - 1e-9);
+
+	k.policy = JOB_POLICY_DEADLINE_SPOT;
+	run_jobs(yaml, &j, 1, &k);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+	ck_assert_double_eq(M("jobs_completed"), 1);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 4.45, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 9.75, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 4.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 106.00, 0.005);
+
+	k.policy = JOB_POLICY_ON_DEMAND;
+	run_jobs(yaml, &j, 1, &k);
+	od_cost = M("cost_total_usd");
+	ck_assert_double_eq_tol(od_cost, 127.00, 0.005);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 6.35, 1e-9);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_DEADLINE_SPOT, .switch_margin_h = 0.25 });
+	ck_assert(M("cost_total_usd") < od_cost);
+}
+END_TEST
+
+/*
+ * The switch while running on Spot (jobs-always.json: Spot never runs out). T = 6 h, checkpoints every 1 h
+ * at 0.05 h, restart 0.1 h, deadline 7 h, margin 0.25 h. From s = 0: remaining = 6 + 5 x 0.05 = 6.25 h, the
+ * switch at 7 - 6.25 - 0.1 - 0.25 = 0.4 h. The job computes on Spot from 0.1 h; at 0.4 h (p = 0.3 h) it
+ * checkpoints (to 0.45 h, s = 0.3 h) and moves: On-Demand ready at 0.45 h, restart to 0.55 h, then 5.7 h of
+ * compute with checkpoints at p = 1.3, 2.3, 3.3, 4.3, 5.3 h (ceil(5.7 / 1) - 1 = 5): ends at
+ * 0.55 + 5.7 + 0.25 = 6.5 h. Without the checkpoint at the switch it would roll back to 0, leave at once
+ * and end at 0.4 + 0.1 + 6.25 = 6.75 h.
+ */
+START_TEST(deadline_switch_checkpoints_then_moves)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0.05, 0.1);
+
+	j.deadline_us = llround(7 * H);
+	trace_fleet(yaml, sizeof yaml, "jobs-always.json", 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_DEADLINE_SPOT, .switch_margin_h = 0.25 });
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 0.4, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 0.4, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 0.45, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 6.5, 1e-9);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+	/* Spot 2 x 0.45 h x $1 (ended by the job: billed) + On-Demand 2 x 6.05 h x $10 */
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 0.90, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 121.00, 0.005);
+}
+END_TEST
+
+/*
+ * The checkpoint at an interruption notice (jobs-one-hour-out.json: no Spot in the third hour). T = 6 h,
+ * checkpoints every 1 h, restart 0.1 h, spot policy. The trace's tick at 2 h gives both instances a notice.
+ *  - notice 120 s, checkpoint cost 0.01 h (36 s <= 120 s): computing since the checkpoint at p = 1 h
+ *    (t = 1.1 .. 1.11 h), p = 1 + (2 - 1.11) = 1.89 h at the notice; it checkpoints (2 .. 2.01 h), s = 1.89 h,
+ *    nothing is lost, and after it resumes it needs restart 0.1 + 4.11 h of compute + 4 checkpoints x 0.01:
+ *    end - resume = 4.25 h.
+ *  - notice 120 s, checkpoint cost 0.05 h (180 s > 120 s): p = 1 + (2 - 1.15) = 1.85 h rolls back to 1 h:
+ *    2 instances x 0.85 h = 1.7 instance-hours lost; end - resume = 0.1 + 5 + 4 x 0.05 = 5.3 h.
+ */
+START_TEST(checkpoint_at_the_notice)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0.01, 0.1);
+
+	trace_fleet(yaml, sizeof yaml, "jobs-one-hour-out.json", 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 2, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 2, 1e-9);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 4.25, 1e-9);
+
+	j.ckpt_cost_us = llround(0.05 * H);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_int_eq(capture_count(&cap, "job_checkpoint"), 0);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 1.7, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 5.3, 1e-9);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -261,6 +385,9 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, failure_free_timeline_and_bill);
 	tcase_add_test(tc, failures_auto_resume_match_closed_form);
 	tcase_add_test(tc, spot_interruptions_match_closed_form);
+	tcase_add_test(tc, deadline_spot_meets_what_spot_misses);
+	tcase_add_test(tc, deadline_switch_checkpoints_then_moves);
+	tcase_add_test(tc, checkpoint_at_the_notice);
 	suite_add_tcase(s, tc);
 	return s;
 }
