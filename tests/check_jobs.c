@@ -376,6 +376,72 @@ START_TEST(checkpoint_at_the_notice)
 }
 END_TEST
 
+/*
+ * The queue: priority first, then submission; no backfilling across an entry. One On-Demand entry of 4
+ * instances; no checkpoints, no restart overhead. A: 4 instances, 8 instance-hours (T = 2 h), submitted
+ * at 0; B: 4 instances, T = 1 h, at 0.5 h; C: 2 instances, T = 1 h, at 0.6 h,
+ * priority 1; D: 2 instances, T = 1 h, at 0.7 h.
+ * A runs 0-2 h. At 2 h the queue is C (priority 1), B, D: C takes 2 instances; B wants 4 and waits; D would
+ * fit in the 2 left but may not take them ahead of B. C ends at 3 h, B runs 3-4 h, D 4-5 h.
+ * Starts 0, 2, 3, 4 h; waits 0, 1.4, 2.5, 3.3 h: mean 1.8 h = 6480 s. Completions 2, 2.4, 3.5, 4.3 h:
+ * p50 (nearest rank 2 of 4) 2.4 h = 8640 s, p99 (rank 4) 4.3 h = 15480 s.
+ */
+START_TEST(queue_priority_and_no_backfilling)
+{
+	struct job_spec j[4] = { job(4, 8, 0, 0, 0, 0), job(4, 4, 0.5, 0, 0, 0), job(2, 2, 0.6, 0, 0, 0),
+				 job(2, 2, 0.7, 0, 0, 0) };
+
+	j[2].priority = 1;
+	run_jobs("name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: on_demand, count: 1, max: 4, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
+		 j, 4, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
+	ck_assert_double_eq(M("jobs_completed"), 4);
+	ck_assert_double_eq_tol(event_h("job_start", 0), 0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_start", 1), 2, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_start", 2), 3, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_start", 3), 4, 1e-9);
+	ck_assert_double_eq_tol(M("job_wait_mean_s"), 6480, 1e-6);
+	ck_assert_double_eq_tol(M("job_completion_p50_s"), 8640, 1e-6);
+	ck_assert_double_eq_tol(M("job_completion_p99_s"), 15480, 1e-6);
+}
+END_TEST
+
+/*
+ * reserved_first on a Capacity Block used by jobs, then On-Demand when the block ends. The block holds 2
+ * instances from 11:30 on day 1 to 11:30 on day 2 (11.5 h .. 35.5 h), $5 per instance-hour: 2 x 5 x 24 =
+ * $240. One job: 2 instances, T = 30 h, checkpoints every 1 h at 0.05 h, restart 0.1 h, submitted at 12 h.
+ * It takes the block's idle instances at 12 h, computes from 12.1 h; by the block's expiration warning at
+ * 35.5 - 40 min = 34.8333 h it has run 21 periods of 1.05 h (to 34.15 h, p = 21 h) and 0.6833 h more:
+ * p = 21.6833 h. The warning gives a 10-minute notice (taken at 35 h), enough for a checkpoint: it saves
+ * (to 34.8833 h, s = 21.6833 h, nothing lost), leaves, and goes On-Demand (the block has no idle instance):
+ * ready at once, restart to 34.9833 h, then 8.3167 h of compute and ceil(8.3167) - 1 = 8 checkpoints: ends
+ * at 34.9833 + 8.3167 + 0.4 = 43.7 h. On-Demand bill: 2 x (43.7 - 34.8833) x $10 = $176.33.
+ */
+START_TEST(reserved_first_block_then_on_demand)
+{
+	struct job_spec j = job(2, 60, 12, 1, 0.05, 0.1);
+
+	run_jobs("name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 48h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, end: 2026-01-02T11:30:00Z, count: 2,"
+		 " usd_per_h: 5, startup: {kind: constant, mean_s: 0}}\n"
+		 "  - {option: on_demand, max: 4, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
+		 &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
+	ck_assert_str_eq(capture_find(&cap, "job_start", 0)->option, "capacity_block");
+	ck_assert_double_eq_tol(event_h("job_start", 0), 12, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 34.8 + 1.0 / 30, 1e-6);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 34.8 + 1.0 / 30, 1e-6);
+	ck_assert_str_eq(capture_find(&cap, "job_resume", 0)->option, "on_demand");
+	ck_assert_double_eq_tol(event_h("job_end", 0), 43.7, 1e-6);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(M("jobs_cost_capacity_block_usd"), 240.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 2 * (43.7 - 34.8833333333) * 10, 0.005);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -388,6 +454,8 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, deadline_spot_meets_what_spot_misses);
 	tcase_add_test(tc, deadline_switch_checkpoints_then_moves);
 	tcase_add_test(tc, checkpoint_at_the_notice);
+	tcase_add_test(tc, queue_priority_and_no_backfilling);
+	tcase_add_test(tc, reserved_first_block_then_on_demand);
 	suite_add_tcase(s, tc);
 	return s;
 }
