@@ -285,7 +285,8 @@ static void on_retry(struct engine *eng, struct event *ev)
 	kick(container_of(ev, struct jobs, retry));
 }
 
-/* Place job on entry g (which has room); false if a launch was refused (the entry backs off). */
+/* Place job on entry g (which has room); false if a launch was refused (the entry backs off): all or nothing
+ * (SOURCES.md [jobs-gang-launch]). */
 static bool place(struct jobs *j, struct job *job, int g)
 {
 	struct fleet_group *grp = &j->fleet->group[g];
@@ -489,6 +490,9 @@ static void on_pending(struct engine *eng, struct event *ev)
 
 /* ---- what goes wrong ------------------------------------------------------------------------------------ */
 
+/* A node failure: back to the last checkpoint, then HyperPod's automatic replacement and auto-resume, or
+ * (recovery none) back to the queue after the restart delay (SOURCES.md [hyperpod-auto-resume],
+ * [hyperpod-recovery-none]). */
 static void on_failure(struct engine *eng, struct event *ev)
 {
 	struct job *job = container_of(ev, struct job, failure);
@@ -514,7 +518,8 @@ static void on_failure(struct engine *eng, struct event *ev)
 	jobs_schedule(j, &job->phase, j->eng->now_us + j->sc->jobs.restart_delay_us, on_phase);
 }
 
-/* An instance job holds is under notice until doom_us (jobs.h, "Interruptions"). */
+/* An instance job holds is under notice until doom_us (jobs.h, "Interruptions"; SOURCES.md
+ * [jobs-notice-checkpoint]). */
 static void interrupted(struct jobs *j, struct job *job, int64_t doom_us)
 {
 	int64_t now = j->eng->now_us;

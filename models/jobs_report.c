@@ -53,6 +53,7 @@ int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 	n = put(list, n, "job_interruptions", (double)j->interruptions);
 	n = put(list, n, "job_failures", (double)j->failures);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		/* the bills of jobs entries (SOURCES.md [jobs-cost-share]) */
 		snprintf(name, sizeof name, "jobs_cost_%s_usd", option_kind_name((enum option_kind)k));
 		n = put(list, n, name, m->user_cost_usd[FLEET_USER_JOBS][k]);
 		paid += m->user_paid_gpu_us[FLEET_USER_JOBS][k] / US_PER_H;
