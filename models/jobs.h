@@ -70,8 +70,8 @@
  * meter.h "money by user"), jobs_gpu_hours_paid (paid GPU-hours of jobs entries) and jobs_gpu_hours_idle
  * (those less the GPU-hours jobs held their instances, from taking or launching them to releasing them,
  * within the horizon). Events: job_submit, job_start, job_checkpoint (only at notices and deadline
- * switches: periodic checkpoints are not logged), job_interrupt, job_failure, job_resume, job_end,
- * job_missed_deadline, job_terminated.
+ * switches: periodic checkpoints are not logged), job_interrupt, job_failure, job_resume, job_switch
+ * (deadline_spot), job_end, job_missed_deadline, job_terminated.
  *
  * Memory: everything is allocated by jobs_init; nothing per event.
  */
