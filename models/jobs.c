@@ -198,9 +198,11 @@ bool jobs_room(struct jobs *j, int g, int instances)
 	const struct fleet_group *grp = &j->fleet->group[g];
 	bool room;
 
-	if (!grp->ops || grp->user != FLEET_USER_JOBS || (j->blocked & (1u << g)))
+	if (grp->user != FLEET_USER_JOBS)
 		return false;
-	if (self_managed(grp)) {
+	if (!grp->ops || (j->blocked & (1u << g))) {
+		room = false;
+	} else if (self_managed(grp)) {
 		int n = 0;
 		for (int i = grp->first; i < grp->first + grp->max; i++)
 			n += idle(j, i);
@@ -307,8 +309,6 @@ static bool place(struct jobs *j, struct job *job, int g)
 		if (idx < 0) {
 			release(j, job, -1, "launch cancelled: the job's other instances could not launch");
 			job->group = -1;
-			if (!evq_queued(&j->retry) || j->retry.t_us > grp->retry_us)
-				jobs_schedule(j, &j->retry, grp->retry_us, on_retry);
 			return false;
 		}
 		hold(j, job, idx);
@@ -316,6 +316,19 @@ static bool place(struct jobs *j, struct job *job, int g)
 	job->state = JOB_LAUNCHING;
 	update_policy(j, job);
 	return true;
+}
+
+/* Walk the queue again when the first backoff of an entry a waiting job wanted expires. */
+static void retry_when_backoff_ends(struct jobs *j)
+{
+	int64_t t = INT64_MAX;
+
+	for (int g = 0; g < j->fleet->ngroups; g++)
+		if ((j->blocked & (1u << g)) && j->fleet->group[g].retry_us > j->eng->now_us &&
+		    j->fleet->group[g].retry_us < t)
+			t = j->fleet->group[g].retry_us;
+	if (t != INT64_MAX && (!evq_queued(&j->retry) || j->retry.t_us > t))
+		jobs_schedule(j, &j->retry, t, on_retry);
 }
 
 /* Walk the queue once (jobs.h, "Queue"). */
@@ -341,6 +354,7 @@ static void on_kick(struct engine *eng, struct event *ev)
 		j->blocked |= j->tried;
 		k++;
 	}
+	retry_when_backoff_ends(j);
 }
 
 /* ---- progress ---------------------------------------------------------------------------------------- */

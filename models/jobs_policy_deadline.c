@@ -79,8 +79,8 @@ static int choose(struct jobs *j, struct job *job)
 	bool deadline = job->spec->deadline_us != INT64_MAX;
 
 	if (deadline && !job->od_only && j->eng->now_us >= switch_at(j, job)) {
-		job->od_only = true;
 		engine_cancel(j->eng, &job->wake);
+		jobs_switch(j, job); /* queued: it only logs the switch (and walks the queue once more) */
 	}
 	return jobs_first(j, job, job->od_only ? on_demand : spot);
 }

@@ -25,6 +25,7 @@
 
 static struct capture cap;
 static struct world_report rep;
+static int plan_entry = -1;  /* >= 0: that fleet entry (a capacity_block in the YAML) becomes a training plan */
 
 /* The knobs of sc.jobs a test sets (the rest: no failures, automatic recovery, no margin). */
 struct knobs {
@@ -63,6 +64,8 @@ static void run_jobs(const char *yaml, const struct job_spec *jobs, int n, const
 	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
 	for (int i = 0; i < sc.nfleet; i++)
 		sc.fleet[i].use = (k->serving_entries >> i) & 1 ? USE_SERVING : USE_JOBS;
+	if (plan_entry >= 0) /* the loader refuses training_plan entries for now: same window, same size */
+		sc.fleet[plan_entry].option = OPTION_TRAINING_PLAN;
 	sc.no_traffic = k->serving_entries == 0;
 	if (k->seed)
 		sc.seed = k->seed;
@@ -442,6 +445,69 @@ START_TEST(reserved_first_block_then_on_demand)
 }
 END_TEST
 
+/*
+ * Recovery none against automatic recovery, seed by seed. With no restart overhead and instant launches,
+ * a job that releases its instances at a failure and is placed again restart_delay D later follows the
+ * same timeline as one that keeps them through a replacement of D (the same failure draws, from the job's
+ * own stream, in the same order): equal completion times. The bill differs by what automatic recovery pays
+ * through each replacement: failures x D x 2 instances x $10, up to the per-second rounding and 60 s
+ * minimum of the relaunched instances (at most 60 s x 2 instances x $10 / 3600 = $0.34 per failure).
+ * 2 instances at 0.1 failures per instance-hour, T = 10 h, checkpoints every 2 h at 0.25 h, D = 0.5 h.
+ */
+START_TEST(recovery_none_releases_during_the_delay)
+{
+	struct job_spec j = job(2, 20, 0, 2, 0.25, 0);
+	double failures = 0;
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		double t_auto, cost_auto, n;
+		run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND,
+			 .failures_per_instance_h = 0.1, .replacement_h = 0.5, .seed = seed });
+		t_auto = M("job_completion_p50_s");
+		cost_auto = M("jobs_cost_on_demand_usd");
+		n = M("job_failures");
+		run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND,
+			 .failures_per_instance_h = 0.1, .recovery_none = true, .restart_delay_h = 0.5, .seed = seed });
+		ck_assert_double_eq(M("job_failures"), n);
+		ck_assert_double_eq_tol(M("job_completion_p50_s"), t_auto, 1e-6);
+		ck_assert_double_eq_tol(cost_auto - M("jobs_cost_on_demand_usd"), n * 0.5 * 2 * 10, 0.34 * n + 1e-6);
+		if (n > 0) /* the first failure: back 0.5 h later, on new instances */
+			ck_assert_double_eq_tol(event_h("job_resume", 0) - event_h("job_failure", 0), 0.5, 1e-9);
+		failures += n;
+	}
+	ck_assert(failures > 0);
+}
+END_TEST
+
+/*
+ * max_pending. reserved_first with a training plan entry of 2 instances and an On-Demand entry of 2: a job
+ * of 4 instances never fits. Its placement attempts find no room on the plan it wanted, so 2 days (the
+ * default max_pending) after its submission at 1 h it is terminated: at 49 h. Under on_demand (no plan
+ * wanted) the same job just waits, and misses nothing (it has no deadline).
+ */
+START_TEST(max_pending_terminates_a_job_waiting_for_a_plan)
+{
+	static const char yaml[] =
+		"name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 72h\nslo: {latency_s: 5}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		"fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, end: 2026-01-02T11:30:00Z, count: 2,"
+		" usd_per_h: 5}\n"
+		"  - {option: on_demand, max: 2, usd_per_h: 10}\n";
+	struct job_spec j = job(4, 8, 1, 0, 0, 0);
+
+	plan_entry = 0;
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
+	ck_assert_double_eq(M("jobs_terminated"), 1);
+	ck_assert_double_eq_tol(event_h("job_terminated", 0), 49, 1e-9);
+	ck_assert_double_eq(M("jobs_completed"), 0);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
+	ck_assert_double_eq(M("jobs_terminated"), 0);
+	ck_assert_int_eq(capture_count(&cap, "job_terminated"), 0);
+	plan_entry = -1;
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -456,6 +522,8 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, checkpoint_at_the_notice);
 	tcase_add_test(tc, queue_priority_and_no_backfilling);
 	tcase_add_test(tc, reserved_first_block_then_on_demand);
+	tcase_add_test(tc, recovery_none_releases_during_the_delay);
+	tcase_add_test(tc, max_pending_terminates_a_job_waiting_for_a_plan);
 	suite_add_tcase(s, tc);
 	return s;
 }
