@@ -1,5 +1,6 @@
 /* jobs: the life of training and batch jobs on the fleet (see jobs.h). */
 #include "jobs.h"
+#include "jobs_private.h"
 
 #include <assert.h>
 #include <math.h>
@@ -15,7 +16,6 @@
 
 static void on_phase(struct engine *eng, struct event *ev);
 static void on_failure(struct engine *eng, struct event *ev);
-static void on_kick(struct engine *eng, struct event *ev);
 static void on_pending(struct engine *eng, struct event *ev);
 static void user_up(void *ctx, int idx);
 static void user_down(void *ctx, int idx);
@@ -38,7 +38,7 @@ void jobs_schedule(struct jobs *j, struct event *ev, int64_t t_us, void (*fn)(st
 }
 
 /* Log an event about job (its entry's option, its instances, its name and a note). */
-static void log_job(struct jobs *j, const struct job *job, const char *kind, const char *note)
+void jobs_log(struct jobs *j, const struct job *job, const char *kind, const char *note)
 {
 	char detail[96];
 	const char *option = job->group >= 0 ? option_kind_name(j->fleet->group[job->group].kind) : NULL;
@@ -47,14 +47,7 @@ static void log_job(struct jobs *j, const struct job *job, const char *kind, con
 	meter_event(j->meter, j->eng->now_us, kind, option, job->spec->instances, detail);
 }
 
-/* Walk the queue after the current event (never inside a fleet call: see jobs.h, "Queue"). */
-static void kick(struct jobs *j)
-{
-	if (!j->closed && !evq_queued(&j->kick))
-		jobs_schedule(j, &j->kick, j->eng->now_us, on_kick);
-}
-
-static void update_policy(struct jobs *j, struct job *job)
+void jobs_update_policy(struct jobs *j, struct job *job)
 {
 	if (j->policy->update)
 		j->policy->update(j, job);
@@ -138,91 +131,6 @@ void jobs_fini(struct jobs *j)
 	j->completion_s = NULL;
 }
 
-/* ---- the queue ------------------------------------------------------------------------------------- */
-
-/* True if job a goes before job b: priority (higher first), then submit, then row. */
-static bool before(const struct job *a, const struct job *b)
-{
-	if (a->spec->priority != b->spec->priority)
-		return a->spec->priority > b->spec->priority;
-	if (a->spec->submit_us != b->spec->submit_us)
-		return a->spec->submit_us < b->spec->submit_us;
-	return a->row < b->row;
-}
-
-static void enqueue(struct jobs *j, struct job *job)
-{
-	int k = j->nqueued;
-
-	while (k > 0 && before(job, &j->job[j->queue[k - 1]])) {
-		j->queue[k] = j->queue[k - 1];
-		k--;
-	}
-	j->queue[k] = job->row;
-	j->nqueued++;
-	job->state = JOB_QUEUED;
-	job->group = -1;
-	update_policy(j, job);
-	kick(j);
-}
-
-static void dequeue(struct jobs *j, const struct job *job)
-{
-	int k = 0;
-
-	while (k < j->nqueued && j->queue[k] != job->row)
-		k++;
-	assert(k < j->nqueued);
-	for (; k + 1 < j->nqueued; k++)
-		j->queue[k] = j->queue[k + 1];
-	j->nqueued--;
-}
-
-/* ---- room and placement ------------------------------------------------------------------------------ */
-
-static bool self_managed(const struct fleet_group *g)
-{
-	return g->ops && g->ops->self_managed;
-}
-
-/* True if pool instance idx of a self-managed entry may be taken by a job now. */
-static bool idle(const struct jobs *j, int idx)
-{
-	const struct instance *in = &j->fleet->pool[idx];
-
-	return in->state == INSTANCE_SERVING && !in->noticed && in->busy == 0 && j->owner[idx] < 0;
-}
-
-bool jobs_room(struct jobs *j, int g, int instances)
-{
-	const struct fleet_group *grp = &j->fleet->group[g];
-	bool room;
-
-	if (grp->user != FLEET_USER_JOBS)
-		return false;
-	if (!grp->ops || (j->blocked & (1u << g))) {
-		room = false;
-	} else if (self_managed(grp)) {
-		int n = 0;
-		for (int i = grp->first; i < grp->first + grp->max; i++)
-			n += idle(j, i);
-		room = n >= instances;
-	} else {
-		room = j->eng->now_us >= grp->retry_us && grp->max - grp->live - grp->draining >= instances;
-	}
-	if (!room)
-		j->tried |= 1u << g;
-	return room;
-}
-
-int jobs_first(struct jobs *j, const struct job *job, bool (*want)(const struct fleet_group *g))
-{
-	for (int g = 0; g < j->fleet->ngroups; g++)
-		if (want(&j->fleet->group[g]) && jobs_room(j, g, job->spec->instances))
-			return g;
-	return -1;
-}
-
 static void arm_failure(struct jobs *j, struct job *job)
 {
 	double rate = j->sc->jobs.failures_per_instance_h * job->spec->instances;
@@ -233,31 +141,24 @@ static void arm_failure(struct jobs *j, struct job *job)
 }
 
 /* All its instances are ready (or were taken ready): pay the restart overhead. */
-static void restart(struct jobs *j, struct job *job)
+void jobs_restart(struct jobs *j, struct job *job)
 {
 	if (job->start_us < 0) {
 		job->start_us = j->eng->now_us;
 		j->started++;
 		j->wait_us += (double)(job->start_us - job->spec->submit_us);
-		log_job(j, job, "job_start", NULL);
+		jobs_log(j, job, "job_start", NULL);
 	} else {
-		log_job(j, job, "job_resume", NULL);
+		jobs_log(j, job, "job_resume", NULL);
 	}
 	job->state = JOB_RESTART;
 	arm_failure(j, job);
 	jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->restart_us, on_phase);
 }
 
-static void hold(struct jobs *j, struct job *job, int idx)
-{
-	j->owner[idx] = job->row;
-	j->fleet->pool[idx].busy = 1;
-	job->held[job->nheld++] = idx;
-}
-
 /* Release every instance job holds (see jobs.h, "Leaving"); `gone` is an instance being taken away now (the
  * fleet terminates it), or -1. */
-static void release(struct jobs *j, struct job *job, int gone, const char *why)
+void jobs_release(struct jobs *j, struct job *job, int gone, const char *why)
 {
 	struct fleet *f = j->fleet;
 	int64_t until = j->eng->now_us < j->horizon_us ? j->eng->now_us : j->horizon_us;
@@ -272,89 +173,13 @@ static void release(struct jobs *j, struct job *job, int gone, const char *why)
 			continue;
 		if (in->state == INSTANCE_DRAINING)
 			fleet_instance_idle(f, idx);
-		else if (!self_managed(&f->group[in->group]))
+		else if (!jobs_self_managed(&f->group[in->group]))
 			fleet_retire(f, idx, why);
 	}
 	job->nheld = job->nup = 0;
 	engine_cancel(j->eng, &job->failure);
 	engine_cancel(j->eng, &job->phase);
-	kick(j);
-}
-
-static void on_retry(struct engine *eng, struct event *ev)
-{
-	(void)eng;
-	kick(container_of(ev, struct jobs, retry));
-}
-
-/* Place job on entry g (which has room); false if a launch was refused (the entry backs off): all or nothing
- * (SOURCES.md [jobs-gang-launch]). */
-static bool place(struct jobs *j, struct job *job, int g)
-{
-	struct fleet_group *grp = &j->fleet->group[g];
-	int n = job->spec->instances;
-
-	job->group = g;
-	job->held_since_us = j->eng->now_us;
-	if (self_managed(grp)) {
-		for (int i = grp->first; i < grp->first + grp->max && job->nheld < n; i++)
-			if (idle(j, i))
-				hold(j, job, i);
-		update_policy(j, job);
-		restart(j, job);
-		return true;
-	}
-	while (job->nheld < n) {
-		int idx = fleet_launch(j->fleet, grp);
-		if (idx < 0) {
-			release(j, job, -1, "launch cancelled: the job's other instances could not launch");
-			job->group = -1;
-			return false;
-		}
-		hold(j, job, idx);
-	}
-	job->state = JOB_LAUNCHING;
-	update_policy(j, job);
-	return true;
-}
-
-/* Walk the queue again when the first backoff of an entry a waiting job wanted expires. */
-static void retry_when_backoff_ends(struct jobs *j)
-{
-	int64_t t = INT64_MAX;
-
-	for (int g = 0; g < j->fleet->ngroups; g++)
-		if ((j->blocked & (1u << g)) && j->fleet->group[g].retry_us > j->eng->now_us &&
-		    j->fleet->group[g].retry_us < t)
-			t = j->fleet->group[g].retry_us;
-	if (t != INT64_MAX && (!evq_queued(&j->retry) || j->retry.t_us > t))
-		jobs_schedule(j, &j->retry, t, on_retry);
-}
-
-/* Walk the queue once (jobs.h, "Queue"). */
-static void on_kick(struct engine *eng, struct event *ev)
-{
-	struct jobs *j = container_of(ev, struct jobs, kick);
-	int k = 0;
-
-	(void)eng;
-	j->blocked = 0;
-	while (k < j->nqueued) {
-		struct job *job = &j->job[j->queue[k]];
-		int g;
-		j->tried = 0;
-		g = j->policy->choose(j, job);
-		if (g >= 0 && place(j, job, g)) {
-			dequeue(j, job);
-			continue;
-		}
-		if (g >= 0)
-			j->tried |= 1u << g;
-		job->wanted_plan = (j->tried & j->plans) != 0;
-		j->blocked |= j->tried;
-		k++;
-	}
-	retry_when_backoff_ends(j);
+	jobs_kick(j);
 }
 
 /* ---- progress ---------------------------------------------------------------------------------------- */
@@ -402,8 +227,8 @@ static void finish(struct jobs *j, struct job *job)
 	int64_t now = j->eng->now_us;
 
 	job->p_us = job->t_us;
-	release(j, job, -1, "job ended");
-	log_job(j, job, "job_end", NULL);
+	jobs_release(j, job, -1, "job ended");
+	jobs_log(j, job, "job_end", NULL);
 	job->state = JOB_DONE;
 	job->end_us = now;
 	j->completion_s[j->completed++] = (double)(now - job->spec->submit_us) / SIM_US_PER_S;
@@ -411,7 +236,7 @@ static void finish(struct jobs *j, struct job *job)
 	engine_cancel(j->eng, &job->pending);
 	if (now > job->spec->deadline_us) {
 		j->missed++;
-		log_job(j, job, "job_missed_deadline", "ended after its deadline");
+		jobs_log(j, job, "job_missed_deadline", "ended after its deadline");
 	}
 }
 
@@ -432,7 +257,7 @@ static void leave(struct jobs *j, struct job *job, bool saving)
 static void leave_saving(struct jobs *j, struct job *job, const char *why)
 {
 	advance(j, job);
-	log_job(j, job, "job_checkpoint", why);
+	jobs_log(j, job, "job_checkpoint", why);
 	job->state = JOB_LEAVING;
 	job->saving = true;
 	jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->ckpt_cost_us, on_phase);
@@ -447,13 +272,13 @@ static void on_phase(struct engine *eng, struct event *ev)
 	switch (job->state) {
 	case JOB_PENDING:
 		j->submitted++;
-		log_job(j, job, "job_submit", NULL);
+		jobs_log(j, job, "job_submit", NULL);
 		if (j->plans && j->sc->jobs.max_pending_us > 0)
 			jobs_schedule(j, &job->pending, job->spec->submit_us + j->sc->jobs.max_pending_us, on_pending);
-		enqueue(j, job);
+		jobs_enqueue(j, job);
 		break;
 	case JOB_DELAYED:
-		enqueue(j, job);
+		jobs_enqueue(j, job);
 		break;
 	case JOB_RESTART:
 		compute(j, job);
@@ -469,17 +294,17 @@ static void on_phase(struct engine *eng, struct event *ev)
 		break;
 	case JOB_CKPT:
 		job->s_us = job->p_us;
-		update_policy(j, job);
+		jobs_update_policy(j, job);
 		compute(j, job);
 		break;
 	case JOB_LEAVING:
 		if (job->saving)
 			job->s_us = job->p_us;
-		release(j, job, -1, "job left its instances");
-		enqueue(j, job);
+		jobs_release(j, job, -1, "job left its instances");
+		jobs_enqueue(j, job);
 		break;
 	case JOB_REPLACING:
-		restart(j, job);
+		jobs_restart(j, job);
 		break;
 	default:
 		assert(0 && "no phase in this state");
@@ -495,11 +320,11 @@ static void on_pending(struct engine *eng, struct event *ev)
 	(void)eng;
 	if (job->state != JOB_QUEUED || job->start_us >= 0 || !job->wanted_plan)
 		return;
-	dequeue(j, job);
+	jobs_dequeue(j, job);
 	job->state = JOB_TERMINATED;
 	j->terminated++;
 	engine_cancel(j->eng, &job->wake);
-	log_job(j, job, "job_terminated", "InsufficientCapacityError: pending too long for a training plan");
+	jobs_log(j, job, "job_terminated", "InsufficientCapacityError: pending too long for a training plan");
 }
 
 /* ---- what goes wrong ------------------------------------------------------------------------------------ */
@@ -514,7 +339,7 @@ static void on_failure(struct engine *eng, struct event *ev)
 
 	(void)eng;
 	j->failures++;
-	log_job(j, job, "job_failure", j->sc->jobs.auto_resume ? "node replaced, resume from checkpoint" :
+	jobs_log(j, job, "job_failure", j->sc->jobs.auto_resume ? "node replaced, resume from checkpoint" :
 			"released; rejoins the queue after the restart delay");
 	if (job->state == JOB_LEAVING) {
 		leave(j, job, false); /* the checkpoint at the notice is lost */
@@ -526,7 +351,7 @@ static void on_failure(struct engine *eng, struct event *ev)
 		jobs_schedule(j, &job->phase, j->eng->now_us + j->sc->jobs.replacement_us, on_phase);
 		return;
 	}
-	release(j, job, -1, "job failed: recovery none");
+	jobs_release(j, job, -1, "job failed: recovery none");
 	job->state = JOB_DELAYED;
 	job->group = -1;
 	jobs_schedule(j, &job->phase, j->eng->now_us + j->sc->jobs.restart_delay_us, on_phase);
@@ -541,7 +366,7 @@ static void interrupted(struct jobs *j, struct job *job, int64_t doom_us)
 	switch (job->state) {
 	case JOB_COMPUTE:
 		j->interruptions++;
-		log_job(j, job, "job_interrupt", NULL);
+		jobs_log(j, job, "job_interrupt", NULL);
 		advance(j, job);
 		if (job->spec->ckpt_interval_us > 0 && doom_us - now >= job->spec->ckpt_cost_us)
 			leave_saving(j, job, "at the interruption notice");
@@ -550,7 +375,7 @@ static void interrupted(struct jobs *j, struct job *job, int64_t doom_us)
 		break;
 	case JOB_CKPT:
 		j->interruptions++;
-		log_job(j, job, "job_interrupt", NULL);
+		jobs_log(j, job, "job_interrupt", NULL);
 		if (job->phase.t_us <= doom_us) {
 			job->state = JOB_LEAVING; /* finish the checkpoint under way */
 			job->saving = true;
@@ -566,7 +391,7 @@ static void interrupted(struct jobs *j, struct job *job, int64_t doom_us)
 	case JOB_RESTART:
 	case JOB_REPLACING:
 		j->interruptions++;
-		log_job(j, job, "job_interrupt", NULL);
+		jobs_log(j, job, "job_interrupt", NULL);
 		leave(j, job, false);
 		break;
 	default:
@@ -594,11 +419,11 @@ static void user_reclaim(void *ctx, int idx)
 	job = &j->job[j->owner[idx]];
 	if (job->state != JOB_LEAVING) {
 		j->interruptions++;
-		log_job(j, job, "job_interrupt", "instance taken away");
+		jobs_log(j, job, "job_interrupt", "instance taken away");
 	}
 	rollback(j, job); /* a checkpoint at the notice not finished by now is lost */
-	release(j, job, idx, "job left its instances");
-	enqueue(j, job);
+	jobs_release(j, job, idx, "job left its instances");
+	jobs_enqueue(j, job);
 }
 
 static void user_up(void *ctx, int idx)
@@ -607,12 +432,12 @@ static void user_up(void *ctx, int idx)
 	struct job *job;
 
 	if (j->owner[idx] < 0) {
-		kick(j); /* a self-managed instance came up */
+		jobs_kick(j); /* a self-managed instance came up */
 		return;
 	}
 	job = &j->job[j->owner[idx]];
 	if (job->state == JOB_LAUNCHING && ++job->nup == job->nheld)
-		restart(j, job);
+		jobs_restart(j, job);
 }
 
 void jobs_switch(struct jobs *j, struct job *job)
@@ -620,10 +445,10 @@ void jobs_switch(struct jobs *j, struct job *job)
 	if (job->od_only)
 		return;
 	job->od_only = true;
-	log_job(j, job, "job_switch", "deadline: on-demand from now on");
+	jobs_log(j, job, "job_switch", "deadline: on-demand from now on");
 	switch (job->state) {
 	case JOB_QUEUED:
-		kick(j);
+		jobs_kick(j);
 		break;
 	case JOB_COMPUTE:
 		if (job->spec->ckpt_interval_us > 0)
@@ -669,7 +494,7 @@ void jobs_close(struct jobs *j, int64_t horizon_us)
 		if (job->end_us < 0 && job->state != JOB_TERMINATED && job->state != JOB_PENDING &&
 		    job->spec->deadline_us <= horizon_us) {
 			j->missed++;
-			log_job(j, job, "job_missed_deadline", "not ended by its deadline");
+			jobs_log(j, job, "job_missed_deadline", "not ended by its deadline");
 		}
 	}
 	j->closed = true;

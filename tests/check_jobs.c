@@ -96,6 +96,15 @@ static double M(const char *name)
 	return NAN;
 }
 
+/* The option of the i-th event of kind (it must exist). */
+static const char *event_option(const char *kind, int i)
+{
+	const struct capture_event *e = capture_find(&cap, kind, i);
+
+	ck_assert_msg(e != NULL, "no event %s #%d", kind, i);
+	return e->option;
+}
+
 /* The time of the i-th event of kind, in hours (it must exist). */
 static double event_h(const char *kind, int i)
 {
@@ -433,11 +442,11 @@ START_TEST(reserved_first_block_then_on_demand)
 		 " usd_per_h: 5, startup: {kind: constant, mean_s: 0}}\n"
 		 "  - {option: on_demand, max: 4, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
 		 &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
-	ck_assert_str_eq(capture_find(&cap, "job_start", 0)->option, "capacity_block");
+	ck_assert_str_eq(event_option("job_start", 0), "capacity_block");
 	ck_assert_double_eq_tol(event_h("job_start", 0), 12, 1e-9);
 	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 34.8 + 1.0 / 30, 1e-6);
 	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 34.8 + 1.0 / 30, 1e-6);
-	ck_assert_str_eq(capture_find(&cap, "job_resume", 0)->option, "on_demand");
+	ck_assert_str_eq(event_option("job_resume", 0), "on_demand");
 	ck_assert_double_eq_tol(event_h("job_end", 0), 43.7, 1e-6);
 	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
 	ck_assert_double_eq_tol(M("jobs_cost_capacity_block_usd"), 240.00, 0.005);
