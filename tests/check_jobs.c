@@ -150,6 +150,8 @@ START_TEST(failure_free_timeline_and_bill)
 	/* no traffic: serving metrics are defined (0) or undefined (NaN), never garbage */
 	ck_assert_double_eq(M("requests_total"), 0);
 	ck_assert(isnan(M("latency_p50_s")));
+	/* and no serving warning fires on a run with no traffic */
+	ck_assert_int_eq(cap.nwarnings, 0);
 }
 END_TEST
 
