@@ -80,8 +80,10 @@
 --      lines recorded, and `gpucap export --focus` refuses them); no value changes.
 --   7  hours. Migration 6 -> 7 creates the table (empty: runs written before version 7 have no hourly
 --      latency recorded, and `gpucap report` says so); no value changes.
---   8  samples.instances_training_plan (SageMaker training plan instances). Migration 7 -> 8 adds the column
---      (NULL in the rows already there: those runs had no training plans); no value changes.
+--   8  samples.instances_training_plan (SageMaker training plan instances); run_summary with the jobs
+--      metrics (jobs_submitted ... jobs_gpu_hours_idle: NULL for runs without jobs). Migration 7 -> 8 adds
+--      the column (NULL in the rows already there: those runs had no training plans) and rebuilds
+--      run_summary; no value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 

@@ -114,6 +114,9 @@ int fleet_capacity(const struct fleet *f)
 	return f->npool;
 }
 
+/* the meter keeps bills by user (meter.h, bill_user) with the fleet's numbering */
+_Static_assert(FLEET_USERS == METER_USERS, "the meter's users are the fleet's");
+
 void fleet_set_user(struct fleet *f, int which, const struct fleet_user *u)
 {
 	f->user[which] = *u;
@@ -303,8 +306,10 @@ static void terminate(struct fleet *f, struct instance *in)
 	in->state = INSTANCE_FREE;
 	if (f->closed)
 		return;
+	f->meter->bill_user = in->user;
 	if (g->ops->ended)
 		g->ops->ended(f, g, in, f->eng->now_us, true);
+	f->meter->bill_user = FLEET_USER_SERVING;
 	meter_live(f->meter, f->eng->now_us, g->kind, -1);
 	f->meter->terminations++;
 	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
@@ -777,6 +782,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 			continue;
 		engine_cancel(f->eng, &in->ready);
 		engine_cancel(f->eng, &in->notice);
+		f->meter->bill_user = in->user;
 		if (g->ops->ended)
 			g->ops->ended(f, g, in, horizon_us, false); /* doom still queued: when it would be taken */
 		engine_cancel(f->eng, &in->doom);
@@ -784,9 +790,11 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];
 		engine_cancel(f->eng, &grp->share);
+		f->meter->bill_user = grp->user;
 		if (grp->ops && grp->ops->close)
 			grp->ops->close(f, grp, horizon_us);
 	}
+	f->meter->bill_user = FLEET_USER_SERVING;
 	engine_cancel(f->eng, &f->retry);
 	f->closed = true;
 }

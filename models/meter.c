@@ -172,6 +172,8 @@ static void usage_add(struct meter *m, enum savings_usage k, int64_t t0_us, int6
 {
 	struct savings_hour *all = m->usage_by_hour;
 
+	if (t1_us > t0_us)
+		m->user_usage_usd[m->bill_user][k] += usd_per_h * (double)(t1_us - t0_us) / 3.6e9;
 	usage_spread(m, k, t0_us, t1_us, usd_per_h);
 	if (t0_us < m->warmup_us)
 		t0_us = m->warmup_us;
@@ -475,6 +477,8 @@ void meter_charge_split(struct meter *m, enum option_kind kind, double usd, doub
 {
 	m->cost_usd[kind] += usd;
 	m->paid_gpu_us[kind] += paid_inst_us * m->gpus;
+	m->user_cost_usd[m->bill_user][kind] += usd;
+	m->user_paid_gpu_us[m->bill_user][kind] += paid_inst_us * m->gpus;
 	m->cost_meas_usd[kind] += meas_usd;
 	m->paid_gpu_meas_us[kind] += meas_inst_us * m->gpus;
 }
@@ -645,6 +649,28 @@ int meter_emit_bill(struct meter *m)
 	return m->status;
 }
 
+/* Share the settled On-Demand and ODCR dollars out to the users, in proportion to each one's usage of the
+ * kind over the window (see struct meter). */
+static void settle_users(struct meter *m, const struct savings_result *r)
+{
+	double od = 0, odcr = 0;
+
+	for (int u = 0; u < METER_USERS; u++) {
+		od += m->user_usage_usd[u][SAVINGS_ON_DEMAND];
+		odcr += m->user_usage_usd[u][SAVINGS_ODCR_USED] + m->user_usage_usd[u][SAVINGS_ODCR_UNUSED];
+	}
+	for (int u = 0; u < METER_USERS; u++) {
+		const double *use = m->user_usage_usd[u];
+		if (od > 0)
+			m->user_cost_usd[u][OPTION_ON_DEMAND] += r->excess_usd[SAVINGS_ON_DEMAND] *
+								   use[SAVINGS_ON_DEMAND] / od;
+		if (odcr > 0)
+			m->user_cost_usd[u][OPTION_ODCR] -= (r->covered_usd[SAVINGS_ODCR_USED] +
+							     r->covered_usd[SAVINGS_ODCR_UNUSED]) *
+							    (use[SAVINGS_ODCR_USED] + use[SAVINGS_ODCR_UNUSED]) / odcr;
+	}
+}
+
 void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int nplans)
 {
 	struct savings_result r;
@@ -662,6 +688,7 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 	bill_settled(m, plans, nplans);
 	savings_settle(m->usage_by_hour, m->nhours, plans, nplans, &r);
 	m->cost_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];
+	settle_users(m, &r);
 	/* the ODCR bill (option_odcr.c) holds the whole reservation; what a plan covered is paid by the plan */
 	m->cost_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED];
 	m->cost_usd[OPTION_SAVINGS_PLAN] += r.commit_usd;

@@ -32,6 +32,7 @@
 #define METER_BATCH 512
 #define METER_MAX_METRICS 160
 #define METER_SLO_PCTS 4   /* percentile SLOs: p50, p90, p95, p99 (scenario.h, enum scenario_slo_pct) */
+#define METER_USERS 2      /* whose instances a bill is for: the fleet's users (fleet.h, FLEET_USER_*) */
 
 /* The kinds of a bill line (sink.h, struct sink_charge). */
 enum charge_kind { CHARGE_USAGE, CHARGE_USED, CHARGE_UNUSED, CHARGE_UPFRONT, CHARGE_KIND_COUNT };
@@ -130,6 +131,16 @@ struct meter {
 	double paid_gpu_us[OPTION_KIND_COUNT];    /* GPU-microseconds the bill covers */
 	double cost_meas_usd[OPTION_KIND_COUNT];  /* the part of cost_usd for [warmup, horizon) */
 	double paid_gpu_meas_us[OPTION_KIND_COUNT];  /* the part of paid_gpu_us in [warmup, horizon) */
+
+	/* money by user: the fleet sets bill_user around each bill it asks an option for (an instance ending,
+	 * a group closing), and every charge and usage is also added to that user's sums. On-Demand and ODCR
+	 * dollars are settled per clock hour against the Savings Plans (meter_settle): each user bears the
+	 * settled dollars of a usage kind in proportion to its share of that kind's usage over the window. */
+	int bill_user;                                            /* 0..METER_USERS-1, 0 (serving) by default */
+	double user_cost_usd[METER_USERS][OPTION_KIND_COUNT];     /* cost_usd by user */
+	double user_paid_gpu_us[METER_USERS][OPTION_KIND_COUNT];  /* paid_gpu_us by user */
+	double user_usage_usd[METER_USERS][SAVINGS_USAGE_COUNT];  /* Savings-Plan-eligible usage by user, USD
+	                                                             at On-Demand (ODCR) rates */
 
 	/* usage Savings Plans may cover, by UTC clock hour (savings.h): entry h is the part of the window
 	 * inside the h-th clock hour it touches; owned */

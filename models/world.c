@@ -11,6 +11,7 @@
 #include "cron.h"
 #include "engine.h"
 #include "fleet.h"
+#include "jobs.h"
 #include "policy.h"
 #include "serving.h"
 #include "savings.h"
@@ -27,6 +28,7 @@ struct world {
 	struct fleet fleet;
 	struct serving serving;
 	struct copies copies;        /* model copies: what the policies scale when sc->copies.enabled */
+	struct jobs jobs;            /* training and batch jobs, when sc->jobs.n > 0 */
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
@@ -374,7 +376,9 @@ static int initial_capacity(const struct scenario *sc)
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
-		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN) /* add themselves */
+		/* blocks and plans add themselves; a jobs entry's instances are the jobs' (jobs.h) */
+		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN &&
+		    sc->fleet[i].use != USE_JOBS)
 			n += sc->fleet[i].count;
 	}
 	if (sc->autoscaling.policy != POLICY_NONE) {
@@ -468,8 +472,8 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		.max_violation_rate = sc->slo.max_violation_rate,
 		.window_us = sc->slo.window_us,
 		.window_phase_us = window_phase_us(sc) });
-	rc = workload_init(&w->wl, sc, d);
-	if (rc)
+	/* a jobs-only scenario has no traffic: no source, no arrival, serving simply has nothing */
+	if (!sc->no_traffic && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
 		return rc;
 	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter);
 	if (rc)
@@ -487,6 +491,8 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	}
 	fleet_set_user(&w->fleet, FLEET_USER_SERVING, &(struct fleet_user){
 		.up = serving_user_up, .down = serving_user_down, .reclaim = serving_user_reclaim, .ctx = w });
+	if (sc->jobs.n > 0 && (rc = jobs_init(&w->jobs, sc, &w->eng, &w->meter, &w->fleet)) != STATUS_OK)
+		return rc;
 	w->policy = policy_new(sc, &rc);
 	if (rc)
 		return rc;
@@ -498,7 +504,8 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		w->also[i]->max = sc->autoscaling.max;
 		w->nalso = i + 1;
 	}
-	return evq_reserve(&w->eng.q, (size_t)fleet_capacity(&w->fleet) + 1024);
+	/* each job has 4 events of its own (jobs.h) */
+	return evq_reserve(&w->eng.q, (size_t)fleet_capacity(&w->fleet) + 4 * (size_t)sc->jobs.n + 1024);
 }
 
 /* The engine goes first: a run that failed part-way leaves events queued, and evq_fini() marks them
@@ -512,6 +519,8 @@ static void teardown(struct world *w)
 	if (w->sc->copies.enabled)
 		copies_fini(&w->copies);
 	serving_fini(&w->serving);
+	if (w->sc->jobs.n > 0)
+		jobs_fini(&w->jobs);
 	fleet_fini(&w->fleet);
 	workload_fini(&w->wl);
 	meter_fini(&w->meter);
@@ -524,9 +533,12 @@ static void run_to_horizon(struct world *w)
 	int rc = sc->copies.enabled ? copies_start(&w->copies, initial_capacity(sc))
 				    : fleet_start(&w->fleet, initial_capacity(sc));
 
+	if (rc == STATUS_OK && sc->jobs.n > 0)
+		rc = jobs_start(&w->jobs);
 	if (rc != STATUS_OK)
 		return;
-	next_arrival(w);
+	if (!sc->no_traffic)
+		next_arrival(w);
 	if (sc->sample_period_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
 	if (w->policy && sc->autoscaling.resolution_us <= sc->horizon_us)
@@ -596,6 +608,8 @@ static void drain(struct world *w)
 {
 	engine_advance(&w->eng, w->sc->horizon_us);
 	meter_close(&w->meter, w->sc->horizon_us);
+	if (w->sc->jobs.n > 0)
+		jobs_close(&w->jobs, w->sc->horizon_us);
 	fleet_close(&w->fleet, w->sc->horizon_us);
 	if (w->sc->copies.enabled)
 		copies_close(&w->copies);
@@ -682,6 +696,8 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 	if (rc)
 		goto out_end;
 	rep->nmetrics = meter_report(&w->meter, w->eng.events_run, seconds_since(&t0), rep->metrics);
+	if (sc->jobs.n > 0)
+		rep->nmetrics = jobs_report(&w->jobs, rep->metrics, rep->nmetrics);
 	rep->nwarnings = warn_collect(&w->warn, sc, rep->metrics, rep->nmetrics, rep->warnings, WARN_MAX);
 	rc = sink->ops->warnings(sink->self, rep->warnings, (size_t)rep->nwarnings);
 	if (rc)

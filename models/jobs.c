@@ -1,0 +1,501 @@
+/* jobs: the life of training and batch jobs on the fleet (see jobs.h). */
+#include "jobs.h"
+#include "jobs_private.h"
+
+#include <assert.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "rng.h"
+#include "status.h"
+
+#define US_PER_H 3.6e9
+
+static void on_phase(struct engine *eng, struct event *ev);
+static void on_failure(struct engine *eng, struct event *ev);
+static void on_pending(struct engine *eng, struct event *ev);
+static void user_up(void *ctx, int idx);
+static void user_down(void *ctx, int idx);
+static void user_reclaim(void *ctx, int idx);
+
+static void fail_run(struct jobs *j, int rc)
+{
+	meter_fail(j->meter, rc);
+	engine_stop(j->eng);
+}
+
+void jobs_schedule(struct jobs *j, struct event *ev, int64_t t_us, void (*fn)(struct engine *, struct event *))
+{
+	int rc;
+
+	engine_cancel(j->eng, ev);
+	rc = engine_schedule(j->eng, ev, t_us < j->eng->now_us ? j->eng->now_us : t_us, fn);
+	if (rc != STATUS_OK)
+		fail_run(j, rc);
+}
+
+/* Log an event about job (its entry's option, its instances, its name and a note). */
+void jobs_log(struct jobs *j, const struct job *job, const char *kind, const char *note)
+{
+	char detail[96];
+	const char *option = job->group >= 0 ? option_kind_name(j->fleet->group[job->group].kind) : NULL;
+
+	snprintf(detail, sizeof detail, "%s%s%s", job->spec->name, note ? ": " : "", note ? note : "");
+	meter_event(j->meter, j->eng->now_us, kind, option, job->spec->instances, detail);
+}
+
+void jobs_update_policy(struct jobs *j, struct job *job)
+{
+	if (j->policy->update)
+		j->policy->update(j, job);
+}
+
+/* ---- setup ----------------------------------------------------------------------------------------- */
+
+static int64_t compute_us(const struct job_spec *s)
+{
+	return llround(s->work_h / s->instances * US_PER_H);
+}
+
+int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, struct meter *meter,
+	      struct fleet *f)
+{
+	int total = 0, used = 0;
+	char name[48];
+
+	*j = (struct jobs){ .sc = sc, .eng = eng, .meter = meter, .fleet = f, .n = sc->jobs.n,
+			    .horizon_us = sc->horizon_us };
+	switch (sc->jobs.policy) {
+	case JOB_POLICY_SPOT: j->policy = &jobs_policy_spot; break;
+	case JOB_POLICY_DEADLINE_SPOT: j->policy = &jobs_policy_deadline; break;
+	case JOB_POLICY_RESERVED_FIRST: j->policy = &jobs_policy_reserved; break;
+	default: j->policy = &jobs_policy_on_demand; break;
+	}
+	for (int i = 0; i < j->n; i++)
+		total += sc->jobs.list[i].instances;
+	j->job = calloc((size_t)j->n, sizeof *j->job);
+	j->queue = calloc((size_t)j->n, sizeof *j->queue);
+	j->owner = malloc(sizeof *j->owner * (size_t)(f->npool > 0 ? f->npool : 1));
+	j->slots = malloc(sizeof *j->slots * (size_t)(total > 0 ? total : 1));
+	j->completion_s = calloc((size_t)j->n, sizeof *j->completion_s);
+	if (!j->job || !j->queue || !j->owner || !j->slots || !j->completion_s)
+		goto out_fini;
+	for (int i = 0; i < f->npool; i++)
+		j->owner[i] = -1;
+	for (int g = 0; g < f->ngroups; g++)
+		if (f->group[g].kind == OPTION_TRAINING_PLAN && f->group[g].user == FLEET_USER_JOBS)
+			j->plans |= 1u << g;
+	engine_event_init(&j->kick);
+	engine_event_init(&j->retry);
+	for (int i = 0; i < j->n; i++) {
+		struct job *job = &j->job[i];
+		job->spec = &sc->jobs.list[i];
+		job->row = i;
+		job->state = JOB_PENDING;
+		job->group = -1;
+		job->held = j->slots + used;
+		used += job->spec->instances;
+		job->t_us = compute_us(job->spec);
+		job->start_us = job->end_us = -1;
+		job->jobs = j;
+		engine_event_init(&job->phase);
+		engine_event_init(&job->failure);
+		engine_event_init(&job->wake);
+		engine_event_init(&job->pending);
+		snprintf(name, sizeof name, "jobs.failures.%d", i);
+		if (!(job->rng = rng_new(sc->seed, name)))
+			goto out_fini;
+	}
+	fleet_set_user(f, FLEET_USER_JOBS, &(struct fleet_user){
+		.up = user_up, .down = user_down, .reclaim = user_reclaim, .ctx = j });
+	return STATUS_OK;
+out_fini:
+	jobs_fini(j);
+	return STATUS_ENOMEM;
+}
+
+void jobs_fini(struct jobs *j)
+{
+	for (int i = 0; j->job && i < j->n; i++)
+		gsl_rng_free(j->job[i].rng);
+	free(j->job);
+	free(j->queue);
+	free(j->owner);
+	free(j->slots);
+	free(j->completion_s);
+	j->job = NULL;
+	j->queue = j->owner = j->slots = NULL;
+	j->completion_s = NULL;
+}
+
+static void arm_failure(struct jobs *j, struct job *job)
+{
+	double rate = j->sc->jobs.failures_per_instance_h * job->spec->instances;
+
+	if (rate > 0 && !evq_queued(&job->failure))
+		jobs_schedule(j, &job->failure,
+			      j->eng->now_us + (int64_t)gsl_ran_exponential(job->rng, US_PER_H / rate), on_failure);
+}
+
+/* All its instances are ready (or were taken ready): pay the restart overhead. */
+void jobs_restart(struct jobs *j, struct job *job)
+{
+	if (job->start_us < 0) {
+		job->start_us = j->eng->now_us;
+		j->started++;
+		j->wait_us += (double)(job->start_us - job->spec->submit_us);
+		jobs_log(j, job, "job_start", NULL);
+	} else {
+		jobs_log(j, job, "job_resume", NULL);
+	}
+	job->state = JOB_RESTART;
+	arm_failure(j, job);
+	jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->restart_us, on_phase);
+}
+
+/* Release every instance job holds (see jobs.h, "Leaving"); `gone` is an instance being taken away now (the
+ * fleet terminates it), or -1. */
+void jobs_release(struct jobs *j, struct job *job, int gone, const char *why)
+{
+	struct fleet *f = j->fleet;
+	int64_t until = j->eng->now_us < j->horizon_us ? j->eng->now_us : j->horizon_us;
+
+	j->held_inst_us += (double)job->nheld * (double)(until - job->held_since_us);
+	for (int k = 0; k < job->nheld; k++) {
+		int idx = job->held[k];
+		struct instance *in = &f->pool[idx];
+		j->owner[idx] = -1;
+		in->busy = 0;
+		if (idx == gone)
+			continue;
+		if (in->state == INSTANCE_DRAINING)
+			fleet_instance_idle(f, idx);
+		else if (!jobs_self_managed(&f->group[in->group]))
+			fleet_retire(f, idx, why);
+	}
+	job->nheld = job->nup = 0;
+	engine_cancel(j->eng, &job->failure);
+	engine_cancel(j->eng, &job->phase);
+	jobs_kick(j);
+}
+
+/* ---- progress ---------------------------------------------------------------------------------------- */
+
+/* Bring p up to now if computing. */
+static void advance(struct jobs *j, struct job *job)
+{
+	if (job->state == JOB_COMPUTE) {
+		job->p_us += j->eng->now_us - job->since_us;
+		job->since_us = j->eng->now_us;
+	}
+}
+
+static void rollback(struct jobs *j, struct job *job)
+{
+	advance(j, job);
+	j->lost_inst_us += (double)(job->p_us - job->s_us) * job->spec->instances;
+	job->p_us = job->s_us;
+}
+
+int64_t jobs_remaining_us(const struct jobs *j, const struct job *job)
+{
+	int64_t left = job->t_us - job->s_us, every = job->spec->ckpt_interval_us;
+
+	(void)j;
+	if (left <= 0)
+		return 0;
+	return left + (every > 0 ? ((left + every - 1) / every - 1) * job->spec->ckpt_cost_us : 0);
+}
+
+/* Compute until the next checkpoint or the end. */
+static void compute(struct jobs *j, struct job *job)
+{
+	int64_t every = job->spec->ckpt_interval_us, stop = job->t_us;
+
+	if (every > 0 && job->s_us + every < stop)
+		stop = job->s_us + every;
+	job->state = JOB_COMPUTE;
+	job->since_us = j->eng->now_us;
+	jobs_schedule(j, &job->phase, j->eng->now_us + (stop - job->p_us), on_phase);
+}
+
+static void finish(struct jobs *j, struct job *job)
+{
+	int64_t now = j->eng->now_us;
+
+	job->p_us = job->t_us;
+	jobs_release(j, job, -1, "job ended");
+	jobs_log(j, job, "job_end", NULL);
+	job->state = JOB_DONE;
+	job->end_us = now;
+	j->completion_s[j->completed++] = (double)(now - job->spec->submit_us) / SIM_US_PER_S;
+	engine_cancel(j->eng, &job->wake);
+	engine_cancel(j->eng, &job->pending);
+	if (now > job->spec->deadline_us) {
+		j->missed++;
+		jobs_log(j, job, "job_missed_deadline", "ended after its deadline");
+	}
+}
+
+/* Leave its instances now (or after the checkpoint under way: saving) and rejoin the queue. */
+static void leave(struct jobs *j, struct job *job, bool saving)
+{
+	if (!saving)
+		rollback(j, job);
+	job->saving = saving;
+	job->state = JOB_LEAVING;
+	if (!saving) {
+		engine_cancel(j->eng, &job->failure);
+		jobs_schedule(j, &job->phase, j->eng->now_us, on_phase);
+	}
+}
+
+/* Checkpoint now for checkpoint_cost, then leave. */
+static void leave_saving(struct jobs *j, struct job *job, const char *why)
+{
+	advance(j, job);
+	jobs_log(j, job, "job_checkpoint", why);
+	job->state = JOB_LEAVING;
+	job->saving = true;
+	jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->ckpt_cost_us, on_phase);
+}
+
+static void on_phase(struct engine *eng, struct event *ev)
+{
+	struct job *job = container_of(ev, struct job, phase);
+	struct jobs *j = job->jobs;
+
+	(void)eng;
+	switch (job->state) {
+	case JOB_PENDING:
+		j->submitted++;
+		jobs_log(j, job, "job_submit", NULL);
+		if (j->plans && j->sc->jobs.max_pending_us > 0)
+			jobs_schedule(j, &job->pending, job->spec->submit_us + j->sc->jobs.max_pending_us, on_pending);
+		jobs_enqueue(j, job);
+		break;
+	case JOB_DELAYED:
+		jobs_enqueue(j, job);
+		break;
+	case JOB_RESTART:
+		compute(j, job);
+		break;
+	case JOB_COMPUTE:
+		advance(j, job);
+		if (job->p_us >= job->t_us) {
+			finish(j, job);
+		} else {
+			job->state = JOB_CKPT;
+			jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->ckpt_cost_us, on_phase);
+		}
+		break;
+	case JOB_CKPT:
+		job->s_us = job->p_us;
+		jobs_update_policy(j, job);
+		compute(j, job);
+		break;
+	case JOB_LEAVING:
+		if (job->saving)
+			job->s_us = job->p_us;
+		jobs_release(j, job, -1, "job left its instances");
+		jobs_enqueue(j, job);
+		break;
+	case JOB_REPLACING:
+		jobs_restart(j, job);
+		break;
+	default:
+		assert(0 && "no phase in this state");
+	}
+}
+
+/* max_pending: see jobs.h. */
+static void on_pending(struct engine *eng, struct event *ev)
+{
+	struct job *job = container_of(ev, struct job, pending);
+	struct jobs *j = job->jobs;
+
+	(void)eng;
+	if (job->state != JOB_QUEUED || job->start_us >= 0 || !job->wanted_plan)
+		return;
+	jobs_dequeue(j, job);
+	job->state = JOB_TERMINATED;
+	j->terminated++;
+	engine_cancel(j->eng, &job->wake);
+	jobs_log(j, job, "job_terminated", "InsufficientCapacityError: pending too long for a training plan");
+}
+
+/* ---- what goes wrong ------------------------------------------------------------------------------------ */
+
+/* A node failure: back to the last checkpoint, then HyperPod's automatic replacement and auto-resume, or
+ * (recovery none) back to the queue after the restart delay (SOURCES.md [hyperpod-auto-resume],
+ * [hyperpod-recovery-none]). */
+static void on_failure(struct engine *eng, struct event *ev)
+{
+	struct job *job = container_of(ev, struct job, failure);
+	struct jobs *j = job->jobs;
+
+	(void)eng;
+	j->failures++;
+	jobs_log(j, job, "job_failure", j->sc->jobs.auto_resume ? "node replaced, resume from checkpoint" :
+			"released; rejoins the queue after the restart delay");
+	if (job->state == JOB_LEAVING) {
+		leave(j, job, false); /* the checkpoint at the notice is lost */
+		return;
+	}
+	rollback(j, job);
+	if (j->sc->jobs.auto_resume) {
+		job->state = JOB_REPLACING;
+		jobs_schedule(j, &job->phase, j->eng->now_us + j->sc->jobs.replacement_us, on_phase);
+		return;
+	}
+	jobs_release(j, job, -1, "job failed: recovery none");
+	job->state = JOB_DELAYED;
+	job->group = -1;
+	jobs_schedule(j, &job->phase, j->eng->now_us + j->sc->jobs.restart_delay_us, on_phase);
+}
+
+/* An instance job holds is under notice until doom_us (jobs.h, "Interruptions"; SOURCES.md
+ * [jobs-notice-checkpoint]). */
+static void interrupted(struct jobs *j, struct job *job, int64_t doom_us)
+{
+	int64_t now = j->eng->now_us;
+
+	switch (job->state) {
+	case JOB_COMPUTE:
+		j->interruptions++;
+		jobs_log(j, job, "job_interrupt", NULL);
+		advance(j, job);
+		if (job->spec->ckpt_interval_us > 0 && doom_us - now >= job->spec->ckpt_cost_us)
+			leave_saving(j, job, "at the interruption notice");
+		else
+			leave(j, job, false);
+		break;
+	case JOB_CKPT:
+		j->interruptions++;
+		jobs_log(j, job, "job_interrupt", NULL);
+		if (job->phase.t_us <= doom_us) {
+			job->state = JOB_LEAVING; /* finish the checkpoint under way */
+			job->saving = true;
+		} else {
+			leave(j, job, false);
+		}
+		break;
+	case JOB_LEAVING:
+		if (job->saving && job->phase.t_us > doom_us)
+			leave(j, job, false);
+		break;
+	case JOB_LAUNCHING:
+	case JOB_RESTART:
+	case JOB_REPLACING:
+		j->interruptions++;
+		jobs_log(j, job, "job_interrupt", NULL);
+		leave(j, job, false);
+		break;
+	default:
+		assert(0 && "an instance held in this state");
+	}
+}
+
+static void user_down(void *ctx, int idx)
+{
+	struct jobs *j = ctx;
+	const struct instance *in = &j->fleet->pool[idx];
+
+	if (j->owner[idx] < 0)
+		return; /* idle, or being released by its job */
+	interrupted(j, &j->job[j->owner[idx]], evq_queued(&in->doom) ? in->doom.t_us : j->eng->now_us);
+}
+
+static void user_reclaim(void *ctx, int idx)
+{
+	struct jobs *j = ctx;
+	struct job *job;
+
+	if (j->owner[idx] < 0)
+		return;
+	job = &j->job[j->owner[idx]];
+	if (job->state != JOB_LEAVING) {
+		j->interruptions++;
+		jobs_log(j, job, "job_interrupt", "instance taken away");
+	}
+	rollback(j, job); /* a checkpoint at the notice not finished by now is lost */
+	jobs_release(j, job, idx, "job left its instances");
+	jobs_enqueue(j, job);
+}
+
+static void user_up(void *ctx, int idx)
+{
+	struct jobs *j = ctx;
+	struct job *job;
+
+	if (j->owner[idx] < 0) {
+		jobs_kick(j); /* a self-managed instance came up */
+		return;
+	}
+	job = &j->job[j->owner[idx]];
+	if (job->state == JOB_LAUNCHING && ++job->nup == job->nheld)
+		jobs_restart(j, job);
+}
+
+void jobs_switch(struct jobs *j, struct job *job)
+{
+	if (job->od_only)
+		return;
+	job->od_only = true;
+	jobs_log(j, job, "job_switch", "deadline: on-demand from now on");
+	switch (job->state) {
+	case JOB_QUEUED:
+		jobs_kick(j);
+		break;
+	case JOB_COMPUTE:
+		if (job->spec->ckpt_interval_us > 0)
+			leave_saving(j, job, "deadline switch to on-demand");
+		else
+			leave(j, job, false);
+		break;
+	case JOB_CKPT:
+		job->state = JOB_LEAVING;
+		job->saving = true;
+		break;
+	case JOB_LAUNCHING:
+	case JOB_RESTART:
+	case JOB_REPLACING:
+		leave(j, job, false);
+		break;
+	default:
+		break; /* leaving or delayed: it goes on-demand when it is placed again */
+	}
+}
+
+/* ---- start and close ------------------------------------------------------------------------------------ */
+
+int jobs_start(struct jobs *j)
+{
+	for (int i = 0; i < j->n; i++)
+		if (j->job[i].spec->submit_us <= j->horizon_us)
+			jobs_schedule(j, &j->job[i].phase, j->job[i].spec->submit_us, on_phase);
+	return j->meter->status;
+}
+
+void jobs_close(struct jobs *j, int64_t horizon_us)
+{
+	engine_cancel(j->eng, &j->kick);
+	engine_cancel(j->eng, &j->retry);
+	for (int i = 0; i < j->n; i++) {
+		struct job *job = &j->job[i];
+		j->held_inst_us += (double)job->nheld * (double)(horizon_us - job->held_since_us);
+		engine_cancel(j->eng, &job->phase);
+		engine_cancel(j->eng, &job->failure);
+		engine_cancel(j->eng, &job->wake);
+		engine_cancel(j->eng, &job->pending);
+		if (job->end_us < 0 && job->state != JOB_TERMINATED && job->state != JOB_PENDING &&
+		    job->spec->deadline_us <= horizon_us) {
+			j->missed++;
+			jobs_log(j, job, "job_missed_deadline", "not ended by its deadline");
+		}
+	}
+	j->closed = true;
+}

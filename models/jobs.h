@@ -1,0 +1,208 @@
+/*
+ * jobs: training and batch jobs on the fleet's jobs entries (README, "Jobs").
+ *
+ * A job (struct job_spec, scenario.h) needs `instances` instances at once (gang-scheduled), all from ONE
+ * fleet entry whose use is jobs, for work_h instance-hours of compute: T = work_h / instances hours at full
+ * size. Its progress p is the compute done (microseconds at full size), s the progress at its last
+ * checkpoint (0 at first). Times below are from the scenario start.
+ *
+ * Queue. At its submit time a job joins the queue, ordered by priority (higher first), then submit time,
+ * then row. Whenever something may have changed (a submission, instances freed or coming up, a launch
+ * backoff expiring, a recovery delay ending, a deadline switch), the queue is walked once in order, at the
+ * current time but after the event that caused it has been handled. For each job the policy names the
+ * entry to use now, or none (wait). No backfilling across an entry: once a job has waited for want of room
+ * on an entry in a walk, no job behind it may take instances from that entry in the same walk; jobs that
+ * want other entries are not held back.
+ *
+ * Room on an entry. A self-managed entry (reserved, capacity block, training plan: the option decides when
+ * its instances come and go) has room when it holds at least `instances` idle instances: serving state, no
+ * notice, not held by a job; the job takes the first ones in pool order. Another entry (on-demand, ODCR,
+ * Spot) has room when it is not backing off from a failed launch and has `instances` free slots (max less
+ * live and draining instances); the job then launches its instances one by one (fleet_launch). Launches may
+ * be refused (quota, insufficient capacity, no Spot capacity): then the instances already launched for it
+ * are cancelled at once (billed as any cancelled launch: the 60 s minimum), the entry backs off as the
+ * fleet's launch_retry says, and the queue is walked again when the backoff expires.
+ *
+ * Phases of a job that holds instances (each instance it holds has busy = 1):
+ *  - launching: waiting for all its instances to be ready (the entry's startup delay);
+ *  - restart: restart_overhead (loading, also at the first start), then compute;
+ *  - compute: progress grows 1:1 with time; when p reaches s + checkpoint_interval (interval > 0) and that
+ *    is short of T, a checkpoint starts; when p reaches T the job ends (no checkpoint at the end);
+ *  - checkpoint: checkpoint_cost with no progress, then s = p and compute again.
+ * With nothing going wrong and instances ready at t0 a job ends at t0 + restart + T + cost x (ceil(T /
+ * interval) - 1) (interval 0: no checkpoints). At the end it releases its instances: launched ones are
+ * terminated (fleet_retire), self-managed ones become idle. The job "starts" (job_start, the end of its
+ * wait) when all its instances are first ready; later restarts are resumes.
+ *
+ * Interruptions (an instance it holds gets a notice: a Spot interruption, an availability-trace tick, a
+ * pool reclaim, a Capacity Block's expiration warning). Let doom be when the instance is taken away.
+ *  - computing, with checkpoint_interval > 0 and doom - now >= checkpoint_cost: it checkpoints now (s = p
+ *    at the notice, the checkpoint ends at now + cost), then leaves;
+ *  - in a periodic checkpoint that ends by the doom: it finishes it (s = p), then leaves;
+ *  - otherwise p rolls back to s and it leaves at once.
+ * Leaving releases every instance it holds (the noticed ones terminate then, the others as at the end) and
+ * puts the job back in the queue. job_interruptions counts each such departure once, whatever the number of
+ * instances noticed. If the doom comes before the job has left (a second notice with an earlier doom), the
+ * checkpoint is lost: p rolls back to s. An instance noticed before it was ready is only seen at its doom.
+ *
+ * Node failures. While a job is in restart, compute or checkpoint (periodic or at a notice), failures come
+ * as a Poisson process of rate instances x jobs.failures_per_instance_h per hour, drawn from the job's own
+ * stream "jobs.failures.<row>" (results do not depend on other jobs). A failure rolls p back to s (an
+ * unfinished checkpoint is lost). With recovery automatic (HyperPod) the job keeps its instances (still
+ * billed), waits replacement (no failure can strike then), then pays restart_overhead and computes. With
+ * recovery none it releases its instances and rejoins the queue restart_delay later. A failure during a
+ * checkpoint at a notice makes the job leave at once.
+ *
+ * Work lost: at each rollback, (p - s) x instances, in instance-hours.
+ *
+ * Deadlines: jobs_missed_deadline counts jobs that ended after their deadline, and jobs not ended by the
+ * horizon whose deadline is at or before it. max_pending: a job that has never started and whose last
+ * placement attempt found no room on a training-plan entry it wanted is terminated max_pending after its
+ * submission (InsufficientCapacityError), counted in jobs_terminated.
+ *
+ * Policies (struct jobs_policy_ops; one file each, jobs_policy_*.c) name the entry; see each file.
+ *
+ * Metrics (jobs_report, only when the scenario has jobs): jobs_submitted, jobs_completed,
+ * jobs_missed_deadline, jobs_terminated, job_completion_p50_s / job_completion_p99_s (end - submit over
+ * completed jobs, nearest rank: the smallest value with at least ceil(q n) values at or below it; NaN when
+ * none completed), job_wait_mean_s (submit to start, over the jobs that started), work_lost_instance_hours,
+ * job_interruptions, job_failures, jobs_cost_<option>_usd (the bills of jobs entries' instances and windows,
+ * meter.h "money by user"), jobs_gpu_hours_paid (paid GPU-hours of jobs entries) and jobs_gpu_hours_idle
+ * (those less the GPU-hours jobs held their instances, from taking or launching them to releasing them,
+ * within the horizon). Events: job_submit, job_start, job_checkpoint (only at notices and deadline
+ * switches: periodic checkpoints are not logged), job_interrupt, job_failure, job_resume, job_switch
+ * (deadline_spot), job_end, job_missed_deadline, job_terminated.
+ *
+ * Memory: everything is allocated by jobs_init; nothing per event.
+ */
+#ifndef GPUCAP_JOBS_H
+#define GPUCAP_JOBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "engine.h"
+#include "fleet.h"
+#include "meter.h"
+#include "scenario.h"
+
+struct jobs;
+
+enum job_state {
+	JOB_PENDING,     /* not submitted yet */
+	JOB_QUEUED,      /* waiting for room */
+	JOB_DELAYED,     /* recovery none: waiting restart_delay before rejoining the queue */
+	JOB_LAUNCHING,   /* holds instances, not all ready */
+	JOB_RESTART,     /* restart overhead */
+	JOB_COMPUTE,     /* computing */
+	JOB_CKPT,        /* periodic checkpoint */
+	JOB_LEAVING,     /* leaving its instances: after a checkpoint (saving) or at once */
+	JOB_REPLACING,   /* auto-resume: a failed node is being replaced */
+	JOB_DONE,        /* ended */
+	JOB_TERMINATED   /* given up (max_pending) */
+};
+
+struct job {
+	const struct job_spec *spec;  /* kept (the scenario's) */
+	int row;                      /* index in sc->jobs.list */
+	enum job_state state;
+	int group;                    /* fleet entry it holds or launches on, -1 */
+	int *held;                    /* pool indices of its instances, spec->instances slots (jobs-owned) */
+	int nheld;                    /* instances held */
+	int nup;                      /* of those, ready (launching phase) */
+	int64_t t_us;                 /* compute needed at full size, T */
+	int64_t p_us;                 /* progress (as of since_us while computing) */
+	int64_t s_us;                 /* saved progress */
+	int64_t since_us;             /* computing: when the current stretch began */
+	int64_t held_since_us;        /* when it took its instances */
+	int64_t start_us;             /* first start, -1 */
+	int64_t end_us;               /* end, -1 */
+	bool saving;                  /* leaving: after a checkpoint (true) or at once */
+	bool od_only;                 /* deadline_spot: switched to on-demand for good */
+	bool wanted_plan;             /* its last placement attempt found no room on a training plan */
+	struct event phase;           /* the end of the current phase (or the submission) */
+	struct event failure;         /* the next node failure */
+	struct event wake;            /* the policy's wake-up (deadline_spot) */
+	struct event pending;         /* max_pending */
+	gsl_rng *rng;                 /* "jobs.failures.<row>", owned */
+	struct jobs *jobs;            /* owner, kept */
+};
+
+/* What a placement policy does (jobs_policy_*.c). */
+struct jobs_policy_ops {
+	/* The fleet entry job should take now (one with room: jobs_room), or -1 to wait. */
+	int (*choose)(struct jobs *j, struct job *job);
+	/* The job's saved progress, placement or queueing changed: re-arm what the policy watches. May be NULL. */
+	void (*update)(struct jobs *j, struct job *job);
+};
+
+struct jobs {
+	const struct scenario *sc;    /* kept */
+	struct engine *eng;           /* kept */
+	struct meter *meter;          /* kept */
+	struct fleet *fleet;          /* kept */
+	const struct jobs_policy_ops *policy;
+	struct job *job;              /* owned, n */
+	int n;
+	int *queue;                   /* queued job rows in queue order, owned (n slots) */
+	int nqueued;
+	int *owner;                   /* per pool index: the row of the job holding it, -1; owned */
+	int *slots;                   /* every job's held[] storage, owned */
+	uint32_t blocked;             /* entries a waiting job wanted in the current walk */
+	uint32_t tried;               /* entries without room seen for the job being placed */
+	uint32_t plans;               /* training-plan entries */
+	struct event kick;            /* walk the queue */
+	struct event retry;           /* a launch backoff expires */
+	/* sums */
+	uint64_t submitted, completed, missed, terminated, interruptions, failures, started;
+	double wait_us;               /* sum of waits of started jobs */
+	double lost_inst_us;          /* work lost, instance-microseconds */
+	double held_inst_us;          /* instances held by jobs, instance-microseconds, within the horizon */
+	double *completion_s;         /* completion times of ended jobs, owned (n slots) */
+	int64_t horizon_us;
+	bool closed;
+};
+
+/* The policies. */
+extern const struct jobs_policy_ops jobs_policy_on_demand;
+extern const struct jobs_policy_ops jobs_policy_spot;
+extern const struct jobs_policy_ops jobs_policy_deadline;
+extern const struct jobs_policy_ops jobs_policy_reserved;
+
+/* Set up the jobs of sc (sc->jobs.n > 0) on fleet f and register the jobs user of f's instances. All
+ * arguments are kept. STATUS_OK or STATUS_ENOMEM (nothing held). */
+int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, struct meter *meter,
+	      struct fleet *f);
+
+/* Schedule the submissions (those within the horizon). STATUS_OK or a failure. */
+int jobs_start(struct jobs *j);
+
+/* At the horizon (the clock there): count the jobs that missed their deadline, close the held time, cancel
+ * every job event. Before fleet_close. */
+void jobs_close(struct jobs *j, int64_t horizon_us);
+
+void jobs_fini(struct jobs *j);
+
+/* Append the jobs metrics to list (at n of METER_MAX_METRICS); returns the new count. After meter_settle. */
+int jobs_report(const struct jobs *j, struct sink_metric *list, int n);
+
+/* For policies: may entry g take `instances` instances now (see "Room" above)? Entries already wanted by a
+ * waiting job in this walk have no room; an entry without room is remembered for the job being placed. */
+bool jobs_room(struct jobs *j, int g, int instances);
+
+/* For policies: the first jobs entry in fleet order for which want(g) holds and that has room, or -1. */
+int jobs_first(struct jobs *j, const struct job *job, bool (*want)(const struct fleet_group *g));
+
+/* For policies: move job to on-demand for good (deadline_spot): a queued job is placed again; one on another
+ * entry checkpoints if it is computing (and checkpoints at all), else rolls back, then leaves. */
+void jobs_switch(struct jobs *j, struct job *job);
+
+/* For policies: the compute still needed from the saved progress, checkpoints included (microseconds). */
+int64_t jobs_remaining_us(const struct jobs *j, const struct job *job);
+
+/* Schedule ev for job at t_us (now if earlier), replacing it if queued; a failure stops the run. */
+void jobs_schedule(struct jobs *j, struct event *ev, int64_t t_us, void (*fn)(struct engine *, struct event *));
+
+#endif

@@ -1,0 +1,32 @@
+/*
+ * jobs_private: what jobs.c (a job's life) and jobs_queue.c (the queue and placement) share, and nothing
+ * else may use. See jobs.h for the model.
+ */
+#ifndef GPUCAP_JOBS_PRIVATE_H
+#define GPUCAP_JOBS_PRIVATE_H
+
+#include "jobs.h"
+
+/* Log an event about job: its entry's option, its instances, its name and a note (may be NULL). */
+void jobs_log(struct jobs *j, const struct job *job, const char *kind, const char *note);
+
+/* Walk the queue once, after the current event (jobs_queue.c). */
+void jobs_kick(struct jobs *j);
+
+/* Put job in the queue in its place, or take it out (jobs_queue.c). */
+void jobs_enqueue(struct jobs *j, struct job *job);
+void jobs_dequeue(struct jobs *j, const struct job *job);
+
+/* True if the entry's option decides when its instances exist (reserved, Capacity Block). */
+bool jobs_self_managed(const struct fleet_group *g);
+
+/* All job's instances are ready: start or resume (restart overhead, then compute). */
+void jobs_restart(struct jobs *j, struct job *job);
+
+/* Release every instance job holds; `gone` is one being taken away now (the fleet ends it), or -1. */
+void jobs_release(struct jobs *j, struct job *job, int gone, const char *why);
+
+/* Tell the policy job's saved progress, placement or queueing changed. */
+void jobs_update_policy(struct jobs *j, struct job *job);
+
+#endif

@@ -1,0 +1,545 @@
+/*
+ * check_jobs: training and batch jobs (models/jobs.h) in whole runs whose answers are worked out by hand:
+ * the failure-free timeline and bill, the mean time and lost work under node failures and Spot
+ * interruptions against their closed forms, the deadline-aware switch on a replayed availability trace,
+ * the checkpoint at an interruption notice, the queue order.
+ *
+ * The jobs loader is not part of these tests: each one parses a base scenario, then fills sc.jobs and the
+ * entries' use directly in C.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "engine.h"
+#include "scenario.h"
+#include "status.h"
+#include "testutil.h"
+#include "world.h"
+
+#define H 3.6e9  /* microseconds per hour */
+#define S 1e6    /* microseconds per second */
+
+static struct capture cap;
+static struct world_report rep;
+static int plan_entry = -1;  /* >= 0: that fleet entry (a capacity_block in the YAML) becomes a training plan */
+
+/* The knobs of sc.jobs a test sets (the rest: no failures, automatic recovery, no margin). */
+struct knobs {
+	enum job_policy policy;
+	double failures_per_instance_h;
+	bool recovery_none;
+	double replacement_h;
+	double restart_delay_h;
+	double switch_margin_h;
+	uint64_t seed;             /* 0: the scenario's */
+	unsigned serving_entries;  /* bit i: fleet entry i stays a serving entry (default: every entry is jobs) */
+};
+
+/* A job of `instances` instances, work_h instance-hours, submitted at submit_h, with checkpoints every
+ * interval_h costing cost_h and a restart overhead of restart_h (hours); no deadline, priority 0. */
+static struct job_spec job(int instances, double work_h, double submit_h, double interval_h, double cost_h,
+			   double restart_h)
+{
+	struct job_spec s = { .instances = instances, .work_h = work_h, .submit_us = llround(submit_h * H),
+			      .deadline_us = INT64_MAX, .ckpt_interval_us = llround(interval_h * H),
+			      .ckpt_cost_us = llround(cost_h * H), .restart_us = llround(restart_h * H) };
+	static int row;
+	snprintf(s.name, sizeof s.name, "job-%d", row++);
+	return s;
+}
+
+/* Parse yaml, make it a jobs-only scenario with these jobs, run it into cap and rep; fails the test on any
+ * error. */
+static void run_jobs(const char *yaml, const struct job_spec *jobs, int n, const struct knobs *k)
+{
+	struct scenario sc;
+	struct diag d;
+	struct sink sink = capture_sink(&cap);
+	int rc = scenario_parse_string(&sc, yaml, "test.yaml", NULL, 0, &d);
+
+	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
+	for (int i = 0; i < sc.nfleet; i++)
+		sc.fleet[i].use = (k->serving_entries >> i) & 1 ? USE_SERVING : USE_JOBS;
+	if (plan_entry >= 0) /* the loader refuses training_plan entries for now: same window, same size */
+		sc.fleet[plan_entry].option = OPTION_TRAINING_PLAN;
+	sc.no_traffic = k->serving_entries == 0;
+	if (k->seed)
+		sc.seed = k->seed;
+	sc.jobs.policy = k->policy;
+	sc.jobs.list = malloc(sizeof *sc.jobs.list * (size_t)n);
+	ck_assert_ptr_nonnull(sc.jobs.list);
+	memcpy(sc.jobs.list, jobs, sizeof *jobs * (size_t)n);
+	sc.jobs.n = n;
+	sc.jobs.failures_per_instance_h = k->failures_per_instance_h;
+	sc.jobs.auto_resume = !k->recovery_none;
+	sc.jobs.replacement_us = llround(k->replacement_h * H);
+	sc.jobs.restart_delay_us = llround(k->restart_delay_h * H);
+	sc.jobs.switch_margin_us = llround(k->switch_margin_h * H);
+	sc.jobs.max_pending_us = 2 * 24 * (int64_t)H;
+	rc = world_run(&sc, &sink, "test", &rep, &d);
+	ck_assert_msg(rc == STATUS_OK, "run: %s", d.msg);
+	ck_assert_int_eq(cap.end_status, STATUS_OK);
+	scenario_fini(&sc);
+}
+
+/* The metric named name (it must be there; it may be NaN only if nan_ok). */
+static double M(const char *name)
+{
+	for (int i = 0; i < rep.nmetrics; i++)
+		if (strcmp(rep.metrics[i].name, name) == 0)
+			return rep.metrics[i].value;
+	ck_abort_msg("metric %s missing", name);
+	return NAN;
+}
+
+/* The option of the i-th event of kind (it must exist). */
+static const char *event_option(const char *kind, int i)
+{
+	const struct capture_event *e = capture_find(&cap, kind, i);
+
+	ck_assert_msg(e != NULL, "no event %s #%d", kind, i);
+	return e->option;
+}
+
+/* The time of the i-th event of kind, in hours (it must exist). */
+static double event_h(const char *kind, int i)
+{
+	const struct capture_event *e = capture_find(&cap, kind, i);
+
+	ck_assert_msg(e != NULL, "no event %s #%d", kind, i);
+	return e->t_s / 3600.0;
+}
+
+/* On-demand only, instant launches, $10 per instance-hour, g6.12xlarge (4 GPUs). */
+static const char od_fleet[] =
+	"name: jobs\nseed: 7\nhorizon: 100h\nslo: {latency_s: 5}\n"
+	"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+	"fleet:\n  - {option: on_demand, count: 1, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n";
+
+/*
+ * One job, nothing going wrong. 4 instances, 40 instance-hours: T = 40 / 4 = 10 h of compute. Submitted at
+ * 1 h; launches at once and is ready at once (startup 0); restart overhead 0.25 h; a checkpoint every 3 h
+ * costing 0.1 h, at progress 3, 6 and 9 h (ceil(10 / 3) - 1 = 3 of them; none at the end).
+ * End = 1 + 0.25 + 10 + 3 x 0.1 = 11.55 h; completion = 11.55 - 1 = 10.55 h = 37980 s; wait 0.
+ * Bill: 4 instances from 1 h to 11.55 h at $10: 4 x 10.55 x 10 = $422.00. Paid GPU-hours 4 x 4 x 10.55 =
+ * 168.8, all held by the job: idle 0.
+ */
+START_TEST(failure_free_timeline_and_bill)
+{
+	struct job_spec j = job(4, 40, 1, 3, 0.1, 0.25);
+
+	run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
+	ck_assert_double_eq(M("jobs_submitted"), 1);
+	ck_assert_double_eq(M("jobs_completed"), 1);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 11.55, 1e-9);
+	ck_assert_double_eq_tol(M("job_completion_p50_s"), 37980, 1e-6);
+	ck_assert_double_eq_tol(M("job_completion_p99_s"), 37980, 1e-6);
+	ck_assert_double_eq_tol(M("job_wait_mean_s"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 422.00, 0.005);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 422.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_gpu_hours_paid"), 168.8, 1e-6);
+	ck_assert_double_eq_tol(M("jobs_gpu_hours_idle"), 0, 1e-6);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq(M("job_interruptions"), 0);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+	/* no traffic: serving metrics are defined (0) or undefined (NaN), never garbage */
+	ck_assert_double_eq(M("requests_total"), 0);
+	ck_assert(isnan(M("latency_p50_s")));
+	/* and no serving warning fires on a run with no traffic */
+	ck_assert_int_eq(cap.nwarnings, 0);
+}
+END_TEST
+
+/* Sample mean and its standard error of x[0..n-1]. */
+static void mean_se(const double *x, int n, double *mean, double *se)
+{
+	double m = 0, v = 0;
+
+	for (int i = 0; i < n; i++)
+		m += x[i];
+	m /= n;
+	for (int i = 0; i < n; i++)
+		v += (x[i] - m) * (x[i] - m);
+	*mean = m;
+	*se = sqrt(v / (n - 1) / n);
+}
+
+#define SEEDS 300
+
+/*
+ * Node failures with automatic recovery, over SEEDS seeds. 2 instances at 0.05 failures per instance-hour:
+ * L = 0.1 per hour for the job. T = 20 / 2 = 10 h; a checkpoint every c = 2 h costing k = 0.25 h, so the
+ * job runs 4 segments of a = c + k = 2.25 h (compute then checkpoint; a failure in either loses the
+ * segment's compute) and a last one of 2 h (no checkpoint). Restart overhead 0, replacement D = 0.5 h (no
+ * failure during it), startup 0, submitted at 0.
+ * A segment of length a is tried until one try sees no failure; each failed try costs its time to the
+ * failure X (exponential, X < a) plus D. Failed tries: e^{La} - 1 on average, so
+ *   E[segment time] = (1/L + D)(e^{La} - 1)
+ *   E[time] = (10 + 0.5) x (4 (e^{0.225} - 1) + (e^{0.2} - 1)) = 10.5 x 1.230697 = 12.9223 h.
+ * Work lost per failure: the compute done since the checkpoint, min(X, c). Over a segment:
+ *   E[lost] = (e^{La} - 1) E[min(X, c) | X < a] = (e^{La} - e^{L(a - c)}) / L - c
+ *           = (1.252323 - 1.025315) / 0.1 - 2 = 0.270080 h   (checkpointed segments)
+ *           = (e^{0.2} - 1) / 0.1 - 2 = 0.214028 h               (the last one, a = c = 2)
+ *   E[lost] = 2 instances x (4 x 0.270080 + 0.214028) = 2.58869 instance-hours.
+ * Each sample mean must lie within 4 standard errors (from the sample) of these.
+ */
+START_TEST(failures_auto_resume_match_closed_form)
+{
+	static double t[SEEDS], lost[SEEDS];
+	struct job_spec j = job(2, 20, 0, 2, 0.25, 0);
+	double L = 0.1, D = 0.5, c = 2, a = 2.25, last = 2, m, se;
+	double want_t = (1 / L + D) * (4 * expm1(L * a) + expm1(L * last));
+	double want_lost = 2 * (4 * ((exp(L * a) - exp(L * (a - c))) / L - c) + (expm1(L * last) / L - last));
+
+	ck_assert_double_eq_tol(want_t, 12.9223, 1e-4);
+	ck_assert_double_eq_tol(want_lost, 2.58869, 1e-4);
+	for (int i = 0; i < SEEDS; i++) {
+		run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND,
+			 .failures_per_instance_h = 0.05, .replacement_h = D, .seed = (uint64_t)i + 1 });
+		ck_assert_double_eq(M("jobs_completed"), 1);
+		t[i] = M("job_completion_p50_s") / 3600;
+		lost[i] = M("work_lost_instance_hours");
+	}
+	mean_se(t, SEEDS, &m, &se);
+	printf("failures: mean time %.4f h (se %.4f), expected %.4f\n", m, se, want_t);
+	ck_assert_msg(fabs(m - want_t) < 4 * se, "mean time %g h, expected %g +- %g", m, want_t, 4 * se);
+	mean_se(lost, SEEDS, &m, &se);
+	printf("failures: mean lost %.4f (se %.4f), expected %.4f\n", m, se, want_lost);
+	ck_assert_msg(fabs(m - want_lost) < 4 * se, "mean lost %g, expected %g +- %g", m, want_lost, 4 * se);
+}
+END_TEST
+
+/* Spot only, instant launches, 2-minute notices at 0.05 interruptions per instance-hour. */
+static const char spot_fleet[] =
+	"name: jobs\nseed: 7\nhorizon: 100h\nslo: {latency_s: 5}\n"
+	"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+	"fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 4, interruptions_per_hour: 0.05, notice_s: 120,"
+	" startup: {kind: constant, mean_s: 0}}\n";
+
+/*
+ * Spot interruptions with a notice (120 s = 1/30 h) shorter than the checkpoint cost (0.25 h), over SEEDS
+ * seeds. 2 instances each interrupted at 0.05 per hour from its launch: the job's first notice comes at
+ * L = 0.1 per hour from the start of each try (a job that leaves relaunches at once on new instances, and
+ * is ready at once). The same job as above: 4 segments of a = 2.25 h (c = 2 h of compute, k = 0.25 h
+ * checkpoint) and a last of 2 h. A notice while computing cannot be covered by a checkpoint (notice < k):
+ * p rolls back and the job leaves at once. A notice in a checkpoint that ends by the doom (X >= a - 1/30)
+ * lets it finish: the segment is saved. So a try of a checkpointed segment fails if X < l = a - 1/30 =
+ * 2.216667 h, and the last one if X < l = 2 h; a failed try costs X (no replacement wait), a good one a:
+ *   E[segment time] = (e^{Ll} - 1) E[X | X < l] + a = (e^{Ll} - 1)/L - l + a
+ *   E[time] = 4 x ((e^{0.2216667} - 1)/0.1 - 2.216667 + 2.25) + ((e^{0.2} - 1)/0.1 - 2 + 2)
+ *           = 4 x 2.514886 + 2.214028 = 12.27357 h
+ *   E[lost] = 2 x (4 x ((e^{Ll} - e^{L(l - c)})/L - c) + ((e^{0.2} - 1)/0.1 - 2))
+ *           = 2 x (4 x ((1.248155 - 1.021903)/0.1 - 2) + 0.214028) = 2 x (4 x 0.262522 + 0.214028)
+ *           = 2.52823 instance-hours.
+ */
+START_TEST(spot_interruptions_match_closed_form)
+{
+	static double t[SEEDS], lost[SEEDS];
+	struct job_spec j = job(2, 20, 0, 2, 0.25, 0);
+	double L = 0.1, c = 2, a = 2.25, l = a - 1.0 / 30, last = 2, m, se;
+	double want_t = 4 * (expm1(L * l) / L - l + a) + (expm1(L * last) / L - last + last);
+	double want_lost = 2 * (4 * ((exp(L * l) - exp(L * (l - c))) / L - c) + (expm1(L * last) / L - last));
+	long interruptions = 0;
+
+	ck_assert_double_eq_tol(want_t, 12.27357, 1e-4);
+	ck_assert_double_eq_tol(want_lost, 2.52823, 1e-4);
+	for (int i = 0; i < SEEDS; i++) {
+		run_jobs(spot_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .seed = (uint64_t)i + 1 });
+		ck_assert_double_eq(M("jobs_completed"), 1);
+		t[i] = M("job_completion_p50_s") / 3600;
+		lost[i] = M("work_lost_instance_hours");
+		interruptions += (long)M("job_interruptions");
+	}
+	ck_assert(interruptions > 0);
+	mean_se(t, SEEDS, &m, &se);
+	printf("spot: mean time %.4f h (se %.4f), expected %.4f\n", m, se, want_t);
+	ck_assert_msg(fabs(m - want_t) < 4 * se, "mean time %g h, expected %g +- %g", m, want_t, 4 * se);
+	mean_se(lost, SEEDS, &m, &se);
+	printf("spot: mean lost %.4f (se %.4f), expected %.4f\n", m, se, want_lost);
+	ck_assert_msg(fabs(m - want_lost) < 4 * se, "mean lost %g, expected %g +- %g", m, want_lost, 4 * se);
+}
+END_TEST
+
+/* Spot at $1 on an availability trace (TRACE, under tests/data/spot) and On-Demand at $10, both instant:
+ * entry 0 Spot, entry 1 On-Demand. */
+static void trace_fleet(char *buf, size_t size, const char *trace, int notice_s)
+{
+	snprintf(buf, size,
+		 "name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 1, notice_s: %d, "
+		 "availability_trace: %s/spot/%s, startup: {kind: constant, mean_s: 0}}\n"
+		 "  - {option: on_demand, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
+		 notice_s, TEST_DATA_DIR, trace);
+}
+
+/*
+ * deadline_spot on a replayed trace (jobs-gap.json: 2 Spot instances in hours 0-2, none in hours 2-12, 2
+ * again from 12 h). One job: 2 instances, 12 instance-hours (T = 6 h), a checkpoint every 1 h costing
+ * 0.05 h, restart 0.1 h, deadline 10 h, switch margin 0.25 h; notices of 120 s (< 0.05 h: no checkpoint
+ * at a notice). Restart cost on On-Demand: startup 0 + restart 0.1 = 0.1 h.
+ *  - spot: ready at 0, computes from 0.1 h; checkpoint at p = 1 h (t = 1.1 .. 1.15 h); at 2 h the trace
+ *    drops to 0: p = 1.85 h rolls back to s = 1 h. No Spot until 12 h, then 5 h of compute and 4
+ *    checkpoints are left: it cannot end before 12 + 0.1 + 5.2 = 17.3 h > 10 h: deadline missed.
+ *  - deadline_spot: with s = 1 h, remaining = 5 + (ceil(5 / 1) - 1) x 0.05 = 5.2 h, so the switch comes at
+ *    10 - 5.2 - 0.1 - 0.25 = 4.45 h (the job waits for Spot from 2 h); On-Demand ready at 4.45 h, restart to
+ *    4.55 h, ends at 4.55 + 5.2 = 9.75 h: deadline met. Cost: Spot 2 instances x 2 h x $1 = $4 (interrupted
+ *    after its first hour: paid) + On-Demand 2 x (9.75 - 4.45) h x $10 = $106; $110 in all.
+ *  - on_demand: ready at 0, ends at 0.1 + 6 + 5 x 0.05 = 6.35 h; 2 x 6.35 x $10 = $127 > $110.
+ */
+START_TEST(deadline_spot_meets_what_spot_misses)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0.05, 0.1);
+	struct knobs k = { .switch_margin_h = 0.25 };
+	double od_cost;
+
+	j.deadline_us = llround(10 * H);
+	trace_fleet(yaml, sizeof yaml, "jobs-gap.json", 120);
+	k.policy = JOB_POLICY_SPOT;
+	run_jobs(yaml, &j, 1, &k);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 1);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 2 * 0.85, 1e-9);
+	if (capture_count(&cap, "job_end") > 0)
+		ck_assert(event_h("job_end", 0) >= 17.3 - 1e-9);
+
+	k.policy = JOB_POLICY_DEADLINE_SPOT;
+	run_jobs(yaml, &j, 1, &k);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+	ck_assert_double_eq(M("jobs_completed"), 1);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 4.45, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 9.75, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 4.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 106.00, 0.005);
+
+	k.policy = JOB_POLICY_ON_DEMAND;
+	run_jobs(yaml, &j, 1, &k);
+	od_cost = M("cost_total_usd");
+	ck_assert_double_eq_tol(od_cost, 127.00, 0.005);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 6.35, 1e-9);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_DEADLINE_SPOT, .switch_margin_h = 0.25 });
+	ck_assert(M("cost_total_usd") < od_cost);
+}
+END_TEST
+
+/*
+ * The switch while running on Spot (jobs-always.json: Spot never runs out). T = 6 h, checkpoints every 1 h
+ * at 0.05 h, restart 0.1 h, deadline 7 h, margin 0.25 h. From s = 0: remaining = 6 + 5 x 0.05 = 6.25 h, the
+ * switch at 7 - 6.25 - 0.1 - 0.25 = 0.4 h. The job computes on Spot from 0.1 h; at 0.4 h (p = 0.3 h) it
+ * checkpoints (to 0.45 h, s = 0.3 h) and moves: On-Demand ready at 0.45 h, restart to 0.55 h, then 5.7 h of
+ * compute with checkpoints at p = 1.3, 2.3, 3.3, 4.3, 5.3 h (ceil(5.7 / 1) - 1 = 5): ends at
+ * 0.55 + 5.7 + 0.25 = 6.5 h. Without the checkpoint at the switch it would roll back to 0, leave at once
+ * and end at 0.4 + 0.1 + 6.25 = 6.75 h.
+ */
+START_TEST(deadline_switch_checkpoints_then_moves)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0.05, 0.1);
+
+	j.deadline_us = llround(7 * H);
+	trace_fleet(yaml, sizeof yaml, "jobs-always.json", 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_DEADLINE_SPOT, .switch_margin_h = 0.25 });
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 0.4, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 0.4, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 0.45, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 6.5, 1e-9);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+	/* Spot 2 x 0.45 h x $1 (ended by the job: billed) + On-Demand 2 x 6.05 h x $10 */
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 0.90, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 121.00, 0.005);
+}
+END_TEST
+
+/*
+ * The checkpoint at an interruption notice (jobs-one-hour-out.json: no Spot in the third hour). T = 6 h,
+ * checkpoints every 1 h, restart 0.1 h, spot policy. The trace's tick at 2 h gives both instances a notice.
+ *  - notice 120 s, checkpoint cost 0.01 h (36 s <= 120 s): computing since the checkpoint at p = 1 h
+ *    (t = 1.1 .. 1.11 h), p = 1 + (2 - 1.11) = 1.89 h at the notice; it checkpoints (2 .. 2.01 h), s = 1.89 h,
+ *    nothing is lost, and after it resumes it needs restart 0.1 + 4.11 h of compute + 4 checkpoints x 0.01:
+ *    end - resume = 4.25 h.
+ *  - notice 120 s, checkpoint cost 0.05 h (180 s > 120 s): p = 1 + (2 - 1.15) = 1.85 h rolls back to 1 h:
+ *    2 instances x 0.85 h = 1.7 instance-hours lost; end - resume = 0.1 + 5 + 4 x 0.05 = 5.3 h.
+ */
+START_TEST(checkpoint_at_the_notice)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0.01, 0.1);
+
+	trace_fleet(yaml, sizeof yaml, "jobs-one-hour-out.json", 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 2, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 2, 1e-9);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 4.25, 1e-9);
+
+	j.ckpt_cost_us = llround(0.05 * H);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_int_eq(capture_count(&cap, "job_checkpoint"), 0);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 1.7, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 5.3, 1e-9);
+}
+END_TEST
+
+/*
+ * The queue: priority first, then submission; no backfilling across an entry. One On-Demand entry of 4
+ * instances; no checkpoints, no restart overhead. A: 4 instances, 8 instance-hours (T = 2 h), submitted
+ * at 0; B: 4 instances, T = 1 h, at 0.5 h; C: 2 instances, T = 1 h, at 0.6 h,
+ * priority 1; D: 2 instances, T = 1 h, at 0.7 h.
+ * A runs 0-2 h. At 2 h the queue is C (priority 1), B, D: C takes 2 instances; B wants 4 and waits; D would
+ * fit in the 2 left but may not take them ahead of B. C ends at 3 h, B runs 3-4 h, D 4-5 h.
+ * Starts 0, 2, 3, 4 h; waits 0, 1.4, 2.5, 3.3 h: mean 1.8 h = 6480 s. Completions 2, 2.4, 3.5, 4.3 h:
+ * p50 (nearest rank 2 of 4) 2.4 h = 8640 s, p99 (rank 4) 4.3 h = 15480 s.
+ */
+START_TEST(queue_priority_and_no_backfilling)
+{
+	struct job_spec j[4] = { job(4, 8, 0, 0, 0, 0), job(4, 4, 0.5, 0, 0, 0), job(2, 2, 0.6, 0, 0, 0),
+				 job(2, 2, 0.7, 0, 0, 0) };
+
+	j[2].priority = 1;
+	run_jobs("name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: on_demand, count: 1, max: 4, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
+		 j, 4, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
+	ck_assert_double_eq(M("jobs_completed"), 4);
+	ck_assert_double_eq_tol(event_h("job_start", 0), 0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_start", 1), 2, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_start", 2), 3, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_start", 3), 4, 1e-9);
+	ck_assert_double_eq_tol(M("job_wait_mean_s"), 6480, 1e-6);
+	ck_assert_double_eq_tol(M("job_completion_p50_s"), 8640, 1e-6);
+	ck_assert_double_eq_tol(M("job_completion_p99_s"), 15480, 1e-6);
+}
+END_TEST
+
+/*
+ * reserved_first on a Capacity Block used by jobs, then On-Demand when the block ends. The block holds 2
+ * instances from 11:30 on day 1 to 11:30 on day 2 (11.5 h .. 35.5 h), $5 per instance-hour: 2 x 5 x 24 =
+ * $240. One job: 2 instances, T = 30 h, checkpoints every 1 h at 0.05 h, restart 0.1 h, submitted at 12 h.
+ * It takes the block's idle instances at 12 h, computes from 12.1 h; by the block's expiration warning at
+ * 35.5 - 40 min = 34.8333 h it has run 21 periods of 1.05 h (to 34.15 h, p = 21 h) and 0.6833 h more:
+ * p = 21.6833 h. The warning gives a 10-minute notice (taken at 35 h), enough for a checkpoint: it saves
+ * (to 34.8833 h, s = 21.6833 h, nothing lost), leaves, and goes On-Demand (the block has no idle instance):
+ * ready at once, restart to 34.9833 h, then 8.3167 h of compute and ceil(8.3167) - 1 = 8 checkpoints: ends
+ * at 34.9833 + 8.3167 + 0.4 = 43.7 h. On-Demand bill: 2 x (43.7 - 34.8833) x $10 = $176.33.
+ */
+START_TEST(reserved_first_block_then_on_demand)
+{
+	struct job_spec j = job(2, 60, 12, 1, 0.05, 0.1);
+
+	run_jobs("name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 48h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, end: 2026-01-02T11:30:00Z, count: 2,"
+		 " usd_per_h: 5, startup: {kind: constant, mean_s: 0}}\n"
+		 "  - {option: on_demand, max: 4, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
+		 &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
+	ck_assert_str_eq(event_option("job_start", 0), "capacity_block");
+	ck_assert_double_eq_tol(event_h("job_start", 0), 12, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 34.8 + 1.0 / 30, 1e-6);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 34.8 + 1.0 / 30, 1e-6);
+	ck_assert_str_eq(event_option("job_resume", 0), "on_demand");
+	ck_assert_double_eq_tol(event_h("job_end", 0), 43.7, 1e-6);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(M("jobs_cost_capacity_block_usd"), 240.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 2 * (43.7 - 34.8833333333) * 10, 0.005);
+}
+END_TEST
+
+/*
+ * Recovery none against automatic recovery, seed by seed. With no restart overhead and instant launches,
+ * a job that releases its instances at a failure and is placed again restart_delay D later follows the
+ * same timeline as one that keeps them through a replacement of D (the same failure draws, from the job's
+ * own stream, in the same order): equal completion times. The bill differs by what automatic recovery pays
+ * through each replacement: failures x D x 2 instances x $10, up to the per-second rounding and 60 s
+ * minimum of the relaunched instances (at most 60 s x 2 instances x $10 / 3600 = $0.34 per failure).
+ * 2 instances at 0.1 failures per instance-hour, T = 10 h, checkpoints every 2 h at 0.25 h, D = 0.5 h.
+ */
+START_TEST(recovery_none_releases_during_the_delay)
+{
+	struct job_spec j = job(2, 20, 0, 2, 0.25, 0);
+	double failures = 0;
+
+	for (uint64_t seed = 1; seed <= 20; seed++) {
+		double t_auto, cost_auto, n;
+		run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND,
+			 .failures_per_instance_h = 0.1, .replacement_h = 0.5, .seed = seed });
+		t_auto = M("job_completion_p50_s");
+		cost_auto = M("jobs_cost_on_demand_usd");
+		n = M("job_failures");
+		run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND,
+			 .failures_per_instance_h = 0.1, .recovery_none = true, .restart_delay_h = 0.5, .seed = seed });
+		ck_assert_double_eq(M("job_failures"), n);
+		ck_assert_double_eq_tol(M("job_completion_p50_s"), t_auto, 1e-6);
+		ck_assert_double_eq_tol(cost_auto - M("jobs_cost_on_demand_usd"), n * 0.5 * 2 * 10, 0.34 * n + 1e-6);
+		if (n > 0) /* the first failure: back 0.5 h later, on new instances */
+			ck_assert_double_eq_tol(event_h("job_resume", 0) - event_h("job_failure", 0), 0.5, 1e-9);
+		failures += n;
+	}
+	ck_assert(failures > 0);
+}
+END_TEST
+
+/*
+ * max_pending. reserved_first with a training plan entry of 2 instances and an On-Demand entry of 2: a job
+ * of 4 instances never fits. Its placement attempts find no room on the plan it wanted, so 2 days (the
+ * default max_pending) after its submission at 1 h it is terminated: at 49 h. Under on_demand (no plan
+ * wanted) the same job just waits, and misses nothing (it has no deadline).
+ */
+START_TEST(max_pending_terminates_a_job_waiting_for_a_plan)
+{
+	static const char yaml[] =
+		"name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 72h\nslo: {latency_s: 5}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		"fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, end: 2026-01-02T11:30:00Z, count: 2,"
+		" usd_per_h: 5}\n"
+		"  - {option: on_demand, max: 2, usd_per_h: 10}\n";
+	struct job_spec j = job(4, 8, 1, 0, 0, 0);
+
+	plan_entry = 0;
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
+	ck_assert_double_eq(M("jobs_terminated"), 1);
+	ck_assert_double_eq_tol(event_h("job_terminated", 0), 49, 1e-9);
+	ck_assert_double_eq(M("jobs_completed"), 0);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
+	ck_assert_double_eq(M("jobs_terminated"), 0);
+	ck_assert_int_eq(capture_count(&cap, "job_terminated"), 0);
+	plan_entry = -1;
+}
+END_TEST
+
+static Suite *jobs_suite(void)
+{
+	Suite *s = suite_create("jobs");
+	TCase *tc = tcase_create("runs");
+
+	tcase_set_timeout(tc, 300);
+	tcase_add_test(tc, failure_free_timeline_and_bill);
+	tcase_add_test(tc, failures_auto_resume_match_closed_form);
+	tcase_add_test(tc, spot_interruptions_match_closed_form);
+	tcase_add_test(tc, deadline_spot_meets_what_spot_misses);
+	tcase_add_test(tc, deadline_switch_checkpoints_then_moves);
+	tcase_add_test(tc, checkpoint_at_the_notice);
+	tcase_add_test(tc, queue_priority_and_no_backfilling);
+	tcase_add_test(tc, reserved_first_block_then_on_demand);
+	tcase_add_test(tc, recovery_none_releases_during_the_delay);
+	tcase_add_test(tc, max_pending_terminates_a_job_waiting_for_a_plan);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(jobs_suite());
+}
