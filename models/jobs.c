@@ -14,6 +14,8 @@
 
 #define US_PER_H 3.6e9
 
+_Static_assert(SCENARIO_FLEET_MAX <= 64, "struct jobs keeps sets of fleet entries in 64-bit words");
+
 static void on_phase(struct engine *eng, struct event *ev);
 static void on_failure(struct engine *eng, struct event *ev);
 static void on_pending(struct engine *eng, struct event *ev);
@@ -36,6 +38,7 @@ void jobs_schedule(struct jobs *j, struct event *ev, int64_t t_us, void (*fn)(st
 	if (rc != STATUS_OK)
 		fail_run(j, rc);
 }
+
 
 /* Log an event about job (its entry's option, its instances, its name and a note). */
 void jobs_log(struct jobs *j, const struct job *job, const char *kind, const char *note)
@@ -87,7 +90,7 @@ int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, str
 		j->owner[i] = -1;
 	for (int g = 0; g < f->ngroups; g++)
 		if (f->group[g].kind == OPTION_TRAINING_PLAN && f->group[g].user == FLEET_USER_JOBS)
-			j->plans |= 1u << g;
+			j->plans |= UINT64_C(1) << g;
 	engine_event_init(&j->kick);
 	engine_event_init(&j->retry);
 	for (int i = 0; i < j->n; i++) {

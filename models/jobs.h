@@ -150,9 +150,10 @@ struct jobs {
 	int nqueued;
 	int *owner;                   /* per pool index: the row of the job holding it, -1; owned */
 	int *slots;                   /* every job's held[] storage, owned */
-	uint32_t blocked;             /* entries a waiting job wanted in the current walk */
-	uint32_t tried;               /* entries without room seen for the job being placed */
-	uint32_t plans;               /* training-plan entries */
+	/* bit sets over fleet entries, one bit per entry (SCENARIO_FLEET_MAX <= 64, checked in jobs.c) */
+	uint64_t blocked;             /* entries a waiting job wanted in the current walk */
+	uint64_t tried;               /* entries without room seen for the job being placed */
+	uint64_t plans;               /* training-plan entries */
 	struct event kick;            /* walk the queue */
 	struct event retry;           /* a launch backoff expires */
 	/* sums */

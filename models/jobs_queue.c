@@ -75,7 +75,7 @@ bool jobs_room(struct jobs *j, int g, int instances)
 
 	if (grp->user != FLEET_USER_JOBS)
 		return false;
-	if (!grp->ops || (j->blocked & (1u << g))) {
+	if (!grp->ops || (j->blocked & (UINT64_C(1) << g))) {
 		room = false;
 	} else if (jobs_self_managed(grp)) {
 		int n = 0;
@@ -86,7 +86,7 @@ bool jobs_room(struct jobs *j, int g, int instances)
 		room = j->eng->now_us >= grp->retry_us && grp->max - grp->live - grp->draining >= instances;
 	}
 	if (!room)
-		j->tried |= 1u << g;
+		j->tried |= UINT64_C(1) << g;
 	return room;
 }
 
@@ -148,7 +148,7 @@ static void retry_when_backoff_ends(struct jobs *j)
 	int64_t t = INT64_MAX;
 
 	for (int g = 0; g < j->fleet->ngroups; g++)
-		if ((j->blocked & (1u << g)) && j->fleet->group[g].retry_us > j->eng->now_us &&
+		if ((j->blocked & (UINT64_C(1) << g)) && j->fleet->group[g].retry_us > j->eng->now_us &&
 		    j->fleet->group[g].retry_us < t)
 			t = j->fleet->group[g].retry_us;
 	if (t != INT64_MAX && (!evq_queued(&j->retry) || j->retry.t_us > t))
@@ -173,7 +173,7 @@ static void on_kick(struct engine *eng, struct event *ev)
 			continue;
 		}
 		if (g >= 0)
-			j->tried |= 1u << g;
+			j->tried |= UINT64_C(1) << g;
 		job->wanted_plan = (j->tried & j->plans) != 0;
 		j->blocked |= j->tried;
 		k++;
