@@ -81,7 +81,10 @@ static int c_warnings(void *self, const struct sink_warning *list, size_t n)
 static int c_metrics(void *self, const struct sink_metric *list, size_t n)
 {
 	struct capture *c = self;
-	for (size_t i = 0; i < n && c->nmetrics < 128; i++)
+
+	ck_assert_msg(n <= (size_t)(CAPTURE_METRICS - c->nmetrics), "capture holds %d metrics, the run reports more",
+		      CAPTURE_METRICS);
+	for (size_t i = 0; i < n && c->nmetrics < CAPTURE_METRICS; i++)
 		c->metrics[c->nmetrics++] = list[i];
 	return STATUS_OK;
 }

@@ -10,6 +10,7 @@
 #define CAPTURE_EVENTS 4096
 #define CAPTURE_WARNINGS 16
 #define CAPTURE_HOURS 512
+#define CAPTURE_METRICS 256
 
 struct capture_event {
 	double t_s;
@@ -24,7 +25,7 @@ struct capture {
 	int nevents;
 	long nsamples;
 	struct sink_sample last_sample;
-	struct sink_metric metrics[128];
+	struct sink_metric metrics[CAPTURE_METRICS];
 	int nmetrics;
 	struct sink_warning warnings[CAPTURE_WARNINGS];
 	int nwarnings;
