@@ -529,7 +529,7 @@ static bool try_launch(struct fleet *f, struct fleet_group *g)
 
 	if (f->eng->now_us < g->retry_us || g->live + g->draining >= g->max)
 		return false;
-	if (g->ops->can_launch && g->ops->can_launch(f, g, why, sizeof why) != STATUS_OK) {
+	if (g->ops->can_launch && g->ops->can_launch(f, g, 1, why, sizeof why) != STATUS_OK) {
 		fleet_launch_failed(f, g, why);
 		return false;
 	}
@@ -539,20 +539,27 @@ static bool try_launch(struct fleet *f, struct fleet_group *g)
 	return true;
 }
 
-int fleet_launch(struct fleet *f, struct fleet_group *g)
+bool fleet_launch_gang(struct fleet *f, struct fleet_group *g, int n, int *idx)
 {
-	int idx = -1;
+	char why[160];
+	int got = 0;
 
-	assert(!for_serving(g) && !managed(g));
-	if (f->closed)
-		return -1;
-	for (int i = g->first; i < g->first + g->max && idx < 0; i++)
-		if (f->pool[i].state == INSTANCE_FREE)
-			idx = i; /* fleet_take_slot takes the first free slot */
-	if (idx < 0 || !try_launch(f, g))
-		return -1;
-	meter_event(f->meter, f->eng->now_us, "launch", option_kind_name(g->kind), 1, "for a job");
-	return idx;
+	assert(!for_serving(g) && !managed(g) && n >= 1);
+	if (f->closed || f->eng->now_us < g->retry_us || g->live + g->draining + n > g->max)
+		return false;
+	if (g->ops->can_launch && g->ops->can_launch(f, g, n, why, sizeof why) != STATUS_OK) {
+		fleet_launch_failed(f, g, why);
+		return false;
+	}
+	for (int i = g->first; i < g->first + g->max && got < n; i++)
+		if (f->pool[i].state == INSTANCE_FREE) {
+			idx[got++] = i; /* fleet_take_slot takes the first free slot */
+			fleet_take_slot(f, g, false);
+		}
+	assert(got == n);
+	g->failures = 0;
+	meter_event(f->meter, f->eng->now_us, "launch", option_kind_name(g->kind), n, "for a job");
+	return true;
 }
 
 /* ---- allocation ---------------------------------------------------------------------------------- */
@@ -732,7 +739,7 @@ int fleet_count_kind(const struct fleet *f, enum option_kind k)
 	return n;
 }
 
-int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int quota_vcpus, int quota_instances,
+int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quota_vcpus, int quota_instances,
 			 const char *quota_name, char *why, size_t size)
 {
 	const struct fleet_entry *e = g->entry;
@@ -747,12 +754,12 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int quota_vcpus
 		}
 	/* On-Demand quotas are vCPUs per family group ("Running On-Demand P instances";
 	 * SOURCES.md [od-quota-vcpus]) */
-	if (quota_vcpus >= 0 && (running + 1) * vcpus > quota_vcpus) {
+	if (quota_vcpus >= 0 && (running + n) * vcpus > quota_vcpus) {
 		snprintf(why, size, "quota: %d vCPUs of %s %c instances (%d running x %d vCPUs)", quota_vcpus,
 			 quota_name, family - 32, running, vcpus);
 		return STATUS_EINPUT;
 	}
-	if (quota_instances >= 0 && running + 1 > quota_instances) {
+	if (quota_instances >= 0 && running + n > quota_instances) {
 		snprintf(why, size, "quota: %d %s instances", quota_instances, quota_name);
 		return STATUS_EINPUT;
 	}

@@ -95,8 +95,9 @@ struct option_ops {
 	void (*init)(struct fleet *f, struct fleet_group *g);
 	/* At t = 0: schedule the option's own events (a block's window, Spot reclaims). */
 	int (*start)(struct fleet *f, struct fleet_group *g);
-	/* May one more instance launch now? 0 if so, else a negative status and the reason in why. */
-	int (*can_launch)(struct fleet *f, struct fleet_group *g, char *why, size_t size);
+	/* May n more instances launch now, together (1 for the serving fleet; a job's gang at once)? 0 if so,
+	 * else a negative status and the reason in why. */
+	int (*can_launch)(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size);
 	/* An instance of the group was launched (Spot: draw its interruption). */
 	void (*launched)(struct fleet *f, struct fleet_group *g, struct instance *in);
 	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. At
@@ -190,10 +191,11 @@ void fleet_set_user(struct fleet *f, int which, const struct fleet_user *u);
 /* True if instance idx belongs to the serving user. */
 bool fleet_serves(const struct fleet *f, int idx);
 
-/* Launch one instance in group g for the jobs model (the group must be a jobs group the fleet does not
- * manage itself): the pool index, or -1 if the option refused (counted, logged and backed off as any failed
- * launch) or the group is full or backing off. */
-int fleet_launch(struct fleet *f, struct fleet_group *g);
+/* Launch n instances in group g at once for the jobs model (a jobs group the fleet does not manage itself),
+ * all or nothing: true with their pool indices in idx[0..n-1]; false, nothing launched, if the group is
+ * backing off or lacks n free slots, or the option refused the n together (counted, logged and backed off as
+ * a failed launch). */
+bool fleet_launch_gang(struct fleet *f, struct fleet_group *g, int n, int *idx);
 void fleet_fini(struct fleet *f);
 
 /* At t = 0: each option starts its own events (reserved instances and open blocks go live), then `initial`
@@ -256,10 +258,11 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm);
 /* Remove one instance of group g now (cancel a launch or drain); false if it has none live. */
 bool fleet_remove_one(struct fleet *f, struct fleet_group *g);
 
-/* The checks on-demand and Spot launches share: capacity outage windows, the per-attempt chance of an
- * insufficient-capacity error, and the account quota (vCPUs or instances, -1 = none) for instances of the
- * group's kind. 0 if the launch may go ahead, else STATUS_EINPUT with the reason in why. */
-int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int quota_vcpus, int quota_instances,
+/* The checks on-demand and Spot launches share, for n instances launched together: capacity outage windows,
+ * the per-attempt chance of an insufficient-capacity error (one draw per attempt, whatever n), and the
+ * account quota (vCPUs or instances, -1 = none) for instances of the group's kind. 0 if the launch may go
+ * ahead, else STATUS_EINPUT with the reason in why. */
+int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quota_vcpus, int quota_instances,
 			 const char *quota_name, char *why, size_t size);
 
 /* Instances of kind k that are running (launching, serving or draining). */

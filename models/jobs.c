@@ -66,7 +66,7 @@ static int64_t compute_us(const struct job_spec *s)
 int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, struct meter *meter,
 	      struct fleet *f)
 {
-	int total = 0, used = 0;
+	int total = 0, used = 0, most = 1;
 	char name[48];
 
 	*j = (struct jobs){ .sc = sc, .eng = eng, .meter = meter, .fleet = f, .n = sc->jobs.n,
@@ -77,19 +77,22 @@ int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, str
 	case JOB_POLICY_RESERVED_FIRST: j->policy = &jobs_policy_reserved; break;
 	default: j->policy = &jobs_policy_on_demand; break;
 	}
-	for (int i = 0; i < j->n; i++)
+	for (int i = 0; i < j->n; i++) {
 		total += sc->jobs.list[i].instances;
+		most = sc->jobs.list[i].instances > most ? sc->jobs.list[i].instances : most;
+	}
 	j->job = calloc((size_t)j->n, sizeof *j->job);
 	j->queue = calloc((size_t)j->n, sizeof *j->queue);
 	j->owner = malloc(sizeof *j->owner * (size_t)(f->npool > 0 ? f->npool : 1));
 	j->slots = malloc(sizeof *j->slots * (size_t)(total > 0 ? total : 1));
+	j->gang = malloc(sizeof *j->gang * (size_t)most);
 	j->completion_s = calloc((size_t)j->n, sizeof *j->completion_s);
-	if (!j->job || !j->queue || !j->owner || !j->slots || !j->completion_s)
+	if (!j->job || !j->queue || !j->owner || !j->slots || !j->gang || !j->completion_s)
 		goto out_fini;
 	for (int i = 0; i < f->npool; i++)
 		j->owner[i] = -1;
 	for (int g = 0; g < f->ngroups; g++)
-		if (f->group[g].kind == OPTION_TRAINING_PLAN && f->group[g].user == FLEET_USER_JOBS)
+		if (f->group[g].kind == OPTION_TRAINING_PLAN && f->group[g].entry->use != USE_SERVING)
 			j->plans |= UINT64_C(1) << g;
 	engine_event_init(&j->kick);
 	engine_event_init(&j->retry);
@@ -128,9 +131,10 @@ void jobs_fini(struct jobs *j)
 	free(j->queue);
 	free(j->owner);
 	free(j->slots);
+	free(j->gang);
 	free(j->completion_s);
 	j->job = NULL;
-	j->queue = j->owner = j->slots = NULL;
+	j->queue = j->owner = j->slots = j->gang = NULL;
 	j->completion_s = NULL;
 }
 

@@ -18,10 +18,10 @@
  * its instances come and go) has room when it holds at least `instances` idle instances: serving state, no
  * notice, not held by a job; the job takes the first ones in pool order. Another entry (on-demand, ODCR,
  * Spot) has room when it is not backing off from a failed launch and has `instances` free slots (max less
- * live and draining instances); the job then launches its instances one by one (fleet_launch). Launches may
- * be refused (quota, insufficient capacity, no Spot capacity): then the instances already launched for it
- * are cancelled at once (billed as any cancelled launch: the 60 s minimum), the entry backs off as the
- * fleet's launch_retry says, and the queue is walked again when the backoff expires.
+ * live and draining instances); the job then launches its instances in one request, all or nothing
+ * (fleet_launch_gang). A request may be refused whole (quota, insufficient capacity, no Spot capacity for
+ * all of them): nothing launches, the entry backs off as the fleet's launch_retry says, and the queue is
+ * walked again when the backoff expires.
  *
  * Phases of a job that holds instances (each instance it holds has busy = 1):
  *  - launching: waiting for all its instances to be ready (the entry's startup delay);
@@ -149,6 +149,7 @@ struct jobs {
 	int *queue;                   /* queued job rows in queue order, owned (n slots) */
 	int nqueued;
 	int *owner;                   /* per pool index: the row of the job holding it, -1; owned */
+	int *gang;                    /* a gang launch's pool indices (the largest job's instances); owned */
 	int *slots;                   /* every job's held[] storage, owned */
 	/* bit sets over fleet entries, one bit per entry (SCENARIO_FLEET_MAX <= 64, checked in jobs.c) */
 	uint64_t blocked;             /* entries a waiting job wanted in the current walk */

@@ -128,15 +128,12 @@ static bool place(struct jobs *j, struct job *job, int g)
 		jobs_restart(j, job);
 		return true;
 	}
-	while (job->nheld < n) {
-		int idx = fleet_launch(j->fleet, grp);
-		if (idx < 0) {
-			jobs_release(j, job, -1, "launch cancelled: the job's other instances could not launch");
-			job->group = -1;
-			return false;
-		}
-		hold(j, job, idx);
+	if (!fleet_launch_gang(j->fleet, grp, n, j->gang)) {
+		job->group = -1;
+		return false;
 	}
+	for (int k = 0; k < n; k++)
+		hold(j, job, j->gang[k]);
 	job->state = JOB_LAUNCHING;
 	jobs_update_policy(j, job);
 	return true;

@@ -13,9 +13,9 @@
 #include "fleet.h"
 #include "status.h"
 
-static int ondemand_can_launch(struct fleet *f, struct fleet_group *g, char *why, size_t size)
+static int ondemand_can_launch(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size)
 {
-	return fleet_check_capacity(f, g, f->sc->quotas.on_demand_vcpus, f->sc->quotas.on_demand_instances,
+	return fleet_check_capacity(f, g, n, f->sc->quotas.on_demand_vcpus, f->sc->quotas.on_demand_instances,
 				    "Running On-Demand", why, size);
 }
 

@@ -182,7 +182,7 @@ static int spot_start(struct fleet *f, struct fleet_group *g)
 	return f->meter->status;
 }
 
-static int spot_can_launch(struct fleet *f, struct fleet_group *g, char *why, size_t size)
+static int spot_can_launch(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size)
 {
 	const struct fleet_entry *e = g->entry;
 	int64_t now = f->eng->now_us;
@@ -192,12 +192,12 @@ static int spot_can_launch(struct fleet *f, struct fleet_group *g, char *why, si
 			 (double)(g->outage_until_us - now) / 1e6);
 		return STATUS_EINPUT;
 	}
-	if (e->avail.n > 0 && running(f, g) >= availtrace_at(&e->avail, now)) {
-		snprintf(why, size, "no spot capacity: the availability trace shows %d",
-			 availtrace_at(&e->avail, now));
+	if (e->avail.n > 0 && running(f, g) + n > availtrace_at(&e->avail, now)) {
+		snprintf(why, size, "no spot capacity: the availability trace shows %d (%d running, %d asked)",
+			 availtrace_at(&e->avail, now), running(f, g), n);
 		return STATUS_EINPUT;
 	}
-	return fleet_check_capacity(f, g, f->sc->quotas.spot_vcpus, f->sc->quotas.spot_instances,
+	return fleet_check_capacity(f, g, n, f->sc->quotas.spot_vcpus, f->sc->quotas.spot_instances,
 				    "All Spot Instance Requests for", why, size);
 }
 

@@ -2,7 +2,8 @@
  * check_jobs_reserved: jobs on capacity booked ahead, from the scenario text through the loader to the run:
  * a SageMaker training plan's segment ending under a job (its instances gone 30 minutes before the end, the
  * job resuming from the checkpoint it saved at the expiry notice, on the plan's next segment or on
- * on-demand), and a Capacity Block shared by time of day (serving by day, a job by night).
+ * on-demand), a Capacity Block shared by time of day (serving by day, a job by night), and a gang launch
+ * on Spot that is all or nothing.
  * Times are compared to 1e-6 h (the engine counts microseconds; every figure below is a whole number of
  * seconds); dollars to half a cent.
  */
@@ -171,6 +172,37 @@ START_TEST(shared_block_serves_by_day_trains_by_night)
 }
 END_TEST
 
+/*
+ * A gang launches all together or not at all (SOURCES.md [jobs-gang-launch]): a job of 4 Spot instances on a
+ * replayed trace showing 3 for the first 5 h, then 4. Before 5 h every attempt is refused whole (counted
+ * in launch_failures) and launches nothing: no cancelled instance pays a 60 s minimum. The first attempt
+ * at or after 5 h (when the entry's backoff lets it) launches the 4, ready at once; T = 4 / 4 = 1 h, no
+ * restart overhead: the job ends 1 h after its launch, and Spot costs exactly 4 x 1 h x $4 = $16.
+ */
+START_TEST(gang_launches_all_or_nothing)
+{
+	char yaml[1024];
+	double start;
+
+	snprintf(yaml, sizeof yaml, "name: gang\nseed: 5\nhorizon: 24h\n"
+		 "serving: {instance_type: g6.12xlarge, startup_s: 300}\n"
+		 "fleet:\n  - {option: spot, use: jobs, max: 4, usd_per_h: 4, availability_trace: %s/spot/jobs-gang.json,"
+		 " startup: {kind: constant, mean_s: 0}}\n"
+		 "jobs:\n  policy: spot\n  failures: {per_instance_hour: 0}\n  list:\n"
+		 "    - {name: gang, instances: 4, work_instance_hours: 4, submit: 0}\n", TEST_DATA_DIR);
+	capture_run(&cap, yaml, NULL, 0);
+	start = event_h("job_start", 0);
+	ck_assert_msg(start >= 5 && start < 6, "started at %.6f h", start);
+	ck_assert_double_eq_tol(event_h("launch", 0), start, 1e-9);
+	ck_assert_int_eq(capture_find(&cap, "launch", 0)->count, 4);
+	ck_assert_ptr_null(capture_find(&cap, "launch", 1));
+	ck_assert_ptr_null(capture_find(&cap, "cancel", 0));
+	ck_assert(M("launch_failures") >= 1);
+	ck_assert_double_eq_tol(event_h("job_end", 0), start + 1, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 16.00, 0.005);
+}
+END_TEST
+
 static Suite *jobs_reserved_suite(void)
 {
 	Suite *s = suite_create("jobs_reserved");
@@ -179,6 +211,7 @@ static Suite *jobs_reserved_suite(void)
 	tcase_add_test(tc, plan_segment_ends_then_next_segment);
 	tcase_add_test(tc, plan_segment_ends_then_on_demand);
 	tcase_add_test(tc, shared_block_serves_by_day_trains_by_night);
+	tcase_add_test(tc, gang_launches_all_or_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }
