@@ -163,6 +163,15 @@ void jobs_restart(struct jobs *j, struct job *job)
 	jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->restart_us, on_phase);
 }
 
+/* Book the time job held its instances, to `until`: jobs_gpu_hours_idle's and the meter's busy GPU-hours. */
+static void book_held(struct jobs *j, const struct job *job, int64_t until)
+{
+	if (job->nheld == 0)
+		return;
+	j->held_inst_us += (double)job->nheld * (double)(until - job->held_since_us);
+	meter_job_held(j->meter, j->fleet->group[job->group].kind, job->nheld, job->held_since_us, until);
+}
+
 /* Release every instance job holds (see jobs.h, "Leaving"); `gone` is an instance being taken away now (the
  * fleet terminates it), or -1. */
 void jobs_release(struct jobs *j, struct job *job, int gone, const char *why)
@@ -170,7 +179,7 @@ void jobs_release(struct jobs *j, struct job *job, int gone, const char *why)
 	struct fleet *f = j->fleet;
 	int64_t until = j->eng->now_us < j->horizon_us ? j->eng->now_us : j->horizon_us;
 
-	j->held_inst_us += (double)job->nheld * (double)(until - job->held_since_us);
+	book_held(j, job, until);
 	for (int k = 0; k < job->nheld; k++) {
 		int idx = job->held[k];
 		struct instance *in = &f->pool[idx];
@@ -493,7 +502,7 @@ void jobs_close(struct jobs *j, int64_t horizon_us)
 	engine_cancel(j->eng, &j->retry);
 	for (int i = 0; i < j->n; i++) {
 		struct job *job = &j->job[i];
-		j->held_inst_us += (double)job->nheld * (double)(horizon_us - job->held_since_us);
+		book_held(j, job, horizon_us);
 		engine_cancel(j->eng, &job->phase);
 		engine_cancel(j->eng, &job->failure);
 		engine_cancel(j->eng, &job->wake);

@@ -360,6 +360,16 @@ void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delt
 	m->busy[kind] += delta;
 }
 
+void meter_job_held(struct meter *m, enum option_kind kind, int n, int64_t from_us, int64_t to_us)
+{
+	int64_t meas_from = from_us > m->warmup_us ? from_us : m->warmup_us;
+
+	if (to_us > from_us)
+		m->job_held_us[kind] += (double)n * (double)(to_us - from_us);
+	if (to_us > meas_from)
+		m->job_held_meas_us[kind] += (double)n * (double)(to_us - meas_from);
+}
+
 void meter_set_ttft_slo(struct meter *m, int64_t ttft_us)
 {
 	m->slo_ttft_us = ttft_us;

@@ -112,6 +112,8 @@ struct meter {
 	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */
 	double busy_slot_us_all;                  /* the same summed over kinds */
 	double busy_slot_at_warmup[OPTION_KIND_COUNT];  /* busy_slot_us at warmup_us */
+	double job_held_us[OPTION_KIND_COUNT];    /* instance-microseconds jobs held instances (busy GPUs) */
+	double job_held_meas_us[OPTION_KIND_COUNT];  /* the same from warmup_us on */
 	bool warm_taken;                          /* busy_slot_at_warmup is set */
 	double service_inst_us;                   /* integral of instances in service, instance-us */
 	int copy_gpus;                            /* GPUs per model copy; 0 without copies */
@@ -247,6 +249,9 @@ void meter_advance(struct meter *m, int64_t now_us);
  */
 void meter_arrival(struct meter *m, int64_t arrival_us, int64_t alone_us);
 void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delta);
+
+/* Jobs held n instances of kind from from_us to to_us (jobs.h): their GPUs count as busy for that time. */
+void meter_job_held(struct meter *m, enum option_kind kind, int n, int64_t from_us, int64_t to_us);
 void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t wait_us, int64_t latency_us,
 		  int64_t ttft_us, int64_t alone_us);
 void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum drop_reason why, bool waited);

@@ -90,6 +90,12 @@ static int put_slo(const struct meter *m, struct sink_metric *list, int n)
 	return n;
 }
 
+/* Busy GPU-hours of kind k: the slots serving requests, and the instances jobs held (whole instances). */
+static double kind_busy_h(const struct meter *m, enum option_kind k, double gpu_per_slot_h)
+{
+	return m->busy_slot_us[k] * gpu_per_slot_h + m->job_held_us[k] * m->gpus / US_PER_H;
+}
+
 /* Cost and GPU-hours of the measured window [warmup, horizon), and the cost normalised by its length. */
 static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sink_metric *list, int n)
 {
@@ -98,7 +104,8 @@ static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sin
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		cost += m->cost_meas_usd[k];
 		paid += m->paid_gpu_meas_us[k] / US_PER_H;
-		busy += (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h;
+		busy += (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h +
+			m->job_held_meas_us[k] * m->gpus / US_PER_H;
 	}
 	n = put(list, n, "warmup_s", (double)m->warmup_us / SIM_US_PER_S);
 	n = put(list, n, "measured_s", (double)(m->horizon_us - m->warmup_us) / SIM_US_PER_S);
@@ -122,7 +129,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		cost += m->cost_usd[k];
 		paid += m->paid_gpu_us[k] / US_PER_H;
-		busy += m->busy_slot_us[k] * gpu_per_slot_h;
+		busy += kind_busy_h(m, (enum option_kind)k, gpu_per_slot_h);
 	}
 	n = put(list, n, "requests_total", total);
 	n = put(list, n, "requests_served", (double)m->served);
@@ -157,7 +164,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "gpu_hours_busy", busy);
 	n = put(list, n, "gpu_hours_idle", paid - busy);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
-		double kpaid = m->paid_gpu_us[k] / US_PER_H, kbusy = m->busy_slot_us[k] * gpu_per_slot_h;
+		double kpaid = m->paid_gpu_us[k] / US_PER_H, kbusy = kind_busy_h(m, (enum option_kind)k, gpu_per_slot_h);
 		n = put_kind(list, n, "gpu_hours_paid_%s", (enum option_kind)k, kpaid);
 		n = put_kind(list, n, "gpu_hours_busy_%s", (enum option_kind)k, kbusy);
 		n = put_kind(list, n, "gpu_hours_idle_%s", (enum option_kind)k, kpaid - kbusy);

@@ -177,7 +177,8 @@ END_TEST
  * replayed trace showing 3 for the first 5 h, then 4. Before 5 h every attempt is refused whole (counted
  * in launch_failures) and launches nothing: no cancelled instance pays a 60 s minimum. The first attempt
  * at or after 5 h (when the entry's backoff lets it) launches the 4, ready at once; T = 4 / 4 = 1 h, no
- * restart overhead: the job ends 1 h after its launch, and Spot costs exactly 4 x 1 h x $4 = $16.
+ * restart overhead: the job ends 1 h after its launch, and Spot costs exactly 4 x 1 h x $4 = $16. The GPUs a
+ * job holds are busy: 4 instances x 4 GPUs x 1 h = 16 GPU-hours paid, all busy.
  */
 START_TEST(gang_launches_all_or_nothing)
 {
@@ -200,6 +201,11 @@ START_TEST(gang_launches_all_or_nothing)
 	ck_assert(M("launch_failures") >= 1);
 	ck_assert_double_eq_tol(event_h("job_end", 0), start + 1, 1e-9);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 16.00, 0.005);
+	/* the job held the 4 instances (4 GPUs each) for all of their paid hour: 16 GPU-hours, all busy */
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 16, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_busy_spot"), 16, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_idle"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_utilization"), 1, 1e-12);
 }
 END_TEST
 
