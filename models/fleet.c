@@ -43,6 +43,7 @@ static int init_group(struct fleet *f, int g, int first)
 	grp->outage_until_us = INT64_MIN;
 	grp->retry_us = INT64_MIN;
 	engine_event_init(&grp->share);
+	engine_event_init(&grp->share_warm);
 	if (grp->ops && grp->ops->init)
 		grp->ops->init(f, grp);
 	snprintf(name, sizeof name, "%s.%d", option_kind_name(e->option), g);
@@ -66,6 +67,7 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 	f->startup_us = sc->serving.startup_us;
 	f->desired = 0;
 	f->closed = false;
+	f->hold_scale_in_until_us = INT64_MIN;
 	f->quiet = 0;
 	engine_event_init(&f->retry);
 	for (int g = 0; g < sc->nfleet; g++) {
@@ -797,9 +799,13 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];
 		engine_cancel(f->eng, &grp->share);
+		engine_cancel(f->eng, &grp->share_warm);
 		f->meter->bill_user = grp->user;
+		if (grp->entry->use == USE_SHARED)
+			f->meter->bill_user_share = fleet_share_jobs_part(f, grp, horizon_us);
 		if (grp->ops && grp->ops->close)
 			grp->ops->close(f, grp, horizon_us);
+		f->meter->bill_user_share = -1;
 	}
 	f->meter->bill_user = FLEET_USER_SERVING;
 	engine_cancel(f->eng, &f->retry);

@@ -57,6 +57,9 @@ struct request;
 struct fleet;
 struct fleet_group;
 
+/* Who uses instances. */
+enum { FLEET_USER_SERVING, FLEET_USER_JOBS, FLEET_USERS };
+
 enum instance_state {
 	INSTANCE_FREE,       /* pool slot not in use */
 	INSTANCE_LAUNCHING,  /* paid for, not yet serving */
@@ -141,12 +144,13 @@ struct fleet_group {
 			int next_tick;
 		} spot;
 	} opt;
-	struct event share;               /* use: shared: the next change of user (fleet_share.c) */
+	struct event share;               /* use: shared (fleet_share.c): the next change of user */
+	struct event share_warm;          /*   serving's replacements launched ahead of a change to jobs */
+	int prewarmed;                    /*   instances asked for ahead of that change */
+	int64_t share_since_us;           /*   since when the group has had its user */
+	int64_t share_us[FLEET_USERS];    /*   time each user had it inside the reservation's window */
 	struct fleet *fleet;              /* owner, kept */
 };
-
-/* Who uses instances. */
-enum { FLEET_USER_SERVING, FLEET_USER_JOBS, FLEET_USERS };
 
 /*
  * What uses an instance, seen from the fleet. Every hook gets the user's ctx and the instance's pool index.
@@ -178,6 +182,8 @@ struct fleet {
 	int64_t startup_us;         /* launch to ready */
 	int desired;                /* capacity asked for (launching + serving) */
 	bool closed;                /* past the horizon */
+	int64_t hold_scale_in_until_us;  /* no policy scale-in before then: serving's replacements for a shared
+	                                    reservation are launching (fleet_share.c) */
 	int quiet;                  /* > 0: changes are being made in a batch; reconcile once at the end */
 	struct event retry;         /* the next backoff expiry, to try failed launches again */
 };
@@ -285,6 +291,10 @@ int fleet_share_start(struct fleet *f, struct fleet_group *g);
 /* Hand instance `in` over to its group's user (already changed): a launching one just changes user, a serving
  * one drains (from jobs with its doom notice_us from now) and comes up for the new user when idle. */
 void fleet_share_hand_over(struct fleet *f, struct instance *in, int64_t notice_us);
+
+/* The share of a shared group's bills that is the jobs' (time they had it inside its window / the window's
+ * time inside the simulation), closing the accounts at until_us. */
+double fleet_share_jobs_part(struct fleet *f, struct fleet_group *g, int64_t until_us);
 
 /* Finish the handover of instance in (idle, or its notice ran out): it comes up for its group's user. */
 void fleet_share_finish(struct fleet *f, struct instance *in);

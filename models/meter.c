@@ -20,6 +20,7 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 
 	assert(hour_phase_us >= 0 && hour_phase_us < hour);
 	memset(m, 0, sizeof *m);
+	m->bill_user_share = -1;
 	m->hour_phase_us = hour_phase_us;
 	m->nhours = (int)((hour_phase_us + horizon_us + hour - 1) / hour);
 	m->usage_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_by_hour);
@@ -487,8 +488,16 @@ void meter_charge_split(struct meter *m, enum option_kind kind, double usd, doub
 {
 	m->cost_usd[kind] += usd;
 	m->paid_gpu_us[kind] += paid_inst_us * m->gpus;
-	m->user_cost_usd[m->bill_user][kind] += usd;
-	m->user_paid_gpu_us[m->bill_user][kind] += paid_inst_us * m->gpus;
+	if (m->bill_user_share < 0) {
+		m->user_cost_usd[m->bill_user][kind] += usd;
+		m->user_paid_gpu_us[m->bill_user][kind] += paid_inst_us * m->gpus;
+	} else {
+		for (int u = 0; u < METER_USERS; u++) {  /* 0 serving, 1 jobs */
+			double share = u == 1 ? m->bill_user_share : 1 - m->bill_user_share;
+			m->user_cost_usd[u][kind] += usd * share;
+			m->user_paid_gpu_us[u][kind] += paid_inst_us * m->gpus * share;
+		}
+	}
 	m->cost_meas_usd[kind] += meas_usd;
 	m->paid_gpu_meas_us[kind] += meas_inst_us * m->gpus;
 }

@@ -139,6 +139,9 @@ struct meter {
 	 * dollars are settled per clock hour against the Savings Plans (meter_settle): each user bears the
 	 * settled dollars of a usage kind in proportion to its share of that kind's usage over the window. */
 	int bill_user;                                            /* 0..METER_USERS-1, 0 (serving) by default */
+	double bill_user_share;                                   /* < 0: all to bill_user; else the share of
+	                                                             each bill to user 1 (jobs), the rest to
+	                                                             user 0: a group shared by time of day */
 	double user_cost_usd[METER_USERS][OPTION_KIND_COUNT];     /* cost_usd by user */
 	double user_paid_gpu_us[METER_USERS][OPTION_KIND_COUNT];  /* paid_gpu_us by user */
 	double user_usage_usd[METER_USERS][SAVINGS_USAGE_COUNT];  /* Savings-Plan-eligible usage by user, USD

@@ -256,6 +256,10 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 			     : POLICY_HOLD;
 		out.desired = want;
 	}
+	/* replacements launched ahead of a shared reservation going to the jobs are not scaled in before it goes
+	 * (fleet_share.c): the policy counts the reservation's instances, which are about to leave */
+	if (out.action == POLICY_SCALE_IN && eng->now_us < w->fleet.hold_scale_in_until_us)
+		out.action = POLICY_HOLD;
 	if (out.action != POLICY_HOLD) {
 		int got = capacity_set(w, out.desired);
 		bool out_ = out.action == POLICY_SCALE_OUT;

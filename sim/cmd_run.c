@@ -322,6 +322,26 @@ static void print_warnings(const struct world_report *rep)
 		printf("warning: %s: %s\n", rep->warnings[i].code, rep->warnings[i].message);
 }
 
+/* The jobs' lines (jobs.h): what finished, by when, what was lost, and what the jobs' entries cost. */
+static void print_jobs(const struct world_report *rep)
+{
+	printf("  jobs       %.0f submitted, %.0f completed, %.0f missed their deadline, %.0f terminated\n",
+	       get(rep, "jobs_submitted"), get(rep, "jobs_completed"), get(rep, "jobs_missed_deadline"),
+	       get(rep, "jobs_terminated"));
+	printf("             completion p50 %.2f h, p99 %.2f h; wait mean %.2f h\n", get(rep, "job_completion_p50_s") / 3600,
+	       get(rep, "job_completion_p99_s") / 3600, get(rep, "job_wait_mean_s") / 3600);
+	printf("             %.2f instance-hours of work lost; %.0f interruptions, %.0f node failures\n",
+	       get(rep, "work_lost_instance_hours"), get(rep, "job_interruptions"), get(rep, "job_failures"));
+	printf("             their entries cost");
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		char name[64];
+		snprintf(name, sizeof name, "jobs_cost_%s_usd", option_kind_name((enum option_kind)k));
+		if (get(rep, name) > 0)
+			printf(" %s $%.2f", option_kind_name((enum option_kind)k), get(rep, name));
+	}
+	printf("; %.1f of %.1f GPU-hours idle\n", get(rep, "jobs_gpu_hours_idle"), get(rep, "jobs_gpu_hours_paid"));
+}
+
 static void print_summary(const struct scenario *sc, const struct world_report *rep, const char *db,
 			  int64_t run_id)
 {
@@ -332,6 +352,8 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	if (sc->copies.enabled)
 		snprintf(unit, sizeof unit, "%s x %d copies of %d GPUs x %d slots", sc->serving.instance_type,
 			 sc->copies.per_instance, sc->copies.gpus, sc->serving.slots);
+	else if (sc->no_traffic)
+		snprintf(unit, sizeof unit, "%s", sc->serving.instance_type);
 	else
 		snprintf(unit, sizeof unit, "%s x %d slots", sc->serving.instance_type, sc->serving.slots);
 	printf("gpucap %s: %s, seed %" PRIu64 ", %.4g h on %s; run %" PRId64 " in %s\n", GPUCAP_VERSION,
@@ -339,20 +361,28 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	if (get(rep, "warmup_s") > 0)
 		printf("  window     first %.4g h a warm-up, left out of request metrics; %.4g h measured\n",
 		       get(rep, "warmup_s") / 3600, get(rep, "measured_s") / 3600);
-	printf("  requests   %.0f total, %.0f served, %.0f dropped (%.0f timed out, %.0f refused)\n", total,
-	       get(rep, "requests_served"), get(rep, "requests_dropped"), get(rep, "requests_timed_out"),
-	       get(rep, "requests_refused"));
-	printf("  SLO        %.0f violations = %.3f%% of requests (latency > %.3g s, or dropped)\n",
-	       get(rep, "slo_violations"), 100 * get(rep, "slo_violation_rate"), (double)sc->slo.latency_us / 1e6);
-	print_slo_extra(sc, rep);
-	printf("  latency    mean %.3f s, p50 %.3f, p90 %.3f, p95 %.3f, p99 %.3f, max %.3f\n",
-	       get(rep, "latency_mean_s"), get(rep, "latency_p50_s"), get(rep, "latency_p90_s"),
-	       get(rep, "latency_p95_s"), get(rep, "latency_p99_s"), get(rep, "latency_max_s"));
-	print_ttft(sc, rep);
-	printf("  wait       mean %.3f s, p99 %.3f s; %.2f%% of requests waited\n", get(rep, "wait_mean_s"),
-	       get(rep, "wait_p99_s"), 100 * get(rep, "waited_fraction"));
-	printf("  cost       $%.2f total, $%.4f per 1k served requests\n", get(rep, "cost_total_usd"),
-	       get(rep, "cost_per_1k_requests_usd"));
+	if (!sc->no_traffic) {
+		printf("  requests   %.0f total, %.0f served, %.0f dropped (%.0f timed out, %.0f refused)\n", total,
+		       get(rep, "requests_served"), get(rep, "requests_dropped"), get(rep, "requests_timed_out"),
+		       get(rep, "requests_refused"));
+		printf("  SLO        %.0f violations = %.3f%% of requests (latency > %.3g s, or dropped)\n",
+		       get(rep, "slo_violations"), 100 * get(rep, "slo_violation_rate"),
+		       (double)sc->slo.latency_us / 1e6);
+		print_slo_extra(sc, rep);
+		printf("  latency    mean %.3f s, p50 %.3f, p90 %.3f, p95 %.3f, p99 %.3f, max %.3f\n",
+		       get(rep, "latency_mean_s"), get(rep, "latency_p50_s"), get(rep, "latency_p90_s"),
+		       get(rep, "latency_p95_s"), get(rep, "latency_p99_s"), get(rep, "latency_max_s"));
+		print_ttft(sc, rep);
+		printf("  wait       mean %.3f s, p99 %.3f s; %.2f%% of requests waited\n", get(rep, "wait_mean_s"),
+		       get(rep, "wait_p99_s"), 100 * get(rep, "waited_fraction"));
+	}
+	if (sc->jobs.n > 0)
+		print_jobs(rep);
+	if (sc->no_traffic)
+		printf("  cost       $%.2f total\n", get(rep, "cost_total_usd"));
+	else
+		printf("  cost       $%.2f total, $%.4f per 1k served requests\n", get(rep, "cost_total_usd"),
+		       get(rep, "cost_per_1k_requests_usd"));
 	print_cost_extra(rep);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		char name[64], idle[64];
@@ -370,7 +400,10 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	if (sc->copies.enabled)
 		printf("  copies     %.1f copy-hours serving, %.0f copy loads\n", get(rep, "copy_hours"),
 		       get(rep, "copy_loads"));
-	if (get(rep, "spot_interruptions") > 0 || get(rep, "block_terminations") > 0)
+	if (sc->no_traffic && (get(rep, "spot_interruptions") > 0 || get(rep, "block_terminations") > 0))
+		printf("  taken      %.0f spot interruptions, %.0f block terminations\n", get(rep, "spot_interruptions"),
+		       get(rep, "block_terminations"));
+	else if (get(rep, "spot_interruptions") > 0 || get(rep, "block_terminations") > 0)
 		printf("  taken      %.0f spot interruptions, %.0f block terminations; %.0f requests interrupted "
 		       "(%.0f dropped)\n", get(rep, "spot_interruptions"), get(rep, "block_terminations"),
 		       get(rep, "requests_interrupted"), get(rep, "requests_interrupted_dropped"));

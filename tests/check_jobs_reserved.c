@@ -166,9 +166,14 @@ START_TEST(shared_block_serves_by_day_trains_by_night)
 	ck_assert_double_eq_tol(event_h("job_end", 0) - resume, 0.1 + (10 - (7 + 47.0 / 60)) + 2.0 / 60, 1e-6);
 	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
 	ck_assert_double_eq(M("jobs_completed"), 1);
-	/* when the jobs take the block, on-demand makes up for it at once (the serving capacity is kept) */
-	ck_assert_double_eq_tol(launch_after_h(20), 20, 1e-9);
+	/* serving's replacements launch its startup (60 s) before the jobs take the block, ready at 20:00 */
+	ck_assert_double_eq_tol(launch_after_h(12), 20 - 1.0 / 60, 1e-9);
+	ck_assert_double_eq_tol(event_h("share_prewarm", 0), 20 - 1.0 / 60, 1e-9);
 	ck_assert_str_eq(event_option("handover", 1), "capacity_block");
+	/* the block's bill, 2 x 48 h x $10 = $960 in the window, is split by the hours each side had it: the
+	 * jobs 00:00-08:00 and 20:00-24:00 of both days, 24 of 48 h: $480 */
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 960.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_capacity_block_usd"), 480.00, 0.005);
 }
 END_TEST
 

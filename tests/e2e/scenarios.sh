@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end: every scenario shipped in scenarios/ validates without warnings and runs to completion,
 # writing a run in which every option paid whether used or not (reserved, ODCR, Savings Plan, Capacity
-# Block) is billed (so the examples in the README keep working). On-demand and Spot entries are billed
+# Block, training plan) is billed (so the examples in the README keep working). On-demand and Spot entries are billed
 # only if the load needed them, so they are not checked here.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
@@ -15,7 +15,7 @@ for f in "$SRC"/scenarios/*.yaml; do
 	check "$name runs (rc $rc)" test $rc -eq 0
 	id=$(sqlite3 runs.sqlite "select max(run_id) from runs")
 	check "$name costs something" test "$(sqlite3 runs.sqlite "select value > 0 from metrics where run_id = $id and name = 'cost_total_usd'")" = 1
-	for opt in reserved odcr savings_plan capacity_block; do
+	for opt in reserved odcr savings_plan capacity_block training_plan; do
 		if grep -q "option: $opt" "$f"; then
 			cost=$(sqlite3 runs.sqlite "select value > 0 from metrics where run_id = $id and name = 'cost_${opt}_usd'")
 			check "$name bills $opt" test "$cost" = 1
