@@ -22,7 +22,6 @@
 
 #define US_PER_S INT64_C(1000000)
 #define DAY_US (86400 * US_PER_S)
-#define DEFAULT_NOTICE_US (120 * US_PER_S)
 
 /* Microseconds since the last UTC midnight at simulated time t_us. */
 static int64_t time_of_day(const struct fleet *f, int64_t t_us)
@@ -57,10 +56,10 @@ static int64_t next_change(const struct fleet *f, const struct fleet_entry *e, i
 
 static void on_change(struct engine *eng, struct event *ev);
 
-/* How long jobs have to leave: the entry's notice_s, else the default (SOURCES.md [share-by-hours]). */
+/* How long jobs have to leave: the entry's notice_s (default 120 s, SOURCES.md [share-by-hours]). */
 static int64_t notice_us(const struct fleet_entry *e)
 {
-	return e->notice_us > 0 ? e->notice_us : DEFAULT_NOTICE_US;
+	return e->notice_us;
 }
 
 static void on_warm(struct engine *eng, struct event *ev);

@@ -23,6 +23,7 @@
 #define DEFAULT_REPLACEMENT_US (600 * S_US)   /* an assumption (SOURCES.md [jobs-replacement]) */
 #define DEFAULT_RESTART_DELAY_US (3600 * S_US)  /* an assumption (SOURCES.md [jobs-restart-delay]) */
 #define DEFAULT_MAX_PENDING_US (2 * DAY_US)   /* a training plan's pending limit (SOURCES.md [tp-pending-2d]) */
+#define SHARE_NOTICE_US (120 * S_US)         /* jobs leaving a shared reservation (SOURCES.md [share-by-hours]) */
 
 static const char *const jobs_keys[] = { "policy", "switch_margin", "max_pending", "failures", "list", "trace",
 	NULL };
@@ -99,6 +100,11 @@ int scenario_load_use(struct load *l, const struct scenario_yaml_ref *e, struct 
 	if (f->use == USE_SHARED && !can_share(f->option))
 		return scenario_yaml_fail(&l->y, &r, "use: shared applies only to capacity_block and training_plan "
 					  "entries (shared by time of day); expected serving or jobs");
+	scenario_yaml_child(e, "notice_s", &r);
+	if (r.node && f->use != USE_SHARED && f->option != OPTION_SPOT)
+		return scenario_yaml_fail(&l->y, &r, "notice_s applies to a %s entry only with use: shared (the "
+					  "notice jobs get when serving's hours begin); expected use: shared too, or no "
+					  "notice_s", option_kind_name(f->option));
 	scenario_yaml_child(e, "serving_hours", &hours);
 	if (hours.node && f->use != USE_SHARED)
 		return scenario_yaml_fail(&l->y, &hours, "serving_hours applies only with use: shared; expected "
@@ -108,7 +114,12 @@ int scenario_load_use(struct load *l, const struct scenario_yaml_ref *e, struct 
 	if (!hours.node)
 		return scenario_yaml_missing(&l->y, e, "serving_hours", "with use: shared, the UTC hours in which "
 					     "serving has the instances, such as \"08:00-20:00\"");
-	return read_serving_hours(l, &hours, f);
+	if ((rc = read_serving_hours(l, &hours, f)))
+		return rc;
+	/* the notice jobs get when serving's hours begin (SOURCES.md [share-by-hours]) */
+	f->notice_us = SHARE_NOTICE_US;
+	scenario_yaml_child(e, "notice_s", &r);
+	return scenario_load_duration(l, &r, 0, false, 3600 * S_US, &f->notice_us);
 }
 
 /* ---- which entries a policy uses ---------------------------------------------------------------- */

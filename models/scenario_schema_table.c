@@ -317,7 +317,7 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "monthly interruption band" },
 	{ STR_("availability_trace", SCENARIO_PATH_MAX), .desc = "spot: a capacity availability file (JSON)" },
 	{ DUR_("notice_s", 0, false, H_US), .dflt = "\"120s\"", .desc = "spot: the interruption notice before "
-	  "an instance is taken" },
+	  "an instance is taken; use shared: the notice jobs get when serving's hours begin" },
 	{ NUM_("reclaims_per_day", scenario_load_reclaim), .dflt = "0", .desc = "spot: pool-wide reclaims per "
 	  "day" },
 	{ NUM_("reclaim_fraction", scenario_load_share), .dflt = "1", .desc = "spot: the share of the entry's "

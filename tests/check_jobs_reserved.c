@@ -142,20 +142,29 @@ END_TEST
  * the job: it resumes at 20:00 + that drain (under a minute here), then restart 0.1 h and the 2.2167 h left
  * with ceil(2.2167) - 1 = 2 checkpoints: the end is 0.1 + 2.2167 + 2/60 = 2.35 h after the resume.
  */
-START_TEST(shared_block_serves_by_day_trains_by_night)
+/* The shared block scenario below, with `extra` added to the block's entry. */
+static void run_shared(const char *extra)
 {
-	capture_run(&cap, "name: shared\nseed: 5\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 20}\n"
+	char yaml[2048];
+
+	snprintf(yaml, sizeof yaml, "name: shared\nseed: 5\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 20}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 0.5}\n  service: {kind: exponential, mean_s: 2}\n"
 		    "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 60}\n"
 		    "fleet:\n  - {option: capacity_block, start: 2025-12-31T11:30:00Z, duration: 3d, count: 2, usd_per_h: 10,"
-		    " use: shared, serving_hours: \"08:00-20:00\"}\n"
+		    " use: shared, serving_hours: \"08:00-20:00\"%s}\n"
 		    "  - {option: on_demand, max: 2, usd_per_h: 20}\n"
 		    "autoscaling: {policy: target_tracking, target: 0.7, min: 1, max: 4}\n"
 		    "jobs:\n  policy: reserved_first\n  failures: {per_instance_hour: 0}\n  list:\n"
 		    "    - {name: night, instances: 2, work_instance_hours: 20, submit: 0, checkpoint_interval: 1h,\n"
-		    "       checkpoint_cost: 1m, restart_overhead: 6m}\n", NULL, 0);
+		    "       checkpoint_cost: 1m, restart_overhead: 6m}\n", extra);
+	capture_run(&cap, yaml, NULL, 0);
+}
+
+START_TEST(shared_block_serves_by_day_trains_by_night)
+{
 	double resume;
 
+	run_shared("");
 	ck_assert_double_eq_tol(event_h("job_start", 0), 0, 1e-9);
 	ck_assert_double_eq_tol(event_h("share_switch", 0), 8, 1e-9);
 	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 8, 1e-6);
@@ -214,6 +223,21 @@ START_TEST(gang_launches_all_or_nothing)
 }
 END_TEST
 
+/*
+ * The same with notice_s: 30 on the block: at 08:00 the notice (30 s) is shorter than the 1 min checkpoint,
+ * so the job rolls back to s = 7 h (losing 0.7833 h x 2 instances = 1.5667 instance-hours) and leaves at
+ * once: the instances go to serving at 08:00 (with the default 120 s notice it saved and left at 08:01).
+ */
+START_TEST(shared_block_short_notice_loses_work)
+{
+	run_shared(", notice_s: 30");
+	ck_assert_ptr_null(capture_find(&cap, "job_checkpoint", 0));
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 8, 1e-9);
+	ck_assert_double_eq_tol(event_h("handover", 0), 8, 1e-9);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 2 * (47.0 / 60), 1e-6);
+}
+END_TEST
+
 static Suite *jobs_reserved_suite(void)
 {
 	Suite *s = suite_create("jobs_reserved");
@@ -222,6 +246,7 @@ static Suite *jobs_reserved_suite(void)
 	tcase_add_test(tc, plan_segment_ends_then_next_segment);
 	tcase_add_test(tc, plan_segment_ends_then_on_demand);
 	tcase_add_test(tc, shared_block_serves_by_day_trains_by_night);
+	tcase_add_test(tc, shared_block_short_notice_loses_work);
 	tcase_add_test(tc, gang_launches_all_or_nothing);
 	suite_add_tcase(s, tc);
 	return s;
