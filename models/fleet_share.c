@@ -59,7 +59,7 @@ static void on_change(struct engine *eng, struct event *ev);
 /* How long jobs have to leave: the entry's notice_s (default 120 s, SOURCES.md [share-by-hours]). */
 static int64_t notice_us(const struct fleet_entry *e)
 {
-	return e->notice_us;
+	return e->share_notice_us;
 }
 
 static void on_warm(struct engine *eng, struct event *ev);

@@ -33,25 +33,9 @@ static void on_phase(struct engine *eng, struct event *ev);
  * (SOURCES.md [cb-warning-40min], [cb-expiry-30min]). */
 static void drain_block(struct fleet *f, struct fleet_group *g)
 {
-	int live = g->live;
-
-	meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", live,
+	meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", g->live,
 		    "capacity block ends in 40 min: idle instances go now, busy ones drain (taken in 10 min)");
-	f->quiet++; /* one reconcile after the whole block has left the desired capacity */
-	for (int i = g->first; i < g->first + g->max; i++) {
-		const struct instance *in = &f->pool[i];
-		if (in->state == INSTANCE_FREE)
-			continue;
-		if (in->busy == 0)
-			fleet_retire(f, i, "launch cancelled: capacity block ending");
-		else
-			fleet_interrupt(f, i, reservation_end_us(g->entry) - TERMINATE_US, "capacity block ending");
-	}
-	f->quiet--;
-	if (g->user == FLEET_USER_SERVING)
-		fleet_add_desired(f, -live);
-	else
-		fleet_reconcile(f);
+	reservation_leave(f, g, true, reservation_end_us(g->entry) - TERMINATE_US, "capacity block ending");
 }
 
 static void on_phase(struct engine *eng, struct event *ev)
@@ -62,8 +46,6 @@ static void on_phase(struct engine *eng, struct event *ev)
 	(void)eng;
 	if (g->opt.block.phase == PHASE_OPEN) {
 		reservation_open(f, g, false, "capacity block opens");
-		if (g->user == FLEET_USER_SERVING)
-			fleet_add_desired(f, g->live);
 		reservation_schedule(f, g, PHASE_DRAIN, reservation_end_us(g->entry) - WARNING_US, on_phase);
 	} else if (g->opt.block.phase == PHASE_DRAIN) {
 		drain_block(f, g);

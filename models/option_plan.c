@@ -44,23 +44,9 @@ static void on_phase(struct engine *eng, struct event *ev);
  * [tp-expiry-notice]). */
 static void notice_plan(struct fleet *f, struct fleet_group *g)
 {
-	int live = g->live;
-
-	meter_event(f->meter, f->eng->now_us, "plan_expiring", "training_plan", live,
+	meter_event(f->meter, f->eng->now_us, "plan_expiring", "training_plan", g->live,
 		    "training plan segment: instances taken 30 min before its end");
-	f->quiet++; /* one reconcile after the whole segment has left the desired capacity */
-	for (int i = g->first; i < g->first + g->max; i++) {
-		const struct instance *in = &f->pool[i];
-		if (in->state == INSTANCE_LAUNCHING)
-			fleet_retire(f, i, "launch cancelled: training plan segment ending");
-		else if (in->state != INSTANCE_FREE)
-			fleet_interrupt(f, i, doom_us(g->entry), "training plan segment ending");
-	}
-	f->quiet--;
-	if (g->user == FLEET_USER_SERVING)
-		fleet_add_desired(f, -live);
-	else
-		fleet_reconcile(f);
+	reservation_leave(f, g, false, doom_us(g->entry), "training plan segment ending");
 }
 
 static void on_phase(struct engine *eng, struct event *ev)
@@ -71,8 +57,6 @@ static void on_phase(struct engine *eng, struct event *ev)
 	(void)eng;
 	if (g->opt.block.phase == PHASE_OPEN) {
 		reservation_open(f, g, false, "training plan segment opens");
-		if (g->user == FLEET_USER_SERVING)
-			fleet_add_desired(f, g->live);
 		reservation_schedule(f, g, PHASE_NOTICE, notice_us(g->entry), on_phase);
 	} else if (g->opt.block.phase == PHASE_NOTICE) {
 		notice_plan(f, g);

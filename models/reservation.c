@@ -1,6 +1,8 @@
 /* reservation: see reservation.h. */
 #include "reservation.h"
 
+#include <stdio.h>
+
 #include "status.h"
 
 #define US_PER_H 3.6e9
@@ -35,7 +37,32 @@ int reservation_open(struct fleet *f, struct fleet_group *g, bool warm, const ch
 	while (n < g->max && fleet_take_slot(f, g, warm))
 		n++;
 	meter_event(f->meter, f->eng->now_us, warm ? "start" : "launch", option_kind_name(g->kind), n, why);
+	if (!warm && g->user == FLEET_USER_SERVING)
+		fleet_add_desired(f, n); /* at t = 0 fleet_start counts what is live */
 	return n;
+}
+
+void reservation_leave(struct fleet *f, struct fleet_group *g, bool idle_now, int64_t doom_us, const char *why)
+{
+	int live = g->live;
+	char cancel[96];
+
+	snprintf(cancel, sizeof cancel, "launch cancelled: %s", why);
+	f->quiet++; /* one reconcile after the whole reservation has left the desired capacity */
+	for (int i = g->first; i < g->first + g->max; i++) {
+		const struct instance *in = &f->pool[i];
+		if (in->state == INSTANCE_FREE)
+			continue;
+		if (in->state == INSTANCE_LAUNCHING || (idle_now && in->busy == 0))
+			fleet_retire(f, i, cancel);
+		else
+			fleet_interrupt(f, i, doom_us, why);
+	}
+	f->quiet--;
+	if (g->user == FLEET_USER_SERVING)
+		fleet_add_desired(f, -live);
+	else
+		fleet_reconcile(f);
 }
 
 void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)

@@ -32,9 +32,14 @@ void reservation_schedule(struct fleet *f, struct fleet_group *g, int phase, int
 			  void (*fn)(struct engine *, struct event *));
 
 /* Place every instance the group may hold now: warm (serving at once: the reservation began before t = 0)
- * or launching. Logs one event ("start" or "launch") under the group's option, with `why`. Returns how
- * many were placed. */
+ * or launching. Logs one event ("start" or "launch") under the group's option, with `why`. Launched ones
+ * of a serving group add to the desired capacity. Returns how many were placed. */
 int reservation_open(struct fleet *f, struct fleet_group *g, bool warm, const char *why);
+
+/* The reservation's instances leave: a launching one (and, with idle_now, one holding nothing) is retired
+ * now, every other one gets a notice and is taken at doom_us (`why` in the event log). A serving group's
+ * instances leave the desired capacity at once, so the policy and the other options take the load. */
+void reservation_leave(struct fleet *f, struct fleet_group *g, bool idle_now, int64_t doom_us, const char *why);
 
 /* The option's close hook: cancel the timer and bill the window's share, the purchase and what is left
  * after horizon_us. */

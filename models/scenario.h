@@ -297,6 +297,7 @@ struct fleet_entry {
 	/* use: shared (capacity_block, training_plan) */
 	int serving_from_s;           /* `serving_hours: "HH:MM-HH:MM"` (UTC): serving gets the instances from */
 	int serving_to_s;             /*   this second of the day up to that one (may wrap midnight) */
+	int64_t share_notice_us;      /* `notice_s` with use: shared: jobs' notice when serving's hours begin */
 
 	/* on_demand, spot, odcr, capacity_block, training_plan */
 	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */

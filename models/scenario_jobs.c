@@ -117,9 +117,9 @@ int scenario_load_use(struct load *l, const struct scenario_yaml_ref *e, struct 
 	if ((rc = read_serving_hours(l, &hours, f)))
 		return rc;
 	/* the notice jobs get when serving's hours begin (SOURCES.md [share-by-hours]) */
-	f->notice_us = SHARE_NOTICE_US;
+	f->share_notice_us = SHARE_NOTICE_US;
 	scenario_yaml_child(e, "notice_s", &r);
-	return scenario_load_duration(l, &r, 0, false, 3600 * S_US, &f->notice_us);
+	return scenario_load_duration(l, &r, 0, false, 3600 * S_US, &f->share_notice_us);
 }
 
 /* ---- which entries a policy uses ---------------------------------------------------------------- */

@@ -238,6 +238,31 @@ START_TEST(shared_block_short_notice_loses_work)
 }
 END_TEST
 
+/*
+ * A training plan shared by time of day keeps its two notices apart: notice_s (30 s) when serving's hours
+ * begin, expiry_notice (10 min) before the segment's end. At 08:00 the job cannot save its 1 min checkpoint
+ * in 30 s: it rolls back to s = 7 h (1.5667 instance-hours lost, as with the block) and leaves at once.
+ */
+START_TEST(shared_plan_notices_apart)
+{
+	capture_run(&cap, "name: sp\nseed: 5\nstart: 2026-01-01T00:00:00Z\nhorizon: 1d\nslo: {latency_s: 20}\n"
+		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 0.5}\n  service: {kind: exponential, mean_s: 2}\n"
+		    "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 60}\n"
+		    "fleet:\n  - option: training_plan\n    use: shared\n    serving_hours: \"08:00-20:00\"\n"
+		    "    notice_s: 30\n    expiry_notice: 10m\n    usd_per_h: 10\n    segments:\n"
+		    "      - {start: 2025-12-31T00:00:00Z, days: 4, count: 2}\n"
+		    "  - {option: on_demand, max: 2, usd_per_h: 20}\n"
+		    "autoscaling: {policy: target_tracking, target: 0.7, min: 1, max: 4}\n"
+		    "jobs:\n  policy: reserved_first\n  failures: {per_instance_hour: 0}\n  list:\n"
+		    "    - {name: night, instances: 2, work_instance_hours: 20, submit: 0, checkpoint_interval: 1h,\n"
+		    "       checkpoint_cost: 1m, restart_overhead: 6m}\n", NULL, 0);
+	ck_assert_ptr_null(capture_find(&cap, "job_checkpoint", 0));
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 8, 1e-9);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 2 * (47.0 / 60), 1e-6);
+	ck_assert_ptr_null(capture_find(&cap, "plan_expiring", 0)); /* the segment ends after the horizon */
+}
+END_TEST
+
 static Suite *jobs_reserved_suite(void)
 {
 	Suite *s = suite_create("jobs_reserved");
@@ -247,6 +272,7 @@ static Suite *jobs_reserved_suite(void)
 	tcase_add_test(tc, plan_segment_ends_then_on_demand);
 	tcase_add_test(tc, shared_block_serves_by_day_trains_by_night);
 	tcase_add_test(tc, shared_block_short_notice_loses_work);
+	tcase_add_test(tc, shared_plan_notices_apart);
 	tcase_add_test(tc, gang_launches_all_or_nothing);
 	suite_add_tcase(s, tc);
 	return s;
