@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Mutation testing: is the suite strong enough to notice a planted bug? Each line of tests/mutants.txt
+# names a test suite (a CTest name), a source file and a one-line sed replacement. The script copies the
+# source tree to a scratch directory (the working tree is never touched), builds there once and runs every
+# named suite unmutated (they must pass), then for each mutant: applies the replacement to the scratch copy
+# (it must change exactly one line), rebuilds only the target the suite needs, runs the suite and expects it
+# to FAIL (the mutant is "killed"), and puts the file back. A mutant that survives, does not apply or does
+# not compile makes the script fail (exit 1); exit 0 means every mutant was killed.
+#
+# Usage: tests/mutate.sh [SOURCE_DIR [MUTANT_LIST]]   (defaults: this script's tree, tests/mutants.txt)
+# Environment: MUTATE_ONLY=REGEX runs only the mutants whose line matches REGEX; MUTATE_JOBS sets the
+# build's parallelism (default 2); MUTATE_DIR=DIR uses DIR as the scratch directory and keeps it, so that
+# a second run only rebuilds what changed (while writing tests against a mutant).
+set -u
+SRC=$(cd "${1:-$(dirname "$0")/..}" && pwd)
+LIST=$(cd "$(dirname "${2:-$SRC/tests/mutants.txt}")" && pwd)/$(basename "${2:-$SRC/tests/mutants.txt}")
+JOBS=${MUTATE_JOBS:-2}
+if [ -n "${MUTATE_DIR:-}" ]; then
+	SCRATCH=$(mkdir -p "$MUTATE_DIR" && cd "$MUTATE_DIR" && pwd)
+else
+	SCRATCH=$(mktemp -d /tmp/gpucap-mutate-XXXXXX)
+	trap 'rm -rf "$SCRATCH"' EXIT
+fi
+start=$(date +%s)
+
+die() { echo "mutate: $*" >&2; exit 2; }
+
+# The target that holds a suite: a Check suite is its own executable; the end-to-end tests run gpucap.
+target_of() {
+	case $1 in
+	e2e_*) echo gpucap ;;
+	*) echo "$1" ;;
+	esac
+}
+
+# Read the list: "SUITE FILE SED-EXPRESSION..." (the expression is the rest of the line); # comments.
+suites=() files=() exprs=() lines=()
+n=0
+while IFS= read -r line || [ -n "$line" ]; do
+	n=$((n + 1))
+	case $line in '' | '#'*) continue ;; esac
+	[ -n "${MUTATE_ONLY:-}" ] && ! grep -Eq -- "$MUTATE_ONLY" <<<"$line" && continue
+	read -r suite file expr <<<"$line"
+	[ -n "$expr" ] || die "$LIST:$n: expected SUITE FILE SED-EXPRESSION"
+	[ -f "$SRC/$file" ] || die "$LIST:$n: no file $file in $SRC"
+	suites+=("$suite") files+=("$file") exprs+=("$expr") lines+=("$n")
+done <"$LIST"
+[ ${#suites[@]} -gt 0 ] || die "$LIST: no mutants"
+
+# The scratch copy: the tracked and untracked sources, without build directories or git metadata.
+mkdir -p "$SCRATCH/src"
+tar -C "$SRC" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$SCRATCH/src" -xf - ||
+	die "cannot copy $SRC"
+# A kept scratch build may hold objects compiled from a mutant: make sure every mutated file is recompiled.
+for f in "${files[@]}"; do touch "$SCRATCH/src/$f"; done
+cmake -S "$SCRATCH/src" -B "$SCRATCH/build" -DGPUCAP_WERROR=ON >"$SCRATCH/configure.log" 2>&1 ||
+	die "configure failed (see $SCRATCH/configure.log)"
+
+build() { cmake --build "$SCRATCH/build" -j"$JOBS" --target "$@" >"$SCRATCH/build.log" 2>&1; }
+run_suite() { ctest --test-dir "$SCRATCH/build" -R "^$1\$" --timeout 600 >"$SCRATCH/test.log" 2>&1; }
+
+# Build what the named suites need, and check that each passes before anything is planted in it.
+mapfile -t unique < <(printf '%s\n' "${suites[@]}" | sort -u)
+targets=$(for s in "${unique[@]}"; do target_of "$s"; done | sort -u)
+# shellcheck disable=SC2086
+build $targets || { cat "$SCRATCH/build.log" >&2; die "the unmutated tree does not build"; }
+for s in "${unique[@]}"; do
+	run_suite "$s" || { cat "$SCRATCH/test.log" >&2; die "suite $s fails without any mutant"; }
+	grep -q "tests passed" "$SCRATCH/test.log" || die "no test named $s"
+done
+echo "mutate: baseline built and passing in $(($(date +%s) - start)) s: ${#suites[@]} mutants, ${#unique[@]} suites"
+
+killed=0 bad=0
+for i in "${!suites[@]}"; do
+	suite=${suites[$i]} file=${files[$i]} expr=${exprs[$i]}
+	f="$SCRATCH/src/$file"
+	where="$(basename "$LIST"):${lines[$i]}"
+	cp -p "$f" "$SCRATCH/orig"
+	if ! sed -i -e "$expr" "$f" 2>"$SCRATCH/sed.log"; then
+		echo "ERROR    $where $file: bad sed expression: $(cat "$SCRATCH/sed.log")"
+		bad=$((bad + 1))
+	else
+		changed=$(diff "$SCRATCH/orig" "$f" | grep -c '^<')
+		if [ "$changed" -ne 1 ]; then
+			echo "ERROR    $where $file: '$expr' changes $changed lines, not 1"
+			bad=$((bad + 1))
+		elif ! build "$(target_of "$suite")"; then
+			echo "ERROR    $where $file: the mutant does not compile: '$expr'"
+			bad=$((bad + 1))
+		elif run_suite "$suite"; then
+			echo "SURVIVED $where $file '$expr': $suite still passes"
+			bad=$((bad + 1))
+		else
+			echo "killed   $where $file '$expr' by $suite"
+			killed=$((killed + 1))
+		fi
+	fi
+	# Put the file back with a new time stamp, so that the next build recompiles it.
+	cp "$SCRATCH/orig" "$f" && touch "$f"
+done
+echo "mutate: $killed of ${#suites[@]} mutants killed, $bad not, in $(($(date +%s) - start)) s"
+[ "$bad" -eq 0 ]
