@@ -317,10 +317,33 @@ START_TEST(spot_trace_interrupts_at_its_ticks)
 		ck_assert_double_eq_tol(e->t_s, i < 2 ? 1200 : 2400, 1e-9);
 		ck_assert_str_eq(e->option, "spot");
 	}
+	/*
+	 * Each is taken notice_s = 120 s after its notice (SOURCES.md [spot-notice-2min]) unless it finishes
+	 * its requests first (a drained instance goes at once). The load (1 request/s of 1 s) sits on the
+	 * first instance in fleet order and notices go to the newest: the two noticed at 1200 s are idle and
+	 * go at 1200 + 120 = 1320 s; at 2400 s the last two are noticed, the idle one goes at 2520 s, the
+	 * loaded one when its request ends, at most 1 s later (2400 s here, its request ending then).
+	 */
+	int at_notice_end = 0;
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 4);
+	for (int i = 0; i < 4; i++) {
+		double noticed = i < 2 ? 1200 : 2400, t = capture_find(&cap, "terminate", i)->t_s;
+		ck_assert_double_ge(t, noticed);
+		ck_assert_double_le(t, noticed + 120 + 1e-9);
+		at_notice_end += fabs(t - (noticed + 120)) < 1e-9;
+	}
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1320, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 1)->t_s, 1320, 1e-9);
+	ck_assert_int_eq(at_notice_end, 3);
 	/* spot relaunches fail while the trace shows no room; the on-demand entry stands in */
 	ck_assert(M("launch_failures") >= 1);
 	ck_assert(M("cost_on_demand_usd") > 0);
 	ck_assert_double_eq(M("requests_dropped"), 0);
+	/* notice_s set: the idle ones noticed at 1200 s go at 1200 + 300 = 1500 s */
+	const char *notice[] = { "fleet.0.notice_s=300" };
+	run_yaml(light("2h", fleet, NULL), notice, 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1500, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 1)->t_s, 1500, 1e-9);
 }
 END_TEST
 
@@ -369,15 +392,19 @@ START_TEST(block_serves_only_inside_its_window)
 		if (strcmp(e->option, "capacity_block") == 0)
 			ck_assert_double_eq_tol(e->t_s, 42000, 1e-9);
 	}
+	/* At the warning the idle instance goes at once and the loaded one (1 s requests, first in fleet
+	 * order) as soon as its request ends: the one that arrived at 125399 s ends at 125400 s. Neither is
+	 * still there at the termination (126000 s), so none counts in block_terminations. */
 	int block_terms = 0;
 	for (int i = 0; i < capture_count(&cap, "terminate"); i++) {
 		e = capture_find(&cap, "terminate", i);
 		if (strcmp(e->option, "capacity_block") != 0)
 			continue;
 		block_terms++;
-		ck_assert(e->t_s >= 125400 && e->t_s <= 126000);
+		ck_assert_double_eq_tol(e->t_s, 125400, 1e-9);
 	}
 	ck_assert_int_eq(block_terms, 2);
+	ck_assert_double_eq(M("block_terminations"), 0);
 	e = capture_find(&cap, "block_expiring", 0);
 	ck_assert_double_eq_tol(e->t_s, 125400, 1e-9);
 	/* the whole block is in the window: 2 x $30 x 24 h = $1440; GPU-hours paid 2 x 8 x 24 */
@@ -440,6 +467,49 @@ START_TEST(block_idle_instances_released_at_the_warning)
 	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 576, 1e-9);
 	ck_assert_double_eq_tol(M("gpu_hours_busy_capacity_block"), 8 * 124000.0 / 3600, 1e-6);
 	ck_assert_double_eq_tol(M("gpu_hours_idle_capacity_block"), 576 - 8 * 124000.0 / 3600, 1e-6);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
+/*
+ * Requests long enough to be cut: 3500 s each, one every 1000 s (uniform, at 1000 k), one slot an instance,
+ * on a 1-day block of 4 instances (11:30 to 11:30, 41400 to 127800 s, serving from 42050 s) that takes
+ * the load first, beside 5 on-demand instances. At most 4 requests are in service at once (those that
+ * arrived in the last 3500 s), so the block holds them all. At the warning (127800 - 2400 = 125400 s) the
+ * requests that arrived at 122000, 123000, 124000 and 125000 s are in service on the block, one each:
+ *  - 122000's ends at 125500: its instance is released then, not counted;
+ *  - 123000's, 124000's and 125000's would end at 126500, 127500, 128500: still there at the termination,
+ *    127800 - 1800 = 126000 s exactly (SOURCES.md [cb-expiry-30min]), their instances taken away then:
+ *    block_terminations = 3, requests_interrupted = 3 (requeued, then served on on-demand).
+ * Bill: 4 x $30 x 24 h = $2880, whatever the terminations.
+ */
+START_TEST(block_cuts_busy_instances_30_min_before_the_end)
+{
+	double t[4] = { 0 };
+	int n = 0;
+
+	snprintf(yaml, sizeof yaml,
+		 "name: cap\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 5000}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n"
+		 "  service: {kind: constant, mean_s: 3500}\n"
+		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650}\n"
+		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 4,"
+		 " usd_per_h: 30}\n  - {option: on_demand, count: 5, max: 5}\n");
+	run_yaml(yaml, NULL, 0);
+	for (int i = 0; i < capture_count(&cap, "terminate"); i++) {
+		const struct capture_event *e = capture_find(&cap, "terminate", i);
+		if (strcmp(e->option, "capacity_block") != 0)
+			continue;
+		ck_assert_int_lt(n, 4);
+		t[n++] = e->t_s;
+	}
+	ck_assert_int_eq(n, 4);
+	ck_assert_double_eq_tol(t[0], 125500, 1e-9);
+	for (int i = 1; i < 4; i++)
+		ck_assert_double_eq_tol(t[i], 127800 - 1800, 1e-9);
+	ck_assert_double_eq(M("block_terminations"), 3);
+	ck_assert_double_eq(M("requests_interrupted"), 3);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 2880.00, CENT);
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
 }
 END_TEST
@@ -508,6 +578,25 @@ START_TEST(spot_pays_60s_minimum)
 		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10,"
 		 " scale_out_datapoints: 1, scale_in_datapoints: 1}\n", NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1.20, 1e-9);
+	/*
+	 * The run above lives exactly 60 s, so it cannot see the minimum. Here a scheduled action raises min
+	 * to 3 at 600 s (2 Spot launches beside a $0 reserved instance) and the next lowers max to 1 at 630 s,
+	 * cancelling both 30 s after launch (stopped by us, not interrupted by EC2: no free first hour).
+	 * Billed 60 s each: 2 x 60 / 3600 x $36/h = $1.20 (per second without the minimum: $0.60).
+	 */
+	run_yaml("name: spotmin30\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, startup_s: 600}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
+		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n  - {option: spot, max: 2, usd_per_h: 36}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:10:00Z, min: 3},"
+		 " {at: 2026-01-01T00:10:30Z, min: 1, max: 1}]}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 600, 1e-9);
+	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert_double_eq_tol(capture_find(&cap, "cancel", i)->t_s, 630, 1e-9);
+	ck_assert_double_eq(M("spot_interruptions"), 0);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 1.20, 1e-9);
 }
 END_TEST
@@ -763,6 +852,7 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
 	tcase_add_test(tc, block_serves_only_inside_its_window);
 	tcase_add_test(tc, block_idle_instances_released_at_the_warning);
+	tcase_add_test(tc, block_cuts_busy_instances_30_min_before_the_end);
 	tcase_add_test(tc, block_from_any_start_ends_at_1130);
 	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
 	tcase_add_test(tc, several_blocks);

@@ -314,6 +314,25 @@ START_TEST(short_lived_on_demand_pays_60s_minimum)
 	ck_assert_int_eq(capture_count(&cap, "ready"), 0);
 	/* 2 x 60 s x $36/h = $1.20 (they lived 60 s: exactly the minimum) */
 	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 1.20, 0.005);
+	/*
+	 * A lifetime under the minimum, which the run above cannot tell apart from per-second billing: a
+	 * scheduled action raises min to 3 at 600 s (2 on-demand launches beside the reserved instance), the
+	 * next lowers max to 1 at 630 s, which cancels both 30 s after launch. Billed 60 s each:
+	 * 2 x 60 / 3600 x $36/h = $1.20 (per second without the minimum: 2 x 30 / 3600 x 36 = $0.60).
+	 */
+	run_text("name: odmin\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, startup_s: 600}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
+		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n  - {option: on_demand, max: 2}\n"
+		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:10:00Z, min: 3},"
+		 " {at: 2026-01-01T00:10:30Z, min: 1, max: 1}]}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 600, 1e-9);
+	ck_assert_int_eq(capture_find(&cap, "launch", 0)->count, 2);
+	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
+	for (int i = 0; i < 2; i++)
+		ck_assert_double_eq_tol(capture_find(&cap, "cancel", i)->t_s, 630, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 1.20, 1e-9);
 }
 END_TEST
 
