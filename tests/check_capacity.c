@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
@@ -368,6 +369,107 @@ START_TEST(interrupted_requests_requeue_or_drop)
 	ck_assert_double_eq(M("requests_interrupted_dropped"), M("requests_interrupted"));
 	ck_assert_double_eq(M("requests_served") + M("requests_dropped"), M("requests_total"));
 	ck_assert(M("slo_violations") >= M("requests_interrupted"));
+}
+END_TEST
+
+/* A Spot-only fleet of 4 g6.xlarge (max 8) under a light load, with pool reclaims as given. */
+static const char *reclaim_pool(const char *horizon, const char *reclaims)
+{
+	snprintf(yaml, sizeof yaml,
+		 "name: reclaim\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: %s\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, startup_s: 60}\n"
+		 "fleet:\n  - {option: spot, count: 4, max: 8, %s}\n", horizon, reclaims);
+	return yaml;
+}
+
+START_TEST(spot_pool_reclaims_take_a_fraction_and_close_the_pool)
+{
+	/*
+	 * Each reclaim gives a notice to ceil(reclaim_fraction x running) instances, newest first, and closes
+	 * the pool for an exponential time of mean outage_mean_s (SOURCES.md [spot-pool-reclaims]). With a
+	 * mean outage of 300 days the pool never reopens in 2 days (each draw is under 2 days with probability
+	 * 1 - exp(-2/300) = 0.7%), so the running count only falls: 4, then 4 - ceil(0.5 x 4) = 2, then
+	 * 2 - ceil(0.5 x 2) = 1, then 1 - ceil(0.5 x 1) = 0: the reclaims take 2, 1, 1, then 0 (4 a day, about
+	 * 8 in 2 days: this seed has at least 3). spot_interruptions = 2 + 1 + 1 = 4; each is taken 120 s
+	 * after its reclaim.
+	 */
+	int running = 4, taken = 0, n;
+
+	run_yaml(reclaim_pool("2d", "reclaims_per_day: 4, reclaim_fraction: 0.5, outage_mean_s: 300d"), NULL, 0);
+	n = capture_count(&cap, "spot_reclaim");
+	ck_assert_int_ge(n, 3);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 0);  /* the pool never reopened */
+	for (int i = 0; i < n; i++) {
+		int k = (int)ceil(0.5 * running);
+		ck_assert_int_eq(capture_find(&cap, "spot_reclaim", i)->count, k);
+		running -= k;
+		taken += k;
+	}
+	ck_assert_int_eq(taken, 4);
+	ck_assert_double_eq(M("spot_interruptions"), 4);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 4);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s,
+				capture_find(&cap, "spot_reclaim", 0)->t_s + 120, 1e-6);
+	/*
+	 * The launch-retry backoff (SOURCES.md [launch-retry-backoff]): the replacements asked for at the
+	 * first reclaim t1 fail (the pool is closed) and are retried after 30 s, then each wait doubles up to
+	 * 600 s: failures at t1 + 0, 30, 90, 210, 450, 930, 1530, 2130 (waits 30, 60, 120, 240, 480, 600,
+	 * 600), as long as no second reclaim comes first (this seed: the second is 10400 s later).
+	 */
+	const double at[] = { 0, 30, 90, 210, 450, 930, 1530, 2130 };
+	double t1 = capture_find(&cap, "spot_reclaim", 0)->t_s;
+	ck_assert_double_gt(capture_find(&cap, "spot_reclaim", 1)->t_s, t1 + 2130);
+	for (int i = 0; i < 8; i++) {
+		const struct capture_event *e = capture_find(&cap, "launch_failed", i);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_double_eq_tol(e->t_s, t1 + at[i], 1e-6);
+	}
+}
+END_TEST
+
+START_TEST(spot_pool_reclaims_follow_their_rate_and_outage)
+{
+	/*
+	 * 2 reclaims a day for 50 days: their count is Poisson(100); the test allows 4 sd = 40 (a rate off by
+	 * half is caught). After each, the pool is closed for an exponential time of mean 1 h (the default
+	 * outage_mean_s); the replacements, retried with the backoff above (waits up to 600 s), launch at the
+	 * first retry after it reopens: the delay D from the reclaim to that launch is the outage plus at most
+	 * 600 s. Counting only delays that end before the next reclaim (the next one is an exponential of mean
+	 * 12 h away) conditions the outage to a mean of 1 / (1/1 h + 1/12 h) = 3323 s, so the mean of D lies
+	 * in [3323, 3600 + 600 = 4200] s, give or take 4 standard errors of the mean, 4 x 3600 / sqrt(n) s.
+	 */
+	double sum = 0;
+	int n = 0, nreclaims, nlaunch;
+
+	uint64_t seed = test_seed("spot_reclaims", 3);
+	char s_seed[48];
+	const char *sets[] = { s_seed };
+	snprintf(s_seed, sizeof s_seed, "seed=%llu", (unsigned long long)seed);
+	run_yaml(reclaim_pool("50d", "reclaims_per_day: 2, reclaim_fraction: 0.5"), sets, 1);
+	nreclaims = capture_count(&cap, "spot_reclaim");
+	nlaunch = capture_count(&cap, "launch");
+	ck_assert_int_le(abs(nreclaims - 100), 40);
+	for (int i = 0; i < nreclaims; i++) {
+		double t = capture_find(&cap, "spot_reclaim", i)->t_s;
+		double next = i + 1 < nreclaims ? capture_find(&cap, "spot_reclaim", i + 1)->t_s : INFINITY;
+		for (int j = 0; j < nlaunch; j++) {
+			double l = capture_find(&cap, "launch", j)->t_s;
+			if (l <= t)
+				continue;
+			if (l < next) {
+				sum += l - t;
+				n++;
+			}
+			break;
+		}
+	}
+	double mean = sum / n, se = 3600 / sqrt(n);
+	fprintf(stderr, "spot reclaims %d (expected 100 +- 40); mean delay to relaunch %.0f s over %d,"
+		" expected in [%.0f, %.0f]\n", nreclaims, mean, n, 3323 - 4 * se, 4200 + 4 * se);
+	ck_assert_int_ge(n, 50);
+	ck_assert_double_ge(mean, 3323 - 4 * se);
+	ck_assert_double_le(mean, 4200 + 4 * se);
 }
 END_TEST
 
@@ -850,6 +952,8 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, spot_interruptions_follow_the_rate);
 	tcase_add_test(tc, spot_trace_interrupts_at_its_ticks);
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
+	tcase_add_test(tc, spot_pool_reclaims_take_a_fraction_and_close_the_pool);
+	tcase_add_test(tc, spot_pool_reclaims_follow_their_rate_and_outage);
 	tcase_add_test(tc, block_serves_only_inside_its_window);
 	tcase_add_test(tc, block_idle_instances_released_at_the_warning);
 	tcase_add_test(tc, block_cuts_busy_instances_30_min_before_the_end);
