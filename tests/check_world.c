@@ -356,13 +356,56 @@ START_TEST(every_request_is_accounted_for)
 }
 END_TEST
 
+/* One slot, a request every 0.25 s (at 0.25 k s, k = 1..2400 in 10 min), each 0.9 s long: the slot is
+ * busy from 0.25 s on and frees at 0.25 + 0.9 j s. Queue settings are added by the caller. */
+static const char *const one_slot[] = { "fleet.0.count=1", "fleet.1.count=0", "serving.slots_per_instance=1",
+					"workload.arrivals.kind=uniform", "workload.arrivals.rate_per_s=4",
+					"workload.service.kind=constant", "workload.service.mean_s=0.9", "horizon=10m",
+					NULL };
+
 START_TEST(full_queue_refuses)
 {
-	const char *sets[] = { "fleet.0.count=1", "fleet.1.count=0", "serving.slots_per_instance=1",
-			       "serving.max_queue=3", "workload.arrivals.rate_per_s=5", "horizon=10m" };
-	run_text(fixed_fleet, sets, 6);
-	ck_assert(M("requests_refused") > 0);
+	/*
+	 * max_queue 3: the first request (0.25 s) is served at once, the next three (0.5, 0.75, 1 s) fill the
+	 * queue, and from then on each departure at 0.25 + 0.9 j s frees one place, taken by the next arrival
+	 * (at or after it: at a tie the arrival is either refused and the next one 0.25 s later admitted, or
+	 * admitted: one either way); every other arrival finds 3 waiting and is refused. Departures before the
+	 * last arrival (600 s): 0.25 + 0.9 j <= 600, j <= 666.4, so 666, each followed by an arrival by 600 s.
+	 * Admitted: 1 + 3 + 666 = 670, all served (the drain after the horizon finishes them); refused:
+	 * 2400 - 670 = 1730. (A queue that took 4: 671 and 1729.)
+	 */
+	const char *sets[10] = { "serving.max_queue=3" };
+	for (int i = 0; one_slot[i]; i++)
+		sets[i + 1] = one_slot[i];
+	run_text(fixed_fleet, sets, 9);
+	ck_assert_double_eq(M("requests_total"), 2400);
+	ck_assert_double_eq(M("requests_served"), 670);
+	ck_assert_double_eq(M("requests_refused"), 1730);
+	ck_assert_double_eq(M("requests_timed_out"), 0);
 	ck_assert_double_eq(M("requests_served") + M("requests_dropped"), M("requests_total"));
+}
+END_TEST
+
+START_TEST(queue_timeout_drops_by_hand)
+{
+	/*
+	 * The same load with queue_timeout_s 2.01 and no queue limit: a request still waiting 2.01 s after
+	 * it arrived leaves the queue, timed out. Each time the slot frees (0.25 + 0.9 j s) it takes the
+	 * oldest request not yet timed out, one that arrived after 0.25 + 0.9 j - 2.01 s; 0.9 j - 0.25 k is
+	 * never 1.76 (90 j - 25 k is a multiple of 5, 176 is not), so no timeout falls on a departure. The slot
+	 * never idles while arrivals last, and after the last (600 s) it goes on while some request is under
+	 * 2.01 s old: starts at 0.25 + 0.9 j for 0.25 + 0.9 j < 602.01, j <= 668, so 669 served and
+	 * 2400 - 669 = 1731 timed out. Every served request waited under 2.01 s.
+	 */
+	const char *sets[10] = { "serving.queue_timeout_s=2.01" };
+	for (int i = 0; one_slot[i]; i++)
+		sets[i + 1] = one_slot[i];
+	run_text(fixed_fleet, sets, 9);
+	ck_assert_double_eq(M("requests_total"), 2400);
+	ck_assert_double_eq(M("requests_served"), 669);
+	ck_assert_double_eq(M("requests_timed_out"), 1731);
+	ck_assert_double_eq(M("requests_refused"), 0);
+	ck_assert_double_le(M("wait_p99_s"), 2.01);
 }
 END_TEST
 
@@ -710,6 +753,7 @@ static Suite *world_suite(void)
 	tcase_add_test(tc, short_lived_on_demand_pays_60s_minimum);
 	tcase_add_test(tc, every_request_is_accounted_for);
 	tcase_add_test(tc, full_queue_refuses);
+	tcase_add_test(tc, queue_timeout_drops_by_hand);
 	tcase_add_test(tc, same_seed_same_metrics);
 	tcase_add_test(tc, samples_every_period);
 	tcase_add_test(tc, provisioning_times);
