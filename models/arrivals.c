@@ -3,7 +3,9 @@
 
 #include <math.h>
 
+#include "convert.h"
 #include "engine.h"
+#include "status.h"
 
 void arrivals_free(struct arrival_source *src)
 {
@@ -13,10 +15,5 @@ void arrivals_free(struct arrival_source *src)
 
 bool arrivals_seconds_to_us(double t_s, int64_t *t_us)
 {
-	double us = t_s * (double)SIM_US_PER_S;
-
-	if (!(us < 0x1p62))
-		return false;
-	*t_us = llround(us);
-	return true;
+	return convert_time_us(t_s * (double)SIM_US_PER_S, t_us) == STATUS_OK;
 }

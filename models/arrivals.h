@@ -51,8 +51,8 @@ struct scenario;
 /* Free a source; NULL allowed. */
 void arrivals_free(struct arrival_source *src);
 
-/* Seconds from the start to whole microseconds (rounded); false when the time is not finite or beyond
- * 2^62 us (~146,000 years; compared in double first so llround never overflows): a generator then ends. */
+/* Seconds from the start to whole microseconds (rounded, convert.h); false when the time is not finite or
+ * its magnitude not below 2^62 us (~146,000 years): a generator then ends. */
 bool arrivals_seconds_to_us(double t_s, int64_t *t_us);
 
 /*

@@ -9,6 +9,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "convert.h"
 #include "rng.h"
 #include "status.h"
 
@@ -140,11 +141,20 @@ void jobs_fini(struct jobs *j)
 
 static void arm_failure(struct jobs *j, struct job *job)
 {
-	double rate = j->sc->jobs.failures_per_instance_h * job->spec->instances;
+	double rate = j->sc->jobs.failures_per_instance_h * job->spec->instances, mean_us, gap_us;
+	int64_t t_us;
+	int rc;
 
-	if (rate > 0 && !evq_queued(&job->failure))
-		jobs_schedule(j, &job->failure,
-			      j->eng->now_us + (int64_t)gsl_ran_exponential(job->rng, US_PER_H / rate), on_failure);
+	if (rate <= 0 || evq_queued(&job->failure))
+		return;
+	/* a failure whose gap reaches past the clock's range never happens (convert.h, SOURCES.md [rate-never]) */
+	mean_us = US_PER_H / rate;
+	gap_us = gsl_ran_exponential(job->rng, mean_us);
+	rc = isinf(mean_us) ? STATUS_DONE : convert_after_us(j->eng->now_us, gap_us, &t_us);
+	if (rc == STATUS_OK)
+		jobs_schedule(j, &job->failure, t_us, on_failure);
+	else if (rc != STATUS_DONE)
+		fail_run(j, rc);  /* a NaN or negative draw: cannot happen with a positive rate */
 }
 
 /* All its instances are ready (or were taken ready): pay the restart overhead. */

@@ -31,6 +31,7 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "convert.h"
 #include "fleet.h"
 #include "status.h"
 
@@ -123,6 +124,25 @@ static void schedule(struct fleet *f, struct event *ev, int64_t t_us, void (*fn)
 	}
 }
 
+/*
+ * Schedule ev at an exponential gap of mean mean_us (microseconds, > 0, +inf allowed) after from_us, drawn
+ * from g's stream (one draw, whatever the mean). A gap that reaches past the clock's range means the event
+ * never happens, and nothing is scheduled (convert.h): a rate so small that its mean gap is beyond 292 000
+ * years (reclaims_per_day: 1e-10) is, in effect, no event within any horizon (SOURCES.md [rate-never]).
+ */
+static void schedule_exp(struct fleet *f, struct fleet_group *g, struct event *ev, int64_t from_us, double mean_us,
+			 void (*fn)(struct engine *, struct event *))
+{
+	double gap_us = gsl_ran_exponential(g->rng, mean_us);
+	int64_t t_us;
+	int rc = isinf(mean_us) ? STATUS_DONE : convert_after_us(from_us, gap_us, &t_us);
+
+	if (rc == STATUS_OK)
+		schedule(f, ev, t_us, fn);
+	else if (rc != STATUS_DONE)
+		meter_fail(f->meter, rc);  /* a NaN or negative draw: cannot happen with mean_us > 0 */
+}
+
 static void on_reclaim(struct engine *eng, struct event *ev)
 {
 	struct fleet_group *g = container_of(ev, struct fleet_group, opt.spot.reclaim);
@@ -131,13 +151,17 @@ static void on_reclaim(struct engine *eng, struct event *ev)
 	int k = (int)ceil(e->reclaim_fraction * running(f, g) - 1e-9);
 	char why[96];
 
-	g->outage_until_us = eng->now_us + (int64_t)gsl_ran_exponential(g->rng, (double)e->outage_mean_us);
+	int64_t until_us;
+
+	/* an outage whose end is past the clock's range lasts to the end of the run */
+	if (convert_after_us(eng->now_us, gsl_ran_exponential(g->rng, (double)e->outage_mean_us), &until_us) != STATUS_OK)
+		until_us = SIM_TIME_MAX;
+	g->outage_until_us = until_us;
 	snprintf(why, sizeof why, "spot pool reclaim: %d instances, pool out for %.0f s", k,
 		 (double)(g->outage_until_us - eng->now_us) / 1e6);
 	meter_event(f->meter, eng->now_us, "spot_reclaim", "spot", k, why);
 	interrupt_newest(f, g, k, "spot pool reclaim");
-	schedule(f, &g->opt.spot.reclaim, eng->now_us + (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day),
-		 on_reclaim);
+	schedule_exp(f, g, &g->opt.spot.reclaim, eng->now_us, 86400e6 / e->reclaims_per_day, on_reclaim);
 }
 
 static void on_tick(struct engine *eng, struct event *ev)
@@ -174,7 +198,7 @@ static int spot_start(struct fleet *f, struct fleet_group *g)
 	const struct fleet_entry *e = g->entry;
 
 	if (e->reclaims_per_day > 0)
-		schedule(f, &g->opt.spot.reclaim, (int64_t)gsl_ran_exponential(g->rng, 86400e6 / e->reclaims_per_day), on_reclaim);
+		schedule_exp(f, g, &g->opt.spot.reclaim, 0, 86400e6 / e->reclaims_per_day, on_reclaim);
 	if (e->avail.n > 0) {
 		g->opt.spot.next_tick = 1;
 		schedule(f, &g->opt.spot.tick, e->avail.gap_us, on_tick);
@@ -206,8 +230,7 @@ static void spot_launched(struct fleet *f, struct fleet_group *g, struct instanc
 	double rate = g->entry->interruptions_per_hour;
 
 	if (rate > 0)
-		schedule(f, &in->notice, in->launch_us + (int64_t)gsl_ran_exponential(g->rng, US_PER_H / rate),
-			 on_notice);
+		schedule_exp(f, g, &in->notice, in->launch_us, US_PER_H / rate, on_notice);
 }
 
 /*

@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "convert.h"
 #include "policy.h"
 
 #define HPA_WINDOW_MAX 512  /* recommendations kept: window / period, at most */
@@ -112,7 +113,8 @@ static void decide(struct policy *p, const struct policy_input *in, struct polic
 		if (direction(h, ratio) <= 0)
 			dir = 0; /* within the tolerance now, or reversed: no action */
 	}
-	rec = dir == 0 ? cur : (int)ceil(cur * ratio - 1e-9);
+	/* beyond int's range the recommendation saturates, and the clamp to max gives max (convert.h) */
+	rec = dir == 0 ? cur : convert_count_saturate(ceil(cur * ratio - 1e-9));
 	rec = clamp(h, rec);
 	remember(h, in->now_us, rec);
 	want = rec;

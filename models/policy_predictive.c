@@ -41,6 +41,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "convert.h"
 #include "engine.h"
 #include "policy.h"
 
@@ -67,8 +68,9 @@ struct predictive {
 
 static int ceil_tol(double x)
 {
-	/* ceil of a quotient that should be an integer must not become n+1 through rounding error */
-	return (int)ceil(x - 1e-9 * (x > 1 ? x : 1));
+	/* ceil of a quotient that should be an integer must not become n+1 through rounding error; beyond int's
+	 * range it saturates, and the clamp to max then gives max (convert.h) */
+	return convert_count_saturate(ceil(x - 1e-9 * (x > 1 ? x : 1)));
 }
 
 /* The period containing run time t_us: (k-1, k] x period. */

@@ -42,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "convert.h"
 #include "engine.h"
 
 struct target {
@@ -71,9 +72,11 @@ static int clamp(const struct target *t, int n)
 
 static int proportional(double capacity, double metric, double target)
 {
-	/* ceil of a product that should be an integer must not become n+1 through rounding error */
+	/* ceil of a product that should be an integer must not become n+1 through rounding error; beyond int's
+	 * range it saturates, and the caller's clamp to max then gives max, as an exact count would (convert.h,
+	 * SOURCES.md [count-saturate]) */
 	double x = capacity * metric / target;
-	return (int)ceil(x - 1e-9 * (x > 1 ? x : 1));
+	return convert_count_saturate(ceil(x - 1e-9 * (x > 1 ? x : 1)));
 }
 
 /*

@@ -5,6 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "convert.h"
+#include "diag.h"
 #include "fleet.h"
 #include "status.h"
 
@@ -232,6 +234,25 @@ static double decode_speed(const struct scenario *sc, int c)
 	return p[n - 1].tokens_per_s;
 }
 
+/*
+ * s_ seconds as microseconds (convert.h); a time beyond the clock's range fails the run with a message naming
+ * it, and gives 1 us meanwhile (the run stops after this handler and its results are thrown away).
+ */
+static int64_t checked_us(const struct serving *s, double s_, const char *what)
+{
+	int64_t us;
+
+	if (convert_time_us(s_ * (double)SIM_US_PER_S, &us) == STATUS_OK)
+		return us;
+	if (s->meter->status == STATUS_OK) {
+		meter_fail(s->meter, STATUS_EINTERNAL);
+		diag_fail(s->meter->diag, STATUS_EINTERNAL, "simulation failed: a request's %s of %g s is beyond "
+			  "what the clock can hold (%g s)", what, s_, CONVERT_TIME_MAX_US / 1e6);
+	}
+	engine_stop(s->eng);
+	return 1;
+}
+
 /* Fix the service time of r starting now on an instance that will have `concurrency` requests. */
 static void plan_service(struct serving *s, struct request *r, int concurrency)
 {
@@ -245,8 +266,8 @@ static void plan_service(struct serving *s, struct request *r, int concurrency)
 	}
 	first_s = sc->service.overhead_s + (r->in_tokens > 0 ? r->in_tokens : 0) / sc->service.prefill_tokens_per_s;
 	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(sc, concurrency);
-	r->ttft_us = s->eng->now_us - r->arrival_us + llround(first_s * (double)SIM_US_PER_S);
-	r->run_us = llround(total_s * (double)SIM_US_PER_S);
+	r->ttft_us = s->eng->now_us - r->arrival_us + checked_us(s, first_s, "time to first token");
+	r->run_us = checked_us(s, total_s, "service time");
 	if (r->run_us < 1)
 		r->run_us = 1;
 }
@@ -358,7 +379,7 @@ static int64_t alone_us(const struct serving *s, const struct request_draw *draw
 		return draw->service_us;
 	total_s = sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / sc->service.prefill_tokens_per_s +
 		  (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(sc, 1);
-	return llround(total_s * (double)SIM_US_PER_S);
+	return checked_us(s, total_s, "service time");
 }
 
 void serving_arrive(struct serving *s, const struct request_draw *draw)

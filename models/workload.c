@@ -6,6 +6,8 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "convert.h"
+#include "diag.h"
 #include "engine.h"
 #include "rng.h"
 #include "status.h"
@@ -117,7 +119,9 @@ int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 	if (isnan(svc_s)) {
 		out->service_us = -1;
 	} else {
-		out->service_us = llround(svc_s * (double)SIM_US_PER_S);
+		if (convert_time_us(svc_s * (double)SIM_US_PER_S, &out->service_us) != STATUS_OK)
+			return diag_fail(d, STATUS_EINTERNAL, "simulation failed: a service time of %g s was drawn, "
+					 "beyond what the clock can hold (%g s)", svc_s, CONVERT_TIME_MAX_US / 1e6);
 		if (out->service_us < 1)
 			out->service_us = 1;
 	}

@@ -19,6 +19,14 @@ if [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=200k tmpfs "$mnt" 2>/dev/null; t
 	check "database unchanged" test "$(sha256sum "$mnt/r.sqlite")" = "$before"
 	check "earlier run intact" test "$(sqlite3 "$mnt/r.sqlite" 'select count(*) from runs')" = 1
 	check "integrity ok" test "$(sqlite3 "$mnt/r.sqlite" 'pragma integrity_check')" = ok
+	# Mid-run: a sample every second fills the disk while the event loop is still running (samples are
+	# streamed in batches), so the run fails part-way with events still queued: one line, exit 1, no crash
+	# (a sanitized build would report a use-after-free here), the file still unchanged.
+	"$GPUCAP" run --set horizon=6h --set sample_period=1s --quiet --db "$mnt/r.sqlite" 2>err.txt; rc=$?
+	check "mid-run full disk exits 1 (got $rc)" test $rc -eq 1
+	check "mid-run: one line on stderr ($(cat err.txt))" test "$(wc -l <err.txt)" -eq 1
+	check "mid-run: message names the database" grep -q "r.sqlite: database or disk is full" err.txt
+	check "mid-run: database unchanged" test "$(sha256sum "$mnt/r.sqlite")" = "$before"
 else
 	# Nothing was checked: report a skip (exit 77, SKIP_RETURN_CODE in tests/CMakeLists.txt), not a pass.
 	echo "not root or no tmpfs: full-disk test on a real file system skipped"
