@@ -7,7 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -215,12 +217,59 @@ static int stmts_prepare(struct store *st, struct diag *d)
 	return STATUS_OK;
 }
 
+/*
+ * Paths that would keep nothing or write beside something that is not a results file are refused before
+ * SQLite sees them (README, "Limits"): "" and ":memory:" (SQLite opens a temporary or in-memory database
+ * that vanishes at close, so a run would seem stored and be lost), and an existing path that is not a
+ * regular file (/dev/null, a directory, a FIFO: SQLite would create "PATH-journal" beside it, in /dev for
+ * /dev/null). *existed says whether the path named a file before the open.
+ */
+static int path_check(const char *path, bool *existed, struct diag *d)
+{
+	struct stat sb;
+
+	*existed = false;
+	if (path[0] == '\0' || strcmp(path, ":memory:") == 0)
+		return diag_fail(d, STATUS_EUSAGE, "--db '%s': an in-memory or temporary database keeps nothing; "
+				 "expected the path of a results file", path);
+	if (stat(path, &sb) != 0)
+		return STATUS_OK;  /* a new file (or one SQLite cannot open: it says why) */
+	*existed = true;
+	if (!S_ISREG(sb.st_mode))
+		return diag_fail(d, STATUS_EUSAGE, "%s: not a regular file; expected the path of a results file "
+				 "(a new one is created)", path);
+	return STATUS_OK;
+}
+
+/*
+ * After a failed open: a file this open created is removed if it is still empty (schema creation failed,
+ * on a full disk say), with any journal SQLite left beside it, so that a failure leaves no stray file. A
+ * file that holds anything (another process may have created it meanwhile and written its schema) stays.
+ */
+static void remove_if_created_empty(const char *path, bool existed)
+{
+	struct stat sb;
+	char *journal;
+
+	if (existed || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size != 0)
+		return;
+	unlink(path);
+	journal = sqlite3_mprintf("%s-journal", path);
+	if (journal)
+		unlink(journal);
+	sqlite3_free(journal);
+}
+
 int store_open_wait(struct store **out, const char *path, int busy_ms, struct diag *d)
 {
 	struct store *st;
+	bool existed;
 	int status;
 
 	assert(busy_ms > 0);
+	status = path_check(path, &existed, d);
+	if (status != STATUS_OK)
+		return status;
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory opening the results database", path);
@@ -252,6 +301,7 @@ out_finalize:
 	stmts_finalize(st);
 out_close_db:
 	sqlite3_close(st->db);
+	remove_if_created_empty(path, existed);
 	free(st->path);
 out_free_store:
 	free(st);
