@@ -65,6 +65,13 @@ struct store;  /* opaque: one open results database */
 int store_open(struct store **out, const char *path, struct diag *d);
 
 /*
+ * What one run may add, in bytes (rows x store_limit.h's bytes per row, counted as the sink stages them):
+ * STORE_RUN_BYTES_MAX after store_open(), 0 for no limit (--force). A run that passes it fails with
+ * STATUS_EUSAGE and the message says so; it leaves nothing, as any failed run.
+ */
+void store_set_size_limit(struct store *st, int64_t bytes);
+
+/*
  * As store_open(), but each attempt at a write transaction waits at most busy_ms (> 0) for another
  * connection's lock instead of STORE_BUSY_TIMEOUT_MS: for tests of a blocked file, and callers that would
  * rather fail fast.

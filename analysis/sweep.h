@@ -39,6 +39,7 @@ struct sweep_opts {
 	bool quiet;       /* print only the summary */
 	FILE *out;        /* progress lines and the summary (stdout), borrowed */
 	FILE *tty;        /* if not NULL, the one progress line goes here instead (a terminal), borrowed */
+	bool force;       /* --force: a run may add more than STORE_RUN_BYTES_MAX (store_limit.h) */
 };
 
 struct sweep_result {
