@@ -468,6 +468,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
 	meter_set_prices(&w->meter, sc->start_unix_us, sc->serving.od_usd_per_h);
 	warn_init(&w->warn, measured_from_us(sc), hour_phase_us(sc));
+	world_memory_estimate(sc, &w->warn.mem);
 	meter_set_warmup(&w->meter, sc->warmup_us);
 	meter_set_slo(&w->meter, &(struct meter_slo){
 		.latency_pct_us = { sc->slo.latency_pct_us[0], sc->slo.latency_pct_us[1], sc->slo.latency_pct_us[2],

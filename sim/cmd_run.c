@@ -479,6 +479,18 @@ static bool progress_init(struct progress *p, const struct run_args *a)
 	return true;
 }
 
+/* The memory_budget warning (warn.h) on stderr before the run, so that a run that then runs out of memory
+ * has said so; it is reported again with the run's warnings. */
+static void print_memory_warning(const struct scenario *sc)
+{
+	struct warn_memory mem;
+	struct sink_warning x;
+
+	world_memory_estimate(sc, &mem);
+	if (warn_memory_budget(&mem, sc, &x))
+		fprintf(stderr, "gpucap: warning: %s: %s\n", x.code, x.message);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
@@ -500,6 +512,7 @@ int cmd_run(int argc, char **argv)
 		return cmd_exit_code(rc);
 	}
 	cmd_print_warnings(&sc);
+	print_memory_warning(&sc);
 	rc = store_check_run_size(&sc, a.force, &d);  /* before the file is opened (or created) */
 	if (rc)
 		goto out_scenario;

@@ -4,7 +4,8 @@
 # /dev/null-journal; a database whose schema cannot be created (no byte may be written: ulimit -f 0, as on a
 # full disk) is not left behind as an empty file; a run that would add more than 1 GiB to the database is
 # refused before the database is opened (exit 2, the estimate in the message) unless --force, in gpucap run
-# and in a sweep's points; --force is in both commands' help.
+# and in a sweep's points; --force is in both commands' help; a max_queue that could take more than the
+# 2 GiB memory budget is warned.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -40,6 +41,14 @@ check "2 GiB run: no database created" test ! -e big.sqlite
 check "--force on a small run exits 0 ($rc)" test $rc -eq 0
 check "run --help lists --force" grep -q -- "--force" <<<"$("$GPUCAP" run --help)"
 check "sweep --help lists --force" grep -q -- "--force" <<<"$("$GPUCAP" sweep --help)"
+
+# serving.max_queue 10^8: 10^8 x (120 + 3 x 8) B = 14,400,000,000 B = 13.41 GiB of queue > 2 GiB, said on
+# stderr before the run and kept with the run's warnings.
+out=$("$GPUCAP" run --set serving.max_queue=100000000 --set horizon=10m --json --db mem.sqlite 2>err.txt); rc=$?
+check "max_queue 1e8 runs ($rc)" test $rc -eq 0
+check "memory warning before the run ($(cat err.txt))" grep -q "^gpucap: warning: memory_budget: the run could use 13.41 GiB" err.txt
+check "memory warning kept with the run" test "$(sqlite3 mem.sqlite "select count(*) from warnings where code = 'memory_budget'")" = 1
+check "memory warning in --json" grep -q '"code": "memory_budget"' <<<"$out"
 
 # A sweep whose one point is over the limit: that run fails with the estimate, the other is stored.
 cat > big.yaml <<YAML
