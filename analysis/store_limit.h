@@ -23,6 +23,7 @@
 #include "diag.h"
 #include "scenario.h"
 
+/* SOURCES.md [limit-db-run] */
 #define STORE_RUN_BYTES_MAX (INT64_C(1) << 30)  /* what one run may add without --force: 1 GiB */
 #define STORE_SAMPLE_ROW_BYTES 64               /* bytes of one samples row */
 #define STORE_EVENT_ROW_BYTES 64                /* bytes of one events row */

@@ -34,7 +34,8 @@
 #define WARN_MAX 16                 /* warnings per run, at most (there are 8 codes) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
-#define WARN_MEMORY_BUDGET_BYTES (INT64_C(2) << 30)  /* memory_budget: 2 GiB a run may take (README, "Limits") */
+/* memory_budget: 2 GiB a run may take (README, "Limits"; SOURCES.md [limit-memory-budget]) */
+#define WARN_MEMORY_BUDGET_BYTES (INT64_C(2) << 30)
 
 /* What a run's own structures could take at most, in bytes (world_memory_estimate(), world.h). */
 struct warn_memory {

@@ -34,7 +34,7 @@
  * one timestamp (arrival, and a completion or a queue timeout later: 1 event at the instant per request,
  * x scale_rate copies) and a Capacity Block opening its instances (a few events each, 64 instances at most
  * per entry): 10^8 leaves room for a hundred million requests at one microsecond, and stops a runaway loop
- * after about 10 s at 9 million events per second (README, "Performance").
+ * after about 10 s at 9 million events per second (README, "Performance"; SOURCES.md [limit-same-instant]).
  */
 #define ENGINE_SAME_INSTANT_MAX UINT64_C(100000000)
 #define ENGINE_STALL_WINDOW 4096  /* the last events at a stalled instant whose kinds are kept */
