@@ -442,7 +442,7 @@ out_base:
 	return rc;
 }
 
-int sweep_check(const struct sweepfile *sf, FILE *out, int *ninvalid, struct diag *d)
+int sweep_check(const struct sweepfile *sf, FILE *out, bool force, int *ninvalid, struct diag *d)
 {
 	struct plan pl;
 	struct work *wk = NULL;
@@ -461,7 +461,8 @@ int sweep_check(const struct sweepfile *sf, FILE *out, int *ninvalid, struct dia
 	}
 	for (int p = 0; p < sf->npoints; p++) {
 		int n = run_sets(&pl, p * sf->nreps, sets, wk->sets, sizeof wk->sets, &seed);
-		if (scenario_load(&sc, sf->base, sets, n, &pd) != STATUS_OK) {
+		if (scenario_load(&sc, sf->base, sets, n, &pd) != STATUS_OK ||
+		    store_check_run_size(&sc, force, &pd) != STATUS_OK) {
 			fprintf(out, "point %d (", p);
 			for (int k = 0; k < sf->nparams; k++)
 				fprintf(out, "%s%s", k ? ", " : "", sets[sf->nsets + k]);

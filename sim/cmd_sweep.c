@@ -35,7 +35,8 @@ static const char sweep_usage[] =
 	"                   SLURM_ARRAY_TASK_MIN + 1, N = SLURM_ARRAY_TASK_COUNT), or from JOB_COMPLETION_INDEX\n"
 	"                   or AWS_BATCH_JOB_ARRAY_INDEX (0-based: K = index + 1) with N from --shard-count\n"
 	"  --shard-count N  the number of shards, for an index taken from the environment\n"
-	"  --check          load every point's scenario, report the invalid ones, run nothing\n"
+	"  --check          load every point's scenario, report the invalid ones (and those over 1 GiB without\n"
+	"                   --force), run nothing\n"
 	"  --force          allow runs that add more than 1 GiB each to the database (refused otherwise)\n"
 	"  --quiet          print only the final summary\n"
 	"  -h, --help       this help\n"
@@ -224,7 +225,7 @@ int cmd_sweep(int argc, char **argv)
 		return CMD_EXIT_USAGE;  /* a bad sweep file, missing or not, is the user's to fix */
 	}
 	if (a.check) {
-		rc = sweep_check(&sf, stdout, &ninvalid, &d);
+		rc = sweep_check(&sf, stdout, a.force, &ninvalid, &d);
 		if (rc == STATUS_OK)
 			printf("sweep %s: %d points, %d invalid\n", sf.name, sf.npoints, ninvalid);
 		goto out_sweepfile;

@@ -63,4 +63,9 @@ out=$("$GPUCAP" sweep big.yaml --db sweep.sqlite); rc=$?
 check "sweep with a point over the limit exits 1 ($rc)" test $rc -eq 1
 check "that point failed with the estimate ($out)" grep -q "point 1 rep 0 failed: the run would add about 2.06 GiB" <<<"$out"
 check "the other is ok" test "$(sqlite3 sweep.sqlite "select count(*) from runs where status = 'ok'")" = 1
+out=$("$GPUCAP" sweep big.yaml --check); rc=$?
+check "--check reports the point over the limit (exit $rc)" test $rc -eq 2
+check "--check says why ($out)" grep -q "^point 1 (horizon=400d): the run would add about 2.06 GiB" <<<"$out"
+out=$("$GPUCAP" sweep big.yaml --check --force); rc=$?
+check "--check --force accepts it (exit $rc: $out)" test $rc -eq 0
 finish
