@@ -7,12 +7,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
 #include "scenario.h"
 #include "status.h"
+#include "store_limit.h"
 #include "store_private.h"
 
 
@@ -215,16 +218,64 @@ static int stmts_prepare(struct store *st, struct diag *d)
 	return STATUS_OK;
 }
 
+/*
+ * Paths that would keep nothing or write beside something that is not a results file are refused before
+ * SQLite sees them (README, "Limits"): "" and ":memory:" (SQLite opens a temporary or in-memory database
+ * that vanishes at close, so a run would seem stored and be lost), and an existing path that is not a
+ * regular file (/dev/null, a directory, a FIFO: SQLite would create "PATH-journal" beside it, in /dev for
+ * /dev/null). *existed says whether the path named a file before the open.
+ */
+static int path_check(const char *path, bool *existed, struct diag *d)
+{
+	struct stat sb;
+
+	*existed = false;
+	if (path[0] == '\0' || strcmp(path, ":memory:") == 0)
+		return diag_fail(d, STATUS_EUSAGE, "'%s': an in-memory or temporary database keeps nothing; "
+				 "expected the path of a results file", path);
+	if (stat(path, &sb) != 0)
+		return STATUS_OK;  /* a new file (or one SQLite cannot open: it says why) */
+	*existed = true;
+	if (!S_ISREG(sb.st_mode))
+		return diag_fail(d, STATUS_EUSAGE, "%s: not a regular file; expected the path of a results file "
+				 "(a new one is created)", path);
+	return STATUS_OK;
+}
+
+/*
+ * After a failed open: a file this open created is removed if it is still empty (schema creation failed,
+ * on a full disk say), with any journal SQLite left beside it, so that a failure leaves no stray file. A
+ * file that holds anything (another process may have created it meanwhile and written its schema) stays.
+ */
+static void remove_if_created_empty(const char *path, bool existed)
+{
+	struct stat sb;
+	char *journal;
+
+	if (existed || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size != 0)
+		return;
+	unlink(path);
+	journal = sqlite3_mprintf("%s-journal", path);
+	if (journal)
+		unlink(journal);
+	sqlite3_free(journal);
+}
+
 int store_open_wait(struct store **out, const char *path, int busy_ms, struct diag *d)
 {
 	struct store *st;
+	bool existed;
 	int status;
 
 	assert(busy_ms > 0);
+	status = path_check(path, &existed, d);
+	if (status != STATUS_OK)
+		return status;
 	st = calloc(1, sizeof *st);
 	if (!st)
 		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory opening the results database", path);
 	st->busy_ms = busy_ms;
+	st->limit_bytes = (double)STORE_RUN_BYTES_MAX;
 	st->path = strdup(path);
 	if (!st->path) {
 		status = diag_fail(d, STATUS_ENOMEM, "%s: out of memory opening the results database", path);
@@ -252,6 +303,7 @@ out_finalize:
 	stmts_finalize(st);
 out_close_db:
 	sqlite3_close(st->db);
+	remove_if_created_empty(path, existed);
 	free(st->path);
 out_free_store:
 	free(st);
@@ -318,6 +370,28 @@ out:
 		return rc;
 	}
 	return store_exec(st, "COMMIT", d, "labelling runs");
+}
+
+void store_set_size_limit(struct store *st, int64_t bytes)
+{
+	assert(bytes >= 0);
+	st->limit_bytes = (double)bytes;
+}
+
+/*
+ * n more rows of row_bytes each for the open run: STATUS_OK while the run's rows stay within the limit,
+ * else the run is marked failed with a message (a run that writes far more than its scenario promised,
+ * events mostly). A counter per batch: nothing here runs per event.
+ */
+static int staged_add(struct store *st, size_t n, int row_bytes, const char *table)
+{
+	st->staged_bytes += (double)n * row_bytes;
+	if (st->limit_bytes <= 0 || st->staged_bytes <= st->limit_bytes)
+		return STATUS_OK;
+	st->failed = true;
+	return diag_fail(st->d, STATUS_EUSAGE, "%s: the run has written more than the %.0f GiB a run may add "
+			 "(while inserting %s); expected fewer rows (a longer sample_period, a shorter horizon), "
+			 "or --force", st->path, st->limit_bytes / 1073741824.0, table);
 }
 
 int store_limit_pages(struct store *st, int max_pages)
@@ -446,6 +520,7 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 		return status;
 	}
 	st->open = true;
+	st->staged_bytes = 0;
 	st->event_seq = 0;
 	st->warning_seq = 0;
 	return STATUS_OK;
@@ -456,6 +531,8 @@ static int sink_samples(void *self, const struct sink_sample *rows, size_t n)
 	struct store *st = self;
 
 	assert(st->open && !st->failed);
+	if (staged_add(st, n, STORE_SAMPLE_ROW_BYTES, "samples") != STATUS_OK)
+		return STATUS_EUSAGE;
 	for (size_t i = 0; i < n; i++) {
 		const struct sink_sample *r = &rows[i];
 		struct binder b = { st->stmt[STMT_SAMPLE], SQLITE_OK };
@@ -482,6 +559,8 @@ static int sink_charges(void *self, const struct sink_charge *rows, size_t n)
 	struct store *st = self;
 
 	assert(st->open && !st->failed);
+	if (staged_add(st, n, STORE_CHARGE_ROW_BYTES, "charges") != STATUS_OK)
+		return STATUS_EUSAGE;
 	for (size_t i = 0; i < n; i++) {
 		const struct sink_charge *r = &rows[i];
 		struct binder b = { st->stmt[STMT_CHARGE], SQLITE_OK };
@@ -508,6 +587,8 @@ static int sink_hours(void *self, const struct sink_hour *rows, size_t n)
 	struct store *st = self;
 
 	assert(st->open && !st->failed);
+	if (staged_add(st, n, STORE_HOUR_ROW_BYTES, "hours") != STATUS_OK)
+		return STATUS_EUSAGE;
 	for (size_t i = 0; i < n; i++) {
 		const struct sink_hour *r = &rows[i];
 		struct binder b = { st->stmt[STMT_HOUR], SQLITE_OK };
@@ -531,6 +612,8 @@ static int sink_events(void *self, const struct sink_event *rows, size_t n)
 	struct store *st = self;
 
 	assert(st->open && !st->failed);
+	if (staged_add(st, n, STORE_EVENT_ROW_BYTES, "events") != STATUS_OK)
+		return STATUS_EUSAGE;
 	for (size_t i = 0; i < n; i++) {
 		const struct sink_event *r = &rows[i];
 		struct binder b = { st->stmt[STMT_EVENT], SQLITE_OK };

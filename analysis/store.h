@@ -31,6 +31,11 @@
  * in every file it is written to, by any number of processes or shards. Every run also gets a run key
  * (store_run_key) that identifies its inputs.
  *
+ * Paths that keep nothing are refused before anything is opened (STATUS_EUSAGE): "" and ":memory:", and an
+ * existing path that is not a regular file (/dev/null, a directory). An open that fails after creating the
+ * file (schema creation on a full disk) removes it again while it is still empty, so a failure leaves no
+ * stray file.
+ *
  * Errors are STATUS_EDB (STATUS_ENOMEM when SQLite ran out of memory) with "FILE: SQLite's message (while
  * doing what)" in the diag. The store prints nothing. One store is one connection: use it from one thread.
  */
@@ -52,11 +57,19 @@ struct store;  /* opaque: one open results database */
 /*
  * Open the results database at `path` (borrowed; copied for messages), creating the file and the schema if
  * the file does not exist or is empty. On success *out is a new store (returns owned: store_close() it);
- * on failure *out is unchanged and the message in *d names the file.
- * Returns STATUS_OK, STATUS_EDB (cannot open or create, not a database, a foreign SQLite file, a newer
+ * on failure *out is unchanged, the message in *d names the file, and a file this call created is removed
+ * (while still empty). Returns STATUS_OK, STATUS_EUSAGE ("" or ":memory:", or a path that exists and is not
+ * a regular file), STATUS_EDB (cannot open or create, not a database, a foreign SQLite file, a newer
  * schema version, a damaged file, an older file whose migration failed) or STATUS_ENOMEM.
  */
 int store_open(struct store **out, const char *path, struct diag *d);
+
+/*
+ * What one run may add, in bytes (rows x store_limit.h's bytes per row, counted as the sink stages them):
+ * STORE_RUN_BYTES_MAX after store_open(), 0 for no limit (--force). A run that passes it fails with
+ * STATUS_EUSAGE and the message says so; it leaves nothing, as any failed run.
+ */
+void store_set_size_limit(struct store *st, int64_t bytes);
 
 /*
  * As store_open(), but each attempt at a write transaction waits at most busy_ms (> 0) for another

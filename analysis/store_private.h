@@ -64,6 +64,8 @@ struct store {
 	const char *const *labels;         /* "KEY=VALUE" labels of the next run (store_set_labels), borrowed */
 	int nlabels;
 	int64_t last_run_id;               /* the last run written to the file, 0 if none */
+	double limit_bytes;                /* what one run may stage (store_set_size_limit); 0: no limit */
+	double staged_bytes;               /* rows staged by the open run x their bytes (store_limit.h) */
 };
 
 /*

@@ -24,6 +24,7 @@
 #include "scenario.h"
 #include "status.h"
 #include "store.h"
+#include "store_limit.h"
 #include "world.h"
 
 #define REPORT_MSG_MAX DIAG_MSG_MAX  /* bytes of a failure message carried to the parent (< PIPE_BUF in all) */
@@ -43,6 +44,7 @@ struct plan {
 	int nruns;                   /* npoints x nreps */
 	int64_t sweep_id;            /* from the store */
 	int64_t run_id_base;         /* from the store */
+	bool force;                  /* sweep_opts.force: no limit on what a run adds (store_limit.h) */
 };
 
 /* The overrides of run `index` (sweep.h): sets[] points into buf; returns the count. */
@@ -112,6 +114,8 @@ static int run_one(const struct plan *pl, struct store *st, struct work *wk, int
 	int n = run_sets(pl, index, sets, buf, sizeof wk->sets, &seed), rc;
 
 	rc = scenario_load(&sc, sf->base, sets, n, &d);
+	if (rc == STATUS_OK)
+		rc = store_check_run_size(&sc, pl->force, &d);
 	if (rc == STATUS_OK) {
 		store_set_tag(st, &tag);
 		sink = store_sink(st, &d);
@@ -158,6 +162,8 @@ static void worker(const struct plan *pl, const char *db, int id, int tasks, int
 	if (getppid() != parent)           /* it died before prctl took effect */
 		_exit(1);
 	rc = wk ? store_open(&st, db, &d) : diag_fail(&d, STATUS_ENOMEM, "out of memory");
+	if (rc == STATUS_OK && pl->force)
+		store_set_size_limit(st, 0);
 	while (read_full(tasks, &index, sizeof index)) {
 		memset(&r, 0, sizeof r);
 		r.worker = id;
@@ -399,6 +405,7 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 	diag_clear(d);
 	if ((rc = load_base(&pl, sf, d)))
 		goto out_base;
+	pl.force = o->force;
 	if ((rc = register_sweep(&pl, o->db, &done, d)))
 		goto out_base;
 	if (!(pending = malloc((size_t)pl.nruns * sizeof *pending))) {
@@ -435,7 +442,7 @@ out_base:
 	return rc;
 }
 
-int sweep_check(const struct sweepfile *sf, FILE *out, int *ninvalid, struct diag *d)
+int sweep_check(const struct sweepfile *sf, FILE *out, bool force, int *ninvalid, struct diag *d)
 {
 	struct plan pl;
 	struct work *wk = NULL;
@@ -454,7 +461,8 @@ int sweep_check(const struct sweepfile *sf, FILE *out, int *ninvalid, struct dia
 	}
 	for (int p = 0; p < sf->npoints; p++) {
 		int n = run_sets(&pl, p * sf->nreps, sets, wk->sets, sizeof wk->sets, &seed);
-		if (scenario_load(&sc, sf->base, sets, n, &pd) != STATUS_OK) {
+		if (scenario_load(&sc, sf->base, sets, n, &pd) != STATUS_OK ||
+		    store_check_run_size(&sc, force, &pd) != STATUS_OK) {
 			fprintf(out, "point %d (", p);
 			for (int k = 0; k < sf->nparams; k++)
 				fprintf(out, "%s%s", k ? ", " : "", sets[sf->nsets + k]);

@@ -39,6 +39,7 @@ struct sweep_opts {
 	bool quiet;       /* print only the summary */
 	FILE *out;        /* progress lines and the summary (stdout), borrowed */
 	FILE *tty;        /* if not NULL, the one progress line goes here instead (a terminal), borrowed */
+	bool force;       /* --force: a run may add more than STORE_RUN_BYTES_MAX (store_limit.h) */
 };
 
 struct sweep_result {
@@ -59,9 +60,10 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 
 /*
  * Load every point's scenario (seed of replication 0) without running anything, and print one line to
- * `out` per invalid point: "point P (KEY=VALUE, ...): MESSAGE". *ninvalid receives their number. Returns
- * STATUS_OK, or a failure of the base scenario as sweep_run() does.
+ * `out` per invalid point: "point P (KEY=VALUE, ...): MESSAGE"; a point whose run would add more than
+ * STORE_RUN_BYTES_MAX to the database is invalid unless force (store_limit.h). *ninvalid receives their
+ * number. Returns STATUS_OK, or a failure of the base scenario as sweep_run() does.
  */
-int sweep_check(const struct sweepfile *sf, FILE *out, int *ninvalid, struct diag *d);
+int sweep_check(const struct sweepfile *sf, FILE *out, bool force, int *ninvalid, struct diag *d);
 
 #endif

@@ -426,6 +426,28 @@ static int read_transforms(struct load *l, const struct scenario_yaml_ref *arr)
 	return scenario_load_duration(l, &r, 0, false, MAX_PERIOD_US, &l->sc.arrivals.offset_us);
 }
 
+/*
+ * A looped trace must span some time (README, "Limits"): a pass whose last request is at t = 0 on the run's
+ * clock (every row at the first row's time, or at 0 with time_format: seconds) has a mean gap of 0, so each
+ * pass would start 1 us after the last and the requests would flood the run without time advancing.
+ */
+static int check_loop_span(struct load *l, const struct scenario_yaml_ref *arr)
+{
+	const struct trace_summary *s = &l->sc.arrivals.summary;
+	struct scenario_yaml_ref r;
+	int64_t origin;
+
+	if (l->sc.arrivals.kind != ARRIVAL_TRACE || !l->sc.arrivals.loop)
+		return STATUS_OK;
+	origin = l->sc.arrivals.mapping.time_format == TRACE_TIME_SECONDS ? 0 : s->first_us;
+	if (s->last_us - origin > 0)
+		return STATUS_OK;
+	scenario_yaml_child(arr, "loop", &r);
+	return scenario_yaml_fail(&l->y, &r, "the trace's %lld requests all arrive at t = 0, so a loop would "
+				  "repeat them without time advancing; expected a trace whose requests span some time, "
+				  "or no loop", (long long)s->rows);
+}
+
 static int read_arrivals(struct load *l, const struct scenario_yaml_ref *workload)
 {
 	struct scenario_yaml_ref arr, r;
@@ -441,9 +463,9 @@ static int read_arrivals(struct load *l, const struct scenario_yaml_ref *workloa
 	    (rc = scenario_load_check_keys(l, &arr, n, arrival_keys, COUNT(arrival_keys), kind, "kind", arrival_names[kind])))
 		return rc;
 	l->sc.arrivals.kind = (enum arrival_kind)kind;
-	if ((rc = read_arrival_kind[kind](l, &arr)))
+	if ((rc = read_arrival_kind[kind](l, &arr)) || (rc = read_transforms(l, &arr)))
 		return rc;
-	return read_transforms(l, &arr);
+	return check_loop_span(l, &arr);
 }
 
 /* ---- sizes -------------------------------------------------------------------------------------- */

@@ -250,6 +250,21 @@ static bool horizon_short(const struct scenario *sc, struct sink_warning *out)
 	return true;
 }
 
+bool warn_memory_budget(const struct warn_memory *m, const struct scenario *sc, struct sink_warning *out)
+{
+	const double gib = 1073741824.0;
+	double total = m->queue_bytes + m->pool_bytes + m->hours_bytes;
+
+	if (!(total > (double)WARN_MEMORY_BUDGET_BYTES))
+		return false;
+	snprintf(out->code, sizeof out->code, "memory_budget");
+	snprintf(out->message, sizeof out->message, "the run could use %.2f GiB of memory, more than the %.0f GiB "
+		 "budget: queue %.2f GiB (serving.max_queue %d), fleet pool %.2f GiB, per-hour arrays %.2f GiB; "
+		 "a smaller max_queue or fleet max lowers it", total / gib, (double)WARN_MEMORY_BUDGET_BYTES / gib,
+		 m->queue_bytes / gib, sc->serving.max_queue, m->pool_bytes / gib, m->hours_bytes / gib);
+	return true;
+}
+
 int warn_collect(const struct warn *w, const struct scenario *sc, const struct sink_metric *metrics, int n,
 		 struct sink_warning *out, int max)
 {
@@ -271,6 +286,7 @@ int warn_collect(const struct warn *w, const struct scenario *sc, const struct s
 	ADD("price_stale", price_stale(sc, &x));
 	ADD("trace_past_horizon", trace_past(w, sc, &x));
 	ADD("horizon_too_short", horizon_short(sc, &x));
+	ADD("memory_budget", warn_memory_budget(&w->mem, sc, &x));
 #undef ADD
 	return k;
 }

@@ -17,6 +17,8 @@
  *   price_stale         a catalogue price used whose validity ended on or before the scenario start
  *   trace_past_horizon  a trace (without loop) runs past the horizon: its tail is dropped
  *   horizon_too_short   the horizon is shorter than the policy's alarms need to act once
+ *   memory_budget       the run's queue, fleet pool and per-hour arrays could take more than
+ *                       WARN_MEMORY_BUDGET_BYTES (world_memory_estimate() fills struct warn_memory in)
  *
  * A struct warn is caller-owned storage (warn_init, nothing to free).
  */
@@ -29,9 +31,18 @@
 #include "scenario.h"
 #include "sink.h"
 
-#define WARN_MAX 16                 /* warnings per run, at most (there are 7 codes) */
+#define WARN_MAX 16                 /* warnings per run, at most (there are 8 codes) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
+/* memory_budget: 2 GiB a run may take (README, "Limits"; SOURCES.md [limit-memory-budget]) */
+#define WARN_MEMORY_BUDGET_BYTES (INT64_C(2) << 30)
+
+/* What a run's own structures could take at most, in bytes (world_memory_estimate(), world.h). */
+struct warn_memory {
+	double queue_bytes;   /* a full queue: serving.max_queue requests */
+	double pool_bytes;    /* every instance the fleet may hold, each with every slot serving */
+	double hours_bytes;   /* the meter's per-clock-hour arrays */
+};
 
 struct warn {
 	int64_t measured_from_us;   /* samples before this (the warm-up) are not counted */
@@ -44,6 +55,7 @@ struct warn {
 	int reversals_max;          /* most reversals in any one clock hour */
 	int64_t reversals_max_hour; /* the first hour with that many */
 	int64_t arrivals;           /* arrivals before the horizon (trace_past_horizon's count) */
+	struct warn_memory mem;     /* the run's memory estimate (memory_budget); zero: not estimated */
 };
 
 /* Start counting. measured_from_us: the warm-up's end (0 without one). */
@@ -69,6 +81,13 @@ static inline void warn_arrival(struct warn *w)
  */
 int warn_collect(const struct warn *w, const struct scenario *sc, const struct sink_metric *metrics, int n,
 		 struct sink_warning *out, int max);
+
+/*
+ * memory_budget: true (and the warning, code and message, in *out) when m's total is above
+ * WARN_MEMORY_BUDGET_BYTES. Also used before a run starts (cmd_run), so that a run that then runs out of
+ * memory has said so first.
+ */
+bool warn_memory_budget(const struct warn_memory *m, const struct scenario *sc, struct sink_warning *out);
 
 /*
  * slo_unreachable, the hook: true (and the message in *out) when the SLO cannot be met by any capacity.

@@ -1,6 +1,7 @@
 /* world: see world.h. */
 #include "world.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,6 +468,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
 	meter_set_prices(&w->meter, sc->start_unix_us, sc->serving.od_usd_per_h);
 	warn_init(&w->warn, measured_from_us(sc), hour_phase_us(sc));
+	world_memory_estimate(sc, &w->warn.mem);
 	meter_set_warmup(&w->meter, sc->warmup_us);
 	meter_set_slo(&w->meter, &(struct meter_slo){
 		.latency_pct_us = { sc->slo.latency_pct_us[0], sc->slo.latency_pct_us[1], sc->slo.latency_pct_us[2],
@@ -584,6 +586,31 @@ static void fail_if_refused(struct world *w)
 		  (double)eng->refused_t_us / SIM_US_PER_S, (double)eng->refused_now_us / SIM_US_PER_S);
 }
 
+/*
+ * A run whose clock stopped advancing (more than ENGINE_SAME_INSTANT_MAX events at one instant, engine.h)
+ * fails in every build, with the instant and the kinds of event that kept coming, STATUS_EINTERNAL (exit 1).
+ * Called once the loop has returned, before the horizon is closed.
+ */
+static void fail_if_stalled(struct world *w)
+{
+	const struct engine *eng = &w->eng;
+	char kinds[160] = "";
+	size_t len = 0;
+
+	if (!eng->stalled || w->meter.status != STATUS_OK)
+		return;  /* an earlier failure is the one to report */
+	for (int i = 0; i < eng->nstalled_ev && len < sizeof kinds; i++) {
+		const char *name = event_name(w, eng->stalled_ev[i]);
+		if (strstr(kinds, name))
+			continue;  /* the models' events share one name */
+		len += (size_t)snprintf(kinds + len, sizeof kinds - len, "%s%s", len ? ", " : "", name);
+	}
+	w->meter.status = STATUS_EINTERNAL;
+	diag_fail(w->d, STATUS_EINTERNAL, "simulation failed: more than %" PRIu64 " events at t = %.6f s without "
+		  "the clock advancing (%s events); a rate or delay too small to move time forward?",
+		  eng->same_instant_max, (double)eng->now_us / SIM_US_PER_S, kinds[0] ? kinds : "unknown");
+}
+
 /* Settle the Savings Plans, and report what their terms still cost after the horizon. */
 static void settle(struct world *w)
 {
@@ -689,8 +716,10 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 	if (rc)
 		goto out_teardown;
 	run_to_horizon(w);
+	fail_if_stalled(w);
 	if (w->meter.status == STATUS_OK)
 		drain(w);
+	fail_if_stalled(w);
 	fail_if_refused(w);
 	rc = meter_flush(&w->meter);
 	if (rc == STATUS_OK)

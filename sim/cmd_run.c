@@ -1,5 +1,6 @@
 /*
- * cmd_run: `gpucap run [SCENARIO] [--db FILE] [--seed N] [--set K=V]... [--label K=V]... [--json] [--quiet]`.
+ * cmd_run: `gpucap run [SCENARIO] [--db FILE] [--seed N] [--set K=V]... [--label K=V]... [--json] [--quiet]
+ * [--force]`.
  *
  * Output: the summary (lines for metrics a run does not report are left out, so a run without a warm-up or
  * percentile SLO prints what it always printed), then its warnings, one per line; or with --json one object
@@ -28,6 +29,7 @@
 #include "scenario.h"
 #include "status.h"
 #include "store.h"
+#include "store_limit.h"
 #include "units.h"
 #include "world.h"
 
@@ -38,7 +40,7 @@
 
 static const char run_usage[] =
 	"usage: gpucap run [SCENARIO] [--db FILE] [--seed N] [--set KEY.PATH=VALUE]... [--label KEY=VALUE]...\n"
-	"                  [--json] [--quiet]\n"
+	"                  [--json] [--quiet] [--force]\n"
 	"\n"
 	"Simulate SCENARIO (a YAML file; default: %s) and store the run in\n"
 	"an SQLite file. Prints a readable summary, or every metric as one JSON object with --json.\n"
@@ -52,6 +54,7 @@ static const char run_usage[] =
 	"  --json                print the run (metadata, labels, warnings, metrics) as JSON on stdout instead of\n"
 	"                        the summary\n"
 	"  --quiet               print nothing on success\n"
+	"  --force               allow a run that adds more than 1 GiB to the database (refused otherwise)\n"
 	"On a terminal, a run longer than 2 s shows its progress on stderr (not with --json or --quiet).\n"
 	"  -h, --help            this help\n"
 	"\n"
@@ -66,7 +69,7 @@ struct run_args {
 	int nlabels;
 	char seed_set[48];
 	char default_scenario[4 * PATH_MAX];    /* the shipped default, found at run time (datadir.h) */
-	bool json, quiet;
+	bool json, quiet, force;
 };
 
 /* KEY of "KEY=VALUE": an identifier, [A-Za-z_][A-Za-z0-9_]*, of len bytes. */
@@ -110,7 +113,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "db", required_argument, NULL, 'd' },   { "seed", required_argument, NULL, 's' },
 		{ "set", required_argument, NULL, 'S' },  { "json", no_argument, NULL, 'j' },
 		{ "quiet", no_argument, NULL, 'q' },      { "help", no_argument, NULL, 'h' },
-		{ "label", required_argument, NULL, 'L' },
+		{ "label", required_argument, NULL, 'L' }, { "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -124,6 +127,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case 'd': a->db = optarg; break;
 		case 'j': a->json = true; break;
 		case 'q': a->quiet = true; break;
+		case 'f': a->force = true; break;
 		case 'h':
 			if (datadir_default_scenario(a->default_scenario, sizeof a->default_scenario))
 				snprintf(a->default_scenario, sizeof a->default_scenario,
@@ -475,6 +479,18 @@ static bool progress_init(struct progress *p, const struct run_args *a)
 	return true;
 }
 
+/* The memory_budget warning (warn.h) on stderr before the run, so that a run that then runs out of memory
+ * has said so; it is reported again with the run's warnings. */
+static void print_memory_warning(const struct scenario *sc)
+{
+	struct warn_memory mem;
+	struct sink_warning x;
+
+	world_memory_estimate(sc, &mem);
+	if (warn_memory_budget(&mem, sc, &x))
+		fprintf(stderr, "gpucap: warning: %s: %s\n", x.code, x.message);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
@@ -496,6 +512,10 @@ int cmd_run(int argc, char **argv)
 		return cmd_exit_code(rc);
 	}
 	cmd_print_warnings(&sc);
+	print_memory_warning(&sc);
+	rc = store_check_run_size(&sc, a.force, &d);  /* before the file is opened (or created) */
+	if (rc)
+		goto out_scenario;
 	rep = calloc(1, sizeof *rep);
 	if (!rep) {
 		rc = diag_fail(&d, STATUS_ENOMEM, "out of memory");
@@ -504,6 +524,8 @@ int cmd_run(int argc, char **argv)
 	rc = store_open(&st, a.db, &d);
 	if (rc)
 		goto out_report;
+	if (a.force)
+		store_set_size_limit(st, 0);
 	sink = store_sink(st, &d);
 	store_set_labels(st, a.labels, a.nlabels);
 	tell.fn = progress_tell;

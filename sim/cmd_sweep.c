@@ -22,7 +22,7 @@
 
 static const char sweep_usage[] =
 	"usage: gpucap sweep FILE [--db FILE] [--jobs N] [--resume] [--shard K/N] [--shard-count N] [--check]\n"
-	"                         [--quiet]\n"
+	"                         [--force] [--quiet]\n"
 	"\n"
 	"Run every point x replication of the sweep FILE (YAML: name, base, replications, set, and one of\n"
 	"grid, zip or sample; see README.md, \"Sweeps\") and store each run in an SQLite file.\n"
@@ -35,7 +35,9 @@ static const char sweep_usage[] =
 	"                   SLURM_ARRAY_TASK_MIN + 1, N = SLURM_ARRAY_TASK_COUNT), or from JOB_COMPLETION_INDEX\n"
 	"                   or AWS_BATCH_JOB_ARRAY_INDEX (0-based: K = index + 1) with N from --shard-count\n"
 	"  --shard-count N  the number of shards, for an index taken from the environment\n"
-	"  --check          load every point's scenario, report the invalid ones, run nothing\n"
+	"  --check          load every point's scenario, report the invalid ones (and those over 1 GiB without\n"
+	"                   --force), run nothing\n"
+	"  --force          allow runs that add more than 1 GiB each to the database (refused otherwise)\n"
 	"  --quiet          print only the final summary\n"
 	"  -h, --help       this help\n"
 	"\n"
@@ -48,7 +50,7 @@ struct sweep_args {
 	const char *file;
 	const char *db;
 	int jobs, shard_k, shard_n, shard_count;
-	bool resume, check, quiet;
+	bool resume, check, quiet, force;
 	char db_buf[PATH_MAX];
 };
 
@@ -151,6 +153,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		{ "resume", no_argument, NULL, 'r' },       { "shard", required_argument, NULL, 's' },
 		{ "shard-count", required_argument, NULL, 'n' }, { "check", no_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
+		{ "force", no_argument, NULL, 'f' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool shard_given = false;
@@ -167,6 +170,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		case 'r': a->resume = true; break;
 		case 'c': a->check = true; break;
 		case 'q': a->quiet = true; break;
+		case 'f': a->force = true; break;
 		case 'h': fputs(sweep_usage, stdout); return 1;
 		case 'j':
 			if (!parse_count(optarg, 1, JOBS_MAX, &a->jobs)) {
@@ -221,7 +225,7 @@ int cmd_sweep(int argc, char **argv)
 		return CMD_EXIT_USAGE;  /* a bad sweep file, missing or not, is the user's to fix */
 	}
 	if (a.check) {
-		rc = sweep_check(&sf, stdout, &ninvalid, &d);
+		rc = sweep_check(&sf, stdout, a.force, &ninvalid, &d);
 		if (rc == STATUS_OK)
 			printf("sweep %s: %d points, %d invalid\n", sf.name, sf.npoints, ninvalid);
 		goto out_sweepfile;
@@ -231,7 +235,7 @@ int cmd_sweep(int argc, char **argv)
 		a.db = a.db_buf;
 	}
 	struct sweep_opts o = { a.db ? a.db : "results.sqlite", a.jobs, a.resume, a.shard_k, a.shard_n, a.quiet,
-				stdout, isatty(STDERR_FILENO) ? stderr : NULL };
+				stdout, isatty(STDERR_FILENO) ? stderr : NULL, a.force };
 	rc = sweep_run(&sf, &o, &res, &d);
 	if (rc == STATUS_OK)
 		printf("sweep %s: %d runs%s: %d ok, %d failed, %d skipped (already done); database %s\n", sf.name,

@@ -15,6 +15,10 @@ void engine_init(struct engine *eng)
 	eng->refused = NULL;
 	eng->refused_t_us = 0;
 	eng->refused_now_us = 0;
+	eng->same_instant = 0;
+	eng->same_instant_max = ENGINE_SAME_INSTANT_MAX;
+	eng->stalled = false;
+	eng->nstalled_ev = 0;
 	evq_init(&eng->q);
 }
 
@@ -63,15 +67,42 @@ void engine_cancel(struct engine *eng, struct event *ev)
 	evq_remove(&eng->q, ev);
 }
 
+/*
+ * One more event at the current instant: false when that is one too many (the run is stalled). Over the
+ * last ENGINE_STALL_WINDOW events before the limit, keep one event per distinct handler for the message.
+ */
+static bool same_instant_ok(struct engine *eng, const struct event *ev)
+{
+	if (eng->same_instant >= eng->same_instant_max) {
+		eng->stalled = true;
+		return false;
+	}
+	if (++eng->same_instant + ENGINE_STALL_WINDOW > eng->same_instant_max &&
+	    eng->nstalled_ev < ENGINE_STALL_KINDS) {
+		for (int i = 0; i < eng->nstalled_ev; i++)
+			if (eng->stalled_fn[i] == ev->fn)
+				return true;
+		eng->stalled_fn[eng->nstalled_ev] = ev->fn;
+		eng->stalled_ev[eng->nstalled_ev++] = ev;
+	}
+	return true;
+}
+
 uint64_t engine_run(struct engine *eng, int64_t until_us)
 {
 	uint64_t before = eng->events_run;
 
-	eng->stopping = false;
+	eng->stopping = eng->stalled;
 	while (!eng->stopping) {
 		struct event *ev = evq_peek(&eng->q);
 		if (!ev || ev->t_us > until_us)
 			break;
+		if (ev->t_us != eng->now_us) {
+			eng->same_instant = 0;
+			eng->nstalled_ev = 0;
+		}
+		if (!same_instant_ok(eng, ev))
+			break;  /* ev stays queued */
 		evq_pop(&eng->q);
 		assert(ev->t_us >= eng->now_us);
 		eng->now_us = ev->t_us;

@@ -9,6 +9,13 @@
  * were, and records the first refusal (engine.refused) so the caller can name the event in its message.
  * Handlers run one at a time and may schedule or cancel any event, including their own.
  *
+ * A run whose clock stops advancing is stopped too (README, "Limits"): more than same_instant_max events
+ * (ENGINE_SAME_INSTANT_MAX unless a caller lowers it) run at one simulated instant means a handler that keeps
+ * scheduling at "now" (a rate or a gap that rounds to zero), never a legitimate burst; engine_run() then
+ * returns without running the next event at that instant, sets engine.stalled, and keeps up to
+ * ENGINE_STALL_KINDS events of distinct handlers among the last ENGINE_STALL_WINDOW run there (borrowed), so
+ * that the caller can name the kinds in its message. The check costs one comparison per event.
+ *
  * The engine is caller-owned (engine_init/engine_fini) and holds no global state; two engines can run in
  * one process. It allocates only when the heap must grow past its largest size so far.
  */
@@ -22,6 +29,16 @@
 
 #define SIM_US_PER_S INT64_C(1000000)
 #define SIM_TIME_MAX INT64_MAX
+/*
+ * Events allowed at one simulated instant. The largest legitimate bursts are a trace's requests that share
+ * one timestamp (arrival, and a completion or a queue timeout later: 1 event at the instant per request,
+ * x scale_rate copies) and a Capacity Block opening its instances (a few events each, 64 instances at most
+ * per entry): 10^8 leaves room for a hundred million requests at one microsecond, and stops a runaway loop
+ * after about 10 s at 9 million events per second (README, "Performance"; SOURCES.md [limit-same-instant]).
+ */
+#define ENGINE_SAME_INSTANT_MAX UINT64_C(100000000)
+#define ENGINE_STALL_WINDOW 4096  /* the last events at a stalled instant whose kinds are kept */
+#define ENGINE_STALL_KINDS 4      /* distinct handlers kept for the message */
 
 struct engine {
 	int64_t now_us;       /* current simulated time */
@@ -32,6 +49,13 @@ struct engine {
 	const struct event *refused;  /* the first event scheduled into the past (borrowed), NULL if none */
 	int64_t refused_t_us;         /* the time it asked for */
 	int64_t refused_now_us;       /* the clock when it asked */
+	uint64_t same_instant;        /* events run at now_us so far */
+	uint64_t same_instant_max;    /* more than this many at one instant stalls the run (engine_init: the default) */
+	bool stalled;                 /* the clock stopped advancing: engine_run() returned early, for good */
+	const struct event *stalled_ev[ENGINE_STALL_KINDS];  /* events of distinct handlers run at that instant
+	                                                        (addresses only: never dereferenced) */
+	void (*stalled_fn[ENGINE_STALL_KINDS])(struct engine *eng, struct event *ev);  /* their handlers */
+	int nstalled_ev;              /* how many of them */
 };
 
 #define container_of(ptr, type, member) ((type *)(void *)((char *)(ptr) - offsetof(type, member)))
@@ -56,7 +80,8 @@ void engine_event_init(struct event *ev);
 
 /*
  * Run events in (time, sequence) order while the earliest is at or before until_us, or until a handler
- * calls engine_stop(). The clock then stands at the last event run (it is not advanced to until_us; call
+ * calls engine_stop(), or until more than same_instant_max events have run at one instant (then
+ * engine.stalled is set and every later call returns at once). The clock then stands at the last event run (it is not advanced to until_us; call
  * engine_advance for that). Returns the number of events run.
  */
 uint64_t engine_run(struct engine *eng, int64_t until_us);

@@ -420,6 +420,66 @@ START_TEST(schedule_into_past_is_refused)
 }
 END_TEST
 
+/* A handler that reschedules itself at "now" while it has budget left: a clock that stops advancing. */
+struct spin {
+	struct event ev;  /* the handler finds the spin with container_of */
+	long left;        /* reschedules left */
+};
+
+static void on_spin(struct engine *eng, struct event *ev)
+{
+	struct spin *sp = container_of(ev, struct spin, ev);
+
+	if (sp->left-- > 0)
+		ck_assert_int_eq(engine_schedule(eng, ev, eng->now_us, on_spin), STATUS_OK);
+}
+
+/* The same, under another handler: a second kind of event at the stalled instant. */
+static void on_spin_other(struct engine *eng, struct event *ev)
+{
+	struct spin *sp = container_of(ev, struct spin, ev);
+
+	if (sp->left-- > 0)
+		ck_assert_int_eq(engine_schedule(eng, ev, eng->now_us, on_spin_other), STATUS_OK);
+}
+
+/*
+ * More than same_instant_max events at one instant stop the run (engine.h), exactly at the limit; a burst
+ * of exactly the limit is allowed. With same_instant_max = 1000: a runs 1 + 999 = 1000 times at t = 10 (the
+ * limit, allowed); at t = 20 b and c alternate, rescheduling at now (100000 times each, so that an engine
+ * without the check still returns): 1000 events run there and the 1001st is refused, so engine_run returns
+ * 1000 + 1000 = 2000 with the clock at 20, the engine stalled, the kinds kept (b then c: 2 distinct
+ * handlers), and d (t = 30) never run; a later engine_run runs nothing.
+ */
+START_TEST(clock_that_stops_advancing_is_stopped)
+{
+	struct spin a = { .left = 999 }, b = { .left = 100000 }, c = { .left = 100000 }, d = { .left = 0 };
+	struct engine eng;
+
+	engine_init(&eng);
+	ck_assert_uint_eq(eng.same_instant_max, ENGINE_SAME_INSTANT_MAX);
+	eng.same_instant_max = 1000;
+	engine_event_init(&a.ev);
+	engine_event_init(&b.ev);
+	engine_event_init(&c.ev);
+	engine_event_init(&d.ev);
+	ck_assert_int_eq(engine_schedule(&eng, &a.ev, 10, on_spin), STATUS_OK);
+	ck_assert_int_eq(engine_schedule(&eng, &b.ev, 20, on_spin), STATUS_OK);
+	ck_assert_int_eq(engine_schedule(&eng, &c.ev, 20, on_spin_other), STATUS_OK);
+	ck_assert_int_eq(engine_schedule(&eng, &d.ev, 30, on_spin), STATUS_OK);
+	ck_assert_uint_eq(engine_run(&eng, SIM_TIME_MAX), 2000);
+	ck_assert(eng.stalled);
+	ck_assert_int_eq(eng.now_us, 20);
+	ck_assert_int_eq(a.left, -1);
+	ck_assert_int_eq(eng.nstalled_ev, 2);
+	ck_assert_ptr_eq(eng.stalled_ev[0], &b.ev);
+	ck_assert_ptr_eq(eng.stalled_ev[1], &c.ev);
+	ck_assert(evq_queued(&d.ev));
+	ck_assert_uint_eq(engine_run(&eng, SIM_TIME_MAX), 0);
+	engine_fini(&eng);
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -437,6 +497,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, events_run_counts);
 	tcase_add_test(tc, two_engines_are_independent);
 	tcase_add_test(tc, schedule_into_past_is_refused);
+	tcase_add_test(tc, clock_that_stops_advancing_is_stopped);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -12,7 +12,11 @@
 #include <math.h>
 #include <sqlite3.h>
 #include <stdlib.h>
+#include <signal.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -524,6 +528,74 @@ START_TEST(second_writer_waits)
 }
 END_TEST
 
+/* "" and ":memory:" would open a database that vanishes at close: a run would seem stored and be lost. */
+START_TEST(refuses_paths_that_keep_nothing)
+{
+	static const char *const paths[] = { "", ":memory:" };
+
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		struct diag d = { "" };
+		struct store *st = NULL;
+
+		ck_assert_int_eq(store_open(&st, paths[i], &d), STATUS_EUSAGE);
+		ck_assert_ptr_null(st);
+		ck_assert_msg(strstr(d.msg, "keeps nothing"), "message: %s", d.msg);
+	}
+}
+END_TEST
+
+/* /dev/null and a directory are not results files; SQLite would leave /dev/null-journal behind. */
+START_TEST(refuses_non_regular_file)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = tmp_path("results.sqlite");
+	char *dir = strdup(path);
+	struct stat sb;
+
+	*strrchr(dir, '/') = '\0';
+	ck_assert_int_eq(store_open(&st, "/dev/null", &d), STATUS_EUSAGE);
+	ck_assert_ptr_null(st);
+	ck_assert_msg(strstr(d.msg, "/dev/null: not a regular file"), "message: %s", d.msg);
+	ck_assert_int_ne(stat("/dev/null-journal", &sb), 0);
+	ck_assert_int_eq(store_open(&st, dir, &d), STATUS_EUSAGE);
+	ck_assert_ptr_null(st);
+	free(dir);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A schema creation that fails (here: no byte may be written, RLIMIT_FSIZE 0 with SIGXFSZ ignored, as on a
+ * full disk) leaves no empty file behind, and no journal.
+ */
+START_TEST(failed_creation_leaves_no_file)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	char *path = tmp_path("results.sqlite");
+	char journal[4096];
+	struct rlimit old, none;
+	struct stat sb;
+	int rc;
+
+	snprintf(journal, sizeof journal, "%s-journal", path);
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+	none = old;
+	none.rlim_cur = 0;
+	signal(SIGXFSZ, SIG_IGN);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &none), 0);
+	rc = store_open(&st, path, &d);
+	ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+	ck_assert_int_eq(rc, STATUS_EDB);
+	ck_assert_ptr_null(st);
+	ck_assert_msg(strstr(d.msg, path), "message: %s", d.msg);
+	ck_assert_msg(stat(path, &sb) != 0, "%s left behind (%lld bytes)", path, (long long)sb.st_size);
+	ck_assert_int_ne(stat(journal, &sb), 0);
+	tmp_remove(path);
+}
+END_TEST
+
 static Suite *store_suite(void)
 {
 	Suite *s = suite_create("store");
@@ -548,6 +620,9 @@ static Suite *store_suite(void)
 	tcase_add_test(tc, large_seed_round_trips);
 	tcase_add_test(tc, second_writer_waits);
 	tcase_add_test(tc, failed_begin_leaves_nothing);
+	tcase_add_test(tc, refuses_paths_that_keep_nothing);
+	tcase_add_test(tc, refuses_non_regular_file);
+	tcase_add_test(tc, failed_creation_leaves_no_file);
 	suite_add_tcase(s, tc);
 
 	/* Waits out the (shortened) busy timeout, several times. */

@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "capture.h"
+#include "status.h"
 #include "testutil.h"
 #include "warn.h"
+#include "world.h"
 
 static struct capture cap;
 
@@ -338,6 +340,41 @@ START_TEST(slo_unreachable_by_a_percentile)
 }
 END_TEST
 
+/*
+ * memory_budget (x86-64 sizes: a request 120 bytes, an instance 152, a savings_hour and a bill line 32, a
+ * sink_hour 48). The steady run with serving.max_queue 15,000,000: queue 15,000,000 x (120 + 3 x 8) =
+ * 2,160,000,000; pool 6 instances (the entry's max) x (152 + 10 slots x 120) = 8,112; hours (2 + 1) x
+ * (2 x 32 + 7 options x 4 kinds x 32 + 48) = 3 x 1008 = 3,024; total 2,160,011,136 bytes = 2.01 GiB > 2 GiB
+ * = 2,147,483,648: warned. With 14,900,000: 2,145,600,000 + 11,136 = 2,145,611,136 < 2 GiB: not warned.
+ */
+START_TEST(memory_budget_warned)
+{
+	const char *sets[] = { "serving.max_queue=15000000" };
+	struct scenario sc;
+	struct warn_memory m;
+	struct diag d = { "" };
+
+	ck_assert_int_eq(scenario_parse_string(&sc, steady, "steady", sets, 1, &d), STATUS_OK);
+	world_memory_estimate(&sc, &m);
+	scenario_fini(&sc);
+	ck_assert_double_eq_tol(m.queue_bytes, 2160000000.0, 0.5);
+	ck_assert_double_eq_tol(m.pool_bytes, 8112.0, 0.5);
+	ck_assert_double_eq_tol(m.hours_bytes, 3024.0, 0.5);
+	run(steady, sets, 1);
+	assert_warned("memory_budget", "the run could use 2.01 GiB of memory, more than the 2 GiB budget: queue "
+		      "2.01 GiB (serving.max_queue 15000000)");
+}
+END_TEST
+
+START_TEST(memory_within_budget_not_warned)
+{
+	const char *sets[] = { "serving.max_queue=14900000" };
+
+	run(steady, sets, 1);
+	assert_not_warned("memory_budget");
+}
+END_TEST
+
 static Suite *warn_suite(void)
 {
 	Suite *s = suite_create("warn");
@@ -359,6 +396,8 @@ static Suite *warn_suite(void)
 	tcase_add_test(tc, horizon_long_enough_not_warned);
 	tcase_add_test(tc, slo_unreachable_by_the_floor);
 	tcase_add_test(tc, slo_unreachable_by_a_percentile);
+	tcase_add_test(tc, memory_budget_warned);
+	tcase_add_test(tc, memory_within_budget_not_warned);
 	suite_add_tcase(s, tc);
 	return s;
 }
