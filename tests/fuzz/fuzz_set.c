@@ -25,10 +25,10 @@ static const char base[] =
 	"fleet:\n"
 	"  - {option: reserved, count: 2}\n"
 	"  - {option: on_demand, count: 0, max: 8}\n"
-	"  - {option: spot, count: 0, max: 4, discount: 0.6}\n"
+	"  - {option: spot, count: 0, max: 4, discount: 0.6, interruption_band: \"5-10%\"}\n"
 	"autoscaling:\n"
 	"  policy: target_tracking\n"
-	"  metric: utilization\n"
+	"  metric: concurrency_per_instance\n"
 	"  target: 0.7\n";
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -50,6 +50,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	rc = scenario_parse_string(&sc, base, "base.yaml", sets, n, &d);
 	fuzz_check(rc == STATUS_OK || (rc < 0 && d.msg[0]), "a refused override has a status and a message");
+	fuzz_check(n > 0 || rc == STATUS_OK, "the base scenario loads without overrides");
 	if (rc == STATUS_OK) {
 		fuzz_check(sc.horizon_us > 0, "a loaded scenario has a positive horizon");
 		scenario_fini(&sc);
