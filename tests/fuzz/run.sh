@@ -35,6 +35,7 @@ case $target in scenario|set|sweepfile) dict=(-dict="$here/scenario.dict") ;; es
 	-rss_limit_mb=2048 -max_len="$max_len" -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$target/" \
 	>"$log" 2>&1
 rc=$?
+elapsed=$SECONDS
 grep -E '^(#[0-9]+ +DONE|Done|stat::|INFO: seed corpus|==[0-9]+==ERROR|SUMMARY)' "$log" | tail -n 12
-echo "run.sh: $target: ${seconds}s, exit $rc, working corpus $(ls "$work" | wc -l) files, log $log"
+echo "run.sh: $target: ${elapsed}s of ${seconds}s, exit $rc, working corpus $(ls "$work" | wc -l) files, log $log"
 exit $rc
