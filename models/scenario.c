@@ -693,47 +693,6 @@ static char *join_sets(const char *const *sets, int nsets)
 	return s;
 }
 
-/* Length of the valid UTF-8 sequence at s (n > 0 bytes left), or 0: RFC 3629, no overlongs or surrogates. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	size_t len = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : s[0] < 0xF5 ? 4 : 0;
-	unsigned char lo = s[0] == 0xE0 ? 0xA0 : s[0] == 0xF0 ? 0x90 : 0x80;
-	unsigned char hi = s[0] == 0xED ? 0x9F : s[0] == 0xF4 ? 0x8F : 0xBF;
-
-	if (len < 2)
-		return len;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < len; i++)
-		if ((s[i] & 0xC0) != 0x80)
-			return 0;
-	return len;
-}
-
-/*
- * Reject a NUL byte or invalid UTF-8 at its line and column (in characters). libfyaml 0.7 silently ends a
- * scalar at a NUL and accepts some invalid bytes, so the text is checked before it is parsed.
- */
-static int check_text(const char *text, size_t len, const char *label, struct diag *d)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	int line = 1, col = 1;
-
-	for (size_t i = 0, n; i < len; i += n, col++) {
-		n = utf8_len(s + i, len - i);
-		if (s[i] == 0)
-			return diag_at(d, STATUS_EINPUT, label, line, col, "a NUL byte; expected a UTF-8 text file");
-		if (n == 0)
-			return diag_at(d, STATUS_EINPUT, label, line, col, "invalid UTF-8 (byte 0x%02X); expected a "
-				       "UTF-8 text file", s[i]);
-		if (s[i] == '\n') {
-			line++;
-			col = 0;
-		}
-	}
-	return STATUS_OK;
-}
-
 /* Parse len bytes of text, named `label` in messages; `path` (may be NULL) is recorded in the result. */
 static int parse(struct scenario *out, const char *text, size_t len, const char *label, const char *path,
 		 const char *const *sets, int nsets, struct diag *d)
@@ -744,9 +703,7 @@ static int parse(struct scenario *out, const char *text, size_t len, const char 
 	if (!l)
 		return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the scenario");
 	l->path = path;
-	rc = check_text(text, len, label, d);
-	if (rc == STATUS_OK)
-		rc = scenario_yaml_open(&l->y, text, len, label, d);
+	rc = scenario_yaml_open(&l->y, text, len, label, d);  /* checks UTF-8 and NUL bytes first */
 	if (rc == STATUS_OK)
 		rc = read_all(l, sets, nsets);
 	scenario_yaml_close(&l->y);

@@ -197,6 +197,48 @@ static int syntax_error(struct scenario_yaml *y)
 	return STATUS_OK;
 }
 
+/* Length of the valid UTF-8 sequence at s (n > 0 bytes left), or 0: RFC 3629, no overlongs or surrogates. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] < 0x80 ? 1 : s[0] < 0xC2 ? 0 : s[0] < 0xE0 ? 2 : s[0] < 0xF0 ? 3 : s[0] < 0xF5 ? 4 : 0;
+	unsigned char lo = s[0] == 0xE0 ? 0xA0 : s[0] == 0xF0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xED ? 0x9F : s[0] == 0xF4 ? 0x8F : 0xBF;
+
+	if (len < 2)
+		return len;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+	return len;
+}
+
+/*
+ * Reject a NUL byte or invalid UTF-8 at its line and column (in characters). libfyaml 0.7 silently ends a
+ * scalar at a NUL, accepts some invalid bytes and loops forever on others (0.7.12: "%" then byte 0xAE, a
+ * directive, hangs fy_scan_directive), so every text is checked here before libfyaml sees it.
+ */
+static int check_text(const char *text, size_t len, const char *label, struct diag *d)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	int line = 1, col = 1;
+
+	for (size_t i = 0, n; i < len; i += n, col++) {
+		n = utf8_len(s + i, len - i);
+		if (s[i] == 0)
+			return diag_at(d, STATUS_EINPUT, label, line, col, "a NUL byte; expected a UTF-8 text file");
+		if (n == 0)
+			return diag_at(d, STATUS_EINPUT, label, line, col, "invalid UTF-8 (byte 0x%02X); expected a "
+				       "UTF-8 text file", s[i]);
+		if (s[i] == '\n') {
+			line++;
+			col = 0;
+		}
+	}
+	return STATUS_OK;
+}
+
 int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, const char *label,
 		       struct diag *d)
 {
@@ -208,6 +250,8 @@ int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, co
 	memset(y, 0, sizeof *y);
 	y->label = label;
 	y->d = d;
+	if (check_text(text, len, label, d))
+		return STATUS_EINPUT;
 	fy_diag_cfg_default(&dcfg);
 	dcfg.fp = NULL;
 	dcfg.output_fn = capture_output;

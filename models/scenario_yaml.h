@@ -64,10 +64,10 @@ struct scenario_yaml_bounds {
 };
 
 /*
- * Parse `len` bytes of `text` (borrowed; must outlive y; the caller has checked it is UTF-8 without NUL
- * bytes, which libfyaml 0.7 does not reliably reject) into y, caller-owned storage. `label` (borrowed,
- * kept) names the file in messages, `d` (kept) receives them. Fails on invalid YAML (libfyaml's message and
- * position) or a second document. An empty document is not a failure: the root ref then has node == NULL.
+ * Parse `len` bytes of `text` (borrowed; must outlive y) into y, caller-owned storage. `label` (borrowed,
+ * kept) names the file in messages, `d` (kept) receives them. Fails on a NUL byte or invalid UTF-8 ("LINE:COL:
+ * a NUL byte" / "invalid UTF-8 (byte 0xAE)", checked first: libfyaml 0.7 does not reliably reject them, and
+ * hangs on some), on invalid YAML (libfyaml's message and position) or a second document. An empty document is not a failure: the root ref then has node == NULL.
  * YAML aliases are rejected where they are read ("got an alias"). scenario_yaml_close() must be called
  * whatever this returns.
  */

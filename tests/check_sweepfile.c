@@ -197,6 +197,23 @@ START_TEST(missing_and_empty_files)
 }
 END_TEST
 
+/*
+ * Found by fuzzing (tests/fuzz/crashes/sweepfile/): libfyaml 0.7.12 loops forever on a directive ('%') followed
+ * by an invalid UTF-8 byte, and sweep files reached it unchecked (`gpucap sweep` hung on a 2-byte file). The
+ * text is refused before libfyaml sees it: "%" is line 3, column 1, so byte 0xAE is at 3:2. Run in a test
+ * case of its own with a 10 s timeout, so that a hang fails in 10 s rather than at Check's default.
+ */
+START_TEST(directive_with_invalid_utf8_refused)
+{
+	struct sweepfile sf;
+	struct diag d;
+
+	ck_assert_int_eq(sweepfile_parse(&sf, "name: s\nbase: x.yaml\n%\xae\n", "dir/s.yaml", &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "dir/s.yaml:3:2: invalid UTF-8 (byte 0xAE); expected a UTF-8 text file");
+	ck_assert_ptr_null(sf.values);
+}
+END_TEST
+
 static Suite *sweepfile_suite(void)
 {
 	Suite *s = suite_create("sweepfile");
@@ -208,6 +225,10 @@ static Suite *sweepfile_suite(void)
 	tcase_add_test(tc, sample_sobol);
 	tcase_add_test(tc, bad_sweep_files);
 	tcase_add_test(tc, missing_and_empty_files);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("fuzz_findings");
+	tcase_set_timeout(tc, 10);
+	tcase_add_test(tc, directive_with_invalid_utf8_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
