@@ -119,6 +119,7 @@ SELECT
 	MAX(CASE WHEN m.name = 'commitment_after_horizon_savings_plan_usd' THEN m.value END) AS "commitment_after_horizon_savings_plan_usd",
 	MAX(CASE WHEN m.name = 'commitment_after_horizon_capacity_block_usd' THEN m.value END) AS "commitment_after_horizon_capacity_block_usd",
 	MAX(CASE WHEN m.name = 'commitment_after_horizon_training_plan_usd' THEN m.value END) AS "commitment_after_horizon_training_plan_usd",
+	MAX(CASE WHEN m.name = 'littles_law_error' THEN m.value END) AS "littles_law_error",
 	MAX(CASE WHEN m.name = 'jobs_submitted' THEN m.value END) AS "jobs_submitted",
 	MAX(CASE WHEN m.name = 'jobs_completed' THEN m.value END) AS "jobs_completed",
 	MAX(CASE WHEN m.name = 'jobs_missed_deadline' THEN m.value END) AS "jobs_missed_deadline",

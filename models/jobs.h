@@ -190,6 +190,12 @@ void jobs_fini(struct jobs *j);
 /* Append the jobs metrics to list (at n of METER_MAX_METRICS); returns the new count. After meter_settle. */
 int jobs_report(const struct jobs *j, struct sink_metric *list, int n);
 
+/* Conservation of a finished run's jobs (after jobs_close): jobs_submitted = jobs_completed + jobs_terminated +
+ * the submitted jobs still unfinished at the end, each counter equal to the jobs in that state, and
+ * jobs_missed_deadline at most jobs_submitted. True when it holds; otherwise false with what broke in why
+ * (n bytes). Pure. */
+bool jobs_conserved(const struct jobs *j, char *why, size_t n);
+
 /* For policies: may entry g take `instances` instances now (see "Room" above)? Entries already wanted by a
  * waiting job in this walk have no room; an entry without room is remembered for the job being placed. */
 bool jobs_room(struct jobs *j, int g, int instances);

@@ -62,3 +62,24 @@ int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 	n = put(list, n, "jobs_gpu_hours_idle", paid - held);
 	return n;
 }
+
+bool jobs_conserved(const struct jobs *j, char *why, size_t n)
+{
+	uint64_t seen = 0, done = 0, terminated = 0;
+
+	for (int i = 0; i < j->n; i++) {
+		enum job_state s = j->job[i].state;
+		seen += s != JOB_PENDING;  /* a job leaves JOB_PENDING when it is submitted */
+		done += s == JOB_DONE;
+		terminated += s == JOB_TERMINATED;
+	}
+	if (seen != j->submitted || done != j->completed || terminated != j->terminated || j->missed > j->submitted) {
+		snprintf(why, n, "jobs: submitted %llu (%llu seen), completed %llu (%llu done), terminated %llu (%llu "
+			 "seen), missed %llu", (unsigned long long)j->submitted, (unsigned long long)seen,
+			 (unsigned long long)j->completed, (unsigned long long)done,
+			 (unsigned long long)j->terminated, (unsigned long long)terminated,
+			 (unsigned long long)j->missed);
+		return false;
+	}
+	return true;
+}

@@ -211,6 +211,7 @@ void meter_advance(struct meter *m, int64_t now_us)
 		advance_to(m, m->warmup_us);
 		for (int k = 0; k < OPTION_KIND_COUNT; k++)
 			m->busy_slot_at_warmup[k] = m->busy_slot_us[k];
+		m->queued_at_warmup = m->queued_us;
 		m->warm_taken = true;
 	}
 	advance_to(m, now_us);
@@ -400,6 +401,7 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 			m->ttft_violations++;
 	}
 	m->served++;
+	m->sojourn_us += (double)(now_us - arrival_us);
 	if (wait_us > 0)
 		m->waited++;
 	if (latency_us > m->slo_latency_us) {
@@ -439,6 +441,7 @@ void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum dro
 	hr = hour_enter(m, now_us);
 	hr->requests++;
 	hr->violations++;
+	m->sojourn_us += (double)(now_us - arrival_us);  /* 0 for a refusal: it never entered */
 	/* A dropped request always counts against the SLO. */
 	m->slo_violations++;
 	m->ttft_violations++;

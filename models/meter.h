@@ -14,6 +14,10 @@
  * arrival count the policies read, `arrivals`, counts every one); the integrals and bills are split at
  * warmup_us so that the measured window [warmup, horizon) has its own GPU-hours and cost.
  *
+ * Little's law (littles_law_error): the measured window's time integral of requests in the system (queued +
+ * in service, from the integrals above) against the summed time in system of the requests that arrived in
+ * it; the two differ only by the window's edges (README, "Metrics").
+ *
  * Samples and events are buffered (SINK_BATCH rows) and handed to the sink in batches; nothing is
  * allocated after meter_init. The first sink failure is kept in `status` and the message in the diag the
  * meter was given; callers check meter->status and stop the run.
@@ -22,6 +26,7 @@
 #define GPUCAP_METER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "hist.h"
@@ -112,6 +117,10 @@ struct meter {
 	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */
 	double busy_slot_us_all;                  /* the same summed over kinds */
 	double busy_slot_at_warmup[OPTION_KIND_COUNT];  /* busy_slot_us at warmup_us */
+	double queued_at_warmup;                  /* queued_us at warmup_us */
+	double sojourn_us;                        /* Little's law: summed time in system (arrival to served
+	                                             or dropped, past the horizon too) of measured requests,
+	                                             request-us */
 	double job_held_us[OPTION_KIND_COUNT];    /* instance-microseconds jobs held instances (busy GPUs) */
 	double job_held_meas_us[OPTION_KIND_COUNT];  /* the same from warmup_us on */
 	bool warm_taken;                          /* busy_slot_at_warmup is set */
@@ -320,6 +329,15 @@ static inline int64_t meter_window_of(const struct meter *m, int64_t t_us)
 
 /* The quantile of each percentile SLO (0.50, 0.90, 0.95, 0.99), by enum scenario_slo_pct. */
 extern const double meter_slo_quantile[METER_SLO_PCTS];
+
+/*
+ * Conservation identities of a finished run (after meter_finish): every measured request served or dropped
+ * and none left in the system; each option's cost and paid GPU-time split between the users without loss;
+ * busy GPU-time of each option never above its paid GPU-time. True when all hold; otherwise false with the
+ * first broken identity described in why (n bytes). Pure: usable inside assert, and on a meter a test
+ * breaks on purpose.
+ */
+bool meter_conserved(const struct meter *m, char *why, size_t n);
 
 /* Fill list (METER_MAX_METRICS entries) with the named metrics; returns how many. */
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list);

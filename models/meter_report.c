@@ -119,6 +119,24 @@ static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sin
 	return n;
 }
 
+/*
+ * Little's law over the measured window [warmup, horizon) of length T (README, "Metrics"): L = (integral of
+ * requests waiting + requests in service) / T, from the meter's integrals; lambda = measured arrivals / T;
+ * W = the mean time in system of those arrivals (arrival to served or dropped, after the horizon too; 0 for
+ * a refusal). |L - lambda W| / (lambda W): T cancels, leaving the integral against the summed times. The
+ * two differ only at the window's edges (requests in the system at warmup or at the horizon), so a large
+ * value means the integrals and the requests disagree. NaN when the measured requests spent no time at all
+ * in the system (no traffic).
+ */
+static double littles_law_error(const struct meter *m)
+{
+	double in_system_us = m->queued_us - m->queued_at_warmup;
+
+	for (int k = 0; k < OPTION_KIND_COUNT; k++)
+		in_system_us += m->busy_slot_us[k] - m->busy_slot_at_warmup[k];
+	return m->sojourn_us > 0 ? fabs(in_system_us - m->sojourn_us) / m->sojourn_us : NAN;
+}
+
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list)
 {
 	double total = (double)m->requests, cost = 0, paid = 0, busy = 0;
@@ -203,7 +221,61 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 		     m->after_horizon_kind_usd[OPTION_CAPACITY_BLOCK]);
 	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_TRAINING_PLAN,
 		     m->after_horizon_kind_usd[OPTION_TRAINING_PLAN]);
+	n = put(list, n, "littles_law_error", littles_law_error(m));
 	n = put(list, n, "sim_events", (double)sim_events);
 	n = put(list, n, "wall_s", wall_s);
 	return n;
+}
+
+/* Whether a and b agree to within rounding: 1e-9 of their size, and 1e-6 absolute (a millionth of a dollar
+ * or a GPU-microsecond: sums of thousands of terms carry that much dust). */
+static bool same(double a, double b)
+{
+	return fabs(a - b) <= 1e-6 + 1e-9 * (fabs(a) + fabs(b));
+}
+
+bool meter_conserved(const struct meter *m, char *why, size_t n)
+{
+	uint64_t ended = m->served + m->timed_out + m->refused + m->unserved + m->interrupted_dropped;
+	double gpu_per_slot = (double)(m->copy_gpus ? m->copy_gpus : m->gpus) / m->slots;
+	int busy = 0;
+
+	for (int k = 0; k < OPTION_KIND_COUNT; k++)
+		busy += m->busy[k];
+	if (ended != m->requests) {
+		snprintf(why, n, "requests: served %llu + dropped %llu != arrived %llu", (unsigned long long)m->served,
+			 (unsigned long long)(ended - m->served), (unsigned long long)m->requests);
+		return false;
+	}
+	if (m->queued != 0 || busy != 0) {
+		snprintf(why, n, "requests still in the system after the run: %lld waiting, %d in service",
+			 (long long)m->queued, busy);
+		return false;
+	}
+	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+		const char *name = option_kind_name((enum option_kind)k);
+		double lines = 0, users_paid = 0, busy_gpu_us = m->busy_slot_us[k] * gpu_per_slot +
+							       m->job_held_us[k] * m->gpus;
+		for (int h = 0; h < m->nhours; h++)
+			for (int c = 0; c < CHARGE_KIND_COUNT; c++)
+				lines += m->bill[((size_t)h * OPTION_KIND_COUNT + k) * CHARGE_KIND_COUNT + c].effective_usd;
+		for (int u = 0; u < METER_USERS; u++)
+			users_paid += m->user_paid_gpu_us[u][k];
+		if (!same(lines, m->cost_usd[k])) {
+			snprintf(why, n, "cost: the %s bill lines add up to USD %.9g, its cost is USD %.9g", name,
+				 lines, m->cost_usd[k]);
+			return false;
+		}
+		if (!same(users_paid, m->paid_gpu_us[k])) {
+			snprintf(why, n, "paid GPU-time: %s's users add up to %.9g GPU-us, its total is %.9g", name,
+				 users_paid, m->paid_gpu_us[k]);
+			return false;
+		}
+		if (busy_gpu_us > m->paid_gpu_us[k] && !same(busy_gpu_us, m->paid_gpu_us[k])) {
+			snprintf(why, n, "GPU-time: %s busy %.9g GPU-us > paid %.9g GPU-us (idle < 0)", name,
+				 busy_gpu_us, m->paid_gpu_us[k]);
+			return false;
+		}
+	}
+	return true;
 }

@@ -470,7 +470,7 @@ static int read_serving(struct load *l)
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_STARTUP_US, &l->sc.serving.startup_us)))
 		return rc;
 	scenario_yaml_child(&serving, "max_queue", &r);
-	if ((rc = scenario_load_int(l, &r, 1, MAX_MAX_QUEUE, &l->sc.serving.max_queue)))
+	if ((rc = scenario_load_int(l, &r, 0, MAX_MAX_QUEUE, &l->sc.serving.max_queue)))
 		return rc;
 	scenario_yaml_child(&serving, "on_interrupt", &r);
 	if ((rc = scenario_yaml_choice(&l->y, &r, interrupt_names, 2, &on_interrupt)))

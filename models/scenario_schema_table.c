@@ -238,8 +238,8 @@ static const struct scenario_schema_key serving_entries[] = {
 	  "dropped; 0 = wait as long as needed" },
 	{ DUR_("startup_s", 0, false, DAY_US), .dflt = "\"420s\"", .desc = "launch-to-ready delay of a new "
 	  "instance (an assumption within the measured 258-525 s)" },
-	{ INT_("max_queue", 1, 100000000), .dflt = "1000000", .desc = "waiting requests beyond this are "
-	  "refused (dropped)" },
+	{ INT_("max_queue", 0, 100000000), .dflt = "1000000", .desc = "waiting requests beyond this are "
+	  "refused (dropped); 0 = no waiting: a request that finds no free slot is refused (a loss system)" },
 	{ CHOICE_("on_interrupt", scenario_load_interrupt_names), .dflt = "\"requeue\"", .desc = "what happens "
 	  "to requests in service on an instance taken away" },
 	{ CHOICE_("endpoint", scenario_load_endpoint_names), .dflt = "\"realtime\"", .desc = "realtime "

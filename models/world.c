@@ -654,6 +654,28 @@ static void drain(struct world *w)
 	meter_finish(&w->meter);
 }
 
+/*
+ * The conservation identities of the finished run (meter_conserved, jobs_conserved), checked in builds
+ * without NDEBUG: a broken one is a bug of the model, reported like fail_if_refused's (exit 1, the identity
+ * in the message) rather than a silently wrong answer. Release builds skip it.
+ */
+static void check_conserved(struct world *w)
+{
+#ifndef NDEBUG
+	char why[256];
+
+	if (w->meter.status != STATUS_OK)
+		return;
+	if (meter_conserved(&w->meter, why, sizeof why) &&
+	    (w->sc->jobs.n == 0 || jobs_conserved(&w->jobs, why, sizeof why)))
+		return;
+	w->meter.status = STATUS_EINTERNAL;
+	diag_fail(w->d, STATUS_EINTERNAL, "simulation failed: a conservation identity does not hold: %s", why);
+#else
+	(void)w;
+#endif
+}
+
 static double seconds_since(const struct timespec *t0)
 {
 	struct timespec t1;
@@ -721,6 +743,7 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 		drain(w);
 	fail_if_stalled(w);
 	fail_if_refused(w);
+	check_conserved(w);
 	rc = meter_flush(&w->meter);
 	if (rc == STATUS_OK)
 		rc = meter_emit_bill(&w->meter);

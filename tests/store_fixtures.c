@@ -214,6 +214,7 @@ void assert_summary_columns(const char *path)
 		"instances_peak", "launches", "terminations", "scale_out_actions", "scale_in_actions",
 		"time_under_provisioned_s", "time_over_provisioned_s", "copy_hours", "copy_loads",
 		"sim_events", "ttft_p95_s", "slo_violations_service", "slo_violations_wait", "slo_violations_dropped", "slo_violation_rate_floor", "slo_percentile_floor_ratio", "slo_met", "slo_windows", "slo_windows_breached", "slo_windows_breached_fraction", "slo_worst_window_start_s", "slo_worst_window_ratio", "warmup_s", "measured_s", "cost_measured_usd", "gpu_hours_paid_measured", "gpu_hours_busy_measured", "gpu_hours_idle_measured", "cost_per_hour_usd", "cost_per_month_usd", "cost_per_year_usd", "commitment_after_horizon_reserved_usd", "commitment_after_horizon_savings_plan_usd", "commitment_after_horizon_capacity_block_usd", "commitment_after_horizon_training_plan_usd",
+		"littles_law_error",
 		"jobs_submitted", "jobs_completed", "jobs_missed_deadline", "jobs_terminated", "job_completion_p50_s", "job_completion_p99_s",
 		"job_wait_mean_s", "work_lost_instance_hours", "job_interruptions", "job_failures", "jobs_cost_reserved_usd", "jobs_cost_on_demand_usd",
 		"jobs_cost_spot_usd", "jobs_cost_odcr_usd", "jobs_cost_savings_plan_usd", "jobs_cost_capacity_block_usd", "jobs_cost_training_plan_usd", "jobs_gpu_hours_paid", "jobs_gpu_hours_idle",

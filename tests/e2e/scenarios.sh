@@ -2,7 +2,8 @@
 # End-to-end: every scenario shipped in scenarios/ validates without warnings and runs to completion,
 # writing a run in which every option paid whether used or not (reserved, ODCR, Savings Plan, Capacity
 # Block, training plan) is billed (so the examples in the README keep working). On-demand and Spot entries are billed
-# only if the load needed them, so they are not checked here.
+# only if the load needed them, so they are not checked here. Little's law holds within 1% in every run with
+# traffic (littles_law_error).
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -15,6 +16,12 @@ for f in "$SRC"/scenarios/*.yaml; do
 	check "$name runs (rc $rc)" test $rc -eq 0
 	id=$(sqlite3 runs.sqlite "select max(run_id) from runs")
 	check "$name costs something" test "$(sqlite3 runs.sqlite "select value > 0 from metrics where run_id = $id and name = 'cost_total_usd'")" = 1
+	# Little's law inside the run (README, "Metrics"): below 1% wherever requests arrived; NULL exactly when
+	# none did (the jobs-only examples: no traffic, no time in system).
+	ll=$(sqlite3 runs.sqlite "select case when t.value > 0 then coalesce(l.value < 0.01, 'NULL with traffic')
+		else coalesce(l.value, 'no traffic') end from metrics t join metrics l on l.run_id = t.run_id
+		and l.name = 'littles_law_error' where t.run_id = $id and t.name = 'requests_total'")
+	check "$name littles_law_error below 1% or NULL without traffic ($ll)" test "$ll" = 1 -o "$ll" = "no traffic"
 	for opt in reserved odcr savings_plan capacity_block training_plan; do
 		if grep -q "option: $opt" "$f"; then
 			cost=$(sqlite3 runs.sqlite "select value > 0 from metrics where run_id = $id and name = 'cost_${opt}_usd'")
