@@ -24,7 +24,7 @@ finish() {
 # a use of an uninitialised value, a definite leak of gpucap's own; third-party leaks are suppressed in
 # tests/valgrind.supp) exits 99, and finish() fails the test and prints that log whatever the exit code the
 # test expected. A process killed on purpose (sweep_kill.sh) writes no summary and is not judged.
-# Valgrind runs a program 20 to 50 times slower, so it also sets GPUCAP_E2E_HORIZON (6h unless given):
+# Valgrind runs a program 20 to 50 times slower, so it also sets GPUCAP_E2E_HORIZON (2h unless given):
 # the tests that run whole shipped scenarios (scenarios.sh) run them to that horizon instead of their own.
 VGDIR=
 if [ "${GPUCAP_VALGRIND:-0}" = 1 ]; then
@@ -38,7 +38,7 @@ exec valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=defi
 EOF
 	chmod +x "$VGDIR/gpucap"
 	GPUCAP=$VGDIR/gpucap
-	export GPUCAP_E2E_HORIZON=${GPUCAP_E2E_HORIZON:-6h}
+	export GPUCAP_E2E_HORIZON=${GPUCAP_E2E_HORIZON:-2h}
 fi
 valgrind_verdict() { # fails the test once for each valgrind log that reports an error
 	[ -n "$VGDIR" ] || return 0

@@ -10,12 +10,12 @@ cd "$TMP"
 # they get these overrides instead, which move the start or those times into a short run so that every
 # option they name is still used and billed. An empty entry runs the scenario whole (it is cheap: jobs only).
 declare -A short_set=(
-	[capacity-block-launch.yaml]="start=2026-12-07T06:00:00Z horizon=12h workload.arrivals.steps.0.at=6h workload.arrivals.steps.1.at=12h"
-	[realistic-mix.yaml]="start=2026-12-14T06:00:00Z horizon=12h workload.arrivals.steps.0.at=6h workload.arrivals.steps.1.at=12h"
-	[savings-plan.yaml]="workload.arrivals.steps.0.at=2h workload.arrivals.steps.1.at=4h"
-	[odcr.yaml]="fleet.2.ice_outages.0.start=3h fleet.2.ice_outages.0.end=5h"
-	[copies-scale-to-zero.yaml]="horizon=12h"
-	[jobs-shared-block.yaml]="horizon=1d"
+	[capacity-block-launch.yaml]="start=2026-12-07T10:30:00Z horizon=2h workload.arrivals.steps.0.at=1h workload.arrivals.steps.1.at=2h"
+	[realistic-mix.yaml]="start=2026-12-14T10:30:00Z horizon=2h workload.arrivals.steps.0.at=1h workload.arrivals.steps.1.at=2h"
+	[savings-plan.yaml]="workload.arrivals.steps.0.at=40m workload.arrivals.steps.1.at=80m"
+	[odcr.yaml]="fleet.2.ice_outages.0.start=30m fleet.2.ice_outages.0.end=1h"
+	[copies-scale-to-zero.yaml]="start=2026-12-07T05:00:00Z horizon=3h"
+	[jobs-shared-block.yaml]="start=2026-02-03T07:00:00Z horizon=2h jobs.list.0.submit=0"
 	[jobs-finetune-plan.yaml]="" [jobs-loadtest.yaml]=""
 )
 
