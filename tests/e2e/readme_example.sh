@@ -4,6 +4,9 @@
 # example of "A worked example", and compares them line by line with the README's text blocks (the engine
 # line, a wall-clock timing, excepted).
 . "$(dirname "$0")/lib.sh"
+# Its figures are those of full week-long runs, far too slow under valgrind (lib.sh): skipped there; the
+# same default scenario runs shortened under valgrind in e2e_scenarios.
+[ -n "$VGDIR" ] && { echo "skipped under valgrind (GPUCAP_VALGRIND=1)"; exit 77; }
 cd "$TMP"
 README=$SRC/README.md
 

@@ -4,6 +4,8 @@
 # the copies-scale-to-zero comparison in "Copies"), never copied here, so a change that moves a result
 # fails this test until the README says the new figure. (The worked example: e2e_readme_example.)
 . "$(dirname "$0")/lib.sh"
+# The figures need the examples' full runs (days of simulated time): too slow under valgrind.
+[ -n "$VGDIR" ] && { echo "skipped under valgrind (GPUCAP_VALGRIND=1)"; exit 77; }
 cd "$TMP"
 README=$SRC/README.md
 
