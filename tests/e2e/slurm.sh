@@ -6,6 +6,9 @@
 # Needs root and Debian's slurmctld, slurmd, slurm-client and munge (.ci/run installs them); without them
 # the test is skipped (exit 77), never passed.
 . "$(dirname "$0")/lib.sh"
+# Under valgrind (GPUCAP_VALGRIND=1) this test is skipped, to keep CI's time: its Slurm tasks under valgrind
+# take minutes, and the sweep code they run is the code e2e_sweep runs under valgrind.
+[ -n "$VGDIR" ] && { echo "skipped under valgrind (GPUCAP_VALGRIND=1)"; exit 77; }
 . "$(dirname "$0")/slurm_cluster.sh"
 trap 'slurm_stop; rm -rf "$TMP"' EXIT
 if ! slurm_available; then
