@@ -24,12 +24,15 @@ mkdir adir
 check "--db DIRECTORY exits 2 ($rc)" test $rc -eq 2
 
 # Schema creation that cannot write a byte: exit 1, a message naming the file, and no file left.
-# (stderr goes through a pipe: the file-size limit would stop it reaching a file)
-err=$( (trap '' XFSZ; ulimit -f 0; "$GPUCAP" run --set horizon=10m --quiet --db new.sqlite) 2>&1 ); rc=$?
-check "failed creation exits 1 ($rc)" test $rc -eq 1
-check "failed creation names the file ($err)" grep -q "new.sqlite" <<<"$err"
-check "failed creation leaves no file" test ! -e new.sqlite
-check "failed creation leaves no journal" test ! -e new.sqlite-journal
+# (stderr goes through a pipe: the file-size limit would stop it reaching a file.) Not under valgrind: the
+# file-size limit stops valgrind writing its own log too (check_store covers the same through SQLite).
+if [ -z "$VGDIR" ]; then
+	err=$( (trap '' XFSZ; ulimit -f 0; "$GPUCAP" run --set horizon=10m --quiet --db new.sqlite) 2>&1 ); rc=$?
+	check "failed creation exits 1 ($rc)" test $rc -eq 1
+	check "failed creation names the file ($err)" grep -q "new.sqlite" <<<"$err"
+	check "failed creation leaves no file" test ! -e new.sqlite
+	check "failed creation leaves no journal" test ! -e new.sqlite-journal
+fi
 
 # 400 days sampled every second: 34,560,000 samples x 64 B + 9601 hours x 64 B + 38,406 charges x 80 B
 # (on_demand and spot) = 2,215,526,944 B = 2.06 GiB > 1 GiB.
