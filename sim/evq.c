@@ -1,4 +1,10 @@
-/* evq: see evq.h. A plain binary heap; children of i are 2i+1 and 2i+2. */
+/*
+ * evq: see evq.h. A binary heap of (time, event) slots; the children of i are 2i+1 and 2i+2.
+ *
+ * The order of events popped does not depend on how the heap is laid out: (t_us, seq) is a total order
+ * (the engine never gives two events one sequence number), so any correct heap pops the same events in the
+ * same order as the heap of event pointers this replaced, and runs are unchanged.
+ */
 #include "evq.h"
 
 #include <assert.h>
@@ -7,47 +13,45 @@
 
 #include "status.h"
 
-static bool before(const struct event *a, const struct event *b)
+/* (t_us, seq) order; the sequence numbers are read from the events only on equal times. */
+static bool before(const struct evq_slot *a, const struct evq_slot *b)
 {
-	return a->t_us < b->t_us || (a->t_us == b->t_us && a->seq < b->seq);
+	return a->t_us < b->t_us || (a->t_us == b->t_us && a->ev->seq < b->ev->seq);
 }
 
-static void place(struct evq *q, size_t i, struct event *ev)
+static void place(struct evq *q, size_t i, struct evq_slot s)
 {
-	q->heap[i] = ev;
-	ev->heap_idx = i;
+	q->heap[i] = s;
+	s.ev->heap_idx = i;
 }
 
-static void sift_up(struct evq *q, size_t i)
+static void sift_up(struct evq *q, size_t i, struct evq_slot s)
 {
-	struct event *ev = q->heap[i];
-
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
-		if (!before(ev, q->heap[parent]))
+		if (!before(&s, &q->heap[parent]))
 			break;
 		place(q, i, q->heap[parent]);
 		i = parent;
 	}
-	place(q, i, ev);
+	place(q, i, s);
 }
 
-static void sift_down(struct evq *q, size_t i)
+/* Put s into the hole at i, moving the earlier child up while it is before s. */
+static void sift_down(struct evq *q, size_t i, struct evq_slot s)
 {
-	struct event *ev = q->heap[i];
-
 	for (;;) {
 		size_t child = 2 * i + 1;
 		if (child >= q->len)
 			break;
-		if (child + 1 < q->len && before(q->heap[child + 1], q->heap[child]))
+		if (child + 1 < q->len && before(&q->heap[child + 1], &q->heap[child]))
 			child++;
-		if (!before(q->heap[child], ev))
+		if (!before(&q->heap[child], &s))
 			break;
 		place(q, i, q->heap[child]);
 		i = child;
 	}
-	place(q, i, ev);
+	place(q, i, s);
 }
 
 void evq_init(struct evq *q)
@@ -60,14 +64,14 @@ void evq_init(struct evq *q)
 void evq_fini(struct evq *q)
 {
 	for (size_t i = 0; i < q->len; i++)
-		q->heap[i]->heap_idx = EVQ_NOT_QUEUED;
+		q->heap[i].ev->heap_idx = EVQ_NOT_QUEUED;
 	free(q->heap);
 	evq_init(q);
 }
 
 int evq_reserve(struct evq *q, size_t n)
 {
-	struct event **heap;
+	struct evq_slot *heap;
 
 	if (n <= q->cap)
 		return STATUS_OK;
@@ -83,57 +87,64 @@ int evq_reserve(struct evq *q, size_t n)
 
 int evq_push(struct evq *q, struct event *ev)
 {
+	struct evq_slot s = { ev->t_us, ev };
+
 	assert(!evq_queued(ev));
 	if (q->len == q->cap) {
 		int rc = evq_reserve(q, q->cap ? 2 * q->cap : 64);
 		if (rc)
 			return rc;
 	}
-	q->len++;
-	place(q, q->len - 1, ev);
-	sift_up(q, q->len - 1);
+	sift_up(q, q->len++, s);
 	return STATUS_OK;
 }
 
 struct event *evq_peek(const struct evq *q)
 {
-	return q->len ? q->heap[0] : NULL;
+	return q->len ? q->heap[0].ev : NULL;
 }
 
 void evq_remove(struct evq *q, struct event *ev)
 {
 	size_t i = ev->heap_idx;
-	struct event *last;
+	struct evq_slot last;
 
 	if (i == EVQ_NOT_QUEUED)
 		return;
-	assert(i < q->len && q->heap[i] == ev);
+	assert(i < q->len && q->heap[i].ev == ev);
 	ev->heap_idx = EVQ_NOT_QUEUED;
 	last = q->heap[--q->len];
 	if (i == q->len)
 		return;
-	place(q, i, last);
-	if (i > 0 && before(last, q->heap[(i - 1) / 2]))
-		sift_up(q, i);
+	if (i > 0 && before(&last, &q->heap[(i - 1) / 2]))
+		sift_up(q, i, last);
 	else
-		sift_down(q, i);
+		sift_down(q, i, last);
 }
 
 struct event *evq_pop(struct evq *q)
 {
-	struct event *ev = evq_peek(q);
+	struct event *ev;
+	struct evq_slot last;
 
-	if (ev)
-		evq_remove(q, ev);
+	if (q->len == 0)
+		return NULL;
+	/* evq_remove of the root, without its checks: the last slot can only sift down from there */
+	ev = q->heap[0].ev;
+	ev->heap_idx = EVQ_NOT_QUEUED;
+	last = q->heap[--q->len];
+	if (q->len > 0)
+		sift_down(q, 0, last);
 	return ev;
 }
 
 bool evq_sanity(const struct evq *q)
 {
 	for (size_t i = 0; i < q->len; i++) {
-		if (q->heap[i]->heap_idx != i)
+		const struct evq_slot *s = &q->heap[i];
+		if (s->ev->heap_idx != i || s->t_us != s->ev->t_us)
 			return false;
-		if (i > 0 && before(q->heap[i], q->heap[(i - 1) / 2]))
+		if (i > 0 && before(s, &q->heap[(i - 1) / 2]))
 			return false;
 	}
 	return true;

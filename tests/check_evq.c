@@ -197,7 +197,7 @@ START_TEST(remove_last)
 	struct event *last;
 
 	fill_scrambled(&q, ev, N);
-	last = q.heap[q.len - 1];
+	last = q.heap[q.len - 1].ev;
 	remove_and_check(&q, ev, N, last);
 	evq_fini(&q);
 }
@@ -212,7 +212,7 @@ START_TEST(remove_middle)
 
 	for (size_t pos = 1; pos + 1 < N; pos++) {
 		fill_scrambled(&q, ev, N);
-		remove_and_check(&q, ev, N, q.heap[pos]);
+		remove_and_check(&q, ev, N, q.heap[pos].ev);
 		evq_fini(&q);
 	}
 }
@@ -241,6 +241,91 @@ START_TEST(remove_middle_sifts_up)
 	evq_remove(&q, &ev[3]);
 	ck_assert(evq_sanity(&q));
 	ck_assert_uint_eq(ev[6].heap_idx, 1);  /* 3 rose above 10 */
+	drain_expect(&q, want, N - 1);
+	evq_fini(&q);
+}
+END_TEST
+
+/*
+ * Every heap size from 1 to 70, so that the last node has one child or two: pushed in reverse time order
+ * (every push sifts up to the root), then drained in order.
+ */
+START_TEST(pop_every_size)
+{
+	enum { N = 70 };
+	struct event ev[N];
+	struct event *want[N];
+	struct evq q;
+
+	for (size_t n = 1; n <= N; n++) {
+		evq_init(&q);
+		for (size_t i = 0; i < n; i++) {
+			ev_set(&ev[i], (int64_t)(n - i), i);
+			ck_assert_int_eq(evq_push(&q, &ev[i]), STATUS_OK);
+			ck_assert_uint_eq(ev[i].heap_idx, 0);
+		}
+		ck_assert(evq_sanity(&q));
+		for (size_t i = 0; i < n; i++)
+			want[i] = &ev[n - 1 - i];
+		drain_expect(&q, want, n);
+		evq_fini(&q);
+	}
+}
+END_TEST
+
+/* Each slot keeps a copy of its event's time; evq_sanity notices when an event's time was changed while it
+ * was queued (a bug: the heap would be ordered by the old time). */
+START_TEST(sanity_checks_slot_times)
+{
+	enum { N = 9 };
+	struct event ev[N];
+	struct evq q;
+
+	fill_scrambled(&q, ev, N);
+	for (size_t i = 0; i < N; i++) {
+		ck_assert_int_eq(q.heap[ev[i].heap_idx].t_us, ev[i].t_us);
+		ck_assert_ptr_eq(q.heap[ev[i].heap_idx].ev, &ev[i]);
+	}
+	ev[4].t_us = 100;
+	ck_assert(!evq_sanity(&q));
+	ev[4].t_us = 4;
+	ck_assert(evq_sanity(&q));
+	evq_fini(&q);
+}
+END_TEST
+
+/*
+ * Equal times are ordered by the sequence numbers read from the events themselves (slots copy only the
+ * time): ties pushed in decreasing seq into a heap that also holds other times, then removed from the
+ * middle, still come out by seq.
+ */
+START_TEST(ties_read_seq_from_events)
+{
+	enum { N = 40 };
+	struct event ev[N];
+	struct event *want[N - 1];
+	struct evq q;
+	size_t k = 0;
+
+	evq_init(&q);
+	for (size_t i = 0; i < N; i++) {
+		/* ev[0..19] at t=5 with seq 19..0; ev[20..39] at t=1..20 with seq 100.. */
+		if (i < 20)
+			ev_set(&ev[i], 5, 19 - i);
+		else
+			ev_set(&ev[i], (int64_t)(i - 19), 100 + i);
+		ck_assert_int_eq(evq_push(&q, &ev[i]), STATUS_OK);
+	}
+	evq_remove(&q, &ev[7]);  /* t=5, seq 12 */
+	ck_assert(evq_sanity(&q));
+	for (int64_t t = 1; t <= 20; t++) {
+		if (t == 5)
+			for (size_t i = 20; i-- > 0;)
+				if (i != 7)
+					want[k++] = &ev[i];
+		want[k++] = &ev[t + 19];
+	}
+	ck_assert_uint_eq(k, N - 1);
 	drain_expect(&q, want, N - 1);
 	evq_fini(&q);
 }
@@ -300,7 +385,7 @@ START_TEST(reserve_growth)
 {
 	enum { N = 100 };
 	struct event ev[2 * N + 1];
-	struct event **heap;
+	struct evq_slot *heap;
 	struct evq q;
 
 	evq_init(&q);
@@ -369,15 +454,15 @@ START_TEST(reserve_enomem_leaves_queue)
 	struct event ev;
 	struct evq q;
 	size_t cap;
-	struct event **heap;
+	struct evq_slot *heap;
 
 	evq_init(&q);
 	ev_set(&ev, 1, 0);
 	ck_assert_int_eq(evq_push(&q, &ev), STATUS_OK);
 	cap = q.cap;
 	heap = q.heap;
-	/* SIZE_MAX / sizeof (pointer) slots is 2^64 - 8 bytes: no allocator can give that. */
-	ck_assert_int_eq(evq_reserve(&q, SIZE_MAX / sizeof(struct event *)), STATUS_ENOMEM);
+	/* SIZE_MAX / sizeof (slot) slots is nearly 2^64 bytes: no allocator can give that. */
+	ck_assert_int_eq(evq_reserve(&q, SIZE_MAX / sizeof(struct evq_slot)), STATUS_ENOMEM);
 	ck_assert_uint_eq(q.cap, cap);
 	ck_assert_ptr_eq(q.heap, heap);
 	ck_assert_uint_eq(q.len, 1);
@@ -387,7 +472,7 @@ START_TEST(reserve_enomem_leaves_queue)
 END_TEST
 
 /*
- * A count whose size in bytes does not fit in size_t must fail too: n * sizeof (pointer) would wrap around
+ * A count whose size in bytes does not fit in size_t must fail too: n * sizeof (slot) would wrap around
  * to a small number, and a small allocation would be taken for room for n events.
  */
 START_TEST(reserve_overflowing_count_fails)
@@ -395,7 +480,7 @@ START_TEST(reserve_overflowing_count_fails)
 	struct evq q;
 
 	evq_init(&q);
-	ck_assert_int_eq(evq_reserve(&q, SIZE_MAX / sizeof(struct event *) + 3), STATUS_ENOMEM);
+	ck_assert_int_eq(evq_reserve(&q, SIZE_MAX / sizeof(struct evq_slot) + 3), STATUS_ENOMEM);
 	ck_assert_uint_eq(q.cap, 0);
 	ck_assert_ptr_null(q.heap);
 	evq_fini(&q);
@@ -519,6 +604,9 @@ static Suite *evq_suite(void)
 	tcase_add_test(tc, remove_last);
 	tcase_add_test(tc, remove_middle);
 	tcase_add_test(tc, remove_middle_sifts_up);
+	tcase_add_test(tc, pop_every_size);
+	tcase_add_test(tc, sanity_checks_slot_times);
+	tcase_add_test(tc, ties_read_seq_from_events);
 	tcase_add_test(tc, remove_not_queued_is_noop);
 	tcase_add_test(tc, repush_after_remove);
 	tcase_add_test(tc, reserve_growth);
