@@ -217,6 +217,8 @@ void meter_advance(struct meter *m, int64_t now_us)
 	advance_to(m, now_us);
 }
 
+_Static_assert(OPTION_KIND_COUNT <= 32, "meter.busy_kinds keeps one bit per option kind");
+
 static void advance_to(struct meter *m, int64_t now_us)
 {
 	double dt;
@@ -224,7 +226,11 @@ static void advance_to(struct meter *m, int64_t now_us)
 	if (now_us <= m->last_us)
 		return;
 	dt = (double)(now_us - m->last_us);
-	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
+	/* Only the kinds with busy slots, in increasing k as a loop over all kinds would: for an idle kind,
+	 * busy[k] * dt is +0.0, and x + 0.0 is x for every sum here (they start at +0.0 and only grow), so
+	 * skipping it leaves every bit of the sums as they were. This runs at every change of a count. */
+	for (unsigned kinds = m->busy_kinds; kinds != 0; kinds &= kinds - 1) {
+		int k = __builtin_ctz(kinds);
 		m->busy_slot_us[k] += m->busy[k] * dt;
 		m->busy_slot_us_all += m->busy[k] * dt;
 	}
@@ -236,9 +242,7 @@ static void advance_to(struct meter *m, int64_t now_us)
 	if (m->queued > 0) {
 		m->under_us += dt;
 	} else {
-		int busy = 0;
-		for (int k = 0; k < OPTION_KIND_COUNT; k++)
-			busy += m->busy[k];
+		int busy = m->busy_all;
 		int units = m->copy_gpus ? m->copies : m->in_service;  /* with copies, one copy too many */
 		if (units * m->slots - busy >= m->slots && units > 0)
 			m->over_us += dt;
@@ -360,6 +364,11 @@ void meter_busy(struct meter *m, int64_t now_us, enum option_kind kind, int delt
 {
 	meter_advance(m, now_us);
 	m->busy[kind] += delta;
+	m->busy_all += delta;
+	if (m->busy[kind] != 0)
+		m->busy_kinds |= 1u << kind;
+	else
+		m->busy_kinds &= ~(1u << kind);
 }
 
 void meter_job_held(struct meter *m, enum option_kind kind, int n, int64_t from_us, int64_t to_us)
