@@ -1,20 +1,131 @@
-/* hist: see hist.h. */
+/*
+ * hist: see hist.h.
+ *
+ * A value's bucket is defined by the formula of bucket_by_log() below, floor(log(v / MIN) / log(RATIO)),
+ * but hist_bucket() does not take a logarithm per value: it looks the bucket up in a table built once per
+ * process from that same formula. bound[i] is the smallest double whose formula bucket is at least i,
+ * found by bisection over the doubles themselves (positive doubles are ordered as their bit patterns), so
+ * a value's bucket is the largest i with bound[i] <= v: the formula's answer for every double, as long as
+ * the formula never decreases as v grows (log, division and floor are each monotonic; check_hist compares
+ * the two on every double next to each bound and on millions of others). To find i without a search,
+ * start[] gives, for each 1/64 of a binary octave (the value's exponent and top 6 mantissa bits), the
+ * bucket of the smallest double in it; a sixty-fourth is narrower than a bucket (2^(1/64) < 1.02), so at
+ * most one bound lies inside it and one comparison finishes the job.
+ *
+ * The table is computed by the first hist_bucket() call, under pthread_once so that simulations in several
+ * threads share it safely; it is constant afterwards (a cache of a pure function, not state of a run).
+ */
 #include "hist.h"
 
+#include <assert.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
+
+/* Bits of a double dropped to index start[]: keeps the exponent and the top 6 bits of the mantissa. */
+#define SUB_SHIFT 46
+
+/* The table: bound[i] for i < HIST_BUCKETS (bound[0] = HIST_MIN_S), and start[] from the sixty-fourth
+ * of HIST_MIN_S's octave (first_sub) to that of bound[HIST_BUCKETS - 1]. */
+static struct {
+	double bound[HIST_BUCKETS];
+	uint64_t first_sub;
+	int16_t start[64 * 48];  /* 1e-6 .. 1.6e7 s is 44 octaves: 64 entries each, with room to spare */
+} table;
+static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+
+_Static_assert(HIST_BUCKETS <= INT16_MAX, "start[] holds bucket numbers in int16_t");
 
 void hist_init(struct hist *h)
 {
 	memset(h, 0, sizeof *h);
 }
 
-int hist_bucket(double v_s)
+/* The definition of a value's bucket (v_s >= HIST_MIN_S): what the table reproduces. */
+static int bucket_by_log(double v_s)
 {
-	if (!(v_s >= HIST_MIN_S)) /* also catches NaN, which must not reach the bucket index */
-		return -1;
 	double i = floor(log(v_s / HIST_MIN_S) / log(HIST_RATIO));
 	return i >= HIST_BUCKETS - 1 ? HIST_BUCKETS - 1 : (int)i;
+}
+
+static uint64_t bits_of(double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof b);
+	return b;
+}
+
+static double double_of(uint64_t b)
+{
+	double v;
+
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+/* The smallest double v >= HIST_MIN_S with bucket_by_log(v) >= i (1 <= i < HIST_BUCKETS), given a guess:
+ * widen a bracket [lo, hi] of bit patterns around the guess until bucket(lo) < i <= bucket(hi), then
+ * bisect it. */
+static double find_bound(int i, double guess)
+{
+	uint64_t lo = bits_of(guess), hi = lo, step = 64, min = bits_of(HIST_MIN_S), inf = bits_of(INFINITY);
+
+	do {
+		lo = lo > min + step ? lo - step : min;
+		step *= 2;
+	} while (lo > min && bucket_by_log(double_of(lo)) >= i);
+	step = 64;
+	do {
+		hi = hi < inf - step ? hi + step : inf;
+		step *= 2;
+	} while (hi < inf && bucket_by_log(double_of(hi)) < i);
+	while (hi - lo > 1) {  /* bucket(lo) < i <= bucket(hi) */
+		uint64_t mid = lo + (hi - lo) / 2;
+		if (bucket_by_log(double_of(mid)) >= i)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	return double_of(hi);
+}
+
+static void table_build(void)
+{
+	uint64_t last_sub;
+	int b = 0;
+
+	table.bound[0] = HIST_MIN_S;
+	for (int i = 1; i < HIST_BUCKETS; i++)
+		table.bound[i] = find_bound(i, HIST_MIN_S * pow(HIST_RATIO, i));
+	table.first_sub = bits_of(HIST_MIN_S) >> SUB_SHIFT;
+	last_sub = bits_of(table.bound[HIST_BUCKETS - 1]) >> SUB_SHIFT;
+	assert(last_sub - table.first_sub < sizeof table.start / sizeof table.start[0]);
+	for (uint64_t j = table.first_sub; j <= last_sub; j++) {
+		double low = double_of(j << SUB_SHIFT);
+		if (low < HIST_MIN_S)
+			low = HIST_MIN_S;
+		while (b + 1 < HIST_BUCKETS && table.bound[b + 1] <= low)
+			b++;
+		table.start[j - table.first_sub] = (int16_t)b;
+	}
+}
+
+int hist_bucket(double v_s)
+{
+	int i;
+
+	if (!(v_s >= HIST_MIN_S)) /* also catches NaN, which must not reach the bucket index */
+		return -1;
+	pthread_once(&table_once, table_build);
+	if (v_s >= table.bound[HIST_BUCKETS - 1])  /* the last bucket, up to +inf */
+		return HIST_BUCKETS - 1;
+	i = table.start[(bits_of(v_s) >> SUB_SHIFT) - table.first_sub];
+	while (v_s >= table.bound[i + 1])  /* at most once: see the top of the file */
+		i++;
+	return i;
 }
 
 void hist_add_bucket(struct hist *h, double v_s, int bucket)

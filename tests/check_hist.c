@@ -7,10 +7,12 @@
  * exactly, so they are compared to 1e-12 relative (EXACT_RTOL), which only forgives summation order.
  */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -252,6 +254,111 @@ START_TEST(ranks_of_small_set)
 }
 END_TEST
 
+/*
+ * hist_bucket() looks buckets up in a table instead of taking a logarithm (hist.c). The definition it must
+ * reproduce for every double is the formula gpucap used before the table, written out again here:
+ * -1 below HIST_MIN_S and for NaN, else floor(log(v / MIN) / log(RATIO)) clamped to the last bucket.
+ */
+static int bucket_formula(double v_s)
+{
+	if (!(v_s >= HIST_MIN_S))
+		return -1;
+	double i = floor(log(v_s / HIST_MIN_S) / log(HIST_RATIO));
+	return i >= HIST_BUCKETS - 1 ? HIST_BUCKETS - 1 : (int)i;
+}
+
+static double from_bits(uint64_t b)
+{
+	double v;
+
+	memcpy(&v, &b, sizeof v);
+	return v;
+}
+
+static uint64_t to_bits(double v)
+{
+	uint64_t b;
+
+	memcpy(&b, &v, sizeof b);
+	return b;
+}
+
+static void assert_same_bucket(double v)
+{
+	int want = bucket_formula(v), got = hist_bucket(v);
+
+	ck_assert_msg(got == want, "hist_bucket(%a = %.17g) = %d, formula %d", v, v, got, want);
+}
+
+/* Special values: zero and negative zero, negatives, NaN, infinities, denormals, the smallest and largest
+ * doubles, HIST_MIN_S and its neighbours, and the clamped top. */
+START_TEST(bucket_matches_formula_special)
+{
+	const double vals[] = { 0.0, -0.0, -1.0, -INFINITY, NAN, -NAN, INFINITY, DBL_MAX, -DBL_MAX, DBL_MIN,
+				DBL_TRUE_MIN, 4.9e-320, 1e-300, HIST_MIN_S, nextafter(HIST_MIN_S, 0),
+				nextafter(HIST_MIN_S, 1), 2 * HIST_MIN_S, 1.0, 2.0, 1.6e7, 1e8, 1e300 };
+
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++)
+		assert_same_bucket(vals[i]);
+	ck_assert_int_eq(hist_bucket(NAN), -1);
+	ck_assert_int_eq(hist_bucket(INFINITY), HIST_BUCKETS - 1);
+	ck_assert_int_eq(hist_bucket(HIST_MIN_S), 0);
+}
+END_TEST
+
+/*
+ * Every double within 4096 ulps of each bucket's edge (about 12.6 million values): the edge in doubles is
+ * where the formula's floor steps from i - 1 to i, near HIST_MIN_S * RATIO^i; the window is checked to
+ * contain that step, so the comparison straddles every edge the table holds.
+ */
+START_TEST(bucket_matches_formula_at_every_edge)
+{
+	enum { ULPS = 4096 };
+
+	for (int i = 1; i < HIST_BUCKETS; i++) {
+		uint64_t mid = to_bits(HIST_MIN_S * pow(HIST_RATIO, i));
+		ck_assert_msg(bucket_formula(from_bits(mid - ULPS)) < i && bucket_formula(from_bits(mid + ULPS)) >= i,
+			      "the window of bucket %d misses its edge", i);
+		for (uint64_t b = mid - ULPS; b <= mid + ULPS; b++) {
+			double v = from_bits(b);
+			int want = bucket_formula(v), got = hist_bucket(v);
+			if (got != want)
+				ck_abort_msg("hist_bucket(%a) = %d, formula %d", v, got, want);
+		}
+	}
+}
+END_TEST
+
+/*
+ * Ten million random doubles: half with uniformly random bit patterns among the positive doubles from
+ * 2^-30 to 2^30 (every exponent equally often, so the tiny and the huge are as common as the usual), half
+ * log-uniform over 1e-7 .. 1e8 s, plus the same values negated (all -1), and ten million fully random bit
+ * patterns (every sign, exponent, denormal, infinity and NaN).
+ */
+START_TEST(bucket_matches_formula_random)
+{
+	enum { N = 5000000 };
+	uint64_t seed = test_seed("hist bucket_matches_formula_random", 20261201);
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	uint64_t lo = to_bits(0x1p-30), hi = to_bits(0x1p30);
+
+	ck_assert_ptr_nonnull(rng);
+	gsl_rng_set(rng, (unsigned long)seed);
+	for (int k = 0; k < N; k++) {
+		uint64_t r = ((uint64_t)gsl_rng_get(rng) << 32) | gsl_rng_get(rng);
+		double a = from_bits(lo + r % (hi - lo));
+		double b = 1e-7 * pow(10.0, 15.0 * gsl_rng_uniform(rng));
+		double c = from_bits(((uint64_t)gsl_rng_get(rng) << 32) | gsl_rng_get(rng));
+		double d = from_bits(((uint64_t)gsl_rng_get(rng) << 32) | gsl_rng_get(rng));
+		int wa = bucket_formula(a), wb = bucket_formula(b), wc = bucket_formula(c), wd = bucket_formula(d);
+		if (hist_bucket(a) != wa || hist_bucket(b) != wb || hist_bucket(-a) != -1 || hist_bucket(c) != wc ||
+		    hist_bucket(d) != wd)
+			ck_abort_msg("hist_bucket differs from the formula at %a, %a, %a or %a", a, b, c, d);
+	}
+	gsl_rng_free(rng);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -267,6 +374,9 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, every_bucket_within_one_percent);
 	tcase_add_test(tc, beyond_top_bucket_clamps);
 	tcase_add_test(tc, ranks_of_small_set);
+	tcase_add_test(tc, bucket_matches_formula_special);
+	tcase_add_test(tc, bucket_matches_formula_at_every_edge);
+	tcase_add_test(tc, bucket_matches_formula_random);
 	suite_add_tcase(s, tc);
 	return s;
 }
