@@ -8,11 +8,26 @@
 #include "engine.h"
 #include "status.h"
 
+/*
+ * llround(us) for |us| < CONVERT_TIME_MAX_US (2^62), without the library call (this runs for every drawn
+ * time): truncate, then step away from zero when the dropped fraction is at least one half. The fraction
+ * us - t is exact: below 2^53, us and its integer part t are both multiples of us's ulp and differ by
+ * less than 1; from 2^53 on, us is an integer and the fraction is 0. So the result is llround's, halves
+ * away from zero included, for every double in range (check_convert compares the two).
+ */
+static int64_t round_us(double us)
+{
+	int64_t t = (int64_t)us;  /* toward zero; in range, as |us| < 2^62 */
+	double frac = us - (double)t;
+
+	return t + (frac >= 0.5) - (frac <= -0.5);
+}
+
 int convert_time_us(double us, int64_t *out_us)
 {
 	if (!(fabs(us) < CONVERT_TIME_MAX_US))  /* also false for NaN */
 		return STATUS_EINTERNAL;
-	*out_us = (int64_t)llround(us);
+	*out_us = round_us(us);
 	return STATUS_OK;
 }
 

@@ -28,6 +28,61 @@ START_TEST(time_rounds_to_nearest)
 }
 END_TEST
 
+/*
+ * convert_time_us rounds as llround does (it no longer calls it: sim/convert.c), for every double in range:
+ * exact halves on both sides of zero, the neighbours of halves, values near 2^52, 2^53 and the 2^62 limit,
+ * and ten million random bit patterns of every exponent (those out of range must be refused).
+ */
+static void assert_rounds_like_llround(double us)
+{
+	int64_t got = -7;
+	int rc = convert_time_us(us, &got);
+
+	/* plain comparisons: a ck_assert per value would cost more than the values (Check logs each one) */
+	if (!(fabs(us) < CONVERT_TIME_MAX_US)) {
+		if (rc != STATUS_EINTERNAL)
+			ck_abort_msg("convert_time_us(%a) accepted a time beyond the clock", us);
+		return;
+	}
+	if (rc != STATUS_OK || got != (int64_t)llround(us))
+		ck_abort_msg("convert_time_us(%a) = %lld, llround %lld", us, (long long)got, (long long)llround(us));
+}
+
+START_TEST(time_rounds_like_llround)
+{
+	const double edges[] = { 0x1p52, 0x1p53, 0x1p62, 1.0, 1e6, 4503599627370495.5 };
+	uint64_t seed = test_seed("convert time_rounds_like_llround", 20261201), x = seed;
+
+	for (int k = -100000; k <= 100000; k++) {
+		double h = k + 0.5;
+		assert_rounds_like_llround(h);
+		assert_rounds_like_llround(nextafter(h, -INFINITY));
+		assert_rounds_like_llround(nextafter(h, INFINITY));
+		assert_rounds_like_llround((double)k);
+	}
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		for (int sign = -1; sign <= 1; sign += 2) {
+			double e = sign * edges[i], v = e;
+			for (int j = 0; j < 64; j++, v = nextafter(v, INFINITY))
+				assert_rounds_like_llround(v);
+			v = e;
+			for (int j = 0; j < 64; j++, v = nextafter(v, -INFINITY))
+				assert_rounds_like_llround(v);
+		}
+	for (int k = 0; k < 10000000; k++) {
+		uint64_t b;
+		double v;
+		x = x * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);  /* an LCG: bits of every kind */
+		b = x ^ (x >> 29);
+		memcpy(&v, &b, sizeof v);
+		/* half the time, squeeze the exponent into the clock's range (|v| < 2^62), where rounding matters */
+		if (k % 2 && !isnan(v))
+			v = ldexp(frexp(v, &(int){ 0 }), (int)(b % 63));
+		assert_rounds_like_llround(v);
+	}
+}
+END_TEST
+
 START_TEST(time_beyond_clock_is_an_error)
 {
 	int64_t us = 77;
@@ -161,6 +216,7 @@ static Suite *convert_suite(void)
 	TCase *tc = tcase_create("convert");
 
 	tcase_add_test(tc, time_rounds_to_nearest);
+	tcase_add_test(tc, time_rounds_like_llround);
 	tcase_add_test(tc, time_beyond_clock_is_an_error);
 	tcase_add_test(tc, after_rounds_down_and_past_clock_is_never);
 	tcase_add_test(tc, counts_checked_and_saturated);
