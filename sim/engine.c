@@ -103,12 +103,13 @@ uint64_t engine_run(struct engine *eng, int64_t until_us)
 		}
 		if (!same_instant_ok(eng, ev))
 			break;  /* ev stays queued */
-		evq_pop(&eng->q);
+		evq_take(&eng->q);  /* a pop whose second half the handler's first schedule saves (evq.h) */
 		assert(ev->t_us >= eng->now_us);
 		eng->now_us = ev->t_us;
 		eng->events_run++;
 		ev->fn(eng, ev);
 	}
+	evq_settle(&eng->q);  /* leave the queue as a plain heap for callers that look into it */
 	return eng->events_run - before;
 }
 

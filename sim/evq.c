@@ -66,11 +66,12 @@ void evq_init(struct evq *q)
 	q->heap = NULL;
 	q->len = 0;
 	q->cap = 0;
+	q->vacant = false;
 }
 
 void evq_fini(struct evq *q)
 {
-	for (size_t i = 0; i < q->len; i++)
+	for (size_t i = q->vacant; i < q->len; i++)
 		q->heap[i].ev->heap_idx = EVQ_NOT_QUEUED;
 	free(q->heap);
 	evq_init(q);
@@ -97,6 +98,11 @@ int evq_push(struct evq *q, struct event *ev)
 	struct evq_slot s = { ev->t_us, ev };
 
 	assert(!evq_queued(ev));
+	if (q->vacant) {  /* fill the root evq_take() left: ev sinks from there to its place */
+		q->vacant = false;
+		sift_down(q, 0, s);
+		return STATUS_OK;
+	}
 	if (q->len == q->cap) {
 		int rc = evq_reserve(q, q->cap ? 2 * q->cap : 64);
 		if (rc)
@@ -106,8 +112,9 @@ int evq_push(struct evq *q, struct event *ev)
 	return STATUS_OK;
 }
 
-struct event *evq_peek(const struct evq *q)
+struct event *evq_peek(struct evq *q)
 {
+	evq_settle(q);
 	return q->len ? q->heap[0].ev : NULL;
 }
 
@@ -118,6 +125,8 @@ void evq_remove(struct evq *q, struct event *ev)
 
 	if (i == EVQ_NOT_QUEUED)
 		return;
+	evq_settle(q);  /* may move ev: read its position again */
+	i = ev->heap_idx;
 	assert(i < q->len && q->heap[i].ev == ev);
 	ev->heap_idx = EVQ_NOT_QUEUED;
 	last = q->heap[--q->len];
@@ -129,29 +138,51 @@ void evq_remove(struct evq *q, struct event *ev)
 		sift_down(q, i, last);
 }
 
-struct event *evq_pop(struct evq *q)
+struct event *evq_take(struct evq *q)
 {
 	struct event *ev;
-	struct evq_slot last;
 
-	if (q->len == 0)
-		return NULL;
-	/* evq_remove of the root, without its checks: the last slot can only sift down from there */
+	evq_settle(q);
+	assert(q->len > 0);
 	ev = q->heap[0].ev;
 	ev->heap_idx = EVQ_NOT_QUEUED;
+	q->vacant = true;
+	return ev;
+}
+
+void evq_settle(struct evq *q)
+{
+	struct evq_slot last;
+
+	if (!q->vacant)
+		return;
+	/* the rest of a pop: the last slot goes into the vacant root and sinks */
+	q->vacant = false;
 	last = q->heap[--q->len];
 	if (q->len > 0)
 		sift_down(q, 0, last);
+}
+
+struct event *evq_pop(struct evq *q)
+{
+	struct event *ev;
+
+	evq_settle(q);
+	if (q->len == 0)
+		return NULL;
+	ev = evq_take(q);
+	evq_settle(q);
 	return ev;
 }
 
 bool evq_sanity(const struct evq *q)
 {
-	for (size_t i = 0; i < q->len; i++) {
+	for (size_t i = q->vacant; i < q->len; i++) {
 		const struct evq_slot *s = &q->heap[i];
+		size_t parent = (i - 1) / 2;
 		if (s->ev->heap_idx != i || s->t_us != s->ev->t_us)
 			return false;
-		if (i > 0 && before(s, &q->heap[(i - 1) / 2]))
+		if (i > 0 && !(parent == 0 && q->vacant) && before(s, &q->heap[parent]))
 			return false;
 	}
 	return true;

@@ -15,7 +15,7 @@
  * stamps, see engine.h), as libuv orders its timers and Cimba its events. A run is therefore reproducible.
  *
  * Invariant (evq_sanity): every queued event's heap_idx is its position, every slot's time is its event's
- * t_us, and no parent is after its child.
+ * t_us, and no parent is after its child (a root left vacant by evq_take holds nothing and is skipped).
  */
 #ifndef GPUCAP_EVQ_H
 #define GPUCAP_EVQ_H
@@ -44,8 +44,9 @@ struct evq_slot {
 
 struct evq {
 	struct evq_slot *heap;  /* heap[0] is the earliest event; owned */
-	size_t len;           /* events queued */
+	size_t len;           /* slots in use: the events queued, plus the root while it is vacant */
 	size_t cap;           /* slots allocated */
+	bool vacant;          /* evq_take() emptied heap[0]: the next push or evq_settle() fills it */
 };
 
 /* Initialise an empty queue (no allocation). */
@@ -62,8 +63,18 @@ int evq_reserve(struct evq *q, size_t n);
 int evq_push(struct evq *q, struct event *ev);
 
 /* The earliest event, or NULL if empty; evq_pop also removes it. */
-struct event *evq_peek(const struct evq *q);
+struct event *evq_peek(struct evq *q);
 struct event *evq_pop(struct evq *q);
+
+/*
+ * Half a pop, for the engine's loop: remove the earliest event (the queue must not be empty) but leave its
+ * slot vacant instead of moving the last slot there. A handler nearly always schedules an event next; the
+ * push then goes straight into the vacant root and sifts down once, where a whole pop and a push would sift
+ * down and then up. Every other call settles the vacancy first (as evq_settle: the rest of the pop), so
+ * the vacancy is invisible but to q->len; the events come out in the same order either way.
+ */
+struct event *evq_take(struct evq *q);
+void evq_settle(struct evq *q);
 
 /* Remove a queued event (no-op if it is not queued). */
 void evq_remove(struct evq *q, struct event *ev);

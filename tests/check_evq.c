@@ -331,6 +331,104 @@ START_TEST(ties_read_seq_from_events)
 }
 END_TEST
 
+/*
+ * evq_take removes the earliest event and leaves the root vacant; a push fills it (sinking from the root)
+ * without growing the heap, and the order is as if the event had been popped and the other pushed.
+ */
+START_TEST(take_then_push_fills_the_root)
+{
+	enum { N = 31 };
+	struct event ev[N], late, early;
+	struct event *want[N + 1];
+	struct evq q;
+	size_t k = 0;
+
+	fill_scrambled(&q, ev, N);
+	ck_assert_ptr_eq(evq_take(&q), &ev[0]);
+	ck_assert(!evq_queued(&ev[0]));
+	ck_assert(q.vacant);
+	ck_assert_uint_eq(q.len, N);  /* the vacant root still counts as a slot */
+	ck_assert(evq_sanity(&q));
+	ev_set(&late, 17, 100);       /* sinks to the middle, after ev[17] (same time, earlier seq) */
+	ck_assert_int_eq(evq_push(&q, &late), STATUS_OK);
+	ck_assert(!q.vacant);
+	ck_assert_uint_eq(q.len, N);
+	ck_assert(evq_sanity(&q));
+	ck_assert_ptr_eq(evq_take(&q), &ev[1]);
+	ev_set(&early, 0, 101);       /* earlier than everything: stays at the root */
+	ck_assert_int_eq(evq_push(&q, &early), STATUS_OK);
+	ck_assert_uint_eq(early.heap_idx, 0);
+	ck_assert(evq_sanity(&q));
+	want[k++] = &early;
+	for (size_t i = 2; i < N; i++) {
+		want[k++] = &ev[i];
+		if (i == 17)
+			want[k++] = &late;
+	}
+	drain_expect(&q, want, k);
+	evq_fini(&q);
+}
+END_TEST
+
+/* Every other call settles a vacant root first: peek, remove, pop, evq_settle, and a take after a take. */
+START_TEST(vacant_root_is_settled_by_every_call)
+{
+	enum { N = 10 };
+	struct event ev[N];
+	struct evq q;
+
+	fill_scrambled(&q, ev, N);
+	ck_assert_ptr_eq(evq_take(&q), &ev[0]);
+	ck_assert_ptr_eq(evq_peek(&q), &ev[1]);
+	ck_assert(!q.vacant);
+	ck_assert_uint_eq(q.len, N - 1);
+
+	ck_assert_ptr_eq(evq_take(&q), &ev[1]);
+	evq_remove(&q, &ev[5]);
+	ck_assert(!q.vacant);
+	ck_assert_uint_eq(q.len, N - 3);
+	ck_assert(evq_sanity(&q));
+
+	ck_assert_ptr_eq(evq_take(&q), &ev[2]);
+	ck_assert_ptr_eq(evq_take(&q), &ev[3]);
+	ck_assert_uint_eq(q.len, N - 4);  /* N - 5 events and the vacant root */
+	ck_assert_ptr_eq(evq_pop(&q), &ev[4]);
+	ck_assert(!q.vacant);
+
+	ck_assert_ptr_eq(evq_take(&q), &ev[6]);
+	evq_settle(&q);
+	ck_assert(!q.vacant);
+	evq_settle(&q);  /* harmless when nothing is vacant */
+	ck_assert_uint_eq(q.len, N - 7);
+	ck_assert(evq_sanity(&q));
+
+	/* taking the last event leaves an empty queue once settled */
+	ck_assert_ptr_eq(evq_take(&q), &ev[7]);
+	ck_assert_ptr_eq(evq_take(&q), &ev[8]);
+	ck_assert_ptr_eq(evq_take(&q), &ev[9]);
+	ck_assert_ptr_null(evq_peek(&q));
+	ck_assert_uint_eq(q.len, 0);
+	evq_fini(&q);
+}
+END_TEST
+
+/* evq_fini with a vacant root marks every event still queued, and no more. */
+START_TEST(fini_with_vacant_root)
+{
+	enum { N = 5 };
+	struct event ev[N];
+	struct evq q;
+
+	fill_scrambled(&q, ev, N);
+	ck_assert_ptr_eq(evq_take(&q), &ev[0]);
+	evq_fini(&q);
+	for (size_t i = 0; i < N; i++)
+		ck_assert(!evq_queued(&ev[i]));
+	ck_assert_uint_eq(q.len, 0);
+	ck_assert(!q.vacant);
+}
+END_TEST
+
 START_TEST(remove_not_queued_is_noop)
 {
 	enum { N = 10 };
@@ -529,7 +627,8 @@ static void ref_erase(struct ref *r, const struct event *ev)
 
 /*
  * 100000 random operations on a pool of 2000 events: push a free event at a random time (few distinct
- * times, so ties are common), remove a random queued one, or pop and compare with the reference's first.
+ * times, so ties are common), remove a random queued one, or pop (or take, leaving the root vacant for
+ * whatever comes next) and compare with the reference's first.
  * evq_sanity() is checked every 1000 operations, and the final drain must equal the reference.
  */
 START_TEST(random_ops_match_sorted_reference)
@@ -566,8 +665,8 @@ START_TEST(random_ops_match_sorted_reference)
 				ref_erase(&ref, ev);
 			evq_remove(&q, ev);
 			ck_assert(!evq_queued(ev));
-		} else {                 /* pop */
-			struct event *got = evq_pop(&q);
+		} else {                 /* pop, or (dice 9) half a pop: the next operation sees a vacant root */
+			struct event *got = dice == 9 && ref.len > 0 ? evq_take(&q) : evq_pop(&q);
 			if (ref.len == 0) {
 				ck_assert_ptr_null(got);
 				continue;
@@ -576,7 +675,7 @@ START_TEST(random_ops_match_sorted_reference)
 			ck_assert(!evq_queued(got));
 			ref_erase(&ref, got);
 		}
-		ck_assert_uint_eq(q.len, ref.len);
+		ck_assert_uint_eq(q.len - q.vacant, ref.len);
 		if (op % SANITY_EVERY == 0)
 			ck_assert(evq_sanity(&q));
 	}
@@ -607,6 +706,9 @@ static Suite *evq_suite(void)
 	tcase_add_test(tc, pop_every_size);
 	tcase_add_test(tc, sanity_checks_slot_times);
 	tcase_add_test(tc, ties_read_seq_from_events);
+	tcase_add_test(tc, take_then_push_fills_the_root);
+	tcase_add_test(tc, vacant_root_is_settled_by_every_call);
+	tcase_add_test(tc, fini_with_vacant_root);
 	tcase_add_test(tc, remove_not_queued_is_noop);
 	tcase_add_test(tc, repush_after_remove);
 	tcase_add_test(tc, reserve_growth);
