@@ -110,27 +110,27 @@ static double profile_rate(const struct profile_source *src, double t_s)
 	return src->rate_per_s * daily_factor(src, tod / SECONDS_PER_HOUR) * weekly_of(src, days);
 }
 
-/* The squeeze step holding time of day tod_s (>= 0): k with k x 60 <= tod_s <= (k + 1) x 60, the product
- * by 1/60 (within an ulp) corrected by exact comparisons, so that the bounds of step k apply to tod_s. */
+/*
+ * The squeeze step of time of day tod_s, k = floor(tod_s / 60) but for rounding. Nothing rests on it being
+ * exact: enter_step makes [x0, x1] the span of step k itself, so a candidate a hair outside step k would
+ * fall outside that span and be decided by its exact rate. The clamp only keeps the index in the table
+ * (tod_s < 86400 gives at most 1439; a tod_s rounded a hair below 0 truncates to 0).
+ */
 static int step_of(double tod_s)
 {
 	int k = (int)(tod_s * (1.0 / STEP_S));
 
-	if (k > NSTEPS - 1)
-		k = NSTEPS - 1;
-	if (k > 0 && tod_s < STEP_S * k)
-		k--;
-	else if (k < NSTEPS - 1 && tod_s > STEP_S * (k + 1))
-		k++;
-	return k;
+	return k < NSTEPS - 1 ? k : NSTEPS - 1;
 }
 
 /*
  * Make the step holding t_s the current one: x0 = days x 86400 + k x 60 and x1 = x0 + 60 (the last step of
  * a day ends at 86399 s, a second short). For any x = start_tod_s + t in [x0, x1], x / 86400 is at least
- * days and short of days + 1 by far more than its rounding error, so clock_of gives the same day and
+ * days and short of days + 1 by 1/86400, far more than its rounding error (days < 2^26 while times fit the
+ * clock), so clock_of gives the same day and
  * tod = x - days x 86400 in step k: rate(t) lies in [step_lo[k] x w, step_hi[k] x w] for that day's weekly
- * factor w (rounding is monotone and w >= 0). A time of day rounded below 0 leaves no current step.
+ * factor w (rounding is monotone and w >= 0). A time of day rounded below 0 (x a hair short of midnight)
+ * gives k = 0 and x0 = days x 86400 > x: that candidate is outside the step and decided exactly.
  */
 static void enter_step(struct profile_source *src, double t_s)
 {
@@ -138,11 +138,6 @@ static void enter_step(struct profile_source *src, double t_s)
 	int k;
 
 	clock_of(src, t_s, &days, &tod);
-	if (!(tod >= 0)) {
-		src->step_x0 = 1.0;
-		src->step_x1 = 0.0;
-		return;
-	}
 	k = step_of(tod);
 	w = weekly_of(src, days);
 	src->step_x0 = days * SECONDS_PER_DAY + STEP_S * k;
