@@ -10,9 +10,24 @@
 
 int convert_time_us(double us, int64_t *out_us)
 {
+	int64_t t;
+	double frac;
+
 	if (!(fabs(us) < CONVERT_TIME_MAX_US))  /* also false for NaN */
 		return STATUS_EINTERNAL;
-	*out_us = (int64_t)llround(us);
+	/*
+	 * llround(us) without the libm call (it is made for every request and every drawn arrival): t is us
+	 * cut toward zero, and frac = us - t its fractional part, computed exactly (us is a whole number from
+	 * 2^52 on, so frac = 0 there; below, t has no more bits than us and the difference is exact), so
+	 * rounding half away from zero on frac gives llround's answer to the bit (check_convert compares them).
+	 */
+	t = (int64_t)us;
+	frac = us - (double)t;
+	if (frac >= 0.5)
+		t++;
+	else if (frac <= -0.5)
+		t--;
+	*out_us = t;
 	return STATUS_OK;
 }
 

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
@@ -25,6 +26,45 @@ START_TEST(time_rounds_to_nearest)
 	ck_assert_int_eq(us, -2);
 	ck_assert_int_eq(convert_time_us(0x1p62 - 1024, &us), STATUS_OK);  /* just below the limit */
 	ck_assert_int_eq(us, (INT64_C(1) << 62) - 1024);
+}
+END_TEST
+
+/*
+ * convert_time_us rounds without llround (a speed-up): it must give llround's answer for every double in
+ * range. The cases where a shortcut goes wrong: halves either way and an ulp either side of them
+ * (0.49999999999999994 + 0.5 rounds to 1 in double, so "add a half and cut" fails there), where doubles
+ * stop having fractions (2^52, 2^53), the limit, and a million random values over every scale, seed printed.
+ */
+START_TEST(time_rounds_as_llround)
+{
+	const double edges[] = { 0, 0.5, 1.5, 2.5, 0.49999999999999994, 1e-300, 1, 0x1p52 - 0.5, 0x1p52 - 1.5,
+				 0x1p52, 0x1p52 + 1, 0x1p53 - 1, 0x1p53, 0x1p53 + 2, 0x1p62 - 1024, 123456789.5 };
+	uint64_t seed = test_seed("time_rounds_as_llround", 17);
+	uint64_t x = seed * 0x9E3779B97F4A7C15u + 1;
+	int64_t us;
+
+	for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+		for (int sign = -1; sign <= 1; sign += 2)
+			for (int step = -2; step <= 2; step++) {
+				double v = sign * edges[i];
+				for (int j = 0; j < abs(step); j++)
+					v = nextafter(v, step < 0 ? -INFINITY : INFINITY);
+				if (!(fabs(v) < 0x1p62))
+					continue;
+				ck_assert_int_eq(convert_time_us(v, &us), STATUS_OK);
+				if (us != llround(v))
+					ck_abort_msg("%.17g: %lld, llround %lld", v, (long long)us, llround(v));
+			}
+	for (int i = 0; i < 1000000; i++) {
+		double v;
+		x ^= x << 13; /* xorshift64: any bits will do, the scale is what matters */
+		x ^= x >> 7;
+		x ^= x << 17;
+		v = ldexp((double)(x >> 11) / 0x1p53, (int)(x % 63)) * ((x >> 6) & 1 ? -1 : 1);
+		ck_assert_int_eq(convert_time_us(v, &us), STATUS_OK);
+		if (us != llround(v))
+			ck_abort_msg("%.17g: %lld, llround %lld", v, (long long)us, llround(v));
+	}
 }
 END_TEST
 
@@ -161,6 +201,7 @@ static Suite *convert_suite(void)
 	TCase *tc = tcase_create("convert");
 
 	tcase_add_test(tc, time_rounds_to_nearest);
+	tcase_add_test(tc, time_rounds_as_llround);
 	tcase_add_test(tc, time_beyond_clock_is_an_error);
 	tcase_add_test(tc, after_rounds_down_and_past_clock_is_never);
 	tcase_add_test(tc, counts_checked_and_saturated);
