@@ -42,6 +42,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "convert.h"
 #include "engine.h"
 #include "scenario.h"
 #include "status.h"
@@ -181,12 +182,15 @@ static int profile_next(struct arrival_source *base, struct arrival *out, struct
 		return STATUS_DONE;
 	for (;;) {
 		src->t_s += gsl_ran_exponential(src->rng, 1.0 / max);
-		if (!arrivals_seconds_to_us(src->t_s, &t_us))
+		/* the test arrivals_seconds_to_us makes (t_s >= 0), without its rounding for a candidate that
+		 * may be dropped: the source ends at the first candidate past the clock, as it always did */
+		if (!(src->t_s * (double)SIM_US_PER_S < CONVERT_TIME_MAX_US))
 			return STATUS_DONE;
 		/* Keep with probability rate / max: uniform is in [0, 1), so rate == max always keeps. */
 		if (keeps(src, src->t_s, gsl_rng_uniform(src->rng), &exact))
 			break;
 	}
+	(void)arrivals_seconds_to_us(src->t_s, &t_us);  /* it fits: tested in the loop */
 	out->t_us = t_us;
 	out->in_tokens = -1;
 	out->out_tokens = -1;
