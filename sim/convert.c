@@ -23,11 +23,8 @@ int convert_time_us(double us, int64_t *out_us)
 	 */
 	t = (int64_t)us;
 	frac = us - (double)t;
-	if (frac >= 0.5)
-		t++;
-	else if (frac <= -0.5)
-		t--;
-	*out_us = t;
+	*out_us = t + (frac >= 0.5) - (frac <= -0.5);  /* comparisons, not branches: which way a drawn
+	                                                   time rounds is a coin toss the CPU cannot predict */
 	return STATUS_OK;
 }
 
