@@ -160,12 +160,10 @@ static bool keeps(struct profile_source *src, double t_s, double u, bool *exact)
 
 	if (!(x >= src->step_x0 && x <= src->step_x1))
 		enter_step(src, t_s);
-	if (x >= src->step_x0 && x <= src->step_x1) {
-		if (m < src->step_lo_w)
-			return true;
-		if (m >= src->step_hi_w)
-			return false;
-	}
+	/* outside [lo_w, hi_w): kept below it, dropped above it (one test on the rare band, then the answer
+	 * as a value: a branch on a coin toss would be mispredicted half the time) */
+	if (x >= src->step_x0 && x <= src->step_x1 && !(m >= src->step_lo_w && m < src->step_hi_w))
+		return m < src->step_lo_w;
 	*exact = true;
 	return m < profile_rate(src, t_s);
 }
