@@ -21,13 +21,14 @@
  * value the exact computation can return anywhere in it (the exact rate at both ends, the sinusoid's peak
  * or trough when it lies in the step, widened by 2^-30 of the largest daily rate: floating-point error is
  * under 1e-14 of it, see bound_steps). A candidate with u x max_rate < lo x weekly is then kept and one with
- * u x max_rate >= hi x weekly dropped, with no cos; only those in between (under 0.2% at 100/s, amplitude
- * 0.6) compute rate(t) as before. The decision is exactly the one rate(t) gives, and the draws are the same
+ * u x max_rate >= hi x weekly dropped, with no cos; only those in between compute rate(t) as before: for a
+ * sinusoid, the rate's variation over a day (4 x amplitude x rate_per_s) spread over 1440 steps and divided
+ * by the largest rate, 1 candidate in 960 at amplitude 0.6. The decision is exactly the one rate(t) gives, and the draws are the same
  * two per candidate, so arrivals are identical to the bit. The bounds of the current step, times its day's
  * weekly factor, are kept with the step's span of time, so that most candidates cost only comparisons.
- * Bounds per step of one minute rather than per hour keep the share decided exactly small for a sinusoid;
- * an hourly table is constant inside an hour, so there only candidates in an hour's last minute, between
- * two hours' rates, are.
+ * Steps of a minute rather than an hour keep that share small for a sinusoid; with an hourly table, which
+ * is constant inside an hour, only candidates in an hour's last minute that fall between two hours' rates
+ * need rate(t).
  *
  * Like every synthetic source this one knows nothing of the horizon (see arrivals_rate.c); it ends only if
  * the profile is zero everywhere or time no longer fits in int64 microseconds.
