@@ -68,6 +68,16 @@ struct arrival_source *arrivals_flash_new(const struct scenario *sc, gsl_rng *rn
 int arrivals_series_new(struct arrival_source **out, const struct scenario *sc, gsl_rng *rng, struct diag *d);
 int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, struct diag *d);
 
+/*
+ * The diurnal source's thinning, exposed for tests (src must come from arrivals_profile_new): its rate at
+ * t_s seconds from the start, computed exactly; its largest rate (the candidates' rate); and whether it
+ * keeps a candidate at t_s drawn with uniform u, which must be exactly u x max_rate < rate, with *exact
+ * set when the rate had to be computed (the squeeze could not decide). keeps may update a cache in src.
+ */
+double arrivals_profile_rate(const struct arrival_source *src, double t_s);
+double arrivals_profile_max_rate(const struct arrival_source *src);
+bool arrivals_profile_keeps(struct arrival_source *src, double t_s, double u, bool *exact);
+
 /* Check every row of rate-series file `path` (in `format`) as arrivals_series_new would read it, drawing
  * nothing: STATUS_OK, STATUS_ENOENT (cannot open or read) or STATUS_EINPUT with "FILE:LINE: ..." in d. */
 int arrivals_series_check(const char *path, enum series_format format, struct diag *d);

@@ -226,25 +226,28 @@ static void advance_to(struct meter *m, int64_t now_us)
 	if (now_us <= m->last_us)
 		return;
 	dt = (double)(now_us - m->last_us);
-	/* Only the kinds with busy slots, in increasing k as a loop over all kinds would: for an idle kind,
-	 * busy[k] * dt is +0.0, and x + 0.0 is x for every sum here (they start at +0.0 and only grow), so
-	 * skipping it leaves every bit of the sums as they were. This runs at every change of a count. */
-	for (unsigned kinds = m->busy_kinds; kinds != 0; kinds &= kinds - 1) {
+	/* Only the kinds with busy slots, in kind order as before: a kind with none would add 0 x dt = +0.0,
+	 * which leaves any sum but -0.0 as it is, and these sums start at +0.0 and so are never -0.0. Skipping
+	 * it gives the same bits, and spares a serving run (one or two kinds) six dependent additions per
+	 * change of a count. */
+	for (unsigned kinds = m->busy_kinds; kinds; kinds &= kinds - 1) {
 		int k = __builtin_ctz(kinds);
 		m->busy_slot_us[k] += m->busy[k] * dt;
 		m->busy_slot_us_all += m->busy[k] * dt;
 	}
 	m->service_inst_us += m->in_service * dt;
-	m->service_copy_us += m->copies * dt;
-	m->queued_us += (double)m->queued * dt;
-	if ((m->copy_gpus ? m->copies : m->in_service) > 0)
-		m->queued_served_us += (double)m->queued * dt;
+	if (m->copies != 0)  /* as above: 0 x dt would change no bit */
+		m->service_copy_us += m->copies * dt;
+	if (m->queued != 0) {
+		m->queued_us += (double)m->queued * dt;
+		if ((m->copy_gpus ? m->copies : m->in_service) > 0)
+			m->queued_served_us += (double)m->queued * dt;
+	}
 	if (m->queued > 0) {
 		m->under_us += dt;
 	} else {
-		int busy = m->busy_all;
 		int units = m->copy_gpus ? m->copies : m->in_service;  /* with copies, one copy too many */
-		if (units * m->slots - busy >= m->slots && units > 0)
+		if (units * m->slots - m->busy_all >= m->slots && units > 0)
 			m->over_us += dt;
 	}
 	m->last_us = now_us;

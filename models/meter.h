@@ -112,8 +112,8 @@ struct meter {
 	int64_t last_us;                          /* integrals are complete up to here */
 	bool closed;                              /* meter_close was called: integrals frozen */
 	int busy[OPTION_KIND_COUNT];              /* busy slots per option kind */
-	int busy_all;                             /* busy slots, summed over the kinds */
-	unsigned busy_kinds;                      /* bit k set while busy[k] != 0 */
+	int busy_all;                             /* their sum */
+	unsigned busy_kinds;                      /* bit k set when busy[k] != 0 */
 	int in_service;                           /* instances serving or draining */
 	int live[OPTION_KIND_COUNT];              /* instances paid for now, per kind */
 	double busy_slot_us[OPTION_KIND_COUNT];   /* integral of busy slots, slot-microseconds */

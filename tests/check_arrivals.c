@@ -303,6 +303,172 @@ START_TEST(diurnal_weekly_factors)
 }
 END_TEST
 
+/*
+ * The squeeze (arrivals_profile.c) must decide every candidate exactly as u x max_rate < rate(t) does.
+ * Profiles that exercise each part of it: a sinusoid starting off midnight; amplitude 1 (the trough's rate
+ * is 0) with a peak near midnight (the peak's step wraps); an hourly table with a closed hour and weekly
+ * factors with a closed day. Checked at the times where bounds could go wrong (every step boundary of two
+ * days and a hair either side, the peaks and troughs, midnight an ulp either side) with u just below, at
+ * and just above rate / max, and at a million random (t, u).
+ */
+static void squeeze_profile(struct fixture *f, int which, double rate)
+{
+	static const double weekly[7] = {1.0, 1.3, 0.7, 1.0, 0.4, 0.0, 1.1};
+
+	setup(f, "diurnal_squeeze", 6, ARRIVAL_DIURNAL, rate);
+	f->sc.start_unix_us += (6 * 86400 + 13 * 3600 + 17 * 60 + 5) * US + 500000; /* Wednesday 13:17:05.5 */
+	f->sc.arrivals.amplitude = 0.6;
+	f->sc.arrivals.peak_hour = 14;
+	if (which == 1) {
+		f->sc.arrivals.amplitude = 1;
+		f->sc.arrivals.peak_hour = 23.99;  /* peak 36 s before midnight, trough at 11:59:24 */
+	} else if (which == 2) {
+		f->sc.arrivals.has_hourly = true;
+		for (int h = 0; h < 24; h++)
+			f->sc.arrivals.hourly[h] = h == 3 ? 0 : 0.2 + 0.1 * ((h * 7) % 24);
+		f->sc.arrivals.has_weekly = true;
+		memcpy(f->sc.arrivals.weekly, weekly, sizeof weekly);
+	}
+	open_source(f);
+}
+
+/* The candidate (t_s, u) is decided as the exact rate decides it; returns whether the rate was needed. */
+static bool squeeze_agrees(struct fixture *f, double t_s, double u)
+{
+	double max = arrivals_profile_max_rate(f->src), rate = arrivals_profile_rate(f->src, t_s);
+	bool exact, kept = arrivals_profile_keeps(f->src, t_s, u, &exact);
+
+	if (kept != (u * max < rate))
+		ck_abort_msg("t = %.17g s, u = %.17g: kept %d, but u x max = %.17g and rate = %.17g", t_s, u, kept,
+			     u * max, rate);
+	return exact;
+}
+
+/* The candidate at t_s with u at rate / max and a step either side (u stays in [0, 1)). */
+static void squeeze_edges(struct fixture *f, double t_s)
+{
+	double u = arrivals_profile_rate(f->src, t_s) / arrivals_profile_max_rate(f->src);
+	double us[3] = { nextafter(u, 0), u, nextafter(u, 1) };
+
+	for (int i = 0; i < 3; i++)
+		if (us[i] >= 0 && us[i] < 1)
+			squeeze_agrees(f, t_s, us[i]);
+}
+
+START_TEST(diurnal_squeeze_is_exact)
+{
+	/* start_tod_s: 13:17:05.5; t such that start_tod_s + t is a given time of day of day `day` */
+	const double start_tod = 13 * 3600 + 17 * 60 + 5.5;
+	struct fixture f;
+
+	for (int which = 0; which < 3; which++) {
+		squeeze_profile(&f, which, 100);
+		for (int day = 0; day < 8; day += 7) { /* the first day and a week later (same weekday) */
+			for (int k = 0; k <= 1440; k++) {
+				double x = day * 86400.0 + 60.0 * k, t = x - start_tod;
+				if (t < 0)
+					continue;
+				squeeze_edges(&f, t);
+				squeeze_edges(&f, nextafter(t, 0));
+				squeeze_edges(&f, nextafter(t, INFINITY));
+				squeeze_edges(&f, t + 1e-6);
+				squeeze_edges(&f, t - 1e-6);
+				squeeze_edges(&f, t + 30);
+				if (k % 60 == 0) { /* hour marks and midnight: 8 ulps either side, where x, tod / 60,
+				                      tod / 3600 and x / 86400 round to either side of the mark */
+					double lo = t, hi = t;
+					for (int j = 0; j < 8; j++) {
+						lo = nextafter(lo, 0);
+						hi = nextafter(hi, INFINITY);
+						squeeze_edges(&f, lo);
+						squeeze_edges(&f, hi);
+					}
+				}
+			}
+			/* peaks and troughs of both sinusoids, and a hair around them */
+			const double extremes_h[4] = { 14, 2, 23.99, 11.99 };
+			for (int e = 0; e < 4; e++)
+				for (int d = -1; d <= 1; d++) {
+					double t = (day + 1) * 86400.0 + extremes_h[e] * 3600 - start_tod + d * 1e-3;
+					squeeze_edges(&f, t);
+				}
+		}
+		teardown(&f);
+	}
+}
+END_TEST
+
+/*
+ * The share of candidates the squeeze leaves to the exact rate, for amplitude a = 0.6 at rate 100: in a
+ * step, those with u x max between the rates at its ends; summed over a day's 1440 steps the rate's
+ * changes are its total variation, 100 x a x 4 (cos falls from 1 to -1 and climbs back), so a candidate
+ * uniform in time and u lands in between with probability
+ *     (100 x 0.6 x 4 / 1440) / max,  max = 100 x 1.6 = 160:   0.16667 / 160 = 1/960 = 0.0010417
+ * (the 2^-30 widening adds 2e-9). Over 10^6 random (t, u): 1041.7 expected, Poisson SD 32.3, 4 SD = 129;
+ * a squeeze that decided nothing would leave all 10^6, one with bounds per hour 60 times as many.
+ */
+START_TEST(diurnal_squeeze_decides_most)
+{
+	const int n = 1000000;
+	struct fixture f;
+	double exact = 0;
+
+	squeeze_profile(&f, 0, 100);
+	for (int i = 0; i < n; i++) {
+		double t = gsl_rng_uniform(f.state) * 7 * 86400.0, u = gsl_rng_uniform(f.state);
+		exact += squeeze_agrees(&f, t, u);
+	}
+	assert_close(exact, n / 960.0, 4, sqrt(n / 960.0), n / 960.0, "candidates decided by the exact rate");
+	teardown(&f);
+}
+END_TEST
+
+/* The rate at t_s as main computed it before the squeeze, for the stream test below. */
+static double reference_rate(const struct scenario *sc, double t_s)
+{
+	int64_t day_us = 86400 * US, day = sc->start_unix_us / day_us;
+	double x = (double)(sc->start_unix_us % day_us) / 1e6 + t_s;
+	double days = floor(x / 86400.0), tod = x - days * 86400.0, h = tod / 3600.0, daily;
+	int weekday = (int)(((day + 3) % 7 + (int64_t)days) % 7);
+
+	if (sc->arrivals.has_hourly)
+		daily = sc->arrivals.hourly[(int)h < 24 ? (int)h : 23];
+	else
+		daily = 1.0 + sc->arrivals.amplitude * cos(2.0 * M_PI * (h - sc->arrivals.peak_hour) / 24.0);
+	return sc->arrivals.rate_per_s * daily * (sc->arrivals.has_weekly ? sc->arrivals.weekly[weekday] : 1.0);
+}
+
+/*
+ * Same draws, same arrivals: the source against thinning written out here with the exact rate, on a stream
+ * of the same seed, for 400,000 arrivals of each profile at 2 per second (2.3 days, the hourly table's
+ * weekly factors make it about 2: every step of the day more than once, 280 arrivals a step on average).
+ */
+START_TEST(diurnal_squeeze_same_arrivals)
+{
+	struct fixture f;
+
+	for (int which = 0; which < 3; which++) {
+		gsl_rng *ref;
+		double t_s = 0, max;
+
+		squeeze_profile(&f, which, 2);
+		ref = rng_new(f.seed, "arrivals");
+		max = arrivals_profile_max_rate(f.src);
+		for (int i = 0; i < 400000; i++) {
+			do
+				t_s += gsl_ran_exponential(ref, 1.0 / max);
+			while (!(gsl_rng_uniform(ref) * max < reference_rate(&f.sc, t_s)));
+			ck_assert(pull(&f, 1e9));
+			if (f.a.t_us != llround(t_s * 1e6))
+				ck_abort_msg("profile %d, arrival %d: at %lld us, thinning by the exact rate: %lld us", which,
+					     i, (long long)f.a.t_us, llround(t_s * 1e6));
+		}
+		gsl_rng_free(ref);
+		teardown(&f);
+	}
+}
+END_TEST
+
 /* ---- mmpp ---- */
 
 START_TEST(mmpp_mean_rate_and_burst_fraction)
@@ -639,6 +805,7 @@ static Suite *arrivals_suite(void)
 	const TTest *tests[] = {
 		poisson_mean_rate, poisson_steps_and_pause, uniform_is_evenly_spaced_and_ends_at_zero_rate,
 		diurnal_mean_rate_and_peak_to_trough, diurnal_hourly_factors, diurnal_weekly_factors,
+		diurnal_squeeze_is_exact, diurnal_squeeze_decides_most, diurnal_squeeze_same_arrivals,
 		mmpp_mean_rate_and_burst_fraction, mmpp_equal_rates_is_poisson, flash_crowd_excess,
 		series_aggregate_counts, series_servegen_gamma, series_servegen_weibull, series_equilibrium_start,
 		series_merges_files, series_errors, series_error_while_streaming,
