@@ -779,11 +779,12 @@ void meter_served_batch(struct meter *m, int64_t now_us, double latency_s, doubl
 			uint64_t violations, uint64_t viol_service, uint64_t waited, double sojourn_us)
 {
 	bool window = m->slo.window_us > 0;
-	int b = hist_bucket(latency_s);
+	int b;
 	struct sink_hour *hr;
 
 	if (n == 0 && violations == 0)
-		return;
+		return;  /* most atoms of most periods: skip the logarithm below */
+	b = hist_bucket(latency_s);
 	if (window)
 		window_enter(m, now_us);
 	hr = hour_enter(m, now_us);
