@@ -283,9 +283,13 @@ static void give_served(struct fluid *f, int64_t now_us, const struct fluid_out 
 		meter_served_batch(m, now_us, f->s_atom[i], 0, k, 0, 0, 0, (double)k * f->s_atom[i] * SIM_US_PER_S);
 		for (int w = 0; w < FLUID_W_ATOMS; w++) {
 			double wait = o->wait_mean_s;
-			if (!o->wait_fixed && o->waited > 0) {  /* quantiles of the exponential, as a mean-m share */
-				double u = 0.5 * (w_levels[w] + w_levels[w + 1]);
-				wait = -o->wait_mean_s * log1p(-u);
+			if (!o->wait_fixed && o->waited > 0) {
+				/* the exponential's mean over the atom's slice of levels [u0, u1): the atoms keep the
+				 * mean wait exact, E[W; w0 < W < w1] = (w0 + m) e^(-w0/m) - (w1 + m) e^(-w1/m) */
+				double mw = o->wait_mean_s, u0 = w_levels[w], u1 = w_levels[w + 1];
+				double w0 = -mw * log1p(-u0), w1 = u1 < 1 ? -mw * log1p(-u1) : 0;
+				double e1 = u1 < 1 ? (w1 + mw) * (1 - u1) : 0;
+				wait = ((w0 + mw) * (1 - u0) - e1) / (u1 - u0);
 			}
 			k = atom_count(f, FLUID_S_ATOMS * (w + 1) + i,
 				       o->waited * f->s_weight[i] * (w_levels[w + 1] - w_levels[w]));
