@@ -26,10 +26,10 @@ double fluid_erlang_c(int c, double a, int k, double *p_le)
 		r = 1.0 + r * n * inv_a;
 		if (n == k)
 			rk = r;
-		if (r > 1e250) {  /* B(c) < 1e-250: nobody waits, and every state past n is negligible */
+		if (r > 1e250) {
+			/* B(n) < 1e-250 and falls further: nobody waits, and the states above n (k < c included,
+			 * whether k is above n or not: P(N <= k) >= P(N <= n) = 1 - O(1e-250)) are negligible */
 			if (p_le)
-				*p_le = n >= k ? 1.0 : 0.0;
-			if (p_le && n < k)
 				*p_le = 1.0;
 			return 0.0;
 		}
@@ -132,9 +132,6 @@ static double fluid_part(const struct fluid_model *md, double lambda, double mu_
 		}
 		q1 = cap;
 	}
-	if (q0 > cap) {  /* a backlog larger than this period's cap (capacity fell): the excess times out */
-		out->timed_out += 0;
-	}
 	out->served += served;
 	out->busy_slot_s += served * md->mean_s;
 	out->queued_s += 0.5 * (q0 + q1) * t;
@@ -236,6 +233,14 @@ void fluid_init(struct fluid *f, const struct scenario *sc, struct engine *eng, 
 		f->s_atom[i] = service_quantile(&f->md, 0.5 * (s_levels[i] + s_levels[i + 1]));
 		f->s_weight[i] = s_levels[i + 1] - s_levels[i];
 	}
+	for (int w = 0; w < FLUID_W_ATOMS; w++) {
+		/* the mean of a unit-mean exponential over its slice of levels [u0, u1): the atoms then keep the
+		 * mean wait exact, E[W; w0 < W < w1] = (w0 + 1) e^-w0 - (w1 + 1) e^-w1; an atom of mean m is
+		 * m times this */
+		double u0 = w_levels[w], u1 = w_levels[w + 1], w0 = -log1p(-u0), w1 = u1 < 1 ? -log1p(-u1) : 0;
+		double e1 = u1 < 1 ? (w1 + 1) * (1 - u1) : 0;
+		f->w_unit[w] = ((w0 + 1) * (1 - u0) - e1) / (u1 - u0);
+	}
 	engine_event_init(&f->tick);
 }
 
@@ -268,43 +273,27 @@ static uint64_t atom_count(struct fluid *f, int j, double n)
 static void give_served(struct fluid *f, int64_t now_us, const struct fluid_out *o)
 {
 	struct meter *m = f->meter;
-	double plain = o->served - o->waited, atoms_total = 0;
+	double plain = o->served - o->waited;
 	uint64_t viol = whole(&f->cum_viol, o->violations, &f->given_viol);
 	uint64_t viol_s = whole(&f->cum_viol_service, o->viol_service, &f->given_viol_service);
-	uint64_t waited = whole(&f->cum_waited, o->waited, &f->given_waited);
-	uint64_t n_total = 0;
 
 	if (viol_s > viol)
 		viol_s = viol;
 	for (int i = 0; i < FLUID_S_ATOMS; i++) {
 		uint64_t k = atom_count(f, i, plain * f->s_weight[i]);
-		n_total += k;
-		atoms_total += (double)k;
 		meter_served_batch(m, now_us, f->s_atom[i], 0, k, 0, 0, 0, (double)k * f->s_atom[i] * SIM_US_PER_S);
 		for (int w = 0; w < FLUID_W_ATOMS; w++) {
 			double wait = o->wait_mean_s;
-			if (!o->wait_fixed && o->waited > 0) {
-				/* the exponential's mean over the atom's slice of levels [u0, u1): the atoms keep the
-				 * mean wait exact, E[W; w0 < W < w1] = (w0 + m) e^(-w0/m) - (w1 + m) e^(-w1/m) */
-				double mw = o->wait_mean_s, u0 = w_levels[w], u1 = w_levels[w + 1];
-				double w0 = -mw * log1p(-u0), w1 = u1 < 1 ? -mw * log1p(-u1) : 0;
-				double e1 = u1 < 1 ? (w1 + mw) * (1 - u1) : 0;
-				wait = ((w0 + mw) * (1 - u0) - e1) / (u1 - u0);
-			}
+			if (!o->wait_fixed && o->waited > 0)
+				wait = o->wait_mean_s * f->w_unit[w];
 			k = atom_count(f, FLUID_S_ATOMS * (w + 1) + i,
 				       o->waited * f->s_weight[i] * (w_levels[w + 1] - w_levels[w]));
-			n_total += k;
 			meter_served_batch(m, now_us, wait + f->s_atom[i], wait, k, 0, 0, k,
 					   (double)k * (wait + f->s_atom[i]) * SIM_US_PER_S);
 		}
 	}
-	(void)atoms_total;
 	/* the violations are counted from the formulas, not from the atoms (they are coarse) */
-	if (viol > 0 || viol_s > 0) {
-		meter_served_batch(m, now_us, 0, 0, 0, viol, viol_s, 0, 0);
-	}
-	(void)waited;
-	(void)n_total;
+	meter_served_batch(m, now_us, 0, 0, 0, viol, viol_s, 0, 0);
 }
 
 static void on_tick(struct engine *eng, struct event *ev);
@@ -355,7 +344,6 @@ static void on_tick(struct engine *eng, struct event *ev)
 	int64_t t1 = eng->now_us, next;
 	struct fluid_in in;
 	struct fluid_out o;
-	uint64_t arr_given = m->arrivals;
 	bool measured = f->t0_us >= sc->warmup_us;
 
 	meter_advance(m, t1);
@@ -368,16 +356,15 @@ static void on_tick(struct engine *eng, struct event *ev)
 	/* the arrivals every policy and sample reads, rounded cumulatively */
 	f->cum_arrivals += in.arrivals;
 	m->arrivals = (uint64_t)llround(f->cum_arrivals);
-	(void)arr_given;
 	give_integrals(f, &o);
 	if (measured) {
 		uint64_t g;
 		give_served(f, t1 - 1, &o);
 		g = m->timed_out;
-		meter_dropped_batch(m, t1 - 1, DROP_TIMEOUT, whole(&f->cum_timed_out, o.timed_out, &g) , 0,
+		meter_dropped_batch(m, t1 - 1, DROP_TIMEOUT, whole(&f->cum_timed_out, o.timed_out, &g), 0,
 				    o.timed_out * f->md.timeout_s * SIM_US_PER_S);
 		g = m->refused;
-		meter_dropped_batch(m, t1 - 1, DROP_REFUSED, whole(&f->cum_refused, o.refused, &g) - 0, 0, 0);
+		meter_dropped_batch(m, t1 - 1, DROP_REFUSED, whole(&f->cum_refused, o.refused, &g), 0, 0);
 		g = m->floor_count;
 		m->floor_count += whole(&f->cum_floor, in.arrivals * fluid_service_sf(&f->md, f->md.slo_s), &g);
 		for (int i = 0; i < METER_SLO_PCTS; i++)

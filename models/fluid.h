@@ -7,8 +7,8 @@
  *   - arrivals: the integral of the arrival rate over the period (fluid_rate.c), A; lambda = A / T;
  *   - capacity: c = the time-average of the instances in service over the period (the meter's integral)
  *     x slots_per_instance; S the service time, mean E[S], squared coefficient of variation cs^2;
- *   - no backlog and lambda E[S] < c: the period is stationary M/G/c. P(wait) = Erlang C(c, a), a = lambda
- *     E[S] (fractional c: linear between floor and ceil); the wait of a request that waits is exponential
+ *   - no backlog and lambda E[S] < c: the period is stationary M/G/c. P(wait) = Erlang C(c, a) (SOURCES.md [erlang-c]),
+ *     a = lambda E[S] (fractional c: linear between floor and ceil); the wait of a request that waits is exponential
  *     with mean (1 + cs^2) / 2 / (c / E[S] - lambda) (Allen-Cunneen, SOURCES.md [allen-cunneen]); with a
  *     queue timeout tau, the waits beyond tau are timeouts; P(latency > slo) = (1 - C) P(S > slo) +
  *     C E[P(S > slo - W), W <= tau] by Simpson's rule on 24 intervals;
@@ -97,10 +97,11 @@ struct fluid {
 	double backlog;              /* requests waiting now (fluid) */
 	double s_atom[FLUID_S_ATOMS];        /* quantiles of S */
 	double s_weight[FLUID_S_ATOMS];      /* their shares */
+	double w_unit[FLUID_W_ATOMS];        /* the wait atoms of a unit-mean exponential wait */
 	double carry[FLUID_S_ATOMS * (FLUID_W_ATOMS + 1)];  /* fractional requests not yet handed over, per atom */
-	double cum_arrivals, cum_timed_out, cum_refused, cum_viol, cum_viol_service, cum_waited, cum_floor;
+	double cum_arrivals, cum_timed_out, cum_refused, cum_viol, cum_viol_service, cum_floor;  /* expectations so far */
 	double cum_floor_pct[METER_SLO_PCTS];
-	uint64_t given_viol, given_viol_service, given_waited; /* handed to the meter so far */
+	uint64_t given_viol, given_viol_service;  /* handed to the meter so far */
 };
 
 /* Set up for sc (borrowed for the run), on eng and meter (kept). */
