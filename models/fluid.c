@@ -360,9 +360,10 @@ static void on_tick(struct engine *eng, struct event *ev)
 	if (measured) {
 		uint64_t g;
 		give_served(f, t1 - 1, &o);
+		uint64_t n;
 		g = m->timed_out;
-		meter_dropped_batch(m, t1 - 1, DROP_TIMEOUT, whole(&f->cum_timed_out, o.timed_out, &g), 0,
-				    o.timed_out * f->md.timeout_s * SIM_US_PER_S);
+		n = whole(&f->cum_timed_out, o.timed_out, &g);
+		meter_dropped_batch(m, t1 - 1, DROP_TIMEOUT, n, n, o.timed_out * f->md.timeout_s * SIM_US_PER_S);
 		g = m->refused;
 		meter_dropped_batch(m, t1 - 1, DROP_REFUSED, whole(&f->cum_refused, o.refused, &g), 0, 0);
 		g = m->floor_count;

@@ -105,6 +105,7 @@ START_TEST(diurnal_error_vs_requests)
 	ck_assert_msg(scenario_load(&sc, path, fluid, 2, &d) == STATUS_OK, "%s", d.msg);
 	ck_assert_msg(world_run(&sc, &sink, "test", &rf, &d) == STATUS_OK, "%s", d.msg);
 	scenario_fini(&sc);
+	sink = capture_sink(&cap);  /* a fresh capture for the second run */
 	ck_assert_msg(scenario_load(&sc, path, reqs, 1, &d) == STATUS_OK, "%s", d.msg);
 	ck_assert_msg(world_run(&sc, &sink, "test", &rr, &d) == STATUS_OK, "%s", d.msg);
 	scenario_fini(&sc);
@@ -115,6 +116,34 @@ START_TEST(diurnal_error_vs_requests)
 	printf("diurnal 3d: cost fluid %.2f requests %.2f; violation rate fluid %.6f requests %.6f\n", cf, cr, vf, vr);
 	ck_assert_msg(fabs(cf - cr) <= 0.01 * cr, "cost %g vs %g", cf, cr);
 	ck_assert_msg(fabs(vf - vr) <= fmax(0.2 * vr, 0.0005), "violation rate %g vs %g", vf, vr);
+}
+END_TEST
+
+/*
+ * The shipped scenarios fluid supports run in fluid mode to the end with the conservation identities of
+ * the finished run holding (this suite's world.c is built without NDEBUG: world.c, check_conserved): every
+ * measured request served or dropped, bills adding up, busy GPU-time within paid GPU-time.
+ */
+START_TEST(shipped_scenarios_conserved)
+{
+	static const char *const names[] = { "capacity-block-launch", "chat-serving", "odcr", "predictive-diurnal",
+		"realistic-mix", "recommend-commitments", "reserved-terms", "savings-plan", "spot-burst", "spot-trace" };
+	static const char *const sets[] = { "mode=fluid" };
+	static struct capture cap;
+
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		struct sink sink = capture_sink(&cap);  /* a fresh capture per run */
+		char path[1024];
+		struct scenario sc;
+		struct world_report rep;
+		struct diag d;
+
+		snprintf(path, sizeof path, "%s/%s.yaml", SCENARIO_DIR, names[i]);
+		ck_assert_msg(scenario_load(&sc, path, sets, 1, &d) == STATUS_OK, "%s: %s", names[i], d.msg);
+		ck_assert_msg(world_run(&sc, &sink, "test", &rep, &d) == STATUS_OK, "%s: %s", names[i], d.msg);
+		ck_assert_msg(world_report_get(&rep, "requests_total") > 0, "%s: no requests", names[i]);
+		scenario_fini(&sc);
+	}
 }
 END_TEST
 
@@ -130,6 +159,7 @@ int main(void)
 	tcase_add_test(tc, overloaded_backlog);
 	tcase_add_test(tc, fixed_fleet_constant_rate);
 	tcase_add_test(tc, diurnal_error_vs_requests);
+	tcase_add_test(tc, shipped_scenarios_conserved);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
