@@ -771,3 +771,77 @@ int meter_emit_hours(struct meter *m)
 	keep_status(m, m->sink.ops->hours(m->sink.self, m->hours + h0, (size_t)(m->nhours - h0)));
 	return m->status;
 }
+
+/* n values of v_s (bucket b, hist_bucket's) into h at once: what n calls of hist_add_bucket do. */
+static void hist_add_n(struct hist *h, double v_s, int b, uint64_t n)
+{
+	if (n == 0)
+		return;
+	if (b < 0)
+		h->zero += n;
+	else
+		h->counts[b] += n;
+	h->n += n;
+	h->sum_s += v_s * (double)n;
+	if (v_s > h->max_s)
+		h->max_s = v_s;
+}
+
+void meter_served_batch(struct meter *m, int64_t now_us, double latency_s, double wait_s, uint64_t n,
+			uint64_t violations, uint64_t viol_service, uint64_t waited, double sojourn_us)
+{
+	bool window = m->slo.window_us > 0;
+	int b;
+	struct sink_hour *hr;
+
+	if (n == 0 && violations == 0)
+		return;  /* most atoms of most periods: skip the logarithm below */
+	b = hist_bucket(latency_s);
+	if (window)
+		window_enter(m, now_us);
+	hr = hour_enter(m, now_us);
+	hr->requests += n;
+	hr->violations += violations;
+	hist_add_n(&m->hour_latency, latency_s, b, n);
+	hist_add_n(&m->latency, latency_s, b, n);
+	if (window) {
+		hist_add_n(&m->win_latency, latency_s, b, n);
+		m->win_violations += violations;
+	}
+	hist_add_n(&m->wait, wait_s, hist_bucket(wait_s), n);
+	m->served += n;
+	m->sojourn_us += sojourn_us;
+	m->waited += waited;
+	m->slo_violations += violations;
+	m->slo_service += viol_service;
+	m->slo_wait += violations - viol_service;
+}
+
+void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, uint64_t n, uint64_t waited,
+			 double sojourn_us)
+{
+	struct sink_hour *hr;
+
+	if (n == 0)
+		return;
+	if (m->slo.window_us > 0) {
+		window_enter(m, now_us);
+		m->win_dropped += n;
+		m->win_violations += n;
+	}
+	hr = hour_enter(m, now_us);
+	hr->requests += n;
+	hr->violations += n;
+	m->sojourn_us += sojourn_us;
+	m->slo_violations += n;
+	m->ttft_violations += n;
+	m->waited += waited;
+	if (why == DROP_TIMEOUT)
+		m->timed_out += n;
+	else if (why == DROP_REFUSED)
+		m->refused += n;
+	else if (why == DROP_INTERRUPTED)
+		m->interrupted_dropped += n;
+	else
+		m->unserved += n;
+}

@@ -341,6 +341,19 @@ extern const double meter_slo_quantile[METER_SLO_PCTS];
  */
 bool meter_conserved(const struct meter *m, char *why, size_t n);
 
+/*
+ * Fluid mode (fluid.h) hands its requests over in batches, one per period, already counted: `n` measured
+ * requests served at now_us with this latency and wait (one atom of the period's latency distribution).
+ * Counts, the latency and wait histograms, the clock hour's and the SLO window's rows advance as n calls of
+ * meter_served would, except that the violations are the caller's (`violations` of the n, `viol_service` of
+ * them with a service time alone over the SLO), `waited` of them waited, and sojourn_us is their summed
+ * time in system. meter_dropped_batch is n calls of meter_dropped (why, waited as given) in one.
+ */
+void meter_served_batch(struct meter *m, int64_t now_us, double latency_s, double wait_s, uint64_t n,
+			uint64_t violations, uint64_t viol_service, uint64_t waited, double sojourn_us);
+void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, uint64_t n, uint64_t waited,
+			 double sojourn_us);
+
 /* Fill list (METER_MAX_METRICS entries) with the named metrics; returns how many. */
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list);
 

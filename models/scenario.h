@@ -99,6 +99,12 @@ enum service_kind {
 	SERVICE_TRACE         /* the service time the trace gives for each request */
 };
 
+/* How a run advances (`mode`; README, "Fluid mode"). */
+enum run_mode {
+	MODE_REQUESTS,  /* one event per request (the default) */
+	MODE_FLUID      /* one tick per fluid.period_s with queueing formulas (fluid.h) */
+};
+
 enum policy_kind {
 	POLICY_NONE,            /* fixed fleet */
 	POLICY_TARGET_TRACKING, /* Application Auto Scaling target tracking (SOURCES.md [tt-proportional]) */
@@ -545,6 +551,9 @@ struct scenario {
 
 	struct scenario_jobs jobs;  /* `jobs` (scenario_jobs.c); jobs.n = 0 without */
 	bool no_traffic;            /* no `workload`: a jobs-only scenario (jobs.n > 0) */
+	enum run_mode mode;         /* `mode`: requests (default) | fluid (scenario_mode.c, fluid.h) */
+	int64_t fluid_period_us;    /* `fluid.period_s`: the fluid tick, default 60 s; divides
+	                               autoscaling.resolution_s and sample_period */
 
 	char *warnings;   /* warnings found while loading, one per line ("FILE:LINE:COL: ..."), owned; "" */
 	char *path;       /* the file loaded, owned; NULL for scenario_parse_string */

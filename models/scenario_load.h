@@ -190,6 +190,11 @@ int scenario_load_limits(struct load *l);
 /* Autoscaling's defaults that depend on the fleet (min, max), then the checks across the two. */
 int scenario_load_finish(struct load *l);
 
+/* ---- the run mode, in scenario_mode.c ---------------------------------------------------------- */
+
+/* Read `mode` and `fluid` (last: fluid mode refuses, by key, the features it does not model). */
+int scenario_load_mode(struct load *l);
+
 /* ---- jobs, in scenario_jobs.c and scenario_jobfile.c -------------------------------------------- */
 
 #define MAX_JOBS 100000        /* jobs in `jobs.list` and `jobs.trace` together */
@@ -298,6 +303,8 @@ extern const struct scenario_load_names scenario_load_jobs_keys, scenario_load_f
 	scenario_load_job_keys, scenario_load_job_policy_names, scenario_load_recovery_names,
 	scenario_load_use_names;
 extern const struct scenario_yaml_bounds *const scenario_load_work, *const scenario_load_failure_rate;
+/* scenario_mode.c */
+extern const struct scenario_load_names scenario_load_mode_names, scenario_load_fluid_keys;
 /* scenario_plan.c */
 extern const struct scenario_load_names scenario_load_segment_keys;
 extern const struct scenario_yaml_bounds *const scenario_load_startup_cv;

@@ -577,6 +577,15 @@ static const struct scenario_schema_map type_map = { "catalog.*", &scenario_load
 static const struct scenario_schema_key type_item = { MAP_(NULL, type_map), .desc = "an instance type: "
 	"overrides of a catalogue entry, or a new type" };
 
+/* ---- the run mode (scenario_mode.c) ------------------------------------------------------------- */
+
+static const struct scenario_schema_key fluid_entries[] = {
+	{ DUR_("period_s", 0, true, H_US), .dflt = "\"60s\"", .desc = "the fluid tick: arrivals and queueing "
+	  "are computed per period (divides autoscaling.resolution_s and sample_period)" },
+	END };
+static const struct scenario_schema_map fluid_map = { "fluid", &scenario_load_fluid_keys,
+	.entries = fluid_entries };
+
 static const struct scenario_schema_key top_entries[] = {
 	{ STR_("name", SCENARIO_NAME_MAX), REQ, .desc = "the scenario's name, stored with each run" },
 	{ INT_("seed", 0, INT64_MAX), .dflt = "1", .desc = "the random seed" },
@@ -600,6 +609,9 @@ static const struct scenario_schema_key top_entries[] = {
 	{ DICT_("catalog", SCENARIO_NAME_MAX, type_item), .desc = "instance types: override a catalogue entry "
 	  "or define a new one" },
 	{ MAP_("jobs", jobs_map), .desc = "training and batch jobs (a scenario with jobs may have no workload)" },
+	{ CHOICE_("mode", scenario_load_mode_names), .dflt = "\"requests\"", .desc = "requests: one event per "
+	  "request; fluid: per-period queueing formulas for long horizons (a subset of the format)" },
+	{ MAP_("fluid", fluid_map), .desc = "fluid-mode settings (only with mode: fluid)" },
 	END };
 const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
 	.entries = top_entries };

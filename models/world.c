@@ -12,6 +12,7 @@
 #include "cron.h"
 #include "engine.h"
 #include "fleet.h"
+#include "fluid.h"
 #include "jobs.h"
 #include "policy.h"
 #include "serving.h"
@@ -30,6 +31,7 @@ struct world {
 	struct serving serving;
 	struct copies copies;        /* model copies: what the policies scale when sc->copies.enabled */
 	struct jobs jobs;            /* training and batch jobs, when sc->jobs.n > 0 */
+	struct fluid fluid;          /* mode: fluid's periodic tick, in place of the requests (fluid.h) */
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
@@ -98,12 +100,18 @@ static int serving_now(const struct world *w)
 	return w->sc->copies.enabled ? w->meter.copies : w->meter.in_service;
 }
 
+/* Requests waiting now: serving's queue, or in fluid mode the fluid backlog (rounded). */
+static int64_t queue_now(const struct world *w)
+{
+	return w->sc->mode == MODE_FLUID ? fluid_queue_len(&w->fluid) : serving_queue_len(&w->serving);
+}
+
 static void on_sample(struct engine *eng, struct event *ev)
 {
 	struct world *w = container_of(ev, struct world, sample);
 
-	meter_sample(&w->meter, eng->now_us, serving_queue_len(&w->serving), fleet_cost_rate(&w->fleet, eng->now_us));
-	warn_sample(&w->warn, eng->now_us, serving_now(w), capacity_max(w), serving_queue_len(&w->serving));
+	meter_sample(&w->meter, eng->now_us, queue_now(w), fleet_cost_rate(&w->fleet, eng->now_us));
+	warn_sample(&w->warn, eng->now_us, serving_now(w), capacity_max(w), queue_now(w));
 	if (w->meter.status != STATUS_OK) {
 		engine_stop(eng);
 		return;
@@ -478,8 +486,11 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		.max_violation_rate = sc->slo.max_violation_rate,
 		.window_us = sc->slo.window_us,
 		.window_phase_us = window_phase_us(sc) });
-	/* a jobs-only scenario has no traffic: no source, no arrival, serving simply has nothing */
-	if (!sc->no_traffic && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
+	/* a jobs-only scenario has no traffic: no source, no arrival, serving simply has nothing; in fluid
+	 * mode the tick stands in for the source */
+	if (sc->mode == MODE_FLUID)
+		fluid_init(&w->fluid, sc, &w->eng, &w->meter);
+	else if (!sc->no_traffic && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
 		return rc;
 	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter);
 	if (rc)
@@ -543,7 +554,13 @@ static void run_to_horizon(struct world *w)
 		rc = jobs_start(&w->jobs);
 	if (rc != STATUS_OK)
 		return;
-	if (!sc->no_traffic)
+	/* the fluid tick is scheduled before the sample and the evaluation, so that at equal times it runs
+	 * first (engine.h) and they see the period it closes */
+	if (sc->mode == MODE_FLUID && (rc = fluid_start(&w->fluid)) != STATUS_OK) {
+		meter_fail(&w->meter, rc);
+		return;
+	}
+	if (!sc->no_traffic && sc->mode != MODE_FLUID)
 		next_arrival(w);
 	if (sc->sample_period_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
@@ -648,9 +665,13 @@ static void drain(struct world *w)
 	engine_cancel(&w->eng, &w->sample);
 	engine_cancel(&w->eng, &w->evaluate);
 	engine_cancel(&w->eng, &w->scheduled);
+	if (w->sc->mode == MODE_FLUID)
+		engine_cancel(&w->eng, &w->fluid.tick);
 	settle(w);
 	engine_run(&w->eng, SIM_TIME_MAX);
 	serving_abandon(&w->serving);
+	if (w->sc->mode == MODE_FLUID)
+		fluid_close(&w->fluid);
 	meter_finish(&w->meter);
 }
 

@@ -1,0 +1,125 @@
+/*
+ * scenario_mode: the `mode` and `fluid` keys (README, "Fluid mode").
+ *
+ *     mode: requests | fluid       (default requests)
+ *     fluid: {period_s: 60s}       (only with mode: fluid)
+ *
+ * Read last, once everything else is known, because fluid mode models a subset of the scenario format and
+ * refuses the rest by key, at the key's line and column: "mode: fluid does not support X; use mode:
+ * requests". What it refuses, and why (fluid.h says what it does model):
+ *   - arrivals kinds mmpp, trace and rate_series: fluid mode needs the expected arrivals of each period as a
+ *     closed-form integral of a rate function (poisson, uniform, diurnal, flash_crowd have one; an MMPP's
+ *     rate is random, a trace or a rate series is data);
+ *   - the arrivals transforms speedup, loop and offset (they re-time a source; scale_rate and
+ *     growth_per_day only scale the rate and are supported);
+ *   - service kinds tokens and trace (no closed-form service-time distribution), hence TTFT SLOs too;
+ *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model).
+ * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
+ * every sample sees whole, fresh periods (a longer period would hand the policy the same value twice).
+ */
+#include <stdio.h>
+
+#include "scenario_load.h"
+#include "status.h"
+
+#define DEFAULT_FLUID_PERIOD_US (60 * S_US)
+#define MAX_FLUID_PERIOD_US (3600 * S_US)
+
+static const char *const mode_names[] = { "requests", "fluid" };
+static const char *const fluid_keys[] = { "period_s", NULL };
+
+/* Refuse the feature at r (present) by name. */
+static int unsupported(struct load *l, const struct scenario_yaml_ref *r, const char *what)
+{
+	return scenario_yaml_fail(&l->y, r, "mode: fluid does not support %s; use mode: requests", what);
+}
+
+/* The first feature of l->sc that fluid mode does not model, refused at its key; STATUS_OK if none. */
+static int refuse_unsupported(struct load *l)
+{
+	static const char *const transforms[] = { "speedup", "loop", "offset" };
+	struct scenario_yaml_ref wl, arr, svc, serving, as, r;
+	const struct scenario *sc = &l->sc;
+	char what[96];
+
+	scenario_yaml_child(&l->root, "jobs", &r);
+	if (r.node)
+		return unsupported(l, &r, "jobs");
+	scenario_yaml_child(&l->root, "workload", &wl);
+	scenario_yaml_child(&wl, "arrivals", &arr);
+	scenario_yaml_child(&arr, "kind", &r);
+	if (sc->arrivals.kind == ARRIVAL_MMPP || sc->arrivals.kind == ARRIVAL_TRACE ||
+	    sc->arrivals.kind == ARRIVAL_RATE_SERIES) {
+		snprintf(what, sizeof what, "arrivals kind %s",
+			 sc->arrivals.kind == ARRIVAL_MMPP ? "mmpp" :
+			 sc->arrivals.kind == ARRIVAL_TRACE ? "trace" : "rate_series");
+		return unsupported(l, &r, what);
+	}
+	for (size_t i = 0; i < sizeof transforms / sizeof transforms[0]; i++) {
+		scenario_yaml_child(&arr, transforms[i], &r);
+		if (r.node) {
+			snprintf(what, sizeof what, "the arrivals transform %s", transforms[i]);
+			return unsupported(l, &r, what);
+		}
+	}
+	scenario_yaml_child(&wl, "service", &svc);
+	scenario_yaml_child(&svc, "kind", &r);
+	if (sc->service.kind == SERVICE_TOKENS || sc->service.kind == SERVICE_TRACE)
+		return unsupported(l, &r, sc->service.kind == SERVICE_TOKENS ? "service kind tokens"
+				   : "service kind trace");
+	scenario_yaml_child(&l->root, "serving", &serving);
+	scenario_yaml_child(&serving, "copies", &r);
+	if (r.node)
+		return unsupported(l, &r, "serving.copies");
+	scenario_yaml_child(&l->root, "autoscaling", &as);
+	scenario_yaml_child(&as, "scale_from_zero", &r);
+	if (r.node && sc->autoscaling.scale_from_zero)
+		return unsupported(l, &r, "autoscaling.scale_from_zero");
+	return STATUS_OK;
+}
+
+/* fluid.period_s must divide the policy's resolution and the sample period (see the top of the file). */
+static int check_period(struct load *l, const struct scenario_yaml_ref *r)
+{
+	const struct scenario *sc = &l->sc;
+	int64_t p = sc->fluid_period_us;
+
+	if (sc->autoscaling.policy != POLICY_NONE && sc->autoscaling.resolution_us % p != 0)
+		return scenario_yaml_fail(&l->y, r, "fluid.period_s (%g s) does not divide autoscaling.resolution_s "
+					  "(%g s); expected a period that does, so that every evaluation sees whole "
+					  "periods", (double)p / 1e6, (double)sc->autoscaling.resolution_us / 1e6);
+	if (sc->sample_period_us % p != 0)
+		return scenario_yaml_fail(&l->y, r, "fluid.period_s (%g s) does not divide sample_period (%g s); "
+					  "expected a period that does, so that every sample sees whole periods",
+					  (double)p / 1e6, (double)sc->sample_period_us / 1e6);
+	return STATUS_OK;
+}
+
+int scenario_load_mode(struct load *l)
+{
+	struct scenario_yaml_ref mode, fluid, r;
+	int m = MODE_REQUESTS, rc;
+
+	scenario_yaml_child(&l->root, "mode", &mode);
+	if ((rc = scenario_yaml_choice(&l->y, &mode, mode_names, 2, &m)))
+		return rc;
+	l->sc.mode = (enum run_mode)m;
+	l->sc.fluid_period_us = DEFAULT_FLUID_PERIOD_US;
+	scenario_yaml_child(&l->root, "fluid", &fluid);
+	if (fluid.node && m != MODE_FLUID)
+		return scenario_yaml_fail(&l->y, &fluid, "fluid settings without mode: fluid; expected mode: fluid "
+					  "beside them, or no fluid key");
+	if ((rc = scenario_yaml_mapping(&l->y, &fluid, fluid_keys, NULL, NULL)))
+		return rc;
+	scenario_yaml_child(&fluid, "period_s", &r);
+	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_FLUID_PERIOD_US, &l->sc.fluid_period_us)))
+		return rc;
+	if (m != MODE_FLUID)
+		return STATUS_OK;
+	if ((rc = check_period(l, r.node ? &r : &mode)))
+		return rc;
+	return refuse_unsupported(l);
+}
+
+const struct scenario_load_names scenario_load_mode_names = SCENARIO_LOAD_NAMES(mode_names);
+const struct scenario_load_names scenario_load_fluid_keys = SCENARIO_LOAD_KEYS(fluid_keys);
