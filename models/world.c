@@ -74,7 +74,12 @@ static void next_arrival(struct world *w)
 	int rc = workload_next(&w->wl, &w->next, w->d);
 
 	if (rc == STATUS_OK) {
-		schedule_or_fail(w, &w->arrival, w->next.arrival_us, on_arrival);
+		/* arrivals come one after another: the engine keeps the next one beside its heap (engine.h) */
+		rc = engine_schedule_lane(&w->eng, &w->arrival, w->next.arrival_us, on_arrival);
+		if (rc != STATUS_OK) {
+			meter_fail(&w->meter, rc);
+			engine_stop(&w->eng);
+		}
 	} else if (rc != STATUS_DONE) {
 		if (w->meter.status == STATUS_OK)
 			w->meter.status = rc; /* the message is already in w->d */

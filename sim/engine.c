@@ -19,11 +19,13 @@ void engine_init(struct engine *eng)
 	eng->same_instant_max = ENGINE_SAME_INSTANT_MAX;
 	eng->stalled = false;
 	eng->nstalled_ev = 0;
+	eng->lane = NULL;
 	evq_init(&eng->q);
 }
 
 void engine_fini(struct engine *eng)
 {
+	engine_cancel(eng, eng->lane);
 	evq_fini(&eng->q);
 }
 
@@ -35,20 +37,27 @@ void engine_event_init(struct event *ev)
 	ev->fn = NULL;
 }
 
+/* Refuse (and record the first) scheduling into the past: a checked failure in every build (engine.h). */
+static bool in_past(struct engine *eng, const struct event *ev, int64_t t_us)
+{
+	if (t_us >= eng->now_us)
+		return false;
+	if (!eng->refused) {
+		eng->refused = ev;
+		eng->refused_t_us = t_us;
+		eng->refused_now_us = eng->now_us;
+	}
+	return true;
+}
+
 int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
 		    void (*fn)(struct engine *eng, struct event *ev))
 {
 	struct event old = *ev;
 	int rc;
 
-	if (t_us < eng->now_us) {  /* a checked failure in every build, not an assert (see engine.h) */
-		if (!eng->refused) {
-			eng->refused = ev;
-			eng->refused_t_us = t_us;
-			eng->refused_now_us = eng->now_us;
-		}
+	if (in_past(eng, ev, t_us))
 		return STATUS_EINTERNAL;
-	}
 	assert(!evq_queued(ev));
 	ev->t_us = t_us;
 	ev->seq = eng->next_seq;
@@ -62,9 +71,41 @@ int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
 	return STATUS_OK;
 }
 
+int engine_schedule_lane(struct engine *eng, struct event *ev, int64_t t_us,
+			 void (*fn)(struct engine *eng, struct event *ev))
+{
+	if (in_past(eng, ev, t_us))
+		return STATUS_EINTERNAL;
+	assert(!evq_queued(ev) && eng->lane == NULL);
+	ev->t_us = t_us;
+	ev->seq = eng->next_seq++;  /* numbered as engine_schedule numbers: the order is the heap's */
+	ev->fn = fn;
+	ev->heap_idx = EVQ_LANE;
+	eng->lane = ev;
+	return STATUS_OK;
+}
+
 void engine_cancel(struct engine *eng, struct event *ev)
 {
-	evq_remove(&eng->q, ev);
+	if (ev && ev == eng->lane) {
+		eng->lane = NULL;
+		ev->heap_idx = EVQ_NOT_QUEUED;
+		return;
+	}
+	if (ev)
+		evq_remove(&eng->q, ev);
+}
+
+/* The earliest pending event, from the heap or the lane, by (time, sequence); NULL if none. */
+static struct event *earliest(struct engine *eng)
+{
+	struct event *h = evq_peek(&eng->q), *l = eng->lane;
+
+	if (!l)
+		return h;
+	if (!h || l->t_us < h->t_us || (l->t_us == h->t_us && l->seq < h->seq))
+		return l;
+	return h;
 }
 
 /*
@@ -94,7 +135,7 @@ uint64_t engine_run(struct engine *eng, int64_t until_us)
 
 	eng->stopping = eng->stalled;
 	while (!eng->stopping) {
-		struct event *ev = evq_peek(&eng->q);
+		struct event *ev = earliest(eng);
 		if (!ev || ev->t_us > until_us)
 			break;
 		if (ev->t_us != eng->now_us) {
@@ -103,7 +144,12 @@ uint64_t engine_run(struct engine *eng, int64_t until_us)
 		}
 		if (!same_instant_ok(eng, ev))
 			break;  /* ev stays queued */
-		evq_take(&eng->q);  /* a pop whose second half the handler's first schedule saves (evq.h) */
+		if (ev == eng->lane) {
+			eng->lane = NULL;
+			ev->heap_idx = EVQ_NOT_QUEUED;
+		} else {
+			evq_take(&eng->q);  /* a pop whose second half the handler's first schedule saves (evq.h) */
+		}
 		assert(ev->t_us >= eng->now_us);
 		eng->now_us = ev->t_us;
 		eng->events_run++;

@@ -27,6 +27,7 @@
 struct engine;
 
 #define EVQ_NOT_QUEUED SIZE_MAX
+#define EVQ_LANE (SIZE_MAX - 1)  /* heap_idx of the event in the engine's lane (engine.h): queued, not here */
 
 struct event {
 	int64_t t_us;      /* when it fires, microseconds from the scenario start */

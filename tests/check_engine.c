@@ -480,6 +480,154 @@ START_TEST(clock_that_stops_advancing_is_stopped)
 }
 END_TEST
 
+/*
+ * The lane (engine_schedule_lane) keeps one event beside the heap; events still run in (time, sequence)
+ * order. Schedule, in this order: A at 20 (heap), L at 10 (lane), B at 10 (heap), C at 5 (heap). By time,
+ * C (5) first; at 10, L was scheduled before B, so L then B; then A (20). And a lane event scheduled after
+ * a heap event at an equal time runs after it: D at 30 (heap), then M at 30 (lane): D, M.
+ */
+START_TEST(lane_keeps_time_then_schedule_order)
+{
+	struct item it[6];
+	struct log log = { .n = 0 };
+	struct engine eng;
+	static const int want[] = { 3, 1, 2, 0, 4, 5 };
+
+	engine_init(&eng);
+	for (int i = 0; i < 6; i++)
+		item_init(&it[i], i, &log);
+	sched(&eng, &it[0], 20);
+	ck_assert_int_eq(engine_schedule_lane(&eng, &it[1].ev, 10, on_item), STATUS_OK);
+	ck_assert(evq_queued(&it[1].ev));
+	sched(&eng, &it[2], 10);
+	sched(&eng, &it[3], 5);
+	ck_assert_uint_eq(engine_run(&eng, 20), 4);  /* the lane is free again once L has run */
+	sched(&eng, &it[4], 30);
+	ck_assert_int_eq(engine_schedule_lane(&eng, &it[5].ev, 30, on_item), STATUS_OK);
+	ck_assert_uint_eq(engine_run(&eng, SIM_TIME_MAX), 2);
+	expect_ids(&log, want, 6);
+	ck_assert_int_eq(log.t_us[1], 10);
+	ck_assert(!evq_queued(&it[1].ev) && !evq_queued(&it[5].ev));
+	engine_fini(&eng);
+}
+END_TEST
+
+/* A lane event can be cancelled (then the lane takes another), is refused in the past like any event, and
+ * engine_fini leaves it not queued. */
+START_TEST(lane_cancel_refuse_fini)
+{
+	struct item it[3];
+	struct log log = { .n = 0 };
+	struct engine eng;
+
+	engine_init(&eng);
+	for (int i = 0; i < 3; i++)
+		item_init(&it[i], i, &log);
+	ck_assert_int_eq(engine_schedule_lane(&eng, &it[0].ev, 10, on_item), STATUS_OK);
+	engine_cancel(&eng, &it[0].ev);
+	ck_assert(!evq_queued(&it[0].ev));
+	engine_cancel(&eng, &it[0].ev);  /* harmless twice */
+	ck_assert_int_eq(engine_schedule_lane(&eng, &it[1].ev, 15, on_item), STATUS_OK);
+	ck_assert_uint_eq(engine_run(&eng, SIM_TIME_MAX), 1);
+	ck_assert_int_eq(log.id[0], 1);
+	ck_assert_int_eq(eng.now_us, 15);
+	ck_assert_int_eq(engine_schedule_lane(&eng, &it[2].ev, 14, on_item), STATUS_EINTERNAL);
+	ck_assert_ptr_eq(eng.refused, &it[2].ev);
+	ck_assert(!evq_queued(&it[2].ev));
+	ck_assert_int_eq(engine_schedule_lane(&eng, &it[2].ev, 40, on_item), STATUS_OK);
+	engine_fini(&eng);
+	ck_assert(!evq_queued(&it[2].ev));
+}
+END_TEST
+
+/* One self-rescheduling source through the lane, many heap events at random times (ties included): the
+ * same run order as with every event in the heap. */
+struct log2 {
+	int id[4096];
+	int n;
+};
+
+struct chain {
+	struct event ev;
+	struct log2 *log;
+	int left;
+	uint64_t x;           /* a small generator for the gaps */
+	bool lane;            /* reschedule through the lane */
+};
+
+static uint64_t next_x(uint64_t *x)
+{
+	*x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return *x >> 33;
+}
+
+struct rnd_item {
+	struct event ev;
+	int id;
+	struct log2 *log;
+};
+
+static void on_rnd(struct engine *eng, struct event *ev)
+{
+	struct rnd_item *it = container_of(ev, struct rnd_item, ev);
+
+	(void)eng;
+	it->log->id[it->log->n++] = it->id;
+}
+
+static void on_chain(struct engine *eng, struct event *ev)
+{
+	struct chain *c = container_of(ev, struct chain, ev);
+	int64_t at = eng->now_us + (int64_t)(next_x(&c->x) % 4);
+
+	c->log->id[c->log->n++] = -1;
+	if (--c->left > 0) {
+		int rc = c->lane ? engine_schedule_lane(eng, ev, at, on_chain) : engine_schedule(eng, ev, at, on_chain);
+		ck_assert_int_eq(rc, STATUS_OK);
+	}
+}
+
+static void run_mix(bool lane, uint64_t seed, struct log2 *log)
+{
+	static struct rnd_item items[1000];
+	struct chain c = { .log = log, .left = 1000, .x = seed, .lane = lane };
+	struct engine eng;
+	uint64_t x = seed ^ 0x9e3779b97f4a7c15ULL;
+
+	log->n = 0;
+	engine_init(&eng);
+	engine_event_init(&c.ev);
+	for (int i = 0; i < 1000; i++) {
+		engine_event_init(&items[i].ev);
+		items[i].id = i;
+		items[i].log = log;
+		ck_assert_int_eq(engine_schedule(&eng, &items[i].ev, (int64_t)(next_x(&x) % 1500), on_rnd), STATUS_OK);
+	}
+	if (lane)
+		ck_assert_int_eq(engine_schedule_lane(&eng, &c.ev, 0, on_chain), STATUS_OK);
+	else
+		ck_assert_int_eq(engine_schedule(&eng, &c.ev, 0, on_chain), STATUS_OK);
+	ck_assert_uint_eq(engine_run(&eng, SIM_TIME_MAX), 2000);
+	engine_fini(&eng);
+}
+
+START_TEST(lane_runs_as_the_heap_would)
+{
+	static struct log2 a, b;
+	uint64_t seed = test_seed("lane_runs_as_the_heap_would", 17);
+
+	for (int r = 0; r < 20; r++) {
+		run_mix(false, seed + (uint64_t)r, &a);
+		run_mix(true, seed + (uint64_t)r, &b);
+		ck_assert_int_eq(a.n, 2000);
+		ck_assert_int_eq(b.n, 2000);
+		for (int i = 0; i < a.n; i++)
+			ck_assert_msg(a.id[i] == b.id[i], "seed %llu round %d: event %d differs (%d vs %d)",
+				      (unsigned long long)seed, r, i, a.id[i], b.id[i]);
+	}
+}
+END_TEST
+
 static Suite *engine_suite(void)
 {
 	Suite *s = suite_create("engine");
@@ -498,6 +646,9 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, two_engines_are_independent);
 	tcase_add_test(tc, schedule_into_past_is_refused);
 	tcase_add_test(tc, clock_that_stops_advancing_is_stopped);
+	tcase_add_test(tc, lane_keeps_time_then_schedule_order);
+	tcase_add_test(tc, lane_cancel_refuse_fini);
+	tcase_add_test(tc, lane_runs_as_the_heap_would);
 	suite_add_tcase(s, tc);
 	return s;
 }
