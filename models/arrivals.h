@@ -70,13 +70,13 @@ int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, s
 
 /*
  * The diurnal source's thinning, exposed for tests (src must come from arrivals_profile_new): its rate at
- * t_s seconds from the start, computed exactly; its largest rate (the candidates' rate); and whether it
- * keeps a candidate at t_s drawn with uniform u, which must be exactly u x max_rate < rate, with *exact
- * set when the rate had to be computed (the squeeze could not decide). keeps may update a cache in src.
+ * t_s seconds from the start, computed exactly; for the step (minute) holding t_s, the bounds lo and hi the
+ * source thins against and the rate it computes there (so lo <= rate <= hi must hold; the call moves the
+ * source's current step: use it on a source that draws no more); and the exponential gaps it has drawn.
  */
 double arrivals_profile_rate(const struct arrival_source *src, double t_s);
-double arrivals_profile_max_rate(const struct arrival_source *src);
-bool arrivals_profile_keeps(struct arrival_source *src, double t_s, double u, bool *exact);
+void arrivals_profile_step(struct arrival_source *src, double t_s, double *lo, double *rate, double *hi);
+uint64_t arrivals_profile_candidates(const struct arrival_source *src);
 
 /* Check every row of rate-series file `path` (in `format`) as arrivals_series_new would read it, drawing
  * nothing: STATUS_OK, STATUS_ENOENT (cannot open or read) or STATUS_EINPUT with "FILE:LINE: ..." in d. */

@@ -9,26 +9,26 @@
  * (piecewise constant, and then rate_per_s x the mean of the 24 factors is the daily mean). weekly(d) =
  * weekly[d] with `weekly`, else 1.
  *
- * Arrivals are drawn exactly by thinning (Lewis and Shedler 1979): candidates come from a Poisson process at
- * the largest rate the profile reaches, max_rate, and each is kept with probability rate(t) / max_rate.
- * This costs max_rate / mean rate candidates per arrival: 2 for amplitude 1, more for spiky hourly tables,
- * which is fine for the profiles planners write (a table of mostly zeros would be better served by bounds
- * per hour). Both the candidates and the coin flips come from the one arrival stream.
+ * Arrivals are drawn exactly by thinning (Lewis and Shedler 1979) against a piecewise-constant bound: the
+ * day is cut into 1440 steps of a minute, and for each step we keep a lower and an upper bound of the
+ * rate, lo <= rate_per_s x daily <= hi, of the value the exact computation can return anywhere in it (the
+ * exact rate at both ends, the sinusoid's peak or trough when it lies in the step, widened by 2^-30 of the
+ * largest daily rate: floating-point error is under 1e-14 of it, see bound_steps). Inside a step,
+ * candidates come from a Poisson process at hi x weekly (the step's day's weekly factor), and each is kept
+ * with probability rate(t) / (hi x weekly): with u x hi x weekly < lo x weekly it is kept without
+ * computing rate(t) (the squeeze), else rate(t) decides. A candidate past the step's end is not used: by
+ * the exponential's lack of memory the process starts afresh at the end, at the next step's bound (a step
+ * whose bound is 0, a closed hour or day, draws nothing). Each candidate costs two draws from the arrival
+ * stream, an exponential gap and a uniform, and each step one more gap (the one that overshoots it).
  *
- * The squeeze (issue 17): deciding a candidate exactly costs a cos (or a table look-up), a floor, a
- * division and a modulo, and most candidates do not need it. At construction the day is cut into 1440 steps
- * of a minute, and for each step we keep a lower and an upper bound, lo <= rate_per_s x daily <= hi, of the
- * value the exact computation can return anywhere in it (the exact rate at both ends, the sinusoid's peak
- * or trough when it lies in the step, widened by 2^-30 of the largest daily rate: floating-point error is
- * under 1e-14 of it, see bound_steps). A candidate with u x max_rate < lo x weekly is then kept and one with
- * u x max_rate >= hi x weekly dropped, with no cos; only those in between compute rate(t) as before: for a
- * sinusoid, the rate's variation over a day (4 x amplitude x rate_per_s) spread over 1440 steps and divided
- * by the largest rate, 1 candidate in 960 at amplitude 0.6. The decision is exactly the one rate(t) gives, and the draws are the same
- * two per candidate, so arrivals are identical to the bit. The bounds of the current step, times its day's
- * weekly factor, are kept with the step's span of time, so that most candidates cost only comparisons.
- * Steps of a minute rather than an hour keep that share small for a sinusoid; with an hourly table, which
- * is constant inside an hour, only candidates in an hour's last minute that fall between two hours' rates
- * need rate(t).
+ * Why a bound per step rather than one for the whole profile (SOURCES.md [thinning-piecewise]): a
+ * candidate costs a logarithm (its exponential gap), and with one bound a profile needs max / mean
+ * candidates per arrival (1.6 at amplitude 0.6, 2 at amplitude 1, more for spiky hourly tables). A
+ * minute's bound exceeds the rate in it by at most the rate's change over a minute, so a sinusoid needs
+ * 1 + amplitude / 1440 candidates per arrival on average, plus one draw per step; the exact rate (a cos)
+ * is needed for about one candidate in 2000 at amplitude 0.6 (those between the step's bounds). This
+ * changed the draws from those of one global bound (issue 17): the same scenario and seed now give other
+ * arrivals, from the same process.
  *
  * Like every synthetic source this one knows nothing of the horizon (see arrivals_rate.c); it ends only if
  * the profile is zero everywhere or time no longer fits in int64 microseconds.
@@ -64,15 +64,19 @@ struct profile_source {
 	double hourly[24];           /* factors per hour of day, when has_hourly */
 	bool has_hourly;
 	double weekly[7];            /* factors per day of week, Monday first (all 1 without `weekly`) */
-	double max_rate_per_s;       /* the largest value rate(t) takes: the thinning bound */
+	double max_rate_per_s;       /* the largest value rate(t) takes (0: the profile is closed for good) */
 	double start_tod_s;          /* time of day of the scenario start, seconds in [0, 86400) */
 	int start_weekday;           /* day of week of the scenario start, 0 = Monday */
-	double t_s;                  /* the last candidate, seconds from the start */
+	int64_t first_step;          /* the step holding the start: floor(start_tod_s / 60) */
 	double step_lo[NSTEPS];      /* per minute of day: at most rate_per_s x daily anywhere in it, per s */
 	double step_hi[NSTEPS];      /* and at least it, per s (bound_steps) */
-	double step_x0, step_x1;     /* the current step, as start_tod_s + t_s in [step_x0, step_x1]; empty
-	                                (x0 > x1) before the first candidate */
-	double step_lo_w, step_hi_w; /* its bounds times its day's weekly factor: bounds of rate(t) in it */
+	double x;                    /* the last candidate (or step start), seconds from the start day's 00:00 */
+	int64_t step;                /* the current step: x in [60 step, 60 (step + 1)) */
+	double step_end;             /* 60 (step + 1) */
+	double step_day;             /* its day, whole days from the start day: step / 1440 */
+	double step_w;               /* that day's weekly factor */
+	double step_lo_w, step_hi_w; /* the step's bounds times step_w: bounds of rate(t) in it */
+	uint64_t candidates;         /* exponential gaps drawn so far (for tests: arrivals_profile_candidates) */
 };
 
 static double daily_factor(const struct profile_source *src, double hour)
@@ -112,84 +116,72 @@ static double profile_rate(const struct profile_source *src, double t_s)
 	return src->rate_per_s * daily_factor(src, tod / SECONDS_PER_HOUR) * weekly_of(src, days);
 }
 
-/*
- * The squeeze step of time of day tod_s, k = floor(tod_s / 60) but for rounding. Nothing rests on it being
- * exact: enter_step makes [x0, x1] the span of step k itself, so a candidate a hair outside step k would
- * fall outside that span and be decided by its exact rate. The clamp only keeps the index in the table
- * (tod_s < 86400 gives at most 1439; a tod_s rounded a hair below 0 truncates to 0).
- */
-static int step_of(double tod_s)
+/* Make step n current: its span, its day and that day's weekly factor, its bounds. */
+static void enter_step(struct profile_source *src, int64_t n)
 {
-	int k = (int)(tod_s * (1.0 / STEP_S));
+	int64_t day = n / NSTEPS;  /* n >= 0 */
+	int k = (int)(n % NSTEPS);
 
-	return k < NSTEPS - 1 ? k : NSTEPS - 1;
+	src->step = n;
+	src->step_end = STEP_S * (double)(n + 1);
+	src->step_day = (double)day;
+	src->step_w = src->weekly[(src->start_weekday + day) % 7];
+	src->step_lo_w = src->step_lo[k] * src->step_w;
+	src->step_hi_w = src->step_hi[k] * src->step_w;
 }
 
 /*
- * Make the step holding t_s the current one: x0 = days x 86400 + k x 60 and x1 = x0 + 60 (the last step of
- * a day ends at 86399 s, a second short). For any x = start_tod_s + t in [x0, x1], x / 86400 is at least
- * days and short of days + 1 by 1/86400, far more than its rounding error (days < 2^26 while times fit the
- * clock), so clock_of gives the same day and
- * tod = x - days x 86400 in step k: rate(t) lies in [step_lo[k] x w, step_hi[k] x w] for that day's weekly
- * factor w (rounding is monotone and w >= 0). A time of day rounded below 0 (x a hair short of midnight)
- * gives k = 0 and x0 = days x 86400 > x: that candidate is outside the step and decided exactly.
+ * rate(t) for a candidate at x in the current step, as profile_rate computes it but on the step's own day:
+ * tod = x - day x 86400 is exact (Sterbenz) and lies in the step's minute, so the value is within the
+ * step's bounds (bound_steps; a product by step_w >= 0 keeps the order, rounding being monotone) even where
+ * x / 86400 would round to the next day a hair before midnight.
  */
-static void enter_step(struct profile_source *src, double t_s)
+static double step_rate(const struct profile_source *src, double x)
 {
-	double days, tod, w;
-	int k;
+	double tod = x - src->step_day * SECONDS_PER_DAY;
 
-	clock_of(src, t_s, &days, &tod);
-	k = step_of(tod);
-	w = weekly_of(src, days);
-	src->step_x0 = days * SECONDS_PER_DAY + STEP_S * k;
-	src->step_x1 = k < NSTEPS - 1 ? src->step_x0 + STEP_S : days * SECONDS_PER_DAY + (SECONDS_PER_DAY - 1.0);
-	src->step_lo_w = src->step_lo[k] * w;
-	src->step_hi_w = src->step_hi[k] * w;
+	return src->rate_per_s * daily_factor(src, tod / SECONDS_PER_HOUR) * src->step_w;
 }
 
-/*
- * Whether a candidate at t_s with uniform u is kept: u x max_rate < rate(t_s), decided by the current
- * step's bounds when they apply and can (*exact untouched), else by computing rate(t_s) (*exact set). A
- * squeeze decision is the one the exact comparison would make, since lo_w <= rate(t_s) <= hi_w. Most
- * candidates cost an addition and four comparisons: the division, floor, modulo and cos of the exact rate
- * are paid once a simulated minute, when a candidate leaves the step.
- */
-static bool keeps(struct profile_source *src, double t_s, double u, bool *exact)
+/* True while x seconds from the start day's 00:00 is still on the clock (arrivals_seconds_to_us's test). */
+static bool on_clock(const struct profile_source *src, double x)
 {
-	double x = src->start_tod_s + t_s, m = u * src->max_rate_per_s;
-
-	if (!(x >= src->step_x0 && x <= src->step_x1))
-		enter_step(src, t_s);
-	/* outside [lo_w, hi_w): kept below it, dropped above it (one test on the rare band, then the answer
-	 * as a value: a branch on a coin toss would be mispredicted half the time) */
-	if (x >= src->step_x0 && x <= src->step_x1 && !(m >= src->step_lo_w && m < src->step_hi_w))
-		return m < src->step_lo_w;
-	*exact = true;
-	return m < profile_rate(src, t_s);
+	return (x - src->start_tod_s) * (double)SIM_US_PER_S < CONVERT_TIME_MAX_US;
 }
 
 static int profile_next(struct arrival_source *base, struct arrival *out, struct diag *d)
 {
 	struct profile_source *src = (struct profile_source *)base;
-	double max = src->max_rate_per_s;
-	bool exact;
 	int64_t t_us;
 
 	(void)d;
-	if (!(max > 0))
-		return STATUS_DONE;
+	if (!(src->max_rate_per_s > 0))
+		return STATUS_DONE;  /* closed every hour of every day: the loop below would never end */
 	for (;;) {
-		src->t_s += gsl_ran_exponential(src->rng, 1.0 / max);
-		/* the test arrivals_seconds_to_us makes (t_s >= 0), without its rounding for a candidate that
-		 * may be dropped: the source ends at the first candidate past the clock, as it always did */
-		if (!(src->t_s * (double)SIM_US_PER_S < CONVERT_TIME_MAX_US))
+		if (src->step_hi_w > 0) {
+			double x = src->x + gsl_ran_exponential(src->rng, 1.0 / src->step_hi_w);
+
+			src->candidates++;
+			if (x < src->step_end) {
+				double m;
+
+				src->x = x;
+				if (!on_clock(src, x))
+					return STATUS_DONE;
+				/* keep with probability rate / hi_w: below lo_w without computing the rate */
+				m = gsl_rng_uniform(src->rng) * src->step_hi_w;
+				if (m < src->step_lo_w || m < step_rate(src, x))
+					break;
+				continue;
+			}
+		}
+		/* past the step (or a step with no traffic): the process starts afresh at its end */
+		src->x = src->step_end;
+		if (!on_clock(src, src->x))
 			return STATUS_DONE;
-		/* Keep with probability rate / max: uniform is in [0, 1), so rate == max always keeps. */
-		if (keeps(src, src->t_s, gsl_rng_uniform(src->rng), &exact))
-			break;
+		enter_step(src, src->step + 1);
 	}
-	(void)arrivals_seconds_to_us(src->t_s, &t_us);  /* it fits: tested in the loop */
+	(void)arrivals_seconds_to_us(src->x - src->start_tod_s, &t_us);  /* it fits: tested in the loop */
 	out->t_us = t_us;
 	out->in_tokens = -1;
 	out->out_tokens = -1;
@@ -202,7 +194,8 @@ static int profile_rewind(struct arrival_source *base, struct diag *d)
 	struct profile_source *src = (struct profile_source *)base;
 
 	(void)d;
-	src->t_s = 0.0;
+	src->x = src->start_tod_s;
+	enter_step(src, src->first_step);
 	return STATUS_OK;
 }
 
@@ -301,9 +294,13 @@ struct arrival_source *arrivals_profile_new(const struct scenario *sc, gsl_rng *
 	src->start_weekday = (int)(((day + EPOCH_WEEKDAY) % 7 + 7) % 7);
 	max_daily = src->has_hourly ? max_of(src->hourly, 24) : 1.0 + src->amplitude;
 	src->max_rate_per_s = src->rate_per_s * max_daily * max_of(src->weekly, 7);
-	src->step_x0 = 1.0; /* no current step */
-	src->step_x1 = 0.0;
 	bound_steps(src);
+	/* the step holding the start; a quotient rounded up to a whole minute is taken back one */
+	src->first_step = (int64_t)(src->start_tod_s / STEP_S);
+	if (STEP_S * (double)src->first_step > src->start_tod_s)
+		src->first_step--;
+	src->x = src->start_tod_s;
+	enter_step(src, src->first_step);
 	return &src->base;
 }
 
@@ -312,13 +309,23 @@ double arrivals_profile_rate(const struct arrival_source *base, double t_s)
 	return profile_rate((const struct profile_source *)base, t_s);
 }
 
-bool arrivals_profile_keeps(struct arrival_source *base, double t_s, double u, bool *exact)
+void arrivals_profile_step(struct arrival_source *base, double t_s, double *lo, double *rate, double *hi)
 {
-	*exact = false;
-	return keeps((struct profile_source *)base, t_s, u, exact);
+	struct profile_source *src = (struct profile_source *)base;
+	double x = src->start_tod_s + t_s;
+	int64_t n = (int64_t)(x / STEP_S);
+
+	if (STEP_S * (double)n > x)
+		n--;
+	else if (STEP_S * (double)(n + 1) <= x)
+		n++;
+	enter_step(src, n);
+	*lo = src->step_lo_w;
+	*hi = src->step_hi_w;
+	*rate = step_rate(src, x);
 }
 
-double arrivals_profile_max_rate(const struct arrival_source *base)
+uint64_t arrivals_profile_candidates(const struct arrival_source *base)
 {
-	return ((const struct profile_source *)base)->max_rate_per_s;
+	return ((const struct profile_source *)base)->candidates;
 }

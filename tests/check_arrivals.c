@@ -304,12 +304,12 @@ START_TEST(diurnal_weekly_factors)
 END_TEST
 
 /*
- * The squeeze (arrivals_profile.c) must decide every candidate exactly as u x max_rate < rate(t) does.
- * Profiles that exercise each part of it: a sinusoid starting off midnight; amplitude 1 (the trough's rate
- * is 0) with a peak near midnight (the peak's step wraps); an hourly table with a closed hour and weekly
- * factors with a closed day. Checked at the times where bounds could go wrong (every step boundary of two
- * days and a hair either side, the peaks and troughs, midnight an ulp either side) with u just below, at
- * and just above rate / max, and at a million random (t, u).
+ * The diurnal source thins against a bound per minute (arrivals_profile.c): every rate it can compute in a
+ * minute must lie within that minute's bounds, or the process it draws is not the profile's. Profiles that
+ * exercise each part of the bounds: a sinusoid starting off midnight; amplitude 1 (the trough's rate is 0)
+ * with a peak near midnight (the peak's step wraps); an hourly table with a closed hour and weekly factors
+ * with a closed day. Checked where bounds could go wrong: every step boundary of two days and a hair either
+ * side, the peaks and troughs, hour marks and midnight 8 ulps either side, and a million random times.
  */
 static void squeeze_profile(struct fixture *f, int which, double rate)
 {
@@ -332,30 +332,23 @@ static void squeeze_profile(struct fixture *f, int which, double rate)
 	open_source(f);
 }
 
-/* The candidate (t_s, u) is decided as the exact rate decides it; returns whether the rate was needed. */
-static bool squeeze_agrees(struct fixture *f, double t_s, double u)
+/* lo <= rate <= hi for the step holding t_s, and the step's rate is the exact rate (but within the margin). */
+static void bounds_hold(struct fixture *f, double t_s)
 {
-	double max = arrivals_profile_max_rate(f->src), rate = arrivals_profile_rate(f->src, t_s);
-	bool exact, kept = arrivals_profile_keeps(f->src, t_s, u, &exact);
+	double lo, rate, hi, exact = arrivals_profile_rate(f->src, t_s);
 
-	if (kept != (u * max < rate))
-		ck_abort_msg("t = %.17g s, u = %.17g: kept %d, but u x max = %.17g and rate = %.17g", t_s, u, kept,
-			     u * max, rate);
-	return exact;
+	if (t_s < 0)
+		return;
+	arrivals_profile_step(f->src, t_s, &lo, &rate, &hi);
+	if (!(lo <= rate && rate <= hi))
+		ck_abort_msg("t = %.17g s: rate %.17g outside the step's bounds [%.17g, %.17g]", t_s, rate, lo, hi);
+	/* the step's day and the clock's agree but within an ulp of midnight (the profiles start at 13:17:05.5),
+	 * where a weekly factor can change: there only the bounds matter */
+	if (fabs(rate - exact) > 1e-9 * (hi + 1) && fabs(remainder(t_s + 13 * 3600 + 17 * 60 + 5.5, 86400.0)) > 1e-6)
+		ck_abort_msg("t = %.17g s: the step's rate %.17g is not the exact rate %.17g", t_s, rate, exact);
 }
 
-/* The candidate at t_s with u at rate / max and a step either side (u stays in [0, 1)). */
-static void squeeze_edges(struct fixture *f, double t_s)
-{
-	double u = arrivals_profile_rate(f->src, t_s) / arrivals_profile_max_rate(f->src);
-	double us[3] = { nextafter(u, 0), u, nextafter(u, 1) };
-
-	for (int i = 0; i < 3; i++)
-		if (us[i] >= 0 && us[i] < 1)
-			squeeze_agrees(f, t_s, us[i]);
-}
-
-START_TEST(diurnal_squeeze_is_exact)
+START_TEST(diurnal_step_bounds_hold)
 {
 	/* start_tod_s: 13:17:05.5; t such that start_tod_s + t is a given time of day of day `day` */
 	const double start_tod = 13 * 3600 + 17 * 60 + 5.5;
@@ -366,106 +359,101 @@ START_TEST(diurnal_squeeze_is_exact)
 		for (int day = 0; day < 8; day += 7) { /* the first day and a week later (same weekday) */
 			for (int k = 0; k <= 1440; k++) {
 				double x = day * 86400.0 + 60.0 * k, t = x - start_tod;
-				if (t < 0)
-					continue;
-				squeeze_edges(&f, t);
-				squeeze_edges(&f, nextafter(t, 0));
-				squeeze_edges(&f, nextafter(t, INFINITY));
-				squeeze_edges(&f, t + 1e-6);
-				squeeze_edges(&f, t - 1e-6);
-				squeeze_edges(&f, t + 30);
-				if (k % 60 == 0) { /* hour marks and midnight: 8 ulps either side, where x, tod / 60,
-				                      tod / 3600 and x / 86400 round to either side of the mark */
+				bounds_hold(&f, t);
+				bounds_hold(&f, nextafter(t, -INFINITY));
+				bounds_hold(&f, nextafter(t, INFINITY));
+				bounds_hold(&f, t + 1e-6);
+				bounds_hold(&f, t - 1e-6);
+				bounds_hold(&f, t + 30);
+				if (k % 60 == 0) { /* hour marks and midnight: 8 ulps either side */
 					double lo = t, hi = t;
 					for (int j = 0; j < 8; j++) {
-						lo = nextafter(lo, 0);
+						lo = nextafter(lo, -INFINITY);
 						hi = nextafter(hi, INFINITY);
-						squeeze_edges(&f, lo);
-						squeeze_edges(&f, hi);
+						bounds_hold(&f, lo);
+						bounds_hold(&f, hi);
 					}
 				}
 			}
 			/* peaks and troughs of both sinusoids, and a hair around them */
 			const double extremes_h[4] = { 14, 2, 23.99, 11.99 };
 			for (int e = 0; e < 4; e++)
-				for (int d = -1; d <= 1; d++) {
-					double t = (day + 1) * 86400.0 + extremes_h[e] * 3600 - start_tod + d * 1e-3;
-					squeeze_edges(&f, t);
-				}
+				for (int d = -1; d <= 1; d++)
+					bounds_hold(&f, (day + 1) * 86400.0 + extremes_h[e] * 3600 - start_tod + d * 1e-3);
 		}
+		for (int i = 0; i < 1000000; i++)
+			bounds_hold(&f, gsl_rng_uniform(f.state) * 14 * 86400.0);
 		teardown(&f);
 	}
 }
 END_TEST
 
 /*
- * The share of candidates the squeeze leaves to the exact rate, for amplitude a = 0.6 at rate 100: in a
- * step, those with u x max between the rates at its ends; summed over a day's 1440 steps the rate's
- * changes are its total variation, 100 x a x 4 (cos falls from 1 to -1 and climbs back), so a candidate
- * uniform in time and u lands in between with probability
- *     (100 x 0.6 x 4 / 1440) / max,  max = 100 x 1.6 = 160:   0.16667 / 160 = 1/960 = 0.0010417
- * (the 2^-30 widening adds 2e-9). Over 10^6 random (t, u): 1041.7 expected, Poisson SD 32.3, 4 SD = 129;
- * a squeeze that decided nothing would leave all 10^6, one with bounds per hour 60 times as many.
+ * Candidates per arrival with a bound per minute, for amplitude a = 0.6 at rate_per_s R = 100 over 3 days:
+ * in a minute holding no extreme the bound is the larger end's rate, which exceeds the rate by at most its
+ * change over the minute; summed over the day the excess is about half the total variation per minute,
+ *     (R x a x 4 / 2) x 60 s per day / 1440 steps... more simply: the mean excess is R x a / 1440 per s
+ * (the sinusoid's |slope| averages R x a x 4 / 86400 per s, times half a minute), so candidates per second
+ * are R (1 + a / 1440) = 100.0417, plus one overshooting draw per minute (1/60 per s) = 100.058, against
+ * R = 100 arrivals per second: 1.00058 candidates per arrival. One bound for the whole profile draws
+ * 1 + a = 1.6. Over 3 days (25.9 M arrivals) the ratio is pinned to well under 1e-4; asserted within
+ * 1.0003..1.0012, which 1.6 (and a bound per hour: 1 + 0.6 x 60 / 1440 / ... = 1.025) cannot meet.
  */
-START_TEST(diurnal_squeeze_decides_most)
+START_TEST(diurnal_few_candidates_per_arrival)
 {
-	const int n = 1000000;
 	struct fixture f;
-	double exact = 0;
+	uint64_t n = 0;
+	double ratio;
 
 	squeeze_profile(&f, 0, 100);
-	for (int i = 0; i < n; i++) {
-		double t = gsl_rng_uniform(f.state) * 7 * 86400.0, u = gsl_rng_uniform(f.state);
-		exact += squeeze_agrees(&f, t, u);
-	}
-	assert_close(exact, n / 960.0, 4, sqrt(n / 960.0), n / 960.0, "candidates decided by the exact rate");
+	while (pull(&f, 3 * 86400.0))
+		n++;
+	ratio = (double)arrivals_profile_candidates(f.src) / (double)n;
+	ck_assert_msg(ratio > 1.0003 && ratio < 1.0012, "%.6f candidates per arrival, want about 1.00058", ratio);
+	assert_poisson((double)n, 100.0 * 3 * 86400, 4, "arrivals in 3 days");
 	teardown(&f);
 }
 END_TEST
 
-/* The rate at t_s as main computed it before the squeeze, for the stream test below. */
-static double reference_rate(const struct scenario *sc, double t_s)
+/* The expected arrivals of the sinusoid R (1 + a cos(2 pi (h - p) / 24)) between hours h0 and h1. */
+static double sinusoid_integral(double r, double a, double p, double h0, double h1)
 {
-	int64_t day_us = 86400 * US, day = sc->start_unix_us / day_us;
-	double x = (double)(sc->start_unix_us % day_us) / 1e6 + t_s;
-	double days = floor(x / 86400.0), tod = x - days * 86400.0, h = tod / 3600.0, daily;
-	int weekday = (int)(((day + 3) % 7 + (int64_t)days) % 7);
+	double w = 2 * M_PI / 24;
 
-	if (sc->arrivals.has_hourly)
-		daily = sc->arrivals.hourly[(int)h < 24 ? (int)h : 23];
-	else
-		daily = 1.0 + sc->arrivals.amplitude * cos(2.0 * M_PI * (h - sc->arrivals.peak_hour) / 24.0);
-	return sc->arrivals.rate_per_s * daily * (sc->arrivals.has_weekly ? sc->arrivals.weekly[weekday] : 1.0);
+	return r * 3600 * ((h1 - h0) + a / w * (sin(w * (h1 - p)) - sin(w * (h0 - p))));
 }
 
 /*
- * Same draws, same arrivals: the source against thinning written out here with the exact rate, on a stream
- * of the same seed, for 400,000 arrivals of each profile at 2 per second (2.3 days, the hourly table's
- * weekly factors make it about 2: every step of the day more than once, 280 arrivals a step on average).
+ * The arrivals follow the rate at a fine grain: counts in each 10-minute bin of the day over 400 days at
+ * R = 1 per s, amplitude 1, peak at 23:59:24 (so the peak's and the trough's minutes are inside bins and the
+ * peak's step wraps over midnight), against the integral of the rate over the bin. Chi-square with 144
+ * degrees of freedom: mean 144, SD 17; asserted below 144 + 5 x 17 = 229 (a false alarm about 1 in 10^5).
+ * A thinning bound below the rate anywhere (the peak's step bounded by its ends only, say) loses arrivals
+ * there; the sinusoid's integral per bin is computed in closed form, independently of the source.
  */
-START_TEST(diurnal_squeeze_same_arrivals)
+START_TEST(diurnal_counts_follow_the_rate)
 {
+	enum { BINS = 144, DAYS = 400 };
+	static double count[BINS];
 	struct fixture f;
+	double chi2 = 0;
 
-	for (int which = 0; which < 3; which++) {
-		gsl_rng *ref;
-		double t_s = 0, max;
-
-		squeeze_profile(&f, which, 2);
-		ref = rng_new(f.seed, "arrivals");
-		max = arrivals_profile_max_rate(f.src);
-		for (int i = 0; i < 400000; i++) {
-			do
-				t_s += gsl_ran_exponential(ref, 1.0 / max);
-			while (!(gsl_rng_uniform(ref) * max < reference_rate(&f.sc, t_s)));
-			ck_assert(pull(&f, 1e9));
-			if (f.a.t_us != llround(t_s * 1e6))
-				ck_abort_msg("profile %d, arrival %d: at %lld us, thinning by the exact rate: %lld us", which,
-					     i, (long long)f.a.t_us, llround(t_s * 1e6));
-		}
-		gsl_rng_free(ref);
-		teardown(&f);
+	setup(&f, "diurnal_counts_follow_the_rate", 7, ARRIVAL_DIURNAL, 1.0);
+	f.sc.arrivals.amplitude = 1;
+	f.sc.arrivals.peak_hour = 23.99;
+	open_source(&f);
+	for (int b = 0; b < BINS; b++)
+		count[b] = 0;
+	while (pull(&f, DAYS * 86400.0)) {
+		double tod = fmod((double)f.a.t_us / US, 86400.0);
+		count[(int)(tod / 600.0)]++;
 	}
+	for (int b = 0; b < BINS; b++) {
+		double want = DAYS * sinusoid_integral(1.0, 1.0, 23.99, b / 6.0, (b + 1) / 6.0);
+		chi2 += (count[b] - want) * (count[b] - want) / want;
+	}
+	ck_assert_msg(chi2 < 229, "chi-square %.1f over %d bins: the counts do not follow the rate", chi2, BINS);
+	teardown(&f);
 }
 END_TEST
 
@@ -805,7 +793,7 @@ static Suite *arrivals_suite(void)
 	const TTest *tests[] = {
 		poisson_mean_rate, poisson_steps_and_pause, uniform_is_evenly_spaced_and_ends_at_zero_rate,
 		diurnal_mean_rate_and_peak_to_trough, diurnal_hourly_factors, diurnal_weekly_factors,
-		diurnal_squeeze_is_exact, diurnal_squeeze_decides_most, diurnal_squeeze_same_arrivals,
+		diurnal_step_bounds_hold, diurnal_few_candidates_per_arrival, diurnal_counts_follow_the_rate,
 		mmpp_mean_rate_and_burst_fraction, mmpp_equal_rates_is_poisson, flash_crowd_excess,
 		series_aggregate_counts, series_servegen_gamma, series_servegen_weibull, series_equilibrium_start,
 		series_merges_files, series_errors, series_error_while_streaming,
