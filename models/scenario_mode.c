@@ -16,6 +16,8 @@
  *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model).
  * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
  * every sample sees whole, fresh periods (a longer period would hand the policy the same value twice).
+ * Without the key the period is the largest that divides 60 s and both of them (60 s unless a resolution
+ * or a sample period is not a multiple of a minute: 10 s for a 10-second resolution).
  */
 #include <stdio.h>
 
@@ -78,6 +80,26 @@ static int refuse_unsupported(struct load *l)
 	return STATUS_OK;
 }
 
+static int64_t gcd_us(int64_t a, int64_t b)
+{
+	while (b != 0) {
+		int64_t t = a % b;
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* The default period: the largest dividing 60 s, the policy's resolution and the sample period. */
+static int64_t default_period_us(const struct scenario *sc)
+{
+	int64_t p = gcd_us(DEFAULT_FLUID_PERIOD_US, sc->sample_period_us);
+
+	if (sc->autoscaling.policy != POLICY_NONE)
+		p = gcd_us(p, sc->autoscaling.resolution_us);
+	return p;
+}
+
 /* fluid.period_s must divide the policy's resolution and the sample period (see the top of the file). */
 static int check_period(struct load *l, const struct scenario_yaml_ref *r)
 {
@@ -116,6 +138,8 @@ int scenario_load_mode(struct load *l)
 		return rc;
 	if (m != MODE_FLUID)
 		return STATUS_OK;
+	if (!r.node)
+		l->sc.fluid_period_us = default_period_us(&l->sc);
 	if ((rc = check_period(l, r.node ? &r : &mode)))
 		return rc;
 	return refuse_unsupported(l);

@@ -4,6 +4,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "capture.h"
 #include "fluid.h"
@@ -147,6 +148,36 @@ START_TEST(shipped_scenarios_conserved)
 }
 END_TEST
 
+/*
+ * The default fluid.period_s: the largest period dividing 60 s, autoscaling.resolution_s and sample_period.
+ * The benchmark scenario (resolution 60 s, sample period 60 s by default): 60 s. With a 10 s resolution:
+ * gcd(60, 10, 60) = 10 s. With a 90 s sample period: gcd(60, 60, 90) = 30 s. A given period that does not
+ * divide the resolution is refused, at its key.
+ */
+START_TEST(default_period_divides)
+{
+	static const char *const plain[] = { "mode=fluid" };
+	static const char *const res10[] = { "mode=fluid", "autoscaling.resolution_s=10" };
+	static const char *const sample90[] = { "mode=fluid", "sample_period=90s" };
+	static const char *const bad[] = { "mode=fluid", "autoscaling.resolution_s=10", "fluid.period_s=60" };
+	const char *const *sets[] = { plain, res10, sample90 };
+	const int nsets[] = { 1, 2, 2 };
+	const int64_t want_s[] = { 60, 10, 30 };
+	char path[1024];
+	struct scenario sc;
+	struct diag d;
+
+	snprintf(path, sizeof path, "%s/../bench/diurnal-30d.yaml", TEST_DATA_DIR);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_msg(scenario_load(&sc, path, sets[i], nsets[i], &d) == STATUS_OK, "%s", d.msg);
+		ck_assert_int_eq(sc.fluid_period_us, want_s[i] * 1000000);
+		scenario_fini(&sc);
+	}
+	ck_assert_int_eq(scenario_load(&sc, path, bad, 3, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "fluid.period_s (60 s) does not divide autoscaling.resolution_s (10 s)"), "%s", d.msg);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fluid");
@@ -156,6 +187,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, erlang_c_small);
+	tcase_add_test(tc, default_period_divides);
 	tcase_add_test(tc, overloaded_backlog);
 	tcase_add_test(tc, fixed_fleet_constant_rate);
 	tcase_add_test(tc, diurnal_error_vs_requests);
