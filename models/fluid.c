@@ -7,7 +7,6 @@
 
 #include "status.h"
 
-#define SIMPSON_N 24  /* intervals of the wait integral (even) */
 
 double fluid_erlang_c(int c, double a, int k, double *p_le)
 {
@@ -81,26 +80,6 @@ static double service_quantile(const struct fluid_model *md, double u)
 static double cs2_of(const struct fluid_model *md)
 {
 	return md->kind == SERVICE_CONSTANT ? 0.0 : md->kind == SERVICE_EXPONENTIAL ? 1.0 : md->cv * md->cv;
-}
-
-/*
- * P(W + S > slo, W <= tau) / P(W <= tau) for W exponential with mean m truncated at tau (tau <= 0: none):
- * Simpson's rule in x = 1 - exp(-w / m), where the density is flat, up to min(tau, slo); past slo every
- * request violates.
- */
-static double wait_violation(const struct fluid_model *md, double m, double tau)
-{
-	double top = tau > 0 ? tau : INFINITY, u = md->slo_s < top ? md->slo_s : top;
-	double xu = -expm1(-u / m), xt = isinf(top) ? 1.0 : -expm1(-top / m), h = xu / SIMPSON_N, sum = 0;
-
-	if (xt <= 0)
-		return fluid_service_sf(md, md->slo_s);
-	for (int i = 0; i <= SIMPSON_N; i++) {
-		double x = i * h, w = -m * log1p(-x);
-		double f = fluid_service_sf(md, md->slo_s - w);
-		sum += f * (i == 0 || i == SIMPSON_N ? 1 : i % 2 ? 4 : 2);
-	}
-	return (sum * h / 3.0 + (xt - xu)) / xt;  /* the mass between slo and tau violates whatever S */
 }
 
 /* The fluid part: the queue q evolves at lambda - mu_c for up to T seconds; adds to out, returns the time
@@ -192,7 +171,7 @@ static void stationary_part(const struct fluid_model *md, int slots, double lamb
 	out->wait_mean_s = tau > 0 ? m - tau * (1 - keep) / keep : m;  /* E[W | W <= tau] */
 	out->wait_fixed = false;
 	out->violations += n * ((1 - cw) * fluid_service_sf(md, md->slo_s) +
-				cw * keep * wait_violation(md, m, tau));
+				cw * keep * fluid_wait_violation(md, m));
 	out->viol_service += served * fluid_service_sf(md, md->slo_s);
 	out->under_s += t * cw * a / c;  /* P(N > c) = rho C */
 	out->over_s += t * p_over;
@@ -229,6 +208,8 @@ void fluid_init(struct fluid *f, const struct scenario *sc, struct engine *eng, 
 		.slo_s = (double)sc->slo.latency_us / SIM_US_PER_S,
 		.timeout_s = (double)sc->serving.queue_timeout_us / SIM_US_PER_S,
 		.max_queue = sc->serving.max_queue, .realtime = sc->serving.endpoint == ENDPOINT_REALTIME };
+	if (f->md.slo_s > 0)
+		fluid_wait_tabulate(&f->md, f->vtab);
 	for (int i = 0; i < FLUID_S_ATOMS; i++) {
 		f->s_atom[i] = service_quantile(&f->md, 0.5 * (s_levels[i] + s_levels[i + 1]));
 		f->s_weight[i] = s_levels[i + 1] - s_levels[i];

@@ -11,7 +11,7 @@
  *     a = lambda E[S] (fractional c: linear between floor and ceil); the wait of a request that waits is exponential
  *     with mean (1 + cs^2) / 2 / (c / E[S] - lambda) (Allen-Cunneen, SOURCES.md [allen-cunneen]); with a
  *     queue timeout tau, the waits beyond tau are timeouts; P(latency > slo) = (1 - C) P(S > slo) +
- *     C E[P(S > slo - W), W <= tau] by Simpson's rule on 24 intervals;
+ *     C E[P(S > slo - W), W <= tau] (fluid_wait.c: tabulated in the wait's mean once per run);
  *   - otherwise (a backlog q carried in, or lambda E[S] >= c): a fluid queue, dq/dt = lambda - c / E[S],
  *     until it empties (the rest of the period is then stationary as above); a request that would wait
  *     longer than tau (q / (c / E[S]) > tau) times out, and the queue never holds more than max_queue (the
@@ -40,7 +40,19 @@ struct fluid_model {
 	double timeout_s;        /* queue timeout, seconds; 0 = none */
 	double max_queue;        /* requests the queue holds at most */
 	bool realtime;           /* with c = 0 a realtime endpoint refuses arrivals; async queues them */
+	const double *vtab;      /* log V(m) on a grid of log m (fluid_wait_tabulate), borrowed; NULL: integrate */
+	double vtab_log_lo;      /* log of the grid's first m */
+	double vtab_step;        /* its step in log m */
 };
+
+#define FLUID_VTAB_N 1500 /* points of the V(m) grid (fluid_wait.c) */
+
+/* V(m) = P(W + S > slo | W <= tau) for W exponential with mean m truncated at md->timeout_s (none when 0):
+ * interpolated in md->vtab when m is on its grid, else integrated (fluid_wait.c). */
+double fluid_wait_violation(const struct fluid_model *md, double m);
+
+/* Tabulate V on its grid into tab (FLUID_VTAB_N doubles, kept by md: md->vtab = tab). md->slo_s > 0. */
+void fluid_wait_tabulate(struct fluid_model *md, double *tab);
 
 /* One period's inputs. */
 struct fluid_in {
@@ -98,6 +110,7 @@ struct fluid {
 	double s_atom[FLUID_S_ATOMS];        /* quantiles of S */
 	double s_weight[FLUID_S_ATOMS];      /* their shares */
 	double w_unit[FLUID_W_ATOMS];        /* the wait atoms of a unit-mean exponential wait */
+	double vtab[FLUID_VTAB_N];           /* log V(m) on its grid (md.vtab points here) */
 	double carry[FLUID_S_ATOMS * (FLUID_W_ATOMS + 1)];  /* fractional requests not yet handed over, per atom */
 	double cum_arrivals, cum_timed_out, cum_refused, cum_viol, cum_viol_service, cum_floor;  /* expectations so far */
 	double cum_floor_pct[METER_SLO_PCTS];

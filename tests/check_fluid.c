@@ -23,6 +23,93 @@ START_TEST(erlang_c_small)
 }
 END_TEST
 
+/*
+ * V(m) = P(W + S > slo | W <= tau) (fluid_wait.c) against closed forms, integrated and tabulated. W is
+ * exponential with rate th = 1/m, S exponential with rate mu = 1/E[S], t = slo:
+ *   no timeout:  P(W + S > t) = (th e^(-mu t) - mu e^(-th t)) / (th - mu)
+ *   tau <= t:    th e^(-mu t) (1 - e^(-(th - mu) tau)) / (th - mu) / (1 - e^(-th tau))
+ *   tau > t:     [th e^(-mu t) (1 - e^(-(th - mu) t)) / (th - mu) + e^(-th t) - e^(-th tau)] / (1 - e^(-th tau))
+ * M/M/100 at lambda 95, E[S] 1 s, slo 2 s: m = 1 / (100 - 95) = 0.2 s, V = (5 e^-2 - e^-10) / 4 = 0.169159.
+ * Constant S = s0: V = e^(-(t - s0) / m). Lognormal: against the integral over w written out here (the
+ * trapezoid rule on 200,000 steps of the density, a different variable from fluid_wait.c's).
+ */
+static double v_exp(double m, double es, double t, double tau)
+{
+	double th = 1 / m, mu = 1 / es, keep = tau > 0 ? 1 - exp(-th * tau) : 1, u = tau > 0 && tau < t ? tau : t;
+	double part = th * exp(-mu * t) * (1 - exp(-(th - mu) * u)) / (th - mu);
+
+	if (!(tau > 0) || tau > t)
+		part += exp(-th * t) - (tau > 0 ? exp(-th * tau) : 0);
+	return part / keep;
+}
+
+static double v_lognormal_by_w(const struct fluid_model *md, double m)
+{
+	const int n = 200000;
+	double top = md->timeout_s > 0 ? md->timeout_s : 50 * m + md->slo_s, h = top / n, sum = 0;
+
+	for (int i = 0; i <= n; i++) {
+		double w = i * h, f = exp(-w / m) / m * fluid_service_sf(md, md->slo_s - w);
+		sum += f * (i == 0 || i == n ? 0.5 : 1);
+	}
+	return sum * h / (md->timeout_s > 0 ? -expm1(-md->timeout_s / m) : 1);
+}
+
+START_TEST(wait_violation_exact)
+{
+	static double tab[FLUID_VTAB_N];
+	struct fluid_model md = { .kind = SERVICE_EXPONENTIAL, .mean_s = 1.0, .slo_s = 2.0, .max_queue = 1e9 };
+	const double ms[] = { 0.2, 0.013, 0.9, 3.7, 40 }, taus[] = { 0, 0.5, 1.5, 5 };
+
+	ck_assert_double_eq_tol(fluid_wait_violation(&md, 0.2), (5 * exp(-2) - exp(-10)) / 4, 1e-7);
+	for (int k = 0; k < 4; k++) {
+		md.timeout_s = taus[k];
+		md.vtab = NULL;
+		for (int i = 0; i < 5; i++) {
+			double want = v_exp(ms[i], 1.0, 2.0, taus[k]), got = fluid_wait_violation(&md, ms[i]);
+			ck_assert_msg(fabs(got - want) <= 1e-7, "integrated: m %g tau %g: %.9f, want %.9f", ms[i],
+				      taus[k], got, want);
+		}
+		fluid_wait_tabulate(&md, tab);
+		for (int i = 0; i < 5; i++) {
+			double want = v_exp(ms[i], 1.0, 2.0, taus[k]), got = fluid_wait_violation(&md, ms[i]);
+			ck_assert_msg(fabs(got - want) <= 2e-4 * want, "tabulated: m %g tau %g: %.9f, want %.9f", ms[i],
+				      taus[k], got, want);
+		}
+	}
+	md = (struct fluid_model){ .kind = SERVICE_CONSTANT, .mean_s = 1.5, .slo_s = 2.0, .max_queue = 1e9 };
+	ck_assert_double_eq_tol(fluid_wait_violation(&md, 0.2), exp(-0.5 / 0.2), 1e-12);
+	md = (struct fluid_model){ .kind = SERVICE_LOGNORMAL, .mean_s = 6.0, .cv = 0.6, .slo_s = 40.0,
+		.timeout_s = 60.0, .max_queue = 1e9 };
+	for (int i = 0; i < 5; i++) {
+		double m = ms[i] * 10, want = v_lognormal_by_w(&md, m), got;
+		md.vtab = NULL;
+		got = fluid_wait_violation(&md, m);
+		ck_assert_msg(fabs(got - want) <= 1e-6 + 1e-5 * want, "lognormal m %g: %.9f, want %.9f", m, got, want);
+		fluid_wait_tabulate(&md, tab);
+		got = fluid_wait_violation(&md, m);
+		ck_assert_msg(fabs(got - want) <= 2e-4 * want, "lognormal tabulated m %g: %.9f, want %.9f", m, got, want);
+	}
+}
+END_TEST
+
+/*
+ * A stationary period of M/M/100 at lambda 95, E[S] = 1 s, slo 2 s, no timeout: the violation share is
+ * (1 - C) e^-2 + C V with C = Erlang C(100, 95) and V = 0.169159 (above); about 0.15248.
+ */
+START_TEST(mmc_period_violations)
+{
+	struct fluid_model md = { .kind = SERVICE_EXPONENTIAL, .mean_s = 1.0, .slo_s = 2.0, .max_queue = 1e9 };
+	struct fluid_in in = { .period_s = 60, .arrivals = 95 * 60, .servers = 100, .backlog = 0 };
+	struct fluid_out out = { 0 };
+	double c = fluid_erlang_c(100, 95, -1, NULL), want = (1 - c) * exp(-2) + c * (5 * exp(-2) - exp(-10)) / 4;
+
+	fluid_period(&md, 1, &in, &out);
+	ck_assert_msg(fabs(out.violations / in.arrivals - want) <= 1e-6, "violation share %.7f, want %.7f (C = %.5f)",
+		      out.violations / in.arrivals, want, c);
+}
+END_TEST
+
 /* Overload: lambda = 2/s on c = 1 slot with E[S] = 1 s for T = 60 s, no timeout, no backlog: the queue
  * grows at 2 - 1 = 1/s, so 60 served (1/s x 60 s), 60 left waiting, queue integral 0.5 x 60 x 60 = 1800
  * request-s, busy 60 slot-s, and the served wait the mean queue / service rate = 30 / 1 = 30 s. */
@@ -188,6 +275,8 @@ int main(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, erlang_c_small);
 	tcase_add_test(tc, default_period_divides);
+	tcase_add_test(tc, wait_violation_exact);
+	tcase_add_test(tc, mmc_period_violations);
 	tcase_add_test(tc, overloaded_backlog);
 	tcase_add_test(tc, fixed_fleet_constant_rate);
 	tcase_add_test(tc, diurnal_error_vs_requests);
