@@ -294,6 +294,9 @@ struct pool {
 	pid_t *pid;
 	int *task;     /* write end of each worker's task pipe; -1 once closed */
 	int reports;   /* read end of the report pipe */
+	void *parent_only[2];  /* the parent's buffers (pending runs, done flags) a forked worker inherits but
+	                          never uses: the worker frees its copies, so that nothing is lost at its _exit
+	                          whatever the compiler kept of the parent's frame (valgrind, tests/e2e/lib.sh) */
 };
 
 /* Give worker w the next pending run, or close its pipe when there is none. */
@@ -340,6 +343,10 @@ static int start_pool(struct pool *pool, const struct plan *pl, const char *db, 
 			close(tp[1]);
 			for (int j = 0; j < w; j++)
 				close(pool->task[j]);
+			free(pool->pid);
+			free(pool->task);
+			for (size_t k = 0; k < sizeof pool->parent_only / sizeof pool->parent_only[0]; k++)
+				free(pool->parent_only[k]);
 			worker(pl, db, w, tp[0], rp[1], parent);
 		}
 		close(tp[0]);
@@ -428,6 +435,8 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 	if (npending == 0)
 		goto out_pending;
 	old_pipe = signal(SIGPIPE, SIG_IGN);  /* a worker that died: its pipe's write fails instead */
+	pool.parent_only[0] = pending;
+	pool.parent_only[1] = done;
 	if ((rc = start_pool(&pool, &pl, o->db, o->jobs < npending ? o->jobs : npending, d)) == STATUS_OK)
 		dispatch(&pl, o, &pool, pending, npending, res);
 	signal(SIGPIPE, old_pipe);
