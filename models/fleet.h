@@ -175,6 +175,7 @@ struct fleet_user {
 struct fleet_zone {
 	int index;                  /* in sc->zones */
 	struct event outage;        /* the start of its next outage */
+	struct event back;          /* the end of the outage under way: Capacity Blocks relaunch */
 	int next_outage;            /* index of that outage in sc->zones[index].outages */
 	struct event reclaim;       /* its Spot pool's next reclaim (when its spot entries have reclaims) */
 	gsl_rng *pool_rng;          /* the pool's reclaims ("spot_pool.<zone>"), owned */

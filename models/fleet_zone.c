@@ -8,7 +8,9 @@
  *    option_spot.c: free when in its first hour), any other is lost at once (its requests in flight go back
  *    to the queue or are dropped, serving.on_interrupt; it is billed as if terminated then: on-demand for the
  *    seconds it ran, 60 s minimum unless it was in service at t = 0; an ODCR keeps being paid whether used
- *    or not). Until its end, every launch in the zone fails as InsufficientInstanceCapacity (counted, logged
+ *    or not; a Capacity Block in its window loses its instances too, they leave the desired capacity, and
+ *    it launches them again at the outage's end if still before its expiration warning). Until its end,
+ *    every launch in the zone fails as InsufficientInstanceCapacity (counted, logged
  *    and backed off as any failed launch), so the fleet falls through to the next entry in order, in
  *    another zone if the plan has one. Nothing happens at its end: the zone's entries are tried again when
  *    their backoff expires and the fleet still needs instances.
@@ -30,6 +32,7 @@
 
 #include "convert.h"
 #include "fleet.h"
+#include "reservation.h"
 #include "rng.h"
 #include "status.h"
 
@@ -67,6 +70,7 @@ int fleet_zone_init(struct fleet *f)
 		fz->next_outage = 0;
 		fz->fleet = f;
 		engine_event_init(&fz->outage);
+		engine_event_init(&fz->back);
 		engine_event_init(&fz->reclaim);
 		snprintf(name, sizeof name, "spot_pool.%s", f->sc->zones[z].name);
 		if (!(fz->pool_rng = rng_new(f->sc->seed, name)))
@@ -115,6 +119,21 @@ static void schedule(struct fleet *f, struct event *ev, int64_t t_us, void (*fn)
 
 /* ---- zone-wide outages ---------------------------------------------------------------------------- */
 
+/* The end of an outage: each Capacity Block of the zone still in its window launches its instances again
+ * (it is paid for whether used or not). Nothing else moves: other entries are retried as they need. */
+static void on_back(struct engine *eng, struct event *ev)
+{
+	struct fleet_zone *fz = container_of(ev, struct fleet_zone, back);
+	struct fleet *f = fz->fleet;
+
+	(void)eng;
+	for (int g = 0; g < f->ngroups; g++) {
+		struct fleet_group *grp = &f->group[g];
+		if (grp->kind == OPTION_CAPACITY_BLOCK && in_zone(grp, fz->index) && option_block_in_window(grp))
+			reservation_open(f, grp, false, "zone capacity back");
+	}
+}
+
 static void on_outage(struct engine *eng, struct event *ev)
 {
 	struct fleet_zone *fz = container_of(ev, struct fleet_zone, outage);
@@ -142,6 +161,11 @@ static void on_outage(struct engine *eng, struct event *ev)
 		struct fleet_group *grp = &f->group[g];
 		if (!grp->ops || !in_zone(grp, fz->index))
 			continue;
+		if (grp->kind == OPTION_CAPACITY_BLOCK && option_block_in_window(grp)) {
+			/* lost at once, and out of the desired capacity until the zone is back (on_back) */
+			reservation_leave(f, grp, false, eng->now_us, "zone outage: capacity lost");
+			continue;
+		}
 		for (int i = grp->first; i < grp->first + grp->max; i++) {
 			struct instance *in = &f->pool[i];
 			if (in->state == INSTANCE_FREE || in->noticed)
@@ -156,7 +180,8 @@ static void on_outage(struct engine *eng, struct event *ev)
 	}
 	f->quiet--;
 	fleet_reconcile(f);
-	if (++fz->next_outage < zn->noutages)
+	schedule(f, &fz->back, w->end_us, on_back);
+	if (++fz->next_outage < zn->noutages)  /* after `back`: outages do not overlap */
 		schedule(f, &fz->outage, zn->outages[fz->next_outage].start_us, on_outage);
 }
 
@@ -278,6 +303,7 @@ void fleet_zone_close(struct fleet *f)
 {
 	for (int z = 0; z < f->sc->nzones; z++) {
 		engine_cancel(f->eng, &f->zone[z].outage);
+		engine_cancel(f->eng, &f->zone[z].back);
 		engine_cancel(f->eng, &f->zone[z].reclaim);
 	}
 }

@@ -310,7 +310,7 @@ struct fleet_entry {
 	/* on_demand, spot, odcr, capacity_block, training_plan */
 	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */
 
-	/* on_demand, spot, odcr: where it runs (scenario_zones.c, fleet_zone.c) */
+	/* on_demand, spot, odcr, capacity_block: where it runs (scenario_zones.c, fleet_zone.c) */
 	int zone;                     /* `zone`: 1 + its index in sc.zones; 0 = no `zone` key, the implicit
 	                                 zone, which has no outages and no shared Spot pool */
 };

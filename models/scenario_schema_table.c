@@ -361,8 +361,8 @@ static const struct scenario_schema_key entry_entries[] = {
 	  .desc = "training_plan: its segments, one fleet entry each" },
 	{ DUR_("expiry_notice", 0, false, 23 * H_US), .dflt = "\"10m\"", .desc = "training_plan: the notice "
 	  "before a segment's instances are taken, 30 min before its end" },
-	{ STR_("zone", SCENARIO_ZONE_NAME_MAX), .desc = "on_demand, spot, odcr: the availability zone, one "
-	  "of zones; default none (no zone outages; a spot entry is its own pool)" },
+	{ STR_("zone", SCENARIO_ZONE_NAME_MAX), .desc = "on_demand, spot, odcr, capacity_block: the "
+	  "availability zone, one of zones; default none (no zone outages; a spot entry is its own pool)" },
 	END };
 static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
 	.entries = entry_entries };

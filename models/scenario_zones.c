@@ -9,7 +9,7 @@
  *
  * `zones` lists the zones a plan uses, each with its zone-wide capacity losses (`outages`: windows from the
  * start, in time order, not overlapping, inside the horizon, each ending after it starts). An on_demand,
- * spot or odcr entry may name one of them in `zone`; an entry without `zone` is in the implicit zone, which
+ * spot, odcr or capacity_block entry may name one of them in `zone`; an entry without `zone` is in the implicit zone, which
  * has no outages and keeps today's behaviour (each Spot entry its own pool). Names are unique.
  *
  * Spot entries of one zone share that zone's Spot pool (SOURCES.md [zone-spot-pool]): a pool reclaim takes

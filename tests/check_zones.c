@@ -127,6 +127,71 @@ START_TEST(zone_outage_without_spread_waits_for_the_backoff)
 }
 END_TEST
 
+START_TEST(zone_outage_takes_a_capacity_block_until_the_zone_is_back)
+{
+	/*
+	 * A 1-day Capacity Block of 2 instances in use1-az1, from 2025-12-31 11:30 to 2026-01-01 11:30 UTC
+	 * (41400 s), open at t = 0, beside on-demand B (1 instance, use1-az2); 3 h window.
+	 * t = 0: the block's 2 instances and B in service; desired capacity 3.
+	 * t = 3600 s: use1-az1 is out: the block's 2 are lost at once (zone_outage count 2, both terminated at
+	 * 3600 s) and leave the desired capacity (3 - 2 = 1, which B covers: no launch, no failure).
+	 * t = 7200 s: the zone is back and the block still in its window (its warning comes at 41400 - 2400 =
+	 * 39000 s): it launches its 2 again (one launch event, count 2), serving at 7200 + 600 = 7800 s.
+	 * Bills: the block is paid whether used or not: the window holds 3 h of it, 2 x 30 x 3 = 180 (the
+	 * outage changes nothing); on-demand B 3 h x 60 = 180.
+	 */
+	capture_run(&cap, zoned("  - {option: capacity_block, zone: use1-az1, start: 2025-12-31T11:30:00Z, "
+				"duration: 1d, count: 2, usd_per_h: 30}\n"
+				"  - {option: on_demand, zone: use1-az2, count: 1, max: 3, usd_per_h: 60}\n"), NULL, 0);
+	ck_assert_int_eq(capture_find(&cap, "zone_outage", 0)->count, 2);
+	for (int i = 0; i < 2; i++) {
+		const struct capture_event *e = capture_find(&cap, "terminate", i);
+		ck_assert_str_eq(e->option, "capacity_block");
+		ck_assert_double_eq_tol(e->t_s, 3600, TOL);
+	}
+	ck_assert_double_eq(M("launch_failures"), 0);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 1);
+	const struct capture_event *e = capture_find(&cap, "launch", 0);
+	ck_assert_str_eq(e->option, "capacity_block");
+	ck_assert_double_eq_tol(e->t_s, 7200, TOL);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "ready", 0)->t_s, 7800, TOL);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 180, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 180, CENT);
+	ck_assert_double_eq(M("requests_served"), M("requests_total"));
+}
+END_TEST
+
+START_TEST(capacity_block_opening_in_an_outage_comes_when_the_zone_is_back)
+{
+	/*
+	 * The zone is out over the block's start. The block starts at 2026-01-01T11:30:00Z (41400 s, 1 day,
+	 * ending 127800 s, inside the 2-day window), the zone use1-az1 is out from 11 h (39600 s) to
+	 * 12 h (43200 s): at 41400 s its launch is refused (one launch failure, logged with count 2), at
+	 * 43200 s it launches its 2 (ready at 43800 s). Its price is unchanged: 2 x 30 x 24 = 1440 in a 2-day
+	 * window.
+	 */
+	snprintf(yaml, sizeof yaml,
+		 "name: zones\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 8, startup_s: 600}\n"
+		 "zones:\n  - {name: use1-az1, outages: [{start: 11h, end: 12h}]}\n  - {name: use1-az2}\n"
+		 "fleet:\n  - {option: capacity_block, zone: use1-az1, start: 2026-01-01T11:30:00Z, duration: 1d,"
+		 " count: 2, usd_per_h: 30}\n  - {option: on_demand, zone: use1-az2, count: 1, max: 3}\n");
+	capture_run(&cap, yaml, NULL, 0);
+	ck_assert_double_eq(M("launch_failures"), 1);
+	const struct capture_event *e = capture_find(&cap, "launch_failed", 0);
+	ck_assert_str_eq(e->option, "capacity_block");
+	ck_assert_double_eq_tol(e->t_s, 41400, TOL);
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_str_eq(e->option, "capacity_block");
+	ck_assert_double_eq_tol(e->t_s, 43200, TOL);
+	ck_assert_int_eq(e->count, 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "ready", 0)->t_s, 43800, TOL);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 1440, CENT);
+}
+END_TEST
+
 /* A light load on 2 days with the fleet given; zones use1-az1 and use1-az2, no outages. */
 static const char *pools(const char *fleet)
 {
@@ -231,6 +296,8 @@ static Suite *zones_suite(void)
 
 	tcase_add_test(tc, zone_outage_takes_spot_and_ices_on_demand_while_the_other_zone_serves);
 	tcase_add_test(tc, zone_outage_without_spread_waits_for_the_backoff);
+	tcase_add_test(tc, zone_outage_takes_a_capacity_block_until_the_zone_is_back);
+	tcase_add_test(tc, capacity_block_opening_in_an_outage_comes_when_the_zone_is_back);
 	tcase_add_test(tc, spot_entries_of_one_zone_share_its_pool);
 	tcase_add_test(tc, streams_are_named_by_zone);
 	suite_add_tcase(s, tc);
