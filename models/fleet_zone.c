@@ -12,7 +12,7 @@
  *    it launches them again at the outage's end if still before its expiration warning). Until its end,
  *    every launch in the zone fails as InsufficientInstanceCapacity (counted, logged
  *    and backed off as any failed launch), so the fleet falls through to the next entry in order, in
- *    another zone if the plan has one. Nothing happens at its end: the zone's entries are tried again when
+ *    another zone if the plan has one. Nothing else happens at its end: the zone's entries are tried again when
  *    their backoff expires and the fleet still needs instances.
  *  - Spot capacity is a pool per instance type and zone: the Spot entries of one zone share one pool (one
  *    type per scenario). Its reclaims (reclaims_per_day, which the zone's Spot entries give alike) take
