@@ -28,7 +28,7 @@ static int init_group(struct fleet *f, int g, int first)
 {
 	const struct fleet_entry *e = &f->sc->fleet[g];
 	struct fleet_group *grp = &f->group[g];
-	char name[48];
+	char name[SCENARIO_ZONE_NAME_MAX + 32];
 
 	grp->entry = e;
 	grp->ops = ops_of(e->option);
@@ -46,9 +46,9 @@ static int init_group(struct fleet *f, int g, int first)
 	engine_event_init(&grp->share_warm);
 	if (grp->ops && grp->ops->init)
 		grp->ops->init(f, grp);
-	snprintf(name, sizeof name, "%s.%d", option_kind_name(e->option), g);
+	fleet_zone_stream_name(f, g, option_kind_name(e->option), name, sizeof name);
 	grp->rng = rng_new(f->sc->seed, name);
-	snprintf(name, sizeof name, "startup.%d", g);
+	fleet_zone_stream_name(f, g, "startup", name, sizeof name);
 	grp->startup_rng = rng_new(f->sc->seed, name);
 	return grp->rng && grp->startup_rng ? STATUS_OK : STATUS_ENOMEM;
 }
@@ -70,6 +70,8 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 	f->hold_scale_in_until_us = INT64_MIN;
 	f->quiet = 0;
 	engine_event_init(&f->retry);
+	for (int z = 0; z < SCENARIO_ZONES_MAX; z++)
+		f->zone[z].pool_rng = NULL;  /* fleet_fini may run before fleet_zone_init */
 	for (int g = 0; g < sc->nfleet; g++) {
 		if ((rc = init_group(f, g, n)) != STATUS_OK) {
 			f->ngroups = g + 1;
@@ -77,6 +79,10 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 			return rc;
 		}
 		n += f->group[g].max;
+	}
+	if ((rc = fleet_zone_init(f)) != STATUS_OK) {
+		fleet_fini(f);
+		return rc;
 	}
 	f->npool = n;
 	f->pool = calloc(n > 0 ? (size_t)n : 1, sizeof *f->pool);
@@ -106,6 +112,7 @@ void fleet_fini(struct fleet *f)
 		f->group[g].rng = NULL;
 		f->group[g].startup_rng = NULL;
 	}
+	fleet_zone_fini(f);
 	free(f->pool);
 	f->pool = NULL;
 	f->npool = 0;
@@ -531,6 +538,10 @@ static bool try_launch(struct fleet *f, struct fleet_group *g)
 
 	if (f->eng->now_us < g->retry_us || g->live + g->draining >= g->max)
 		return false;
+	if (fleet_zone_refuses(f, g, why, sizeof why)) {
+		fleet_launch_failed(f, g, why);
+		return false;
+	}
 	if (g->ops->can_launch && g->ops->can_launch(f, g, 1, why, sizeof why) != STATUS_OK) {
 		fleet_launch_failed(f, g, why);
 		return false;
@@ -549,6 +560,10 @@ bool fleet_launch_gang(struct fleet *f, struct fleet_group *g, int n, int *idx)
 	assert(!for_serving(g) && !managed(g) && n >= 1);
 	if (f->closed || f->eng->now_us < g->retry_us || g->live + g->draining + n > g->max)
 		return false;
+	if (fleet_zone_refuses(f, g, why, sizeof why)) {
+		fleet_launch_failed(f, g, why);
+		return false;
+	}
 	if (g->ops->can_launch && g->ops->can_launch(f, g, n, why, sizeof why) != STATUS_OK) {
 		fleet_launch_failed(f, g, why);
 		return false;
@@ -675,7 +690,10 @@ int fleet_set_desired(struct fleet *f, int n)
 static int place_warm(struct fleet *f, struct fleet_group *g, int want, int cap)
 {
 	int n = 0;
+	char why[160];
 
+	if (fleet_zone_refuses(f, g, why, sizeof why))
+		return 0; /* its zone has no capacity at t = 0 */
 	while (n < want && n < cap && fleet_take_slot(f, g, true))
 		n++;
 	return n;
@@ -700,6 +718,8 @@ int fleet_start(struct fleet *f, int initial)
 		if (for_serving(grp) && (grp->kind == OPTION_RESERVED || (f->managed_initial && managed(grp))))
 			placed += grp->live;
 	}
+	if ((rc = fleet_zone_start(f)) != STATUS_OK)
+		return rc;
 	for (int pass = 0; pass < 2; pass++) {
 		/* with a mixed allocation, the second pass fills each market to its share */
 		int spot_left = spot_share(f->sc, initial) - market_live(f, MARKET_SPOT, false);
@@ -809,5 +829,6 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 	}
 	f->meter->bill_user = FLEET_USER_SERVING;
 	engine_cancel(f->eng, &f->retry);
+	fleet_zone_close(f);
 	f->closed = true;
 }

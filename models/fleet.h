@@ -168,6 +168,20 @@ struct fleet_user {
 	void *ctx;
 };
 
+/*
+ * One availability zone of the scenario (fleet_zone.c; README, "Zones"): its zone-wide outages and its Spot
+ * pool. Entries without a zone are in no struct fleet_zone and behave as they always have.
+ */
+struct fleet_zone {
+	int index;                  /* in sc->zones */
+	struct event outage;        /* the start of its next outage */
+	struct event back;          /* the end of the outage under way: Capacity Blocks relaunch */
+	int next_outage;            /* index of that outage in sc->zones[index].outages */
+	struct event reclaim;       /* its Spot pool's next reclaim (when its spot entries have reclaims) */
+	gsl_rng *pool_rng;          /* the pool's reclaims ("spot_pool.<zone>"), owned */
+	struct fleet *fleet;        /* owner, kept */
+};
+
 struct fleet {
 	const struct scenario *sc;  /* kept */
 	struct engine *eng;         /* kept */
@@ -186,6 +200,7 @@ struct fleet {
 	                                    reservation are launching (fleet_share.c) */
 	int quiet;                  /* > 0: changes are being made in a batch; reconcile once at the end */
 	struct event retry;         /* the next backoff expiry, to try failed launches again */
+	struct fleet_zone zone[SCENARIO_ZONES_MAX];  /* sc->nzones of them */
 };
 
 /* Build the pool from a validated scenario. STATUS_OK or STATUS_ENOMEM (nothing held). */
@@ -298,6 +313,25 @@ double fleet_share_jobs_part(struct fleet *f, struct fleet_group *g, int64_t unt
 
 /* Finish the handover of instance in (idle, or its notice ran out): it comes up for its group's user. */
 void fleet_share_finish(struct fleet *f, struct instance *in);
+
+/*
+ * Zones (fleet_zone.c). fleet_zone_init names the group's random streams: "<option>.<index>" and
+ * "startup.<index>" for an entry without a zone (as always), "<option>.<zone>.<k>" and "startup.<zone>.<k>"
+ * for the k-th entry (from 0, fleet order) of a named zone, so that adding an entry in one zone changes no
+ * other zone's draws; and sets up the zones' events and pool streams. STATUS_OK or STATUS_ENOMEM.
+ */
+void fleet_zone_stream_name(const struct fleet *f, int g, const char *prefix, char *buf, size_t size);
+int fleet_zone_init(struct fleet *f);
+void fleet_zone_fini(struct fleet *f);
+
+/* At t = 0: schedule each zone's first outage and its Spot pool's first reclaim. */
+int fleet_zone_start(struct fleet *f);
+
+/* At the horizon: cancel the zones' events. */
+void fleet_zone_close(struct fleet *f);
+
+/* Does group g's zone refuse launches now (a zone-wide outage)? If so the reason is in why. */
+bool fleet_zone_refuses(const struct fleet *f, const struct fleet_group *g, char *why, size_t size);
 
 /* The options (defined in option_*.c). */
 extern const struct option_ops option_reserved_ops;

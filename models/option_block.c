@@ -74,6 +74,11 @@ static int block_start(struct fleet *f, struct fleet_group *g)
 	return f->meter->status;
 }
 
+bool option_block_in_window(const struct fleet_group *g)
+{
+	return g->opt.block.phase == PHASE_DRAIN;
+}
+
 const struct option_ops option_block_ops = {
 	.init = block_init,
 	.start = block_start,

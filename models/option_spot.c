@@ -197,7 +197,8 @@ static int spot_start(struct fleet *f, struct fleet_group *g)
 {
 	const struct fleet_entry *e = g->entry;
 
-	if (e->reclaims_per_day > 0)
+	/* an entry in a named zone is reclaimed with its zone's pool (fleet_zone.c) */
+	if (e->reclaims_per_day > 0 && e->zone == 0)
 		schedule_exp(f, g, &g->opt.spot.reclaim, 0, 86400e6 / e->reclaims_per_day, on_reclaim);
 	if (e->avail.n > 0) {
 		g->opt.spot.next_tick = 1;

@@ -33,7 +33,14 @@ void reservation_schedule(struct fleet *f, struct fleet_group *g, int phase, int
 int reservation_open(struct fleet *f, struct fleet_group *g, bool warm, const char *why)
 {
 	int n = 0;
+	char zone_why[160];
 
+	/* its zone is out (fleet_zone.c): the instances come when the zone's capacity is back */
+	if (fleet_zone_refuses(f, g, zone_why, sizeof zone_why)) {
+		f->meter->launch_failures++;
+		meter_event(f->meter, f->eng->now_us, "launch_failed", option_kind_name(g->kind), g->max, zone_why);
+		return 0;
+	}
 	while (n < g->max && fleet_take_slot(f, g, warm))
 		n++;
 	meter_event(f->meter, f->eng->now_us, warm ? "start" : "launch", option_kind_name(g->kind), n, why);

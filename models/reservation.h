@@ -41,6 +41,10 @@ int reservation_open(struct fleet *f, struct fleet_group *g, bool warm, const ch
  * instances leave the desired capacity at once, so the policy and the other options take the load. */
 void reservation_leave(struct fleet *f, struct fleet_group *g, bool idle_now, int64_t doom_us, const char *why);
 
+/* A Capacity Block is open and before its expiration warning (option_block.c): what a zone's outage
+ * took from it comes back when the zone's capacity does (fleet_zone.c). */
+bool option_block_in_window(const struct fleet_group *g);
+
 /* The option's close hook: cancel the timer and bill the window's share, the purchase and what is left
  * after horizon_us. */
 void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us);

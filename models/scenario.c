@@ -57,7 +57,7 @@
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
-	"jobs", "mode", "fluid", NULL };
+	"jobs", "mode", "fluid", "zones", NULL };
 static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
 	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
 	NULL };
@@ -659,7 +659,8 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
-	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||
+	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) || (rc = scenario_load_zone_pools(l)) ||
+	    (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||
 	    (rc = scenario_load_finish(l)))
 		return rc;
 	return scenario_load_mode(l);

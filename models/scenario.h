@@ -46,6 +46,8 @@
 #define SCENARIO_ALARM_STEPS_MAX 10  /* step adjustments per step-scaling alarm */
 #define SCENARIO_ALARM_PERIODS_MAX 100  /* an alarm's evaluation_periods, at most */
 #define SCENARIO_SCHEDULE_MAX 32  /* scheduled scaling actions per scenario */
+#define SCENARIO_ZONES_MAX 8      /* availability zones in `zones` */
+#define SCENARIO_ZONE_NAME_MAX 64 /* bytes in a zone's name, including the NUL */
 
 enum arrival_kind {
 	ARRIVAL_POISSON,      /* Poisson process at rate_per_s (piecewise constant with steps) */
@@ -307,6 +309,18 @@ struct fleet_entry {
 
 	/* on_demand, spot, odcr, capacity_block, training_plan */
 	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */
+
+	/* on_demand, spot, odcr, capacity_block: where it runs (scenario_zones.c, fleet_zone.c) */
+	int zone;                     /* `zone`: 1 + its index in sc.zones; 0 = no `zone` key, the implicit
+	                                 zone, which has no outages and no shared Spot pool */
+};
+
+/* One availability zone of `zones` (README, "Zones"). */
+struct zone {
+	char name[SCENARIO_ZONE_NAME_MAX];            /* `name`, unique in the list */
+	struct outage outages[SCENARIO_OUTAGES_MAX];  /* `outages`: zone-wide capacity losses, in time order,
+	                                                 not overlapping, from the start */
+	int noutages;
 };
 
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */
@@ -500,6 +514,8 @@ struct scenario {
 
 	struct fleet_entry fleet[SCENARIO_FLEET_MAX];  /* `fleet`, in allocation order */
 	int nfleet;                                    /* entries used, >= 1 */
+	struct zone zones[SCENARIO_ZONES_MAX];         /* `zones`, in the order listed */
+	int nzones;                                    /* 0 when the scenario has no `zones` */
 
 	struct {
 		enum policy_kind policy;        /* `autoscaling.policy`, default none */

@@ -184,6 +184,17 @@ void scenario_load_fleet_item(const struct load *l, int i, struct scenario_yaml_
  */
 int scenario_load_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f, int room);
 
+/* ---- zones, in scenario_zones.c ------------------------------------------------------------------- */
+
+/* Read `zones` into l->sc.zones (before the fleet: entries name them). */
+int scenario_load_zones(struct load *l);
+
+/* A fleet entry's `zone` into f->zone (0 when absent); the zone must be listed in `zones`. */
+int scenario_load_zone(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+
+/* After the fleet: Spot entries of one zone share its pool, so they must agree on its reclaim keys. */
+int scenario_load_zone_pools(struct load *l);
+
 /* Read `quotas`, `launch_retry` and `allocation` (after the fleet: mixed allocation needs a spot entry). */
 int scenario_load_limits(struct load *l);
 
@@ -287,6 +298,8 @@ extern const struct scenario_yaml_bounds *const scenario_load_price, *const scen
 	*const scenario_load_upfront, *const scenario_load_fraction, *const scenario_load_share,
 	*const scenario_load_commit, *const scenario_load_interruption, *const scenario_load_reclaim,
 	*const scenario_load_multiplier, *const scenario_load_percent;
+/* scenario_zones.c */
+extern const struct scenario_load_names scenario_load_zone_keys, scenario_load_zone_outage_keys;
 /* scenario_policy.c */
 extern const struct scenario_load_names scenario_load_step_keys, scenario_load_alarm_keys,
 	scenario_load_adjustment_keys, scenario_load_adjustment_names, scenario_load_comparison_names,

@@ -279,6 +279,27 @@ static const struct scenario_schema_key segment_item = { MAP_(NULL, segment_map)
 static const struct scenario_schema_key rate_item = { NUM_(NULL, scenario_load_rate),
 	.desc = "the Savings Plans rate of the type, USD per instance-hour (at most its on-demand price)" };
 
+/* zones (scenario_zones.c) */
+static const struct scenario_schema_key zone_outage_entries[] = {
+	{ DUR_("start", 0, false, MAX_PERIOD_US), REQ, .desc = "when the zone loses its capacity, from the start "
+	  "(in order, not overlapping, within the horizon)" },
+	{ DUR_("end", 0, true, MAX_PERIOD_US), REQ, .desc = "when the zone's capacity is back, from the start "
+	  "(after start)" },
+	END };
+static const struct scenario_schema_map zone_outage_map = { "zones.*.outages", &scenario_load_zone_outage_keys,
+	.entries = zone_outage_entries };
+static const struct scenario_schema_key zone_outage_item = { MAP_(NULL, zone_outage_map),
+	.desc = "a zone-wide capacity loss" };
+static const struct scenario_schema_key zone_entries[] = {
+	{ STR_("name", SCENARIO_ZONE_NAME_MAX), REQ, .desc = "the zone's name, unique in the list" },
+	{ LIST_("outages", 1, SCENARIO_OUTAGES_MAX, zone_outage_item), .desc = "zone-wide capacity losses "
+	  "[{start, end}]: the zone's instances are taken at start (Spot with their notice), its launches fail "
+	  "until end" },
+	END };
+static const struct scenario_schema_map zone_map = { "zones.*", &scenario_load_zone_keys,
+	.entries = zone_entries };
+static const struct scenario_schema_key zone_item = { MAP_(NULL, zone_map), .desc = "an availability zone" };
+
 static const struct scenario_schema_key entry_entries[] = {
 	{ .key = "option", .type = SCHEMA_SELECTOR, REQ, .desc = "the purchase option (see README, \"Purchase "
 	  "options\")" },
@@ -340,6 +361,8 @@ static const struct scenario_schema_key entry_entries[] = {
 	  .desc = "training_plan: its segments, one fleet entry each" },
 	{ DUR_("expiry_notice", 0, false, 23 * H_US), .dflt = "\"10m\"", .desc = "training_plan: the notice "
 	  "before a segment's instances are taken, 30 min before its end" },
+	{ STR_("zone", SCENARIO_ZONE_NAME_MAX), .desc = "on_demand, spot, odcr, capacity_block: the "
+	  "availability zone, one of zones; default none (no zone outages; a spot entry is its own pool)" },
 	END };
 static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
 	.entries = entry_entries };
@@ -613,6 +636,8 @@ static const struct scenario_schema_key top_entries[] = {
 	{ CHOICE_("mode", scenario_load_mode_names), .dflt = "\"requests\"", .desc = "requests: one event per "
 	  "request; fluid: per-period queueing formulas for long horizons (a subset of the format)" },
 	{ MAP_("fluid", fluid_map), .desc = "fluid-mode settings (only with mode: fluid)" },
+	{ LIST_("zones", 1, SCENARIO_ZONES_MAX, zone_item), .desc = "availability zones that fleet entries "
+	  "may name, with zone-wide outages" },
 	END };
 const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
 	.entries = top_entries };

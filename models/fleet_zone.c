@@ -1,0 +1,309 @@
+/*
+ * fleet_zone: availability zones (see fleet.h; README, "Zones").
+ *
+ * Rules (SOURCES.md [zone-ice], [zone-spot-pool], [zone-outage-loss], [zone-streams]):
+ *  - A zone-wide outage (`zones[].outages`) is a loss of the zone's capacity from its start to its end. At
+ *    its start every running instance of every entry in the zone is taken: a Spot instance gets its
+ *    interruption notice (notice_s, counted in spot_interruptions and billed as an interruption by EC2,
+ *    option_spot.c: free when in its first hour), any other is lost at once (its requests in flight go back
+ *    to the queue or are dropped, serving.on_interrupt; it is billed as if terminated then: on-demand for the
+ *    seconds it ran, 60 s minimum unless it was in service at t = 0; an ODCR keeps being paid whether used
+ *    or not; a Capacity Block in its window loses its instances too, they leave the desired capacity, and
+ *    it launches them again at the outage's end if still before its expiration warning). Until its end,
+ *    every launch in the zone fails as InsufficientInstanceCapacity (counted, logged
+ *    and backed off as any failed launch), so the fleet falls through to the next entry in order, in
+ *    another zone if the plan has one. Nothing else happens at its end: the zone's entries are tried again when
+ *    their backoff expires and the fleet still needs instances.
+ *  - Spot capacity is a pool per instance type and zone: the Spot entries of one zone share one pool (one
+ *    type per scenario). Its reclaims (reclaims_per_day, which the zone's Spot entries give alike) take
+ *    ceil(reclaim_fraction x running) of the pool's running instances, newest first whatever their entry,
+ *    and close the pool to all of them for the same exponential outage (mean outage_mean_s). Spot entries
+ *    of different zones are reclaimed independently. Per-instance interruptions (interruptions_per_hour)
+ *    and availability traces stay per entry.
+ *  - Random streams are named by zone: a zone's pool draws from "spot_pool.<zone>", and its k-th entry's
+ *    streams are "<option>.<zone>.<k>" and "startup.<zone>.<k>"; adding an entry or a zone changes no other
+ *    zone's draws. Entries without a zone keep "<option>.<index>" and their own pool, as before zones.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+
+#include "convert.h"
+#include "fleet.h"
+#include "reservation.h"
+#include "rng.h"
+#include "status.h"
+
+#define DAY_US_F 86400e6
+
+/* True if group g's entry names zone z (an index in sc->zones). */
+static bool in_zone(const struct fleet_group *g, int z)
+{
+	return g->entry->zone == z + 1;
+}
+
+void fleet_zone_stream_name(const struct fleet *f, int g, const char *prefix, char *buf, size_t size)
+{
+	const struct scenario *sc = f->sc;
+	int zone = sc->fleet[g].zone, k = 0;
+
+	if (zone == 0) {
+		snprintf(buf, size, "%s.%d", prefix, g);
+		return;
+	}
+	for (int i = 0; i < g; i++)
+		k += sc->fleet[i].zone == zone;
+	snprintf(buf, size, "%s.%s.%d", prefix, sc->zones[zone - 1].name, k);
+}
+
+int fleet_zone_init(struct fleet *f)
+{
+	char name[SCENARIO_ZONE_NAME_MAX + 16];
+
+	for (int z = 0; z < SCENARIO_ZONES_MAX; z++)
+		f->zone[z].pool_rng = NULL;
+	for (int z = 0; z < f->sc->nzones; z++) {
+		struct fleet_zone *fz = &f->zone[z];
+		fz->index = z;
+		fz->next_outage = 0;
+		fz->fleet = f;
+		engine_event_init(&fz->outage);
+		engine_event_init(&fz->back);
+		engine_event_init(&fz->reclaim);
+		snprintf(name, sizeof name, "spot_pool.%s", f->sc->zones[z].name);
+		if (!(fz->pool_rng = rng_new(f->sc->seed, name)))
+			return STATUS_ENOMEM;
+	}
+	return STATUS_OK;
+}
+
+void fleet_zone_fini(struct fleet *f)
+{
+	for (int z = 0; z < SCENARIO_ZONES_MAX; z++) {
+		gsl_rng_free(f->zone[z].pool_rng);
+		f->zone[z].pool_rng = NULL;
+	}
+}
+
+bool fleet_zone_refuses(const struct fleet *f, const struct fleet_group *g, char *why, size_t size)
+{
+	const struct zone *zn;
+	int64_t now = f->eng->now_us;
+
+	if (g->entry->zone == 0)
+		return false;
+	zn = &f->sc->zones[g->entry->zone - 1];
+	for (int i = 0; i < zn->noutages; i++)  /* at most SCENARIO_OUTAGES_MAX: a scan is fine */
+		if (now >= zn->outages[i].start_us && now < zn->outages[i].end_us) {
+			snprintf(why, size, "InsufficientInstanceCapacity (zone %s outage until %.0f s)", zn->name,
+				 (double)zn->outages[i].end_us / 1e6);
+			return true;
+		}
+	return false;
+}
+
+static void fail_run(struct fleet *f, int rc)
+{
+	meter_fail(f->meter, rc);
+	engine_stop(f->eng);
+}
+
+/* Schedule ev at t_us unless that is past the horizon. */
+static void schedule(struct fleet *f, struct event *ev, int64_t t_us, void (*fn)(struct engine *, struct event *))
+{
+	if (t_us <= f->sc->horizon_us && engine_schedule(f->eng, ev, t_us, fn) != STATUS_OK)
+		fail_run(f, STATUS_ENOMEM);
+}
+
+/* ---- zone-wide outages ---------------------------------------------------------------------------- */
+
+/* The end of an outage: each Capacity Block of the zone still in its window launches its instances again
+ * (it is paid for whether used or not). Nothing else moves: other entries are retried as they need. */
+static void on_back(struct engine *eng, struct event *ev)
+{
+	struct fleet_zone *fz = container_of(ev, struct fleet_zone, back);
+	struct fleet *f = fz->fleet;
+
+	(void)eng;
+	for (int g = 0; g < f->ngroups; g++) {
+		struct fleet_group *grp = &f->group[g];
+		if (grp->kind == OPTION_CAPACITY_BLOCK && in_zone(grp, fz->index) && option_block_in_window(grp))
+			reservation_open(f, grp, false, "zone capacity back");
+	}
+}
+
+static void on_outage(struct engine *eng, struct event *ev)
+{
+	struct fleet_zone *fz = container_of(ev, struct fleet_zone, outage);
+	struct fleet *f = fz->fleet;
+	const struct zone *zn = &f->sc->zones[fz->index];
+	const struct outage *w = &zn->outages[fz->next_outage];
+	int noticed = 0, lost = 0;
+	char why[SCENARIO_ZONE_NAME_MAX + 96];
+
+	for (int g = 0; g < f->ngroups; g++) {
+		const struct fleet_group *grp = &f->group[g];
+		if (!grp->ops || !in_zone(grp, fz->index))
+			continue;
+		for (int i = grp->first; i < grp->first + grp->max; i++)
+			if (f->pool[i].state != INSTANCE_FREE && !f->pool[i].noticed) {
+				noticed += grp->kind == OPTION_SPOT;
+				lost += grp->kind != OPTION_SPOT;
+			}
+	}
+	snprintf(why, sizeof why, "zone %s loses its capacity until %.0f s: %d spot noticed, %d lost", zn->name,
+		 (double)w->end_us / 1e6, noticed, lost);
+	meter_event(f->meter, eng->now_us, "zone_outage", "zone", noticed + lost, why);
+	f->quiet++; /* replacements are launched once, after every instance is taken */
+	for (int g = 0; g < f->ngroups; g++) {
+		struct fleet_group *grp = &f->group[g];
+		if (!grp->ops || !in_zone(grp, fz->index))
+			continue;
+		if (grp->kind == OPTION_CAPACITY_BLOCK && option_block_in_window(grp)) {
+			/* lost at once, and out of the desired capacity until the zone is back (on_back) */
+			reservation_leave(f, grp, false, eng->now_us, "zone outage: capacity lost");
+			continue;
+		}
+		for (int i = grp->first; i < grp->first + grp->max; i++) {
+			struct instance *in = &f->pool[i];
+			if (in->state == INSTANCE_FREE || in->noticed)
+				continue; /* a Spot instance already under notice goes at its own doom */
+			if (grp->kind == OPTION_SPOT) {
+				f->meter->spot_interruptions++;
+				fleet_interrupt(f, i, eng->now_us + grp->entry->notice_us, "zone outage");
+			} else {
+				fleet_interrupt(f, i, eng->now_us, "zone outage: capacity lost");
+			}
+		}
+	}
+	f->quiet--;
+	fleet_reconcile(f);
+	schedule(f, &fz->back, w->end_us, on_back);
+	if (++fz->next_outage < zn->noutages)  /* after `back`: outages do not overlap */
+		schedule(f, &fz->outage, zn->outages[fz->next_outage].start_us, on_outage);
+}
+
+/* ---- the zone's Spot pool ------------------------------------------------------------------------- */
+
+/* The zone's first Spot entry with pool reclaims (they all agree: scenario_zones.c), or NULL. */
+static const struct fleet_entry *pool_entry(const struct fleet *f, int z)
+{
+	for (int g = 0; g < f->ngroups; g++) {
+		const struct fleet_group *grp = &f->group[g];
+		if (grp->kind == OPTION_SPOT && in_zone(grp, z) && grp->entry->reclaims_per_day > 0)
+			return grp->entry;
+	}
+	return NULL;
+}
+
+static bool pool_member(const struct fleet_group *g, int z)
+{
+	return g->kind == OPTION_SPOT && in_zone(g, z);
+}
+
+/* Running Spot instances of zone z not under notice. */
+static int pool_running(const struct fleet *f, int z)
+{
+	int n = 0;
+
+	for (int g = 0; g < f->ngroups; g++) {
+		const struct fleet_group *grp = &f->group[g];
+		if (!pool_member(grp, z))
+			continue;
+		for (int i = grp->first; i < grp->first + grp->max; i++)
+			n += f->pool[i].state != INSTANCE_FREE && !f->pool[i].noticed;
+	}
+	return n;
+}
+
+/* Give a notice to the k running instances of the pool launched last (ties: the highest pool index). */
+static void pool_interrupt_newest(struct fleet *f, int z, int k)
+{
+	f->quiet++;
+	while (k-- > 0) {
+		struct instance *pick = NULL;
+		for (int g = 0; g < f->ngroups; g++) {
+			const struct fleet_group *grp = &f->group[g];
+			if (!pool_member(grp, z))
+				continue;
+			for (int i = grp->first; i < grp->first + grp->max; i++) {
+				struct instance *in = &f->pool[i];
+				if (in->state != INSTANCE_FREE && !in->noticed && (!pick || in->launch_us >= pick->launch_us))
+					pick = in;
+			}
+		}
+		if (!pick)
+			break;
+		f->meter->spot_interruptions++;
+		fleet_interrupt(f, (int)(pick - f->pool), f->eng->now_us + f->group[pick->group].entry->notice_us,
+				"spot pool reclaim");
+	}
+	f->quiet--;
+	fleet_reconcile(f);
+}
+
+static void on_pool_reclaim(struct engine *eng, struct event *ev);
+
+/* The next reclaim of zone fz's pool after from_us: an exponential gap drawn from the pool's stream (a gap
+ * past the clock's range is no reclaim at all, SOURCES.md [rate-never]). */
+static void schedule_reclaim(struct fleet *f, struct fleet_zone *fz, const struct fleet_entry *e, int64_t from_us)
+{
+	int64_t t_us;
+	int rc = convert_after_us(from_us, gsl_ran_exponential(fz->pool_rng, DAY_US_F / e->reclaims_per_day), &t_us);
+
+	if (rc == STATUS_OK)
+		schedule(f, &fz->reclaim, t_us, on_pool_reclaim);
+	else if (rc != STATUS_DONE)
+		meter_fail(f->meter, rc);
+}
+
+static void on_pool_reclaim(struct engine *eng, struct event *ev)
+{
+	struct fleet_zone *fz = container_of(ev, struct fleet_zone, reclaim);
+	struct fleet *f = fz->fleet;
+	const struct fleet_entry *e = pool_entry(f, fz->index);
+	int k = (int)ceil(e->reclaim_fraction * pool_running(f, fz->index) - 1e-9);
+	int64_t until_us;
+	char why[SCENARIO_ZONE_NAME_MAX + 96];
+
+	/* an outage whose end is past the clock's range lasts to the end of the run */
+	if (convert_after_us(eng->now_us, gsl_ran_exponential(fz->pool_rng, (double)e->outage_mean_us),
+			     &until_us) != STATUS_OK)
+		until_us = SIM_TIME_MAX;
+	for (int g = 0; g < f->ngroups; g++)
+		if (pool_member(&f->group[g], fz->index))
+			f->group[g].outage_until_us = until_us;
+	snprintf(why, sizeof why, "spot pool reclaim in zone %s: %d instances, pool out for %.0f s",
+		 f->sc->zones[fz->index].name, k, (double)(until_us - eng->now_us) / 1e6);
+	meter_event(f->meter, eng->now_us, "spot_reclaim", "spot", k, why);
+	pool_interrupt_newest(f, fz->index, k);
+	schedule_reclaim(f, fz, e, eng->now_us);
+}
+
+/* ---- start and close ------------------------------------------------------------------------------ */
+
+int fleet_zone_start(struct fleet *f)
+{
+	for (int z = 0; z < f->sc->nzones; z++) {
+		struct fleet_zone *fz = &f->zone[z];
+		const struct zone *zn = &f->sc->zones[z];
+		const struct fleet_entry *e = pool_entry(f, z);
+
+		if (zn->noutages > 0)
+			schedule(f, &fz->outage, zn->outages[0].start_us, on_outage);
+		if (e)
+			schedule_reclaim(f, fz, e, 0);
+	}
+	return f->meter->status;
+}
+
+void fleet_zone_close(struct fleet *f)
+{
+	for (int z = 0; z < f->sc->nzones; z++) {
+		engine_cancel(f->eng, &f->zone[z].outage);
+		engine_cancel(f->eng, &f->zone[z].back);
+		engine_cancel(f->eng, &f->zone[z].reclaim);
+	}
+}
