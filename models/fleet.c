@@ -198,8 +198,10 @@ void fleet_share_finish(struct fleet *f, struct instance *in)
 	assert(in->state == INSTANCE_DRAINING && in->handover);
 	in->handover = false;
 	engine_cancel(f->eng, &in->doom);
-	if (in->in_service && in->user == FLEET_USER_SERVING)
+	if (in->in_service && in->user == FLEET_USER_SERVING) {
 		meter_in_service(f->meter, f->eng->now_us, -1);
+		meter_type_in_service(f->meter, f->eng->now_us, g->entry->type, -1);
+	}
 	in->in_service = false;
 	in->busy = 0;
 	in->user = g->user;
@@ -214,8 +216,10 @@ static void go_serving(struct fleet *f, struct instance *in)
 {
 	in->state = INSTANCE_SERVING;
 	in->in_service = true;
-	if (in->user == FLEET_USER_SERVING)
+	if (in->user == FLEET_USER_SERVING) {
 		meter_in_service(f->meter, f->eng->now_us, +1);
+		meter_type_in_service(f->meter, f->eng->now_us, f->group[in->group].entry->type, +1);
+	}
 	tell_up(f, in);
 }
 
@@ -299,8 +303,10 @@ static void terminate(struct fleet *f, struct instance *in)
 		g->draining--;
 	else
 		g->live--;
-	if (in->in_service && in->user == FLEET_USER_SERVING)
+	if (in->in_service && in->user == FLEET_USER_SERVING) {
 		meter_in_service(f->meter, f->eng->now_us, -1);
+		meter_type_in_service(f->meter, f->eng->now_us, g->entry->type, -1);
+	}
 	in->in_service = false;
 	engine_cancel(f->eng, &in->ready);
 	engine_cancel(f->eng, &in->doom);
@@ -309,9 +315,11 @@ static void terminate(struct fleet *f, struct instance *in)
 	if (f->closed)
 		return;
 	f->meter->bill_user = in->user;
+	f->meter->types.bill_type = g->entry->type;
 	if (g->ops->ended)
 		g->ops->ended(f, g, in, f->eng->now_us, true);
 	f->meter->bill_user = FLEET_USER_SERVING;
+	f->meter->types.bill_type = 0;
 	meter_live(f->meter, f->eng->now_us, g->kind, -1);
 	f->meter->terminations++;
 	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
@@ -746,8 +754,19 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 {
 	const struct fleet_entry *e = g->entry;
 	int64_t now = f->eng->now_us;
-	int running = fleet_count_kind(f, g->kind), vcpus = f->sc->serving.vcpus;
-	char family = f->sc->serving.family;
+	const struct scenario_type *t = &f->sc->types[e->type];
+	int running = 0, running_vcpus = 0, vcpus = t->vcpus;
+	char family = t->family;
+
+	/* instances of the kind running in the same family (with one type: all of them), and their vCPUs */
+	for (int i = 0; i < f->ngroups; i++) {
+		const struct fleet_group *o = &f->group[i];
+		const struct scenario_type *ot = &f->sc->types[o->entry->type];
+		if (o->kind != g->kind || ot->family != family)
+			continue;
+		running += o->live + o->draining;
+		running_vcpus += (o->live + o->draining) * ot->vcpus;
+	}
 
 	for (int i = 0; i < e->noutages; i++)
 		if (now >= e->outages[i].start_us && now < e->outages[i].end_us) {
@@ -756,12 +775,12 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 		}
 	/* On-Demand quotas are vCPUs per family group ("Running On-Demand P instances";
 	 * SOURCES.md [od-quota-vcpus]) */
-	if (quota_vcpus >= 0 && (running + n) * vcpus > quota_vcpus) {
+	if (quota_vcpus >= 0 && running_vcpus + n * vcpus > quota_vcpus) {
 		snprintf(why, size, "quota: %d vCPUs of %s %c instances (%d running x %d vCPUs)", quota_vcpus,
 			 quota_name, family - 32, running, vcpus);
 		return STATUS_EINPUT;
 	}
-	if (quota_instances >= 0 && running + n > quota_instances) {
+	if (quota_instances >= 0 && fleet_count_kind(f, g->kind) + n > quota_instances) {
 		snprintf(why, size, "quota: %d %s instances", quota_instances, quota_name);
 		return STATUS_EINPUT;
 	}
@@ -792,6 +811,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		engine_cancel(f->eng, &in->ready);
 		engine_cancel(f->eng, &in->notice);
 		f->meter->bill_user = in->user;
+		f->meter->types.bill_type = g->entry->type;
 		if (g->ops->ended)
 			g->ops->ended(f, g, in, horizon_us, false); /* doom still queued: when it would be taken */
 		engine_cancel(f->eng, &in->doom);
@@ -801,6 +821,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		engine_cancel(f->eng, &grp->share);
 		engine_cancel(f->eng, &grp->share_warm);
 		f->meter->bill_user = grp->user;
+		f->meter->types.bill_type = grp->entry->type;
 		if (grp->entry->use == USE_SHARED)
 			f->meter->bill_user_share = fleet_share_jobs_part(f, grp, horizon_us);
 		if (grp->ops && grp->ops->close)
@@ -808,6 +829,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		f->meter->bill_user_share = -1;
 	}
 	f->meter->bill_user = FLEET_USER_SERVING;
+	f->meter->types.bill_type = 0;
 	engine_cancel(f->eng, &f->retry);
 	f->closed = true;
 }

@@ -46,6 +46,7 @@
 #define SCENARIO_ALARM_STEPS_MAX 10  /* step adjustments per step-scaling alarm */
 #define SCENARIO_ALARM_PERIODS_MAX 100  /* an alarm's evaluation_periods, at most */
 #define SCENARIO_SCHEDULE_MAX 32  /* scheduled scaling actions per scenario */
+#define SCENARIO_TYPES_MAX 8      /* instance types per scenario: the serving type and serving.types */
 
 enum arrival_kind {
 	ARRIVAL_POISSON,      /* Poisson process at rate_per_s (piecewise constant with steps) */
@@ -307,6 +308,26 @@ struct fleet_entry {
 
 	/* on_demand, spot, odcr, capacity_block, training_plan */
 	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */
+
+	/* every option but savings_plan (scenario_types.c) */
+	int type;                     /* `instance_type`: index into scenario.types; 0 (the serving type) by
+	                                 default. Prices and quotas above are that type's */
+};
+
+/*
+ * One instance type a fleet may hold (`serving.instance_type` is types[0]; `serving.types` the rest,
+ * scenario_types.c): what one instance of it is and how fast it serves.
+ */
+struct scenario_type {
+	char name[SCENARIO_NAME_MAX];  /* the type's name, as in the catalogue */
+	int gpus;                      /* GPUs per instance (catalogue, or catalog: override) */
+	int vcpus;                     /* vCPUs per instance; 0 = unknown (no vCPU quota) */
+	char family;                   /* instance family letter, for per-family vCPU quotas */
+	double od_usd_per_h;           /* On-Demand price, USD per instance-hour */
+	int slots;                     /* `slots_per_instance`: requests one instance serves at once; types[0]:
+	                                  serving.slots_per_instance */
+	double service_scale;          /* `service_scale`: a request's service time on this type is the drawn
+	                                  (or token-model) time x this; types[0]: 1 */
 };
 
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */
@@ -497,6 +518,9 @@ struct scenario {
 		double on_demand_pct;     /* `allocation.on_demand_percentage_above_base`, default 100 */
 		bool spot_fallback;       /* `allocation.spot_fallback`: fill spot shortfall on-demand, default true */
 	} allocation;
+
+	struct scenario_type types[SCENARIO_TYPES_MAX];  /* [0]: the serving type; then `serving.types` */
+	int ntypes;                                    /* entries used, >= 1 */
 
 	struct fleet_entry fleet[SCENARIO_FLEET_MAX];  /* `fleet`, in allocation order */
 	int nfleet;                                    /* entries used, >= 1 */

@@ -229,6 +229,17 @@ static const struct scenario_schema_key copies_entries[] = {
 static const struct scenario_schema_map copies_map = { "serving.copies", &scenario_load_copies_keys,
 	.entries = copies_entries };
 
+static const struct scenario_schema_key serving_type_entries[] = {
+	{ INT_("slots_per_instance", 1, MAX_SLOTS), .desc = "requests one instance of the type serves at once; "
+	  "default serving.slots_per_instance" },
+	{ NUM_("service_scale", scenario_load_service_scale), .dflt = "1", .desc = "a request's service time "
+	  "on the type is the drawn (or token-model) time x this (0.5: twice as fast as the serving type)" },
+	END };
+static const struct scenario_schema_map serving_type_map = { "serving.types.*", &scenario_load_serving_type_keys,
+	.entries = serving_type_entries };
+static const struct scenario_schema_key serving_type_item = { MAP_(NULL, serving_type_map),
+	.desc = "an instance type of the catalogue (or catalog:) other than serving.instance_type, and its speed" };
+
 static const struct scenario_schema_key serving_entries[] = {
 	{ STR_("instance_type", SCENARIO_NAME_MAX), REQ, .desc = "an instance type of the catalogue (gpucap "
 	  "catalog) or one defined under catalog:" },
@@ -245,6 +256,8 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ CHOICE_("endpoint", scenario_load_endpoint_names), .dflt = "\"realtime\"", .desc = "realtime "
 	  "refuses a request while nothing is in service; async queues it" },
 	{ MAP_("copies", copies_map), .desc = "model copies on instances (SageMaker inference components)" },
+	{ DICT_("types", SCENARIO_NAME_MAX, serving_type_item), .desc = "other instance types fleet entries may "
+	  "hold, each with its own speed (not with copies, nor in mode fluid)" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
 	.entries = serving_entries };
@@ -332,6 +345,8 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
 	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
 	{ TIME_("end"), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
+	{ STR_("instance_type", SCENARIO_NAME_MAX), .desc = "the entry's instance "
+	  "type: serving.instance_type (default) or one listed under serving.types; prices default to its own" },
 	{ CHOICE_("use", scenario_load_use_names), .dflt = "\"serving\"", .desc = "who the instances are for: "
 	  "serving, jobs, or shared (capacity_block, training_plan: serving inside serving_hours, jobs outside them)" },
 	{ STR_("serving_hours", 12), .variants = O(CAPACITY_BLOCK) | O(TRAINING_PLAN), .desc = "use shared (required then): the "

@@ -47,12 +47,30 @@ struct world {
 	int min, max;                /* the autoscaling bounds now: the scenario's, then as scheduled */
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
+	double slots_at_eval;        /* several types: the meter's service_slot_us at the previous evaluation */
 	double queued_at_eval;
 	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
 	struct warn warn;            /* what the warnings need, counted as the run goes (warn.h) */
 	const struct world_progress *progress;  /* told at every sample; NULL = nobody; borrowed */
 };
+
+/* Several instance types: tell the meter each one's GPUs, slots and price (meter_types.c). */
+static void set_meter_types(struct world *w)
+{
+	const char *names[SCENARIO_TYPES_MAX];
+	int gpus[SCENARIO_TYPES_MAX], slots[SCENARIO_TYPES_MAX];
+	double od[SCENARIO_TYPES_MAX];
+
+	_Static_assert(SCENARIO_TYPES_MAX <= METER_TYPES_MAX, "the meter holds every type");
+	for (int i = 0; i < w->sc->ntypes; i++) {
+		names[i] = w->sc->types[i].name;
+		gpus[i] = w->sc->types[i].gpus;
+		slots[i] = w->sc->types[i].slots;
+		od[i] = w->sc->types[i].od_usd_per_h;
+	}
+	meter_types_set(&w->meter, w->sc->ntypes, names, gpus, slots, od);
+}
 
 static void schedule_or_fail(struct world *w, struct event *ev, int64_t t_us,
 			     void (*fn)(struct engine *, struct event *))
@@ -138,13 +156,15 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	double served_us = w->sc->copies.enabled ? m->service_copy_us : m->service_inst_us;
 	double service = served_us - w->service_at_eval;
 	double span_us = (double)w->sc->autoscaling.resolution_us;
-	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
+	double arrivals = (double)(m->arrivals - w->arrivals_at_eval), slots;
 	double queued = m->queued_us - w->queued_at_eval;
 	double waiting = m->queued_served_us - w->queued_served_at_eval;
 
 	w->busy_at_eval = m->busy_slot_us_all;
 	w->queued_served_at_eval = m->queued_served_us;
 	w->service_at_eval = served_us;
+	slots = m->types.service_slot_us - w->slots_at_eval;
+	w->slots_at_eval = m->types.service_slot_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
 	metric[METRIC_CONCURRENCY] = metric[METRIC_INVOCATIONS] = metric[METRIC_BACKLOG] = NAN;
@@ -158,7 +178,8 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	 * backlog. The central queue is shared out over the instances serving; time with none serving is left
 	 * out of the waiting part.
 	 */
-	metric[METRIC_CONCURRENCY] = (busy + waiting) / (service * w->sc->serving.slots);
+	/* several types: per slot in service of whatever type (instances x slots, integrated) */
+	metric[METRIC_CONCURRENCY] = (busy + waiting) / (m->types.n > 1 ? slots : service * w->sc->serving.slots);
 	/* average requests waiting / average instances in service */
 	metric[METRIC_BACKLOG] = queued / service;
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
@@ -480,6 +501,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->max = sc->autoscaling.max;
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
 	meter_set_prices(&w->meter, sc->start_unix_us, sc->serving.od_usd_per_h);
+	set_meter_types(w);
 	warn_init(&w->warn, measured_from_us(sc), hour_phase_us(sc));
 	world_memory_estimate(sc, &w->warn.mem);
 	meter_set_warmup(&w->meter, sc->warmup_us);

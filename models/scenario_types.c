@@ -1,0 +1,189 @@
+/*
+ * scenario_types: several instance types in one fleet (part of the scenario loader, scenario_load.h).
+ *
+ *   serving:
+ *     instance_type: g6e.xlarge          # the reference type: types[0], slots_per_instance, scale 1
+ *     slots_per_instance: 4
+ *     types:
+ *       p4d.24xlarge: {slots_per_instance: 16, service_scale: 0.5}
+ *   fleet:
+ *     - {option: reserved, count: 1}                               # g6e.xlarge
+ *     - {option: on_demand, instance_type: p4d.24xlarge, max: 2}
+ *
+ * Each fleet entry may name an `instance_type`: the serving type (the default) or one listed under
+ * serving.types. A listed type gives its own speed: slots_per_instance (default the serving type's) and
+ * service_scale, the factor its service times are multiplied by (default 1: as fast as the serving type;
+ * 0.5: twice as fast). Everything the catalogue gives (GPUs, vCPUs, prices, discounts, the Capacity Block
+ * rate) comes from the entry's own type, with the scenario's catalog: overrides, so an entry's defaults are
+ * what they would be in a scenario serving on that type alone. The serving type itself may not be listed
+ * (its speed is serving.slots_per_instance at scale 1).
+ *
+ * Several types are not supported together with serving.copies (slots per copy and copies per instance
+ * are the serving type's), with mode: fluid (its queueing formulas have one server size), nor for entries
+ * whose instances are for jobs (use: jobs or shared; jobs count the serving type's GPUs): those
+ * combinations are refused. A count: auto entry must be of the serving type (auto is worked out for it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "scenario_load.h"
+#include "status.h"
+
+#define MAX_SERVICE_SCALE 1000.0
+
+static const char *const serving_type_keys[] = { "slots_per_instance", "service_scale", NULL };
+static const struct scenario_yaml_bounds scale_bounds = { 0, MAX_SERVICE_SCALE, true, false };  /* (0, max] */
+
+/* sc.types[i] from the catalogue's view of the type, *t (copied to l->types[i] for the entries' defaults). */
+static void set_type(struct load *l, int i, const char *name, const struct instance_type *t)
+{
+	struct scenario_type *st = &l->sc.types[i];
+
+	l->types[i] = *t;
+	snprintf(st->name, sizeof st->name, "%s", name);
+	st->gpus = t->gpus;
+	st->vcpus = t->vcpus;
+	st->family = name[0];  /* SOURCES.md [od-quota-vcpus]: quotas by family */
+	st->od_usd_per_h = t->od_usd_per_h;
+	st->slots = l->sc.serving.slots;
+	st->service_scale = 1;
+}
+
+/* One item of serving.types: name -> {slots_per_instance, service_scale}. */
+static int read_one(struct load *l, const struct scenario_yaml_ref *e, const char *name, int i)
+{
+	struct instance_type t;
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if (strcmp(name, l->sc.types[0].name) == 0)
+		return scenario_yaml_fail(&l->y, e, "%s is the serving type (serving.instance_type), whose speed is "
+					  "serving.slots_per_instance at service_scale 1; expected another type", name);
+	for (int j = 1; j < i; j++)
+		if (strcmp(name, l->sc.types[j].name) == 0)  /* YAML would allow a duplicate key */
+			return scenario_yaml_fail(&l->y, e, "%s is listed twice; expected each type once", name);
+	if (strlen(name) >= SCENARIO_NAME_MAX)
+		return scenario_yaml_fail(&l->y, e, "instance type name too long; expected at most %d bytes",
+					  SCENARIO_NAME_MAX - 1);
+	if ((rc = scenario_yaml_mapping(&l->y, e, serving_type_keys, NULL, NULL)) ||
+	    (rc = scenario_load_type(l, e, name, &t)))
+		return rc;
+	set_type(l, i, name, &t);
+	scenario_yaml_child(e, "slots_per_instance", &r);
+	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.types[i].slots)))
+		return rc;
+	scenario_yaml_child(e, "service_scale", &r);
+	return scenario_yaml_number(&l->y, &r, &scale_bounds, &l->sc.types[i].service_scale);
+}
+
+/* True if the top-level `mode` is written as fluid (it is read later, scenario_mode.c). */
+static bool fluid_mode(struct load *l)
+{
+	struct scenario_yaml_ref r;
+	struct diag *d = l->y.d, quiet;
+	const char *text;
+	bool yes;
+
+	scenario_yaml_child(&l->root, "mode", &r);
+	if (!r.node)
+		return false;
+	l->y.d = &quiet;  /* not a scalar: scenario_mode.c says so */
+	yes = scenario_yaml_scalar(&l->y, &r, "a mode", &text) == STATUS_OK && strcmp(text, "fluid") == 0;
+	l->y.d = d;
+	return yes;
+}
+
+int scenario_load_types(struct load *l, const struct scenario_yaml_ref *serving)
+{
+	struct scenario_yaml_ref types, e;
+	const char *name;
+	int n, rc;
+
+	set_type(l, 0, l->sc.serving.instance_type, &l->type);
+	l->sc.ntypes = 1;
+	scenario_yaml_child(serving, "types", &types);
+	if (!types.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_mapping(&l->y, &types, NULL, "a mapping of instance type names to "
+					"{slots_per_instance, service_scale}", &n)))
+		return rc;
+	if (n > SCENARIO_TYPES_MAX - 1)
+		return scenario_yaml_fail(&l->y, &types, "%d types listed; expected at most %d besides the serving "
+					  "type", n, SCENARIO_TYPES_MAX - 1);
+	if (n > 0 && l->sc.copies.enabled)
+		return scenario_yaml_fail(&l->y, &types, "several instance types are not supported with "
+					  "serving.copies; expected one or the other");
+	if (n > 0 && fluid_mode(l))
+		return scenario_yaml_fail(&l->y, &types, "several instance types are not supported in mode: fluid; "
+					  "expected mode: requests");
+	for (int i = 0; i < n; i++) {
+		scenario_yaml_pair(&types, i, &e, &name);
+		if ((rc = read_one(l, &e, name, 1 + i)))
+			return rc;
+	}
+	l->sc.ntypes = 1 + n;
+	return STATUS_OK;
+}
+
+/* The index in sc.types of the entry's instance_type (at r), or a failure naming what is allowed. */
+static int find_type(struct load *l, const struct scenario_yaml_ref *r, int *out)
+{
+	char name[SCENARIO_NAME_MAX], listed[512];
+	size_t o = 0;
+	int rc;
+
+	if ((rc = scenario_yaml_string(&l->y, r, name, sizeof name)))
+		return rc;
+	for (int i = 0; i < l->sc.ntypes; i++)
+		if (strcmp(name, l->sc.types[i].name) == 0) {
+			*out = i;
+			return STATUS_OK;
+		}
+	listed[0] = '\0';
+	for (int i = 1; i < l->sc.ntypes && o < sizeof listed; i++)
+		o += (size_t)snprintf(listed + o, sizeof listed - o, ", %s", l->sc.types[i].name);
+	return scenario_yaml_fail(&l->y, r, "'%s' has no speed in this scenario; expected the serving type (%s)%s, "
+				  "or add it under serving.types", name, l->sc.types[0].name, listed);
+}
+
+int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f,
+			      int (*read)(struct load *, const struct scenario_yaml_ref *, struct fleet_entry *))
+{
+	struct scenario_yaml_ref r;
+	struct instance_type saved_type;
+	int type = 0, filled, rc;
+	char saved[sizeof l->sc.serving];  /* the serving fields, while the entry's type stands in */
+
+	scenario_yaml_child(e, "instance_type", &r);
+	if (r.node && (rc = find_type(l, &r, &type)))
+		return rc;
+	if (type != 0 && f->use != USE_SERVING)
+		return scenario_yaml_fail(&l->y, &r, "an entry for jobs (use: %s) must be of the serving type %s; "
+					  "expected no instance_type", f->use == USE_JOBS ? "jobs" : "shared",
+					  l->sc.types[0].name);
+	if (type == 0) {
+		rc = read(l, e, f);
+	} else {
+		/* the entry's defaults are its own type's: swap the type in while it is read */
+		memcpy(saved, &l->sc.serving, sizeof l->sc.serving);
+		saved_type = l->type;
+		l->type = l->types[type];
+		snprintf(l->sc.serving.instance_type, sizeof l->sc.serving.instance_type, "%s", l->sc.types[type].name);
+		scenario_load_serve_type(l);
+		rc = read(l, e, f);
+		memcpy(&l->sc.serving, saved, sizeof l->sc.serving);
+		l->type = saved_type;
+	}
+	if (rc)
+		return rc;
+	if (type != 0 && f->count_auto)
+		return scenario_yaml_fail(&l->y, &r, "count: auto is worked out for the serving type %s; expected "
+					  "a number of instances for %s", l->sc.types[0].name, l->sc.types[type].name);
+	filled = f->option == OPTION_TRAINING_PLAN ? l->plan_segments : 1;
+	for (int j = 0; j < filled; j++)
+		f[j].type = type;
+	return STATUS_OK;
+}
+
+const struct scenario_load_names scenario_load_serving_type_keys = SCENARIO_LOAD_KEYS(serving_type_keys);
+const struct scenario_yaml_bounds *const scenario_load_service_scale = &scale_bounds;
