@@ -310,7 +310,7 @@ static int copy_concurrency(const struct serving *s, const struct instance *in)
 {
 	int copies;
 
-	if (in->cap == s->slots || in->cap <= 0)
+	if (!s->sc->copies.enabled || in->cap == s->slots || in->cap <= 0)  /* several types: no copies */
 		return in->busy;
 	copies = in->cap / s->slots;
 	return (in->busy + copies - 1) / copies;
