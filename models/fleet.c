@@ -135,13 +135,20 @@ bool fleet_serves(const struct fleet *f, int idx)
 	return f->pool[idx].user == FLEET_USER_SERVING;
 }
 
+/* What one instance of group g counts for in the desired capacity (autoscaling.capacity_unit): 1 for
+ * instances, else its type's GPUs or slots (scenario_types.c). */
+static int weight(const struct fleet_group *g)
+{
+	return g->entry->weight;
+}
+
 int fleet_live(const struct fleet *f)
 {
 	int n = 0;
 
 	for (int g = 0; g < f->ngroups; g++)
 		if (for_serving(&f->group[g]))
-			n += f->group[g].live;
+			n += f->group[g].live * weight(&f->group[g]);
 	return n;
 }
 
@@ -151,7 +158,7 @@ int fleet_serving_capacity(const struct fleet *f)
 
 	for (int g = 0; g < f->ngroups; g++)
 		if (for_serving(&f->group[g]))
-			n += f->group[g].max;
+			n += f->group[g].max * weight(&f->group[g]);
 	return n;
 }
 
@@ -426,7 +433,7 @@ bool fleet_release(struct fleet *f, int idx)
 
 	if (!fleet_may_release(f, idx))
 		return false;
-	f->desired--;
+	f->desired -= weight(&f->group[in->group]);
 	take_out(f, in, "release", "launch cancelled: no copy needs it");
 	return true;
 }
@@ -590,17 +597,19 @@ static int market_live(const struct fleet *f, enum market m, bool serving_only)
 		if (!in_market(grp, m))
 			continue;
 		if (!serving_only) {
-			n += grp->live;
+			n += grp->live * weight(grp);
 			continue;
 		}
 		for (int i = grp->first; i < grp->first + grp->max; i++)
-			n += f->pool[i].state == INSTANCE_SERVING;
+			n += (f->pool[i].state == INSTANCE_SERVING) * weight(grp);
 	}
 	return n;
 }
 
 /* Launch or remove instances of market m until target are live (launching or serving), as far as the
- * options allow. Self-managed groups are neither launched into nor removed from here. */
+ * options allow. Self-managed groups are neither launched into nor removed from here. Counted in
+ * autoscaling's unit: a launch adds its group's weight (it may go past target: the last instance launched
+ * is whole), and an instance is removed only if what stays live is still at least target. */
 static void adjust(struct fleet *f, enum market m, int target)
 {
 	int live = market_live(f, m, false);
@@ -612,7 +621,7 @@ static void adjust(struct fleet *f, enum market m, int target)
 			continue;
 		while (live < target && try_launch(f, grp)) {
 			launched++;
-			live++;
+			live += weight(grp);
 		}
 		if (launched)
 			meter_event(f->meter, f->eng->now_us, "launch", option_kind_name(grp->kind), launched, NULL);
@@ -621,8 +630,8 @@ static void adjust(struct fleet *f, enum market m, int target)
 		struct fleet_group *grp = &f->group[g];
 		if (!in_market(grp, m) || managed(grp))
 			continue;
-		while (live > target && fleet_remove_one(f, grp))
-			live--;
+		while (live - weight(grp) >= target && fleet_remove_one(f, grp))
+			live -= weight(grp);
 	}
 }
 
@@ -660,7 +669,7 @@ static int managed_live(const struct fleet *f)
 
 	for (int g = 0; g < f->ngroups; g++)
 		if (managed(&f->group[g]) && for_serving(&f->group[g]))
-			n += f->group[g].live;
+			n += f->group[g].live * weight(&f->group[g]);
 	return n;
 }
 
@@ -706,7 +715,7 @@ int fleet_start(struct fleet *f, int initial)
 			return rc;
 		/* with copies every instance is room for copies, a block's open at t = 0 too */
 		if (for_serving(grp) && (grp->kind == OPTION_RESERVED || (f->managed_initial && managed(grp))))
-			placed += grp->live;
+			placed += grp->live * weight(grp);
 	}
 	for (int pass = 0; pass < 2; pass++) {
 		/* with a mixed allocation, the second pass fills each market to its share */
@@ -720,11 +729,13 @@ int fleet_start(struct fleet *f, int initial)
 				int sl = spot_left > 0 ? spot_left : 0;
 				want = grp->spot_market ? (sl < want ? sl : want) : want - sl;
 			}
-			int k = place_warm(f, grp, want, pass == 0 ? grp->entry->count : grp->max);
+			/* want is in autoscaling's unit: whole instances enough to cover it */
+			int k = place_warm(f, grp, (want + weight(grp) - 1) / weight(grp),
+					   pass == 0 ? grp->entry->count : grp->max);
 			if (grp->spot_market)
-				spot_left -= k;
+				spot_left -= k * weight(grp);
 			n[g] += k;
-			placed += k;
+			placed += k * weight(grp);
 		}
 	}
 	for (int g = 0; g < f->ngroups; g++)

@@ -21,6 +21,9 @@
  * is split as EC2 Auto Scaling's mixed-instances policy does: the first on_demand_base instances and
  * on_demand_pct percent of the rest (rounded up) come from the on-demand side (reserved, ODCR, blocks,
  * on-demand), the remainder from Spot; a Spot shortfall is filled on-demand when spot_fallback is set.
+ * Every count here (desired, live, capacity, initial) is in autoscaling's unit (capacity_unit): an
+ * instance counts its entry's weight, 1 for instances, its type's GPUs or slots otherwise; a launch is
+ * whole (it may pass the target), and scale-in removes an instance only if what stays is still enough.
  *
  * Launches can fail: an option may refuse (quota, insufficient capacity, no Spot capacity, outside a
  * block's window). A refused group is skipped and retried after a backoff that grows by `multiplier` per

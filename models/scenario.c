@@ -72,7 +72,7 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
 	"scale_up_percent", "scale_up_pods", "schedule",
 	"scale_out_datapoints", "scale_in_datapoints", "also", /* target tracking's alarms, more policies */
-	"scale_from_zero",
+	"scale_from_zero", "capacity_unit",
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
@@ -660,6 +660,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	if ((rc = read_head(l)) || (rc = scenario_load_traffic(l)) ||
 	    (!l->sc.no_traffic && ((rc = read_slo(l)) || (rc = scenario_load_workload(l)))) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
+	    (rc = scenario_load_capacity_unit(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
 	    (rc = scenario_load_fleet(l)) || (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||

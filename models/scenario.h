@@ -114,6 +114,13 @@ enum policy_kind {
 	POLICY_PREDICTIVE       /* forecast from the traffic's own history (policy_predictive.c) */
 };
 
+/* What autoscaling's capacity counts (`autoscaling.capacity_unit`, scenario_types.c). */
+enum capacity_unit {
+	UNIT_INSTANCES,  /* instances of any type (the default) */
+	UNIT_GPUS,       /* GPUs: an instance counts its type's GPUs */
+	UNIT_SLOTS       /* request slots: an instance counts its type's slots_per_instance */
+};
+
 /* How the predictive policy forecasts the arrival rate (`autoscaling.forecast`). */
 enum forecast_kind {
 	FORECAST_YESTERDAY,     /* same_time_yesterday: the rate one day before */
@@ -312,6 +319,8 @@ struct fleet_entry {
 	/* every option but savings_plan (scenario_types.c) */
 	int type;                     /* `instance_type`: index into scenario.types; 0 (the serving type) by
 	                                 default. Prices and quotas above are that type's */
+	int weight;                   /* units of autoscaling capacity one instance counts for: 1, or its
+	                                 type's GPUs or slots (autoscaling.capacity_unit) */
 };
 
 /*
@@ -529,6 +538,9 @@ struct scenario {
 		enum policy_kind policy;        /* `autoscaling.policy`, default none */
 		enum metric_kind metric;        /* `autoscaling.metric`, default concurrency_per_instance */
 		double target;                  /* `autoscaling.target`, > 0 */
+		enum capacity_unit capacity_unit;  /* `autoscaling.capacity_unit`: what min, max, desired
+		                                   capacity and the policies' answers count; default
+		                                   instances */
 		int min;                        /* `autoscaling.min`, >= 0 */
 		int max;                        /* `autoscaling.max`, >= min */
 		int64_t resolution_us;          /* `autoscaling.resolution_s`, metric period, default 60 s */

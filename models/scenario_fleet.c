@@ -301,6 +301,9 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
 	int most = l->sc.autoscaling.max;
 	if (l->sc.copies.enabled)
 		most = (most + l->sc.copies.per_instance - 1) / l->sc.copies.per_instance;
+	/* with autoscaling.capacity_unit gpus or slots, autoscaling.max counts those (scenario_types.c) */
+	if (f->weight > 1)
+		most = (most + f->weight - 1) / f->weight;
 	f->max = tracking && most > f->count ? most : f->count;
 	return scenario_load_int(l, &r, f->count, MAX_INSTANCES, &f->max);
 }

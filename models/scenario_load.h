@@ -140,6 +140,9 @@ void scenario_load_serve_type(struct load *l);
  * slots_per_instance and copies). */
 int scenario_load_types(struct load *l, const struct scenario_yaml_ref *serving);
 
+/* Read autoscaling.capacity_unit (after its policy and metrics, and serving). */
+int scenario_load_capacity_unit(struct load *l);
+
 /* Read fleet entry e (option and use already read) with `read`, as an instance of the entry's
  * `instance_type` (default the serving type): while `read` runs, l->type and the type fields of
  * l->sc.serving are that type's, so its defaults (prices, discounts) come from it. Sets f->type. */
@@ -318,7 +321,7 @@ extern const struct scenario_yaml_bounds *const scenario_load_any_number, *const
 /* scenario_copies.c */
 extern const struct scenario_load_names scenario_load_copies_keys;
 /* scenario_types.c */
-extern const struct scenario_load_names scenario_load_serving_type_keys;
+extern const struct scenario_load_names scenario_load_serving_type_keys, scenario_load_capacity_unit_names;
 extern const struct scenario_yaml_bounds *const scenario_load_service_scale;
 /* scenario_delay.c */
 extern const struct scenario_load_names scenario_load_startup_keys, scenario_load_startup_names;

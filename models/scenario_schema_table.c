@@ -543,6 +543,9 @@ static const struct scenario_schema_key autoscaling_entries[] = {
 	  "metrics, [{metric, target}]" },
 	{ CHOICE_("scale_from_zero", scenario_load_bool_names), .dflt = "false", .desc = "with a desired "
 	  "capacity of 0, requests waiting at 2 evaluations in a row bring it to 1 (not with policy none)" },
+	{ CHOICE_("capacity_unit", scenario_load_capacity_unit_names), .dflt = "\"instances\"", .desc = "what "
+	  "min, max and the desired capacity count: instances of any type, or each instance's GPUs or slots "
+	  "(gpus and slots: metric concurrency_per_instance, no copies, no predictive policy)" },
 	{ CHOICE_("forecast", scenario_load_forecast_names), .dflt = "\"same_time_yesterday\"",
 	  .desc = "predictive: how the traffic is forecast" },
 	{ DUR_("lead_s", 0, false, DAY_US), .desc = "predictive: how far ahead to plan; default "

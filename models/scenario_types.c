@@ -22,6 +22,13 @@
  * are the serving type's), with mode: fluid (its queueing formulas have one server size), nor for entries
  * whose instances are for jobs (use: jobs or shared; jobs count the serving type's GPUs): those
  * combinations are refused. A count: auto entry must be of the serving type (auto is worked out for it).
+ *
+ * autoscaling.capacity_unit says what autoscaling's capacity counts: instances (the default: an instance of
+ * any type counts 1), gpus (an instance counts its type's GPUs) or slots (its type's slots_per_instance).
+ * Each entry's `weight` is what one of its instances counts; min, max, the desired capacity, the policies'
+ * answers and scheduled actions are in that unit, and the fleet fills the desired capacity in allocation
+ * order (fleet.c). gpus and slots need the concurrency metric (the others are per instance) and no copies,
+ * no predictive policy and no count: auto.
  */
 #include <stdio.h>
 #include <string.h>
@@ -32,6 +39,7 @@
 #define MAX_SERVICE_SCALE 1000.0
 
 static const char *const serving_type_keys[] = { "slots_per_instance", "service_scale", NULL };
+static const char *const unit_names[] = { "instances", "gpus", "slots" };
 static const struct scenario_yaml_bounds scale_bounds = { 0, MAX_SERVICE_SCALE, true, false };  /* (0, max] */
 
 /* sc.types[i] from the catalogue's view of the type, *t (copied to l->types[i] for the entries' defaults). */
@@ -146,6 +154,47 @@ static int find_type(struct load *l, const struct scenario_yaml_ref *r, int *out
 				  "or add it under serving.types", name, l->sc.types[0].name, listed);
 }
 
+int scenario_load_capacity_unit(struct load *l)
+{
+	const struct scenario *sc = &l->sc;
+	struct scenario_yaml_ref r;
+	int unit = UNIT_INSTANCES, rc;
+
+	scenario_yaml_child(&l->autoscaling, "capacity_unit", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, unit_names, 3, &unit)))
+		return rc;
+	l->sc.autoscaling.capacity_unit = (enum capacity_unit)unit;
+	if (unit == UNIT_INSTANCES)
+		return STATUS_OK;
+	if (sc->copies.enabled)
+		return scenario_yaml_fail(&l->y, &r, "with serving.copies autoscaling counts copies; expected "
+					  "capacity_unit: instances");
+	if (sc->autoscaling.policy == POLICY_PREDICTIVE)
+		return scenario_yaml_fail(&l->y, &r, "the predictive policy sizes instances; expected "
+					  "capacity_unit: instances");
+	bool per_instance = sc->autoscaling.policy != POLICY_NONE && sc->autoscaling.metric != METRIC_CONCURRENCY;
+	for (int i = 0; i < sc->autoscaling.nalso; i++)
+		per_instance |= sc->autoscaling.also[i].metric != METRIC_CONCURRENCY;
+	if (per_instance)
+		return scenario_yaml_fail(&l->y, &r, "%s counts per instance; expected metric "
+					  "concurrency_per_instance (per slot, whatever the unit) or capacity_unit: "
+					  "instances", "a policy metric other than concurrency_per_instance");
+	return STATUS_OK;
+}
+
+/* What one instance of type `type` counts for in autoscaling's capacity. */
+static int weight_of(const struct load *l, int type)
+{
+	switch (l->sc.autoscaling.capacity_unit) {
+	case UNIT_GPUS:
+		return l->sc.types[type].gpus;
+	case UNIT_SLOTS:
+		return l->sc.types[type].slots;
+	default:
+		return 1;
+	}
+}
+
 int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f,
 			      int (*read)(struct load *, const struct scenario_yaml_ref *, struct fleet_entry *))
 {
@@ -161,6 +210,7 @@ int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e,
 		return scenario_yaml_fail(&l->y, &r, "an entry for jobs (use: %s) must be of the serving type %s; "
 					  "expected no instance_type", f->use == USE_JOBS ? "jobs" : "shared",
 					  l->sc.types[0].name);
+	f->weight = weight_of(l, type);  /* before read: an entry's default max is in instances */
 	if (type == 0) {
 		rc = read(l, e, f);
 	} else {
@@ -176,14 +226,20 @@ int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e,
 	}
 	if (rc)
 		return rc;
+	if (f->count_auto && l->sc.autoscaling.capacity_unit != UNIT_INSTANCES)
+		return scenario_yaml_fail(&l->y, e, "count: auto is worked out in instances; expected a number, or "
+					  "autoscaling.capacity_unit: instances");
 	if (type != 0 && f->count_auto)
 		return scenario_yaml_fail(&l->y, &r, "count: auto is worked out for the serving type %s; expected "
 					  "a number of instances for %s", l->sc.types[0].name, l->sc.types[type].name);
 	filled = f->option == OPTION_TRAINING_PLAN ? l->plan_segments : 1;
-	for (int j = 0; j < filled; j++)
+	for (int j = 0; j < filled; j++) {
 		f[j].type = type;
+		f[j].weight = f->weight;
+	}
 	return STATUS_OK;
 }
 
 const struct scenario_load_names scenario_load_serving_type_keys = SCENARIO_LOAD_KEYS(serving_type_keys);
 const struct scenario_yaml_bounds *const scenario_load_service_scale = &scale_bounds;
+const struct scenario_load_names scenario_load_capacity_unit_names = SCENARIO_LOAD_NAMES(unit_names);

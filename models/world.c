@@ -48,6 +48,8 @@ struct world {
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
 	double slots_at_eval;        /* several types: the meter's service_slot_us at the previous evaluation */
+	double type_service_at_eval[METER_TYPES_MAX];  /* several types, capacity_unit gpus or slots: each
+	                                                   type's service_inst_us then */
 	double queued_at_eval;
 	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
@@ -146,6 +148,27 @@ static void on_sample(struct engine *eng, struct event *ev)
 		schedule_or_fail(w, &w->sample, eng->now_us + w->sc->sample_period_us, on_sample);
 }
 
+/*
+ * With autoscaling.capacity_unit gpus or slots: the units in service over the period just ended (unit-us),
+ * given its instance-us `service`: with one type, service x the serving entries' weight (one type, one
+ * weight); with several, each type's instance-us (meter_types.c, since the previous evaluation) x its weight.
+ */
+static double ready_units(struct world *w, double service)
+{
+	const struct meter_types *t = &w->meter.types;
+	double units = 0;
+
+	if (t->n <= 1)
+		return service * (w->sc->autoscaling.capacity_unit == UNIT_GPUS ? w->sc->types[0].gpus :
+				  w->sc->types[0].slots);
+	for (int i = 0; i < t->n; i++) {
+		double wt = w->sc->autoscaling.capacity_unit == UNIT_GPUS ? t->type[i].gpus : t->type[i].slots;
+		units += (t->type[i].service_inst_us - w->type_service_at_eval[i]) * wt;
+		w->type_service_at_eval[i] = t->type[i].service_inst_us;
+	}
+	return units;
+}
+
 /* Every metric over the period since the previous evaluation, by metric kind (NaN when nothing was in
  * service), and in *ready the instances (with copies: copies) in service on average over it. */
 static void measure_all(struct world *w, double metric[3], double *ready)
@@ -169,6 +192,8 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	w->queued_at_eval = m->queued_us;
 	metric[METRIC_CONCURRENCY] = metric[METRIC_INVOCATIONS] = metric[METRIC_BACKLOG] = NAN;
 	*ready = service > 0 ? service / span_us : 0;
+	if (w->sc->autoscaling.capacity_unit != UNIT_INSTANCES && service > 0)
+		*ready = ready_units(w, service) / span_us;  /* in autoscaling's unit, like the capacity */
 	if (service <= 0)
 		return;
 	/*
@@ -418,7 +443,7 @@ static int initial_capacity(const struct scenario *sc)
 		/* blocks and plans add themselves; a jobs entry's instances are the jobs' (jobs.h) */
 		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN &&
 		    sc->fleet[i].use != USE_JOBS)
-			n += sc->fleet[i].count;
+			n += sc->fleet[i].count * sc->fleet[i].weight;  /* in autoscaling's unit */
 	}
 	if (sc->autoscaling.policy != POLICY_NONE) {
 		if (n < sc->autoscaling.min)

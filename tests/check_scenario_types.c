@@ -147,6 +147,72 @@ START_TEST(refused_with_copies_and_count_auto)
 }
 END_TEST
 
+/* capacity_unit: each entry's weight, and autoscaling's defaults in that unit. */
+START_TEST(capacity_unit_weights_and_defaults)
+{
+	const char *gpus[] = { "autoscaling.capacity_unit=gpus", "autoscaling.policy=target_tracking",
+			       "autoscaling.target=0.7", "fleet.1.max=2", "fleet.2.max=2" };
+	const char *slots[] = { "autoscaling.capacity_unit=slots", "autoscaling.policy=target_tracking",
+				"autoscaling.target=0.7", "fleet.1.max=2", "fleet.2.max=2" };
+	struct scenario sc;
+
+	/* gpus: g6e.xlarge 1, p4d.24xlarge 8, g6e.12xlarge 4. min = reserved 1 x 1 = 1; max = 1 + 2 x 8 + 2 x 4 = 25 */
+	parse_ok(&sc, two, gpus, 5);
+	ck_assert_int_eq(sc.autoscaling.capacity_unit, UNIT_GPUS);
+	ck_assert_int_eq(sc.fleet[0].weight, 1);
+	ck_assert_int_eq(sc.fleet[1].weight, 8);
+	ck_assert_int_eq(sc.fleet[2].weight, 4);
+	ck_assert_int_eq(sc.autoscaling.min, 1);
+	ck_assert_int_eq(sc.autoscaling.max, 25);
+	scenario_fini(&sc);
+	/* slots: 3, 16, 3. min = 3; max = 3 + 32 + 6 = 41 */
+	parse_ok(&sc, two, slots, 5);
+	ck_assert_int_eq(sc.fleet[1].weight, 16);
+	ck_assert_int_eq(sc.autoscaling.min, 3);
+	ck_assert_int_eq(sc.autoscaling.max, 41);
+	scenario_fini(&sc);
+	/* default: instances, every weight 1 */
+	parse_ok(&sc, two, NULL, 0);
+	for (int i = 0; i < sc.nfleet; i++)
+		ck_assert_int_eq(sc.fleet[i].weight, 1);
+	scenario_fini(&sc);
+}
+END_TEST
+
+/* An entry's default max, with a policy and without its own max, is autoscaling.max in its instances:
+ * 40 GPUs / 8 GPUs a p4d = 5. */
+START_TEST(capacity_unit_entry_default_max)
+{
+	struct scenario sc;
+
+	parse_ok(&sc, "name: m\nhorizon: 1d\nslo: {latency_s: 2}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 5}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving:\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}, g6e.12xlarge: {}}\n"
+		 "fleet:\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1}\n"
+		 "  - {option: spot, instance_type: g6e.12xlarge}\n"
+		 "autoscaling: {policy: target_tracking, target: 0.7, capacity_unit: gpus, min: 8, max: 40}\n",
+		 NULL, 0);
+	ck_assert_int_eq(sc.fleet[0].max, 5);   /* 40 / 8 */
+	ck_assert_int_eq(sc.fleet[1].max, 10);  /* 40 / 4 */
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(capacity_unit_refusals)
+{
+	const char *metric[] = { "autoscaling.capacity_unit=gpus", "autoscaling.policy=target_tracking",
+				 "autoscaling.target=100", "autoscaling.metric=invocations_per_instance",
+				 "fleet.1.max=2", "fleet.2.max=2" };
+	const char *word[] = { "autoscaling.capacity_unit=vcpus" };
+
+	parse_fails(two, metric, 6, "--set autoscaling.capacity_unit=gpus: autoscaling.capacity_unit: a policy "
+		    "metric other than concurrency_per_instance counts per instance; expected metric "
+		    "concurrency_per_instance (per slot, whatever the unit) or capacity_unit: instances");
+	parse_fails(two, word, 1, "--set autoscaling.capacity_unit=vcpus: autoscaling.capacity_unit: expected "
+		    "instances, gpus or slots, got 'vcpus'");
+}
+END_TEST
+
 static Suite *scenario_types_suite(void)
 {
 	Suite *s = suite_create("scenario_types");
@@ -158,6 +224,9 @@ static Suite *scenario_types_suite(void)
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, listed_type_must_exist);
 	tcase_add_test(tc, refused_with_copies_and_count_auto);
+	tcase_add_test(tc, capacity_unit_weights_and_defaults);
+	tcase_add_test(tc, capacity_unit_entry_default_max);
+	tcase_add_test(tc, capacity_unit_refusals);
 	suite_add_tcase(s, tc);
 	return s;
 }

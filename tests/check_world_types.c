@@ -164,6 +164,48 @@ START_TEST(vcpu_quota_per_family)
 }
 END_TEST
 
+/*
+ * autoscaling.capacity_unit: gpus. One reserved g6e.xlarge (1 GPU, $0), then on-demand p4d.24xlarge (8 GPUs,
+ * $30/h, max 2), then on-demand g6e.xlarge (1 GPU, max 4). Capacity 1 + 2 x 8 + 4 x 1 = 21 GPUs.
+ *   600 s, min 10 GPUs: live 1 < 10, the p4d entry comes first: launch one (9 < 10), another (17 >= 10):
+ *          2 p4d launched, no g6e (the allocation order decides the type; each launch is whole).
+ *   1200 s, min = max = 9: desired 9. Scale-in in reverse order: no on-demand g6e; a p4d leaves 17 - 8 = 9
+ *          >= 9: one p4d drains (idle: terminated at once); another would leave 1 < 9.
+ * Bill: p4d 600..3600 s and 600..1200 s = 3600 s x $30/h = $30.00; 8 GPUs x 3600 s = 8 GPU-hours.
+ * With capacity_unit slots (p4d 16 slots, g6e 1): 600 s: 1 < 10, one p4d gives 17 >= 10; 1200 s: removing
+ * it would leave 1 < 9, so it stays: 600..3600 s = 3000 s x $30/h = $25.00.
+ */
+static const char gpu_units[] =
+	"name: units\nhorizon: 1h\nslo: {latency_s: 10}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving:\n  instance_type: g6e.xlarge\n  startup_s: 60\n  types: {p4d.24xlarge: {slots_per_instance: 16}}\n"
+	"fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n"
+	"  - {option: on_demand, instance_type: p4d.24xlarge, max: 2, usd_per_h: 30}\n"
+	"  - {option: on_demand, max: 4, usd_per_h: 2}\n"
+	"autoscaling: {policy: none, capacity_unit: gpus, schedule: [{at: 2026-01-01T00:10:00Z, min: 10}, "
+	"{at: 2026-01-01T00:20:00Z, min: 9, max: 9}]}\n";
+
+START_TEST(capacity_in_gpus_and_slots_by_hand)
+{
+	const char *slots[] = { "autoscaling.capacity_unit=slots" };
+
+	capture_run(&cap, gpu_units, NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 600, 1e-9);
+	ck_assert_int_eq(capture_find(&cap, "launch", 0)->count, 2);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1200, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 30.00, 1e-9);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_on_demand"), 8, 1e-9);
+	ck_assert_double_eq(M("instances_peak"), 3);
+
+	capture_run(&cap, gpu_units, slots, 1);
+	ck_assert_int_eq(capture_find(&cap, "launch", 0)->count, 1);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 25.00, 1e-9);
+}
+END_TEST
+
 static Suite *world_types_suite(void)
 {
 	Suite *s = suite_create("world_types");
@@ -173,6 +215,7 @@ static Suite *world_types_suite(void)
 	tcase_add_test(tc, allocation_order_decides_the_type);
 	tcase_add_test(tc, entry_prices_default_to_its_own_type);
 	tcase_add_test(tc, vcpu_quota_per_family);
+	tcase_add_test(tc, capacity_in_gpus_and_slots_by_hand);
 	suite_add_tcase(s, tc);
 	return s;
 }
