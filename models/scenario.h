@@ -337,6 +337,10 @@ struct scenario_type {
 	                                  serving.slots_per_instance */
 	double service_scale;          /* `service_scale`: a request's service time on this type is the drawn
 	                                  (or token-model) time x this; types[0]: 1 */
+	/* token model (workload.service.kind tokens): this type's speeds; default the workload's */
+	double prefill_tokens_per_s;   /* `prefill_tokens_per_s` */
+	struct decode_point decode[SCENARIO_DECODE_MAX];  /* `decode_tokens_per_s` or `decode_table` */
+	int ndecode;
 };
 
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */

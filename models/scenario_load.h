@@ -140,6 +140,10 @@ void scenario_load_serve_type(struct load *l);
  * slots_per_instance and copies). */
 int scenario_load_types(struct load *l, const struct scenario_yaml_ref *serving);
 
+/* A decode_table (the list at `list`) into out[0..*n) (scenario_workload.c). */
+int scenario_load_decode_table(struct load *l, const struct scenario_yaml_ref *list, struct decode_point *out,
+			       int *n);
+
 /* Read autoscaling.capacity_unit (after its policy and metrics, and serving). */
 int scenario_load_capacity_unit(struct load *l);
 

@@ -234,6 +234,12 @@ static const struct scenario_schema_key serving_type_entries[] = {
 	  "default serving.slots_per_instance" },
 	{ NUM_("service_scale", scenario_load_service_scale), .dflt = "1", .desc = "a request's service time "
 	  "on the type is the drawn (or token-model) time x this (0.5: twice as fast as the serving type)" },
+	{ NUM_("prefill_tokens_per_s", scenario_load_token_speed), .desc = "tokens: the type's prompt tokens "
+	  "per second; default the workload's" },
+	{ NUM_("decode_tokens_per_s", scenario_load_token_speed), .desc = "tokens: the type's output tokens per "
+	  "second per request (or decode_table); default the workload's decode speed" },
+	{ LIST_("decode_table", 1, SCENARIO_DECODE_MAX, decode_item), .desc = "tokens: the type's decode speed by "
+	  "concurrency (or decode_tokens_per_s); default the workload's" },
 	END };
 static const struct scenario_schema_map serving_type_map = { "serving.types.*", &scenario_load_serving_type_keys,
 	.entries = serving_type_entries };

@@ -13,7 +13,9 @@
  * Each fleet entry may name an `instance_type`: the serving type (the default) or one listed under
  * serving.types. A listed type gives its own speed: slots_per_instance (default the serving type's) and
  * service_scale, the factor its service times are multiplied by (default 1: as fast as the serving type;
- * 0.5: twice as fast). Everything the catalogue gives (GPUs, vCPUs, prices, discounts, the Capacity Block
+ * 0.5: twice as fast). With the token model (workload.service.kind tokens) it may also give its own
+ * prefill_tokens_per_s and decode_tokens_per_s or decode_table (default the workload's); service_scale
+ * then multiplies the time these give. Everything the catalogue gives (GPUs, vCPUs, prices, discounts, the Capacity Block
  * rate) comes from the entry's own type, with the scenario's catalog: overrides, so an entry's defaults are
  * what they would be in a scenario serving on that type alone. The serving type itself may not be listed
  * (its speed is serving.slots_per_instance at scale 1).
@@ -38,7 +40,8 @@
 
 #define MAX_SERVICE_SCALE 1000.0
 
-static const char *const serving_type_keys[] = { "slots_per_instance", "service_scale", NULL };
+static const char *const serving_type_keys[] = { "slots_per_instance", "service_scale", "prefill_tokens_per_s",
+	"decode_tokens_per_s", "decode_table", NULL };
 static const char *const unit_names[] = { "instances", "gpus", "slots" };
 static const struct scenario_yaml_bounds scale_bounds = { 0, MAX_SERVICE_SCALE, true, false };  /* (0, max] */
 
@@ -55,6 +58,39 @@ static void set_type(struct load *l, int i, const char *name, const struct insta
 	st->od_usd_per_h = t->od_usd_per_h;
 	st->slots = l->sc.serving.slots;
 	st->service_scale = 1;
+	st->prefill_tokens_per_s = l->sc.service.prefill_tokens_per_s;
+	memcpy(st->decode, l->sc.service.decode, sizeof st->decode);
+	st->ndecode = l->sc.service.ndecode;
+}
+
+/* A listed type's own token speeds (only with the token model), into sc.types[i]. */
+static int read_token_speeds(struct load *l, const struct scenario_yaml_ref *e, int i)
+{
+	static const char *const keys[] = { "prefill_tokens_per_s", "decode_tokens_per_s", "decode_table" };
+	struct scenario_type *st = &l->sc.types[i];
+	struct scenario_yaml_ref r;
+	int rc;
+
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+		scenario_yaml_child(e, keys[k], &r);
+		if (r.node && l->sc.service.kind != SERVICE_TOKENS)
+			return scenario_yaml_fail(&l->y, &r, "%s needs workload.service.kind tokens; expected "
+						  "service_scale for this service kind", keys[k]);
+	}
+	if ((rc = scenario_load_exclusive(l, e, "decode_tokens_per_s", "decode_table")))
+		return rc;
+	scenario_yaml_child(e, "prefill_tokens_per_s", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_token_speed, &st->prefill_tokens_per_s)))
+		return rc;
+	scenario_yaml_child(e, "decode_table", &r);
+	if (r.node)
+		return scenario_load_decode_table(l, &r, st->decode, &st->ndecode);
+	scenario_yaml_child(e, "decode_tokens_per_s", &r);
+	if (!r.node)
+		return STATUS_OK;
+	st->decode[0].concurrency = 1;
+	st->ndecode = 1;
+	return scenario_yaml_number(&l->y, &r, scenario_load_token_speed, &st->decode[0].tokens_per_s);
 }
 
 /* One item of serving.types: name -> {slots_per_instance, service_scale}. */
@@ -81,7 +117,9 @@ static int read_one(struct load *l, const struct scenario_yaml_ref *e, const cha
 	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.types[i].slots)))
 		return rc;
 	scenario_yaml_child(e, "service_scale", &r);
-	return scenario_yaml_number(&l->y, &r, &scale_bounds, &l->sc.types[i].service_scale);
+	if ((rc = scenario_yaml_number(&l->y, &r, &scale_bounds, &l->sc.types[i].service_scale)))
+		return rc;
+	return read_token_speeds(l, e, i);
 }
 
 /* True if the top-level `mode` is written as fluid (it is read later, scenario_mode.c). */

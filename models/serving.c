@@ -237,11 +237,12 @@ static void unlink_inflight(struct instance *in, struct request *r)
 		r->next->prev = r->prev;
 }
 
-/* Per-request decode speed at concurrency c: linear between the table's rows, held beyond its ends. */
-static double decode_speed(const struct scenario *sc, int c)
+/* Per-request decode speed on type t at concurrency c: linear between the rows of its table (the
+ * workload's unless serving.types gives its own), held beyond its ends. */
+static double decode_speed(const struct scenario_type *t, int c)
 {
-	const struct decode_point *p = sc->service.decode;
-	int n = sc->service.ndecode;
+	const struct decode_point *p = t->decode;
+	int n = t->ndecode;
 
 	if (c <= p[0].concurrency)
 		return p[0].tokens_per_s;
@@ -280,7 +281,8 @@ static int64_t checked_us(const struct serving *s, double s_, const char *what)
 static void plan_service(struct serving *s, struct request *r, int concurrency, int type)
 {
 	const struct scenario *sc = s->sc;
-	double first_s, total_s, scale = sc->types[type].service_scale;
+	const struct scenario_type *t = &sc->types[type];
+	double first_s, total_s, scale = t->service_scale;
 
 	if (r->service_us >= 0) {
 		r->run_us = r->service_us;
@@ -292,8 +294,8 @@ static void plan_service(struct serving *s, struct request *r, int concurrency, 
 		r->ttft_us = -1;
 		return;
 	}
-	first_s = sc->service.overhead_s + (r->in_tokens > 0 ? r->in_tokens : 0) / sc->service.prefill_tokens_per_s;
-	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(sc, concurrency);
+	first_s = sc->service.overhead_s + (r->in_tokens > 0 ? r->in_tokens : 0) / t->prefill_tokens_per_s;
+	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(t, concurrency);
 	if (scale != 1) {
 		first_s *= scale;
 		total_s *= scale;
@@ -407,7 +409,7 @@ static void on_timeout(struct engine *eng, struct event *ev)
 static int64_t alone_us(const struct serving *s, const struct request_draw *draw)
 {
 	const struct scenario *sc = s->sc;
-	double total_s;
+	double total_s, best_s;
 
 	if (draw->service_us >= 0 && s->alone_scale == 1)
 		return draw->service_us;
@@ -415,8 +417,21 @@ static int64_t alone_us(const struct serving *s, const struct request_draw *draw
 		int64_t us = llround((double)draw->service_us * s->alone_scale);
 		return us < 1 ? 1 : us;
 	}
+	if (s->mixed) {  /* on the type where it is fastest alone, of those serving entries hold */
+		best_s = HUGE_VAL;
+		for (int i = 0; i < sc->nfleet; i++) {
+			const struct scenario_type *t = &sc->types[sc->fleet[i].type];
+			if (sc->fleet[i].use == USE_JOBS)
+				continue;
+			total_s = (sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / t->prefill_tokens_per_s +
+				   (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(t, 1)) * t->service_scale;
+			if (total_s < best_s)
+				best_s = total_s;
+		}
+		return checked_us(s, best_s, "service time");
+	}
 	total_s = sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / sc->service.prefill_tokens_per_s +
-		  (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(sc, 1);
+		  (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(&sc->types[0], 1);
 	return checked_us(s, total_s * s->alone_scale, "service time");
 }
 

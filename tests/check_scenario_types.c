@@ -90,6 +90,7 @@ START_TEST(refusals)
 	const char *jobs[] = { "fleet.1.use=jobs" };
 	const char *unknown[] = { "serving.types.p4d.24xlarge.speed=2" };
 	const char *fluid[] = { "mode=fluid" };
+	const char *decode[] = { "serving.types.p4d.24xlarge.decode_tokens_per_s=40" };
 
 	parse_fails(two, unlisted, 1, "--set fleet.1.instance_type=p5.48xlarge: fleet.1.instance_type: "
 		    "'p5.48xlarge' has no speed in this scenario; expected the serving type (g6e.xlarge), "
@@ -105,7 +106,11 @@ START_TEST(refusals)
 	parse_fails(two, jobs, 1, "t.yaml:13:40: fleet.1.instance_type: an entry for jobs (use: jobs) must be of "
 		    "the serving type g6e.xlarge; expected no instance_type");
 	parse_fails(two, unknown, 1, "--set serving.types.p4d.24xlarge.speed=2: serving.types.p4d.24xlarge: unknown "
-		    "key 'speed'; expected one of: slots_per_instance, service_scale");
+		    "key 'speed'; expected one of: slots_per_instance, service_scale, prefill_tokens_per_s, "
+		    "decode_tokens_per_s, decode_table");
+	parse_fails(two, decode, 1, "--set serving.types.p4d.24xlarge.decode_tokens_per_s=40: "
+		    "serving.types.p4d.24xlarge.decode_tokens_per_s: decode_tokens_per_s needs workload.service.kind "
+		    "tokens; expected service_scale for this service kind");
 	parse_fails(two, fluid, 1, "t.yaml:10:3: serving.types: several instance types are not supported in mode: "
 		    "fluid; expected mode: requests");
 }

@@ -206,6 +206,45 @@ START_TEST(capacity_in_gpus_and_slots_by_hand)
 }
 END_TEST
 
+/*
+ * The token model with a decode table per type. g6e.xlarge (serving type, 1 slot): the workload's speeds,
+ * prefill 1000 tokens/s, decode 10 tokens/s; p4d.24xlarge (1 slot): its own prefill 4000 and decode table
+ * [{1, 40}]; scale 1 both, no overhead. generic_4.csv: arrivals 0, 1.5, 3, 7.25 s; prompts 100, 200, 50,
+ * 400; outputs 20, 40, 10, 80.
+ *   R1 0    -> g6e: 100 / 1000 + 20 / 10 = 2.1 s (ends 2.1),  TTFT 0.1
+ *   R2 1.5  -> p4d (g6e busy): 200 / 4000 + 40 / 40 = 1.05 s,   TTFT 0.05
+ *   R3 3    -> g6e (free again, first in pool order): 0.05 + 1 = 1.05 s, TTFT 0.05
+ *   R4 7.25 -> g6e: 0.4 + 8 = 8.4 s,                            TTFT 0.4
+ * Latency mean (2.1 + 1.05 + 1.05 + 8.4) / 4 = 3.15 s; TTFT mean (0.1 + 0.05 + 0.05 + 0.4) / 4 = 0.15 s.
+ * SLO 5 s: R4 violates. Alone on the fastest type (the p4d) R4 takes 0.1 + 80 / 40 = 2.1 s <= 5, so the
+ * floor is 0 and the violation is not the service's (it is counted with those pushed over by waiting).
+ * Busy GPU-seconds: g6e (2.1 + 1.05 + 8.4) x 1 = 11.55; p4d 1.05 x 8 = 8.4.
+ */
+START_TEST(token_model_speed_per_type)
+{
+	capture_run(&cap, "name: tokens\nhorizon: 1h\nslo: {latency_s: 5}\n"
+		    "workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/generic_4.csv\n"
+		    "    format: generic\n    columns: {time: t, time_format: seconds, input_tokens: prompt, "
+		    "output_tokens: completion}\n"
+		    "  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 10}\n"
+		    "serving:\n  instance_type: g6e.xlarge\n"
+		    "  types: {p4d.24xlarge: {prefill_tokens_per_s: 4000, decode_table: [{concurrency: 1, "
+		    "tokens_per_s: 40}]}}\n"
+		    "fleet:\n  - {option: reserved, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, "
+		    "count: 1}\n", NULL, 0);
+	ck_assert_double_eq(M("type_g6e_xlarge_requests_served"), 3);
+	ck_assert_double_eq(M("type_p4d_24xlarge_requests_served"), 1);
+	ck_assert_double_eq_tol(M("latency_mean_s"), 3.15, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 8.4, 1e-6);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), 0.15, 1e-6);
+	ck_assert_double_eq(M("slo_violations"), 1);
+	ck_assert_double_eq(M("slo_violation_rate_floor"), 0);
+	ck_assert_double_eq(M("slo_violations_service"), 0);
+	ck_assert_double_eq_tol(M("type_g6e_xlarge_gpu_hours_busy"), 11.55 / 3600, 1e-9);
+	ck_assert_double_eq_tol(M("type_p4d_24xlarge_gpu_hours_busy"), 8.4 / 3600, 1e-9);
+}
+END_TEST
+
 static Suite *world_types_suite(void)
 {
 	Suite *s = suite_create("world_types");
@@ -216,6 +255,7 @@ static Suite *world_types_suite(void)
 	tcase_add_test(tc, entry_prices_default_to_its_own_type);
 	tcase_add_test(tc, vcpu_quota_per_family);
 	tcase_add_test(tc, capacity_in_gpus_and_slots_by_hand);
+	tcase_add_test(tc, token_model_speed_per_type);
 	suite_add_tcase(s, tc);
 	return s;
 }
