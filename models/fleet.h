@@ -211,17 +211,17 @@ void fleet_fini(struct fleet *f);
  * instances of the other groups, warm: each group's count first, then fleet order. STATUS_OK or a failure. */
 int fleet_start(struct fleet *f, int initial);
 
-/* Ask for n instances (launching + serving); clamped to [self-managed live, capacity]. Returns the new
- * desired capacity. */
+/* Ask for n instances (launching + serving), in autoscaling's unit (capacity_unit: instances by default);
+ * clamped to [self-managed live, capacity]. Returns the new desired capacity. */
 int fleet_set_desired(struct fleet *f, int n);
 
 /* The most instances the fleet can hold (sum of group max, all users). */
 int fleet_capacity(const struct fleet *f);
 
-/* The most instances serving may hold: the serving groups' max. */
+/* The most serving may hold: the serving groups' max, in autoscaling's unit (each instance its weight). */
 int fleet_serving_capacity(const struct fleet *f);
 
-/* Instances launching or serving, serving groups only. */
+/* Instances launching or serving, serving groups only, in autoscaling's unit (each instance its weight). */
 int fleet_live(const struct fleet *f);
 
 /* Serving reports that a draining instance has no request left: terminate it. */
