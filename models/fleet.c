@@ -142,13 +142,20 @@ bool fleet_serves(const struct fleet *f, int idx)
 	return f->pool[idx].user == FLEET_USER_SERVING;
 }
 
+/* What one instance of group g counts for in the desired capacity (autoscaling.capacity_unit): 1 for
+ * instances, else its type's GPUs or slots (scenario_types.c). */
+static int weight(const struct fleet_group *g)
+{
+	return g->entry->weight;
+}
+
 int fleet_live(const struct fleet *f)
 {
 	int n = 0;
 
 	for (int g = 0; g < f->ngroups; g++)
 		if (for_serving(&f->group[g]))
-			n += f->group[g].live;
+			n += f->group[g].live * weight(&f->group[g]);
 	return n;
 }
 
@@ -158,7 +165,7 @@ int fleet_serving_capacity(const struct fleet *f)
 
 	for (int g = 0; g < f->ngroups; g++)
 		if (for_serving(&f->group[g]))
-			n += f->group[g].max;
+			n += f->group[g].max * weight(&f->group[g]);
 	return n;
 }
 
@@ -205,8 +212,10 @@ void fleet_share_finish(struct fleet *f, struct instance *in)
 	assert(in->state == INSTANCE_DRAINING && in->handover);
 	in->handover = false;
 	engine_cancel(f->eng, &in->doom);
-	if (in->in_service && in->user == FLEET_USER_SERVING)
+	if (in->in_service && in->user == FLEET_USER_SERVING) {
 		meter_in_service(f->meter, f->eng->now_us, -1);
+		meter_type_in_service(f->meter, f->eng->now_us, g->entry->type, -1);
+	}
 	in->in_service = false;
 	in->busy = 0;
 	in->user = g->user;
@@ -221,8 +230,10 @@ static void go_serving(struct fleet *f, struct instance *in)
 {
 	in->state = INSTANCE_SERVING;
 	in->in_service = true;
-	if (in->user == FLEET_USER_SERVING)
+	if (in->user == FLEET_USER_SERVING) {
 		meter_in_service(f->meter, f->eng->now_us, +1);
+		meter_type_in_service(f->meter, f->eng->now_us, f->group[in->group].entry->type, +1);
+	}
 	tell_up(f, in);
 }
 
@@ -306,8 +317,10 @@ static void terminate(struct fleet *f, struct instance *in)
 		g->draining--;
 	else
 		g->live--;
-	if (in->in_service && in->user == FLEET_USER_SERVING)
+	if (in->in_service && in->user == FLEET_USER_SERVING) {
 		meter_in_service(f->meter, f->eng->now_us, -1);
+		meter_type_in_service(f->meter, f->eng->now_us, g->entry->type, -1);
+	}
 	in->in_service = false;
 	engine_cancel(f->eng, &in->ready);
 	engine_cancel(f->eng, &in->doom);
@@ -316,9 +329,11 @@ static void terminate(struct fleet *f, struct instance *in)
 	if (f->closed)
 		return;
 	f->meter->bill_user = in->user;
+	f->meter->types.bill_type = g->entry->type;
 	if (g->ops->ended)
 		g->ops->ended(f, g, in, f->eng->now_us, true);
 	f->meter->bill_user = FLEET_USER_SERVING;
+	f->meter->types.bill_type = 0;
 	meter_live(f->meter, f->eng->now_us, g->kind, -1);
 	f->meter->terminations++;
 	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
@@ -425,7 +440,7 @@ bool fleet_release(struct fleet *f, int idx)
 
 	if (!fleet_may_release(f, idx))
 		return false;
-	f->desired--;
+	f->desired -= weight(&f->group[in->group]);
 	take_out(f, in, "release", "launch cancelled: no copy needs it");
 	return true;
 }
@@ -597,17 +612,19 @@ static int market_live(const struct fleet *f, enum market m, bool serving_only)
 		if (!in_market(grp, m))
 			continue;
 		if (!serving_only) {
-			n += grp->live;
+			n += grp->live * weight(grp);
 			continue;
 		}
 		for (int i = grp->first; i < grp->first + grp->max; i++)
-			n += f->pool[i].state == INSTANCE_SERVING;
+			n += (f->pool[i].state == INSTANCE_SERVING) * weight(grp);
 	}
 	return n;
 }
 
 /* Launch or remove instances of market m until target are live (launching or serving), as far as the
- * options allow. Self-managed groups are neither launched into nor removed from here. */
+ * options allow. Self-managed groups are neither launched into nor removed from here. Counted in
+ * autoscaling's unit: a launch adds its group's weight (it may go past target: the last instance launched
+ * is whole), and an instance is removed only if what stays live is still at least target. */
 static void adjust(struct fleet *f, enum market m, int target)
 {
 	int live = market_live(f, m, false);
@@ -619,7 +636,7 @@ static void adjust(struct fleet *f, enum market m, int target)
 			continue;
 		while (live < target && try_launch(f, grp)) {
 			launched++;
-			live++;
+			live += weight(grp);
 		}
 		if (launched)
 			meter_event(f->meter, f->eng->now_us, "launch", option_kind_name(grp->kind), launched, NULL);
@@ -628,8 +645,8 @@ static void adjust(struct fleet *f, enum market m, int target)
 		struct fleet_group *grp = &f->group[g];
 		if (!in_market(grp, m) || managed(grp))
 			continue;
-		while (live > target && fleet_remove_one(f, grp))
-			live--;
+		while (live - weight(grp) >= target && fleet_remove_one(f, grp))
+			live -= weight(grp);
 	}
 }
 
@@ -667,7 +684,7 @@ static int managed_live(const struct fleet *f)
 
 	for (int g = 0; g < f->ngroups; g++)
 		if (managed(&f->group[g]) && for_serving(&f->group[g]))
-			n += f->group[g].live;
+			n += f->group[g].live * weight(&f->group[g]);
 	return n;
 }
 
@@ -716,7 +733,7 @@ int fleet_start(struct fleet *f, int initial)
 			return rc;
 		/* with copies every instance is room for copies, a block's open at t = 0 too */
 		if (for_serving(grp) && (grp->kind == OPTION_RESERVED || (f->managed_initial && managed(grp))))
-			placed += grp->live;
+			placed += grp->live * weight(grp);
 	}
 	if ((rc = fleet_zone_start(f)) != STATUS_OK)
 		return rc;
@@ -732,11 +749,13 @@ int fleet_start(struct fleet *f, int initial)
 				int sl = spot_left > 0 ? spot_left : 0;
 				want = grp->spot_market ? (sl < want ? sl : want) : want - sl;
 			}
-			int k = place_warm(f, grp, want, pass == 0 ? grp->entry->count : grp->max);
+			/* want is in autoscaling's unit: whole instances enough to cover it */
+			int k = place_warm(f, grp, (want + weight(grp) - 1) / weight(grp),
+					   pass == 0 ? grp->entry->count : grp->max);
 			if (grp->spot_market)
-				spot_left -= k;
+				spot_left -= k * weight(grp);
 			n[g] += k;
-			placed += k;
+			placed += k * weight(grp);
 		}
 	}
 	for (int g = 0; g < f->ngroups; g++)
@@ -766,8 +785,19 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 {
 	const struct fleet_entry *e = g->entry;
 	int64_t now = f->eng->now_us;
-	int running = fleet_count_kind(f, g->kind), vcpus = f->sc->serving.vcpus;
-	char family = f->sc->serving.family;
+	const struct scenario_type *t = &f->sc->types[e->type];
+	int running = 0, running_vcpus = 0, vcpus = t->vcpus;
+	char family = t->family;
+
+	/* instances of the kind running in the same family (with one type: all of them), and their vCPUs */
+	for (int i = 0; i < f->ngroups; i++) {
+		const struct fleet_group *o = &f->group[i];
+		const struct scenario_type *ot = &f->sc->types[o->entry->type];
+		if (o->kind != g->kind || ot->family != family)
+			continue;
+		running += o->live + o->draining;
+		running_vcpus += (o->live + o->draining) * ot->vcpus;
+	}
 
 	for (int i = 0; i < e->noutages; i++)
 		if (now >= e->outages[i].start_us && now < e->outages[i].end_us) {
@@ -776,12 +806,12 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 		}
 	/* On-Demand quotas are vCPUs per family group ("Running On-Demand P instances";
 	 * SOURCES.md [od-quota-vcpus]) */
-	if (quota_vcpus >= 0 && (running + n) * vcpus > quota_vcpus) {
+	if (quota_vcpus >= 0 && running_vcpus + n * vcpus > quota_vcpus) {
 		snprintf(why, size, "quota: %d vCPUs of %s %c instances (%d running x %d vCPUs)", quota_vcpus,
 			 quota_name, family - 32, running, vcpus);
 		return STATUS_EINPUT;
 	}
-	if (quota_instances >= 0 && running + n > quota_instances) {
+	if (quota_instances >= 0 && fleet_count_kind(f, g->kind) + n > quota_instances) {
 		snprintf(why, size, "quota: %d %s instances", quota_instances, quota_name);
 		return STATUS_EINPUT;
 	}
@@ -812,6 +842,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		engine_cancel(f->eng, &in->ready);
 		engine_cancel(f->eng, &in->notice);
 		f->meter->bill_user = in->user;
+		f->meter->types.bill_type = g->entry->type;
 		if (g->ops->ended)
 			g->ops->ended(f, g, in, horizon_us, false); /* doom still queued: when it would be taken */
 		engine_cancel(f->eng, &in->doom);
@@ -821,6 +852,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		engine_cancel(f->eng, &grp->share);
 		engine_cancel(f->eng, &grp->share_warm);
 		f->meter->bill_user = grp->user;
+		f->meter->types.bill_type = grp->entry->type;
 		if (grp->entry->use == USE_SHARED)
 			f->meter->bill_user_share = fleet_share_jobs_part(f, grp, horizon_us);
 		if (grp->ops && grp->ops->close)
@@ -828,6 +860,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 		f->meter->bill_user_share = -1;
 	}
 	f->meter->bill_user = FLEET_USER_SERVING;
+	f->meter->types.bill_type = 0;
 	engine_cancel(f->eng, &f->retry);
 	fleet_zone_close(f);
 	f->closed = true;

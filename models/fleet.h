@@ -21,6 +21,9 @@
  * is split as EC2 Auto Scaling's mixed-instances policy does: the first on_demand_base instances and
  * on_demand_pct percent of the rest (rounded up) come from the on-demand side (reserved, ODCR, blocks,
  * on-demand), the remainder from Spot; a Spot shortfall is filled on-demand when spot_fallback is set.
+ * Every count here (desired, live, capacity, initial) is in autoscaling's unit (capacity_unit): an
+ * instance counts its entry's weight, 1 for instances, its type's GPUs or slots otherwise; a launch is
+ * whole (it may pass the target), and scale-in removes an instance only if what stays is still enough.
  *
  * Launches can fail: an option may refuse (quota, insufficient capacity, no Spot capacity, outside a
  * block's window). A refused group is skipped and retried after a backoff that grows by `multiplier` per
@@ -223,17 +226,17 @@ void fleet_fini(struct fleet *f);
  * instances of the other groups, warm: each group's count first, then fleet order. STATUS_OK or a failure. */
 int fleet_start(struct fleet *f, int initial);
 
-/* Ask for n instances (launching + serving); clamped to [self-managed live, capacity]. Returns the new
- * desired capacity. */
+/* Ask for n instances (launching + serving), in autoscaling's unit (capacity_unit: instances by default);
+ * clamped to [self-managed live, capacity]. Returns the new desired capacity. */
 int fleet_set_desired(struct fleet *f, int n);
 
 /* The most instances the fleet can hold (sum of group max, all users). */
 int fleet_capacity(const struct fleet *f);
 
-/* The most instances serving may hold: the serving groups' max. */
+/* The most serving may hold: the serving groups' max, in autoscaling's unit (each instance its weight). */
 int fleet_serving_capacity(const struct fleet *f);
 
-/* Instances launching or serving, serving groups only. */
+/* Instances launching or serving, serving groups only, in autoscaling's unit (each instance its weight). */
 int fleet_live(const struct fleet *f);
 
 /* Serving reports that a draining instance has no request left: terminate it. */

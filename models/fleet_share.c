@@ -126,7 +126,7 @@ static void on_warm(struct engine *eng, struct event *ev)
 		f->hold_scale_in_until_us = g->share.t_us;
 	meter_event(f->meter, eng->now_us, "share_prewarm", option_kind_name(g->kind), g->prewarmed,
 		    "serving launches replacements before the jobs take the reservation");
-	fleet_add_desired(f, g->prewarmed);
+	fleet_add_desired(f, g->prewarmed * g->entry->weight);  /* in autoscaling's unit */
 }
 
 static void on_change(struct engine *eng, struct event *ev)
@@ -149,7 +149,7 @@ static void on_change(struct engine *eng, struct event *ev)
 		f->quiet--;
 		g->prewarmed = 0;
 		/* the same capacity (less what was asked for ahead), clamped to the new floor, reconciled */
-		fleet_set_desired(f, f->desired - back);
+		fleet_set_desired(f, f->desired - back * g->entry->weight);
 	}
 	if (schedule_next(f, g) != STATUS_OK) {
 		meter_fail(f->meter, STATUS_ENOMEM);

@@ -102,7 +102,8 @@ static void bill_add(struct meter *m, int h, enum option_kind option, enum charg
 	struct meter_bill_line *l = &m->bill[((size_t)h * OPTION_KIND_COUNT + option) * CHARGE_KIND_COUNT + kind];
 
 	l->quantity_h += quantity_h * share;
-	l->list_usd += quantity_h * share * m->list_usd_per_h;
+	l->list_usd += quantity_h * share * (m->types.n > 1 ? m->types.type[m->types.bill_type].od_usd_per_h :
+					     m->list_usd_per_h);
 	l->billed_usd += billed_usd * share;
 	l->effective_usd += effective_usd * share;
 }
@@ -175,6 +176,8 @@ static void usage_add(struct meter *m, enum savings_usage k, int64_t t0_us, int6
 
 	if (t1_us > t0_us)
 		m->user_usage_usd[m->bill_user][k] += usd_per_h * (double)(t1_us - t0_us) / 3.6e9;
+	if (t1_us > t0_us && m->types.n > 1)
+		m->types.type[m->types.bill_type].cost_usd += usd_per_h * (double)(t1_us - t0_us) / 3.6e9;
 	usage_spread(m, k, t0_us, t1_us, usd_per_h);
 	if (t0_us < m->warmup_us)
 		t0_us = m->warmup_us;
@@ -211,6 +214,7 @@ void meter_advance(struct meter *m, int64_t now_us)
 		advance_to(m, m->warmup_us);
 		for (int k = 0; k < OPTION_KIND_COUNT; k++)
 			m->busy_slot_at_warmup[k] = m->busy_slot_us[k];
+		meter_types_warmup(m);
 		m->queued_at_warmup = m->queued_us;
 		m->warm_taken = true;
 	}
@@ -236,6 +240,8 @@ static void advance_to(struct meter *m, int64_t now_us)
 		m->busy_slot_us_all += m->busy[k] * dt;
 	}
 	m->service_inst_us += m->in_service * dt;
+	if (m->types.n > 1)
+		meter_types_advance(m, dt);
 	if (m->copies != 0)  /* as above: 0 x dt would change no bit */
 		m->service_copy_us += m->copies * dt;
 	if (m->queued != 0) {
@@ -247,7 +253,9 @@ static void advance_to(struct meter *m, int64_t now_us)
 		m->under_us += dt;
 	} else {
 		int units = m->copy_gpus ? m->copies : m->in_service;  /* with copies, one copy too many */
-		if (units * m->slots - m->busy_all >= m->slots && units > 0)
+		int slots = m->types.n > 1 ? m->types.in_service_slots : units * m->slots;
+		/* several types: a reference (serving type) instance's worth of slots idle */
+		if (slots - m->busy_all >= m->slots && units > 0)
 			m->over_us += dt;
 	}
 	m->last_us = now_us;
@@ -501,20 +509,26 @@ void meter_copies(struct meter *m, int64_t now_us, int delta)
 void meter_charge_split(struct meter *m, enum option_kind kind, double usd, double paid_inst_us,
 			double meas_usd, double meas_inst_us)
 {
+	int gpus = meter_types_bill_gpus(m);  /* the instances' type's (meter_types.c) */
+
 	m->cost_usd[kind] += usd;
-	m->paid_gpu_us[kind] += paid_inst_us * m->gpus;
+	m->paid_gpu_us[kind] += paid_inst_us * gpus;
+	if (m->types.n > 1) {
+		m->types.type[m->types.bill_type].cost_usd += usd;
+		m->types.type[m->types.bill_type].paid_gpu_us += paid_inst_us * gpus;
+	}
 	if (m->bill_user_share < 0) {
 		m->user_cost_usd[m->bill_user][kind] += usd;
-		m->user_paid_gpu_us[m->bill_user][kind] += paid_inst_us * m->gpus;
+		m->user_paid_gpu_us[m->bill_user][kind] += paid_inst_us * gpus;
 	} else {
 		for (int u = 0; u < METER_USERS; u++) {  /* 0 serving, 1 jobs */
 			double share = u == 1 ? m->bill_user_share : 1 - m->bill_user_share;
 			m->user_cost_usd[u][kind] += usd * share;
-			m->user_paid_gpu_us[u][kind] += paid_inst_us * m->gpus * share;
+			m->user_paid_gpu_us[u][kind] += paid_inst_us * gpus * share;
 		}
 	}
 	m->cost_meas_usd[kind] += meas_usd;
-	m->paid_gpu_meas_us[kind] += meas_inst_us * m->gpus;
+	m->paid_gpu_meas_us[kind] += meas_inst_us * gpus;
 }
 
 void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us, double t0_us,

@@ -35,7 +35,8 @@
 #include "sink.h"
 
 #define METER_BATCH 512
-#define METER_MAX_METRICS 160
+#define METER_MAX_METRICS 200
+#define METER_TYPES_MAX 8  /* instance types (scenario.h, SCENARIO_TYPES_MAX) */
 #define METER_SLO_PCTS 4   /* percentile SLOs: p50, p90, p95, p99 (scenario.h, enum scenario_slo_pct) */
 #define METER_USERS 2      /* whose instances a bill is for: the fleet's users (fleet.h, FLEET_USER_*) */
 
@@ -61,6 +62,37 @@ enum drop_reason {
 	DROP_REFUSED,   /* the queue was full (serving.max_queue) */
 	DROP_UNSERVED,  /* still waiting when the run ended with nothing left to serve it */
 	DROP_INTERRUPTED /* in service on an instance taken away, with serving.on_interrupt: drop */
+};
+
+/* One instance type of a fleet with several (meter_types.c). */
+struct meter_type {
+	char name[48];               /* the type's name, sanitised for metric names ('.', '-' -> '_') */
+	int gpus;                    /* GPUs per instance */
+	int slots;                   /* request slots per instance */
+	double od_usd_per_h;         /* On-Demand price, USD per instance-hour: list prices of its bill lines */
+	int busy;                    /* busy slots now */
+	int in_service;              /* instances serving or draining now */
+	double busy_slot_us;         /* integral of busy, slot-microseconds */
+	double service_inst_us;      /* integral of in_service, instance-microseconds */
+	uint64_t served;             /* measured requests served on it */
+	double cost_usd;             /* its charges plus its On-Demand and ODCR usage at their rates, before
+	                                Savings Plans settle (a plan's discount is not split by type) */
+	double paid_gpu_us;          /* GPU-microseconds its bills cover */
+};
+
+/* Several instance types (meter_types.c). With one type (ntypes <= 1) none of this is used and the meter
+ * works exactly as without it. */
+struct meter_types {
+	int n;                                       /* types declared; 0 or 1: one type */
+	int bill_type;                               /* the type of the bills asked for now (the fleet sets it
+	                                                around each bill, like bill_user); 0 by default */
+	struct meter_type type[METER_TYPES_MAX];
+	double busy_gpus[OPTION_KIND_COUNT];         /* GPUs busy now by kind: each busy slot holds its type's
+	                                                gpus / slots */
+	double busy_gpu_us[OPTION_KIND_COUNT];       /* its integral, GPU-microseconds */
+	double busy_gpu_at_warmup[OPTION_KIND_COUNT];/* busy_gpu_us at warmup_us */
+	int in_service_slots;                        /* slots of the instances serving or draining now */
+	double service_slot_us;                      /* its integral, slot-microseconds */
 };
 
 struct meter {
@@ -197,6 +229,7 @@ struct meter {
 	int64_t t_at_sample;                      /* time of the previous sample */
 	struct sink_sample samples[METER_BATCH];  /* buffered rows */
 	int nsamples;
+	struct meter_types types;                 /* several instance types (meter_types.c) */
 	struct sink_event events[METER_BATCH];    /* buffered rows */
 	char event_detail[METER_BATCH][96];       /* their detail strings */
 	int nevents;
@@ -353,6 +386,28 @@ void meter_served_batch(struct meter *m, int64_t now_us, double latency_s, doubl
 			uint64_t violations, uint64_t viol_service, uint64_t waited, double sojourn_us);
 void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, uint64_t n, uint64_t waited,
 			 double sojourn_us);
+
+/*
+ * Several instance types (meter_types.c). meter_types_set declares them (n <= METER_TYPES_MAX; index 0 is
+ * the type the meter was set up with); with n <= 1 nothing changes. Then serving and the fleet report, as
+ * they report kinds: a slot of type t becoming busy (+1) or free (-1) with meter_type_busy (after
+ * meter_busy), an instance of type t entering (+1) or leaving (-1) service with meter_type_in_service (after
+ * meter_in_service), a measured request served on type t with meter_type_served; and set types.bill_type
+ * around each bill. Busy GPU-hours then weigh each busy slot by its type's GPUs per slot, paid GPU-hours
+ * each bill by its type's GPUs, and the report adds per-type metrics (type_<name>_...).
+ */
+void meter_types_set(struct meter *m, int n, const char *const *names, const int *gpus, const int *slots,
+		     const double *od_usd_per_h);
+void meter_type_busy(struct meter *m, int64_t now_us, int type, enum option_kind kind, int delta);
+void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta);
+void meter_type_served(struct meter *m, int type);
+
+/* Internal to the meter: the mixed-type integrals over dt microseconds (meter_advance), the warm-up
+ * snapshot, the GPUs per instance of the bill in progress, and the per-type metrics (after list[n]). */
+void meter_types_advance(struct meter *m, double dt);
+void meter_types_warmup(struct meter *m);
+int meter_types_bill_gpus(const struct meter *m);
+int meter_types_report(const struct meter *m, struct sink_metric *list, int n);
 
 /* Fill list (METER_MAX_METRICS entries) with the named metrics; returns how many. */
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list);

@@ -93,6 +93,8 @@ static int put_slo(const struct meter *m, struct sink_metric *list, int n)
 /* Busy GPU-hours of kind k: the slots serving requests, and the instances jobs held (whole instances). */
 static double kind_busy_h(const struct meter *m, enum option_kind k, double gpu_per_slot_h)
 {
+	if (m->types.n > 1)  /* each busy slot weighed by its own type's GPUs per slot (meter_types.c) */
+		return m->types.busy_gpu_us[k] / US_PER_H + m->job_held_us[k] * m->gpus / US_PER_H;
 	return m->busy_slot_us[k] * gpu_per_slot_h + m->job_held_us[k] * m->gpus / US_PER_H;
 }
 
@@ -104,7 +106,8 @@ static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sin
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		cost += m->cost_meas_usd[k];
 		paid += m->paid_gpu_meas_us[k] / US_PER_H;
-		busy += (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h +
+		busy += (m->types.n > 1 ? (m->types.busy_gpu_us[k] - m->types.busy_gpu_at_warmup[k]) / US_PER_H :
+			 (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h) +
 			m->job_held_meas_us[k] * m->gpus / US_PER_H;
 	}
 	n = put(list, n, "warmup_s", (double)m->warmup_us / SIM_US_PER_S);
@@ -224,7 +227,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "littles_law_error", littles_law_error(m));
 	n = put(list, n, "sim_events", (double)sim_events);
 	n = put(list, n, "wall_s", wall_s);
-	return n;
+	return meter_types_report(m, list, n);
 }
 
 /* Whether a and b agree to within rounding: 1e-9 of their size, and 1e-6 absolute (a millionth of a dollar
@@ -254,7 +257,8 @@ bool meter_conserved(const struct meter *m, char *why, size_t n)
 	}
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		const char *name = option_kind_name((enum option_kind)k);
-		double lines = 0, users_paid = 0, busy_gpu_us = m->busy_slot_us[k] * gpu_per_slot +
+		double lines = 0, users_paid = 0, busy_gpu_us = (m->types.n > 1 ? m->types.busy_gpu_us[k] :
+								     m->busy_slot_us[k] * gpu_per_slot) +
 							       m->job_held_us[k] * m->gpus;
 		for (int h = 0; h < m->nhours; h++)
 			for (int c = 0; c < CHARGE_KIND_COUNT; c++)

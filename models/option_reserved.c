@@ -58,7 +58,7 @@ static double measured_part(const struct meter *m, double t0_us, double t1_us)
 static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
 {
 	const struct fleet_entry *e = g->entry;
-	double t0, t1, in0, in1, inside_h, outside_us, rate = effective_rate(e), od = f->sc->serving.od_usd_per_h;
+	double t0, t1, in0, in1, inside_h, outside_us, rate = effective_rate(e), od = f->sc->types[e->type].od_usd_per_h;
 	double count = e->count, cost;
 
 	term_window(f, e, &t0, &t1);
@@ -105,7 +105,7 @@ static double reserved_rate(const struct fleet *f, const struct fleet_group *g, 
 	term_window(f, g->entry, &t0, &t1);
 	if ((double)now_us >= t0 && (double)now_us < t1)
 		return g->entry->count * effective_rate(g->entry);
-	return g->entry->count * f->sc->serving.od_usd_per_h;
+	return g->entry->count * f->sc->types[g->entry->type].od_usd_per_h;
 }
 
 const struct option_ops option_reserved_ops = {

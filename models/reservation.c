@@ -45,7 +45,7 @@ int reservation_open(struct fleet *f, struct fleet_group *g, bool warm, const ch
 		n++;
 	meter_event(f->meter, f->eng->now_us, warm ? "start" : "launch", option_kind_name(g->kind), n, why);
 	if (!warm && g->user == FLEET_USER_SERVING)
-		fleet_add_desired(f, n); /* at t = 0 fleet_start counts what is live */
+		fleet_add_desired(f, n * g->entry->weight); /* at t = 0 fleet_start counts what is live */
 	return n;
 }
 
@@ -67,7 +67,7 @@ void reservation_leave(struct fleet *f, struct fleet_group *g, bool idle_now, in
 	}
 	f->quiet--;
 	if (g->user == FLEET_USER_SERVING)
-		fleet_add_desired(f, -live);
+		fleet_add_desired(f, -live * g->entry->weight);  /* in autoscaling's unit */
 	else
 		fleet_reconcile(f);
 }

@@ -66,13 +66,13 @@ static const char *const slo_latency_pct_keys[] = { "latency_p50_s", "latency_p9
 	"latency_p99_s" };
 static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
-	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", NULL };
+	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
 	"scale_up_percent", "scale_up_pods", "schedule",
 	"scale_out_datapoints", "scale_in_datapoints", "also", /* target tracking's alarms, more policies */
-	"scale_from_zero",
+	"scale_from_zero", "capacity_unit",
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
@@ -387,8 +387,9 @@ static const char *catalog_names(char *buf, size_t size)
 	return buf;
 }
 
-/* Check every entry of `catalog:` and resolve the serving type (at ref `it`, named `type`) into l->type. */
-static int read_catalog(struct load *l, const struct scenario_yaml_ref *it, const char *type)
+/* Check every entry of `catalog:` and resolve the type (at ref `it`, named `type`) into *out. */
+int scenario_load_type(struct load *l, const struct scenario_yaml_ref *it, const char *type,
+		       struct instance_type *out)
 {
 	struct scenario_yaml_ref cat, e;
 	const struct catalog_entry *base;
@@ -409,7 +410,7 @@ static int read_catalog(struct load *l, const struct scenario_yaml_ref *it, cons
 		if ((rc = read_type(l, &e, name, &t)))
 			return rc;
 		if (strcmp(name, type) == 0) {
-			l->type = t;
+			*out = t;
 			found = true;
 		}
 	}
@@ -420,12 +421,12 @@ static int read_catalog(struct load *l, const struct scenario_yaml_ref *it, cons
 		return scenario_yaml_fail(&l->y, it, "unknown instance type '%s'; expected a type from the "
 					  "catalogue (%s) or one defined under catalog:", type,
 					  catalog_names(names, sizeof names));
-	type_from_catalog(base, &l->type);
+	type_from_catalog(base, out);
 	return STATUS_OK;
 }
 
 /* The serving values that come from the instance type (after catalog: overrides). */
-static void serve_type(struct load *l)
+void scenario_load_serve_type(struct load *l)
 {
 	const struct instance_type *t = &l->type;
 
@@ -452,9 +453,9 @@ static int read_serving(struct load *l)
 					 &r)) ||
 	    (rc = scenario_yaml_string(&l->y, &r, l->sc.serving.instance_type,
 				       sizeof l->sc.serving.instance_type)) ||
-	    (rc = read_catalog(l, &r, l->sc.serving.instance_type)))
+	    (rc = scenario_load_type(l, &r, l->sc.serving.instance_type, &l->type)))
 		return rc;
-	serve_type(l);
+	scenario_load_serve_type(l);
 	l->sc.serving.slots = DEFAULT_SLOTS;
 	l->sc.serving.queue_timeout_us = 0;
 	l->sc.serving.startup_us = DEFAULT_STARTUP_US;
@@ -480,7 +481,9 @@ static int read_serving(struct load *l)
 	if ((rc = scenario_yaml_choice(&l->y, &r, endpoint_names, 2, &endpoint)))
 		return rc;
 	l->sc.serving.endpoint = (enum endpoint_kind)endpoint;
-	return scenario_load_copies(l, &serving);
+	if ((rc = scenario_load_copies(l, &serving)))
+		return rc;
+	return scenario_load_types(l, &serving);
 }
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */
@@ -657,6 +660,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	if ((rc = read_head(l)) || (rc = scenario_load_traffic(l)) ||
 	    (!l->sc.no_traffic && ((rc = read_slo(l)) || (rc = scenario_load_workload(l)))) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
+	    (rc = scenario_load_capacity_unit(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
 	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) || (rc = scenario_load_zone_pools(l)) ||

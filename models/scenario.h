@@ -48,6 +48,7 @@
 #define SCENARIO_SCHEDULE_MAX 32  /* scheduled scaling actions per scenario */
 #define SCENARIO_ZONES_MAX 8      /* availability zones in `zones` */
 #define SCENARIO_ZONE_NAME_MAX 64 /* bytes in a zone's name, including the NUL */
+#define SCENARIO_TYPES_MAX 8      /* instance types per scenario: the serving type and serving.types */
 
 enum arrival_kind {
 	ARRIVAL_POISSON,      /* Poisson process at rate_per_s (piecewise constant with steps) */
@@ -113,6 +114,13 @@ enum policy_kind {
 	POLICY_STEP,            /* Application Auto Scaling step scaling (SOURCES.md [step-alarms]) */
 	POLICY_HPA,             /* the Kubernetes Horizontal Pod Autoscaler (SOURCES.md [hpa-formula]) */
 	POLICY_PREDICTIVE       /* forecast from the traffic's own history (policy_predictive.c) */
+};
+
+/* What autoscaling's capacity counts (`autoscaling.capacity_unit`, scenario_types.c). */
+enum capacity_unit {
+	UNIT_INSTANCES,  /* instances of any type (the default) */
+	UNIT_GPUS,       /* GPUs: an instance counts its type's GPUs */
+	UNIT_SLOTS       /* request slots: an instance counts its type's slots_per_instance */
 };
 
 /* How the predictive policy forecasts the arrival rate (`autoscaling.forecast`). */
@@ -313,6 +321,12 @@ struct fleet_entry {
 	/* on_demand, spot, odcr, capacity_block: where it runs (scenario_zones.c, fleet_zone.c) */
 	int zone;                     /* `zone`: 1 + its index in sc.zones; 0 = no `zone` key, the implicit
 	                                 zone, which has no outages and no shared Spot pool */
+
+	/* every option but savings_plan (scenario_types.c) */
+	int type;                     /* `instance_type`: index into scenario.types; 0 (the serving type) by
+	                                 default. Prices and quotas above are that type's */
+	int weight;                   /* units of autoscaling capacity one instance counts for: 1, or its
+	                                 type's GPUs or slots (autoscaling.capacity_unit) */
 };
 
 /* One availability zone of `zones` (README, "Zones"). */
@@ -321,6 +335,26 @@ struct zone {
 	struct outage outages[SCENARIO_OUTAGES_MAX];  /* `outages`: zone-wide capacity losses, in time order,
 	                                                 not overlapping, from the start */
 	int noutages;
+};
+
+/*
+ * One instance type a fleet may hold (`serving.instance_type` is types[0]; `serving.types` the rest,
+ * scenario_types.c): what one instance of it is and how fast it serves.
+ */
+struct scenario_type {
+	char name[SCENARIO_NAME_MAX];  /* the type's name, as in the catalogue */
+	int gpus;                      /* GPUs per instance (catalogue, or catalog: override) */
+	int vcpus;                     /* vCPUs per instance; 0 = unknown (no vCPU quota) */
+	char family;                   /* instance family letter, for per-family vCPU quotas */
+	double od_usd_per_h;           /* On-Demand price, USD per instance-hour */
+	int slots;                     /* `slots_per_instance`: requests one instance serves at once; types[0]:
+	                                  serving.slots_per_instance */
+	double service_scale;          /* `service_scale`: a request's service time on this type is the drawn
+	                                  (or token-model) time x this; types[0]: 1 */
+	/* token model (workload.service.kind tokens): this type's speeds; default the workload's */
+	double prefill_tokens_per_s;   /* `prefill_tokens_per_s` */
+	struct decode_point decode[SCENARIO_DECODE_MAX];  /* `decode_tokens_per_s` or `decode_table` */
+	int ndecode;
 };
 
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */
@@ -512,6 +546,9 @@ struct scenario {
 		bool spot_fallback;       /* `allocation.spot_fallback`: fill spot shortfall on-demand, default true */
 	} allocation;
 
+	struct scenario_type types[SCENARIO_TYPES_MAX];  /* [0]: the serving type; then `serving.types` */
+	int ntypes;                                    /* entries used, >= 1 */
+
 	struct fleet_entry fleet[SCENARIO_FLEET_MAX];  /* `fleet`, in allocation order */
 	int nfleet;                                    /* entries used, >= 1 */
 	struct zone zones[SCENARIO_ZONES_MAX];         /* `zones`, in the order listed */
@@ -521,6 +558,9 @@ struct scenario {
 		enum policy_kind policy;        /* `autoscaling.policy`, default none */
 		enum metric_kind metric;        /* `autoscaling.metric`, default concurrency_per_instance */
 		double target;                  /* `autoscaling.target`, > 0 */
+		enum capacity_unit capacity_unit;  /* `autoscaling.capacity_unit`: what min, max, desired
+		                                   capacity and the policies' answers count; default
+		                                   instances */
 		int min;                        /* `autoscaling.min`, >= 0 */
 		int max;                        /* `autoscaling.max`, >= min */
 		int64_t resolution_us;          /* `autoscaling.resolution_s`, metric period, default 60 s */

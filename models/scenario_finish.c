@@ -150,10 +150,11 @@ int scenario_load_finish(struct load *l)
 		/* as world.c starts them: a Capacity Block adds its own when it opens */
 		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN ?
 			    sc->fleet[i].count : 0;
-		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count : 0;
+		/* in autoscaling's unit (capacity_unit): an instance counts its entry's weight, 1 for instances */
+		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count * sc->fleet[i].weight : 0;
 		holding += sc->fleet[i].option != OPTION_SAVINGS_PLAN;
 		count += sc->fleet[i].count;     /* a savings_plan's count and max are 0 */
-		capacity += sc->fleet[i].max;
+		capacity += sc->fleet[i].max * sc->fleet[i].weight;
 	}
 	if (!holding && jobs)
 		return scenario_yaml_fail(&l->y, &l->fleet, "no entry serves the workload (the entries that "

@@ -53,20 +53,21 @@ static const struct scenario_yaml_bounds percent_bounds = { 0, 100, false, false
 
 /* The keys of each option, in the order messages list them. */
 static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
-	"term_start", "use", NULL };
+	"term_start", "use", "instance_type", NULL };
 static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per_h", "ice_probability",
-	"ice_outages", "startup", "use", "zone", NULL };
+	"ice_outages", "startup", "use", "zone", "instance_type", NULL };
 static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
 	"price_zone", "interruptions_per_hour", "interruption_band", "availability_trace", "notice_s",
 	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", "use",
-	"zone", NULL };
-static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", "use", "zone", NULL };
+	"zone", "instance_type", NULL };
+static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", "use", "zone", "instance_type",
+	NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
 	"term_start", NULL };
 static const char *const capacity_block_keys[] = { "option", "start", "duration", "end", "count",
-	"usd_per_h", "upfront_usd", "startup", "use", "serving_hours", "notice_s", "zone", NULL };
+	"usd_per_h", "upfront_usd", "startup", "use", "serving_hours", "notice_s", "zone", "instance_type", NULL };
 static const char *const training_plan_keys[] = { "option", "usd_per_h", "segments", "expiry_notice", "startup",
-	"use", "serving_hours", "notice_s", NULL };
+	"use", "serving_hours", "notice_s", "instance_type", NULL };
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
 	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
 	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys,
@@ -301,6 +302,9 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
 	int most = l->sc.autoscaling.max;
 	if (l->sc.copies.enabled)
 		most = (most + l->sc.copies.per_instance - 1) / l->sc.copies.per_instance;
+	/* with autoscaling.capacity_unit gpus or slots, autoscaling.max counts those (scenario_types.c) */
+	if (f->weight > 1)
+		most = (most + f->weight - 1) / f->weight;
 	f->max = tracking && most > f->count ? most : f->count;
 	return scenario_load_int(l, &r, f->count, MAX_INSTANCES, &f->max);
 }
@@ -723,7 +727,7 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 	    (rc = scenario_load_startup(l, e, &f->startup)) || (rc = scenario_load_use(l, e, f)) ||
 	    (rc = scenario_load_zone(l, e, f)))
 		return rc;
-	return read_entry[f->option](l, e, f);
+	return scenario_load_typed_entry(l, e, f, read_entry[f->option]);
 }
 
 void scenario_load_fleet_item(const struct load *l, int i, struct scenario_yaml_ref *out)

@@ -52,6 +52,7 @@ struct load {
 	struct scenario_yaml_ref fleet;
 	struct scenario_yaml_ref autoscaling;
 	struct instance_type type;
+	struct instance_type types[SCENARIO_TYPES_MAX];  /* sc.types[i] as the catalogue has it (scenario_types.c) */
 	const char *path;          /* the scenario file (borrowed), for resolving trace paths; NULL for text */
 	size_t warnings_len;       /* bytes used in sc.warnings (which is NULL until the first warning) */
 	bool min_given;            /* autoscaling.min was written */
@@ -124,6 +125,33 @@ int scenario_load_only_with(struct load *l, const struct scenario_yaml_ref *map,
 int scenario_load_check_keys(struct load *l, const struct scenario_yaml_ref *map, int n,
 			     const char *const *const *by_kind, int nkinds, int kind, const char *word,
 			     const char *name);
+
+/* Check every entry of `catalog:` and resolve the instance type `type` (written at `it`, for the message when
+ * it is unknown) into *out: the scenario's catalog: entry, else the built-in catalogue's row. */
+int scenario_load_type(struct load *l, const struct scenario_yaml_ref *it, const char *type,
+		       struct instance_type *out);
+
+/* Fill the serving fields that come from the type (gpus, vcpus, prices, discounts) from l->type. */
+void scenario_load_serve_type(struct load *l);
+
+/* ---- several instance types, in scenario_types.c ------------------------------------------------ */
+
+/* Set sc.types[0] from the serving type and read the optional `types` of the mapping serving (after
+ * slots_per_instance and copies). */
+int scenario_load_types(struct load *l, const struct scenario_yaml_ref *serving);
+
+/* A decode_table (the list at `list`) into out[0..*n) (scenario_workload.c). */
+int scenario_load_decode_table(struct load *l, const struct scenario_yaml_ref *list, struct decode_point *out,
+			       int *n);
+
+/* Read autoscaling.capacity_unit (after its policy and metrics, and serving). */
+int scenario_load_capacity_unit(struct load *l);
+
+/* Read fleet entry e (option and use already read) with `read`, as an instance of the entry's
+ * `instance_type` (default the serving type): while `read` runs, l->type and the type fields of
+ * l->sc.serving are that type's, so its defaults (prices, discounts) come from it. Sets f->type. */
+int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f,
+			      int (*read)(struct load *, const struct scenario_yaml_ref *, struct fleet_entry *));
 
 /* ---- launch delays, in scenario_delay.c ---------------------------------------------------------- */
 
@@ -309,6 +337,9 @@ extern const struct scenario_yaml_bounds *const scenario_load_any_number, *const
 	*const scenario_load_scale_up_percent, *const scenario_load_open_unit;
 /* scenario_copies.c */
 extern const struct scenario_load_names scenario_load_copies_keys;
+/* scenario_types.c */
+extern const struct scenario_load_names scenario_load_serving_type_keys, scenario_load_capacity_unit_names;
+extern const struct scenario_yaml_bounds *const scenario_load_service_scale;
 /* scenario_delay.c */
 extern const struct scenario_load_names scenario_load_startup_keys, scenario_load_startup_names;
 /* scenario_jobs.c */

@@ -229,6 +229,23 @@ static const struct scenario_schema_key copies_entries[] = {
 static const struct scenario_schema_map copies_map = { "serving.copies", &scenario_load_copies_keys,
 	.entries = copies_entries };
 
+static const struct scenario_schema_key serving_type_entries[] = {
+	{ INT_("slots_per_instance", 1, MAX_SLOTS), .desc = "requests one instance of the type serves at once; "
+	  "default serving.slots_per_instance" },
+	{ NUM_("service_scale", scenario_load_service_scale), .dflt = "1", .desc = "a request's service time "
+	  "on the type is the drawn (or token-model) time x this (0.5: twice as fast as the serving type)" },
+	{ NUM_("prefill_tokens_per_s", scenario_load_token_speed), .desc = "tokens: the type's prompt tokens "
+	  "per second; default the workload's" },
+	{ NUM_("decode_tokens_per_s", scenario_load_token_speed), .desc = "tokens: the type's output tokens per "
+	  "second per request (or decode_table); default the workload's decode speed" },
+	{ LIST_("decode_table", 1, SCENARIO_DECODE_MAX, decode_item), .desc = "tokens: the type's decode speed by "
+	  "concurrency (or decode_tokens_per_s); default the workload's" },
+	END };
+static const struct scenario_schema_map serving_type_map = { "serving.types.*", &scenario_load_serving_type_keys,
+	.entries = serving_type_entries };
+static const struct scenario_schema_key serving_type_item = { MAP_(NULL, serving_type_map),
+	.desc = "an instance type of the catalogue (or catalog:) other than serving.instance_type, and its speed" };
+
 static const struct scenario_schema_key serving_entries[] = {
 	{ STR_("instance_type", SCENARIO_NAME_MAX), REQ, .desc = "an instance type of the catalogue (gpucap "
 	  "catalog) or one defined under catalog:" },
@@ -245,6 +262,8 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ CHOICE_("endpoint", scenario_load_endpoint_names), .dflt = "\"realtime\"", .desc = "realtime "
 	  "refuses a request while nothing is in service; async queues it" },
 	{ MAP_("copies", copies_map), .desc = "model copies on instances (SageMaker inference components)" },
+	{ DICT_("types", SCENARIO_NAME_MAX, serving_type_item), .desc = "other instance types fleet entries may "
+	  "hold, each with its own speed (not with copies, nor in mode fluid)" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
 	.entries = serving_entries };
@@ -353,6 +372,8 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
 	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
 	{ TIME_("end"), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
+	{ STR_("instance_type", SCENARIO_NAME_MAX), .desc = "the entry's instance "
+	  "type: serving.instance_type (default) or one listed under serving.types; prices default to its own" },
 	{ CHOICE_("use", scenario_load_use_names), .dflt = "\"serving\"", .desc = "who the instances are for: "
 	  "serving, jobs, or shared (capacity_block, training_plan: serving inside serving_hours, jobs outside them)" },
 	{ STR_("serving_hours", 12), .variants = O(CAPACITY_BLOCK) | O(TRAINING_PLAN), .desc = "use shared (required then): the "
@@ -551,6 +572,9 @@ static const struct scenario_schema_key autoscaling_entries[] = {
 	  "metrics, [{metric, target}]" },
 	{ CHOICE_("scale_from_zero", scenario_load_bool_names), .dflt = "false", .desc = "with a desired "
 	  "capacity of 0, requests waiting at 2 evaluations in a row bring it to 1 (not with policy none)" },
+	{ CHOICE_("capacity_unit", scenario_load_capacity_unit_names), .dflt = "\"instances\"", .desc = "what "
+	  "min, max and the desired capacity count: instances of any type, or each instance's GPUs or slots "
+	  "(gpus and slots: metric concurrency_per_instance, no copies, no predictive policy)" },
 	{ CHOICE_("forecast", scenario_load_forecast_names), .dflt = "\"same_time_yesterday\"",
 	  .desc = "predictive: how the traffic is forecast" },
 	{ DUR_("lead_s", 0, false, DAY_US), .desc = "predictive: how far ahead to plan; default "

@@ -508,8 +508,9 @@ static int read_sizes(struct load *l, const struct scenario_yaml_ref *workload)
 
 /* ---- service ------------------------------------------------------------------------------------ */
 
-/* `decode_table`: rows {concurrency, tokens_per_s}, concurrency strictly increasing. */
-static int read_decode_table(struct load *l, const struct scenario_yaml_ref *list)
+/* `decode_table`: rows {concurrency, tokens_per_s}, concurrency strictly increasing, into out[0..*n). */
+int scenario_load_decode_table(struct load *l, const struct scenario_yaml_ref *list, struct decode_point *out,
+			       int *nout)
 {
 	struct scenario_yaml_ref e, r;
 	int n, rc;
@@ -518,7 +519,7 @@ static int read_decode_table(struct load *l, const struct scenario_yaml_ref *lis
 				     "tokens_per_s: 40}'", &n)))
 		return rc;
 	for (int i = 0; i < n; i++) {
-		struct decode_point *p = &l->sc.service.decode[i];
+		struct decode_point *p = &out[i];
 		scenario_yaml_item(list, i, &e);
 		if ((rc = scenario_yaml_mapping(&l->y, &e, decode_keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &e, "concurrency", "requests in service at once, an integer "
@@ -532,7 +533,7 @@ static int read_decode_table(struct load *l, const struct scenario_yaml_ref *lis
 					  "tokens per second", &token_speed, &p->tokens_per_s)))
 			return rc;
 	}
-	l->sc.service.ndecode = n;
+	*nout = n;
 	return STATUS_OK;
 }
 
@@ -548,7 +549,7 @@ static int read_tokens_service(struct load *l, const struct scenario_yaml_ref *s
 		return rc;
 	scenario_yaml_child(svc, "decode_table", &table);
 	if (table.node)
-		rc = read_decode_table(l, &table);
+		rc = scenario_load_decode_table(l, &table, l->sc.service.decode, &l->sc.service.ndecode);
 	else if ((rc = required_number(l, svc, "decode_tokens_per_s", "output tokens per second per request, "
 				       "or a decode_table", &token_speed,
 				       &l->sc.service.decode[0].tokens_per_s)) == STATUS_OK) {

@@ -26,6 +26,11 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->nopen = 0;
 	s->refused_closed = 0;
 	s->sc = sc;
+	s->mixed = sc->ntypes > 1;
+	s->alone_scale = 1;
+	for (int i = 0; i < sc->nfleet; i++)  /* the fastest type serving requests: what no capacity beats */
+		if (sc->fleet[i].use != USE_JOBS && sc->types[sc->fleet[i].type].service_scale < s->alone_scale)
+			s->alone_scale = sc->types[sc->fleet[i].type].service_scale;
 	s->chunks = NULL;
 	s->nchunks = 0;
 	s->free_list = NULL;
@@ -206,6 +211,20 @@ static enum option_kind kind_of(const struct serving *s, int idx)
 	return s->fleet->group[s->fleet->pool[idx].group].kind;
 }
 
+/* The instance type of instance idx (an index into scenario.types). */
+static int type_of(const struct serving *s, int idx)
+{
+	return s->fleet->group[s->fleet->pool[idx].group].entry->type;
+}
+
+/* Report a busy slot of instance idx to the meter (+1 taken, -1 freed): by kind, and by type too. */
+static void busy(struct serving *s, int idx, int delta)
+{
+	meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), delta);
+	if (s->mixed)
+		meter_type_busy(s->meter, s->eng->now_us, type_of(s, idx), kind_of(s, idx), delta);
+}
+
 static void on_done(struct engine *eng, struct event *ev);
 
 static void unlink_inflight(struct instance *in, struct request *r)
@@ -218,11 +237,12 @@ static void unlink_inflight(struct instance *in, struct request *r)
 		r->next->prev = r->prev;
 }
 
-/* Per-request decode speed at concurrency c: linear between the table's rows, held beyond its ends. */
-static double decode_speed(const struct scenario *sc, int c)
+/* Per-request decode speed on type t at concurrency c: linear between the rows of its table (the
+ * workload's unless serving.types gives its own), held beyond its ends. */
+static double decode_speed(const struct scenario_type *t, int c)
 {
-	const struct decode_point *p = sc->service.decode;
-	int n = sc->service.ndecode;
+	const struct decode_point *p = t->decode;
+	int n = t->ndecode;
 
 	if (c <= p[0].concurrency)
 		return p[0].tokens_per_s;
@@ -253,19 +273,33 @@ static int64_t checked_us(const struct serving *s, double s_, const char *what)
 	return 1;
 }
 
-/* Fix the service time of r starting now on an instance that will have `concurrency` requests. */
-static void plan_service(struct serving *s, struct request *r, int concurrency)
+/*
+ * Fix the service time of r starting now on an instance of type `type` that will have `concurrency`
+ * requests: as drawn (or from the token model), times the type's service_scale (scenario_types.c), rounded
+ * to the nearest microsecond and at least 1 us; the time to first token's overhead and prefill scale too.
+ */
+static void plan_service(struct serving *s, struct request *r, int concurrency, int type)
 {
 	const struct scenario *sc = s->sc;
-	double first_s, total_s;
+	const struct scenario_type *t = &sc->types[type];
+	double first_s, total_s, scale = t->service_scale;
 
 	if (r->service_us >= 0) {
 		r->run_us = r->service_us;
+		if (scale != 1) {
+			r->run_us = llround((double)r->service_us * scale);
+			if (r->run_us < 1)
+				r->run_us = 1;
+		}
 		r->ttft_us = -1;
 		return;
 	}
-	first_s = sc->service.overhead_s + (r->in_tokens > 0 ? r->in_tokens : 0) / sc->service.prefill_tokens_per_s;
-	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(sc, concurrency);
+	first_s = sc->service.overhead_s + (r->in_tokens > 0 ? r->in_tokens : 0) / t->prefill_tokens_per_s;
+	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(t, concurrency);
+	if (scale != 1) {
+		first_s *= scale;
+		total_s *= scale;
+	}
 	r->ttft_us = s->eng->now_us - r->arrival_us + checked_us(s, first_s, "time to first token");
 	r->run_us = checked_us(s, total_s, "service time");
 	if (r->run_us < 1)
@@ -278,7 +312,7 @@ static int copy_concurrency(const struct serving *s, const struct instance *in)
 {
 	int copies;
 
-	if (in->cap == s->slots || in->cap <= 0)
+	if (!s->sc->copies.enabled || in->cap == s->slots || in->cap <= 0)  /* several types: no copies */
 		return in->busy;
 	copies = in->cap / s->slots;
 	return (in->busy + copies - 1) / copies;
@@ -292,8 +326,8 @@ static void start(struct serving *s, struct request *r, int idx)
 	assert(in->state == INSTANCE_SERVING && in->busy < in->cap);
 	if (++in->busy >= in->cap)
 		clear_free(s, idx);
-	meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), +1);
-	plan_service(s, r, copy_concurrency(s, in));
+	busy(s, idx, +1);
+	plan_service(s, r, copy_concurrency(s, in), type_of(s, idx));
 	r->start_us = s->eng->now_us;
 	r->inst = idx;
 	r->prev = NULL;
@@ -342,7 +376,9 @@ static void on_done(struct engine *eng, struct event *ev)
 
 	in->busy--;
 	unlink_inflight(in, r);
-	meter_busy(s->meter, eng->now_us, kind_of(s, idx), -1);
+	busy(s, idx, -1);
+	if (s->mixed && r->arrival_us >= s->meter->warmup_us)
+		meter_type_served(s->meter, type_of(s, idx));
 	meter_served(s->meter, eng->now_us, r->arrival_us, r->start_us - r->arrival_us, eng->now_us - r->arrival_us,
 		     r->ttft_us, r->alone_us);
 	request_put(s, r);
@@ -373,13 +409,30 @@ static void on_timeout(struct engine *eng, struct event *ev)
 static int64_t alone_us(const struct serving *s, const struct request_draw *draw)
 {
 	const struct scenario *sc = s->sc;
-	double total_s;
+	double total_s, best_s;
 
-	if (draw->service_us >= 0)
+	if (draw->service_us >= 0 && s->alone_scale == 1)
 		return draw->service_us;
+	if (draw->service_us >= 0) {  /* on the fastest type (alone_scale < 1), as plan_service rounds it */
+		int64_t us = llround((double)draw->service_us * s->alone_scale);
+		return us < 1 ? 1 : us;
+	}
+	if (s->mixed) {  /* on the type where it is fastest alone, of those serving entries hold */
+		best_s = HUGE_VAL;
+		for (int i = 0; i < sc->nfleet; i++) {
+			const struct scenario_type *t = &sc->types[sc->fleet[i].type];
+			if (sc->fleet[i].use == USE_JOBS)
+				continue;
+			total_s = (sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / t->prefill_tokens_per_s +
+				   (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(t, 1)) * t->service_scale;
+			if (total_s < best_s)
+				best_s = total_s;
+		}
+		return checked_us(s, best_s, "service time");
+	}
 	total_s = sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / sc->service.prefill_tokens_per_s +
-		  (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(sc, 1);
-	return checked_us(s, total_s, "service time");
+		  (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(&sc->types[0], 1);
+	return checked_us(s, total_s * s->alone_scale, "service time");
 }
 
 void serving_arrive(struct serving *s, const struct request_draw *draw)
@@ -424,7 +477,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 
 void serving_instance_up(struct serving *s, int idx)
 {
-	serving_set_capacity(s, idx, s->slots);
+	serving_set_capacity(s, idx, s->sc->types[type_of(s, idx)].slots);
 }
 
 void serving_set_capacity(struct serving *s, int idx, int slots)
@@ -475,7 +528,7 @@ void serving_reclaim(struct serving *s, int idx)
 		struct request *next = r->next;
 		engine_cancel(s->eng, &r->done);
 		in->busy--;
-		meter_busy(s->meter, s->eng->now_us, kind_of(s, idx), -1);
+		busy(s, idx, -1);
 		meter_interrupted(s->meter, r->arrival_us);
 		if (!s->requeue || queue_push_front(s, r) != STATUS_OK) {
 			/* dropped, by choice (on_interrupt: drop) or because the queue cannot grow */

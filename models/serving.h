@@ -18,6 +18,11 @@
  * holding the speed fixed from the start is the model's simplification (README, "Serving model"). Its time
  * to first token is its wait plus overhead plus prefill.
  *
+ * Several instance types (scenario_types.c): an instance serves its own type's slots_per_instance, and a
+ * request's service time is scaled by the service_scale of the type of the instance it starts on (fixed
+ * at its start, like the token model's). Its time alone (slo_violation_rate_floor) is on the fastest type
+ * of the serving fleet. Dispatch does not look at types: the first free slot in pool order wins.
+ *
  * Free slots are found through a two-level bitset over the pool (which instances are serving with a free
  * slot), so dispatch costs O(pool / 4096) words, not O(pool). Requests come from a pool of fixed chunks that
  * grows only when more requests are in the system at once than ever before; each carries its own
@@ -65,6 +70,9 @@ struct serving {
 	int nopen;                  /* instances open: serving with at least one slot */
 	uint64_t refused_closed;    /* requests refused because nothing was open (realtime) */
 	const struct scenario *sc;  /* kept: the token model's parameters */
+	bool mixed;                 /* the scenario has several instance types (meter by type too) */
+	double alone_scale;         /* the smallest service_scale of a serving entry's type (1 with one
+	                               type): a request's time alone is on the fastest type */
 
 	struct request **chunks;    /* owned request chunks */
 	int nchunks;

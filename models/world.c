@@ -47,12 +47,32 @@ struct world {
 	int min, max;                /* the autoscaling bounds now: the scenario's, then as scheduled */
 	double busy_at_eval;         /* meter integrals at the previous evaluation */
 	double service_at_eval;
+	double slots_at_eval;        /* several types: the meter's service_slot_us at the previous evaluation */
+	double type_service_at_eval[METER_TYPES_MAX];  /* several types, capacity_unit gpus or slots: each
+	                                                   type's service_inst_us then */
 	double queued_at_eval;
 	double queued_served_at_eval;
 	uint64_t arrivals_at_eval;
 	struct warn warn;            /* what the warnings need, counted as the run goes (warn.h) */
 	const struct world_progress *progress;  /* told at every sample; NULL = nobody; borrowed */
 };
+
+/* Several instance types: tell the meter each one's GPUs, slots and price (meter_types.c). */
+static void set_meter_types(struct world *w)
+{
+	const char *names[SCENARIO_TYPES_MAX];
+	int gpus[SCENARIO_TYPES_MAX], slots[SCENARIO_TYPES_MAX];
+	double od[SCENARIO_TYPES_MAX];
+
+	_Static_assert(SCENARIO_TYPES_MAX <= METER_TYPES_MAX, "the meter holds every type");
+	for (int i = 0; i < w->sc->ntypes; i++) {
+		names[i] = w->sc->types[i].name;
+		gpus[i] = w->sc->types[i].gpus;
+		slots[i] = w->sc->types[i].slots;
+		od[i] = w->sc->types[i].od_usd_per_h;
+	}
+	meter_types_set(&w->meter, w->sc->ntypes, names, gpus, slots, od);
+}
 
 static void schedule_or_fail(struct world *w, struct event *ev, int64_t t_us,
 			     void (*fn)(struct engine *, struct event *))
@@ -128,6 +148,27 @@ static void on_sample(struct engine *eng, struct event *ev)
 		schedule_or_fail(w, &w->sample, eng->now_us + w->sc->sample_period_us, on_sample);
 }
 
+/*
+ * With autoscaling.capacity_unit gpus or slots: the units in service over the period just ended (unit-us),
+ * given its instance-us `service`: with one type, service x the serving entries' weight (one type, one
+ * weight); with several, each type's instance-us (meter_types.c, since the previous evaluation) x its weight.
+ */
+static double ready_units(struct world *w, double service)
+{
+	const struct meter_types *t = &w->meter.types;
+	double units = 0;
+
+	if (t->n <= 1)
+		return service * (w->sc->autoscaling.capacity_unit == UNIT_GPUS ? w->sc->types[0].gpus :
+				  w->sc->types[0].slots);
+	for (int i = 0; i < t->n; i++) {
+		double wt = w->sc->autoscaling.capacity_unit == UNIT_GPUS ? t->type[i].gpus : t->type[i].slots;
+		units += (t->type[i].service_inst_us - w->type_service_at_eval[i]) * wt;
+		w->type_service_at_eval[i] = t->type[i].service_inst_us;
+	}
+	return units;
+}
+
 /* Every metric over the period since the previous evaluation, by metric kind (NaN when nothing was in
  * service), and in *ready the instances (with copies: copies) in service on average over it. */
 static void measure_all(struct world *w, double metric[3], double *ready)
@@ -138,17 +179,21 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	double served_us = w->sc->copies.enabled ? m->service_copy_us : m->service_inst_us;
 	double service = served_us - w->service_at_eval;
 	double span_us = (double)w->sc->autoscaling.resolution_us;
-	double arrivals = (double)(m->arrivals - w->arrivals_at_eval);
+	double arrivals = (double)(m->arrivals - w->arrivals_at_eval), slots;
 	double queued = m->queued_us - w->queued_at_eval;
 	double waiting = m->queued_served_us - w->queued_served_at_eval;
 
 	w->busy_at_eval = m->busy_slot_us_all;
 	w->queued_served_at_eval = m->queued_served_us;
 	w->service_at_eval = served_us;
+	slots = m->types.service_slot_us - w->slots_at_eval;
+	w->slots_at_eval = m->types.service_slot_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
 	metric[METRIC_CONCURRENCY] = metric[METRIC_INVOCATIONS] = metric[METRIC_BACKLOG] = NAN;
 	*ready = service > 0 ? service / span_us : 0;
+	if (w->sc->autoscaling.capacity_unit != UNIT_INSTANCES && service > 0)
+		*ready = ready_units(w, service) / span_us;  /* in autoscaling's unit, like the capacity */
 	if (service <= 0)
 		return;
 	/*
@@ -158,7 +203,8 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	 * backlog. The central queue is shared out over the instances serving; time with none serving is left
 	 * out of the waiting part.
 	 */
-	metric[METRIC_CONCURRENCY] = (busy + waiting) / (service * w->sc->serving.slots);
+	/* several types: per slot in service of whatever type (instances x slots, integrated) */
+	metric[METRIC_CONCURRENCY] = (busy + waiting) / (m->types.n > 1 ? slots : service * w->sc->serving.slots);
 	/* average requests waiting / average instances in service */
 	metric[METRIC_BACKLOG] = queued / service;
 	/* invocations per instance per minute: arrivals over the period, per average instance in service */
@@ -397,7 +443,7 @@ static int initial_capacity(const struct scenario *sc)
 		/* blocks and plans add themselves; a jobs entry's instances are the jobs' (jobs.h) */
 		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN &&
 		    sc->fleet[i].use != USE_JOBS)
-			n += sc->fleet[i].count;
+			n += sc->fleet[i].count * sc->fleet[i].weight;  /* in autoscaling's unit */
 	}
 	if (sc->autoscaling.policy != POLICY_NONE) {
 		if (n < sc->autoscaling.min)
@@ -480,6 +526,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	w->max = sc->autoscaling.max;
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
 	meter_set_prices(&w->meter, sc->start_unix_us, sc->serving.od_usd_per_h);
+	set_meter_types(w);
 	warn_init(&w->warn, measured_from_us(sc), hour_phase_us(sc));
 	world_memory_estimate(sc, &w->warn.mem);
 	meter_set_warmup(&w->meter, sc->warmup_us);

@@ -560,7 +560,7 @@ START_TEST(keys_of_other_options_do_not_apply)
 
 	parse_fails(small_yaml, sets, 1, "--set fleet.0.discount=0.2: fleet.0.discount: discount does not apply "
 		    "to reserved; expected one of: option, count, usd_per_h, term, payment, upfront_usd, "
-		    "term_start, use");
+		    "term_start, use, instance_type");
 }
 END_TEST
 
