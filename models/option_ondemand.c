@@ -9,8 +9,11 @@
  * can fail: the account's On-Demand quota in vCPUs or instances ("Running On-Demand P instances",
  * SOURCES.md [od-quota-vcpus]), insufficient capacity (a chance per attempt, and outage windows;
  * SOURCES.md [od-ice]: InsufficientInstanceCapacity).
+ * On gcp the same rule is documented (SOURCES.md [gcp-per-second]); on azure pay-as-you-go is billed per
+ * full minute (SOURCES.md [az-per-minute]); provider_bill applies the scenario's provider's rule.
  */
 #include "fleet.h"
+#include "provider.h"
 #include "status.h"
 
 static int ondemand_can_launch(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size)
@@ -24,9 +27,13 @@ static void ondemand_ended(struct fleet *f, struct fleet_group *g, struct instan
 {
 	double usd, billed_us;
 
-	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
+	/* by the provider's granularity: aws and gcp per second, 60 s minimum; azure per full minute */
+	provider_bill(f->sc->provider, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	meter_od_usage(f->meter, in->launch_us, in->launch_us + (int64_t)billed_us, g->usd_per_h);
-	/* the dollars come at settlement */
+	/* the dollars come at settlement. The GPU time paid for is the billed time, or the time held when that
+	 * is longer (azure: the seconds after the last full minute run but are not billed) */
+	if (billed_us < (double)(end_us - in->launch_us))
+		billed_us = (double)(end_us - in->launch_us);
 	meter_charge(f->meter, OPTION_ON_DEMAND, 0, billed_us, (double)in->launch_us, (double)in->launch_us + billed_us);
 }
 

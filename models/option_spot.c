@@ -33,6 +33,7 @@
 
 #include "convert.h"
 #include "fleet.h"
+#include "provider.h"
 #include "status.h"
 
 #define US_PER_H 3.6e9
@@ -276,13 +277,14 @@ static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us,
 
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
 {
-	double usd, billed_us, meas_usd, meas_us;
+	double usd, billed_us, meas_usd, meas_us, paid_us, meas_paid_us;
 	int64_t from = in->launch_us > f->meter->warmup_us ? in->launch_us : f->meter->warmup_us;
 
-	/* per-second rounding and the 60 s minimum as on-demand; the dollars at the prices in force */
-	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
+	/* the provider's granularity as on-demand (aws, gcp: per second, 60 s minimum; azure: full minutes);
+	 * the dollars at the prices in force */
+	provider_bill(f->sc->provider, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
-	if (free_interruption(in, end_us, early)) {
+	if (provider_spot_first_hour_free(f->sc->provider) && free_interruption(in, end_us, early)) {
 		usd = 0; /* the time it was held inside the window still counts as paid GPU time, at $0 */
 		billed_us = (double)(end_us - in->launch_us);
 	}
@@ -291,11 +293,16 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 	if (meas_us < 0)
 		meas_us = 0;
 	meas_usd = usd > 0 && meas_us > 0 ? price_integral(f, g, from, from + (int64_t)meas_us) : 0;
+	/* the GPU time paid for: the time held when longer than the billed time (azure's unbilled seconds) */
+	paid_us = billed_us > (double)(end_us - in->launch_us) ? billed_us : (double)(end_us - in->launch_us);
+	meas_paid_us = (double)in->launch_us + paid_us - (double)from;
+	if (meas_paid_us < 0)
+		meas_paid_us = 0;
 	if (f->meter->warmup_us == 0) {
 		meas_usd = usd;  /* the whole bill is measured, exactly */
-		meas_us = billed_us;
+		meas_paid_us = paid_us;
 	}
-	meter_charge_split(f->meter, OPTION_SPOT, usd, billed_us, meas_usd, meas_us);
+	meter_charge_split(f->meter, OPTION_SPOT, usd, paid_us, meas_usd, meas_paid_us);
 	spot_bill(f, g, in->launch_us, billed_us, usd > 0);
 }
 

@@ -35,6 +35,7 @@
 #include "cron.h"
 #include "diag.h"
 #include "option.h"
+#include "provider.h"
 #include "pricetrace.h"
 #include "tracefile.h"
 
@@ -361,6 +362,9 @@ struct scenario {
 	int64_t sample_period_us;      /* `sample_period`, time-series resolution, default 60 s */
 	int64_t warmup_us;             /* `warmup`: request metrics count arrivals from here on, [0, horizon);
 	                                  default 0 */
+	enum provider provider;        /* `provider`: aws | gcp | azure; default the serving type's (aws for the
+	                                  AWS catalogue and new types): which options exist and how they bill
+	                                  (provider.h) */
 
 	struct {
 		int64_t latency_us;    /* `slo.latency_s`: end-to-end latency threshold, > 0 */

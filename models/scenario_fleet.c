@@ -17,6 +17,7 @@
 
 #include "availtrace.h"
 #include "pricetrace.h"
+#include "provider.h"
 #include "scenario_load.h"
 #include "status.h"
 #include "units.h"
@@ -26,7 +27,6 @@
 #define TERM_1Y_H 8760.0                 /* 365 days (SOURCES.md [ri-terms]: 31,536,000 s) */
 #define TERM_3Y_H 26280.0                /* 1095 days */
 #define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption (SOURCES.md [ri-partial-upfront-split]) */
-#define DEFAULT_NOTICE_US (120 * S_US)   /* "two minutes before" EC2 stops it (SOURCES.md [spot-notice-2min]) */
 #define MAX_NOTICE_US (3600 * S_US)
 #define DEFAULT_OUTAGE_MEAN_US (3600 * S_US)  /* an assumption (SOURCES.md [spot-pool-reclaims]) */
 #define MAX_OUTAGE_MEAN_US (400 * DAY_US)
@@ -148,6 +148,22 @@ static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct f
  * (SOURCES.md [ri-no-term]), so an entry without `term` is a 1-year No Upfront term from the scenario start,
  * like a savings_plan's; `payment`, `upfront_usd` and `term_start` still need an explicit `term`.
  */
+/*
+ * The payments each provider sells for `reserved` (provider.h): gcp's committed use discounts "require no
+ * upfront costs" (SOURCES.md [gcp-cud-terms]): no_upfront only; azure's reserved VM instances are paid "up
+ * front or with monthly payments" (SOURCES.md [az-ri-terms]): no partial_upfront. r is the `payment` key.
+ */
+static int check_payment(struct load *l, const struct scenario_yaml_ref *r, enum payment_kind payment)
+{
+	if (l->sc.provider == PROVIDER_GCP && payment != PAYMENT_NO_UPFRONT)
+		return scenario_yaml_fail(&l->y, r, "a gcp committed use discount requires no upfront costs "
+					  "(SOURCES.md [gcp-cud-terms]); expected payment: no_upfront");
+	if (l->sc.provider == PROVIDER_AZURE && payment == PAYMENT_PARTIAL_UPFRONT)
+		return scenario_yaml_fail(&l->y, r, "azure reserved VM instances are paid up front or monthly "
+					  "(SOURCES.md [az-ri-terms]); expected payment: all_upfront or no_upfront");
+	return STATUS_OK;
+}
+
 static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	static const double upfront_share[] = { [PAYMENT_NO_UPFRONT] = 0,
@@ -167,6 +183,8 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 	if ((rc = scenario_yaml_choice(&l->y, &r, payment_names, 3, &payment)))
 		return rc;
 	f->payment = (enum payment_kind)payment;
+	if ((rc = check_payment(l, &r, f->payment)))
+		return rc;
 	rate = l->type.od_usd_per_h * (1.0 - (f->term == TERM_1Y ? l->type.reserved_discount
 							       : l->type.reserved_3y_discount));
 	hours = f->term == TERM_1Y ? TERM_1Y_H : TERM_3Y_H;
@@ -183,7 +201,17 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
  * (SOURCES.md [odcr-od-rate]), so the default rate is the on-demand price. */
 static int read_odcr(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
-	int rc = read_bought(l, e, 0, MAX_INSTANCES, "the number of instances the reservation holds", f);
+	const char *type = l->sc.serving.instance_type;
+	struct scenario_yaml_ref r;
+	int rc;
+
+	scenario_yaml_child(e, "option", &r);
+	if (!provider_reservable(l->sc.provider, type))
+		return scenario_yaml_fail(&l->y, &r, "Azure on-demand capacity reservations do not support %s "
+					  "(\"Support for other VM series isn't currently available: ND-series, NCads "
+					  "H100 v5-series\", SOURCES.md [az-cr-excluded]); expected a supported size "
+					  "such as Standard_NC24ads_A100_v4, or another option", type);
+	rc = read_bought(l, e, 0, MAX_INSTANCES, "the number of instances the reservation holds", f);
 
 	f->usd_per_h = l->sc.serving.od_usd_per_h;
 	return rc ? rc : read_price(l, e, f);
@@ -467,7 +495,7 @@ static int read_reclaims(struct load *l, const struct scenario_yaml_ref *e, stru
 	struct scenario_yaml_ref r;
 	int rc;
 
-	f->notice_us = DEFAULT_NOTICE_US;
+	f->notice_us = provider_spot_notice_us(l->sc.provider);  /* aws: 120 s */
 	f->reclaims_per_day = 0;
 	f->reclaim_fraction = 1;
 	f->outage_mean_us = DEFAULT_OUTAGE_MEAN_US;
@@ -695,6 +723,9 @@ static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum o
 		return rc;
 	if (!option_kind_parse(name, kind))
 		return scenario_yaml_fail(&l->y, &r, "unknown option '%s'; expected %s", name, names);
+	if (!provider_offers(l->sc.provider, *kind))  /* provider.h: capacity blocks, training plans are aws's */
+		return scenario_yaml_fail(&l->y, &r, "%s is not sold on %s (the scenario's provider); expected %s",
+					  name, provider_name(l->sc.provider), provider_option_list(l->sc.provider));
 	return STATUS_OK;
 }
 

@@ -571,6 +571,8 @@ static const struct scenario_schema_key type_entries[] = {
 	  "On-Demand" },
 	{ NUM_("cb_usd_per_h", scenario_load_type_price), .desc = "the Capacity Block rate per instance-hour "
 	  "(0 = unknown)" },
+	{ CHOICE_("provider", scenario_load_provider_names), .desc = "whose type it is (a new type; a built-in "
+	  "one keeps its own): aws, gcp or azure" },
 	END };
 static const struct scenario_schema_map type_map = { "catalog.*", &scenario_load_type_keys,
 	.entries = type_entries };
@@ -613,6 +615,9 @@ static const struct scenario_schema_key top_entries[] = {
 	{ CHOICE_("mode", scenario_load_mode_names), .dflt = "\"requests\"", .desc = "requests: one event per "
 	  "request; fluid: per-period queueing formulas for long horizons (a subset of the format)" },
 	{ MAP_("fluid", fluid_map), .desc = "fluid-mode settings (only with mode: fluid)" },
+	{ CHOICE_("provider", scenario_load_provider_names), .desc = "the cloud: aws, gcp or "
+	  "azure (default: the serving type's); which purchase options exist and how they bill (README, "
+	  "\"Providers\")" },
 	END };
 const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
 	.entries = top_entries };

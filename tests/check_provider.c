@@ -1,0 +1,239 @@
+/*
+ * check_provider: each provider's billing rules (provider.h), on cases worked by hand: provider_bill on
+ * its own, then whole runs of small Google Cloud and Azure scenarios (a 6 min 45 s Azure VM, a 30 s Google
+ * Cloud VM, a CUD whose reservation is unused for a day, an Azure capacity reservation used half the time,
+ * a 30-second Spot notice with requests in flight), and the option table and size exclusions.
+ * Tolerance: dollars to 1e-9 for provider_bill (a few multiplications), 0.005 (half a cent) for whole runs;
+ * GPU-hours to 1e-6.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "provider.h"
+#include "status.h"
+#include "testutil.h"
+
+#define S 1000000LL
+
+static struct capture cap;
+
+static double M(const char *name)
+{
+	double v = capture_metric(&cap, name);
+	ck_assert_msg(!isnan(v), "metric %s missing or NaN", name);
+	return v;
+}
+
+/* The bill of an instance of provider p launched at t0 inside the window and ended early at t1. */
+static double bill(enum provider p, double price, int64_t t0, int64_t t1, bool early, double *billed_s)
+{
+	double usd = -1, billed_us = -1;
+
+	ck_assert_int_eq(provider_bill(p, price, t0, t1, early, false, &usd, &billed_us), STATUS_OK);
+	*billed_s = billed_us / S;
+	return usd;
+}
+
+/*
+ * Azure bills full minutes: 6 min 45 s = 405 s is billed 6 min = 360 s; at $60/h that is 360/3600 x 60 =
+ * $6.00 (aws would bill 405 s = $6.75). 59 s is no full minute: $0. Still running at the horizon (not
+ * ended early): billed exactly, 405 s = $6.75.
+ */
+START_TEST(azure_bills_full_minutes)
+{
+	double secs;
+
+	ck_assert_double_eq_tol(bill(PROVIDER_AZURE, 60, 10 * S, 10 * S + 405 * S, true, &secs), 6.00, 1e-9);
+	ck_assert_double_eq_tol(secs, 360, 1e-9);
+	ck_assert_double_eq_tol(bill(PROVIDER_AZURE, 60, 0, 59 * S + 999999, true, &secs), 0, 1e-9);
+	ck_assert_double_eq_tol(bill(PROVIDER_AZURE, 60, 0, 405 * S, false, &secs), 6.75, 1e-9);
+	ck_assert_double_eq_tol(bill(PROVIDER_AWS, 60, 0, 405 * S, true, &secs), 6.75, 1e-9);
+}
+END_TEST
+
+/* Google Cloud: 30 s is billed the 1-minute minimum: 60/3600 x $36 = $0.60; after it, per second: 61.5 s
+ * rounds up to 62 s = 62/3600 x 36 = $0.62. */
+START_TEST(gcp_bills_a_minute_then_seconds)
+{
+	double secs;
+
+	ck_assert_double_eq_tol(bill(PROVIDER_GCP, 36, 0, 30 * S, true, &secs), 0.60, 1e-9);
+	ck_assert_double_eq_tol(secs, 60, 1e-9);
+	ck_assert_double_eq_tol(bill(PROVIDER_GCP, 36, 0, 61500000, true, &secs), 0.62, 1e-9);
+	ck_assert_double_eq_tol(secs, 62, 1e-9);
+}
+END_TEST
+
+START_TEST(unknown_provider_is_an_error)
+{
+	double usd = 0, billed = 0;
+
+	ck_assert_int_eq(provider_bill(PROVIDER_COUNT, 1, 0, S, true, false, &usd, &billed), STATUS_EINPUT);
+	ck_assert_str_eq(provider_name(PROVIDER_COUNT), "?");
+}
+END_TEST
+
+/* Which options each provider sells, its Spot notice and Azure's capacity-reservation exclusions. */
+START_TEST(options_notices_and_exclusions)
+{
+	ck_assert(provider_offers(PROVIDER_AWS, OPTION_CAPACITY_BLOCK));
+	ck_assert(!provider_offers(PROVIDER_GCP, OPTION_CAPACITY_BLOCK));
+	ck_assert(!provider_offers(PROVIDER_AZURE, OPTION_TRAINING_PLAN));
+	ck_assert(provider_offers(PROVIDER_AZURE, OPTION_ODCR));
+	ck_assert_int_eq(provider_spot_notice_us(PROVIDER_AWS), 120 * S);
+	ck_assert_int_eq(provider_spot_notice_us(PROVIDER_GCP), 30 * S);
+	ck_assert_int_eq(provider_spot_notice_us(PROVIDER_AZURE), 30 * S);
+	ck_assert(provider_spot_first_hour_free(PROVIDER_AWS));
+	ck_assert(!provider_spot_first_hour_free(PROVIDER_GCP));
+	ck_assert(!provider_reservable(PROVIDER_AZURE, "Standard_ND96isr_H100_v5"));
+	ck_assert(!provider_reservable(PROVIDER_AZURE, "standard_nd96isr_h200_v5"));
+	ck_assert(!provider_reservable(PROVIDER_AZURE, "Standard_NC40ads_H100_v5"));
+	ck_assert(provider_reservable(PROVIDER_AZURE, "Standard_NC24ads_A100_v4"));
+	ck_assert(provider_reservable(PROVIDER_AWS, "Standard_ND96isr_H100_v5"));
+}
+END_TEST
+
+/* A jobs-only run: one job of `work_h` instance-hours on one instance of `option`, no startup delay. */
+static void run_one_job(const char *provider, const char *type, double od_usd_per_h, const char *option,
+			double work_h, const char *horizon)
+{
+	char yaml[2048];
+
+	snprintf(yaml, sizeof yaml,
+		 "name: vm\nseed: 1\nhorizon: %s\nprovider: %s\nserving: {instance_type: %s}\n"
+		 "catalog:\n  %s: {usd_per_h: %.17g}\n"
+		 "fleet:\n  - {option: %s, use: jobs, %s: 1, startup: {kind: constant, mean_s: 0}}\n"
+		 "jobs:\n  policy: %s\n  failures: {per_instance_hour: 0}\n"
+		 "  list:\n    - {name: vm, instances: 1, work_instance_hours: %.17g, submit: 0}\n",
+		 horizon, provider, type, type, od_usd_per_h, option,
+		 strcmp(option, "on_demand") == 0 ? "max" : "count",
+		 strcmp(option, "on_demand") == 0 ? "on_demand" : "reserved_first", work_h);
+	capture_run(&cap, yaml, NULL, 0);
+}
+
+/*
+ * A 6 min 45 s Azure VM: a job of 0.1125 instance-hours (405 s) on one pay-as-you-go
+ * Standard_NC24ads_A100_v4 at $4/h, launched at once and terminated when the job ends. Billed 6 full
+ * minutes: 0.1 h x $4 = $0.40 (per second it would be 0.1125 x 4 = $0.45). The 45 s past the sixth minute
+ * are not billed but were paid-for GPU time all the same: 1 GPU x 0.1125 h paid, all busy, 0 idle.
+ */
+START_TEST(azure_vm_6m45s)
+{
+	run_one_job("azure", "Standard_NC24ads_A100_v4", 4, "on_demand", 0.1125, "1h");
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0.40, 0.005);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 0.40, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 0.1125, 1e-6);
+	ck_assert_double_eq_tol(M("gpu_hours_idle"), 0, 1e-6);
+}
+END_TEST
+
+/* A 30 s Google Cloud VM: one a2-ultragpu-1g at $36/h for a 30 s job (1/120 instance-hour). Billed the
+ * 1-minute minimum: 60/3600 x 36 = $0.60; paid GPU-hours 1/60, of which 1/120 busy. */
+START_TEST(gcp_vm_30s)
+{
+	run_one_job("gcp", "a2-ultragpu-1g", 36, "on_demand", 1.0 / 120, "1h");
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0.60, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 1.0 / 60, 1e-6);
+	ck_assert_double_eq_tol(M("gpu_hours_busy"), 1.0 / 120, 1e-6);
+}
+END_TEST
+
+/*
+ * A Google Cloud CUD with its attached reservation unused for a day: 1 a3-highgpu-8g (8 GPUs) committed for
+ * 1 year at $40/h, while the day's only job runs on an on-demand VM ($88/h, 1 h). The commitment is billed
+ * whether used or not: 24 h x $40 = $960.00, 8 x 24 = 192 GPU-hours paid, all idle. On-demand: 1 h x $88 =
+ * $88.00. The rest of the term falls after the horizon: (8760 - 24) h x $40 = $349,440.
+ */
+START_TEST(gcp_cud_reservation_unused_for_a_day)
+{
+	capture_run(&cap,
+		    "name: cud\nseed: 1\nhorizon: 1d\nprovider: gcp\nserving: {instance_type: a3-highgpu-8g}\n"
+		    "catalog:\n  a3-highgpu-8g: {usd_per_h: 88}\n"
+		    "fleet:\n  - {option: reserved, use: jobs, count: 1, term: 1y, usd_per_h: 40}\n"
+		    "  - {option: on_demand, use: jobs, max: 1, startup: {kind: constant, mean_s: 0}}\n"
+		    "jobs:\n  policy: on_demand\n  failures: {per_instance_hour: 0}\n"
+		    "  list:\n    - {name: other, instances: 1, work_instance_hours: 1, submit: 1h}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 960.00, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_reserved"), 192, 1e-6);
+	ck_assert_double_eq_tol(M("gpu_hours_idle_reserved"), 192, 1e-6);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 88.00, 0.005);
+	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 349440.00, 0.005);
+}
+END_TEST
+
+/*
+ * An Azure on-demand capacity reservation used half the time: 1 Standard_NC24ads_A100_v4 reserved at the
+ * pay-as-you-go rate of $4/h for a day; a 12-hour job runs in it from t = 0 (no startup delay). Billed used
+ * or not: 24 h x $4 = $96.00 (not 12 x 4 = $48); 24 GPU-hours paid, 12 busy, 12 idle.
+ */
+START_TEST(azure_capacity_reservation_half_used)
+{
+	run_one_job("azure", "Standard_NC24ads_A100_v4", 4, "odcr", 12, "1d");
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 96.00, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_odcr"), 24, 1e-6);
+	ck_assert_double_eq_tol(M("gpu_hours_busy_odcr"), 12, 1e-6);
+	ck_assert_double_eq_tol(M("gpu_hours_idle_odcr"), 12, 1e-6);
+}
+END_TEST
+
+/*
+ * A 30-second Spot notice with requests in flight, on gcp. One Spot a2-ultragpu-1g ($10/h fixed) serves
+ * from t = 0; evenly spaced arrivals every 10 s, each served in exactly 45 s (8 slots: never full). The
+ * availability trace (600 s steps: 2, 0, 1) takes the pool to 0 at t = 600 s: the notice. The instance
+ * stops taking requests then and is gone 30 s later, at 630 s. In flight at 600 s: the requests that
+ * arrived at 560, 570, 580 and 590 s, finishing at 605, 615, 625 and 635 s; the first three finish inside
+ * the notice, the last is cut off: 1 request interrupted (on AWS the 120 s notice would let it finish). The
+ * instance ran 0 to 630 s and was already in service at t = 0, so no minimum applies and gcp refunds
+ * nothing: 630/3600 x $10 = $1.75. The pool stays empty to the horizon (1200 s).
+ */
+START_TEST(gcp_spot_30s_notice_with_requests_in_flight)
+{
+	const struct capture_event *e;
+
+	capture_run(&cap,
+		    "name: sp\nseed: 1\nhorizon: 20m\nprovider: gcp\nslo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 45}\n"
+		    "serving: {instance_type: a2-ultragpu-1g, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  a2-ultragpu-1g: {usd_per_h: 20}\n"
+		    "fleet:\n  - {option: spot, count: 1, max: 1, usd_per_h: 10, availability_trace: "
+		    TEST_DATA_DIR "/spot/avail.json}\n", NULL, 0);
+	e = capture_find(&cap, "interrupt", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 600, 1e-9);
+	e = capture_find(&cap, "terminate", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 630, 1e-9);
+	ck_assert_double_eq(M("spot_interruptions"), 1);
+	ck_assert_double_eq(M("requests_interrupted"), 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1.75, 0.005);
+}
+END_TEST
+
+static Suite *provider_suite(void)
+{
+	Suite *s = suite_create("provider");
+	TCase *tc = tcase_create("bill");
+	TCase *tr = tcase_create("runs");
+
+	tcase_add_test(tc, azure_bills_full_minutes);
+	tcase_add_test(tc, gcp_bills_a_minute_then_seconds);
+	tcase_add_test(tc, unknown_provider_is_an_error);
+	tcase_add_test(tc, options_notices_and_exclusions);
+	suite_add_tcase(s, tc);
+	tcase_add_test(tr, azure_vm_6m45s);
+	tcase_add_test(tr, gcp_vm_30s);
+	tcase_add_test(tr, gcp_cud_reservation_unused_for_a_day);
+	tcase_add_test(tr, azure_capacity_reservation_half_used);
+	tcase_add_test(tr, gcp_spot_30s_notice_with_requests_in_flight);
+	suite_add_tcase(s, tr);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(provider_suite());
+}
