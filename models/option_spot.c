@@ -37,6 +37,7 @@
 #include "status.h"
 
 #define US_PER_H 3.6e9
+#define PREEMPTIBLE_MAX_US (24 * 3600 * INT64_C(1000000))  /* SOURCES.md [gcp-preemptible-24h] */
 
 static int64_t to_unix_us(const struct fleet *f, int64_t t_us)
 {
@@ -226,12 +227,34 @@ static int spot_can_launch(struct fleet *f, struct fleet_group *g, int n, char *
 				    "All Spot Instance Requests for", why, size);
 }
 
+/*
+ * A gcp preemptible VM "always" stops 24 h after it starts (SOURCES.md [gcp-preemptible-24h]): its notice
+ * comes notice_s before that unless a drawn interruption comes first. One already in service at t = 0 is
+ * taken to have started at t = 0 (its real start is unknown: an assumption).
+ */
+static void preemptible_deadline(struct fleet *f, struct fleet_group *g, struct instance *in)
+{
+	int64_t start_us = in->launch_us > 0 ? in->launch_us : 0;
+	int64_t at_us = start_us + PREEMPTIBLE_MAX_US - g->entry->notice_us;
+
+	if (at_us < start_us)
+		at_us = start_us;
+	if (evq_queued(&in->notice)) {
+		if (in->notice.t_us <= at_us)
+			return;
+		engine_cancel(f->eng, &in->notice);
+	}
+	schedule(f, &in->notice, at_us, on_notice);
+}
+
 static void spot_launched(struct fleet *f, struct fleet_group *g, struct instance *in)
 {
 	double rate = g->entry->interruptions_per_hour;
 
 	if (rate > 0)
 		schedule_exp(f, g, &in->notice, in->launch_us, US_PER_H / rate, on_notice);
+	if (g->entry->variant == VARIANT_PREEMPTIBLE)
+		preemptible_deadline(f, g, in);
 }
 
 /*

@@ -41,7 +41,40 @@ const char *provider_option_list(enum provider p)
 {
 	if (p == PROVIDER_AWS)
 		return "reserved, on_demand, spot, odcr, savings_plan, capacity_block or training_plan";
+	if (p == PROVIDER_GCP)
+		return "reserved, on_demand, spot, odcr, savings_plan, gcp_calendar or gcp_preemptible";
 	return "reserved, on_demand, spot, odcr or savings_plan";
+}
+
+static const struct {
+	enum provider provider;
+	const char *name;
+	enum option_kind kind;
+	enum provider_variant variant;
+} variants[] = {
+	{ PROVIDER_GCP, "gcp_calendar", OPTION_CAPACITY_BLOCK, VARIANT_CALENDAR },
+	{ PROVIDER_GCP, "gcp_preemptible", OPTION_SPOT, VARIANT_PREEMPTIBLE },
+};
+
+bool provider_parse_variant(enum provider p, const char *name, enum option_kind *kind,
+			    enum provider_variant *variant)
+{
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++) {
+		if (variants[i].provider == p && strcmp(variants[i].name, name) == 0) {
+			*kind = variants[i].kind;
+			*variant = variants[i].variant;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *provider_variant_name(enum provider_variant v)
+{
+	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)
+		if (variants[i].variant == v)
+			return variants[i].name;
+	return NULL;
 }
 
 int64_t provider_spot_notice_us(enum provider p)

@@ -31,6 +31,29 @@ enum provider {
 	PROVIDER_COUNT
 };
 
+/*
+ * Products without an AWS counterpart, spelled by their own `option:` name and simulated as the kind whose
+ * billing they share (the result columns are per kind):
+ *   gcp_calendar:    a DWS calendar-mode future reservation, as capacity_block: a fixed number of VMs (1 to
+ *                    80) for whole days (1 to 90) from a start, paid for the whole window, the VMs gone at
+ *                    its end (SOURCES.md [gcp-calendar-limits]);
+ *   gcp_preemptible: a preemptible VM, as spot, that "always" stops 24 h after its launch
+ *                    (SOURCES.md [gcp-preemptible-24h]).
+ */
+enum provider_variant {
+	VARIANT_NONE,         /* the kind itself */
+	VARIANT_CALENDAR,     /* gcp_calendar (kind capacity_block) */
+	VARIANT_PREEMPTIBLE   /* gcp_preemptible (kind spot) */
+};
+
+/* If `name` is a product of p spelled by its own name, set *kind and *variant and return true; else
+ * false (both unchanged). */
+bool provider_parse_variant(enum provider p, const char *name, enum option_kind *kind,
+			    enum provider_variant *variant);
+
+/* The `option:` spelling of a variant ("gcp_calendar"), or NULL for VARIANT_NONE. */
+const char *provider_variant_name(enum provider_variant v);
+
 /* The scenario spelling of p ("aws", "gcp", "azure"); "?" when out of range. */
 const char *provider_name(enum provider p);
 

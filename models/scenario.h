@@ -308,6 +308,9 @@ struct fleet_entry {
 
 	/* on_demand, spot, odcr, capacity_block, training_plan */
 	struct delay_dist startup;    /* `startup`: launch-to-ready delay of this entry's instances */
+
+	enum provider_variant variant;  /* a provider's own product simulated as `option` (provider.h):
+	                                   gcp_calendar (capacity_block), gcp_preemptible (spot); else NONE */
 };
 
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */

@@ -33,6 +33,8 @@
 #define HOURS_PER_MONTH 730.0            /* 8760 h / 12: the month of the Spot Advisor's bands */
 #define BLOCK_MAX_COUNT 64               /* "Each Capacity Block up to 64 instances" (SOURCES.md [cb-max-64]) */
 #define BLOCKS_MAX_COUNT 256             /* "up to 256 across Capacity Blocks" (SOURCES.md [cb-max-256]) */
+#define CALENDAR_MAX_DAYS 90             /* SOURCES.md [gcp-calendar-limits] */
+#define CALENDAR_MAX_VMS 80
 #define BLOCK_END_S (11 * 3600 + 1800)   /* "All Capacity Blocks end at 11:30AM UTC" (SOURCES.md [cb-end-1130]) */
 #define MAX_QUOTA 10000000
 #define DEFAULT_BACKOFF_US (30 * S_US)   /* within "wait a few minutes" (SOURCES.md [launch-retry-backoff]) */
@@ -688,11 +690,49 @@ static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, s
 	return rc;
 }
 
+/*
+ * gcp_calendar, a DWS calendar-mode future reservation (SOURCES.md [gcp-calendar-limits]): "You can
+ * reserve resources for a period between 1 and 90 days" and "between 1 and 80 GPU VMs per request", from
+ * any start. It is simulated as a capacity block without AWS's 11:30 UTC end, the 256-instance total or
+ * the catalogue rate: no vendor rate is known, so usd_per_h or upfront_usd is required.
+ */
+static int read_calendar(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref start, r;
+	int64_t start_unix_us = 0, end_unix_us = 0, len_us;
+	int rc;
+
+	if ((rc = scenario_load_required(l, e, "start", "when the reservation begins, a UTC time", &start)) ||
+	    (rc = scenario_load_time(l, &start, &start_unix_us)) ||
+	    (rc = read_block_end(l, e, start_unix_us, &r, &end_unix_us)))
+		return rc;
+	len_us = end_unix_us - start_unix_us;
+	if (len_us % DAY_US != 0 || len_us / DAY_US < 1 || len_us / DAY_US > CALENDAR_MAX_DAYS)
+		return scenario_yaml_fail(&l->y, &r, "the reservation lasts %.6g days; expected whole days from 1 "
+					  "to %d (\"between 1 and 90 days\", SOURCES.md [gcp-calendar-limits])",
+					  (double)len_us / DAY_US, CALENDAR_MAX_DAYS);
+	f->start_us = start_unix_us - l->sc.start_unix_us;
+	f->duration_us = len_us;
+	scenario_yaml_child(e, "usd_per_h", &r);
+	if (!r.node && (scenario_yaml_child(e, "upfront_usd", &r), !r.node))
+		return scenario_yaml_missing(&l->y, e, "usd_per_h", "no Google Cloud calendar-mode rate is "
+					     "known (SOURCES.md [gcp-calendar-limits]): a price per VM-hour, or "
+					     "upfront_usd for the reservation");
+	if ((rc = read_bought(l, e, 0, CALENDAR_MAX_VMS, "the number of VMs reserved (1 to 80 per request)",
+			      f)) ||
+	    (rc = read_block_price(l, e, f)))
+		return rc;
+	return check_block_window(l, &start, start_unix_us, f);
+}
+
 static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	struct scenario_yaml_ref start, end, r;
 	int64_t start_unix_us = 0, end_unix_us = 0;
 	int rc;
+
+	if (f->variant == VARIANT_CALENDAR)
+		return read_calendar(l, e, f);
 
 	scenario_yaml_child(e, "end", &end);
 	if ((rc = scenario_load_required(l, e, "start", "when the block begins, a UTC time", &start)) ||
@@ -710,17 +750,21 @@ static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e
 
 /* ---- the list ----------------------------------------------------------------------------------- */
 
-/* The purchase option of a fleet entry. */
-static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind)
+/* The purchase option of a fleet entry: a kind, or a provider's own product (provider.h) into *variant. */
+static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind,
+		       enum provider_variant *variant)
 {
-	const char *names = "reserved, on_demand, spot, odcr, savings_plan, capacity_block or training_plan";
+	const char *names = provider_option_list(l->sc.provider);
 	struct scenario_yaml_ref r;
 	char name[SCENARIO_NAME_MAX];
 	int rc;
 
+	*variant = VARIANT_NONE;
 	if ((rc = scenario_load_required(l, e, "option", names, &r)) ||
 	    (rc = scenario_yaml_string(&l->y, &r, name, sizeof name)))
 		return rc;
+	if (provider_parse_variant(l->sc.provider, name, kind, variant))
+		return STATUS_OK;
 	if (!option_kind_parse(name, kind))
 		return scenario_yaml_fail(&l->y, &r, "unknown option '%s'; expected %s", name, names);
 	if (!provider_offers(l->sc.provider, *kind))  /* provider.h: capacity blocks, training plans are aws's */
@@ -749,8 +793,9 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 
 	if ((rc = scenario_yaml_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
 					&n)) ||
-	    (rc = read_option(l, e, &f->option)) || (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
-							   option_kind_name(f->option))) ||
+	    (rc = read_option(l, e, &f->option, &f->variant)) ||
+	    (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
+					   f->variant ? provider_variant_name(f->variant) : option_kind_name(f->option))) ||
 	    (rc = scenario_load_startup(l, e, &f->startup)) || (rc = scenario_load_use(l, e, f)))
 		return rc;
 	return read_entry[f->option](l, e, f);

@@ -213,6 +213,58 @@ START_TEST(gcp_spot_30s_notice_with_requests_in_flight)
 }
 END_TEST
 
+/*
+ * A gcp calendar-mode reservation: 2 a3-highgpu-8g (8 GPUs) from 06:00 for 1 day at $50 per VM-hour, in a
+ * 2-day run with light traffic. Charged for its whole window: 2 x 50 x 24 = $2,400.00; 2 x 8 x 24 = 384
+ * GPU-hours paid. Its VMs launch at 6 h and are terminated at its end, 30 h (AWS would start taking them
+ * at 29 h 20 min, 40 minutes before).
+ */
+START_TEST(gcp_calendar_window_and_end)
+{
+	const struct capture_event *e;
+
+	capture_run(&cap,
+		    "name: cal\nseed: 1\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nprovider: gcp\nslo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 5}\n"
+		    "serving: {instance_type: a3-highgpu-8g, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  a3-highgpu-8g: {usd_per_h: 88}\n"
+		    "fleet:\n  - {option: gcp_calendar, start: 2026-01-01T06:00:00Z, duration: 1d, count: 2, "
+		    "usd_per_h: 50}\n  - {option: on_demand, count: 1, max: 1}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 2400.00, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 384, 1e-6);
+	e = capture_find(&cap, "block_expiring", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 30 * 3600.0, 1e-9);
+}
+END_TEST
+
+/*
+ * A gcp preemptible VM stops 24 h after it starts: one in service at t = 0 with no drawn interruptions
+ * gets its 30 s notice at 24 h - 30 s = 86,370 s and is gone by 86,400 s; it is the only interruption in a
+ * 25-hour run, and a replacement is launched after it.
+ */
+START_TEST(gcp_preemptible_stops_after_24h)
+{
+	const struct capture_event *e;
+
+	capture_run(&cap,
+		    "name: pre\nseed: 1\nhorizon: 25h\nprovider: gcp\nslo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 5}\n"
+		    "serving: {instance_type: a2-ultragpu-1g, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  a2-ultragpu-1g: {usd_per_h: 20}\n"
+		    "fleet:\n  - {option: gcp_preemptible, count: 1, max: 1, usd_per_h: 6}\n", NULL, 0);
+	e = capture_find(&cap, "interrupt", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 86370, 1e-9);
+	ck_assert_ptr_null(capture_find(&cap, "interrupt", 1));
+	e = capture_find(&cap, "terminate", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert(e->t_s >= 86370 && e->t_s <= 86400);
+	ck_assert_ptr_nonnull(capture_find(&cap, "launch", 0));
+	ck_assert_double_eq(M("spot_interruptions"), 1);
+}
+END_TEST
+
 static Suite *provider_suite(void)
 {
 	Suite *s = suite_create("provider");
@@ -229,6 +281,8 @@ static Suite *provider_suite(void)
 	tcase_add_test(tr, gcp_cud_reservation_unused_for_a_day);
 	tcase_add_test(tr, azure_capacity_reservation_half_used);
 	tcase_add_test(tr, gcp_spot_30s_notice_with_requests_in_flight);
+	tcase_add_test(tr, gcp_calendar_window_and_end);
+	tcase_add_test(tr, gcp_preemptible_stops_after_24h);
 	suite_add_tcase(s, tr);
 	return s;
 }
