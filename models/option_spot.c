@@ -180,12 +180,51 @@ static void on_tick(struct engine *eng, struct event *ev)
 	schedule(f, &g->opt.spot.tick, (int64_t)g->opt.spot.next_tick * g->entry->avail.gap_us, on_tick);
 }
 
+/* True if an azure max price is set and the price at t_us is above it (SOURCES.md [az-spot-max-price]). */
+static bool over_max_price(const struct fleet *f, const struct fleet_group *g, int64_t t_us)
+{
+	return g->entry->max_usd_per_h > 0 && price_at(f, g, t_us) > g->entry->max_usd_per_h;
+}
+
+static void on_price(struct engine *eng, struct event *ev);
+
+/* Schedule on_price at the price trace's next change after now (none: nothing). O(changes) in all. */
+static void schedule_price_change(struct fleet *f, struct fleet_group *g)
+{
+	const struct pricetrace *pt = &g->entry->prices;
+	int64_t u = to_unix_us(f, f->eng->now_us);
+
+	for (int i = g->opt.spot.next_price; i < pt->n; i++) {
+		if (pt->at_unix_us[i] > u) {
+			g->opt.spot.next_price = i + 1;
+			schedule(f, &g->opt.spot.price, pt->at_unix_us[i] - f->sc->start_unix_us, on_price);
+			return;
+		}
+	}
+}
+
+/* A price change (or t = 0) with a max price: above it, every running VM is evicted (with the notice);
+ * at or below it, capacity may be launched again. */
+static void on_price(struct engine *eng, struct event *ev)
+{
+	struct fleet_group *g = container_of(ev, struct fleet_group, opt.spot.price);
+	struct fleet *f = g->fleet;
+
+	if (over_max_price(f, g, eng->now_us))
+		interrupt_newest(f, g, running(f, g), "spot price above max_usd_per_h");
+	else
+		fleet_reconcile(f);
+	schedule_price_change(f, g);
+}
+
 static void spot_init(struct fleet *f, struct fleet_group *g)
 {
 	(void)f;
 	engine_event_init(&g->opt.spot.reclaim);
 	engine_event_init(&g->opt.spot.tick);
+	engine_event_init(&g->opt.spot.price);
 	g->opt.spot.next_tick = 0;
+	g->opt.spot.next_price = 0;
 }
 
 static void spot_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
@@ -193,6 +232,7 @@ static void spot_close(struct fleet *f, struct fleet_group *g, int64_t horizon_u
 	(void)horizon_us;
 	engine_cancel(f->eng, &g->opt.spot.reclaim);
 	engine_cancel(f->eng, &g->opt.spot.tick);
+	engine_cancel(f->eng, &g->opt.spot.price);
 }
 
 static int spot_start(struct fleet *f, struct fleet_group *g)
@@ -205,6 +245,8 @@ static int spot_start(struct fleet *f, struct fleet_group *g)
 		g->opt.spot.next_tick = 1;
 		schedule(f, &g->opt.spot.tick, e->avail.gap_us, on_tick);
 	}
+	if (e->max_usd_per_h > 0 && e->prices.n > 0)
+		schedule(f, &g->opt.spot.price, 0, on_price);
 	return f->meter->status;
 }
 
@@ -216,6 +258,11 @@ static int spot_can_launch(struct fleet *f, struct fleet_group *g, int n, char *
 	if (now < g->outage_until_us) {
 		snprintf(why, size, "no spot capacity: pool reclaimed, back in %.0f s",
 			 (double)(g->outage_until_us - now) / 1e6);
+		return STATUS_EINPUT;
+	}
+	if (over_max_price(f, g, now)) {
+		snprintf(why, size, "spot price %.10g above max_usd_per_h %.10g", price_at(f, g, now),
+			 e->max_usd_per_h);
 		return STATUS_EINPUT;
 	}
 	if (e->avail.n > 0 && running(f, g) + n > availtrace_at(&e->avail, now)) {

@@ -275,6 +275,8 @@ struct fleet_entry {
 	double reclaims_per_day;      /* `reclaims_per_day`: pool-wide reclaim events */
 	double reclaim_fraction;      /* `reclaim_fraction`: share of the pool each takes, default 1 */
 	int64_t outage_mean_us;       /* `outage_mean_s`: pool unavailable after a reclaim (exponential mean) */
+	double max_usd_per_h;         /* `max_usd_per_h` (azure spot): evicted and not launched while the price
+	                                 is above it; 0 = none, the default (SOURCES.md [az-spot-max-price]) */
 	char price_trace[SCENARIO_PATH_MAX];  /* `price_trace`, resolved against the scenario's folder; "" */
 	char price_zone[64];                  /* `price_zone`; "" = the trace's only zone */
 	struct pricetrace prices;             /* loaded price_trace (owned); n = 0 when none */

@@ -61,7 +61,7 @@ static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per
 static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
 	"price_zone", "interruptions_per_hour", "interruption_band", "availability_trace", "notice_s",
 	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", "use",
-	NULL };
+	"max_usd_per_h", NULL };
 static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", "use", NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
 	"term_start", NULL };
@@ -514,12 +514,38 @@ static int read_reclaims(struct load *l, const struct scenario_yaml_ref *e, stru
 	return scenario_load_duration(l, &r, 0, true, MAX_OUTAGE_MEAN_US, &f->outage_mean_us);
 }
 
+/*
+ * An azure Spot VM's max price (SOURCES.md [az-spot-max-price]), > 0: absent (Azure's -1, stored as 0),
+ * no eviction for price. With a fixed price above it the VM could never run, which is refused; with a price trace the run
+ * evicts and refuses launches while the price is above it (option_spot.c).
+ */
+static int read_max_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	f->max_usd_per_h = 0;
+	scenario_yaml_child(e, "max_usd_per_h", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if (l->sc.provider != PROVIDER_AZURE)
+		return scenario_yaml_fail(&l->y, &r, "max_usd_per_h is an Azure Spot setting; expected it only "
+					  "with provider: azure");
+	if ((rc = scenario_yaml_number(&l->y, &r, &rate_bounds, &f->max_usd_per_h)))
+		return rc;
+	if (f->prices.n == 0 && f->usd_per_h > f->max_usd_per_h)
+		return scenario_yaml_fail(&l->y, &r, "the Spot price %.10g is above max_usd_per_h %.10g, so the VM "
+					  "would never run; expected at least %.10g, or a price_trace",
+					  f->usd_per_h, f->max_usd_per_h, f->usd_per_h);
+	return STATUS_OK;
+}
+
 static int read_spot(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	int rc;
 
 	if ((rc = read_scaling(l, e, f)) || (rc = read_spot_price(l, e, f)) ||
-	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)))
+	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)) || (rc = read_max_price(l, e, f)))
 		return rc;
 	return read_ice(l, e, f);
 }

@@ -265,6 +265,42 @@ START_TEST(gcp_preemptible_stops_after_24h)
 }
 END_TEST
 
+/*
+ * An Azure Spot max price. One Spot Standard_NC24ads_A100_v4 in service at t = 0 with max_usd_per_h 2; its
+ * price trace: $1 from 00:00, $3 from 02:00, $1.50 from 04:00; a 6-hour run with light traffic. At 2 h the
+ * price passes the max: eviction notice at 7,200 s, gone 30 s later (7,230 s). Launches are refused while
+ * the price is $3; the retries back off from 7,230 s by 30, 60, 120, 240, 480 s (to 8,160 s), then every
+ * 600 s (the default cap): 8,760, ..., 14,160 s (refused: $3 until 14,400 s), 14,760 s (launched).
+ * Bill (azure: full minutes for an instance ended early; the one at the horizon billed exactly):
+ *   first VM, 0 to 7,230 s: 120 full minutes = 0 to 7,200 s at $1 = $2.00;
+ *   second VM, 14,760 to 21,600 s = 1.9 h at $1.50 = $2.85;  total $4.85.
+ */
+START_TEST(azure_spot_max_price_evicts)
+{
+	const struct capture_event *e;
+
+	capture_run(&cap,
+		    "name: mx\nseed: 1\nstart: 2026-01-01T00:00:00Z\nhorizon: 6h\nprovider: azure\n"
+		    "slo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 5}\n"
+		    "serving: {instance_type: Standard_NC24ads_A100_v4, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  Standard_NC24ads_A100_v4: {usd_per_h: 4}\n"
+		    "fleet:\n  - {option: spot, count: 1, max: 1, max_usd_per_h: 2, price_trace: "
+		    TEST_DATA_DIR "/spot/azure-prices.txt}\n", NULL, 0);
+	e = capture_find(&cap, "interrupt", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 7200, 1e-9);
+	e = capture_find(&cap, "terminate", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 7230, 1e-9);
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 14760, 1e-9);
+	ck_assert_double_eq(M("spot_interruptions"), 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 4.85, 0.005);
+}
+END_TEST
+
 static Suite *provider_suite(void)
 {
 	Suite *s = suite_create("provider");
@@ -283,6 +319,7 @@ static Suite *provider_suite(void)
 	tcase_add_test(tr, gcp_spot_30s_notice_with_requests_in_flight);
 	tcase_add_test(tr, gcp_calendar_window_and_end);
 	tcase_add_test(tr, gcp_preemptible_stops_after_24h);
+	tcase_add_test(tr, azure_spot_max_price_evicts);
 	suite_add_tcase(s, tr);
 	return s;
 }
