@@ -42,7 +42,7 @@ const char *provider_option_list(enum provider p)
 	if (p == PROVIDER_AWS)
 		return "reserved, on_demand, spot, odcr, savings_plan, capacity_block or training_plan";
 	if (p == PROVIDER_GCP)
-		return "reserved, on_demand, spot, odcr, savings_plan, gcp_calendar or gcp_preemptible";
+		return "reserved, on_demand, spot, odcr, savings_plan, gcp_calendar, gcp_preemptible or gcp_dws_flex";
 	return "reserved, on_demand, spot, odcr or savings_plan";
 }
 
@@ -54,6 +54,7 @@ static const struct {
 } variants[] = {
 	{ PROVIDER_GCP, "gcp_calendar", OPTION_CAPACITY_BLOCK, VARIANT_CALENDAR },
 	{ PROVIDER_GCP, "gcp_preemptible", OPTION_SPOT, VARIANT_PREEMPTIBLE },
+	{ PROVIDER_GCP, "gcp_dws_flex", OPTION_ON_DEMAND, VARIANT_FLEX },
 };
 
 bool provider_parse_variant(enum provider p, const char *name, enum option_kind *kind,

@@ -38,12 +38,15 @@ enum provider {
  *                    80) for whole days (1 to 90) from a start, paid for the whole window, the VMs gone at
  *                    its end (SOURCES.md [gcp-calendar-limits]);
  *   gcp_preemptible: a preemptible VM, as spot, that "always" stops 24 h after its launch
- *                    (SOURCES.md [gcp-preemptible-24h]).
+ *                    (SOURCES.md [gcp-preemptible-24h]);
+ *   gcp_dws_flex:    a DWS Flex-start VM, as on_demand, at a price the scenario gives, stopped 7 days after
+ *                    its launch and counted against the Spot (preemptible) quota (SOURCES.md [gcp-dws-flex]).
  */
 enum provider_variant {
 	VARIANT_NONE,         /* the kind itself */
 	VARIANT_CALENDAR,     /* gcp_calendar (kind capacity_block) */
-	VARIANT_PREEMPTIBLE   /* gcp_preemptible (kind spot) */
+	VARIANT_PREEMPTIBLE,  /* gcp_preemptible (kind spot) */
+	VARIANT_FLEX          /* gcp_dws_flex (kind on_demand) */
 };
 
 /* If `name` is a product of p spelled by its own name, set *kind and *variant and return true; else

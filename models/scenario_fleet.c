@@ -378,7 +378,14 @@ static int read_ice(struct load *l, const struct scenario_yaml_ref *e, struct fl
 
 static int read_on_demand(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
+	struct scenario_yaml_ref r;
 	int rc;
+
+	scenario_yaml_child(e, "usd_per_h", &r);
+	if (f->variant == VARIANT_FLEX && !r.node)  /* SOURCES.md [gcp-dws-flex]: a discount, not published */
+		return scenario_yaml_missing(&l->y, e, "usd_per_h", "DWS Flex-start VMs are sold at a discount "
+					     "that is not published (SOURCES.md [gcp-dws-flex]): their price per "
+					     "VM-hour");
 
 	f->usd_per_h = l->sc.serving.od_usd_per_h;
 	if ((rc = read_scaling(l, e, f)) || (rc = read_price(l, e, f)))

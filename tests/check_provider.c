@@ -301,6 +301,32 @@ START_TEST(azure_spot_max_price_evicts)
 }
 END_TEST
 
+/*
+ * A gcp DWS Flex-start VM runs at most 7 days: one in service at t = 0 at $30/h is stopped at 7 x 86,400 =
+ * 604,800 s (no notice) and replaced at once (startup 0) for the last day of an 8-day run.
+ * Bill: 168 h x $30 = $5,040 (in service at t = 0: no minimum; whole seconds) + 24 h x $30 = $720 = $5,760.
+ */
+START_TEST(gcp_dws_flex_stops_after_7_days)
+{
+	const struct capture_event *e;
+
+	capture_run(&cap,
+		    "name: flex\nseed: 1\nhorizon: 8d\nprovider: gcp\nslo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 5}\n"
+		    "serving: {instance_type: a3-highgpu-8g, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  a3-highgpu-8g: {usd_per_h: 88}\n"
+		    "fleet:\n  - {option: gcp_dws_flex, count: 1, max: 1, usd_per_h: 30}\n", NULL, 0);
+	e = capture_find(&cap, "interrupt", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 604800, 1e-9);
+	ck_assert_str_eq(e->option, "on_demand");
+	e = capture_find(&cap, "launch", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 604800, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 5760.00, 0.005);
+}
+END_TEST
+
 static Suite *provider_suite(void)
 {
 	Suite *s = suite_create("provider");
@@ -320,6 +346,7 @@ static Suite *provider_suite(void)
 	tcase_add_test(tr, gcp_calendar_window_and_end);
 	tcase_add_test(tr, gcp_preemptible_stops_after_24h);
 	tcase_add_test(tr, azure_spot_max_price_evicts);
+	tcase_add_test(tr, gcp_dws_flex_stops_after_7_days);
 	suite_add_tcase(s, tr);
 	return s;
 }
