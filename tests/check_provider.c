@@ -14,6 +14,7 @@
 
 #include "capture.h"
 #include "provider.h"
+#include "scenario.h"
 #include "status.h"
 #include "testutil.h"
 
@@ -114,6 +115,45 @@ static void run_one_job(const char *provider, const char *type, double od_usd_pe
 		 strcmp(option, "on_demand") == 0 ? "on_demand" : "reserved_first", work_h);
 	capture_run(&cap, yaml, NULL, 0);
 }
+
+/* Parse text, asserting success, into *sc (the caller finis it). */
+static void parse(struct scenario *sc, const char *text)
+{
+	struct diag d;
+	int rc = scenario_parse_string(sc, text, "t.yaml", NULL, 0, &d);
+
+	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
+}
+
+#define HEAD "name: p\nhorizon: 1h\nslo: {latency_s: 5}\n" \
+	"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+
+/* No `provider`: the serving type's. AWS rows and new types without one are aws (120 s Spot notice); a
+ * gcp row makes the scenario gcp, a new type with `provider: azure` makes it azure (30 s notice). */
+START_TEST(provider_defaults_to_the_serving_type)
+{
+	struct scenario sc;
+
+	parse(&sc, HEAD "serving: {instance_type: g5.xlarge}\nfleet:\n  - {option: spot, count: 1, max: 2}\n");
+	ck_assert_int_eq(sc.provider, PROVIDER_AWS);
+	ck_assert_int_eq(sc.fleet[0].notice_us, 120 * S);
+	scenario_fini(&sc);
+	parse(&sc, HEAD "serving: {instance_type: my-gpu}\ncatalog:\n  my-gpu: {gpus: 1, usd_per_h: 2}\n"
+	      "fleet:\n  - {option: on_demand, count: 1, max: 2}\n");
+	ck_assert_int_eq(sc.provider, PROVIDER_AWS);
+	scenario_fini(&sc);
+	parse(&sc, HEAD "serving: {instance_type: g2-standard-12}\ncatalog:\n  g2-standard-12: {usd_per_h: 1}\n"
+	      "fleet:\n  - {option: spot, count: 1, max: 2}\n");
+	ck_assert_int_eq(sc.provider, PROVIDER_GCP);
+	ck_assert_int_eq(sc.fleet[0].notice_us, 30 * S);
+	scenario_fini(&sc);
+	parse(&sc, HEAD "serving: {instance_type: my-gpu}\ncatalog:\n  my-gpu: {gpus: 1, usd_per_h: 2, provider: azure}\n"
+	      "fleet:\n  - {option: spot, count: 1, max: 2}\n");
+	ck_assert_int_eq(sc.provider, PROVIDER_AZURE);
+	ck_assert_int_eq(sc.fleet[0].notice_us, 30 * S);
+	scenario_fini(&sc);
+}
+END_TEST
 
 /*
  * A 6 min 45 s Azure VM: a job of 0.1125 instance-hours (405 s) on one pay-as-you-go
@@ -337,6 +377,7 @@ static Suite *provider_suite(void)
 	tcase_add_test(tc, gcp_bills_a_minute_then_seconds);
 	tcase_add_test(tc, unknown_provider_is_an_error);
 	tcase_add_test(tc, options_notices_and_exclusions);
+	tcase_add_test(tc, provider_defaults_to_the_serving_type);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, azure_vm_6m45s);
 	tcase_add_test(tr, gcp_vm_30s);
