@@ -15,32 +15,54 @@
  * 0.55), else 0.55 for G and 0.50 for P types (no source). Capacity Blocks: the last published rates, valid
  * until 2025-01-01 (SOURCES.md [price-cb]: p5.48xlarge $39.33, p4d.24xlarge $14.75); 0 (unknown) for the
  * others.
+ *
+ * Google Cloud and Azure rows (provider gcp / azure; SOURCES.md [gcp-machine-types], [az-gpu-sizes]): the
+ * GPU counts and models of the vendors' machine-type pages, vCPUs where documented (0 = not documented:
+ * no vCPU quota applies). No vendor price was found for any of them (SOURCES.md [gcp-price-unknown],
+ * [az-price-unknown]; secondary figures conflict), so od_usd_per_h is 0, meaning "none": a scenario using
+ * one must give usd_per_h under catalog:. Their discounts are 0 as well: no typical GPU discount is
+ * documented (only maxima, "up to 57%" / "up to 91%" / "up to 65%"), so the scenario gives its own.
  */
 #include "catalog.h"
 
 #include <string.h>
 
 #define CB_UNTIL "2025-01-01"  /* SOURCES.md [price-cb]: the Capacity Block rates' validity */
+#define NO_PRICE "no vendor price found (SOURCES.md [gcp-price-unknown], [az-price-unknown])"
 #define PRICE_LIST "AWS Price List offer file 2026-09-24 via public code [S] (SOURCES.md [price-od])"
 
 static const struct catalog_entry entries[] = {
-	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, 0.55, 0.30, 0.50, 39.33, "2026-09-24", PRICE_LIST, CB_UNTIL },
-	{ "p5en.48xlarge", 8, "H200 141GB", 192, 63.296, 0.35, 0.55, 0.30, 0.65, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, 0.55, 0.30, 0.65, 14.75, "2026-09-24", PRICE_LIST, CB_UNTIL },
-	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, 0.55, 0.30, 0.75, 0, "2026-09-24", PRICE_LIST, NULL },
+	{ "p5.48xlarge", 8, "H100 80GB", 192, 55.04, 0.35, 0.55, 0.30, 0.50, 39.33, "2026-09-24", PRICE_LIST, CB_UNTIL, PROVIDER_AWS },
+	{ "p5en.48xlarge", 8, "H200 141GB", 192, 63.296, 0.35, 0.55, 0.30, 0.65, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "p4d.24xlarge", 8, "A100 40GB", 96, 21.957642, 0.35, 0.55, 0.30, 0.65, 14.75, "2026-09-24", PRICE_LIST, CB_UNTIL, PROVIDER_AWS },
+	{ "p4de.24xlarge", 8, "A100 80GB", 96, 27.44705, 0.35, 0.55, 0.30, 0.75, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
 	{ "p6-b200.48xlarge", 8, "B200", 192, 113.9328, 0.35, 0.55, 0.30, 0.50, 0, "2026-09-24",
-	  "us-east-2 list verified against Cost Explorer, public code [S] (SOURCES.md [price-od])", NULL },
-	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, 0.50, 0.30, 0.60, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g5.48xlarge", 8, "A10G 24GB", 192, 16.288, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g6.xlarge", 1, "L4 24GB", 4, 0.8048, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g6.2xlarge", 1, "L4 24GB", 8, 0.9776, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g6.12xlarge", 4, "L4 24GB", 48, 4.6016, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g6.48xlarge", 8, "L4 24GB", 192, 13.3504, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g6e.xlarge", 1, "L40S 48GB", 4, 1.861, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g6e.12xlarge", 4, "L40S 48GB", 48, 10.49264, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
-	{ "g6e.48xlarge", 8, "L40S 48GB", 192, 30.13118, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL },
+	  "us-east-2 list verified against Cost Explorer, public code [S] (SOURCES.md [price-od])", NULL, PROVIDER_AWS },
+	{ "g5.xlarge", 1, "A10G 24GB", 4, 1.006, 0.30, 0.50, 0.30, 0.60, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g5.2xlarge", 1, "A10G 24GB", 8, 1.212, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g5.12xlarge", 4, "A10G 24GB", 48, 5.672, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g5.48xlarge", 8, "A10G 24GB", 192, 16.288, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g6.xlarge", 1, "L4 24GB", 4, 0.8048, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g6.2xlarge", 1, "L4 24GB", 8, 0.9776, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g6.12xlarge", 4, "L4 24GB", 48, 4.6016, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g6.48xlarge", 8, "L4 24GB", 192, 13.3504, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g6e.xlarge", 1, "L40S 48GB", 4, 1.861, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g6e.12xlarge", 4, "L40S 48GB", 48, 10.49264, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	{ "g6e.48xlarge", 8, "L40S 48GB", 192, 30.13118, 0.30, 0.50, 0.30, 0.55, 0, "2026-09-24", PRICE_LIST, NULL, PROVIDER_AWS },
+	/* Google Cloud (SOURCES.md [gcp-machine-types]) */
+	{ "a3-highgpu-8g", 8, "H100 80GB", 208, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	{ "a3-megagpu-8g", 8, "H100 80GB", 0, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	{ "a3-ultragpu-8g", 8, "H200 141GB", 0, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	{ "a2-highgpu-8g", 8, "A100 40GB", 0, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	{ "a2-ultragpu-1g", 1, "A100 80GB", 0, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	{ "a2-ultragpu-8g", 8, "A100 80GB", 0, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	{ "g2-standard-12", 1, "L4 24GB", 0, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	{ "g2-standard-48", 4, "L4 24GB", 0, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_GCP },
+	/* Azure (SOURCES.md [az-gpu-sizes]) */
+	{ "Standard_ND96isr_H100_v5", 8, "H100 80GB", 96, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_AZURE },
+	{ "Standard_ND96isr_H200_v5", 8, "H200 141GB", 96, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_AZURE },
+	{ "Standard_NC24ads_A100_v4", 1, "A100 80GB", 24, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_AZURE },
+	{ "Standard_NC96ads_A100_v4", 4, "A100 80GB", 96, 0, 0, 0, 0, 0, 0, "", NO_PRICE, NULL, PROVIDER_AZURE },
 };
 
 size_t catalog_count(void)

@@ -22,6 +22,8 @@
 
 #include <stddef.h>
 
+#include "provider.h"
+
 struct catalog_entry {
 	const char *name;          /* EC2 instance type, e.g. "p5.48xlarge" */
 	int gpus;                  /* accelerators per instance */
@@ -39,6 +41,10 @@ struct catalog_entry {
 	                              when there is no rate. On-Demand prices have no end: a list price stays
 	                              in force until AWS changes it, and price_date is when it was observed,
 	                              not an expiry (models/warn.c, price_stale) */
+	enum provider provider;    /* whose machine type it is; rows without one are aws (PROVIDER_AWS = 0).
+	                              A gcp or azure row has od_usd_per_h = 0: no vendor price was found
+	                              (SOURCES.md [gcp-price-unknown], [az-price-unknown]), so a scenario that
+	                              uses it must give usd_per_h under catalog: (scenario.c says so) */
 };
 
 /* The entry named `name`, or NULL if the catalogue has no such type. */

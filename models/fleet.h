@@ -145,6 +145,8 @@ struct fleet_group {
 			struct event reclaim; /* the next pool reclaim */
 			struct event tick;    /* the next availability-trace tick */
 			int next_tick;
+			struct event price;   /* the next price-trace change, with an azure max price */
+			int next_price;       /* the trace entry to look for it from */
 		} spot;
 	} opt;
 	struct event share;               /* use: shared (fleet_share.c): the next change of user */

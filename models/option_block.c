@@ -19,6 +19,10 @@
  *    it still has requests at end - 30 min, is taken away then (requests in flight requeued or dropped,
  *    serving.on_interrupt). Only these last count in block_terminations. Releasing early changes no
  *    bill: the block is paid for its whole window, so its GPUs count as paid (and idle) to its end.
+ * A Google Cloud calendar-mode reservation (`option: gcp_calendar`, SOURCES.md [gcp-calendar-limits]) is
+ * simulated here too, billed the same way (whether it is charged used or not is not documented: an
+ * assumption), but with no warning: "At the end of the defined duration, the VMs will be terminated", so
+ * its VMs are taken at its end, requests in flight included.
  */
 #include "reservation.h"
 
@@ -33,9 +37,22 @@ static void on_phase(struct engine *eng, struct event *ev);
  * (SOURCES.md [cb-warning-40min], [cb-expiry-30min]). */
 static void drain_block(struct fleet *f, struct fleet_group *g)
 {
+	if (g->entry->variant == VARIANT_CALENDAR) {
+		meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", g->live,
+			    "calendar-mode reservation ends: its VMs are terminated");
+		reservation_leave(f, g, true, reservation_end_us(g->entry), "calendar reservation ended");
+		return;
+	}
 	meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", g->live,
 		    "capacity block ends in 40 min: idle instances go now, busy ones drain (taken in 10 min)");
 	reservation_leave(f, g, true, reservation_end_us(g->entry) - TERMINATE_US, "capacity block ending");
+}
+
+/* When the block's instances start to leave: the expiration warning, 40 min before the end; a gcp
+ * calendar-mode reservation's VMs "will be terminated" at its end (SOURCES.md [gcp-calendar-limits]). */
+static int64_t drain_at_us(const struct fleet_entry *e)
+{
+	return reservation_end_us(e) - (e->variant == VARIANT_CALENDAR ? 0 : WARNING_US);
 }
 
 static void on_phase(struct engine *eng, struct event *ev)
@@ -46,7 +63,7 @@ static void on_phase(struct engine *eng, struct event *ev)
 	(void)eng;
 	if (g->opt.block.phase == PHASE_OPEN) {
 		reservation_open(f, g, false, "capacity block opens");
-		reservation_schedule(f, g, PHASE_DRAIN, reservation_end_us(g->entry) - WARNING_US, on_phase);
+		reservation_schedule(f, g, PHASE_DRAIN, drain_at_us(g->entry), on_phase);
 	} else if (g->opt.block.phase == PHASE_DRAIN) {
 		drain_block(f, g);
 		g->opt.block.phase = PHASE_DONE;
@@ -63,7 +80,7 @@ static void block_init(struct fleet *f, struct fleet_group *g)
 static int block_start(struct fleet *f, struct fleet_group *g)
 {
 	const struct fleet_entry *e = g->entry;
-	int64_t drain_at = reservation_end_us(e) - WARNING_US;
+	int64_t drain_at = drain_at_us(e);
 
 	if (e->start_us <= 0 && drain_at > 0) {
 		reservation_open(f, g, true, "capacity block open since before t=0");

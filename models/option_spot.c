@@ -33,9 +33,11 @@
 
 #include "convert.h"
 #include "fleet.h"
+#include "provider.h"
 #include "status.h"
 
 #define US_PER_H 3.6e9
+#define PREEMPTIBLE_MAX_US (24 * 3600 * INT64_C(1000000))  /* SOURCES.md [gcp-preemptible-24h] */
 
 static int64_t to_unix_us(const struct fleet *f, int64_t t_us)
 {
@@ -178,12 +180,51 @@ static void on_tick(struct engine *eng, struct event *ev)
 	schedule(f, &g->opt.spot.tick, (int64_t)g->opt.spot.next_tick * g->entry->avail.gap_us, on_tick);
 }
 
+/* True if an azure max price is set and the price at t_us is above it (SOURCES.md [az-spot-max-price]). */
+static bool over_max_price(const struct fleet *f, const struct fleet_group *g, int64_t t_us)
+{
+	return g->entry->max_usd_per_h > 0 && price_at(f, g, t_us) > g->entry->max_usd_per_h;
+}
+
+static void on_price(struct engine *eng, struct event *ev);
+
+/* Schedule on_price at the price trace's next change after now (none: nothing). O(changes) in all. */
+static void schedule_price_change(struct fleet *f, struct fleet_group *g)
+{
+	const struct pricetrace *pt = &g->entry->prices;
+	int64_t u = to_unix_us(f, f->eng->now_us);
+
+	for (int i = g->opt.spot.next_price; i < pt->n; i++) {
+		if (pt->at_unix_us[i] > u) {
+			g->opt.spot.next_price = i + 1;
+			schedule(f, &g->opt.spot.price, pt->at_unix_us[i] - f->sc->start_unix_us, on_price);
+			return;
+		}
+	}
+}
+
+/* A price change (or t = 0) with a max price: above it, every running VM is evicted (with the notice);
+ * at or below it, capacity may be launched again. */
+static void on_price(struct engine *eng, struct event *ev)
+{
+	struct fleet_group *g = container_of(ev, struct fleet_group, opt.spot.price);
+	struct fleet *f = g->fleet;
+
+	if (over_max_price(f, g, eng->now_us))
+		interrupt_newest(f, g, running(f, g), "spot price above max_usd_per_h");
+	else
+		fleet_reconcile(f);
+	schedule_price_change(f, g);
+}
+
 static void spot_init(struct fleet *f, struct fleet_group *g)
 {
 	(void)f;
 	engine_event_init(&g->opt.spot.reclaim);
 	engine_event_init(&g->opt.spot.tick);
+	engine_event_init(&g->opt.spot.price);
 	g->opt.spot.next_tick = 0;
+	g->opt.spot.next_price = 0;
 }
 
 static void spot_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
@@ -191,6 +232,7 @@ static void spot_close(struct fleet *f, struct fleet_group *g, int64_t horizon_u
 	(void)horizon_us;
 	engine_cancel(f->eng, &g->opt.spot.reclaim);
 	engine_cancel(f->eng, &g->opt.spot.tick);
+	engine_cancel(f->eng, &g->opt.spot.price);
 }
 
 static int spot_start(struct fleet *f, struct fleet_group *g)
@@ -204,6 +246,8 @@ static int spot_start(struct fleet *f, struct fleet_group *g)
 		g->opt.spot.next_tick = 1;
 		schedule(f, &g->opt.spot.tick, e->avail.gap_us, on_tick);
 	}
+	if (e->max_usd_per_h > 0 && e->prices.n > 0)
+		schedule(f, &g->opt.spot.price, 0, on_price);
 	return f->meter->status;
 }
 
@@ -217,6 +261,11 @@ static int spot_can_launch(struct fleet *f, struct fleet_group *g, int n, char *
 			 (double)(g->outage_until_us - now) / 1e6);
 		return STATUS_EINPUT;
 	}
+	if (over_max_price(f, g, now)) {
+		snprintf(why, size, "spot price %.10g above max_usd_per_h %.10g", price_at(f, g, now),
+			 e->max_usd_per_h);
+		return STATUS_EINPUT;
+	}
 	if (e->avail.n > 0 && running(f, g) + n > availtrace_at(&e->avail, now)) {
 		snprintf(why, size, "no spot capacity: the availability trace shows %d (%d running, %d asked)",
 			 availtrace_at(&e->avail, now), running(f, g), n);
@@ -226,12 +275,34 @@ static int spot_can_launch(struct fleet *f, struct fleet_group *g, int n, char *
 				    "All Spot Instance Requests for", why, size);
 }
 
+/*
+ * A gcp preemptible VM "always" stops 24 h after it starts (SOURCES.md [gcp-preemptible-24h]): its notice
+ * comes notice_s before that unless a drawn interruption comes first. One already in service at t = 0 is
+ * taken to have started at t = 0 (its real start is unknown: an assumption).
+ */
+static void preemptible_deadline(struct fleet *f, struct fleet_group *g, struct instance *in)
+{
+	int64_t start_us = in->launch_us > 0 ? in->launch_us : 0;
+	int64_t at_us = start_us + PREEMPTIBLE_MAX_US - g->entry->notice_us;
+
+	if (at_us < start_us)
+		at_us = start_us;
+	if (evq_queued(&in->notice)) {
+		if (in->notice.t_us <= at_us)
+			return;
+		engine_cancel(f->eng, &in->notice);
+	}
+	schedule(f, &in->notice, at_us, on_notice);
+}
+
 static void spot_launched(struct fleet *f, struct fleet_group *g, struct instance *in)
 {
 	double rate = g->entry->interruptions_per_hour;
 
 	if (rate > 0)
 		schedule_exp(f, g, &in->notice, in->launch_us, US_PER_H / rate, on_notice);
+	if (g->entry->variant == VARIANT_PREEMPTIBLE)
+		preemptible_deadline(f, g, in);
 }
 
 /*
@@ -277,13 +348,14 @@ static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us,
 
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
 {
-	double usd, billed_us, meas_usd, meas_us;
+	double usd, billed_us, meas_usd, meas_us, paid_us, meas_paid_us;
 	int64_t from = in->launch_us > f->meter->warmup_us ? in->launch_us : f->meter->warmup_us;
 
-	/* per-second rounding and the 60 s minimum as on-demand; the dollars at the prices in force */
-	option_bill(OPTION_ON_DEMAND, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
+	/* the provider's granularity as on-demand (aws, gcp: per second, 60 s minimum; azure: full minutes);
+	 * the dollars at the prices in force */
+	provider_bill(f->sc->provider, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
-	if (free_interruption(in, end_us, early)) {
+	if (provider_spot_first_hour_free(f->sc->provider) && free_interruption(in, end_us, early)) {
 		usd = 0; /* the time it was held inside the window still counts as paid GPU time, at $0 */
 		billed_us = (double)(end_us - in->launch_us);
 	}
@@ -292,11 +364,16 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 	if (meas_us < 0)
 		meas_us = 0;
 	meas_usd = usd > 0 && meas_us > 0 ? price_integral(f, g, from, from + (int64_t)meas_us) : 0;
+	/* the GPU time paid for: the time held when longer than the billed time (azure's unbilled seconds) */
+	paid_us = billed_us > (double)(end_us - in->launch_us) ? billed_us : (double)(end_us - in->launch_us);
+	meas_paid_us = (double)in->launch_us + paid_us - (double)from;
+	if (meas_paid_us < 0)
+		meas_paid_us = 0;
 	if (f->meter->warmup_us == 0) {
 		meas_usd = usd;  /* the whole bill is measured, exactly */
-		meas_us = billed_us;
+		meas_paid_us = paid_us;
 	}
-	meter_charge_split(f->meter, OPTION_SPOT, usd, billed_us, meas_usd, meas_us);
+	meter_charge_split(f->meter, OPTION_SPOT, usd, paid_us, meas_usd, meas_paid_us);
 	spot_bill(f, g, in->launch_us, billed_us, usd > 0);
 }
 

@@ -57,7 +57,7 @@
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
-	"jobs", "mode", "fluid", "zones", NULL };
+	"jobs", "mode", "fluid", "zones", "provider", NULL };
 static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
 	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
 	NULL };
@@ -76,7 +76,7 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
-	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", NULL };
+	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", "provider", NULL };
 
 static const char *const also_keys[] = { "metric", "target", NULL };  /* each of autoscaling.also */
 
@@ -323,7 +323,37 @@ static void type_from_catalog(const struct catalog_entry *c, struct instance_typ
 {
 	*t = (struct instance_type){ c->gpus, c->vcpus, c->od_usd_per_h, c->reserved_discount,
 				     c->reserved_3y_discount, c->savings_plan_discount, c->spot_discount,
-				     c->cb_usd_per_h };
+				     c->cb_usd_per_h, c->provider, false };
+}
+
+/* Why a catalogue row without a price needs one from the scenario (SOURCES.md [gcp-price-unknown],
+ * [az-price-unknown]). */
+static const char *no_price_why(const struct catalog_entry *c, char *buf, size_t size)
+{
+	snprintf(buf, size, "the catalogue has no price for %s: no %s list price was found, so the scenario "
+		 "must give usd_per_h, the price per instance-hour it pays", c->name, provider_name(c->provider));
+	return buf;
+}
+
+/* A catalog: entry's `provider`; a built-in row's may not change (it is whose machine type it is). */
+static int read_type_provider(struct load *l, const struct scenario_yaml_ref *e, const struct catalog_entry *base,
+			      struct instance_type *t)
+{
+	struct scenario_yaml_ref r;
+	int p = (int)t->provider, rc;
+
+	scenario_yaml_child(e, "provider", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
+		return rc;
+	if (base && p != (int)base->provider)
+		return scenario_yaml_fail(&l->y, &r, "%s is a %s type of the built-in catalogue; expected provider: "
+					  "%s (or a new type name)", base->name, provider_name(base->provider),
+					  provider_name(base->provider));
+	t->provider = (enum provider)p;
+	t->provider_given = true;
+	return STATUS_OK;
 }
 
 /*
@@ -336,6 +366,7 @@ static int read_type(struct load *l, const struct scenario_yaml_ref *e, const ch
 {
 	const struct catalog_entry *base = catalog_find(name);
 	const char *why = "a new instance type needs gpus and usd_per_h";
+	char whybuf[256];
 	const struct { const char *key; double *value; const struct scenario_yaml_bounds *b; } numbers[] = {
 		{ "reserved_discount", &t->reserved_discount, &fraction_bounds },
 		{ "reserved_3y_discount", &t->reserved_3y_discount, &fraction_bounds },
@@ -362,7 +393,10 @@ static int read_type(struct load *l, const struct scenario_yaml_ref *e, const ch
 		return rc;
 	scenario_yaml_child(e, "usd_per_h", &r);
 	if ((!base && !r.node && (rc = scenario_yaml_missing(&l->y, e, "usd_per_h", why))) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)))
+	    (base && !r.node && base->od_usd_per_h == 0 &&
+	     (rc = scenario_yaml_missing(&l->y, e, "usd_per_h", no_price_why(base, whybuf, sizeof whybuf)))) ||
+	    (rc = scenario_yaml_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)) ||
+	    (rc = read_type_provider(l, e, base, t)))
 		return rc;
 	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
 		scenario_yaml_child(e, numbers[i].key, &r);
@@ -396,7 +430,7 @@ int scenario_load_type(struct load *l, const struct scenario_yaml_ref *it, const
 	struct instance_type t;
 	const char *name;
 	bool found = false;
-	char names[512];
+	char names[1024];
 	int n, rc;
 
 	scenario_yaml_child(&l->root, "catalog", &cat);
@@ -421,8 +455,36 @@ int scenario_load_type(struct load *l, const struct scenario_yaml_ref *it, const
 		return scenario_yaml_fail(&l->y, it, "unknown instance type '%s'; expected a type from the "
 					  "catalogue (%s) or one defined under catalog:", type,
 					  catalog_names(names, sizeof names));
+	if (base->od_usd_per_h == 0)
+		return scenario_yaml_fail(&l->y, it, "%s; expected catalog: {%s: {usd_per_h: PRICE}}",
+					  no_price_why(base, names, sizeof names), type);
 	type_from_catalog(base, out);
 	return STATUS_OK;
+}
+
+/*
+ * The scenario's `provider` (aws | gcp | azure). Absent: the serving type's (a catalogue row's, a catalog:
+ * entry's `provider`, else aws). Present: a built-in type or a catalog: entry that names its provider must
+ * be that provider's (a mismatch is an error at the instance type); a new type without one takes it.
+ */
+static int read_provider(struct load *l, const struct scenario_yaml_ref *it)
+{
+	const char *type = l->sc.serving.instance_type;
+	bool fixed = catalog_find(type) != NULL || l->type.provider_given;
+	struct scenario_yaml_ref r;
+	int p = (int)l->type.provider, rc, line = 0, col = 0;
+
+	scenario_yaml_child(&l->root, "provider", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
+		return rc;
+	l->sc.provider = (enum provider)p;
+	if (!r.node || !fixed || p == (int)l->type.provider)
+		return STATUS_OK;
+	scenario_yaml_where(&r, &line, &col);
+	return scenario_yaml_fail(&l->y, it, "%s is a %s instance type, but the scenario's provider is %s "
+				  "(line %d, column %d); expected an instance type of %s, or provider: %s",
+				  type, provider_name(l->type.provider), provider_name(l->sc.provider), line, col,
+				  provider_name(l->sc.provider), provider_name(l->type.provider));
 }
 
 /* The serving values that come from the instance type (after catalog: overrides). */
@@ -453,7 +515,7 @@ static int read_serving(struct load *l)
 					 &r)) ||
 	    (rc = scenario_yaml_string(&l->y, &r, l->sc.serving.instance_type,
 				       sizeof l->sc.serving.instance_type)) ||
-	    (rc = scenario_load_type(l, &r, l->sc.serving.instance_type, &l->type)))
+	    (rc = scenario_load_type(l, &r, l->sc.serving.instance_type, &l->type)) || (rc = read_provider(l, &r)))
 		return rc;
 	scenario_load_serve_type(l);
 	l->sc.serving.slots = DEFAULT_SLOTS;
@@ -828,6 +890,7 @@ const struct scenario_load_names scenario_load_slo_keys = SCENARIO_LOAD_KEYS(slo
 const struct scenario_load_names scenario_load_serving_keys = SCENARIO_LOAD_KEYS(serving_keys);
 const struct scenario_load_names scenario_load_autoscaling_keys = SCENARIO_LOAD_KEYS(autoscaling_keys);
 const struct scenario_load_names scenario_load_type_keys = SCENARIO_LOAD_KEYS(type_keys);
+const struct scenario_load_names scenario_load_provider_names = { provider_names, PROVIDER_COUNT };
 const struct scenario_load_names scenario_load_also_keys = SCENARIO_LOAD_KEYS(also_keys);
 const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(policy_names);
 const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(metric_names);

@@ -35,6 +35,7 @@
 #include "cron.h"
 #include "diag.h"
 #include "option.h"
+#include "provider.h"
 #include "pricetrace.h"
 #include "tracefile.h"
 
@@ -284,6 +285,8 @@ struct fleet_entry {
 	double reclaims_per_day;      /* `reclaims_per_day`: pool-wide reclaim events */
 	double reclaim_fraction;      /* `reclaim_fraction`: share of the pool each takes, default 1 */
 	int64_t outage_mean_us;       /* `outage_mean_s`: pool unavailable after a reclaim (exponential mean) */
+	double max_usd_per_h;         /* `max_usd_per_h` (azure spot): evicted and not launched while the price
+	                                 is above it; 0 = none, the default (SOURCES.md [az-spot-max-price]) */
 	char price_trace[SCENARIO_PATH_MAX];  /* `price_trace`, resolved against the scenario's folder; "" */
 	char price_zone[64];                  /* `price_zone`; "" = the trace's only zone */
 	struct pricetrace prices;             /* loaded price_trace (owned); n = 0 when none */
@@ -327,6 +330,8 @@ struct fleet_entry {
 	                                 default. Prices and quotas above are that type's */
 	int weight;                   /* units of autoscaling capacity one instance counts for: 1, or its
 	                                 type's GPUs or slots (autoscaling.capacity_unit) */
+	enum provider_variant variant;  /* a provider's own product simulated as `option` (provider.h):
+	                                   gcp_calendar (capacity_block), gcp_preemptible (spot); else NONE */
 };
 
 /* One availability zone of `zones` (README, "Zones"). */
@@ -409,6 +414,9 @@ struct scenario {
 	int64_t sample_period_us;      /* `sample_period`, time-series resolution, default 60 s */
 	int64_t warmup_us;             /* `warmup`: request metrics count arrivals from here on, [0, horizon);
 	                                  default 0 */
+	enum provider provider;        /* `provider`: aws | gcp | azure; default the serving type's (aws for the
+	                                  AWS catalogue and new types): which options exist and how they bill
+	                                  (provider.h) */
 
 	struct {
 		int64_t latency_us;    /* `slo.latency_s`: end-to-end latency threshold, > 0 */

@@ -17,6 +17,7 @@
 
 #include "availtrace.h"
 #include "pricetrace.h"
+#include "provider.h"
 #include "scenario_load.h"
 #include "status.h"
 #include "units.h"
@@ -26,13 +27,14 @@
 #define TERM_1Y_H 8760.0                 /* 365 days (SOURCES.md [ri-terms]: 31,536,000 s) */
 #define TERM_3Y_H 26280.0                /* 1095 days */
 #define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption (SOURCES.md [ri-partial-upfront-split]) */
-#define DEFAULT_NOTICE_US (120 * S_US)   /* "two minutes before" EC2 stops it (SOURCES.md [spot-notice-2min]) */
 #define MAX_NOTICE_US (3600 * S_US)
 #define DEFAULT_OUTAGE_MEAN_US (3600 * S_US)  /* an assumption (SOURCES.md [spot-pool-reclaims]) */
 #define MAX_OUTAGE_MEAN_US (400 * DAY_US)
 #define HOURS_PER_MONTH 730.0            /* 8760 h / 12: the month of the Spot Advisor's bands */
 #define BLOCK_MAX_COUNT 64               /* "Each Capacity Block up to 64 instances" (SOURCES.md [cb-max-64]) */
 #define BLOCKS_MAX_COUNT 256             /* "up to 256 across Capacity Blocks" (SOURCES.md [cb-max-256]) */
+#define CALENDAR_MAX_DAYS 90             /* SOURCES.md [gcp-calendar-limits] */
+#define CALENDAR_MAX_VMS 80
 #define BLOCK_END_S (11 * 3600 + 1800)   /* "All Capacity Blocks end at 11:30AM UTC" (SOURCES.md [cb-end-1130]) */
 #define MAX_QUOTA 10000000
 #define DEFAULT_BACKOFF_US (30 * S_US)   /* within "wait a few minutes" (SOURCES.md [launch-retry-backoff]) */
@@ -59,7 +61,7 @@ static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per
 static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
 	"price_zone", "interruptions_per_hour", "interruption_band", "availability_trace", "notice_s",
 	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", "use",
-	"zone", "instance_type", NULL };
+	"zone", "instance_type", "max_usd_per_h", NULL };
 static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", "use", "zone", "instance_type",
 	NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
@@ -149,6 +151,22 @@ static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct f
  * (SOURCES.md [ri-no-term]), so an entry without `term` is a 1-year No Upfront term from the scenario start,
  * like a savings_plan's; `payment`, `upfront_usd` and `term_start` still need an explicit `term`.
  */
+/*
+ * The payments each provider sells for `reserved` (provider.h): gcp's committed use discounts "require no
+ * upfront costs" (SOURCES.md [gcp-cud-terms]): no_upfront only; azure's reserved VM instances are paid "up
+ * front or with monthly payments" (SOURCES.md [az-ri-terms]): no partial_upfront. r is the `payment` key.
+ */
+static int check_payment(struct load *l, const struct scenario_yaml_ref *r, enum payment_kind payment)
+{
+	if (l->sc.provider == PROVIDER_GCP && payment != PAYMENT_NO_UPFRONT)
+		return scenario_yaml_fail(&l->y, r, "a gcp committed use discount requires no upfront costs "
+					  "(SOURCES.md [gcp-cud-terms]); expected payment: no_upfront");
+	if (l->sc.provider == PROVIDER_AZURE && payment == PAYMENT_PARTIAL_UPFRONT)
+		return scenario_yaml_fail(&l->y, r, "azure reserved VM instances are paid up front or monthly "
+					  "(SOURCES.md [az-ri-terms]); expected payment: all_upfront or no_upfront");
+	return STATUS_OK;
+}
+
 static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	static const double upfront_share[] = { [PAYMENT_NO_UPFRONT] = 0,
@@ -168,6 +186,8 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 	if ((rc = scenario_yaml_choice(&l->y, &r, payment_names, 3, &payment)))
 		return rc;
 	f->payment = (enum payment_kind)payment;
+	if ((rc = check_payment(l, &r, f->payment)))
+		return rc;
 	rate = l->type.od_usd_per_h * (1.0 - (f->term == TERM_1Y ? l->type.reserved_discount
 							       : l->type.reserved_3y_discount));
 	hours = f->term == TERM_1Y ? TERM_1Y_H : TERM_3Y_H;
@@ -184,7 +204,17 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
  * (SOURCES.md [odcr-od-rate]), so the default rate is the on-demand price. */
 static int read_odcr(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
-	int rc = read_bought(l, e, 0, MAX_INSTANCES, "the number of instances the reservation holds", f);
+	const char *type = l->sc.serving.instance_type;
+	struct scenario_yaml_ref r;
+	int rc;
+
+	scenario_yaml_child(e, "option", &r);
+	if (!provider_reservable(l->sc.provider, type))
+		return scenario_yaml_fail(&l->y, &r, "Azure on-demand capacity reservations do not support %s "
+					  "(\"Support for other VM series isn't currently available: ND-series, NCads "
+					  "H100 v5-series\", SOURCES.md [az-cr-excluded]); expected a supported size "
+					  "such as Standard_NC24ads_A100_v4, or another option", type);
+	rc = read_bought(l, e, 0, MAX_INSTANCES, "the number of instances the reservation holds", f);
 
 	f->usd_per_h = l->sc.serving.od_usd_per_h;
 	return rc ? rc : read_price(l, e, f);
@@ -352,7 +382,14 @@ static int read_ice(struct load *l, const struct scenario_yaml_ref *e, struct fl
 
 static int read_on_demand(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
+	struct scenario_yaml_ref r;
 	int rc;
+
+	scenario_yaml_child(e, "usd_per_h", &r);
+	if (f->variant == VARIANT_FLEX && !r.node)  /* SOURCES.md [gcp-dws-flex]: a discount, not published */
+		return scenario_yaml_missing(&l->y, e, "usd_per_h", "DWS Flex-start VMs are sold at a discount "
+					     "that is not published (SOURCES.md [gcp-dws-flex]): their price per "
+					     "VM-hour");
 
 	f->usd_per_h = l->sc.serving.od_usd_per_h;
 	if ((rc = read_scaling(l, e, f)) || (rc = read_price(l, e, f)))
@@ -471,7 +508,7 @@ static int read_reclaims(struct load *l, const struct scenario_yaml_ref *e, stru
 	struct scenario_yaml_ref r;
 	int rc;
 
-	f->notice_us = DEFAULT_NOTICE_US;
+	f->notice_us = provider_spot_notice_us(l->sc.provider);  /* aws: 120 s */
 	f->reclaims_per_day = 0;
 	f->reclaim_fraction = 1;
 	f->outage_mean_us = DEFAULT_OUTAGE_MEAN_US;
@@ -488,12 +525,38 @@ static int read_reclaims(struct load *l, const struct scenario_yaml_ref *e, stru
 	return scenario_load_duration(l, &r, 0, true, MAX_OUTAGE_MEAN_US, &f->outage_mean_us);
 }
 
+/*
+ * An azure Spot VM's max price (SOURCES.md [az-spot-max-price]), > 0: absent (Azure's -1, stored as 0),
+ * no eviction for price. With a fixed price above it the VM could never run, which is refused; with a price trace the run
+ * evicts and refuses launches while the price is above it (option_spot.c).
+ */
+static int read_max_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	f->max_usd_per_h = 0;
+	scenario_yaml_child(e, "max_usd_per_h", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if (l->sc.provider != PROVIDER_AZURE)
+		return scenario_yaml_fail(&l->y, &r, "max_usd_per_h is an Azure Spot setting; expected it only "
+					  "with provider: azure");
+	if ((rc = scenario_yaml_number(&l->y, &r, &rate_bounds, &f->max_usd_per_h)))
+		return rc;
+	if (f->prices.n == 0 && f->usd_per_h > f->max_usd_per_h)
+		return scenario_yaml_fail(&l->y, &r, "the Spot price %.10g is above max_usd_per_h %.10g, so the VM "
+					  "would never run; expected at least %.10g, or a price_trace",
+					  f->usd_per_h, f->max_usd_per_h, f->usd_per_h);
+	return STATUS_OK;
+}
+
 static int read_spot(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	int rc;
 
 	if ((rc = read_scaling(l, e, f)) || (rc = read_spot_price(l, e, f)) ||
-	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)))
+	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)) || (rc = read_max_price(l, e, f)))
 		return rc;
 	return read_ice(l, e, f);
 }
@@ -664,11 +727,49 @@ static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, s
 	return rc;
 }
 
+/*
+ * gcp_calendar, a DWS calendar-mode future reservation (SOURCES.md [gcp-calendar-limits]): "You can
+ * reserve resources for a period between 1 and 90 days" and "between 1 and 80 GPU VMs per request", from
+ * any start. It is simulated as a capacity block without AWS's 11:30 UTC end, the 256-instance total or
+ * the catalogue rate: no vendor rate is known, so usd_per_h or upfront_usd is required.
+ */
+static int read_calendar(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+{
+	struct scenario_yaml_ref start, r;
+	int64_t start_unix_us = 0, end_unix_us = 0, len_us;
+	int rc;
+
+	if ((rc = scenario_load_required(l, e, "start", "when the reservation begins, a UTC time", &start)) ||
+	    (rc = scenario_load_time(l, &start, &start_unix_us)) ||
+	    (rc = read_block_end(l, e, start_unix_us, &r, &end_unix_us)))
+		return rc;
+	len_us = end_unix_us - start_unix_us;
+	if (len_us % DAY_US != 0 || len_us / DAY_US < 1 || len_us / DAY_US > CALENDAR_MAX_DAYS)
+		return scenario_yaml_fail(&l->y, &r, "the reservation lasts %.6g days; expected whole days from 1 "
+					  "to %d (\"between 1 and 90 days\", SOURCES.md [gcp-calendar-limits])",
+					  (double)len_us / DAY_US, CALENDAR_MAX_DAYS);
+	f->start_us = start_unix_us - l->sc.start_unix_us;
+	f->duration_us = len_us;
+	scenario_yaml_child(e, "usd_per_h", &r);
+	if (!r.node && (scenario_yaml_child(e, "upfront_usd", &r), !r.node))
+		return scenario_yaml_missing(&l->y, e, "usd_per_h", "no Google Cloud calendar-mode rate is "
+					     "known (SOURCES.md [gcp-calendar-limits]): a price per VM-hour, or "
+					     "upfront_usd for the reservation");
+	if ((rc = read_bought(l, e, 0, CALENDAR_MAX_VMS, "the number of VMs reserved (1 to 80 per request)",
+			      f)) ||
+	    (rc = read_block_price(l, e, f)))
+		return rc;
+	return check_block_window(l, &start, start_unix_us, f);
+}
+
 static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
 {
 	struct scenario_yaml_ref start, end, r;
 	int64_t start_unix_us = 0, end_unix_us = 0;
 	int rc;
+
+	if (f->variant == VARIANT_CALENDAR)
+		return read_calendar(l, e, f);
 
 	scenario_yaml_child(e, "end", &end);
 	if ((rc = scenario_load_required(l, e, "start", "when the block begins, a UTC time", &start)) ||
@@ -686,19 +787,26 @@ static int read_capacity_block(struct load *l, const struct scenario_yaml_ref *e
 
 /* ---- the list ----------------------------------------------------------------------------------- */
 
-/* The purchase option of a fleet entry. */
-static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind)
+/* The purchase option of a fleet entry: a kind, or a provider's own product (provider.h) into *variant. */
+static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind,
+		       enum provider_variant *variant)
 {
-	const char *names = "reserved, on_demand, spot, odcr, savings_plan, capacity_block or training_plan";
+	const char *names = provider_option_list(l->sc.provider);
 	struct scenario_yaml_ref r;
 	char name[SCENARIO_NAME_MAX];
 	int rc;
 
+	*variant = VARIANT_NONE;
 	if ((rc = scenario_load_required(l, e, "option", names, &r)) ||
 	    (rc = scenario_yaml_string(&l->y, &r, name, sizeof name)))
 		return rc;
+	if (provider_parse_variant(l->sc.provider, name, kind, variant))
+		return STATUS_OK;
 	if (!option_kind_parse(name, kind))
 		return scenario_yaml_fail(&l->y, &r, "unknown option '%s'; expected %s", name, names);
+	if (!provider_offers(l->sc.provider, *kind))  /* provider.h: capacity blocks, training plans are aws's */
+		return scenario_yaml_fail(&l->y, &r, "%s is not sold on %s (the scenario's provider); expected %s",
+					  name, provider_name(l->sc.provider), provider_option_list(l->sc.provider));
 	return STATUS_OK;
 }
 
@@ -722,8 +830,9 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 
 	if ((rc = scenario_yaml_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
 					&n)) ||
-	    (rc = read_option(l, e, &f->option)) || (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
-							   option_kind_name(f->option))) ||
+	    (rc = read_option(l, e, &f->option, &f->variant)) ||
+	    (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
+					   f->variant ? provider_variant_name(f->variant) : option_kind_name(f->option))) ||
 	    (rc = scenario_load_startup(l, e, &f->startup)) || (rc = scenario_load_use(l, e, f)) ||
 	    (rc = scenario_load_zone(l, e, f)))
 		return rc;

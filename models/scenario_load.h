@@ -41,6 +41,8 @@ struct instance_type {
 	double savings_plan_discount;  /* fraction off On-Demand under a Savings Plan */
 	double spot_discount;          /* typical Spot fraction off On-Demand */
 	double cb_usd_per_h;           /* Capacity Block rate per instance-hour; 0 = unknown */
+	enum provider provider;        /* whose type it is: the catalogue row's, or catalog:'s `provider` */
+	bool provider_given;           /* a catalog: entry wrote `provider` */
 };
 
 /* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
@@ -349,6 +351,7 @@ extern const struct scenario_load_names scenario_load_jobs_keys, scenario_load_f
 extern const struct scenario_yaml_bounds *const scenario_load_work, *const scenario_load_failure_rate;
 /* scenario_mode.c */
 extern const struct scenario_load_names scenario_load_mode_names, scenario_load_fluid_keys;
+extern const struct scenario_load_names scenario_load_provider_names;  /* aws, gcp, azure */
 /* scenario_plan.c */
 extern const struct scenario_load_names scenario_load_segment_keys;
 extern const struct scenario_yaml_bounds *const scenario_load_startup_cv;

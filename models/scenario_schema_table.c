@@ -357,13 +357,16 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "monthly interruption band" },
 	{ STR_("availability_trace", SCENARIO_PATH_MAX), .desc = "spot: a capacity availability file (JSON)" },
 	{ DUR_("notice_s", 0, false, H_US), .dflt = "\"120s\"", .desc = "spot: the interruption notice before "
-	  "an instance is taken; use shared: the notice jobs get when serving's hours begin" },
+	  "an instance is taken (default 120 s on aws, 30 s on gcp and azure); use shared: the notice jobs "
+	  "get when serving's hours begin" },
 	{ NUM_("reclaims_per_day", scenario_load_reclaim), .dflt = "0", .desc = "spot: pool-wide reclaims per "
 	  "day" },
 	{ NUM_("reclaim_fraction", scenario_load_share), .dflt = "1", .desc = "spot: the share of the entry's "
 	  "instances a reclaim takes" },
 	{ DUR_("outage_mean_s", 0, true, MAX_PERIOD_US), .dflt = "\"3600s\"", .desc = "spot: the mean time "
 	  "the pool stays empty after a reclaim" },
+	{ NUM_("max_usd_per_h", scenario_load_rate), .desc = "spot, provider azure only: the max price; while "
+	  "a traced price is above it the VMs are evicted and none launched (absent: never evicted for price)" },
 	{ NUM_("commit_usd_per_h", scenario_load_commit), .required = O(SAVINGS_PLAN), .desc = "savings_plan: "
 	  "the hourly commitment in USD" },
 	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .desc = "savings_plan: Savings Plans rates by instance "
@@ -618,6 +621,8 @@ static const struct scenario_schema_key type_entries[] = {
 	  "On-Demand" },
 	{ NUM_("cb_usd_per_h", scenario_load_type_price), .desc = "the Capacity Block rate per instance-hour "
 	  "(0 = unknown)" },
+	{ CHOICE_("provider", scenario_load_provider_names), .desc = "whose type it is (a new type; a built-in "
+	  "one keeps its own): aws, gcp or azure" },
 	END };
 static const struct scenario_schema_map type_map = { "catalog.*", &scenario_load_type_keys,
 	.entries = type_entries };
@@ -662,6 +667,9 @@ static const struct scenario_schema_key top_entries[] = {
 	{ MAP_("fluid", fluid_map), .desc = "fluid-mode settings (only with mode: fluid)" },
 	{ LIST_("zones", 1, SCENARIO_ZONES_MAX, zone_item), .desc = "availability zones that fleet entries "
 	  "may name, with zone-wide outages" },
+	{ CHOICE_("provider", scenario_load_provider_names), .desc = "the cloud: aws, gcp or "
+	  "azure (default: the serving type's); which purchase options exist and how they bill (README, "
+	  "\"Providers\")" },
 	END };
 const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
 	.entries = top_entries };

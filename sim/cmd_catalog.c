@@ -18,8 +18,9 @@ int cmd_catalog(int argc, char **argv)
 			return CMD_EXIT_USAGE;
 		}
 		puts("usage: gpucap catalog [--json]\n\nList the built-in instance types: GPUs, GPU model, vCPUs, "
-		     "On-Demand price (USD per instance-hour),\nthe discounts assumed (1- and 3-year reserved, 1-year "
-		     "Savings Plan, Spot), the last published\nCapacity Block rate (0 = unknown), and the date and "
+		     "On-Demand price (USD per instance-hour;\n0 = none known: Google Cloud and Azure types, priced by the "
+		     "scenario), the discounts assumed (1- and\n3-year reserved, 1-year Savings Plan, Spot), the "
+		     "provider (--json), the last published\nCapacity Block rate (0 = unknown), and the date and "
 		     "source of each price. The discounts are\ntypical figures, not quotes: scenarios override any "
 		     "entry with a `catalog:` map.");
 		return CMD_EXIT_OK;
@@ -33,10 +34,10 @@ int cmd_catalog(int argc, char **argv)
 			printf("{\"type\": \"%s\", \"gpus\": %d, \"gpu_model\": \"%s\", \"vcpus\": %d, "
 			       "\"od_usd_per_h\": %.17g, \"reserved_discount\": %.17g, \"reserved_3y_discount\": %.17g, "
 			       "\"savings_plan_discount\": %.17g, \"spot_discount\": %.17g, \"cb_usd_per_h\": %.17g, "
-			       "\"price_date\": \"%s\", \"price_source\": \"%s\"}\n",
+			       "\"price_date\": \"%s\", \"price_source\": \"%s\", \"provider\": \"%s\"}\n",
 			       e->name, e->gpus, e->gpu_model, e->vcpus, e->od_usd_per_h, e->reserved_discount,
 			       e->reserved_3y_discount, e->savings_plan_discount, e->spot_discount, e->cb_usd_per_h,
-			       e->price_date, e->price_source);
+			       e->price_date, e->price_source, provider_name(e->provider));
 		else
 			printf("%-17s %4d %-10s %5d %11.6g %5.0f%% %5.0f%% %5.0f%% %5.0f%% %8.2f  %-10s %s\n", e->name,
 			       e->gpus, e->gpu_model, e->vcpus, e->od_usd_per_h, 100 * e->reserved_discount,
