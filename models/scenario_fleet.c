@@ -592,7 +592,10 @@ static void format_hm(int64_t s, char *buf, size_t size)
 static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int64_t start_unix_us,
 			  struct scenario_yaml_ref *r, int64_t *end_unix_us)
 {
-	const char *expect = "a length such as 7d (or, instead of duration, end: a UTC time at 11:30)";
+	bool calendar = l->sc.provider == PROVIDER_GCP;  /* gcp_calendar: whole days, no 11:30 end */
+	const char *expect = calendar ? "a length in whole days such as 7d (or, instead of duration, end: a UTC "
+					"time)"
+				      : "a length such as 7d (or, instead of duration, end: a UTC time at 11:30)";
 	char from[32];
 	int64_t end_us = 0, len_us = 0;
 	const char *s;
@@ -606,13 +609,15 @@ static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int
 			return rc;
 		units_format_time(units_floor_s(start_unix_us), from, sizeof from);  /* for the message */
 		if (end_us <= start_unix_us)
-			return scenario_yaml_fail(&l->y, r, "the block would end no later than it starts; "
-						  "expected a time after start (%s)", from);
+			return scenario_yaml_fail(&l->y, r, "the %s would end no later than it starts; "
+						  "expected a time after start (%s)",
+						  calendar ? "reservation" : "block", from);
 		*end_unix_us = end_us;
 		return STATUS_OK;
 	}
-	if ((rc = scenario_load_required(l, e, "duration", "the block's length, such as 7d, or its end: "
-					 "a UTC time at 11:30", r)) ||
+	if ((rc = scenario_load_required(l, e, "duration", calendar ? "the reservation's length in whole days, "
+					 "such as 7d, or its end: a UTC time" : "the block's length, such as 7d, or its "
+					 "end: a UTC time at 11:30", r)) ||
 	    (rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
 		return rc;
 	if (units_parse_duration(s, &len_us) != STATUS_OK || len_us == 0)
@@ -755,9 +760,16 @@ static int read_calendar(struct load *l, const struct scenario_yaml_ref *e, stru
 		return scenario_yaml_missing(&l->y, e, "usd_per_h", "no Google Cloud calendar-mode rate is "
 					     "known (SOURCES.md [gcp-calendar-limits]): a price per VM-hour, or "
 					     "upfront_usd for the reservation");
-	if ((rc = read_bought(l, e, 0, CALENDAR_MAX_VMS, "the number of VMs reserved (1 to 80 per request)",
-			      f)) ||
-	    (rc = read_block_price(l, e, f)))
+	if ((rc = read_bought(l, e, 0, MAX_INSTANCES, "the number of VMs reserved (1 to 80 per request)", f)))
+		return rc;
+	if (f->count > CALENDAR_MAX_VMS) {  /* 0 is allowed: a sweep may reserve nothing (see read_bought) */
+		scenario_yaml_child(e, "count", &r);
+		return scenario_yaml_fail(&l->y, &r, "the reservation holds %d VMs; expected at most %d (\"between 1 "
+					  "and 80 GPU VMs per request\"; larger requests go through the vendor's "
+					  "account team, SOURCES.md [gcp-calendar-limits]), or 0 to reserve nothing",
+					  f->count, CALENDAR_MAX_VMS);
+	}
+	if ((rc = read_block_price(l, e, f)))
 		return rc;
 	return check_block_window(l, &start, start_unix_us, f);
 }
