@@ -497,6 +497,10 @@ static int read_interruptions(struct load *l, const struct scenario_yaml_ref *e,
 			return rc;
 		return availtrace_load(&f->avail, f->availability_trace, NULL, l->y.d);
 	}
+	if (f->variant == VARIANT_PREEMPTIBLE)  /* the 24-hour stop still comes (option_spot.c) */
+		return scenario_load_warn(l, e, "gcp_preemptible entry has no interruption model "
+					  "(interruptions_per_hour, interruption_band or availability_trace); its "
+					  "VMs are stopped only by the 24-hour limit");
 	return scenario_load_warn(l, e, "spot entry has no interruption model (interruptions_per_hour, "
 				  "interruption_band or availability_trace); its instances are never "
 				  "interrupted");

@@ -573,6 +573,23 @@ END_TEST
 	} while (0)
 
 
+/* A gcp_preemptible entry without an interruption model still stops at 24 h: the warning names the option as
+ * written and says so (line 9 is the entry). */
+START_TEST(preemptible_warning_names_its_option)
+{
+	struct scenario sc;
+
+	parse_ok(&sc, "name: f\nhorizon: 1d\nslo: {latency_s: 2}\nprovider: gcp\n"
+		 "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		 "serving: {instance_type: a3-highgpu-8g}\ncatalog: {a3-highgpu-8g: {usd_per_h: 80}}\n"
+		 "fleet:\n  - {option: gcp_preemptible, count: 1, usd_per_h: 20}\n", NULL, 0);
+	ck_assert_str_eq(sc.warnings, "t.yaml:9:6: fleet.0: gcp_preemptible entry has no interruption model "
+			 "(interruptions_per_hour, interruption_band or availability_trace); its VMs are stopped "
+			 "only by the 24-hour limit\n");
+	scenario_fini(&sc);
+}
+END_TEST
+
 static Suite *scenario_fleet_suite(void)
 {
 	Suite *s = suite_create("scenario_fleet");
@@ -596,6 +613,7 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, catalog_overrides_new_keys);
 	ADD(s, vcpu_quota_needs_known_vcpus);
 	ADD(s, keys_of_other_options_do_not_apply);
+	ADD(s, preemptible_warning_names_its_option);
 	return s;
 }
 
