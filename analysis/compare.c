@@ -263,8 +263,8 @@ static int load_run(struct loader *ld, int64_t run_id, struct diag *d)
 {
 	sqlite3_stmt *stmt;
 	struct compare_point *p;
-	int status = prepare(ld, "SELECT run_id, seed, status, overrides, error FROM runs WHERE run_id = ?1",
-			     &stmt, d);
+	int status = prepare(ld, "SELECT run_id, seed, status, overrides, error, name, instance_type FROM runs "
+			     "WHERE run_id = ?1", &stmt, d);
 
 	if (status)
 		return status;
@@ -287,6 +287,8 @@ static int load_run(struct loader *ld, int64_t run_id, struct diag *d)
 		return diag_fail(d, STATUS_ENOMEM, "out of memory reading runs");
 	}
 	snprintf(p->id, sizeof p->id, "%" PRId64, run_id);
+	snprintf(p->scenario, sizeof p->scenario, "%s (%s)", (const char *)sqlite3_column_text(stmt, 5),
+		 (const char *)sqlite3_column_text(stmt, 6));
 	const char *ov = (const char *)sqlite3_column_text(stmt, 3);
 	snprintf(p->params, sizeof p->params, "%s", ov ? ov : "");
 	for (char *nl = strchr(p->params, '\n'); nl; nl = strchr(nl, '\n'))
@@ -495,6 +497,39 @@ static int compute(struct compare *c, struct diag *d)
 	return STATUS_OK;
 }
 
+/*
+ * Runs of different scenarios (another name or serving type: the same workload planned on two providers,
+ * say) differ by more than their overrides, so when the runs compared are not all of one scenario, each
+ * run's params start with its scenario, "NAME (INSTANCE_TYPE)". Runs of one scenario keep their overrides
+ * alone, as before. Sweep points are left alone: their swept keys say what differs.
+ */
+static void label_scenarios(struct compare *c)
+{
+	const char *first = NULL;
+	bool differ = false;
+
+	for (int i = 0; i < c->npoints; i++) {
+		if (c->points[i].point >= 0)
+			continue;
+		if (!first)
+			first = c->points[i].scenario;
+		else if (strcmp(first, c->points[i].scenario) != 0)
+			differ = true;
+	}
+	for (int i = 0; differ && i < c->npoints; i++) {
+		struct compare_point *p = &c->points[i];
+		size_t ls = strlen(p->scenario), lp = strlen(p->params);  /* ls < 160: room for both */
+		if (p->point >= 0)
+			continue;
+		if (ls + 1 + lp >= sizeof p->params)  /* the overrides are cut short, as load_run cuts them */
+			lp = sizeof p->params - ls - 2;
+		memmove(p->params + ls + 1, p->params, lp);
+		memcpy(p->params, p->scenario, ls);
+		p->params[ls] = ' ';
+		p->params[ls + (lp ? 1 : 0) + lp] = '\0';
+	}
+}
+
 int compare_load(struct compare *c, const char *path, const char *const *ids, int nids, const char *baseline,
 		 struct diag *d)
 {
@@ -526,8 +561,10 @@ int compare_load(struct compare *c, const char *path, const char *const *ids, in
 			c->baseline = c->npoints - 1;
 		}
 	}
-	if (status == STATUS_OK)
+	if (status == STATUS_OK) {
+		label_scenarios(c);
 		status = compute(c, d);
+	}
 	sqlite3_finalize(ld.metric);
 	sqlite3_close(ld.db);
 	if (status != STATUS_OK)

@@ -73,7 +73,9 @@ void compare_welch(const double *x, int nx, const double *b, int nb, struct comp
 struct compare_point {
 	char id[160];                          /* as it is shown: "17" or "SWEEP:P" */
 	char params[512];                      /* the swept KEY=VALUE of a sweep point, space-separated; the
-						* run's overrides (one line each, joined by spaces) for a run */
+						* run's overrides (one line each, joined by spaces) for a run, after
+						* its scenario when the runs compared are of different scenarios */
+	char scenario[160];                    /* a run's scenario: "NAME (INSTANCE_TYPE)"; "" for a sweep point */
 	int64_t sweep_id;                      /* 0 for a run */
 	int point;                             /* the sweep point; -1 for a run */
 	int nruns;                             /* runs with status 'ok' used */

@@ -70,6 +70,15 @@ bool provider_parse_variant(enum provider p, const char *name, enum option_kind 
 	return false;
 }
 
+bool provider_variant_at(int i, const char **name, enum option_kind *kind)
+{
+	if (i < 0 || (size_t)i >= sizeof variants / sizeof variants[0])
+		return false;
+	*name = variants[i].name;
+	*kind = variants[i].kind;
+	return true;
+}
+
 const char *provider_variant_name(enum provider_variant v)
 {
 	for (size_t i = 0; i < sizeof variants / sizeof variants[0]; i++)

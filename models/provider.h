@@ -54,6 +54,10 @@ enum provider_variant {
 bool provider_parse_variant(enum provider p, const char *name, enum option_kind *kind,
 			    enum provider_variant *variant);
 
+/* The i-th provider's own product (0 <= i), for the JSON schema's option list: its `option:` spelling into
+ * *name (static storage) and the kind whose keys it takes into *kind; false (both unchanged) past the last. */
+bool provider_variant_at(int i, const char **name, enum option_kind *kind);
+
 /* The `option:` spelling of a variant ("gcp_calendar"), or NULL for VARIANT_NONE. */
 const char *provider_variant_name(enum provider_variant v);
 

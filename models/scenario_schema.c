@@ -304,15 +304,17 @@ static void write_value(struct out *o, const struct scenario_schema_key *e)
 	}
 }
 
-/* "properties" for the keys, each described by its entry for variant v (-1: any). */
-static void write_properties(struct out *o, const struct scenario_schema_map *m, const char *const *keys, int v)
+/* "properties" for the keys, each described by its entry for variant v (-1: any); the selector is the
+ * constant `name` (NULL: variant v's own name). */
+static void write_properties(struct out *o, const struct scenario_schema_map *m, const char *const *keys, int v,
+			     const char *name)
 {
 	jopen(o, "properties", '{');
 	for (int i = 0; keys[i]; i++) {
 		jopen(o, keys[i], '{');
 		write_value(o, find(m, keys[i], v));
 		if (m->variants && strcmp(keys[i], m->variants->key) == 0)
-			raw(o, "const", "\"%s\"", variant_name(m->variants, v));
+			raw(o, "const", "\"%s\"", name ? name : variant_name(m->variants, v));
 		jclose(o, '}');
 	}
 	jclose(o, '}');
@@ -397,11 +399,29 @@ static void write_target_by_metric(struct out *o, const struct scenario_schema_m
 	jclose(o, '}');
 }
 
-/* A mapping with keys per variant: the selector, then for each variant its keys and no others. */
+/* One item of a variants map's allOf: when the selector is `name`, variant v's keys and no others. */
+static void write_variant_case(struct out *o, const struct scenario_schema_map *m, const char *name, int v)
+{
+	const struct scenario_load_variants *vs = m->variants;
+
+	jopen(o, NULL, '{');
+	write_if(o, vs->key, name, false);
+	jopen(o, "then", '{');
+	write_properties(o, m, vs->keys[v], v, name);
+	write_required(o, m, vs->keys[v], v, false);
+	raw(o, "additionalProperties", "false");
+	jclose(o, '}');
+	jclose(o, '}');
+}
+
+/* A mapping with keys per variant: the selector, then for each variant (and each alias of one, such as a
+ * provider's own product) its keys and no others. */
 static void write_variants(struct out *o, const struct scenario_schema_map *m)
 {
 	const struct scenario_load_variants *vs = m->variants;
 	const struct scenario_schema_key *sel = find(m, vs->key, -1);
+	const char *alias;
+	int av;
 
 	jopen(o, "properties", '{');
 	jopen(o, vs->key, '{');
@@ -412,21 +432,19 @@ static void write_variants(struct out *o, const struct scenario_schema_map *m)
 		str(o, variant_name(vs, v));
 		fputs(v + 1 < vs->n ? ", " : "", o->f);
 	}
+	for (int i = 0; m->alias && m->alias(i, &alias, &av); i++) {
+		fputs(", ", o->f);
+		str(o, alias);
+	}
 	fputc(']', o->f);
 	jclose(o, '}');
 	jclose(o, '}');
 	raw(o, "required", "[\"%s\"]", vs->key);
 	jopen(o, "allOf", '[');
-	for (int v = 0; v < vs->n; v++) {
-		jopen(o, NULL, '{');
-		write_if(o, vs->key, variant_name(vs, v), false);
-		jopen(o, "then", '{');
-		write_properties(o, m, vs->keys[v], v);
-		write_required(o, m, vs->keys[v], v, false);
-		raw(o, "additionalProperties", "false");
-		jclose(o, '}');
-		jclose(o, '}');
-	}
+	for (int v = 0; v < vs->n; v++)
+		write_variant_case(o, m, variant_name(vs, v), v);
+	for (int i = 0; m->alias && m->alias(i, &alias, &av); i++)
+		write_variant_case(o, m, alias, av);
 	jclose(o, ']');
 }
 
@@ -437,7 +455,7 @@ static void write_map(struct out *o, const struct scenario_schema_map *m)
 		write_variants(o, m);
 		return;
 	}
-	write_properties(o, m, m->keys->names, -1);
+	write_properties(o, m, m->keys->names, -1, NULL);
 	write_required(o, m, m->keys->names, -1, false);
 	raw(o, "additionalProperties", "false");
 	if (!m->selector && !m->target_by_metric)

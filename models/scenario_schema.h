@@ -97,6 +97,9 @@ struct scenario_schema_map {
 	const struct scenario_load_variants *variants;
 	bool target_by_metric;                           /* target's bounds follow metric (autoscaling) */
 	const struct scenario_schema_key *entries;       /* ends with key NULL */
+	/* with variants: further spellings of the selector, each taking variant *v's keys (a provider's own
+	 * products, gcp_calendar as capacity_block); i from 0, false past the last; NULL: none */
+	bool (*alias)(int i, const char **name, int *v);
 };
 
 /* The scenario file (scenario_schema_table.c). */

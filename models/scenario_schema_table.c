@@ -10,6 +10,7 @@
 #include "scenario_schema.h"
 
 #include "option.h"
+#include "provider.h"
 #include "tracefile.h"
 
 #define H_US (3600 * S_US)
@@ -51,7 +52,7 @@ static const struct scenario_schema_only startup_only[] = {
 	{ .key = "cv", .variants = SCHEMA_V(D_LOGNORMAL) | SCHEMA_V(D_EMPIRICAL) },  /* ignored by empirical */
 	{ .key = NULL } };
 static const struct scenario_schema_map startup_map = { "startup", &scenario_load_startup_keys, "kind",
-	&scenario_load_startup_names, startup_only, NULL, false, startup_entries };
+	&scenario_load_startup_names, startup_only, NULL, false, startup_entries, NULL };
 
 /* ---- workload (scenario_workload.c) -------------------------------------------------------------- */
 
@@ -388,8 +389,19 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ STR_("zone", SCENARIO_ZONE_NAME_MAX), .desc = "on_demand, spot, odcr, capacity_block: the "
 	  "availability zone, one of zones; default none (no zone outages; a spot entry is its own pool)" },
 	END };
+/* The providers' own products (provider.h) take the keys of the kind they stand for. */
+static bool option_alias(int i, const char **name, int *v)
+{
+	enum option_kind kind;
+
+	if (!provider_variant_at(i, name, &kind))
+		return false;
+	*v = (int)kind;
+	return true;
+}
+
 static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
-	.entries = entry_entries };
+	.alias = option_alias, .entries = entry_entries };
 static const struct scenario_schema_key entry_item = { MAP_(NULL, entry_map), .desc = "a fleet entry" };
 
 static const struct scenario_schema_key quota_entries[] = {
@@ -601,7 +613,7 @@ static const struct scenario_schema_only autoscaling_only[] = {
 	{ .key = "scale_from_zero", .variants = SCHEMA_ALL & ~P(NONE) },
 	{ .key = NULL } };
 static const struct scenario_schema_map autoscaling_map = { "autoscaling", &scenario_load_autoscaling_keys,
-	"policy", &scenario_load_policy_names, autoscaling_only, NULL, true, autoscaling_entries };
+	"policy", &scenario_load_policy_names, autoscaling_only, NULL, true, autoscaling_entries, NULL };
 
 /* ---- catalog and the top level (scenario.c) ------------------------------------------------------ */
 

@@ -155,6 +155,26 @@ START_TEST(provider_defaults_to_the_serving_type)
 }
 END_TEST
 
+/* A fleet entry's own type of the scenario's provider is taken: a gcp row, and a new catalog: type without
+ * `provider` (it takes the scenario's). Another provider's type is refused at the entry's instance_type
+ * (tests/data/bad/provider_entry_type_*.yaml). */
+START_TEST(entry_types_of_the_scenarios_provider)
+{
+	struct scenario sc;
+
+	parse(&sc, HEAD "provider: gcp\nserving:\n  instance_type: a3-highgpu-8g\n  types:\n"
+	      "    a2-ultragpu-8g: {slots_per_instance: 8, service_scale: 2}\n    my-gpu: {service_scale: 3}\n"
+	      "catalog:\n  a3-highgpu-8g: {usd_per_h: 80}\n  a2-ultragpu-8g: {usd_per_h: 40}\n"
+	      "  my-gpu: {gpus: 8, usd_per_h: 20}\n"
+	      "fleet:\n  - {option: reserved, count: 1}\n  - {option: spot, max: 2, instance_type: a2-ultragpu-8g}\n"
+	      "  - {option: on_demand, max: 2, instance_type: my-gpu}\n");
+	ck_assert_int_eq(sc.provider, PROVIDER_GCP);
+	ck_assert_int_eq(sc.fleet[1].type, 1);
+	ck_assert_int_eq(sc.fleet[2].type, 2);
+	scenario_fini(&sc);
+}
+END_TEST
+
 /*
  * A 6 min 45 s Azure VM: a job of 0.1125 instance-hours (405 s) on one pay-as-you-go
  * Standard_NC24ads_A100_v4 at $4/h, launched at once and terminated when the job ends. Billed 6 full
@@ -378,6 +398,7 @@ static Suite *provider_suite(void)
 	tcase_add_test(tc, unknown_provider_is_an_error);
 	tcase_add_test(tc, options_notices_and_exclusions);
 	tcase_add_test(tc, provider_defaults_to_the_serving_type);
+	tcase_add_test(tc, entry_types_of_the_scenarios_provider);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, azure_vm_6m45s);
 	tcase_add_test(tr, gcp_vm_30s);

@@ -161,4 +161,21 @@ check "--format html: message" grep -q "expected text, md, json or csv" err.txt
 "$GPUCAP" compare --db tvr.sqlite --format md --json target-vs-reserved >/dev/null 2>&1; rc=$?
 check "--format md with --json exits 2 (got $rc)" test $rc -eq 2
 
+# runs of different scenarios (the three-provider example: the same workload on AWS and Google Cloud) differ
+# by more than their overrides: each run's "what differs" starts with its scenario and serving type; runs of
+# one scenario keep their overrides alone
+"$GPUCAP" run "$SRC/scenarios/providers-aws.yaml" --set horizon=1h --quiet --db prov.sqlite
+"$GPUCAP" run "$SRC/scenarios/providers-gcp.yaml" --set horizon=1h --quiet --db prov.sqlite
+"$GPUCAP" run "$SRC/scenarios/providers-gcp.yaml" --set horizon=1h --set fleet.0.count=3 --quiet --db prov.sqlite
+out=$("$GPUCAP" compare --db prov.sqlite 1 2 3); rc=$?
+check "runs of two scenarios: exit 0 (got $rc)" test $rc -eq 0
+check "runs of two scenarios: the AWS run named ($out)" grep -qE '^  1 +providers-aws \(p5\.48xlarge\) horizon=1h  \[baseline\]$' <<<"$out"
+check "runs of two scenarios: the gcp run named" grep -qE '^  2 +providers-gcp \(a3-highgpu-8g\) horizon=1h$' <<<"$out"
+check "runs of two scenarios: scenario, then overrides" grep -qE '^  3 +providers-gcp \(a3-highgpu-8g\) horizon=1h fleet\.0\.count=3$' <<<"$out"
+out=$("$GPUCAP" compare --db prov.sqlite --json 2 3)
+check "runs of one scenario: overrides alone" python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])["points"]
+assert [x["params"] for x in p] == ["horizon=1h", "horizon=1h fleet.0.count=3"], [x["params"] for x in p]' "$out"
+
 finish

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end: the figures the README quotes from example scenarios are what gpucap gives now. The numbers
 # are read from the README's own sentences (the predictive-diurnal comparison in "Autoscaling: predictive",
-# the copies-scale-to-zero comparison in "Copies"), never copied here, so a change that moves a result
-# fails this test until the README says the new figure. (The worked example: e2e_readme_example.)
+# the copies-scale-to-zero comparison in "Copies", the three-provider example's table and paragraph), never
+# copied here, so a change that moves a result fails this test until the README says the new figure. (The
+# worked example: e2e_readme_example.)
 . "$(dirname "$0")/lib.sh"
 # The figures need the examples' full runs (days of simulated time): too slow under valgrind.
 [ -n "$VGDIR" ] && { echo "skipped under valgrind (GPUCAP_VALGRIND=1)"; exit 77; }
@@ -70,4 +71,83 @@ if metric("cm.sqlite", "slo_violations") != 0:
 sys.exit(1 if fails else 0)
 PY
 check "the README's example figures are gpucap's" test $? -eq 0
+
+# The three-provider example ("What the three-provider example shows"): its table, row by row, and the
+# figures of the paragraph under it, against the three runs (as the README runs them: ids 1, 2, 3 in one
+# database) and against `gpucap compare` of them.
+for p in aws gcp azure; do run providers.sqlite "$SRC/scenarios/providers-$p.yaml"; done
+"$GPUCAP" compare --db providers.sqlite 1 2 3 >providers.txt; rc=$?
+check "gpucap compare of the three providers succeeds ($rc)" test $rc -eq 0
+python3 - "$README" providers.sqlite providers.txt <<'PY'
+import math, re, sqlite3, sys
+lines = open(sys.argv[1]).read().splitlines()
+db = sqlite3.connect(sys.argv[2])
+compare = open(sys.argv[3]).read()
+def m(run, name):
+    return db.execute("select value from metrics where run_id = ? and name = ?", (run, name)).fetchone()[0]
+fails = []
+def same(what, written, now):
+    if written != now:
+        fails.append("the README says %s for %s, gpucap gives %s" % (written, what, now))
+runs = {"aws": 1, "gcp": 2, "azure": 3}
+for p, run in runs.items():
+    name = db.execute("select name from runs where run_id = ?", (run,)).fetchone()[0]
+    same("run %d's scenario" % run, "providers-" + p, name)
+    row = [l for l in lines if l.startswith("| `providers-%s.yaml` | " % p)]
+    if len(row) != 1:
+        fails.append("the README has %d table rows for providers-%s.yaml" % (len(row), p))
+        continue
+    cells = [c.strip() for c in row[0].split("|")[2:-1]]
+    want = ["{:,.2f}".format(m(run, "cost_reserved_usd")), "{:,.2f}".format(m(run, "cost_on_demand_usd")),
+            "{:,.2f}".format(m(run, "cost_spot_usd")), "{:,.2f}".format(m(run, "cost_total_usd")),
+            "{:,.0f} ({:.3f}%)".format(m(run, "slo_violations"), 100 * m(run, "slo_violation_rate")),
+            "{:.2f} s".format(m(run, "latency_p99_s")), "{:,.1f}".format(m(run, "gpu_hours_idle")),
+            "{:.0f}".format(m(run, "spot_interruptions"))]
+    cols = ["reserved", "on-demand", "Spot", "total", "violations", "p99", "idle GPU-h", "interruptions"]
+    for col, written, now in zip(cols, cells, want):
+        same("%s of providers-%s" % (col, p), written, now)
+    # compare's cost-by-option row for the run, and its point line naming the scenario
+    block = compare.split("cost by option over the run ($, means)\n")[1].split("\n\n")[0].splitlines()
+    crow = [l.split() for l in block if l.split()[0] == str(run)][0]
+    same("compare's total of run %d" % run, "{:.2f}".format(m(run, "cost_total_usd")), crow[-1])
+    if not re.search(r"^  %d +providers-%s \(" % (run, p), compare, re.M):
+        fails.append("compare does not name run %d's scenario providers-%s" % (run, p))
+text = " ".join(" ".join(lines).split())
+sec = re.search(r"### What the three-provider example shows(.*?)### What the jobs examples show", text)
+text = sec.group(1) if sec else ""
+def sentence(pattern, values):
+    g = re.search(pattern, text)
+    if not g:
+        fails.append("the README no longer has the sentence /%s/" % pattern[:60])
+        return
+    for i, now in enumerate(values):
+        same("/%s/ group %d" % (pattern[:30], i + 1), g.group(i + 1), now)
+od, dis = 55.04, 0.35
+same("the reserved cost worked by hand", "{:,.2f}".format(2 * od * (1 - dis) * 168), "{:,.2f}".format(m(1, "cost_reserved_usd")))
+sentence(r"2 x 55\.04 x 0\.65 x 168 h = USD ([\d,.]+)", ["{:,.2f}".format(2 * od * (1 - dis) * 168)])
+s2 = math.log(1 + 0.6 ** 2)  # lognormal mean 6 s, cv 0.6: P(S > 20 s)
+p20 = 0.5 * math.erfc((math.log(20) - (math.log(6) - s2 / 2)) / math.sqrt(2 * s2))
+sentence(r"\(P = ([\d.]+)% for this lognormal\)", ["{:.2f}".format(100 * p20)])
+sentence(r"Azure costs USD ([\d.]+) less", ["{:.2f}".format(m(2, "cost_total_usd") - m(3, "cost_total_usd"))])
+# AWS's first-hour refunds: the Spot GPU-hours paid for at the Spot rate (8 GPUs, 55.04 x 0.5 per hour),
+# less what Spot was billed
+refund = m(1, "gpu_hours_paid_spot") / 8 * od * 0.5 - m(1, "cost_spot_usd")
+sentence(r"costs nothing \(USD ([\d.]+) here\)", ["{:.2f}".format(refund)])
+sentence(r"has (\d+) Spot interruptions against (\d+) and falls back to on-demand for ([\d.]+) instance-hours "
+         r"against ([\d.]+), USD ([\d,.]+) \(([\d.]+)%\) more",
+         ["{:.0f}".format(m(1, "spot_interruptions")), "{:.0f}".format(m(2, "spot_interruptions")),
+          "{:.1f}".format(m(1, "gpu_hours_paid_on_demand") / 8), "{:.1f}".format(m(2, "gpu_hours_paid_on_demand") / 8),
+          "{:,.2f}".format(m(1, "cost_total_usd") - m(2, "cost_total_usd")),
+          "{:.1f}".format(100 * (m(1, "cost_total_usd") / m(2, "cost_total_usd") - 1))])
+# "Google Cloud and Azure run the same events"
+ev = lambda run: db.execute("select t_s, kind, option, count from events where run_id = ? order by seq", (run,)).fetchall()
+if ev(2) != ev(3):
+    fails.append("the README says Google Cloud and Azure run the same events; they differ")
+if "under 3%" in text and abs(m(1, "cost_total_usd") / m(3, "cost_total_usd") - 1) >= 0.03:
+    fails.append("the README says the rules move the bill by under 3%")
+for f in fails:
+    print("FAIL: " + f)
+sys.exit(1 if fails else 0)
+PY
+check "the README's three-provider figures are gpucap's" test $? -eq 0
 finish
