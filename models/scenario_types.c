@@ -23,9 +23,11 @@
  * Several types are not supported together with serving.copies (slots per copy and copies per instance
  * are the serving type's), with mode: fluid (its queueing formulas have one server size), nor for entries
  * whose instances are for jobs (use: jobs or shared; jobs count the serving type's GPUs): those
- * combinations are refused. An entry's own type must be sold by the scenario's provider, as the serving
- * type must (SOURCES.md [provider-default]): a built-in row, or a catalog: entry that says `provider:`, of
- * another provider is refused at the entry's instance_type. A count: auto entry must be of the serving type (auto is worked out for it).
+ * combinations are refused. Every type listed under serving.types must be sold by the scenario's provider,
+ * as the serving type must (SOURCES.md [provider-default]): a built-in row, or a catalog: entry that says
+ * `provider:`, of another provider is refused at its key under serving.types, listed whether or not an entry
+ * uses it; an entry's instance_type can only name a listed type. A count: auto entry must be of the serving
+ * type (auto is worked out for it).
  *
  * autoscaling.capacity_unit says what autoscaling's capacity counts: instances (the default: an instance of
  * any type counts 1), gpus (an instance counts its type's GPUs) or slots (its type's slots_per_instance).
@@ -97,6 +99,41 @@ static int read_token_speeds(struct load *l, const struct scenario_yaml_ref *e, 
 	return scenario_yaml_number(&l->y, &r, scenario_load_token_speed, &st->decode[0].tokens_per_s);
 }
 
+/* "an aws", "a gcp": the article before a provider's name. */
+static const char *article(enum provider p)
+{
+	return provider_name(p)[0] == 'a' ? "an" : "a";
+}
+
+/*
+ * The entry's own type sc.types[type] (at r) must be the scenario's provider's. Whose type it is: a built-in
+ * row's provider, or the catalog: entry's `provider`; a new type that does not say takes the scenario's, so
+ * it always matches. The message says where the scenario's provider comes from: the `provider` key's
+ * position, or the serving type when the key is absent.
+ */
+static int check_type_provider(struct load *l, const struct scenario_yaml_ref *r, int type)
+{
+	const struct instance_type *t = &l->types[type];
+	const char *name = l->sc.types[type].name;
+	enum provider p = l->sc.provider;
+	struct scenario_yaml_ref key;
+	char where[64 + SCENARIO_NAME_MAX];
+	int line = 0, col = 0;
+
+	if ((catalog_find(name) == NULL && !t->provider_given) || t->provider == p)
+		return STATUS_OK;
+	scenario_yaml_child(&l->root, "provider", &key);
+	if (key.node) {
+		scenario_yaml_where(&key, &line, &col);
+		snprintf(where, sizeof where, "line %d, column %d", line, col);
+	} else {
+		snprintf(where, sizeof where, "that of serving.instance_type %s", l->sc.types[0].name);
+	}
+	return scenario_yaml_fail(&l->y, r, "%s is %s %s instance type, but the scenario's provider is %s (%s); "
+				  "expected %s %s instance type", name, article(t->provider),
+				  provider_name(t->provider), provider_name(p), where, article(p), provider_name(p));
+}
+
 /* One item of serving.types: name -> {slots_per_instance, service_scale}. */
 static int read_one(struct load *l, const struct scenario_yaml_ref *e, const char *name, int i)
 {
@@ -117,6 +154,8 @@ static int read_one(struct load *l, const struct scenario_yaml_ref *e, const cha
 	    (rc = scenario_load_type(l, e, name, &t)))
 		return rc;
 	set_type(l, i, name, &t);
+	if ((rc = check_type_provider(l, e, i)))  /* listed, so it must be sold where the scenario runs */
+		return rc;
 	scenario_yaml_child(e, "slots_per_instance", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.types[i].slots)))
 		return rc;
@@ -196,41 +235,6 @@ static int find_type(struct load *l, const struct scenario_yaml_ref *r, int *out
 				  "or add it under serving.types", name, l->sc.types[0].name, listed);
 }
 
-/* "an aws", "a gcp": the article before a provider's name. */
-static const char *article(enum provider p)
-{
-	return provider_name(p)[0] == 'a' ? "an" : "a";
-}
-
-/*
- * The entry's own type sc.types[type] (at r) must be the scenario's provider's. Whose type it is: a built-in
- * row's provider, or the catalog: entry's `provider`; a new type that does not say takes the scenario's, so
- * it always matches. The message says where the scenario's provider comes from: the `provider` key's
- * position, or the serving type when the key is absent.
- */
-static int check_type_provider(struct load *l, const struct scenario_yaml_ref *r, int type)
-{
-	const struct instance_type *t = &l->types[type];
-	const char *name = l->sc.types[type].name;
-	enum provider p = l->sc.provider;
-	struct scenario_yaml_ref key;
-	char where[64 + SCENARIO_NAME_MAX];
-	int line = 0, col = 0;
-
-	if ((catalog_find(name) == NULL && !t->provider_given) || t->provider == p)
-		return STATUS_OK;
-	scenario_yaml_child(&l->root, "provider", &key);
-	if (key.node) {
-		scenario_yaml_where(&key, &line, &col);
-		snprintf(where, sizeof where, "line %d, column %d", line, col);
-	} else {
-		snprintf(where, sizeof where, "that of serving.instance_type %s", l->sc.types[0].name);
-	}
-	return scenario_yaml_fail(&l->y, r, "%s is %s %s instance type, but the scenario's provider is %s (%s); "
-				  "expected %s %s instance type", name, article(t->provider),
-				  provider_name(t->provider), provider_name(p), where, article(p), provider_name(p));
-}
-
 int scenario_load_capacity_unit(struct load *l)
 {
 	const struct scenario *sc = &l->sc;
@@ -281,7 +285,7 @@ int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e,
 	char saved[sizeof l->sc.serving];  /* the serving fields, while the entry's type stands in */
 
 	scenario_yaml_child(e, "instance_type", &r);
-	if (r.node && ((rc = find_type(l, &r, &type)) || (rc = check_type_provider(l, &r, type))))
+	if (r.node && (rc = find_type(l, &r, &type)))
 		return rc;
 	if (type != 0 && f->use != USE_SERVING)
 		return scenario_yaml_fail(&l->y, &r, "an entry for jobs (use: %s) must be of the serving type %s; "

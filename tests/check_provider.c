@@ -155,9 +155,9 @@ START_TEST(provider_defaults_to_the_serving_type)
 }
 END_TEST
 
-/* A fleet entry's own type of the scenario's provider is taken: a gcp row, and a new catalog: type without
- * `provider` (it takes the scenario's). Another provider's type is refused at the entry's instance_type
- * (tests/data/bad/provider_entry_type_*.yaml). */
+/* A type of the scenario's provider listed under serving.types, and named by a fleet entry, is taken: a gcp
+ * row, and a new catalog: type without `provider` (it takes the scenario's). Another provider's type is
+ * refused at its key under serving.types, used by an entry or not (tests/data/bad/provider_*listed_type_*). */
 START_TEST(entry_types_of_the_scenarios_provider)
 {
 	struct scenario sc;
