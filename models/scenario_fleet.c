@@ -452,6 +452,10 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 					  zone.node ? f->price_zone : NULL, l->y.d)) ||
 		    (rc = cap_spot_trace(l, &trace, f)))
 			return rc;
+		/* Google Cloud Spot prices change at most once a day (SOURCES.md [gcp-spot-daily-price]) */
+		if (l->sc.provider == PROVIDER_GCP && f->variant == VARIANT_NONE &&
+		    (rc = pricetrace_check_daily(&f->prices, f->price_trace, l->y.d)))
+			return rc;
 		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_us);
 		return STATUS_OK;
 	}
