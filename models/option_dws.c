@@ -16,6 +16,8 @@
  *  - Nothing is billed while a request waits, nor for a request that fails or is cancelled (scale-in
  *    removes a waiting request first, as the newest launch) before its VM starts.
  *  - Each VM is stopped 7 days after it started, with no notice (a VM in service at t = 0 counts from 0).
+ * Entries with `use: jobs` or `shared` do not queue: a launch that finds no capacity fails at once, as
+ * before the queue was modelled (the jobs model holds a job's instances from their launch).
  * While waiting a request holds one of the entry's `max` slots and counts as a launching instance in the
  * desired capacity (the autoscaler waits for it as for a VM booting). A zone outage leaves waiting requests
  * alone: their start already lies after it.
@@ -61,6 +63,14 @@ static int64_t capacity_from(const struct fleet *f, const struct fleet_group *g,
 	}
 }
 
+/* Only the serving fleet's requests queue: the jobs model holds a job's instances from their launch and
+ * has no notion of a launch that may still fail, so a `use: jobs` (or shared) entry keeps the immediate
+ * failure of an on-demand launch without capacity (README: a limitation). */
+static bool serves(const struct fleet_group *g)
+{
+	return g->entry->use == USE_SERVING;
+}
+
 /* The quota is checked now; the capacity decides when the request's VM starts (or that it fails). */
 static int dws_can_launch(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size)
 {
@@ -68,6 +78,14 @@ static int dws_can_launch(struct fleet *f, struct fleet_group *g, int n, char *w
 	int64_t now = f->eng->now_us, start;
 	int rc;
 
+	g->opt.dws.start_us = now;
+	g->opt.dws.fails = false;
+	if (!serves(g)) {  /* jobs: no queue, a launch without capacity fails at once (see the top) */
+		if (fleet_zone_refuses(f, g, why, size))
+			return STATUS_EINPUT;
+		return fleet_check_capacity(f, g, n, f->sc->quotas.spot_vcpus, f->sc->quotas.spot_instances,
+					    "Preemptible (DWS Flex-start)", why, size);
+	}
 	/* Flex-start VMs "consume preemptible quota" */
 	if ((rc = fleet_check_quota(f, g, n, f->sc->quotas.spot_vcpus, f->sc->quotas.spot_instances,
 				    "Preemptible (DWS Flex-start)", why, size)) != STATUS_OK)
@@ -100,7 +118,7 @@ static void on_fail(struct engine *eng, struct event *ev)
 		 (double)g->entry->max_wait_us / 1e6);
 	f->meter->dws_failed++;
 	fleet_launch_failed(f, g, why);  /* backs the entry off before the fleet looks for a replacement */
-	fleet_retire(f, (int)(in - f->pool), "DWS Flex-start request failed");
+	fleet_retire(f, (int)(in - f->pool), "DWS Flex-start request failed");  /* never up: no user to tell */
 	(void)eng;
 }
 
@@ -119,6 +137,10 @@ static void dws_launched(struct fleet *f, struct fleet_group *g, struct instance
 
 	if (in->warm) {  /* already running at t = 0: no request, 7 days from 0 */
 		schedule(f, &in->notice, FLEX_MAX_US, on_limit);
+		return;
+	}
+	if (!serves(g)) {
+		schedule(f, &in->notice, now + FLEX_MAX_US, on_limit);
 		return;
 	}
 	f->meter->dws_requests++;
