@@ -133,6 +133,38 @@ START_TEST(flex_7_day_stop_counts_from_the_start)
 END_TEST
 
 /*
+ * Capacity comes when every window is over: the Flex-start entry is in zone z1, out [300 s, 1000 s) and
+ * [1000 s, 1200 s), and its own ice_outages are [1200 s, 1800 s). The request at 600 s waits through all
+ * three: its VM starts at 1800 s (a wait of 1200 s). The zone's second outage begins at 1000 s while the
+ * request waits and leaves it alone (no cancel, no interrupt, no launch failure). Bill of 1 h: on-demand VM
+ * (no zone) 1 h x $36 + Flex-start 1800 s x $20/h = $10: $46.00.
+ */
+START_TEST(flex_waits_through_zone_and_entry_outages)
+{
+	const struct capture_event *e;
+
+	capture_run(&cap,
+		    "name: flexz\nseed: 1\nhorizon: 1h\nprovider: gcp\nslo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		    "serving: {instance_type: a2-ultragpu-1g, slots_per_instance: 10, startup_s: 0}\n"
+		    "catalog:\n  a2-ultragpu-1g: {usd_per_h: 36}\n"
+		    "zones:\n  - {name: z1, outages: [{start: 300s, end: 1000s}, {start: 1000s, end: 1200s}]}\n"
+		    "fleet:\n  - {option: on_demand, count: 1, max: 1}\n"
+		    "  - {option: gcp_dws_flex, max: 1, zone: z1, usd_per_h: 20, startup: {kind: constant, mean_s: 0}, "
+		    "ice_outages: [{start: 1200s, end: 1800s}]}\n"
+		    "autoscaling:\n  policy: none\n  schedule: [{at: 2026-01-01T00:10:00Z, min: 2}]\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "zone_outage"), 2);
+	e = find_from("ready", "on_demand", 1);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 1800, 1e-9);
+	ck_assert_int_eq(capture_count(&cap, "cancel") + capture_count(&cap, "interrupt"), 0);
+	ck_assert_double_eq(M("launch_failures"), 0);
+	ck_assert_double_eq_tol(M("dws_wait_mean_s"), 1200, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 46.00, 0.005);
+}
+END_TEST
+
+/*
  * An Azure Spot VM ($1/h fixed, Standard_NC24ads_A100_v4) in service from t = 0 is evicted: the availability
  * trace (600 s steps: 2, 0, 1) empties the pool at 600 s, the 30 s notice ends at 630 s. The account's
  * Spot quota is 1 instance (quotas.spot_instances: 1). Run of 1 h (3600 s).
@@ -265,6 +297,7 @@ static Suite *provider_queue_suite(void)
 	tcase_add_test(tr, flex_queued_through_a_30_min_outage);
 	tcase_add_test(tr, flex_behind_a_3_hour_outage_fails_at_2_hours);
 	tcase_add_test(tr, flex_7_day_stop_counts_from_the_start);
+	tcase_add_test(tr, flex_waits_through_zone_and_entry_outages);
 	tcase_add_test(tr, azure_spot_deallocated_keeps_quota_and_disks);
 	tcase_add_test(tr, azure_spot_deleted_leaves_nothing);
 	suite_add_tcase(s, tr);
