@@ -31,7 +31,7 @@ static int init_group(struct fleet *f, int g, int first)
 	char name[SCENARIO_ZONE_NAME_MAX + 32];
 
 	grp->entry = e;
-	grp->ops = ops_of(e->option);
+	grp->ops = e->variant == VARIANT_FLEX ? &option_dws_ops : ops_of(e->option);
 	grp->kind = e->option;
 	grp->spot_market = e->option == OPTION_SPOT;
 	grp->index = g;
@@ -553,7 +553,7 @@ static bool try_launch(struct fleet *f, struct fleet_group *g)
 
 	if (f->eng->now_us < g->retry_us || g->live + g->draining >= g->max)
 		return false;
-	if (fleet_zone_refuses(f, g, why, sizeof why)) {
+	if (!g->ops->queues && fleet_zone_refuses(f, g, why, sizeof why)) {
 		fleet_launch_failed(f, g, why);
 		return false;
 	}
@@ -575,7 +575,7 @@ bool fleet_launch_gang(struct fleet *f, struct fleet_group *g, int n, int *idx)
 	assert(!for_serving(g) && !managed(g) && n >= 1);
 	if (f->closed || f->eng->now_us < g->retry_us || g->live + g->draining + n > g->max)
 		return false;
-	if (fleet_zone_refuses(f, g, why, sizeof why)) {
+	if (!g->ops->queues && fleet_zone_refuses(f, g, why, sizeof why)) {
 		fleet_launch_failed(f, g, why);
 		return false;
 	}
@@ -785,6 +785,26 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 {
 	const struct fleet_entry *e = g->entry;
 	int64_t now = f->eng->now_us;
+	int rc;
+
+	for (int i = 0; i < e->noutages; i++)
+		if (now >= e->outages[i].start_us && now < e->outages[i].end_us) {
+			snprintf(why, size, "InsufficientInstanceCapacity (outage window)");
+			return STATUS_EINPUT;
+		}
+	if ((rc = fleet_check_quota(f, g, n, quota_vcpus, quota_instances, quota_name, why, size)) != STATUS_OK)
+		return rc;
+	if (e->ice_probability > 0 && gsl_rng_uniform(g->rng) < e->ice_probability) {
+		snprintf(why, size, "InsufficientInstanceCapacity (p = %g per attempt)", e->ice_probability);
+		return STATUS_EINPUT;
+	}
+	return STATUS_OK;
+}
+
+int fleet_check_quota(struct fleet *f, struct fleet_group *g, int n, int quota_vcpus, int quota_instances,
+		      const char *quota_name, char *why, size_t size)
+{
+	const struct fleet_entry *e = g->entry;
 	const struct scenario_type *t = &f->sc->types[e->type];
 	int running = 0, running_vcpus = 0, vcpus = t->vcpus;
 	char family = t->family;
@@ -795,15 +815,10 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 		const struct scenario_type *ot = &f->sc->types[o->entry->type];
 		if (o->kind != g->kind || ot->family != family)
 			continue;
-		running += o->live + o->draining;
-		running_vcpus += (o->live + o->draining) * ot->vcpus;
+		running += o->live + o->draining + o->deallocated;
+		running_vcpus += (o->live + o->draining + o->deallocated) * ot->vcpus;
 	}
 
-	for (int i = 0; i < e->noutages; i++)
-		if (now >= e->outages[i].start_us && now < e->outages[i].end_us) {
-			snprintf(why, size, "InsufficientInstanceCapacity (outage window)");
-			return STATUS_EINPUT;
-		}
 	/* On-Demand quotas are vCPUs per family group ("Running On-Demand P instances";
 	 * SOURCES.md [od-quota-vcpus]) */
 	if (quota_vcpus >= 0 && running_vcpus + n * vcpus > quota_vcpus) {
@@ -811,12 +826,11 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 			 quota_name, family - 32, running, vcpus);
 		return STATUS_EINPUT;
 	}
-	if (quota_instances >= 0 && fleet_count_kind(f, g->kind) + n > quota_instances) {
+	running = fleet_count_kind(f, g->kind);
+	for (int i = 0; i < f->ngroups; i++)  /* deallocated azure Spot VMs count against the quota */
+		running += f->group[i].kind == g->kind ? f->group[i].deallocated : 0;
+	if (quota_instances >= 0 && running + n > quota_instances) {
 		snprintf(why, size, "quota: %d %s instances", quota_instances, quota_name);
-		return STATUS_EINPUT;
-	}
-	if (e->ice_probability > 0 && gsl_rng_uniform(g->rng) < e->ice_probability) {
-		snprintf(why, size, "InsufficientInstanceCapacity (p = %g per attempt)", e->ice_probability);
 		return STATUS_EINPUT;
 	}
 	return STATUS_OK;

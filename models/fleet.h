@@ -79,7 +79,8 @@ struct instance {
 	                               or with copies its serving copies' slots; busy may exceed it for a
 	                               while after a copy is removed */
 	struct request *inflight;   /* requests in service on it, a list kept by serving */
-	int64_t launch_us;          /* when billing started */
+	int64_t launch_us;          /* when billing started (a DWS Flex-start request waiting in its queue: when
+	                               its VM will start, or INT64_MAX if it never will; option_dws.c) */
 	bool noticed;               /* an interruption notice was given (Spot, block end) */
 	bool warm;                  /* in service at t = 0: launched before the window (no 60 s minimum) */
 	bool in_service;            /* it has served (counted in the meter's instances in service) */
@@ -117,6 +118,9 @@ struct option_ops {
 	/* True if the option alone decides when its instances come and go (reserved instances, Capacity
 	 * Blocks): the fleet never launches into it nor scales it in, and its live instances are a floor. */
 	bool self_managed;
+	/* True if a launch that finds no capacity waits in the option's queue instead of failing at once (DWS
+	 * Flex-start): the fleet leaves the zone-outage check to can_launch and the launched hook. */
+	bool queues;
 };
 
 struct fleet_group {
@@ -129,6 +133,8 @@ struct fleet_group {
 	int max;                          /* pool slots it owns */
 	int live;                         /* launching + serving */
 	int draining;                     /* draining */
+	int deallocated;                  /* azure Spot, eviction_policy: deallocate: evicted VMs kept stopped,
+	                                     which still count against the quota (option_spot.c) */
 	double usd_per_h;                 /* price per instance-hour (Spot: the fixed price when no trace) */
 	int failures;                     /* consecutive failed launch attempts */
 	int64_t retry_us;                 /* no launch attempt before then */
@@ -148,6 +154,10 @@ struct fleet_group {
 			struct event price;   /* the next price-trace change, with an azure max price */
 			int next_price;       /* the trace entry to look for it from */
 		} spot;
+		struct {
+			int64_t start_us;     /* the request just allowed: when its VM starts */
+			bool fails;           /*   or true: no capacity within max_wait, it fails then */
+		} dws;                    /* gcp_dws_flex (option_dws.c) */
 	} opt;
 	struct event share;               /* use: shared (fleet_share.c): the next change of user */
 	struct event share_warm;          /*   serving's replacements launched ahead of a change to jobs */
@@ -291,6 +301,10 @@ bool fleet_remove_one(struct fleet *f, struct fleet_group *g);
 int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quota_vcpus, int quota_instances,
 			 const char *quota_name, char *why, size_t size);
 
+/* The account quota part of fleet_check_capacity alone (no outage window, no draw). */
+int fleet_check_quota(struct fleet *f, struct fleet_group *g, int n, int quota_vcpus, int quota_instances,
+		      const char *quota_name, char *why, size_t size);
+
 /* Instances of kind k that are running (launching, serving or draining). */
 int fleet_count_kind(const struct fleet *f, enum option_kind k);
 
@@ -345,5 +359,6 @@ extern const struct option_ops option_spot_ops;
 extern const struct option_ops option_odcr_ops;
 extern const struct option_ops option_block_ops;
 extern const struct option_ops option_plan_ops;
+extern const struct option_ops option_dws_ops;  /* gcp_dws_flex, an on_demand entry with a queue */
 
 #endif

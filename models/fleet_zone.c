@@ -148,7 +148,8 @@ static void on_outage(struct engine *eng, struct event *ev)
 		if (!grp->ops || !in_zone(grp, fz->index))
 			continue;
 		for (int i = grp->first; i < grp->first + grp->max; i++)
-			if (f->pool[i].state != INSTANCE_FREE && !f->pool[i].noticed) {
+			if (f->pool[i].state != INSTANCE_FREE && !f->pool[i].noticed &&
+			    f->pool[i].launch_us <= eng->now_us) {
 				noticed += grp->kind == OPTION_SPOT;
 				lost += grp->kind != OPTION_SPOT;
 			}
@@ -170,6 +171,8 @@ static void on_outage(struct engine *eng, struct event *ev)
 			struct instance *in = &f->pool[i];
 			if (in->state == INSTANCE_FREE || in->noticed)
 				continue; /* a Spot instance already under notice goes at its own doom */
+			if (in->launch_us > eng->now_us)
+				continue; /* a DWS Flex-start request in its queue: its wait counted this outage */
 			if (grp->kind == OPTION_SPOT) {
 				f->meter->spot_interruptions++;
 				fleet_interrupt(f, i, eng->now_us + grp->entry->notice_us, "zone outage");

@@ -221,6 +221,14 @@ struct meter {
 	uint64_t spot_interruptions;              /* Spot instances given an interruption notice */
 	uint64_t block_terminations;              /* instances taken away at a Capacity Block's end */
 	uint64_t requests_interrupted;            /* requests in flight on an instance taken away */
+	bool dws_used;                            /* the fleet has a gcp_dws_flex entry: its metrics are reported */
+	uint64_t dws_requests;                    /* DWS Flex-start requests made (option_dws.c) */
+	uint64_t dws_failed;                      /*   of which failed: no capacity within max_wait_s */
+	uint64_t dws_granted;                     /*   of which granted capacity within max_wait_s */
+	double dws_wait_us;                       /*   their waits, request to start, summed (microseconds) */
+	bool dealloc_used;                        /* the fleet has an azure Spot entry: eviction metrics reported */
+	uint64_t spot_deallocated;                /* azure Spot VMs evicted with eviction_policy: deallocate */
+	double spot_disk_usd;                     /*   the storage their disks cost until the horizon (USD) */
 
 	/* time series */
 	int64_t period_us;                        /* sample period */

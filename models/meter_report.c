@@ -195,6 +195,15 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "block_terminations", (double)m->block_terminations);
 	n = put(list, n, "requests_interrupted", (double)m->requests_interrupted);
 	n = put(list, n, "launch_failures", (double)m->launch_failures);
+	if (m->dws_used) {  /* only then, so that other runs' results are as they were */
+		n = put(list, n, "dws_requests", (double)m->dws_requests);
+		n = put(list, n, "dws_requests_failed", (double)m->dws_failed);
+		n = put(list, n, "dws_wait_mean_s", ratio(m->dws_wait_us / SIM_US_PER_S, (double)m->dws_granted));
+	}
+	if (m->dealloc_used) {
+		n = put(list, n, "spot_deallocated", (double)m->spot_deallocated);
+		n = put(list, n, "spot_disk_usd", m->spot_disk_usd);
+	}
 	n = put(list, n, "commitment_usd", m->committed_usd);
 	n = put(list, n, "commitment_unused_usd", m->committed_usd - m->commit_used_usd);
 	n = put(list, n, "commitment_utilization", ratio(m->commit_used_usd, m->committed_usd));

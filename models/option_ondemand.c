@@ -11,43 +11,17 @@
  * SOURCES.md [od-ice]: InsufficientInstanceCapacity).
  * On gcp the same rule is documented (SOURCES.md [gcp-per-second]); on azure pay-as-you-go is billed per
  * full minute (SOURCES.md [az-per-minute]); provider_bill applies the scenario's provider's rule.
- * A gcp DWS Flex-start entry (`option: gcp_dws_flex`, SOURCES.md [gcp-dws-flex]) is an on-demand entry
- * whose VMs are stopped 7 days after launch and count against the Spot quota; its price is required.
+ * A gcp DWS Flex-start entry (`option: gcp_dws_flex`) is billed by ondemand_ended too, from option_dws.c,
+ * which adds its queue, its 7-day stop and its quota.
  */
 #include "fleet.h"
 #include "provider.h"
 #include "status.h"
 
-#define FLEX_MAX_US (7 * 24 * 3600 * INT64_C(1000000))  /* SOURCES.md [gcp-dws-flex] */
-
 static int ondemand_can_launch(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size)
 {
-	if (g->entry->variant == VARIANT_FLEX)  /* Flex-start VMs "consume preemptible quota" */
-		return fleet_check_capacity(f, g, n, f->sc->quotas.spot_vcpus, f->sc->quotas.spot_instances,
-					    "Preemptible (DWS Flex-start)", why, size);
 	return fleet_check_capacity(f, g, n, f->sc->quotas.on_demand_vcpus, f->sc->quotas.on_demand_instances,
 				    "Running On-Demand", why, size);
-}
-
-/* A DWS Flex-start VM runs "for a maximum of seven days", then Compute Engine stops it: taken then, with no
- * notice, requests in flight handled as serving.on_interrupt says (SOURCES.md [gcp-dws-flex]). */
-static void on_flex_limit(struct engine *eng, struct event *ev)
-{
-	struct instance *in = container_of(ev, struct instance, notice);
-
-	fleet_interrupt(in->fleet, (int)(in - in->fleet->pool), eng->now_us, "DWS Flex-start 7-day maximum");
-}
-
-static void ondemand_launched(struct fleet *f, struct fleet_group *g, struct instance *in)
-{
-	int64_t start_us = in->launch_us > 0 ? in->launch_us : 0, at_us = start_us + FLEX_MAX_US;
-
-	if (g->entry->variant != VARIANT_FLEX || at_us > f->sc->horizon_us)
-		return;
-	if (engine_schedule(f->eng, &in->notice, at_us, on_flex_limit) != STATUS_OK) {
-		meter_fail(f->meter, STATUS_ENOMEM);
-		engine_stop(f->eng);
-	}
 }
 
 static void ondemand_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us,
@@ -74,7 +48,6 @@ static double ondemand_rate(const struct fleet *f, const struct fleet_group *g, 
 
 const struct option_ops option_on_demand_ops = {
 	.can_launch = ondemand_can_launch,
-	.launched = ondemand_launched,
 	.ended = ondemand_ended,
 	.rate = ondemand_rate,
 };

@@ -219,7 +219,9 @@ static void on_price(struct engine *eng, struct event *ev)
 
 static void spot_init(struct fleet *f, struct fleet_group *g)
 {
-	(void)f;
+	g->deallocated = 0;
+	if (f->sc->provider == PROVIDER_AZURE && g->entry->variant == VARIANT_NONE)
+		f->meter->dealloc_used = true;  /* report the eviction policy's metrics (spot_deallocated) */
 	engine_event_init(&g->opt.spot.reclaim);
 	engine_event_init(&g->opt.spot.tick);
 	engine_event_init(&g->opt.spot.price);
@@ -346,6 +348,37 @@ static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us,
 			   (billed_us - (double)(end - launch_us)) / US_PER_H, 0, 0);
 }
 
+/*
+ * Azure's eviction policy (SOURCES.md [az-spot-eviction-policy]). With `deallocate` (the default) an evicted
+ * VM is stopped, not deleted: it "won't be automatically restarted" but keeps counting against the quota
+ * (g->deallocated, counted by fleet_check_quota) and its disks' storage is charged, `disk_usd_per_h`, from its
+ * eviction to the horizon: nothing in the scenario deletes it (an assumption: the planner who deletes
+ * evicted VMs at once says `eviction_policy: delete`). The storage goes to the Spot bill (cost_spot_usd,
+ * FOCUS lines with no instance-hours) and no GPU time: the VM no longer runs. With `delete` nothing remains.
+ */
+static void deallocate(struct fleet *f, struct fleet_group *g, int64_t at_us)
+{
+	int64_t horizon = f->sc->horizon_us, t = at_us;
+	double rate = g->entry->disk_usd_per_h;
+
+	g->deallocated++;
+	f->meter->spot_deallocated++;
+	meter_event(f->meter, at_us, "deallocate", option_kind_name(g->kind), 1, "evicted VM kept stopped");
+	if (rate <= 0 || at_us >= horizon)
+		return;
+	f->meter->spot_disk_usd += rate * (double)(horizon - at_us) / US_PER_H;
+	meter_charge(f->meter, OPTION_SPOT, rate * (double)(horizon - at_us) / US_PER_H, 0, (double)at_us,
+		     (double)horizon);
+	while (t < horizon) {  /* the bill by clock hour */
+		int64_t b = meter_hour_end(f->meter, t);
+		if (b > horizon)
+			b = horizon;
+		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, 0,
+			   rate * (double)(b - t) / US_PER_H, rate * (double)(b - t) / US_PER_H);
+		t = b;
+	}
+}
+
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
 {
 	double usd, billed_us, meas_usd, meas_us, paid_us, meas_paid_us;
@@ -375,6 +408,10 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 	}
 	meter_charge_split(f->meter, OPTION_SPOT, usd, paid_us, meas_usd, meas_paid_us);
 	spot_bill(f, g, in->launch_us, billed_us, usd > 0);
+	/* evicted (taken at the end of a notice, which on azure is always an eviction) */
+	if (early && in->noticed && f->sc->provider == PROVIDER_AZURE && g->entry->variant == VARIANT_NONE &&
+	    !g->entry->evict_delete)
+		deallocate(f, g, end_us);
 }
 
 static double spot_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

@@ -43,6 +43,7 @@ struct change {
 	int64_t t_us;
 	int64_t seq;
 	double usd_per_h;
+	int line;  /* where its row starts in the file */
 };
 
 /* Distinct names seen, the first NAMES_MAX of them kept for messages. */
@@ -182,7 +183,7 @@ static int row_fail(struct loader *L, const struct row *r, int k, const char *wh
 		       what, quote(r->f[k], got), expect);
 }
 
-static int keep(struct loader *L, int64_t t_us, double usd)
+static int keep(struct loader *L, int64_t t_us, double usd, int line)
 {
 	struct change *c;
 	int cap = L->cap ? 2 * L->cap : 256;
@@ -193,7 +194,7 @@ static int keep(struct loader *L, int64_t t_us, double usd)
 		L->c = c;
 		L->cap = cap;
 	}
-	L->c[L->n] = (struct change){ t_us, L->n, usd };
+	L->c[L->n] = (struct change){ t_us, L->n, usd, line };
 	L->n++;
 	return STATUS_OK;
 }
@@ -227,7 +228,7 @@ static int take_row(struct loader *L, const struct row *r)
 		L->zone2_line = r->line;
 	if (L->zone && strcmp(r->f[F_ZONE], L->zone) != 0)
 		return STATUS_OK;
-	return keep(L, t_us, usd);
+	return keep(L, t_us, usd, r->line);
 }
 
 /* ---- text ------------------------------------------------------------------------------------------ */
@@ -485,7 +486,8 @@ static int finish(struct loader *L, struct pricetrace *pt)
 			       list_names(&L->zones, list, sizeof list));
 	pt->at_unix_us = malloc((size_t)L->n * sizeof *pt->at_unix_us);
 	pt->usd_per_h = malloc((size_t)L->n * sizeof *pt->usd_per_h);
-	if (!pt->at_unix_us || !pt->usd_per_h) {
+	pt->line = malloc((size_t)L->n * sizeof *pt->line);
+	if (!pt->at_unix_us || !pt->usd_per_h || !pt->line) {
 		pricetrace_fini(pt);
 		return nomem(L);
 	}
@@ -499,6 +501,7 @@ static int finish(struct loader *L, struct pricetrace *pt)
 		if (n > 0 && pt->at_unix_us[n - 1] == L->c[i].t_us)
 			n--;
 		pt->at_unix_us[n] = L->c[i].t_us;
+		pt->line[n] = L->c[i].line;
 		pt->usd_per_h[n++] = L->c[i].usd_per_h;
 	}
 	pt->n = n;
@@ -561,11 +564,37 @@ int pricetrace_cap(struct pricetrace *pt, double max_usd_per_h)
 	return n;
 }
 
+/*
+ * Google Cloud Spot prices "can change up to once every day" (SOURCES.md [gcp-spot-daily-price]). Days are
+ * UTC calendar days (00:00 to 24:00 UTC): a day may hold any number of rows, but at most one of them may
+ * change the price in force (a row at the same price as the one before it is no change). The first entry
+ * sets the starting price and is no change.
+ */
+int pricetrace_check_daily(const struct pricetrace *pt, const char *label, struct diag *d)
+{
+	int64_t day_us = 86400 * INT64_C(1000000), changed_day = INT64_MIN;
+
+	for (int i = 1; i < pt->n; i++) {
+		int64_t t = pt->at_unix_us[i], day = t >= 0 ? t / day_us : -((-t - 1) / day_us) - 1;
+
+		if (pt->usd_per_h[i] == pt->usd_per_h[i - 1])
+			continue;
+		if (day == changed_day)
+			return diag_at(d, STATUS_EINPUT, label, pt->line[i], 0, "a second Spot price change on "
+				       "one UTC day (%.10g -> %.10g); expected at most one change per calendar day "
+				       "(UTC): Google Cloud Spot prices change up to once every day", pt->usd_per_h[i - 1],
+				       pt->usd_per_h[i]);
+		changed_day = day;
+	}
+	return STATUS_OK;
+}
+
 void pricetrace_fini(struct pricetrace *pt)
 {
 	if (!pt)
 		return;
 	free(pt->at_unix_us);
 	free(pt->usd_per_h);
+	free(pt->line);
 	memset(pt, 0, sizeof *pt);
 }

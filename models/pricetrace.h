@@ -30,6 +30,7 @@
 struct pricetrace {
 	int64_t *at_unix_us;   /* when each price takes effect, microseconds since the epoch; owned */
 	double *usd_per_h;     /* the price from then on, USD per instance-hour; owned */
+	int *line;             /* the file line each entry came from (the kept row of its time); owned */
 	int n;                 /* entries, >= 1 once loaded */
 };
 
@@ -45,6 +46,13 @@ double pricetrace_at(const struct pricetrace *pt, int64_t t_unix_us);
 
 /* Lower every price above max_usd_per_h to it; returns how many prices (series entries) were lowered. */
 int pricetrace_cap(struct pricetrace *pt, double max_usd_per_h);
+
+/*
+ * At most one price change per UTC calendar day (Google Cloud Spot, SOURCES.md [gcp-spot-daily-price]): a
+ * change is an entry whose price differs from the one before it. STATUS_OK, or STATUS_EINPUT with
+ * "LABEL:LINE: ..." naming the row of the second change in a day (borrows label, for messages).
+ */
+int pricetrace_check_daily(const struct pricetrace *pt, const char *label, struct diag *d);
 
 /* Free the arrays; NULL and zeroed structs allowed. */
 void pricetrace_fini(struct pricetrace *pt);

@@ -285,6 +285,13 @@ struct fleet_entry {
 	double reclaims_per_day;      /* `reclaims_per_day`: pool-wide reclaim events */
 	double reclaim_fraction;      /* `reclaim_fraction`: share of the pool each takes, default 1 */
 	int64_t outage_mean_us;       /* `outage_mean_s`: pool unavailable after a reclaim (exponential mean) */
+	int64_t max_wait_us;          /* `max_wait_s` (gcp_dws_flex): longest wait in the queue, default and
+	                                 at most 7200 s (SOURCES.md [gcp-dws-queue]) */
+	bool evict_delete;            /* `eviction_policy: delete` (azure spot); false: deallocate, the default:
+	                                 an evicted VM keeps counting against the quota and its disks are billed
+	                                 to the horizon (SOURCES.md [az-spot-eviction-policy]) */
+	double disk_usd_per_h;        /* `disk_usd_per_h` (azure spot, deallocate): storage of one evicted VM's
+	                                 disks, USD per hour; default 0 */
 	double max_usd_per_h;         /* `max_usd_per_h` (azure spot): evicted and not launched while the price
 	                                 is above it; 0 = none, the default (SOURCES.md [az-spot-max-price]) */
 	char price_trace[SCENARIO_PATH_MAX];  /* `price_trace`, resolved against the scenario's folder; "" */

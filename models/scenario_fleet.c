@@ -57,11 +57,11 @@ static const struct scenario_yaml_bounds percent_bounds = { 0, 100, false, false
 static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
 	"term_start", "use", "instance_type", NULL };
 static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per_h", "ice_probability",
-	"ice_outages", "startup", "use", "zone", "instance_type", NULL };
+	"ice_outages", "startup", "use", "zone", "instance_type", "max_wait_s", NULL };
 static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
 	"price_zone", "interruptions_per_hour", "interruption_band", "availability_trace", "notice_s",
 	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", "use",
-	"zone", "instance_type", "max_usd_per_h", NULL };
+	"zone", "instance_type", "max_usd_per_h", "eviction_policy", "disk_usd_per_h", NULL };
 static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", "use", "zone", "instance_type",
 	NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
@@ -392,7 +392,7 @@ static int read_on_demand(struct load *l, const struct scenario_yaml_ref *e, str
 					     "VM-hour");
 
 	f->usd_per_h = l->sc.serving.od_usd_per_h;
-	if ((rc = read_scaling(l, e, f)) || (rc = read_price(l, e, f)))
+	if ((rc = read_scaling(l, e, f)) || (rc = read_price(l, e, f)) || (rc = scenario_load_dws_wait(l, e, f)))
 		return rc;
 	return read_ice(l, e, f);
 }
@@ -451,6 +451,10 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 		    (rc = pricetrace_load(&f->prices, f->price_trace, NULL, l->sc.serving.instance_type,
 					  zone.node ? f->price_zone : NULL, l->y.d)) ||
 		    (rc = cap_spot_trace(l, &trace, f)))
+			return rc;
+		/* Google Cloud Spot prices change at most once a day (SOURCES.md [gcp-spot-daily-price]) */
+		if (l->sc.provider == PROVIDER_GCP && f->variant == VARIANT_NONE &&
+		    (rc = pricetrace_check_daily(&f->prices, f->price_trace, l->y.d)))
 			return rc;
 		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_us);
 		return STATUS_OK;
@@ -560,7 +564,8 @@ static int read_spot(struct load *l, const struct scenario_yaml_ref *e, struct f
 	int rc;
 
 	if ((rc = read_scaling(l, e, f)) || (rc = read_spot_price(l, e, f)) ||
-	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)) || (rc = read_max_price(l, e, f)))
+	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)) || (rc = read_max_price(l, e, f)) ||
+	    (rc = scenario_load_eviction(l, e, f)))
 		return rc;
 	return read_ice(l, e, f);
 }

@@ -225,6 +225,16 @@ int scenario_load_zone(struct load *l, const struct scenario_yaml_ref *e, struct
 /* After the fleet: Spot entries of one zone share its pool, so they must agree on its reclaim keys. */
 int scenario_load_zone_pools(struct load *l);
 
+/* ---- Google Cloud DWS and Azure Spot eviction, in scenario_dws.c ------------------------------------ */
+
+/* A gcp_dws_flex entry's `max_wait_s` into f->max_wait_us (default 7200 s, the documented most); the key on
+ * any other on_demand entry is an error. */
+int scenario_load_dws_wait(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+
+/* An azure Spot entry's `eviction_policy` (deallocate, the default, | delete) and `disk_usd_per_h` (default 0)
+ * into f; either key on a Spot entry of another provider, or disk_usd_per_h with delete, is an error. */
+int scenario_load_eviction(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+
 /* Read `quotas`, `launch_retry` and `allocation` (after the fleet: mixed allocation needs a spot entry). */
 int scenario_load_limits(struct load *l);
 
@@ -342,6 +352,8 @@ extern const struct scenario_load_names scenario_load_copies_keys;
 /* scenario_types.c */
 extern const struct scenario_load_names scenario_load_serving_type_keys, scenario_load_capacity_unit_names;
 extern const struct scenario_yaml_bounds *const scenario_load_service_scale;
+/* scenario_dws.c */
+extern const struct scenario_load_names scenario_load_eviction_names;
 /* scenario_delay.c */
 extern const struct scenario_load_names scenario_load_startup_keys, scenario_load_startup_names;
 /* scenario_jobs.c */

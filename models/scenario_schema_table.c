@@ -368,6 +368,13 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "the pool stays empty after a reclaim" },
 	{ NUM_("max_usd_per_h", scenario_load_rate), .desc = "spot, provider azure only: the max price; while "
 	  "a traced price is above it the VMs are evicted and none launched (absent: never evicted for price)" },
+	{ CHOICE_("eviction_policy", scenario_load_eviction_names), .dflt = "\"deallocate\"", .desc = "spot, "
+	  "provider azure only: an evicted VM is kept stopped (deallocate: it counts against the quota and its "
+	  "disks are billed, disk_usd_per_h, to the horizon) or deleted" },
+	{ NUM_("disk_usd_per_h", scenario_load_price), .dflt = "0", .desc = "spot, provider azure, deallocate: "
+	  "the storage cost of one evicted VM's disks per hour" },
+	{ DUR_("max_wait_s", 0, false, 7200 * S_US), .dflt = "\"7200s\"", .desc = "gcp_dws_flex: the longest "
+	  "a request waits in the queue for capacity before it fails (at most 2 h)" },
 	{ NUM_("commit_usd_per_h", scenario_load_commit), .required = O(SAVINGS_PLAN), .desc = "savings_plan: "
 	  "the hourly commitment in USD" },
 	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .desc = "savings_plan: Savings Plans rates by instance "
