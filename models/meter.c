@@ -222,6 +222,7 @@ void meter_advance(struct meter *m, int64_t now_us)
 }
 
 _Static_assert(OPTION_KIND_COUNT <= 32, "meter.busy_kinds keeps one bit per option kind");
+_Static_assert(METER_TYPES_MAX <= SINK_TYPES_MAX, "a sample holds every type's figures");
 
 static void advance_to(struct meter *m, int64_t now_us)
 {
@@ -616,6 +617,13 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cos
 	}
 	s->cost_usd_per_h = cost_usd_per_h;
 	s->copies = m->copy_gpus ? (double)m->copies : NAN;
+	s->ntypes = m->types.n > 1 ? m->types.n : 0;
+	for (int i = 0; i < s->ntypes; i++) {  /* several types: meter_types.c keeps their integrals */
+		struct meter_type *y = &m->types.type[i];
+		s->type_instances[i] = y->in_service;
+		s->type_busy_slots[i] = span_us > 0 ? (y->busy_slot_us - y->busy_at_sample) / span_us : 0;
+		y->busy_at_sample = y->busy_slot_us;
+	}
 	m->arrivals_at_sample = m->arrivals;
 	m->busy_at_sample = m->busy_slot_us_all;
 	m->t_at_sample = now_us;
