@@ -135,6 +135,43 @@ START_TEST(on_demand_then_used_then_unused_odcr)
 }
 END_TEST
 
+START_TEST(two_types_highest_discount_first)
+{
+	/*
+	 * One hour, two types: type 0 $60 of on-demand usage, the plan's discount for it 20% (SP rate 0.8 per
+	 * On-Demand dollar); type 1 $20, discount 50% (0.5). A $30/h commitment covers the highest discount
+	 * first: type 1's $20 costs 20 x 0.5 = $10 (all covered, $20 of commitment left), then type 0: $20 /
+	 * 0.8 = $25 covered, $35 left over. Covered 20 + 25 = $45, excess $35, nothing lost; the bill is
+	 * 30 + 35 = $65 (one rate for both, or the serving type first: 30 / 0.8 = 37.5 covered of type 0,
+	 * excess 22.5 + 20 = $42.50, $72.50).
+	 */
+	struct savings_hour h = { .len_h = 1.0, .usd = { [SAVINGS_ON_DEMAND] = 80.0 }, .ntypes = 2,
+				  .type_usd = { [SAVINGS_ON_DEMAND] = { 60.0, 20.0 } } };
+	struct savings_plan_terms p = { .commit_usd_per_h = 30, .discount = 0.2, .ntypes = 2,
+					.type_discount = { 0.2, 0.5 } };
+	struct savings_result r;
+
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 45.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 35.0, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+	ck_assert_double_eq_tol(r.commit_usd + r.excess_usd[SAVINGS_ON_DEMAND], 65.0, TOL);
+	/*
+	 * Instance usage of every type before unused ODCR capacity: add $10 of type 1's ODCR nobody ran in
+	 * (discount 50%, the highest) and make the commitment $60. Type 1's on-demand $20 costs $10, type 0's
+	 * $60 costs $48 ($58 used), then the unused ODCR: $2 left covers 2 / 0.5 = $4 of it, $6 left over.
+	 */
+	h.usd[SAVINGS_ODCR_UNUSED] = 10.0;
+	h.type_usd[SAVINGS_ODCR_UNUSED][1] = 10.0;
+	p.commit_usd_per_h = 60;
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 80.0, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ODCR_UNUSED], 4.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ODCR_UNUSED], 6.0, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+}
+END_TEST
+
 START_TEST(no_plans_everything_on_demand)
 {
 	struct savings_hour h[3] = { { .len_h = 1.0, .usd = { 1.0, 0, 0 } }, { .len_h = 1.0, .usd = { 2.0, 0, 3.0 } },
@@ -161,6 +198,7 @@ static Suite *savings_suite(void)
 	tcase_add_test(tc, plans_apply_in_order);
 	tcase_add_test(tc, on_demand_then_used_then_unused_odcr);
 	tcase_add_test(tc, no_plans_everything_on_demand);
+	tcase_add_test(tc, two_types_highest_discount_first);
 	suite_add_tcase(s, tc);
 	return s;
 }

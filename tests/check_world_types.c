@@ -228,6 +228,45 @@ START_TEST(entry_prices_default_to_its_own_type)
 END_TEST
 
 /*
+ * A Savings Plan over two types, each at its own rate (SOURCES.md [sp-highest-discount]). One clock hour
+ * (00:00-01:00 UTC); catalogue prices g6e.xlarge $2/h, p4d.24xlarge $30/h; one on-demand instance of each
+ * in service all hour: $2 + $30 of eligible usage. The plan commits $12/h with rates g6e 1.6 (discount
+ * 1 - 1.6/2 = 20%) and p4d 15 (1 - 15/30 = 50%). Highest discount first: the p4d's $30 costs 30 x 0.5 =
+ * $15 > $12, so $12 covers 12 / 0.5 = $24 of it ($6 left); nothing is left for the g6e ($2). On-demand
+ * bill 6 + 2 = $8, the plan $12, total $20, nothing unused. (One rate for both, the serving type's 20%:
+ * 12 / 0.8 = $15 covered, $17 on-demand, $29 in all.)
+ * Then `discount: 0.5` and no rates: every type at 50% (equal discounts: type order, the g6e's $2 first,
+ * then $22 of the p4d's): 12 / 0.5 = $24 covered, $8 on-demand, as in any order. And a $20 commitment at the rates: p4d $15 (all $30 covered), then the g6e's $2
+ * costs $1.60, so $3.40 of the commitment is lost: on-demand $0, plan $20, unused $3.40.
+ */
+START_TEST(savings_plan_rates_per_type)
+{
+	const char *base =
+		"name: sp-types\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
+		"catalog: {g6e.xlarge: {usd_per_h: 2}, p4d.24xlarge: {usd_per_h: 30}}\n"
+		"serving:\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}}\n"
+		"fleet:\n  - {option: on_demand, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1}\n"
+		"  - {option: savings_plan, commit_usd_per_h: %s}\n";
+	char text[1024];
+
+	snprintf(text, sizeof text, base, "12, rates: {g6e.xlarge: 1.6, p4d.24xlarge: 15}");
+	capture_run(&cap, text, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 8, 1e-6);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 12, 1e-6);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 20, 1e-6);
+	snprintf(text, sizeof text, base, "12, discount: 0.5");
+	capture_run(&cap, text, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 8, 1e-6);
+	snprintf(text, sizeof text, base, "20, rates: {g6e.xlarge: 1.6, p4d.24xlarge: 15}");
+	capture_run(&cap, text, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0, 1e-6);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 20, 1e-6);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 3.4, 1e-6);
+}
+END_TEST
+
+/*
  * On-Demand vCPU quotas are per family (SOURCES.md [od-quota-vcpus]): with a quota of 96 vCPUs, a g6e.xlarge
  * (G family, 4 vCPUs) and a p4d.24xlarge (P family, 96 vCPUs) both launch, each within its family's 96.
  * Counted together (100 > 96) the p4d would be refused. A second p4d (192 > 96) is refused.
@@ -340,6 +379,7 @@ static Suite *world_types_suite(void)
 
 	tcase_add_test(tc, two_type_timeline_by_hand);
 	tcase_add_test(tc, samples_by_type_by_hand);
+	tcase_add_test(tc, savings_plan_rates_per_type);
 	tcase_add_test(tc, allocation_order_decides_the_type);
 	tcase_add_test(tc, entry_prices_default_to_its_own_type);
 	tcase_add_test(tc, vcpu_quota_per_family);
