@@ -256,13 +256,10 @@ static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, str
 			if ((t = type_index(l, name)) <= 0)
 				continue;
 			od_t = l->types[t].od_usd_per_h;
-			if (od_t <= 0)
-				return scenario_yaml_fail(&l->y, &r, "%s has no on-demand price to take the rate off; "
-							  "expected catalog.%s.usd_per_h", name, name);
 			if (v > od_t)
 				return scenario_yaml_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
 							  "(%g); expected at most %g", v, name, od_t, od_t);
-			f->type_discount[t] = 1.0 - v / od_t;
+			f->type_discount[t] = 1.0 - v / od_t;  /* od_t >= v > 0 here */
 			continue;
 		}
 		if (v > od)
