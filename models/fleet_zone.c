@@ -40,6 +40,12 @@
 
 #define DAY_US_F 86400e6
 
+/* The types a zone has pools for: sc->ntypes (at least 1: a scenario built by hand may leave it 0). */
+static int pool_types(const struct scenario *sc)
+{
+	return sc->ntypes > 0 ? sc->ntypes : 1;
+}
+
 /* True if group g's entry names zone z (an index in sc->zones). */
 static bool in_zone(const struct fleet_group *g, int z)
 {
@@ -77,7 +83,7 @@ int fleet_zone_init(struct fleet *f)
 		fz->fleet = f;
 		engine_event_init(&fz->outage);
 		engine_event_init(&fz->back);
-		for (int t = 0; t < sc->ntypes; t++) {
+		for (int t = 0; t < pool_types(sc); t++) {
 			struct fleet_spot_pool *p = &fz->pool[t];
 			p->zone = z;
 			p->type = t;
@@ -301,7 +307,7 @@ int fleet_zone_start(struct fleet *f)
 
 		if (zn->noutages > 0)
 			schedule(f, &fz->outage, zn->outages[0].start_us, on_outage);
-		for (int t = 0; t < f->sc->ntypes; t++) {
+		for (int t = 0; t < pool_types(f->sc); t++) {
 			const struct fleet_entry *e = pool_entry(f, z, t);
 			if (e)
 				schedule_reclaim(f, &fz->pool[t], e, 0);
@@ -315,7 +321,7 @@ void fleet_zone_close(struct fleet *f)
 	for (int z = 0; z < f->sc->nzones; z++) {
 		engine_cancel(f->eng, &f->zone[z].outage);
 		engine_cancel(f->eng, &f->zone[z].back);
-		for (int t = 0; t < f->sc->ntypes; t++)
+		for (int t = 0; t < pool_types(f->sc); t++)
 			engine_cancel(f->eng, &f->zone[z].pool[t].reclaim);
 	}
 }
