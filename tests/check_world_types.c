@@ -235,8 +235,8 @@ END_TEST
  * $15 > $12, so $12 covers 12 / 0.5 = $24 of it ($6 left); nothing is left for the g6e ($2). On-demand
  * bill 6 + 2 = $8, the plan $12, total $20, nothing unused. (One rate for both, the serving type's 20%:
  * 12 / 0.8 = $15 covered, $17 on-demand, $29 in all.)
- * Then `discount: 0.5` and no rates: every type at 50% (equal discounts: type order, the g6e's $2 first,
- * then $22 of the p4d's): 12 / 0.5 = $24 covered, $8 on-demand, as in any order. And a $20 commitment at the rates: p4d $15 (all $30 covered), then the g6e's $2
+ * Then `discount: 0.5` and no rates: every type at 50% (equal discounts: type order, the g6e's $2
+ * first, then $22 of the p4d's): 12 / 0.5 = $24 covered, $8 on-demand, as in any order. And a $20 commitment at the rates: p4d $15 (all $30 covered), then the g6e's $2
  * costs $1.60, so $3.40 of the commitment is lost: on-demand $0, plan $20, unused $3.40.
  */
 START_TEST(savings_plan_rates_per_type)
