@@ -94,7 +94,7 @@ static int bp_desc(const void *a, const void *b)
 /* The bill's change from a plan of commit c on hours: commitment charged less usage it covered. */
 static double sp_delta(const struct savings_hour *hours, int n, double c, double discount, double *util)
 {
-	struct savings_plan_terms plan = { c, discount };
+	struct savings_plan_terms plan = { .commit_usd_per_h = c, .discount = discount };
 	struct savings_result res;
 	double covered = 0;
 

@@ -39,6 +39,10 @@
 --            one row per clock hour the measured window [warm-up, horizon) touches: the requests that
 --            ended in it (served or dropped), those over slo.latency_s (dropped included), and the latency
 --            percentiles of the ones served in it (NULL when none). `gpucap report` draws them.
+--   type_samples  the time series by instance type of a run with several types (serving.types; models/sink.h,
+--            struct sink_sample): one row per (sample, type) with the instances of the type in service
+--            (serving or draining) at the sample instant and its busy slots averaged over the period. A run
+--            with one type has none (its figures are the samples row's). `gpucap export --samples` reads it.
 -- Views (analysis/summary_view.sql, kept apart because it changes with every new metric):
 --   run_summary  one wide row per run (run columns, the number of warnings, and one column per metric),
 --                for sqlite3, pandas or a BI tool.
@@ -84,6 +88,8 @@
 --      metrics (jobs_submitted ... jobs_gpu_hours_idle: NULL for runs without jobs). Migration 7 -> 8 adds
 --      the column (NULL in the rows already there: those runs had no training plans) and rebuilds
 --      run_summary; no value changes.
+--   9  type_samples. Migration 8 -> 9 creates the table (empty: runs written before version 9 have no
+--      per-type samples recorded); no value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 
@@ -213,4 +219,14 @@ CREATE TABLE hours (
 ) WITHOUT ROWID;
 
 PRAGMA application_id = 1196442448;  -- 0x47504350, 'GPCP'
-PRAGMA user_version = 8;
+CREATE TABLE type_samples (
+	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
+	t_s REAL NOT NULL,              -- end of the sample period, as samples.t_s
+	type TEXT NOT NULL,             -- instance type, e.g. 'p4d.24xlarge'
+	instances REAL NOT NULL,        -- instances of the type in service (serving or draining), at the sample
+	                                -- instant
+	busy_slots REAL NOT NULL,       -- slots of the type serving a request, time-averaged over the period
+	PRIMARY KEY (run_id, t_s, type)
+) WITHOUT ROWID;
+
+PRAGMA user_version = 9;

@@ -45,6 +45,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_CHARGE] = ("INSERT INTO stage.charges (run_id, " CHARGE_COLUMNS ") "
 			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
 	[STMT_HOUR] = "INSERT INTO stage.hours (run_id, " HOUR_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[STMT_TYPE_SAMPLE] = "INSERT INTO stage.type_samples (run_id, " TYPE_SAMPLE_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5)",
 	[STMT_COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") "
 			   "SELECT ?1, name, scenario_path, scenario_text, overrides, seed, 'ok', started_at, ?2, "
 			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL "
@@ -62,6 +63,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 			       " FROM stage.charges ORDER BY hour, option, kind"),
 	[STMT_COPY_HOURS] = ("INSERT INTO main.hours (run_id, " HOUR_COLUMNS ") SELECT ?1, " HOUR_COLUMNS
 			     " FROM stage.hours ORDER BY hour_start_s"),
+	[STMT_COPY_TYPE_SAMPLES] = ("INSERT INTO main.type_samples (run_id, " TYPE_SAMPLE_COLUMNS ") SELECT ?1, "
+				    TYPE_SAMPLE_COLUMNS " FROM stage.type_samples ORDER BY t_s, type"),
 	[STMT_STATUS] = "SELECT status FROM main.runs WHERE run_id = ?1",
 	[STMT_DELETE] = "DELETE FROM main.runs WHERE run_id = ?1",
 };
@@ -161,7 +164,7 @@ static int connection_setup(struct store *st, struct diag *d)
 static int stage_create(struct store *st, struct diag *d)
 {
 	static const char *const tables[] = { "runs", "metrics", "samples", "events", "warnings", "labels",
-					      "charges", "hours" };
+					      "charges", "hours", "type_samples" };
 	const char *what = "creating the in-memory staging database";
 	int status = store_exec(st, "ATTACH DATABASE ':memory:' AS stage", d, what);
 
@@ -197,7 +200,7 @@ static void stage_clear(struct store *st)
 {
 	sqlite3_exec(st->db, "DELETE FROM stage.events; DELETE FROM stage.samples; DELETE FROM stage.metrics; "
 		     "DELETE FROM stage.warnings; DELETE FROM stage.labels; DELETE FROM stage.charges; DELETE FROM stage.hours; "
-		     "DELETE FROM stage.runs", NULL, NULL, NULL);
+		     "DELETE FROM stage.type_samples; DELETE FROM stage.runs", NULL, NULL, NULL);
 }
 
 static void stmts_finalize(struct store *st)
@@ -514,6 +517,8 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 	status = row_write(st, &b, "starting a run");
 	if (status == STATUS_OK)
 		status = labels_write(st);
+	for (int i = 0; i < sc->ntypes && i < SINK_TYPES_MAX; i++)
+		snprintf(st->type_name[i], sizeof st->type_name[i], "%s", sc->types[i].name);
 	if (status != STATUS_OK) {
 		stage_clear(st);  /* no run is open: end() after this has nothing to undo */
 		st->failed = false;
@@ -526,17 +531,40 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 	return STATUS_OK;
 }
 
+/* The sample's rows of type_samples: one per instance type when the run has several (r->ntypes > 1). */
+static int type_samples_write(struct store *st, const struct sink_sample *r)
+{
+	assert(r->ntypes <= SINK_TYPES_MAX);
+	for (int t = 0; t < r->ntypes; t++) {
+		struct binder b = { st->stmt[STMT_TYPE_SAMPLE], SQLITE_OK };
+		int status;
+
+		bind_real(&b, 2, r->t_s);
+		bind_text(&b, 3, st->type_name[t], -1);
+		bind_real(&b, 4, r->type_instances[t]);
+		bind_real(&b, 5, r->type_busy_slots[t]);
+		if ((status = row_write(st, &b, "inserting type_samples")) != STATUS_OK)
+			return status;
+	}
+	return STATUS_OK;
+}
+
 static int sink_samples(void *self, const struct sink_sample *rows, size_t n)
 {
 	struct store *st = self;
 
 	assert(st->open && !st->failed);
-	if (staged_add(st, n, STORE_SAMPLE_ROW_BYTES, "samples") != STATUS_OK)
+	if (staged_add(st, n, STORE_SAMPLE_ROW_BYTES, "samples") != STATUS_OK ||
+	    staged_add(st, n * (size_t)(n > 0 ? rows[0].ntypes : 0), STORE_TYPE_SAMPLE_ROW_BYTES,
+		       "type_samples") != STATUS_OK)
 		return STATUS_EUSAGE;
 	for (size_t i = 0; i < n; i++) {
 		const struct sink_sample *r = &rows[i];
 		struct binder b = { st->stmt[STMT_SAMPLE], SQLITE_OK };
 		int status;
+
+		if ((status = type_samples_write(st, r)) != STATUS_OK)
+			return status;
 
 		bind_real(&b, 2, r->t_s);
 		bind_real(&b, 3, r->arrival_rate_per_s);
@@ -790,6 +818,8 @@ static int copy_body(struct store *st, void *arg, struct diag *d)
 		status = step_with_id(st, STMT_COPY_CHARGES, c->run_id, d, what);
 	if (status == STATUS_OK)
 		status = step_with_id(st, STMT_COPY_HOURS, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_TYPE_SAMPLES, c->run_id, d, what);
 	return status;
 }
 

@@ -20,8 +20,10 @@ void store_estimate_run(const struct scenario *sc, struct store_estimate *out)
 	for (int k = 0; k < OPTION_KIND_COUNT; k++)
 		out->options += used[k];
 	out->charges = out->hours * 2 * out->options + out->options;
+	out->type_samples = sc->ntypes > 1 ? out->samples * sc->ntypes : 0;
 	out->bytes = (double)out->samples * STORE_SAMPLE_ROW_BYTES + (double)out->hours * STORE_HOUR_ROW_BYTES +
-		     (double)out->charges * STORE_CHARGE_ROW_BYTES;
+		     (double)out->charges * STORE_CHARGE_ROW_BYTES +
+		     (double)out->type_samples * STORE_TYPE_SAMPLE_ROW_BYTES;
 }
 
 int store_check_run_size(const struct scenario *sc, bool force, struct diag *d)

@@ -29,12 +29,15 @@
 #define STORE_EVENT_ROW_BYTES 64                /* bytes of one events row */
 #define STORE_HOUR_ROW_BYTES 64                 /* bytes of one hours row */
 #define STORE_CHARGE_ROW_BYTES 80               /* bytes of one charges row */
+#define STORE_TYPE_SAMPLE_ROW_BYTES 48          /* bytes of one type_samples row (not measured: a samples
+                                                   row's key and three values, rounded up) */
 
 struct store_estimate {
 	int64_t samples;   /* rows of samples: floor(horizon / sample_period) */
 	int64_t hours;     /* rows of hours: ceil(horizon / 1 h) + 1 (a start off the hour touches one more) */
 	int64_t options;   /* purchase options in use: the fleet's kinds, and on_demand and spot with jobs */
 	int64_t charges;   /* rows of charges, at most: hours x 2 x options + options */
+	int64_t type_samples; /* rows of type_samples: samples x types with several types, else 0 */
 	double bytes;      /* those rows x their STORE_*_ROW_BYTES (events not included: counted as they come) */
 };
 

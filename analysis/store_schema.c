@@ -23,7 +23,8 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_V3_TABLES 6                /* and, from version 3, sweeps and sweep_params */
 #define STORE_V4_TABLES 8                /* and, from version 4, warnings and labels */
 #define STORE_V6_TABLES 9                /* and, from version 6, charges */
-#define STORE_TABLES 10                  /* and, from version 7, hours (version 8 adds a column only) */
+#define STORE_V7_TABLES 10               /* and, from version 7, hours (version 8 adds a column only) */
+#define STORE_TABLES 11                  /* and, from version 9, type_samples */
 
 /* What store_open() reads from a file to decide whether it is ours. */
 struct schema_info {
@@ -69,7 +70,7 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 	if (status == STATUS_OK)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
 				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
-				   "'warnings', 'labels', 'charges', 'hours')",
+				   "'warnings', 'labels', 'charges', 'hours', 'type_samples')",
 				   &in->tables, d);
 	if (own_txn) {
 		int end = store_exec(st, status == STATUS_OK ? "COMMIT" : "ROLLBACK", d, "reading the schema");
@@ -88,8 +89,8 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 7 ? STORE_TABLES : version == 6 ? STORE_V6_TABLES : version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES :
-	       STORE_RUN_TABLES;
+	return version >= 9 ? STORE_TABLES : version >= 7 ? STORE_V7_TABLES : version == 6 ? STORE_V6_TABLES :
+	       version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
 }
 
 /* Inside the write transaction: the file is read again under the lock, and the scripts run only if it is
@@ -162,6 +163,12 @@ static const char schema_v7_sql[] =
 	"requests INTEGER NOT NULL, violations INTEGER NOT NULL, latency_p50_s REAL, latency_p95_s REAL, "
 	"latency_p99_s REAL, PRIMARY KEY (run_id, hour_start_s)) WITHOUT ROWID;";
 
+/* Version 9's table, as schema.sql creates it. */
+static const char schema_v9_sql[] =
+	"CREATE TABLE type_samples (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, t_s REAL NOT NULL, "
+	"type TEXT NOT NULL, instances REAL NOT NULL, busy_slots REAL NOT NULL, PRIMARY KEY (run_id, t_s, type)) "
+	"WITHOUT ROWID;";
+
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
@@ -178,6 +185,7 @@ static const char schema_v7_sql[] =
  *   5 -> 6  the table charges was created (empty: earlier runs recorded no bill lines).
  *   6 -> 7  the table hours was created (empty: earlier runs recorded no hourly latency).
  *   7 -> 8  samples gained the column instances_training_plan (NULL in earlier rows: no training plans).
+ *   8 -> 9  the table type_samples was created (empty: earlier runs recorded no samples by type).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -199,6 +207,8 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 		status = store_exec(st, schema_v7_sql, d, what);
 	if (status == STATUS_OK && from < 8)
 		status = store_exec(st, "ALTER TABLE samples ADD COLUMN instances_training_plan REAL", d, what);
+	if (status == STATUS_OK && from < 9)
+		status = store_exec(st, schema_v9_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)

@@ -71,7 +71,8 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 	f->quiet = 0;
 	engine_event_init(&f->retry);
 	for (int z = 0; z < SCENARIO_ZONES_MAX; z++)
-		f->zone[z].pool_rng = NULL;  /* fleet_fini may run before fleet_zone_init */
+		for (int t = 0; t < SCENARIO_TYPES_MAX; t++)
+			f->zone[z].pool[t].rng = NULL;  /* fleet_fini may run before fleet_zone_init */
 	for (int g = 0; g < sc->nfleet; g++) {
 		if ((rc = init_group(f, g, n)) != STATUS_OK) {
 			f->ngroups = g + 1;
@@ -501,6 +502,34 @@ void fleet_interrupt(struct fleet *f, int idx, int64_t doom_us, const char *why)
 	}
 	if (in->state != INSTANCE_DRAINING)
 		drain(f, in, "drain");
+	fleet_reconcile(f);
+}
+
+/*
+ * Spot notices to the k running instances (not already under notice) of the listed groups launched last,
+ * ties to the highest pool index; each gets its own entry's notice_s and counts as a Spot interruption.
+ * One reconcile at the end, so replacements are launched once. O(k x instances of the groups): k is a
+ * reclaim's or a trace tick's count, and this runs only at those events.
+ */
+void fleet_notice_newest(struct fleet *f, const int *groups, int ngroups, int k, const char *why)
+{
+	f->quiet++;
+	while (k-- > 0) {
+		struct instance *pick = NULL;
+		for (int j = 0; j < ngroups; j++) {
+			const struct fleet_group *grp = &f->group[groups[j]];
+			for (int i = grp->first; i < grp->first + grp->max; i++) {
+				struct instance *in = &f->pool[i];
+				if (in->state != INSTANCE_FREE && !in->noticed && (!pick || in->launch_us >= pick->launch_us))
+					pick = in;
+			}
+		}
+		if (!pick)
+			break;
+		f->meter->spot_interruptions++;
+		fleet_interrupt(f, pool_index(f, pick), f->eng->now_us + f->group[pick->group].entry->notice_us, why);
+	}
+	f->quiet--;
 	fleet_reconcile(f);
 }
 

@@ -184,16 +184,29 @@ struct fleet_user {
 };
 
 /*
+ * One Spot pool of a zone: the zone's Spot entries of one instance type (fleet_zone.c; SOURCES.md
+ * [zone-spot-pool]). Its reclaims take instances of those entries only.
+ */
+struct fleet_spot_pool {
+	int zone;                   /* index in sc->zones */
+	int type;                   /* index in sc->types */
+	struct event reclaim;       /* the pool's next reclaim (when its entries have reclaims) */
+	gsl_rng *rng;               /* its reclaims ("spot_pool.<zone>" for the serving type, types[0];
+	                               "spot_pool.<zone>.<type>" for another), owned; NULL when it has none */
+	struct fleet *fleet;        /* owner, kept */
+};
+
+/*
  * One availability zone of the scenario (fleet_zone.c; README, "Zones"): its zone-wide outages and its Spot
- * pool. Entries without a zone are in no struct fleet_zone and behave as they always have.
+ * pools, one per instance type. Entries without a zone are in no struct fleet_zone and behave as they
+ * always have.
  */
 struct fleet_zone {
 	int index;                  /* in sc->zones */
 	struct event outage;        /* the start of its next outage */
 	struct event back;          /* the end of the outage under way: Capacity Blocks relaunch */
 	int next_outage;            /* index of that outage in sc->zones[index].outages */
-	struct event reclaim;       /* its Spot pool's next reclaim (when its spot entries have reclaims) */
-	gsl_rng *pool_rng;          /* the pool's reclaims ("spot_pool.<zone>"), owned */
+	struct fleet_spot_pool pool[SCENARIO_TYPES_MAX];  /* by type (index in sc->types) */
 	struct fleet *fleet;        /* owner, kept */
 };
 
@@ -257,6 +270,11 @@ void fleet_instance_idle(struct fleet *f, int idx);
 /* Take instance idx out of service now and have it taken away at doom_us (>= now): an interruption
  * notice. `why` names the cause in the event log. The fleet launches a replacement in allocation order. */
 void fleet_interrupt(struct fleet *f, int idx, int64_t doom_us, const char *why);
+
+/* Give a Spot interruption notice (each its entry's notice_s, counted in spot_interruptions) to the k
+ * running instances not under notice of groups[0 .. ngroups) (borrowed; in ascending order) launched last
+ * (ties: the highest pool index), then reconcile once. Fewer if fewer are running. */
+void fleet_notice_newest(struct fleet *f, const int *groups, int ngroups, int k, const char *why);
 
 /* May instance idx be released on its own (fleet_release)? True if it is launching or serving in a group
  * the fleet manages (not reserved instances nor a Capacity Block's). */

@@ -14,15 +14,17 @@
  *    and backed off as any failed launch), so the fleet falls through to the next entry in order, in
  *    another zone if the plan has one. Nothing else happens at its end: the zone's entries are tried again when
  *    their backoff expires and the fleet still needs instances.
- *  - Spot capacity is a pool per instance type and zone: the Spot entries of one zone share one pool (one
- *    type per scenario). Its reclaims (reclaims_per_day, which the zone's Spot entries give alike) take
- *    ceil(reclaim_fraction x running) of the pool's running instances, newest first whatever their entry,
- *    and close the pool to all of them for the same exponential outage (mean outage_mean_s). Spot entries
- *    of different zones are reclaimed independently. Per-instance interruptions (interruptions_per_hour)
- *    and availability traces stay per entry.
- *  - Random streams are named by zone: a zone's pool draws from "spot_pool.<zone>", and its k-th entry's
- *    streams are "<option>.<zone>.<k>" and "startup.<zone>.<k>"; adding an entry or a zone changes no other
- *    zone's draws. Entries without a zone keep "<option>.<index>" and their own pool, as before zones.
+ *  - Spot capacity is a pool per instance type and zone: the Spot entries of one zone and one type share
+ *    one pool; entries of different types in one zone are different pools. A pool's reclaims
+ *    (reclaims_per_day, which its entries give alike) take ceil(reclaim_fraction x running) of the pool's
+ *    running instances, newest first whatever their entry, and close the pool to all of them for the same
+ *    exponential outage (mean outage_mean_s). Pools (other types, other zones) are reclaimed
+ *    independently. Per-instance interruptions (interruptions_per_hour) and availability traces stay per
+ *    entry.
+ *  - Random streams are named by zone: a zone's pool of the serving type draws from "spot_pool.<zone>" (as
+ *    before types), its pool of another type from "spot_pool.<zone>.<type>", and its k-th entry's streams
+ *    are "<option>.<zone>.<k>" and "startup.<zone>.<k>"; adding an entry, a type or a zone changes no other
+ *    pool's draws. Entries without a zone keep "<option>.<index>" and their own pool, as before zones.
  */
 #include <math.h>
 #include <stdio.h>
@@ -37,6 +39,12 @@
 #include "status.h"
 
 #define DAY_US_F 86400e6
+
+/* The types a zone has pools for: sc->ntypes (at least 1: a scenario built by hand may leave it 0). */
+static int pool_types(const struct scenario *sc)
+{
+	return sc->ntypes > 0 ? sc->ntypes : 1;
+}
 
 /* True if group g's entry names zone z (an index in sc->zones). */
 static bool in_zone(const struct fleet_group *g, int z)
@@ -58,33 +66,49 @@ void fleet_zone_stream_name(const struct fleet *f, int g, const char *prefix, ch
 	snprintf(buf, size, "%s.%s.%d", prefix, sc->zones[zone - 1].name, k);
 }
 
+static const struct fleet_entry *pool_entry(const struct fleet *f, int z, int t);
+
 int fleet_zone_init(struct fleet *f)
 {
-	char name[SCENARIO_ZONE_NAME_MAX + 16];
+	const struct scenario *sc = f->sc;
+	char name[SCENARIO_ZONE_NAME_MAX + SCENARIO_NAME_MAX + 16];
 
 	for (int z = 0; z < SCENARIO_ZONES_MAX; z++)
-		f->zone[z].pool_rng = NULL;
-	for (int z = 0; z < f->sc->nzones; z++) {
+		for (int t = 0; t < SCENARIO_TYPES_MAX; t++)
+			f->zone[z].pool[t].rng = NULL;
+	for (int z = 0; z < sc->nzones; z++) {
 		struct fleet_zone *fz = &f->zone[z];
 		fz->index = z;
 		fz->next_outage = 0;
 		fz->fleet = f;
 		engine_event_init(&fz->outage);
 		engine_event_init(&fz->back);
-		engine_event_init(&fz->reclaim);
-		snprintf(name, sizeof name, "spot_pool.%s", f->sc->zones[z].name);
-		if (!(fz->pool_rng = rng_new(f->sc->seed, name)))
-			return STATUS_ENOMEM;
+		for (int t = 0; t < pool_types(sc); t++) {
+			struct fleet_spot_pool *p = &fz->pool[t];
+			p->zone = z;
+			p->type = t;
+			p->fleet = f;
+			engine_event_init(&p->reclaim);
+			if (!pool_entry(f, z, t))
+				continue;  /* no reclaims: no draws (streams are named, so no other pool's change) */
+			if (t == 0)
+				snprintf(name, sizeof name, "spot_pool.%s", sc->zones[z].name);
+			else
+				snprintf(name, sizeof name, "spot_pool.%s.%s", sc->zones[z].name, sc->types[t].name);
+			if (!(p->rng = rng_new(sc->seed, name)))
+				return STATUS_ENOMEM;
+		}
 	}
 	return STATUS_OK;
 }
 
 void fleet_zone_fini(struct fleet *f)
 {
-	for (int z = 0; z < SCENARIO_ZONES_MAX; z++) {
-		gsl_rng_free(f->zone[z].pool_rng);
-		f->zone[z].pool_rng = NULL;
-	}
+	for (int z = 0; z < SCENARIO_ZONES_MAX; z++)
+		for (int t = 0; t < SCENARIO_TYPES_MAX; t++) {
+			gsl_rng_free(f->zone[z].pool[t].rng);
+			f->zone[z].pool[t].rng = NULL;
+		}
 }
 
 bool fleet_zone_refuses(const struct fleet *f, const struct fleet_group *g, char *why, size_t size)
@@ -188,32 +212,32 @@ static void on_outage(struct engine *eng, struct event *ev)
 		schedule(f, &fz->outage, zn->outages[fz->next_outage].start_us, on_outage);
 }
 
-/* ---- the zone's Spot pool ------------------------------------------------------------------------- */
+/* ---- the zone's Spot pools, one per type ----------------------------------------------------------- */
 
-/* The zone's first Spot entry with pool reclaims (they all agree: scenario_zones.c), or NULL. */
-static const struct fleet_entry *pool_entry(const struct fleet *f, int z)
+static bool pool_member(const struct fleet_group *g, int z, int t)
+{
+	return g->kind == OPTION_SPOT && in_zone(g, z) && g->entry->type == t;
+}
+
+/* The first Spot entry of pool (z, t) with pool reclaims (they all agree: scenario_zones.c), or NULL. */
+static const struct fleet_entry *pool_entry(const struct fleet *f, int z, int t)
 {
 	for (int g = 0; g < f->ngroups; g++) {
 		const struct fleet_group *grp = &f->group[g];
-		if (grp->kind == OPTION_SPOT && in_zone(grp, z) && grp->entry->reclaims_per_day > 0)
+		if (pool_member(grp, z, t) && grp->entry->reclaims_per_day > 0)
 			return grp->entry;
 	}
 	return NULL;
 }
 
-static bool pool_member(const struct fleet_group *g, int z)
-{
-	return g->kind == OPTION_SPOT && in_zone(g, z);
-}
-
-/* Running Spot instances of zone z not under notice. */
-static int pool_running(const struct fleet *f, int z)
+/* Running Spot instances of pool (z, t) not under notice. */
+static int pool_running(const struct fleet *f, int z, int t)
 {
 	int n = 0;
 
 	for (int g = 0; g < f->ngroups; g++) {
 		const struct fleet_group *grp = &f->group[g];
-		if (!pool_member(grp, z))
+		if (!pool_member(grp, z, t))
 			continue;
 		for (int i = grp->first; i < grp->first + grp->max; i++)
 			n += f->pool[i].state != INSTANCE_FREE && !f->pool[i].noticed;
@@ -221,68 +245,59 @@ static int pool_running(const struct fleet *f, int z)
 	return n;
 }
 
-/* Give a notice to the k running instances of the pool launched last (ties: the highest pool index). */
-static void pool_interrupt_newest(struct fleet *f, int z, int k)
+/* Give a notice to the k running instances of pool (z, t) launched last (ties: the highest pool index). */
+static void pool_interrupt_newest(struct fleet *f, int z, int t, int k)
 {
-	f->quiet++;
-	while (k-- > 0) {
-		struct instance *pick = NULL;
-		for (int g = 0; g < f->ngroups; g++) {
-			const struct fleet_group *grp = &f->group[g];
-			if (!pool_member(grp, z))
-				continue;
-			for (int i = grp->first; i < grp->first + grp->max; i++) {
-				struct instance *in = &f->pool[i];
-				if (in->state != INSTANCE_FREE && !in->noticed && (!pick || in->launch_us >= pick->launch_us))
-					pick = in;
-			}
-		}
-		if (!pick)
-			break;
-		f->meter->spot_interruptions++;
-		fleet_interrupt(f, (int)(pick - f->pool), f->eng->now_us + f->group[pick->group].entry->notice_us,
-				"spot pool reclaim");
-	}
-	f->quiet--;
-	fleet_reconcile(f);
+	int groups[SCENARIO_FLEET_MAX], n = 0;
+
+	for (int g = 0; g < f->ngroups; g++)
+		if (pool_member(&f->group[g], z, t))
+			groups[n++] = g;
+	fleet_notice_newest(f, groups, n, k, "spot pool reclaim");
 }
 
 static void on_pool_reclaim(struct engine *eng, struct event *ev);
 
-/* The next reclaim of zone fz's pool after from_us: an exponential gap drawn from the pool's stream (a gap
- * past the clock's range is no reclaim at all, SOURCES.md [rate-never]). */
-static void schedule_reclaim(struct fleet *f, struct fleet_zone *fz, const struct fleet_entry *e, int64_t from_us)
+/* The next reclaim of pool p after from_us: an exponential gap drawn from the pool's stream (a gap past the
+ * clock's range is no reclaim at all, SOURCES.md [rate-never]). */
+static void schedule_reclaim(struct fleet *f, struct fleet_spot_pool *p, const struct fleet_entry *e,
+			     int64_t from_us)
 {
 	int64_t t_us;
-	int rc = convert_after_us(from_us, gsl_ran_exponential(fz->pool_rng, DAY_US_F / e->reclaims_per_day), &t_us);
+	int rc = convert_after_us(from_us, gsl_ran_exponential(p->rng, DAY_US_F / e->reclaims_per_day), &t_us);
 
 	if (rc == STATUS_OK)
-		schedule(f, &fz->reclaim, t_us, on_pool_reclaim);
+		schedule(f, &p->reclaim, t_us, on_pool_reclaim);
 	else if (rc != STATUS_DONE)
 		meter_fail(f->meter, rc);
 }
 
 static void on_pool_reclaim(struct engine *eng, struct event *ev)
 {
-	struct fleet_zone *fz = container_of(ev, struct fleet_zone, reclaim);
-	struct fleet *f = fz->fleet;
-	const struct fleet_entry *e = pool_entry(f, fz->index);
-	int k = (int)ceil(e->reclaim_fraction * pool_running(f, fz->index) - 1e-9);
+	struct fleet_spot_pool *p = container_of(ev, struct fleet_spot_pool, reclaim);
+	struct fleet *f = p->fleet;
+	const struct fleet_entry *e = pool_entry(f, p->zone, p->type);
+	int k = (int)ceil(e->reclaim_fraction * pool_running(f, p->zone, p->type) - 1e-9);
 	int64_t until_us;
-	char why[SCENARIO_ZONE_NAME_MAX + 96];
+	char why[SCENARIO_ZONE_NAME_MAX + SCENARIO_NAME_MAX + 96];
 
 	/* an outage whose end is past the clock's range lasts to the end of the run */
-	if (convert_after_us(eng->now_us, gsl_ran_exponential(fz->pool_rng, (double)e->outage_mean_us),
+	if (convert_after_us(eng->now_us, gsl_ran_exponential(p->rng, (double)e->outage_mean_us),
 			     &until_us) != STATUS_OK)
 		until_us = SIM_TIME_MAX;
 	for (int g = 0; g < f->ngroups; g++)
-		if (pool_member(&f->group[g], fz->index))
+		if (pool_member(&f->group[g], p->zone, p->type))
 			f->group[g].outage_until_us = until_us;
-	snprintf(why, sizeof why, "spot pool reclaim in zone %s: %d instances, pool out for %.0f s",
-		 f->sc->zones[fz->index].name, k, (double)(until_us - eng->now_us) / 1e6);
+	if (p->type == 0)  /* the serving type's pool words its event as before types */
+		snprintf(why, sizeof why, "spot pool reclaim in zone %s: %d instances, pool out for %.0f s",
+			 f->sc->zones[p->zone].name, k, (double)(until_us - eng->now_us) / 1e6);
+	else
+		snprintf(why, sizeof why, "spot pool reclaim in zone %s (%s): %d instances, pool out for %.0f s",
+			 f->sc->zones[p->zone].name, f->sc->types[p->type].name, k,
+			 (double)(until_us - eng->now_us) / 1e6);
 	meter_event(f->meter, eng->now_us, "spot_reclaim", "spot", k, why);
-	pool_interrupt_newest(f, fz->index, k);
-	schedule_reclaim(f, fz, e, eng->now_us);
+	pool_interrupt_newest(f, p->zone, p->type, k);
+	schedule_reclaim(f, p, e, eng->now_us);
 }
 
 /* ---- start and close ------------------------------------------------------------------------------ */
@@ -292,12 +307,14 @@ int fleet_zone_start(struct fleet *f)
 	for (int z = 0; z < f->sc->nzones; z++) {
 		struct fleet_zone *fz = &f->zone[z];
 		const struct zone *zn = &f->sc->zones[z];
-		const struct fleet_entry *e = pool_entry(f, z);
 
 		if (zn->noutages > 0)
 			schedule(f, &fz->outage, zn->outages[0].start_us, on_outage);
-		if (e)
-			schedule_reclaim(f, fz, e, 0);
+		for (int t = 0; t < pool_types(f->sc); t++) {
+			const struct fleet_entry *e = pool_entry(f, z, t);
+			if (e)
+				schedule_reclaim(f, &fz->pool[t], e, 0);
+		}
 	}
 	return f->meter->status;
 }
@@ -307,6 +324,7 @@ void fleet_zone_close(struct fleet *f)
 	for (int z = 0; z < f->sc->nzones; z++) {
 		engine_cancel(f->eng, &f->zone[z].outage);
 		engine_cancel(f->eng, &f->zone[z].back);
-		engine_cancel(f->eng, &f->zone[z].reclaim);
+		for (int t = 0; t < pool_types(f->sc); t++)
+			engine_cancel(f->eng, &f->zone[z].pool[t].reclaim);
 	}
 }

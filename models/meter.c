@@ -152,7 +152,8 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 }
 
 /* Add usd_per_h over [t0_us, t1_us) to usage of kind k, clock hour by clock hour (the part past the
- * horizon goes to the last hour). */
+ * horizon goes to the last hour); with several types, also to the bill's type's (Savings Plans cover each
+ * type at its own rate: savings.h). */
 static void usage_spread(struct meter *m, enum savings_usage k, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
 	int64_t hour = 3600 * SIM_US_PER_S;
@@ -164,7 +165,13 @@ static void usage_spread(struct meter *m, enum savings_usage k, int64_t t0_us, i
 			end = t1_us;
 		if (h > m->nhours - 1)
 			h = m->nhours - 1;
-		m->usage_by_hour[h < 0 ? 0 : h].usd[k] += usd_per_h * (double)(end - t0_us) / (double)hour;
+		struct savings_hour *u = &m->usage_by_hour[h < 0 ? 0 : h];
+		double usd = usd_per_h * (double)(end - t0_us) / (double)hour;
+		u->usd[k] += usd;
+		if (m->types.n > 1) {
+			u->ntypes = m->types.n;
+			u->type_usd[k][m->types.bill_type] += usd;
+		}
 		t0_us = end;
 	}
 }
@@ -222,6 +229,8 @@ void meter_advance(struct meter *m, int64_t now_us)
 }
 
 _Static_assert(OPTION_KIND_COUNT <= 32, "meter.busy_kinds keeps one bit per option kind");
+_Static_assert(METER_TYPES_MAX <= SINK_TYPES_MAX, "a sample holds every type's figures");
+_Static_assert(METER_TYPES_MAX <= SAVINGS_TYPES_MAX, "an hour's usage holds every type's");
 
 static void advance_to(struct meter *m, int64_t now_us)
 {
@@ -616,6 +625,13 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cos
 	}
 	s->cost_usd_per_h = cost_usd_per_h;
 	s->copies = m->copy_gpus ? (double)m->copies : NAN;
+	s->ntypes = m->types.n > 1 ? m->types.n : 0;
+	for (int i = 0; i < s->ntypes; i++) {  /* several types: meter_types.c keeps their integrals */
+		struct meter_type *y = &m->types.type[i];
+		s->type_instances[i] = y->in_service;
+		s->type_busy_slots[i] = span_us > 0 ? (y->busy_slot_us - y->busy_at_sample) / span_us : 0;
+		y->busy_at_sample = y->busy_slot_us;
+	}
 	m->arrivals_at_sample = m->arrivals;
 	m->busy_at_sample = m->busy_slot_us_all;
 	m->t_at_sample = now_us;
@@ -730,6 +746,9 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 		assert(u->usd[SAVINGS_ODCR_UNUSED] > -1e-9 * (1.0 + u->usd[SAVINGS_ODCR_USED]));
 		if (u->usd[SAVINGS_ODCR_UNUSED] < 0)
 			u->usd[SAVINGS_ODCR_UNUSED] = 0;
+		for (int t = 0; t < u->ntypes; t++)  /* the same dust, by type */
+			if (u->type_usd[SAVINGS_ODCR_UNUSED][t] < 0)
+				u->type_usd[SAVINGS_ODCR_UNUSED][t] = 0;
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			usage += u->usd[k];
 	}
@@ -754,6 +773,10 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 		for (int h = h0; h < m->nhours; h++)
 			if (m->usage_meas_by_hour[h].usd[SAVINGS_ODCR_UNUSED] < 0)
 				m->usage_meas_by_hour[h].usd[SAVINGS_ODCR_UNUSED] = 0;
+		for (int h = h0; h < m->nhours; h++)
+			for (int t = 0; t < m->usage_meas_by_hour[h].ntypes; t++)
+				if (m->usage_meas_by_hour[h].type_usd[SAVINGS_ODCR_UNUSED][t] < 0)
+					m->usage_meas_by_hour[h].type_usd[SAVINGS_ODCR_UNUSED][t] = 0;
 		savings_settle(m->usage_meas_by_hour + h0, m->nhours - h0, plans, nplans, &r);
 	}
 	m->cost_meas_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];

@@ -73,6 +73,7 @@ struct meter_type {
 	int busy;                    /* busy slots now */
 	int in_service;              /* instances serving or draining now */
 	double busy_slot_us;         /* integral of busy, slot-microseconds */
+	double busy_at_sample;       /* busy_slot_us at the previous sample */
 	double service_inst_us;      /* integral of in_service, instance-microseconds */
 	uint64_t served;             /* measured requests served on it */
 	double cost_usd;             /* its charges plus its On-Demand and ODCR usage at their rates, before

@@ -84,24 +84,10 @@ static int running(const struct fleet *f, const struct fleet_group *g)
 	return n;
 }
 
-/* Give a notice to the k running instances launched last. */
+/* Give a notice to the k running instances of g launched last (fleet_notice_newest). */
 static void interrupt_newest(struct fleet *f, struct fleet_group *g, int k, const char *why)
 {
-	f->quiet++; /* replacements are launched once, after all the notices */
-	while (k-- > 0) {
-		struct instance *pick = NULL;
-		for (int i = g->first; i < g->first + g->max; i++) {
-			struct instance *in = &f->pool[i];
-			if (in->state != INSTANCE_FREE && !in->noticed && (!pick || in->launch_us >= pick->launch_us))
-				pick = in;
-		}
-		if (!pick)
-			break;
-		f->meter->spot_interruptions++;
-		fleet_interrupt(f, (int)(pick - f->pool), f->eng->now_us + g->entry->notice_us, why);
-	}
-	f->quiet--;
-	fleet_reconcile(f);
+	fleet_notice_newest(f, &g->index, 1, k, why);
 }
 
 static void on_notice(struct engine *eng, struct event *ev)

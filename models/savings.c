@@ -2,26 +2,67 @@
 #include "savings.h"
 
 #include <assert.h>
+#include <stdbool.h>
 #include <string.h>
 
-/* One plan in one hour: cover left[] in kind order with commit (USD at SP rates); add to *out. */
-static void settle_plan(const struct savings_plan_terms *p, double len_h, double *left,
-			struct savings_result *out)
+/* The plan's discount for type t. */
+static double discount_of(const struct savings_plan_terms *p, int t)
+{
+	return t < p->ntypes ? p->type_discount[t] : p->discount;
+}
+
+/*
+ * The order in which plan p covers the usage of an hour with nt types: (kind, type) pairs, instance usage
+ * (on-demand, used ODCR) before unused ODCR capacity, each part by decreasing discount, ties in kind then
+ * type order (SOURCES.md [sp-highest-discount], [sp-odcr]). Writes n = SAVINGS_USAGE_COUNT x nt pairs.
+ */
+static void cover_order(const struct savings_plan_terms *p, int nt, int *kind, int *type)
+{
+	int n = 0;
+
+	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+		for (int t = 0; t < nt; t++, n++) {
+			int at = n;
+			double d = discount_of(p, t);
+			bool unused = k == SAVINGS_ODCR_UNUSED;
+			/* insertion: before the first pair placed that comes later in the order */
+			for (int i = 0; i < n; i++) {
+				bool u = kind[i] == SAVINGS_ODCR_UNUSED;
+				if (unused < u || (unused == u && d > discount_of(p, type[i]))) {
+					at = i;
+					break;
+				}
+			}
+			memmove(kind + at + 1, kind + at, (size_t)(n - at) * sizeof *kind);
+			memmove(type + at + 1, type + at, (size_t)(n - at) * sizeof *type);
+			kind[at] = k;
+			type[at] = t;
+		}
+}
+
+/* One plan in one hour: cover left[][] in cover_order with commit (USD at SP rates); add to *out. */
+static void settle_plan(const struct savings_plan_terms *p, double len_h, int nt,
+			double left[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX], struct savings_result *out)
 {
 	double commit = p->commit_usd_per_h * len_h, avail = commit;
-	double rate = 1.0 - p->discount;  /* SP dollars per On-Demand dollar */
+	int kind[SAVINGS_USAGE_COUNT * SAVINGS_TYPES_MAX], type[SAVINGS_USAGE_COUNT * SAVINGS_TYPES_MAX];
 
-	assert(rate > 0); /* the loader keeps discount < 1 */
 	out->commit_usd += commit;
-	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++) {
-		double need = left[k] * rate;  /* what this usage costs at SP rates */
-		double used = need < avail ? need : avail;
-		double covered = used / rate;
+	cover_order(p, nt, kind, type);
+	for (int i = 0; i < SAVINGS_USAGE_COUNT * nt; i++) {
+		int k = kind[i], t = type[i];
+		double rate = 1.0 - discount_of(p, t);  /* SP dollars per On-Demand dollar */
+		double need, used, covered;
+
+		assert(rate > 0); /* the loader keeps discount < 1 */
+		need = left[k][t] * rate;  /* what this usage costs at SP rates */
+		used = need < avail ? need : avail;
+		covered = used / rate;
 		avail -= used;
 		out->covered_usd[k] += covered;
-		left[k] -= covered;
-		if (left[k] < 1e-12)
-			left[k] = 0;
+		left[k][t] -= covered;
+		if (left[k][t] < 1e-12)
+			left[k][t] = 0;
 	}
 	out->unused_usd += avail;
 }
@@ -31,13 +72,19 @@ void savings_settle(const struct savings_hour *hours, int nhours, const struct s
 {
 	memset(out, 0, sizeof *out);
 	for (int h = 0; h < nhours; h++) {
-		double left[SAVINGS_USAGE_COUNT];
+		const struct savings_hour *u = &hours[h];
+		double left[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX] = { { 0 } };
+		int nt = u->ntypes > 0 ? u->ntypes : 1;
 
-		assert(hours[h].len_h > 0 && hours[h].len_h <= 1);
-		memcpy(left, hours[h].usd, sizeof left);
-		for (int p = 0; p < nplans; p++)
-			settle_plan(&plans[p], hours[h].len_h, left, out);
+		assert(u->len_h > 0 && u->len_h <= 1);
+		assert(u->ntypes >= 0 && u->ntypes <= SAVINGS_TYPES_MAX);
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
-			out->excess_usd[k] += left[k];
+			for (int t = 0; t < nt; t++)
+				left[k][t] = u->ntypes > 0 ? u->type_usd[k][t] : u->usd[k];
+		for (int p = 0; p < nplans; p++)
+			settle_plan(&plans[p], u->len_h, nt, left, out);
+		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+			for (int t = 0; t < nt; t++)
+				out->excess_usd[k] += left[k][t];
 	}
 }

@@ -20,9 +20,18 @@
  * instances ran in, then the ODCR capacity nobody ran in. The first two are both instance usage and AWS
  * gives no order between them; since a plan's rate is the same for both, the order only decides which
  * option's bill the covered dollars leave, never a total.
+ *
+ * Several instance types (SOURCES.md [sp-highest-discount]). A plan covers each type at that type's own
+ * Savings Plan rate (its discount off that type's On-Demand rate), and AWS applies a plan "to your usage in
+ * order of highest savings percentage first": within an hour each plan covers the instance usage
+ * (on-demand, then used ODCR capacity) of every type in decreasing order of the plan's discount for the
+ * type, then the unused ODCR capacity of every type in the same order. Equal discounts go in kind order,
+ * then type order (at one discount the order changes no total). With one type this is the order above.
  */
 #ifndef GPUCAP_SAVINGS_H
 #define GPUCAP_SAVINGS_H
+
+#define SAVINGS_TYPES_MAX 8  /* instance types (scenario.h, SCENARIO_TYPES_MAX) */
 
 enum savings_usage {
 	SAVINGS_ON_DEMAND,    /* on-demand instance usage (reserved instances outside their term included) */
@@ -34,11 +43,16 @@ enum savings_usage {
 struct savings_plan_terms {
 	double commit_usd_per_h;  /* hourly commitment, at Savings Plan rates */
 	double discount;          /* Savings Plan rate = On-Demand rate x (1 - discount), 0 <= discount < 1 */
+	int ntypes;               /* types with their own discount below; 0: `discount` for every type */
+	double type_discount[SAVINGS_TYPES_MAX];  /* the plan's discount for type t (t < ntypes), as discount */
 };
 
 struct savings_hour {
 	double len_h;                     /* part of the clock hour inside the window, hours (0 < len_h <= 1) */
 	double usd[SAVINGS_USAGE_COUNT];  /* eligible usage in that part, USD at On-Demand rates, by kind */
+	int ntypes;                       /* 0: all the usage is of type 0; else the types in type_usd */
+	double type_usd[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX];  /* usd[k] by type, when ntypes > 0 (they
+	                                                             add up to usd[k]) */
 };
 
 struct savings_result {

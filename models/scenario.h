@@ -312,6 +312,10 @@ struct fleet_entry {
 
 	/* savings_plan */
 	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */
+	double type_discount[SCENARIO_TYPES_MAX];  /* its discount for each type (index in types; [0] is
+	                                 `discount`): 1 - rates[type] / the type's On-Demand price, else the
+	                                 `discount` given, else the type's catalogue discount
+	                                 (SOURCES.md [sp-highest-discount]) */
 
 	/* training_plan: a plan's segments are expanded into one entry each, in order, when loaded: start_us,
 	 * duration_us (whole days, 1..182), count (1, 2, 4, ..., 64), usd_per_h or upfront_usd (the segment's)

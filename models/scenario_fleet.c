@@ -220,9 +220,20 @@ static int read_odcr(struct load *l, const struct scenario_yaml_ref *e, struct f
 	return rc ? rc : read_price(l, e, f);
 }
 
+/* The index of type `name` in the scenario's types, or -1. */
+static int type_index(const struct load *l, const char *name)
+{
+	for (int t = 0; t < l->sc.ntypes; t++)
+		if (strcmp(l->sc.types[t].name, name) == 0)
+			return t;
+	return -1;
+}
+
 /*
- * savings_plan `rates`: instance type -> Savings Plans rate. Every rate is checked; only the serving type's
- * is used, as the discount 1 - rate / od, and it may not exceed the on-demand price.
+ * savings_plan `rates`: instance type -> Savings Plans rate, USD per instance-hour. Every rate is checked;
+ * the serving type's is required and sets `discount` (1 - rate / od); a rate for another type of the
+ * scenario (serving.types) sets that type's discount (SOURCES.md [sp-highest-discount]); a rate for a type
+ * the scenario does not hold is not used. A rate may not exceed its type's on-demand price.
  */
 static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, struct fleet_entry *f)
 {
@@ -236,11 +247,21 @@ static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, str
 					"rates in USD per instance-hour", &n)))
 		return rc;
 	for (int i = 0; i < n; i++) {
+		int t;
 		scenario_yaml_pair(rates, i, &r, &name);
 		if ((rc = scenario_yaml_number(&l->y, &r, &rate_bounds, &v)))
 			return rc;
-		if (strcmp(name, type) != 0)
+		if (strcmp(name, type) != 0) {
+			double od_t;
+			if ((t = type_index(l, name)) <= 0)
+				continue;
+			od_t = l->types[t].od_usd_per_h;
+			if (v > od_t)
+				return scenario_yaml_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
+							  "(%g); expected at most %g", v, name, od_t, od_t);
+			f->type_discount[t] = 1.0 - v / od_t;  /* od_t >= v > 0 here */
 			continue;
+		}
 		if (v > od)
 			return scenario_yaml_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
 						  "(%g); expected at most %g", v, type, od, od);
@@ -275,9 +296,13 @@ static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, 
 	scenario_yaml_child(e, "discount", &r);
 	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &f->discount)))
 		return rc;
+	/* each other type: the discount given, else its own catalogue discount; `rates` may set it */
+	for (int t = 1; t < l->sc.ntypes; t++)
+		f->type_discount[t] = r.node ? f->discount : l->types[t].savings_plan_discount;
 	scenario_yaml_child(e, "rates", &r);
 	if (r.node && (rc = read_rates(l, &r, f)))
 		return rc;
+	f->type_discount[0] = f->discount;
 	f->usd_per_h = l->sc.serving.od_usd_per_h * (1.0 - f->discount);
 	return STATUS_OK;
 }

@@ -378,7 +378,7 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ NUM_("commit_usd_per_h", scenario_load_commit), .required = O(SAVINGS_PLAN), .desc = "savings_plan: "
 	  "the hourly commitment in USD" },
 	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .desc = "savings_plan: Savings Plans rates by instance "
-	  "type, one for the serving type (or discount)" },
+	  "type, one for the serving type; each type of the fleet is covered at its own (or discount)" },
 	{ TIME_("start"), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block begins" },
 	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
 	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },

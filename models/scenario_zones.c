@@ -12,9 +12,10 @@
  * spot, odcr or capacity_block entry may name one of them in `zone`; an entry without `zone` is in the implicit zone, which
  * has no outages and keeps today's behaviour (each Spot entry its own pool). Names are unique.
  *
- * Spot entries of one zone share that zone's Spot pool (SOURCES.md [zone-spot-pool]): a pool reclaim takes
- * instances of all of them together, so they must agree on the pool's reclaims_per_day, reclaim_fraction
- * and outage_mean_s; the second one that differs is refused at its key.
+ * Spot entries of one zone and one instance type share that zone's Spot pool of the type (SOURCES.md
+ * [zone-spot-pool]; entries of other types are other pools): a pool reclaim takes instances of all of them
+ * together, so they must agree on the pool's reclaims_per_day, reclaim_fraction and outage_mean_s; the
+ * second one that differs is refused at its key.
  */
 #include <stdio.h>
 #include <string.h>
@@ -117,7 +118,7 @@ int scenario_load_zone(struct load *l, const struct scenario_yaml_ref *e, struct
 	return scenario_yaml_fail(&l->y, &r, "zone '%s' is not in zones; expected one of: %s", name, listed);
 }
 
-/* The first key on which Spot entries a and b (same zone) describe their pool differently, or NULL. */
+/* The first key on which Spot entries a and b (same zone, same type) describe their pool differently, or NULL. */
 static const char *pool_differs(const struct fleet_entry *a, const struct fleet_entry *b)
 {
 	if (a->reclaims_per_day != b->reclaims_per_day)
@@ -141,14 +142,15 @@ int scenario_load_zone_pools(struct load *l)
 		for (int j = 0; j < i; j++) {
 			const struct fleet_entry *a = &sc->fleet[j];
 			const char *key;
-			if (a->option != OPTION_SPOT || a->zone != b->zone || !(key = pool_differs(a, b)))
+			if (a->option != OPTION_SPOT || a->zone != b->zone || a->type != b->type ||
+			    !(key = pool_differs(a, b)))
 				continue;
 			scenario_load_fleet_item(l, i, &e);
 			scenario_yaml_child(&e, key, &r);
-			return scenario_yaml_fail(&l->y, r.node ? &r : &e, "spot entries in zone '%s' share one Spot "
-						  "pool; expected the same %s as fleet.%d (the first spot entry "
-						  "of the zone)", sc->zones[b->zone - 1].name, key,
-						  l->fleet_item[j]);
+			return scenario_yaml_fail(&l->y, r.node ? &r : &e, "spot entries of %s in zone '%s' share one "
+						  "Spot pool; expected the same %s as fleet.%d (the first spot entry "
+						  "of the type in the zone)", sc->types[b->type].name,
+						  sc->zones[b->zone - 1].name, key, l->fleet_item[j]);
 		}
 	}
 	return STATUS_OK;

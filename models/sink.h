@@ -34,7 +34,13 @@ struct sink_run_info {
 	const char *version;              /* gpucap version string */
 };
 
-/* One point of the time series, taken every sample period (values averaged over the period unless noted). */
+#define SINK_TYPES_MAX 8  /* instance types a sample describes (scenario.h, SCENARIO_TYPES_MAX) */
+
+/*
+ * One point of the time series, taken every sample period (values averaged over the period unless noted).
+ * With several instance types (scenario.types, ntypes > 1) it also holds each type's figures, indexed as
+ * scenario.types (0 = the serving type); with one type ntypes is 0 and those arrays are unused.
+ */
 struct sink_sample {
 	double t_s;                                 /* end of the period, seconds from the scenario start */
 	double arrival_rate_per_s;                  /* arrivals in the period / period length */
@@ -45,6 +51,11 @@ struct sink_sample {
 	double cost_usd_per_h;                      /* billing rate of the fleet at the sample instant */
 	double copies;                              /* model copies serving at the sample instant; NaN
 	                                               without serving.copies */
+	int ntypes;                                 /* types described below: scenario.ntypes when > 1, else 0 */
+	double type_instances[SINK_TYPES_MAX];      /* instances of each type in service (serving or
+	                                               draining), at the sample instant */
+	double type_busy_slots[SINK_TYPES_MAX];     /* slots of each type serving a request, time-averaged
+	                                               over the period */
 };
 
 /* One entry of the event log (scaling decisions, launches, terminations). */

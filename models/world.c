@@ -687,12 +687,16 @@ static void settle(struct world *w)
 	struct savings_plan_terms plans[SCENARIO_FLEET_MAX];
 	int n = 0;
 
+	_Static_assert(SCENARIO_TYPES_MAX <= SAVINGS_TYPES_MAX, "a plan has a discount for every type");
 	for (int i = 0; i < sc->nfleet; i++) {
 		const struct fleet_entry *e = &sc->fleet[i];
 		if (e->option != OPTION_SAVINGS_PLAN)
 			continue;
 		plans[n].commit_usd_per_h = e->commit_usd_per_h;
 		plans[n].discount = e->discount;
+		plans[n].ntypes = sc->ntypes > 1 ? sc->ntypes : 0;  /* each type at its own rate */
+		for (int t = 0; t < plans[n].ntypes; t++)
+			plans[n].type_discount[t] = e->type_discount[t];
 		n++;
 		double term_h = e->term == TERM_3Y ? 26280.0 : 8760.0;
 		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / 3.6e9 + term_h;

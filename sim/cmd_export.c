@@ -1,6 +1,7 @@
 /*
  * cmd_export: `gpucap export --focus RUN [--db DB] [-o FILE]`: a run's simulated bill as FOCUS 1.1 CSV
- * (analysis/focus.h; README "The bill in FOCUS form"). This file reads the command line.
+ * (analysis/focus.h; README "The bill in FOCUS form"); `gpucap export --samples RUN ...`: its time series,
+ * by instance type too (analysis/series.h). This file reads the command line.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -11,17 +12,22 @@
 #include "cmd.h"
 #include "diag.h"
 #include "focus.h"
+#include "series.h"
 #include "status.h"
 
 static const char export_usage[] =
 	"usage: gpucap export --focus RUN [--db FILE] [-o FILE]\n"
+	"       gpucap export --samples RUN [--db FILE] [-o FILE]\n"
 	"\n"
 	"Write a run's simulated bill in FinOps FOCUS 1.1 columns, as CSV: one row per UTC clock hour, purchase\n"
 	"option and charge (usage, used and unused commitment, unused reserved capacity, upfront and hourly\n"
 	"commitment fees), so that it loads next to a real FOCUS bill. EffectiveCost sums, per option, to the\n"
 	"run's cost_<option>_usd. The database is only read.\n"
+	"With --samples, write the run's time series as CSV instead: one row per sample period, the samples\n"
+	"table's columns, then for a run of several instance types instances:<type> and busy_slots:<type>.\n"
 	"\n"
 	"  --focus RUN      the run id (an integer) to export\n"
+	"  --samples RUN    the run id whose samples to export\n"
 	"  --db FILE        results database (default results.sqlite)\n"
 	"  -o, --output FILE  where to write (default: standard output)\n"
 	"  -h, --help       this help\n"
@@ -33,9 +39,10 @@ int cmd_export(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "db", required_argument, NULL, 'd' },  { "focus", required_argument, NULL, 'f' },
 		{ "output", required_argument, NULL, 'o' }, { "help", no_argument, NULL, 'h' },
+		{ "samples", required_argument, NULL, 's' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db = "results.sqlite", *path = NULL, *run = NULL;
+	const char *db = "results.sqlite", *path = NULL, *run = NULL, *what = "--focus";
 	struct diag d;
 	FILE *out = stdout;
 	long long id;
@@ -48,7 +55,16 @@ int cmd_export(int argc, char **argv)
 		switch (ch) {
 		case 'h': fputs(export_usage, stdout); return CMD_EXIT_OK;
 		case 'd': db = optarg; break;
-		case 'f': run = optarg; break;
+		case 'f':
+		case 's':
+			if (run) {
+				fprintf(stderr, "gpucap export: expected one of --focus RUN or --samples RUN (see "
+					"gpucap export --help)\n");
+				return CMD_EXIT_USAGE;
+			}
+			run = optarg;
+			what = ch == 's' ? "--samples" : "--focus";
+			break;
 		case 'o': path = optarg; break;
 		case ':':
 			fprintf(stderr, "gpucap export: %s needs a value (see gpucap export --help)\n", argv[optind - 1]);
@@ -59,13 +75,14 @@ int cmd_export(int argc, char **argv)
 		}
 	}
 	if (!run || optind != argc) {
-		fprintf(stderr, "gpucap export: expected --focus RUN and nothing else (see gpucap export --help)\n");
+		fprintf(stderr, "gpucap export: expected --focus RUN or --samples RUN and nothing else (see gpucap "
+			"export --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	errno = 0;
 	id = strtoll(run, &end, 10);
 	if (errno || end == run || *end || id < 1) {
-		fprintf(stderr, "gpucap export: --focus: expected a run id (an integer >= 1), got '%s'\n", run);
+		fprintf(stderr, "gpucap export: %s: expected a run id (an integer >= 1), got '%s'\n", what, run);
 		return CMD_EXIT_USAGE;
 	}
 	if (path && !(out = fopen(path, "w"))) {
@@ -73,11 +90,11 @@ int cmd_export(int argc, char **argv)
 		return CMD_EXIT_FAIL;
 	}
 	diag_clear(&d);
-	rc = focus_export(db, id, out, &d);
+	rc = strcmp(what, "--samples") == 0 ? series_export(db, id, out, &d) : focus_export(db, id, out, &d);
 	if (rc)
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 	if ((out == stdout ? fflush(out) : fclose(out)) != 0 && rc == STATUS_OK) {
-		fprintf(stderr, "gpucap: writing %s failed\n", path ? path : "the bill");
+		fprintf(stderr, "gpucap: writing %s failed\n", path ? path : "the export");
 		rc = STATUS_EIO;
 	}
 	if (rc && path)

@@ -33,6 +33,7 @@ static const char usage[] =
 	"                     lowest cost over their term that keep the SLO (see gpucap recommend --help)\n"
 	"  report [ID...] -o F one self-contained HTML page of charts and tables (see gpucap report --help)\n"
 	"  export --focus RUN a run's simulated bill as FinOps FOCUS 1.1 CSV, by clock hour and option\n"
+	"  export --samples RUN  a run's time series as CSV, by instance type too\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"

@@ -3,6 +3,7 @@
  * fleet[i].instance_type, the defaults an entry takes from its own type, and every refusal.
  */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "catalog.h"
@@ -52,6 +53,41 @@ START_TEST(types_and_defaults)
 	ck_assert_str_eq(sc.serving.instance_type, "g6e.xlarge");
 	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, g6e->od_usd_per_h, 1e-9);
 	ck_assert_int_eq(sc.serving.gpus, 1);
+	scenario_fini(&sc);
+}
+END_TEST
+
+/*
+ * A savings_plan's discount for each type (SOURCES.md [sp-highest-discount]): without rates or discount,
+ * each type's catalogue discount; with `discount: 0.4`, 0.4 for every type; with rates, 1 - rate / the
+ * type's On-Demand price (p4d: 1 - 11 / od), the catalogue's for a type the rates do not name (g6e.12xlarge),
+ * and a rate for a type the scenario does not hold (p5.48xlarge) is not used.
+ */
+START_TEST(savings_plan_discount_per_type)
+{
+	const struct catalog_entry *g6e = catalog_find("g6e.xlarge"), *p4d = catalog_find("p4d.24xlarge"),
+				   *g12 = catalog_find("g6e.12xlarge");
+	char text[1024];
+	struct scenario sc;
+
+	snprintf(text, sizeof text, "%s  - {option: savings_plan, commit_usd_per_h: 5}\n", two);
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_double_eq_tol(sc.fleet[3].type_discount[0], g6e->savings_plan_discount, 1e-12);
+	ck_assert_double_eq_tol(sc.fleet[3].type_discount[1], p4d->savings_plan_discount, 1e-12);
+	ck_assert_double_eq_tol(sc.fleet[3].type_discount[2], g12->savings_plan_discount, 1e-12);
+	scenario_fini(&sc);
+	snprintf(text, sizeof text, "%s  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.4}\n", two);
+	parse_ok(&sc, text, NULL, 0);
+	for (int t = 0; t < 3; t++)
+		ck_assert_double_eq_tol(sc.fleet[3].type_discount[t], 0.4, 1e-12);
+	scenario_fini(&sc);
+	snprintf(text, sizeof text, "%s  - {option: savings_plan, commit_usd_per_h: 5, rates: {g6e.xlarge: 1, "
+		 "p4d.24xlarge: 11, p5.48xlarge: 30}}\n", two);
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_double_eq_tol(sc.fleet[3].type_discount[0], 1 - 1 / g6e->od_usd_per_h, 1e-12);
+	ck_assert_double_eq_tol(sc.fleet[3].discount, 1 - 1 / g6e->od_usd_per_h, 1e-12);
+	ck_assert_double_eq_tol(sc.fleet[3].type_discount[1], 1 - 11 / p4d->od_usd_per_h, 1e-12);
+	ck_assert_double_eq_tol(sc.fleet[3].type_discount[2], g12->savings_plan_discount, 1e-12);
 	scenario_fini(&sc);
 }
 END_TEST
@@ -225,6 +261,7 @@ static Suite *scenario_types_suite(void)
 
 	tcase_add_test(tc, types_and_defaults);
 	tcase_add_test(tc, one_type_by_default);
+	tcase_add_test(tc, savings_plan_discount_per_type);
 	tcase_add_test(tc, catalog_override_of_a_listed_type);
 	tcase_add_test(tc, refusals);
 	tcase_add_test(tc, listed_type_must_exist);

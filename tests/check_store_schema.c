@@ -395,7 +395,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 8)");
+		       "version 2 to 9)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -481,7 +481,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 8)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 9)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -617,6 +617,37 @@ START_TEST(version_7_file_is_migrated)
 END_TEST
 
 /*
+ * Version 8 -> 9. A version-8 file made by the schema of that time (tests/data/store/schema_v8.sql, frozen)
+ * with one run, a metric and a sample: migrated, it has the shape of a new file (the table type_samples
+ * included), version 9, its rows as they were (cost_total_usd 1000, the sample's 3 on-demand instances and
+ * 110.5 $/h), and no type_samples for the run (a version-8 build recorded none). It then takes a new run.
+ */
+START_TEST(version_8_file_is_migrated)
+{
+	static const char run[] =
+		"INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.8.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);"
+		"INSERT INTO samples VALUES (1, 60, 2, 0, 1.5, 2, 3, 0, 0, 0, 0, 5, 110.5, NULL, 0);";
+	char *path = file_of_version(8, run);
+
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'type_samples'"), 0);
+	free(assert_migrates_like_new(path, NULL));
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 9);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM type_samples"), 0);
+	ck_assert_double_eq_tol(query_double(path, "SELECT value FROM metrics WHERE name = 'cost_total_usd'"), 1000,
+				TOL);
+	assert_text(path, "SELECT quote(instances_on_demand) || ' ' || quote(cost_usd_per_h) || ' ' || "
+		    "quote(instances_training_plan) FROM samples", "3.0 110.5 0.0");
+	/* deleting the run still cascades to its rows, the new table included */
+	raw_exec(path, "PRAGMA foreign_keys = ON; INSERT INTO type_samples VALUES (1, 60, 'p5.48xlarge', 1, 0.5); "
+		 "DELETE FROM runs WHERE run_id = 1");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM type_samples"), 0);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
  * ci95 for n > 31 uses 1.96 (t975 stops at df 30): 32 runs of one point with the values 0 and 1 alternating
  * have mean 0.5, stddev sqrt(32 x 0.25 / 31) = 0.5080005, ci95 = 1.96 x 0.5080005 / sqrt(32) = 0.176013; 31
  * runs (df 30: the table's last row, t = 2.042272) of 16 zeros and 15 ones have mean 15/31 and stddev
@@ -661,7 +692,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 8)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 9)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
@@ -690,6 +721,7 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, version_5_file_is_migrated);
 	tcase_add_test(tc, version_6_file_is_migrated);
 	tcase_add_test(tc, version_7_file_is_migrated);
+	tcase_add_test(tc, version_8_file_is_migrated);
 	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 

@@ -7,11 +7,19 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include <sqlite3.h>
 
 #include "capture.h"
 #include "catalog.h"
+#include "scenario.h"
+#include "status.h"
+#include "store.h"
 #include "testutil.h"
+#include "world.h"
 
 static struct capture cap;
 
@@ -86,6 +94,86 @@ START_TEST(two_type_timeline_by_hand)
 }
 END_TEST
 
+/* One value of a query on the results file at path (the first column of its first row). */
+static double db_value(const char *path, const char *sql)
+{
+	sqlite3 *q;
+	sqlite3_stmt *stmt;
+	double v;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &q, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(q, sql, -1, &stmt, NULL) == SQLITE_OK, "%s: %s", sql, sqlite3_errmsg(q));
+	ck_assert_msg(sqlite3_step(stmt) == SQLITE_ROW, "no row: %s", sql);
+	v = sqlite3_column_double(stmt, 0);
+	sqlite3_finalize(stmt);
+	sqlite3_close(q);
+	return v;
+}
+
+/*
+ * Samples by type (table type_samples), on the timeline above with a 30 s sample period. Each row is one
+ * (sample, type): the type's instances in service at the sample instant (the g6e reserved and the p4d
+ * on-demand, both 1 all along) and its busy slots averaged over the period, from the table above:
+ *   g6e (R1 0-100, R7 120-150):  (0,30] 30/30 = 1; (30,60] 1; (60,90] 1; (90,120] 10/30 = 0.333333;
+ *                                (120,150] 30/30 = 1; (150,180] 0
+ *   p4d (R2 10-60, R3 20-40, R4 40-70, R5 60-100, R6 95-100):
+ *        (0,30]   R2 20 + R3 10 = 30 slot-s -> 1
+ *        (30,60]  R2 30 + R3 10 + R4 20 = 60 -> 2
+ *        (60,90]  R4 10 + R5 30 = 40 -> 1.333333
+ *        (90,120] R5 10 + R6 5 = 15 -> 0.5
+ *        (120,150] 0
+ * The types' busy slots add up to the samples row's (at 60 s: 1 + 2 = 3), and over the hour to the
+ * busy slot-seconds above: g6e 130, p4d 145 (sum of busy_slots x 30 s). 120 samples x 2 types = 240 rows.
+ */
+START_TEST(samples_by_type_by_hand)
+{
+	static const char *const want[][3] = {
+		{ "30", "1", "1" }, { "60", "1", "2" }, { "90", "1", "1.3333333333" }, { "120", "0.3333333333", "0.5" },
+		{ "150", "1", "0" }, { "180", "0", "0" },
+	};
+	char *text = malloc(sizeof two_types + 32), *scen, *db, sql[256];
+	struct world_report *rep = calloc(1, sizeof *rep);
+	struct store *st = NULL;
+	struct scenario sc;
+	struct sink sink;
+	struct diag d = {{0}};
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(rep);
+	snprintf(text, sizeof two_types + 32, "%ssample_period: 30s\n", two_types);
+	scen = test_write_file("types.yaml", text);
+	db = test_write_file("types.sqlite", "");
+	remove(db);
+	ck_assert_msg(scenario_load(&sc, scen, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_msg(store_open(&st, db, &d) == STATUS_OK, "%s", d.msg);
+	sink = store_sink(st, &d);
+	ck_assert_msg(world_run(&sc, &sink, "test", rep, &d) == STATUS_OK, "%s", d.msg);
+	store_close(st);
+	ck_assert_double_eq(db_value(db, "SELECT count(*) FROM type_samples"), 240);
+	for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+		static const char *const type[2] = { "g6e.xlarge", "p4d.24xlarge" };
+		for (int t = 0; t < 2; t++) {
+			snprintf(sql, sizeof sql, "SELECT instances FROM type_samples WHERE t_s = %s AND type = '%s'",
+				 want[i][0], type[t]);
+			ck_assert_double_eq_tol(db_value(db, sql), 1, 1e-9);
+			snprintf(sql, sizeof sql, "SELECT busy_slots FROM type_samples WHERE t_s = %s AND type = '%s'",
+				 want[i][0], type[t]);
+			ck_assert_double_eq_tol(db_value(db, sql), atof(want[i][1 + t]), 1e-9);
+		}
+	}
+	ck_assert_double_eq_tol(db_value(db, "SELECT busy_slots FROM samples WHERE t_s = 60"), 3, 1e-9);
+	ck_assert_double_eq_tol(db_value(db, "SELECT 30 * sum(busy_slots) FROM type_samples WHERE type = 'g6e.xlarge'"),
+				130, 1e-6);
+	ck_assert_double_eq_tol(db_value(db, "SELECT 30 * sum(busy_slots) FROM type_samples WHERE type = "
+					 "'p4d.24xlarge'"), 145, 1e-6);
+	scenario_fini(&sc);
+	free(rep);
+	free(text);
+	test_remove_file(db);
+	test_remove_file(scen);
+}
+END_TEST
+
 /*
  * The same requests with the types swapped in pool order (the p4d entry first): the p4d now takes what the
  * g6e took.
@@ -136,6 +224,45 @@ START_TEST(entry_prices_default_to_its_own_type)
 	/* GPUs: g6e 1 + p4d 8 on-demand, 8 Spot */
 	ck_assert_double_eq_tol(M("gpu_hours_paid_on_demand"), 9, 1e-9);
 	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 8, 1e-9);
+}
+END_TEST
+
+/*
+ * A Savings Plan over two types, each at its own rate (SOURCES.md [sp-highest-discount]). One clock hour
+ * (00:00-01:00 UTC); catalogue prices g6e.xlarge $2/h, p4d.24xlarge $30/h; one on-demand instance of each
+ * in service all hour: $2 + $30 of eligible usage. The plan commits $12/h with rates g6e 1.6 (discount
+ * 1 - 1.6/2 = 20%) and p4d 15 (1 - 15/30 = 50%). Highest discount first: the p4d's $30 costs 30 x 0.5 =
+ * $15 > $12, so $12 covers 12 / 0.5 = $24 of it ($6 left); nothing is left for the g6e ($2). On-demand
+ * bill 6 + 2 = $8, the plan $12, total $20, nothing unused. (One rate for both, the serving type's 20%:
+ * 12 / 0.8 = $15 covered, $17 on-demand, $29 in all.)
+ * Then `discount: 0.5` and no rates: every type at 50% (equal discounts: type order, the g6e's $2
+ * first, then $22 of the p4d's): 12 / 0.5 = $24 covered, $8 on-demand, as in any order. And a $20 commitment at the rates: p4d $15 (all $30 covered), then the g6e's $2
+ * costs $1.60, so $3.40 of the commitment is lost: on-demand $0, plan $20, unused $3.40.
+ */
+START_TEST(savings_plan_rates_per_type)
+{
+	const char *base =
+		"name: sp-types\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
+		"catalog: {g6e.xlarge: {usd_per_h: 2}, p4d.24xlarge: {usd_per_h: 30}}\n"
+		"serving:\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}}\n"
+		"fleet:\n  - {option: on_demand, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1}\n"
+		"  - {option: savings_plan, commit_usd_per_h: %s}\n";
+	char text[1024];
+
+	snprintf(text, sizeof text, base, "12, rates: {g6e.xlarge: 1.6, p4d.24xlarge: 15}");
+	capture_run(&cap, text, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 8, 1e-6);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 12, 1e-6);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 20, 1e-6);
+	snprintf(text, sizeof text, base, "12, discount: 0.5");
+	capture_run(&cap, text, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 8, 1e-6);
+	snprintf(text, sizeof text, base, "20, rates: {g6e.xlarge: 1.6, p4d.24xlarge: 15}");
+	capture_run(&cap, text, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0, 1e-6);
+	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 20, 1e-6);
+	ck_assert_double_eq_tol(M("commitment_unused_usd"), 3.4, 1e-6);
 }
 END_TEST
 
@@ -251,6 +378,8 @@ static Suite *world_types_suite(void)
 	TCase *tc = tcase_create("runs");
 
 	tcase_add_test(tc, two_type_timeline_by_hand);
+	tcase_add_test(tc, samples_by_type_by_hand);
+	tcase_add_test(tc, savings_plan_rates_per_type);
 	tcase_add_test(tc, allocation_order_decides_the_type);
 	tcase_add_test(tc, entry_prices_default_to_its_own_type);
 	tcase_add_test(tc, vcpu_quota_per_family);

@@ -2,7 +2,8 @@
  * check_zones: availability zones (models/fleet_zone.c, models/scenario_zones.c) in whole runs, against
  * timelines worked out by hand in the comments: a zone-wide outage that takes one zone's Spot pool and
  * ICE-blocks its on-demand while the other zone serves; the same outage on a plan that does not spread;
- * Spot entries of one zone reclaimed together, of two zones independently; random streams named by zone.
+ * Spot entries of one zone reclaimed together, of two zones independently; of two types in one zone
+ * independently; random streams named by zone.
  * The loader's errors are in tests/data/bad/zone_*.yaml (check_scenario, e2e_bad_scenarios).
  */
 #include <check.h>
@@ -251,6 +252,86 @@ START_TEST(spot_entries_of_one_zone_share_its_pool)
 }
 END_TEST
 
+/* pools() with a second type, g6e.xlarge, beside the serving type g6.xlarge. */
+static const char *typed_pools(const char *fleet)
+{
+	snprintf(yaml, sizeof yaml,
+		 "name: pools\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, startup_s: 60, types: {g6e.xlarge: {service_scale: 1}}}\n"
+		 "zones:\n  - {name: use1-az1}\n  - {name: use1-az2}\n  - {name: use1-az3}\n"
+		 "fleet:\n%s", fleet);
+	return yaml;
+}
+
+/* The times of the reclaims that took something, in order, into t[0 .. max); their count in *n. */
+static void taking_reclaims(double *t, int *counts, int max, int *n)
+{
+	const struct capture_event *e;
+
+	*n = 0;
+	for (int i = 0; (e = capture_find(&cap, "spot_reclaim", i)); i++) {
+		if (e->count == 0)
+			continue;  /* a closed, empty pool's later reclaims take 0 */
+		ck_assert_int_lt(*n, max);
+		t[*n] = e->t_s;
+		counts[(*n)++] = e->count;
+	}
+}
+
+START_TEST(spot_pools_are_per_type_and_zone)
+{
+	/*
+	 * In use1-az1: two Spot entries of g6.xlarge (the serving type) and one of g6e.xlarge, 2 instances each
+	 * (max 2: no replacement can launch, every pool is closed for a mean 300 days after its reclaim, and the
+	 * other entries are full). The g6.xlarge entries share one pool, "spot_pool.use1-az1"; g6e.xlarge is
+	 * another, "spot_pool.use1-az1.g6e.xlarge". So there are exactly two reclaims that take anything, at
+	 * different times: the g6 pool's takes ceil(1 x (2 + 2)) = 4 at once, the g6e pool's ceil(1 x 2) = 2;
+	 * spot_interruptions = 4 + 2 = 6. (With one pool per zone, as before, the first reclaim took all
+	 * ceil(1 x 6) = 6.)
+	 */
+	const char *g6 = "  - {option: spot, zone: use1-az1, count: 2, max: 2, " POOL "}\n";
+	const char *g6e = "  - {option: spot, zone: use1-az1, instance_type: g6e.xlarge, count: 2, max: 2, " POOL "}\n";
+	char fleet[1024];
+	double t[4], t_g6, t_g6e;
+	int counts[4], n;
+
+	snprintf(fleet, sizeof fleet, "%s%s%s", g6, g6, g6e);
+	capture_run(&cap, typed_pools(fleet), NULL, 0);
+	taking_reclaims(t, counts, 4, &n);
+	ck_assert_int_eq(n, 2);
+	ck_assert_double_gt(t[1], t[0]);
+	ck_assert_int_eq(counts[0] + counts[1], 6);
+	ck_assert(counts[0] == 4 || counts[1] == 4);
+	ck_assert(counts[0] == 2 || counts[1] == 2);
+	ck_assert_double_eq(M("spot_interruptions"), 6);
+	t_g6 = counts[0] == 4 ? t[0] : t[1];
+	t_g6e = counts[0] == 4 ? t[1] : t[0];
+	/* each reclaim's notices come at its own time: 4 at the g6 pool's, 2 at the g6e pool's */
+	ck_assert_int_eq(capture_count(&cap, "interrupt"), 6);
+	for (int i = 0, at_g6 = 0; i < 6; i++) {
+		double at = capture_find(&cap, "interrupt", i)->t_s;
+		ck_assert(fabs(at - t_g6) < TOL || fabs(at - t_g6e) < TOL);
+		at_g6 += fabs(at - t_g6) < TOL;
+		if (i == 5)
+			ck_assert_int_eq(at_g6, 4);
+	}
+	/* Each pool draws from its own stream: the g6 pool alone reclaims at the same time (its stream's name
+	 * is the one it had before types), and so does the g6e pool alone. */
+	snprintf(fleet, sizeof fleet, "%s%s", g6, g6);
+	capture_run(&cap, typed_pools(fleet), NULL, 0);
+	taking_reclaims(t, counts, 4, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(counts[0], 4);
+	ck_assert_double_eq_tol(t[0], t_g6, TOL);
+	capture_run(&cap, typed_pools(g6e), NULL, 0);
+	taking_reclaims(t, counts, 4, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(counts[0], 2);
+	ck_assert_double_eq_tol(t[0], t_g6e, TOL);
+}
+END_TEST
+
 START_TEST(streams_are_named_by_zone)
 {
 	/*
@@ -299,6 +380,7 @@ static Suite *zones_suite(void)
 	tcase_add_test(tc, zone_outage_takes_a_capacity_block_until_the_zone_is_back);
 	tcase_add_test(tc, capacity_block_opening_in_an_outage_comes_when_the_zone_is_back);
 	tcase_add_test(tc, spot_entries_of_one_zone_share_its_pool);
+	tcase_add_test(tc, spot_pools_are_per_type_and_zone);
 	tcase_add_test(tc, streams_are_named_by_zone);
 	suite_add_tcase(s, tc);
 	return s;

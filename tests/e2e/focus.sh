@@ -3,7 +3,8 @@
 # plan, reserved terms with upfront fees, ODCR, Spot, a Capacity Block; horizons shortened where a scenario
 # allows) the CSV validates against tests/data/focus/columns.txt and EffectiveCost sums, per option, to the
 # run's cost_<option>_usd to the cent (tests/e2e/focus.py); unused commitment has its own rows, worked out by
-# hand on a small plan; bad usage and unknown runs exit 2.
+# hand on a small plan; bad usage and unknown runs exit 2. `gpucap export --samples`: a three-type run's
+# time series, each type's columns adding up to the run's.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -107,6 +108,28 @@ assert len(buys) == 2 and abs(buys[0] - 1000) < 1e-6 and abs(buys[1] - 1440) < 1
 assert all(r["CapacityReservationId"] == "gpucap:training_plan" for r in rows), rows[0]
 assert abs(sum(float(r["EffectiveCost"]) for r in rows) - 2440) < 1e-6
 PY
+
+# --samples: the time series, with two columns per type for a run of several types (analysis/series.h)
+"$GPUCAP" run "$SRC/scenarios/three-types.yaml" --db r.sqlite --set horizon=2h >/dev/null 2>err.txt
+check "three-types runs" test $? -eq 0
+id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")
+"$GPUCAP" export --samples $id --db r.sqlite -o samples.csv
+check "export --samples exits 0" test $? -eq 0
+check "samples: 120 rows, each type's busy slots add up to busy_slots, its instances to at most the total" \
+	python3 - samples.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+types = [c[len("busy_slots:"):] for c in rows[0] if c.startswith("busy_slots:")]
+assert types[0] == "p5.48xlarge" and sorted(types[1:]) == ["g6e.48xlarge", "p4d.24xlarge"], types
+assert len(rows) == 120, len(rows)
+for r in rows:
+    assert abs(sum(float(r["busy_slots:" + t]) for t in types) - float(r["busy_slots"])) < 1e-6, r
+    assert sum(float(r["instances:" + t]) for t in types) <= float(r["instances_total"]) + 1e-9, r
+PY
+"$GPUCAP" export --samples 1 --db r.sqlite >one.csv
+check "a run of one type: no type columns" sh -c '! head -1 one.csv | grep -q "instances:"'
+"$GPUCAP" export --db r.sqlite --samples 1 --focus 1 >/dev/null 2>&1; rc=$?
+check "--samples with --focus exits 2 (got $rc)" test $rc -eq 2
 
 "$GPUCAP" export --db r.sqlite --focus 99 >/dev/null 2>err.txt; rc=$?
 check "unknown run exits 2 (got $rc)" test $rc -eq 2
