@@ -1,6 +1,6 @@
 /*
  * option_plan: one segment (Reserved Capacity) of a SageMaker training plan. The loader expands a plan
- * into one fleet entry per segment (scenario_fleet.c), so each group here is one segment.
+ * into one fleet entry per segment (scenario_plan.c), so each group here is one segment.
  *
  * Rules (SOURCES.md [tp-upfront], [tp-expiry-30min], [tp-expiry-notice], [cb-instances-in-window]):
  *  - paid up front for the whole segment, used or not, exactly as a Capacity Block (reservation.c): the

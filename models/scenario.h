@@ -256,7 +256,7 @@ struct fleet_entry {
 	enum fleet_use use;       /* `use`: serving (default) | jobs */
 	int count;                /* reserved/odcr/capacity_block: instances bought; on_demand/spot: at t = 0 */
 	bool count_auto;          /* on_demand/spot `count: auto`: count was computed from the policy's target
-	                             and the arrival rate at t = 0 (scenario_fleet.c) */
+	                             and the arrival rate at t = 0 (scenario_finish.c) */
 	int max;                  /* most instances this entry may hold; = count for reserved/odcr/blocks;
 	                             0 for savings_plan (it holds no instances) */
 	double usd_per_h;         /* reserved: hourly part; on_demand/odcr: rate; spot: fixed price (with a
@@ -308,7 +308,7 @@ struct fleet_entry {
 	/* capacity_block (training_plan: a segment's start, and its days x 24 h) */
 	int64_t start_us;             /* `start` (a UTC time), from the scenario start; may be negative */
 	int64_t duration_us;          /* `duration`, or `end` - `start`: ends at 11:30 UTC, within a day
-	                                 of 1..14 days or 21..182 days in 7-day steps (scenario_fleet.c) */
+	                                 of 1..14 days or 21..182 days in 7-day steps (scenario_block.c) */
 
 	/* savings_plan */
 	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */

@@ -1,6 +1,6 @@
 /*
- * scenario_load: what the parts of the scenario loader share (private to scenario.c, scenario_workload.c,
- * scenario_fleet.c, scenario_policy.c and scenario_jobs.c).
+ * scenario_load: what the parts of the scenario loader share (private to the loader's files, models/scenario*.c:
+ * scenario.c, scenario_workload.c, scenario_fleet.c and the option readers beside it, scenario_policy.c, ...).
  *
  * A load in progress lives in a struct load: the parsed YAML, the scenario being filled (copied to the
  * caller only when every step has succeeded), the refs that later cross-checks point back into, and the
@@ -200,6 +200,19 @@ int scenario_load_predictive(struct load *l);
 
 /* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
 
+/* An entry's `usd_per_h` into f->usd_per_h, which holds the default; f->price_given says whether it was written. */
+int scenario_load_entry_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+
+/* A required `count` in [lo, hi] (what: the missing-key hint); the entry holds exactly that many (max = count). */
+int scenario_load_bought(struct load *l, const struct scenario_yaml_ref *e, int lo, int hi, const char *what,
+			 struct fleet_entry *f);
+
+/* The readers of one option's entry, after its keys are checked: on_demand and spot (with gcp_dws_flex and
+ * gcp_preemptible) in scenario_spot.c, capacity_block (with gcp_calendar) in scenario_block.c. */
+int scenario_load_on_demand(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+int scenario_load_spot(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+int scenario_load_capacity_block(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f);
+
 /* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them). */
 int scenario_load_fleet(struct load *l);
 
@@ -329,10 +342,11 @@ extern const struct scenario_yaml_bounds *const scenario_load_positive_rate, *co
 	*const scenario_load_amplitude, *const scenario_load_hour, *const scenario_load_factor,
 	*const scenario_load_magnitude, *const scenario_load_scale, *const scenario_load_speedup,
 	*const scenario_load_growth;
-/* scenario_fleet.c */
-extern const struct scenario_load_names scenario_load_outage_keys, scenario_load_quota_keys,
-	scenario_load_retry_keys, scenario_load_allocation_keys, scenario_load_term_names,
-	scenario_load_payment_names, scenario_load_strategy_names, scenario_load_band_names;
+/* scenario_spot.c, scenario_limits.c, scenario_fleet.c */
+extern const struct scenario_load_names scenario_load_outage_keys, scenario_load_band_names;
+extern const struct scenario_load_names scenario_load_quota_keys, scenario_load_retry_keys,
+	scenario_load_allocation_keys, scenario_load_strategy_names;
+extern const struct scenario_load_names scenario_load_term_names, scenario_load_payment_names;
 extern const struct scenario_load_variants scenario_load_option;
 extern const struct scenario_yaml_bounds *const scenario_load_price, *const scenario_load_rate,
 	*const scenario_load_upfront, *const scenario_load_fraction, *const scenario_load_share,
