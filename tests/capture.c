@@ -115,6 +115,14 @@ double capture_metric(const struct capture *c, const char *name)
 	return NAN;
 }
 
+double capture_need(const struct capture *c, const char *name)
+{
+	double v = capture_metric(c, name);
+
+	ck_assert_msg(!isnan(v), "metric %s missing or NaN", name);
+	return v;
+}
+
 const struct capture_event *capture_find(const struct capture *c, const char *kind, int i)
 {
 	for (int k = 0; k < c->nevents; k++)

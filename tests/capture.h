@@ -52,6 +52,9 @@ void capture_run(struct capture *c, const char *yaml, const char *const *sets, i
 /* The metric named name, or NaN. */
 double capture_metric(const struct capture *c, const char *name);
 
+/* The metric named name, failing the current Check test when it is missing or NaN. */
+double capture_need(const struct capture *c, const char *name);
+
 /* The i-th event of kind `kind` (0-based), or NULL. */
 const struct capture_event *capture_find(const struct capture *c, const char *kind, int i);
 
