@@ -1,4 +1,4 @@
--- gpucap results database, schema version 6: the tables (the views are in analysis/summary_view.sql and
+-- gpucap results database, schema version 9: the tables (the views are in analysis/summary_view.sql and
 -- analysis/stats_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
