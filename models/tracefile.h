@@ -24,13 +24,39 @@
 #include "diag.h"
 
 #define TRACEFILE_LINE_MAX (64 * 1024)   /* longest row accepted, bytes */
+#define TRACEFILE_JSONL_LINE_MAX (1024 * 1024)  /* longest JSON-lines row accepted (hash lists are long) */
 #define TRACEFILE_COLUMN_MAX 64           /* bytes in a column name, including the NUL */
+#define TRACEFILE_HASHES_MAX 16384        /* hash ids accepted in one row */
+#define TRACEFILE_WHERE_MAX 4             /* columns a row filter may test */
+#define TRACEFILE_WHERE_VALUES 16         /* values listed for one such column */
+#define TRACEFILE_VALUE_MAX 64            /* bytes in one listed value, including the NUL */
+#define TRACEFILE_BLOCK_TOKENS 512        /* tokens per hash block by default: the Mooncake traces' (SOURCES.md
+                                             [mooncake-trace]) */
+
+enum trace_format {
+	TRACE_FORMAT_CSV,     /* a header line naming the columns, then one row per line (libcsv) */
+	TRACE_FORMAT_JSONL    /* one JSON object per line, its keys named by the mapping (YAJL 2) */
+};
 
 enum trace_time_format {
 	TRACE_TIME_ISO,       /* ISO-8601 UTC: "2026-12-01T00:00:00Z", "2023-11-16 18:17:03.9799600" (no zone = UTC) */
 	TRACE_TIME_EPOCH_S,   /* seconds since 1970-01-01 UTC, may have a fraction */
 	TRACE_TIME_EPOCH_MS,  /* milliseconds since 1970-01-01 UTC */
-	TRACE_TIME_SECONDS    /* seconds from the start of the trace (any origin), may have a fraction */
+	TRACE_TIME_SECONDS,   /* seconds from the start of the trace (any origin), may have a fraction */
+	TRACE_TIME_MILLISECONDS  /* milliseconds from the start of the trace (any origin): Mooncake's */
+};
+
+/* Whether times in format f count from the trace's own origin (kept as written when replayed). */
+static inline bool tracefile_relative(enum trace_time_format f)
+{
+	return f == TRACE_TIME_SECONDS || f == TRACE_TIME_MILLISECONDS;
+}
+
+/* A row filter: keep a row only when its column's value, as text, is one of the listed values. */
+struct trace_where {
+	char column[TRACEFILE_COLUMN_MAX];
+	int nvalues;                                              /* 1..TRACEFILE_WHERE_VALUES */
+	char values[TRACEFILE_WHERE_VALUES][TRACEFILE_VALUE_MAX];
 };
 
 struct trace_mapping {
@@ -39,6 +65,11 @@ struct trace_mapping {
 	char input_tokens_column[TRACEFILE_COLUMN_MAX];   /* prompt tokens; "" = none */
 	char output_tokens_column[TRACEFILE_COLUMN_MAX];  /* output tokens; "" = none */
 	char service_column[TRACEFILE_COLUMN_MAX];       /* service time in seconds; "" = none */
+	enum trace_format format;                         /* CSV (the default, 0) or JSON lines */
+	char hash_column[TRACEFILE_COLUMN_MAX];           /* JSON lines only: an array of prefix block ids; "" = none */
+	int32_t block_tokens;                             /* tokens per hash block (kept for the prefix cache) */
+	int nwhere;                                       /* row filters, all must hold; 0 = keep every row */
+	struct trace_where where[TRACEFILE_WHERE_MAX];
 };
 
 struct trace_record {
@@ -48,6 +79,10 @@ struct trace_record {
 	int32_t in_tokens;   /* prompt tokens, -1 when the mapping has no such column */
 	int32_t out_tokens;  /* output tokens, -1 when none */
 	double service_s;    /* service time, NaN when none */
+	const uint64_t *hashes;  /* the row's hash ids, in the reader's buffers: valid until the call after next
+	                            (two buffers alternate, so a one-row look-ahead keeps them); NULL when the
+	                            mapping has no hash column */
+	int32_t nhashes;     /* how many, 0..TRACEFILE_HASHES_MAX */
 };
 
 struct trace_summary {
@@ -56,6 +91,7 @@ struct trace_summary {
 	bool has_tokens;          /* the mapping has token columns */
 	double in_sum, out_sum;   /* token totals */
 	int32_t in_max, out_max;  /* largest token counts */
+	int64_t filtered;         /* rows the mapping's `where` left out (not requests) */
 };
 
 struct tracefile;  /* opaque: an open trace */
@@ -72,6 +108,9 @@ int tracefile_next(struct tracefile *t, struct trace_record *rec, struct diag *d
 
 /* Start again from the first row: a full restart from byte 0 (header, first row), also after a failure. */
 int tracefile_rewind(struct tracefile *t, struct diag *d);
+
+/* Rows the `where` filter has left out since the last open or rewind. */
+int64_t tracefile_filtered(const struct tracefile *t);
 
 /* Close; NULL allowed. */
 void tracefile_close(struct tracefile *t);

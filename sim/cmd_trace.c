@@ -257,7 +257,7 @@ static struct minutes minute_stats(struct stats *s)
 
 static bool absolute(const struct trace_mapping *m)
 {
-	return m->time_format != TRACE_TIME_SECONDS;
+	return !tracefile_relative(m->time_format);
 }
 
 /* "2023-11-16T18:17:03.979960Z" for an absolute time, "12.500000" seconds for a relative one. */
