@@ -443,7 +443,7 @@ START_TEST(trace_mapping_errors)
 		       "bytes, got 64 bytes");
 	workload_fails("", GENERIC_TRACE "    format: generic\n    columns: {time: t, time_format: unix}\n"
 		       EXP_SERVICE, "t.yaml:10:37: workload.arrivals.columns.time_format: expected iso, epoch_s, "
-		       "epoch_ms or seconds, got 'unix'");
+		       "epoch_ms, seconds or milliseconds, got 'unix'");
 	/* service kind trace needs a service_s column (azure has none) */
 	workload_fails("", "  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/azure_5.csv\n"
 		       "  service: {kind: trace}\n", "t.yaml:9:19: workload.service.kind: service kind trace takes "
