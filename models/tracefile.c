@@ -74,6 +74,7 @@ struct tracefile {
 	unsigned keymask;             /* mapped columns the current depth-1 key names (bit k) */
 	bool in_hash;                 /* inside the hash-id array */
 	int objects;                  /* top-level objects ended on the current line */
+	bool any_object;              /* an object has begun since the start (else there is nothing to finish) */
 	enum jtype jt[C_N];           /* the types met for the mapped keys of the current object, J_NONE: absent */
 	uint64_t *hashes;             /* the current row's hash ids, owned, grown to the largest row */
 	int32_t nhashes, hcap;
@@ -146,8 +147,9 @@ static int bad_value(struct tracefile *t, int k, bool negative)
 {
 	char got[GOT_BUF];
 
-	return fail(t, STATUS_EINPUT, t->row_line, "%s %s %s in column '%s'; expected %s",
-		    negative ? "negative" : "bad", what[k], quote(t->val[k], got), t->name[k], expected(t, k));
+	return fail(t, STATUS_EINPUT, t->row_line, "%s %s %s in %s '%s'; expected %s",
+		    negative ? "negative" : "bad", what[k], quote(t->val[k], got), t->jsonl ? "key" : "column",
+		    t->name[k], expected(t, k));
 }
 
 static int not_text(struct tracefile *t)
@@ -601,6 +603,7 @@ static int j_open(struct tracefile *t, enum jtype j)
 		if (t->objects > 0)
 			return !not_object(t, "a second JSON object on the line");
 		t->row_line = t->line;
+		t->any_object = true;
 		if (t->hswap) {  /* keep the returned row's ids; a filtered row's are simply overwritten */
 			uint64_t *h = t->hashes;
 			int32_t cap = t->hcap;
@@ -666,28 +669,31 @@ static bool type_ok(const struct tracefile *t, int k)
 	return t->jt[k] == J_NUMBER;
 }
 
-/* A whole object has been read: check its mapped keys (filter keys first) and take the row. */
+/* Mapped key k of the object just read: present, and of the type its role needs. */
+static int check_key(struct tracefile *t, int k)
+{
+	if (!t->name[k][0])
+		return STATUS_OK;
+	if (t->jt[k] == J_NONE)
+		return fail(t, STATUS_EINPUT, t->row_line, "no key '%s' in the object; expected the %s key named in "
+			    "the mapping (names are case-sensitive)", t->name[k], role[k]);
+	if (k != C_HASH && !type_ok(t, k))
+		return wrong_type(t, k, t->jt[k], k >= C_WHERE ? "a string, number, true, false or null" :
+				  k == C_TIME && t->m.time_format == TRACE_TIME_ISO ? "a string" : "a number");
+	return STATUS_OK;
+}
+
+/* A whole object has been read: check its filter keys, then (a row kept) its other mapped keys; take it. */
 static int end_object(struct tracefile *t)
 {
-	static const int order[C_N] = { C_WHERE, C_WHERE + 1, C_WHERE + 2, C_WHERE + 3, C_TIME, C_IN, C_OUT,
-		C_SERVICE, C_HASH };
+	int rc;
 
-	for (int i = 0; i < C_N; i++) {
-		int k = order[i];
-
-		if (!t->name[k][0])
-			continue;
-		if (t->jt[k] == J_NONE)
-			return fail(t, STATUS_EINPUT, t->row_line, "no key '%s' in the object; expected the %s key "
-				    "named in the mapping (names are case-sensitive)", t->name[k], role[k]);
-		if (k == C_HASH)
-			break;
-		if (!type_ok(t, k))
-			return wrong_type(t, k, t->jt[k], k >= C_WHERE ? "a string, number, true, false or null" :
-					  k == C_TIME && t->m.time_format == TRACE_TIME_ISO ? "a string" : "a number");
-		if (k == C_WHERE + TRACEFILE_WHERE_MAX - 1 && !kept(t))
-			break;  /* filtered out: its other keys do not matter */
-	}
+	for (int k = C_WHERE; k < C_N; k++)
+		if ((rc = check_key(t, k)))
+			return rc;
+	for (int k = 0; k < C_WHERE && kept(t); k++)  /* a row left out: its other keys do not matter */
+		if ((rc = check_key(t, k)))
+			return rc;
 	return take_row(t);
 }
 
@@ -819,7 +825,7 @@ static void refill(struct tracefile *t)
 	if (t->need > 0) {
 		not_text(t);  /* the file ends inside a character */
 	} else if (t->jsonl) {
-		if (yajl_complete_parse(t->y) != yajl_status_ok)
+		if (t->any_object && yajl_complete_parse(t->y) != yajl_status_ok)
 			json_failed(t);
 		json_line_end(t);
 	} else if (csv_fini(&t->csv, on_field, on_row, t) != 0) {
@@ -874,6 +880,7 @@ static int start(struct tracefile *t)
 	t->keymask = 0;
 	t->in_hash = false;
 	t->objects = 0;
+	t->any_object = false;
 	t->nhashes = 0;
 	for (int k = 0; k < C_N && t->jsonl; k++)
 		t->col[k] = t->name[k][0] ? k : -1;  /* keys are looked up by name; col[] says which are mapped */
@@ -882,12 +889,12 @@ static int start(struct tracefile *t)
 		return fail(t, STATUS_EIO, 0, "cannot read: %s; expected a readable trace file", strerror(errno));
 	rc = pull(t);
 	if (rc == STATUS_DONE && t->filtered > 0)
-		return fail(t, STATUS_EINPUT, t->line - 1, "all %lld rows were left out by the `where` filter; "
+		return fail(t, STATUS_EINPUT, t->line > 1 ? t->line - 1 : 1, "all %lld rows were left out by the `where` filter; "
 			    "expected at least one row that the filter keeps", (long long)t->filtered);
 	if (rc == STATUS_DONE && t->jsonl)
-		return fail(t, STATUS_EINPUT, 0, "no objects in the file; expected one JSON object per line");
+		return fail(t, STATUS_EINPUT, 1, "no objects in the file; expected one JSON object per line");
 	if (rc == STATUS_DONE && t->ncols == 0)
-		return fail(t, STATUS_EINPUT, 0, "empty file; expected a header line and rows");
+		return fail(t, STATUS_EINPUT, 1, "empty file; expected a header line and rows");
 	if (rc == STATUS_DONE)
 		return fail(t, STATUS_EINPUT, t->header_line, "no rows after the header; expected at least one "
 			    "row, one request per line");
