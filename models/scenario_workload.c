@@ -311,18 +311,6 @@ static int read_columns(struct load *l, const struct scenario_yaml_ref *arr, str
 	return read_column(l, &cols, "service_s", m->service_column);
 }
 
-/* The Mooncake traces' layout (SOURCES.md [mooncake-trace]): JSON lines, times in ms from the trace start. */
-static void mooncake_mapping(struct trace_mapping *m)
-{
-	memset(m, 0, sizeof *m);
-	m->format = TRACE_FORMAT_JSONL;
-	snprintf(m->time_column, sizeof m->time_column, "timestamp");
-	m->time_format = TRACE_TIME_MILLISECONDS;
-	snprintf(m->input_tokens_column, sizeof m->input_tokens_column, "input_length");
-	snprintf(m->output_tokens_column, sizeof m->output_tokens_column, "output_length");
-	snprintf(m->hash_column, sizeof m->hash_column, "hash_ids");
-}
-
 /* `where: {COLUMN: [V1, V2], ...}`: keep the rows whose COLUMN's text is one of the values (all must hold). */
 static int read_where(struct load *l, const struct scenario_yaml_ref *arr, struct trace_mapping *m)
 {
@@ -405,7 +393,7 @@ static int read_trace(struct load *l, const struct scenario_yaml_ref *arr)
 	if (format == TF_AZURE)
 		tracefile_azure_mapping(&l->sc.arrivals.mapping);
 	else if (format == TF_MOONCAKE)
-		mooncake_mapping(&l->sc.arrivals.mapping);
+		tracefile_mooncake_mapping(&l->sc.arrivals.mapping);
 	else if ((rc = read_columns(l, arr, &l->sc.arrivals.mapping)))
 		return rc;
 	if (format == TF_JSONL)

@@ -912,6 +912,19 @@ void tracefile_azure_mapping(struct trace_mapping *m)
 	snprintf(m->output_tokens_column, sizeof m->output_tokens_column, "GeneratedTokens");
 }
 
+/* SOURCES.md [mooncake-trace]: JSON lines, times in ms from the trace's start, 512-token blocks. */
+void tracefile_mooncake_mapping(struct trace_mapping *m)
+{
+	memset(m, 0, sizeof *m);
+	m->format = TRACE_FORMAT_JSONL;
+	snprintf(m->time_column, sizeof m->time_column, "timestamp");
+	m->time_format = TRACE_TIME_MILLISECONDS;
+	snprintf(m->input_tokens_column, sizeof m->input_tokens_column, "input_length");
+	snprintf(m->output_tokens_column, sizeof m->output_tokens_column, "output_length");
+	snprintf(m->hash_column, sizeof m->hash_column, "hash_ids");
+	m->block_tokens = TRACEFILE_BLOCK_TOKENS;
+}
+
 int tracefile_open(struct tracefile **out, const char *path, const char *label, const struct trace_mapping *m,
 		   struct diag *d)
 {

@@ -99,6 +99,10 @@ struct tracefile;  /* opaque: an open trace */
 /* The mapping of the Azure LLM inference traces 2023. */
 void tracefile_azure_mapping(struct trace_mapping *m);
 
+/* The mapping of the Mooncake traces (FAST 2025): JSON lines, `timestamp` in ms from the trace's start,
+ * `input_length`, `output_length`, `hash_ids` in blocks of TRACEFILE_BLOCK_TOKENS tokens. */
+void tracefile_mooncake_mapping(struct trace_mapping *m);
+
 /* Open `path` (label names it in messages; NULL: the path) and read its header. Returns owned in *out. */
 int tracefile_open(struct tracefile **out, const char *path, const char *label, const struct trace_mapping *m,
 		   struct diag *d);
