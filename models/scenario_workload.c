@@ -335,7 +335,7 @@ static int read_where(struct load *l, const struct scenario_yaml_ref *arr, struc
 			return scenario_yaml_fail(&l->y, &vals, "column name '%.80s' is too long; expected at most %d "
 						  "bytes", name, TRACEFILE_COLUMN_MAX - 1);
 		snprintf(tw->column, sizeof tw->column, "%s", name);
-		if ((rc = scenario_yaml_list(&l->y, &vals, 1, TRACEFILE_WHERE_VALUES, "the values to keep, as "
+		if ((rc = scenario_yaml_list(&l->y, &vals, 1, TRACEFILE_WHERE_VALUES, "values to keep, as "
 					     "written in the trace", &nv)))
 			return rc;
 		for (int j = 0; j < nv; j++) {
