@@ -1,19 +1,29 @@
 /*
- * tracefile: a request trace in a CSV file, read a block at a time.
+ * tracefile: a request trace in a CSV or JSON-lines file, read a block at a time.
  *
  * One row is one request. A header line names the columns; a struct trace_mapping says which column holds
  * the arrival time (and in which format) and, optionally, the prompt tokens, output tokens and service
  * time. The Azure LLM inference traces of 2023 (header TIMESTAMP,ContextTokens,GeneratedTokens; times
  * "2023-11-16 18:17:03.9799600", UTC) read with tracefile_azure_mapping() and no other setting.
  *
- * Streaming: the file is read with libcsv 64 KiB at a time; memory does not grow with the file's length.
- * A row longer than TRACEFILE_LINE_MAX bytes is an error (a binary or corrupted file), as are NUL bytes.
+ * JSON lines (mapping.format TRACE_FORMAT_JSONL): one JSON object per line, blank lines skipped; the mapping
+ * names keys instead of header columns, and hash_column an array of prefix block ids (whole numbers, at
+ * most TRACEFILE_HASHES_MAX a row) that each record points to. The Mooncake traces read with
+ * tracefile_mooncake_mapping(). In both formats token counts may be integral decimals (63.0, 6.3e1), and
+ * mapping.where keeps only the rows whose filter columns hold one of the listed texts (the others are
+ * counted in tracefile_filtered() and trace_summary.filtered, and are not requests).
+ *
+ * Streaming: the file is read 64 KiB at a time (libcsv or YAJL 2); memory does not grow with the file's
+ * length (the hash-id buffers grow to the longest row). A row longer than TRACEFILE_LINE_MAX bytes (JSON
+ * lines: TRACEFILE_JSONL_LINE_MAX) is an error (a binary or corrupted file), as are NUL bytes.
  *
  * Errors (STATUS_EINPUT, message "FILE:LINE: what; expected what", LINE counting from 1 with the header as
  * line 1): a missing header column, a row with too few fields, a bad or negative timestamp, a timestamp
  * earlier than the previous row's ("out of order"), a token count that is negative or not an integer, a
  * service time that is negative or not a number, an empty file or one with a header only, a binary file,
- * an over-long line. STATUS_ENOENT for a file that cannot be opened, STATUS_EIO for a read error.
+ * an over-long line, every row left out by the filter; in JSON lines also a line that is not one complete
+ * object, a missing mapped key or one of the wrong type, a bad hash id. STATUS_ENOENT for a file that cannot
+ * be opened, STATUS_EIO for a read error.
  */
 #ifndef GPUCAP_TRACEFILE_H
 #define GPUCAP_TRACEFILE_H
