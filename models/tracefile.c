@@ -510,9 +510,20 @@ static int not_object(struct tracefile *t, const char *got)
 	return fail(t, STATUS_EINPUT, t->line, "%s; expected one JSON object per line", got);
 }
 
-static int wrong_type(struct tracefile *t, int k, enum jtype got, const char *want)
+/* What mapped key k's value must be. */
+static const char *want_type(const struct tracefile *t, int k)
 {
-	return fail(t, STATUS_EINPUT, t->row_line, "key '%s' is %s; expected %s", t->name[k], jtype_name(got), want);
+	if (k == C_HASH)
+		return "an array of whole numbers (prefix block ids)";
+	if (k >= C_WHERE)
+		return "a string, number, true, false or null";
+	return k == C_TIME && t->m.time_format == TRACE_TIME_ISO ? "a string" : "a number";
+}
+
+static int wrong_type(struct tracefile *t, int k, enum jtype got)
+{
+	return fail(t, STATUS_EINPUT, t->row_line, "key '%s' is %s; expected %s", t->name[k], jtype_name(got),
+		    want_type(t, k));
 }
 
 /* A hash id: digits only, 0 to INT64_MAX. */
@@ -555,7 +566,7 @@ static int j_scalar(struct tracefile *t, enum jtype j, const char *s, size_t len
 		return !not_object(t, j == J_STRING ? "a JSON string, not an object" : "a JSON scalar, not an object");
 	if (t->in_hash && t->depth == 2) {
 		if (j != J_NUMBER)
-			return !wrong_type(t, C_HASH, j, "an array of whole numbers (prefix block ids)");
+			return !wrong_type(t, C_HASH, j);
 		return hash_id(t, s, len) == STATUS_OK;
 	}
 	if (t->depth != 1)
@@ -566,7 +577,7 @@ static int j_scalar(struct tracefile *t, enum jtype j, const char *s, size_t len
 		if (!(t->keymask >> k & 1))
 			continue;
 		if (k == C_HASH)
-			return !wrong_type(t, k, j, "an array of whole numbers (prefix block ids)");
+			return !wrong_type(t, k, j);
 		for (size_t i = 0; i < n; i++)
 			t->val[k][i] = s[i] ? s[i] : '?';  /* a \u0000 in a string cannot pass as its end */
 		t->val[k][n] = '\0';
@@ -623,13 +634,11 @@ static int j_open(struct tracefile *t, enum jtype j)
 		for (int k = 0; k < C_N; k++)
 			t->jt[k] = J_NONE;
 	} else if (t->in_hash && t->depth == 2) {
-		return !wrong_type(t, C_HASH, j, "an array of whole numbers (prefix block ids)");
+		return !wrong_type(t, C_HASH, j);
 	} else if (t->depth == 1 && t->keymask) {
 		for (int k = 0; k < C_N; k++)
 			if (t->keymask >> k & 1 && (k != C_HASH || j != J_ARRAY))
-				return !wrong_type(t, k, j, k == C_HASH ? "an array of whole numbers (prefix block "
-						   "ids)" : k >= C_WHERE ? "a string, number, true, false or null" :
-						   k == C_TIME && t->m.time_format == TRACE_TIME_ISO ? "a string" : "a number");
+				return !wrong_type(t, k, j);
 		t->in_hash = true;
 		t->nhashes = 0;
 		t->jt[C_HASH] = J_ARRAY;
@@ -682,8 +691,7 @@ static int check_key(struct tracefile *t, int k)
 		return fail(t, STATUS_EINPUT, t->row_line, "no key '%s' in the object; expected the %s key named in "
 			    "the mapping (names are case-sensitive)", t->name[k], role[k]);
 	if (k != C_HASH && !type_ok(t, k))
-		return wrong_type(t, k, t->jt[k], k >= C_WHERE ? "a string, number, true, false or null" :
-				  k == C_TIME && t->m.time_format == TRACE_TIME_ISO ? "a string" : "a number");
+		return wrong_type(t, k, t->jt[k]);
 	return STATUS_OK;
 }
 
@@ -893,8 +901,8 @@ static int start(struct tracefile *t)
 		return fail(t, STATUS_EIO, 0, "cannot read: %s; expected a readable trace file", strerror(errno));
 	rc = pull(t);
 	if (rc == STATUS_DONE && t->filtered > 0)
-		return fail(t, STATUS_EINPUT, t->line > 1 ? t->line - 1 : 1, "all %lld rows were left out by the `where` filter; "
-			    "expected at least one row that the filter keeps", (long long)t->filtered);
+		return fail(t, STATUS_EINPUT, t->line > 1 ? t->line - 1 : 1, "all %lld rows were left out by the "
+			    "`where` filter; expected at least one row that the filter keeps", (long long)t->filtered);
 	if (rc == STATUS_DONE && t->jsonl)
 		return fail(t, STATUS_EINPUT, 1, "no objects in the file; expected one JSON object per line");
 	if (rc == STATUS_DONE && t->ncols == 0)

@@ -189,6 +189,25 @@ static bool looks_azure(const char *path)
 	return found == 7;
 }
 
+/* Whether the file's first byte (after spaces and a byte-order mark) opens a JSON object. */
+static bool looks_json(const char *path)
+{
+	char head[64] = "";
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	const char *p = head;
+
+	if (!f)
+		return false;
+	n = fread(head, 1, sizeof head - 1, f);
+	fclose(f);
+	head[n] = '\0';
+	if (strncmp(p, "\xEF\xBB\xBF", 3) == 0)
+		p += 3;
+	p += strspn(p, " \t\r\n");
+	return *p == '{';
+}
+
 /* ---- the pass ------------------------------------------------------------------------------------ */
 
 static int count_minute(struct stats *s, int64_t t_us, struct diag *d)
@@ -632,8 +651,8 @@ static int stats_options(int argc, char **argv, struct trace_mapping *m, const c
 				if (strcmp(optarg, formats[i]) == 0)
 					*format = formats[i];
 			if (!*format)
-				return stats_fail("unknown format '%s'; expected azure, generic, csv, jsonl or mooncake",
-						  optarg);
+				return stats_fail("unknown format '%s'; expected azure, generic, csv, jsonl or "
+						  "mooncake", optarg);
 			break;
 		case 'F':
 			if (!parse_time_format(optarg, &set.time_format))
@@ -652,6 +671,11 @@ static int stats_options(int argc, char **argv, struct trace_mapping *m, const c
 	*path = argv[optind];
 	if (!*format)
 		*format = set.time_column[0] ? "generic" : looks_azure(*path) ? "azure" : NULL;
+	if (!*format && looks_json(*path)) {
+		fprintf(stderr, "gpucap: %s:1: the file holds JSON lines but no format was given; expected --format "
+			"mooncake, or --format jsonl with --time-column (see gpucap trace stats --help)\n", *path);
+		return CMD_EXIT_USAGE;
+	}
 	if (!*format) {
 		fprintf(stderr, "gpucap: %s:1: the header is not the Azure trace's (TIMESTAMP,ContextTokens,"
 			"GeneratedTokens); expected --time-column naming the arrival-time column (see gpucap trace "

@@ -81,6 +81,9 @@ check "jsonl --json: valid" test "$(sqlite3 :memory: "select json_valid(readfile
 check "jsonl --json: interarrival_cv 0.408248" test "$(j hand.json interarrival_cv)" = 0.408248
 check "jsonl --json: prefix_reuse_ratio 0.461538" test "$(j hand.json prefix_reuse_ratio)" = 0.461538
 check "jsonl --json: filtered 1" test "$(j hand.json filtered)" = 1
+"$GPUCAP" trace stats hand.jsonl >/dev/null 2>err.txt
+check "JSON lines without --format: exit 2" test $? -eq 2
+check "... says to give --format" grep -q "hand.jsonl:1: the file holds JSON lines but no format was given; expected --format" err.txt
 "$GPUCAP" trace stats hand.jsonl --format csv --time-column ts --hash-column h >/dev/null 2>err.txt
 check "--hash-column on CSV: exit 2" test $? -eq 2
 "$GPUCAP" trace stats hand.jsonl --format jsonl --time-column ts --where status >/dev/null 2>err.txt
