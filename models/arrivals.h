@@ -31,6 +31,9 @@ struct arrival {
 	int32_t in_tokens;   /* prompt tokens, -1 when unknown */
 	int32_t out_tokens;  /* output tokens, -1 when unknown */
 	double service_s;    /* service time given by the source, NaN when unknown */
+	const uint64_t *hashes;  /* a trace row's prefix block ids (tracefile.h: valid until the source's call
+	                            after next); NULL, with nhashes 0, when the source has none */
+	int32_t nhashes;
 };
 
 struct arrival_source;

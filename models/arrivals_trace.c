@@ -42,6 +42,8 @@ static int trace_next(struct arrival_source *base, struct arrival *out, struct d
 	out->in_tokens = r.in_tokens;
 	out->out_tokens = r.out_tokens;
 	out->service_s = r.service_s;
+	out->hashes = r.hashes;
+	out->nhashes = r.nhashes;
 	return STATUS_OK;
 }
 
@@ -74,7 +76,7 @@ int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, s
 	if (!src)
 		return diag_at(d, STATUS_ENOMEM, sc->arrivals.path, 0, 0, "out of memory opening the trace");
 	src->base.ops = &trace_ops;
-	if (sc->arrivals.mapping.time_format == TRACE_TIME_SECONDS) {
+	if (tracefile_relative(sc->arrivals.mapping.time_format)) {
 		src->origin_us = 0;
 		src->have_origin = true; /* relative times: kept as written */
 	}

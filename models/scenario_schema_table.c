@@ -83,6 +83,11 @@ static const struct scenario_schema_key column_entries[] = {
 static const struct scenario_schema_map column_map = { "workload.arrivals.columns", &scenario_load_column_keys,
 	.entries = column_entries };
 
+static const struct scenario_schema_key where_value = { STR_(NULL, TRACEFILE_VALUE_MAX),
+	.desc = "a value to keep, as its text is written in the trace" };
+static const struct scenario_schema_key where_list = { LIST_(NULL, 1, TRACEFILE_WHERE_VALUES, where_value),
+	.desc = "the values of this column whose rows are kept" };
+
 static const struct scenario_schema_key arrival_entries[] = {
 	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "where requests come from (see README, "
 	  "\"Traffic\")" },
@@ -116,11 +121,20 @@ static const struct scenario_schema_key arrival_entries[] = {
 	{ LIST_("paths", 1, SCENARIO_SERIES_MAX, path_item), .desc = "rate_series: rate-series CSV files whose "
 	  "rates add up (or path)" },
 	{ CHOICE_("format", scenario_load_trace_format_names), .variants = SCHEMA_V(ARRIVAL_TRACE),
-	  .dflt = "\"azure\"", .desc = "trace: the trace's layout (generic names its columns)" },
+	  .dflt = "\"azure\"", .desc = "trace: the trace's layout (generic and csv: CSV with named columns; "
+	  "jsonl: JSON lines with named keys; mooncake: JSON lines with timestamp (ms), input_length, "
+	  "output_length and hash_ids)" },
+	{ STR_("hash_column", TRACEFILE_COLUMN_MAX), .variants = SCHEMA_V(ARRIVAL_TRACE), .desc = "trace, format "
+	  "jsonl: the key of each row's prefix block ids (an array of whole numbers)" },
+	{ INT_("block_tokens", 1, 10000000), .variants = SCHEMA_V(ARRIVAL_TRACE), .dflt = "512",
+	  .desc = "trace with hash ids (mooncake, or jsonl with hash_column): tokens per prefix block" },
+	{ DICT_("where", TRACEFILE_COLUMN_MAX, where_list), .variants = SCHEMA_V(ARRIVAL_TRACE),
+	  .desc = "trace: keep only the rows whose column's value is one of the listed ones (1 to 4 columns, "
+	  "all must match)" },
 	{ CHOICE_("format", scenario_load_series_format_names), .variants = SCHEMA_V(ARRIVAL_RATE_SERIES),
 	  .dflt = "\"aggregate\"", .desc = "rate_series: the files' layout" },
-	{ MAP_("columns", column_map), .desc = "trace, format generic (required then): which header names "
-	  "hold what" },
+	{ MAP_("columns", column_map), .desc = "trace, format generic, csv or jsonl (required then): which "
+	  "header names (jsonl: keys) hold what" },
 	{ DUR_("window_s", 0, true, MAX_PERIOD_US), .dflt = "\"600s\"", .desc = "rate_series: the length of "
 	  "one row's window" },
 	{ NUM_("scale_rate", scenario_load_scale), .dflt = "1", .desc = "multiply the rate (thinning or "

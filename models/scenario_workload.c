@@ -62,7 +62,8 @@ static const char *const mmpp_keys[] = { "kind", "rate_per_s", "burst_rate_per_s
 	"calm_mean_s", TRANSFORM_KEYS, NULL };
 static const char *const flash_keys[] = { "kind", "rate_per_s", "at", "magnitude", "decay_s", TRANSFORM_KEYS,
 	NULL };
-static const char *const trace_keys[] = { "kind", "path", "format", "columns", TRANSFORM_KEYS, NULL };
+static const char *const trace_keys[] = { "kind", "path", "format", "columns", "hash_column", "block_tokens",
+	"where", TRANSFORM_KEYS, NULL };
 static const char *const series_keys[] = { "kind", "path", "paths", "format", "window_s", TRANSFORM_KEYS,
 	NULL };
 static const char *const *const arrival_keys[] = { [ARRIVAL_POISSON] = rate_keys,
@@ -87,8 +88,10 @@ static const char *const arrival_names[] = { "poisson", "uniform", "diurnal", "m
 	"rate_series" };
 static const char *const service_names[] = { "constant", "exponential", "lognormal", "tokens", "trace" };
 static const char *const size_names[] = { "constant", "exponential", "lognormal" };
-static const char *const trace_format_names[] = { "azure", "generic" };
-static const char *const time_format_names[] = { "iso", "epoch_s", "epoch_ms", "seconds" };
+/* Trace formats as written; generic and csv are the same (CSV with named columns). */
+enum { TF_AZURE, TF_GENERIC, TF_CSV, TF_JSONL, TF_MOONCAKE };
+static const char *const trace_format_names[] = { "azure", "generic", "csv", "jsonl", "mooncake" };
+static const char *const time_format_names[] = { "iso", "epoch_s", "epoch_ms", "seconds", "milliseconds" };
 static const char *const series_format_names[] = { "aggregate", "servegen" };
 static const char *const bool_names[] = { "false", "true" };
 
@@ -292,8 +295,8 @@ static int read_columns(struct load *l, const struct scenario_yaml_ref *arr, str
 	int format = TRACE_TIME_ISO, rc;
 
 	memset(m, 0, sizeof *m);
-	if ((rc = scenario_load_required(l, arr, "columns", "format generic names its columns: {time, "
-					 "time_format, input_tokens, output_tokens, service_s}", &cols)) ||
+	if ((rc = scenario_load_required(l, arr, "columns", "formats generic, csv and jsonl name their columns: "
+					 "{time, time_format, input_tokens, output_tokens, service_s}", &cols)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &cols, column_keys, NULL, NULL)) ||
 	    (rc = scenario_load_required(l, &cols, "time", "the header name of the arrival-time column",
 					 &r)) ||
@@ -306,6 +309,65 @@ static int read_columns(struct load *l, const struct scenario_yaml_ref *arr, str
 		return rc;
 	m->time_format = (enum trace_time_format)format;
 	return read_column(l, &cols, "service_s", m->service_column);
+}
+
+/* `where: {COLUMN: [V1, V2], ...}`: keep the rows whose COLUMN's text is one of the values (all must hold). */
+static int read_where(struct load *l, const struct scenario_yaml_ref *arr, struct trace_mapping *m)
+{
+	struct scenario_yaml_ref w, vals, v;
+	const char *name;
+	int n, nv, rc;
+
+	scenario_yaml_child(arr, "where", &w);
+	if (!w.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_mapping(&l->y, &w, NULL, "a mapping {COLUMN: [VALUE, ...]} of the columns to "
+					"filter on", &n)))
+		return rc;
+	if (n < 1 || n > TRACEFILE_WHERE_MAX)
+		return scenario_yaml_fail(&l->y, &w, "%d column%s; expected 1 to %d columns to filter on", n,
+					  n == 1 ? "" : "s", TRACEFILE_WHERE_MAX);
+	for (int i = 0; i < n; i++) {
+		struct trace_where *tw = &m->where[i];
+
+		scenario_yaml_pair(&w, i, &vals, &name);
+		if (strlen(name) >= sizeof tw->column)
+			return scenario_yaml_fail(&l->y, &vals, "column name '%.80s' is too long; expected at most %d "
+						  "bytes", name, TRACEFILE_COLUMN_MAX - 1);
+		snprintf(tw->column, sizeof tw->column, "%s", name);
+		if ((rc = scenario_yaml_list(&l->y, &vals, 1, TRACEFILE_WHERE_VALUES, "values to keep, as "
+					     "written in the trace", &nv)))
+			return rc;
+		for (int j = 0; j < nv; j++) {
+			scenario_yaml_item(&vals, j, &v);
+			if ((rc = scenario_yaml_string(&l->y, &v, tw->values[j], TRACEFILE_VALUE_MAX)))
+				return rc;
+		}
+		tw->nvalues = nv;
+	}
+	m->nwhere = n;
+	return STATUS_OK;
+}
+
+/* hash_column (jsonl) and block_tokens (with a hash column: default TRACEFILE_BLOCK_TOKENS). */
+static int read_hashes(struct load *l, const struct scenario_yaml_ref *arr, int format, struct trace_mapping *m)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	scenario_yaml_child(arr, "hash_column", &r);
+	if (r.node && format != TF_JSONL)
+		return scenario_yaml_fail(&l->y, &r, "hash_column applies only to format jsonl (mooncake's is "
+					  "hash_ids; a CSV field cannot hold a list); expected format: jsonl, or no "
+					  "hash_column");
+	if (r.node && (rc = scenario_yaml_string(&l->y, &r, m->hash_column, sizeof m->hash_column)))
+		return rc;
+	m->block_tokens = TRACEFILE_BLOCK_TOKENS;
+	scenario_yaml_child(arr, "block_tokens", &r);
+	if (r.node && !m->hash_column[0])
+		return scenario_yaml_fail(&l->y, &r, "block_tokens is the number of tokens per hash id; expected "
+					  "it only with a hash column (format mooncake, or jsonl with hash_column)");
+	return r.node ? scenario_load_int(l, &r, 1, (int)MAX_TOKENS, &m->block_tokens) : STATUS_OK;
 }
 
 /* trace: a request trace, scanned whole now so that a malformed one fails the load. */
@@ -321,12 +383,23 @@ static int read_trace(struct load *l, const struct scenario_yaml_ref *arr)
 	if ((rc = scenario_yaml_choice(&l->y, &r, trace_format_names, COUNT(trace_format_names), &format)))
 		return rc;
 	scenario_yaml_child(arr, "columns", &cols);
-	if (format == 0 && cols.node)
+	if (format == TF_AZURE && cols.node)
 		return scenario_yaml_fail(&l->y, &cols, "columns applies only to format generic (format is "
 					  "azure, whose columns are fixed); expected format: generic, or no columns");
-	if (format == 0)
+	if (format == TF_MOONCAKE && cols.node)
+		return scenario_yaml_fail(&l->y, &cols, "columns does not apply to format mooncake (its keys are "
+					  "fixed: timestamp, input_length, output_length, hash_ids); expected format: "
+					  "jsonl with columns, or no columns");
+	if (format == TF_AZURE)
 		tracefile_azure_mapping(&l->sc.arrivals.mapping);
+	else if (format == TF_MOONCAKE)
+		tracefile_mooncake_mapping(&l->sc.arrivals.mapping);
 	else if ((rc = read_columns(l, arr, &l->sc.arrivals.mapping)))
+		return rc;
+	if (format == TF_JSONL)
+		l->sc.arrivals.mapping.format = TRACE_FORMAT_JSONL;
+	if ((rc = read_hashes(l, arr, format, &l->sc.arrivals.mapping)) ||
+	    (rc = read_where(l, arr, &l->sc.arrivals.mapping)))
 		return rc;
 	return tracefile_scan(l->sc.arrivals.path, NULL, &l->sc.arrivals.mapping, &l->sc.arrivals.summary,
 			      l->y.d);
@@ -439,7 +512,7 @@ static int check_loop_span(struct load *l, const struct scenario_yaml_ref *arr)
 
 	if (l->sc.arrivals.kind != ARRIVAL_TRACE || !l->sc.arrivals.loop)
 		return STATUS_OK;
-	origin = l->sc.arrivals.mapping.time_format == TRACE_TIME_SECONDS ? 0 : s->first_us;
+	origin = tracefile_relative(l->sc.arrivals.mapping.time_format) ? 0 : s->first_us;
 	if (s->last_us - origin > 0)
 		return STATUS_OK;
 	scenario_yaml_child(arr, "loop", &r);

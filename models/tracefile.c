@@ -1,5 +1,9 @@
 /*
- * tracefile: a request trace in a CSV file (see tracefile.h).
+ * tracefile: a request trace in a CSV or JSON-lines file (see tracefile.h).
+ *
+ * Both formats share the pull loop, the line cutting and UTF-8 check, and the value parsing: a row's mapped
+ * fields (CSV) or keys (JSON) are copied as text into val[], then take_row() applies the filter and parses
+ * them. JSON lines are described with their callbacks below.
  *
  * libcsv parses push-style (it calls back once per field and once per row) but callers pull one record at
  * a time, so the reader feeds libcsv one line at a time: each 64 KiB block is cut after every CR and LF,
@@ -16,6 +20,7 @@
 
 #include <assert.h>
 #include <csv.h>
+#include <yajl/yajl_parse.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -34,10 +39,14 @@
 #define TOKENS_MAX 10000000      /* largest token count accepted */
 #define TIME_MAX_US INT64_C(100000000000000000)  /* 1e11 s (year 5138): larger is not a time, and fits */
 
-enum { C_TIME, C_IN, C_OUT, C_SERVICE, C_N };  /* the mapped columns */
+enum { C_TIME, C_IN, C_OUT, C_SERVICE, C_HASH, C_WHERE, C_N = C_WHERE + TRACEFILE_WHERE_MAX };  /* mapped */
 
-static const char *const role[C_N] = { "arrival-time", "prompt-token", "output-token", "service-time" };
-static const char *const what[C_N] = { "timestamp", "token count", "token count", "service time" };
+static const char *const role[C_N] = { "arrival-time", "prompt-token", "output-token", "service-time", "hash-id",
+	"filter", "filter", "filter", "filter" };
+static const char *const what[C_N] = { "timestamp", "token count", "token count", "service time", "hash list",
+	"value", "value", "value", "value" };
+
+enum jtype { J_NONE, J_STRING, J_NUMBER, J_OTHER, J_ARRAY, J_OBJECT };  /* a JSON value's type */
 
 struct tracefile {
 	FILE *f;                      /* the open file, owned */
@@ -62,6 +71,20 @@ struct tracefile {
 	char val[C_N][FIELD_MAX];     /* its mapped fields, cut to fit */
 	size_t vlen[C_N];             /* their real lengths */
 	int64_t prev_us, prev_line;   /* the previous row's time and line; prev_line 0 before the first */
+	int64_t filtered;             /* rows the `where` filter left out so far */
+	bool jsonl;                   /* JSON lines (below) rather than CSV */
+	yajl_handle y;                /* JSON lines: the parser, owned, one for the whole file */
+	int depth;                    /* nesting depth of the current JSON value */
+	unsigned keymask;             /* mapped columns the current depth-1 key names (bit k) */
+	bool in_hash;                 /* inside the hash-id array */
+	int objects;                  /* top-level objects ended on the current line */
+	bool any_object;              /* an object has begun since the start (else there is nothing to finish) */
+	enum jtype jt[C_N];           /* the types met for the mapped keys of the current object, J_NONE: absent */
+	uint64_t *hashes;             /* the current row's hash ids, owned, grown to the largest row */
+	int32_t nhashes, hcap;
+	uint64_t *hspare;             /* the last row returned's, owned: the two alternate, so a record's hash */
+	int32_t hspare_cap;           /* ... ids stay valid while the next row is read (one-row look-ahead) */
+	bool hswap;                   /* a row has been returned from hashes: swap at the next object */
 	struct trace_record rec;      /* the row read last, */
 	bool ready;                   /* ... not yet returned */
 	int rc;                       /* the first failure; the reader stops there */
@@ -114,10 +137,12 @@ static const char *expected(const struct tracefile *t, int k)
 		[TRACE_TIME_EPOCH_S] = "seconds since 1970-01-01 UTC, a decimal number such as 1700158623.25",
 		[TRACE_TIME_EPOCH_MS] = "milliseconds since 1970-01-01 UTC, a decimal number such as 1700158623250",
 		[TRACE_TIME_SECONDS] = "seconds from the start of the trace, a decimal number >= 0 such as 12.5",
+		[TRACE_TIME_MILLISECONDS] = "milliseconds from the start of the trace, a decimal number >= 0 such "
+					    "as 27482",
 	};
 
 	if (k == C_IN || k == C_OUT)
-		return "a whole number from 0 to 10000000";
+		return "a whole number of tokens from 0 to 10000000 (such as 63, 63.0 or 6.3e1)";
 	return k == C_SERVICE ? "seconds, a decimal number >= 0" : time[t->m.time_format];
 }
 
@@ -126,13 +151,15 @@ static int bad_value(struct tracefile *t, int k, bool negative)
 {
 	char got[GOT_BUF];
 
-	return fail(t, STATUS_EINPUT, t->row_line, "%s %s %s in column '%s'; expected %s",
-		    negative ? "negative" : "bad", what[k], quote(t->val[k], got), t->name[k], expected(t, k));
+	return fail(t, STATUS_EINPUT, t->row_line, "%s %s %s in %s '%s'; expected %s",
+		    negative ? "negative" : "bad", what[k], quote(t->val[k], got), t->jsonl ? "key" : "column",
+		    t->name[k], expected(t, k));
 }
 
 static int not_text(struct tracefile *t)
 {
-	return fail(t, STATUS_EINPUT, t->line, "a NUL byte or bytes that are not UTF-8; expected a text CSV file");
+	return fail(t, STATUS_EINPUT, t->line, "a NUL byte or bytes that are not UTF-8; expected a text %s file",
+		    t->jsonl ? "JSON-lines" : "CSV");
 }
 
 static int csv_failed(struct tracefile *t)
@@ -140,8 +167,8 @@ static int csv_failed(struct tracefile *t)
 	int e = csv_error(&t->csv);
 
 	if (e == CSV_ENOMEM || e == CSV_ETOOBIG)
-		return fail(t, STATUS_ENOMEM, t->row_line, "out of memory reading the trace (libcsv: %s)",
-			    csv_strerror(e));
+		return fail(t, STATUS_ENOMEM, t->row_line, "out of memory reading the trace (libcsv: %s); expected "
+			    "rows that fit in memory", csv_strerror(e));
 	return fail(t, STATUS_EINPUT, t->row_line, "malformed quoting (libcsv: %s); expected a CSV trace with "
 		    "fields either unquoted or wholly in double quotes", csv_strerror(e));
 }
@@ -235,7 +262,7 @@ static bool parse_iso(const char *s, int64_t *out_us)
 static int parse_time(struct tracefile *t, int64_t *t_us)
 {
 	const char *s = t->val[C_TIME];
-	int p = t->m.time_format == TRACE_TIME_EPOCH_MS ? 3 : 6;  /* the unit is 10^p microseconds */
+	int p = t->m.time_format == TRACE_TIME_EPOCH_MS || t->m.time_format == TRACE_TIME_MILLISECONDS ? 3 : 6;
 	int64_t ignored;
 
 	if (t->vlen[C_TIME] >= FIELD_MAX)
@@ -246,22 +273,67 @@ static int parse_time(struct tracefile *t, int64_t *t_us)
 			 parse_fixed(s + 1, p, &ignored));
 }
 
-/* A whole number of tokens, 0 to TOKENS_MAX, digits only. */
+/*
+ * A decimal number written DIGITS[.DIGITS][(e|E)[+|-]DIGITS] (at least one digit before the exponent) whose
+ * value is a whole number from 0 to TOKENS_MAX, judged exactly on the digits (63, 63.0, 63., 6.3e1, 630e-1
+ * are 63; 63.5 and 1e-1 are not whole). Returns false when it is not such a number.
+ */
+static bool parse_whole(const char *s, int32_t *out)
+{
+	char dig[FIELD_MAX];   /* the significant digits, leading zeros dropped */
+	int nd = 0, exp = 0, e = 0, esign = 1, mant = 0;
+	int64_t v = 0;
+
+	for (; is_digit(*s); s++, mant++)
+		if (nd > 0 || *s != '0')
+			dig[nd++] = *s;
+	if (*s == '.')
+		for (s++; is_digit(*s); s++, mant++, exp--)
+			if (nd > 0 || *s != '0')
+				dig[nd++] = *s;
+	if (mant == 0)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '+' || *s == '-')
+			esign = *s++ == '-' ? -1 : 1;
+		if (!is_digit(*s))
+			return false;
+		for (; is_digit(*s); s++)
+			e = e < 1000 ? e * 10 + (*s - '0') : e;
+	}
+	if (*s)
+		return false;
+	exp += esign * e;
+	while (nd > 0 && exp < 0 && dig[nd - 1] == '0') {  /* trailing zeros of the fraction */
+		nd--;
+		exp++;
+	}
+	if (nd == 0) {
+		*out = 0;
+		return true;
+	}
+	if (exp < 0 || nd + exp > 8)  /* a fraction left, or more than 8 digits (TOKENS_MAX has 8) */
+		return false;
+	for (int i = 0; i < nd; i++)
+		v = v * 10 + (dig[i] - '0');
+	for (int i = 0; i < exp; i++)
+		v *= 10;
+	if (v > TOKENS_MAX)
+		return false;
+	*out = (int32_t)v;
+	return true;
+}
+
+/* A whole number of tokens, 0 to TOKENS_MAX (see parse_whole). */
 static int parse_tokens(struct tracefile *t, int k, int32_t *out)
 {
 	const char *s = t->val[k];
-	int32_t v = 0;
+	int32_t ignored;
 
-	if (t->vlen[k] < FIELD_MAX && is_digit(*s)) {
-		for (; is_digit(*s) && v <= TOKENS_MAX; s++)
-			v = v * 10 + (*s - '0');
-		if (!*s && v <= TOKENS_MAX) {
-			*out = v;
-			return STATUS_OK;
-		}
-	}
-	s = t->val[k];
-	return bad_value(t, k, s[0] == '-' && is_digit(s[1]) && strspn(s + 1, "0123456789") == strlen(s + 1));
+	if (t->vlen[k] < FIELD_MAX && parse_whole(s, out))
+		return STATUS_OK;
+	return bad_value(t, k, t->vlen[k] < FIELD_MAX && s[0] == '-' && parse_whole(s + 1, &ignored));
 }
 
 /* A decimal number of seconds >= 0: digits, sign, point and exponent only (no hex, inf or nan). */
@@ -339,14 +411,37 @@ static int end_header(struct tracefile *t)
 	return STATUS_OK;
 }
 
-static int end_row(struct tracefile *t)
+/* Whether the current row passes every `where` filter (its value, as text, one of the listed ones). */
+static bool kept(const struct tracefile *t)
+{
+	for (int i = 0; i < t->m.nwhere; i++) {
+		const struct trace_where *w = &t->m.where[i];
+		int k = C_WHERE + i, j;
+
+		for (j = 0; j < w->nvalues; j++)
+			if (t->vlen[k] == strlen(w->values[j]) && memcmp(t->val[k], w->values[j], t->vlen[k]) == 0)
+				break;
+		if (j == w->nvalues)
+			return false;
+	}
+	return true;
+}
+
+/* The current row's values (fields or keys, in val[]) into a record, unless the filter leaves it out. */
+static int take_row(struct tracefile *t)
 {
 	struct trace_record r = { .line = t->row_line, .in_tokens = -1, .out_tokens = -1, .service_s = NAN };
 	int rc;
 
-	if (t->nf != t->ncols)
-		return fail(t, STATUS_EINPUT, t->row_line, "%d field%s; expected %d, as in the header", t->nf,
-			    t->nf == 1 ? "" : "s", t->ncols);
+	if (!kept(t)) {
+		t->filtered++;
+		return STATUS_OK;
+	}
+	if (t->m.hash_column[0]) {
+		r.hashes = t->hashes;
+		r.nhashes = t->nhashes;
+		t->hswap = true;
+	}
 	if ((rc = parse_time(t, &r.t_us)))
 		return rc;
 	if (t->prev_line > 0 && r.t_us < t->prev_us)
@@ -363,6 +458,14 @@ static int end_row(struct tracefile *t)
 	t->rec = r;
 	t->ready = true;
 	return STATUS_OK;
+}
+
+static int end_row(struct tracefile *t)
+{
+	if (t->nf != t->ncols)
+		return fail(t, STATUS_EINPUT, t->row_line, "%d field%s; expected %d, as in the header", t->nf,
+			    t->nf == 1 ? "" : "s", t->ncols);
+	return take_row(t);
 }
 
 static void on_row(int c, void *user)
@@ -383,6 +486,275 @@ static void on_row(int c, void *user)
 	t->blank = true;
 	t->row_bytes = 0;
 	t->row_line = t->line + (c == '\n');  /* a CR ends a row; its LF then ends an empty one */
+}
+
+/* ---- JSON lines ------------------------------------------------------------------------------------ */
+
+/*
+ * YAJL calls back once per token of the whole file (yajl_allow_multiple_values: one parser for all the
+ * lines). Depth 0 is between objects; at depth 1 a key that the mapping names (keymask) has its scalar
+ * value copied into val[] as its text (a string's content, a number's digits as written, true, false or
+ * null) and its type noted; the hash-id array's numbers at depth 2 go into hashes[]. Anything else is
+ * skipped. Each callback returns 0 (stop) once a failure is recorded.
+ */
+
+static const char *jtype_name(enum jtype j)
+{
+	static const char *const names[] = { "nothing", "a string", "a number", "true, false or null", "an array",
+		"an object" };
+	return names[j];
+}
+
+static int not_object(struct tracefile *t, const char *got)
+{
+	return fail(t, STATUS_EINPUT, t->line, "%s; expected one JSON object per line", got);
+}
+
+/* What mapped key k's value must be. */
+static const char *want_type(const struct tracefile *t, int k)
+{
+	if (k == C_HASH)
+		return "an array of whole numbers (prefix block ids)";
+	if (k >= C_WHERE)
+		return "a string, number, true, false or null";
+	return k == C_TIME && t->m.time_format == TRACE_TIME_ISO ? "a string" : "a number";
+}
+
+static int wrong_type(struct tracefile *t, int k, enum jtype got)
+{
+	return fail(t, STATUS_EINPUT, t->row_line, "key '%s' is %s; expected %s", t->name[k], jtype_name(got),
+		    want_type(t, k));
+}
+
+/* A hash id: digits only, 0 to INT64_MAX. */
+static int hash_id(struct tracefile *t, const char *s, size_t len)
+{
+	int64_t v = 0;
+	char got[GOT_BUF], text[FIELD_MAX];
+	size_t i;
+
+	for (i = 0; i < len && is_digit(s[i]) && v <= (INT64_MAX - (s[i] - '0')) / 10; i++)
+		v = v * 10 + (s[i] - '0');
+	if (i < len || len == 0) {
+		snprintf(text, sizeof text, "%.*s", (int)(len < FIELD_MAX ? len : FIELD_MAX - 1), s);
+		return fail(t, STATUS_EINPUT, t->row_line, "bad hash id %s in key '%s'; expected a whole number "
+			    "from 0 to %lld", quote(text, got), t->name[C_HASH], (long long)INT64_MAX);
+	}
+	if (t->nhashes >= TRACEFILE_HASHES_MAX)
+		return fail(t, STATUS_EINPUT, t->row_line, "more than %d hash ids in key '%s'; expected at most %d "
+			    "prefix blocks per request", TRACEFILE_HASHES_MAX, t->name[C_HASH], TRACEFILE_HASHES_MAX);
+	if (t->nhashes >= t->hcap) {
+		int32_t cap = t->hcap ? t->hcap * 2 : 64;
+		uint64_t *bigger = realloc(t->hashes, (size_t)cap * sizeof *bigger);
+
+		if (!bigger)
+			return fail(t, STATUS_ENOMEM, t->row_line, "out of memory reading hash ids; expected rows "
+				    "that fit in memory");
+		t->hashes = bigger;
+		t->hcap = cap;
+	}
+	t->hashes[t->nhashes++] = (uint64_t)v;
+	return STATUS_OK;
+}
+
+/* A scalar of type j, its text [s, s + len). */
+static int j_scalar(struct tracefile *t, enum jtype j, const char *s, size_t len)
+{
+	if (t->rc)
+		return 0;
+	if (t->depth == 0)
+		return !not_object(t, j == J_STRING ? "a JSON string, not an object" : "a JSON scalar, not an object");
+	if (t->in_hash && t->depth == 2) {
+		if (j != J_NUMBER)
+			return !wrong_type(t, C_HASH, j);
+		return hash_id(t, s, len) == STATUS_OK;
+	}
+	if (t->depth != 1)
+		return 1;
+	for (int k = 0; k < C_N; k++) {
+		size_t n = len < FIELD_MAX ? len : FIELD_MAX - 1;
+
+		if (!(t->keymask >> k & 1))
+			continue;
+		if (k == C_HASH)
+			return !wrong_type(t, k, j);
+		for (size_t i = 0; i < n; i++)
+			t->val[k][i] = s[i] ? s[i] : '?';  /* a \u0000 in a string cannot pass as its end */
+		t->val[k][n] = '\0';
+		t->vlen[k] = len;
+		t->jt[k] = j;
+	}
+	return 1;
+}
+
+static int j_null(void *u)
+{
+	return j_scalar(u, J_OTHER, "null", 4);
+}
+
+static int j_boolean(void *u, int b)
+{
+	return j_scalar(u, J_OTHER, b ? "true" : "false", b ? 4 : 5);
+}
+
+static int j_number(void *u, const char *s, size_t len)
+{
+	return j_scalar(u, J_NUMBER, s, len);
+}
+
+static int j_string(void *u, const unsigned char *s, size_t len)
+{
+	return j_scalar(u, J_STRING, (const char *)s, len);
+}
+
+/* The start of an object or array (j): a row begins at depth 0; a mapped key's value may not be one. */
+static int j_open(struct tracefile *t, enum jtype j)
+{
+	if (t->rc)
+		return 0;
+	if (t->depth == 0) {
+		if (j != J_OBJECT)
+			return !not_object(t, "a JSON array, not an object");
+		if (t->objects > 0)
+			return !not_object(t, "a second JSON object on the line");
+		t->row_line = t->line;
+		t->any_object = true;
+		if (t->hswap) {  /* keep the returned row's ids; a filtered row's are simply overwritten */
+			uint64_t *h = t->hashes;
+			int32_t cap = t->hcap;
+
+			t->hashes = t->hspare;
+			t->hcap = t->hspare_cap;
+			t->hspare = h;
+			t->hspare_cap = cap;
+			t->hswap = false;
+		}
+		t->nhashes = 0;
+		t->in_hash = false;
+		for (int k = 0; k < C_N; k++)
+			t->jt[k] = J_NONE;
+	} else if (t->in_hash && t->depth == 2) {
+		return !wrong_type(t, C_HASH, j);
+	} else if (t->depth == 1 && t->keymask) {
+		for (int k = 0; k < C_N; k++)
+			if (t->keymask >> k & 1 && (k != C_HASH || j != J_ARRAY))
+				return !wrong_type(t, k, j);
+		t->in_hash = true;
+		t->nhashes = 0;
+		t->jt[C_HASH] = J_ARRAY;
+	}
+	t->depth++;
+	return 1;
+}
+
+static int j_start_map(void *u)
+{
+	return j_open(u, J_OBJECT);
+}
+
+static int j_start_array(void *u)
+{
+	return j_open(u, J_ARRAY);
+}
+
+static int j_map_key(void *u, const unsigned char *s, size_t len)
+{
+	struct tracefile *t = u;
+
+	if (t->rc)
+		return 0;
+	if (t->depth != 1)
+		return 1;
+	t->keymask = 0;
+	for (int k = 0; k < C_N; k++)
+		if (t->name[k][0] && strlen(t->name[k]) == len && memcmp(t->name[k], s, len) == 0)
+			t->keymask |= 1u << k;
+	return 1;
+}
+
+/* Whether the value of mapped key k has the type its role needs. */
+static bool type_ok(const struct tracefile *t, int k)
+{
+	if (k >= C_WHERE)
+		return t->jt[k] == J_STRING || t->jt[k] == J_NUMBER || t->jt[k] == J_OTHER;
+	if (k == C_TIME && t->m.time_format == TRACE_TIME_ISO)
+		return t->jt[k] == J_STRING;
+	return t->jt[k] == J_NUMBER;
+}
+
+/* Mapped key k of the object just read: present, and of the type its role needs. */
+static int check_key(struct tracefile *t, int k)
+{
+	if (!t->name[k][0])
+		return STATUS_OK;
+	if (t->jt[k] == J_NONE)
+		return fail(t, STATUS_EINPUT, t->row_line, "no key '%s' in the object; expected the %s key named in "
+			    "the mapping (names are case-sensitive)", t->name[k], role[k]);
+	if (k != C_HASH && !type_ok(t, k))
+		return wrong_type(t, k, t->jt[k]);
+	return STATUS_OK;
+}
+
+/* A whole object has been read: check its filter keys, then (a row kept) its other mapped keys; take it. */
+static int end_object(struct tracefile *t)
+{
+	int rc;
+
+	for (int k = C_WHERE; k < C_N; k++)
+		if ((rc = check_key(t, k)))
+			return rc;
+	for (int k = 0; k < C_WHERE && kept(t); k++)  /* a row left out: its other keys do not matter */
+		if ((rc = check_key(t, k)))
+			return rc;
+	return take_row(t);
+}
+
+static int j_close(void *u)
+{
+	struct tracefile *t = u;
+
+	if (t->rc)
+		return 0;
+	if (--t->depth == 1)
+		t->in_hash = false;
+	if (t->depth == 0) {
+		t->objects++;
+		if (end_object(t))
+			return 0;
+	}
+	return 1;
+}
+
+static const yajl_callbacks jcallbacks = {
+	.yajl_null = j_null, .yajl_boolean = j_boolean, .yajl_number = j_number, .yajl_string = j_string,
+	.yajl_start_map = j_start_map, .yajl_map_key = j_map_key, .yajl_end_map = j_close,
+	.yajl_start_array = j_start_array, .yajl_end_array = j_close,
+};
+
+/* YAJL's own message for a syntax error, on one line. */
+static int json_failed(struct tracefile *t)
+{
+	unsigned char *e;
+	char msg[160];
+
+	if (t->rc)
+		return t->rc;
+	e = yajl_get_error(t->y, 0, NULL, 0);
+	snprintf(msg, sizeof msg, "%s", e ? (const char *)e : "unknown error");
+	if (e)
+		yajl_free_error(t->y, e);
+	msg[strcspn(msg, "\r\n")] = '\0';
+	return fail(t, STATUS_EINPUT, t->line, "not valid JSON (yajl: %s); expected one JSON object per line", msg);
+}
+
+/* The end of a line (or of the file): it must not be inside an object. */
+static void json_line_end(struct tracefile *t)
+{
+	if (!t->rc && t->depth > 0)
+		fail(t, STATUS_EINPUT, t->row_line, "the line ends inside a JSON object; expected one complete JSON "
+		     "object per line");
+	t->objects = 0;
+	t->row_bytes = 0;
 }
 
 /* ---- feeding the parser ----------------------------------------------------------------------------- */
@@ -431,13 +803,21 @@ static void feed(struct tracefile *t)
 	}
 	newline = p[len - 1] == '\n';
 	body = len - (newline || p[len - 1] == '\r');
-	if ((t->row_bytes += body) > TRACEFILE_LINE_MAX) {
-		fail(t, STATUS_EINPUT, t->line, "line longer than %d bytes; expected a CSV trace",
-		     TRACEFILE_LINE_MAX);
+	if ((t->row_bytes += body) > (t->jsonl ? TRACEFILE_JSONL_LINE_MAX : TRACEFILE_LINE_MAX)) {
+		fail(t, STATUS_EINPUT, t->line, "line longer than %d bytes; expected a %s trace",
+		     t->jsonl ? TRACEFILE_JSONL_LINE_MAX : TRACEFILE_LINE_MAX, t->jsonl ? "JSON-lines" : "CSV");
 		return;
 	}
-	if (csv_parse(&t->csv, p, len, on_field, on_row, t) != len)
+	if (t->jsonl) {
+		if (t->line == 1 && t->bpos == 0 && len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
+			p += 3, len -= 3, t->bpos += 3;  /* a byte-order mark */
+		if (len > 0 && yajl_parse(t->y, p, len) != yajl_status_ok)
+			json_failed(t);
+		if (newline)
+			json_line_end(t);
+	} else if (csv_parse(&t->csv, p, len, on_field, on_row, t) != len) {
 		csv_failed(t);
+	}
 	t->bpos += len;
 	t->line += newline;
 }
@@ -450,14 +830,19 @@ static void refill(struct tracefile *t)
 	if (t->blen > 0)
 		return;
 	if (ferror(t->f)) {
-		fail(t, STATUS_EIO, t->line, "cannot read: %s", strerror(errno));
+		fail(t, STATUS_EIO, t->line, "cannot read: %s; expected a readable trace file", strerror(errno));
 		return;
 	}
 	t->eof = true;
-	if (t->need > 0)
+	if (t->need > 0) {
 		not_text(t);  /* the file ends inside a character */
-	else if (csv_fini(&t->csv, on_field, on_row, t) != 0)
+	} else if (t->jsonl) {
+		if (t->any_object && yajl_complete_parse(t->y) != yajl_status_ok)
+			json_failed(t);
+		json_line_end(t);
+	} else if (csv_fini(&t->csv, on_field, on_row, t) != 0) {
 		csv_failed(t);
+	}
 }
 
 /* Feed the parser until a row is ready (STATUS_OK), the file ends (STATUS_DONE) or something fails. */
@@ -480,8 +865,16 @@ static int start(struct tracefile *t)
 	int rc;
 
 	csv_free(&t->csv);
-	if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0)
-		return fail(t, STATUS_ENOMEM, 0, "out of memory");
+	if (t->y)
+		yajl_free(t->y);
+	t->y = NULL;
+	if (t->jsonl) {
+		if (!(t->y = yajl_alloc(&jcallbacks, NULL, t)))
+			return fail(t, STATUS_ENOMEM, 0, "out of memory; expected room for the JSON parser");
+		yajl_config(t->y, yajl_allow_multiple_values, 1);
+	} else if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0) {
+		return fail(t, STATUS_ENOMEM, 0, "out of memory; expected room for the CSV parser");
+	}
 	t->ncols = 0;
 	t->header[0] = '\0';
 	for (int k = 0; k < C_N; k++)
@@ -494,14 +887,29 @@ static int start(struct tracefile *t)
 	t->nf = 0;
 	t->blank = true;
 	t->prev_line = 0;
+	t->filtered = 0;
+	t->depth = 0;
+	t->keymask = 0;
+	t->in_hash = false;
+	t->objects = 0;
+	t->any_object = false;
+	t->nhashes = 0;
+	for (int k = 0; k < C_N && t->jsonl; k++)
+		t->col[k] = t->name[k][0] ? k : -1;  /* keys are looked up by name; col[] says which are mapped */
 	t->ready = false;
 	if (fseek(t->f, 0, SEEK_SET) != 0)
-		return fail(t, STATUS_EIO, 0, "cannot read: %s", strerror(errno));
+		return fail(t, STATUS_EIO, 0, "cannot read: %s; expected a readable trace file", strerror(errno));
 	rc = pull(t);
+	if (rc == STATUS_DONE && t->filtered > 0)
+		return fail(t, STATUS_EINPUT, t->line > 1 ? t->line - 1 : 1, "all %lld rows were left out by the "
+			    "`where` filter; expected at least one row that the filter keeps", (long long)t->filtered);
+	if (rc == STATUS_DONE && t->jsonl)
+		return fail(t, STATUS_EINPUT, 1, "no objects in the file; expected one JSON object per line");
 	if (rc == STATUS_DONE && t->ncols == 0)
-		return fail(t, STATUS_EINPUT, 0, "empty file; expected a header line and rows");
+		return fail(t, STATUS_EINPUT, 1, "empty file; expected a header line and rows");
 	if (rc == STATUS_DONE)
-		return fail(t, STATUS_EINPUT, t->header_line, "no rows after the header");
+		return fail(t, STATUS_EINPUT, t->header_line, "no rows after the header; expected at least one "
+			    "row, one request per line");
 	return rc;
 }
 
@@ -514,6 +922,19 @@ void tracefile_azure_mapping(struct trace_mapping *m)
 	m->time_format = TRACE_TIME_ISO;
 	snprintf(m->input_tokens_column, sizeof m->input_tokens_column, "ContextTokens");
 	snprintf(m->output_tokens_column, sizeof m->output_tokens_column, "GeneratedTokens");
+}
+
+/* SOURCES.md [mooncake-trace]: JSON lines, times in ms from the trace's start, 512-token blocks. */
+void tracefile_mooncake_mapping(struct trace_mapping *m)
+{
+	memset(m, 0, sizeof *m);
+	m->format = TRACE_FORMAT_JSONL;
+	snprintf(m->time_column, sizeof m->time_column, "timestamp");
+	m->time_format = TRACE_TIME_MILLISECONDS;
+	snprintf(m->input_tokens_column, sizeof m->input_tokens_column, "input_length");
+	snprintf(m->output_tokens_column, sizeof m->output_tokens_column, "output_length");
+	snprintf(m->hash_column, sizeof m->hash_column, "hash_ids");
+	m->block_tokens = TRACEFILE_BLOCK_TOKENS;
 }
 
 int tracefile_open(struct tracefile **out, const char *path, const char *label, const struct trace_mapping *m,
@@ -534,8 +955,14 @@ int tracefile_open(struct tracefile **out, const char *path, const char *label, 
 	t->name[C_IN] = t->m.input_tokens_column;
 	t->name[C_OUT] = t->m.output_tokens_column;
 	t->name[C_SERVICE] = t->m.service_column;
+	t->name[C_HASH] = t->m.hash_column;
+	for (int i = 0; i < TRACEFILE_WHERE_MAX; i++)
+		t->name[C_WHERE + i] = i < t->m.nwhere ? t->m.where[i].column : "";
+	t->jsonl = m->format == TRACE_FORMAT_JSONL;
+	assert(t->jsonl || !m->hash_column[0]);  /* the loader and the CLI refuse hash lists in CSV */
 	if (!(t->f = fopen(path, "rb"))) {
-		rc = diag_at(d, STATUS_ENOENT, label, 0, 0, "cannot open: %s", strerror(errno));
+		rc = diag_at(d, STATUS_ENOENT, label, 0, 0, "cannot open: %s; expected a readable trace file",
+			     strerror(errno));
 		tracefile_close(t);
 		return rc;
 	}
@@ -562,6 +989,11 @@ int tracefile_next(struct tracefile *t, struct trace_record *rec, struct diag *d
 }
 
 /* A full restart, so it also clears a failure (which, the file being the same, will come back). */
+int64_t tracefile_filtered(const struct tracefile *t)
+{
+	return t->filtered;
+}
+
 int tracefile_rewind(struct tracefile *t, struct diag *d)
 {
 	t->rc = STATUS_OK;
@@ -576,6 +1008,10 @@ void tracefile_close(struct tracefile *t)
 	if (!t)
 		return;
 	csv_free(&t->csv);
+	if (t->y)
+		yajl_free(t->y);
+	free(t->hashes);
+	free(t->hspare);
 	if (t->f)
 		fclose(t->f);
 	free(t->label);
@@ -605,6 +1041,7 @@ int tracefile_scan(const char *path, const char *label, const struct trace_mappi
 			s.out_max = r.out_tokens > s.out_max ? r.out_tokens : s.out_max;
 		}
 	}
+	s.filtered = t->filtered;
 	tracefile_close(t);
 	if (rc != STATUS_DONE)
 		return rc;

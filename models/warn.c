@@ -188,7 +188,7 @@ static bool price_stale(const struct scenario *sc, struct sink_warning *out)
 static bool trace_past(const struct warn *w, const struct scenario *sc, struct sink_warning *out)
 {
 	const struct trace_summary *s = &sc->arrivals.summary;
-	int64_t origin = sc->arrivals.mapping.time_format == TRACE_TIME_SECONDS ? 0 : s->first_us;
+	int64_t origin = tracefile_relative(sc->arrivals.mapping.time_format) ? 0 : s->first_us;
 	double last_s;
 
 	if (sc->arrivals.kind != ARRIVAL_TRACE || sc->arrivals.loop || s->rows == 0)

@@ -100,7 +100,7 @@ static double draw_service_s(struct workload *w, const struct arrival *a)
 
 int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 {
-	struct arrival a;
+	struct arrival a = { .hashes = NULL, .nhashes = 0 };  /* generators leave these alone */
 	double svc_s;
 	int rc = w->src->ops->next(w->src, &a, d);
 
@@ -115,6 +115,8 @@ int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 	out->arrival_us = a.t_us;
 	out->in_tokens = a.in_tokens;
 	out->out_tokens = a.out_tokens;
+	out->hashes = a.hashes;
+	out->nhashes = a.nhashes;
 	svc_s = draw_service_s(w, &a);
 	if (isnan(svc_s)) {
 		out->service_us = -1;

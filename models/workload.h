@@ -45,6 +45,9 @@ struct request_draw {
 	int64_t service_us;  /* service time on one slot, >= 1; -1 when serving computes it (token model) */
 	int32_t in_tokens;   /* prompt tokens, -1 when unknown */
 	int32_t out_tokens;  /* output tokens, -1 when unknown */
+	const uint64_t *hashes;  /* the trace row's prefix block ids (its `hash_column`), valid only during the
+	                            call that delivers the draw; NULL when the trace has none (not used yet) */
+	int32_t nhashes;     /* how many; 0 when none */
 };
 
 /* Set up from a validated scenario. STATUS_OK, or a failure with its message (nothing is then held). */

@@ -381,6 +381,52 @@ END_TEST
 
 #define GENERIC_TRACE "  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/generic_4.csv\n"
 
+/*
+ * format mooncake: the Mooncake keys, times in ms from the trace's start, hash ids with 512-token blocks by
+ * default (block_tokens overrides it); the shipped synthetic trace has 3,993 rows, its last at 1,022,025 ms.
+ * format jsonl names its keys like CSV columns, with hash_column; where keeps rows by value (generic_4.csv's
+ * prompts 100 and 400 are kept: 2 rows, 2 filtered, 500 prompt tokens). format csv is generic.
+ */
+START_TEST(trace_jsonl_mooncake_and_where)
+{
+	struct scenario sc;
+
+	parse_workload(&sc, "", "  arrivals: {kind: trace, path: " TEST_DATA_DIR "/../../scenarios/traces/"
+		       "mooncake_synthetic_trace.jsonl, format: mooncake}\n" EXP_SERVICE);
+	ck_assert_int_eq(sc.arrivals.mapping.format, TRACE_FORMAT_JSONL);
+	ck_assert_str_eq(sc.arrivals.mapping.time_column, "timestamp");
+	ck_assert_int_eq(sc.arrivals.mapping.time_format, TRACE_TIME_MILLISECONDS);
+	ck_assert_str_eq(sc.arrivals.mapping.hash_column, "hash_ids");
+	ck_assert_int_eq(sc.arrivals.mapping.block_tokens, 512);
+	ck_assert_int_eq(sc.arrivals.summary.rows, 3993);
+	ck_assert_int_eq(sc.arrivals.summary.last_us, INT64_C(1022025000));
+	scenario_fini(&sc);
+
+	parse_workload(&sc, "", "  arrivals: {kind: trace, path: " TEST_DATA_DIR "/../../scenarios/traces/"
+		       "mooncake_synthetic_trace.jsonl, format: jsonl, hash_column: hash_ids, block_tokens: 16,\n"
+		       "             columns: {time: timestamp, time_format: milliseconds, input_tokens: input_length}}\n"
+		       EXP_SERVICE);
+	ck_assert_int_eq(sc.arrivals.mapping.format, TRACE_FORMAT_JSONL);
+	ck_assert_str_eq(sc.arrivals.mapping.hash_column, "hash_ids");
+	ck_assert_int_eq(sc.arrivals.mapping.block_tokens, 16);
+	ck_assert_str_eq(sc.arrivals.mapping.output_tokens_column, "");
+	ck_assert_int_eq(sc.arrivals.summary.rows, 3993);
+	scenario_fini(&sc);
+
+	parse_workload(&sc, "", GENERIC_TRACE "    format: csv\n    columns: {time: t, time_format: seconds, "
+		       "input_tokens: prompt}\n    where: {prompt: [100, '400']}\n" EXP_SERVICE);
+	ck_assert_int_eq(sc.arrivals.mapping.format, TRACE_FORMAT_CSV);
+	ck_assert_int_eq(sc.arrivals.mapping.nwhere, 1);
+	ck_assert_str_eq(sc.arrivals.mapping.where[0].column, "prompt");
+	ck_assert_int_eq(sc.arrivals.mapping.where[0].nvalues, 2);
+	ck_assert_str_eq(sc.arrivals.mapping.where[0].values[1], "400");
+	ck_assert_int_eq(sc.arrivals.summary.rows, 2);
+	ck_assert_int_eq(sc.arrivals.summary.filtered, 2);
+	ck_assert_double_eq_tol(sc.arrivals.summary.in_sum, 500, TOL);
+	scenario_fini(&sc);
+}
+END_TEST
+
 /* generic_4.csv: arrivals at 0, 1.5, 3 and 7.25 s; prompts 100 + 200 + 50 + 400, outputs 20 + 40 + 10 + 80. */
 START_TEST(trace_generic_columns)
 {
@@ -443,7 +489,7 @@ START_TEST(trace_mapping_errors)
 		       "bytes, got 64 bytes");
 	workload_fails("", GENERIC_TRACE "    format: generic\n    columns: {time: t, time_format: unix}\n"
 		       EXP_SERVICE, "t.yaml:10:37: workload.arrivals.columns.time_format: expected iso, epoch_s, "
-		       "epoch_ms or seconds, got 'unix'");
+		       "epoch_ms, seconds or milliseconds, got 'unix'");
 	/* service kind trace needs a service_s column (azure has none) */
 	workload_fails("", "  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/azure_5.csv\n"
 		       "  service: {kind: trace}\n", "t.yaml:9:19: workload.service.kind: service kind trace takes "
@@ -566,6 +612,7 @@ static Suite *scenario_workload_suite(void)
 	ADD(s, ttft_needs_the_tokens_service);
 	ADD(s, trace_azure_file);
 	ADD(s, trace_generic_columns);
+	ADD(s, trace_jsonl_mooncake_and_where);
 	ADD(s, trace_mapping_errors);
 	ADD(s, rate_series_two_files);
 	ADD(s, rate_series_rows_are_checked_at_load);

@@ -11,6 +11,7 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <regex.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,6 +99,16 @@ static struct trace_mapping generic_mapping(void)
 	struct trace_mapping m = { .time_column = "time_s", .time_format = TRACE_TIME_SECONDS,
 				   .input_tokens_column = "input_tokens", .output_tokens_column = "output_tokens",
 				   .service_column = "service_s" };
+	return m;
+}
+
+/* The Mooncake traces' layout, as the loader's `format: mooncake` sets it. */
+static struct trace_mapping mooncake_mapping(void)
+{
+	struct trace_mapping m = { .format = TRACE_FORMAT_JSONL, .time_column = "timestamp",
+				   .time_format = TRACE_TIME_MILLISECONDS, .input_tokens_column = "input_length",
+				   .output_tokens_column = "output_length", .hash_column = "hash_ids",
+				   .block_tokens = 512 };
 	return m;
 }
 
@@ -316,15 +327,17 @@ START_TEST(missing_file_is_enoent)
 
 	ck_assert_int_eq(tracefile_open(&t, BAD "no-such-file.csv", "nope.csv", &m, &d), STATUS_ENOENT);
 	ck_assert_ptr_null(t);
-	ck_assert_str_eq(d.msg, "nope.csv: cannot open: No such file or directory");
+	ck_assert_str_eq(d.msg, "nope.csv: cannot open: No such file or directory; expected a readable trace file");
 }
 END_TEST
 
 /* ---- the bad files ------------------------------------------------------------------------------- */
 
+enum { AZURE, GENERIC, MOONCAKE };  /* the mapping a bad file is read with */
+
 static const struct {
 	const char *file;   /* under tests/data/traces/bad/ */
-	bool generic;       /* read with generic_mapping(), else the Azure one */
+	int mapping;        /* AZURE, GENERIC (generic_mapping()) or MOONCAKE (mooncake_mapping()) */
 	const char *msg;    /* the start of the message */
 } bad[] = {
 	{ "bad-timestamp.csv", false, "bad-timestamp.csv:3: bad timestamp '2023-11-16 25:00:00.0000000' in column "
@@ -332,12 +345,12 @@ static const struct {
 	{ "missing-column.csv", false, "missing-column.csv:1: no column 'GeneratedTokens' in the header (TIMESTAMP, "
 	  "ContextTokens, OutputTokens); expected the output-token column named in the mapping" },
 	{ "negative-tokens.csv", false, "negative-tokens.csv:4: negative token count '-5' in column 'ContextTokens'; "
-	  "expected a whole number from 0 to 10000000" },
+	  "expected a whole number of tokens from 0 to 10000000" },
 	{ "non-integer-tokens.csv", false, "non-integer-tokens.csv:2: bad token count '12.5' in column "
-	  "'ContextTokens'; expected a whole number from 0 to 10000000" },
+	  "'ContextTokens'; expected a whole number of tokens from 0 to 10000000" },
 	{ "too-many-tokens.csv", false, "too-many-tokens.csv:2: bad token count '10000001' in column" },
-	{ "empty.csv", false, "empty.csv: empty file; expected a header line and rows" },
-	{ "header-only.csv", false, "header-only.csv:1: no rows after the header" },
+	{ "empty.csv", false, "empty.csv:1: empty file; expected a header line and rows" },
+	{ "header-only.csv", false, "header-only.csv:1: no rows after the header; expected at least one row" },
 	{ "binary.csv", false, "binary.csv:1: a NUL byte or bytes that are not UTF-8; expected a text CSV file" },
 	{ "binary-middle.csv", false, "binary-middle.csv:5: a NUL byte or bytes that are not UTF-8" },
 	{ "truncated-utf8.csv", false, "truncated-utf8.csv:3: a NUL byte or bytes that are not UTF-8" },
@@ -355,13 +368,44 @@ static const struct {
 	  "seconds, a decimal number >= 0" },
 	{ "negative-service.csv", true, "negative-service.csv:3: negative service time '-0.25' in column "
 	  "'service_s'" },
+	/* JSON lines, read as the Mooncake traces are */
+	{ "jsonl-array.jsonl", MOONCAKE, "jsonl-array.jsonl:2: a JSON array, not an object; expected one JSON "
+	  "object per line" },
+	{ "jsonl-scalar.jsonl", MOONCAKE, "jsonl-scalar.jsonl:3: a JSON scalar, not an object; expected one JSON "
+	  "object per line" },
+	{ "jsonl-two-objects.jsonl", MOONCAKE, "jsonl-two-objects.jsonl:2: a second JSON object on the line; "
+	  "expected one JSON object per line" },
+	{ "jsonl-split-object.jsonl", MOONCAKE, "jsonl-split-object.jsonl:2: the line ends inside a JSON object; "
+	  "expected one complete JSON object per line" },
+	{ "jsonl-truncated.jsonl", MOONCAKE, "jsonl-truncated.jsonl:2: " },
+	{ "jsonl-bad-syntax.jsonl", MOONCAKE, "jsonl-bad-syntax.jsonl:2: not valid JSON (yajl: " },
+	{ "jsonl-missing-key.jsonl", MOONCAKE, "jsonl-missing-key.jsonl:2: no key 'output_length' in the object; "
+	  "expected the output-token key named in the mapping" },
+	{ "jsonl-string-tokens.jsonl", MOONCAKE, "jsonl-string-tokens.jsonl:1: key 'input_length' is a string; "
+	  "expected a number" },
+	{ "jsonl-string-time.jsonl", MOONCAKE, "jsonl-string-time.jsonl:1: key 'timestamp' is a string; expected "
+	  "a number" },
+	{ "jsonl-fractional-tokens.jsonl", MOONCAKE, "jsonl-fractional-tokens.jsonl:2: bad token count '63.5' in "
+	  "key 'input_length'; expected a whole number of tokens" },
+	{ "jsonl-negative-tokens.jsonl", MOONCAKE, "jsonl-negative-tokens.jsonl:1: negative token count '-3' in "
+	  "key 'output_length'; expected a whole number of tokens" },
+	{ "jsonl-out-of-order.jsonl", MOONCAKE, "jsonl-out-of-order.jsonl:3: timestamp earlier than the previous "
+	  "row's (line 2); expected rows in time order" },
+	{ "jsonl-bad-hash.jsonl", MOONCAKE, "jsonl-bad-hash.jsonl:1: bad hash id '2.5' in key 'hash_ids'; "
+	  "expected a whole number from 0 to 9223372036854775807" },
+	{ "jsonl-hash-not-array.jsonl", MOONCAKE, "jsonl-hash-not-array.jsonl:1: key 'hash_ids' is a number; "
+	  "expected an array of whole numbers (prefix block ids)" },
+	{ "jsonl-empty.jsonl", MOONCAKE, "jsonl-empty.jsonl:1: no objects in the file; expected one JSON object "
+	  "per line" },
 };
 
 #define NBAD ((int)(sizeof bad / sizeof bad[0]))
 
 START_TEST(bad_file_fails_with_its_message)
 {
-	struct trace_mapping m = bad[_i].generic ? generic_mapping() : azure_mapping();
+	struct trace_mapping m = bad[_i].mapping == MOONCAKE ? mooncake_mapping() :
+				 bad[_i].mapping == GENERIC ? generic_mapping() : azure_mapping();
+	regex_t form;
 	struct trace_summary s = { .rows = -7 };
 	struct trace_record r;
 	struct diag d = { "" }, d2 = { "" };
@@ -371,6 +415,10 @@ START_TEST(bad_file_fails_with_its_message)
 	snprintf(path, sizeof path, BAD "%s", bad[_i].file);
 	ck_assert_int_eq(read_all(path, bad[_i].file, &m, &r, 1, &rows, &d), STATUS_EINPUT);
 	ck_assert_msg(strstr(d.msg, bad[_i].msg) == d.msg, "%s: got \"%s\"", bad[_i].file, d.msg);
+	/* every message has the form FILE:LINE: what; expected what */
+	ck_assert_int_eq(regcomp(&form, "^[^:]+:[1-9][0-9]*: .+; expected .+", REG_EXTENDED | REG_NOSUB), 0);
+	ck_assert_msg(regexec(&form, d.msg, 0, NULL, 0) == 0, "not FILE:LINE: what; expected what: \"%s\"", d.msg);
+	regfree(&form);
 	ck_assert_int_eq(tracefile_scan(path, bad[_i].file, &m, &s, &d2), STATUS_EINPUT);
 	ck_assert_str_eq(d2.msg, d.msg);
 	ck_assert_int_eq(s.rows, -7);  /* a failed scan leaves the summary as it was */
@@ -511,7 +559,265 @@ START_TEST(source_passes_errors_through)
 	src = NULL;
 	ck_assert_int_eq(arrivals_trace_new(&src, sc, &d), STATUS_EINPUT);
 	ck_assert_ptr_null(src);
-	ck_assert_str_eq(d.msg, BAD "header-only.csv:1: no rows after the header");
+	ck_assert_str_eq(d.msg, BAD "header-only.csv:1: no rows after the header; expected at least one row, one "
+			 "request per line");
+	free(sc);
+}
+END_TEST
+
+/* ---- JSON lines, integral floats, the row filter, hash ids ------------------------------------------ */
+
+/*
+ * A JSON-lines trace with its own key names: keys in any order, keys the mapping does not name (nested
+ * objects and arrays too) skipped, blank lines skipped, a byte-order mark ignored, times in seconds, token
+ * counts written 63, 63.0 and 6.3e1, a row without hash ids (an empty array).
+ */
+START_TEST(jsonl_rows_with_their_own_keys)
+{
+	struct trace_mapping m = { .format = TRACE_FORMAT_JSONL, .time_column = "t",
+				   .time_format = TRACE_TIME_SECONDS, .input_tokens_column = "in",
+				   .output_tokens_column = "out", .service_column = "svc", .hash_column = "h" };
+	char *path = write_file("a.jsonl", "\xEF\xBB\xBF{\"t\": 0.5, \"in\": 63, \"out\": 7, \"svc\": 1.25, "
+				"\"h\": [3, 1, 4]}\n"
+				"\n"
+				"  {\"meta\": {\"in\": 99, \"t\": [1]}, \"h\": [], \"out\": 8.0, \"in\": 63.0, "
+				"\"svc\": 0, \"t\": 2, \"x\": [[1], {\"h\": 2}]}\n"
+				"{\"t\": 2.000001, \"in\": 6.3e1, \"out\": 9, \"svc\": 2.5e-1, \"h\": [18446744]}");
+	struct trace_record r[3];
+	struct diag d = { "" };
+	int64_t rows;
+
+	ck_assert_msg(read_all(path, "a.jsonl", &m, r, 3, &rows, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(rows, 3);
+	ck_assert(r[0].t_us == 500000 && r[0].line == 1 && r[0].in_tokens == 63 && r[0].out_tokens == 7);
+	ck_assert_double_eq_tol(r[0].service_s, 1.25, 1e-12);
+	ck_assert(r[1].t_us == 2 * US && r[1].line == 3 && r[1].in_tokens == 63 && r[1].out_tokens == 8);
+	ck_assert(r[1].nhashes == 0 && r[1].service_s == 0);
+	ck_assert(r[2].t_us == 2 * US + 1 && r[2].line == 4 && r[2].in_tokens == 63 && r[2].out_tokens == 9);
+	ck_assert_double_eq_tol(r[2].service_s, 0.25, 1e-12);
+	test_remove_file(path);
+}
+END_TEST
+
+/*
+ * The hash ids of a row stay readable while the next row is read (the reader alternates two buffers), so a
+ * one-row look-ahead (arrivals_transform.c) keeps them; a filtered row in between does not disturb them.
+ */
+START_TEST(jsonl_hash_ids_survive_one_row_of_look_ahead)
+{
+	struct trace_mapping m = { .format = TRACE_FORMAT_JSONL, .time_column = "t",
+				   .time_format = TRACE_TIME_SECONDS, .hash_column = "h", .nwhere = 1,
+				   .where = { { .column = "ok", .nvalues = 1, .values = { "true" } } } };
+	char *path = write_file("h.jsonl", "{\"t\": 0, \"ok\": true, \"h\": [3, 1, 4]}\n"
+				"{\"t\": 1, \"ok\": false, \"h\": [8, 8, 8, 8, 8]}\n"
+				"{\"t\": 2, \"ok\": true, \"h\": [5, 9]}\n"
+				"{\"t\": 3, \"ok\": true, \"h\": [2, 6, 5, 3]}\n");
+	struct tracefile *t;
+	struct trace_record a, b, c;
+	struct diag d = { "" };
+
+	ck_assert_int_eq(tracefile_open(&t, path, NULL, &m, &d), STATUS_OK);
+	ck_assert_int_eq(tracefile_next(t, &a, &d), STATUS_OK);
+	ck_assert_int_eq(tracefile_next(t, &b, &d), STATUS_OK);  /* skips the filtered row at t = 1 */
+	ck_assert(a.nhashes == 3 && a.hashes[0] == 3 && a.hashes[1] == 1 && a.hashes[2] == 4);
+	ck_assert(b.t_us == 2 * US && b.nhashes == 2 && b.hashes[0] == 5 && b.hashes[1] == 9);
+	ck_assert_int_eq(tracefile_next(t, &c, &d), STATUS_OK);
+	ck_assert(b.nhashes == 2 && b.hashes[0] == 5 && b.hashes[1] == 9);
+	ck_assert(c.nhashes == 4 && c.hashes[0] == 2 && c.hashes[3] == 3);
+	ck_assert_int_eq(tracefile_filtered(t), 1);
+	ck_assert_int_eq(tracefile_next(t, &c, &d), STATUS_DONE);
+	tracefile_close(t);
+	test_remove_file(path);
+}
+END_TEST
+
+/* 16,384 hash ids in a row are accepted, 16,385 refused (generated: long lines). */
+START_TEST(jsonl_hash_ids_have_a_limit)
+{
+	struct trace_mapping m = mooncake_mapping();
+	struct trace_record r;
+	struct diag d = { "" };
+	int64_t rows;
+
+	for (int n = TRACEFILE_HASHES_MAX; n <= TRACEFILE_HASHES_MAX + 1; n++) {
+		char *path = write_file("many.jsonl", "");
+		FILE *f = fopen(path, "a");
+
+		ck_assert_ptr_nonnull(f);
+		fputs("{\"timestamp\": 0, \"input_length\": 1, \"output_length\": 1, \"hash_ids\": [0", f);
+		for (int i = 1; i < n; i++)
+			fprintf(f, ", %d", i);
+		fputs("]}\n", f);
+		fclose(f);
+		if (n == TRACEFILE_HASHES_MAX) {
+			ck_assert_msg(read_all(path, "many.jsonl", &m, &r, 1, &rows, &d) == STATUS_OK, "%s", d.msg);
+			ck_assert(rows == 1 && r.nhashes == n);
+		} else {
+			ck_assert_int_eq(read_all(path, "many.jsonl", &m, &r, 1, &rows, &d), STATUS_EINPUT);
+			ck_assert_str_eq(d.msg, "many.jsonl:1: more than 16384 hash ids in key 'hash_ids'; expected at "
+					 "most 16384 prefix blocks per request");
+		}
+		test_remove_file(path);
+	}
+}
+END_TEST
+
+/*
+ * Token counts written as integral decimals are whole numbers, judged on the digits (no rounding through
+ * binary floating point): 63.0, 63., 6.3e1, 630e-1, 0.0063e4 and 6300E-2 are all 63; 1e2 is 100; 0.0 is 0.
+ * 63.5, 6.35e1 and 1e-1 are not whole and are refused, as is 1.00000001e7 (10000000.1) and 1.0000001e7
+ * (10000001, above the limit).
+ */
+START_TEST(integral_floats_are_whole_token_counts)
+{
+	static const char *const whole[] = { "63", "63.0", "63.", "6.3e1", "630e-1", "0.0063e4", "6300E-2" };
+	static const char *const not_whole[] = { "63.5", "6.35e1", "1e-1", "1.00000001e7", "1.0000001e7", ".5",
+		"e1", "6e", "0x3f", "63.0.0" };
+	struct trace_mapping m = generic_mapping();
+	struct trace_record r[3];
+	struct diag d = { "" };
+	int64_t rows;
+	char text[128];
+
+	for (size_t i = 0; i < sizeof whole / sizeof whole[0]; i++) {
+		char *path;
+
+		snprintf(text, sizeof text, "time_s,input_tokens,output_tokens,service_s\n0,%s,1e2,1\n1,0.0,0,1\n",
+			 whole[i]);
+		path = write_file("w.csv", text);
+		ck_assert_msg(read_all(path, "w.csv", &m, r, 3, &rows, &d) == STATUS_OK, "%s: %s", whole[i], d.msg);
+		ck_assert_int_eq(r[0].in_tokens, 63);
+		ck_assert_int_eq(r[0].out_tokens, 100);
+		ck_assert_int_eq(r[1].in_tokens, 0);
+		test_remove_file(path);
+	}
+	for (size_t i = 0; i < sizeof not_whole / sizeof not_whole[0]; i++) {
+		char *path, want[160];
+
+		snprintf(text, sizeof text, "time_s,input_tokens,output_tokens,service_s\n0,1,1,1\n1,%s,1,1\n",
+			 not_whole[i]);
+		path = write_file("n.csv", text);
+		ck_assert_int_eq(read_all(path, "n.csv", &m, r, 3, &rows, &d), STATUS_EINPUT);
+		snprintf(want, sizeof want, "n.csv:3: bad token count '%s' in column 'input_tokens'; expected a whole "
+			 "number of tokens from 0 to 10000000 (such as 63, 63.0 or 6.3e1)", not_whole[i]);
+		ck_assert_str_eq(d.msg, want);
+		test_remove_file(path);
+	}
+}
+END_TEST
+
+/*
+ * where: the rows whose status is SUCCESS or OK are kept (2 of 5); a FAILED row's empty token fields are not
+ * read, and its time may be out of order, since it is not a request. The count of rows left out (3) comes
+ * back from tracefile_filtered() and the scan. A filter column missing from the header fails like any
+ * mapped column; a file whose rows are all left out fails.
+ */
+START_TEST(where_keeps_the_listed_values)
+{
+	struct trace_mapping m = { .time_column = "t", .time_format = TRACE_TIME_SECONDS,
+				   .input_tokens_column = "prompt_length", .nwhere = 1,
+				   .where = { { .column = "status", .nvalues = 2, .values = { "SUCCESS", "OK" } } } };
+	char *path = write_file("f.csv", "t,prompt_length,status\n1,63.0,SUCCESS\n0.5,,FAILED\n2,7,success\n"
+				"3,8,OK\n4,,FAILED\n");
+	struct trace_record r[3];
+	struct trace_summary s;
+	struct diag d = { "" };
+	int64_t rows;
+
+	ck_assert_msg(read_all(path, "f.csv", &m, r, 3, &rows, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(rows, 2);
+	ck_assert(r[0].t_us == 1 * US && r[0].in_tokens == 63 && r[0].line == 2);
+	ck_assert(r[1].t_us == 3 * US && r[1].in_tokens == 8 && r[1].line == 5);
+	ck_assert_int_eq(tracefile_scan(path, "f.csv", &m, &s, &d), STATUS_OK);
+	ck_assert(s.rows == 2 && s.filtered == 3);
+	test_remove_file(path);
+
+	path = write_file("f.csv", "t,prompt_length,status\n1,5,FAILED\n2,5,FAILED\n");
+	ck_assert_int_eq(read_all(path, "f.csv", &m, r, 3, &rows, &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "f.csv:3: all 2 rows were left out by the `where` filter; expected at least one "
+			 "row that the filter keeps");
+	test_remove_file(path);
+
+	path = write_file("f.csv", "t,prompt_length\n1,5\n");
+	ck_assert_int_eq(read_all(path, "f.csv", &m, r, 3, &rows, &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "f.csv:1: no column 'status' in the header (t, prompt_length); expected the filter "
+			 "column named in the mapping (names are case-sensitive)");
+	test_remove_file(path);
+
+	/* JSON lines: a number's text as written (200, not 200.0), and two filters that must both hold */
+	m.format = TRACE_FORMAT_JSONL;
+	m.nwhere = 2;
+	snprintf(m.where[0].column, sizeof m.where[0].column, "code");
+	m.where[0].nvalues = 1;
+	snprintf(m.where[0].values[0], sizeof m.where[0].values[0], "200");
+	snprintf(m.where[1].column, sizeof m.where[1].column, "model");
+	m.where[1].nvalues = 1;
+	snprintf(m.where[1].values[0], sizeof m.where[1].values[0], "m-small");
+	path = write_file("f.jsonl", "{\"t\": 1, \"prompt_length\": 4, \"code\": 200, \"model\": \"m-small\"}\n"
+				 "{\"t\": 0, \"code\": 500, \"model\": \"m-small\"}\n"
+				 "{\"t\": 2, \"prompt_length\": 5, \"code\": 200.0, \"model\": \"m-small\"}\n"
+				 "{\"t\": 3, \"prompt_length\": 6, \"code\": 200, \"model\": \"m-large\"}\n"
+				 "{\"t\": 4, \"prompt_length\": 7, \"code\": 200, \"model\": \"m-small\"}\n");
+	ck_assert_msg(read_all(path, "f.jsonl", &m, r, 3, &rows, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert(rows == 2 && r[0].in_tokens == 4 && r[1].in_tokens == 7 && r[1].line == 5);
+	ck_assert_int_eq(tracefile_scan(path, "f.jsonl", &m, &s, &d), STATUS_OK);
+	ck_assert_int_eq(s.filtered, 3);
+	test_remove_file(path);
+}
+END_TEST
+
+/*
+ * The shipped Mooncake synthetic trace with format mooncake: as many requests as lines, the first and last
+ * timestamps and the total of hash ids as a plain line-by-line count finds them (commas in the hash array
+ * + 1), and the arrival source hands each row's ids on.
+ */
+START_TEST(mooncake_trace_reads_whole)
+{
+	struct trace_mapping m = mooncake_mapping();
+	struct tracefile *t;
+	struct trace_record r;
+	struct diag d = { "" };
+	struct scenario *sc;
+	struct arrival_source *src = NULL;
+	struct arrival a;
+	FILE *f = fopen(TRACES "mooncake_synthetic_trace.jsonl", "r");
+	static char line[1 << 20];
+	int64_t lines = 0, ids = 0, rows = 0, got_ids = 0, first_ms = -1, last_ms = 0;
+	int rc;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof line, f)) {
+		char *h = strstr(line, "\"hash_ids\": [");
+
+		ck_assert_ptr_nonnull(h);
+		lines++;
+		last_ms = atoll(strstr(line, "\"timestamp\": ") + 13);
+		first_ms = first_ms < 0 ? last_ms : first_ms;
+		if (h[13] != ']')
+			for (ids++; *h && *h != ']'; h++)
+				ids += *h == ',';
+	}
+	fclose(f);
+	ck_assert_int_eq(tracefile_open(&t, TRACES "mooncake_synthetic_trace.jsonl", NULL, &m, &d), STATUS_OK);
+	while ((rc = tracefile_next(t, &r, &d)) == STATUS_OK) {
+		ck_assert(rows > 0 || r.t_us == first_ms * 1000);
+		rows++;
+		got_ids += r.nhashes;
+		ck_assert(r.in_tokens > 0 && r.out_tokens > 0);
+	}
+	ck_assert_msg(rc == STATUS_DONE, "%s", d.msg);
+	ck_assert_int_eq(r.t_us, last_ms * 1000);
+	tracefile_close(t);
+	ck_assert_int_eq(rows, lines);
+	ck_assert_int_eq(rows, 3993);
+	ck_assert_int_eq(got_ids, ids);
+
+	sc = trace_scenario(TRACES "mooncake_synthetic_trace.jsonl", m);
+	ck_assert_int_eq(arrivals_trace_new(&src, sc, &d), STATUS_OK);
+	ck_assert_int_eq(src->ops->next(src, &a, &d), STATUS_OK);  /* {"timestamp": 0, ..., "hash_ids": [0 .. 78]} */
+	ck_assert(a.t_us == 0 && a.in_tokens == 40160 && a.out_tokens == 6 && a.nhashes == 79);
+	ck_assert(a.hashes[0] == 0 && a.hashes[78] == 78);
+	arrivals_free(src);
 	free(sc);
 }
 END_TEST
@@ -532,6 +838,12 @@ static Suite *tracefile_suite(void)
 	tcase_add_test(tc, missing_file_is_enoent);
 	tcase_add_test(tc, source_replays_from_zero_and_rewinds);
 	tcase_add_test(tc, source_passes_errors_through);
+	tcase_add_test(tc, jsonl_rows_with_their_own_keys);
+	tcase_add_test(tc, jsonl_hash_ids_survive_one_row_of_look_ahead);
+	tcase_add_test(tc, jsonl_hash_ids_have_a_limit);
+	tcase_add_test(tc, integral_floats_are_whole_token_counts);
+	tcase_add_test(tc, where_keeps_the_listed_values);
+	tcase_add_test(tc, mooncake_trace_reads_whole);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tb, bad_file_fails_with_its_message, 0, NBAD);
 	tcase_add_test(tb, every_bad_file_is_listed);

@@ -565,6 +565,63 @@ static int batches(const char *test, uint64_t fallback, const char *extra, const
 	return n;
 }
 
+/*
+ * A trace's hash ids reach each request_draw, also through a transform's one-row look-ahead (scale_rate 2:
+ * every row twice, the copy before the next row): rows are told apart by their prompt tokens (10, 20, 30,
+ * 40), and each draw must carry its row's ids. Without a hash column a draw has none (NULL, 0).
+ */
+START_TEST(hash_ids_reach_the_request)
+{
+	static const uint64_t ids[4][3] = { { 7, 8, 0 }, { 7, 9, 11 }, { 0 }, { 7, 8, 12 } };
+	static const int32_t nids[4] = { 2, 3, 0, 3 };
+	char *trace = test_write_file("h.jsonl",
+		"{\"timestamp\": 0, \"input_length\": 10, \"output_length\": 1, \"hash_ids\": [7, 8]}\n"
+		"{\"timestamp\": 1000, \"input_length\": 20, \"output_length\": 1, \"hash_ids\": [7, 9, 11]}\n"
+		"{\"timestamp\": 1000, \"input_length\": 30, \"output_length\": 1, \"hash_ids\": []}\n"
+		"{\"timestamp\": 2500, \"input_length\": 40, \"output_length\": 1, \"hash_ids\": [7, 8, 12]}\n");
+	const char *const extra[] = { "format: mooncake", "format: mooncake, scale_rate: 2",
+		"format: jsonl, columns: {time: timestamp, time_format: milliseconds, input_tokens: input_length}" };
+	const int want[] = { 4, 8, 4 };
+
+	ck_assert_ptr_nonnull(trace);
+	for (int k = 0; k < 3; k++) {
+		char text[1024], *path;
+		struct scenario sc;
+		struct workload w;
+		struct request_draw r;
+		struct diag d = {{0}};
+		int n = 0, rc;
+
+		snprintf(text, sizeof text, "name: h\nhorizon: 1m\nslo: {latency_s: 20}\nworkload:\n"
+			 "  arrivals: {kind: trace, path: %s, %s}\n  service: {kind: constant, mean_s: 1}\n"
+			 "serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
+			 "fleet:\n  - {option: reserved, count: 2}\n", trace, extra[k]);
+		path = test_write_file("h.yaml", text);
+		ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+		ck_assert_int_eq(workload_init(&w, &sc, &d), STATUS_OK);
+		while ((rc = workload_next(&w, &r, &d)) == STATUS_OK) {
+			int row = r.in_tokens / 10 - 1;
+
+			ck_assert(row >= 0 && row < 4);
+			n++;
+			if (k == 2) {
+				ck_assert(r.hashes == NULL && r.nhashes == 0);
+				continue;
+			}
+			ck_assert_msg(r.nhashes == nids[row], "%s: row %d: %d ids", extra[k], row, r.nhashes);
+			for (int i = 0; i < r.nhashes; i++)
+				ck_assert_msg(r.hashes[i] == ids[row][i], "%s: row %d id %d", extra[k], row, i);
+		}
+		ck_assert_int_eq(rc, STATUS_DONE);
+		ck_assert_int_eq(n, want[k]);
+		workload_fini(&w);
+		scenario_fini(&sc);
+		test_remove_file(path);
+	}
+	test_remove_file(trace);
+}
+END_TEST
+
 /* Arrivals in [lo_s, hi_s), or exactly at lo_s when hi_s == lo_s. */
 static int between(const int64_t *t, int n, double lo_s, double hi_s)
 {
@@ -680,6 +737,7 @@ static Suite *workload_suite(void)
 	tcase_add_test(tc, scale_rate_keeps_ties_in_time_order);
 	tcase_add_test(tc, scale_rate_fraction_keeps_ties_in_time_order);
 	tcase_add_test(tc, transforms_never_run_backwards);
+	tcase_add_test(tc, hash_ids_reach_the_request);
 	suite_add_tcase(s, tc);
 
 	/* 4 million draws: about 0.5 s plain, several times that under sanitizers; Check's default is 4 s. */

@@ -9,13 +9,13 @@ cd "$TMP"
 "$GPUCAP" run --set horizon=1h --quiet --db held.sqlite || { echo "cannot make the database"; exit 1; }
 before=$(sha256sum held.sqlite)
 
-scenario() { # scenario TRACE-PATH: an Azure-format replay of that file
+scenario() { # scenario TRACE-PATH [FORMAT]: a replay of that file, format azure unless given
 	cat >s.yaml <<YAML
 name: bad-trace
 horizon: 2h
 slo: {latency_s: 30}
 workload:
-  arrivals: {kind: trace, path: $1}
+  arrivals: {kind: trace, path: $1, format: ${2:-azure}}
   service: {kind: tokens, prefill_tokens_per_s: 20000, decode_tokens_per_s: 40}
 serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
 fleet:
@@ -23,13 +23,14 @@ fleet:
 YAML
 }
 
-expect_bad() { # expect_bad TRACE EXPECTED-SUBSTRING
+expect_bad() { # expect_bad TRACE EXPECTED-SUBSTRING [FORMAT]
 	local trace=$1 want=$2 err rc name
 	name=$(basename "$trace")
-	scenario "$trace"
+	scenario "$trace" "${3:-azure}"
 	err=$("$GPUCAP" run s.yaml --db held.sqlite 2>&1 >/dev/null); rc=$?
 	check "$name: exit 2 (got $rc: $err)" test $rc -eq 2
 	check "$name: message has '$want' (got: $err)" grep -qF -- "$want" <<<"$err"
+	check "$name: message is FILE:LINE: what; expected what" grep -Eq "^gpucap: [^ ]*$name:[1-9][0-9]*: .*; expected " <<<"$err"
 	check "$name: database unchanged" test "$(sha256sum held.sqlite)" = "$before"
 	"$GPUCAP" run s.yaml --db fresh.sqlite >/dev/null 2>&1
 	check "$name: no new database created" test ! -e fresh.sqlite
@@ -38,12 +39,20 @@ expect_bad() { # expect_bad TRACE EXPECTED-SUBSTRING
 n=0
 for f in "$SRC"/tests/data/traces/bad/*.csv; do
 	case $(basename "$f") in
-	empty.csv) expect_bad "$f" "empty.csv: empty file" ;;
+	empty.csv) expect_bad "$f" "empty.csv:1: empty file" ;;
 	*) expect_bad "$f" "$(basename "$f"):" ;;   # the file name, then its line
 	esac
 	n=$((n + 1))
 done
 check "bad traces tried ($n)" test $n -ge 10
+m=0
+for f in "$SRC"/tests/data/traces/bad/*.jsonl; do
+	expect_bad "$f" "$(basename "$f"):" mooncake
+	m=$((m + 1))
+done
+check "bad JSON-lines traces tried ($m)" test $m -ge 10
+expect_bad "$SRC/tests/data/traces/bad/jsonl-fractional-tokens.jsonl" \
+	"jsonl-fractional-tokens.jsonl:2: bad token count '63.5' in key 'input_length'; expected a whole number of tokens" mooncake
 # the line numbers, for a few by hand
 expect_bad "$SRC/tests/data/traces/bad/bad-timestamp.csv" "bad-timestamp.csv:3:"
 expect_bad "$SRC/tests/data/traces/bad/negative-tokens.csv" "negative-tokens.csv:4:"

@@ -54,6 +54,65 @@ check "bad trace names file:line" grep -q "out-of-order.csv:4: timestamp earlier
 check "binary file exits 2" test $rc -eq 2
 check "binary file message" grep -q "binary.csv:1: .*expected a text CSV file" err.txt
 
+# JSON lines, by hand: rows at 0, 1000, 3000 and 6000 ms kept (status ok), one at 500 ms left out by --where.
+# Gaps 1000, 2000, 3000 ms: mean 2000, population variance (1000^2 + 0 + 1000^2) / 3 = 666,667 ms^2,
+# std 816.497 ms, cv = 816.497 / 2000 = 0.408248. Prefix reuse: [1,2,3] 0 seen; [1,2,4] 1, 2 seen, 4 not: 2;
+# [5,1,2] 5 unseen first: 0 (leading ids only); [1,2,3,4] all seen: 4. (0 + 2 + 0 + 4) / (3 + 3 + 3 + 4) =
+# 6 / 13 = 0.461538.
+cat >hand.jsonl <<'JSONL'
+{"ts": 0, "in": 10, "out": 1.0, "h": [1, 2, 3], "status": "ok"}
+{"ts": 500, "status": "failed"}
+
+{"ts": 1000, "in": 10, "out": 1, "h": [1, 2, 4], "status": "ok"}
+{"ts": 3000, "in": 10, "out": 1, "h": [5, 1, 2], "status": "ok"}
+{"ts": 6000, "in": 10, "out": 1, "h": [1, 2, 3, 4], "status": "ok"}
+JSONL
+hand=(hand.jsonl --format jsonl --time-column ts --time-format milliseconds --input-column in
+      --output-column out --hash-column h --where status=ok,SUCCESS)
+out=$("$GPUCAP" trace stats "${hand[@]}"); rc=$?
+check "jsonl: exits 0 ($out)" test $rc -eq 0
+check "jsonl: 4 requests" grep -q "^requests  *4$" <<<"$out"
+check "jsonl: 1 row filtered" grep -q "^filtered  *1 rows left out" <<<"$out"
+check "jsonl: cv 0.4082" grep -q "^interarrival  *cv 0.4082 " <<<"$out"
+check "jsonl: reuse 0.4615 (6 of 13)" grep -q "^prefix_reuse  *0.4615  (6 of 13 hash ids" <<<"$out"
+"$GPUCAP" trace stats "${hand[@]}" --json >hand.json
+j() { sqlite3 :memory: "select json_extract(readfile('$1'), '\$.$2')"; }
+check "jsonl --json: valid" test "$(sqlite3 :memory: "select json_valid(readfile('hand.json'))")" = 1
+check "jsonl --json: interarrival_cv 0.408248" test "$(j hand.json interarrival_cv)" = 0.408248
+check "jsonl --json: prefix_reuse_ratio 0.461538" test "$(j hand.json prefix_reuse_ratio)" = 0.461538
+check "jsonl --json: filtered 1" test "$(j hand.json filtered)" = 1
+"$GPUCAP" trace stats hand.jsonl >/dev/null 2>err.txt
+check "JSON lines without --format: exit 2" test $? -eq 2
+check "... says to give --format" grep -q "hand.jsonl:1: the file holds JSON lines but no format was given; expected --format" err.txt
+"$GPUCAP" trace stats hand.jsonl --format csv --time-column ts --hash-column h >/dev/null 2>err.txt
+check "--hash-column on CSV: exit 2" test $? -eq 2
+"$GPUCAP" trace stats hand.jsonl --format jsonl --time-column ts --where status >/dev/null 2>err.txt
+check "--where without =: exit 2" test $? -eq 2
+
+# The shipped Mooncake synthetic trace: its reuse ratio and gap CV computed independently in Python.
+mc="$SRC/scenarios/traces/mooncake_synthetic_trace.jsonl"
+"$GPUCAP" trace stats "$mc" --format mooncake --json >mc.json
+check "mooncake: exits 0" test $? -eq 0
+want=$(python3 - "$mc" <<'PY'
+import json, statistics, sys
+seen, reused, total, ts = set(), 0, 0, []
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    h = o["hash_ids"]
+    k = 0
+    while k < len(h) and h[k] in seen:
+        k += 1
+    reused += k
+    total += len(h)
+    seen.update(h)
+    ts.append(o["timestamp"])
+gaps = [b - a for a, b in zip(ts, ts[1:])]
+print(len(ts), "%.6f" % (reused / total), "%.6f" % (statistics.pstdev(gaps) / statistics.mean(gaps)))
+PY
+)
+got="$(j mc.json requests) $(j mc.json prefix_reuse_ratio) $(j mc.json interarrival_cv)"
+check "mooncake: requests, reuse ratio and gap cv as Python finds them ($want vs $got)" test "$want" = "$got"
+
 # trace gen, then replay: the same requests at the same times give the same latencies as the scenario
 "$GPUCAP" trace gen --scenario "$SRC/scenarios/chat-serving.yaml" --set horizon=30m -o gen.csv 2>/dev/null
 check "trace gen exits 0" test $? -eq 0

@@ -1,9 +1,10 @@
 /*
  * fuzz_tracefile: the request-trace reader (tracefile.c) as the loader uses it (tracefile_scan, the whole
  * file checked once) and as the trace arrivals source streams it (tracefile_open, _next to the end,
- * _rewind, _next again), under four mappings: the Azure one (ISO times, token columns) and a column `t`
- * in each numeric time format with token and service columns. Checked: a refusal has a message; a file
- * the scan accepts streams without error, row for row, in time order, with the scan's counts.
+ * _rewind, _next again), under six mappings: the Azure one (ISO times, token columns), a column `t` in
+ * each numeric time format with token and service columns, the Mooncake JSON-lines one (hash ids), and a
+ * JSON-lines one with a `where` filter. Checked: a refusal has a message; a file the scan accepts streams
+ * without error, row for row, in time order, with the scan's counts; hash ids come with a count.
  */
 #include <math.h>
 #include <string.h>
@@ -28,6 +29,8 @@ static void stream(const char *path, const struct trace_mapping *m, const struct
 		fuzz_check(rec.t_us >= prev_us, "rows come in time order");
 		fuzz_check(rec.in_tokens >= -1 && rec.out_tokens >= -1, "token counts are -1 or more");
 		fuzz_check(isnan(rec.service_s) || rec.service_s >= 0, "a service time is NaN or not negative");
+		fuzz_check(rec.nhashes >= 0 && rec.nhashes <= TRACEFILE_HASHES_MAX &&
+			   (rec.nhashes == 0 || rec.hashes), "hash ids come with their count");
 		if (rows == 0)
 			first = rec;
 		prev_us = rec.t_us;
@@ -56,9 +59,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc;
 
 	fuzz_setup();
-	for (int i = -1; i < 3; i++) {
+	for (int i = -1; i < 5; i++) {
 		if (i < 0) {
 			tracefile_azure_mapping(&m);
+		} else if (i == 3) {
+			tracefile_mooncake_mapping(&m);
+		} else if (i == 4) {
+			memset(&m, 0, sizeof m);
+			m.format = TRACE_FORMAT_JSONL;
+			strcpy(m.time_column, "t");
+			m.time_format = TRACE_TIME_SECONDS;
+			strcpy(m.input_tokens_column, "prompt");
+			strcpy(m.hash_column, "h");
+			m.nwhere = 1;
+			strcpy(m.where[0].column, "ok");
+			m.where[0].nvalues = 2;
+			strcpy(m.where[0].values[0], "true");
+			strcpy(m.where[0].values[1], "1");
 		} else {
 			memset(&m, 0, sizeof m);
 			strcpy(m.time_column, "t");
