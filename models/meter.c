@@ -60,6 +60,7 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	hist_init(&m->ttft);
 	hist_init(&m->win_latency);
 	hist_init(&m->win_ttft);
+	hist_init(&m->tpot);
 	return STATUS_OK;
 }
 
@@ -474,6 +475,7 @@ void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum dro
 	/* A dropped request always counts against the SLO. */
 	m->slo_violations++;
 	m->ttft_violations++;
+	m->tpot_violations++;
 	if (waited)
 		m->waited++;
 	if (why == DROP_TIMEOUT)
@@ -872,6 +874,7 @@ void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, 
 	m->sojourn_us += sojourn_us;
 	m->slo_violations += n;
 	m->ttft_violations += n;
+	m->tpot_violations += n;
 	m->waited += waited;
 	if (why == DROP_TIMEOUT)
 		m->timed_out += n;

@@ -195,6 +195,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "block_terminations", (double)m->block_terminations);
 	n = put(list, n, "requests_interrupted", (double)m->requests_interrupted);
 	n = put(list, n, "launch_failures", (double)m->launch_failures);
+	n = meter_report_tokens(m, list, n);
 	if (m->dws_used) {  /* only then, so that other runs' results are as they were */
 		n = put(list, n, "dws_requests", (double)m->dws_requests);
 		n = put(list, n, "dws_requests_failed", (double)m->dws_failed);

@@ -432,6 +432,7 @@ struct scenario {
 	struct {
 		int64_t latency_us;    /* `slo.latency_s`: end-to-end latency threshold, > 0 */
 		int64_t ttft_us;       /* `slo.ttft_s`: time-to-first-token threshold; 0 = none */
+		int64_t tpot_us;       /* `slo.tpot_s`: time-per-output-token threshold; 0 = none */
 		/* percentile SLOs, index SCENARIO_SLO_P50 .. P99: `slo.latency_p50_s` ... and `slo.ttft_p50_s`
 		 * ...: the percentile must not exceed the threshold; 0 = not stated */
 		int64_t latency_pct_us[SCENARIO_SLO_PCTS];
@@ -502,6 +503,10 @@ struct scenario {
 		                                   `decode_table`: per-request speed by concurrency, sorted */
 		int ndecode;
 		double overhead_s;       /* `overhead_s`: fixed time per request (scheduling, tokenising), >= 0 */
+		bool continuous;         /* `batching`: fixed (false, default: speed fixed at start) | continuous
+		                            (speed follows the batch size as it changes; scenario_batching.c) */
+		bool chunked;            /* `prefill`: whole (false, default) | chunked (continuous only) */
+		int chunk_tokens;        /* `chunk_tokens`: prompt tokens per iteration when chunked, default 512 */
 	} service;
 
 	struct {
@@ -523,6 +528,14 @@ struct scenario {
 		double savings_plan_discount;  /* catalogue: 1-year Compute Savings Plan discount (assumption);
 		                                  also the default for a 3-year plan */
 		double capacity_block_usd_per_h; /* catalogue: Capacity Block rate; 0 when unknown */
+		/* KV cache per instance (scenario_batching.c): `kv_cache_tokens`, or `kv_cache` {gpu_memory_gb,
+		 * model_gb, bytes_per_token, utilization}, tokens = floor((gpus x gpu_memory_gb x utilization -
+		 * model_gb) x 1e9 / bytes_per_token) with each type's GPUs; neither: no limit */
+		int64_t kv_cache_tokens;  /* `kv_cache_tokens`, > 0; 0 = derived (kv_gpu_memory_gb > 0) or none */
+		double kv_gpu_memory_gb;  /* `kv_cache.gpu_memory_gb`: memory per GPU, GB (1e9 bytes); 0 = none */
+		double kv_model_gb;       /* `kv_cache.model_gb`: the model's weights per instance, GB */
+		double kv_bytes_per_token;/* `kv_cache.bytes_per_token`: KV bytes one token holds */
+		double kv_utilization;    /* `kv_cache.utilization`: share of GPU memory usable, default 0.9 */
 	} serving;
 
 	/*
@@ -655,6 +668,10 @@ void scenario_fini(struct scenario *sc);
 
 /* The scenario spellings of the enums ("poisson", "lognormal", "target_tracking", ...). */
 const char *scenario_service_name(enum service_kind k);
+
+/* The KV-cache tokens of one instance of type `type` (an index into types): serving.kv_cache_tokens, or
+ * derived from serving.kv_cache with the type's GPUs; 0 = no limit (scenario_batching.c). */
+int64_t scenario_kv_tokens(const struct scenario *sc, int type);
 const char *scenario_policy_name(enum policy_kind k);
 const char *scenario_metric_name(enum metric_kind k);
 
