@@ -20,6 +20,7 @@ void meter_set_tokens(struct meter *m, int64_t tpot_us, bool kv)
 	m->kv_limited_share = NAN;
 }
 
+/* SOURCES.md [sv-tpot] */
 void meter_tpot(struct meter *m, int64_t arrival_us, int64_t tpot_us)
 {
 	if (arrival_us < m->warmup_us)
