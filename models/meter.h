@@ -52,6 +52,7 @@ struct meter_bill_line {
 struct meter_slo {
 	int64_t latency_pct_us[METER_SLO_PCTS];  /* latency percentile thresholds */
 	int64_t ttft_pct_us[METER_SLO_PCTS];     /* time-to-first-token percentile thresholds */
+	int64_t tpot_pct_us[METER_SLO_PCTS];     /* time-per-output-token percentile thresholds */
 	double max_violation_rate;               /* share allowed over slo_latency_us; negative = none */
 	int64_t window_us;                       /* window length (divides a day); 0 = none */
 	int64_t window_phase_us;                 /* t = 0 lies this far past a window mark, [0, window) */
@@ -136,6 +137,7 @@ struct meter {
 	bool slo_stated;                          /* a percentile SLO or max_violation_rate is stated */
 	struct hist win_latency;                  /* latency of the current window's served requests */
 	struct hist win_ttft;                     /* their time to first token */
+	struct hist win_tpot;                     /* their time per output token */
 	uint64_t win_dropped;                     /* requests dropped in the current window */
 	uint64_t win_violations;                  /* requests over slo_latency_us in it (dropped included) */
 	int64_t win_k;                            /* the current window's index (t + phase) / window */
@@ -288,7 +290,7 @@ void meter_set_ttft_slo(struct meter *m, int64_t ttft_us);
 void meter_set_tokens(struct meter *m, int64_t tpot_us, bool kv);
 
 /* A request that arrived at arrival_us was served with time per output token tpot_us (call only for
- * requests with at least 2 output tokens). */
+ * requests with at least 2 output tokens, right after its meter_served). */
 void meter_tpot(struct meter *m, int64_t arrival_us, int64_t tpot_us);
 
 /* The KV-cache results of the run: utilisation, the share of time the cache (not the slots) held a

@@ -66,6 +66,9 @@ static bool run_slo_met(const struct meter *m)
 		if (m->slo.ttft_pct_us[i] > 0)
 			met &= !(hist_quantile_above(&m->ttft, meter_slo_quantile[i], dropped) >
 				 (double)m->slo.ttft_pct_us[i] / SIM_US_PER_S);
+		if (m->slo.tpot_pct_us[i] > 0)
+			met &= !(hist_quantile_above(&m->tpot, meter_slo_quantile[i], dropped) >
+				 (double)m->slo.tpot_pct_us[i] / SIM_US_PER_S);
 	}
 	if (m->slo.max_violation_rate >= 0)
 		met &= !((double)m->slo_violations > m->slo.max_violation_rate * (double)m->requests);

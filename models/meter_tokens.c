@@ -26,6 +26,8 @@ void meter_tpot(struct meter *m, int64_t arrival_us, int64_t tpot_us)
 	if (arrival_us < m->warmup_us)
 		return;
 	hist_add(&m->tpot, (double)tpot_us / SIM_US_PER_S);
+	if (m->slo.window_us > 0)  /* the window meter_served entered for the same request */
+		hist_add(&m->win_tpot, (double)tpot_us / SIM_US_PER_S);
 	if (m->slo_tpot_us > 0 && tpot_us > m->slo_tpot_us)
 		m->tpot_violations++;
 }

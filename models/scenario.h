@@ -437,6 +437,7 @@ struct scenario {
 		 * ...: the percentile must not exceed the threshold; 0 = not stated */
 		int64_t latency_pct_us[SCENARIO_SLO_PCTS];
 		int64_t ttft_pct_us[SCENARIO_SLO_PCTS];
+		int64_t tpot_pct_us[SCENARIO_SLO_PCTS];  /* `slo.tpot_p50_s` ... (time per output token) */
 		double max_violation_rate;  /* `slo.max_violation_rate`: share of requests allowed over
 		                               latency_us, [0, 1]; negative = not stated */
 		int64_t window_us;     /* `slo.window`: the stated SLOs must also hold in every UTC-aligned window

@@ -214,6 +214,10 @@ static const struct scenario_schema_key slo_entries[] = {
 	PCT_("ttft_p90_s", "time to first token (service kind tokens)", "90"),
 	PCT_("ttft_p95_s", "time to first token (service kind tokens)", "95"),
 	PCT_("ttft_p99_s", "time to first token (service kind tokens)", "99"),
+	PCT_("tpot_p50_s", "time per output token (service kind tokens)", "50"),
+	PCT_("tpot_p90_s", "time per output token (service kind tokens)", "90"),
+	PCT_("tpot_p95_s", "time per output token (service kind tokens)", "95"),
+	PCT_("tpot_p99_s", "time per output token (service kind tokens)", "99"),
 #undef PCT_
 	{ NUM_("max_violation_rate", scenario_load_rate_share), .desc = "the share of requests allowed over "
 	  "latency_s, over the measured run and in every window" },

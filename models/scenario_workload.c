@@ -623,11 +623,14 @@ static int check_service(struct load *l, const struct scenario_yaml_ref *workloa
 		return scenario_yaml_fail(&l->y, &ttft, "ttft_s needs workload.service.kind tokens: time to "
 					  "first token is the wait plus the prefill (kind is %s); expected no "
 					  "ttft_s", service_names[l->sc.service.kind]);
-	scenario_yaml_child(&slo, "tpot_s", &ttft);
-	if (ttft.node && l->sc.service.kind != SERVICE_TOKENS)
-		return scenario_yaml_fail(&l->y, &ttft, "tpot_s needs workload.service.kind tokens: time per "
-					  "output token comes from the token counts (kind is %s); expected no tpot_s",
-					  service_names[l->sc.service.kind]);
+	for (int i = 0; i < 1 + SCENARIO_SLO_PCTS; i++) {
+		static const char *const keys[] = { "tpot_s", "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
+		scenario_yaml_child(&slo, keys[i], &ttft);
+		if (ttft.node && l->sc.service.kind != SERVICE_TOKENS)
+			return scenario_yaml_fail(&l->y, &ttft, "%s needs workload.service.kind tokens: time per "
+						  "output token comes from the token counts (kind is %s); expected no "
+						  "%s", keys[i], service_names[l->sc.service.kind], keys[i]);
+	}
 	/* the same for the TTFT percentile SLOs (scenario.c read them) */
 	for (int i = 0; i < SCENARIO_SLO_PCTS; i++) {
 		static const char *const keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };

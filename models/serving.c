@@ -78,7 +78,8 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 		serving_fini(s);
 		return STATUS_ENOMEM;
 	}
-	if (sc->service.continuous || s->kv_used || sc->slo.tpot_us > 0)
+	if (sc->service.continuous || s->kv_used || sc->slo.tpot_us > 0 || sc->slo.tpot_pct_us[0] > 0 ||
+	    sc->slo.tpot_pct_us[1] > 0 || sc->slo.tpot_pct_us[2] > 0 || sc->slo.tpot_pct_us[3] > 0)
 		meter_set_tokens(meter, sc->slo.tpot_us, s->kv_used != NULL);
 	return STATUS_OK;
 }
@@ -519,11 +520,11 @@ void serving_complete(struct serving *s, struct request *r)
 	kv_reserve(s, r, idx, -1);
 	if (s->mixed && r->arrival_us >= s->meter->warmup_us)
 		meter_type_served(s->meter, type_of(s, idx));
-	if (s->meter->tokens_used && r->ttft_us >= 0 && r->out_tokens >= 2)
-		meter_tpot(s->meter, r->arrival_us, llround((double)(now - r->arrival_us - r->ttft_us) /
-							    (r->out_tokens - 1)));
 	meter_served(s->meter, now, r->arrival_us, r->start_us - r->arrival_us, now - r->arrival_us,
 		     r->ttft_us, r->alone_us);
+	if (s->meter->tokens_used && r->ttft_us >= 0 && r->out_tokens >= 2)  /* SOURCES.md [sv-tpot] */
+		meter_tpot(s->meter, r->arrival_us, llround((double)(now - r->arrival_us - r->ttft_us) /
+							    (r->out_tokens - 1)));
 	request_put(s, r);
 	if (in->state == INSTANCE_SERVING && in->busy < in->cap)
 		set_free(s, idx);

@@ -50,16 +50,22 @@ struct fleet;
 
 struct request {
 	int64_t arrival_us;     /* when it arrived */
-	int64_t service_us;     /* service time on one slot; -1: computed at start (token model) */
+	union {
+		int64_t service_us;  /* batching fixed: service time on one slot; -1: computed at start (token
+		                        model) */
+		uint64_t seq;        /* batching continuous (token model, where service_us is not used): order
+		                        of joining a phase, the tie-break between equal keys */
+	};
 	int32_t in_tokens;      /* prompt tokens, -1 when unknown */
 	int32_t out_tokens;     /* output tokens, -1 when unknown */
 	int64_t ttft_us;        /* time to first token (wait + overhead + prefill), -1 when not modelled */
-	int64_t run_us;         /* the service time of the current run */
+	union {
+		int64_t run_us;      /* batching fixed: the service time of the current run */
+		double key;          /* batching continuous: the clock value (tokens) at which its phase ends */
+	};
 	int64_t alone_us;       /* its service time with a slot to itself at once (token model: at
 	                           concurrency 1), fixed at arrival: what no capacity can shorten */
 	int64_t start_us;       /* when service started */
-	double key;             /* continuous batching: the clock value (tokens) at which its phase ends */
-	uint64_t seq;           /* continuous batching: order of joining, the tie-break between equal keys */
 	int inst;               /* pool index of the instance serving it */
 	struct event done;      /* end of service */
 	struct serving *owner;  /* kept */

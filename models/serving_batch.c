@@ -243,7 +243,6 @@ void serving_batch_start(struct serving *s, struct request *r, int idx)
 	if (!s->sc->service.chunked && r->in_tokens > 0)
 		alone_s += r->in_tokens / t->prefill_tokens_per_s;
 	r->ttft_us = -1;
-	r->run_us = 0;
 	rc = engine_schedule(s->eng, &r->done, s->eng->now_us +
 			     serving_checked_us(s, alone_s * t->service_scale, "time to first token"), on_prefilled);
 	if (rc != STATUS_OK) {

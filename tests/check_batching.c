@@ -147,6 +147,22 @@ START_TEST(tpot_by_hand)
 }
 END_TEST
 
+/*
+ * The TPOT percentile SLOs on the same run: one TPOT, 0.11 s (R2 has none), nothing dropped, so its p50 is
+ * 0.11 (within the histogram's 1%): slo.tpot_p50_s 0.1 is missed (slo_met 0), 0.2 is met (slo_met 1).
+ */
+START_TEST(tpot_percentile_slo)
+{
+	const char *const missed[] = { "slo.tpot_p50_s=0.1" }, *const met[] = { "slo.tpot_p50_s=0.2" };
+
+	capture_run(&cap, RUN("tpot_two.csv", ", decode_tokens_per_s: 10", ""), missed, 1);
+	ck_assert_double_eq(M("slo_met"), 0);
+	capture_run(&cap, RUN("tpot_two.csv", ", decode_tokens_per_s: 10", ""), met, 1);
+	ck_assert_double_eq(M("slo_met"), 1);
+	ck_assert_double_eq_tol(M("tpot_p50_s"), 0.11, 0.11 * 0.01);
+}
+END_TEST
+
 /* Without the new keys the run reports none of the new metrics (its results stay as they were). */
 START_TEST(no_new_metrics_by_default)
 {
@@ -180,6 +196,7 @@ static Suite *batching_suite(void)
 	tcase_add_test(tc, chunked_prefill_slows_decoding);
 	tcase_add_test(tc, third_request_waits_for_memory);
 	tcase_add_test(tc, tpot_by_hand);
+	tcase_add_test(tc, tpot_percentile_slo);
 	tcase_add_test(tc, no_new_metrics_by_default);
 	tcase_add_test(tc, kv_tokens_derived_from_memory);
 	suite_add_tcase(s, tc);
