@@ -371,6 +371,8 @@ struct scenario_type {
 	double prefill_tokens_per_s;   /* `prefill_tokens_per_s` */
 	struct decode_point decode[SCENARIO_DECODE_MAX];  /* `decode_tokens_per_s` or `decode_table` */
 	int ndecode;
+	int64_t kv_cache_tokens;       /* `serving.types.*.kv_cache_tokens`: its instances' KV cache; 0 = the
+	                                  serving's (scenario_kv_tokens) */
 };
 
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */
@@ -531,7 +533,8 @@ struct scenario {
 		double capacity_block_usd_per_h; /* catalogue: Capacity Block rate; 0 when unknown */
 		/* KV cache per instance (scenario_batching.c): `kv_cache_tokens`, or `kv_cache` {gpu_memory_gb,
 		 * model_gb, bytes_per_token, utilization}, tokens = floor((gpus x gpu_memory_gb x utilization -
-		 * model_gb) x 1e9 / bytes_per_token) with each type's GPUs; neither: no limit */
+		 * model_gb) x 1e9 / bytes_per_token) with each type's GPUs (a type's own kv_cache_tokens first);
+		 * neither: no limit */
 		int64_t kv_cache_tokens;  /* `kv_cache_tokens`, > 0; 0 = derived (kv_gpu_memory_gb > 0) or none */
 		double kv_gpu_memory_gb;  /* `kv_cache.gpu_memory_gb`: memory per GPU, GB (1e9 bytes); 0 = none */
 		double kv_model_gb;       /* `kv_cache.model_gb`: the model's weights per instance, GB */

@@ -59,6 +59,31 @@ static int required_gb(struct load *l, const struct scenario_yaml_ref *map, cons
 	return scenario_yaml_number(&l->y, &r, b, out);
 }
 
+/* serving.types.*.kv_cache_tokens: token model only, and with a limit on some type, one on all (the serving
+ * type's from serving.kv_cache_tokens or kv_cache). */
+static int check_type_kv(struct load *l, const struct scenario_yaml_ref *serving)
+{
+	struct scenario_yaml_ref types, e, r;
+	bool some = false;
+
+	scenario_yaml_child(serving, "types", &types);
+	for (int i = 1; i < l->sc.ntypes; i++) {
+		scenario_yaml_child(&types, l->sc.types[i].name, &e);
+		scenario_yaml_child(&e, "kv_cache_tokens", &r);
+		if (r.node && l->sc.service.kind != SERVICE_TOKENS)
+			return scenario_yaml_fail(&l->y, &r, "a KV cache holds tokens; expected workload.service.kind "
+						  "tokens, or no KV cache");
+		some |= r.node != NULL;
+	}
+	for (int i = 0; some && i < l->sc.ntypes; i++)
+		if (scenario_kv_tokens(&l->sc, i) == 0)
+			return scenario_yaml_fail(&l->y, &types, "%s has no KV cache size while another type has one; "
+						  "expected serving.kv_cache_tokens or kv_cache for the serving type, and "
+						  "kv_cache_tokens for every type that does not use them",
+						  l->sc.types[i].name);
+	return STATUS_OK;
+}
+
 /* serving.kv_cache_tokens or serving.kv_cache (not both); continuous batching is refused with copies. */
 int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
 {
@@ -80,7 +105,7 @@ int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
 		return rc;
 	l->sc.serving.kv_cache_tokens = tokens;
 	if (!kv.node)
-		return STATUS_OK;
+		return check_type_kv(l, serving);
 	if ((rc = scenario_yaml_mapping(&l->y, &kv, kv_keys, NULL, NULL)) ||
 	    (rc = required_gb(l, &kv, "gpu_memory_gb", "memory per GPU in GB", &gb_bounds,
 			      &l->sc.serving.kv_gpu_memory_gb)) ||
@@ -94,19 +119,21 @@ int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
 	if ((rc = scenario_yaml_number(&l->y, &r, &share_bounds, &l->sc.serving.kv_utilization)))
 		return rc;
 	for (int i = 0; i < l->sc.ntypes; i++)
-		if (scenario_kv_tokens(&l->sc, i) < 1)
+		if (l->sc.types[i].kv_cache_tokens == 0 && scenario_kv_tokens(&l->sc, i) < 1)
 			return scenario_yaml_fail(&l->y, &kv, "the model leaves no room for the KV cache on %s "
 						  "(%d GPUs x %g GB x %g - %g GB); expected gpus x gpu_memory_gb x "
 						  "utilization > model_gb + bytes_per_token / 1e9", l->sc.types[i].name,
 						  l->sc.types[i].gpus, l->sc.serving.kv_gpu_memory_gb,
 						  l->sc.serving.kv_utilization, l->sc.serving.kv_model_gb);
-	return STATUS_OK;
+	return check_type_kv(l, serving);
 }
 
 int64_t scenario_kv_tokens(const struct scenario *sc, int type)
 {
 	double t;
 
+	if (sc->types[type].kv_cache_tokens > 0)
+		return sc->types[type].kv_cache_tokens;
 	if (sc->serving.kv_cache_tokens > 0)
 		return sc->serving.kv_cache_tokens;
 	if (sc->serving.kv_gpu_memory_gb <= 0)

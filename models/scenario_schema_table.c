@@ -255,6 +255,8 @@ static const struct scenario_schema_key serving_type_entries[] = {
 	  "second per request (or decode_table); default the workload's decode speed" },
 	{ LIST_("decode_table", 1, SCENARIO_DECODE_MAX, decode_item), .desc = "tokens: the type's decode speed by "
 	  "concurrency (or decode_tokens_per_s); default the workload's" },
+	{ INT_("kv_cache_tokens", 1, 2000000000), .desc = "tokens: KV-cache tokens of one instance of the type; "
+	  "default serving.kv_cache_tokens or what serving.kv_cache derives for its GPUs" },
 	END };
 static const struct scenario_schema_map serving_type_map = { "serving.types.*", &scenario_load_serving_type_keys,
 	.entries = serving_type_entries };

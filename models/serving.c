@@ -32,7 +32,7 @@ static int kv_init(struct serving *s, int npool)
 	for (int i = 0; i < sc->nfleet; i++)
 		if (sc->fleet[i].use != USE_JOBS && s->kv_type[sc->fleet[i].type] > s->kv_max)
 			s->kv_max = s->kv_type[sc->fleet[i].type];
-	if (s->kv_type[0] == 0)
+	if (s->kv_type[0] == 0)  /* none, or all (the loader refuses a limit on some types only) */
 		return STATUS_OK;
 	s->kv_used = calloc((size_t)npool + 1, sizeof *s->kv_used);
 	return s->kv_used ? STATUS_OK : STATUS_ENOMEM;

@@ -186,6 +186,19 @@ START_TEST(kv_tokens_derived_from_memory)
 }
 END_TEST
 
+/* A type's own kv_cache_tokens wins over the serving's: g6e.xlarge (the serving type) 1000, p4d.24xlarge
+ * 5000. */
+START_TEST(kv_tokens_per_type)
+{
+	struct scenario sc;
+
+	parse_ok(&sc, RUN("tpot_two.csv", ", decode_tokens_per_s: 10", "  kv_cache_tokens: 1000\n"
+			  "  types: {p4d.24xlarge: {kv_cache_tokens: 5000}}\n"), NULL, 0);
+	ck_assert_int_eq(scenario_kv_tokens(&sc, 0), 1000);
+	ck_assert_int_eq(scenario_kv_tokens(&sc, 1), 5000);
+}
+END_TEST
+
 static Suite *batching_suite(void)
 {
 	Suite *s = suite_create("batching");
@@ -199,6 +212,7 @@ static Suite *batching_suite(void)
 	tcase_add_test(tc, tpot_percentile_slo);
 	tcase_add_test(tc, no_new_metrics_by_default);
 	tcase_add_test(tc, kv_tokens_derived_from_memory);
+	tcase_add_test(tc, kv_tokens_per_type);
 	suite_add_tcase(s, tc);
 	return s;
 }
