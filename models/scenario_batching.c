@@ -9,8 +9,8 @@
 #include "scenario_load.h"
 #include "status.h"
 
-#define DEFAULT_CHUNK_TOKENS 512     /* an assumption: vLLM's max_num_batched_tokens for chunked prefill has
-                                        been 512 to 2048 by version; SOURCES.md [sv-chunked-prefill] */
+#define DEFAULT_CHUNK_TOKENS 512     /* an assumption (servers set their own per-iteration token budget, vLLM
+                                        max_num_batched_tokens): SOURCES.md [sv-chunked-prefill] */
 #define MAX_CHUNK_TOKENS 1000000
 #define DEFAULT_KV_UTILIZATION 0.9   /* vLLM's gpu_memory_utilization default, SOURCES.md [sv-vllm-gpu-mem] */
 #define MAX_KV_TOKENS ((int64_t)1 << 40)
