@@ -139,6 +139,15 @@ SELECT
 	MAX(CASE WHEN m.name = 'jobs_cost_training_plan_usd' THEN m.value END) AS "jobs_cost_training_plan_usd",
 	MAX(CASE WHEN m.name = 'jobs_gpu_hours_paid' THEN m.value END) AS "jobs_gpu_hours_paid",
 	MAX(CASE WHEN m.name = 'jobs_gpu_hours_idle' THEN m.value END) AS "jobs_gpu_hours_idle",
+	MAX(CASE WHEN m.name = 'tpot_mean_s' THEN m.value END) AS "tpot_mean_s",
+	MAX(CASE WHEN m.name = 'tpot_p50_s' THEN m.value END) AS "tpot_p50_s",
+	MAX(CASE WHEN m.name = 'tpot_p90_s' THEN m.value END) AS "tpot_p90_s",
+	MAX(CASE WHEN m.name = 'tpot_p99_s' THEN m.value END) AS "tpot_p99_s",
+	MAX(CASE WHEN m.name = 'tpot_slo_violations' THEN m.value END) AS "tpot_slo_violations",
+	MAX(CASE WHEN m.name = 'tpot_slo_violation_rate' THEN m.value END) AS "tpot_slo_violation_rate",
+	MAX(CASE WHEN m.name = 'kv_cache_utilization' THEN m.value END) AS "kv_cache_utilization",
+	MAX(CASE WHEN m.name = 'kv_cache_limited_share' THEN m.value END) AS "kv_cache_limited_share",
+	MAX(CASE WHEN m.name = 'requests_kv_too_large' THEN m.value END) AS "requests_kv_too_large",
 	MAX(CASE WHEN m.name = 'sim_events' THEN m.value END) AS "sim_events"
 FROM runs AS r
 LEFT JOIN metrics AS m ON m.run_id = r.run_id

@@ -60,6 +60,8 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	hist_init(&m->ttft);
 	hist_init(&m->win_latency);
 	hist_init(&m->win_ttft);
+	hist_init(&m->tpot);
+	hist_init(&m->win_tpot);
 	return STATUS_OK;
 }
 
@@ -146,7 +148,7 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 	m->slo = *slo;
 	m->slo_stated = slo->max_violation_rate >= 0;
 	for (int i = 0; i < METER_SLO_PCTS; i++)
-		m->slo_stated |= slo->latency_pct_us[i] > 0 || slo->ttft_pct_us[i] > 0;
+		m->slo_stated |= slo->latency_pct_us[i] > 0 || slo->ttft_pct_us[i] > 0 || slo->tpot_pct_us[i] > 0;
 	if (m->slo.window_us > 0)
 		m->win_k = meter_window_of(m, m->warmup_us);
 }
@@ -301,9 +303,9 @@ static void window_close(struct meter *m)
 
 	if (n > 0) {
 		for (int i = 0; i < METER_SLO_PCTS; i++) {
-			const int64_t thr[2] = { m->slo.latency_pct_us[i], m->slo.ttft_pct_us[i] };
-			const struct hist *h[2] = { &m->win_latency, &m->win_ttft };
-			for (int j = 0; j < 2; j++) {
+			const int64_t thr[3] = { m->slo.latency_pct_us[i], m->slo.ttft_pct_us[i], m->slo.tpot_pct_us[i] };
+			const struct hist *h[3] = { &m->win_latency, &m->win_ttft, &m->win_tpot };
+			for (int j = 0; j < 3; j++) {
 				if (thr[j] <= 0)
 					continue;
 				double seen = hist_quantile_above(h[j], meter_slo_quantile[i], m->win_dropped);
@@ -324,6 +326,7 @@ static void window_close(struct meter *m)
 	if (n > 0) {
 		hist_init(&m->win_latency);
 		hist_init(&m->win_ttft);
+		hist_init(&m->win_tpot);
 	}
 	m->win_dropped = 0;
 	m->win_violations = 0;
@@ -474,6 +477,7 @@ void meter_dropped(struct meter *m, int64_t now_us, int64_t arrival_us, enum dro
 	/* A dropped request always counts against the SLO. */
 	m->slo_violations++;
 	m->ttft_violations++;
+	m->tpot_violations++;
 	if (waited)
 		m->waited++;
 	if (why == DROP_TIMEOUT)
@@ -872,6 +876,7 @@ void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, 
 	m->sojourn_us += sojourn_us;
 	m->slo_violations += n;
 	m->ttft_violations += n;
+	m->tpot_violations += n;
 	m->waited += waited;
 	if (why == DROP_TIMEOUT)
 		m->timed_out += n;

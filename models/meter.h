@@ -52,6 +52,7 @@ struct meter_bill_line {
 struct meter_slo {
 	int64_t latency_pct_us[METER_SLO_PCTS];  /* latency percentile thresholds */
 	int64_t ttft_pct_us[METER_SLO_PCTS];     /* time-to-first-token percentile thresholds */
+	int64_t tpot_pct_us[METER_SLO_PCTS];     /* time-per-output-token percentile thresholds */
 	double max_violation_rate;               /* share allowed over slo_latency_us; negative = none */
 	int64_t window_us;                       /* window length (divides a day); 0 = none */
 	int64_t window_phase_us;                 /* t = 0 lies this far past a window mark, [0, window) */
@@ -121,12 +122,22 @@ struct meter {
 	struct hist ttft;          /* time to first token of served requests (token model only) */
 	int64_t slo_ttft_us;       /* TTFT threshold, 0 = none */
 	uint64_t ttft_violations;  /* served with TTFT above the threshold, plus every dropped request */
+	/* the serving model's token metrics (meter_tokens.c), reported only when tokens_used */
+	bool tokens_used;          /* batching continuous, a KV cache or slo.tpot_s: tpot_*, kv_* reported */
+	struct hist tpot;          /* time per output token of served requests with >= 2 output tokens */
+	int64_t slo_tpot_us;       /* TPOT threshold, 0 = none */
+	uint64_t tpot_violations;  /* served with TPOT above the threshold, plus every dropped request */
+	bool kv_used;              /* instances have a KV-cache limit: kv_* reported */
+	double kv_utilization;     /* time-average of KV tokens reserved / capacity in service */
+	double kv_limited_share;   /* share of the measured time a request waited with a slot free */
+	uint64_t kv_too_large;     /* measured requests refused: larger than every instance's KV cache */
 
 	/* percentile and windowed SLOs */
 	struct meter_slo slo;
 	bool slo_stated;                          /* a percentile SLO or max_violation_rate is stated */
 	struct hist win_latency;                  /* latency of the current window's served requests */
 	struct hist win_ttft;                     /* their time to first token */
+	struct hist win_tpot;                     /* their time per output token */
 	uint64_t win_dropped;                     /* requests dropped in the current window */
 	uint64_t win_violations;                  /* requests over slo_latency_us in it (dropped included) */
 	int64_t win_k;                            /* the current window's index (t + phase) / window */
@@ -273,6 +284,21 @@ int meter_emit_hours(struct meter *m);
 
 /* Set the time-to-first-token threshold (0 = none). */
 void meter_set_ttft_slo(struct meter *m, int64_t ttft_us);
+
+/* meter_tokens.c: report the token metrics (tpot_*; kv_* when kv) and set the TPOT threshold (0 = none).
+ * Call before anything happens. */
+void meter_set_tokens(struct meter *m, int64_t tpot_us, bool kv);
+
+/* A request that arrived at arrival_us was served with time per output token tpot_us (call only for
+ * requests with at least 2 output tokens, right after its meter_served). */
+void meter_tpot(struct meter *m, int64_t arrival_us, int64_t tpot_us);
+
+/* The KV-cache results of the run: utilisation, the share of time the cache (not the slots) held a
+ * request back, and the measured requests refused as larger than any cache. */
+void meter_set_kv(struct meter *m, double utilization, double limited_share, uint64_t too_large);
+
+/* Add the token metrics to list from index n (when tokens_used); returns the new count. */
+int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n);
 
 /* Measure requests arriving from warmup_us on, and split the bill there (0 <= warmup_us < horizon). Call
  * before anything happens. */

@@ -66,6 +66,9 @@ static bool run_slo_met(const struct meter *m)
 		if (m->slo.ttft_pct_us[i] > 0)
 			met &= !(hist_quantile_above(&m->ttft, meter_slo_quantile[i], dropped) >
 				 (double)m->slo.ttft_pct_us[i] / SIM_US_PER_S);
+		if (m->slo.tpot_pct_us[i] > 0)
+			met &= !(hist_quantile_above(&m->tpot, meter_slo_quantile[i], dropped) >
+				 (double)m->slo.tpot_pct_us[i] / SIM_US_PER_S);
 	}
 	if (m->slo.max_violation_rate >= 0)
 		met &= !((double)m->slo_violations > m->slo.max_violation_rate * (double)m->requests);
@@ -195,6 +198,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = put(list, n, "block_terminations", (double)m->block_terminations);
 	n = put(list, n, "requests_interrupted", (double)m->requests_interrupted);
 	n = put(list, n, "launch_failures", (double)m->launch_failures);
+	n = meter_report_tokens(m, list, n);
 	if (m->dws_used) {  /* only then, so that other runs' results are as they were */
 		n = put(list, n, "dws_requests", (double)m->dws_requests);
 		n = put(list, n, "dws_requests_failed", (double)m->dws_failed);

@@ -60,13 +60,15 @@ static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sam
 	"jobs", "mode", "fluid", "zones", "provider", NULL };
 static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
 	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
+	"tpot_s", "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s",
 	NULL };
 /* the percentile SLO keys, by enum scenario_slo_pct */
 static const char *const slo_latency_pct_keys[] = { "latency_p50_s", "latency_p90_s", "latency_p95_s",
 	"latency_p99_s" };
 static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };
+static const char *const slo_tpot_pct_keys[] = { "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
-	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", NULL };
+	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
@@ -280,6 +282,10 @@ static int read_slo_percentiles(struct load *l, const struct scenario_yaml_ref *
 		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_pct_us[i])))
 			return rc;
 		stated |= r.node != NULL;
+		scenario_yaml_child(slo, slo_tpot_pct_keys[i], &r);
+		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.tpot_pct_us[i])))
+			return rc;
+		stated |= r.node != NULL;
 	}
 	l->sc.slo.max_violation_rate = -1;
 	scenario_yaml_child(slo, "max_violation_rate", &r);
@@ -312,6 +318,9 @@ static int read_slo(struct load *l)
 		return rc;
 	scenario_yaml_child(&slo, "ttft_s", &r);  /* needs service kind tokens: checked with the workload */
 	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_us)))
+		return rc;
+	scenario_yaml_child(&slo, "tpot_s", &r);  /* needs service kind tokens: checked with the workload */
+	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.tpot_us)))
 		return rc;
 	return read_slo_percentiles(l, &slo);
 }
@@ -543,9 +552,9 @@ static int read_serving(struct load *l)
 	if ((rc = scenario_yaml_choice(&l->y, &r, endpoint_names, 2, &endpoint)))
 		return rc;
 	l->sc.serving.endpoint = (enum endpoint_kind)endpoint;
-	if ((rc = scenario_load_copies(l, &serving)))
+	if ((rc = scenario_load_copies(l, &serving)) || (rc = scenario_load_types(l, &serving)))
 		return rc;
-	return scenario_load_types(l, &serving);
+	return scenario_load_kv(l, &serving);
 }
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */

@@ -371,6 +371,8 @@ struct scenario_type {
 	double prefill_tokens_per_s;   /* `prefill_tokens_per_s` */
 	struct decode_point decode[SCENARIO_DECODE_MAX];  /* `decode_tokens_per_s` or `decode_table` */
 	int ndecode;
+	int64_t kv_cache_tokens;       /* `serving.types.*.kv_cache_tokens`: its instances' KV cache; 0 = the
+	                                  serving's (scenario_kv_tokens) */
 };
 
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */
@@ -432,10 +434,12 @@ struct scenario {
 	struct {
 		int64_t latency_us;    /* `slo.latency_s`: end-to-end latency threshold, > 0 */
 		int64_t ttft_us;       /* `slo.ttft_s`: time-to-first-token threshold; 0 = none */
+		int64_t tpot_us;       /* `slo.tpot_s`: time-per-output-token threshold; 0 = none */
 		/* percentile SLOs, index SCENARIO_SLO_P50 .. P99: `slo.latency_p50_s` ... and `slo.ttft_p50_s`
 		 * ...: the percentile must not exceed the threshold; 0 = not stated */
 		int64_t latency_pct_us[SCENARIO_SLO_PCTS];
 		int64_t ttft_pct_us[SCENARIO_SLO_PCTS];
+		int64_t tpot_pct_us[SCENARIO_SLO_PCTS];  /* `slo.tpot_p50_s` ... (time per output token) */
 		double max_violation_rate;  /* `slo.max_violation_rate`: share of requests allowed over
 		                               latency_us, [0, 1]; negative = not stated */
 		int64_t window_us;     /* `slo.window`: the stated SLOs must also hold in every UTC-aligned window
@@ -502,6 +506,10 @@ struct scenario {
 		                                   `decode_table`: per-request speed by concurrency, sorted */
 		int ndecode;
 		double overhead_s;       /* `overhead_s`: fixed time per request (scheduling, tokenising), >= 0 */
+		bool continuous;         /* `batching`: fixed (false, default: speed fixed at start) | continuous
+		                            (speed follows the batch size as it changes; scenario_batching.c) */
+		bool chunked;            /* `prefill`: whole (false, default) | chunked (continuous only) */
+		int chunk_tokens;        /* `chunk_tokens`: prompt tokens per iteration when chunked, default 512 */
 	} service;
 
 	struct {
@@ -523,6 +531,15 @@ struct scenario {
 		double savings_plan_discount;  /* catalogue: 1-year Compute Savings Plan discount (assumption);
 		                                  also the default for a 3-year plan */
 		double capacity_block_usd_per_h; /* catalogue: Capacity Block rate; 0 when unknown */
+		/* KV cache per instance (scenario_batching.c): `kv_cache_tokens`, or `kv_cache` {gpu_memory_gb,
+		 * model_gb, bytes_per_token, utilization}, tokens = floor((gpus x gpu_memory_gb x utilization -
+		 * model_gb) x 1e9 / bytes_per_token) with each type's GPUs (a type's own kv_cache_tokens first);
+		 * neither: no limit */
+		int64_t kv_cache_tokens;  /* `kv_cache_tokens`, > 0; 0 = derived (kv_gpu_memory_gb > 0) or none */
+		double kv_gpu_memory_gb;  /* `kv_cache.gpu_memory_gb`: memory per GPU, GB (1e9 bytes); 0 = none */
+		double kv_model_gb;       /* `kv_cache.model_gb`: the model's weights per instance, GB */
+		double kv_bytes_per_token;/* `kv_cache.bytes_per_token`: KV bytes one token holds */
+		double kv_utilization;    /* `kv_cache.utilization`: share of GPU memory usable, default 0.9 */
 	} serving;
 
 	/*
@@ -655,6 +672,10 @@ void scenario_fini(struct scenario *sc);
 
 /* The scenario spellings of the enums ("poisson", "lognormal", "target_tracking", ...). */
 const char *scenario_service_name(enum service_kind k);
+
+/* The KV-cache tokens of one instance of type `type` (an index into types): serving.kv_cache_tokens, or
+ * derived from serving.kv_cache with the type's GPUs; 0 = no limit (scenario_batching.c). */
+int64_t scenario_kv_tokens(const struct scenario *sc, int type);
 const char *scenario_policy_name(enum policy_kind k);
 const char *scenario_metric_name(enum metric_kind k);
 

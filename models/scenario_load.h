@@ -323,6 +323,13 @@ struct scenario_load_variants {
 #define SCENARIO_LOAD_KEYS(a) { a, (int)(sizeof (a) / sizeof (a)[0]) - 1 }  /* a NULL-terminated list */
 #define SCENARIO_LOAD_NAMES(a) { a, (int)(sizeof (a) / sizeof (a)[0]) }     /* choices */
 
+/* scenario_batching.c: workload.service.batching, prefill, chunk_tokens (service kind tokens), and the KV
+ * cache (serving.kv_cache_tokens or serving.kv_cache; after copies). STATUS_OK or a message. */
+int scenario_load_batching(struct load *l, const struct scenario_yaml_ref *svc);
+int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving);
+extern const struct scenario_load_names scenario_load_batching_names, scenario_load_prefill_names,
+	scenario_load_kv_keys;
+
 /* scenario.c */
 extern const struct scenario_load_names scenario_load_top_keys, scenario_load_slo_keys,
 	scenario_load_serving_keys, scenario_load_autoscaling_keys, scenario_load_type_keys,

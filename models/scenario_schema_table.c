@@ -190,6 +190,14 @@ static const struct scenario_schema_key service_entries[] = {
 	  "concurrency, [{concurrency, tokens_per_s}] (or decode_tokens_per_s)" },
 	{ DUR_("overhead_s", 0, false, MAX_MEAN_US), .dflt = "0", .desc = "tokens: a fixed time added to every "
 	  "request" },
+	{ CHOICE_("batching", scenario_load_batching_names), .dflt = "\"fixed\"", .desc = "tokens: fixed (a "
+	  "request's decode speed is fixed when it starts) or continuous (the requests decoding on an instance "
+	  "share iterations; their speed follows the batch size as requests join and leave)" },
+	{ CHOICE_("prefill", scenario_load_prefill_names), .dflt = "\"whole\"", .desc = "tokens, batching "
+	  "continuous: whole (a prompt prefills on its own before decoding) or chunked (prefill chunks share "
+	  "the decode iterations and slow them)" },
+	{ INT_("chunk_tokens", 1, 1000000), .dflt = "512", .desc = "prefill chunked: prompt tokens per "
+	  "iteration (the chunk budget)" },
 	END };
 static const struct scenario_schema_map service_map = { "workload.service", .variants = &scenario_load_service,
 	.entries = service_entries };
@@ -210,6 +218,8 @@ static const struct scenario_schema_key slo_entries[] = {
 	  "exceeds this" },
 	{ DUR_("ttft_s", 0, true, DAY_US), .desc = "service kind tokens only: a request misses the TTFT SLO when "
 	  "its time to first token exceeds this" },
+	{ DUR_("tpot_s", 0, true, DAY_US), .desc = "service kind tokens only: a request misses the TPOT SLO when "
+	  "its time per output token after the first exceeds this" },
 #define PCT_(k, what, p) { DUR_(k, 0, true, DAY_US), .desc = "the " p "th percentile of " what " must not " \
 	"exceed this, over the measured run and in every window (dropped requests count as never answered)" }
 	PCT_("latency_p50_s", "latency", "50"), PCT_("latency_p90_s", "latency", "90"),
@@ -218,6 +228,10 @@ static const struct scenario_schema_key slo_entries[] = {
 	PCT_("ttft_p90_s", "time to first token (service kind tokens)", "90"),
 	PCT_("ttft_p95_s", "time to first token (service kind tokens)", "95"),
 	PCT_("ttft_p99_s", "time to first token (service kind tokens)", "99"),
+	PCT_("tpot_p50_s", "time per output token (service kind tokens)", "50"),
+	PCT_("tpot_p90_s", "time per output token (service kind tokens)", "90"),
+	PCT_("tpot_p95_s", "time per output token (service kind tokens)", "95"),
+	PCT_("tpot_p99_s", "time per output token (service kind tokens)", "99"),
 #undef PCT_
 	{ NUM_("max_violation_rate", scenario_load_rate_share), .desc = "the share of requests allowed over "
 	  "latency_s, over the measured run and in every window" },
@@ -255,11 +269,23 @@ static const struct scenario_schema_key serving_type_entries[] = {
 	  "second per request (or decode_table); default the workload's decode speed" },
 	{ LIST_("decode_table", 1, SCENARIO_DECODE_MAX, decode_item), .desc = "tokens: the type's decode speed by "
 	  "concurrency (or decode_tokens_per_s); default the workload's" },
+	{ INT_("kv_cache_tokens", 1, 2000000000), .desc = "tokens: KV-cache tokens of one instance of the type; "
+	  "default serving.kv_cache_tokens or what serving.kv_cache derives for its GPUs" },
 	END };
 static const struct scenario_schema_map serving_type_map = { "serving.types.*", &scenario_load_serving_type_keys,
 	.entries = serving_type_entries };
 static const struct scenario_schema_key serving_type_item = { MAP_(NULL, serving_type_map),
 	.desc = "an instance type of the catalogue (or catalog:) other than serving.instance_type, and its speed" };
+
+static const struct scenario_schema_key kv_entries[] = {
+	{ NUM_("gpu_memory_gb", scenario_load_factor), REQ, .desc = "memory per GPU, GB (1e9 bytes)" },
+	{ NUM_("model_gb", scenario_load_factor), REQ, .desc = "the model's weights on one instance, GB" },
+	{ NUM_("bytes_per_token", scenario_load_factor), REQ, .desc = "KV-cache bytes one token holds" },
+	{ NUM_("utilization", scenario_load_rate_share), .dflt = "0.9", .desc = "the share of GPU memory the "
+	  "server may use (vLLM gpu_memory_utilization)" },
+	END };
+static const struct scenario_schema_map kv_map = { "serving.kv_cache", &scenario_load_kv_keys,
+	.entries = kv_entries };
 
 static const struct scenario_schema_key serving_entries[] = {
 	{ STR_("instance_type", SCENARIO_NAME_MAX), REQ, .desc = "an instance type of the catalogue (gpucap "
@@ -279,6 +305,10 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ MAP_("copies", copies_map), .desc = "model copies on instances (SageMaker inference components)" },
 	{ DICT_("types", SCENARIO_NAME_MAX, serving_type_item), .desc = "other instance types fleet entries may "
 	  "hold, each with its own speed (not with copies, nor in mode fluid)" },
+	{ INT_("kv_cache_tokens", 1, 2000000000), .desc = "service kind tokens: tokens an instance's KV cache "
+	  "holds; a request starts only when its prompt plus output fit beside those in service (or kv_cache)" },
+	{ MAP_("kv_cache", kv_map), .desc = "service kind tokens: the KV cache derived from memory: floor((GPUs x "
+	  "gpu_memory_gb x utilization - model_gb) x 1e9 / bytes_per_token) tokens (or kv_cache_tokens)" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
 	.entries = serving_entries };

@@ -47,7 +47,7 @@
 #define MAX_SERVICE_SCALE 1000.0
 
 static const char *const serving_type_keys[] = { "slots_per_instance", "service_scale", "prefill_tokens_per_s",
-	"decode_tokens_per_s", "decode_table", NULL };
+	"decode_tokens_per_s", "decode_table", "kv_cache_tokens", NULL };
 static const char *const unit_names[] = { "instances", "gpus", "slots" };
 static const struct scenario_yaml_bounds scale_bounds = { 0, MAX_SERVICE_SCALE, true, false };  /* (0, max] */
 
@@ -162,6 +162,13 @@ static int read_one(struct load *l, const struct scenario_yaml_ref *e, const cha
 	scenario_yaml_child(e, "service_scale", &r);
 	if ((rc = scenario_yaml_number(&l->y, &r, &scale_bounds, &l->sc.types[i].service_scale)))
 		return rc;
+	scenario_yaml_child(e, "kv_cache_tokens", &r);  /* checked against the service in scenario_batching.c */
+	if (r.node) {
+		int tokens;
+		if ((rc = scenario_load_int(l, &r, 1, 2000000000, &tokens)))
+			return rc;
+		l->sc.types[i].kv_cache_tokens = tokens;
+	}
 	return read_token_speeds(l, e, i);
 }
 

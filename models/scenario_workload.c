@@ -73,7 +73,7 @@ static const char *const *const arrival_keys[] = { [ARRIVAL_POISSON] = rate_keys
 static const char *const mean_keys[] = { "kind", "mean_s", NULL };
 static const char *const lognormal_keys[] = { "kind", "mean_s", "cv", NULL };
 static const char *const tokens_keys[] = { "kind", "prefill_tokens_per_s", "decode_tokens_per_s",
-	"decode_table", "overhead_s", NULL };
+	"decode_table", "overhead_s", "batching", "prefill", "chunk_tokens", NULL };
 static const char *const kind_only_keys[] = { "kind", NULL };
 static const char *const *const service_keys[] = { [SERVICE_CONSTANT] = mean_keys,
 	[SERVICE_EXPONENTIAL] = mean_keys, [SERVICE_LOGNORMAL] = lognormal_keys, [SERVICE_TOKENS] = tokens_keys,
@@ -632,7 +632,9 @@ static int read_tokens_service(struct load *l, const struct scenario_yaml_ref *s
 	if (rc)
 		return rc;
 	scenario_yaml_child(svc, "overhead_s", &r);
-	return read_seconds(l, &r, false, MAX_MEAN_US, &l->sc.service.overhead_s);
+	if ((rc = read_seconds(l, &r, false, MAX_MEAN_US, &l->sc.service.overhead_s)))
+		return rc;
+	return scenario_load_batching(l, svc);
 }
 
 static int read_service(struct load *l, const struct scenario_yaml_ref *workload)
@@ -694,6 +696,14 @@ static int check_service(struct load *l, const struct scenario_yaml_ref *workloa
 		return scenario_yaml_fail(&l->y, &ttft, "ttft_s needs workload.service.kind tokens: time to "
 					  "first token is the wait plus the prefill (kind is %s); expected no "
 					  "ttft_s", service_names[l->sc.service.kind]);
+	for (int i = 0; i < 1 + SCENARIO_SLO_PCTS; i++) {
+		static const char *const keys[] = { "tpot_s", "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
+		scenario_yaml_child(&slo, keys[i], &ttft);
+		if (ttft.node && l->sc.service.kind != SERVICE_TOKENS)
+			return scenario_yaml_fail(&l->y, &ttft, "%s needs workload.service.kind tokens: time per "
+						  "output token comes from the token counts (kind is %s); expected no "
+						  "%s", keys[i], service_names[l->sc.service.kind], keys[i]);
+	}
 	/* the same for the TTFT percentile SLOs (scenario.c read them) */
 	for (int i = 0; i < SCENARIO_SLO_PCTS; i++) {
 		static const char *const keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };

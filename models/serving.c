@@ -1,5 +1,5 @@
 /* serving: see serving.h. */
-#include "serving.h"
+#include "serving_private.h"
 
 #include <assert.h>
 #include <math.h>
@@ -11,6 +11,32 @@
 #include "status.h"
 
 #define CHUNK_REQUESTS 4096
+
+/* The KV cache: each type's capacity, the largest of those serving entries hold, and the per-instance
+ * reservations (none without a KV limit). STATUS_OK or STATUS_ENOMEM. */
+static int kv_init(struct serving *s, int npool)
+{
+	const struct scenario *sc = s->sc;
+
+	s->kv_max = 0;
+	s->kv_used_total = 0;
+	s->kv_cap_open = 0;
+	s->kv_last_us = 0;
+	s->kv_limited = false;
+	s->kv_used_int = 0;
+	s->kv_cap_int = 0;
+	s->kv_limited_us = 0;
+	s->kv_too_large = 0;
+	for (int i = 0; i < sc->ntypes; i++)
+		s->kv_type[i] = scenario_kv_tokens(sc, i);
+	for (int i = 0; i < sc->nfleet; i++)
+		if (sc->fleet[i].use != USE_JOBS && s->kv_type[sc->fleet[i].type] > s->kv_max)
+			s->kv_max = s->kv_type[sc->fleet[i].type];
+	if (s->kv_type[0] == 0)  /* none, or all (the loader refuses a limit on some types only) */
+		return STATUS_OK;
+	s->kv_used = calloc((size_t)npool + 1, sizeof *s->kv_used);
+	return s->kv_used ? STATUS_OK : STATUS_ENOMEM;
+}
 
 int serving_init(struct serving *s, const struct scenario *sc, struct engine *eng, struct meter *meter,
 		 struct fleet *fleet, int npool)
@@ -38,16 +64,23 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->head = 0;
 	s->len = 0;
 	engine_event_init(&s->timeout);
+	s->batch = NULL;
+	s->batch_seq = 0;
+	s->kv_used = NULL;
 	s->nwords = (npool + 63) / 64;
 	s->nsummary = (s->nwords + 63) / 64;
 	s->ring = malloc((size_t)s->ring_cap * sizeof *s->ring);
 	s->bits = calloc((size_t)s->nwords + 1, sizeof *s->bits);
 	s->summary = calloc((size_t)s->nsummary + 1, sizeof *s->summary);
 	s->open = calloc((size_t)s->nwords + 1, sizeof *s->open);
-	if (!s->ring || !s->bits || !s->summary || !s->open) {
+	if (!s->ring || !s->bits || !s->summary || !s->open || kv_init(s, npool) != STATUS_OK ||
+	    (sc->service.continuous && serving_batch_init(s, npool) != STATUS_OK)) {
 		serving_fini(s);
 		return STATUS_ENOMEM;
 	}
+	if (sc->service.continuous || s->kv_used || sc->slo.tpot_us > 0 || sc->slo.tpot_pct_us[0] > 0 ||
+	    sc->slo.tpot_pct_us[1] > 0 || sc->slo.tpot_pct_us[2] > 0 || sc->slo.tpot_pct_us[3] > 0)
+		meter_set_tokens(meter, sc->slo.tpot_us, s->kv_used != NULL);
 	return STATUS_OK;
 }
 
@@ -60,6 +93,9 @@ void serving_fini(struct serving *s)
 	free(s->bits);
 	free(s->summary);
 	free(s->open);
+	free(s->kv_used);
+	serving_batch_fini(s);
+	s->kv_used = NULL;
 	s->chunks = NULL;
 	s->open = NULL;
 	s->ring = NULL;
@@ -87,6 +123,43 @@ static void clear_free(struct serving *s, int idx)
 		s->summary[w / 64] &= ~(UINT64_C(1) << (w % 64));
 }
 
+/* --- KV cache --- */
+
+static int type_of(const struct serving *s, int idx);
+
+/* The KV tokens r reserves from admission to completion: its prompt plus its whole expected output
+ * (SOURCES.md [sv-kv-reserve]). */
+static int64_t kv_need(const struct request *r)
+{
+	return (int64_t)(r->in_tokens > 0 ? r->in_tokens : 0) + (r->out_tokens > 0 ? r->out_tokens : 0);
+}
+
+/* Bring the KV integrals up to now, within the measured window [warmup, horizon). */
+static void kv_account(struct serving *s)
+{
+	int64_t from = s->kv_last_us > s->meter->warmup_us ? s->kv_last_us : s->meter->warmup_us;
+	int64_t to = s->eng->now_us < s->sc->horizon_us ? s->eng->now_us : s->sc->horizon_us;
+
+	if (to > from) {
+		s->kv_used_int += (double)s->kv_used_total * (double)(to - from);
+		s->kv_cap_int += (double)s->kv_cap_open * (double)(to - from);
+		if (s->kv_limited)
+			s->kv_limited_us += (double)(to - from);
+	}
+	s->kv_last_us = s->eng->now_us;
+}
+
+/* r takes (+1) or gives back (-1) its KV tokens on instance idx. */
+static void kv_reserve(struct serving *s, const struct request *r, int idx, int sign)
+{
+	if (!s->kv_used)
+		return;
+	kv_account(s);
+	s->kv_used[idx] += sign * kv_need(r);
+	s->kv_used_total += sign * kv_need(r);
+	assert(s->kv_used[idx] >= 0);
+}
+
 /* Record whether instance idx is open (serving with at least one slot), keeping nopen. */
 static void set_open(struct serving *s, int idx, bool open)
 {
@@ -96,6 +169,10 @@ static void set_open(struct serving *s, int idx, bool open)
 		return;
 	s->open[idx / 64] ^= bit;
 	s->nopen += open ? 1 : -1;
+	if (s->kv_used) {
+		kv_account(s);
+		s->kv_cap_open += (open ? 1 : -1) * s->kv_type[type_of(s, idx)];
+	}
 	assert(s->nopen >= 0);
 }
 
@@ -109,6 +186,39 @@ static int first_free(const struct serving *s)
 		return w * 64 + __builtin_ctzll(s->bits[w]);
 	}
 	return -1;
+}
+
+/*
+ * The lowest pool index serving with a free slot and, with a KV cache, room for need more tokens; or -1.
+ * With a KV cache this visits the instances with a free slot one by one: O(those), fine for the pools of a
+ * serving fleet (a few thousand at most).
+ */
+static int first_fit(const struct serving *s, int64_t need)
+{
+	if (!s->kv_used)
+		return first_free(s);
+	for (int w = 0; w < s->nwords; w++)
+		for (uint64_t b = s->bits[w]; b; b &= b - 1) {
+			int idx = w * 64 + __builtin_ctzll(b);
+			if (s->kv_used[idx] + need <= s->kv_type[type_of(s, idx)])
+				return idx;
+		}
+	return -1;
+}
+
+/* With a KV cache: note whether a request waits while a slot is free somewhere (the cache, not the slots,
+ * holds it back). */
+static void kv_check_limited(struct serving *s)
+{
+	bool limited;
+
+	if (!s->kv_used)
+		return;
+	limited = s->len > 0 && first_free(s) >= 0;
+	if (limited != s->kv_limited) {
+		kv_account(s);
+		s->kv_limited = limited;
+	}
 }
 
 /* --- request pool --- */
@@ -273,6 +383,21 @@ static int64_t checked_us(const struct serving *s, double s_, const char *what)
 	return 1;
 }
 
+int serving_type_of(const struct serving *s, int idx)
+{
+	return type_of(s, idx);
+}
+
+double serving_decode_speed(const struct scenario_type *t, int c)
+{
+	return decode_speed(t, c);
+}
+
+int64_t serving_checked_us(const struct serving *s, double s_, const char *what)
+{
+	return checked_us(s, s_, what);
+}
+
 /*
  * Fix the service time of r starting now on an instance of type `type` that will have `concurrency`
  * requests: as drawn (or from the token model), times the type's service_scale (scenario_types.c), rounded
@@ -327,7 +452,7 @@ static void start(struct serving *s, struct request *r, int idx)
 	if (++in->busy >= in->cap)
 		clear_free(s, idx);
 	busy(s, idx, +1);
-	plan_service(s, r, copy_concurrency(s, in), type_of(s, idx));
+	kv_reserve(s, r, idx, +1);
 	r->start_us = s->eng->now_us;
 	r->inst = idx;
 	r->prev = NULL;
@@ -335,6 +460,11 @@ static void start(struct serving *s, struct request *r, int idx)
 	if (in->inflight)
 		in->inflight->prev = r;
 	in->inflight = r;
+	if (s->batch) {
+		serving_batch_start(s, r, idx);
+		return;
+	}
+	plan_service(s, r, copy_concurrency(s, in), type_of(s, idx));
 	rc = engine_schedule(s->eng, &r->done, s->eng->now_us + r->run_us, on_done);
 	if (rc != STATUS_OK)
 		fail(s, rc);
@@ -357,35 +487,58 @@ static void arm_timeout(struct serving *s)
 		fail(s, rc);
 }
 
-/* Start waiting requests while there are free slots. */
+/* Start waiting requests, oldest first, while the head finds a free slot (and, with a KV cache, room). The
+ * head that does not fit holds back those behind it: first come, first served. */
 static void dispatch(struct serving *s)
 {
 	int idx;
 
-	while (s->len > 0 && (idx = first_free(s)) >= 0)
+	while (s->len > 0 && (idx = first_fit(s, kv_need(s->ring[s->head]))) >= 0)
 		start(s, queue_pop(s), idx);
+	kv_check_limited(s);
 	arm_timeout(s);
 }
 
-static void on_done(struct engine *eng, struct event *ev)
+void serving_dispatch(struct serving *s)
 {
-	struct request *r = container_of(ev, struct request, done);
-	struct serving *s = r->owner;
+	dispatch(s);
+}
+
+/*
+ * r is done now: meter it (with its time per output token, (now - first token) / (out_tokens - 1), when it
+ * has a first token and at least 2 output tokens), free its slot and KV tokens.
+ */
+void serving_complete(struct serving *s, struct request *r)
+{
+	int64_t now = s->eng->now_us;
 	int idx = r->inst;
 	struct instance *in = &s->fleet->pool[idx];
 
 	in->busy--;
 	unlink_inflight(in, r);
 	busy(s, idx, -1);
+	kv_reserve(s, r, idx, -1);
 	if (s->mixed && r->arrival_us >= s->meter->warmup_us)
 		meter_type_served(s->meter, type_of(s, idx));
-	meter_served(s->meter, eng->now_us, r->arrival_us, r->start_us - r->arrival_us, eng->now_us - r->arrival_us,
+	meter_served(s->meter, now, r->arrival_us, r->start_us - r->arrival_us, now - r->arrival_us,
 		     r->ttft_us, r->alone_us);
+	if (s->meter->tokens_used && r->ttft_us >= 0 && r->out_tokens >= 2)  /* SOURCES.md [sv-tpot] */
+		meter_tpot(s->meter, r->arrival_us, llround((double)(now - r->arrival_us - r->ttft_us) /
+							    (r->out_tokens - 1)));
 	request_put(s, r);
 	if (in->state == INSTANCE_SERVING && in->busy < in->cap)
 		set_free(s, idx);
 	else if (in->state == INSTANCE_DRAINING && in->busy == 0)
 		fleet_instance_idle(s->fleet, idx);
+}
+
+static void on_done(struct engine *eng, struct event *ev)
+{
+	struct request *r = container_of(ev, struct request, done);
+	struct serving *s = r->owner;
+
+	(void)eng;
+	serving_complete(s, r);
 	dispatch(s);
 }
 
@@ -400,6 +553,8 @@ static void on_timeout(struct engine *eng, struct event *ev)
 		meter_dropped(s->meter, eng->now_us, r->arrival_us, DROP_TIMEOUT, true);
 		request_put(s, r);
 	}
+	if (s->kv_used)  /* the dropped head may have been what held the others back */
+		dispatch(s);
 	arm_timeout(s);
 }
 
@@ -438,10 +593,20 @@ static int64_t alone_us(const struct serving *s, const struct request_draw *draw
 void serving_arrive(struct serving *s, const struct request_draw *draw)
 {
 	struct request *r;
-	int idx = first_free(s);
 	int64_t now = s->eng->now_us, alone = alone_us(s, draw);
+	int64_t need = (int64_t)(draw->in_tokens > 0 ? draw->in_tokens : 0) + (draw->out_tokens > 0 ? draw->out_tokens : 0);
+	/* first come, first served: with a KV cache a request may wait while slots are free; none overtakes it */
+	int idx = s->kv_used && s->len > 0 ? -1 : first_fit(s, need);
 
 	meter_arrival(s->meter, draw->arrival_us, alone);
+	if (s->kv_used && need > s->kv_max) {
+		/* SOURCES.md [sv-kv-reserve]: it could never be admitted; refused at once rather than left to
+		 * block the queue for good */
+		if (draw->arrival_us >= s->meter->warmup_us)
+			s->kv_too_large++;
+		meter_dropped(s->meter, now, draw->arrival_us, DROP_REFUSED, true);
+		return;
+	}
 	if (idx < 0 && s->realtime && s->nopen == 0) {
 		/* SOURCES.md [sm-realtime-refuse-at-zero]: while a real-time endpoint has nothing in service "any
 		 * attempts to invoke the endpoint will produce an error" (NoCapacityInvocationFailures) */
@@ -472,6 +637,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 		fail(s, STATUS_ENOMEM);
 		return;
 	}
+	kv_check_limited(s);
 	arm_timeout(s);
 }
 
@@ -497,6 +663,7 @@ void serving_instance_down(struct serving *s, int idx)
 {
 	clear_free(s, idx);
 	set_open(s, idx, false);
+	kv_check_limited(s);
 }
 
 /* Order the requests of one instance by arrival, newest first, so pushing each to the front of the queue
@@ -524,11 +691,14 @@ void serving_reclaim(struct serving *s, int idx)
 	in->inflight = NULL;
 	clear_free(s, idx);
 	set_open(s, idx, false);
+	if (s->batch)
+		serving_batch_reset(s, idx);
 	while (r) {
 		struct request *next = r->next;
 		engine_cancel(s->eng, &r->done);
 		in->busy--;
 		busy(s, idx, -1);
+		kv_reserve(s, r, idx, -1);
 		meter_interrupted(s->meter, r->arrival_us);
 		if (!s->requeue || queue_push_front(s, r) != STATUS_OK) {
 			/* dropped, by choice (on_interrupt: drop) or because the queue cannot grow */
@@ -551,4 +721,10 @@ void serving_abandon(struct serving *s)
 		request_put(s, r);
 	}
 	engine_cancel(s->eng, &s->timeout);
+	if (s->kv_used) {  /* the KV results of the measured window [warmup, horizon) */
+		int64_t measured = s->sc->horizon_us - s->meter->warmup_us;
+		kv_account(s);
+		meter_set_kv(s->meter, s->kv_cap_int > 0 ? s->kv_used_int / s->kv_cap_int : NAN,
+			     measured > 0 ? s->kv_limited_us / (double)measured : NAN, s->kv_too_large);
+	}
 }

@@ -23,6 +23,13 @@
  * at its start, like the token model's). Its time alone (slo_violation_rate_floor) is on the fastest type
  * of the serving fleet. Dispatch does not look at types: the first free slot in pool order wins.
  *
+ * Continuous batching and the KV cache (workload.service.batching, serving.kv_cache_tokens; serving_batch.c,
+ * README "Serving model"): with batching continuous, the requests decoding on one instance share its
+ * iterations and decode at the decode table's speed at their current number, changing whenever one joins or
+ * leaves; with a KV cache a request starts only where a slot is free and its prompt plus output fit beside
+ * what the instance holds, and the queue is strictly first-come first-served (a head that fits nowhere
+ * holds back those behind it).
+ *
  * Free slots are found through a two-level bitset over the pool (which instances are serving with a free
  * slot), so dispatch costs O(pool / 4096) words, not O(pool). Requests come from a pool of fixed chunks that
  * grows only when more requests are in the system at once than ever before; each carries its own
@@ -43,11 +50,19 @@ struct fleet;
 
 struct request {
 	int64_t arrival_us;     /* when it arrived */
-	int64_t service_us;     /* service time on one slot; -1: computed at start (token model) */
+	union {
+		int64_t service_us;  /* batching fixed: service time on one slot; -1: computed at start (token
+		                        model) */
+		uint64_t seq;        /* batching continuous (token model, where service_us is not used): order
+		                        of joining a phase, the tie-break between equal keys */
+	};
 	int32_t in_tokens;      /* prompt tokens, -1 when unknown */
 	int32_t out_tokens;     /* output tokens, -1 when unknown */
 	int64_t ttft_us;        /* time to first token (wait + overhead + prefill), -1 when not modelled */
-	int64_t run_us;         /* the service time of the current run */
+	union {
+		int64_t run_us;      /* batching fixed: the service time of the current run */
+		double key;          /* batching continuous: the clock value (tokens) at which its phase ends */
+	};
 	int64_t alone_us;       /* its service time with a slot to itself at once (token model: at
 	                           concurrency 1), fixed at arrival: what no capacity can shorten */
 	int64_t start_us;       /* when service started */
@@ -81,6 +96,22 @@ struct serving {
 	struct request **ring;      /* the FIFO queue, owned ring buffer */
 	int64_t ring_cap, head, len;
 	struct event timeout;       /* fires at the head's deadline */
+
+	/* continuous batching (serving_batch.c): per instance, owned; NULL with batching fixed */
+	struct batch *batch;
+	uint64_t batch_seq;         /* joins so far: heap tie-break */
+	/* KV cache: per instance tokens reserved, owned; NULL without a KV limit */
+	int64_t *kv_used;
+	int64_t kv_type[SCENARIO_TYPES_MAX];  /* capacity of one instance of each type, tokens */
+	int64_t kv_max;             /* the largest capacity of a type serving entries hold */
+	int64_t kv_used_total;      /* tokens reserved over all instances */
+	int64_t kv_cap_open;        /* capacity of the instances open */
+	int64_t kv_last_us;         /* integrals below are up to here */
+	bool kv_limited;            /* a request waits while a slot is free somewhere */
+	double kv_used_int;         /* integral of kv_used_total over the measured window, token-us */
+	double kv_cap_int;          /* integral of kv_cap_open over the measured window, token-us */
+	double kv_limited_us;       /* measured time kv_limited held */
+	uint64_t kv_too_large;      /* measured requests refused as larger than every instance's cache */
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */

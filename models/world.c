@@ -535,6 +535,8 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 				    sc->slo.latency_pct_us[3] },
 		.ttft_pct_us = { sc->slo.ttft_pct_us[0], sc->slo.ttft_pct_us[1], sc->slo.ttft_pct_us[2],
 				 sc->slo.ttft_pct_us[3] },
+		.tpot_pct_us = { sc->slo.tpot_pct_us[0], sc->slo.tpot_pct_us[1], sc->slo.tpot_pct_us[2],
+				 sc->slo.tpot_pct_us[3] },
 		.max_violation_rate = sc->slo.max_violation_rate,
 		.window_us = sc->slo.window_us,
 		.window_phase_us = window_phase_us(sc) });

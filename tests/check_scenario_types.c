@@ -143,7 +143,7 @@ START_TEST(refusals)
 		    "the serving type g6e.xlarge; expected no instance_type");
 	parse_fails(two, unknown, 1, "--set serving.types.p4d.24xlarge.speed=2: serving.types.p4d.24xlarge: unknown "
 		    "key 'speed'; expected one of: slots_per_instance, service_scale, prefill_tokens_per_s, "
-		    "decode_tokens_per_s, decode_table");
+		    "decode_tokens_per_s, decode_table, kv_cache_tokens");
 	parse_fails(two, decode, 1, "--set serving.types.p4d.24xlarge.decode_tokens_per_s=40: "
 		    "serving.types.p4d.24xlarge.decode_tokens_per_s: decode_tokens_per_s needs workload.service.kind "
 		    "tokens; expected service_scale for this service kind");

@@ -301,7 +301,7 @@ START_TEST(tokens_service_one_speed)
 	workload_fails("", "  arrivals: {kind: poisson, rate_per_s: 3}\n" TOKEN_SIZES
 		       "  service: {kind: tokens, mean_s: 1, prefill_tokens_per_s: 12000, decode_tokens_per_s: 4}\n",
 		       "t.yaml:8:35: workload.service.mean_s: mean_s does not apply to kind tokens; expected one of: "
-		       "kind, prefill_tokens_per_s, decode_tokens_per_s, decode_table, overhead_s");
+		       "kind, prefill_tokens_per_s, decode_tokens_per_s, decode_table, overhead_s, batching, prefill, chunk_tokens");
 }
 END_TEST
 

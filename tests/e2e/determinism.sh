@@ -25,4 +25,14 @@ for db in e f; do
 done
 check "copies: dump has copy events" test "$(sqlite3 e.sqlite "select count(*) from events where kind like 'copy_%'")" -gt 10
 check "copies: same seed, same results" test "$(dump e.sqlite | sha256sum)" = "$(dump f.sqlite | sha256sum)"
+# continuous batching with chunked prefill and a KV cache small enough to hold requests back: the batch
+# clocks, heaps and first-come-first-served admission replay the same way
+batch=(--set workload.service.batching=continuous --set workload.service.prefill=chunked
+	--set serving.kv_cache_tokens=6000)
+for db in g h; do
+	"$GPUCAP" run "$SRC/scenarios/azure-conv.yaml" "${batch[@]}" --quiet --db $db.sqlite || fail "run batching $db"
+done
+check "batching: the KV cache held requests back" \
+	test "$(sqlite3 g.sqlite "select value > 0 from metrics where name = 'kv_cache_limited_share'")" = 1
+check "batching: same seed, same results" test "$(dump g.sqlite | sha256sum)" = "$(dump h.sqlite | sha256sum)"
 finish

@@ -1,0 +1,70 @@
+/*
+ * meter_tokens: the serving model's per-token metrics (see meter.h): time per output token (TPOT) of the
+ * served requests, its SLO, and the KV-cache results serving hands over at the end. They are reported only
+ * in runs that use the serving model's newer keys (batching continuous, a KV cache, slo.tpot_s), so that
+ * every other run's results stay as they were.
+ */
+#include "meter.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "engine.h"
+
+void meter_set_tokens(struct meter *m, int64_t tpot_us, bool kv)
+{
+	m->tokens_used = true;
+	m->slo_tpot_us = tpot_us;
+	m->kv_used = kv;
+	m->kv_utilization = NAN;
+	m->kv_limited_share = NAN;
+}
+
+/* SOURCES.md [sv-tpot] */
+void meter_tpot(struct meter *m, int64_t arrival_us, int64_t tpot_us)
+{
+	if (arrival_us < m->warmup_us)
+		return;
+	hist_add(&m->tpot, (double)tpot_us / SIM_US_PER_S);
+	if (m->slo.window_us > 0)  /* the window meter_served entered for the same request */
+		hist_add(&m->win_tpot, (double)tpot_us / SIM_US_PER_S);
+	if (m->slo_tpot_us > 0 && tpot_us > m->slo_tpot_us)
+		m->tpot_violations++;
+}
+
+void meter_set_kv(struct meter *m, double utilization, double limited_share, uint64_t too_large)
+{
+	m->kv_utilization = utilization;
+	m->kv_limited_share = limited_share;
+	m->kv_too_large = too_large;
+}
+
+static int put(struct sink_metric *list, int n, const char *name, double value)
+{
+	if (n >= METER_MAX_METRICS)
+		return n;
+	snprintf(list[n].name, sizeof list[n].name, "%s", name);
+	list[n].value = value;
+	return n + 1;
+}
+
+int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n)
+{
+	double total = (double)m->requests;
+
+	if (!m->tokens_used)
+		return n;
+	n = put(list, n, "tpot_mean_s", hist_mean(&m->tpot));
+	n = put(list, n, "tpot_p50_s", hist_quantile(&m->tpot, 0.50));
+	n = put(list, n, "tpot_p90_s", hist_quantile(&m->tpot, 0.90));
+	n = put(list, n, "tpot_p99_s", hist_quantile(&m->tpot, 0.99));
+	n = put(list, n, "tpot_slo_violations", m->slo_tpot_us > 0 ? (double)m->tpot_violations : NAN);
+	n = put(list, n, "tpot_slo_violation_rate", m->slo_tpot_us > 0 && total > 0 ?
+		(double)m->tpot_violations / total : NAN);
+	if (!m->kv_used)
+		return n;
+	n = put(list, n, "kv_cache_utilization", m->kv_utilization);
+	n = put(list, n, "kv_cache_limited_share", m->kv_limited_share);
+	n = put(list, n, "requests_kv_too_large", (double)m->kv_too_large);
+	return n;
+}

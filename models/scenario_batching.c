@@ -1,0 +1,150 @@
+/*
+ * scenario_batching: the keys of the serving model beyond the fixed-speed token model (README, "Serving
+ * model"): workload.service.batching, prefill and chunk_tokens (service kind tokens), and the KV cache of
+ * an instance, serving.kv_cache_tokens or serving.kv_cache {gpu_memory_gb, model_gb, bytes_per_token,
+ * utilization}. Absent keys keep today's model: fixed speeds, no KV limit.
+ */
+#include <math.h>
+
+#include "scenario_load.h"
+#include "status.h"
+
+#define DEFAULT_CHUNK_TOKENS 512     /* an assumption (servers set their own per-iteration token budget, vLLM
+                                        max_num_batched_tokens): SOURCES.md [sv-chunked-prefill] */
+#define MAX_CHUNK_TOKENS 1000000
+#define DEFAULT_KV_UTILIZATION 0.9   /* vLLM's gpu_memory_utilization default, SOURCES.md [sv-vllm-gpu-mem] */
+#define MAX_KV_TOKENS ((int64_t)1 << 40)
+
+static const char *const batching_names[] = { "fixed", "continuous" };
+static const char *const prefill_names[] = { "whole", "chunked" };
+static const char *const kv_keys[] = { "gpu_memory_gb", "model_gb", "bytes_per_token", "utilization", NULL };
+
+static const struct scenario_yaml_bounds gb_bounds = { 0, 1e6, true, false };          /* (0, 1e6] */
+static const struct scenario_yaml_bounds model_bounds = { 0, 1e6, false, false };       /* [0, 1e6] */
+static const struct scenario_yaml_bounds bytes_bounds = { 0, 1e9, true, false };        /* (0, 1e9] */
+static const struct scenario_yaml_bounds share_bounds = { 0, 1, true, false };          /* (0, 1] */
+
+int scenario_load_batching(struct load *l, const struct scenario_yaml_ref *svc)
+{
+	struct scenario_yaml_ref r, prefill;
+	int batching = 0, chunked = 0, rc;
+
+	l->sc.service.chunk_tokens = DEFAULT_CHUNK_TOKENS;
+	scenario_yaml_child(svc, "batching", &r);
+	if ((rc = scenario_yaml_choice(&l->y, &r, batching_names, 2, &batching)))
+		return rc;
+	l->sc.service.continuous = batching == 1;
+	scenario_yaml_child(svc, "prefill", &prefill);
+	if ((rc = scenario_yaml_choice(&l->y, &prefill, prefill_names, 2, &chunked)))
+		return rc;
+	if (prefill.node && !l->sc.service.continuous)
+		return scenario_yaml_fail(&l->y, &prefill, "prefill applies to continuous batching (batching is "
+					  "fixed); expected batching: continuous, or no prefill");
+	l->sc.service.chunked = chunked == 1;
+	scenario_yaml_child(svc, "chunk_tokens", &r);
+	if (r.node && !l->sc.service.chunked)
+		return scenario_yaml_fail(&l->y, &r, "chunk_tokens applies to chunked prefill; expected prefill: "
+					  "chunked, or no chunk_tokens");
+	return scenario_load_int(l, &r, 1, MAX_CHUNK_TOKENS, &l->sc.service.chunk_tokens);
+}
+
+static int required_gb(struct load *l, const struct scenario_yaml_ref *map, const char *key, const char *what,
+		       const struct scenario_yaml_bounds *b, double *out)
+{
+	struct scenario_yaml_ref r;
+	int rc;
+
+	if ((rc = scenario_load_required(l, map, key, what, &r)))
+		return rc;
+	return scenario_yaml_number(&l->y, &r, b, out);
+}
+
+/* serving.types.*.kv_cache_tokens: token model only, and with a limit on some type, one on all (the serving
+ * type's from serving.kv_cache_tokens or kv_cache). */
+static int check_type_kv(struct load *l, const struct scenario_yaml_ref *serving)
+{
+	struct scenario_yaml_ref types, e, r;
+	bool some = false;
+
+	scenario_yaml_child(serving, "types", &types);
+	for (int i = 1; i < l->sc.ntypes; i++) {
+		scenario_yaml_child(&types, l->sc.types[i].name, &e);
+		scenario_yaml_child(&e, "kv_cache_tokens", &r);
+		if (r.node && l->sc.service.kind != SERVICE_TOKENS)
+			return scenario_yaml_fail(&l->y, &r, "a KV cache holds tokens; expected workload.service.kind "
+						  "tokens, or no KV cache");
+		some |= r.node != NULL;
+	}
+	for (int i = 0; some && i < l->sc.ntypes; i++)
+		if (scenario_kv_tokens(&l->sc, i) == 0)
+			return scenario_yaml_fail(&l->y, &types, "%s has no KV cache size while another type has one; "
+						  "expected serving.kv_cache_tokens or kv_cache for the serving type, and "
+						  "kv_cache_tokens for every type that does not use them",
+						  l->sc.types[i].name);
+	return STATUS_OK;
+}
+
+/* serving.kv_cache_tokens or serving.kv_cache (not both); continuous batching is refused with copies. */
+int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
+{
+	struct scenario_yaml_ref r, kv;
+	int tokens = 0, rc;
+
+	scenario_yaml_child(serving, "copies", &r);
+	if (r.node && l->sc.service.continuous)
+		return scenario_yaml_fail(&l->y, &r, "continuous batching models one batch per instance, not per "
+					  "model copy; expected no copies with workload.service.batching: continuous");
+	if ((rc = scenario_load_exclusive(l, serving, "kv_cache_tokens", "kv_cache")))
+		return rc;
+	scenario_yaml_child(serving, "kv_cache_tokens", &r);
+	scenario_yaml_child(serving, "kv_cache", &kv);
+	if ((r.node || kv.node) && l->sc.service.kind != SERVICE_TOKENS)
+		return scenario_yaml_fail(&l->y, r.node ? &r : &kv, "a KV cache holds tokens; expected "
+					  "workload.service.kind tokens, or no KV cache");
+	if (r.node && (rc = scenario_load_int(l, &r, 1, 2000000000, &tokens)))
+		return rc;
+	l->sc.serving.kv_cache_tokens = tokens;
+	if (!kv.node)
+		return check_type_kv(l, serving);
+	if ((rc = scenario_yaml_mapping(&l->y, &kv, kv_keys, NULL, NULL)) ||
+	    (rc = required_gb(l, &kv, "gpu_memory_gb", "memory per GPU in GB", &gb_bounds,
+			      &l->sc.serving.kv_gpu_memory_gb)) ||
+	    (rc = required_gb(l, &kv, "model_gb", "the model's weights per instance in GB", &model_bounds,
+			      &l->sc.serving.kv_model_gb)) ||
+	    (rc = required_gb(l, &kv, "bytes_per_token", "KV-cache bytes per token", &bytes_bounds,
+			      &l->sc.serving.kv_bytes_per_token)))
+		return rc;
+	l->sc.serving.kv_utilization = DEFAULT_KV_UTILIZATION;
+	scenario_yaml_child(&kv, "utilization", &r);
+	if ((rc = scenario_yaml_number(&l->y, &r, &share_bounds, &l->sc.serving.kv_utilization)))
+		return rc;
+	for (int i = 0; i < l->sc.ntypes; i++)
+		if (l->sc.types[i].kv_cache_tokens == 0 && scenario_kv_tokens(&l->sc, i) < 1)
+			return scenario_yaml_fail(&l->y, &kv, "the model leaves no room for the KV cache on %s "
+						  "(%d GPUs x %g GB x %g - %g GB); expected gpus x gpu_memory_gb x "
+						  "utilization > model_gb + bytes_per_token / 1e9", l->sc.types[i].name,
+						  l->sc.types[i].gpus, l->sc.serving.kv_gpu_memory_gb,
+						  l->sc.serving.kv_utilization, l->sc.serving.kv_model_gb);
+	return check_type_kv(l, serving);
+}
+
+int64_t scenario_kv_tokens(const struct scenario *sc, int type)
+{
+	double t;
+
+	if (sc->types[type].kv_cache_tokens > 0)
+		return sc->types[type].kv_cache_tokens;
+	if (sc->serving.kv_cache_tokens > 0)
+		return sc->serving.kv_cache_tokens;
+	if (sc->serving.kv_gpu_memory_gb <= 0)
+		return 0;
+	/* SOURCES.md [sv-vllm-gpu-mem]: the cache gets what the usable share of GPU memory leaves after the
+	 * weights */
+	t = floor((sc->types[type].gpus * sc->serving.kv_gpu_memory_gb * sc->serving.kv_utilization -
+		   sc->serving.kv_model_gb) * 1e9 / sc->serving.kv_bytes_per_token);
+	return t > (double)MAX_KV_TOKENS ? MAX_KV_TOKENS : (int64_t)t;
+}
+
+const struct scenario_load_names scenario_load_batching_names = SCENARIO_LOAD_NAMES(batching_names);
+const struct scenario_load_names scenario_load_prefill_names = SCENARIO_LOAD_NAMES(prefill_names);
+const struct scenario_load_names scenario_load_kv_keys = SCENARIO_LOAD_KEYS(kv_keys);

@@ -1,0 +1,50 @@
+/*
+ * serving_private: what serving.c and serving_batch.c, the two files of the serving module, share. Not for
+ * other modules.
+ */
+#ifndef GPUCAP_SERVING_PRIVATE_H
+#define GPUCAP_SERVING_PRIVATE_H
+
+#include "serving.h"
+
+/* A min-heap of requests by (key, seq), preallocated with room for every slot of its instance. */
+struct batch_heap {
+	struct request **at;  /* owned (one allocation per batch, see serving_batch_init) */
+	int n, cap;
+};
+
+/*
+ * One instance's continuous batch. The decode clock v counts the tokens each decoding request has
+ * decoded since the clock began; a request that joins at v0 with out tokens finishes at v = v0 + out, so
+ * one heap of finish thresholds serves all of them however the speed changes. The prefill clock u does the
+ * same for prompt tokens under chunked prefill. One event is pending: the next finish of either heap.
+ */
+struct batch {
+	double v;                /* decode clock, tokens per decoding request */
+	double u;                /* prefill clock (chunked), prompt tokens per prefilling request */
+	int64_t t_us;            /* when the clocks were last brought up to date */
+	struct batch_heap dec;   /* decoding requests by finish threshold on v */
+	struct batch_heap pre;   /* prefilling requests (chunked) by threshold on u */
+	struct event ev;         /* the next finish */
+	int inst;                /* its pool index */
+	struct serving *owner;   /* kept */
+};
+
+/* serving_batch.c. init: set up s->batch for the pool (STATUS_OK or STATUS_ENOMEM, nothing held); fini
+ * accepts an uninitialised (NULL) batch. start: r was given a slot on idx now: run it in the batch. reset:
+ * instance idx was taken away: forget its batch (its requests are dealt with by the caller). */
+int serving_batch_init(struct serving *s, int npool);
+void serving_batch_fini(struct serving *s);
+void serving_batch_start(struct serving *s, struct request *r, int idx);
+void serving_batch_reset(struct serving *s, int idx);
+
+/* serving.c: r has finished now (meter, slot, KV, instance); then start what waits. */
+void serving_complete(struct serving *s, struct request *r);
+void serving_dispatch(struct serving *s);
+/* The instance type of instance idx; decode speed on type t at c requests decoding. */
+int serving_type_of(const struct serving *s, int idx);
+double serving_decode_speed(const struct scenario_type *t, int c);
+/* s_ seconds in microseconds, failing the run if beyond the clock (serving.c checked_us). */
+int64_t serving_checked_us(const struct serving *s, double s_, const char *what);
+
+#endif
