@@ -2,7 +2,7 @@
  * tracefile: a request trace in a CSV or JSON-lines file (see tracefile.h).
  *
  * Both formats share the pull loop, the line cutting and UTF-8 check, and the value parsing: a row's mapped
- * fields (CSV) or keys (JSON) are copied as text into val[], then take_row() applies the filter and parses
+ * fields (CSV) or keys (JSON) are copied as text into val[], then tracefile_take_row() applies the filter and parses
  * them. JSON lines are described with their callbacks below.
  *
  * libcsv parses push-style (it calls back once per field and once per row) but callers pull one record at
@@ -16,11 +16,9 @@
  * fields. tracefile_open() reads the header and the first row, so an empty or header-only file (or a bad
  * first row) fails at once; tracefile_rewind() does the same again from byte 0.
  */
-#include "tracefile.h"
+#include "tracefile_private.h"
 
 #include <assert.h>
-#include <csv.h>
-#include <yajl/yajl_parse.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -31,71 +29,16 @@
 #include "status.h"
 #include "units.h"
 
-#define BLOCK (64 * 1024)        /* bytes read at a time */
-#define FIELD_MAX 64             /* longest mapped field kept, with its NUL; no valid value is longer */
-#define HEADER_LIST_MAX 256      /* bytes of "A, B, C" kept for messages */
-#define QUOTE_MAX 40             /* bytes of a bad value quoted back */
-#define GOT_BUF 96               /* room for them, quoted */
-#define TOKENS_MAX 10000000      /* largest token count accepted */
-#define TIME_MAX_US INT64_C(100000000000000000)  /* 1e11 s (year 5138): larger is not a time, and fits */
-
-enum { C_TIME, C_IN, C_OUT, C_SERVICE, C_HASH, C_WHERE, C_N = C_WHERE + TRACEFILE_WHERE_MAX };  /* mapped */
-
-static const char *const role[C_N] = { "arrival-time", "prompt-token", "output-token", "service-time", "hash-id",
+const char *const tracefile_role[C_N] = { "arrival-time", "prompt-token", "output-token", "service-time", "hash-id",
 	"filter", "filter", "filter", "filter" };
 static const char *const what[C_N] = { "timestamp", "token count", "token count", "service time", "hash list",
 	"value", "value", "value", "value" };
 
-enum jtype { J_NONE, J_STRING, J_NUMBER, J_OTHER, J_ARRAY, J_OBJECT };  /* a JSON value's type */
-
-struct tracefile {
-	FILE *f;                      /* the open file, owned */
-	char *label;                  /* name in messages, owned */
-	struct trace_mapping m;       /* copied at open */
-	const char *name[C_N];        /* the mapped column names (in m), "" when not mapped */
-	int col[C_N];                 /* their index in the header, -1 until found or when not mapped */
-	int ncols;                    /* columns in the header; 0 until it has been read */
-	int64_t header_line;          /* where the header is */
-	char header[HEADER_LIST_MAX]; /* its names, "A, B, C", cut to fit */
-	struct csv_parser csv;
-	unsigned char block[BLOCK];   /* the block being fed, bytes [bpos, blen) not yet */
-	size_t blen, bpos;
-	bool eof;                     /* the file has ended and the parser is finished */
-	int64_t line;                 /* line of the next byte fed */
-	int64_t row_line;             /* line where the current row starts */
-	size_t row_bytes;             /* bytes of the current row fed so far (terminators not counted) */
-	int need;                     /* UTF-8 check: continuation bytes still expected, */
-	unsigned char lo, hi;         /* ... and the range allowed for the next one */
-	int nf;                       /* fields of the current row so far */
-	bool blank;                   /* all of them empty so far */
-	char val[C_N][FIELD_MAX];     /* its mapped fields, cut to fit */
-	size_t vlen[C_N];             /* their real lengths */
-	int64_t prev_us, prev_line;   /* the previous row's time and line; prev_line 0 before the first */
-	int64_t filtered;             /* rows the `where` filter left out so far */
-	bool jsonl;                   /* JSON lines (below) rather than CSV */
-	yajl_handle y;                /* JSON lines: the parser, owned, one for the whole file */
-	int depth;                    /* nesting depth of the current JSON value */
-	unsigned keymask;             /* mapped columns the current depth-1 key names (bit k) */
-	bool in_hash;                 /* inside the hash-id array */
-	int objects;                  /* top-level objects ended on the current line */
-	bool any_object;              /* an object has begun since the start (else there is nothing to finish) */
-	enum jtype jt[C_N];           /* the types met for the mapped keys of the current object, J_NONE: absent */
-	uint64_t *hashes;             /* the current row's hash ids, owned, grown to the largest row */
-	int32_t nhashes, hcap;
-	uint64_t *hspare;             /* the last row returned's, owned: the two alternate, so a record's hash */
-	int32_t hspare_cap;           /* ... ids stay valid while the next row is read (one-row look-ahead) */
-	bool hswap;                   /* a row has been returned from hashes: swap at the next object */
-	struct trace_record rec;      /* the row read last, */
-	bool ready;                   /* ... not yet returned */
-	int rc;                       /* the first failure; the reader stops there */
-	struct diag err;              /* its message */
-};
 
 /* ---- messages -------------------------------------------------------------------------------------- */
 
 /* Record the first failure (later ones are consequences) and return its status. */
-static int __attribute__((format(printf, 4, 5)))
-fail(struct tracefile *t, int status, int64_t line, const char *fmt, ...)
+int tracefile_fail(struct tracefile *t, int status, int64_t line, const char *fmt, ...)
 {
 	char msg[DIAG_MSG_MAX];
 	va_list ap;
@@ -118,7 +61,7 @@ static int report(const struct tracefile *t, struct diag *d)
 }
 
 /* s quoted for a message, control characters shown as '?' and long text cut. Returns buf. */
-static const char *quote(const char *s, char *buf)
+const char *tracefile_quote(const char *s, char *buf)
 {
 	size_t n = strlen(s), i;
 
@@ -129,7 +72,7 @@ static const char *quote(const char *s, char *buf)
 	return buf;
 }
 
-static const char *expected(const struct tracefile *t, int k)
+const char *tracefile_expected(const struct tracefile *t, int k)
 {
 	static const char *const time[] = {
 		[TRACE_TIME_ISO] = "an ISO-8601 UTC time from 1970 on, such as 2023-11-16 18:17:03.9799600 or "
@@ -151,14 +94,14 @@ static int bad_value(struct tracefile *t, int k, bool negative)
 {
 	char got[GOT_BUF];
 
-	return fail(t, STATUS_EINPUT, t->row_line, "%s %s %s in %s '%s'; expected %s",
-		    negative ? "negative" : "bad", what[k], quote(t->val[k], got), t->jsonl ? "key" : "column",
-		    t->name[k], expected(t, k));
+	return tracefile_fail(t, STATUS_EINPUT, t->row_line, "%s %s %s in %s '%s'; expected %s",
+		    negative ? "negative" : "bad", what[k], tracefile_quote(t->val[k], got), t->jsonl ? "key" : "column",
+		    t->name[k], tracefile_expected(t, k));
 }
 
 static int not_text(struct tracefile *t)
 {
-	return fail(t, STATUS_EINPUT, t->line, "a NUL byte or bytes that are not UTF-8; expected a text %s file",
+	return tracefile_fail(t, STATUS_EINPUT, t->line, "a NUL byte or bytes that are not UTF-8; expected a text %s file",
 		    t->jsonl ? "JSON-lines" : "CSV");
 }
 
@@ -167,15 +110,15 @@ static int csv_failed(struct tracefile *t)
 	int e = csv_error(&t->csv);
 
 	if (e == CSV_ENOMEM || e == CSV_ETOOBIG)
-		return fail(t, STATUS_ENOMEM, t->row_line, "out of memory reading the trace (libcsv: %s); expected "
+		return tracefile_fail(t, STATUS_ENOMEM, t->row_line, "out of memory reading the trace (libcsv: %s); expected "
 			    "rows that fit in memory", csv_strerror(e));
-	return fail(t, STATUS_EINPUT, t->row_line, "malformed quoting (libcsv: %s); expected a CSV trace with "
+	return tracefile_fail(t, STATUS_EINPUT, t->row_line, "malformed quoting (libcsv: %s); expected a CSV trace with "
 		    "fields either unquoted or wholly in double quotes", csv_strerror(e));
 }
 
 /* ---- values ---------------------------------------------------------------------------------------- */
 
-static bool is_digit(char c)
+bool tracefile_is_digit(char c)
 {
 	return c >= '0' && c <= '9';
 }
@@ -190,7 +133,7 @@ static int64_t read_fraction(const char **s, int p)
 	bool up = false;
 	int i = 0;
 
-	for (; is_digit(**s); (*s)++, i++) {
+	for (; tracefile_is_digit(**s); (*s)++, i++) {
 		if (i < p)
 			v = v * 10 + (**s - '0');
 		else if (i == p)
@@ -213,14 +156,14 @@ static bool parse_fixed(const char *s, int p, int64_t *out_us)
 
 	for (int i = 0; i < p; i++)
 		unit *= 10;
-	for (; is_digit(*s); s++, digits++) {
+	for (; tracefile_is_digit(*s); s++, digits++) {
 		whole = whole * 10 + (*s - '0');
 		if (whole > TIME_MAX_US / unit)
 			return false;
 	}
 	if (*s == '.') {
 		s++;
-		digits += is_digit(*s);
+		digits += tracefile_is_digit(*s);
 		frac = read_fraction(&s, p);
 	}
 	if (*s || digits == 0)
@@ -247,7 +190,7 @@ static bool parse_iso(const char *s, int64_t *out_us)
 	buf[10] = 'T';
 	memcpy(buf + 19, "Z", 2);
 	if (*p == '.') {
-		if (!is_digit(*++p))
+		if (!tracefile_is_digit(*++p))
 			return false;
 		frac = read_fraction(&p, 6);
 	}
@@ -284,11 +227,11 @@ static bool parse_whole(const char *s, int32_t *out)
 	int nd = 0, exp = 0, e = 0, esign = 1, mant = 0;
 	int64_t v = 0;
 
-	for (; is_digit(*s); s++, mant++)
+	for (; tracefile_is_digit(*s); s++, mant++)
 		if (nd > 0 || *s != '0')
 			dig[nd++] = *s;
 	if (*s == '.')
-		for (s++; is_digit(*s); s++, mant++, exp--)
+		for (s++; tracefile_is_digit(*s); s++, mant++, exp--)
 			if (nd > 0 || *s != '0')
 				dig[nd++] = *s;
 	if (mant == 0)
@@ -297,9 +240,9 @@ static bool parse_whole(const char *s, int32_t *out)
 		s++;
 		if (*s == '+' || *s == '-')
 			esign = *s++ == '-' ? -1 : 1;
-		if (!is_digit(*s))
+		if (!tracefile_is_digit(*s))
 			return false;
-		for (; is_digit(*s); s++)
+		for (; tracefile_is_digit(*s); s++)
 			e = e < 1000 ? e * 10 + (*s - '0') : e;
 	}
 	if (*s)
@@ -403,16 +346,16 @@ static int end_header(struct tracefile *t)
 {
 	for (int k = 0; k < C_N; k++)
 		if (t->name[k][0] && t->col[k] < 0)
-			return fail(t, STATUS_EINPUT, t->row_line, "no column '%s' in the header (%s); expected the "
+			return tracefile_fail(t, STATUS_EINPUT, t->row_line, "no column '%s' in the header (%s); expected the "
 				    "%s column named in the mapping (names are case-sensitive)", t->name[k],
-				    t->header, role[k]);
+				    t->header, tracefile_role[k]);
 	t->ncols = t->nf;
 	t->header_line = t->row_line;
 	return STATUS_OK;
 }
 
 /* Whether the current row passes every `where` filter (its value, as text, one of the listed ones). */
-static bool kept(const struct tracefile *t)
+bool tracefile_kept(const struct tracefile *t)
 {
 	for (int i = 0; i < t->m.nwhere; i++) {
 		const struct trace_where *w = &t->m.where[i];
@@ -428,12 +371,12 @@ static bool kept(const struct tracefile *t)
 }
 
 /* The current row's values (fields or keys, in val[]) into a record, unless the filter leaves it out. */
-static int take_row(struct tracefile *t)
+int tracefile_take_row(struct tracefile *t)
 {
 	struct trace_record r = { .line = t->row_line, .in_tokens = -1, .out_tokens = -1, .service_s = NAN };
 	int rc;
 
-	if (!kept(t)) {
+	if (!tracefile_kept(t)) {
 		t->filtered++;
 		return STATUS_OK;
 	}
@@ -445,7 +388,7 @@ static int take_row(struct tracefile *t)
 	if ((rc = parse_time(t, &r.t_us)))
 		return rc;
 	if (t->prev_line > 0 && r.t_us < t->prev_us)
-		return fail(t, STATUS_EINPUT, t->row_line, "timestamp earlier than the previous row's (line %lld); "
+		return tracefile_fail(t, STATUS_EINPUT, t->row_line, "timestamp earlier than the previous row's (line %lld); "
 			    "expected rows in time order", (long long)t->prev_line);
 	if (t->col[C_IN] >= 0 && (rc = parse_tokens(t, C_IN, &r.in_tokens)))
 		return rc;
@@ -463,9 +406,9 @@ static int take_row(struct tracefile *t)
 static int end_row(struct tracefile *t)
 {
 	if (t->nf != t->ncols)
-		return fail(t, STATUS_EINPUT, t->row_line, "%d field%s; expected %d, as in the header", t->nf,
+		return tracefile_fail(t, STATUS_EINPUT, t->row_line, "%d field%s; expected %d, as in the header", t->nf,
 			    t->nf == 1 ? "" : "s", t->ncols);
-	return take_row(t);
+	return tracefile_take_row(t);
 }
 
 static void on_row(int c, void *user)
@@ -486,275 +429,6 @@ static void on_row(int c, void *user)
 	t->blank = true;
 	t->row_bytes = 0;
 	t->row_line = t->line + (c == '\n');  /* a CR ends a row; its LF then ends an empty one */
-}
-
-/* ---- JSON lines ------------------------------------------------------------------------------------ */
-
-/*
- * YAJL calls back once per token of the whole file (yajl_allow_multiple_values: one parser for all the
- * lines). Depth 0 is between objects; at depth 1 a key that the mapping names (keymask) has its scalar
- * value copied into val[] as its text (a string's content, a number's digits as written, true, false or
- * null) and its type noted; the hash-id array's numbers at depth 2 go into hashes[]. Anything else is
- * skipped. Each callback returns 0 (stop) once a failure is recorded.
- */
-
-static const char *jtype_name(enum jtype j)
-{
-	static const char *const names[] = { "nothing", "a string", "a number", "true, false or null", "an array",
-		"an object" };
-	return names[j];
-}
-
-static int not_object(struct tracefile *t, const char *got)
-{
-	return fail(t, STATUS_EINPUT, t->line, "%s; expected one JSON object per line", got);
-}
-
-/* What mapped key k's value must be. */
-static const char *want_type(const struct tracefile *t, int k)
-{
-	if (k == C_HASH)
-		return "an array of whole numbers (prefix block ids)";
-	if (k >= C_WHERE)
-		return "a string, number, true, false or null";
-	return k == C_TIME && t->m.time_format == TRACE_TIME_ISO ? "a string" : "a number";
-}
-
-static int wrong_type(struct tracefile *t, int k, enum jtype got)
-{
-	return fail(t, STATUS_EINPUT, t->row_line, "key '%s' is %s; expected %s", t->name[k], jtype_name(got),
-		    want_type(t, k));
-}
-
-/* A hash id: digits only, 0 to INT64_MAX. */
-static int hash_id(struct tracefile *t, const char *s, size_t len)
-{
-	int64_t v = 0;
-	char got[GOT_BUF], text[FIELD_MAX];
-	size_t i;
-
-	for (i = 0; i < len && is_digit(s[i]) && v <= (INT64_MAX - (s[i] - '0')) / 10; i++)
-		v = v * 10 + (s[i] - '0');
-	if (i < len || len == 0) {
-		snprintf(text, sizeof text, "%.*s", (int)(len < FIELD_MAX ? len : FIELD_MAX - 1), s);
-		return fail(t, STATUS_EINPUT, t->row_line, "bad hash id %s in key '%s'; expected a whole number "
-			    "from 0 to %lld", quote(text, got), t->name[C_HASH], (long long)INT64_MAX);
-	}
-	if (t->nhashes >= TRACEFILE_HASHES_MAX)
-		return fail(t, STATUS_EINPUT, t->row_line, "more than %d hash ids in key '%s'; expected at most %d "
-			    "prefix blocks per request", TRACEFILE_HASHES_MAX, t->name[C_HASH], TRACEFILE_HASHES_MAX);
-	if (t->nhashes >= t->hcap) {
-		int32_t cap = t->hcap ? t->hcap * 2 : 64;
-		uint64_t *bigger = realloc(t->hashes, (size_t)cap * sizeof *bigger);
-
-		if (!bigger)
-			return fail(t, STATUS_ENOMEM, t->row_line, "out of memory reading hash ids; expected rows "
-				    "that fit in memory");
-		t->hashes = bigger;
-		t->hcap = cap;
-	}
-	t->hashes[t->nhashes++] = (uint64_t)v;
-	return STATUS_OK;
-}
-
-/* A scalar of type j, its text [s, s + len). */
-static int j_scalar(struct tracefile *t, enum jtype j, const char *s, size_t len)
-{
-	if (t->rc)
-		return 0;
-	if (t->depth == 0)
-		return !not_object(t, j == J_STRING ? "a JSON string, not an object" : "a JSON scalar, not an object");
-	if (t->in_hash && t->depth == 2) {
-		if (j != J_NUMBER)
-			return !wrong_type(t, C_HASH, j);
-		return hash_id(t, s, len) == STATUS_OK;
-	}
-	if (t->depth != 1)
-		return 1;
-	for (int k = 0; k < C_N; k++) {
-		size_t n = len < FIELD_MAX ? len : FIELD_MAX - 1;
-
-		if (!(t->keymask >> k & 1))
-			continue;
-		if (k == C_HASH)
-			return !wrong_type(t, k, j);
-		for (size_t i = 0; i < n; i++)
-			t->val[k][i] = s[i] ? s[i] : '?';  /* a \u0000 in a string cannot pass as its end */
-		t->val[k][n] = '\0';
-		t->vlen[k] = len;
-		t->jt[k] = j;
-	}
-	return 1;
-}
-
-static int j_null(void *u)
-{
-	return j_scalar(u, J_OTHER, "null", 4);
-}
-
-static int j_boolean(void *u, int b)
-{
-	return j_scalar(u, J_OTHER, b ? "true" : "false", b ? 4 : 5);
-}
-
-static int j_number(void *u, const char *s, size_t len)
-{
-	return j_scalar(u, J_NUMBER, s, len);
-}
-
-static int j_string(void *u, const unsigned char *s, size_t len)
-{
-	return j_scalar(u, J_STRING, (const char *)s, len);
-}
-
-/* The start of an object or array (j): a row begins at depth 0; a mapped key's value may not be one. */
-static int j_open(struct tracefile *t, enum jtype j)
-{
-	if (t->rc)
-		return 0;
-	if (t->depth == 0) {
-		if (j != J_OBJECT)
-			return !not_object(t, "a JSON array, not an object");
-		if (t->objects > 0)
-			return !not_object(t, "a second JSON object on the line");
-		t->row_line = t->line;
-		t->any_object = true;
-		if (t->hswap) {  /* keep the returned row's ids; a filtered row's are simply overwritten */
-			uint64_t *h = t->hashes;
-			int32_t cap = t->hcap;
-
-			t->hashes = t->hspare;
-			t->hcap = t->hspare_cap;
-			t->hspare = h;
-			t->hspare_cap = cap;
-			t->hswap = false;
-		}
-		t->nhashes = 0;
-		t->in_hash = false;
-		for (int k = 0; k < C_N; k++)
-			t->jt[k] = J_NONE;
-	} else if (t->in_hash && t->depth == 2) {
-		return !wrong_type(t, C_HASH, j);
-	} else if (t->depth == 1 && t->keymask) {
-		for (int k = 0; k < C_N; k++)
-			if (t->keymask >> k & 1 && (k != C_HASH || j != J_ARRAY))
-				return !wrong_type(t, k, j);
-		t->in_hash = true;
-		t->nhashes = 0;
-		t->jt[C_HASH] = J_ARRAY;
-	}
-	t->depth++;
-	return 1;
-}
-
-static int j_start_map(void *u)
-{
-	return j_open(u, J_OBJECT);
-}
-
-static int j_start_array(void *u)
-{
-	return j_open(u, J_ARRAY);
-}
-
-static int j_map_key(void *u, const unsigned char *s, size_t len)
-{
-	struct tracefile *t = u;
-
-	if (t->rc)
-		return 0;
-	if (t->depth != 1)
-		return 1;
-	t->keymask = 0;
-	for (int k = 0; k < C_N; k++)
-		if (t->name[k][0] && strlen(t->name[k]) == len && memcmp(t->name[k], s, len) == 0)
-			t->keymask |= 1u << k;
-	return 1;
-}
-
-/* Whether the value of mapped key k has the type its role needs. */
-static bool type_ok(const struct tracefile *t, int k)
-{
-	if (k >= C_WHERE)
-		return t->jt[k] == J_STRING || t->jt[k] == J_NUMBER || t->jt[k] == J_OTHER;
-	if (k == C_TIME && t->m.time_format == TRACE_TIME_ISO)
-		return t->jt[k] == J_STRING;
-	return t->jt[k] == J_NUMBER;
-}
-
-/* Mapped key k of the object just read: present, and of the type its role needs. */
-static int check_key(struct tracefile *t, int k)
-{
-	if (!t->name[k][0])
-		return STATUS_OK;
-	if (t->jt[k] == J_NONE)
-		return fail(t, STATUS_EINPUT, t->row_line, "no key '%s' in the object; expected the %s key named in "
-			    "the mapping (names are case-sensitive)", t->name[k], role[k]);
-	if (k != C_HASH && !type_ok(t, k))
-		return wrong_type(t, k, t->jt[k]);
-	return STATUS_OK;
-}
-
-/* A whole object has been read: check its filter keys, then (a row kept) its other mapped keys; take it. */
-static int end_object(struct tracefile *t)
-{
-	int rc;
-
-	for (int k = C_WHERE; k < C_N; k++)
-		if ((rc = check_key(t, k)))
-			return rc;
-	for (int k = 0; k < C_WHERE && kept(t); k++)  /* a row left out: its other keys do not matter */
-		if ((rc = check_key(t, k)))
-			return rc;
-	return take_row(t);
-}
-
-static int j_close(void *u)
-{
-	struct tracefile *t = u;
-
-	if (t->rc)
-		return 0;
-	if (--t->depth == 1)
-		t->in_hash = false;
-	if (t->depth == 0) {
-		t->objects++;
-		if (end_object(t))
-			return 0;
-	}
-	return 1;
-}
-
-static const yajl_callbacks jcallbacks = {
-	.yajl_null = j_null, .yajl_boolean = j_boolean, .yajl_number = j_number, .yajl_string = j_string,
-	.yajl_start_map = j_start_map, .yajl_map_key = j_map_key, .yajl_end_map = j_close,
-	.yajl_start_array = j_start_array, .yajl_end_array = j_close,
-};
-
-/* YAJL's own message for a syntax error, on one line. */
-static int json_failed(struct tracefile *t)
-{
-	unsigned char *e;
-	char msg[160];
-
-	if (t->rc)
-		return t->rc;
-	e = yajl_get_error(t->y, 0, NULL, 0);
-	snprintf(msg, sizeof msg, "%s", e ? (const char *)e : "unknown error");
-	if (e)
-		yajl_free_error(t->y, e);
-	msg[strcspn(msg, "\r\n")] = '\0';
-	return fail(t, STATUS_EINPUT, t->line, "not valid JSON (yajl: %s); expected one JSON object per line", msg);
-}
-
-/* The end of a line (or of the file): it must not be inside an object. */
-static void json_line_end(struct tracefile *t)
-{
-	if (!t->rc && t->depth > 0)
-		fail(t, STATUS_EINPUT, t->row_line, "the line ends inside a JSON object; expected one complete JSON "
-		     "object per line");
-	t->objects = 0;
-	t->row_bytes = 0;
 }
 
 /* ---- feeding the parser ----------------------------------------------------------------------------- */
@@ -804,7 +478,7 @@ static void feed(struct tracefile *t)
 	newline = p[len - 1] == '\n';
 	body = len - (newline || p[len - 1] == '\r');
 	if ((t->row_bytes += body) > (t->jsonl ? TRACEFILE_JSONL_LINE_MAX : TRACEFILE_LINE_MAX)) {
-		fail(t, STATUS_EINPUT, t->line, "line longer than %d bytes; expected a %s trace",
+		tracefile_fail(t, STATUS_EINPUT, t->line, "line longer than %d bytes; expected a %s trace",
 		     t->jsonl ? TRACEFILE_JSONL_LINE_MAX : TRACEFILE_LINE_MAX, t->jsonl ? "JSON-lines" : "CSV");
 		return;
 	}
@@ -812,9 +486,9 @@ static void feed(struct tracefile *t)
 		if (t->line == 1 && t->bpos == 0 && len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0)
 			p += 3, len -= 3, t->bpos += 3;  /* a byte-order mark */
 		if (len > 0 && yajl_parse(t->y, p, len) != yajl_status_ok)
-			json_failed(t);
+			tracefile_json_failed(t);
 		if (newline)
-			json_line_end(t);
+			tracefile_json_line_end(t);
 	} else if (csv_parse(&t->csv, p, len, on_field, on_row, t) != len) {
 		csv_failed(t);
 	}
@@ -830,7 +504,7 @@ static void refill(struct tracefile *t)
 	if (t->blen > 0)
 		return;
 	if (ferror(t->f)) {
-		fail(t, STATUS_EIO, t->line, "cannot read: %s; expected a readable trace file", strerror(errno));
+		tracefile_fail(t, STATUS_EIO, t->line, "cannot read: %s; expected a readable trace file", strerror(errno));
 		return;
 	}
 	t->eof = true;
@@ -838,8 +512,8 @@ static void refill(struct tracefile *t)
 		not_text(t);  /* the file ends inside a character */
 	} else if (t->jsonl) {
 		if (t->any_object && yajl_complete_parse(t->y) != yajl_status_ok)
-			json_failed(t);
-		json_line_end(t);
+			tracefile_json_failed(t);
+		tracefile_json_line_end(t);
 	} else if (csv_fini(&t->csv, on_field, on_row, t) != 0) {
 		csv_failed(t);
 	}
@@ -869,11 +543,11 @@ static int start(struct tracefile *t)
 		yajl_free(t->y);
 	t->y = NULL;
 	if (t->jsonl) {
-		if (!(t->y = yajl_alloc(&jcallbacks, NULL, t)))
-			return fail(t, STATUS_ENOMEM, 0, "out of memory; expected room for the JSON parser");
+		if (!(t->y = yajl_alloc(&tracefile_jcallbacks, NULL, t)))
+			return tracefile_fail(t, STATUS_ENOMEM, 0, "out of memory; expected room for the JSON parser");
 		yajl_config(t->y, yajl_allow_multiple_values, 1);
 	} else if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0) {
-		return fail(t, STATUS_ENOMEM, 0, "out of memory; expected room for the CSV parser");
+		return tracefile_fail(t, STATUS_ENOMEM, 0, "out of memory; expected room for the CSV parser");
 	}
 	t->ncols = 0;
 	t->header[0] = '\0';
@@ -898,17 +572,17 @@ static int start(struct tracefile *t)
 		t->col[k] = t->name[k][0] ? k : -1;  /* keys are looked up by name; col[] says which are mapped */
 	t->ready = false;
 	if (fseek(t->f, 0, SEEK_SET) != 0)
-		return fail(t, STATUS_EIO, 0, "cannot read: %s; expected a readable trace file", strerror(errno));
+		return tracefile_fail(t, STATUS_EIO, 0, "cannot read: %s; expected a readable trace file", strerror(errno));
 	rc = pull(t);
 	if (rc == STATUS_DONE && t->filtered > 0)
-		return fail(t, STATUS_EINPUT, t->line > 1 ? t->line - 1 : 1, "all %lld rows were left out by the "
+		return tracefile_fail(t, STATUS_EINPUT, t->line > 1 ? t->line - 1 : 1, "all %lld rows were left out by the "
 			    "`where` filter; expected at least one row that the filter keeps", (long long)t->filtered);
 	if (rc == STATUS_DONE && t->jsonl)
-		return fail(t, STATUS_EINPUT, 1, "no objects in the file; expected one JSON object per line");
+		return tracefile_fail(t, STATUS_EINPUT, 1, "no objects in the file; expected one JSON object per line");
 	if (rc == STATUS_DONE && t->ncols == 0)
-		return fail(t, STATUS_EINPUT, 1, "empty file; expected a header line and rows");
+		return tracefile_fail(t, STATUS_EINPUT, 1, "empty file; expected a header line and rows");
 	if (rc == STATUS_DONE)
-		return fail(t, STATUS_EINPUT, t->header_line, "no rows after the header; expected at least one "
+		return tracefile_fail(t, STATUS_EINPUT, t->header_line, "no rows after the header; expected at least one "
 			    "row, one request per line");
 	return rc;
 }

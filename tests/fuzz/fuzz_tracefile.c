@@ -1,5 +1,5 @@
 /*
- * fuzz_tracefile: the request-trace reader (tracefile.c) as the loader uses it (tracefile_scan, the whole
+ * fuzz_tracefile: the request-trace reader (tracefile.c, tracefile_json.c) as the loader uses it (tracefile_scan, the whole
  * file checked once) and as the trace arrivals source streams it (tracefile_open, _next to the end,
  * _rewind, _next again), under six mappings: the Azure one (ISO times, token columns), a column `t` in
  * each numeric time format with token and service columns, the Mooncake JSON-lines one (hash ids), and a
