@@ -2,8 +2,8 @@
  * tracefile: a request trace in a CSV or JSON-lines file (see tracefile.h).
  *
  * Both formats share the pull loop, the line cutting and UTF-8 check, and the value parsing: a row's mapped
- * fields (CSV) or keys (JSON) are copied as text into val[], then tracefile_take_row() applies the filter and parses
- * them. JSON lines are described with their callbacks below.
+ * fields (CSV) or keys (JSON) are copied as text into val[], then tracefile_take_row() applies the filter
+ * and parses them. JSON lines are described with their callbacks in tracefile_json.c.
  *
  * libcsv parses push-style (it calls back once per field and once per row) but callers pull one record at
  * a time, so the reader feeds libcsv one line at a time: each 64 KiB block is cut after every CR and LF,
