@@ -7,14 +7,6 @@
 
 #define US_PER_H 3.6e9
 
-static int put(struct sink_metric *list, int n, const char *name, double value)
-{
-	if (n >= METER_MAX_METRICS)
-		return n;
-	snprintf(list[n].name, sizeof list[n].name, "%s", name);
-	list[n].value = value;
-	return n + 1;
-}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -42,24 +34,24 @@ int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 	double paid = 0, held = j->held_inst_us * m->gpus / US_PER_H;
 	char name[48];
 
-	n = put(list, n, "jobs_submitted", (double)j->submitted);
-	n = put(list, n, "jobs_completed", (double)j->completed);
-	n = put(list, n, "jobs_missed_deadline", (double)j->missed);
-	n = put(list, n, "jobs_terminated", (double)j->terminated);
-	n = put(list, n, "job_completion_p50_s", quantile(j->completion_s, (int)j->completed, 0.50));
-	n = put(list, n, "job_completion_p99_s", quantile(j->completion_s, (int)j->completed, 0.99));
-	n = put(list, n, "job_wait_mean_s", j->started ? j->wait_us / (double)j->started / SIM_US_PER_S : NAN);
-	n = put(list, n, "work_lost_instance_hours", j->lost_inst_us / US_PER_H);
-	n = put(list, n, "job_interruptions", (double)j->interruptions);
-	n = put(list, n, "job_failures", (double)j->failures);
+	n = meter_put(list, n, "jobs_submitted", (double)j->submitted);
+	n = meter_put(list, n, "jobs_completed", (double)j->completed);
+	n = meter_put(list, n, "jobs_missed_deadline", (double)j->missed);
+	n = meter_put(list, n, "jobs_terminated", (double)j->terminated);
+	n = meter_put(list, n, "job_completion_p50_s", quantile(j->completion_s, (int)j->completed, 0.50));
+	n = meter_put(list, n, "job_completion_p99_s", quantile(j->completion_s, (int)j->completed, 0.99));
+	n = meter_put(list, n, "job_wait_mean_s", j->started ? j->wait_us / (double)j->started / SIM_US_PER_S : NAN);
+	n = meter_put(list, n, "work_lost_instance_hours", j->lost_inst_us / US_PER_H);
+	n = meter_put(list, n, "job_interruptions", (double)j->interruptions);
+	n = meter_put(list, n, "job_failures", (double)j->failures);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		/* the bills of jobs entries (SOURCES.md [jobs-cost-share]) */
 		snprintf(name, sizeof name, "jobs_cost_%s_usd", option_kind_name((enum option_kind)k));
-		n = put(list, n, name, m->user_cost_usd[FLEET_USER_JOBS][k]);
+		n = meter_put(list, n, name, m->user_cost_usd[FLEET_USER_JOBS][k]);
 		paid += m->user_paid_gpu_us[FLEET_USER_JOBS][k] / US_PER_H;
 	}
-	n = put(list, n, "jobs_gpu_hours_paid", paid);
-	n = put(list, n, "jobs_gpu_hours_idle", paid - held);
+	n = meter_put(list, n, "jobs_gpu_hours_paid", paid);
+	n = meter_put(list, n, "jobs_gpu_hours_idle", paid - held);
 	return n;
 }
 

@@ -444,6 +444,9 @@ void meter_types_warmup(struct meter *m);
 int meter_types_bill_gpus(const struct meter *m);
 int meter_types_report(const struct meter *m, struct sink_metric *list, int n);
 
+/* Set list[n] (of METER_MAX_METRICS) to name = value and return n + 1; a full list is left as it is (n). */
+int meter_put(struct sink_metric *list, int n, const char *name, double value);
+
 /* Fill list (METER_MAX_METRICS entries) with the named metrics; returns how many. */
 int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, struct sink_metric *list);
 

@@ -30,21 +30,13 @@ static double pct_floor_ratio(const struct meter *m)
 	return worst;
 }
 
-static int put(struct sink_metric *list, int n, const char *name, double value)
-{
-	if (n >= METER_MAX_METRICS)
-		return n;
-	snprintf(list[n].name, sizeof list[n].name, "%s", name);
-	list[n].value = value;
-	return n + 1;
-}
 
 static int put_kind(struct sink_metric *list, int n, const char *fmt, enum option_kind k, double value)
 {
 	char name[48];
 
 	snprintf(name, sizeof name, fmt, option_kind_name(k));
-	return put(list, n, name, value);
+	return meter_put(list, n, name, value);
 }
 
 static double ratio(double a, double b)
@@ -83,13 +75,13 @@ static int put_slo(const struct meter *m, struct sink_metric *list, int n)
 
 	if (windows)
 		nwin = (double)(meter_window_of(m, m->horizon_us - 1) - meter_window_of(m, m->warmup_us) + 1);
-	n = put(list, n, "slo_met", m->slo_stated ? (run_slo_met(m) && m->windows_breached == 0) : NAN);
-	n = put(list, n, "slo_windows", nwin);
-	n = put(list, n, "slo_windows_breached", windows ? (double)m->windows_breached : NAN);
-	n = put(list, n, "slo_windows_breached_fraction", windows ? (double)m->windows_breached / nwin : NAN);
-	n = put(list, n, "slo_worst_window_start_s",
+	n = meter_put(list, n, "slo_met", m->slo_stated ? (run_slo_met(m) && m->windows_breached == 0) : NAN);
+	n = meter_put(list, n, "slo_windows", nwin);
+	n = meter_put(list, n, "slo_windows_breached", windows ? (double)m->windows_breached : NAN);
+	n = meter_put(list, n, "slo_windows_breached_fraction", windows ? (double)m->windows_breached / nwin : NAN);
+	n = meter_put(list, n, "slo_worst_window_start_s",
 		windows && !isnan(m->worst_ratio) ? (double)m->worst_start_us / SIM_US_PER_S : NAN);
-	n = put(list, n, "slo_worst_window_ratio", windows ? m->worst_ratio : NAN);
+	n = meter_put(list, n, "slo_worst_window_ratio", windows ? m->worst_ratio : NAN);
 	return n;
 }
 
@@ -113,15 +105,15 @@ static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sin
 			 (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h) +
 			m->job_held_meas_us[k] * m->gpus / US_PER_H;
 	}
-	n = put(list, n, "warmup_s", (double)m->warmup_us / SIM_US_PER_S);
-	n = put(list, n, "measured_s", (double)(m->horizon_us - m->warmup_us) / SIM_US_PER_S);
-	n = put(list, n, "cost_measured_usd", cost);
-	n = put(list, n, "gpu_hours_paid_measured", paid);
-	n = put(list, n, "gpu_hours_busy_measured", busy);
-	n = put(list, n, "gpu_hours_idle_measured", paid - busy);
-	n = put(list, n, "cost_per_hour_usd", cost / measured_h);
-	n = put(list, n, "cost_per_month_usd", cost / measured_h * 24 * 30);
-	n = put(list, n, "cost_per_year_usd", cost / measured_h * 24 * 365);
+	n = meter_put(list, n, "warmup_s", (double)m->warmup_us / SIM_US_PER_S);
+	n = meter_put(list, n, "measured_s", (double)(m->horizon_us - m->warmup_us) / SIM_US_PER_S);
+	n = meter_put(list, n, "cost_measured_usd", cost);
+	n = meter_put(list, n, "gpu_hours_paid_measured", paid);
+	n = meter_put(list, n, "gpu_hours_busy_measured", busy);
+	n = meter_put(list, n, "gpu_hours_idle_measured", paid - busy);
+	n = meter_put(list, n, "cost_per_hour_usd", cost / measured_h);
+	n = meter_put(list, n, "cost_per_month_usd", cost / measured_h * 24 * 30);
+	n = meter_put(list, n, "cost_per_year_usd", cost / measured_h * 24 * 365);
 	return n;
 }
 
@@ -155,78 +147,78 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 		paid += m->paid_gpu_us[k] / US_PER_H;
 		busy += kind_busy_h(m, (enum option_kind)k, gpu_per_slot_h);
 	}
-	n = put(list, n, "requests_total", total);
-	n = put(list, n, "requests_served", (double)m->served);
-	n = put(list, n, "requests_dropped",
+	n = meter_put(list, n, "requests_total", total);
+	n = meter_put(list, n, "requests_served", (double)m->served);
+	n = meter_put(list, n, "requests_dropped",
 		(double)(m->timed_out + m->refused + m->unserved + m->interrupted_dropped));
-	n = put(list, n, "requests_timed_out", (double)m->timed_out);
-	n = put(list, n, "requests_refused", (double)m->refused);
-	n = put(list, n, "requests_unserved", (double)m->unserved);
-	n = put(list, n, "requests_interrupted_dropped", (double)m->interrupted_dropped);
-	n = put(list, n, "slo_violations", (double)m->slo_violations);
-	n = put(list, n, "slo_violation_rate", ratio((double)m->slo_violations, total));
-	n = put(list, n, "latency_mean_s", hist_mean(&m->latency));
-	n = put(list, n, "latency_p50_s", hist_quantile(&m->latency, 0.50));
-	n = put(list, n, "latency_p90_s", hist_quantile(&m->latency, 0.90));
-	n = put(list, n, "latency_p95_s", hist_quantile(&m->latency, 0.95));
-	n = put(list, n, "latency_p99_s", hist_quantile(&m->latency, 0.99));
-	n = put(list, n, "latency_max_s", hist_max(&m->latency));
-	n = put(list, n, "wait_mean_s", hist_mean(&m->wait));
-	n = put(list, n, "wait_p99_s", hist_quantile(&m->wait, 0.99));
-	n = put(list, n, "waited_fraction", ratio((double)m->waited, total));
-	n = put(list, n, "ttft_mean_s", hist_mean(&m->ttft));
-	n = put(list, n, "ttft_p50_s", hist_quantile(&m->ttft, 0.50));
-	n = put(list, n, "ttft_p90_s", hist_quantile(&m->ttft, 0.90));
-	n = put(list, n, "ttft_p99_s", hist_quantile(&m->ttft, 0.99));
-	n = put(list, n, "ttft_slo_violations", m->slo_ttft_us > 0 ? (double)m->ttft_violations : NAN);
-	n = put(list, n, "ttft_slo_violation_rate", m->slo_ttft_us > 0 ? ratio((double)m->ttft_violations, total) : NAN);
-	n = put(list, n, "cost_total_usd", cost);
+	n = meter_put(list, n, "requests_timed_out", (double)m->timed_out);
+	n = meter_put(list, n, "requests_refused", (double)m->refused);
+	n = meter_put(list, n, "requests_unserved", (double)m->unserved);
+	n = meter_put(list, n, "requests_interrupted_dropped", (double)m->interrupted_dropped);
+	n = meter_put(list, n, "slo_violations", (double)m->slo_violations);
+	n = meter_put(list, n, "slo_violation_rate", ratio((double)m->slo_violations, total));
+	n = meter_put(list, n, "latency_mean_s", hist_mean(&m->latency));
+	n = meter_put(list, n, "latency_p50_s", hist_quantile(&m->latency, 0.50));
+	n = meter_put(list, n, "latency_p90_s", hist_quantile(&m->latency, 0.90));
+	n = meter_put(list, n, "latency_p95_s", hist_quantile(&m->latency, 0.95));
+	n = meter_put(list, n, "latency_p99_s", hist_quantile(&m->latency, 0.99));
+	n = meter_put(list, n, "latency_max_s", hist_max(&m->latency));
+	n = meter_put(list, n, "wait_mean_s", hist_mean(&m->wait));
+	n = meter_put(list, n, "wait_p99_s", hist_quantile(&m->wait, 0.99));
+	n = meter_put(list, n, "waited_fraction", ratio((double)m->waited, total));
+	n = meter_put(list, n, "ttft_mean_s", hist_mean(&m->ttft));
+	n = meter_put(list, n, "ttft_p50_s", hist_quantile(&m->ttft, 0.50));
+	n = meter_put(list, n, "ttft_p90_s", hist_quantile(&m->ttft, 0.90));
+	n = meter_put(list, n, "ttft_p99_s", hist_quantile(&m->ttft, 0.99));
+	n = meter_put(list, n, "ttft_slo_violations", m->slo_ttft_us > 0 ? (double)m->ttft_violations : NAN);
+	n = meter_put(list, n, "ttft_slo_violation_rate", m->slo_ttft_us > 0 ? ratio((double)m->ttft_violations, total) : NAN);
+	n = meter_put(list, n, "cost_total_usd", cost);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++)
 		n = put_kind(list, n, "cost_%s_usd", (enum option_kind)k, m->cost_usd[k]);
-	n = put(list, n, "cost_per_1k_requests_usd", ratio(cost * 1000.0, (double)m->served));
-	n = put(list, n, "gpu_hours_paid", paid);
-	n = put(list, n, "gpu_hours_busy", busy);
-	n = put(list, n, "gpu_hours_idle", paid - busy);
+	n = meter_put(list, n, "cost_per_1k_requests_usd", ratio(cost * 1000.0, (double)m->served));
+	n = meter_put(list, n, "gpu_hours_paid", paid);
+	n = meter_put(list, n, "gpu_hours_busy", busy);
+	n = meter_put(list, n, "gpu_hours_idle", paid - busy);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		double kpaid = m->paid_gpu_us[k] / US_PER_H, kbusy = kind_busy_h(m, (enum option_kind)k, gpu_per_slot_h);
 		n = put_kind(list, n, "gpu_hours_paid_%s", (enum option_kind)k, kpaid);
 		n = put_kind(list, n, "gpu_hours_busy_%s", (enum option_kind)k, kbusy);
 		n = put_kind(list, n, "gpu_hours_idle_%s", (enum option_kind)k, kpaid - kbusy);
 	}
-	n = put(list, n, "gpu_utilization", ratio(busy, paid));
-	n = put(list, n, "spot_interruptions", (double)m->spot_interruptions);
-	n = put(list, n, "block_terminations", (double)m->block_terminations);
-	n = put(list, n, "requests_interrupted", (double)m->requests_interrupted);
-	n = put(list, n, "launch_failures", (double)m->launch_failures);
+	n = meter_put(list, n, "gpu_utilization", ratio(busy, paid));
+	n = meter_put(list, n, "spot_interruptions", (double)m->spot_interruptions);
+	n = meter_put(list, n, "block_terminations", (double)m->block_terminations);
+	n = meter_put(list, n, "requests_interrupted", (double)m->requests_interrupted);
+	n = meter_put(list, n, "launch_failures", (double)m->launch_failures);
 	n = meter_report_tokens(m, list, n);
 	if (m->dws_used) {  /* only then, so that other runs' results are as they were */
-		n = put(list, n, "dws_requests", (double)m->dws_requests);
-		n = put(list, n, "dws_requests_failed", (double)m->dws_failed);
-		n = put(list, n, "dws_wait_mean_s", ratio(m->dws_wait_us / SIM_US_PER_S, (double)m->dws_granted));
+		n = meter_put(list, n, "dws_requests", (double)m->dws_requests);
+		n = meter_put(list, n, "dws_requests_failed", (double)m->dws_failed);
+		n = meter_put(list, n, "dws_wait_mean_s", ratio(m->dws_wait_us / SIM_US_PER_S, (double)m->dws_granted));
 	}
 	if (m->dealloc_used) {
-		n = put(list, n, "spot_deallocated", (double)m->spot_deallocated);
-		n = put(list, n, "spot_disk_usd", m->spot_disk_usd);
+		n = meter_put(list, n, "spot_deallocated", (double)m->spot_deallocated);
+		n = meter_put(list, n, "spot_disk_usd", m->spot_disk_usd);
 	}
-	n = put(list, n, "commitment_usd", m->committed_usd);
-	n = put(list, n, "commitment_unused_usd", m->committed_usd - m->commit_used_usd);
-	n = put(list, n, "commitment_utilization", ratio(m->commit_used_usd, m->committed_usd));
-	n = put(list, n, "commitment_coverage", ratio(m->covered_od_usd, m->eligible_od_usd));
-	n = put(list, n, "commitment_after_horizon_usd", m->after_horizon_usd);
-	n = put(list, n, "instances_peak", m->live_peak);
-	n = put(list, n, "launches", (double)m->launches);
-	n = put(list, n, "terminations", (double)m->terminations);
-	n = put(list, n, "scale_out_actions", (double)m->scale_outs);
-	n = put(list, n, "scale_in_actions", (double)m->scale_ins);
-	n = put(list, n, "time_under_provisioned_s", m->under_us / SIM_US_PER_S);
-	n = put(list, n, "time_over_provisioned_s", m->over_us / SIM_US_PER_S);
-	n = put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / US_PER_H : NAN);
-	n = put(list, n, "copy_loads", m->copy_gpus ? (double)m->copy_loads : NAN);
-	n = put(list, n, "slo_violations_service", (double)m->slo_service);
-	n = put(list, n, "slo_violations_wait", (double)m->slo_wait);
-	n = put(list, n, "slo_violations_dropped", (double)(m->slo_violations - m->slo_service - m->slo_wait));
-	n = put(list, n, "slo_violation_rate_floor", ratio((double)m->floor_count, total));
-	n = put(list, n, "slo_percentile_floor_ratio", pct_floor_ratio(m));
+	n = meter_put(list, n, "commitment_usd", m->committed_usd);
+	n = meter_put(list, n, "commitment_unused_usd", m->committed_usd - m->commit_used_usd);
+	n = meter_put(list, n, "commitment_utilization", ratio(m->commit_used_usd, m->committed_usd));
+	n = meter_put(list, n, "commitment_coverage", ratio(m->covered_od_usd, m->eligible_od_usd));
+	n = meter_put(list, n, "commitment_after_horizon_usd", m->after_horizon_usd);
+	n = meter_put(list, n, "instances_peak", m->live_peak);
+	n = meter_put(list, n, "launches", (double)m->launches);
+	n = meter_put(list, n, "terminations", (double)m->terminations);
+	n = meter_put(list, n, "scale_out_actions", (double)m->scale_outs);
+	n = meter_put(list, n, "scale_in_actions", (double)m->scale_ins);
+	n = meter_put(list, n, "time_under_provisioned_s", m->under_us / SIM_US_PER_S);
+	n = meter_put(list, n, "time_over_provisioned_s", m->over_us / SIM_US_PER_S);
+	n = meter_put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / US_PER_H : NAN);
+	n = meter_put(list, n, "copy_loads", m->copy_gpus ? (double)m->copy_loads : NAN);
+	n = meter_put(list, n, "slo_violations_service", (double)m->slo_service);
+	n = meter_put(list, n, "slo_violations_wait", (double)m->slo_wait);
+	n = meter_put(list, n, "slo_violations_dropped", (double)(m->slo_violations - m->slo_service - m->slo_wait));
+	n = meter_put(list, n, "slo_violation_rate_floor", ratio((double)m->floor_count, total));
+	n = meter_put(list, n, "slo_percentile_floor_ratio", pct_floor_ratio(m));
 	n = put_slo(m, list, n);
 	n = put_measured(m, gpu_per_slot_h, list, n);
 	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_RESERVED,
@@ -237,9 +229,9 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 		     m->after_horizon_kind_usd[OPTION_CAPACITY_BLOCK]);
 	n = put_kind(list, n, "commitment_after_horizon_%s_usd", OPTION_TRAINING_PLAN,
 		     m->after_horizon_kind_usd[OPTION_TRAINING_PLAN]);
-	n = put(list, n, "littles_law_error", littles_law_error(m));
-	n = put(list, n, "sim_events", (double)sim_events);
-	n = put(list, n, "wall_s", wall_s);
+	n = meter_put(list, n, "littles_law_error", littles_law_error(m));
+	n = meter_put(list, n, "sim_events", (double)sim_events);
+	n = meter_put(list, n, "wall_s", wall_s);
 	return meter_types_report(m, list, n);
 }
 
@@ -295,4 +287,13 @@ bool meter_conserved(const struct meter *m, char *why, size_t n)
 		}
 	}
 	return true;
+}
+
+int meter_put(struct sink_metric *list, int n, const char *name, double value)
+{
+	if (n >= METER_MAX_METRICS)
+		return n;
+	snprintf(list[n].name, sizeof list[n].name, "%s", name);
+	list[n].value = value;
+	return n + 1;
 }

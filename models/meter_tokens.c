@@ -39,14 +39,6 @@ void meter_set_kv(struct meter *m, double utilization, double limited_share, uin
 	m->kv_too_large = too_large;
 }
 
-static int put(struct sink_metric *list, int n, const char *name, double value)
-{
-	if (n >= METER_MAX_METRICS)
-		return n;
-	snprintf(list[n].name, sizeof list[n].name, "%s", name);
-	list[n].value = value;
-	return n + 1;
-}
 
 int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n)
 {
@@ -54,17 +46,17 @@ int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n)
 
 	if (!m->tokens_used)
 		return n;
-	n = put(list, n, "tpot_mean_s", hist_mean(&m->tpot));
-	n = put(list, n, "tpot_p50_s", hist_quantile(&m->tpot, 0.50));
-	n = put(list, n, "tpot_p90_s", hist_quantile(&m->tpot, 0.90));
-	n = put(list, n, "tpot_p99_s", hist_quantile(&m->tpot, 0.99));
-	n = put(list, n, "tpot_slo_violations", m->slo_tpot_us > 0 ? (double)m->tpot_violations : NAN);
-	n = put(list, n, "tpot_slo_violation_rate", m->slo_tpot_us > 0 && total > 0 ?
+	n = meter_put(list, n, "tpot_mean_s", hist_mean(&m->tpot));
+	n = meter_put(list, n, "tpot_p50_s", hist_quantile(&m->tpot, 0.50));
+	n = meter_put(list, n, "tpot_p90_s", hist_quantile(&m->tpot, 0.90));
+	n = meter_put(list, n, "tpot_p99_s", hist_quantile(&m->tpot, 0.99));
+	n = meter_put(list, n, "tpot_slo_violations", m->slo_tpot_us > 0 ? (double)m->tpot_violations : NAN);
+	n = meter_put(list, n, "tpot_slo_violation_rate", m->slo_tpot_us > 0 && total > 0 ?
 		(double)m->tpot_violations / total : NAN);
 	if (!m->kv_used)
 		return n;
-	n = put(list, n, "kv_cache_utilization", m->kv_utilization);
-	n = put(list, n, "kv_cache_limited_share", m->kv_limited_share);
-	n = put(list, n, "requests_kv_too_large", (double)m->kv_too_large);
+	n = meter_put(list, n, "kv_cache_utilization", m->kv_utilization);
+	n = meter_put(list, n, "kv_cache_limited_share", m->kv_limited_share);
+	n = meter_put(list, n, "requests_kv_too_large", (double)m->kv_too_large);
 	return n;
 }
