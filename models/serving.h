@@ -47,6 +47,14 @@
 #include "workload.h"
 
 struct fleet;
+struct prefcache;
+
+/* A request's prefix block ids are kept in chunks of this many, linked, from a pool with a free list. */
+#define HASH_CHUNK_IDS 62
+struct hash_chunk {
+	uint64_t id[HASH_CHUNK_IDS];
+	struct hash_chunk *next;  /* the request's next chunk, or the free list's */
+};
 
 struct request {
 	int64_t arrival_us;     /* when it arrived */
@@ -58,6 +66,9 @@ struct request {
 	};
 	int32_t in_tokens;      /* prompt tokens, -1 when unknown */
 	int32_t out_tokens;     /* output tokens, -1 when unknown */
+	int32_t nhashes;        /* prefix block ids it carries (prefix cache only; 0 otherwise) */
+	int32_t cached_tokens;  /* prompt tokens its instance's prefix cache spared at its last admission */
+	struct hash_chunk *hashes;  /* its block ids, in chunks (prefix cache only; NULL otherwise) */
 	int64_t ttft_us;        /* time to first token (wait + overhead + prefill), -1 when not modelled */
 	union {
 		int64_t run_us;      /* batching fixed: the service time of the current run */
@@ -112,6 +123,18 @@ struct serving {
 	double kv_cap_int;          /* integral of kv_cap_open over the measured window, token-us */
 	double kv_limited_us;       /* measured time kv_limited held */
 	uint64_t kv_too_large;      /* measured requests refused as larger than every instance's cache */
+
+	/* prefix cache (serving.prefix_cache_blocks; README "Prefix caching"): NULL without one */
+	struct prefcache *pc;       /* per instance, owned */
+	int npc;                    /* how many */
+	uint64_t *scratch;          /* owned: one request's ids, contiguous, TRACEFILE_HASHES_MAX of them */
+	struct hash_chunk **hchunks;  /* owned slabs of hash chunks */
+	int nhchunks;
+	struct hash_chunk *hfree;   /* hash chunks not in use */
+	int32_t block_tokens;       /* tokens per block */
+	uint64_t pc_blocks;         /* blocks looked up at measured admissions */
+	uint64_t pc_hits;           /* of those, leading blocks the cache held */
+	uint64_t pc_saved;          /* prompt tokens their prefill skipped */
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */
