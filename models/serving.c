@@ -96,7 +96,7 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->scratch = NULL;
 	s->hchunks = NULL;
 	s->nhchunks = 0;
-	s->hfree = NULL;
+	s->hfree = 0;
 	s->pc_blocks = 0;
 	s->pc_hits = 0;
 	s->pc_saved = 0;
@@ -314,8 +314,7 @@ static struct request *request_get(struct serving *s)
 		s->chunks[s->nchunks++] = r;
 		for (int i = 0; i < CHUNK_REQUESTS; i++) {
 			engine_event_init(&r[i].done);
-			r[i].hashes = NULL;
-			r[i].nhashes = 0;
+			r[i].hashes = 0;
 			r[i].owner = s;
 			r[i].next = s->free_list;
 			s->free_list = &r[i];
@@ -328,66 +327,88 @@ static struct request *request_get(struct serving *s)
 
 /* --- prefix block ids of the requests in the system --- */
 
+static struct hash_chunk *chunk(const struct serving *s, uint32_t h)
+{
+	return &s->hchunks[(h - 1) / SLAB_HASH_CHUNKS][(h - 1) % SLAB_HASH_CHUNKS];
+}
+
+/* Give the chunks from handle h on back to the pool. */
+static void hashes_free(struct serving *s, uint32_t h)
+{
+	while (h) {
+		struct hash_chunk *c = chunk(s, h);
+		uint32_t next = c->next;
+		c->next = s->hfree;
+		s->hfree = h;
+		h = next;
+	}
+}
+
 /* Keep ids[0..n) with r, in chunks from the pool (which grows by a slab only when more ids are in the system
  * than ever before). STATUS_OK or STATUS_ENOMEM (r then holds none). */
 static int hashes_keep(struct serving *s, struct request *r, const uint64_t *ids, int32_t n)
 {
-	struct hash_chunk **at = &r->hashes;
+	uint32_t *at = &r->hashes;
 
-	r->hashes = NULL;
-	r->nhashes = 0;
+	r->hashes = 0;
 	for (int32_t done = 0; done < n; done += HASH_CHUNK_IDS) {
 		int32_t k = n - done < HASH_CHUNK_IDS ? n - done : HASH_CHUNK_IDS;
 		struct hash_chunk *c;
+		uint32_t h;
 		if (!s->hfree) {
-			struct hash_chunk **slabs = realloc(s->hchunks, (size_t)(s->nhchunks + 1) * sizeof *slabs);
-			struct hash_chunk *slab = slabs ? malloc(SLAB_HASH_CHUNKS * sizeof *slab) : NULL;
-			if (slabs)
+			struct hash_chunk **slabs = NULL, *slab = NULL;
+			if ((uint64_t)(s->nhchunks + 1) * SLAB_HASH_CHUNKS < UINT32_MAX &&
+			    (slabs = realloc(s->hchunks, (size_t)(s->nhchunks + 1) * sizeof *slabs)))
 				s->hchunks = slabs;
+			if (slabs)
+				slab = malloc(SLAB_HASH_CHUNKS * sizeof *slab);
 			if (!slab) {
-				*at = NULL;
-				r->nhashes = done;
-				return STATUS_ENOMEM;  /* the caller puts r back, which frees what it holds */
+				*at = 0;
+				hashes_free(s, r->hashes);
+				r->hashes = 0;
+				return STATUS_ENOMEM;
 			}
 			s->hchunks[s->nhchunks++] = slab;
-			for (int i = 0; i < SLAB_HASH_CHUNKS; i++) {
-				slab[i].next = s->hfree;
-				s->hfree = &slab[i];
+			for (uint32_t i = SLAB_HASH_CHUNKS; i > 0; i--) {
+				slab[i - 1].next = s->hfree;
+				s->hfree = (uint32_t)(s->nhchunks - 1) * SLAB_HASH_CHUNKS + i;
 			}
 		}
-		c = s->hfree;
+		h = s->hfree;
+		c = chunk(s, h);
 		s->hfree = c->next;
 		memcpy(c->id, ids + done, (size_t)k * sizeof *ids);
-		*at = c;
+		*at = h;
 		at = &c->next;
-		r->nhashes = done + k;
 	}
-	*at = NULL;
+	*at = 0;
+	if (r->hashes) {
+		chunk(s, r->hashes)->n = n;
+		chunk(s, r->hashes)->cached_tokens = 0;
+	}
 	return STATUS_OK;
 }
 
 /* r's ids, contiguous, in s->scratch (valid until the next call); returns their count. */
 static int32_t hashes_gather(struct serving *s, const struct request *r)
 {
-	const struct hash_chunk *c = r->hashes;
+	int32_t n = r->hashes ? chunk(s, r->hashes)->n : 0;
+	uint32_t h = r->hashes;
 
-	for (int32_t done = 0; done < r->nhashes; done += HASH_CHUNK_IDS, c = c->next) {
-		int32_t k = r->nhashes - done < HASH_CHUNK_IDS ? r->nhashes - done : HASH_CHUNK_IDS;
+	for (int32_t done = 0; done < n; done += HASH_CHUNK_IDS) {
+		const struct hash_chunk *c = chunk(s, h);
+		int32_t k = n - done < HASH_CHUNK_IDS ? n - done : HASH_CHUNK_IDS;
 		memcpy(s->scratch + done, c->id, (size_t)k * sizeof *s->scratch);
+		h = c->next;
 	}
-	return r->nhashes;
+	return n;
 }
 
 /* Give r's chunks back to the pool. */
 static void hashes_release(struct serving *s, struct request *r)
 {
-	while (r->hashes) {
-		struct hash_chunk *c = r->hashes;
-		r->hashes = c->next;
-		c->next = s->hfree;
-		s->hfree = c;
-	}
-	r->nhashes = 0;
+	hashes_free(s, r->hashes);
+	r->hashes = 0;
 }
 
 static void request_put(struct serving *s, struct request *r)
@@ -562,7 +583,7 @@ static void plan_service(struct serving *s, struct request *r, int concurrency, 
 		r->ttft_us = -1;
 		return;
 	}
-	first_s = sc->service.overhead_s + serving_prefill_tokens(r) / t->prefill_tokens_per_s;
+	first_s = sc->service.overhead_s + serving_prefill_tokens(s, r) / t->prefill_tokens_per_s;
 	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(t, concurrency);
 	if (scale != 1) {
 		first_s *= scale;
@@ -599,15 +620,14 @@ static void admit_prefix(struct serving *s, struct request *r, int idx)
 	int64_t saved;
 	int rc;
 
-	r->cached_tokens = 0;
-	if (!s->pc || r->nhashes == 0)
+	if (!r->hashes)  /* no prefix cache, or no ids: nothing spared */
 		return;
 	n = hashes_gather(s, r);
 	hits = prefcache_hits(&s->pc[idx], s->scratch, n);
 	saved = (int64_t)hits * s->block_tokens;
 	if (saved > (int64_t)r->in_tokens - 1)
 		saved = r->in_tokens > 1 ? r->in_tokens - 1 : 0;
-	r->cached_tokens = (int32_t)saved;
+	chunk(s, r->hashes)->cached_tokens = (int32_t)saved;
 	if (r->arrival_us >= s->meter->warmup_us) {
 		s->pc_blocks += (uint64_t)n;
 		s->pc_hits += (uint64_t)hits;
@@ -617,9 +637,11 @@ static void admit_prefix(struct serving *s, struct request *r, int idx)
 		fail(s, rc);
 }
 
-int32_t serving_prefill_tokens(const struct request *r)
+int32_t serving_prefill_tokens(const struct serving *s, const struct request *r)
 {
-	return r->in_tokens > 0 ? r->in_tokens - r->cached_tokens : 0;
+	int32_t cached = r->hashes ? chunk(s, r->hashes)->cached_tokens : 0;
+
+	return r->in_tokens > 0 ? r->in_tokens - cached : 0;
 }
 
 static void start(struct serving *s, struct request *r, int idx)
@@ -816,7 +838,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	r->in_tokens = draw->in_tokens;
 	r->out_tokens = draw->out_tokens;
 	r->alone_us = alone;
-	r->cached_tokens = 0;
+	r->hashes = 0;
 	if (s->pc && hashes_keep(s, r, draw->hashes, draw->nhashes) != STATUS_OK) {
 		request_put(s, r);
 		fail(s, STATUS_ENOMEM);

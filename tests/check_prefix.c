@@ -78,6 +78,34 @@ START_TEST(hit_rate_by_hand)
 }
 END_TEST
 
+/*
+ * Routing by hand: two instances of one slot each, blocks of 100 tokens.
+ *   R1 t=0    [1,2,3] in 300: instance 0 (the first free), done at 0.3 + 1 = 1.3
+ *   R2 t=0.1  [7,8]   in 200: instance 1 (0 is busy), done at 0.1 + 0.2 + 1 = 1.3
+ *   R3 t=10   [7,8,9] in 300: both free. first_free: instance 0, whose cache holds 1, 2, 3: no hit, prefill
+ *             0.3 s. cache_aware: instance 0 gives 0 hits, instance 1 gives 2 (7, 8): instance 1, prefill
+ *             (300 - 200)/1000 = 0.1 s.
+ * Hit rate: first_free 0 / 8, cache_aware 2 / 8. TTFT mean: first_free (0.3 + 0.2 + 0.3)/3, cache_aware
+ * (0.3 + 0.2 + 0.1)/3.
+ */
+START_TEST(cache_aware_routes_by_hand)
+{
+#define ROUTE(routing) "name: route\nhorizon: 1h\nslo: {latency_s: 1000}\nworkload:\n  arrivals:\n    kind: trace\n" \
+	"    path: " TEST_DATA_DIR "/good/traces/prefix_route.jsonl\n    format: mooncake\n    block_tokens: 100\n" \
+	"  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 10}\n"                    \
+	"serving: {instance_type: g6e.xlarge, slots_per_instance: 1, prefix_cache_blocks: 100, routing: "      \
+	routing "}\nfleet:\n  - {option: on_demand, count: 2, usd_per_h: 2}\n"
+	capture_run(&cap, ROUTE("first_free"), NULL, 0);
+	ck_assert_double_eq(M("prefix_hit_rate"), 0);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), (0.3 + 0.2 + 0.3) / 3, 1e-6);
+	capture_run(&cap, ROUTE("cache_aware"), NULL, 0);
+	ck_assert_double_eq(M("prefix_hit_rate"), 2.0 / 8);
+	ck_assert_double_eq(M("prefill_tokens_saved"), 200);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), (0.3 + 0.2 + 0.1) / 3, 1e-6);
+#undef ROUTE
+}
+END_TEST
+
 /* --- the trace's own prefix reuse ratio, computed here from its hash_ids --- */
 
 struct idset {
@@ -246,6 +274,7 @@ static Suite *prefix_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, shared_blocks_shorten_prefill);
 	tcase_add_test(tc, hit_rate_by_hand);
+	tcase_add_test(tc, cache_aware_routes_by_hand);
 	tcase_add_test(tc, hit_rate_is_trace_reuse);
 	tcase_add_test(tc, cache_aware_beats_first_free);
 	suite_add_tcase(s, tc);
