@@ -148,6 +148,8 @@ SELECT
 	MAX(CASE WHEN m.name = 'kv_cache_utilization' THEN m.value END) AS "kv_cache_utilization",
 	MAX(CASE WHEN m.name = 'kv_cache_limited_share' THEN m.value END) AS "kv_cache_limited_share",
 	MAX(CASE WHEN m.name = 'requests_kv_too_large' THEN m.value END) AS "requests_kv_too_large",
+	MAX(CASE WHEN m.name = 'prefix_hit_rate' THEN m.value END) AS "prefix_hit_rate",
+	MAX(CASE WHEN m.name = 'prefill_tokens_saved' THEN m.value END) AS "prefill_tokens_saved",
 	MAX(CASE WHEN m.name = 'sim_events' THEN m.value END) AS "sim_events"
 FROM runs AS r
 LEFT JOIN metrics AS m ON m.run_id = r.run_id

@@ -131,6 +131,9 @@ struct meter {
 	double kv_utilization;     /* time-average of KV tokens reserved / capacity in service */
 	double kv_limited_share;   /* share of the measured time a request waited with a slot free */
 	uint64_t kv_too_large;     /* measured requests refused: larger than every instance's KV cache */
+	bool prefix_used;          /* instances have a prefix cache: prefix_hit_rate, prefill_tokens_saved */
+	double prefix_hit_rate;    /* leading blocks found cached / blocks looked up, measured admissions */
+	uint64_t prefix_saved;     /* prompt tokens the prefix caches spared, measured admissions */
 
 	/* percentile and windowed SLOs */
 	struct meter_slo slo;
@@ -296,6 +299,10 @@ void meter_tpot(struct meter *m, int64_t arrival_us, int64_t tpot_us);
 /* The KV-cache results of the run: utilisation, the share of time the cache (not the slots) held a
  * request back, and the measured requests refused as larger than any cache. */
 void meter_set_kv(struct meter *m, double utilization, double limited_share, uint64_t too_large);
+/* Instances have a prefix cache (after meter_set_tokens): its metrics are reported. At the end, serving
+ * hands over its hit rate (NAN when nothing was looked up) and the prompt tokens it spared. */
+void meter_set_prefix_used(struct meter *m);
+void meter_set_prefix(struct meter *m, double hit_rate, uint64_t saved);
 
 /* Add the token metrics to list from index n (when tokens_used); returns the new count. */
 int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n);

@@ -1,6 +1,6 @@
 /*
  * meter_tokens: the serving model's per-token metrics (see meter.h): time per output token (TPOT) of the
- * served requests, its SLO, and the KV-cache results serving hands over at the end. They are reported only
+ * served requests, its SLO, and the KV-cache and prefix-cache results serving hands over at the end. They are reported only
  * in runs that use the serving model's newer keys (batching continuous, a KV cache, slo.tpot_s), so that
  * every other run's results stay as they were.
  */
@@ -39,6 +39,17 @@ void meter_set_kv(struct meter *m, double utilization, double limited_share, uin
 	m->kv_too_large = too_large;
 }
 
+void meter_set_prefix_used(struct meter *m)
+{
+	m->prefix_used = true;
+	m->prefix_hit_rate = NAN;
+}
+
+void meter_set_prefix(struct meter *m, double hit_rate, uint64_t saved)
+{
+	m->prefix_hit_rate = hit_rate;
+	m->prefix_saved = saved;
+}
 
 int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n)
 {
@@ -53,6 +64,10 @@ int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n)
 	n = meter_put(list, n, "tpot_slo_violations", m->slo_tpot_us > 0 ? (double)m->tpot_violations : NAN);
 	n = meter_put(list, n, "tpot_slo_violation_rate", m->slo_tpot_us > 0 && total > 0 ?
 		(double)m->tpot_violations / total : NAN);
+	if (m->prefix_used) {
+		n = meter_put(list, n, "prefix_hit_rate", m->prefix_hit_rate);
+		n = meter_put(list, n, "prefill_tokens_saved", (double)m->prefix_saved);
+	}
 	if (!m->kv_used)
 		return n;
 	n = meter_put(list, n, "kv_cache_utilization", m->kv_utilization);

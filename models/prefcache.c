@@ -245,3 +245,13 @@ bool prefcache_sane(const struct prefcache *c)
 	}
 	return used == c->n;
 }
+
+void prefcache_clear(struct prefcache *c)
+{
+	if (c->n == 0)
+		return;
+	memset(c->table, 0xff, ((size_t)c->mask + 1) * sizeof *c->table);  /* every bucket -1 */
+	c->n = 0;
+	c->mru = -1;
+	c->lru = -1;
+}

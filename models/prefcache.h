@@ -47,6 +47,9 @@ struct prefcache {
  * whole room now. STATUS_OK, STATUS_ENOMEM (nothing held), or STATUS_EINPUT for a capacity above 2^30. */
 int prefcache_init(struct prefcache *c, int64_t capacity);
 
+/* Forget every block, keeping the room (nothing is allocated or freed): O(buckets) when not empty. */
+void prefcache_clear(struct prefcache *c);
+
 /* Free what c holds; c may have failed init (zeroed). */
 void prefcache_fini(struct prefcache *c);
 

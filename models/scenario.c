@@ -68,7 +68,8 @@ static const char *const slo_latency_pct_keys[] = { "latency_p50_s", "latency_p9
 static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };
 static const char *const slo_tpot_pct_keys[] = { "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
-	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache", NULL };
+	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
+	"prefix_cache_blocks", "routing", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
@@ -554,7 +555,9 @@ static int read_serving(struct load *l)
 	l->sc.serving.endpoint = (enum endpoint_kind)endpoint;
 	if ((rc = scenario_load_copies(l, &serving)) || (rc = scenario_load_types(l, &serving)))
 		return rc;
-	return scenario_load_kv(l, &serving);
+	if ((rc = scenario_load_kv(l, &serving)))
+		return rc;
+	return scenario_load_prefix(l, &serving);
 }
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */

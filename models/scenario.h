@@ -540,6 +540,11 @@ struct scenario {
 		double kv_model_gb;       /* `kv_cache.model_gb`: the model's weights per instance, GB */
 		double kv_bytes_per_token;/* `kv_cache.bytes_per_token`: KV bytes one token holds */
 		double kv_utilization;    /* `kv_cache.utilization`: share of GPU memory usable, default 0.9 */
+		/* prefix cache per instance (scenario_batching.c, README "Prefix caching"): token model and a trace
+		 * with hash ids only */
+		int64_t prefix_cache_blocks;  /* `prefix_cache_blocks`: blocks one instance's cache keeps, >= 1;
+		                                 -1 = unbounded (PREFCACHE_UNBOUNDED); 0 = no prefix cache */
+		bool cache_aware;         /* `routing`: cache_aware (true) or first_free (false, the default) */
 	} serving;
 
 	/*

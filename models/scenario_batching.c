@@ -2,9 +2,13 @@
  * scenario_batching: the keys of the serving model beyond the fixed-speed token model (README, "Serving
  * model"): workload.service.batching, prefill and chunk_tokens (service kind tokens), and the KV cache of
  * an instance, serving.kv_cache_tokens or serving.kv_cache {gpu_memory_gb, model_gb, bytes_per_token,
- * utilization}. Absent keys keep today's model: fixed speeds, no KV limit.
+ * utilization}; the prefix cache of an instance, serving.prefix_cache_blocks, and serving.routing. Absent
+ * keys keep today's model: fixed speeds, no KV limit, no prefix cache, first-free routing.
  */
 #include <math.h>
+#include <string.h>
+
+#include "prefcache.h"
 
 #include "scenario_load.h"
 #include "status.h"
@@ -17,6 +21,7 @@
 
 static const char *const batching_names[] = { "fixed", "continuous" };
 static const char *const prefill_names[] = { "whole", "chunked" };
+static const char *const routing_names[] = { "first_free", "cache_aware" };
 static const char *const kv_keys[] = { "gpu_memory_gb", "model_gb", "bytes_per_token", "utilization", NULL };
 
 static const struct scenario_yaml_bounds gb_bounds = { 0, 1e6, true, false };          /* (0, 1e6] */
@@ -128,6 +133,59 @@ int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
 	return check_type_kv(l, serving);
 }
 
+#define MAX_PREFIX_BLOCKS (1 << 30)  /* prefcache_init's bound */
+
+/* Whether r (present) is the scalar `unbounded`. */
+static bool is_unbounded(struct load *l, const struct scenario_yaml_ref *r)
+{
+	const char *text;
+	struct diag *d = l->y.d, quiet;
+	bool yes;
+
+	l->y.d = &quiet;  /* not a scalar: the integer reader says so */
+	yes = scenario_yaml_scalar(&l->y, r, "unbounded", &text) == STATUS_OK && strcmp(text, "unbounded") == 0;
+	l->y.d = d;
+	return yes;
+}
+
+/*
+ * serving.prefix_cache_blocks: N (1..2^30) or unbounded; it needs the token model and a trace with hash ids
+ * (format mooncake, or jsonl with hash_column), which say which prompt blocks repeat. serving.routing:
+ * first_free (default) or cache_aware, the latter only with a prefix cache.
+ */
+int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving)
+{
+	struct scenario_yaml_ref r, routing;
+	int routing_kind = 0, blocks = 0, rc;
+
+	l->sc.serving.prefix_cache_blocks = 0;
+	l->sc.serving.cache_aware = false;
+	scenario_yaml_child(serving, "prefix_cache_blocks", &r);
+	scenario_yaml_child(serving, "routing", &routing);
+	if ((rc = scenario_yaml_choice(&l->y, &routing, routing_names, 2, &routing_kind)))
+		return rc;
+	if (r.node) {
+		if (l->sc.no_traffic || l->sc.service.kind != SERVICE_TOKENS)
+			return scenario_yaml_fail(&l->y, &r, "a prefix cache skips prompt tokens; expected "
+						  "workload.service.kind tokens, or no prefix_cache_blocks");
+		if (l->sc.arrivals.kind != ARRIVAL_TRACE || !l->sc.arrivals.mapping.hash_column[0])
+			return scenario_yaml_fail(&l->y, &r, "a prefix cache needs each request's prefix block "
+						  "ids; expected a trace with hash ids (workload.arrivals format mooncake, "
+						  "or jsonl with hash_column), or no prefix_cache_blocks");
+		if (is_unbounded(l, &r))
+			l->sc.serving.prefix_cache_blocks = PREFCACHE_UNBOUNDED;
+		else if ((rc = scenario_load_int(l, &r, 1, MAX_PREFIX_BLOCKS, &blocks)))
+			return rc;
+		else
+			l->sc.serving.prefix_cache_blocks = blocks;
+	}
+	if (routing_kind == 1 && !r.node)
+		return scenario_yaml_fail(&l->y, &routing, "cache_aware routing looks at each instance's prefix "
+					  "cache; expected serving.prefix_cache_blocks, or routing: first_free");
+	l->sc.serving.cache_aware = routing_kind == 1;
+	return STATUS_OK;
+}
+
 int64_t scenario_kv_tokens(const struct scenario *sc, int type)
 {
 	double t;
@@ -148,3 +206,4 @@ int64_t scenario_kv_tokens(const struct scenario *sc, int type)
 const struct scenario_load_names scenario_load_batching_names = SCENARIO_LOAD_NAMES(batching_names);
 const struct scenario_load_names scenario_load_prefill_names = SCENARIO_LOAD_NAMES(prefill_names);
 const struct scenario_load_names scenario_load_kv_keys = SCENARIO_LOAD_KEYS(kv_keys);
+const struct scenario_load_names scenario_load_routing_names = SCENARIO_LOAD_NAMES(routing_names);

@@ -327,8 +327,11 @@ struct scenario_load_variants {
  * cache (serving.kv_cache_tokens or serving.kv_cache; after copies). STATUS_OK or a message. */
 int scenario_load_batching(struct load *l, const struct scenario_yaml_ref *svc);
 int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving);
+/* serving.prefix_cache_blocks and serving.routing (after the workload and the KV cache). STATUS_OK or a
+ * message. */
+int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving);
 extern const struct scenario_load_names scenario_load_batching_names, scenario_load_prefill_names,
-	scenario_load_kv_keys;
+	scenario_load_kv_keys, scenario_load_routing_names;
 
 /* scenario.c */
 extern const struct scenario_load_names scenario_load_top_keys, scenario_load_slo_keys,

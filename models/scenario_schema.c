@@ -256,8 +256,9 @@ static void write_value(struct out *o, const struct scenario_schema_key *e)
 		raw(o, "default", "%s", e->dflt);
 	switch (e->type) {
 	case SCHEMA_INT:  /* in full: a double would round INT64_MAX up */
-		snprintf(buf, sizeof buf, "{\"type\": \"integer\", \"minimum\": %lld, \"maximum\": %lld}%s",
-			 (long long)e->lo, (long long)e->hi, e->or_auto ? ", {\"const\": \"auto\"}" : "");
+		snprintf(buf, sizeof buf, "{\"type\": \"integer\", \"minimum\": %lld, \"maximum\": %lld}%s%s%s%s",
+			 (long long)e->lo, (long long)e->hi, e->or_auto ? ", {\"const\": \"auto\"}" : "",
+			 e->or_word ? ", {\"const\": \"" : "", e->or_word ? e->or_word : "", e->or_word ? "\"}" : "");
 		typed_or_text(o, buf, "integer_text");
 		break;
 	case SCHEMA_NUMBER:

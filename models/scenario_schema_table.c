@@ -309,6 +309,12 @@ static const struct scenario_schema_key serving_entries[] = {
 	  "holds; a request starts only when its prompt plus output fit beside those in service (or kv_cache)" },
 	{ MAP_("kv_cache", kv_map), .desc = "service kind tokens: the KV cache derived from memory: floor((GPUs x "
 	  "gpu_memory_gb x utilization - model_gb) x 1e9 / bytes_per_token) tokens (or kv_cache_tokens)" },
+	{ INT_("prefix_cache_blocks", 1, 1 << 30), .or_word = "unbounded", .desc = "service kind tokens, a trace "
+	  "with hash ids: prefix blocks one instance's cache keeps (LRU), or unbounded; a request's cached "
+	  "leading blocks skip prefill; absent: no prefix cache" },
+	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"first_free\"", .desc = "first_free: the "
+	  "first instance in fleet order that can admit the request; cache_aware (with prefix_cache_blocks): of "
+	  "those, the one whose cache holds most of its leading blocks" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
 	.entries = serving_entries };

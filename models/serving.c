@@ -4,13 +4,17 @@
 #include <assert.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "convert.h"
 #include "diag.h"
 #include "fleet.h"
+#include "prefcache.h"
 #include "status.h"
+#include "tracefile.h"
 
 #define CHUNK_REQUESTS 4096
+#define SLAB_HASH_CHUNKS 1024  /* hash chunks allocated at once when the pool runs dry */
 
 /* The KV cache: each type's capacity, the largest of those serving entries hold, and the per-instance
  * reservations (none without a KV limit). STATUS_OK or STATUS_ENOMEM. */
@@ -36,6 +40,26 @@ static int kv_init(struct serving *s, int npool)
 		return STATUS_OK;
 	s->kv_used = calloc((size_t)npool + 1, sizeof *s->kv_used);
 	return s->kv_used ? STATUS_OK : STATUS_ENOMEM;
+}
+
+/* The prefix cache, one per instance (none without serving.prefix_cache_blocks): a bounded one takes its
+ * whole room now. STATUS_OK or STATUS_ENOMEM. */
+static int prefix_init(struct serving *s, int npool)
+{
+	const struct scenario *sc = s->sc;
+
+	s->block_tokens = sc->arrivals.mapping.block_tokens;
+	if (sc->serving.prefix_cache_blocks == 0)
+		return STATUS_OK;
+	s->pc = calloc((size_t)npool + 1, sizeof *s->pc);
+	s->scratch = malloc(TRACEFILE_HASHES_MAX * sizeof *s->scratch);
+	if (!s->pc || !s->scratch)
+		return STATUS_ENOMEM;
+	s->npc = npool;
+	for (int i = 0; i < npool; i++)
+		if (prefcache_init(&s->pc[i], sc->serving.prefix_cache_blocks) != STATUS_OK)
+			return STATUS_ENOMEM;
+	return STATUS_OK;
 }
 
 int serving_init(struct serving *s, const struct scenario *sc, struct engine *eng, struct meter *meter,
@@ -67,6 +91,15 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->batch = NULL;
 	s->batch_seq = 0;
 	s->kv_used = NULL;
+	s->pc = NULL;
+	s->npc = 0;
+	s->scratch = NULL;
+	s->hchunks = NULL;
+	s->nhchunks = 0;
+	s->hfree = 0;
+	s->pc_blocks = 0;
+	s->pc_hits = 0;
+	s->pc_saved = 0;
 	s->nwords = (npool + 63) / 64;
 	s->nsummary = (s->nwords + 63) / 64;
 	s->ring = malloc((size_t)s->ring_cap * sizeof *s->ring);
@@ -74,13 +107,16 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->summary = calloc((size_t)s->nsummary + 1, sizeof *s->summary);
 	s->open = calloc((size_t)s->nwords + 1, sizeof *s->open);
 	if (!s->ring || !s->bits || !s->summary || !s->open || kv_init(s, npool) != STATUS_OK ||
+	    prefix_init(s, npool) != STATUS_OK ||
 	    (sc->service.continuous && serving_batch_init(s, npool) != STATUS_OK)) {
 		serving_fini(s);
 		return STATUS_ENOMEM;
 	}
-	if (sc->service.continuous || s->kv_used || sc->slo.tpot_us > 0 || sc->slo.tpot_pct_us[0] > 0 ||
+	if (sc->service.continuous || s->kv_used || s->pc || sc->slo.tpot_us > 0 || sc->slo.tpot_pct_us[0] > 0 ||
 	    sc->slo.tpot_pct_us[1] > 0 || sc->slo.tpot_pct_us[2] > 0 || sc->slo.tpot_pct_us[3] > 0)
 		meter_set_tokens(meter, sc->slo.tpot_us, s->kv_used != NULL);
+	if (s->pc)
+		meter_set_prefix_used(meter);
 	return STATUS_OK;
 }
 
@@ -94,6 +130,17 @@ void serving_fini(struct serving *s)
 	free(s->summary);
 	free(s->open);
 	free(s->kv_used);
+	for (int i = 0; s->pc && i < s->npc; i++)
+		prefcache_fini(&s->pc[i]);
+	free(s->pc);
+	free(s->scratch);
+	for (int i = 0; i < s->nhchunks; i++)
+		free(s->hchunks[i]);
+	free(s->hchunks);
+	s->pc = NULL;
+	s->scratch = NULL;
+	s->hchunks = NULL;
+	s->nhchunks = 0;
 	serving_batch_fini(s);
 	s->kv_used = NULL;
 	s->chunks = NULL;
@@ -206,6 +253,35 @@ static int first_fit(const struct serving *s, int64_t need)
 	return -1;
 }
 
+/*
+ * Where a request with prefix block ids[0..n) and KV need `need` starts now, or -1 (SOURCES.md
+ * [sv-cache-aware-routing]): first_free routing takes first_fit; cache_aware routing visits every instance
+ * that can admit it (a free slot, and KV room) and takes the one whose prefix cache holds most of its leading
+ * blocks, the first in pool order on a tie (so with no hits anywhere, first_fit's). O(open instances x
+ * blocks looked up) per dispatch.
+ */
+static int pick(const struct serving *s, const uint64_t *ids, int32_t n, int64_t need)
+{
+	int best = -1;
+	int32_t most = -1;
+
+	if (!s->sc->serving.cache_aware)
+		return first_fit(s, need);
+	for (int w = 0; w < s->nwords; w++)
+		for (uint64_t b = s->bits[w]; b; b &= b - 1) {
+			int idx = w * 64 + __builtin_ctzll(b);
+			int32_t h;
+			if (s->kv_used && s->kv_used[idx] + need > s->kv_type[type_of(s, idx)])
+				continue;
+			h = prefcache_hits(&s->pc[idx], ids, n);
+			if (h > most) {
+				most = h;
+				best = idx;
+			}
+		}
+	return best;
+}
+
 /* With a KV cache: note whether a request waits while a slot is free somewhere (the cache, not the slots,
  * holds it back). */
 static void kv_check_limited(struct serving *s)
@@ -238,6 +314,7 @@ static struct request *request_get(struct serving *s)
 		s->chunks[s->nchunks++] = r;
 		for (int i = 0; i < CHUNK_REQUESTS; i++) {
 			engine_event_init(&r[i].done);
+			r[i].hashes = 0;
 			r[i].owner = s;
 			r[i].next = s->free_list;
 			s->free_list = &r[i];
@@ -248,8 +325,95 @@ static struct request *request_get(struct serving *s)
 	return r;
 }
 
+/* --- prefix block ids of the requests in the system --- */
+
+static struct hash_chunk *chunk(const struct serving *s, uint32_t h)
+{
+	return &s->hchunks[(h - 1) / SLAB_HASH_CHUNKS][(h - 1) % SLAB_HASH_CHUNKS];
+}
+
+/* Give the chunks from handle h on back to the pool. */
+static void hashes_free(struct serving *s, uint32_t h)
+{
+	while (h) {
+		struct hash_chunk *c = chunk(s, h);
+		uint32_t next = c->next;
+		c->next = s->hfree;
+		s->hfree = h;
+		h = next;
+	}
+}
+
+/* Keep ids[0..n) with r, in chunks from the pool (which grows by a slab only when more ids are in the system
+ * than ever before). STATUS_OK or STATUS_ENOMEM (r then holds none). */
+static int hashes_keep(struct serving *s, struct request *r, const uint64_t *ids, int32_t n)
+{
+	uint32_t *at = &r->hashes;
+
+	r->hashes = 0;
+	for (int32_t done = 0; done < n; done += HASH_CHUNK_IDS) {
+		int32_t k = n - done < HASH_CHUNK_IDS ? n - done : HASH_CHUNK_IDS;
+		struct hash_chunk *c;
+		uint32_t h;
+		if (!s->hfree) {
+			struct hash_chunk **slabs = NULL, *slab = NULL;
+			if ((uint64_t)(s->nhchunks + 1) * SLAB_HASH_CHUNKS < UINT32_MAX &&
+			    (slabs = realloc(s->hchunks, (size_t)(s->nhchunks + 1) * sizeof *slabs)))
+				s->hchunks = slabs;
+			if (slabs)
+				slab = malloc(SLAB_HASH_CHUNKS * sizeof *slab);
+			if (!slab) {
+				*at = 0;
+				hashes_free(s, r->hashes);
+				r->hashes = 0;
+				return STATUS_ENOMEM;
+			}
+			s->hchunks[s->nhchunks++] = slab;
+			for (uint32_t i = SLAB_HASH_CHUNKS; i > 0; i--) {
+				slab[i - 1].next = s->hfree;
+				s->hfree = (uint32_t)(s->nhchunks - 1) * SLAB_HASH_CHUNKS + i;
+			}
+		}
+		h = s->hfree;
+		c = chunk(s, h);
+		s->hfree = c->next;
+		memcpy(c->id, ids + done, (size_t)k * sizeof *ids);
+		*at = h;
+		at = &c->next;
+	}
+	*at = 0;
+	if (r->hashes) {
+		chunk(s, r->hashes)->n = n;
+		chunk(s, r->hashes)->cached_tokens = 0;
+	}
+	return STATUS_OK;
+}
+
+/* r's ids, contiguous, in s->scratch (valid until the next call); returns their count. */
+static int32_t hashes_gather(struct serving *s, const struct request *r)
+{
+	int32_t n = r->hashes ? chunk(s, r->hashes)->n : 0;
+	uint32_t h = r->hashes;
+
+	for (int32_t done = 0; done < n; done += HASH_CHUNK_IDS) {
+		const struct hash_chunk *c = chunk(s, h);
+		int32_t k = n - done < HASH_CHUNK_IDS ? n - done : HASH_CHUNK_IDS;
+		memcpy(s->scratch + done, c->id, (size_t)k * sizeof *s->scratch);
+		h = c->next;
+	}
+	return n;
+}
+
+/* Give r's chunks back to the pool. */
+static void hashes_release(struct serving *s, struct request *r)
+{
+	hashes_free(s, r->hashes);
+	r->hashes = 0;
+}
+
 static void request_put(struct serving *s, struct request *r)
 {
+	hashes_release(s, r);
 	r->next = s->free_list;
 	s->free_list = r;
 }
@@ -419,7 +583,7 @@ static void plan_service(struct serving *s, struct request *r, int concurrency, 
 		r->ttft_us = -1;
 		return;
 	}
-	first_s = sc->service.overhead_s + (r->in_tokens > 0 ? r->in_tokens : 0) / t->prefill_tokens_per_s;
+	first_s = sc->service.overhead_s + serving_prefill_tokens(s, r) / t->prefill_tokens_per_s;
 	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(t, concurrency);
 	if (scale != 1) {
 		first_s *= scale;
@@ -443,6 +607,43 @@ static int copy_concurrency(const struct serving *s, const struct instance *in)
 	return (in->busy + copies - 1) / copies;
 }
 
+/*
+ * r is admitted on instance idx now: its prefix cache spares the prompt's leading blocks it holds (SOURCES.md
+ * [prefix-lru]): cached_tokens = min(hits x block_tokens, in_tokens - 1), at least one prompt token always
+ * prefilled (the server recomputes the last one to produce the first output token); then all of r's blocks
+ * count as cached from now, for whatever is admitted after it. A measured admission (arrival after warmup)
+ * counts its blocks and hits, each admission again (a requeued request re-admitted counts twice).
+ */
+static void admit_prefix(struct serving *s, struct request *r, int idx)
+{
+	int32_t n, hits;
+	int64_t saved;
+	int rc;
+
+	if (!r->hashes)  /* no prefix cache, or no ids: nothing spared */
+		return;
+	n = hashes_gather(s, r);
+	hits = prefcache_hits(&s->pc[idx], s->scratch, n);
+	saved = (int64_t)hits * s->block_tokens;
+	if (saved > (int64_t)r->in_tokens - 1)
+		saved = r->in_tokens > 1 ? r->in_tokens - 1 : 0;
+	chunk(s, r->hashes)->cached_tokens = (int32_t)saved;
+	if (r->arrival_us >= s->meter->warmup_us) {
+		s->pc_blocks += (uint64_t)n;
+		s->pc_hits += (uint64_t)hits;
+		s->pc_saved += (uint64_t)saved;
+	}
+	if ((rc = prefcache_insert(&s->pc[idx], s->scratch, n)) != STATUS_OK)
+		fail(s, rc);
+}
+
+int32_t serving_prefill_tokens(const struct serving *s, const struct request *r)
+{
+	int32_t cached = r->hashes ? chunk(s, r->hashes)->cached_tokens : 0;
+
+	return r->in_tokens > 0 ? r->in_tokens - cached : 0;
+}
+
 static void start(struct serving *s, struct request *r, int idx)
 {
 	struct instance *in = &s->fleet->pool[idx];
@@ -455,6 +656,7 @@ static void start(struct serving *s, struct request *r, int idx)
 	kv_reserve(s, r, idx, +1);
 	r->start_us = s->eng->now_us;
 	r->inst = idx;
+	admit_prefix(s, r, idx);
 	r->prev = NULL;
 	r->next = in->inflight;
 	if (in->inflight)
@@ -487,13 +689,21 @@ static void arm_timeout(struct serving *s)
 		fail(s, rc);
 }
 
+/* pick for a request in the system (its ids gathered only when routing looks at them). */
+static int pick_for(struct serving *s, const struct request *r)
+{
+	if (!s->sc->serving.cache_aware)
+		return first_fit(s, kv_need(r));
+	return pick(s, s->scratch, hashes_gather(s, r), kv_need(r));
+}
+
 /* Start waiting requests, oldest first, while the head finds a free slot (and, with a KV cache, room). The
  * head that does not fit holds back those behind it: first come, first served. */
 static void dispatch(struct serving *s)
 {
 	int idx;
 
-	while (s->len > 0 && (idx = first_fit(s, kv_need(s->ring[s->head]))) >= 0)
+	while (s->len > 0 && (idx = pick_for(s, s->ring[s->head])) >= 0)
 		start(s, queue_pop(s), idx);
 	kv_check_limited(s);
 	arm_timeout(s);
@@ -596,7 +806,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	int64_t now = s->eng->now_us, alone = alone_us(s, draw);
 	int64_t need = (int64_t)(draw->in_tokens > 0 ? draw->in_tokens : 0) + (draw->out_tokens > 0 ? draw->out_tokens : 0);
 	/* first come, first served: with a KV cache a request may wait while slots are free; none overtakes it */
-	int idx = s->kv_used && s->len > 0 ? -1 : first_fit(s, need);
+	int idx = s->kv_used && s->len > 0 ? -1 : pick(s, draw->hashes, draw->nhashes, need);
 
 	meter_arrival(s->meter, draw->arrival_us, alone);
 	if (s->kv_used && need > s->kv_max) {
@@ -628,6 +838,12 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	r->in_tokens = draw->in_tokens;
 	r->out_tokens = draw->out_tokens;
 	r->alone_us = alone;
+	r->hashes = 0;
+	if (s->pc && hashes_keep(s, r, draw->hashes, draw->nhashes) != STATUS_OK) {
+		request_put(s, r);
+		fail(s, STATUS_ENOMEM);
+		return;
+	}
 	if (idx >= 0) {
 		start(s, r, idx);
 		return;
@@ -659,8 +875,17 @@ void serving_set_capacity(struct serving *s, int idx, int slots)
 	dispatch(s);
 }
 
+/* An instance that stops serving loses its prefix cache: when it serves again (or its pool index holds a new
+ * instance) the cache starts empty. */
+static void prefix_forget(struct serving *s, int idx)
+{
+	if (s->pc)
+		prefcache_clear(&s->pc[idx]);
+}
+
 void serving_instance_down(struct serving *s, int idx)
 {
+	prefix_forget(s, idx);
 	clear_free(s, idx);
 	set_open(s, idx, false);
 	kv_check_limited(s);
@@ -689,6 +914,7 @@ void serving_reclaim(struct serving *s, int idx)
 	struct request *r = newest_first(in->inflight);
 
 	in->inflight = NULL;
+	prefix_forget(s, idx);
 	clear_free(s, idx);
 	set_open(s, idx, false);
 	if (s->batch)
@@ -727,4 +953,7 @@ void serving_abandon(struct serving *s)
 		meter_set_kv(s->meter, s->kv_cap_int > 0 ? s->kv_used_int / s->kv_cap_int : NAN,
 			     measured > 0 ? s->kv_limited_us / (double)measured : NAN, s->kv_too_large);
 	}
+	if (s->pc)  /* SOURCES.md [prefix-lru]: hit blocks over blocks looked up, measured admissions */
+		meter_set_prefix(s->meter, s->pc_blocks > 0 ? (double)s->pc_hits / (double)s->pc_blocks : NAN,
+				 s->pc_saved);
 }

@@ -30,6 +30,13 @@
  * what the instance holds, and the queue is strictly first-come first-served (a head that fits nowhere
  * holds back those behind it).
  *
+ * Prefix cache (serving.prefix_cache_blocks, serving.routing; README "Prefix caching"): each instance keeps
+ * a prefcache of prompt blocks by hash id. A request carries its trace row's ids (kept in chunks from a
+ * pool, HASH_CHUNK_IDS each, from arrival until it is put back); when it starts on an instance its leading
+ * cached blocks shorten its prefill (cached_tokens) and all its ids enter that cache. With routing
+ * cache_aware it starts on the instance, of those that can admit it, whose cache holds most of its leading
+ * blocks. An instance that stops serving loses its cache.
+ *
  * Free slots are found through a two-level bitset over the pool (which instances are serving with a free
  * slot), so dispatch costs O(pool / 4096) words, not O(pool). Requests come from a pool of fixed chunks that
  * grows only when more requests are in the system at once than ever before; each carries its own
@@ -47,6 +54,20 @@
 #include "workload.h"
 
 struct fleet;
+struct prefcache;
+
+/* A request's prefix block ids are kept in chunks of HASH_CHUNK_IDS (512 bytes a chunk), linked by handle
+ * (1 + index in the serving's pool; 0 = none), from a pool with a free list. The request holds only the
+ * handle of its first chunk, which also carries its count and what the cache spared, so that struct request
+ * does not grow. */
+#define HASH_CHUNK_IDS 62
+struct hash_chunk {
+	uint32_t next;          /* handle of the request's next chunk, or the free list's next; 0 = none */
+	int32_t n;              /* first chunk: the request's ids in all */
+	int32_t cached_tokens;  /* first chunk: prompt tokens its instance's prefix cache spared at its last
+	                           admission */
+	uint64_t id[HASH_CHUNK_IDS];
+};
 
 struct request {
 	int64_t arrival_us;     /* when it arrived */
@@ -67,6 +88,8 @@ struct request {
 	                           concurrency 1), fixed at arrival: what no capacity can shorten */
 	int64_t start_us;       /* when service started */
 	int inst;               /* pool index of the instance serving it */
+	uint32_t hashes;        /* its prefix block ids: handle of its first hash chunk; 0 = none (no prefix
+	                           cache, or a row without ids) */
 	struct event done;      /* end of service */
 	struct serving *owner;  /* kept */
 	struct request *next;   /* free-list link, or the next request in service on the same instance */
@@ -112,6 +135,18 @@ struct serving {
 	double kv_cap_int;          /* integral of kv_cap_open over the measured window, token-us */
 	double kv_limited_us;       /* measured time kv_limited held */
 	uint64_t kv_too_large;      /* measured requests refused as larger than every instance's cache */
+
+	/* prefix cache (serving.prefix_cache_blocks; README "Prefix caching"): NULL without one */
+	struct prefcache *pc;       /* per instance, owned */
+	int npc;                    /* how many */
+	uint64_t *scratch;          /* owned: one request's ids, contiguous, TRACEFILE_HASHES_MAX of them */
+	struct hash_chunk **hchunks;  /* owned slabs of hash chunks */
+	int nhchunks;
+	uint32_t hfree;             /* handle of the first hash chunk not in use; 0 = none */
+	int32_t block_tokens;       /* tokens per block */
+	uint64_t pc_blocks;         /* blocks looked up at measured admissions */
+	uint64_t pc_hits;           /* of those, leading blocks the cache held */
+	uint64_t pc_saved;          /* prompt tokens their prefill skipped */
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */

@@ -199,8 +199,8 @@ static void on_prefilled(struct engine *eng, struct event *ev)
 
 	(void)eng;
 	advance(s, b);
-	if (s->sc->service.chunked && r->in_tokens > 0) {
-		r->key = b->u + r->in_tokens;
+	if (s->sc->service.chunked && serving_prefill_tokens(s, r) > 0) {
+		r->key = b->u + serving_prefill_tokens(s, r);
 		r->seq = s->batch_seq++;
 		heap_push(&b->pre, r);
 	} else {
@@ -240,8 +240,8 @@ void serving_batch_start(struct serving *s, struct request *r, int idx)
 	double alone_s = s->sc->service.overhead_s;
 	int rc;
 
-	if (!s->sc->service.chunked && r->in_tokens > 0)
-		alone_s += r->in_tokens / t->prefill_tokens_per_s;
+	if (!s->sc->service.chunked && serving_prefill_tokens(s, r) > 0)
+		alone_s += serving_prefill_tokens(s, r) / t->prefill_tokens_per_s;
 	r->ttft_us = -1;
 	rc = engine_schedule(s->eng, &r->done, s->eng->now_us +
 			     serving_checked_us(s, alone_s * t->service_scale, "time to first token"), on_prefilled);

@@ -41,6 +41,9 @@ void serving_batch_reset(struct serving *s, int idx);
 /* serving.c: r has finished now (meter, slot, KV, instance); then start what waits. */
 void serving_complete(struct serving *s, struct request *r);
 void serving_dispatch(struct serving *s);
+/* The prompt tokens r prefills at its current admission: in_tokens less what the prefix cache spared (0 when
+ * unknown). */
+int32_t serving_prefill_tokens(const struct serving *s, const struct request *r);
 /* The instance type of instance idx; decode speed on type t at c requests decoding. */
 int serving_type_of(const struct serving *s, int idx);
 double serving_decode_speed(const struct scenario_type *t, int c);

@@ -219,6 +219,7 @@ void assert_summary_columns(const char *path)
 		"job_wait_mean_s", "work_lost_instance_hours", "job_interruptions", "job_failures", "jobs_cost_reserved_usd", "jobs_cost_on_demand_usd",
 		"jobs_cost_spot_usd", "jobs_cost_odcr_usd", "jobs_cost_savings_plan_usd", "jobs_cost_capacity_block_usd", "jobs_cost_training_plan_usd", "jobs_gpu_hours_paid", "jobs_gpu_hours_idle",
 		"tpot_mean_s", "tpot_p50_s", "tpot_p90_s", "tpot_p99_s", "tpot_slo_violations", "tpot_slo_violation_rate", "kv_cache_utilization", "kv_cache_limited_share", "requests_kv_too_large",
+		"prefix_hit_rate", "prefill_tokens_saved",
 	};
 	const size_t nmetrics = sizeof metrics / sizeof metrics[0];
 	char sql[256];

@@ -19,6 +19,9 @@ run pd.sqlite "$SRC/scenarios/predictive-diurnal.yaml"
 run pt.sqlite "$SRC/scenarios/predictive-diurnal.yaml" --set autoscaling.policy=target_tracking
 run cz.sqlite "$SRC/scenarios/copies-scale-to-zero.yaml"
 run cm.sqlite "$SRC/scenarios/copies-scale-to-zero.yaml" --set autoscaling.min=4
+PX="--set serving.slots_per_instance=16 --set autoscaling.min=4 --set serving.prefix_cache_blocks=4000"
+run mf.sqlite "$SRC/scenarios/mooncake-synthetic.yaml" $PX
+run ma.sqlite "$SRC/scenarios/mooncake-synthetic.yaml" $PX --set serving.routing=cache_aware
 
 # Each check: a regular expression over the README (its lines joined), the group to take, how the README
 # writes it (count, usd, pct: a percentage of a rate, to the digits shown) and the metric it must equal.
@@ -33,6 +36,8 @@ def shown(kind, value, written):
     if kind == "usd":
         return "{:,.2f}".format(value)
     decimals = len(written.split(".")[1]) if "." in written else 0
+    if kind == "num":  # a plain number, to the digits shown
+        return "{:.{}f}".format(value, decimals)
     return "{:.{}f}".format(100 * value, decimals)
 pd = (r"`gpucap run scenarios/predictive-diurnal.yaml` gives ([\d,]+) SLO violations \(([\d.]+)%\) for "
       r"\$([\d,.]+), and `gpucap run scenarios/predictive-diurnal.yaml --set autoscaling.policy=target_tracking`"
@@ -41,6 +46,11 @@ pd = (r"`gpucap run scenarios/predictive-diurnal.yaml` gives ([\d,]+) SLO violat
 cz = (r"On `scenarios/copies-scale-to-zero.yaml` .*? scaling to zero costs \$([\d,.]+) with ([\d,]+) SLO "
       r"violations \(([\d.]+)%\), ([\d,]+) of them requests refused.*? against \$([\d,.]+) and none with "
       r"`--set autoscaling.min=4`")
+mx = (r"On `scenarios/mooncake-synthetic.yaml` with `--set serving.slots_per_instance=16 --set "
+      r"autoscaling.min=4 --set serving.prefix_cache_blocks=4000` \(4 instances all along\), first-free routing "
+      r"gives a prefix hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) s\) for \$([\d,.]+), and "
+      r"`--set serving.routing=cache_aware` a hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) "
+      r"s\) for \$([\d,.]+):")
 checks = {
     pd: [("pd.sqlite", "slo_violations", "count"), ("pd.sqlite", "slo_violation_rate", "pct"),
          ("pd.sqlite", "cost_total_usd", "usd"), ("pt.sqlite", "slo_violations", "count"),
@@ -50,6 +60,10 @@ checks = {
     cz: [("cz.sqlite", "cost_total_usd", "usd"), ("cz.sqlite", "slo_violations", "count"),
          ("cz.sqlite", "slo_violation_rate", "pct"), ("cz.sqlite", "requests_refused", "count"),
          ("cm.sqlite", "cost_total_usd", "usd")],
+    mx: [("mf.sqlite", "prefix_hit_rate", "pct"), ("mf.sqlite", "ttft_mean_s", "num"),
+         ("mf.sqlite", "ttft_p99_s", "num"), ("mf.sqlite", "cost_total_usd", "usd"),
+         ("ma.sqlite", "prefix_hit_rate", "pct"), ("ma.sqlite", "ttft_mean_s", "num"),
+         ("ma.sqlite", "ttft_p99_s", "num"), ("ma.sqlite", "cost_total_usd", "usd")],
 }
 fails = 0
 for pattern, wanted in checks.items():
