@@ -172,12 +172,22 @@ int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving
 			return scenario_yaml_fail(&l->y, &r, "a prefix cache needs each request's prefix block "
 						  "ids; expected a trace with hash ids (workload.arrivals format mooncake, "
 						  "or jsonl with hash_column), or no prefix_cache_blocks");
-		if (is_unbounded(l, &r))
+		if (is_unbounded(l, &r)) {
 			l->sc.serving.prefix_cache_blocks = PREFCACHE_UNBOUNDED;
-		else if ((rc = scenario_load_int(l, &r, 1, MAX_PREFIX_BLOCKS, &blocks)))
-			return rc;
-		else
+		} else {
+			const char *text;
+			struct diag *d = l->y.d, quiet;
+			l->y.d = &quiet;  /* the integer reader's message does not mention unbounded */
+			int bad = scenario_load_int(l, &r, 1, MAX_PREFIX_BLOCKS, &blocks);
+			l->y.d = d;
+			if (bad) {
+				if ((rc = scenario_yaml_scalar(&l->y, &r, "a number of blocks, or unbounded", &text)))
+					return rc;
+				return scenario_yaml_fail(&l->y, &r, "expected a number of blocks from 1 to %d, or "
+							  "unbounded, got '%s'", MAX_PREFIX_BLOCKS, text);
+			}
 			l->sc.serving.prefix_cache_blocks = blocks;
+		}
 	}
 	if (routing_kind == 1 && !r.node)
 		return scenario_yaml_fail(&l->y, &routing, "cache_aware routing looks at each instance's prefix "
