@@ -183,6 +183,7 @@ START_TEST(kv_tokens_derived_from_memory)
 			  "  kv_cache: {gpu_memory_gb: 48, model_gb: 16, bytes_per_token: 131072}\n"), NULL, 0);
 	ck_assert_int_eq(scenario_kv_tokens(&sc, 0), 207519);
 	ck_assert_double_eq_tol(sc.serving.kv_utilization, 0.9, 1e-12);
+	scenario_fini(&sc);
 }
 END_TEST
 
@@ -196,6 +197,7 @@ START_TEST(kv_tokens_per_type)
 			  "  types: {p4d.24xlarge: {kv_cache_tokens: 5000}}\n"), NULL, 0);
 	ck_assert_int_eq(scenario_kv_tokens(&sc, 0), 1000);
 	ck_assert_int_eq(scenario_kv_tokens(&sc, 1), 5000);
+	scenario_fini(&sc);
 }
 END_TEST
 
