@@ -496,6 +496,16 @@ struct scenario {
 		struct size_dist output; /* `workload.sizes.output_tokens` */
 	} sizes;
 
+	/* `workload.prefix_reuse` (scenario_batching.c, workload.c, README "Prefix caching"): block ids for
+	 * sources without them, from a synthetic model of conversations that continue (an assumption,
+	 * SOURCES.md [prefix-reuse-synthetic]); share 0 and conversations 0 when absent. */
+	struct {
+		double share;          /* `share`: probability a request continues an earlier conversation, [0, 1] */
+		int conversations;     /* `conversations`: how many of the most recently started conversations can
+		                          be continued, >= 1, default 100 (0 = no synthetic reuse) */
+		int32_t block_tokens;  /* `block_tokens`: tokens per block, default 512 */
+	} reuse;
+
 	struct {
 		enum service_kind kind;  /* `workload.service.kind` */
 		double mean_s;           /* `workload.service.mean_s`, > 0 */

@@ -3,7 +3,8 @@
  * model"): workload.service.batching, prefill and chunk_tokens (service kind tokens), and the KV cache of
  * an instance, serving.kv_cache_tokens or serving.kv_cache {gpu_memory_gb, model_gb, bytes_per_token,
  * utilization}; the prefix cache of an instance, serving.prefix_cache_blocks, and serving.routing. Absent
- * keys keep today's model: fixed speeds, no KV limit, no prefix cache, first-free routing.
+ * keys keep today's model: fixed speeds, no KV limit, no prefix cache, first-free routing. And
+ * workload.prefix_reuse, the synthetic reuse model that gives block ids to sources without them.
  */
 #include <math.h>
 #include <string.h>
@@ -23,11 +24,17 @@ static const char *const batching_names[] = { "fixed", "continuous" };
 static const char *const prefill_names[] = { "whole", "chunked" };
 static const char *const routing_names[] = { "first_free", "cache_aware" };
 static const char *const kv_keys[] = { "gpu_memory_gb", "model_gb", "bytes_per_token", "utilization", NULL };
+static const char *const reuse_keys[] = { "share", "conversations", "block_tokens", NULL };
+
+#define DEFAULT_REUSE_CONVERSATIONS 100  /* an assumption: SOURCES.md [prefix-reuse-synthetic] */
+#define MAX_REUSE_CONVERSATIONS 1000000       /* the schema table says the same */
+#define DEFAULT_REUSE_BLOCK_TOKENS 512   /* as the Mooncake traces' blocks (tracefile.h) */
 
 static const struct scenario_yaml_bounds gb_bounds = { 0, 1e6, true, false };          /* (0, 1e6] */
 static const struct scenario_yaml_bounds model_bounds = { 0, 1e6, false, false };       /* [0, 1e6] */
 static const struct scenario_yaml_bounds bytes_bounds = { 0, 1e9, true, false };        /* (0, 1e9] */
 static const struct scenario_yaml_bounds share_bounds = { 0, 1, true, false };          /* (0, 1] */
+static const struct scenario_yaml_bounds reuse_bounds = { 0, 1, false, false };         /* [0, 1] */
 
 int scenario_load_batching(struct load *l, const struct scenario_yaml_ref *svc)
 {
@@ -168,10 +175,12 @@ int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving
 		if (l->sc.no_traffic || l->sc.service.kind != SERVICE_TOKENS)
 			return scenario_yaml_fail(&l->y, &r, "a prefix cache skips prompt tokens; expected "
 						  "workload.service.kind tokens, or no prefix_cache_blocks");
-		if (l->sc.arrivals.kind != ARRIVAL_TRACE || !l->sc.arrivals.mapping.hash_column[0])
+		if ((l->sc.arrivals.kind != ARRIVAL_TRACE || !l->sc.arrivals.mapping.hash_column[0]) &&
+		    l->sc.reuse.conversations == 0)
 			return scenario_yaml_fail(&l->y, &r, "a prefix cache needs each request's prefix block "
 						  "ids; expected a trace with hash ids (workload.arrivals format mooncake, "
-						  "or jsonl with hash_column), or no prefix_cache_blocks");
+						  "or jsonl with hash_column), workload.prefix_reuse, or no "
+						  "prefix_cache_blocks");
 		if (is_unbounded(l, &r)) {
 			l->sc.serving.prefix_cache_blocks = PREFCACHE_UNBOUNDED;
 		} else {
@@ -189,10 +198,53 @@ int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving
 			l->sc.serving.prefix_cache_blocks = blocks;
 		}
 	}
+	if (l->sc.reuse.conversations > 0 && !r.node) {
+		struct scenario_yaml_ref workload, reuse;
+		scenario_yaml_child(&l->root, "workload", &workload);
+		scenario_yaml_child(&workload, "prefix_reuse", &reuse);
+		return scenario_yaml_fail(&l->y, &reuse, "prefix_reuse says which prompts share prefixes, for a "
+					  "prefix cache; expected serving.prefix_cache_blocks, or no prefix_reuse");
+	}
 	if (routing_kind == 1 && !r.node)
 		return scenario_yaml_fail(&l->y, &routing, "cache_aware routing looks at each instance's prefix "
 					  "cache; expected serving.prefix_cache_blocks, or routing: first_free");
 	l->sc.serving.cache_aware = routing_kind == 1;
+	return STATUS_OK;
+}
+
+/*
+ * workload.prefix_reuse: {share (required, [0, 1]), conversations (1..1e6, default 100), block_tokens
+ * (default 512)}. A source with its own block ids (a trace with hash ids) is refused: the trace already
+ * says which prefixes repeat. Needs token counts (the token model: checked by the prefix cache, which the
+ * model feeds and which scenario_load_prefix requires).
+ */
+int scenario_load_reuse(struct load *l, const struct scenario_yaml_ref *workload)
+{
+	struct scenario_yaml_ref reuse, r;
+	int conversations = DEFAULT_REUSE_CONVERSATIONS, block_tokens = DEFAULT_REUSE_BLOCK_TOKENS, rc;
+
+	memset(&l->sc.reuse, 0, sizeof l->sc.reuse);
+	scenario_yaml_child(workload, "prefix_reuse", &reuse);
+	if (!reuse.node)
+		return STATUS_OK;
+	if ((rc = scenario_yaml_mapping(&l->y, &reuse, reuse_keys, NULL, NULL)))
+		return rc;
+	if (l->sc.arrivals.kind == ARRIVAL_TRACE && l->sc.arrivals.mapping.hash_column[0])
+		return scenario_yaml_fail(&l->y, &reuse, "this trace's hash ids already say which prompt prefixes "
+					  "repeat; expected no prefix_reuse with a trace that has hash ids (format "
+					  "mooncake, or hash_column)");
+	if ((rc = scenario_load_required(l, &reuse, "share", "the share of requests that continue an earlier "
+					 "conversation, 0 to 1", &r)) ||
+	    (rc = scenario_yaml_number(&l->y, &r, &reuse_bounds, &l->sc.reuse.share)))
+		return rc;
+	scenario_yaml_child(&reuse, "conversations", &r);
+	if ((rc = scenario_load_int(l, &r, 1, MAX_REUSE_CONVERSATIONS, &conversations)))
+		return rc;
+	scenario_yaml_child(&reuse, "block_tokens", &r);
+	if ((rc = scenario_load_int(l, &r, 1, MAX_CHUNK_TOKENS, &block_tokens)))
+		return rc;
+	l->sc.reuse.conversations = conversations;
+	l->sc.reuse.block_tokens = block_tokens;
 	return STATUS_OK;
 }
 
@@ -217,3 +269,5 @@ const struct scenario_load_names scenario_load_batching_names = SCENARIO_LOAD_NA
 const struct scenario_load_names scenario_load_prefill_names = SCENARIO_LOAD_NAMES(prefill_names);
 const struct scenario_load_names scenario_load_kv_keys = SCENARIO_LOAD_KEYS(kv_keys);
 const struct scenario_load_names scenario_load_routing_names = SCENARIO_LOAD_NAMES(routing_names);
+const struct scenario_load_names scenario_load_reuse_keys = SCENARIO_LOAD_KEYS(reuse_keys);
+const struct scenario_yaml_bounds *const scenario_load_reuse_share = &reuse_bounds;

@@ -330,8 +330,12 @@ int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving);
 /* serving.prefix_cache_blocks and serving.routing (after the workload and the KV cache). STATUS_OK or a
  * message. */
 int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving);
+/* workload.prefix_reuse: the synthetic reuse model (in the workload, before serving). STATUS_OK or a
+ * message. */
+int scenario_load_reuse(struct load *l, const struct scenario_yaml_ref *workload);
 extern const struct scenario_load_names scenario_load_batching_names, scenario_load_prefill_names,
-	scenario_load_kv_keys, scenario_load_routing_names;
+	scenario_load_kv_keys, scenario_load_routing_names, scenario_load_reuse_keys;
+extern const struct scenario_yaml_bounds *const scenario_load_reuse_share;
 
 /* scenario.c */
 extern const struct scenario_load_names scenario_load_top_keys, scenario_load_slo_keys,

@@ -166,6 +166,17 @@ static const struct scenario_schema_key sizes_entries[] = {
 static const struct scenario_schema_map sizes_map = { "workload.sizes", &scenario_load_sizes_keys,
 	.entries = sizes_entries };
 
+static const struct scenario_schema_key reuse_entries[] = {
+	{ NUM_("share", scenario_load_reuse_share), REQ, .desc = "the probability that a request continues "
+	  "one of the recent conversations (sharing its leading prompt blocks) instead of starting a new one" },
+	{ INT_("conversations", 1, 1000000), .dflt = "100", .desc = "how many of the most recently started "
+	  "conversations a request may continue (uniformly); an assumption" },
+	{ INT_("block_tokens", 1, 1000000), .dflt = "512", .desc = "prompt tokens per block (the prefix cache's "
+	  "unit)" },
+	END };
+static const struct scenario_schema_map reuse_map = { "workload.prefix_reuse", &scenario_load_reuse_keys,
+	.entries = reuse_entries };
+
 #define S_MEAN (SCHEMA_V(SERVICE_CONSTANT) | SCHEMA_V(SERVICE_EXPONENTIAL) | SCHEMA_V(SERVICE_LOGNORMAL))
 
 static const struct scenario_schema_key decode_entries[] = {
@@ -207,6 +218,8 @@ static const struct scenario_schema_key workload_entries[] = {
 	  "transforms" },
 	{ MAP_("sizes", sizes_map), .desc = "request sizes in tokens, drawn when the source does not give them" },
 	{ MAP_("service", service_map), REQ, .desc = "how long a request takes to serve" },
+	{ MAP_("prefix_reuse", reuse_map), .desc = "with serving.prefix_cache_blocks, for sources without hash "
+	  "ids: a synthetic model of which prompts share prefixes (conversations that continue)" },
 	END };
 static const struct scenario_schema_map workload_map = { "workload", &scenario_load_workload_keys,
 	.entries = workload_entries };

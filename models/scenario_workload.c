@@ -46,7 +46,7 @@
 #define MAX_SPEEDUP 1e6
 #define MAX_GROWTH_PER_DAY 10.0
 
-static const char *const workload_keys[] = { "arrivals", "sizes", "service", NULL };
+static const char *const workload_keys[] = { "arrivals", "sizes", "service", "prefix_reuse", NULL };
 static const char *const step_keys[] = { "at", "rate_per_s", NULL };
 static const char *const sizes_keys[] = { "input_tokens", "output_tokens", NULL };
 static const char *const column_keys[] = { "time", "time_format", "input_tokens", "output_tokens",
@@ -725,9 +725,9 @@ int scenario_load_workload(struct load *l)
 					 &workload)) ||
 	    (rc = scenario_yaml_mapping(&l->y, &workload, workload_keys, NULL, NULL)) ||
 	    (rc = read_arrivals(l, &workload)) || (rc = read_sizes(l, &workload)) ||
-	    (rc = read_service(l, &workload)))
+	    (rc = read_service(l, &workload)) || (rc = check_service(l, &workload)))
 		return rc;
-	return check_service(l, &workload);
+	return scenario_load_reuse(l, &workload);
 }
 
 const char *scenario_service_name(enum service_kind k)

@@ -48,7 +48,8 @@ static int prefix_init(struct serving *s, int npool)
 {
 	const struct scenario *sc = s->sc;
 
-	s->block_tokens = sc->arrivals.mapping.block_tokens;
+	s->block_tokens = sc->reuse.conversations > 0 ? sc->reuse.block_tokens   /* synthetic ids (workload.h) */
+							: sc->arrivals.mapping.block_tokens;
 	if (sc->serving.prefix_cache_blocks == 0)
 		return STATUS_OK;
 	s->pc = calloc((size_t)npool + 1, sizeof *s->pc);

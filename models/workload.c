@@ -2,6 +2,7 @@
 #include "workload.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
@@ -11,6 +12,7 @@
 #include "engine.h"
 #include "rng.h"
 #include "status.h"
+#include "tracefile.h"
 
 static int make_source(struct workload *w, struct diag *d)
 {
@@ -49,7 +51,13 @@ int workload_init(struct workload *w, const struct scenario *sc, struct diag *d)
 	w->transform = rng_new(sc->seed, "arrivals.transform");
 	w->sizes = rng_new(sc->seed, "sizes");
 	w->service = rng_new(sc->seed, "service");
-	if (!w->arrivals || !w->state || !w->transform || !w->sizes || !w->service) {
+	if (sc->reuse.conversations > 0) {
+		w->reuse = rng_new(sc->seed, "prefix_reuse");
+		w->recent = calloc((size_t)sc->reuse.conversations, sizeof *w->recent);
+		w->ids = malloc(TRACEFILE_HASHES_MAX * sizeof *w->ids);
+	}
+	if (!w->arrivals || !w->state || !w->transform || !w->sizes || !w->service ||
+	    (sc->reuse.conversations > 0 && (!w->reuse || !w->recent || !w->ids))) {
 		workload_fini(w);
 		return diag_fail(d, STATUS_ENOMEM, "out of memory");
 	}
@@ -68,6 +76,9 @@ void workload_fini(struct workload *w)
 	gsl_rng_free(w->transform);
 	gsl_rng_free(w->sizes);
 	gsl_rng_free(w->service);
+	gsl_rng_free(w->reuse);
+	free(w->recent);
+	free(w->ids);
 	memset(w, 0, sizeof *w);
 }
 
@@ -98,6 +109,38 @@ static double draw_service_s(struct workload *w, const struct arrival *a)
 	return NAN;
 }
 
+/* Block j of conversation c: splitmix64's finalizer (a bijection of 64-bit words) of (c, j) packed into
+ * one word, so distinct (c, j) never share an id. */
+static uint64_t block_id(int64_t c, int32_t j)
+{
+	uint64_t z = ((uint64_t)c << 24) ^ (uint64_t)j;  /* j < 2^24: prompts are at most 1e7 tokens */
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* The synthetic reuse model (workload.h): the conversation of the next request and its block ids. */
+static void reuse_ids(struct workload *w, struct request_draw *out)
+{
+	const int32_t bt = w->sc->reuse.block_tokens;
+	int32_t n = out->in_tokens > 0 ? (int32_t)((out->in_tokens + (int64_t)bt - 1) / bt) : 0;
+	int64_t k = w->sc->reuse.conversations, c;
+
+	if (w->started > 0 && gsl_rng_uniform(w->reuse) < w->sc->reuse.share) {
+		c = w->recent[gsl_rng_uniform_int(w->reuse, (unsigned long)(w->started < k ? w->started : k))];
+	} else {
+		c = w->started++;
+		w->recent[c % k] = c;
+	}
+	if (n > TRACEFILE_HASHES_MAX)  /* as a trace row's ids: the blocks past these are never cached */
+		n = TRACEFILE_HASHES_MAX;
+	for (int32_t j = 0; j < n; j++)
+		w->ids[j] = block_id(c, j);
+	out->hashes = n > 0 ? w->ids : NULL;
+	out->nhashes = n;
+}
+
 int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 {
 	struct arrival a = { .hashes = NULL, .nhashes = 0 };  /* generators leave these alone */
@@ -117,6 +160,8 @@ int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 	out->out_tokens = a.out_tokens;
 	out->hashes = a.hashes;
 	out->nhashes = a.nhashes;
+	if (w->reuse)
+		reuse_ids(w, out);
 	svc_s = draw_service_s(w, &a);
 	if (isnan(svc_s)) {
 		out->service_us = -1;

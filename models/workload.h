@@ -13,6 +13,16 @@
  * own service time; or, for the token model, computed by serving when the request starts (service_us = -1
  * here), because the decode speed depends on how many requests share the instance then.
  *
+ * Synthetic prefix reuse (workload.prefix_reuse, for sources without block ids; an assumption, SOURCES.md
+ * [prefix-reuse-synthetic]). Each request belongs to a conversation: with probability `share` it continues
+ * one of the `conversations` most recently started ones (uniformly), else (and always for the first
+ * request) it starts a new one. Its prompt is ceil(in_tokens / block_tokens) blocks (at most
+ * TRACEFILE_HASHES_MAX, as a trace row's: the blocks past these are never cached) and block j of
+ * conversation c has the id mix(c, j), a bijection, so two turns of one conversation share their leading
+ * min(n, n') blocks and different conversations share none. The draws come from the stream
+ * "prefix_reuse", in arrival order, so they change nothing else. Ids are computed, not stored: memory is
+ * the ring of conversation numbers and room for the largest prompt's ids.
+ *
  * The workload ends (STATUS_DONE) at the first arrival after the horizon, or when the source ends. A
  * source that fails while streaming (a malformed trace line) returns its error and message. Nothing is
  * allocated per request; memory does not grow with the number of requests.
@@ -38,6 +48,12 @@ struct workload {
 	gsl_rng *service;                /* stream "service", owned */
 	double ln_mu, ln_sigma;          /* lognormal service parameters (of ln of seconds) */
 	int64_t horizon_us;              /* no arrivals after this */
+	/* the synthetic reuse model (scenario reuse: workload.prefix_reuse), when on: */
+	gsl_rng *reuse;                  /* stream "prefix_reuse", owned; NULL when off */
+	int64_t *recent;                 /* owned: the conversations most recently started, a ring of
+	                                    sc->reuse.conversations */
+	int64_t started;                 /* conversations started so far (the next one's number) */
+	uint64_t *ids;                   /* owned: the current request's block ids, TRACEFILE_HASHES_MAX */
 };
 
 struct request_draw {
@@ -45,8 +61,8 @@ struct request_draw {
 	int64_t service_us;  /* service time on one slot, >= 1; -1 when serving computes it (token model) */
 	int32_t in_tokens;   /* prompt tokens, -1 when unknown */
 	int32_t out_tokens;  /* output tokens, -1 when unknown */
-	const uint64_t *hashes;  /* the trace row's prefix block ids (its `hash_column`), valid only during the
-	                            call that delivers the draw; NULL when the trace has none (not used yet) */
+	const uint64_t *hashes;  /* the prefix block ids: the trace row's (its `hash_column`) or the synthetic
+	                            reuse model's; valid only until the next workload_next; NULL when none */
 	int32_t nhashes;     /* how many; 0 when none */
 };
 
