@@ -156,8 +156,9 @@ static bool is_unbounded(struct load *l, const struct scenario_yaml_ref *r)
 }
 
 /*
- * serving.prefix_cache_blocks: N (1..2^30) or unbounded; it needs the token model and a trace with hash ids
- * (format mooncake, or jsonl with hash_column), which say which prompt blocks repeat. serving.routing:
+ * serving.prefix_cache_blocks: N (1..2^30) or unbounded; it needs the token model and block ids that say
+ * which prompt blocks repeat: a trace with hash ids (format mooncake, or jsonl with hash_column) or the
+ * synthetic model workload.prefix_reuse (which in turn needs a prefix cache). serving.routing:
  * first_free (default) or cache_aware, the latter only with a prefix cache.
  */
 int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving)

@@ -323,7 +323,7 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ MAP_("kv_cache", kv_map), .desc = "service kind tokens: the KV cache derived from memory: floor((GPUs x "
 	  "gpu_memory_gb x utilization - model_gb) x 1e9 / bytes_per_token) tokens (or kv_cache_tokens)" },
 	{ INT_("prefix_cache_blocks", 1, 1 << 30), .or_word = "unbounded", .desc = "service kind tokens, a trace "
-	  "with hash ids: prefix blocks one instance's cache keeps (LRU), or unbounded; a request's cached "
+	  "with hash ids or workload.prefix_reuse: prefix blocks one instance's cache keeps (LRU), or unbounded; a request's cached "
 	  "leading blocks skip prefill; absent: no prefix cache" },
 	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"first_free\"", .desc = "first_free: the "
 	  "first instance in fleet order that can admit the request; cache_aware (with prefix_cache_blocks): of "

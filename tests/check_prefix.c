@@ -266,6 +266,90 @@ START_TEST(cache_aware_beats_first_free)
 }
 END_TEST
 
+/* The synthetic reuse model (workload.prefix_reuse; workload.h): a trace without hash ids, one instance,
+ * blocks of 100 tokens, prefill 1000 tokens/s, decode 10 tokens/s. */
+#define REUSE(reuse, cache)                                                                              \
+	"name: reuse\nhorizon: 1h\nslo: {latency_s: 1000}\n"                                             \
+	"workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/reuse_four.jsonl\n"  \
+	"    format: jsonl\n    columns: {time: timestamp, time_format: milliseconds, input_tokens: "         \
+	"input_length, output_tokens: output_length}\n"                                                     \
+	"  prefix_reuse: " reuse "\n"                                                                     \
+	"  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 10}\n"                \
+	"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 3\n  prefix_cache_blocks: " cache "\n" \
+	"fleet:\n  - {option: on_demand, count: 1, usd_per_h: 2}\n"
+
+/*
+ * share 1, one conversation: every request after the first continues conversation 0, whose block j has the
+ * same id in every turn, so a turn hits the leading min(its blocks, blocks cached) (ids by block index):
+ *   R1 t=0   in 300: 3 blocks, new conversation, 0 hits        prefill 0.300 s
+ *   R2 t=10  in 200: 2 blocks, cached 0-2: 2 hits, saved min(200, 199) = 199, prefill 1 token: 0.001 s
+ *   R3 t=20  in 450: 5 blocks, cached 0-2: 3 hits, saved 300, prefill 150 tokens: 0.150 s
+ *   R4 t=30  in 100: 1 block,  cached 0-4: 1 hit,  saved min(100, 99) = 99: 0.001 s
+ * Hit rate (0 + 2 + 3 + 1) / (3 + 2 + 5 + 1) = 6/11; saved 598; TTFT mean (0.3 + 0.001 + 0.15 + 0.001)/4 =
+ * 0.113 s. share 0: four conversations, no block shared: no hit, TTFT mean (0.3 + 0.2 + 0.45 + 0.1)/4.
+ */
+START_TEST(synthetic_reuse_by_hand)
+{
+	capture_run(&cap, REUSE("{share: 1, conversations: 1, block_tokens: 100}", "unbounded"), NULL, 0);
+	ck_assert_double_eq(M("requests_served"), 4);
+	ck_assert_double_eq(M("prefix_hit_rate"), 6.0 / 11);
+	ck_assert_double_eq(M("prefill_tokens_saved"), 598);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), (0.3 + 0.001 + 0.15 + 0.001) / 4, 1e-6);
+	/* the same with a bounded cache just large enough (5 blocks) */
+	capture_run(&cap, REUSE("{share: 1, conversations: 1, block_tokens: 100}", "5"), NULL, 0);
+	ck_assert_double_eq(M("prefix_hit_rate"), 6.0 / 11);
+	/* a cache of 2 blocks: R2 hits 2 (blocks 0, 1 of R1; R1's tail went first), R3 hits 2, R4 hits 1 */
+	capture_run(&cap, REUSE("{share: 1, conversations: 1, block_tokens: 100}", "2"), NULL, 0);
+	ck_assert_double_eq(M("prefix_hit_rate"), 5.0 / 11);
+	capture_run(&cap, REUSE("{share: 0, conversations: 1, block_tokens: 100}", "unbounded"), NULL, 0);
+	ck_assert_double_eq(M("prefix_hit_rate"), 0);
+	ck_assert_double_eq(M("prefill_tokens_saved"), 0);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), (0.3 + 0.2 + 0.45 + 0.1) / 4, 1e-6);
+	/* blocks of 1000 tokens: R1..R4 are one block each, so each later turn hits its one block */
+	capture_run(&cap, REUSE("{share: 1, conversations: 1, block_tokens: 1000}", "unbounded"), NULL, 0);
+	ck_assert_double_eq(M("prefix_hit_rate"), 3.0 / 4);
+}
+END_TEST
+
+/* Poisson arrivals at 1/s for 1 h, every prompt 1000 tokens (10 blocks of 100), one instance of 8 slots. */
+#define REUSE_GEN(reuse, cache)                                                                          \
+	"name: reuse\nhorizon: 1h\nslo: {latency_s: 1000}\nworkload:\n"                                  \
+	"  arrivals: {kind: poisson, rate_per_s: 1}\n"                                                    \
+	"  sizes: {input_tokens: {kind: constant, mean: 1000}, output_tokens: {kind: constant, mean: 10}}\n" \
+	"  prefix_reuse: " reuse "\n"                                                                     \
+	"  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 100}\n"               \
+	"serving: {instance_type: g6e.xlarge, slots_per_instance: 8, prefix_cache_blocks: " cache "}\n"   \
+	"fleet:\n  - {option: on_demand, count: 1, usd_per_h: 2}\n"
+
+/*
+ * With one conversation to continue (conversations 1) every continuing request finds its conversation's
+ * 10 blocks cached (they were the last touched), and a new conversation finds none: the hit rate is the
+ * share of requests that continue, binomial with p = share = 0.3 over N ~ 3600 requests (the first always
+ * starts): sd = sqrt(0.3 x 0.7 / 3600) = 0.0076, tolerance 4 sd = 0.03. Each hit saves 999 tokens (one
+ * prompt token is always prefilled), so tokens saved = hit rate x N x 10 blocks / 10 x 999 exactly. The
+ * reuse draws come from their own stream: the arrivals are the same as with share 0. With 1000
+ * conversations to continue and a cache of 50 blocks (5 prompts), most continued conversations have left
+ * the cache: the hit rate falls far below the share.
+ */
+START_TEST(synthetic_reuse_share)
+{
+	double n, hit;
+
+	capture_run(&cap, REUSE_GEN("{share: 0, conversations: 1, block_tokens: 100}", "unbounded"), NULL, 0);
+	n = M("requests_served");
+	ck_assert_double_gt(n, 3400);
+	ck_assert_double_eq(M("prefix_hit_rate"), 0);
+	capture_run(&cap, REUSE_GEN("{share: 0.3, conversations: 1, block_tokens: 100}", "50"), NULL, 0);
+	ck_assert_double_eq(M("requests_served"), n);
+	hit = M("prefix_hit_rate");
+	ck_assert_double_eq_tol(hit, 0.3, 0.03);
+	ck_assert_double_eq_tol(M("prefill_tokens_saved"), hit * n * 999, 1e-6);
+	capture_run(&cap, REUSE_GEN("{share: 0.3, conversations: 1000, block_tokens: 100}", "50"), NULL, 0);
+	ck_assert_double_lt(M("prefix_hit_rate"), hit / 2);
+	ck_assert_double_gt(M("prefix_hit_rate"), 0);
+}
+END_TEST
+
 static Suite *prefix_suite(void)
 {
 	Suite *s = suite_create("prefix");
@@ -277,6 +361,8 @@ static Suite *prefix_suite(void)
 	tcase_add_test(tc, cache_aware_routes_by_hand);
 	tcase_add_test(tc, hit_rate_is_trace_reuse);
 	tcase_add_test(tc, cache_aware_beats_first_free);
+	tcase_add_test(tc, synthetic_reuse_by_hand);
+	tcase_add_test(tc, synthetic_reuse_share);
 	suite_add_tcase(s, tc);
 	return s;
 }
