@@ -2,7 +2,8 @@
 # End-to-end: the figures the README quotes from example scenarios are what gpucap gives now. The numbers
 # are read from the README's own sentences (the predictive-diurnal comparison in "Autoscaling: predictive",
 # the copies-scale-to-zero comparison in "Copies", the three-provider example's table and paragraph), never
-# copied here, so a change that moves a result fails this test until the README says the new figure. (The
+# copied here, so a change that moves a result fails this test until the README says the new figure; and the
+# table of "Scaling traps", row by row, against fresh runs of scenarios/traps. (The
 # worked example: e2e_readme_example.)
 . "$(dirname "$0")/lib.sh"
 # The figures need the examples' full runs (days of simulated time): too slow under valgrind.
@@ -167,4 +168,43 @@ for f in fails:
 sys.exit(1 if fails else 0)
 PY
 check "the README's three-provider figures are gpucap's" test $? -eq 0
+
+# The scaling traps ("Scaling traps"): every pair in scenarios/traps has a row of the table, and each row's
+# figures (wrong / right, seed 42) are those of fresh runs of the two files.
+for f in "$SRC"/scenarios/traps/*-wrong.yaml "$SRC"/scenarios/traps/*-right.yaml; do
+	run "traps-$(basename "$f" .yaml).sqlite" "$f" --seed 42
+done
+python3 - "$README" "$SRC/scenarios/traps" <<'PY'
+import glob, os, sqlite3, sys
+lines = open(sys.argv[1]).read().splitlines()
+fails = []
+def figures(db):
+    con = sqlite3.connect(db)
+    m = dict(con.execute("select name, value from metrics"))
+    first = con.execute("select min(t_s) from events where kind = 'scale_out'").fetchone()[0]
+    return ["${:,.2f}".format(m["cost_total_usd"]),
+            "{:,.0f} ({:.2f}%)".format(m["slo_violations"], 100 * m["slo_violation_rate"]),
+            "{:.0f} out, {:.0f} in".format(m["scale_out_actions"], m["scale_in_actions"]),
+            "{:.0f}".format(m["launches"]), "none" if first is None else "{:.0f} s".format(first)]
+cols = ["cost", "SLO violations", "scale actions", "launches", "first scale-out"]
+names = sorted(os.path.basename(p)[:-len("-wrong.yaml")] for p in glob.glob(sys.argv[2] + "/*-wrong.yaml"))
+if len(names) < 5:
+    fails.append("scenarios/traps has %d pairs, expected at least 5" % len(names))
+for name in names:
+    row = [l for l in lines if l.startswith("| `%s` | " % name)]
+    if len(row) != 1:
+        fails.append("the README has %d rows for the trap %s" % (len(row), name))
+        continue
+    cells = [c.strip() for c in row[0].split("|")[3:-1]]
+    wrong, right = figures("traps-%s-wrong.sqlite" % name), figures("traps-%s-right.sqlite" % name)
+    for col, written, w, r in zip(cols, cells, wrong, right):
+        if written != "%s / %s" % (w, r):
+            fails.append("the README says %s for %s of the trap %s, gpucap gives %s / %s" % (written, col, name, w, r))
+    if len(cells) != len(cols):
+        fails.append("the trap %s's row has %d figure cells, expected %d" % (name, len(cells), len(cols)))
+for f in fails:
+    print("FAIL: " + f)
+sys.exit(1 if fails else 0)
+PY
+check "the README's scaling-trap figures are gpucap's" test $? -eq 0
 finish
