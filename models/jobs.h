@@ -73,6 +73,9 @@
  * switches: periodic checkpoints are not logged), job_interrupt, job_failure, job_resume, job_switch
  * (deadline_spot), job_end, job_missed_deadline, job_terminated.
  *
+ * Team shares (jobs.teams; jobs_teams.c): the walk admits jobs by team quota, lends idle quota and preempts
+ * (job_preempt: back to the last checkpoint, release, queue again); see jobs_teams.c.
+ *
  * Memory: everything is allocated by jobs_init; nothing per event.
  */
 #ifndef GPUCAP_JOBS_H
