@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "scenario_fixtures.h"
 #include "testutil.h"
 
 static struct capture cap;
@@ -211,11 +212,39 @@ START_TEST(higher_priority_preempts_within_team)
 }
 END_TEST
 
+/* The loader's defaults (HyperPod's): weight 0, lend_and_borrow, borrow limit 50, fair share on; a class
+ * sets the job's priority to its weight. */
+START_TEST(loader_defaults)
+{
+	struct scenario sc;
+
+	parse_ok(&sc, HEAD("1d", "4")
+		 "  priority_classes:\n    - {name: urgent, weight: 77}\n"
+		 "  teams:\n    - {name: a, quota: 3}\n    - {name: b-2, quota: 1, lending: dont_lend, borrow_limit: 500}\n"
+		 "  list:\n    - {team: b-2, priority_class: urgent, instances: 1, work_instance_hours: 1, submit: 0}\n"
+		 "    - {team: a, instances: 1, work_instance_hours: 1, submit: 0, priority: 5}\n", NULL, 0);
+	ck_assert_int_eq(sc.jobs.nteams, 2);
+	ck_assert_int_eq(sc.jobs.teams[0].quota, 3);
+	ck_assert_int_eq(sc.jobs.teams[0].weight, 0);
+	ck_assert_int_eq(sc.jobs.teams[0].lending, TEAM_LEND_AND_BORROW);
+	ck_assert_int_eq(sc.jobs.teams[0].borrow_limit_pct, 50);
+	ck_assert_int_eq(sc.jobs.teams[1].lending, TEAM_DONT_LEND);
+	ck_assert_int_eq(sc.jobs.teams[1].borrow_limit_pct, 500);
+	ck_assert(sc.jobs.fair_share);
+	ck_assert_int_eq(sc.jobs.list[0].team, 1);
+	ck_assert_int_eq(sc.jobs.list[0].priority, 77);
+	ck_assert_int_eq(sc.jobs.list[1].team, 0);
+	ck_assert_int_eq(sc.jobs.list[1].priority, 5);
+	scenario_fini(&sc);
+}
+END_TEST
+
 static Suite *jobs_teams_suite(void)
 {
 	Suite *s = suite_create("jobs_teams");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, loader_defaults);
 	tcase_add_test(tc, idle_quota_lent_by_weight);
 	tcase_add_test(tc, borrow_limit_binds);
 	tcase_add_test(tc, fcfs_ignores_weights);
