@@ -92,6 +92,22 @@ static int read_class(struct load *l, const struct scenario_yaml_ref *e, int i)
 	return scenario_load_int(l, &r, 0, 100, &sj->classes[i].weight);
 }
 
+/* Quotas are accounting over the jobs entries: more than they hold is a warning (it can never all be used). */
+static int check_quotas(struct load *l, const struct scenario_yaml_ref *list)
+{
+	int sum = 0, room = 0;
+
+	for (int i = 0; i < l->sc.jobs.nteams; i++)
+		sum += l->sc.jobs.teams[i].quota;
+	for (int i = 0; i < l->sc.nfleet; i++)
+		if (l->sc.fleet[i].use != USE_SERVING)
+			room += l->sc.fleet[i].max;
+	if (sum <= room)
+		return STATUS_OK;
+	return scenario_load_warn(l, list, "the teams' quotas sum to %d instances, more than the %d of the fleet "
+				  "entries for jobs; the quota beyond them can never be used", sum, room);
+}
+
 int scenario_load_teams(struct load *l, const struct scenario_yaml_ref *jobs)
 {
 	struct scenario_jobs *sj = &l->sc.jobs;
@@ -109,6 +125,8 @@ int scenario_load_teams(struct load *l, const struct scenario_yaml_ref *jobs)
 			if ((rc = read_team(l, &e, i)))
 				return rc;
 		}
+		if ((rc = check_quotas(l, &list)))
+			return rc;
 		scenario_yaml_child(jobs, "trace", &r);
 		if (r.node)
 			return scenario_yaml_fail(&l->y, &r, "a jobs trace has no team column; expected the jobs in "

@@ -235,6 +235,21 @@ START_TEST(loader_defaults)
 	ck_assert_int_eq(sc.jobs.list[0].priority, 77);
 	ck_assert_int_eq(sc.jobs.list[1].team, 0);
 	ck_assert_int_eq(sc.jobs.list[1].priority, 5);
+	ck_assert_ptr_null(strstr(sc.warnings ? sc.warnings : "", "quotas"));
+	scenario_fini(&sc);
+}
+END_TEST
+
+/* Quotas summing past the jobs entries (5 > 4) are a warning. */
+START_TEST(quotas_beyond_fleet_warn)
+{
+	struct scenario sc;
+
+	parse_ok(&sc, HEAD("1d", "4")
+		 "  teams:\n    - {name: a, quota: 3}\n    - {name: b, quota: 2}\n"
+		 "  list:\n    - {team: a, instances: 1, work_instance_hours: 1, submit: 0}\n", NULL, 0);
+	ck_assert_ptr_nonnull(sc.warnings);
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "the teams' quotas sum to 5 instances, more than the 4"));
 	scenario_fini(&sc);
 }
 END_TEST
@@ -245,6 +260,7 @@ static Suite *jobs_teams_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, loader_defaults);
+	tcase_add_test(tc, quotas_beyond_fleet_warn);
 	tcase_add_test(tc, idle_quota_lent_by_weight);
 	tcase_add_test(tc, borrow_limit_binds);
 	tcase_add_test(tc, fcfs_ignores_weights);
