@@ -116,6 +116,8 @@ int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, str
 		if (!(job->rng = rng_new(sc->seed, name)))
 			goto out_fini;
 	}
+	if (jobs_teams_init(j) != STATUS_OK)
+		goto out_fini;
 	fleet_set_user(f, FLEET_USER_JOBS, &(struct fleet_user){
 		.up = user_up, .down = user_down, .reclaim = user_reclaim, .ctx = j });
 	return STATUS_OK;
@@ -134,6 +136,7 @@ void jobs_fini(struct jobs *j)
 	free(j->slots);
 	free(j->gang);
 	free(j->completion_s);
+	jobs_teams_fini(j);
 	j->job = NULL;
 	j->queue = j->owner = j->slots = j->gang = NULL;
 	j->completion_s = NULL;
@@ -179,6 +182,7 @@ static void book_held(struct jobs *j, const struct job *job, int64_t until)
 	if (job->nheld == 0)
 		return;
 	j->held_inst_us += (double)job->nheld * (double)(until - job->held_since_us);
+	jobs_teams_held(j, job, (double)job->nheld * (double)(until - job->held_since_us));
 	meter_job_held(j->meter, j->fleet->group[job->group].kind, job->nheld, job->held_since_us, until);
 }
 
@@ -190,6 +194,7 @@ void jobs_release(struct jobs *j, struct job *job, int gone, const char *why)
 	int64_t until = j->eng->now_us < j->horizon_us ? j->eng->now_us : j->horizon_us;
 
 	book_held(j, job, until);
+	jobs_teams_drop(j, job);
 	for (int k = 0; k < job->nheld; k++) {
 		int idx = job->held[k];
 		struct instance *in = &f->pool[idx];
@@ -466,6 +471,18 @@ static void user_up(void *ctx, int idx)
 		jobs_restart(j, job);
 }
 
+/* Team shares: a lender reclaims its quota, or a higher priority of the team needs room (jobs_teams.c;
+ * SOURCES.md [hp-reclaim], [hp-preempt-priority]). Like a reclaimed instance: the work since the last
+ * checkpoint is lost (a checkpoint under way too), the instances go at once, the job queues again. */
+void jobs_preempt(struct jobs *j, struct job *job, const char *why)
+{
+	j->preemptions++;
+	jobs_log(j, job, "job_preempt", why);
+	rollback(j, job);
+	jobs_release(j, job, -1, "job preempted");
+	jobs_enqueue(j, job);
+}
+
 void jobs_switch(struct jobs *j, struct job *job)
 {
 	if (job->od_only)
@@ -508,6 +525,7 @@ int jobs_start(struct jobs *j)
 
 void jobs_close(struct jobs *j, int64_t horizon_us)
 {
+	jobs_teams_close(j, horizon_us);
 	engine_cancel(j->eng, &j->kick);
 	engine_cancel(j->eng, &j->retry);
 	for (int i = 0; i < j->n; i++) {

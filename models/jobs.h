@@ -73,6 +73,9 @@
  * switches: periodic checkpoints are not logged), job_interrupt, job_failure, job_resume, job_switch
  * (deadline_spot), job_end, job_missed_deadline, job_terminated.
  *
+ * Team shares (jobs.teams; jobs_teams.c): the walk admits jobs by team quota, lends idle quota and preempts
+ * (job_preempt: back to the last checkpoint, release, queue again); see jobs_teams.c.
+ *
  * Memory: everything is allocated by jobs_init; nothing per event.
  */
 #ifndef GPUCAP_JOBS_H
@@ -122,6 +125,8 @@ struct job {
 	bool saving;                  /* leaving: after a checkpoint (true) or at once */
 	bool od_only;                 /* deadline_spot: switched to on-demand for good */
 	bool wanted_plan;             /* its last placement attempt found no room on a training plan */
+	bool counted;                 /* its instances count in its team's use (jobs_teams.c) */
+	bool passed;                  /* teams walk: tried and not placed in this walk */
 	struct event phase;           /* the end of the current phase (or the submission) */
 	struct event failure;         /* the next node failure */
 	struct event wake;            /* the policy's wake-up (deadline_spot) */
@@ -136,6 +141,14 @@ struct jobs_policy_ops {
 	int (*choose)(struct jobs *j, struct job *job);
 	/* The job's saved progress, placement or queueing changed: re-arm what the policy watches. May be NULL. */
 	void (*update)(struct jobs *j, struct job *job);
+};
+
+/* One team's state (jobs_teams.c). */
+struct jobs_team {
+	int used;                     /* instances its jobs hold (own quota and borrowed) */
+	double borrowed_inst_us;      /* integral of max(0, used - quota), instance-microseconds */
+	double held_inst_us;          /* instances its jobs held, instance-microseconds, within the horizon */
+	uint64_t preempted;           /* its jobs preempted (by a lender's reclaim or a higher priority) */
 };
 
 struct jobs {
@@ -165,6 +178,11 @@ struct jobs {
 	double *completion_s;         /* completion times of ended jobs, owned (n slots) */
 	int64_t horizon_us;
 	bool closed;
+	/* team shares (jobs_teams.c): NULL without jobs.teams */
+	struct jobs_team *team;       /* owned, sc->jobs.nteams */
+	int *snap;                    /* the queue at the start of a teams walk, owned (n slots) */
+	int64_t team_since_us;        /* borrowed_inst_us integrated up to here */
+	uint64_t preemptions;         /* jobs preempted (both kinds) */
 };
 
 /* The policies. */
@@ -186,6 +204,9 @@ int jobs_start(struct jobs *j);
 void jobs_close(struct jobs *j, int64_t horizon_us);
 
 void jobs_fini(struct jobs *j);
+
+/* Append the per-team metrics (jobs_teams_report.c); returns the new count. */
+int jobs_teams_report(const struct jobs *j, struct sink_metric *list, int n);
 
 /* Append the jobs metrics to list (at n of METER_MAX_METRICS); returns the new count. After meter_settle. */
 int jobs_report(const struct jobs *j, struct sink_metric *list, int n);

@@ -29,4 +29,19 @@ void jobs_release(struct jobs *j, struct job *job, int gone, const char *why);
 /* Tell the policy job's saved progress, placement or queueing changed. */
 void jobs_update_policy(struct jobs *j, struct job *job);
 
+/* Try to place job (queued) now; true if placed and dequeued (jobs_queue.c). */
+bool jobs_try(struct jobs *j, struct job *job);
+
+/* Preempt job (it holds instances): back to its last checkpoint, release, rejoin the queue (jobs.c). */
+void jobs_preempt(struct jobs *j, struct job *job, const char *why);
+
+/* Team shares (jobs_teams.c; every call does nothing without teams, except the walk). */
+int jobs_teams_init(struct jobs *j);
+void jobs_teams_fini(struct jobs *j);
+void jobs_teams_take(struct jobs *j, struct job *job);  /* job took its instances */
+void jobs_teams_drop(struct jobs *j, struct job *job);  /* job releases them */
+void jobs_teams_held(struct jobs *j, const struct job *job, double inst_us);  /* instance-us job held */
+void jobs_teams_walk(struct jobs *j);
+void jobs_teams_close(struct jobs *j, int64_t horizon_us);
+
 #endif

@@ -120,6 +120,7 @@ static bool place(struct jobs *j, struct job *job, int g)
 
 	job->group = g;
 	job->held_since_us = j->eng->now_us;
+	jobs_teams_take(j, job);
 	if (jobs_self_managed(grp)) {
 		for (int i = grp->first; i < grp->first + grp->max && job->nheld < n; i++)
 			if (idle(j, i))
@@ -152,7 +153,26 @@ static void retry_when_backoff_ends(struct jobs *j)
 		jobs_schedule(j, &j->retry, t, on_retry);
 }
 
-/* Walk the queue once (jobs.h, "Queue"). */
+/* Try to place job now: true if it was placed (and left the queue); otherwise the entries it wanted block
+ * the jobs behind it in this walk (no backfilling). */
+bool jobs_try(struct jobs *j, struct job *job)
+{
+	int g;
+
+	j->tried = 0;
+	g = j->policy->choose(j, job);
+	if (g >= 0 && place(j, job, g)) {
+		jobs_dequeue(j, job);
+		return true;
+	}
+	if (g >= 0)
+		j->tried |= UINT64_C(1) << g;
+	job->wanted_plan = (j->tried & j->plans) != 0;
+	j->blocked |= j->tried;
+	return false;
+}
+
+/* Walk the queue once (jobs.h, "Queue"); with teams, jobs_teams.c walks it. */
 static void on_kick(struct engine *eng, struct event *ev)
 {
 	struct jobs *j = container_of(ev, struct jobs, kick);
@@ -160,20 +180,11 @@ static void on_kick(struct engine *eng, struct event *ev)
 
 	(void)eng;
 	j->blocked = 0;
-	while (k < j->nqueued) {
-		struct job *job = &j->job[j->queue[k]];
-		int g;
-		j->tried = 0;
-		g = j->policy->choose(j, job);
-		if (g >= 0 && place(j, job, g)) {
-			jobs_dequeue(j, job);
-			continue;
-		}
-		if (g >= 0)
-			j->tried |= UINT64_C(1) << g;
-		job->wanted_plan = (j->tried & j->plans) != 0;
-		j->blocked |= j->tried;
-		k++;
+	if (j->team) {
+		jobs_teams_walk(j);
+	} else {
+		while (k < j->nqueued)
+			k += !jobs_try(j, &j->job[j->queue[k]]);
 	}
 	retry_when_backoff_ends(j);
 }

@@ -52,7 +52,7 @@ int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 	}
 	n = meter_put(list, n, "jobs_gpu_hours_paid", paid);
 	n = meter_put(list, n, "jobs_gpu_hours_idle", paid - held);
-	return n;
+	return jobs_teams_report(j, list, n);
 }
 
 bool jobs_conserved(const struct jobs *j, char *why, size_t n)

@@ -385,6 +385,31 @@ enum job_policy {
 	                              on-demand, then Spot */
 };
 
+#define JOB_TEAMS_MAX 8               /* teams in `jobs.teams` (each adds its metrics) */
+#define JOB_CLASSES_MAX 10            /* priority classes (HyperPod: up to 10, SOURCES.md [hp-cluster-policy]) */
+
+/* How a team shares its idle quota (`lending`; SOURCES.md [hp-lending]). */
+enum team_lending {
+	TEAM_LEND_AND_BORROW,        /* default */
+	TEAM_LEND,                   /* lends its idle quota, never borrows */
+	TEAM_DONT_LEND               /* neither */
+};
+
+/* A team of `jobs.teams` (SageMaker HyperPod task governance; README "Team shares"). */
+struct job_team {
+	char name[32];               /* `name`: letters, digits, '_' or '-' (it names metrics) */
+	int quota;                   /* `quota`: instances of the jobs entries the team is entitled to, >= 0 */
+	int weight;                  /* `fair_share_weight`: 0-100, default 0 */
+	enum team_lending lending;   /* `lending`, default lend_and_borrow */
+	int borrow_limit_pct;        /* `borrow_limit`: 1-500 percent of the team's quota, default 50 */
+};
+
+/* A priority class of `jobs.priority_classes`. */
+struct job_class {
+	char name[32];               /* `name` */
+	int weight;                  /* `weight`: 0-100, higher goes first and preempts lower in its team */
+};
+
 /* One training or batch job: a row of `jobs.list` or of the `jobs.trace` CSV. */
 struct job_spec {
 	char name[64];               /* `name`; default "job-<row>" */
@@ -397,7 +422,9 @@ struct job_spec {
 	int64_t ckpt_cost_us;        /* `checkpoint_cost`: a checkpoint pauses computing this long, >= 0 */
 	int64_t restart_us;          /* `restart_overhead`: instances up to computing again (load the last
 	                                checkpoint), also paid at the first start, >= 0 */
-	int priority;                /* `priority`: higher goes first from the queue; ties: submit, then row */
+	int priority;                /* `priority`: higher goes first from the queue; ties: submit, then row; with
+	                                `priority_class`, the class's weight */
+	int team;                    /* `team`: index in scenario_jobs.teams; -1 without teams (jobs_teams.c) */
 	int line, col;               /* where it was written (its list item or CSV row), for messages */
 };
 
@@ -417,6 +444,12 @@ struct scenario_jobs {
 	                                + this; default 0 */
 	int64_t max_pending_us;      /* `jobs.max_pending`: a job waiting this long for a training plan is
 	                                terminated (InsufficientCapacityError), default 2 days */
+	struct job_team teams[JOB_TEAMS_MAX];  /* `jobs.teams` (jobs_teams.c); nteams = 0: no team shares */
+	int nteams;
+	struct job_class classes[JOB_CLASSES_MAX];  /* `jobs.priority_classes` */
+	int nclasses;
+	bool fair_share;             /* `jobs.fair_share`: idle quota by fair-share weight (default true) or
+	                                first-come first-served */
 };
 
 struct scenario {

@@ -163,7 +163,7 @@ static int read_name(struct reader *r, struct job_spec *j)
 /* The current row as a job, checked, appended. */
 static int end_row(struct reader *r)
 {
-	struct job_spec j = { .deadline_us = INT64_MAX, .line = r->rline, .col = 1 };
+	struct job_spec j = { .deadline_us = INT64_MAX, .team = -1, .line = r->rline, .col = 1 };
 	char msg[DIAG_MSG_MAX];
 	int rc;
 

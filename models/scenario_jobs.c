@@ -26,12 +26,15 @@
 #define SHARE_NOTICE_US (120 * S_US)         /* jobs leaving a shared reservation (SOURCES.md [share-by-hours]) */
 
 static const char *const jobs_keys[] = { "policy", "switch_margin", "max_pending", "failures", "list", "trace",
-	NULL };
+	"teams", "priority_classes", "fair_share", NULL };
 static const char *const failure_keys[] = { "per_instance_hour", "recovery", "replacement", "restart_delay",
 	NULL };
 /* the keys of a job, also the CSV's column names (scenario_jobfile.c), in this order */
 static const char *const job_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
 	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", NULL };
+/* a list item's keys: the CSV's, then the team-share ones (scenario_teams.c) */
+static const char *const job_list_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
+	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", "team", "priority_class", NULL };
 static const char *const policy_names[] = { "on_demand", "spot", "deadline_spot", "reserved_first" };
 static const char *const recovery_names[] = { "automatic", "none" };
 static const char *const use_names[] = { "serving", "jobs", "shared" };
@@ -307,7 +310,9 @@ static int read_job_timing(struct load *l, const struct scenario_yaml_ref *e, st
 			return rc;
 	}
 	scenario_yaml_child(e, "priority", &r);
-	return scenario_load_int(l, &r, -MAX_PRIORITY, MAX_PRIORITY, &j->priority);
+	if ((rc = scenario_load_int(l, &r, -MAX_PRIORITY, MAX_PRIORITY, &j->priority)))
+		return rc;
+	return scenario_load_job_team(l, e, j);
 }
 
 /* When the job is submitted and due, checked; a job submitted at or after the horizon is a warning. */
@@ -347,7 +352,7 @@ static int read_job(struct load *l, const struct scenario_yaml_ref *e, int index
 	*j = (struct job_spec){ .deadline_us = INT64_MAX };
 	scenario_yaml_where(e, &j->line, &j->col);
 	snprintf(j->name, sizeof j->name, "job-%d", index + 1);
-	if ((rc = scenario_yaml_mapping(&l->y, e, job_keys, NULL, NULL)))
+	if ((rc = scenario_yaml_mapping(&l->y, e, job_list_keys, NULL, NULL)))
 		return rc;
 	scenario_yaml_child(e, "name", &r);
 	if ((rc = scenario_yaml_string(&l->y, &r, j->name, sizeof j->name)) ||
@@ -476,7 +481,7 @@ int scenario_load_jobs(struct load *l)
 		return STATUS_OK;
 	if ((rc = scenario_yaml_mapping(&l->y, &jobs, jobs_keys, NULL, NULL)) ||
 	    (rc = read_policy(l, &jobs, &policy)) || (rc = read_failures(l, &jobs)) ||
-	    (rc = check_fleet(l, &jobs, &policy)))
+	    (rc = check_fleet(l, &jobs, &policy)) || (rc = scenario_load_teams(l, &jobs)))
 		return rc;
 	scenario_yaml_child(&jobs, "list", &list);
 	scenario_yaml_child(&jobs, "trace", &trace);
@@ -496,6 +501,7 @@ int scenario_load_jobs(struct load *l)
 const struct scenario_load_names scenario_load_jobs_keys = SCENARIO_LOAD_KEYS(jobs_keys);
 const struct scenario_load_names scenario_load_failure_keys = SCENARIO_LOAD_KEYS(failure_keys);
 const struct scenario_load_names scenario_load_job_keys = SCENARIO_LOAD_KEYS(job_keys);
+const struct scenario_load_names scenario_load_job_list_keys = SCENARIO_LOAD_KEYS(job_list_keys);
 const struct scenario_load_names scenario_load_job_policy_names = SCENARIO_LOAD_NAMES(policy_names);
 const struct scenario_load_names scenario_load_recovery_names = SCENARIO_LOAD_NAMES(recovery_names);
 const struct scenario_load_names scenario_load_use_names = SCENARIO_LOAD_NAMES(use_names);

@@ -280,6 +280,12 @@ int scenario_load_jobs(struct load *l);
 /* Append the rows of the CSV at l->sc.jobs.trace (named by the key at trace) to l->sc.jobs.list. */
 int scenario_load_jobfile(struct load *l, const struct scenario_yaml_ref *trace);
 
+/* `jobs.teams`, `jobs.priority_classes` and `jobs.fair_share` (scenario_teams.c), before the list. */
+int scenario_load_teams(struct load *l, const struct scenario_yaml_ref *jobs);
+
+/* A list job's `team` (required with teams) and `priority_class` (its weight becomes j->priority). */
+int scenario_load_job_team(struct load *l, const struct scenario_yaml_ref *e, struct job_spec *j);
+
 /* Append *j to l->sc.jobs.list (at most MAX_JOBS in all; r places the message when there are more). */
 int scenario_jobs_append(struct load *l, const struct scenario_yaml_ref *r, const struct job_spec *j);
 
@@ -387,7 +393,10 @@ extern const struct scenario_load_names scenario_load_startup_keys, scenario_loa
 /* scenario_jobs.c */
 extern const struct scenario_load_names scenario_load_jobs_keys, scenario_load_failure_keys,
 	scenario_load_job_keys, scenario_load_job_policy_names, scenario_load_recovery_names,
-	scenario_load_use_names;
+	scenario_load_use_names, scenario_load_job_list_keys;
+/* scenario_teams.c */
+extern const struct scenario_load_names scenario_load_team_keys, scenario_load_class_keys,
+	scenario_load_lending_names;
 extern const struct scenario_yaml_bounds *const scenario_load_work, *const scenario_load_failure_rate;
 /* scenario_mode.c */
 extern const struct scenario_load_names scenario_load_mode_names, scenario_load_fluid_keys;

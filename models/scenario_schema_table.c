@@ -541,10 +541,33 @@ static const struct scenario_schema_key job_entries[] = {
 	{ DUR_("restart_overhead", 0, false, MAX_JOB_US), .dflt = "0", .desc = "from instances up to "
 	  "computing again, also at the first start" },
 	{ INT_("priority", -MAX_PRIORITY, MAX_PRIORITY), .dflt = "0", .desc = "higher leaves the queue first" },
+	{ STR_("team", 64), .desc = "with jobs.teams (required then): the team the job belongs to" },
+	{ STR_("priority_class", 64), .desc = "a class of jobs.priority_classes: the priority becomes its weight "
+	  "(not with priority)" },
 	END };
-static const struct scenario_schema_map job_map = { "jobs.list", &scenario_load_job_keys,
+static const struct scenario_schema_map job_map = { "jobs.list", &scenario_load_job_list_keys,
 	.entries = job_entries };
 static const struct scenario_schema_key job_item = { MAP_(NULL, job_map), .desc = "a job" };
+
+static const struct scenario_schema_key team_entries[] = {
+	{ STR_("name", 32), REQ, .desc = "the team's name (letters, digits, '_' or '-'; it names metrics)" },
+	{ INT_("quota", 0, MAX_INSTANCES), REQ, .desc = "instances of the jobs entries the team is entitled to" },
+	{ INT_("fair_share_weight", 0, 100), .dflt = "0", .desc = "idle quota is lent in proportion to it; 0 "
+	  "gets only what weighted teams leave" },
+	{ CHOICE_("lending", scenario_load_lending_names), .dflt = "\"lend_and_borrow\"", .desc = "whether the "
+	  "team's idle quota is lent, and whether it borrows" },
+	{ INT_("borrow_limit", 1, 500), .dflt = "50", .desc = "at most this percent of the team's quota borrowed" },
+	END };
+static const struct scenario_schema_map team_map = { "jobs.teams", &scenario_load_team_keys,
+	.entries = team_entries };
+static const struct scenario_schema_key team_item = { MAP_(NULL, team_map), .desc = "a team" };
+static const struct scenario_schema_key class_entries[] = {
+	{ STR_("name", 32), REQ, .desc = "the class's name" },
+	{ INT_("weight", 0, 100), REQ, .desc = "higher goes first and preempts lower within a team" },
+	END };
+static const struct scenario_schema_map class_map = { "jobs.priority_classes", &scenario_load_class_keys,
+	.entries = class_entries };
+static const struct scenario_schema_key class_item = { MAP_(NULL, class_map), .desc = "a priority class" };
 
 static const struct scenario_schema_key jobs_entries[] = {
 	{ CHOICE_("policy", scenario_load_job_policy_names), .dflt = "\"on_demand\"", .desc = "where jobs run "
@@ -557,6 +580,11 @@ static const struct scenario_schema_key jobs_entries[] = {
 	{ LIST_("list", 1, MAX_JOBS, job_item), .desc = "the jobs (list, trace or both)" },
 	{ STR_("trace", SCENARIO_PATH_MAX), .desc = "a CSV of jobs, one per row, added to the list (relative "
 	  "to the scenario's folder)" },
+	{ LIST_("teams", 1, JOB_TEAMS_MAX, team_item), .desc = "team shares of the jobs entries (README, \"Team "
+	  "shares\")" },
+	{ LIST_("priority_classes", 1, JOB_CLASSES_MAX, class_item), .desc = "named priorities for jobs" },
+	{ CHOICE_("fair_share", scenario_load_bool_names), .dflt = "true", .desc = "with teams: idle quota by "
+	  "fair-share weight (true) or first-come first-served" },
 	END };
 static const struct scenario_schema_map jobs_map = { "jobs", &scenario_load_jobs_keys,
 	.entries = jobs_entries };

@@ -346,6 +346,22 @@ static void print_jobs(const struct world_report *rep)
 	printf("; %.1f of %.1f GPU-hours idle\n", get(rep, "jobs_gpu_hours_idle"), get(rep, "jobs_gpu_hours_paid"));
 }
 
+/* With jobs.teams: a line per team (models/jobs_teams_report.c). */
+static void print_teams(const struct scenario *sc, const struct world_report *rep)
+{
+	for (int t = 0; t < sc->jobs.nteams; t++) {
+		const char *n = sc->jobs.teams[t].name;
+		char k[6][80];
+		const char *what[6] = { "jobs_completed", "wait_mean_s", "wait_p95_s", "gpu_hours",
+					"borrowed_instance_hours", "cost_usd" };
+		for (int i = 0; i < 6; i++)
+			snprintf(k[i], sizeof k[i], "team_%s_%s", n, what[i]);
+		printf("  team %-6s %.0f completed, wait mean %.2f h, p95 %.2f h; %.1f GPU-hours, %.1f instance-hours "
+		       "borrowed; $%.2f\n", n, get(rep, k[0]), get(rep, k[1]) / 3600, get(rep, k[2]) / 3600,
+		       get(rep, k[3]), get(rep, k[4]), get(rep, k[5]));
+	}
+}
+
 static void print_summary(const struct scenario *sc, const struct world_report *rep, const char *db,
 			  int64_t run_id)
 {
@@ -382,6 +398,7 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	}
 	if (sc->jobs.n > 0)
 		print_jobs(rep);
+	print_teams(sc, rep);
 	if (sc->no_traffic)
 		printf("  cost       $%.2f total\n", get(rep, "cost_total_usd"));
 	else

@@ -288,7 +288,7 @@ START_TEST(bad_jobs)
 	parse_fails(join(jobs_yaml, "    - {instances: 1, work_instance_hours: 1, submit: 0, gpus: 8}\n"), NULL, 0,
 		    "t.yaml:10:57: jobs.list.1: unknown key 'gpus'; expected one of: name, instances, "
 		    "work_instance_hours, submit, deadline, checkpoint_interval, checkpoint_cost, restart_overhead, "
-		    "priority");
+		    "priority, team, priority_class");
 	parse_fails(join(jobs_yaml, "    - {instances: 1, work_instance_hours: 1, submit: 2025-12-31T00:00:00Z}\n"),
 		    NULL, 0, "t.yaml:10:54: jobs.list.1.submit: job 'job-2' is submitted at 2025-12-31T00:00:00Z, "
 		    "before the scenario start (2026-01-01T00:00:00Z); expected a time at or after the start, or a "
@@ -321,7 +321,7 @@ START_TEST(bad_policies_and_uses)
 	parse_fails(serving_only, NULL, 0, "t.yaml:6:1: jobs: no fleet entry is for jobs; expected at least one "
 		    "entry with use: jobs (or use: shared)");
 	parse_fails(join(jobs_yaml, "  polcy: spot\n"), NULL, 0, "t.yaml:10:3: jobs: unknown key 'polcy'; "
-		    "expected one of: policy, switch_margin, max_pending, failures, list, trace");
+		    "expected one of: policy, switch_margin, max_pending, failures, list, trace, teams, priority_classes, fair_share");
 	parse_fails("name: t\nhorizon: 1d\nserving: {instance_type: p5.48xlarge}\nfleet:\n"
 		    "  - {option: savings_plan, commit_usd_per_h: 10, use: jobs}\n"
 		    "  - {option: on_demand, use: jobs, max: 4}\n"
