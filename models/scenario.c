@@ -77,6 +77,7 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"scale_out_datapoints", "scale_in_datapoints", "also", /* target tracking's alarms, more policies */
 	"scale_from_zero", "capacity_unit",
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
+	"metric_delay_s", /* scenario_gpumetric.c */
 	NULL };
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
 	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", "provider", NULL };
@@ -85,7 +86,7 @@ static const char *const also_keys[] = { "metric", "target", NULL };  /* each of
 
 static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa", "predictive" };
 static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
-	"backlog_per_instance" };
+	"backlog_per_instance", "gpu_utilization", "gpu_memory_utilization" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
 static const char *const endpoint_names[] = { "realtime", "async" };
 
@@ -97,6 +98,15 @@ static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true }
 static const struct scenario_yaml_bounds rate_share_bounds = { 0, 1, false, false };   /* [0, 1] */
 static const struct scenario_yaml_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
 static const struct scenario_yaml_bounds invocations_target = { 0, MAX_TARGET_INVOCATIONS, true, false };
+/* GPU metrics: percent summed over GPUs; the loader narrows it to the type's GPUs (scenario_gpumetric.c) */
+static const struct scenario_yaml_bounds gpu_target = { 0, 100.0 * MAX_GPUS, true, false };
+
+/* The bounds of a target on metric m. */
+static const struct scenario_yaml_bounds *target_bounds(int m)
+{
+	return m == METRIC_CONCURRENCY ? &concurrency_target : m >= METRIC_GPU_UTIL ? &gpu_target :
+	       &invocations_target;
+}
 
 /* ---- small readers ----------------------------------------------------------------------------- */
 
@@ -589,15 +599,14 @@ static int read_autoscaling(struct load *l)
 	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 5, &policy)))
 		return rc;
 	scenario_yaml_child(as, "metric", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, 3, &metric)))
+	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, METRIC_KINDS, &metric)))
 		return rc;
 	l->sc.autoscaling.policy = (enum policy_kind)policy;
 	l->sc.autoscaling.metric = (enum metric_kind)metric;
 	scenario_yaml_child(as, "target", &r);
 	if (!r.node && (policy == POLICY_TARGET_TRACKING || policy == POLICY_HPA))
 		return scenario_yaml_missing(&l->y, as, "target", "the metric value to hold, such as 0.7");
-	if ((rc = scenario_yaml_number(&l->y, &r, metric == METRIC_CONCURRENCY ? &concurrency_target
-				       : &invocations_target, &l->sc.autoscaling.target)))
+	if ((rc = scenario_yaml_number(&l->y, &r, target_bounds(metric), &l->sc.autoscaling.target)))
 		return rc;
 	scenario_yaml_child(as, "min", &r);
 	l->min_given = r.node != NULL;
@@ -657,7 +666,7 @@ static int read_also(struct load *l)
 		scenario_yaml_item(&list, i, &e);
 		if ((rc = scenario_yaml_mapping(&l->y, &e, keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &e, "metric", "the policy's metric", &r)) ||
-		    (rc = scenario_yaml_choice(&l->y, &r, metric_names, 3, &metric)))
+		    (rc = scenario_yaml_choice(&l->y, &r, metric_names, METRIC_KINDS, &metric)))
 			return rc;
 		for (int k = -1; k < i; k++)
 			if ((enum metric_kind)metric == (k < 0 ? l->sc.autoscaling.metric : l->sc.autoscaling.also[k].metric))
@@ -665,8 +674,7 @@ static int read_also(struct load *l)
 							  "another metric");
 		l->sc.autoscaling.also[i].metric = (enum metric_kind)metric;
 		if ((rc = scenario_load_required(l, &e, "target", "the metric value to hold", &r)) ||
-		    (rc = scenario_yaml_number(&l->y, &r, metric == METRIC_CONCURRENCY ? &concurrency_target :
-					       &invocations_target, &l->sc.autoscaling.also[i].target)))
+		    (rc = scenario_yaml_number(&l->y, &r, target_bounds(metric), &l->sc.autoscaling.also[i].target)))
 			return rc;
 	}
 	l->sc.autoscaling.nalso = n;
@@ -741,7 +749,9 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||
 	    (rc = scenario_load_finish(l)))
 		return rc;
-	return scenario_load_mode(l);
+	if ((rc = scenario_load_mode(l)))
+		return rc;
+	return scenario_load_gpumetric(l);
 }
 
 /* A copy of len bytes of text, NUL-terminated; NULL when out of memory. */
@@ -913,3 +923,4 @@ const struct scenario_yaml_bounds *const scenario_load_type_fraction = &fraction
 const struct scenario_yaml_bounds *const scenario_load_rate_share = &rate_share_bounds;
 const struct scenario_yaml_bounds *const scenario_load_concurrency_target = &concurrency_target;
 const struct scenario_yaml_bounds *const scenario_load_invocations_target = &invocations_target;
+const struct scenario_yaml_bounds *const scenario_load_gpu_target = &gpu_target;

@@ -181,9 +181,15 @@ enum metric_kind {
 	METRIC_CONCURRENCY,  /* concurrency_per_instance: busy slots / slots in service, a fraction (in this
 	                        model also the busy-GPU fraction: an instance's GPUs are shared by its slots) */
 	METRIC_INVOCATIONS,  /* invocations_per_instance: arrivals per minute per instance in service */
-	METRIC_BACKLOG       /* backlog_per_instance: requests waiting per instance in service (the async
+	METRIC_BACKLOG,      /* backlog_per_instance: requests waiting per instance in service (the async
 	                        endpoint metric ApproximateBacklogSizePerInstance,
 	                        SOURCES.md [sm-backlog-metric]) */
+	METRIC_GPU_UTIL,     /* gpu_utilization: percent of time a GPU runs a request, summed over an
+	                        instance's GPUs (0-100 x GPUs), per instance in service; with copies, per copy
+	                        normalised to 0-100 (gpumetric.h, SOURCES.md [sm-gpu-metrics]) */
+	METRIC_GPU_MEM,      /* gpu_memory_utilization: percent of GPU memory held, summed likewise
+	                        (gpumetric.h, SOURCES.md [sm-gpu-metrics], [gpu-mem-prealloc]) */
+	METRIC_KINDS         /* how many */
 };
 
 /* The percentiles a percentile SLO may name (`slo.latency_p50_s` ...), in this order. */
@@ -583,6 +589,9 @@ struct scenario {
 		double kv_model_gb;       /* `kv_cache.model_gb`: the model's weights per instance, GB */
 		double kv_bytes_per_token;/* `kv_cache.bytes_per_token`: KV bytes one token holds */
 		double kv_utilization;    /* `kv_cache.utilization`: share of GPU memory usable, default 0.9 */
+		bool kv_preallocate;      /* `kv_cache.preallocate`: the server holds utilization x GPU memory from
+		                             an instance's first request on (default true), else a high-water
+		                             mark of the KV cache in use (gpumetric.h; scenario_gpumetric.c) */
 		/* prefix cache per instance (scenario_batching.c, README "Prefix caching"): token model and a trace
 		 * with hash ids only */
 		int64_t prefix_cache_blocks;  /* `prefix_cache_blocks`: blocks one instance's cache keeps, >= 1;
@@ -647,7 +656,12 @@ struct scenario {
 		                                   instances */
 		int min;                        /* `autoscaling.min`, >= 0 */
 		int max;                        /* `autoscaling.max`, >= min */
-		int64_t resolution_us;          /* `autoscaling.resolution_s`, metric period, default 60 s */
+		int64_t resolution_us;          /* `autoscaling.resolution_s`, metric period, default 60 s; with a
+		                                   GPU metric one of 10, 30, 60, 120, 180, 240, 300 s
+		                                   (SOURCES.md [sm-metric-publish-frequency]) */
+		int64_t metric_delay_us;        /* `autoscaling.metric_delay_s`: the policies see each period's
+		                                   metrics this much later, a whole number of periods, <= 1 h;
+		                                   default 0 (metriclag.h, SOURCES.md [cw-metric-delay]) */
 		int64_t scale_out_cooldown_us;  /* `autoscaling.scale_out_cooldown_s`, default 300 s */
 		int64_t scale_in_cooldown_us;   /* `autoscaling.scale_in_cooldown_s`, default 300 s */
 		double scale_in_margin;         /* `autoscaling.scale_in_margin`: scale in only below

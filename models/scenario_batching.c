@@ -23,7 +23,8 @@
 static const char *const batching_names[] = { "fixed", "continuous" };
 static const char *const prefill_names[] = { "whole", "chunked" };
 static const char *const routing_names[] = { "first_free", "cache_aware" };
-static const char *const kv_keys[] = { "gpu_memory_gb", "model_gb", "bytes_per_token", "utilization", NULL };
+static const char *const kv_keys[] = { "gpu_memory_gb", "model_gb", "bytes_per_token", "utilization",
+	"preallocate" /* scenario_gpumetric.c */, NULL };
 static const char *const reuse_keys[] = { "share", "conversations", "block_tokens", NULL };
 
 #define DEFAULT_REUSE_CONVERSATIONS 100  /* an assumption: SOURCES.md [prefix-reuse-synthetic] */

@@ -259,6 +259,13 @@ int scenario_load_finish(struct load *l);
 /* Read `mode` and `fluid` (last: fluid mode refuses, by key, the features it does not model). */
 int scenario_load_mode(struct load *l);
 
+/* ---- GPU metrics, in scenario_gpumetric.c -------------------------------------------------------- */
+
+/* Read serving.kv_cache.preallocate and autoscaling.metric_delay_s, and check the GPU metrics against the
+ * rest (last: needs serving, the KV cache, autoscaling, copies and the mode). */
+int scenario_load_gpumetric(struct load *l);
+#define SCENARIO_MAX_METRIC_DELAY_US (3600 * S_US)  /* autoscaling.metric_delay_s: at most 1 h */
+
 /* ---- jobs, in scenario_jobs.c and scenario_jobfile.c -------------------------------------------- */
 
 #define MAX_JOBS 100000        /* jobs in `jobs.list` and `jobs.trace` together */
@@ -350,7 +357,7 @@ extern const struct scenario_load_names scenario_load_top_keys, scenario_load_sl
 	scenario_load_interrupt_names, scenario_load_endpoint_names;
 extern const struct scenario_yaml_bounds *const scenario_load_type_price, *const scenario_load_type_fraction,
 	*const scenario_load_concurrency_target, *const scenario_load_invocations_target,
-	*const scenario_load_rate_share;
+	*const scenario_load_rate_share, *const scenario_load_gpu_target;
 /* scenario_workload.c */
 extern const struct scenario_load_names scenario_load_workload_keys, scenario_load_rate_step_keys,
 	scenario_load_sizes_keys, scenario_load_column_keys, scenario_load_decode_keys,

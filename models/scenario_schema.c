@@ -369,7 +369,8 @@ static void write_flat_variant(struct out *o, const struct scenario_schema_map *
 	jclose(o, '}');
 }
 
-/* autoscaling's target: (0, 1] for concurrency (the default metric), up to 1e9 for the others. */
+/* autoscaling's target: (0, 1] for concurrency (the default metric), up to 1e9 for the others, and for the
+ * GPU metrics up to 100 x the most GPUs an instance type has. */
 static void write_target_by_metric(struct out *o, const struct scenario_schema_map *m)
 {
 	const struct scenario_load_names *metric = find(m, "metric", -1)->names;
@@ -394,6 +395,24 @@ static void write_target_by_metric(struct out *o, const struct scenario_schema_m
 	jopen(o, "properties", '{');
 	jopen(o, "target", '{');
 	write_bounds(o, scenario_load_concurrency_target);
+	jclose(o, '}');
+	jclose(o, '}');
+	jclose(o, '}');
+	jclose(o, '}');
+	/* GPU metrics (scenario_gpumetric.c): percent summed over GPUs, at most 100 x the most GPUs */
+	jopen(o, NULL, '{');
+	jopen(o, "if", '{');
+	jopen(o, "properties", '{');
+	jopen(o, "metric", '{');
+	names_array(o, "enum", metric->names + METRIC_GPU_UTIL, metric->n - METRIC_GPU_UTIL, false);
+	jclose(o, '}');
+	jclose(o, '}');
+	raw(o, "required", "[\"metric\"]");
+	jclose(o, '}');
+	jopen(o, "then", '{');
+	jopen(o, "properties", '{');
+	jopen(o, "target", '{');
+	write_bounds(o, scenario_load_gpu_target);
 	jclose(o, '}');
 	jclose(o, '}');
 	jclose(o, '}');

@@ -296,6 +296,9 @@ static const struct scenario_schema_key kv_entries[] = {
 	{ NUM_("bytes_per_token", scenario_load_factor), REQ, .desc = "KV-cache bytes one token holds" },
 	{ NUM_("utilization", scenario_load_rate_share), .dflt = "0.9", .desc = "the share of GPU memory the "
 	  "server may use (vLLM gpu_memory_utilization)" },
+	{ CHOICE_("preallocate", scenario_load_bool_names), .dflt = "true", .desc = "for gpu_memory_utilization: "
+	  "the server holds utilization x GPU memory from an instance's first request on (vLLM), else the "
+	  "weights plus the KV cache's high-water mark" },
 	END };
 static const struct scenario_schema_map kv_map = { "serving.kv_cache", &scenario_load_kv_keys,
 	.entries = kv_entries };
@@ -649,12 +652,14 @@ static const struct scenario_schema_key autoscaling_entries[] = {
 	{ CHOICE_("metric", scenario_load_metric_names), .dflt = "\"concurrency_per_instance\"",
 	  .desc = "the metric the policy holds at target" },
 	{ NUM_("target", scenario_load_invocations_target), .required = P_TARGET, .desc = "the metric value to "
-	  "hold: concurrency (0, 1], the others (0, 1e9]" },
+	  "hold: concurrency (0, 1], GPU metrics (0, 100 x GPUs] (copies: (0, 100]), the others (0, 1e9]" },
+	{ DUR_("metric_delay_s", 0, false, H_US), .dflt = "0", .desc = "the policies see each period's metrics "
+	  "this much later: a whole number of periods (not with policy none)" },
 	{ INT_("min", 0, MAX_INSTANCES), .desc = "the least capacity (copies with serving.copies); default the "
 	  "reserved count" },
 	{ INT_("max", 0, MAX_INSTANCES), .desc = "the most capacity; default the sum of the fleet's max" },
 	{ DUR_("resolution_s", S_US, false, H_US), .desc = "how often the policy evaluates; default 60s (hpa: "
-	  "15s)" },
+	  "15s); with a GPU metric 10, 30, 60, 120, 180, 240 or 300s" },
 	{ DUR_("scale_out_cooldown_s", 0, false, DAY_US), .dflt = "\"300s\"", .desc = "the wait after a "
 	  "scale-out" },
 	{ DUR_("scale_in_cooldown_s", 0, false, DAY_US), .dflt = "\"300s\"", .desc = "the wait after a "
@@ -709,6 +714,7 @@ static const struct scenario_schema_only autoscaling_only[] = {
 	{ .key = "scale_in_datapoints", .variants = P(TARGET_TRACKING) },
 	{ .key = "also", .variants = P(TARGET_TRACKING) },
 	{ .key = "scale_from_zero", .variants = SCHEMA_ALL & ~P(NONE) },
+	{ .key = "metric_delay_s", .variants = SCHEMA_ALL & ~P(NONE) },
 	{ .key = NULL } };
 static const struct scenario_schema_map autoscaling_map = { "autoscaling", &scenario_load_autoscaling_keys,
 	"policy", &scenario_load_policy_names, autoscaling_only, NULL, true, autoscaling_entries, NULL };

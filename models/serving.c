@@ -9,6 +9,7 @@
 #include "convert.h"
 #include "diag.h"
 #include "fleet.h"
+#include "gpumetric.h"
 #include "prefcache.h"
 #include "status.h"
 #include "tracefile.h"
@@ -77,6 +78,7 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->nopen = 0;
 	s->refused_closed = 0;
 	s->sc = sc;
+	s->gm = NULL;
 	s->mixed = sc->ntypes > 1;
 	s->alone_scale = 1;
 	for (int i = 0; i < sc->nfleet; i++)  /* the fastest type serving requests: what no capacity beats */
@@ -500,6 +502,16 @@ static void busy(struct serving *s, int idx, int delta)
 		meter_type_busy(s->meter, s->eng->now_us, type_of(s, idx), kind_of(s, idx), delta);
 }
 
+/* Tell the GPU metrics, if measured, what instance idx holds now (gpumetric.h). */
+static void gm_note(struct serving *s, int idx)
+{
+	const struct instance *in = &s->fleet->pool[idx];
+
+	if (s->gm)
+		gpumetric_note(s->gm, s->eng->now_us, idx, type_of(s, idx), in->busy, in->cap,
+			       (s->open[idx / 64] >> (idx % 64)) & 1, s->kv_used ? s->kv_used[idx] : 0);
+}
+
 static void on_done(struct engine *eng, struct event *ev);
 
 static void unlink_inflight(struct instance *in, struct request *r)
@@ -663,6 +675,7 @@ static void start(struct serving *s, struct request *r, int idx)
 	if (in->inflight)
 		in->inflight->prev = r;
 	in->inflight = r;
+	gm_note(s, idx);
 	if (s->batch) {
 		serving_batch_start(s, r, idx);
 		return;
@@ -729,6 +742,7 @@ void serving_complete(struct serving *s, struct request *r)
 	unlink_inflight(in, r);
 	busy(s, idx, -1);
 	kv_reserve(s, r, idx, -1);
+	gm_note(s, idx);
 	if (s->mixed && r->arrival_us >= s->meter->warmup_us)
 		meter_type_served(s->meter, type_of(s, idx));
 	meter_served(s->meter, now, r->arrival_us, r->start_us - r->arrival_us, now - r->arrival_us,
@@ -869,6 +883,7 @@ void serving_set_capacity(struct serving *s, int idx, int slots)
 
 	in->cap = slots;
 	set_open(s, idx, in->state == INSTANCE_SERVING && in->cap > 0);
+	gm_note(s, idx);
 	if (in->state == INSTANCE_SERVING && in->busy < in->cap)
 		set_free(s, idx);
 	else
@@ -889,6 +904,7 @@ void serving_instance_down(struct serving *s, int idx)
 	prefix_forget(s, idx);
 	clear_free(s, idx);
 	set_open(s, idx, false);
+	gm_note(s, idx);
 	kv_check_limited(s);
 }
 
@@ -935,6 +951,7 @@ void serving_reclaim(struct serving *s, int idx)
 		r = next;
 	}
 	assert(in->busy == 0);
+	gm_note(s, idx);
 	/* a requeued head may be past its deadline already: let the timer see to it now */
 	engine_cancel(s->eng, &s->timeout);
 	dispatch(s);

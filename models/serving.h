@@ -54,6 +54,7 @@
 #include "workload.h"
 
 struct fleet;
+struct gpumetric;
 struct prefcache;
 
 /* A request's prefix block ids are kept in chunks of HASH_CHUNK_IDS (512 bytes a chunk), linked by handle
@@ -147,6 +148,9 @@ struct serving {
 	uint64_t pc_blocks;         /* blocks looked up at measured admissions */
 	uint64_t pc_hits;           /* of those, leading blocks the cache held */
 	uint64_t pc_saved;          /* prompt tokens their prefill skipped */
+
+	struct gpumetric *gm;       /* told every change of an instance's requests, slots, openness and KV
+	                               tokens (gpumetric.h); NULL = GPU metrics not measured; kept */
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */

@@ -126,6 +126,9 @@ static double reach_without_waiting(const struct scenario *sc, enum metric_kind 
 			return sc->serving.slots * 60.0 / sc->service.mean_s;
 		return NAN;
 	case METRIC_BACKLOG: return NAN; /* counts waiting requests: waiting is what it scales on */
+	case METRIC_GPU_UTIL: /* any request busies its GPUs: no bound below saturation (gpumetric.h) */
+	case METRIC_GPU_MEM:  /* held memory, not load */
+	case METRIC_KINDS: return NAN;
 	}
 	return NAN;
 }

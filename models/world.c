@@ -13,7 +13,9 @@
 #include "engine.h"
 #include "fleet.h"
 #include "fluid.h"
+#include "gpumetric.h"
 #include "jobs.h"
+#include "metriclag.h"
 #include "policy.h"
 #include "serving.h"
 #include "savings.h"
@@ -32,6 +34,9 @@ struct world {
 	struct copies copies;        /* model copies: what the policies scale when sc->copies.enabled */
 	struct jobs jobs;            /* training and batch jobs, when sc->jobs.n > 0 */
 	struct fluid fluid;          /* mode: fluid's periodic tick, in place of the requests (fluid.h) */
+	struct gpumetric gm;         /* GPU metrics (gpumetric.h), when gm_on */
+	bool gm_on;                  /* a policy uses a GPU metric */
+	struct metriclag lag;        /* autoscaling.metric_delay_s (metriclag.h); periods 0 = none */
 	struct policy *policy;       /* owned; NULL for `none` */
 	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
 	int nalso;
@@ -171,7 +176,7 @@ static double ready_units(struct world *w, double service)
 
 /* Every metric over the period since the previous evaluation, by metric kind (NaN when nothing was in
  * service), and in *ready the instances (with copies: copies) in service on average over it. */
-static void measure_all(struct world *w, double metric[3], double *ready)
+static void measure_all(struct world *w, double metric[METRIC_KINDS], double *ready)
 {
 	struct meter *m = &w->meter;
 	double busy = m->busy_slot_us_all - w->busy_at_eval;
@@ -190,7 +195,10 @@ static void measure_all(struct world *w, double metric[3], double *ready)
 	w->slots_at_eval = m->types.service_slot_us;
 	w->arrivals_at_eval = m->arrivals;
 	w->queued_at_eval = m->queued_us;
-	metric[METRIC_CONCURRENCY] = metric[METRIC_INVOCATIONS] = metric[METRIC_BACKLOG] = NAN;
+	for (int k = 0; k < METRIC_KINDS; k++)
+		metric[k] = NAN;
+	if (w->gm_on)  /* over its own instances counted (gpumetric.h) */
+		gpumetric_take(&w->gm, w->eng.now_us, &metric[METRIC_GPU_UTIL], &metric[METRIC_GPU_MEM]);
 	*ready = service > 0 ? service / span_us : 0;
 	if (w->sc->autoscaling.capacity_unit != UNIT_INSTANCES && service > 0)
 		*ready = ready_units(w, service) / span_us;  /* in autoscaling's unit, like the capacity */
@@ -287,7 +295,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	struct world *w = container_of(ev, struct world, evaluate);
 	struct policy_input in;
 	struct policy_decision out;
-	double arrivals, busy_us, metric[3];
+	double arrivals, busy_us, metric[METRIC_KINDS];
 
 	meter_advance(&w->meter, eng->now_us);
 	/* the period's arrivals and busy time, read before measure() moves the marks to now */
@@ -298,6 +306,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 	in.slots = w->sc->serving.slots;
 	in.now_us = eng->now_us;
 	measure_all(w, metric, &in.ready);
+	metriclag_push(&w->lag, metric);  /* SOURCES.md [cw-metric-delay]: the policies see them late */
 	if (scale_from_zero(w, eng->now_us))
 		goto next;
 	in.metric = metric[w->sc->autoscaling.metric];
@@ -507,6 +516,24 @@ static void serving_user_reclaim(void *ctx, int idx)
 	serving_reclaim(&((struct world *)ctx)->serving, idx);
 }
 
+/* The GPU metrics when a policy uses one, and the metrics' delay (scenario_gpumetric.c). */
+static int setup_gpu_metrics(struct world *w, const struct scenario *sc)
+{
+	int rc;
+
+	for (int i = -1; i < sc->autoscaling.nalso && sc->autoscaling.policy != POLICY_NONE; i++) {
+		enum metric_kind m = i < 0 ? sc->autoscaling.metric : sc->autoscaling.also[i].metric;
+		w->gm_on |= m == METRIC_GPU_UTIL || m == METRIC_GPU_MEM;
+	}
+	if (w->gm_on) {
+		if ((rc = gpumetric_init(&w->gm, sc, fleet_capacity(&w->fleet))))
+			return rc;
+		w->serving.gm = &w->gm;
+	}
+	return metriclag_init(&w->lag, (int)(sc->autoscaling.metric_delay_us / sc->autoscaling.resolution_us),
+			      METRIC_KINDS);
+}
+
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
 {
 	int rc;
@@ -564,6 +591,8 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		.up = serving_user_up, .down = serving_user_down, .reclaim = serving_user_reclaim, .ctx = w });
 	if (sc->jobs.n > 0 && (rc = jobs_init(&w->jobs, sc, &w->eng, &w->meter, &w->fleet)) != STATUS_OK)
 		return rc;
+	if ((rc = setup_gpu_metrics(w, sc)))
+		return rc;
 	w->policy = policy_new(sc, &rc);
 	if (rc)
 		return rc;
@@ -590,6 +619,9 @@ static void teardown(struct world *w)
 	if (w->sc->copies.enabled)
 		copies_fini(&w->copies);
 	serving_fini(&w->serving);
+	if (w->gm_on)
+		gpumetric_fini(&w->gm);
+	metriclag_fini(&w->lag);
 	if (w->sc->jobs.n > 0)
 		jobs_fini(&w->jobs);
 	fleet_fini(&w->fleet);
