@@ -41,6 +41,7 @@ invocation-metric | autoscaling.metric autoscaling.target autoscaling.resolution
 cooldown-raise | autoscaling.scale_out_cooldown_s | first_out wrong == right; violations wrong > right
 target-raise | autoscaling.target | first_out wrong == 4380; first_out right == 3780; violations wrong > right
 scheduled-spike | autoscaling.policy autoscaling.schedule.1.max | scale_outs wrong == 0; scale_outs right > 0; violations wrong > right * 2
+gpu-memory-metric | autoscaling.metric autoscaling.target | late_scale_ins wrong == 0; late_scale_ins right > 0; final_below_peak wrong == 0; final_below_peak right > 0; cost wrong > right
 scale-in-cooldown | autoscaling.scale_in_cooldown_s | scale_ins wrong > right; scale_actions wrong > right; launches wrong > right; violations wrong > right
 '
 # The traps are example scenarios too: the editor comment on their first line, valid against the schema.
@@ -122,10 +123,18 @@ def run(name, variant, seed):
     con = sqlite3.connect(db)
     m = dict(con.execute("select name, value from metrics"))
     first = con.execute("select min(t_s) from events where kind = 'scale_out'").fetchone()[0]
+    # after the last scale-out: how many scale-ins, and how far below the peak the desired capacity ends
+    last_out = con.execute("select max(t_s) from events where kind = 'scale_out'").fetchone()[0]
+    late_ins = con.execute("select count(*) from events where kind = 'scale_in' and t_s > ?",
+                           (-1.0 if last_out is None else last_out,)).fetchone()[0]
+    final = con.execute("select count from events where kind in ('scale_out', 'scale_in') "
+                        "order by seq desc limit 1").fetchone()
     return {"cost": m["cost_total_usd"], "violations": m["slo_violations"],
             "violation_rate": m["slo_violation_rate"], "scale_outs": m["scale_out_actions"],
             "scale_ins": m["scale_in_actions"], "scale_actions": m["scale_out_actions"] + m["scale_in_actions"],
-            "launches": m["launches"], "first_out": math.inf if first is None else first}
+            "launches": m["launches"], "first_out": math.inf if first is None else first,
+            "late_scale_ins": late_ins,
+            "final_below_peak": 0 if final is None else m["instances_peak"] - final[0]}
 
 OPS = {">": lambda x, y: x > y, ">=": lambda x, y: x >= y, "<": lambda x, y: x < y, "<=": lambda x, y: x <= y,
        "==": lambda x, y: x == y}
