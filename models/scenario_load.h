@@ -192,6 +192,7 @@ int scenario_load_models(struct load *l);
 /* `serving.partitions` and the models' `partition`, checked against the serving type's GPU; and what
  * several models cannot be combined with. After everything else. */
 int scenario_load_partitions(struct load *l);
+extern const struct scenario_load_names scenario_load_model_keys, scenario_load_partitions_keys;
 
 /* ---- step scaling, in scenario_policy.c -------------------------------------------------------- */
 

@@ -20,6 +20,8 @@
 
 static const char *const model_keys[] = { "name", "partition", "slo", "workload", NULL };
 static const char *const partitions_keys[] = { "layout", NULL };
+const struct scenario_load_names scenario_load_model_keys = SCENARIO_LOAD_KEYS(model_keys);
+const struct scenario_load_names scenario_load_partitions_keys = SCENARIO_LOAD_KEYS(partitions_keys);
 
 /* A model's SLO is its latency_s only: the percentile, window, TTFT and TPOT SLOs are computed by the
  * shared meter for one threshold, so with several models they would mix the models' requests. */
