@@ -282,7 +282,7 @@ int scenario_load_partitions(struct load *l)
 	gpu = ce ? mig_gpu_find(ce->gpu_model) : NULL;
 	if (!gpu)
 		return scenario_yaml_fail(&l->y, &parts, "%s (%s) has no MIG partitions here; expected a type with "
-					  "A100 40GB, A100 80GB, H100 80GB or H200 141GB GPUs (p4d, p4de, p5, p5e, "
+					  "A100 40GB, A100 80GB, H100 80GB or H200 141GB GPUs (p4d, p4de, p5, "
 					  "p5en)", l->sc.serving.instance_type, ce ? ce->gpu_model : "not in the catalogue");
 	if ((rc = scenario_yaml_mapping(&l->y, &parts, partitions_keys, NULL, NULL)) ||
 	    (rc = scenario_load_required(l, &parts, "layout", "a mapping of MIG profile to count, such as "
