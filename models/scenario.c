@@ -57,7 +57,7 @@
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
-	"jobs", "mode", "fluid", "zones", "provider", NULL };
+	"jobs", "mode", "fluid", "zones", "provider", "models", NULL };
 static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
 	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
 	"tpot_s", "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s",
@@ -69,7 +69,7 @@ static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "tt
 static const char *const slo_tpot_pct_keys[] = { "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
-	"prefix_cache_blocks", "routing", NULL };
+	"prefix_cache_blocks", "routing", "partitions", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
@@ -316,7 +316,7 @@ static int read_slo_percentiles(struct load *l, const struct scenario_yaml_ref *
 	return STATUS_OK;
 }
 
-static int read_slo(struct load *l)
+int scenario_load_slo(struct load *l)
 {
 	struct scenario_yaml_ref slo, r;
 	int rc;
@@ -740,7 +740,8 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 		return rc;
 	/* a jobs-only scenario (scenario_load_traffic) has neither slo nor workload */
 	if ((rc = read_head(l)) || (rc = scenario_load_traffic(l)) ||
-	    (!l->sc.no_traffic && ((rc = read_slo(l)) || (rc = scenario_load_workload(l)))) ||
+	    (!l->sc.no_traffic && ((rc = scenario_load_models(l)) ||
+				   (!l->sc.nmodels && ((rc = scenario_load_slo(l)) || (rc = scenario_load_workload(l)))))) ||
 	    (rc = read_serving(l)) || (rc = read_autoscaling(l)) || (rc = read_autoscaling_timing(l)) ||
 	    (rc = scenario_load_capacity_unit(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
@@ -751,7 +752,9 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 		return rc;
 	if ((rc = scenario_load_mode(l)))
 		return rc;
-	return scenario_load_gpumetric(l);
+	if ((rc = scenario_load_gpumetric(l)))
+		return rc;
+	return scenario_load_partitions(l);
 }
 
 /* A copy of len bytes of text, NUL-terminated; NULL when out of memory. */
@@ -888,6 +891,9 @@ void scenario_fini(struct scenario *sc)
 	free(sc->overrides);
 	free(sc->warnings);
 	free(sc->jobs.list);
+	for (int i = 0; sc->models && i < sc->nmodels; i++)
+		free(sc->models[i].blocks);
+	free(sc->models);
 	for (int i = 0; i < SCENARIO_FLEET_MAX; i++) {  /* all: a failed load may stop inside the list */
 		pricetrace_fini(&sc->fleet[i].prices);
 		availtrace_fini(&sc->fleet[i].avail);

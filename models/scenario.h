@@ -49,6 +49,9 @@
 #define SCENARIO_SCHEDULE_MAX 32  /* scheduled scaling actions per scenario */
 #define SCENARIO_ZONES_MAX 8      /* availability zones in `zones` */
 #define SCENARIO_ZONE_NAME_MAX 64 /* bytes in a zone's name, including the NUL */
+#define SCENARIO_MODELS_MAX 8     /* `models`: models served on one fleet (scenario_models.c) */
+#define SCENARIO_MODEL_NAME_MAX 17 /* bytes in a model's name, including the NUL: metric names hold it */
+#define SCENARIO_MIG_MAX 7        /* profiles in `serving.partitions.layout` */
 #define SCENARIO_TYPES_MAX 8      /* instance types per scenario: the serving type and serving.types */
 
 enum arrival_kind {
@@ -458,6 +461,20 @@ struct scenario_jobs {
 	                                first-come first-served */
 };
 
+/*
+ * One entry of `models` (scenario_models.c, README "Several models and MIG partitions"): a model with its own
+ * traffic, service and SLO, read by the same loaders as the top-level blocks. Its `blocks` is a whole
+ * scenario of which only slo, arrivals, sizes, reuse and service are meaningful (the others are the parent's
+ * as they stood when the model was read, and its owned pointers are NULL).
+ */
+struct scenario_model {
+	char name[SCENARIO_MODEL_NAME_MAX];  /* `name`: [a-z0-9_-], unique */
+	char partition[16];                  /* `partition`: a profile of serving.partitions.layout; "" = none */
+	int slots;                           /* requests one instance serves at once for this model: GPUs x the
+	                                        layout's count of its profile, else serving.slots_per_instance */
+	struct scenario *blocks;             /* owned: the model's slo, workload and service */
+};
+
 struct scenario {
 	char name[SCENARIO_NAME_MAX];  /* `name`, required */
 	uint64_t seed;                 /* `seed`, default 1 */
@@ -702,6 +719,16 @@ struct scenario {
 		struct scheduled_action schedule[SCENARIO_SCHEDULE_MAX];  /* `autoscaling.schedule`, in order */
 		int nschedule;                  /* actions used; 0 = none */
 	} autoscaling;
+
+	/* `serving.partitions.layout` (scenario_models.c): MIG profiles and their count on every GPU of every
+	 * instance (SOURCES.md [sm-mig-layout]); nmig = 0 without */
+	struct {
+		char profile[SCENARIO_MIG_MAX][16];  /* profile names, e.g. "3g.40gb" */
+		int count[SCENARIO_MIG_MAX];         /* instances of it per GPU, >= 1 */
+		int n;
+	} mig;
+	struct scenario_model *models;  /* `models`, owned array of nmodels; NULL without */
+	int nmodels;                    /* 0 = one model, the top-level workload and slo */
 
 	struct scenario_jobs jobs;  /* `jobs` (scenario_jobs.c); jobs.n = 0 without */
 	bool no_traffic;            /* no `workload`: a jobs-only scenario (jobs.n > 0) */

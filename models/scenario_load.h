@@ -178,6 +178,22 @@ int scenario_copies_finish(struct load *l, int capacity, int counted);
  */
 int scenario_load_workload(struct load *l);
 
+/* The `slo` of the mapping at l->root, into l->sc.slo (scenario.c). */
+int scenario_load_slo(struct load *l);
+
+/* ---- several models and MIG partitions, in scenario_models.c ------------------------------------- */
+
+/*
+ * `models`: when the root has it, read each entry's slo and workload with the loaders above (l->root pointing
+ * at the entry meanwhile) into sc.models, and refuse a top-level slo or workload; else nothing (nmodels 0).
+ */
+int scenario_load_models(struct load *l);
+
+/* `serving.partitions` and the models' `partition`, checked against the serving type's GPU; and what
+ * several models cannot be combined with. After everything else. */
+int scenario_load_partitions(struct load *l);
+extern const struct scenario_load_names scenario_load_model_keys, scenario_load_partitions_keys;
+
 /* ---- step scaling, in scenario_policy.c -------------------------------------------------------- */
 
 /*

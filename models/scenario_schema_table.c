@@ -303,6 +303,15 @@ static const struct scenario_schema_key kv_entries[] = {
 static const struct scenario_schema_map kv_map = { "serving.kv_cache", &scenario_load_kv_keys,
 	.entries = kv_entries };
 
+static const struct scenario_schema_key mig_count = { INT_(NULL, 1, 7), .desc = "instances of the profile on "
+	"every GPU (NVIDIA's most per GPU, and the layout must fit one GPU)" };
+static const struct scenario_schema_key partitions_entries[] = {
+	{ DICT_("layout", 16, mig_count), REQ, .desc = "MIG profile (such as 3g.40gb) to count, on every GPU of "
+	  "every instance; fits one GPU (7 compute, 8 memory slices); no +me profiles" },
+	END };
+static const struct scenario_schema_map partitions_map = { "serving.partitions",
+	&scenario_load_partitions_keys, .entries = partitions_entries };
+
 static const struct scenario_schema_key serving_entries[] = {
 	{ STR_("instance_type", SCENARIO_NAME_MAX), REQ, .desc = "an instance type of the catalogue (gpucap "
 	  "catalog) or one defined under catalog:" },
@@ -331,6 +340,8 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"first_free\"", .desc = "first_free: the "
 	  "first instance in fleet order that can admit the request; cache_aware (with prefix_cache_blocks): of "
 	  "those, the one whose cache holds most of its leading blocks" },
+	{ MAP_("partitions", partitions_map), .desc = "with models: the MIG layout of every GPU (SageMaker "
+	  "accelerator partitioning); each model's copies take the partitions of its profile" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
 	.entries = serving_entries };
@@ -755,6 +766,21 @@ static const struct scenario_schema_key fluid_entries[] = {
 static const struct scenario_schema_map fluid_map = { "fluid", &scenario_load_fluid_keys,
 	.entries = fluid_entries };
 
+/* ---- several models (scenario_models.c) ----------------------------------------------------------- */
+
+static const struct scenario_schema_key model_entries[] = {
+	{ STR_("name", SCENARIO_MODEL_NAME_MAX), REQ, .desc = "the model's name (a-z, 0-9, _, -): its metrics "
+	  "are model.NAME.*" },
+	{ STR_("partition", 16), REQ, .desc = "the MIG profile of serving.partitions.layout each copy takes "
+	  "(one model per profile)" },
+	{ MAP_("slo", slo_map), REQ, .desc = "the model's SLO, as the top-level slo (latency_s only)" },
+	{ MAP_("workload", workload_map), REQ, .desc = "the model's traffic and service time on its partition, "
+	  "as the top-level workload (service kind not tokens, batching fixed)" },
+	END };
+static const struct scenario_schema_map model_map = { "models", &scenario_load_model_keys,
+	.entries = model_entries };
+static const struct scenario_schema_key model_item = { MAP_(NULL, model_map), .desc = "a model" };
+
 static const struct scenario_schema_key top_entries[] = {
 	{ STR_("name", SCENARIO_NAME_MAX), REQ, .desc = "the scenario's name, stored with each run" },
 	{ INT_("seed", 0, INT64_MAX), .dflt = "1", .desc = "the random seed" },
@@ -786,6 +812,9 @@ static const struct scenario_schema_key top_entries[] = {
 	{ CHOICE_("provider", scenario_load_provider_names), .desc = "the cloud: aws, gcp or "
 	  "azure (default: the serving type's); which purchase options exist and how they bill (README, "
 	  "\"Providers\")" },
+	{ LIST_("models", 1, SCENARIO_MODELS_MAX, model_item), .desc = "several models on one fleet, each with "
+	  "its own slo and workload, on MIG partitions (needs serving.partitions; then no top-level slo or "
+	  "workload, no autoscaling)" },
 	END };
 const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
 	.entries = top_entries };

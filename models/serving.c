@@ -12,6 +12,7 @@
 #include "gpumetric.h"
 #include "prefcache.h"
 #include "status.h"
+#include "tally.h"
 #include "tracefile.h"
 
 #define CHUNK_REQUESTS 4096
@@ -745,6 +746,11 @@ void serving_complete(struct serving *s, struct request *r)
 	gm_note(s, idx);
 	if (s->mixed && r->arrival_us >= s->meter->warmup_us)
 		meter_type_served(s->meter, type_of(s, idx));
+	if (s->tally) {
+		/* several models share the meter: each request counts against its own model's threshold */
+		s->meter->slo_latency_us = s->tally->slo_latency_us;
+		tally_served(s->tally, r->arrival_us, r->start_us - r->arrival_us, now - r->arrival_us);
+	}
 	meter_served(s->meter, now, r->arrival_us, r->start_us - r->arrival_us, now - r->arrival_us,
 		     r->ttft_us, r->alone_us);
 	if (s->meter->tokens_used && r->ttft_us >= 0 && r->out_tokens >= 2)  /* SOURCES.md [sv-tpot] */
@@ -823,6 +829,10 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	/* first come, first served: with a KV cache a request may wait while slots are free; none overtakes it */
 	int idx = s->kv_used && s->len > 0 ? -1 : pick(s, draw->hashes, draw->nhashes, need);
 
+	if (s->tally) {
+		s->meter->slo_latency_us = s->tally->slo_latency_us;  /* its floor: against its own threshold */
+		tally_arrival(s->tally, draw->arrival_us);
+	}
 	meter_arrival(s->meter, draw->arrival_us, alone);
 	if (s->kv_used && need > s->kv_max) {
 		/* SOURCES.md [sv-kv-reserve]: it could never be admitted; refused at once rather than left to

@@ -156,6 +156,7 @@ struct serving {
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */
 	uint64_t *open;             /* bit i: instance i is open (serving, cap > 0); owned */
 	int nwords, nsummary;
+	struct tally *tally;        /* several models: this one's counts (tally.h), kept; NULL = one model */
 };
 
 /* Set up for a pool of npool instances. STATUS_OK or STATUS_ENOMEM (nothing held). */

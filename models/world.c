@@ -16,6 +16,7 @@
 #include "gpumetric.h"
 #include "jobs.h"
 #include "metriclag.h"
+#include "multimodel.h"
 #include "policy.h"
 #include "serving.h"
 #include "savings.h"
@@ -31,6 +32,7 @@ struct world {
 	struct meter meter;
 	struct fleet fleet;
 	struct serving serving;
+	struct multimodel mm;        /* several models (sc->nmodels > 0): theirs are the requests (multimodel.h) */
 	struct copies copies;        /* model copies: what the policies scale when sc->copies.enabled */
 	struct jobs jobs;            /* training and batch jobs, when sc->jobs.n > 0 */
 	struct fluid fluid;          /* mode: fluid's periodic tick, in place of the requests (fluid.h) */
@@ -133,6 +135,8 @@ static int serving_now(const struct world *w)
 /* Requests waiting now: serving's queue, or in fluid mode the fluid backlog (rounded). */
 static int64_t queue_now(const struct world *w)
 {
+	if (w->sc->nmodels > 0)
+		return multimodel_queue_len(&w->mm);
 	return w->sc->mode == MODE_FLUID ? fluid_queue_len(&w->fluid) : serving_queue_len(&w->serving);
 }
 
@@ -500,6 +504,8 @@ static void serving_user_up(void *ctx, int idx)
 		copies_instance_up(&w->copies, idx);
 	else
 		serving_instance_up(&w->serving, idx);
+	if (w->sc->nmodels > 0)
+		multimodel_instance_up(&w->mm, idx);
 }
 
 static void serving_user_down(void *ctx, int idx)
@@ -509,11 +515,17 @@ static void serving_user_down(void *ctx, int idx)
 	if (w->sc->copies.enabled)
 		copies_instance_down(&w->copies, idx);
 	serving_instance_down(&w->serving, idx);
+	if (w->sc->nmodels > 0)
+		multimodel_instance_down(&w->mm, idx);
 }
 
 static void serving_user_reclaim(void *ctx, int idx)
 {
-	serving_reclaim(&((struct world *)ctx)->serving, idx);
+	struct world *w = ctx;
+
+	serving_reclaim(&w->serving, idx);
+	if (w->sc->nmodels > 0)
+		multimodel_reclaim(&w->mm, idx);
 }
 
 /* The GPU metrics when a policy uses one, and the metrics' delay (scenario_gpumetric.c). */
@@ -536,12 +548,15 @@ static int setup_gpu_metrics(struct world *w, const struct scenario *sc)
 
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
 {
-	int rc;
+	int rc, slots = 0;
 
 	w->sc = sc;
 	w->d = d;
 	engine_init(&w->eng);
-	rc = meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->serving.slots,
+	/* several models: every partition of an instance is a slot: a busy one counts as 1 / (partitions per GPU) GPU */
+	for (int i = 0; i < sc->nmodels; i++)
+		slots += sc->models[i].slots;
+	rc = meter_init(&w->meter, *sink, d, sc->slo.latency_us, sc->serving.gpus, sc->nmodels ? slots : sc->serving.slots,
 			sc->horizon_us, hour_phase_us(sc), sc->sample_period_us);
 	if (rc)
 		return rc;
@@ -571,13 +586,15 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 	 * mode the tick stands in for the source */
 	if (sc->mode == MODE_FLUID)
 		fluid_init(&w->fluid, sc, &w->eng, &w->meter);
-	else if (!sc->no_traffic && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
+	else if (!sc->no_traffic && sc->nmodels == 0 && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
 		return rc;
 	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter);
 	if (rc)
 		return rc;
 	rc = serving_init(&w->serving, sc, &w->eng, &w->meter, &w->fleet, fleet_capacity(&w->fleet));
 	if (rc)
+		return rc;
+	if (sc->nmodels > 0 && (rc = multimodel_init(&w->mm, sc, &w->eng, &w->meter, &w->fleet, d)) != STATUS_OK)
 		return rc;
 	if (sc->copies.enabled) {
 		rc = copies_init(&w->copies, sc, &w->eng, &w->meter, &w->fleet, &w->serving,
@@ -622,6 +639,7 @@ static void teardown(struct world *w)
 	if (w->gm_on)
 		gpumetric_fini(&w->gm);
 	metriclag_fini(&w->lag);
+	multimodel_fini(&w->mm);
 	if (w->sc->jobs.n > 0)
 		jobs_fini(&w->jobs);
 	fleet_fini(&w->fleet);
@@ -646,7 +664,9 @@ static void run_to_horizon(struct world *w)
 		meter_fail(&w->meter, rc);
 		return;
 	}
-	if (!sc->no_traffic && sc->mode != MODE_FLUID)
+	if (sc->nmodels > 0)
+		multimodel_start(&w->mm);
+	else if (!sc->no_traffic && sc->mode != MODE_FLUID)
 		next_arrival(w);
 	if (sc->sample_period_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
@@ -752,6 +772,7 @@ static void drain(struct world *w)
 	if (w->sc->copies.enabled)
 		copies_close(&w->copies);
 	engine_cancel(&w->eng, &w->arrival);
+	multimodel_stop(&w->mm);
 	engine_cancel(&w->eng, &w->sample);
 	engine_cancel(&w->eng, &w->evaluate);
 	engine_cancel(&w->eng, &w->scheduled);
@@ -760,6 +781,7 @@ static void drain(struct world *w)
 	settle(w);
 	engine_run(&w->eng, SIM_TIME_MAX);
 	serving_abandon(&w->serving);
+	multimodel_abandon(&w->mm);
 	if (w->sc->mode == MODE_FLUID)
 		fluid_close(&w->fluid);
 	meter_finish(&w->meter);
@@ -865,6 +887,7 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 	rep->nmetrics = meter_report(&w->meter, w->eng.events_run, seconds_since(&t0), rep->metrics);
 	if (sc->jobs.n > 0)
 		rep->nmetrics = jobs_report(&w->jobs, rep->metrics, rep->nmetrics);
+	rep->nmetrics = multimodel_report(&w->mm, rep->metrics, rep->nmetrics);
 	rep->nwarnings = warn_collect(&w->warn, sc, rep->metrics, rep->nmetrics, rep->warnings, WARN_MAX);
 	rc = sink->ops->warnings(sink->self, rep->warnings, (size_t)rep->nwarnings);
 	if (rc)

@@ -362,6 +362,24 @@ static void print_teams(const struct scenario *sc, const struct world_report *re
 	}
 }
 
+/* Several models: one line each, from the metrics "model.NAME.*" (models/tally.h). */
+static void print_models(const struct scenario *sc, const struct world_report *rep)
+{
+	for (int i = 0; i < sc->nmodels; i++) {
+		const char *n = sc->models[i].name;
+		char k[8][64];
+		static const char *const what[8] = { "requests", "served", "dropped", "slo_violations",
+						     "violation_rate", "latency_p50_s", "latency_p99_s", "wait_mean_s" };
+		for (int j = 0; j < 8; j++)
+			snprintf(k[j], sizeof k[j], "model.%s.%s", n, what[j]);
+		printf("  model %-16s %s x %d per instance: %.0f requests, %.0f served, %.0f dropped; %.0f over "
+		       "%.3g s (%.3f%%); latency p50 %.3f s, p99 %.3f s; wait mean %.3f s\n", n,
+		       sc->models[i].partition, sc->models[i].slots, get(rep, k[0]), get(rep, k[1]), get(rep, k[2]),
+		       get(rep, k[3]), (double)sc->models[i].blocks->slo.latency_us / 1e6, 100 * get(rep, k[4]),
+		       get(rep, k[5]), get(rep, k[6]), get(rep, k[7]));
+	}
+}
+
 static void print_summary(const struct scenario *sc, const struct world_report *rep, const char *db,
 			  int64_t run_id)
 {
@@ -374,6 +392,9 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 			 sc->copies.per_instance, sc->copies.gpus, sc->serving.slots);
 	else if (sc->no_traffic)
 		snprintf(unit, sizeof unit, "%s", sc->serving.instance_type);
+	else if (sc->nmodels > 0)
+		snprintf(unit, sizeof unit, "%s x %d models on MIG partitions", sc->serving.instance_type,
+			 sc->nmodels);
 	else
 		snprintf(unit, sizeof unit, "%s x %d slots", sc->serving.instance_type, sc->serving.slots);
 	printf("gpucap %s: %s, seed %" PRIu64 ", %.4g h on %s; run %" PRId64 " in %s\n", GPUCAP_VERSION,
@@ -385,9 +406,13 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		printf("  requests   %.0f total, %.0f served, %.0f dropped (%.0f timed out, %.0f refused)\n", total,
 		       get(rep, "requests_served"), get(rep, "requests_dropped"), get(rep, "requests_timed_out"),
 		       get(rep, "requests_refused"));
-		printf("  SLO        %.0f violations = %.3f%% of requests (latency > %.3g s, or dropped)\n",
-		       get(rep, "slo_violations"), 100 * get(rep, "slo_violation_rate"),
-		       (double)sc->slo.latency_us / 1e6);
+		if (sc->nmodels > 0)
+			printf("  SLO        %.0f violations = %.3f%% of requests (each model's latency_s, or "
+			       "dropped)\n", get(rep, "slo_violations"), 100 * get(rep, "slo_violation_rate"));
+		else
+			printf("  SLO        %.0f violations = %.3f%% of requests (latency > %.3g s, or dropped)\n",
+			       get(rep, "slo_violations"), 100 * get(rep, "slo_violation_rate"),
+			       (double)sc->slo.latency_us / 1e6);
 		print_slo_extra(sc, rep);
 		printf("  latency    mean %.3f s, p50 %.3f, p90 %.3f, p95 %.3f, p99 %.3f, max %.3f\n",
 		       get(rep, "latency_mean_s"), get(rep, "latency_p50_s"), get(rep, "latency_p90_s"),
@@ -399,6 +424,7 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	if (sc->jobs.n > 0)
 		print_jobs(rep);
 	print_teams(sc, rep);
+	print_models(sc, rep);
 	if (sc->no_traffic)
 		printf("  cost       $%.2f total\n", get(rep, "cost_total_usd"));
 	else
