@@ -300,6 +300,27 @@ static const struct scenario_schema_key kv_entries[] = {
 static const struct scenario_schema_map kv_map = { "serving.kv_cache", &scenario_load_kv_keys,
 	.entries = kv_entries };
 
+static const struct scenario_schema_key model_entries[] = {
+	{ STR_("name", SCENARIO_NAME_MAX), REQ, .desc = "the model's name, unique" },
+	{ NUM_("size_gb", scenario_load_mme_memory), REQ, .desc = "memory the model takes on an instance once "
+	  "loaded, GB; at most memory_gb" },
+	{ DUR_("load_s", 0, false, DAY_US), REQ, .desc = "time to load it on an instance (download and load); "
+	  "the first request for it there waits this long" },
+	{ NUM_("share", scenario_load_model_share), .dflt = "1", .desc = "its relative share of the requests "
+	  "(shares are normalised; not all 0)" },
+	END };
+static const struct scenario_schema_map model_map = { "serving.multi_model.models", &scenario_load_model_keys,
+	.entries = model_entries };
+static const struct scenario_schema_key model_item = { MAP_(NULL, model_map), .desc = "a model" };
+
+static const struct scenario_schema_key mme_entries[] = {
+	{ NUM_("memory_gb", scenario_load_mme_memory), REQ, .desc = "model memory of one instance, GB: loaded "
+	  "models must fit in it" },
+	{ LIST_("models", 1, SCENARIO_MODELS_MAX, model_item), REQ, .desc = "the models the endpoint serves" },
+	END };
+static const struct scenario_schema_map mme_map = { "serving.multi_model", &scenario_load_mme_keys,
+	.entries = mme_entries };
+
 static const struct scenario_schema_key serving_entries[] = {
 	{ STR_("instance_type", SCENARIO_NAME_MAX), REQ, .desc = "an instance type of the catalogue (gpucap "
 	  "catalog) or one defined under catalog:" },
@@ -328,6 +349,9 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"first_free\"", .desc = "first_free: the "
 	  "first instance in fleet order that can admit the request; cache_aware (with prefix_cache_blocks): of "
 	  "those, the one whose cache holds most of its leading blocks" },
+	{ MAP_("multi_model", mme_map), .desc = "a multi-model endpoint: models loaded on demand into each "
+	  "instance's model memory, least recently used unloaded first (README \"Multi-model endpoints\"); not "
+	  "with copies, continuous batching, a KV or prefix cache, jobs or mode fluid" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
 	.entries = serving_entries };

@@ -37,6 +37,13 @@
  * cache_aware it starts on the instance, of those that can admit it, whose cache holds most of its leading
  * blocks. An instance that stops serving loses its cache.
  *
+ * Multi-model endpoint (serving.multi_model; mme.h, README "Multi-model endpoints"): a request goes to the
+ * first instance in pool order with a free slot that has its model loaded or loading, else to the first
+ * with a free slot where the model fits after unloading unused models, else it waits (in FIFO order: a
+ * head that fits nowhere holds back those behind it). Its slot is taken from admission: it waits there for
+ * its model's load (a new one, or the one in progress), then is served; the load wait is in its latency,
+ * not in its queue wait.
+ *
  * Free slots are found through a two-level bitset over the pool (which instances are serving with a free
  * slot), so dispatch costs O(pool / 4096) words, not O(pool). Requests come from a pool of fixed chunks that
  * grows only when more requests are in the system at once than ever before; each carries its own
@@ -54,6 +61,7 @@
 #include "workload.h"
 
 struct fleet;
+struct mme;
 struct prefcache;
 
 /* A request's prefix block ids are kept in chunks of HASH_CHUNK_IDS (512 bytes a chunk), linked by handle
@@ -88,6 +96,7 @@ struct request {
 	                           concurrency 1), fixed at arrival: what no capacity can shorten */
 	int64_t start_us;       /* when service started */
 	int inst;               /* pool index of the instance serving it */
+	int32_t model;          /* multi-model endpoint: the model it invokes (mme.h); 0 else */
 	uint32_t hashes;        /* its prefix block ids: handle of its first hash chunk; 0 = none (no prefix
 	                           cache, or a row without ids) */
 	struct event done;      /* end of service */
@@ -147,6 +156,8 @@ struct serving {
 	uint64_t pc_blocks;         /* blocks looked up at measured admissions */
 	uint64_t pc_hits;           /* of those, leading blocks the cache held */
 	uint64_t pc_saved;          /* prompt tokens their prefill skipped */
+
+	struct mme *mme;            /* multi-model endpoint (serving.multi_model), owned; NULL without */
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */
