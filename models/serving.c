@@ -458,7 +458,8 @@ static void hashes_release(struct serving *s, struct request *r)
 
 static void request_put(struct serving *s, struct request *r)
 {
-	hashes_release(s, r);
+	if (s->pc)  /* else the union holds no handle (serving.h) */
+		hashes_release(s, r);
 	r->next = s->free_list;
 	s->free_list = r;
 }
@@ -665,7 +666,7 @@ static void admit_prefix(struct serving *s, struct request *r, int idx)
 	int64_t saved;
 	int rc;
 
-	if (!r->hashes)  /* no prefix cache, or no ids: nothing spared */
+	if (!s->pc || !r->hashes)  /* no prefix cache, or no ids: nothing spared */
 		return;
 	n = hashes_gather(s, r);
 	hits = prefcache_hits(&s->pc[idx], s->scratch, n);
@@ -684,7 +685,7 @@ static void admit_prefix(struct serving *s, struct request *r, int idx)
 
 int32_t serving_prefill_tokens(const struct serving *s, const struct request *r)
 {
-	int32_t cached = r->hashes ? chunk(s, r->hashes)->cached_tokens : 0;
+	int32_t cached = s->pc && r->hashes ? chunk(s, r->hashes)->cached_tokens : 0;
 
 	return r->in_tokens > 0 ? r->in_tokens - cached : 0;
 }
@@ -894,8 +895,8 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	r->in_tokens = draw->in_tokens;
 	r->out_tokens = draw->out_tokens;
 	r->alone_us = alone;
-	r->model = draw->model;
 	r->hashes = 0;
+	r->model = draw->model;  /* the same word as hashes: with multi_model there is no prefix cache */
 	if (s->pc && hashes_keep(s, r, draw->hashes, draw->nhashes) != STATUS_OK) {
 		request_put(s, r);
 		fail(s, STATUS_ENOMEM);

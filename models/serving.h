@@ -96,9 +96,11 @@ struct request {
 	                           concurrency 1), fixed at arrival: what no capacity can shorten */
 	int64_t start_us;       /* when service started */
 	int inst;               /* pool index of the instance serving it */
-	int32_t model;          /* multi-model endpoint: the model it invokes (mme.h); 0 else */
-	uint32_t hashes;        /* its prefix block ids: handle of its first hash chunk; 0 = none (no prefix
-	                           cache, or a row without ids) */
+	union {  /* a prefix cache and a multi-model endpoint never go together (scenario_mme.c) */
+		uint32_t hashes;     /* with a prefix cache: its prefix block ids, the handle of its first hash
+		                        chunk; 0 = none (a row without ids); read only when s->pc */
+		int32_t model;       /* multi-model endpoint: the model it invokes (mme.h) */
+	};
 	struct event done;      /* end of service */
 	struct serving *owner;  /* kept */
 	struct request *next;   /* free-list link, or the next request in service on the same instance */
