@@ -79,6 +79,11 @@ bool mme_has(const struct mme *m, int idx, int k)
 	return m->ready_us[cell(m, idx, k)] >= 0;
 }
 
+bool mme_room(const struct mme *m, int idx, int k)
+{
+	return m->used_kb[idx] + m->size_kb[k] <= m->mem_kb;
+}
+
 bool mme_fits(const struct mme *m, int idx, int k)
 {
 	return mme_has(m, idx, k) || m->pinned_kb[idx] + m->size_kb[k] <= m->mem_kb;

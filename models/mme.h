@@ -65,6 +65,8 @@ void mme_fini(struct mme *m);
 
 /* Model k is loaded or loading on instance idx. */
 bool mme_has(const struct mme *m, int idx, int k);
+/* Model k fits in instance idx's free memory now (no unloading needed). */
+bool mme_room(const struct mme *m, int idx, int k);
 /* Model k could be loaded on instance idx now, after unloading models no request uses. */
 bool mme_fits(const struct mme *m, int idx, int k);
 

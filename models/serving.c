@@ -308,23 +308,25 @@ static int pick(const struct serving *s, const uint64_t *ids, int32_t n, int64_t
 }
 
 /*
- * Multi-model endpoint: the first instance with a free slot that has model k loaded or loading, else the
- * first with a free slot where k fits after unloading unused models, else -1 (serving.h). O(instances with
- * a free slot).
+ * Multi-model endpoint (SOURCES.md [mme-routing-assumed]): of the instances with a free slot, the first that
+ * has model k loaded or loading; else the first where k fits in the free memory; else the first where it fits
+ * after unloading unused models; else -1 (serving.h). O(instances with a free slot).
  */
 static int pick_mme(const struct serving *s, int k)
 {
-	int fit = -1;
+	int room = -1, fit = -1;
 
 	for (int w = 0; w < s->nwords; w++)
 		for (uint64_t b = s->bits[w]; b; b &= b - 1) {
 			int idx = w * 64 + __builtin_ctzll(b);
 			if (mme_has(s->mme, idx, k))
 				return idx;
+			if (room < 0 && mme_room(s->mme, idx, k))
+				room = idx;
 			if (fit < 0 && mme_fits(s->mme, idx, k))
 				fit = idx;
 		}
-	return fit;
+	return room >= 0 ? room : fit;
 }
 
 /* With a KV cache: note whether a request waits while a slot is free somewhere (the cache, not the slots,

@@ -39,7 +39,8 @@
  *
  * Multi-model endpoint (serving.multi_model; mme.h, README "Multi-model endpoints"): a request goes to the
  * first instance in pool order with a free slot that has its model loaded or loading, else to the first
- * with a free slot where the model fits after unloading unused models, else it waits (in FIFO order: a
+ * with a free slot and free memory for it, else to the first with a free slot where the model fits after
+ * unloading unused models, else it waits (in FIFO order: a
  * head that fits nowhere holds back those behind it). Its slot is taken from admission: it waits there for
  * its model's load (a new one, or the one in progress), then is served; the load wait is in its latency,
  * not in its queue wait.

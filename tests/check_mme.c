@@ -170,6 +170,30 @@ START_TEST(alternating_models_relations)
 END_TEST
 
 /*
+ * Routing prefers free memory to an eviction: two models of 10 GB, 10 GB per instance, two instances of one
+ * slot, shares 1:1, one request every 10 s (never two at once). The first request of each model loads it,
+ * the first on instance 0, the other (instance 0 holds the other model) on the empty instance 1, not by
+ * evicting; from then each model's requests go where it is: 2 loads, 0 evictions, 358 hits of 360, latency
+ * mean (2 x 6 + 358 x 1) / 360. (Evicting on instance 0 instead would reload at almost every switch.)
+ */
+START_TEST(routing_spreads_models)
+{
+	static const char yaml[] = ONE("      - {name: a, size_gb: 10, load_s: 5}\n"
+				       "      - {name: b, size_gb: 10, load_s: 5}\n");
+	char buf[2048];
+
+	snprintf(buf, sizeof buf, "%s", yaml);
+	*strstr(buf, "count: 1") = '\0';
+	strcat(buf, "count: 2, usd_per_h: 1}\n");
+	capture_run(&cap, buf, NULL, 0);
+	ck_assert_double_eq(M("model_loads"), 2);
+	ck_assert_double_eq(M("model_evictions"), 0);
+	ck_assert_double_eq_tol(M("model_cache_hit_ratio"), 358.0 / 360, 1e-12);
+	ck_assert_double_eq_tol(M("latency_mean_s"), (2 * 6.0 + 358) / 360, 1e-9);
+}
+END_TEST
+
+/*
  * The endpoint scales on its total load (SOURCES.md [mme-aggregate-scaling]). Two models, shares 1:1, on
  * 4 instances (min 4); invocations_per_instance target 100 per minute. Uniform arrivals at 5/s, then 10/s
  * from 600 s. Before 600 s: 300/min over 4 = 75 per instance, below target (ceil(4 x 75/100) = 3, held at
@@ -211,6 +235,7 @@ static Suite *mme_suite(void)
 	tcase_add_test(tc, in_use_not_evicted);
 	tcase_add_test(tc, first_request_pays_the_load);
 	tcase_add_test(tc, alternating_models_relations);
+	tcase_add_test(tc, routing_spreads_models);
 	tcase_add_test(tc, scales_on_total_load);
 	suite_add_tcase(s, tc);
 	return s;
