@@ -150,6 +150,12 @@ SELECT
 	MAX(CASE WHEN m.name = 'requests_kv_too_large' THEN m.value END) AS "requests_kv_too_large",
 	MAX(CASE WHEN m.name = 'prefix_hit_rate' THEN m.value END) AS "prefix_hit_rate",
 	MAX(CASE WHEN m.name = 'prefill_tokens_saved' THEN m.value END) AS "prefill_tokens_saved",
+	MAX(CASE WHEN m.name = 'model_cache_hit_ratio' THEN m.value END) AS "model_cache_hit_ratio",
+	MAX(CASE WHEN m.name = 'model_loading_wait_mean_s' THEN m.value END) AS "model_loading_wait_mean_s",
+	MAX(CASE WHEN m.name = 'model_loading_wait_p99_s' THEN m.value END) AS "model_loading_wait_p99_s",
+	MAX(CASE WHEN m.name = 'loaded_models_per_instance' THEN m.value END) AS "loaded_models_per_instance",
+	MAX(CASE WHEN m.name = 'model_loads' THEN m.value END) AS "model_loads",
+	MAX(CASE WHEN m.name = 'model_evictions' THEN m.value END) AS "model_evictions",
 	MAX(CASE WHEN m.name = 'sim_events' THEN m.value END) AS "sim_events"
 FROM runs AS r
 LEFT JOIN metrics AS m ON m.run_id = r.run_id

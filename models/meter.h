@@ -97,6 +97,17 @@ struct meter_types {
 	double service_slot_us;                      /* its integral, slot-microseconds */
 };
 
+/* A multi-model endpoint's results (mme.h, SOURCES.md [mme-metrics]), reported only when used. */
+struct meter_mme {
+	bool used;                  /* serving.multi_model is on */
+	double hit_ratio;           /* measured admissions that found their model loaded / all; NaN if none */
+	double wait_mean_s;         /* mean load wait of the measured admissions that waited; NaN if none */
+	double wait_p99_s;          /* its 99th percentile (hist.h: within 1%) */
+	double loaded_per_instance; /* time-average of models loaded per open instance, measured window */
+	uint64_t loads;             /* loads started from warmup on */
+	uint64_t evictions;         /* models unloaded to make room, from warmup on */
+};
+
 struct meter {
 	struct sink sink;          /* where batches go, kept */
 	struct diag *diag;         /* where a sink failure's message goes, kept */
@@ -134,6 +145,7 @@ struct meter {
 	bool prefix_used;          /* instances have a prefix cache: prefix_hit_rate, prefill_tokens_saved */
 	double prefix_hit_rate;    /* leading blocks found cached / blocks looked up, measured admissions */
 	uint64_t prefix_saved;     /* prompt tokens the prefix caches spared, measured admissions */
+	struct meter_mme mme;      /* a multi-model endpoint's results (mme.h); mme.used false without */
 
 	/* percentile and windowed SLOs */
 	struct meter_slo slo;
@@ -303,6 +315,9 @@ void meter_set_kv(struct meter *m, double utilization, double limited_share, uin
  * hands over its hit rate (NAN when nothing was looked up) and the prompt tokens it spared. */
 void meter_set_prefix_used(struct meter *m);
 void meter_set_prefix(struct meter *m, double hit_rate, uint64_t saved);
+
+/* A multi-model endpoint's results, handed over by serving at the end (copied). */
+void meter_set_mme(struct meter *m, const struct meter_mme *mme);
 
 /* Add the token metrics to list from index n (when tokens_used); returns the new count. */
 int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n);

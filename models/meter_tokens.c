@@ -2,7 +2,8 @@
  * meter_tokens: the serving model's per-token metrics (see meter.h): time per output token (TPOT) of the
  * served requests, its SLO, and the KV-cache and prefix-cache results serving hands over at the end. They are reported only
  * in runs that use the serving model's newer keys (batching continuous, a KV cache, slo.tpot_s), so that
- * every other run's results stay as they were.
+ * every other run's results stay as they were. Also a multi-model endpoint's results (mme.h), only in runs
+ * that have one.
  */
 #include "meter.h"
 
@@ -51,10 +52,29 @@ void meter_set_prefix(struct meter *m, double hit_rate, uint64_t saved)
 	m->prefix_saved = saved;
 }
 
+void meter_set_mme(struct meter *m, const struct meter_mme *mme)
+{
+	m->mme = *mme;
+}
+
+/* SOURCES.md [mme-metrics]: AWS's ModelCacheHit, ModelLoadingWaitTime, LoadedModelCount, and the counts. */
+static int report_mme(const struct meter *m, struct sink_metric *list, int n)
+{
+	if (!m->mme.used)
+		return n;
+	n = meter_put(list, n, "model_cache_hit_ratio", m->mme.hit_ratio);
+	n = meter_put(list, n, "model_loading_wait_mean_s", m->mme.wait_mean_s);
+	n = meter_put(list, n, "model_loading_wait_p99_s", m->mme.wait_p99_s);
+	n = meter_put(list, n, "loaded_models_per_instance", m->mme.loaded_per_instance);
+	n = meter_put(list, n, "model_loads", (double)m->mme.loads);
+	return meter_put(list, n, "model_evictions", (double)m->mme.evictions);
+}
+
 int meter_report_tokens(const struct meter *m, struct sink_metric *list, int n)
 {
 	double total = (double)m->requests;
 
+	n = report_mme(m, list, n);
 	if (!m->tokens_used)
 		return n;
 	n = meter_put(list, n, "tpot_mean_s", hist_mean(&m->tpot));

@@ -69,7 +69,7 @@ static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "tt
 static const char *const slo_tpot_pct_keys[] = { "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
-	"prefix_cache_blocks", "routing", "partitions", NULL };
+	"prefix_cache_blocks", "routing", "partitions", "multi_model", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",
@@ -754,7 +754,10 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 		return rc;
 	if ((rc = scenario_load_gpumetric(l)))
 		return rc;
-	return scenario_load_partitions(l);
+	if ((rc = scenario_load_partitions(l)))
+		return rc;
+
+	return scenario_load_mme(l);
 }
 
 /* A copy of len bytes of text, NUL-terminated; NULL when out of memory. */
@@ -894,6 +897,7 @@ void scenario_fini(struct scenario *sc)
 	for (int i = 0; sc->models && i < sc->nmodels; i++)
 		free(sc->models[i].blocks);
 	free(sc->models);
+	free(sc->mme.models);
 	for (int i = 0; i < SCENARIO_FLEET_MAX; i++) {  /* all: a failed load may stop inside the list */
 		pricetrace_fini(&sc->fleet[i].prices);
 		availtrace_fini(&sc->fleet[i].avail);

@@ -384,6 +384,15 @@ struct scenario_type {
 	                                  serving's (scenario_kv_tokens) */
 };
 
+/* One model of a multi-model endpoint (`serving.multi_model.models` item; scenario_mme.c). */
+#define SCENARIO_MME_MODELS_MAX 1000  /* models per multi-model endpoint */
+struct scenario_mme_model {
+	char name[SCENARIO_NAME_MAX];  /* `name`, unique */
+	double size_gb;                /* `size_gb`: memory it takes once loaded, GB, > 0, <= memory_gb */
+	int64_t load_us;               /* `load_s`: time to load it on an instance, >= 0 */
+	double share;                  /* `share`: relative share of the requests, >= 0 (normalised) */
+};
+
 /* Where jobs run (`jobs.policy`), one file each (jobs_policy_*.c). */
 enum job_policy {
 	JOB_POLICY_ON_DEMAND,      /* on_demand: on-demand entries only */
@@ -731,6 +740,13 @@ struct scenario {
 	int nmodels;                    /* 0 = one model, the top-level workload and slo */
 
 	struct scenario_jobs jobs;  /* `jobs` (scenario_jobs.c); jobs.n = 0 without */
+	/* `serving.multi_model` (scenario_mme.c, mme.h, README "Multi-model endpoints"): models loaded on
+	 * demand into each instance's model memory; n = 0 without */
+	struct {
+		double memory_gb;             /* `memory_gb`: model memory per instance, GB, > 0 */
+		struct scenario_mme_model *models;/* owned: `models`, n of them */
+		int n;                        /* 0 = a single-model endpoint (the default) */
+	} mme;
 	bool no_traffic;            /* no `workload`: a jobs-only scenario (jobs.n > 0) */
 	enum run_mode mode;         /* `mode`: requests (default) | fluid (scenario_mode.c, fluid.h) */
 	int64_t fluid_period_us;    /* `fluid.period_s`: the fluid tick, default 60 s; divides

@@ -366,6 +366,12 @@ extern const struct scenario_load_names scenario_load_batching_names, scenario_l
 	scenario_load_kv_keys, scenario_load_routing_names, scenario_load_reuse_keys;
 extern const struct scenario_yaml_bounds *const scenario_load_reuse_share;
 
+/* serving.multi_model (scenario_mme.c), read last: it refuses what it does not combine with. STATUS_OK or a
+ * message. */
+int scenario_load_mme(struct load *l);
+extern const struct scenario_load_names scenario_load_mme_keys, scenario_load_mme_model_keys;
+extern const struct scenario_yaml_bounds *const scenario_load_mme_memory, *const scenario_load_model_share;
+
 /* scenario.c */
 extern const struct scenario_load_names scenario_load_top_keys, scenario_load_slo_keys,
 	scenario_load_serving_keys, scenario_load_autoscaling_keys, scenario_load_type_keys,

@@ -311,6 +311,26 @@ static const struct scenario_schema_key partitions_entries[] = {
 	END };
 static const struct scenario_schema_map partitions_map = { "serving.partitions",
 	&scenario_load_partitions_keys, .entries = partitions_entries };
+static const struct scenario_schema_key mme_model_entries[] = {
+	{ STR_("name", SCENARIO_NAME_MAX), REQ, .desc = "the model's name, unique" },
+	{ NUM_("size_gb", scenario_load_mme_memory), REQ, .desc = "memory the model takes on an instance once "
+	  "loaded, GB; at most memory_gb" },
+	{ DUR_("load_s", 0, false, DAY_US), REQ, .desc = "time to load it on an instance (download and load); "
+	  "the first request for it there waits this long" },
+	{ NUM_("share", scenario_load_model_share), .dflt = "1", .desc = "its relative share of the requests "
+	  "(shares are normalised; not all 0)" },
+	END };
+static const struct scenario_schema_map mme_model_map = { "serving.multi_model.models", &scenario_load_mme_model_keys,
+	.entries = mme_model_entries };
+static const struct scenario_schema_key mme_model_item = { MAP_(NULL, mme_model_map), .desc = "a model" };
+
+static const struct scenario_schema_key mme_entries[] = {
+	{ NUM_("memory_gb", scenario_load_mme_memory), REQ, .desc = "model memory of one instance, GB: loaded "
+	  "models must fit in it" },
+	{ LIST_("models", 1, SCENARIO_MME_MODELS_MAX, mme_model_item), REQ, .desc = "the models the endpoint serves" },
+	END };
+static const struct scenario_schema_map mme_map = { "serving.multi_model", &scenario_load_mme_keys,
+	.entries = mme_entries };
 
 static const struct scenario_schema_key serving_entries[] = {
 	{ STR_("instance_type", SCENARIO_NAME_MAX), REQ, .desc = "an instance type of the catalogue (gpucap "
@@ -342,6 +362,9 @@ static const struct scenario_schema_key serving_entries[] = {
 	  "those, the one whose cache holds most of its leading blocks" },
 	{ MAP_("partitions", partitions_map), .desc = "with models: the MIG layout of every GPU (SageMaker "
 	  "accelerator partitioning); each model's copies take the partitions of its profile" },
+	{ MAP_("multi_model", mme_map), .desc = "a multi-model endpoint: models loaded on demand into each "
+	  "instance's model memory, least recently used unloaded first (README \"Multi-model endpoints\"); not "
+	  "with copies, continuous batching, a KV or prefix cache, jobs or mode fluid" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
 	.entries = serving_entries };

@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "fleet.h"
 #include "gpumetric.h"
+#include "mme.h"
 #include "prefcache.h"
 #include "status.h"
 #include "tally.h"
@@ -65,6 +66,22 @@ static int prefix_init(struct serving *s, int npool)
 	return STATUS_OK;
 }
 
+/* The multi-model endpoint's state (none without serving.multi_model). STATUS_OK or STATUS_ENOMEM. */
+static int mme_start(struct serving *s, int npool)
+{
+	if (s->sc->mme.n == 0)
+		return STATUS_OK;
+	s->mme = malloc(sizeof *s->mme);
+	if (!s->mme)
+		return STATUS_ENOMEM;
+	if (mme_init(s->mme, s->sc, npool, s->meter->warmup_us) != STATUS_OK) {
+		free(s->mme);
+		s->mme = NULL;
+		return STATUS_ENOMEM;
+	}
+	return STATUS_OK;
+}
+
 int serving_init(struct serving *s, const struct scenario *sc, struct engine *eng, struct meter *meter,
 		 struct fleet *fleet, int npool)
 {
@@ -104,6 +121,7 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->pc_blocks = 0;
 	s->pc_hits = 0;
 	s->pc_saved = 0;
+	s->mme = NULL;
 	s->nwords = (npool + 63) / 64;
 	s->nsummary = (s->nwords + 63) / 64;
 	s->ring = malloc((size_t)s->ring_cap * sizeof *s->ring);
@@ -111,7 +129,7 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->summary = calloc((size_t)s->nsummary + 1, sizeof *s->summary);
 	s->open = calloc((size_t)s->nwords + 1, sizeof *s->open);
 	if (!s->ring || !s->bits || !s->summary || !s->open || kv_init(s, npool) != STATUS_OK ||
-	    prefix_init(s, npool) != STATUS_OK ||
+	    prefix_init(s, npool) != STATUS_OK || mme_start(s, npool) != STATUS_OK ||
 	    (sc->service.continuous && serving_batch_init(s, npool) != STATUS_OK)) {
 		serving_fini(s);
 		return STATUS_ENOMEM;
@@ -146,6 +164,10 @@ void serving_fini(struct serving *s)
 	s->hchunks = NULL;
 	s->nhchunks = 0;
 	serving_batch_fini(s);
+	if (s->mme)
+		mme_fini(s->mme);
+	free(s->mme);
+	s->mme = NULL;
 	s->kv_used = NULL;
 	s->chunks = NULL;
 	s->open = NULL;
@@ -220,6 +242,8 @@ static void set_open(struct serving *s, int idx, bool open)
 		return;
 	s->open[idx / 64] ^= bit;
 	s->nopen += open ? 1 : -1;
+	if (s->mme)
+		mme_set_open(s->mme, idx, open, s->eng->now_us);
 	if (s->kv_used) {
 		kv_account(s);
 		s->kv_cap_open += (open ? 1 : -1) * s->kv_type[type_of(s, idx)];
@@ -284,6 +308,28 @@ static int pick(const struct serving *s, const uint64_t *ids, int32_t n, int64_t
 			}
 		}
 	return best;
+}
+
+/*
+ * Multi-model endpoint (SOURCES.md [mme-routing-assumed]): of the instances with a free slot, the first that
+ * has model k loaded or loading; else the first where k fits in the free memory; else the first where it fits
+ * after unloading unused models; else -1 (serving.h). O(instances with a free slot).
+ */
+static int pick_mme(const struct serving *s, int k)
+{
+	int room = -1, fit = -1;
+
+	for (int w = 0; w < s->nwords; w++)
+		for (uint64_t b = s->bits[w]; b; b &= b - 1) {
+			int idx = w * 64 + __builtin_ctzll(b);
+			if (mme_has(s->mme, idx, k))
+				return idx;
+			if (room < 0 && mme_room(s->mme, idx, k))
+				room = idx;
+			if (fit < 0 && mme_fits(s->mme, idx, k))
+				fit = idx;
+		}
+	return room >= 0 ? room : fit;
 }
 
 /* With a KV cache: note whether a request waits while a slot is free somewhere (the cache, not the slots,
@@ -417,7 +463,8 @@ static void hashes_release(struct serving *s, struct request *r)
 
 static void request_put(struct serving *s, struct request *r)
 {
-	hashes_release(s, r);
+	if (s->pc)  /* else the union holds no handle (serving.h) */
+		hashes_release(s, r);
 	r->next = s->free_list;
 	s->free_list = r;
 }
@@ -634,7 +681,7 @@ static void admit_prefix(struct serving *s, struct request *r, int idx)
 	int64_t saved;
 	int rc;
 
-	if (!r->hashes)  /* no prefix cache, or no ids: nothing spared */
+	if (!s->pc || !r->hashes)  /* no prefix cache, or no ids: nothing spared */
 		return;
 	n = hashes_gather(s, r);
 	hits = prefcache_hits(&s->pc[idx], s->scratch, n);
@@ -653,7 +700,7 @@ static void admit_prefix(struct serving *s, struct request *r, int idx)
 
 int32_t serving_prefill_tokens(const struct serving *s, const struct request *r)
 {
-	int32_t cached = r->hashes ? chunk(s, r->hashes)->cached_tokens : 0;
+	int32_t cached = s->pc && r->hashes ? chunk(s, r->hashes)->cached_tokens : 0;
 
 	return r->in_tokens > 0 ? r->in_tokens - cached : 0;
 }
@@ -682,6 +729,12 @@ static void start(struct serving *s, struct request *r, int idx)
 		return;
 	}
 	plan_service(s, r, copy_concurrency(s, in), type_of(s, idx));
+	if (s->mme) {  /* SOURCES.md [mme-load-on-demand]: it holds its slot while its model loads */
+		int64_t wait_us = mme_admit(s->mme, idx, r->model, s->eng->now_us, r->arrival_us);
+		r->run_us += wait_us;
+		if (r->ttft_us >= 0)
+			r->ttft_us += wait_us;
+	}
 	rc = engine_schedule(s->eng, &r->done, s->eng->now_us + r->run_us, on_done);
 	if (rc != STATUS_OK)
 		fail(s, rc);
@@ -707,6 +760,8 @@ static void arm_timeout(struct serving *s)
 /* pick for a request in the system (its ids gathered only when routing looks at them). */
 static int pick_for(struct serving *s, const struct request *r)
 {
+	if (s->mme)
+		return pick_mme(s, r->model);
 	if (!s->sc->serving.cache_aware)
 		return first_fit(s, kv_need(r));
 	return pick(s, s->scratch, hashes_gather(s, r), kv_need(r));
@@ -744,6 +799,8 @@ void serving_complete(struct serving *s, struct request *r)
 	busy(s, idx, -1);
 	kv_reserve(s, r, idx, -1);
 	gm_note(s, idx);
+	if (s->mme)
+		mme_release(s->mme, idx, r->model, now);
 	if (s->mixed && r->arrival_us >= s->meter->warmup_us)
 		meter_type_served(s->meter, type_of(s, idx));
 	if (s->tally) {
@@ -827,7 +884,8 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	int64_t now = s->eng->now_us, alone = alone_us(s, draw);
 	int64_t need = (int64_t)(draw->in_tokens > 0 ? draw->in_tokens : 0) + (draw->out_tokens > 0 ? draw->out_tokens : 0);
 	/* first come, first served: with a KV cache a request may wait while slots are free; none overtakes it */
-	int idx = s->kv_used && s->len > 0 ? -1 : pick(s, draw->hashes, draw->nhashes, need);
+	int idx = (s->kv_used || s->mme) && s->len > 0 ? -1 :
+		  s->mme ? pick_mme(s, draw->model) : pick(s, draw->hashes, draw->nhashes, need);
 
 	if (s->tally) {
 		s->meter->slo_latency_us = s->tally->slo_latency_us;  /* its floor: against its own threshold */
@@ -864,6 +922,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	r->out_tokens = draw->out_tokens;
 	r->alone_us = alone;
 	r->hashes = 0;
+	r->model = draw->model;  /* the same word as hashes: with multi_model there is no prefix cache */
 	if (s->pc && hashes_keep(s, r, draw->hashes, draw->nhashes) != STATUS_OK) {
 		request_put(s, r);
 		fail(s, STATUS_ENOMEM);
@@ -952,6 +1011,8 @@ void serving_reclaim(struct serving *s, int idx)
 		in->busy--;
 		busy(s, idx, -1);
 		kv_reserve(s, r, idx, -1);
+		if (s->mme)
+			mme_release(s->mme, idx, r->model, s->eng->now_us);
 		meter_interrupted(s->meter, r->arrival_us);
 		if (!s->requeue || queue_push_front(s, r) != STATUS_OK) {
 			/* dropped, by choice (on_interrupt: drop) or because the queue cannot grow */
@@ -980,6 +1041,11 @@ void serving_abandon(struct serving *s)
 		kv_account(s);
 		meter_set_kv(s->meter, s->kv_cap_int > 0 ? s->kv_used_int / s->kv_cap_int : NAN,
 			     measured > 0 ? s->kv_limited_us / (double)measured : NAN, s->kv_too_large);
+	}
+	if (s->mme) {  /* SOURCES.md [mme-metrics] */
+		struct meter_mme out;
+		mme_report(s->mme, s->sc->horizon_us, &out);
+		meter_set_mme(s->meter, &out);
 	}
 	if (s->pc)  /* SOURCES.md [prefix-lru]: hit blocks over blocks looked up, measured admissions */
 		meter_set_prefix(s->meter, s->pc_blocks > 0 ? (double)s->pc_hits / (double)s->pc_blocks : NAN,

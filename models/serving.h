@@ -37,6 +37,14 @@
  * cache_aware it starts on the instance, of those that can admit it, whose cache holds most of its leading
  * blocks. An instance that stops serving loses its cache.
  *
+ * Multi-model endpoint (serving.multi_model; mme.h, README "Multi-model endpoints"): a request goes to the
+ * first instance in pool order with a free slot that has its model loaded or loading, else to the first
+ * with a free slot and free memory for it, else to the first with a free slot where the model fits after
+ * unloading unused models, else it waits (in FIFO order: a
+ * head that fits nowhere holds back those behind it). Its slot is taken from admission: it waits there for
+ * its model's load (a new one, or the one in progress), then is served; the load wait is in its latency,
+ * not in its queue wait.
+ *
  * Free slots are found through a two-level bitset over the pool (which instances are serving with a free
  * slot), so dispatch costs O(pool / 4096) words, not O(pool). Requests come from a pool of fixed chunks that
  * grows only when more requests are in the system at once than ever before; each carries its own
@@ -55,6 +63,7 @@
 
 struct fleet;
 struct gpumetric;
+struct mme;
 struct prefcache;
 
 /* A request's prefix block ids are kept in chunks of HASH_CHUNK_IDS (512 bytes a chunk), linked by handle
@@ -89,8 +98,11 @@ struct request {
 	                           concurrency 1), fixed at arrival: what no capacity can shorten */
 	int64_t start_us;       /* when service started */
 	int inst;               /* pool index of the instance serving it */
-	uint32_t hashes;        /* its prefix block ids: handle of its first hash chunk; 0 = none (no prefix
-	                           cache, or a row without ids) */
+	union {  /* a prefix cache and a multi-model endpoint never go together (scenario_mme.c) */
+		uint32_t hashes;     /* with a prefix cache: its prefix block ids, the handle of its first hash
+		                        chunk; 0 = none (a row without ids); read only when s->pc */
+		int32_t model;       /* multi-model endpoint: the model it invokes (mme.h) */
+	};
 	struct event done;      /* end of service */
 	struct serving *owner;  /* kept */
 	struct request *next;   /* free-list link, or the next request in service on the same instance */
@@ -151,6 +163,7 @@ struct serving {
 
 	struct gpumetric *gm;       /* told every change of an instance's requests, slots, openness and KV
 	                               tokens (gpumetric.h); NULL = GPU metrics not measured; kept */
+	struct mme *mme;            /* multi-model endpoint (serving.multi_model), owned; NULL without */
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */

@@ -14,6 +14,8 @@
 #include "status.h"
 #include "tracefile.h"
 
+static void mme_shares(struct workload *w);
+
 static int make_source(struct workload *w, struct diag *d)
 {
 	const struct scenario *sc = w->sc;
@@ -56,11 +58,18 @@ int workload_init(struct workload *w, const struct scenario *sc, struct diag *d)
 		w->recent = calloc((size_t)sc->reuse.conversations, sizeof *w->recent);
 		w->ids = malloc(TRACEFILE_HASHES_MAX * sizeof *w->ids);
 	}
+	if (sc->mme.n > 0) {
+		w->mme = rng_new(sc->seed, "multi_model");
+		w->mme_cum = malloc((size_t)sc->mme.n * sizeof *w->mme_cum);
+	}
 	if (!w->arrivals || !w->state || !w->transform || !w->sizes || !w->service ||
-	    (sc->reuse.conversations > 0 && (!w->reuse || !w->recent || !w->ids))) {
+	    (sc->reuse.conversations > 0 && (!w->reuse || !w->recent || !w->ids)) ||
+	    (sc->mme.n > 0 && (!w->mme || !w->mme_cum))) {
 		workload_fini(w);
 		return diag_fail(d, STATUS_ENOMEM, "out of memory");
 	}
+	if (w->mme)
+		mme_shares(w);
 	if ((rc = make_source(w, d)) != STATUS_OK) {
 		workload_fini(w);
 		return rc;
@@ -79,6 +88,8 @@ void workload_fini(struct workload *w)
 	gsl_rng_free(w->reuse);
 	free(w->recent);
 	free(w->ids);
+	gsl_rng_free(w->mme);
+	free(w->mme_cum);
 	memset(w, 0, sizeof *w);
 }
 
@@ -141,6 +152,38 @@ static void reuse_ids(struct workload *w, struct request_draw *out)
 	out->nhashes = n;
 }
 
+/* The cumulative normalised shares of a multi-model endpoint's models (workload.h). */
+static void mme_shares(struct workload *w)
+{
+	const struct scenario *sc = w->sc;
+	double total = 0, run = 0;
+
+	for (int i = 0; i < sc->mme.n; i++)
+		total += sc->mme.models[i].share;
+	for (int i = 0; i < sc->mme.n; i++) {
+		run += sc->mme.models[i].share;
+		w->mme_cum[i] = run / total;
+	}
+	w->mme_cum[sc->mme.n - 1] = 1;  /* no rounding gap at the top */
+}
+
+/* The model the next request invokes: the first i with u < cum[i] (binary search; a model of share 0 has
+ * cum[i] = cum[i - 1] and is never chosen). */
+static int32_t mme_pick(struct workload *w)
+{
+	double u = gsl_rng_uniform(w->mme);
+	int lo = 0, hi = w->sc->mme.n - 1;
+
+	while (lo < hi) {
+		int mid = lo + (hi - lo) / 2;
+		if (u < w->mme_cum[mid])
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
 int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 {
 	struct arrival a = { .hashes = NULL, .nhashes = 0 };  /* generators leave these alone */
@@ -162,6 +205,7 @@ int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 	out->nhashes = a.nhashes;
 	if (w->reuse)
 		reuse_ids(w, out);
+	out->model = w->mme ? mme_pick(w) : 0;
 	svc_s = draw_service_s(w, &a);
 	if (isnan(svc_s)) {
 		out->service_us = -1;

@@ -23,6 +23,10 @@
  * "prefix_reuse", in arrival order, so they change nothing else. Ids are computed, not stored: memory is
  * the ring of conversation numbers and room for the largest prompt's ids.
  *
+ * Multi-model endpoint (serving.multi_model; README "Multi-model endpoints"): each request invokes model i
+ * with probability share_i / sum of shares, one uniform draw from the stream "multi_model" per request, in
+ * arrival order, so the choice changes nothing else.
+ *
  * The workload ends (STATUS_DONE) at the first arrival after the horizon, or when the source ends. A
  * source that fails while streaming (a malformed trace line) returns its error and message. Nothing is
  * allocated per request; memory does not grow with the number of requests.
@@ -54,6 +58,9 @@ struct workload {
 	                                    sc->reuse.conversations */
 	int64_t started;                 /* conversations started so far (the next one's number) */
 	uint64_t *ids;                   /* owned: the current request's block ids, TRACEFILE_HASHES_MAX */
+	/* a multi-model endpoint (scenario mme: serving.multi_model), when on: */
+	gsl_rng *mme;                    /* stream "multi_model", owned; NULL when off */
+	double *mme_cum;                 /* owned: cumulative shares, normalised (last = 1), sc->mme.n */
 };
 
 struct request_draw {
@@ -64,6 +71,7 @@ struct request_draw {
 	const uint64_t *hashes;  /* the prefix block ids: the trace row's (its `hash_column`) or the synthetic
 	                            reuse model's; valid only until the next workload_next; NULL when none */
 	int32_t nhashes;     /* how many; 0 when none */
+	int32_t model;       /* multi-model endpoint: the model it invokes (index into sc->mme.models); 0 else */
 };
 
 /* Set up from a validated scenario. STATUS_OK, or a failure with its message (nothing is then held). */

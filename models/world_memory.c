@@ -29,5 +29,7 @@ void world_memory_estimate(const struct scenario *sc, struct warn_memory *out)
 		npool += sc->fleet[i].max;
 	out->queue_bytes = (double)sc->serving.max_queue * (double)WORLD_QUEUED_REQUEST_BYTES;
 	out->pool_bytes = npool * ((double)sizeof(struct instance) + (double)sc->serving.slots * sizeof(struct request));
+	/* a multi-model endpoint's state per instance and model (mme.h): ready, last use, refs */
+	out->pool_bytes += npool * (double)sc->mme.n * (2 * sizeof(int64_t) + sizeof(int32_t));
 	out->hours_bytes = (double)nhours * (double)WORLD_HOUR_BYTES;
 }

@@ -420,6 +420,12 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		print_ttft(sc, rep);
 		printf("  wait       mean %.3f s, p99 %.3f s; %.2f%% of requests waited\n", get(rep, "wait_mean_s"),
 		       get(rep, "wait_p99_s"), 100 * get(rep, "waited_fraction"));
+		if (sc->mme.n > 0)
+			printf("  models     %.2f%% cache hits; load wait mean %.3f s, p99 %.3f s; %.2f loaded per "
+			       "instance; %.0f loads, %.0f evictions\n", 100 * get(rep, "model_cache_hit_ratio"),
+			       get(rep, "model_loading_wait_mean_s"), get(rep, "model_loading_wait_p99_s"),
+			       get(rep, "loaded_models_per_instance"), get(rep, "model_loads"),
+			       get(rep, "model_evictions"));
 	}
 	if (sc->jobs.n > 0)
 		print_jobs(rep);

@@ -220,6 +220,8 @@ void assert_summary_columns(const char *path)
 		"jobs_cost_spot_usd", "jobs_cost_odcr_usd", "jobs_cost_savings_plan_usd", "jobs_cost_capacity_block_usd", "jobs_cost_training_plan_usd", "jobs_gpu_hours_paid", "jobs_gpu_hours_idle",
 		"tpot_mean_s", "tpot_p50_s", "tpot_p90_s", "tpot_p99_s", "tpot_slo_violations", "tpot_slo_violation_rate", "kv_cache_utilization", "kv_cache_limited_share", "requests_kv_too_large",
 		"prefix_hit_rate", "prefill_tokens_saved",
+		"model_cache_hit_ratio", "model_loading_wait_mean_s", "model_loading_wait_p99_s",
+		"loaded_models_per_instance", "model_loads", "model_evictions",
 	};
 	const size_t nmetrics = sizeof metrics / sizeof metrics[0];
 	char sql[256];
