@@ -369,54 +369,43 @@ static void write_flat_variant(struct out *o, const struct scenario_schema_map *
 	jclose(o, '}');
 }
 
-/* autoscaling's target: (0, 1] for concurrency (the default metric), up to 1e9 for the others, and for the
- * GPU metrics up to 100 x the most GPUs an instance type has. */
+/* One item of autoscaling's allOf: when the metric is one of names[0..n), the target within `then`, and
+ * otherwise within `other` (NULL: no else). */
+static void write_target_case(struct out *o, const char *const *names, int n,
+			      const struct scenario_yaml_bounds *then, const struct scenario_yaml_bounds *other)
+{
+	jopen(o, NULL, '{');
+	jopen(o, "if", '{');
+	jopen(o, "properties", '{');
+	jopen(o, "metric", '{');
+	names_array(o, "enum", names, n, false);
+	jclose(o, '}');
+	jclose(o, '}');
+	raw(o, "required", "[\"metric\"]");
+	jclose(o, '}');
+	for (int side = 0; side < 2 && (side == 0 || other); side++) {
+		jopen(o, side == 0 ? "then" : "else", '{');
+		jopen(o, "properties", '{');
+		jopen(o, "target", '{');
+		write_bounds(o, side == 0 ? then : other);
+		jclose(o, '}');
+		jclose(o, '}');
+		jclose(o, '}');
+	}
+	jclose(o, '}');
+}
+
+/* autoscaling's target: (0, 1] for concurrency (the default metric), up to 1e9 for every other metric, and
+ * for the GPU metrics (scenario_gpumetric.c), percent summed over GPUs, also at most 100 x the most GPUs an
+ * instance type has (allOf: both cases hold). */
 static void write_target_by_metric(struct out *o, const struct scenario_schema_map *m)
 {
 	const struct scenario_load_names *metric = find(m, "metric", -1)->names;
 
-	jopen(o, NULL, '{');
-	jopen(o, "if", '{');
-	jopen(o, "properties", '{');
-	jopen(o, "metric", '{');
-	names_array(o, "enum", metric->names + 1, metric->n - 1, false);
-	jclose(o, '}');
-	jclose(o, '}');
-	raw(o, "required", "[\"metric\"]");
-	jclose(o, '}');
-	jopen(o, "then", '{');
-	jopen(o, "properties", '{');
-	jopen(o, "target", '{');
-	write_bounds(o, scenario_load_invocations_target);
-	jclose(o, '}');
-	jclose(o, '}');
-	jclose(o, '}');
-	jopen(o, "else", '{');
-	jopen(o, "properties", '{');
-	jopen(o, "target", '{');
-	write_bounds(o, scenario_load_concurrency_target);
-	jclose(o, '}');
-	jclose(o, '}');
-	jclose(o, '}');
-	jclose(o, '}');
-	/* GPU metrics (scenario_gpumetric.c): percent summed over GPUs, at most 100 x the most GPUs */
-	jopen(o, NULL, '{');
-	jopen(o, "if", '{');
-	jopen(o, "properties", '{');
-	jopen(o, "metric", '{');
-	names_array(o, "enum", metric->names + METRIC_GPU_UTIL, metric->n - METRIC_GPU_UTIL, false);
-	jclose(o, '}');
-	jclose(o, '}');
-	raw(o, "required", "[\"metric\"]");
-	jclose(o, '}');
-	jopen(o, "then", '{');
-	jopen(o, "properties", '{');
-	jopen(o, "target", '{');
-	write_bounds(o, scenario_load_gpu_target);
-	jclose(o, '}');
-	jclose(o, '}');
-	jclose(o, '}');
-	jclose(o, '}');
+	write_target_case(o, metric->names + 1, metric->n - 1, scenario_load_invocations_target,
+			  scenario_load_concurrency_target);
+	write_target_case(o, metric->names + METRIC_GPU_UTIL, metric->n - METRIC_GPU_UTIL,
+			  scenario_load_gpu_target, NULL);
 }
 
 /* One item of a variants map's allOf: when the selector is `name`, variant v's keys and no others. */
