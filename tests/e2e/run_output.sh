@@ -71,4 +71,31 @@ check "no progress when stderr is not a terminal" test ! -s err.txt
 "$GPUCAP" merge m.sqlite r.sqlite --quiet
 check "merge copies labels" test "$(sqlite3 m.sqlite "select count(*) from labels")" = "$(sqlite3 r.sqlite "select count(*) from labels")"
 check "merge copies warnings" test "$(sqlite3 m.sqlite "select count(*) from warnings")" = "$(sqlite3 r.sqlite "select count(*) from warnings")"
+# The summary's lines per model (several models), per team (jobs.teams) and for a multi-model endpoint say
+# what the results database holds for the same run.
+db_metric() { sqlite3 s.sqlite "select printf('%.0f', value) from metrics where run_id = $1 and name = '$2'"; }
+out=$("$GPUCAP" run "$SRC/scenarios/mig-two-models.yaml" --db s.sqlite --set horizon=1h)
+for m in chat embed; do
+	line=$(grep "^  model $m " <<<"$out")
+	check "summary: a line for model $m" test -n "$line"
+	check "summary: model $m's requests are the database's" \
+		test "$(sed -E 's/.*: ([0-9]+) requests, ([0-9]+) served.*/\1 \2/' <<<"$line")" = \
+		"$(db_metric 1 model.$m.requests) $(db_metric 1 model.$m.served)"
+	check "summary: model $m's violations are the database's" \
+		test "$(sed -E 's/.*dropped; ([0-9]+) over.*/\1/' <<<"$line")" = "$(db_metric 1 model.$m.slo_violations)"
+done
+out=$("$GPUCAP" run "$SRC/scenarios/mme-many-models.yaml" --db s.sqlite --set horizon=1h)
+line=$(grep "^  models " <<<"$out")
+check "summary: the multi-model line" test -n "$line"
+check "summary: loads and evictions are the database's" \
+	test "$(sed -E 's/.*; ([0-9]+) loads, ([0-9]+) evictions.*/\1 \2/' <<<"$line")" = \
+	"$(db_metric 2 model_loads) $(db_metric 2 model_evictions)"
+out=$("$GPUCAP" run "$SRC/scenarios/jobs-teams.yaml" --db s.sqlite)
+for t in research product eval; do
+	line=$(grep "^  team $t " <<<"$out")
+	check "summary: a line for team $t" test -n "$line"
+	check "summary: team $t's completed jobs and cost are the database's" \
+		test "$(sed -E 's/^  team [a-z]+ +([0-9]+) completed.*\$([0-9.]+)$/\1 \2/' <<<"$line")" = \
+		"$(db_metric 3 team_${t}_jobs_completed) $(sqlite3 s.sqlite "select printf('%.2f', value) from metrics where run_id = 3 and name = 'team_${t}_cost_usd'")"
+done
 finish
