@@ -19,6 +19,7 @@
 
 #include "scenario_yaml.h"
 #include "status.h"
+#include "textfile.h"
 
 #define FILE_BYTES_MAX (1 << 20)  /* a sweep file is small; refuse anything larger */
 #define VALUE_MAX 64              /* bytes of a computed value, NUL included */
@@ -139,6 +140,7 @@ static int push_value(struct reader *rd, struct column *c, const char *text)
 /* A list of at least one scalar: its texts as written. */
 static int read_list(struct reader *rd, const struct scenario_yaml_ref *r, const char *key)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref it;
 	const char *text;
 	int n, rc;
@@ -146,8 +148,7 @@ static int read_list(struct reader *rd, const struct scenario_yaml_ref *r, const
 	if ((rc = scenario_yaml_list(&rd->y, r, 1, SWEEPFILE_RUNS_MAX, "values", &n)) ||
 	    (rc = add_column(rd, r, key, n)))
 		return rc;
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(r, i, &it);
+	while (scenario_yaml_next_item(r, &walk, &it)) {
 		if ((rc = scenario_yaml_scalar(&rd->y, &it, "a value for --set", &text)) ||
 		    (rc = push_value(rd, &rd->cols[rd->ncols - 1], text)))
 			return rc;
@@ -202,6 +203,7 @@ static int read_range(struct reader *rd, const struct scenario_yaml_ref *r, cons
 /* grid or zip: a mapping KEY -> list (or, for a grid, range). */
 static int read_columns(struct reader *rd, const struct scenario_yaml_ref *map, bool grid)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref v;
 	const char *key;
 	int n, rc;
@@ -211,8 +213,7 @@ static int read_columns(struct reader *rd, const struct scenario_yaml_ref *map, 
 		return rc;
 	if (n == 0)
 		return scenario_yaml_fail(&rd->y, map, "no swept key; expected at least one");
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(map, i, &v, &key);
+	while (scenario_yaml_next_pair(map, &walk, &v, &key)) {
 		if (grid && fy_node_is_mapping(v.node))
 			rc = read_range(rd, &v, key);
 		else
@@ -299,6 +300,7 @@ out_free_qrng:
 
 static int read_sample(struct reader *rd, const struct scenario_yaml_ref *s)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref r, v;
 	const char *key;
 	int64_t n = 0;
@@ -321,8 +323,7 @@ static int read_sample(struct reader *rd, const struct scenario_yaml_ref *s)
 		return rc;
 	if (npairs == 0)
 		return scenario_yaml_fail(&rd->y, &r, "no swept key; expected at least one");
-	for (int i = 0; i < npairs; i++) {
-		scenario_yaml_pair(&r, i, &v, &key);
+	while (scenario_yaml_next_pair(&r, &walk, &v, &key)) {
 		if ((rc = read_bounds(rd, &v, key)))
 			return rc;
 	}
@@ -357,6 +358,7 @@ static int read_base(struct reader *rd, const struct scenario_yaml_ref *root)
 /* `set`: KEY: scalar, kept as "KEY=VALUE". */
 static int read_sets(struct reader *rd, const struct scenario_yaml_ref *root)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref r, v;
 	const char *key, *text;
 	int n, rc;
@@ -368,8 +370,7 @@ static int read_sets(struct reader *rd, const struct scenario_yaml_ref *root)
 		return scenario_yaml_fail(&rd->y, &r, "%d keys; expected at most %d", n, SWEEPFILE_SETS_MAX);
 	if (n && !(rd->sf->sets = calloc((size_t)n, sizeof(char *))))
 		return nomem(rd->y.d, rd->sf->path);
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(&r, i, &v, &key);
+	for (int i = 0; scenario_yaml_next_pair(&r, &walk, &v, &key); i++) {
 		if ((rc = check_key(rd, &v, key, false)) ||
 		    (rc = scenario_yaml_scalar(&rd->y, &v, "a value for --set", &text)))
 			return rc;
@@ -506,7 +507,8 @@ static int read_all(struct reader *rd)
 	return lay_out(rd);
 }
 
-int sweepfile_parse(struct sweepfile *sf, const char *text, const char *path, struct diag *d)
+/* Parse len bytes of text (NUL-terminated after them); a NUL byte among them is refused at its position. */
+static int parse_text(struct sweepfile *sf, const char *text, size_t len, const char *path, struct diag *d)
 {
 	struct reader *rd = calloc(1, sizeof *rd);
 	int rc;
@@ -522,7 +524,7 @@ int sweepfile_parse(struct sweepfile *sf, const char *text, const char *path, st
 		rc = nomem(d, path);
 		goto out_free_reader;
 	}
-	rc = scenario_yaml_open(&rd->y, text, strlen(text), sf->path, d);
+	rc = scenario_yaml_open(&rd->y, text, len, sf->path, d);
 	if (rc == STATUS_OK)
 		rc = read_all(rd);
 	scenario_yaml_close(&rd->y);
@@ -539,35 +541,23 @@ out_free_reader:
 	return rc;
 }
 
+int sweepfile_parse(struct sweepfile *sf, const char *text, const char *path, struct diag *d)
+{
+	return parse_text(sf, text, strlen(text), path, d);
+}
+
 int sweepfile_load(struct sweepfile *sf, const char *path, struct diag *d)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
+	char *text;
+	size_t len;
 	int rc;
 
 	memset(sf, 0, sizeof *sf);
 	diag_clear(d);
-	if (!f)
-		return diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot open: %s", strerror(errno));
-	buf = malloc(FILE_BYTES_MAX + 1);
-	if (!buf) {
-		fclose(f);
-		return nomem(d, path);
-	}
-	n = fread(buf, 1, FILE_BYTES_MAX + 1, f);
-	if (ferror(f))
-		rc = diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot read: %s", strerror(errno));
-	else if (n > FILE_BYTES_MAX)
-		rc = diag_at(d, STATUS_EINPUT, path, 0, 0, "larger than 1 MiB; expected a sweep file");
-	else if (memchr(buf, '\0', n))
-		rc = diag_at(d, STATUS_EINPUT, path, 0, 0, "a NUL byte; expected a UTF-8 text file");
-	else {
-		buf[n] = '\0';
-		rc = sweepfile_parse(sf, buf, path, d);
-	}
-	fclose(f);
-	free(buf);
+	if ((rc = textfile_read(path, FILE_BYTES_MAX, "a sweep file", &text, &len, d)))
+		return rc;
+	rc = parse_text(sf, text, len, path, d);  /* a NUL byte is refused there, at its line and column */
+	free(text);
 	return rc;
 }
 

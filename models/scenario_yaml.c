@@ -351,11 +351,10 @@ void scenario_yaml_child(const struct scenario_yaml_ref *map, const char *key,
 	child_path(map, key, strlen(key), out);
 }
 
-void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scenario_yaml_ref *out,
-			const char **name)
+/* out names pair p of map (NULL: an empty ref), *name its key's text ("?" when the key is not a scalar). */
+static void pair_ref(const struct scenario_yaml_ref *map, struct fy_node_pair *p, struct scenario_yaml_ref *out,
+		     const char **name)
 {
-	struct fy_node_pair *p = fy_node_mapping_get_by_index(map->node, i);
-
 	memset(out, 0, sizeof *out);
 	out->up = map;
 	out->key = fy_node_pair_key(p);
@@ -366,15 +365,51 @@ void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scena
 	child_path(map, *name, strlen(*name), out);
 }
 
-void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out)
+void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scenario_yaml_ref *out,
+			const char **name)
+{
+	pair_ref(map, fy_node_mapping_get_by_index(map->node, i), out, name);
+}
+
+/* out names node n, item i of seq. */
+static void item_ref(const struct scenario_yaml_ref *seq, struct fy_node *n, int i, struct scenario_yaml_ref *out)
 {
 	char index[16];
 
 	memset(out, 0, sizeof *out);
 	out->up = seq;
-	out->node = fy_node_sequence_get_by_index(seq->node, i);
+	out->node = n;
 	snprintf(index, sizeof index, "%d", i);
 	child_path(seq, index, strlen(index), out);
+}
+
+void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out)
+{
+	item_ref(seq, fy_node_sequence_get_by_index(seq->node, i), i, out);
+}
+
+/* libfyaml's iterators take the item or pair they returned last as their cursor: O(1) a step. */
+bool scenario_yaml_next_item(const struct scenario_yaml_ref *seq, struct scenario_yaml_walk *w,
+			     struct scenario_yaml_ref *out)
+{
+	struct fy_node *n = fy_node_is_sequence(seq->node) ? fy_node_sequence_iterate(seq->node, &w->at) : NULL;
+
+	if (!n)
+		return false;
+	item_ref(seq, n, ++w->i, out);
+	return true;
+}
+
+bool scenario_yaml_next_pair(const struct scenario_yaml_ref *map, struct scenario_yaml_walk *w,
+			     struct scenario_yaml_ref *out, const char **name)
+{
+	struct fy_node_pair *p = fy_node_is_mapping(map->node) ? fy_node_mapping_iterate(map->node, &w->at) : NULL;
+
+	if (!p)
+		return false;
+	w->i++;
+	pair_ref(map, p, out, name);
+	return true;
 }
 
 /* ---- structure ---------------------------------------------------------------------------------- */

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "status.h"
 #include "sweepfile.h"
@@ -214,6 +216,23 @@ START_TEST(directive_with_invalid_utf8_refused)
 }
 END_TEST
 
+/* A FIFO (no writer) is refused at once, not waited on: the 10 s timeout of its test case would end a hang. */
+START_TEST(fifo_refused)
+{
+	char *path = test_write_file("fifo.yaml", "");
+	struct sweepfile sf;
+	struct diag d;
+	char want[600];
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(sweepfile_load(&sf, path, &d), STATUS_EINPUT);
+	snprintf(want, sizeof want, "%s: not a regular file (a FIFO); expected a sweep file", path);
+	ck_assert_str_eq(d.msg, want);
+	test_remove_file(path);
+}
+END_TEST
+
 static Suite *sweepfile_suite(void)
 {
 	Suite *s = suite_create("sweepfile");
@@ -229,6 +248,7 @@ static Suite *sweepfile_suite(void)
 	tc = tcase_create("fuzz_findings");
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, directive_with_invalid_utf8_refused);
+	tcase_add_test(tc, fifo_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }
