@@ -7,6 +7,7 @@
  */
 #include "sweepfile.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -38,11 +39,24 @@ struct column {
 	double lo, hi;  /* sample: the range */
 };
 
+/* A set or swept key already read: the setting it names, and where. */
+struct seen {
+	const char *key;                     /* as written (the document's text, borrowed) */
+	char canon[SCENARIO_YAML_PATH_MAX];  /* the setting (scenario_yaml_set_key: "fleet.00.count" is fleet.0.count) */
+	int line, col;                       /* where messages place it; 0 when unknown */
+	bool swept;
+};
+
+/* Keys read: every set key, every swept key, and the one swept key over SWEEPFILE_PARAMS_MAX refused. */
+#define SEEN_MAX (SWEEPFILE_SETS_MAX + SWEEPFILE_PARAMS_MAX + 1)
+
 struct reader {
 	struct scenario_yaml y;
 	struct sweepfile *sf;
 	struct column cols[SWEEPFILE_PARAMS_MAX];
 	int ncols;
+	struct seen seen[SEEN_MAX];
+	int nseen;
 };
 
 static int nomem(struct diag *d, const char *path)
@@ -82,24 +96,47 @@ static void format_value(double v, bool integer, char *buf, size_t size)
 
 /* ---- keys ---------------------------------------------------------------------------------------- */
 
-/* A swept or set key: non-empty, no '=', no spaces, not `seed`, not seen before. */
+/* Refuse key at r, which names the same setting as the key `was` read before. */
+static int twice(struct reader *rd, const struct scenario_yaml_ref *r, const char *key, bool swept,
+		 const struct seen *was)
+{
+	char at[DIAG_MSG_MAX / 2];
+
+	if (was->line > 0)
+		snprintf(at, sizeof at, "%s:%d:%d", rd->sf->path, was->line, was->col);
+	else
+		snprintf(at, sizeof at, "%s", rd->sf->path);
+	if (swept && !was->swept)
+		return scenario_yaml_fail(&rd->y, r, "'%s' is both set and swept (set as '%s' at %s); expected each "
+					  "key in one place", key, was->key, at);
+	return scenario_yaml_fail(&rd->y, r, "'%s' is %s twice (first as '%s' at %s); expected each key once", key,
+				  swept ? "swept" : "set", was->key, at);
+}
+
+/*
+ * A swept or set key: non-empty, no '=', no spaces, not `seed`, and naming a setting no key before it names,
+ * however written: keys are compared as the overrides resolve them (scenario_yaml_set_key), so
+ * fleet.00.count is fleet.0.count. Each key is compared with every one before it: O(n^2) in the keys, which
+ * are at most SEEN_MAX.
+ */
 static int check_key(struct reader *rd, const struct scenario_yaml_ref *r, const char *key, bool swept)
 {
-	if (!*key || strpbrk(key, "= \t") || key[0] == '.' || key[strlen(key) - 1] == '.' || strstr(key, ".."))
+	struct seen *s = &rd->seen[rd->nseen];
+
+	if (!*key || strpbrk(key, "= \t") || !scenario_yaml_set_key(key, s->canon, sizeof s->canon))
 		return scenario_yaml_fail(&rd->y, r, "'%s' is not a scenario key; expected a dotted path such as "
 					  "fleet.0.count", key);
 	if (strcmp(key, "seed") == 0)
 		return scenario_yaml_fail(&rd->y, r, "the seed is not %s; expected `replications: N` (replication r "
 					  "runs with the base seed + r)", swept ? "swept" : "set");
-	for (int i = 0; i < rd->sf->nsets; i++) {
-		size_t n = strlen(key);
-		if (strncmp(rd->sf->sets[i], key, n) == 0 && rd->sf->sets[i][n] == '=')
-			return scenario_yaml_fail(&rd->y, r, swept ? "'%s' is both set and swept; expected each key "
-						  "in one place" : "'%s' is set twice; expected each key once", key);
-	}
-	for (int i = 0; i < rd->ncols; i++)
-		if (strcmp(rd->cols[i].key, key) == 0)
-			return scenario_yaml_fail(&rd->y, r, "'%s' is swept twice; expected each key once", key);
+	for (int i = 0; i < rd->nseen; i++)
+		if (strcmp(rd->seen[i].canon, s->canon) == 0)
+			return twice(rd, r, key, swept, &rd->seen[i]);
+	assert(rd->nseen < SEEN_MAX);  /* the keys of `set` and of the form are counted before */
+	s->key = key;
+	s->swept = swept;
+	scenario_yaml_where(r, &s->line, &s->col);
+	rd->nseen++;
 	return STATUS_OK;
 }
 

@@ -715,6 +715,30 @@ static bool split_path(const char *text, size_t len, struct parts *c)
 	return true;
 }
 
+bool scenario_yaml_set_key(const char *key, char *canon, size_t size)
+{
+	struct parts c;
+	size_t o = 0;
+	int64_t idx;
+	char part[24];
+	int w;
+
+	if (!split_path(key, strlen(key), &c))
+		return false;
+	for (int i = 0; i < c.n; i++) {
+		/* as index_item() reads a component: parse_int, and an index is >= 0 */
+		snprintf(part, sizeof part, "%.*s", (int)c.len[i], c.text + c.start[i]);
+		if (c.len[i] < sizeof part && parse_int(part, &idx) && idx >= 0)
+			w = snprintf(canon + o, size - o, "%s%lld", i ? "." : "", (long long)idx);
+		else
+			w = snprintf(canon + o, size - o, "%s%.*s", i ? "." : "", (int)c.len[i], c.text + c.start[i]);
+		if (w < 0 || (size_t)w >= size - o)
+			return false;
+		o += (size_t)w;
+	}
+	return true;
+}
+
 /* The pair of map whose key is the longest run of components from i; *k is the last component used. */
 static struct fy_node_pair *longest_key(struct fy_node *map, const struct parts *c, int i, int *k)
 {

@@ -85,6 +85,15 @@ void scenario_yaml_close(struct scenario_yaml *y);
 int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, int nsets,
 			     const char *dotted_map);
 
+/*
+ * The setting that the override key `key` ("fleet.00.count", without "=VALUE") names, written one way into
+ * canon (size bytes): split at its dots as scenario_yaml_apply_sets() splits it, each component that it
+ * would read as a list index ("00", "-0") written as that index in decimal ("fleet.0.count"); any other
+ * component is kept as written (mapping keys match exactly). Two keys with the same canon set the same value.
+ * Returns false when key is not a KEY.PATH (an empty component, too many) or canon is too small.
+ */
+bool scenario_yaml_set_key(const char *key, char *canon, size_t size);
+
 /* The root of the document. */
 void scenario_yaml_root(struct scenario_yaml *y, struct scenario_yaml_ref *out);
 
