@@ -873,6 +873,39 @@ static int apply_one(struct scenario_yaml *y, struct scenario_yaml_set *s, const
 	return STATUS_OK;
 }
 
+/* The setting of override text "KEY=VALUE" into canon (scenario_yaml_set_key); false if it is malformed. */
+static bool set_setting(const char *text, char *canon, size_t size)
+{
+	const char *eq = strchr(text, '=');
+	char key[SCENARIO_YAML_PATH_MAX];
+
+	if (!eq || (size_t)(eq - text) >= sizeof key)
+		return false;
+	memcpy(key, text, (size_t)(eq - text));
+	key[eq - text] = '\0';
+	return scenario_yaml_set_key(key, canon, size);
+}
+
+/*
+ * Refuse two overrides that name one setting, however written ("fleet.0.count" and "fleet.00.count"): the
+ * later would silently replace the earlier. O(n^2) in the overrides, which are a few (a command line's, or a
+ * sweep point's). A malformed one is left to apply_one's message.
+ */
+static int check_twice(struct scenario_yaml *y, const char *const *sets, int nsets)
+{
+	char a[SCENARIO_YAML_PATH_MAX], b[SCENARIO_YAML_PATH_MAX];
+
+	for (int j = 1; j < nsets; j++) {
+		if (!set_setting(sets[j], b, sizeof b))
+			continue;
+		for (int i = 0; i < j; i++)
+			if (set_setting(sets[i], a, sizeof a) && strcmp(a, b) == 0)
+				return diag_fail(y->d, STATUS_EINPUT, "--set %s: %s is already set by --set %s; expected "
+						 "each key once", sets[j], b, sets[i]);
+	}
+	return STATUS_OK;
+}
+
 int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, int nsets,
 			     const char *dotted_map)
 {
@@ -880,6 +913,8 @@ int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, i
 
 	if (nsets <= 0)
 		return STATUS_OK;
+	if ((rc = check_twice(y, sets, nsets)))
+		return rc;
 	y->sets = calloc((size_t)nsets, sizeof *y->sets);
 	if (!y->sets)
 		return nomem(y);

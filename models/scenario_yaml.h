@@ -78,7 +78,9 @@ int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, co
 void scenario_yaml_close(struct scenario_yaml *y);
 
 /*
- * Apply the overrides "a.b.0.c=value" (borrowed, kept until close) to the document, in order. The root
+ * Apply the overrides "a.b.0.c=value" (borrowed, kept until close) to the document, in order. Two of them
+ * that name one setting (scenario_yaml_set_key: "fleet.0.count" and "fleet.00.count") are refused, since
+ * the later would silently replace the earlier: "--set B: KEY is already set by --set A". The root
  * must be a mapping. `dotted_map` names a top-level mapping whose keys may contain dots ("catalog"): a key
  * created in it takes every path component but the last.
  */

@@ -166,7 +166,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		}
 	}
 	if (a->seed_set[0])
-		a->sets[a->nsets++] = a->seed_set; /* last, so --seed wins over a --set seed=... */
+		a->sets[a->nsets++] = a->seed_set; /* --seed N is --set seed=N: both together are refused */
 	if (optind < argc)
 		a->scenario = argv[optind++];
 	if (optind < argc) {
