@@ -41,6 +41,7 @@ struct ctx {
 	double sp_discount;
 	int64_t *ids;            /* --db, in a search: the run ids of the candidate being evaluated (reps) */
 	char session[160];       /* --db, in a search: its recommend_session label ("" until its first run) */
+	int64_t session_run;     /* the run that carries the session's recommend_session_state label; 0: none yet */
 	char name[128];          /* the scenario's name */
 };
 
@@ -303,6 +304,11 @@ static int label_candidate(struct ctx *x, const struct recommend_candidate *c)
 		rc = store_label_runs(x->st, x->ids, n, "recommend_candidate", counts, x->d);
 	if (!rc)
 		rc = store_label_runs(x->st, x->ids, n, "recommend_term_cost_usd", cost, x->d);
+	/* the session is stored as its candidates end: it says it is incomplete until the search ends */
+	if (!rc && !x->session_run) {
+		rc = store_label_runs(x->st, x->ids, 1, "recommend_session_state", "incomplete", x->d);
+		x->session_run = rc ? 0 : x->ids[0];
+	}
 	return rc;
 }
 
@@ -401,6 +407,7 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 	if (!s->cands)
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 	x->session[0] = 0;
+	x->session_run = 0;
 	if (x->st && !(ids = calloc((size_t)total * (size_t)o->replications, sizeof *ids)))
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 	for (int line = 0; line < total / inner; line++) {
@@ -439,6 +446,8 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 	if (ids && s->best >= 0)  /* the choice: recommend_choice=1 on its runs */
 		rc = store_label_runs(x->st, ids + (size_t)s->best * (size_t)o->replications, o->replications,
 				      "recommend_choice", "1", x->d);
+	if (!rc && x->session_run)  /* last: a session killed before here stays incomplete */
+		rc = store_label_runs(x->st, &x->session_run, 1, "recommend_session_state", "complete", x->d);
 out:
 	free(ids);
 	return rc;

@@ -98,5 +98,19 @@ check "--vary of one entry twice: exit 2 (got $rc)" test $rc -eq 2
 check "names both ($(cat err.txt))" grep -q "^gpucap: --vary fleet.00.count=1..3: fleet.0.count is already varied by --vary fleet.0.count=0..2; expected each entry once" err.txt
 "$GPUCAP" recommend steps.yaml --vary fleet.+0.count=0..2 2>err.txt; rc=$?
 check "--vary fleet.+0.count (no index for --set): exit 2 (got $rc)" test $rc -eq 2
+# A session is stored as its candidates end, so a killed search leaves part of one: it says
+# recommend_session_state=incomplete from its first candidate on, and complete only once the search ended.
+check "a finished session is complete" test "$(sqlite3 r.sqlite "select group_concat(value) from labels where key = 'recommend_session_state'")" = complete
+"$GPUCAP" report --db r.sqlite -o done.html 2>err.txt
+check "report of a finished session: no 'incomplete' ($(cat err.txt))" bash -c '! grep -q incomplete done.html'
+# the state a search killed after its third candidate leaves: three candidates, no choice, still incomplete
+cp r.sqlite killed.sqlite
+sqlite3 killed.sqlite "update labels set value = 'incomplete' where key = 'recommend_session_state';
+delete from labels where key = 'recommend_choice';
+delete from labels where key like 'recommend_%' and run_id in (select run_id from labels where key = 'recommend_candidate' and value in ('fleet.0.count=3', 'fleet.0.count=4'))"
+"$GPUCAP" report --db killed.sqlite -o killed.html 2>err.txt; rc=$?
+check "report of a killed session: exit 0 (got $rc: $(cat err.txt))" test $rc -eq 0
+check "its heading says incomplete" grep -q "recommend session steps#[0-9]* (incomplete)</h2>" killed.html
+check "and why, with the candidates it had" grep -q "Incomplete: this search was stopped before it ended .* only the 3 candidates it had finished" killed.html
 check "recommend --help" "$GPUCAP" recommend --help
 finish
