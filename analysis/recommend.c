@@ -12,6 +12,7 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "scenario.h"
+#include "scenario_yaml.h"
 #include "status.h"
 #include "store.h"
 #include "world.h"
@@ -40,6 +41,7 @@ struct ctx {
 	double sp_discount;
 	int64_t *ids;            /* --db, in a search: the run ids of the candidate being evaluated (reps) */
 	char session[160];       /* --db, in a search: its recommend_session label ("" until its first run) */
+	int64_t session_run;     /* the run that carries the session's recommend_session_state label; 0: none yet */
 	char name[128];          /* the scenario's name */
 };
 
@@ -53,22 +55,34 @@ struct rep {
 	int nhours;
 };
 
+/*
+ * The key is read as an override reads it (scenario_yaml_set_key: "fleet.00.count" is entry 0) and kept in
+ * that one spelling, so that two --vary of one entry are found (recommend_run) and its runs' --set name it
+ * as the search does.
+ */
 int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d)
 {
 	const char *eq = strchr(text, '=');
-	char tail[8];
+	char key[sizeof v->key], canon[SCENARIO_YAML_PATH_MAX], tail[8];
 	int idx, lo, hi, step = 1, n;
 
 	memset(v, 0, sizeof *v);
-	if (!eq || (size_t)(eq - text) >= sizeof v->key || sscanf(text, "fleet.%d.count=%n", &idx, &n) != 1 ||
-	    text + n != eq + 1 || idx < 0)
+	if (!eq || (size_t)(eq - text) >= sizeof key)
+		goto bad;
+	memcpy(key, text, (size_t)(eq - text));
+	key[eq - text] = '\0';
+	if (!scenario_yaml_set_key(key, canon, sizeof canon) || sscanf(canon, "fleet.%d.count%n", &idx, &n) != 1 ||
+	    canon[n] || idx < 0)
+		goto bad;
+	snprintf(v->key, sizeof v->key, "fleet.%d.count", idx);
+	if (strcmp(v->key, canon) != 0)  /* "fleet.+1.count": sscanf reads it, an override does not */
 		goto bad;
 	n = sscanf(eq + 1, "%d..%d%7s", &lo, &hi, tail);
 	if (n == 3 && sscanf(eq + 1, "%d..%d:%d%7s", &lo, &hi, &step, tail) != 3)
 		goto bad;
 	if (n < 2 || lo < 0 || hi < lo || step < 1)
 		goto bad;
-	memcpy(v->key, text, (size_t)(eq - text));
+	v->text = text;
 	v->fleet_index = idx;
 	v->lo = lo;
 	v->hi = hi;
@@ -165,8 +179,12 @@ static int make_sets(const struct ctx *x, const int *counts, double scale, doubl
 	return n;
 }
 
-/* Run replication k; fill *rp (rp->hours owned on success). */
-static int run_rep(struct ctx *x, const int *counts, double scale, double commit, int k, struct rep *rp)
+/*
+ * Run replication k; fill *rp (rp->hours owned on success). *invalid is set when the candidate's scenario
+ * does not load (STATUS_EINPUT, the loader's message in the diag): the base loaded, so its levels are at fault.
+ */
+static int run_rep(struct ctx *x, const int *counts, double scale, double commit, int k, struct rep *rp,
+		   bool *invalid)
 {
 	char buf[SETS_MAX][96], label[SETS_MAX * 96 + 16];
 	const char *sets[SETS_MAX], *labels[1] = { label };
@@ -178,6 +196,7 @@ static int run_rep(struct ctx *x, const int *counts, double scale, double commit
 	if (!rep)
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 	rc = scenario_load(&sc, x->o->scenario, sets, nsets, x->d);
+	*invalid = rc == STATUS_EINPUT;
 	if (rc)
 		goto out_report;
 	if (x->st) {
@@ -285,7 +304,24 @@ static int label_candidate(struct ctx *x, const struct recommend_candidate *c)
 		rc = store_label_runs(x->st, x->ids, n, "recommend_candidate", counts, x->d);
 	if (!rc)
 		rc = store_label_runs(x->st, x->ids, n, "recommend_term_cost_usd", cost, x->d);
+	/* the session is stored as its candidates end: it says it is incomplete until the search ends */
+	if (!rc && !x->session_run) {
+		rc = store_label_runs(x->st, x->ids, 1, "recommend_session_state", "incomplete", x->d);
+		x->session_run = rc ? 0 : x->ids[0];
+	}
 	return rc;
+}
+
+/* c's scenario does not load: keep the loader's message (in the diag) as its reason, and no figures. */
+static void mark_invalid(struct ctx *x, struct recommend_candidate *c)
+{
+	c->invalid = true;
+	c->feasible = false;
+	snprintf(c->why, sizeof c->why, "%s", x->d->msg);
+	diag_clear(x->d);
+	c->sp_usd_per_h = c->cost_window_usd = c->cost_per_hour_usd = c->cost_term_usd = NAN;
+	c->cost_term_p90_usd = c->cost_term_sd_usd = c->violation_mean = c->violation_worst = NAN;
+	c->sp_utilization = NAN;
 }
 
 /* Simulate counts at scale over the replications and bill its Savings Plan as mode says (commit: the
@@ -302,7 +338,13 @@ static int evaluate(struct ctx *x, const int *counts, double scale, enum sp_mode
 	memset(c, 0, sizeof *c);
 	memcpy(c->counts, counts, sizeof c->counts);
 	for (; done < n; done++) {
-		rc = run_rep(x, counts, scale, mode == SP_SIMULATED ? commit : 0, done, &reps[done]);
+		bool invalid = false;
+		rc = run_rep(x, counts, scale, mode == SP_SIMULATED ? commit : 0, done, &reps[done], &invalid);
+		if (rc && invalid) {  /* not a failure: an infeasible candidate, and the search goes on */
+			mark_invalid(x, c);
+			rc = STATUS_OK;
+			goto out_reps;
+		}
 		if (rc)
 			goto out_reps;
 		if (x->o->slo != RECOMMEND_SLO_RATE && isnan(reps[done].slo_met)) {
@@ -365,6 +407,7 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 	if (!s->cands)
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 	x->session[0] = 0;
+	x->session_run = 0;
 	if (x->st && !(ids = calloc((size_t)total * (size_t)o->replications, sizeof *ids)))
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 	for (int line = 0; line < total / inner; line++) {
@@ -387,6 +430,7 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 			if (rc)
 				goto out;
 			s->ncands++;
+			s->invalid += c->invalid;
 			if (c->feasible && (s->best < 0 || c->cost_term_usd < s->cands[s->best].cost_term_usd))
 				s->best = s->ncands - 1;
 			if (!c->feasible)
@@ -402,6 +446,8 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 	if (ids && s->best >= 0)  /* the choice: recommend_choice=1 on its runs */
 		rc = store_label_runs(x->st, ids + (size_t)s->best * (size_t)o->replications, o->replications,
 				      "recommend_choice", "1", x->d);
+	if (!rc && x->session_run)  /* last: a session killed before here stays incomplete */
+		rc = store_label_runs(x->st, &x->session_run, 1, "recommend_session_state", "complete", x->d);
 out:
 	free(ids);
 	return rc;
@@ -439,7 +485,8 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 		const struct fleet_entry *e;
 		for (int w = 0; w < v; w++)
 			if (o->vary[w].fleet_index == vy->fleet_index)
-				return diag_fail(x->d, STATUS_EINPUT, "--vary %s given twice", vy->key);
+				return diag_fail(x->d, STATUS_EINPUT, "--vary %s: %s is already varied by --vary %s; "
+						 "expected each entry once", vy->text, vy->key, o->vary[w].text);
 		if (vy->fleet_index >= sc->nfleet)
 			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: %s has %d fleet entries", vy->key,
 					 o->scenario, sc->nfleet);
@@ -495,12 +542,9 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 	rc = search(&x, x.scale_rate * base, &r->base);
 	if (!rc) {
 		rc = evaluate(&x, zeros, x.scale_rate * base, SP_AT, 0, &r->od);
-		r->od_ok = rc == STATUS_OK;
-		if (rc == STATUS_EINPUT) {  /* that fleet cannot be loaded: say so, and go on */
-			snprintf(r->od_why, sizeof r->od_why, "%s", d->msg);
-			diag_clear(d);
-			rc = STATUS_OK;
-		}
+		r->od_ok = rc == STATUS_OK && !r->od.invalid;
+		if (r->od.invalid)  /* that fleet cannot be loaded: say so, and go on */
+			snprintf(r->od_why, sizeof r->od_why, "%s", r->od.why);
 	}
 	if (!rc && r->base.best >= 0) {
 		const struct recommend_candidate *b = &r->base.cands[r->base.best];
@@ -508,6 +552,8 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 		if (x.sp_index >= 0 && b->sp_usd_per_h > 0) {
 			rc = evaluate(&x, b->counts, x.scale_rate * base, SP_SIMULATED, b->sp_usd_per_h, &r->check);
 			r->checked = true;
+			if (!rc && r->check.invalid)  /* the plan's commitment, set, is refused: say so */
+				rc = diag_fail(d, STATUS_EINPUT, "%s", r->check.why);
 		}
 	}
 	if (!rc && o->growth_given)

@@ -16,8 +16,12 @@
  * `term: 3y`. The objective is the mean of term_usd over the replications; the constraint is the SLO
  * (mean slo_violation_rate <= max_violation_rate, or slo_met in every replication).
  *
- * Errors: bad options and scenarios are STATUS_EINPUT (or what scenario_load returns) with the message in
- * the diag; a run that fails stops the search with its status.
+ * A candidate whose levels make the scenario invalid (the loader refuses it: a count over an entry's limit,
+ * autoscaling bounds the fleet cannot hold) is not an error: it is kept as an infeasible candidate with the
+ * loader's message (invalid, why) and counted in its search's `invalid`, and the search goes on.
+ *
+ * Errors: bad options and an invalid base scenario are STATUS_EINPUT (or what scenario_load returns) with
+ * the message in the diag; a run that fails stops the search with its status.
  */
 #ifndef GPUCAP_RECOMMEND_H
 #define GPUCAP_RECOMMEND_H
@@ -39,7 +43,8 @@ enum recommend_slo {
 };
 
 struct recommend_vary {
-	char key[64];     /* "fleet.I.count" */
+	const char *text; /* the option as given ("fleet.00.count=0..4"), borrowed */
+	char key[64];     /* "fleet.I.count", I in decimal however the option wrote it */
 	int fleet_index;  /* I */
 	int lo, hi, step; /* levels lo, lo + step, ... <= hi; 0 <= lo <= hi, step >= 1 */
 };
@@ -71,6 +76,9 @@ struct recommend_candidate {
 	int slo_met_reps;                /* replications with slo_met = 1 */
 	bool feasible;                   /* meets the constraint */
 	double sp_utilization;           /* with a plan: share of its commitment that covered usage (mean) */
+	bool invalid;                    /* its scenario does not load (a level the scenario refuses): not run,
+	                                    not feasible, its figures NaN; why says why */
+	char why[DIAG_MSG_MAX];          /* the loader's message when invalid, else "" */
 };
 
 /* The search, under one traffic level. */
@@ -80,6 +88,7 @@ struct recommend_search {
 	int ncands;
 	int best;                           /* index into cands, -1 if none is feasible */
 	int pruned;                         /* grid points skipped by the pruning rule */
+	int invalid;                        /* candidates among cands whose scenario does not load */
 };
 
 struct recommend_result {

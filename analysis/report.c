@@ -383,10 +383,25 @@ static bool in_points(const struct report *r, int64_t id)
 	return false;
 }
 
+/*
+ * Whether session id was stopped before its search ended: its recommend_session_state label says
+ * "incomplete" (recommend.c writes it with the first candidate and replaces it by "complete" last). A session
+ * without the label was stored before it existed, and is taken as it was then: complete.
+ */
+static bool session_incomplete(sqlite3_stmt *st, const char *id)
+{
+	bool incomplete;
+
+	sqlite3_bind_text(st, 1, id, -1, SQLITE_STATIC);
+	incomplete = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_reset(st);
+	return incomplete;
+}
+
 /* The recommend sessions: all (nids = 0), or those with a run among the points asked for. */
 static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *path, struct diag *d)
 {
-	sqlite3_stmt *s, *c;
+	sqlite3_stmt *s, *c, *st;
 
 	if (sqlite3_prepare_v2(db, "SELECT value, group_concat(run_id) FROM labels WHERE key = 'recommend_session' "
 			       "GROUP BY value ORDER BY min(run_id)", -1, &s, NULL) != SQLITE_OK)
@@ -398,6 +413,13 @@ static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *pa
 			       "WHERE s.key = 'recommend_session' AND s.value = ?1 GROUP BY c.value ORDER BY min(s.run_id)",
 			       -1, &c, NULL) != SQLITE_OK) {
 		sqlite3_finalize(s);
+		return db_fail(db, path, d);
+	}
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM labels s JOIN labels t ON t.run_id = s.run_id AND "
+			       "t.key = 'recommend_session_state' AND t.value = 'incomplete' "
+			       "WHERE s.key = 'recommend_session' AND s.value = ?1 LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_finalize(s);
+		sqlite3_finalize(c);
 		return db_fail(db, path, d);
 	}
 	while (sqlite3_step(s) == SQLITE_ROW) {
@@ -416,6 +438,7 @@ static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *pa
 		memset(ss, 0, sizeof *ss);
 		if (!(ss->id = dup_text(s, 0)))
 			goto nomem;
+		ss->incomplete = session_incomplete(st, ss->id);
 		sqlite3_bind_text(c, 1, ss->id, -1, SQLITE_STATIC);
 		while (sqlite3_step(c) == SQLITE_ROW) {
 			int n = ss->ncand + 1;
@@ -444,10 +467,12 @@ static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *pa
 	}
 	sqlite3_finalize(s);
 	sqlite3_finalize(c);
+	sqlite3_finalize(st);
 	return STATUS_OK;
 nomem:
 	sqlite3_finalize(s);
 	sqlite3_finalize(c);
+	sqlite3_finalize(st);
 	return diag_fail(d, STATUS_ENOMEM, "out of memory");
 }
 

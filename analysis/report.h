@@ -98,6 +98,8 @@ struct report_run {
 /* One `recommend` search stored with --db (labels recommend_session, _candidate, _term_cost_usd, _choice). */
 struct report_session {
 	char *id;                    /* the recommend_session label, owned */
+	bool incomplete;             /* its recommend_session_state is "incomplete": the search was stopped (killed)
+	                                before it ended, so its curve is partial and it has no choice */
 	int ncand;
 	char **cand;                 /* [ncand] recommend_candidate labels, owned, in the order first run */
 	double *cost;                /* [ncand] recommend_term_cost_usd */

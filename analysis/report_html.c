@@ -380,7 +380,12 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 	snprintf(id, sizeof id, "chart-recommend-%d", i + 1);
 	fprintf(out, "<section class=\"recommend\"><h2>Commitment versus cost: recommend session ");
 	report_html_escape(out, ss->id);
-	fprintf(out, "</h2>\n");
+	fprintf(out, "%s</h2>\n", ss->incomplete ? " (incomplete)" : "");
+	if (ss->incomplete)  /* a killed search: its curve is what it had reached, not an answer */
+		fprintf(out, "<p class=\"note\">Incomplete: this search was stopped before it ended (its process was "
+			"killed or failed), so the curve shows only the %d candidate%s it had finished and nothing is "
+			"recommended. Run <code>gpucap recommend</code> again for an answer.</p>\n", ss->ncand,
+			ss->ncand == 1 ? "" : "s");
 	report_svg_scatter(out, id, "Commitment versus cost (mean term cost over replications)",
 			   "commitment level (count; several varied keys: candidate in order)", "term cost (USD)",
 			   ss->x, ss->cost, (const char *const *)ss->cand, ss->chosen, ss->ncand, true, "recommended");

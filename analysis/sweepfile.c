@@ -7,6 +7,7 @@
  */
 #include "sweepfile.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -19,6 +20,7 @@
 
 #include "scenario_yaml.h"
 #include "status.h"
+#include "textfile.h"
 
 #define FILE_BYTES_MAX (1 << 20)  /* a sweep file is small; refuse anything larger */
 #define VALUE_MAX 64              /* bytes of a computed value, NUL included */
@@ -37,11 +39,24 @@ struct column {
 	double lo, hi;  /* sample: the range */
 };
 
+/* A set or swept key already read: the setting it names, and where. */
+struct seen {
+	const char *key;                     /* as written (the document's text, borrowed) */
+	char canon[SCENARIO_YAML_PATH_MAX];  /* the setting (scenario_yaml_set_key: "fleet.00.count" is fleet.0.count) */
+	int line, col;                       /* where messages place it; 0 when unknown */
+	bool swept;
+};
+
+/* Keys read: every set key, every swept key, and the one swept key over SWEEPFILE_PARAMS_MAX refused. */
+#define SEEN_MAX (SWEEPFILE_SETS_MAX + SWEEPFILE_PARAMS_MAX + 1)
+
 struct reader {
 	struct scenario_yaml y;
 	struct sweepfile *sf;
 	struct column cols[SWEEPFILE_PARAMS_MAX];
 	int ncols;
+	struct seen seen[SEEN_MAX];
+	int nseen;
 };
 
 static int nomem(struct diag *d, const char *path)
@@ -81,24 +96,47 @@ static void format_value(double v, bool integer, char *buf, size_t size)
 
 /* ---- keys ---------------------------------------------------------------------------------------- */
 
-/* A swept or set key: non-empty, no '=', no spaces, not `seed`, not seen before. */
+/* Refuse key at r, which names the same setting as the key `was` read before. */
+static int twice(struct reader *rd, const struct scenario_yaml_ref *r, const char *key, bool swept,
+		 const struct seen *was)
+{
+	char at[DIAG_MSG_MAX / 2];
+
+	if (was->line > 0)
+		snprintf(at, sizeof at, "%s:%d:%d", rd->sf->path, was->line, was->col);
+	else
+		snprintf(at, sizeof at, "%s", rd->sf->path);
+	if (swept && !was->swept)
+		return scenario_yaml_fail(&rd->y, r, "'%s' is both set and swept (set as '%s' at %s); expected each "
+					  "key in one place", key, was->key, at);
+	return scenario_yaml_fail(&rd->y, r, "'%s' is %s twice (first as '%s' at %s); expected each key once", key,
+				  swept ? "swept" : "set", was->key, at);
+}
+
+/*
+ * A swept or set key: non-empty, no '=', no spaces, not `seed`, and naming a setting no key before it names,
+ * however written: keys are compared as the overrides resolve them (scenario_yaml_set_key), so
+ * fleet.00.count is fleet.0.count. Each key is compared with every one before it: O(n^2) in the keys, which
+ * are at most SEEN_MAX.
+ */
 static int check_key(struct reader *rd, const struct scenario_yaml_ref *r, const char *key, bool swept)
 {
-	if (!*key || strpbrk(key, "= \t") || key[0] == '.' || key[strlen(key) - 1] == '.' || strstr(key, ".."))
+	struct seen *s = &rd->seen[rd->nseen];
+
+	if (!*key || strpbrk(key, "= \t") || !scenario_yaml_set_key(key, s->canon, sizeof s->canon))
 		return scenario_yaml_fail(&rd->y, r, "'%s' is not a scenario key; expected a dotted path such as "
 					  "fleet.0.count", key);
 	if (strcmp(key, "seed") == 0)
 		return scenario_yaml_fail(&rd->y, r, "the seed is not %s; expected `replications: N` (replication r "
 					  "runs with the base seed + r)", swept ? "swept" : "set");
-	for (int i = 0; i < rd->sf->nsets; i++) {
-		size_t n = strlen(key);
-		if (strncmp(rd->sf->sets[i], key, n) == 0 && rd->sf->sets[i][n] == '=')
-			return scenario_yaml_fail(&rd->y, r, swept ? "'%s' is both set and swept; expected each key "
-						  "in one place" : "'%s' is set twice; expected each key once", key);
-	}
-	for (int i = 0; i < rd->ncols; i++)
-		if (strcmp(rd->cols[i].key, key) == 0)
-			return scenario_yaml_fail(&rd->y, r, "'%s' is swept twice; expected each key once", key);
+	for (int i = 0; i < rd->nseen; i++)
+		if (strcmp(rd->seen[i].canon, s->canon) == 0)
+			return twice(rd, r, key, swept, &rd->seen[i]);
+	assert(rd->nseen < SEEN_MAX);  /* the keys of `set` and of the form are counted before */
+	s->key = key;
+	s->swept = swept;
+	scenario_yaml_where(r, &s->line, &s->col);
+	rd->nseen++;
 	return STATUS_OK;
 }
 
@@ -139,6 +177,7 @@ static int push_value(struct reader *rd, struct column *c, const char *text)
 /* A list of at least one scalar: its texts as written. */
 static int read_list(struct reader *rd, const struct scenario_yaml_ref *r, const char *key)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref it;
 	const char *text;
 	int n, rc;
@@ -146,8 +185,7 @@ static int read_list(struct reader *rd, const struct scenario_yaml_ref *r, const
 	if ((rc = scenario_yaml_list(&rd->y, r, 1, SWEEPFILE_RUNS_MAX, "values", &n)) ||
 	    (rc = add_column(rd, r, key, n)))
 		return rc;
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(r, i, &it);
+	while (scenario_yaml_next_item(r, &walk, &it)) {
 		if ((rc = scenario_yaml_scalar(&rd->y, &it, "a value for --set", &text)) ||
 		    (rc = push_value(rd, &rd->cols[rd->ncols - 1], text)))
 			return rc;
@@ -202,6 +240,7 @@ static int read_range(struct reader *rd, const struct scenario_yaml_ref *r, cons
 /* grid or zip: a mapping KEY -> list (or, for a grid, range). */
 static int read_columns(struct reader *rd, const struct scenario_yaml_ref *map, bool grid)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref v;
 	const char *key;
 	int n, rc;
@@ -211,8 +250,7 @@ static int read_columns(struct reader *rd, const struct scenario_yaml_ref *map, 
 		return rc;
 	if (n == 0)
 		return scenario_yaml_fail(&rd->y, map, "no swept key; expected at least one");
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(map, i, &v, &key);
+	while (scenario_yaml_next_pair(map, &walk, &v, &key)) {
 		if (grid && fy_node_is_mapping(v.node))
 			rc = read_range(rd, &v, key);
 		else
@@ -299,6 +337,7 @@ out_free_qrng:
 
 static int read_sample(struct reader *rd, const struct scenario_yaml_ref *s)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref r, v;
 	const char *key;
 	int64_t n = 0;
@@ -321,8 +360,7 @@ static int read_sample(struct reader *rd, const struct scenario_yaml_ref *s)
 		return rc;
 	if (npairs == 0)
 		return scenario_yaml_fail(&rd->y, &r, "no swept key; expected at least one");
-	for (int i = 0; i < npairs; i++) {
-		scenario_yaml_pair(&r, i, &v, &key);
+	while (scenario_yaml_next_pair(&r, &walk, &v, &key)) {
 		if ((rc = read_bounds(rd, &v, key)))
 			return rc;
 	}
@@ -357,6 +395,7 @@ static int read_base(struct reader *rd, const struct scenario_yaml_ref *root)
 /* `set`: KEY: scalar, kept as "KEY=VALUE". */
 static int read_sets(struct reader *rd, const struct scenario_yaml_ref *root)
 {
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	struct scenario_yaml_ref r, v;
 	const char *key, *text;
 	int n, rc;
@@ -368,8 +407,7 @@ static int read_sets(struct reader *rd, const struct scenario_yaml_ref *root)
 		return scenario_yaml_fail(&rd->y, &r, "%d keys; expected at most %d", n, SWEEPFILE_SETS_MAX);
 	if (n && !(rd->sf->sets = calloc((size_t)n, sizeof(char *))))
 		return nomem(rd->y.d, rd->sf->path);
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(&r, i, &v, &key);
+	for (int i = 0; scenario_yaml_next_pair(&r, &walk, &v, &key); i++) {
 		if ((rc = check_key(rd, &v, key, false)) ||
 		    (rc = scenario_yaml_scalar(&rd->y, &v, "a value for --set", &text)))
 			return rc;
@@ -506,7 +544,8 @@ static int read_all(struct reader *rd)
 	return lay_out(rd);
 }
 
-int sweepfile_parse(struct sweepfile *sf, const char *text, const char *path, struct diag *d)
+/* Parse len bytes of text (NUL-terminated after them); a NUL byte among them is refused at its position. */
+static int parse_text(struct sweepfile *sf, const char *text, size_t len, const char *path, struct diag *d)
 {
 	struct reader *rd = calloc(1, sizeof *rd);
 	int rc;
@@ -522,7 +561,7 @@ int sweepfile_parse(struct sweepfile *sf, const char *text, const char *path, st
 		rc = nomem(d, path);
 		goto out_free_reader;
 	}
-	rc = scenario_yaml_open(&rd->y, text, strlen(text), sf->path, d);
+	rc = scenario_yaml_open(&rd->y, text, len, sf->path, d);
 	if (rc == STATUS_OK)
 		rc = read_all(rd);
 	scenario_yaml_close(&rd->y);
@@ -539,35 +578,23 @@ out_free_reader:
 	return rc;
 }
 
+int sweepfile_parse(struct sweepfile *sf, const char *text, const char *path, struct diag *d)
+{
+	return parse_text(sf, text, strlen(text), path, d);
+}
+
 int sweepfile_load(struct sweepfile *sf, const char *path, struct diag *d)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	size_t n;
+	char *text;
+	size_t len;
 	int rc;
 
 	memset(sf, 0, sizeof *sf);
 	diag_clear(d);
-	if (!f)
-		return diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot open: %s", strerror(errno));
-	buf = malloc(FILE_BYTES_MAX + 1);
-	if (!buf) {
-		fclose(f);
-		return nomem(d, path);
-	}
-	n = fread(buf, 1, FILE_BYTES_MAX + 1, f);
-	if (ferror(f))
-		rc = diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot read: %s", strerror(errno));
-	else if (n > FILE_BYTES_MAX)
-		rc = diag_at(d, STATUS_EINPUT, path, 0, 0, "larger than 1 MiB; expected a sweep file");
-	else if (memchr(buf, '\0', n))
-		rc = diag_at(d, STATUS_EINPUT, path, 0, 0, "a NUL byte; expected a UTF-8 text file");
-	else {
-		buf[n] = '\0';
-		rc = sweepfile_parse(sf, buf, path, d);
-	}
-	fclose(f);
-	free(buf);
+	if ((rc = textfile_read(path, FILE_BYTES_MAX, "a sweep file", &text, &len, d)))
+		return rc;
+	rc = parse_text(sf, text, len, path, d);  /* a NUL byte is refused there, at its line and column */
+	free(text);
 	return rc;
 }
 

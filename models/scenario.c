@@ -25,6 +25,7 @@
 #include "catalog.h"
 #include "scenario_load.h"
 #include "scenario_yaml.h"
+#include "textfile.h"
 #include "status.h"
 #include "units.h"
 
@@ -459,8 +460,9 @@ int scenario_load_type(struct load *l, const struct scenario_yaml_ref *it, const
 					"reserved_3y_discount, savings_plan_discount, spot_discount, "
 					"cb_usd_per_h}", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(&cat, i, &e, &name);
+		scenario_yaml_next_pair(&cat, &walk, &e, &name);
 		if ((rc = read_type(l, &e, name, &t)))
 			return rc;
 		if (strcmp(name, type) == 0) {
@@ -662,8 +664,9 @@ static int read_also(struct load *l)
 	if ((rc = scenario_yaml_list(&l->y, &list, 1, 2, "policies such as '- {metric: invocations_per_instance, "
 				     "target: 70}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&list, i, &e);
+		scenario_yaml_next_item(&list, &walk, &e);
 		if ((rc = scenario_yaml_mapping(&l->y, &e, keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &e, "metric", "the policy's metric", &r)) ||
 		    (rc = scenario_yaml_choice(&l->y, &r, metric_names, METRIC_KINDS, &metric)))
@@ -823,43 +826,6 @@ out_fini_scenario:
 	return rc;
 }
 
-/* Read the file at path into a new buffer (*text, owned by the caller) of *len bytes. */
-static int read_file(const char *path, char **text, size_t *len, struct diag *d)
-{
-	FILE *f = fopen(path, "rb");
-	size_t cap = 4096, n = 0, got;
-	char *buf = NULL, *grown;
-	int rc = STATUS_OK;
-
-	if (!f)
-		return diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot open: %s", strerror(errno));
-	do {
-		if (n + 1 >= cap && (cap *= 2) > MAX_FILE_BYTES) {
-			rc = diag_at(d, STATUS_EINPUT, path, 0, 0, "larger than %d MiB; expected a scenario file",
-				     MAX_FILE_BYTES >> 20);
-			goto out_close;
-		}
-		if (!(grown = realloc(buf, cap))) {
-			rc = diag_at(d, STATUS_ENOMEM, path, 0, 0, "out of memory while reading");
-			goto out_close;
-		}
-		buf = grown;
-		got = fread(buf + n, 1, cap - n - 1, f);
-		n += got;
-	} while (got > 0);
-	if (ferror(f))
-		rc = diag_at(d, STATUS_ENOENT, path, 0, 0, "cannot read: %s", strerror(errno));
-out_close:
-	fclose(f);
-	if (rc != STATUS_OK) {
-		free(buf);
-		return rc;
-	}
-	*text = buf;
-	*len = n;
-	return STATUS_OK;
-}
-
 int scenario_load(struct scenario *sc, const char *path, const char *const *sets, int nsets,
 		  struct diag *d)
 {
@@ -869,7 +835,7 @@ int scenario_load(struct scenario *sc, const char *path, const char *const *sets
 
 	memset(sc, 0, sizeof *sc);
 	diag_clear(d);
-	rc = read_file(path, &text, &len, d);
+	rc = textfile_read(path, MAX_FILE_BYTES, "a scenario file", &text, &len, d);
 	if (rc != STATUS_OK)
 		return rc;
 	rc = parse(sc, text, len, path, path, sets, nsets, d);

@@ -25,8 +25,9 @@ static int read_values(struct load *l, const struct scenario_yaml_ref *s, struct
 					 &list)) ||
 	    (rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_DELAY_VALUES_MAX, "delays (durations)", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&list, i, &v);
+		scenario_yaml_next_item(&list, &walk, &v);
 		if ((rc = scenario_load_duration(l, &v, 0, false, DAY_US, &out->values_us[i])))
 			return rc;
 	}

@@ -213,9 +213,10 @@ static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, str
 	if ((rc = scenario_yaml_mapping(&l->y, rates, NULL, "a mapping of instance types to Savings Plans "
 					"rates in USD per instance-hour", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		int t;
-		scenario_yaml_pair(rates, i, &r, &name);
+		scenario_yaml_next_pair(rates, &walk, &r, &name);
 		if ((rc = scenario_yaml_number(&l->y, &r, &rate_bounds, &v)))
 			return rc;
 		if (strcmp(name, type) != 0) {
@@ -345,9 +346,10 @@ int scenario_load_fleet(struct load *l)
 				     "entries such as '- {option: reserved, count: 4}'", &n)))
 		return rc;
 	l->sc.nfleet = 0;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		int k = l->sc.nfleet, filled = 1;
-		scenario_yaml_item(&l->fleet, i, &e);
+		scenario_yaml_next_item(&l->fleet, &walk, &e);
 		if (k == SCENARIO_FLEET_MAX)  /* training plans' segments took the room */
 			return scenario_yaml_fail(&l->y, &e, "the fleet already holds %d entries (each segment of a "
 						  "training plan is one); expected at most %d in all",

@@ -381,8 +381,9 @@ static int read_list(struct load *l, const struct scenario_yaml_ref *jobs)
 	if ((rc = scenario_yaml_list(&l->y, &list, 1, MAX_JOBS, "jobs such as '- {instances: 8, "
 				     "work_instance_hours: 240, submit: 6h}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&list, i, &e);
+		scenario_yaml_next_item(&list, &walk, &e);
 		if ((rc = read_job(l, &e, i, &j)) || (rc = scenario_jobs_append(l, &e, &j)))
 			return rc;
 	}

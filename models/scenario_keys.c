@@ -56,8 +56,9 @@ int scenario_load_check_keys(struct load *l, const struct scenario_yaml_ref *map
 	struct scenario_yaml_ref r;
 	char list[512];
 
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(map, i, &r, &key);
+		scenario_yaml_next_pair(map, &walk, &r, &key);
 		if (scenario_load_listed(key, keys))
 			continue;
 		for (int k = 0; k < nkinds; k++)

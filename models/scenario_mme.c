@@ -106,8 +106,9 @@ int scenario_load_mme(struct load *l)
 	l->sc.mme.models = calloc((size_t)n, sizeof *l->sc.mme.models);
 	if (!l->sc.mme.models)
 		return diag_fail(l->y.d, STATUS_ENOMEM, "out of memory");
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&list, i, &it);
+		scenario_yaml_next_item(&list, &walk, &it);
 		if ((rc = read_model(l, &it, i, &l->sc.mme.models[i])))
 			return rc;
 		total += l->sc.mme.models[i].share;

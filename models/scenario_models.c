@@ -131,8 +131,9 @@ int scenario_load_models(struct load *l)
 	if (!l->sc.models)
 		return scenario_yaml_fail(&l->y, &list, "out of memory");
 	l->sc.nmodels = n;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&list, i, &e);
+		scenario_yaml_next_item(&list, &walk, &e);
 		if ((rc = read_model(l, &e, i)))
 			return rc;
 	}
@@ -164,8 +165,9 @@ static int read_layout(struct load *l, const struct scenario_yaml_ref *layout, c
 		return rc;
 	if (n < 1 || n > SCENARIO_MIG_MAX)
 		return scenario_yaml_fail(&l->y, layout, "expected 1 to %d profiles", SCENARIO_MIG_MAX);
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(layout, i, &r, &name);
+		scenario_yaml_next_pair(layout, &walk, &r, &name);
 		if (strstr(name, "+me"))
 			return fail_profiles(l, &r, gpu, "+me profiles are not supported by SageMaker's accelerator "
 					     "partitioning (SOURCES.md [sm-mig-layout])");
@@ -199,10 +201,11 @@ static int read_model_partitions(struct load *l, const struct scenario_yaml_ref 
 	struct scenario_yaml_ref list, e, r;
 
 	scenario_yaml_child(&l->root, "models", &list);
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < l->sc.nmodels; i++) {
 		struct scenario_model *m = &l->sc.models[i];
 		int k = 0;
-		scenario_yaml_item(&list, i, &e);
+		scenario_yaml_next_item(&list, &walk, &e);
 		scenario_yaml_child(&e, "partition", &r);
 		if (!r.node)
 			return scenario_yaml_missing(&l->y, &e, "partition", "the MIG profile of the layout each copy "

@@ -183,9 +183,10 @@ int scenario_load_plan(struct load *l, const struct scenario_yaml_ref *e, struct
 					  "plan is one)", n, SCENARIO_FLEET_MAX - room + n, SCENARIO_FLEET_MAX);
 	f->plan_id = l->nplans;
 	plan = *f;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int s = 0; s < n; s++) {
 		f[s] = plan;
-		scenario_yaml_item(&list, s, &seg);
+		scenario_yaml_next_item(&list, &walk, &seg);
 		if ((rc = read_segment(l, &seg, f, s)))
 			return rc;
 	}

@@ -89,9 +89,10 @@ static int read_steps(struct load *l, const struct scenario_yaml_ref *alarm, str
 	    (rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_ALARM_STEPS_MAX, "step adjustments such as "
 				     "'- {lower: 0, adjustment: 1}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct step_adjustment *s = &a->steps[i];
-		scenario_yaml_item(&list, i, &e);
+		scenario_yaml_next_item(&list, &walk, &e);
 		if ((rc = read_adjustment(l, &e, s)))
 			return rc;
 		if (i > 0 && s->lower == -HUGE_VAL)
@@ -304,8 +305,9 @@ int scenario_load_schedule(struct load *l)
 	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_SCHEDULE_MAX, "scheduled actions such as "
 				     "'- {at: 2026-01-01T08:00:00Z, min: 4}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&list, i, &e);
+		scenario_yaml_next_item(&list, &walk, &e);
 		if ((rc = read_action(l, &e, &l->sc.autoscaling.schedule[i])))
 			return rc;
 	}

@@ -106,11 +106,12 @@ static int read_ice(struct load *l, const struct scenario_yaml_ref *e, struct fl
 	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_OUTAGES_MAX, "windows such as '- {start: 2h, "
 				     "end: 3h}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct outage *w = &f->outages[i];
 		int64_t after = i ? w[-1].end_us : 0;
 
-		scenario_yaml_item(&list, i, &o);
+		scenario_yaml_next_item(&list, &walk, &o);
 		if ((rc = scenario_yaml_mapping(&l->y, &o, outage_keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &o, "start", "when launches start failing, a duration "
 						 "from the start", &r)) ||

@@ -120,8 +120,9 @@ int scenario_load_teams(struct load *l, const struct scenario_yaml_ref *jobs)
 		if ((rc = scenario_yaml_list(&l->y, &list, 1, JOB_TEAMS_MAX, "teams such as '- {name: research, "
 					     "quota: 4, fair_share_weight: 50}'", &sj->nteams)))
 			return rc;
+		struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 		for (int i = 0; i < sj->nteams; i++) {
-			scenario_yaml_item(&list, i, &e);
+			scenario_yaml_next_item(&list, &walk, &e);
 			if ((rc = read_team(l, &e, i)))
 				return rc;
 		}
@@ -137,8 +138,9 @@ int scenario_load_teams(struct load *l, const struct scenario_yaml_ref *jobs)
 		if ((rc = scenario_yaml_list(&l->y, &list, 1, JOB_CLASSES_MAX, "priority classes such as '- {name: "
 					     "inference, weight: 100}' (at most 10)", &sj->nclasses)))
 			return rc;
+		struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 		for (int i = 0; i < sj->nclasses; i++) {
-			scenario_yaml_item(&list, i, &e);
+			scenario_yaml_next_item(&list, &walk, &e);
 			if ((rc = read_class(l, &e, i)))
 				return rc;
 		}

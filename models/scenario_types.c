@@ -212,8 +212,9 @@ int scenario_load_types(struct load *l, const struct scenario_yaml_ref *serving)
 	if (n > 0 && fluid_mode(l))
 		return scenario_yaml_fail(&l->y, &types, "several instance types are not supported in mode: fluid; "
 					  "expected mode: requests");
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_pair(&types, i, &e, &name);
+		scenario_yaml_next_pair(&types, &walk, &e, &name);
 		if ((rc = read_one(l, &e, name, 1 + i)))
 			return rc;
 	}

@@ -163,10 +163,11 @@ static int read_steps(struct load *l, const struct scenario_yaml_ref *arr)
 	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_STEPS_MAX, "steps such as '- {at: 2h, "
 				     "rate_per_s: 80}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct rate_step *st = &l->sc.arrivals.steps[i];
 		int64_t after = i ? st[-1].at_us : 0;
-		scenario_yaml_item(&list, i, &e);
+		scenario_yaml_next_item(&list, &walk, &e);
 		if ((rc = scenario_yaml_mapping(&l->y, &e, step_keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &e, "at", "when the rate changes, a duration from the "
 						 "start", &r)) ||
@@ -206,8 +207,9 @@ static int read_factors(struct load *l, const struct scenario_yaml_ref *arr, con
 		return STATUS_OK;
 	if ((rc = scenario_yaml_list(&l->y, &list, n, n, items, &count)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_item(&list, i, &r);
+		scenario_yaml_next_item(&list, &walk, &r);
 		if ((rc = scenario_yaml_number(&l->y, &r, &factor_bounds, &out[i])))
 			return rc;
 		sum += out[i];
@@ -327,10 +329,11 @@ static int read_where(struct load *l, const struct scenario_yaml_ref *arr, struc
 	if (n < 1 || n > TRACEFILE_WHERE_MAX)
 		return scenario_yaml_fail(&l->y, &w, "%d column%s; expected 1 to %d columns to filter on", n,
 					  n == 1 ? "" : "s", TRACEFILE_WHERE_MAX);
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct trace_where *tw = &m->where[i];
 
-		scenario_yaml_pair(&w, i, &vals, &name);
+		scenario_yaml_next_pair(&w, &walk, &vals, &name);
 		if (strlen(name) >= sizeof tw->column)
 			return scenario_yaml_fail(&l->y, &vals, "column name '%.80s' is too long; expected at most %d "
 						  "bytes", name, TRACEFILE_COLUMN_MAX - 1);
@@ -338,8 +341,9 @@ static int read_where(struct load *l, const struct scenario_yaml_ref *arr, struc
 		if ((rc = scenario_yaml_list(&l->y, &vals, 1, TRACEFILE_WHERE_VALUES, "values to keep, as "
 					     "written in the trace", &nv)))
 			return rc;
+		struct scenario_yaml_walk walk_j = SCENARIO_YAML_WALK_INIT;
 		for (int j = 0; j < nv; j++) {
-			scenario_yaml_item(&vals, j, &v);
+			scenario_yaml_next_item(&vals, &walk_j, &v);
 			if ((rc = scenario_yaml_string(&l->y, &v, tw->values[j], TRACEFILE_VALUE_MAX)))
 				return rc;
 		}
@@ -447,9 +451,10 @@ static int read_series(struct load *l, const struct scenario_yaml_ref *arr)
 	if (list.node &&
 	    (rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_SERIES_MAX, "rate-series CSV files", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		if (list.node)
-			scenario_yaml_item(&list, i, &r);
+			scenario_yaml_next_item(&list, &walk, &r);
 		if ((rc = scenario_load_path(l, &r, l->sc.arrivals.series[i])) ||
 		    (rc = check_readable(l, &r, l->sc.arrivals.series[i])))
 			return rc;
@@ -591,9 +596,10 @@ int scenario_load_decode_table(struct load *l, const struct scenario_yaml_ref *l
 	if ((rc = scenario_yaml_list(&l->y, list, 1, SCENARIO_DECODE_MAX, "rows such as '- {concurrency: 8, "
 				     "tokens_per_s: 40}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct decode_point *p = &out[i];
-		scenario_yaml_item(list, i, &e);
+		scenario_yaml_next_item(list, &walk, &e);
 		if ((rc = scenario_yaml_mapping(&l->y, &e, decode_keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &e, "concurrency", "requests in service at once, an integer "
 						 ">= 1", &r)) ||

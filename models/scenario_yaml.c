@@ -351,11 +351,10 @@ void scenario_yaml_child(const struct scenario_yaml_ref *map, const char *key,
 	child_path(map, key, strlen(key), out);
 }
 
-void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scenario_yaml_ref *out,
-			const char **name)
+/* out names pair p of map (NULL: an empty ref), *name its key's text ("?" when the key is not a scalar). */
+static void pair_ref(const struct scenario_yaml_ref *map, struct fy_node_pair *p, struct scenario_yaml_ref *out,
+		     const char **name)
 {
-	struct fy_node_pair *p = fy_node_mapping_get_by_index(map->node, i);
-
 	memset(out, 0, sizeof *out);
 	out->up = map;
 	out->key = fy_node_pair_key(p);
@@ -366,15 +365,51 @@ void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scena
 	child_path(map, *name, strlen(*name), out);
 }
 
-void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out)
+void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scenario_yaml_ref *out,
+			const char **name)
+{
+	pair_ref(map, fy_node_mapping_get_by_index(map->node, i), out, name);
+}
+
+/* out names node n, item i of seq. */
+static void item_ref(const struct scenario_yaml_ref *seq, struct fy_node *n, int i, struct scenario_yaml_ref *out)
 {
 	char index[16];
 
 	memset(out, 0, sizeof *out);
 	out->up = seq;
-	out->node = fy_node_sequence_get_by_index(seq->node, i);
+	out->node = n;
 	snprintf(index, sizeof index, "%d", i);
 	child_path(seq, index, strlen(index), out);
+}
+
+void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out)
+{
+	item_ref(seq, fy_node_sequence_get_by_index(seq->node, i), i, out);
+}
+
+/* libfyaml's iterators take the item or pair they returned last as their cursor: O(1) a step. */
+bool scenario_yaml_next_item(const struct scenario_yaml_ref *seq, struct scenario_yaml_walk *w,
+			     struct scenario_yaml_ref *out)
+{
+	struct fy_node *n = fy_node_is_sequence(seq->node) ? fy_node_sequence_iterate(seq->node, &w->at) : NULL;
+
+	if (!n)
+		return false;
+	item_ref(seq, n, ++w->i, out);
+	return true;
+}
+
+bool scenario_yaml_next_pair(const struct scenario_yaml_ref *map, struct scenario_yaml_walk *w,
+			     struct scenario_yaml_ref *out, const char **name)
+{
+	struct fy_node_pair *p = fy_node_is_mapping(map->node) ? fy_node_mapping_iterate(map->node, &w->at) : NULL;
+
+	if (!p)
+		return false;
+	w->i++;
+	pair_ref(map, p, out, name);
+	return true;
 }
 
 /* ---- structure ---------------------------------------------------------------------------------- */
@@ -680,6 +715,30 @@ static bool split_path(const char *text, size_t len, struct parts *c)
 	return true;
 }
 
+bool scenario_yaml_set_key(const char *key, char *canon, size_t size)
+{
+	struct parts c;
+	size_t o = 0;
+	int64_t idx;
+	char part[24];
+	int w;
+
+	if (!split_path(key, strlen(key), &c))
+		return false;
+	for (int i = 0; i < c.n; i++) {
+		/* as index_item() reads a component: parse_int, and an index is >= 0 */
+		snprintf(part, sizeof part, "%.*s", (int)c.len[i], c.text + c.start[i]);
+		if (c.len[i] < sizeof part && parse_int(part, &idx) && idx >= 0)
+			w = snprintf(canon + o, size - o, "%s%lld", i ? "." : "", (long long)idx);
+		else
+			w = snprintf(canon + o, size - o, "%s%.*s", i ? "." : "", (int)c.len[i], c.text + c.start[i]);
+		if (w < 0 || (size_t)w >= size - o)
+			return false;
+		o += (size_t)w;
+	}
+	return true;
+}
+
 /* The pair of map whose key is the longest run of components from i; *k is the last component used. */
 static struct fy_node_pair *longest_key(struct fy_node *map, const struct parts *c, int i, int *k)
 {
@@ -814,6 +873,39 @@ static int apply_one(struct scenario_yaml *y, struct scenario_yaml_set *s, const
 	return STATUS_OK;
 }
 
+/* The setting of override text "KEY=VALUE" into canon (scenario_yaml_set_key); false if it is malformed. */
+static bool set_setting(const char *text, char *canon, size_t size)
+{
+	const char *eq = strchr(text, '=');
+	char key[SCENARIO_YAML_PATH_MAX];
+
+	if (!eq || (size_t)(eq - text) >= sizeof key)
+		return false;
+	memcpy(key, text, (size_t)(eq - text));
+	key[eq - text] = '\0';
+	return scenario_yaml_set_key(key, canon, size);
+}
+
+/*
+ * Refuse two overrides that name one setting, however written ("fleet.0.count" and "fleet.00.count"): the
+ * later would silently replace the earlier. O(n^2) in the overrides, which are a few (a command line's, or a
+ * sweep point's). A malformed one is left to apply_one's message.
+ */
+static int check_twice(struct scenario_yaml *y, const char *const *sets, int nsets)
+{
+	char a[SCENARIO_YAML_PATH_MAX], b[SCENARIO_YAML_PATH_MAX];
+
+	for (int j = 1; j < nsets; j++) {
+		if (!set_setting(sets[j], b, sizeof b))
+			continue;
+		for (int i = 0; i < j; i++)
+			if (set_setting(sets[i], a, sizeof a) && strcmp(a, b) == 0)
+				return diag_fail(y->d, STATUS_EINPUT, "--set %s: %s is already set by --set %s; expected "
+						 "each key once", sets[j], b, sets[i]);
+	}
+	return STATUS_OK;
+}
+
 int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, int nsets,
 			     const char *dotted_map)
 {
@@ -821,6 +913,8 @@ int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, i
 
 	if (nsets <= 0)
 		return STATUS_OK;
+	if ((rc = check_twice(y, sets, nsets)))
+		return rc;
 	y->sets = calloc((size_t)nsets, sizeof *y->sets);
 	if (!y->sets)
 		return nomem(y);

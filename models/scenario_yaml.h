@@ -78,12 +78,23 @@ int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, co
 void scenario_yaml_close(struct scenario_yaml *y);
 
 /*
- * Apply the overrides "a.b.0.c=value" (borrowed, kept until close) to the document, in order. The root
+ * Apply the overrides "a.b.0.c=value" (borrowed, kept until close) to the document, in order. Two of them
+ * that name one setting (scenario_yaml_set_key: "fleet.0.count" and "fleet.00.count") are refused, since
+ * the later would silently replace the earlier: "--set B: KEY is already set by --set A". The root
  * must be a mapping. `dotted_map` names a top-level mapping whose keys may contain dots ("catalog"): a key
  * created in it takes every path component but the last.
  */
 int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, int nsets,
 			     const char *dotted_map);
+
+/*
+ * The setting that the override key `key` ("fleet.00.count", without "=VALUE") names, written one way into
+ * canon (size bytes): split at its dots as scenario_yaml_apply_sets() splits it, each component that it
+ * would read as a list index ("00", "-0") written as that index in decimal ("fleet.0.count"); any other
+ * component is kept as written (mapping keys match exactly). Two keys with the same canon set the same value.
+ * Returns false when key is not a KEY.PATH (an empty component, too many) or canon is too small.
+ */
+bool scenario_yaml_set_key(const char *key, char *canon, size_t size);
 
 /* The root of the document. */
 void scenario_yaml_root(struct scenario_yaml *y, struct scenario_yaml_ref *out);
@@ -98,6 +109,26 @@ void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scena
 
 /* Item i of the list `seq` (checked with scenario_yaml_list first). */
 void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out);
+
+/*
+ * A walk over the items of a list or the pairs of a mapping, in order. scenario_yaml_item() and
+ * scenario_yaml_pair() are O(i) (libfyaml keeps both in linked lists), so a loop over n of them is O(n^2):
+ * 340,000 values took minutes. Each step of a walk is O(1). Start it with SCENARIO_YAML_WALK_INIT.
+ */
+struct scenario_yaml_walk {
+	void *at;  /* libfyaml's cursor (the item or pair returned last); NULL before the first step */
+	int i;     /* the index of the item or pair returned last; -1 before the first step */
+};
+
+#define SCENARIO_YAML_WALK_INIT { NULL, -1 }
+
+/* The next item of the list `seq` into *out, named as scenario_yaml_item() names it; false at the end. */
+bool scenario_yaml_next_item(const struct scenario_yaml_ref *seq, struct scenario_yaml_walk *w,
+			     struct scenario_yaml_ref *out);
+
+/* The next pair of the mapping `map`, as scenario_yaml_pair() gives it; false at the end. */
+bool scenario_yaml_next_pair(const struct scenario_yaml_ref *map, struct scenario_yaml_walk *w,
+			     struct scenario_yaml_ref *out, const char **name);
 
 /*
  * Check that r is a mapping whose keys are all in `keys` (NULL-terminated; NULL allows any key that is a

@@ -35,11 +35,12 @@ static int read_outages(struct load *l, const struct scenario_yaml_ref *list, st
 	if ((rc = scenario_yaml_list(&l->y, list, 1, SCENARIO_OUTAGES_MAX, "windows such as '- {start: 2h, "
 				     "end: 3h}'", &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct outage *w = &z->outages[i];
 		int64_t after = i ? w[-1].end_us : 0;
 
-		scenario_yaml_item(list, i, &o);
+		scenario_yaml_next_item(list, &walk, &o);
 		if ((rc = scenario_yaml_mapping(&l->y, &o, zone_outage_keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &o, "start", "when the zone loses its capacity, a duration "
 						 "from the start", &r)) ||
@@ -70,10 +71,11 @@ int scenario_load_zones(struct load *l)
 	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_ZONES_MAX, "zones such as '- {name: use1-az1}'",
 				     &n)))
 		return rc;
+	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct zone *z = &l->sc.zones[i];
 
-		scenario_yaml_item(&list, i, &item);
+		scenario_yaml_next_item(&list, &walk, &item);
 		if ((rc = scenario_yaml_mapping(&l->y, &item, zone_keys, "a mapping such as {name: use1-az1, "
 						"outages: [{start: 2h, end: 3h}]}", NULL)) ||
 		    (rc = scenario_load_required(l, &item, "name", "the zone's name, such as use1-az1", &r)) ||

@@ -26,16 +26,21 @@ static const char recommend_usage[] =
 	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), and the Savings\n"
 	"Plan $/h of the scenario's savings_plan entry (computed from each candidate's simulated hourly usage).\n"
 	"\n"
-	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4)\n"
+	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4, each\n"
+	"                                      entry once however I is written)\n"
 	"  --max-violation-rate R   keep the mean slo_violation_rate over replications <= R (0 to 1)\n"
 	"  --slo-met                keep slo_met in every replication (the default; needs an SLO verdict)\n"
 	"  --replications N         runs per candidate, seeds seed .. seed + N - 1, the same for all (default 3)\n"
 	"  --growth LOW,BASE,HIGH   traffic multiples of scale_rate: search at BASE, then again at LOW and HIGH\n"
 	"  --db FILE                store every run in FILE, labelled recommend=...\n"
-	"  --json                   print {\"best\": {...}, \"candidates\": [...], \"runs\": N, ...}\n"
+	"  --json                   print {\"best\": {...}, \"candidates\": [...], \"runs\": N, \"invalid\": N, ...}\n"
 	"  -h, --help               this help\n"
 	"\n"
-	"Exit codes: 0 a choice was found, 1 no candidate keeps the SLO (or another failure), 2 bad input.\n";
+	"A level that makes the scenario invalid (the loader refuses it) is reported with the loader's message,\n"
+	"counted infeasible (\"invalid\" in --json) and the other candidates are still searched.\n"
+	"\n"
+	"Exit codes: 0 a choice was found, 1 no candidate keeps the SLO (or another failure), 2 bad input (also\n"
+	"when no --vary level makes a valid scenario).\n";
 
 struct args {
 	struct recommend_opts o;
@@ -186,6 +191,27 @@ static void json_num(const char *name, double v, bool comma)
 		printf("%s\"%s\": null", comma ? ", " : "", name);
 }
 
+/* s as a JSON string (NULL as null); as cmd_run.c's. */
+static void json_string(const char *s)
+{
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
 static void json_candidate(const struct recommend_opts *o, const struct recommend_candidate *c)
 {
 	printf("{\"counts\": {");
@@ -202,7 +228,10 @@ static void json_candidate(const struct recommend_opts *o, const struct recommen
 	json_num("violation_rate_mean", c->violation_mean, true);
 	json_num("violation_rate_worst", c->violation_worst, true);
 	json_num("sp_utilization", c->sp_utilization, true);
-	printf(", \"slo_met_replications\": %d, \"feasible\": %s}", c->slo_met_reps, c->feasible ? "true" : "false");
+	printf(", \"slo_met_replications\": %d, \"feasible\": %s, \"invalid\": ", c->slo_met_reps,
+	       c->feasible ? "true" : "false");
+	json_string(c->invalid ? c->why : NULL);
+	printf("}");
 }
 
 static void json_best(const struct recommend_opts *o, const struct recommend_search *s)
@@ -224,8 +253,8 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 		printf(i ? ", " : "");
 		json_candidate(o, &s->cands[i]);
 	}
-	printf("], \"runs\": %d, \"term_h\": %.17g, \"replications\": %d, \"pruned\": %d, \"on_demand_only\": ",
-	       r->runs, r->term_h, o->replications, s->pruned);
+	printf("], \"runs\": %d, \"term_h\": %.17g, \"replications\": %d, \"pruned\": %d, \"invalid\": %d, "
+	       "\"on_demand_only\": ", r->runs, r->term_h, o->replications, s->pruned, s->invalid);
 	if (r->od_ok)
 		json_candidate(o, &r->od);
 	else
@@ -274,6 +303,10 @@ static void print_curve(const struct recommend_opts *o, const struct recommend_s
 		const struct recommend_candidate *c = &s->cands[i];
 		char what[256];
 		describe(o, c, what, sizeof what);
+		if (c->invalid) {
+			printf("   %-40s invalid: %s\n", what, c->why);
+			continue;
+		}
 		printf(" %c %-40s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', what,
 		       c->cost_term_usd, c->cost_term_p90_usd, 100 * c->violation_mean, 100 * c->violation_worst,
 		       c->feasible ? "kept" : "broken");
@@ -291,6 +324,22 @@ static void print_growth(const struct recommend_opts *o, const char *name, const
 	describe(o, &s->cands[s->best], what, sizeof what);
 	printf("  %-12s scale_rate %.4g: %s, $%.2f over the term\n", name, s->scale_rate, what,
 	       s->cands[s->best].cost_term_usd);
+}
+
+/* The candidates whose scenario does not load, each with its levels and the loader's message. */
+static void print_invalid(const struct recommend_opts *o, const struct recommend_search *s)
+{
+	char what[256];
+
+	if (s->invalid)
+		printf("  invalid      %d of %d candidates are not valid scenarios (not run, counted infeasible):\n",
+		       s->invalid, s->ncands);
+	for (int i = 0; i < s->ncands; i++) {
+		if (!s->cands[i].invalid)
+			continue;
+		describe(o, &s->cands[i], what, sizeof what);
+		printf("               %s: %s\n", what, s->cands[i].why);
+	}
 }
 
 static void print_text(const struct recommend_opts *o, const struct recommend_result *r)
@@ -344,7 +393,16 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 		print_growth(o, "high growth", &r->high);
 	}
 	printf("  runs         %d simulation runs (%d candidates, %d pruned)\n", r->runs, s->ncands, s->pruned);
+	print_invalid(o, s);
 	print_curve(o, s);
+}
+
+static const char *first_invalid(const struct recommend_search *s)
+{
+	for (int i = 0; i < s->ncands; i++)
+		if (s->cands[i].invalid)
+			return s->cands[i].why;
+	return "";
 }
 
 int cmd_recommend(int argc, char **argv)
@@ -368,8 +426,16 @@ int cmd_recommend(int argc, char **argv)
 	else
 		print_text(&a.o, &r);
 	rc = r.base.best >= 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;
-	if (rc)
+	if (r.base.invalid)
+		fprintf(stderr, "gpucap: %d of %d candidates are not valid scenarios of %s (the first: %s)\n",
+			r.base.invalid, r.base.ncands, a.o.scenario, first_invalid(&r.base));
+	if (r.base.invalid == r.base.ncands) {
+		fprintf(stderr, "gpucap: no --vary level makes a valid scenario; expected levels %s accepts\n",
+			a.o.scenario);
+		rc = CMD_EXIT_USAGE;
+	} else if (rc) {
 		fprintf(stderr, "gpucap: no candidate keeps the SLO; widen --vary or relax the constraint\n");
+	}
 	recommend_result_fini(&r);
 	return rc;
 }

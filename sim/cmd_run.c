@@ -48,7 +48,8 @@ static const char run_usage[] =
 	"  --db FILE             results database (default results.sqlite); created if missing, runs are added\n"
 	"  --seed N              random seed (same as --set seed=N); same scenario + seed = same results\n"
 	"  --set KEY.PATH=VALUE  override any scalar of the scenario, e.g. --set workload.arrivals.rate_per_s=80,\n"
-	"                        --set fleet.0.count=6 (list items by index); repeatable; stored with the run\n"
+	"                        --set fleet.0.count=6 (list items by index); repeatable, each setting once\n"
+	"                        (fleet.00.count is fleet.0.count); stored with the run\n"
 	"  --label KEY=VALUE     store a label with the run (KEY: letters, digits, _; not starting with a digit);\n"
 	"                        repeatable, one value per key; in the labels table and in --json\n"
 	"  --json                print the run (metadata, labels, warnings, metrics) as JSON on stdout instead of\n"
@@ -166,7 +167,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		}
 	}
 	if (a->seed_set[0])
-		a->sets[a->nsets++] = a->seed_set; /* last, so --seed wins over a --set seed=... */
+		a->sets[a->nsets++] = a->seed_set; /* --seed N is --set seed=N: both together are refused */
 	if (optind < argc)
 		a->scenario = argv[optind++];
 	if (optind < argc) {

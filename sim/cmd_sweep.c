@@ -44,7 +44,8 @@ static const char sweep_usage[] =
 	"Progress: on a terminal, one line on stderr (runs done, failed, elapsed, ETA); otherwise one line per\n"
 	"finished run on stdout: \"run I point P rep R ok\" or \"run I point P rep R failed: MESSAGE\".\n"
 	"Exit codes: 0 every run ok (or, with --check, every point valid), 1 some runs failed, 2 bad sweep\n"
-	"file, invalid points with --check, or usage.\n";
+	"file, invalid points with --check, or usage. A key set or swept twice, however written (fleet.00.count\n"
+	"is fleet.0.count), is a bad sweep file; so is a FILE that is not a regular file (a FIFO: not read).\n";
 
 struct sweep_args {
 	const char *file;

@@ -444,13 +444,41 @@ START_TEST(missing_file_is_enoent)
 }
 END_TEST
 
-START_TEST(directory_is_enoent)
+START_TEST(directory_is_refused)
 {
 	struct scenario sc;
 	struct diag d;
 
-	ck_assert_int_eq(scenario_load(&sc, TEST_DATA_DIR, NULL, 0, &d), STATUS_ENOENT);
-	ck_assert_ptr_nonnull(strstr(d.msg, TEST_DATA_DIR ": cannot read"));
+	ck_assert_int_eq(scenario_load(&sc, TEST_DATA_DIR, NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, TEST_DATA_DIR ": not a regular file (a directory); expected a scenario file");
+}
+END_TEST
+
+/* A FIFO with no writer: opening it to read would wait forever (the test's timeout says so), reading it too. */
+START_TEST(fifo_is_refused_at_once)
+{
+	char *path = test_write_file("fifo.yaml", "");
+	struct scenario sc;
+	struct diag d;
+	char want[600];
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(scenario_load(&sc, path, NULL, 0, &d), STATUS_EINPUT);
+	snprintf(want, sizeof want, "%s: not a regular file (a FIFO); expected a scenario file", path);
+	ck_assert_str_eq(d.msg, want);
+	test_remove_file(path);
+}
+END_TEST
+
+/* A device that never ends is not read to the size limit: it is refused before a byte is read. */
+START_TEST(device_is_refused)
+{
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_int_eq(scenario_load(&sc, "/dev/zero", NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "/dev/zero: not a regular file (a device); expected a scenario file");
 }
 END_TEST
 
@@ -669,7 +697,9 @@ static Suite *scenario_suite(void)
 	ADD(s, override_empty_value);
 	ADD(s, label_names_the_text);
 	ADD(s, missing_file_is_enoent);
-	ADD(s, directory_is_enoent);
+	ADD(s, directory_is_refused);
+	ADD(s, fifo_is_refused_at_once);
+	ADD(s, device_is_refused);
 	ADD(s, huge_file_is_refused);
 	ADD(s, empty_file);
 	ADD(s, libfyaml_prints_nothing);

@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "status.h"
 #include "sweepfile.h"
@@ -214,6 +216,50 @@ START_TEST(directive_with_invalid_utf8_refused)
 }
 END_TEST
 
+/*
+ * Keys are compared as the overrides resolve them: fleet.00.count and fleet.0.count set one value, so both are
+ * refused, the message giving both places (the later key's, then the earlier's); so are fleet.-0.count and
+ * fleet.0.count. A component that is not an index is compared as written (fleet.+0.count is no index: the
+ * override refuses it when the point loads), and keys of different settings stay apart.
+ */
+START_TEST(same_setting_twice_refused)
+{
+	struct sweepfile sf;
+	struct diag d;
+
+	ck_assert_int_eq(sweepfile_parse(&sf, "name: s\nbase: x.yaml\ngrid:\n  fleet.0.count: [1, 2]\n"
+					 "  fleet.00.count: [3]\n", "dir/s.yaml", &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "dir/s.yaml:5:3: grid.fleet.00.count: 'fleet.00.count' is swept twice (first as "
+			 "'fleet.0.count' at dir/s.yaml:4:3); expected each key once");
+	ck_assert_int_eq(sweepfile_parse(&sf, "name: s\nbase: x.yaml\nset: {fleet.2.count: 1}\n"
+					 "grid: {fleet.-0.count: [1], fleet.002.count: [3]}\n", "dir/s.yaml", &d),
+			 STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "dir/s.yaml:4:29: grid.fleet.002.count: 'fleet.002.count' is both set and swept (set "
+			 "as 'fleet.2.count' at dir/s.yaml:3:22); expected each key in one place");
+	parse_ok(&sf, "name: s\nbase: x.yaml\nset: {fleet.0.count: 1}\ngrid: {fleet.+0.count: [1], fleet.10.count: "
+		 "[2], catalog.g6.xlarge.usd_per_h: [1], catalog.g6.xlarge0.usd_per_h: [2]}\n");
+	ck_assert_int_eq(sf.nparams, 4);
+	sweepfile_fini(&sf);
+}
+END_TEST
+
+/* A FIFO (no writer) is refused at once, not waited on: the 10 s timeout of its test case would end a hang. */
+START_TEST(fifo_refused)
+{
+	char *path = test_write_file("fifo.yaml", "");
+	struct sweepfile sf;
+	struct diag d;
+	char want[600];
+
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	ck_assert_int_eq(sweepfile_load(&sf, path, &d), STATUS_EINPUT);
+	snprintf(want, sizeof want, "%s: not a regular file (a FIFO); expected a sweep file", path);
+	ck_assert_str_eq(d.msg, want);
+	test_remove_file(path);
+}
+END_TEST
+
 static Suite *sweepfile_suite(void)
 {
 	Suite *s = suite_create("sweepfile");
@@ -225,10 +271,12 @@ static Suite *sweepfile_suite(void)
 	tcase_add_test(tc, sample_sobol);
 	tcase_add_test(tc, bad_sweep_files);
 	tcase_add_test(tc, missing_and_empty_files);
+	tcase_add_test(tc, same_setting_twice_refused);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("fuzz_findings");
 	tcase_set_timeout(tc, 10);
 	tcase_add_test(tc, directive_with_invalid_utf8_refused);
+	tcase_add_test(tc, fifo_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -63,5 +63,54 @@ check "no scenario exits 2 (got $rc)" test $rc -eq 2
 check "missing scenario exits 2 (got $rc)" test $rc -eq 2
 "$GPUCAP" recommend steps.yaml --growth 2,1,3 2>/dev/null; rc=$?
 check "unordered --growth exits 2 (got $rc)" test $rc -eq 2
+# A level that makes the scenario invalid does not stop the search: with one reserved instance in the file and
+# no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
+# searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
+# message, counted in the JSON, and named on stderr; exit 0 since a choice was found.
+sed 's/{option: reserved, count: 0, usd_per_h: 5.5}/{option: reserved, count: 1, usd_per_h: 5.5}/;
+     s/{option: on_demand, count: 1, max: 10/{option: on_demand, count: 0, max: 10/' steps.yaml >one.yaml
+out=$("$GPUCAP" recommend one.yaml --vary fleet.0.count=0..6 --replications 1 2>err.txt); rc=$?
+check "one invalid level: exit 0 (got $rc: $(cat err.txt))" test $rc -eq 0
+check "the others searched, the best chosen ($out)" grep -q "choice       fleet.0.count=3$" <<<"$out"
+check "the invalid level listed with its reason" grep -q "^               fleet.0.count=0: one.yaml:9:1: fleet: the fleet has no instances" <<<"$out"
+check "its curve row says invalid" grep -q "^   fleet.0.count=0  *invalid: one.yaml:9:1: fleet: the fleet has no instances" <<<"$out"
+check "counted ($out)" grep -q "invalid      1 of 5 candidates are not valid scenarios" <<<"$out"
+check "stderr names it ($(cat err.txt))" grep -q "^gpucap: 1 of 5 candidates are not valid scenarios of one.yaml (the first: one.yaml:9:1: fleet:" err.txt
+"$GPUCAP" recommend one.yaml --vary fleet.0.count=0..6 --replications 1 --json >one.json 2>/dev/null
+check "json: invalid count and reason" python3 -c '
+import json
+d = json.load(open("one.json"))
+assert d["invalid"] == 1, d["invalid"]
+c = d["candidates"]
+assert c[0]["counts"]["fleet.0.count"] == 0 and not c[0]["feasible"] and c[0]["cost_term_usd"] is None
+assert c[0]["invalid"].startswith("one.yaml:9:1: fleet: the fleet has no instances"), c[0]["invalid"]
+assert all(x["invalid"] is None for x in c[1:]) and d["best"]["counts"]["fleet.0.count"] == 3
+'
+# every level invalid: nothing was searched, which is bad input (exit 2), each named
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=100001..100002 --replications 1 >out.txt 2>err.txt; rc=$?
+check "every level invalid: exit 2 (got $rc)" test $rc -eq 2
+check "says so ($(cat err.txt))" grep -q "no --vary level makes a valid scenario" err.txt
+check "names each level's reason" grep -q "fleet.0.count=100002: --set fleet.0.count=100002: fleet.0.count: expected an integer from 0 to 100000" out.txt
+
+# one entry varied twice, however its index is written, is refused with both options
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..2 --vary fleet.00.count=1..3 2>err.txt; rc=$?
+check "--vary of one entry twice: exit 2 (got $rc)" test $rc -eq 2
+check "names both ($(cat err.txt))" grep -q "^gpucap: --vary fleet.00.count=1..3: fleet.0.count is already varied by --vary fleet.0.count=0..2; expected each entry once" err.txt
+"$GPUCAP" recommend steps.yaml --vary fleet.+0.count=0..2 2>err.txt; rc=$?
+check "--vary fleet.+0.count (no index for --set): exit 2 (got $rc)" test $rc -eq 2
+# A session is stored as its candidates end, so a killed search leaves part of one: it says
+# recommend_session_state=incomplete from its first candidate on, and complete only once the search ended.
+check "a finished session is complete" test "$(sqlite3 r.sqlite "select group_concat(value) from labels where key = 'recommend_session_state'")" = complete
+"$GPUCAP" report --db r.sqlite -o done.html 2>err.txt
+check "report of a finished session: no 'incomplete' ($(cat err.txt))" bash -c '! grep -q incomplete done.html'
+# the state a search killed after its third candidate leaves: three candidates, no choice, still incomplete
+cp r.sqlite killed.sqlite
+sqlite3 killed.sqlite "update labels set value = 'incomplete' where key = 'recommend_session_state';
+delete from labels where key = 'recommend_choice';
+delete from labels where key like 'recommend_%' and run_id in (select run_id from labels where key = 'recommend_candidate' and value in ('fleet.0.count=3', 'fleet.0.count=4'))"
+"$GPUCAP" report --db killed.sqlite -o killed.html 2>err.txt; rc=$?
+check "report of a killed session: exit 0 (got $rc: $(cat err.txt))" test $rc -eq 0
+check "its heading says incomplete" grep -q "recommend session steps#[0-9]* (incomplete)</h2>" killed.html
+check "and why, with the candidates it had" grep -q "Incomplete: this search was stopped before it ended .* only the 3 candidates it had finished" killed.html
 check "recommend --help" "$GPUCAP" recommend --help
 finish
