@@ -101,6 +101,8 @@ static int in_blame(const char *in_path, const char *out_path, int status, struc
 	store_read_close(&rd);
 	if (strcmp(verdict, "ok") == 0)
 		return status;
+	for (char *nl = strchr(verdict, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';  /* quick_check's first finding can span lines: the message is one */
 	return diag_fail(d, STATUS_EINPUT, "%s: the file is damaged (%s); not merged, %s is unchanged", in_path,
 			 verdict, out_path);
 }
