@@ -1,0 +1,1 @@
+echo todo; exit 77
