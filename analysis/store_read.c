@@ -78,7 +78,7 @@ static int reader_connect(struct store_reader *r, struct diag *d)
  */
 static int journal_recover(struct store_reader *r, struct diag *d)
 {
-	struct store_wait w;
+	struct store_wait w = { .path = NULL };  /* zero: store_wait_note() may read it after a failed open */
 	sqlite3 *rw = NULL;
 	int rc = sqlite3_open_v2(r->path, &rw, SQLITE_OPEN_READWRITE, NULL), status = STATUS_OK;
 	char *copy, note[128];
