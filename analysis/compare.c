@@ -7,7 +7,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <gsl/gsl_cdf.h>
 #include <sqlite3.h>
@@ -15,6 +14,7 @@
 #include "compare.h"
 #include "status.h"
 #include "store.h"
+#include "store_read.h"
 
 
 const char *const compare_metrics[COMPARE_NMETRICS] = {
@@ -119,7 +119,8 @@ void compare_welch(const double *x, int nx, const double *b, int nb, struct comp
 /* ---- loading ---- */
 
 struct loader {
-	sqlite3 *db;
+	struct store_reader rd;  /* the read-only connection; must not move while open */
+	sqlite3 *db;             /* rd.db */
 	const char *path;
 	sqlite3_stmt *metric;  /* SELECT value FROM metrics WHERE run_id = ?1 AND name = ?2 */
 	struct compare *c;
@@ -128,10 +129,7 @@ struct loader {
 
 static int db_error(struct loader *ld, struct diag *d, const char *what)
 {
-	int code = sqlite3_errcode(ld->db);
-
-	return diag_fail(d, code == SQLITE_NOMEM ? STATUS_ENOMEM : STATUS_EDB, "%s: %s (while %s)", ld->path,
-			 sqlite3_errmsg(ld->db), what);
+	return store_read_fail(ld->db, &ld->rd.wait, ld->path, d, what);
 }
 
 /* Prepare sql, failing with the database's message. */
@@ -158,32 +156,15 @@ static int query_int(struct loader *ld, const char *sql, int64_t *val, struct di
 	return status;
 }
 
-/* Open read-only and check that the file is a gpucap results database with sweeps (version 3 or later). */
+/* Open read-only (store_read.h: waits for a lock, recovers a hot journal) a gpucap results database with
+ * sweeps (version 3 or later). */
 static int loader_open(struct loader *ld, const char *path, struct diag *d)
 {
-	struct stat sb;
-	int64_t app = 0, version = 0;
-	int status;
+	int status = store_read_open(&ld->rd, path, 3, "gpucap compare", d);
 
-	if (stat(path, &sb) != 0)
-		return diag_fail(d, STATUS_ENOENT, "%s: %s; expected a results database (gpucap run --db, "
-				 "gpucap sweep --db)", path, strerror(errno));
-	if (sqlite3_open_v2(path, &ld->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		status = db_error(ld, d, "opening");
-		return status;
-	}
-	sqlite3_busy_timeout(ld->db, STORE_BUSY_TIMEOUT_MS);
-	status = query_int(ld, "PRAGMA application_id", &app, d);
-	if (status == STATUS_OK)
-		status = query_int(ld, "PRAGMA user_version", &version, d);
 	if (status)
 		return status;
-	if (app != STORE_APPLICATION_ID)
-		return diag_fail(d, STATUS_EINPUT, "%s: not a gpucap results database", path);
-	if (version < 3 || version > STORE_SCHEMA_VERSION)
-		return diag_fail(d, STATUS_EINPUT, "%s: results database schema version %d; gpucap compare reads "
-				 "versions 3 to %d (`gpucap run --db` on a copy of an older file upgrades it)", path,
-				 (int)version, STORE_SCHEMA_VERSION);
+	ld->db = ld->rd.db;
 	if (prepare(ld, "SELECT value FROM metrics WHERE run_id = ?1 AND name = ?2", &ld->metric, d))
 		return db_error(ld, d, "reading metrics");
 	return STATUS_OK;
@@ -541,7 +522,7 @@ int compare_load(struct compare *c, const char *path, const char *const *ids, in
 	int64_t nruns = 0;
 	status = loader_open(&ld, path, d);
 	if (status == STATUS_OK)
-		status = query_int(&ld, "SELECT count(*) FROM runs", &nruns, d);
+		status = query_int(&ld, "SELECT EXISTS (SELECT 1 FROM runs)", &nruns, d);
 	if (status == STATUS_OK && nruns == 0)
 		status = diag_fail(d, STATUS_EINPUT, "%s: the database has no runs; nothing to compare", path);
 	for (int i = 0; i < nids && status == STATUS_OK; i++)
@@ -566,7 +547,7 @@ int compare_load(struct compare *c, const char *path, const char *const *ids, in
 		status = compute(c, d);
 	}
 	sqlite3_finalize(ld.metric);
-	sqlite3_close(ld.db);
+	store_read_close(&ld.rd);
 	if (status != STATUS_OK)
 		compare_fini(c);
 	return status;

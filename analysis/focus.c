@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "status.h"
+#include "store_read.h"
 
 #define GPCP_APPLICATION_ID 0x47504350  /* a gpucap results database (schema.sql) */
 
@@ -283,7 +284,7 @@ static void write_fee(FILE *out, const struct run_info *ri, const struct line *l
 
 static int db_fail(sqlite3 *db, const char *path, struct diag *d)
 {
-	return diag_fail(d, STATUS_EDB, "%s: %s (while exporting the bill)", path, sqlite3_errmsg(db));
+	return store_read_fail(db, NULL, path, d, "exporting the bill");
 }
 
 static int read_run(sqlite3 *db, const char *path, struct run_info *ri, struct diag *d)
@@ -332,16 +333,17 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
 		"CASE kind WHEN 'upfront' THEN 0 WHEN 'usage' THEN 1 WHEN 'used' THEN 2 ELSE 3 END";
 	struct run_info ri = { .run_id = run_id };
 	struct line prev = { .hour = -1 };
+	struct store_reader rd;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	double fee = 0, quantity = 0, list = 0;
 	int status, rc, n = 0;
 
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		status = diag_fail(d, STATUS_ENOENT, "%s: %s", db_path, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	/* store_read.h: refuses a directory or a newer file, waits for a lock, rolls back a hot journal */
+	status = store_read_open(&rd, db_path, 1, "gpucap export", d);
+	if (status != STATUS_OK)
 		return status;
-	}
+	db = rd.db;
 	status = read_run(db, db_path, &ri, d);
 	/* the list price per instance-hour: every line's list cost is its quantity at it */
 	if (status == STATUS_OK) {
@@ -361,7 +363,7 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
 	if (status == STATUS_OK && sqlite3_prepare_v2(db, lines_sql, -1, &st, NULL) != SQLITE_OK)
 		status = db_fail(db, db_path, d);
 	if (status != STATUS_OK) {
-		sqlite3_close(db);
+		store_read_close(&rd);
 		return status;
 	}
 	for (int c = 0; c < FOCUS_NCOLUMNS; c++)
@@ -392,7 +394,7 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
 		write_fee(out, &ri, &prev, fee);
 	status = rc == SQLITE_DONE ? STATUS_OK : db_fail(db, db_path, d);
 	sqlite3_finalize(st);
-	sqlite3_close(db);
+	store_read_close(&rd);
 	if (status == STATUS_OK && n == 0)
 		status = diag_fail(d, STATUS_EINPUT, "%s: run %lld has no bill lines", db_path, (long long)run_id);
 	if (status == STATUS_OK && ferror(out))

@@ -8,6 +8,7 @@
 
 #include "status.h"
 #include "store_private.h"
+#include "store_read.h"
 
 
 /* The statements that copy one run of src into main: ?1 = src run_id, ?2 = OUT run_id, ?3 = OUT sweep_id
@@ -41,53 +42,69 @@ static const char *const copy_sql[COPY_COUNT] = {
 /* One merge: its input, statements and counts. */
 struct merge {
 	const char *in_path;                /* borrowed */
+	char what[320];                     /* "merging IN", for messages (they name OUT first) */
 	sqlite3_stmt *stmt[COPY_COUNT];     /* owned while src is attached */
 	struct merge_counts counts;
 };
 
-/* Read one integer of the IN file (a PRAGMA) through its own read-only connection. */
-static int in_int(sqlite3 *db, const char *sql, int *val)
-{
-	sqlite3_stmt *stmt;
-	int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
-
-	if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
-		*val = sqlite3_column_int(stmt, 0);
-		rc = SQLITE_OK;
-	}
-	sqlite3_finalize(stmt);
-	return rc;
-}
-
-/* Refuse, before anything is written, an IN that is not a gpucap results database of this version. */
+/*
+ * Refuse, before anything is written, an IN that is not a gpucap results database of this version
+ * (store_read_open(): which also waits for a lock on IN and rolls back a hot journal a killed writer left
+ * beside it, so that a killed shard can be merged) or lacks some of its tables.
+ */
 static int in_check(const char *in_path, struct diag *d)
 {
-	sqlite3 *db;
-	int app_id = 0, version = 0, tables = 0;
-	int status = STATUS_OK;
+	struct store_reader rd;
+	sqlite3_stmt *stmt;
+	int tables = 0, status = store_read_open(&rd, in_path, STORE_SCHEMA_VERSION, "gpucap merge", d);
 
-	if (sqlite3_open_v2(in_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		status = diag_fail(d, STATUS_ENOENT, "%s: %s (while opening it to merge)", in_path, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	if (status != STATUS_OK)
 		return status;
-	}
-	if (in_int(db, "PRAGMA application_id", &app_id) != SQLITE_OK ||
-	    in_int(db, "PRAGMA user_version", &version) != SQLITE_OK ||
-	    in_int(db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('runs', 'metrics', "
-		   "'samples', 'events', 'sweeps', 'sweep_params', 'warnings', 'labels', 'charges', 'hours', "
-		   "'type_samples')", &tables) != SQLITE_OK)
-		status = diag_fail(d, STATUS_EINPUT, "%s: %s (while reading it to merge)", in_path, sqlite3_errmsg(db));
-	else if (app_id != STORE_APPLICATION_ID)
-		status = diag_fail(d, STATUS_EINPUT, "%s: not a gpucap results database; not merged", in_path);
-	else if (version != STORE_SCHEMA_VERSION)
-		status = diag_fail(d, STATUS_EINPUT, "%s: results database schema version %d, but gpucap merge takes "
-				   "only version %d (the version this gpucap writes; `gpucap run --db` on a copy of "
-				   "an older file upgrades it); not merged", in_path, version, STORE_SCHEMA_VERSION);
-	else if (tables != 11)
+	if (sqlite3_prepare_v2(rd.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('runs', "
+			       "'metrics', 'samples', 'events', 'sweeps', 'sweep_params', 'warnings', 'labels', "
+			       "'charges', 'hours', 'type_samples')", -1, &stmt, NULL) != SQLITE_OK)
+		status = store_read_fail(rd.db, &rd.wait, in_path, d, "reading it to merge");
+	else if (sqlite3_step(stmt) == SQLITE_ROW)
+		tables = sqlite3_column_int(stmt, 0);
+	else
+		status = store_read_fail(rd.db, &rd.wait, in_path, d, "reading it to merge");
+	sqlite3_finalize(stmt);  /* NULL is a no-op */
+	if (status == STATUS_OK && tables != 11)
 		status = diag_fail(d, STATUS_EINPUT, "%s: a gpucap results database with %d of its 11 tables; the file "
 				   "is damaged; not merged", in_path, tables);
-	sqlite3_close(db);
+	store_read_close(&rd);
 	return status;
+}
+
+/*
+ * After a merge failed for a reason other than a lock: SQLite's message was written against OUT (the
+ * connection's main file), but a damaged IN fails the same way ("database disk image is malformed") while
+ * its pages are read. IN is checked (PRAGMA quick_check, read-only); when it is damaged, the message is
+ * replaced by one that names IN (STATUS_EINPUT); otherwise status and the message are kept.
+ */
+static int in_blame(const char *in_path, const char *out_path, int status, struct diag *d)
+{
+	struct store_reader rd;
+	struct diag ignored;
+	sqlite3_stmt *stmt;
+	char verdict[256] = "";
+	int rc;
+
+	if (store_read_open(&rd, in_path, 1, "gpucap merge", &ignored) != STATUS_OK)
+		return status;
+	rc = sqlite3_prepare_v2(rd.db, "PRAGMA quick_check(1)", -1, &stmt, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(stmt)) == SQLITE_ROW)
+		snprintf(verdict, sizeof verdict, "%s", (const char *)sqlite3_column_text(stmt, 0));
+	else
+		snprintf(verdict, sizeof verdict, "%s", sqlite3_errmsg(rd.db));
+	sqlite3_finalize(stmt);
+	store_read_close(&rd);
+	if (strcmp(verdict, "ok") == 0)
+		return status;
+	for (char *nl = strchr(verdict, '\n'); nl; nl = strchr(nl, '\n'))
+		*nl = ' ';  /* quick_check's first finding can span lines: the message is one */
+	return diag_fail(d, STATUS_EINPUT, "%s: the file is damaged (%s); not merged, %s is unchanged", in_path,
+			 verdict, out_path);
 }
 
 /* IN and OUT the same file (by device and inode)? */
@@ -307,8 +324,8 @@ static int merge_plain(struct store *st, struct merge *m, struct diag *d, const 
 /* Inside OUT's write transaction (run again from the start if another writer made it wait too long). */
 static int merge_body(struct store *st, void *arg, struct diag *d)
 {
-	static const char what[] = "merging";
 	struct merge *m = arg;
+	const char *what = m->what;
 	int status;
 
 	memset(&m->counts, 0, sizeof m->counts);
@@ -320,8 +337,9 @@ static int merge_body(struct store *st, void *arg, struct diag *d)
 
 int merge_file(struct store *out, const char *in_path, struct merge_counts *counts, struct diag *d)
 {
-	struct merge m = { in_path, { NULL }, { 0, 0, 0 } };
+	struct merge m = { .in_path = in_path };
 	sqlite3_stmt *attach;
+	int64_t waited = out->wait.waited_ms;
 	int status;
 
 	if (same_file(in_path, out->path))
@@ -339,11 +357,17 @@ int merge_file(struct store *out, const char *in_path, struct merge_counts *coun
 	for (int i = 0; i < COPY_COUNT && status == STATUS_OK; i++)
 		if (sqlite3_prepare_v2(out->db, copy_sql[i], -1, &m.stmt[i], NULL) != SQLITE_OK)
 			status = store_db_error(out, d, "preparing to merge");
+	snprintf(m.what, sizeof m.what, "merging %s", in_path);
+	/* the transaction locks both files: a wait may be for either, and the terminal line says so */
+	out->wait.also = in_path;
 	if (status == STATUS_OK)
-		status = store_write_txn(out, merge_body, &m, d, "merging");
+		status = store_write_txn(out, merge_body, &m, d, m.what);
+	out->wait.also = NULL;
 	for (int i = 0; i < COPY_COUNT; i++)
 		sqlite3_finalize(m.stmt[i]);
 	sqlite3_exec(out->db, "DETACH DATABASE src", NULL, NULL, NULL);
+	if (status == STATUS_EDB && out->wait.waited_ms == waited)
+		status = in_blame(in_path, out->path, status, d);
 	if (status == STATUS_OK)
 		*counts = m.counts;
 	return status;

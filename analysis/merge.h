@@ -10,7 +10,11 @@
  * scenario text, overrides and seed), which is skipped: merging a file twice changes nothing.
  * Refused (nothing of IN written, the message names the file): an IN that is not a gpucap results database,
  * one of another schema version than this build writes (STORE_SCHEMA_VERSION), IN being OUT, and an IN with
- * a sweep whose name is that of a different sweep (another sweep_key) already in OUT.
+ * a sweep whose name is that of a different sweep (another sweep_key) already in OUT. IN is opened by
+ * store_read_open() first (store_read.h), so a lock on it is waited for and a hot journal a killed writer left
+ * beside it is rolled back. An IN found damaged while it is copied (SQLite's "database disk image is
+ * malformed", which it reports against the connection's main file, OUT) is checked and named (STATUS_EINPUT),
+ * OUT rolled back as it was.
  */
 #ifndef GPUCAP_MERGE_H
 #define GPUCAP_MERGE_H
@@ -27,8 +31,9 @@ struct merge_counts {
 
 /*
  * Merge the results database at in_path (borrowed; only read) into out (kept for the call). *counts is
- * written on success. Returns STATUS_OK, STATUS_EINPUT (IN refused: another version, not gpucap's, a sweep
- * name clash, IN is OUT), STATUS_ENOENT (IN cannot be opened), STATUS_EDB or STATUS_ENOMEM.
+ * written on success. Returns STATUS_OK, STATUS_EINPUT (IN refused: another version, not gpucap's, a
+ * directory, damaged, a sweep name clash, IN is OUT), STATUS_ENOENT (IN missing), STATUS_EDB (a lock on IN
+ * or OUT that outlasted the wait, an I/O error) or STATUS_ENOMEM.
  */
 int merge_file(struct store *out, const char *in_path, struct merge_counts *counts, struct diag *d);
 

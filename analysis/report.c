@@ -12,6 +12,7 @@
 #include "scenario.h"
 #include "status.h"
 #include "store.h"
+#include "store_read.h"
 
 static char *dup_text(sqlite3_stmt *stmt, int col)
 {
@@ -22,8 +23,7 @@ static char *dup_text(sqlite3_stmt *stmt, int col)
 
 static int db_fail(sqlite3 *db, const char *path, struct diag *d)
 {
-	return diag_fail(d, sqlite3_errcode(db) == SQLITE_NOMEM ? STATUS_ENOMEM : STATUS_EDB,
-			 "%s: %s (while reading a run for the report)", path, sqlite3_errmsg(db));
+	return store_read_fail(db, NULL, path, d, "reading a run for the report");
 }
 
 /* The runs row: texts, seed, horizon; then the scenario parsed again for slots and the SLO threshold. */
@@ -481,7 +481,7 @@ nomem:
  * `recommend --db` made (labelled `recommend`), which their session's commitment-versus-cost curve stands
  * for. *out (returns owned: free each string and the array) may be empty. Returns STATUS_OK, STATUS_DONE
  * when the file has no labels table (an older database: show everything, as compare_load does with no
- * ids), or a failure.
+ * ids), or a failure (a file store_read_open() refuses: its message, so that it is not waited for twice).
  */
 static int default_ids(const char *path, char ***out, int *nout, struct diag *d)
 {
@@ -490,18 +490,18 @@ static int default_ids(const char *path, char ***out, int *nout, struct diag *d)
 	static const char runs_sql[] =
 		"SELECT run_id FROM runs WHERE sweep_id IS NULL AND run_id NOT IN "
 		"(SELECT run_id FROM labels WHERE key = 'recommend') ORDER BY run_id";
-	sqlite3 *db = NULL;
+	struct store_reader rd;
+	sqlite3 *db;
 	sqlite3_stmt *st = NULL;
 	char **ids = NULL;
-	int n = 0, status = STATUS_OK;
+	int n = 0, status;
 
 	*out = NULL;
 	*nout = 0;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		status = STATUS_DONE;  /* missing or not a database: compare_load gives the message */
-		goto out_close;
-	}
-	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+	status = store_read_open(&rd, path, 3, "gpucap report", d);
+	if (status != STATUS_OK)
+		return status;
+	db = rd.db;
 	for (int pass = 0; pass < 2 && status == STATUS_OK; pass++) {
 		if (sqlite3_prepare_v2(db, pass ? runs_sql : sql, -1, &st, NULL) != SQLITE_OK) {
 			status = STATUS_DONE;  /* no sweeps or labels table */
@@ -528,13 +528,13 @@ static int default_ids(const char *path, char ***out, int *nout, struct diag *d)
 	for (int i = 0; i < n; i++)
 		free(ids[i]);
 	free(ids);
-out_close:
-	sqlite3_close(db);
+	store_read_close(&rd);
 	return status;
 }
 
 int report_load(struct report *r, const char *path, const char *const *ids, int nids, struct diag *d)
 {
+	struct store_reader rd = { .db = NULL };
 	sqlite3 *db = NULL;
 	int status, ndetail = 0, ndefault = 0;
 	bool any_sweep = false;
@@ -573,11 +573,10 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 		status = diag_fail(d, STATUS_ENOMEM, "out of memory");
 		goto out_fini;
 	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		status = db_fail(db, path, d);
+	status = store_read_open(&rd, path, 3, "gpucap report", d);
+	if (status != STATUS_OK)
 		goto out_fini;
-	}
-	sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+	db = rd.db;
 	status = read_sessions(db, r, nids, path, d);
 	if (status == STATUS_OK && r->cmp.npoints == 0 && r->nsessions == 0)
 		status = diag_fail(d, STATUS_EINPUT, "%s: no runs to report", path);
@@ -597,12 +596,11 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 		if (status == STATUS_OK)
 			status = read_lat_hours(db, run, path, d);
 	}
-	sqlite3_close(db);
-	db = NULL;
+	store_read_close(&rd);
 	if (status == STATUS_OK)
 		return STATUS_OK;
 out_fini:
-	sqlite3_close(db);
+	store_read_close(&rd);
 	report_fini(r);
 	return status;
 }

@@ -9,6 +9,7 @@
 #include "sink.h"
 #include "status.h"
 #include "store.h"
+#include "store_read.h"
 
 #define SQL_MAX 4096
 #define NAME_MAX_BYTES 128  /* an instance type's name (scenario.h, SCENARIO_NAME_MAX) */
@@ -21,8 +22,7 @@ struct series_run {
 
 static int db_fail(sqlite3 *db, const char *path, struct diag *d)
 {
-	return diag_fail(d, sqlite3_errcode(db) == SQLITE_NOMEM ? STATUS_ENOMEM : STATUS_EDB, "%s: %s", path,
-			 sqlite3_errmsg(db));
+	return store_read_fail(db, NULL, path, d, "exporting the samples");
 }
 
 /* One integer from sql with ?1 = run_id (0 when no row). */
@@ -106,15 +106,16 @@ int series_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d
 {
 	struct series_run r = { .run_id = run_id };
 	char sql[SQL_MAX];
+	struct store_reader rd;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	int status, rc, ncols, nsample;
 
-	if (sqlite3_open_v2(db_path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		status = diag_fail(d, STATUS_ENOENT, "%s: %s", db_path, sqlite3_errmsg(db));
-		sqlite3_close(db);
+	/* store_read.h: refuses a directory or a newer file, waits for a lock, rolls back a hot journal */
+	status = store_read_open(&rd, db_path, 1, "gpucap export", d);
+	if (status != STATUS_OK)
 		return status;
-	}
+	db = rd.db;
 	status = read_run(db, db_path, &r, d);
 	if (status == STATUS_OK) {
 		build_sql(&r, sql, sizeof sql);
@@ -146,6 +147,6 @@ int series_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d
 		status = db_fail(db, db_path, d);
 	sqlite3_finalize(st);
 out_close_db:
-	sqlite3_close(db);
+	store_read_close(&rd);
 	return status;
 }

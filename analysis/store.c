@@ -72,8 +72,10 @@ static const char *const stmt_sql[STMT_COUNT] = {
 int store_db_error(const struct store *st, struct diag *d, const char *what)
 {
 	int status = sqlite3_errcode(st->db) == SQLITE_NOMEM ? STATUS_ENOMEM : STATUS_EDB;
+	char note[128];
 
-	return diag_fail(d, status, "%s: %s (while %s)", st->path, sqlite3_errmsg(st->db), what);
+	return diag_fail(d, status, "%s: %s (while %s)%s", st->path, sqlite3_errmsg(st->db), what,
+			 store_wait_note(&st->wait, st->db, note, sizeof note));
 }
 
 int store_exec(struct store *st, const char *sql, struct diag *d, const char *what)
@@ -148,10 +150,11 @@ void store_now(char out[32])
 	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-/* Settings of the connection only (nothing is written to the file). */
+/* Settings of the connection only (nothing is written to the file). The busy handler is store_wait's, as
+ * every reader's: a long wait says so on a terminal. */
 static int connection_setup(struct store *st, struct diag *d)
 {
-	sqlite3_busy_timeout(st->db, st->busy_ms);
+	store_wait_attach(&st->wait, st->db, st->path, st->busy_ms);
 	return store_exec(st, "PRAGMA foreign_keys = ON", d, "opening");
 }
 
@@ -315,7 +318,7 @@ out_free_store:
 
 int store_open(struct store **out, const char *path, struct diag *d)
 {
-	return store_open_wait(out, path, STORE_BUSY_TIMEOUT_MS, d);
+	return store_open_wait(out, path, store_wait_timeout_ms(), d);
 }
 
 void store_close(struct store *st)

@@ -19,8 +19,8 @@
  * not at all: a failed run, a full disk at commit or a killed process leaves the runs committed before it
  * intact and nothing of itself, and the file byte for byte as it was. Several processes may write one file:
  * each holds SQLite's write lock only while it copies one finished run (milliseconds), and a writer that
- * finds the file locked waits for the other (busy timeout STORE_BUSY_TIMEOUT_MS, then the whole transaction
- * again, up to STORE_BUSY_RETRIES more times) instead of failing. Only something that holds the lock, or a
+ * finds the file locked waits for the other (store_wait.h: STORE_BUSY_TIMEOUT_MS, or GPUCAP_BUSY_TIMEOUT_MS,
+ * then the whole transaction again, up to STORE_BUSY_RETRIES more times) instead of failing. Only something that holds the lock, or a
  * read transaction, for longer than that (a sqlite3 shell left inside BEGIN, say) makes a write fail
  * ("database is locked"), rolled back. The journal is SQLite's default rollback journal, so no -wal/-shm
  * files are left beside the database.
@@ -37,7 +37,8 @@
  * stray file.
  *
  * Errors are STATUS_EDB (STATUS_ENOMEM when SQLite ran out of memory) with "FILE: SQLite's message (while
- * doing what)" in the diag. The store prints nothing. One store is one connection: use it from one thread.
+ * doing what)" in the diag. The store prints nothing, but for the line a long wait for a lock prints when stderr
+ * is a terminal (store_wait.h). One store is one connection: use it from one thread.
  */
 #ifndef GPUCAP_STORE_H
 #define GPUCAP_STORE_H
@@ -48,8 +49,9 @@
 #include "sink.h"
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id of a results file (schema.sql) */
-#define STORE_SCHEMA_VERSION 9        /* the PRAGMA user_version this build writes and reads */
-#define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min */
+#define STORE_SCHEMA_VERSION 10       /* the PRAGMA user_version this build writes and reads */
+#define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min
+				       * (GPUCAP_BUSY_TIMEOUT_MS overrides it: store_wait.h) */
 #define STORE_BUSY_RETRIES 3          /* attempts at a write transaction after the first that timed out */
 
 struct store;  /* opaque: one open results database */

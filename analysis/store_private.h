@@ -15,6 +15,7 @@
 #include "diag.h"
 #include "scenario.h"
 #include "store.h"
+#include "store_wait.h"
 
 /* The columns of runs (but run_id), samples, events, warnings and labels (but run_id), in the order of schema.sql. */
 #define RUN_COLUMNS "name, scenario_path, scenario_text, overrides, seed, status, started_at, wall_s, version, " \
@@ -58,6 +59,7 @@ struct store {
 	sqlite3 *db;                       /* the connection, owned; the file is "main", the staging "stage" */
 	char *path;                        /* the file name as given, owned, for messages */
 	int busy_ms;                       /* busy timeout of one attempt at a write transaction, ms */
+	struct store_wait wait;            /* the busy handler's state (store_wait.h) */
 	sqlite3_stmt *stmt[STMT_COUNT];    /* prepared statements, owned */
 	struct diag *d;                    /* where the sink's messages go, kept; NULL drops them */
 	struct store_run_tag tag;          /* the tag of the next (or open) run; zero for a plain run */
@@ -75,7 +77,8 @@ struct store {
 };
 
 /*
- * Write "FILE: SQLite's message (while what)" for the connection's last error into d and return
+ * Write "FILE: SQLite's message (while what)" for the connection's last error into d (and, for a lock
+ * waited for in vain, how long: store_wait_note()) and return
  * STATUS_ENOMEM if SQLite ran out of memory, STATUS_EDB otherwise. Call it before anything else touches
  * the connection (a ROLLBACK would replace the message).
  */

@@ -24,7 +24,7 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_V4_TABLES 8                /* and, from version 4, warnings and labels */
 #define STORE_V6_TABLES 9                /* and, from version 6, charges */
 #define STORE_V7_TABLES 10               /* and, from version 7, hours (version 8 adds a column only) */
-#define STORE_TABLES 11                  /* and, from version 9, type_samples */
+#define STORE_TABLES 11                  /* and, from version 9, type_samples (version 10 adds indexes only) */
 
 /* What store_open() reads from a file to decide whether it is ours. */
 struct schema_info {
@@ -170,6 +170,15 @@ static const char schema_v9_sql[] =
 	"WITHOUT ROWID;";
 
 /*
+ * Version 10's indexes, as schema.sql creates them (issue 29: reads of one sweep, and of recommend's labels,
+ * without a scan of every run). This block is version 10's own: nothing else of 9 -> 10 is in it.
+ */
+static const char schema_v10_indexes_sql[] =
+	"CREATE INDEX runs_by_sweep ON runs (sweep_id, point, replication);"
+	"CREATE INDEX sweeps_by_name ON sweeps (name);"
+	"CREATE INDEX labels_by_key ON labels (key, value);";
+
+/*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
  *   1 -> 2  samples gained the column copies (NULL in earlier rows: those runs had no copies);
@@ -186,6 +195,7 @@ static const char schema_v9_sql[] =
  *   6 -> 7  the table hours was created (empty: earlier runs recorded no hourly latency).
  *   7 -> 8  samples gained the column instances_training_plan (NULL in earlier rows: no training plans).
  *   8 -> 9  the table type_samples was created (empty: earlier runs recorded no samples by type).
+ *   9 -> 10 the indexes runs_by_sweep, sweeps_by_name and labels_by_key were created (no row changes).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -209,6 +219,9 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 		status = store_exec(st, "ALTER TABLE samples ADD COLUMN instances_training_plan REAL", d, what);
 	if (status == STATUS_OK && from < 9)
 		status = store_exec(st, schema_v9_sql, d, what);
+	/* 9 -> 10, issue 29: indexes only (kept as its own step, apart from any other change of version 10) */
+	if (status == STATUS_OK && from < 10)
+		status = store_exec(st, schema_v10_indexes_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)

@@ -20,12 +20,15 @@ static const char merge_usage[] =
 	"whole or not at all. Runs of a sweep keep their place (run_id_base of the sweep in OUT + index), so\n"
 	"shards of one sweep merge into the file that one process would have written; a run already in OUT\n"
 	"is skipped, so merging again changes nothing. Refused: files of another schema version, and a sweep\n"
-	"whose name is that of a different sweep in OUT.\n"
+	"whose name is that of a different sweep in OUT. A damaged IN is named and OUT left as it was. A lock\n"
+	"held by another process on an IN or on OUT is waited for (GPUCAP_BUSY_TIMEOUT_MS ms, default 10\n"
+	"minutes), and a journal left beside an IN by a killed writer is rolled back first.\n"
 	"\n"
 	"  --quiet     print nothing on success\n"
 	"  -h, --help  this help\n"
 	"\n"
-	"Exit codes: 0 all merged, 2 an IN refused or bad usage, 1 other failures (database, memory).\n";
+	"Exit codes: 0 all merged, 2 an IN refused or bad usage, 1 other failures (a lock that outlasted the\n"
+	"wait, database, memory).\n";
 
 int cmd_merge(int argc, char **argv)
 {

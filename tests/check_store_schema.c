@@ -395,7 +395,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 9)");
+		       "version 2 to 10)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -481,7 +481,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 9)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 10)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -633,7 +633,7 @@ START_TEST(version_8_file_is_migrated)
 
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'type_samples'"), 0);
 	free(assert_migrates_like_new(path, NULL));
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 9);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM type_samples"), 0);
 	ck_assert_double_eq_tol(query_double(path, "SELECT value FROM metrics WHERE name = 'cost_total_usd'"), 1000,
 				TOL);
@@ -643,6 +643,61 @@ START_TEST(version_8_file_is_migrated)
 	raw_exec(path, "PRAGMA foreign_keys = ON; INSERT INTO type_samples VALUES (1, 60, 'p5.48xlarge', 1, 0.5); "
 		 "DELETE FROM runs WHERE run_id = 1");
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM type_samples"), 0);
+	tmp_remove(path);
+}
+END_TEST
+
+/* The details of sql's query plan (EXPLAIN QUERY PLAN), joined by "; "; returns owned. */
+static char *query_plan(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *stmt;
+	char *explain = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql), out[1024] = "";
+	size_t n = 0;
+
+	ck_assert_int_eq(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+	ck_assert_msg(sqlite3_prepare_v2(db, explain, -1, &stmt, NULL) == SQLITE_OK, "%s", sqlite3_errmsg(db));
+	while (sqlite3_step(stmt) == SQLITE_ROW && n < sizeof out)
+		n += (size_t)snprintf(out + n, sizeof out - n, "%s%s", n ? "; " : "",
+				      (const char *)sqlite3_column_text(stmt, 3));
+	sqlite3_finalize(stmt);
+	sqlite3_close(db);
+	sqlite3_free(explain);
+	return strdup(out);
+}
+
+/*
+ * Version 9 -> 10. A version-9 file made by the schema of that time (tests/data/store/schema_v9.sql, frozen)
+ * with a sweep of one run and a plain run: migrated, it has the shape of a new file (the indexes
+ * runs_by_sweep, sweeps_by_name and labels_by_key included), version 10, its rows as they were, and a
+ * sweep point is read through runs_by_sweep, not by a scan of every run.
+ */
+START_TEST(version_9_file_is_migrated)
+{
+	static const char rows[] =
+		"INSERT INTO sweeps VALUES (1, 's', 'k', NULL, '', 'x\n', 1, 1, 1, '2025-10-01T00:00:00Z');"
+		"INSERT INTO runs VALUES (1, 's', NULL, 'name: s\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.9.0', 3600, 'p5.48xlarge', 1, 0, 0, NULL, NULL);"
+		"INSERT INTO runs VALUES (2, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.9.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);";
+	char *path = file_of_version(9, rows);
+	char *shape, *plan;
+
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'runs_by_sweep'"), 0);
+	shape = assert_migrates_like_new(path, NULL);
+	ck_assert_ptr_nonnull(strstr(shape, "index runs_by_sweep on runs"));
+	ck_assert_ptr_nonnull(strstr(shape, "index sweeps_by_name on sweeps"));
+	ck_assert_ptr_nonnull(strstr(shape, "index labels_by_key on labels"));
+	free(shape);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM runs WHERE sweep_id = 1 AND point = 0"), 1);
+	ck_assert_double_eq_tol(query_double(path, "SELECT value FROM metrics WHERE name = 'cost_total_usd'"), 1000,
+				TOL);
+	plan = query_plan(path, "SELECT run_id, seed, status FROM runs WHERE sweep_id = 1 AND point = 0 "
+			  "ORDER BY replication, run_id");
+	ck_assert_str_eq(plan, "SEARCH runs USING INDEX runs_by_sweep (sweep_id=? AND point=?)");
+	free(plan);
 	tmp_remove(path);
 }
 END_TEST
@@ -692,7 +747,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 9)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 10)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
@@ -722,6 +777,7 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, version_6_file_is_migrated);
 	tcase_add_test(tc, version_7_file_is_migrated);
 	tcase_add_test(tc, version_8_file_is_migrated);
+	tcase_add_test(tc, version_9_file_is_migrated);
 	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 
