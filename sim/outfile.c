@@ -56,6 +56,8 @@ static int resolve_target(struct outfile *o, const char *path, struct diag *d)
 	mode_t mask;
 
 	if (lstat(path, &sb) != 0) {
+		if (errno == ENAMETOOLONG)
+			return diag_fail(d, STATUS_EUSAGE, "%.64s...: path too long", path);
 		if (errno != ENOENT)
 			return diag_fail(d, STATUS_EIO, "%s: %s; nothing was written", path, strerror(errno));
 		mask = umask(0);  /* umask() both sets and reads: put it back at once */
