@@ -753,7 +753,7 @@ static int trace_stats(int argc, char **argv)
 int cmd_trace(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(trace_usage, stderr);
+		fprintf(stderr, "gpucap trace: expected a command, stats or gen (see gpucap trace --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {

@@ -94,13 +94,21 @@ int cmd_trace_gen(int argc, char **argv)
 			out = optarg;
 		} else if (c == 'S' && nsets < MAX_SETS) {
 			sets[nsets++] = optarg;
+		} else if (c == 'S') {
+			fprintf(stderr, "gpucap trace gen: at most %d --set options\n", MAX_SETS);
+			return CMD_EXIT_USAGE;
+		} else if (c == ':') {
+			fprintf(stderr, "gpucap trace gen: %s needs a value (see gpucap trace gen --help)\n",
+				argv[optind - 1]);
+			return CMD_EXIT_USAGE;
 		} else {
 			fprintf(stderr, "gpucap trace gen: bad option '%s' (see gpucap trace gen --help)\n", argv[optind - 1]);
 			return CMD_EXIT_USAGE;
 		}
 	}
 	if (!path || !out || optind < argc) {
-		fputs(gen_usage, stderr);
+		fprintf(stderr, "gpucap trace gen: expected --scenario FILE and -o OUT.csv and nothing else (see "
+			"gpucap trace gen --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	rc = scenario_load(&sc, path, sets, nsets, &d);

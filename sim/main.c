@@ -92,7 +92,7 @@ static int close_stdout(int code)
 static int dispatch(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(usage, stderr);
+		fprintf(stderr, "gpucap: expected a command (see gpucap --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {

@@ -7,7 +7,8 @@
 # so does a full disk (as root, on a small tmpfs), exit 1. A replaced file keeps its mode, a symbolic link
 # to a file stays a link. Every command that prints results, with standard output on /dev/full, exits 1
 # with "gpucap: writing standard output: ..." (run --json still stores its run). Device nodes and the tmpfs
-# need root (CI runs as root); without root those checks are left out and the rest still runs.
+# need root (CI runs as root); without root those checks are left out and the rest still runs. A usage
+# error is one line on stderr that starts with "gpucap".
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -218,4 +219,20 @@ check "catalog with stdout closed: exit 1 (got $rc)" test $rc -eq 1
 check "catalog with stdout closed: message" grep -q "^gpucap: writing standard output: Bad file descriptor" err.txt
 "$GPUCAP" run --set horizon=30m --quiet --db r.sqlite >&- 2>err.txt; rc=$?
 check "run --quiet with stdout closed writes nothing there: exit 0 (got $rc: $(cat err.txt))" test $rc -eq 0
+
+# ---- every line on stderr of a usage error starts with "gpucap" (one line, not a usage dump) ----------
+only_gpucap_lines() { # only_gpucap_lines WHAT COMMAND...: exit 2, one line on stderr, starting "gpucap"
+	local what=$1 rc; shift
+	"$@" >/dev/null 2>err.txt; rc=$?
+	check "$what: exit 2 (got $rc)" test $rc -eq 2
+	check "$what: one line starting gpucap ($(head -3 err.txt))" \
+		test "$(wc -l <err.txt)" -eq 1 -a "$(grep -c '^gpucap[ :]' err.txt)" -eq 1
+}
+only_gpucap_lines "no command" "$GPUCAP"
+only_gpucap_lines "trace without a command" "$GPUCAP" trace
+only_gpucap_lines "trace gen without -o" "$GPUCAP" trace gen --scenario "$SRC/scenarios/chat-serving.yaml"
+only_gpucap_lines "trace gen --set without a value" "$GPUCAP" trace gen -o x.csv --scenario "$SRC/scenarios/chat-serving.yaml" --set
+only_gpucap_lines "merge with one file" "$GPUCAP" merge m.sqlite
+only_gpucap_lines "validate without a file" "$GPUCAP" validate
+only_gpucap_lines "report without -o" "$GPUCAP" report --db r.sqlite
 finish
