@@ -58,7 +58,8 @@ static const char run_usage[] =
 	"On a terminal, a run longer than 2 s shows its progress on stderr (not with --json or --quiet).\n"
 	"  -h, --help            this help\n"
 	"\n"
-	"Exit codes: 0 success, 2 bad scenario, override or usage, 1 other failures (database, memory).\n";
+	"Exit codes: 0 success, 2 bad scenario, override or usage, 1 other failures (database, memory, standard\n"
+	"output that cannot be written: the run is then stored all the same, and the message says where).\n";
 
 struct run_args {
 	const char *scenario;
