@@ -116,6 +116,20 @@ refused "report: not a gpucap file" any "text.sqlite" "$GPUCAP" report --db text
 check "report failures: output unchanged" test "$(sum out.html)" = "$html_sum"
 refused "trace gen: bad scenario" 2 "" "$GPUCAP" trace gen --scenario text.sqlite -o out.csv
 check "trace gen failure: output unchanged" test "$(sum out.csv)" = "$csv_sum"
+# A database locked by a writer: the export either waits and writes the whole file, or fails and leaves
+# the old one (both are right; which one depends on how long readers wait for a lock).
+(echo "BEGIN EXCLUSIVE; DELETE FROM labels;"; sleep 2; echo "ROLLBACK;") | sqlite3 r.sqlite &
+locker=$!
+sleep 0.5
+"$GPUCAP" export --focus 1 --db r.sqlite -o out.csv 2>err.txt; rc=$?
+wait $locker
+if [ $rc -eq 0 ]; then
+	check "locked database: waited, the whole export written" cmp -s out.csv <("$GPUCAP" export --focus 1 --db r.sqlite)
+	echo "the previous export" > out.csv
+else
+	check "locked database: output unchanged ($(cat err.txt))" test "$(sum out.csv)" = "$csv_sum"
+fi
+check "locked database: no temporary file left" no_temp .
 refused "report: no such folder" 1 "nodir/x.html: cannot create a temporary file" \
 	"$GPUCAP" report --db r.sqlite -o nodir/x.html
 check "no temporary file left" no_temp .
