@@ -228,9 +228,12 @@ full "export --focus" "$GPUCAP" export --focus 1 --db r.sqlite
 full "export --samples -o -" "$GPUCAP" export --samples 1 --db r.sqlite -o -
 full "report -o -" "$GPUCAP" report --db r.sqlite -o -
 full "--help" "$GPUCAP" --help
-"$GPUCAP" catalog >&- 2>err.txt; rc=$?
-check "catalog with stdout closed: exit 1 (got $rc)" test $rc -eq 1
-check "catalog with stdout closed: message" grep -q "^gpucap: writing standard output: Bad file descriptor" err.txt
+# (not under valgrind: it opens files of its own, and one takes the closed descriptor 1)
+if [ "${GPUCAP_VALGRIND:-0}" != 1 ]; then
+	"$GPUCAP" catalog >&- 2>err.txt; rc=$?
+	check "catalog with stdout closed: exit 1 (got $rc)" test $rc -eq 1
+	check "catalog with stdout closed: message" grep -q "^gpucap: writing standard output: Bad file descriptor" err.txt
+fi
 "$GPUCAP" run --set horizon=30m --quiet --db r.sqlite >&- 2>err.txt; rc=$?
 check "run --quiet with stdout closed writes nothing there: exit 0 (got $rc: $(cat err.txt))" test $rc -eq 0
 
