@@ -2,6 +2,7 @@
 #define _XOPEN_SOURCE 700 /* realpath, fchmod */
 #include "outfile.h"
 
+#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -46,6 +47,14 @@ static bool same_file(const char *path, const char *db)
 	return canonical(path, ca) && canonical(db, cb) && strcmp(ca, cb) == 0;
 }
 
+/* Copy path into o->target; a path longer than the struct holds is refused. */
+static int copy_path(struct outfile *o, const char *path, struct diag *d)
+{
+	if (snprintf(o->target, sizeof o->target, "%s", path) >= (int)sizeof o->target)
+		return diag_fail(d, STATUS_EUSAGE, "%.64s...: path too long", path);
+	return STATUS_OK;
+}
+
 /*
  * Where the commit writes, into o->target, and with what mode: path itself when new or a regular file,
  * what it points at when it is a symbolic link to a regular file; anything else is refused.
@@ -54,6 +63,7 @@ static int resolve_target(struct outfile *o, const char *path, struct diag *d)
 {
 	struct stat sb;
 	mode_t mask;
+	bool link;
 
 	if (lstat(path, &sb) != 0) {
 		if (errno == ENAMETOOLONG)
@@ -63,24 +73,21 @@ static int resolve_target(struct outfile *o, const char *path, struct diag *d)
 		mask = umask(0);  /* umask() both sets and reads: put it back at once */
 		umask(mask);
 		o->mode = 0666 & ~mask;  /* as fopen() creates a file */
-		goto out_copy_path;
+		return copy_path(o, path, d);
 	}
-	if (S_ISLNK(sb.st_mode)) {
-		if (stat(path, &sb) != 0)
-			return diag_fail(d, STATUS_EUSAGE, "%s: a symbolic link to nothing (%s); expected a file to "
-					 "write or a new path", path, strerror(errno));
-		if (S_ISREG(sb.st_mode) && !realpath(path, o->target))
-			return diag_fail(d, STATUS_EIO, "%s: %s; nothing was written", path, strerror(errno));
-	}
+	link = S_ISLNK(sb.st_mode);
+	if (link && stat(path, &sb) != 0)
+		return diag_fail(d, STATUS_EUSAGE, "%s: a symbolic link to nothing (%s); expected a file to write "
+				 "or a new path", path, strerror(errno));
 	if (!S_ISREG(sb.st_mode))
 		return diag_fail(d, STATUS_EUSAGE, "%s: not a regular file (a device, a FIFO, a directory or a "
 				 "socket); expected a file to write or a new path", path);
 	o->mode = sb.st_mode & 07777;
-	if (o->target[0])
-		return STATUS_OK;  /* the link's target, resolved above */
-out_copy_path:
-	if (snprintf(o->target, sizeof o->target, "%s", path) >= (int)sizeof o->target)
-		return diag_fail(d, STATUS_EUSAGE, "%.64s...: path too long", path);
+	if (!link)
+		return copy_path(o, path, d);
+	/* the file the link points at is replaced, in its own folder, so that the link stays a link */
+	if (!realpath(path, o->target))
+		return diag_fail(d, STATUS_EIO, "%s: %s; nothing was written", path, strerror(errno));
 	return STATUS_OK;
 }
 
@@ -138,24 +145,30 @@ out_unlink_tmp:
 	return status;
 }
 
-/* fsync the folder holding o->target, so that the rename itself survives a crash. */
+/*
+ * fsync the folder holding o->target, so that the rename itself survives a crash: 0, or the errno of the
+ * failure.
+ */
 static int sync_folder(const struct outfile *o)
 {
 	const char *slash = strrchr(o->target, '/');
 	char dir[PATH_MAX];
-	int fd, rc;
+	int fd, err = 0;
 
-	snprintf(dir, sizeof dir, "%.*s", slash ? (slash == o->target ? 1 : (int)(slash - o->target)) : 1,
-		 slash ? o->target : ".");
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else if (slash == o->target)
+		snprintf(dir, sizeof dir, "/");
+	else
+		snprintf(dir, sizeof dir, "%.*s", (int)(slash - o->target), o->target);
 	fd = open(dir, O_RDONLY | O_DIRECTORY);
 	if (fd < 0)
-		return -1;
-	rc = fsync(fd);
+		return errno;
 	/* a file system that cannot sync a folder says EINVAL: the rename is then as durable as it gets */
-	if (rc != 0 && errno == EINVAL)
-		rc = 0;
+	if (fsync(fd) != 0 && errno != EINVAL)
+		err = errno;
 	close(fd);
-	return rc;
+	return err;
 }
 
 int outfile_check_stdout(struct diag *d)
@@ -177,8 +190,7 @@ int outfile_commit(struct outfile *o, struct diag *d)
 		o->f = NULL;
 		return outfile_check_stdout(d);
 	}
-	if (!f)
-		return diag_fail(d, STATUS_EIO, "%s: nothing to write (not open)", o->shown);
+	assert(f);  /* committed once, after a successful open */
 	o->f = NULL;
 	errno = 0;
 	/* every step is tried in turn; the first that fails gives the message, and the temporary file goes */
@@ -192,9 +204,10 @@ int outfile_commit(struct outfile *o, struct diag *d)
 		goto out_unlink_tmp;
 	}
 	o->tmp[0] = '\0';
-	if (sync_folder(o) != 0)
+	err = sync_folder(o);
+	if (err)
 		return diag_fail(d, STATUS_EIO, "%s: written, but syncing its folder failed (%s): a crash now could "
-				 "still lose it", o->shown, strerror(errno));
+				 "still lose it", o->shown, strerror(err));
 	return STATUS_OK;
 
 out_unlink_tmp:

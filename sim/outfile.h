@@ -58,7 +58,8 @@ int outfile_open(struct outfile *o, const char *path, const char *db, struct dia
  * Finish: flush, fsync and close the temporary file, rename it over the target, fsync the folder. On
  * failure the temporary file is removed and the target is as it was before outfile_open (unless only the
  * folder's fsync failed: then the new file is in place and the message says so). For stdout: flush it
- * and report a failed write ("writing standard output: ..."). o->f is NULL afterwards either way.
+ * and report a failed write ("writing standard output: ..."). Called at most once, after a successful
+ * outfile_open (a second call is a bug and asserts); o->f is NULL afterwards either way.
  */
 int outfile_commit(struct outfile *o, struct diag *d);
 
