@@ -115,7 +115,8 @@ int scenario_schema_check(const struct scenario_schema_map *m, struct diag *d);
 /*
  * Check the tables from `root` (scenario_schema_check), then write the schema of root (a scenario file:
  * scenario_schema_root) to out (borrowed). Returns STATUS_OK, STATUS_EINTERNAL from the check (nothing
- * written) or STATUS_EIO when out fails; messages in d.
+ * written) or STATUS_EIO when a write to out failed; messages in d. out is not flushed: the caller flushes
+ * it and checks that too.
  */
 int scenario_schema_write(const struct scenario_schema_map *root, FILE *out, struct diag *d);
 

@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "compare.h"
 #include "diag.h"
+#include "outfile.h"
 #include "status.h"
 
 static const char compare_usage[] =
@@ -106,9 +107,10 @@ int cmd_compare(int argc, char **argv)
 	     : format == 'c' ? compare_print_csv(&c, stdout)
 	     : format == 'm' ? compare_print_md(&c, stdout) : compare_print_table(&c, stdout);
 	compare_fini(&c);
-	if (fflush(stdout) != 0 || rc) {
-		fprintf(stderr, "gpucap: writing the comparison failed\n");
-		return CMD_EXIT_FAIL;
-	}
-	return CMD_EXIT_OK;
+	/* the printers' STATUS_EIO is stdout's error flag: the flush reports it, with its cause */
+	if (rc == STATUS_OK || rc == STATUS_EIO)
+		rc = outfile_check_stdout(&d);
+	if (rc)
+		fprintf(stderr, "gpucap: %s\n", d.msg);
+	return cmd_exit_code(rc);
 }

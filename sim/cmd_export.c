@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "focus.h"
+#include "outfile.h"
 #include "series.h"
 #include "status.h"
 
@@ -30,7 +31,9 @@ static const char export_usage[] =
 	"  --samples RUN    the run id whose samples to export\n"
 	"  --db FILE        results database (default results.sqlite); a lock held by another process is\n"
 	"                   waited for (GPUCAP_BUSY_TIMEOUT_MS ms, default 10 minutes)\n"
-	"  -o, --output FILE  where to write (default: standard output)\n"
+	"  -o, --output FILE  where to write (default: standard output, also -); written in full or not at\n"
+	"                   all: a failure leaves an existing FILE as it was. Not the database, not a device,\n"
+	"                   FIFO or directory\n"
 	"  -h, --help       this help\n"
 	"\n"
 	"Exit codes: 0 success, 2 bad usage or an unknown run, 1 other failures.\n";
@@ -44,8 +47,8 @@ int cmd_export(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = "results.sqlite", *path = NULL, *run = NULL, *what = "--focus";
+	struct outfile out;
 	struct diag d;
-	FILE *out = stdout;
 	long long id;
 	char *end;
 	int rc, ch;
@@ -86,19 +89,18 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "gpucap export: %s: expected a run id (an integer >= 1), got '%s'\n", what, run);
 		return CMD_EXIT_USAGE;
 	}
-	if (path && !(out = fopen(path, "w"))) {
-		fprintf(stderr, "gpucap: %s: %s\n", path, strerror(errno));
-		return CMD_EXIT_FAIL;
-	}
 	diag_clear(&d);
-	rc = strcmp(what, "--samples") == 0 ? series_export(db, id, out, &d) : focus_export(db, id, out, &d);
+	rc = outfile_open(&out, path ? path : "-", db, &d);
+	if (rc == STATUS_OK) {
+		rc = strcmp(what, "--samples") == 0 ? series_export(db, id, out.f, &d)
+						    : focus_export(db, id, out.f, &d);
+		/* The output replaces FILE only once the whole export is written. focus_export's STATUS_EIO is
+		 * the stream's error flag, which the commit reports with its cause and the path. */
+		if (rc == STATUS_OK || rc == STATUS_EIO)
+			rc = outfile_commit(&out, &d);
+		outfile_abort(&out);
+	}
 	if (rc)
 		fprintf(stderr, "gpucap: %s\n", d.msg);
-	if ((out == stdout ? fflush(out) : fclose(out)) != 0 && rc == STATUS_OK) {
-		fprintf(stderr, "gpucap: writing %s failed\n", path ? path : "the export");
-		rc = STATUS_EIO;
-	}
-	if (rc && path)
-		remove(path);
-	return rc ? cmd_exit_code(rc) : CMD_EXIT_OK;
+	return cmd_exit_code(rc);
 }

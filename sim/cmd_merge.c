@@ -55,7 +55,7 @@ int cmd_merge(int argc, char **argv)
 		return CMD_EXIT_USAGE;
 	}
 	if (argc - optind < 2) {
-		fputs(merge_usage, stderr);
+		fprintf(stderr, "gpucap merge: expected OUT and at least one IN (see gpucap merge --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	diag_clear(&d);

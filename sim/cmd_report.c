@@ -8,6 +8,7 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "outfile.h"
 #include "report.h"
 #include "status.h"
 
@@ -27,7 +28,9 @@ static const char report_usage[] =
 	"                   (none given: every run outside a sweep in detail, every point compared)\n"
 	"  --db FILE        results database (default results.sqlite); a lock held by another process is\n"
 	"                   waited for (GPUCAP_BUSY_TIMEOUT_MS ms, default 10 minutes)\n"
-	"  -o, --output F   the HTML file to write (required; - for stdout)\n"
+	"  -o, --output F   the HTML file to write (required; - for stdout); written in full or not at all:\n"
+	"                   a failure leaves an existing F as it was. Not the database, not a device, FIFO\n"
+	"                   or directory\n"
 	"  -h, --help       this help\n"
 	"\n"
 	"Exit codes: 0 success, 2 bad usage, unknown ids, an empty database, 1 other failures.\n";
@@ -39,9 +42,9 @@ int cmd_report(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },     { NULL, 0, NULL, 0 },
 	};
 	const char *db = "results.sqlite", *path = NULL;
+	struct outfile out;
 	struct report r;
 	struct diag d;
-	FILE *out;
 	int rc, ch;
 
 	optind = 1;
@@ -64,22 +67,23 @@ int cmd_report(int argc, char **argv)
 		return CMD_EXIT_USAGE;
 	}
 	diag_clear(&d);
-	rc = report_load(&r, db, (const char *const *)argv + optind, argc - optind, &d);
+	rc = outfile_open(&out, path, db, &d);
 	if (rc) {
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 		return cmd_exit_code(rc);
 	}
-	out = path[0] == '-' && !path[1] ? stdout : fopen(path, "w");
-	if (!out) {
-		perror(path);
-		report_fini(&r);
-		return CMD_EXIT_FAIL;
-	}
-	rc = report_write_html(&r, out);
+	rc = report_load(&r, db, (const char *const *)argv + optind, argc - optind, &d);
+	if (rc)
+		goto out_abort;
+	rc = report_write_html(&r, out.f);
 	report_fini(&r);
-	if ((out == stdout ? fflush(out) : fclose(out)) != 0 || rc) {
-		fprintf(stderr, "gpucap: writing %s failed\n", path);
-		return CMD_EXIT_FAIL;
-	}
-	return CMD_EXIT_OK;
+	/* The page replaces F only once it is whole. report_write_html's STATUS_EIO is the stream's error
+	 * flag, which the commit checks too and reports with its cause (a full disk, say). */
+	if (rc == STATUS_OK || rc == STATUS_EIO)
+		rc = outfile_commit(&out, &d);
+out_abort:
+	outfile_abort(&out);
+	if (rc)
+		fprintf(stderr, "gpucap: %s\n", d.msg);
+	return cmd_exit_code(rc);
 }

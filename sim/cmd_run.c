@@ -59,7 +59,8 @@ static const char run_usage[] =
 	"On a terminal, a run longer than 2 s shows its progress on stderr (not with --json or --quiet).\n"
 	"  -h, --help            this help\n"
 	"\n"
-	"Exit codes: 0 success, 2 bad scenario, override or usage, 1 other failures (database, memory).\n";
+	"Exit codes: 0 success, 2 bad scenario, override or usage, 1 other failures (database, memory, standard\n"
+	"output that cannot be written: the run is then stored all the same, and the message says where).\n";
 
 struct run_args {
 	const char *scenario;
@@ -541,6 +542,19 @@ static void print_memory_warning(const struct scenario *sc)
 		fprintf(stderr, "gpucap: warning: %s: %s\n", x.code, x.message);
 }
 
+/*
+ * The run is stored before its summary is printed, so a summary that cannot be written (a full disk, a
+ * closed standard output) fails the command (exit 1) with a message saying where the run is kept.
+ */
+static int check_stdout(const char *db, int64_t run_id, struct diag *d)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return STATUS_OK;
+	return diag_fail(d, STATUS_EIO, "writing standard output: %s (the run is stored: run %" PRId64 " in %s)",
+			 errno ? strerror(errno) : "an earlier write failed", run_id, db);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
@@ -588,6 +602,7 @@ int cmd_run(int argc, char **argv)
 		print_json(&sc, &a, rep, store_last_run_id(st));
 	else if (!a.quiet)
 		print_summary(&sc, rep, a.db, store_last_run_id(st));
+	rc = check_stdout(a.db, store_last_run_id(st), &d);
 out_store:
 	store_close(st);
 out_report:

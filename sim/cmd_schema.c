@@ -7,6 +7,7 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "outfile.h"
 #include "scenario_schema.h"
 #include "status.h"
 
@@ -43,6 +44,9 @@ int cmd_schema(int argc, char **argv)
 	}
 	diag_clear(&d);
 	rc = scenario_schema_write(&scenario_schema_root, stdout, &d);
+	/* a failed write (STATUS_EIO, the stream's error flag) is reported with its cause by the flush */
+	if (rc == STATUS_OK || rc == STATUS_EIO)
+		rc = outfile_check_stdout(&d);
 	if (rc != STATUS_OK)
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 	return cmd_exit_code(rc);

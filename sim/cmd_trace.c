@@ -27,6 +27,7 @@
 #include "cmd.h"
 #include "diag.h"
 #include "hist.h"
+#include "outfile.h"
 #include "status.h"
 #include "tracefile.h"
 #include "units.h"
@@ -739,8 +740,7 @@ static int trace_stats(int argc, char **argv)
 			print_json(path, format, &m, s, &mn);
 		else
 			print_text(path, format, &m, s, &mn);
-		if (fflush(stdout) != 0 || ferror(stdout))
-			rc = diag_fail(&d, STATUS_EIO, "cannot write the output");
+		rc = outfile_check_stdout(&d);
 	}
 	if (rc != STATUS_OK)
 		fprintf(stderr, "gpucap: %s\n", d.msg);
@@ -753,7 +753,7 @@ static int trace_stats(int argc, char **argv)
 int cmd_trace(int argc, char **argv)
 {
 	if (argc < 2) {
-		fputs(trace_usage, stderr);
+		fprintf(stderr, "gpucap trace: expected a command, stats or gen (see gpucap trace --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {

@@ -7,8 +7,8 @@
  *                          output_tokens: output_tokens, service_s: service_s}}
  * Columns: time_s (seconds from the start, microsecond precision), then input_tokens and output_tokens
  * when the workload knows sizes, then service_s when service times do not depend on the instance (not for
- * the token model). The file is written to OUT.csv.tmp and renamed when complete, so a failure (a full
- * disk) never leaves a half-written OUT.csv.
+ * the token model). The file is written in full or not at all (outfile.h): a failure (a full disk) never
+ * leaves a half-written OUT.csv, nor changes one that was there.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -19,6 +19,7 @@
 
 #include "cmd.h"
 #include "diag.h"
+#include "outfile.h"
 #include "scenario.h"
 #include "status.h"
 #include "workload.h"
@@ -31,6 +32,8 @@ static const char gen_usage[] =
 	"Write the requests the scenario's workload draws over its horizon (same seed, same requests) as a CSV\n"
 	"trace: time_s, then input_tokens and output_tokens when sizes are known, then service_s unless the\n"
 	"token model computes it. Replay it with arrivals kind trace, format generic (see README).\n"
+	"OUT.csv is written in full or not at all (a failure leaves an existing file as it was); - is\n"
+	"standard output; a device, FIFO or directory is refused.\n"
 	"Exit codes: 0 success, 2 bad scenario or usage, 1 write failure.\n";
 
 static bool knows_tokens(const struct scenario *sc)
@@ -73,12 +76,11 @@ int cmd_trace_gen(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *sets[MAX_SETS], *path = NULL, *out = NULL;
-	char tmp[4096];
+	struct outfile of;
 	struct scenario sc;
 	struct diag d;
 	int64_t rows = 0;
 	int nsets = 0, c, rc;
-	FILE *f;
 
 	optind = 1;
 	opterr = 0;
@@ -92,13 +94,21 @@ int cmd_trace_gen(int argc, char **argv)
 			out = optarg;
 		} else if (c == 'S' && nsets < MAX_SETS) {
 			sets[nsets++] = optarg;
+		} else if (c == 'S') {
+			fprintf(stderr, "gpucap trace gen: at most %d --set options\n", MAX_SETS);
+			return CMD_EXIT_USAGE;
+		} else if (c == ':') {
+			fprintf(stderr, "gpucap trace gen: %s needs a value (see gpucap trace gen --help)\n",
+				argv[optind - 1]);
+			return CMD_EXIT_USAGE;
 		} else {
 			fprintf(stderr, "gpucap trace gen: bad option '%s' (see gpucap trace gen --help)\n", argv[optind - 1]);
 			return CMD_EXIT_USAGE;
 		}
 	}
 	if (!path || !out || optind < argc) {
-		fputs(gen_usage, stderr);
+		fprintf(stderr, "gpucap trace gen: expected --scenario FILE and -o OUT.csv and nothing else (see "
+			"gpucap trace gen --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	rc = scenario_load(&sc, path, sets, nsets, &d);
@@ -107,26 +117,19 @@ int cmd_trace_gen(int argc, char **argv)
 		return cmd_exit_code(rc);
 	}
 	cmd_print_warnings(&sc);
-	snprintf(tmp, sizeof tmp, "%s.tmp", out);
-	f = fopen(tmp, "w");
-	if (!f) {
-		fprintf(stderr, "gpucap: %s: cannot create\n", tmp);
-		scenario_fini(&sc);
-		return CMD_EXIT_FAIL;
-	}
-	rc = write_trace(&sc, f, &rows, &d);
-	int werr = ferror(f);
-	if (fclose(f) != 0 || werr) {
+	rc = outfile_open(&of, out, NULL, &d);
+	if (rc == STATUS_OK) {
+		rc = write_trace(&sc, of.f, &rows, &d);
+		/* the commit checks the stream's error flag: a write that failed part-way (a full disk) fails it */
 		if (rc == STATUS_OK)
-			rc = diag_fail(&d, STATUS_EIO, "%s: write failed (disk full?)", tmp);
+			rc = outfile_commit(&of, &d);
+		outfile_abort(&of);
 	}
-	if (rc == STATUS_OK && rename(tmp, out) != 0)
-		rc = diag_fail(&d, STATUS_EIO, "%s: cannot rename to %s", tmp, out);
 	if (rc != STATUS_OK) {
-		remove(tmp);
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 	} else {
-		fprintf(stderr, "gpucap: %" PRId64 " requests written to %s\n", rows, out);
+		fprintf(stderr, "gpucap: %" PRId64 " requests written to %s\n", rows,
+			strcmp(out, "-") ? out : "standard output");
 	}
 	scenario_fini(&sc);
 	return cmd_exit_code(rc);

@@ -43,7 +43,7 @@ int cmd_validate(int argc, char **argv)
 		return CMD_EXIT_USAGE;
 	}
 	if (optind >= argc) {
-		fputs(validate_usage, stderr);
+		fprintf(stderr, "gpucap validate: expected one scenario file or more (see gpucap validate --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	for (int i = optind; i < argc; i++) {

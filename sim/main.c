@@ -1,6 +1,9 @@
 /*
- * main: the gpucap command line. Dispatches to a subcommand (cmd.h); prints help and the version.
+ * main: the gpucap command line. Dispatches to a subcommand (cmd.h); prints help and the version; and,
+ * after any command, checks that everything it wrote to standard output got there (close_stdout).
  */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -61,12 +64,35 @@ void cmd_print_warnings(const struct scenario *sc)
 	}
 }
 
-int main(int argc, char **argv)
+/*
+ * Flush and close standard output and say if that failed (gnulib's close_stdout): output printed with
+ * printf lands in stdio's buffer, so a full disk or a closed descriptor is often only seen here, after the
+ * command returned. A command that succeeded then fails with exit 1; one that already failed said why and
+ * keeps its exit code.
+ */
+static int close_stdout(int code)
 {
-	/* GSL's default handler aborts the process; every GSL status is checked where it is returned. */
-	gsl_set_error_handler_off();
+	bool failed;
+	int err;
+
+	errno = 0;
+	failed = fflush(stdout) != 0 || ferror(stdout);
+	err = errno;
+	/* EBADF at close after a clean flush: standard output was closed and nothing was written to it */
+	if (fclose(stdout) != 0 && !failed && errno != EBADF) {
+		failed = true;
+		err = errno;
+	}
+	if (!failed || code != CMD_EXIT_OK)
+		return code;
+	fprintf(stderr, "gpucap: writing standard output: %s\n", err ? strerror(err) : "an earlier write failed");
+	return CMD_EXIT_FAIL;
+}
+
+static int dispatch(int argc, char **argv)
+{
 	if (argc < 2) {
-		fputs(usage, stderr);
+		fprintf(stderr, "gpucap: expected a command (see gpucap --help)\n");
 		return CMD_EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
@@ -106,4 +132,11 @@ int main(int argc, char **argv)
 	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, compare, recommend, report, export, validate, catalog, trace or schema (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	/* GSL's default handler aborts the process; every GSL status is checked where it is returned. */
+	gsl_set_error_handler_off();
+	return close_stdout(dispatch(argc, argv));
 }
