@@ -48,7 +48,7 @@
 #include "sink.h"
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id of a results file (schema.sql) */
-#define STORE_SCHEMA_VERSION 9        /* the PRAGMA user_version this build writes and reads */
+#define STORE_SCHEMA_VERSION 10       /* the PRAGMA user_version this build writes and reads */
 #define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min */
 #define STORE_BUSY_RETRIES 3          /* attempts at a write transaction after the first that timed out */
 
@@ -124,11 +124,38 @@ struct store_run_tag {
  */
 void store_run_key(const char *scenario_text, const char *overrides, uint64_t seed, char out[33]);
 
+/* One file a scenario names (scenario.inputs), as a run records it in run_inputs. */
+struct store_input {
+	char hash[33];  /* FNV-1a-128 of the file's bytes, as store_run_key writes a key */
+	int64_t bytes;  /* the file's size */
+};
+
+/*
+ * Read each of the sc->inputs.n files sc names (struct scenario, scenario.h) in 64 KiB blocks and write its
+ * content hash and size into in[i]. Returns STATUS_OK, or STATUS_ENOENT with a message naming the file
+ * that cannot be read.
+ */
+struct scenario;
+int store_inputs_hash(const struct scenario *sc, struct store_input *in, struct diag *d);
+
+/*
+ * The run key of a run whose scenario names n files: store_run_key() when n is 0 (so a run without files
+ * has the key it had before files were hashed), else the same hash continued with, for each file in the
+ * scenario's order, a NUL byte and its content hash. The paths are not hashed (they are in the scenario
+ * text or the overrides already), so a sweep moved to another folder keeps its keys.
+ */
+void store_run_key_inputs(const char *scenario_text, const char *overrides, uint64_t seed,
+			  const struct store_input *in, int n, char out[33]);
+
 /*
  * The sweep key: FNV-1a-128 over the nruns run keys (32 characters each, no separator) in index order, then
- * the sweep file text; 32 lowercase hex digits and a NUL into out.
+ * the sweep file text, then, when `name` is not NULL (a sweep stored under a name other than its file's,
+ * `gpucap sweep --name`), a NUL byte and that name; 32 lowercase hex digits and a NUL into out. The run keys
+ * here are store_run_key()'s, without the input files: the sweep is the same sweep when a trace it reads
+ * changes, and a resume finds it and runs the runs whose inputs changed again.
  */
-void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, char out[33]);
+void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, const char *name,
+		     char out[33]);
 
 /* The tag the next run written through the sink carries (copied); reset to zero after each run's end(). */
 void store_set_tag(struct store *st, const struct store_run_tag *tag);

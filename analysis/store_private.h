@@ -27,6 +27,7 @@
 #define LABEL_COLUMNS "key, value"
 #define HOUR_COLUMNS "hour_start_s, requests, violations, latency_p50_s, latency_p95_s, latency_p99_s"
 #define TYPE_SAMPLE_COLUMNS "t_s, type, instances, busy_slots"
+#define INPUT_COLUMNS "seq, path, content_hash, bytes"
 #define CHARGE_COLUMNS "hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd"
 
 /* The statements a store prepares once, at open, and resets and rebinds for every row. */
@@ -40,6 +41,7 @@ enum store_stmt_id {
 	STMT_CHARGE,       /* insert one staged charges row */
 	STMT_HOUR,         /* insert one staged hours row */
 	STMT_TYPE_SAMPLE,  /* insert one staged type_samples row */
+	STMT_INPUT,        /* insert one staged run_inputs row */
 	STMT_COPY_RUN,     /* copy the staged run into the file at end() */
 	STMT_COPY_METRICS,
 	STMT_COPY_SAMPLES,
@@ -49,6 +51,7 @@ enum store_stmt_id {
 	STMT_COPY_CHARGES,
 	STMT_COPY_HOURS,
 	STMT_COPY_TYPE_SAMPLES,
+	STMT_COPY_INPUTS,
 	STMT_STATUS,       /* the status of a run of the file, by run_id */
 	STMT_DELETE,       /* delete a run of the file (and, by cascade, its rows) */
 	STMT_COUNT
@@ -69,6 +72,7 @@ struct store {
 	int nlabels;
 	int64_t last_run_id;               /* the last run written to the file, 0 if none */
 	double limit_bytes;                /* what one run may stage (store_set_size_limit); 0: no limit */
+	bool disk_full;                    /* a write transaction failed because the disk (or page limit) was full */
 	double staged_bytes;               /* rows staged by the open run x their bytes (store_limit.h) */
 	char type_name[SINK_TYPES_MAX][SCENARIO_NAME_MAX];  /* the open run's instance types (scenario.types), for
 	                                                       type_samples rows; copied at begin() */

@@ -24,7 +24,8 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_V4_TABLES 8                /* and, from version 4, warnings and labels */
 #define STORE_V6_TABLES 9                /* and, from version 6, charges */
 #define STORE_V7_TABLES 10               /* and, from version 7, hours (version 8 adds a column only) */
-#define STORE_TABLES 11                  /* and, from version 9, type_samples */
+#define STORE_V9_TABLES 11               /* and, from version 9, type_samples */
+#define STORE_TABLES 13                  /* and, from version 10, run_inputs and run_claims */
 
 /* What store_open() reads from a file to decide whether it is ours. */
 struct schema_info {
@@ -70,7 +71,8 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 	if (status == STATUS_OK)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
 				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
-				   "'warnings', 'labels', 'charges', 'hours', 'type_samples')",
+				   "'warnings', 'labels', 'charges', 'hours', 'type_samples', 'run_inputs', "
+				   "'run_claims')",
 				   &in->tables, d);
 	if (own_txn) {
 		int end = store_exec(st, status == STATUS_OK ? "COMMIT" : "ROLLBACK", d, "reading the schema");
@@ -89,7 +91,7 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 9 ? STORE_TABLES : version >= 7 ? STORE_V7_TABLES : version == 6 ? STORE_V6_TABLES :
+	return version >= 10 ? STORE_TABLES : version == 9 ? STORE_V9_TABLES : version >= 7 ? STORE_V7_TABLES : version == 6 ? STORE_V6_TABLES :
 	       version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
 }
 
@@ -170,6 +172,19 @@ static const char schema_v9_sql[] =
 	"WITHOUT ROWID;";
 
 /*
+ * Version 10's tables, as schema.sql creates them (issue 29, inputs that cannot mix): run_inputs and
+ * run_claims. Kept as one statement block of its own so that another version-10 change (indexes) can be
+ * run beside it in the same 9 -> 10 step.
+ */
+static const char schema_v10_inputs_sql[] =
+	"CREATE TABLE run_inputs (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, seq INTEGER NOT NULL, "
+	"path TEXT NOT NULL, content_hash TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (run_id, seq)) "
+	"WITHOUT ROWID;"
+	"CREATE TABLE run_claims (run_id INTEGER PRIMARY KEY, sweep_id INTEGER NOT NULL REFERENCES sweeps ON "
+	"DELETE CASCADE, host TEXT NOT NULL, pid INTEGER NOT NULL, pid_start TEXT NOT NULL, claimed_at TEXT NOT "
+	"NULL);";
+
+/*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
  *   1 -> 2  samples gained the column copies (NULL in earlier rows: those runs had no copies);
@@ -186,6 +201,8 @@ static const char schema_v9_sql[] =
  *   6 -> 7  the table hours was created (empty: earlier runs recorded no hourly latency).
  *   7 -> 8  samples gained the column instances_training_plan (NULL in earlier rows: no training plans).
  *   8 -> 9  the table type_samples was created (empty: earlier runs recorded no samples by type).
+ *   9 -> 10 the tables run_inputs and run_claims were created (empty: earlier runs recorded no input files;
+ *           a resume runs again those whose scenario names a file, their keys having changed).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -209,6 +226,9 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 		status = store_exec(st, "ALTER TABLE samples ADD COLUMN instances_training_plan REAL", d, what);
 	if (status == STATUS_OK && from < 9)
 		status = store_exec(st, schema_v9_sql, d, what);
+	/* 9 -> 10, issue 29 (inputs that cannot mix): run_inputs and run_claims */
+	if (status == STATUS_OK && from < 10)
+		status = store_exec(st, schema_v10_inputs_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)

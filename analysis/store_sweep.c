@@ -5,6 +5,7 @@
  */
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "scenario.h"
 #include "status.h"
 #include "store_private.h"
 
@@ -55,24 +57,89 @@ static void fnv128_hex(const struct fnv128 *h, char out[33])
 	snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, h->hi, h->lo);
 }
 
+/* The run key's hash before it is written out: store_run_key() and store_run_key_inputs() share it. */
+static void run_key_start(struct fnv128 *h, const char *scenario_text, const char *overrides, uint64_t seed)
+{
+	char num[24];
+
+	fnv128_init(h);
+	if (scenario_text)
+		fnv128_add(h, scenario_text, strlen(scenario_text));
+	fnv128_add(h, "", 1);
+	if (overrides)
+		fnv128_add(h, overrides, strlen(overrides));
+	fnv128_add(h, "", 1);
+	snprintf(num, sizeof num, "%" PRIu64, seed);
+	fnv128_add(h, num, strlen(num));
+}
+
 void store_run_key(const char *scenario_text, const char *overrides, uint64_t seed, char out[33])
 {
 	struct fnv128 h;
-	char num[24];
 
-	fnv128_init(&h);
-	if (scenario_text)
-		fnv128_add(&h, scenario_text, strlen(scenario_text));
-	fnv128_add(&h, "", 1);
-	if (overrides)
-		fnv128_add(&h, overrides, strlen(overrides));
-	fnv128_add(&h, "", 1);
-	snprintf(num, sizeof num, "%" PRIu64, seed);
-	fnv128_add(&h, num, strlen(num));
+	run_key_start(&h, scenario_text, overrides, seed);
 	fnv128_hex(&h, out);
 }
 
-void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, char out[33])
+void store_run_key_inputs(const char *scenario_text, const char *overrides, uint64_t seed,
+			  const struct store_input *in, int n, char out[33])
+{
+	struct fnv128 h;
+
+	run_key_start(&h, scenario_text, overrides, seed);
+	for (int i = 0; i < n; i++) {
+		fnv128_add(&h, "", 1);
+		fnv128_add(&h, in[i].hash, strlen(in[i].hash));
+	}
+	fnv128_hex(&h, out);
+}
+
+#define HASH_BLOCK 65536  /* bytes read at a time: a trace of any size is hashed in this much memory */
+
+/* The content hash and size of one file, read in blocks. */
+static int file_hash(const char *path, struct store_input *in, struct diag *d)
+{
+	unsigned char *buf = malloc(HASH_BLOCK);
+	struct fnv128 h;
+	FILE *f;
+	size_t got;
+	int rc = STATUS_OK;
+
+	if (!buf)
+		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory (while hashing the file)", path);
+	if (!(f = fopen(path, "rb"))) {
+		rc = diag_fail(d, STATUS_ENOENT, "%s: cannot open: %s (while hashing a file the scenario names)", path,
+			       strerror(errno));
+		goto out_free;
+	}
+	fnv128_init(&h);
+	in->bytes = 0;
+	while ((got = fread(buf, 1, HASH_BLOCK, f)) > 0) {
+		fnv128_add(&h, buf, got);
+		in->bytes += (int64_t)got;
+	}
+	if (ferror(f))
+		rc = diag_fail(d, STATUS_ENOENT, "%s: cannot read: %s (while hashing a file the scenario names)", path,
+			       strerror(errno));
+	fclose(f);
+	fnv128_hex(&h, in->hash);
+out_free:
+	free(buf);
+	return rc;
+}
+
+int store_inputs_hash(const struct scenario *sc, struct store_input *in, struct diag *d)
+{
+	for (int i = 0; i < sc->inputs.n; i++) {
+		int rc = file_hash(sc->inputs.path[i], &in[i], d);
+		if (rc != STATUS_OK)
+			return rc;
+	}
+	return STATUS_OK;
+}
+
+void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, const char *name,
+		     char out[33])
 {
 	struct fnv128 h;
 
@@ -81,6 +148,10 @@ void store_sweep_key(const char *const *run_keys, int nruns, const char *file_te
 		fnv128_add(&h, run_keys[i], strlen(run_keys[i]));
 	if (file_text)
 		fnv128_add(&h, file_text, strlen(file_text));
+	if (name) {
+		fnv128_add(&h, "", 1);
+		fnv128_add(&h, name, strlen(name));
+	}
 	fnv128_hex(&h, out);
 }
 

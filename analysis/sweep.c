@@ -44,6 +44,7 @@ struct plan {
 	int nruns;                   /* npoints x nreps */
 	int64_t sweep_id;            /* from the store */
 	int64_t run_id_base;         /* from the store */
+	const char *name_given;      /* sweep_opts.name: the sweep stored under this name, NULL: the file's */
 	bool force;                  /* sweep_opts.force: no limit on what a run adds (store_limit.h) */
 };
 
@@ -211,7 +212,7 @@ static int sweep_key(const struct plan *pl, char out[33], struct diag *d)
 		store_run_key(pl->base.text, wk->joined, seed, keys[i]);
 		ptrs[i] = keys[i];
 	}
-	store_sweep_key(ptrs, pl->nruns, pl->sf->text, out);
+	store_sweep_key(ptrs, pl->nruns, pl->sf->text, pl->name_given, out);
 out_free:
 	free(wk);
 	free(ptrs);

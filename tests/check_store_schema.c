@@ -395,7 +395,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 9)");
+		       "version 2 to 10)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -481,7 +481,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 9)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 10)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -633,7 +633,7 @@ START_TEST(version_8_file_is_migrated)
 
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'type_samples'"), 0);
 	free(assert_migrates_like_new(path, NULL));
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 9);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM type_samples"), 0);
 	ck_assert_double_eq_tol(query_double(path, "SELECT value FROM metrics WHERE name = 'cost_total_usd'"), 1000,
 				TOL);
@@ -643,6 +643,35 @@ START_TEST(version_8_file_is_migrated)
 	raw_exec(path, "PRAGMA foreign_keys = ON; INSERT INTO type_samples VALUES (1, 60, 'p5.48xlarge', 1, 0.5); "
 		 "DELETE FROM runs WHERE run_id = 1");
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM type_samples"), 0);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * Version 9 -> 10. A version-9 file made by the schema of that time (tests/data/store/schema_v9.sql, frozen)
+ * with one run of a scenario that names a trace: migrated, it has the shape of a new file (run_inputs and
+ * run_claims included), version 10, its run as it was with no input files recorded (a version-9 build
+ * recorded none), and deleting the run cascades to the new table.
+ */
+START_TEST(version_9_file_is_migrated)
+{
+	static const char run[] =
+		"INSERT INTO runs VALUES (1, 'traced', 's.yaml', 'name: traced\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.9.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, 'k', NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);";
+	char *path = file_of_version(9, run);
+
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('run_inputs', "
+				   "'run_claims')"), 0);
+	free(assert_migrates_like_new(path, NULL));
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_inputs"), 0);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_claims"), 0);
+	ck_assert_double_eq_tol(query_double(path, "SELECT value FROM metrics WHERE name = 'cost_total_usd'"), 1000,
+				TOL);
+	raw_exec(path, "PRAGMA foreign_keys = ON; INSERT INTO run_inputs VALUES (1, 1, 't.csv', 'h', 3); "
+		 "DELETE FROM runs WHERE run_id = 1");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_inputs"), 0);
 	tmp_remove(path);
 }
 END_TEST
@@ -692,7 +721,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 9)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 10)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
@@ -722,6 +751,7 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, version_6_file_is_migrated);
 	tcase_add_test(tc, version_7_file_is_migrated);
 	tcase_add_test(tc, version_8_file_is_migrated);
+	tcase_add_test(tc, version_9_file_is_migrated);
 	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 

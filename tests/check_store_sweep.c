@@ -24,9 +24,9 @@ START_TEST(hash_is_fnv1a_128)
 {
 	char key[33];
 
-	store_sweep_key(NULL, 0, "a", key);
+	store_sweep_key(NULL, 0, "a", NULL, key);
 	ck_assert_str_eq(key, "d228cb696f1a8caf78912b704e4a8964");
-	store_sweep_key(NULL, 0, "", key);
+	store_sweep_key(NULL, 0, "", NULL, key);
 	ck_assert_str_eq(key, "6c62272e07bb014262b821756295c58d");  /* the offset basis: no byte hashed */
 }
 END_TEST
