@@ -138,6 +138,9 @@ struct store_input {
 struct scenario;
 int store_inputs_hash(const struct scenario *sc, struct store_input *in, struct diag *d);
 
+/* The content hash and size of one file, as store_inputs_hash() reads each. */
+int store_file_hash(const char *path, struct store_input *in, struct diag *d);
+
 /*
  * The run key of a run whose scenario names n files: store_run_key() when n is 0 (so a run without files
  * has the key it had before files were hashed), else the same hash continued with, for each file in the
@@ -194,13 +197,27 @@ struct store_sweep {
  * point, replication, status, error, one column per swept key (named after the key with every character
  * not [A-Za-z0-9_] replaced by '_', "param_" in front if that name is taken; the number when the value is
  * a decimal number, else the text), then the columns of run_summary but status.
- * Returns STATUS_OK with *sweep_id and *run_id_base set, or STATUS_EDB / STATUS_ENOMEM.
+ * A database holds one sweep of a name: a sweep not found by its key whose name is taken by another sweep
+ * is refused (STATUS_EUSAGE, the message naming the sweep there and --name), nothing written.
+ * Returns STATUS_OK with *sweep_id and *run_id_base set, or STATUS_EUSAGE / STATUS_EDB / STATUS_ENOMEM.
  */
 int store_sweep_register(struct store *st, const struct store_sweep *sw, int64_t *sweep_id,
 			 int64_t *run_id_base, struct diag *d);
 
 /* done[i] = 1 when run index i of the sweep is stored with status 'ok' (0 otherwise: missing or failed). */
 int store_sweep_done(struct store *st, int64_t sweep_id, int nruns, unsigned char *done, struct diag *d);
+
+/*
+ * keys[i] = the run key of run index i of the sweep when it is stored with status 'ok' ("" otherwise; "-"
+ * for an 'ok' run stored without a key).
+ */
+int store_sweep_keys(struct store *st, int64_t sweep_id, int nruns, char (*keys)[33], struct diag *d);
+
+/* The content hash run run_id recorded for the input file `path` (run_inputs), "" when it recorded none. */
+int store_run_input_hash(struct store *st, int64_t run_id, const char *path, char hash[33], struct diag *d);
+
+/* Delete the n runs (and, by cascade, their rows) in one transaction: runs whose inputs changed. */
+int store_delete_runs(struct store *st, const int64_t *run_ids, int n, struct diag *d);
 
 /*
  * Record a failed run (status 'failed', error = message, no metrics; started_at now, version this gpucap's,

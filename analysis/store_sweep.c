@@ -96,8 +96,7 @@ void store_run_key_inputs(const char *scenario_text, const char *overrides, uint
 
 #define HASH_BLOCK 65536  /* bytes read at a time: a trace of any size is hashed in this much memory */
 
-/* The content hash and size of one file, read in blocks. */
-static int file_hash(const char *path, struct store_input *in, struct diag *d)
+int store_file_hash(const char *path, struct store_input *in, struct diag *d)
 {
 	unsigned char *buf = malloc(HASH_BLOCK);
 	struct fnv128 h;
@@ -131,7 +130,7 @@ out_free:
 int store_inputs_hash(const struct scenario *sc, struct store_input *in, struct diag *d)
 {
 	for (int i = 0; i < sc->inputs.n; i++) {
-		int rc = file_hash(sc->inputs.path[i], &in[i], d);
+		int rc = store_file_hash(sc->inputs.path[i], &in[i], d);
 		if (rc != STATUS_OK)
 			return rc;
 	}
@@ -495,6 +494,36 @@ static int sweep_params_insert(struct store *st, const struct registration *reg,
 	return status;
 }
 
+/*
+ * A database holds one sweep of a name: a sweep of this name with another key (the sweep file edited, or
+ * the scenarios it runs) is refused, naming the one there and the ways on.
+ */
+static int name_free(struct store *st, const struct store_sweep *sw, struct diag *d, const char *what)
+{
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT sweep_id, coalesce(file_path, ''), created_at FROM main.sweeps "
+			     "WHERE name = ?1 ORDER BY sweep_id LIMIT 1", &stmt, d, what);
+	int rc;
+
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_text(stmt, 1, sw->name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		status = diag_fail(d, STATUS_EUSAGE, "%s: already holds a sweep named %s (sweep %lld, from %s, "
+				   "registered %s) of another sweep file or other scenarios; a database holds one sweep "
+				   "of a name: run the file as it was to resume that one, or store this one under a new "
+				   "name with --name NEW (or in another --db)", st->path, sw->name,
+				   (long long)sqlite3_column_int64(stmt, 0),
+				   *(const char *)sqlite3_column_text(stmt, 1) ? (const char *)sqlite3_column_text(stmt, 1)
+									       : "no file",
+				   (const char *)sqlite3_column_text(stmt, 2));
+	else if (rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
 static int register_body(struct store *st, void *arg, struct diag *d)
 {
 	static const char what[] = "registering a sweep";
@@ -504,7 +533,9 @@ static int register_body(struct store *st, void *arg, struct diag *d)
 
 	if (status != STATUS_OK || found)
 		return status;
-	status = sweep_insert(st, reg, d, what);
+	status = name_free(st, reg->sw, d, what);
+	if (status == STATUS_OK)
+		status = sweep_insert(st, reg, d, what);
 	if (status == STATUS_OK)
 		status = sweep_params_insert(st, reg, d, what);
 	if (status == STATUS_OK)
@@ -611,4 +642,84 @@ int store_record_failure(struct store *st, const struct store_run_tag *tag, cons
 	if (status == STATUS_OK)
 		st->last_run_id = f.run_id;
 	return status;
+}
+
+int store_sweep_keys(struct store *st, int64_t sweep_id, int nruns, char (*keys)[33], struct diag *d)
+{
+	static const char what[] = "reading the run keys of a sweep";
+	sqlite3_stmt *stmt;
+	int status, rc;
+
+	for (int i = 0; i < nruns; i++)
+		keys[i][0] = '\0';
+	status = prepare(st, "SELECT r.run_id - s.run_id_base, r.run_key FROM main.runs AS r JOIN main.sweeps AS s "
+			 "ON s.sweep_id = r.sweep_id WHERE s.sweep_id = ?1 AND r.status = 'ok' AND "
+			 "r.run_id BETWEEN s.run_id_base AND s.run_id_base + ?2 - 1", &stmt, d, what);
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_int64(stmt, 1, sweep_id);
+	sqlite3_bind_int(stmt, 2, nruns);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		int64_t i = sqlite3_column_int64(stmt, 0);
+		const char *key = (const char *)sqlite3_column_text(stmt, 1);
+		if (i >= 0 && i < nruns)
+			snprintf(keys[i], 33, "%s", key ? key : "-");  /* a run of version 2 has none: never equal */
+	}
+	if (rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+int store_run_input_hash(struct store *st, int64_t run_id, const char *path, char hash[33], struct diag *d)
+{
+	static const char what[] = "reading the input files of a run";
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT content_hash FROM main.run_inputs WHERE run_id = ?1 AND path = ?2 "
+			     "ORDER BY seq LIMIT 1", &stmt, d, what);
+	int rc;
+
+	if (status != STATUS_OK)
+		return status;
+	hash[0] = '\0';
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_text(stmt, 2, path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		snprintf(hash, 33, "%s", (const char *)sqlite3_column_text(stmt, 0));
+	else if (rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+/* The runs to delete, for the transaction. */
+struct deletion {
+	const int64_t *run_ids;
+	int n;
+};
+
+static int delete_body(struct store *st, void *arg, struct diag *d)
+{
+	static const char what[] = "deleting runs whose input files changed";
+	const struct deletion *del = arg;
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "DELETE FROM main.runs WHERE run_id = ?1", &stmt, d, what);
+
+	for (int i = 0; i < del->n && status == STATUS_OK; i++) {
+		sqlite3_bind_int64(stmt, 1, del->run_ids[i]);
+		if (sqlite3_step(stmt) != SQLITE_DONE)
+			status = store_db_error(st, d, what);
+		sqlite3_reset(stmt);
+	}
+	if (stmt)
+		sqlite3_finalize(stmt);
+	return status;
+}
+
+int store_delete_runs(struct store *st, const int64_t *run_ids, int n, struct diag *d)
+{
+	struct deletion del = { run_ids, n };
+
+	return store_write_txn(st, delete_body, &del, d, "deleting runs whose input files changed");
 }

@@ -181,6 +181,196 @@ static void worker(const struct plan *pl, const char *db, int id, int tasks, int
 	_exit(0);
 }
 
+/* ---- a resume after an input file changed ----------------------------------------------------- */
+
+#define REASONS_MAX 16  /* reasons told apart in the messages; runs for more are counted in the last */
+
+/* Why stored runs are run again: one file that changed (or was not recorded), and the runs it concerns. */
+struct reason {
+	char what[SCENARIO_PATH_MAX + 64];  /* "FILE changed", ... */
+	int64_t first;                      /* the first run concerned */
+	int n;                              /* runs concerned */
+};
+
+/* What the check of a resume keeps: the reasons, the runs to delete, the files hashed so far. */
+struct stale {
+	struct reason reason[REASONS_MAX];
+	int nreasons;
+	int64_t *run_ids;   /* the stale runs, owned */
+	int nstale;
+	char (*path)[SCENARIO_PATH_MAX];  /* files hashed, owned: each file is read once per check */
+	struct store_input *in;           /* their hashes, owned */
+	int nfiles;
+};
+
+static void reason_add(struct stale *s, const char *what, int64_t run_id)
+{
+	int r;
+
+	for (r = 0; r < s->nreasons; r++)
+		if (strcmp(s->reason[r].what, what) == 0)
+			break;
+	if (r == s->nreasons) {
+		if (s->nreasons == REASONS_MAX)
+			r = REASONS_MAX - 1;
+		else {
+			snprintf(s->reason[r].what, sizeof s->reason[r].what, "%s", what);
+			s->reason[r].first = run_id;
+			s->nreasons++;
+		}
+	}
+	s->reason[r].n++;
+	s->run_ids[s->nstale++] = run_id;
+}
+
+/* The hash of one file, read at most once per check. */
+static int cached_hash(struct stale *s, const char *path, struct store_input *out, struct diag *d)
+{
+	void *grown;
+	int rc;
+
+	for (int i = 0; i < s->nfiles; i++)
+		if (strcmp(s->path[i], path) == 0) {
+			*out = s->in[i];
+			return STATUS_OK;
+		}
+	if ((rc = store_file_hash(path, out, d)))
+		return rc;
+	if (!(grown = realloc(s->path, (size_t)(s->nfiles + 1) * sizeof *s->path)))
+		return STATUS_OK;  /* not cached: read again next time */
+	s->path = grown;
+	if (!(grown = realloc(s->in, (size_t)(s->nfiles + 1) * sizeof *s->in)))
+		return STATUS_OK;
+	s->in = grown;
+	snprintf(s->path[s->nfiles], SCENARIO_PATH_MAX, "%s", path);
+	s->in[s->nfiles++] = *out;
+	return STATUS_OK;
+}
+
+/* Why stored run run_id, whose key differs, is stale: the first file whose recorded hash differs. */
+static int stale_reason(struct store *st, int64_t run_id, const struct scenario *sc, const struct store_input *in,
+			char *what, size_t size, struct diag *d)
+{
+	char hash[33];
+	int rc;
+
+	snprintf(what, size, "the scenario's inputs changed");
+	for (int f = 0; f < sc->inputs.n; f++) {
+		if ((rc = store_run_input_hash(st, run_id, sc->inputs.path[f], hash, d)))
+			return rc;
+		if (!hash[0]) {
+			snprintf(what, size, "%s was not recorded (a run stored by an older gpucap)", sc->inputs.path[f]);
+			return STATUS_OK;
+		}
+		if (strcmp(hash, in[f].hash) != 0) {
+			snprintf(what, size, "%s changed", sc->inputs.path[f]);
+			return STATUS_OK;
+		}
+	}
+	return STATUS_OK;
+}
+
+/* Check the stored runs of point p against the files its scenario names now. */
+static int stale_point(const struct plan *pl, struct store *st, struct work *wk, int p, unsigned char *done,
+		       const char (*keys)[33], struct stale *s, struct diag *d)
+{
+	const struct sweepfile *sf = pl->sf;
+	const char *sets[SETS_MAX];
+	struct store_input *in = NULL;
+	struct scenario sc;
+	struct diag pd;
+	char key[33], what[SCENARIO_PATH_MAX + 64];
+	uint64_t seed;
+	int n = run_sets(pl, p * sf->nreps, sets, wk->sets, sizeof wk->sets, &seed), rc = STATUS_OK;
+
+	if (scenario_load(&sc, sf->base, sets, n, &pd) != STATUS_OK) {
+		/* the point no longer loads (a file it names is gone, say): its runs are run again, and fail */
+		snprintf(what, sizeof what, "point %d no longer loads (%s)", p, pd.msg);
+		for (int r = 0; r < sf->nreps; r++)
+			if (done[p * sf->nreps + r]) {
+				done[p * sf->nreps + r] = 0;
+				reason_add(s, what, pl->run_id_base + p * sf->nreps + r);
+			}
+		return STATUS_OK;
+	}
+	if (sc.inputs.n && !(in = calloc((size_t)sc.inputs.n, sizeof *in)))
+		rc = diag_fail(d, STATUS_ENOMEM, "out of memory");
+	for (int f = 0; f < sc.inputs.n && rc == STATUS_OK; f++)
+		rc = cached_hash(s, sc.inputs.path[f], &in[f], d);
+	for (int r = 0; r < sf->nreps && rc == STATUS_OK; r++) {
+		int i = p * sf->nreps + r;
+		if (!done[i])
+			continue;
+		n = run_sets(pl, i, sets, wk->sets, sizeof wk->sets, &seed);
+		join(sets, n, wk->joined, sizeof wk->joined);
+		store_run_key_inputs(sc.text, wk->joined, seed, in, sc.inputs.n, key);
+		if (strcmp(key, keys[i]) == 0)
+			continue;
+		rc = stale_reason(st, pl->run_id_base + i, &sc, in, what, sizeof what, d);
+		if (rc == STATUS_OK) {
+			done[i] = 0;
+			reason_add(s, what, pl->run_id_base + i);
+		}
+	}
+	free(in);
+	scenario_fini(&sc);
+	return rc;
+}
+
+/* Say why the stale runs are run again, one line per reason. */
+static void stale_tell(const struct plan *pl, const struct stale *s, FILE *err)
+{
+	for (int r = 0; r < s->nreasons && err; r++) {
+		const struct reason *re = &s->reason[r];
+		fprintf(err, "gpucap: sweep %s: %s since run %lld was stored", pl->sf->name, re->what,
+			(long long)re->first);
+		if (re->n > 1)
+			fprintf(err, " (and %d more runs)", re->n - 1);
+		fprintf(err, ": running %s again (the stored %s replaced)\n", re->n > 1 ? "them" : "it",
+			re->n > 1 ? "runs are" : "run is");
+	}
+}
+
+/*
+ * On --resume: the runs stored as 'ok' whose run key differs from the one their point's scenario has now
+ * (a trace, a jobs CSV, a price trace it names changed, or the run was stored before files were hashed)
+ * are deleted, in one transaction, and marked not done, so that a sweep point never holds results of two
+ * versions of an input; each reason is told on err.
+ */
+static int stale_check(const struct plan *pl, struct store *st, unsigned char *done, FILE *err, struct diag *d)
+{
+	const struct sweepfile *sf = pl->sf;
+	char (*keys)[33] = malloc((size_t)pl->nruns * sizeof *keys);
+	struct work *wk = malloc(sizeof *wk);
+	struct stale s = { .nreasons = 0 };
+	int rc;
+
+	s.run_ids = malloc((size_t)pl->nruns * sizeof *s.run_ids);
+	if (!keys || !wk || !s.run_ids) {
+		rc = diag_fail(d, STATUS_ENOMEM, "out of memory for %d run keys", pl->nruns);
+		goto out_free;
+	}
+	rc = store_sweep_keys(st, pl->sweep_id, pl->nruns, keys, d);
+	for (int p = 0; p < sf->npoints && rc == STATUS_OK; p++) {
+		bool any = false;
+		for (int r = 0; r < sf->nreps; r++)
+			any |= done[p * sf->nreps + r] != 0;
+		if (any)
+			rc = stale_point(pl, st, wk, p, done, (const char (*)[33])keys, &s, d);
+	}
+	if (rc == STATUS_OK && s.nstale) {
+		stale_tell(pl, &s, err);
+		rc = store_delete_runs(st, s.run_ids, s.nstale, d);
+	}
+out_free:
+	free(s.path);
+	free(s.in);
+	free(s.run_ids);
+	free(wk);
+	free(keys);
+	return rc;
+}
+
 /* ---- the parent ---------------------------------------------------------------------------------- */
 
 /* Load the base scenario with `set` (its text, name and seed are every run's). */
@@ -220,8 +410,11 @@ out_free:
 	return rc;
 }
 
-/* Register the sweep and read which runs are done (*done: nruns flags, returns owned). */
-static int register_sweep(struct plan *pl, const char *db, unsigned char **done, struct diag *d)
+/*
+ * Register the sweep and read which runs are done (*done: nruns flags, returns owned); on a resume, the runs
+ * whose inputs changed are deleted and not done (stale_check).
+ */
+static int register_sweep(struct plan *pl, const struct sweep_opts *o, unsigned char **done, struct diag *d)
 {
 	const struct sweepfile *sf = pl->sf;
 	struct store_sweep sw = { sf->name, sf->path, sf->text, (const char *const *)sf->params, sf->nparams,
@@ -235,9 +428,11 @@ static int register_sweep(struct plan *pl, const char *db, unsigned char **done,
 	sw.sweep_key = key;
 	if (!(*done = calloc((size_t)pl->nruns, 1)))
 		return diag_fail(d, STATUS_ENOMEM, "out of memory");
-	if ((rc = store_open(&st, db, d)) == STATUS_OK &&
+	if ((rc = store_open(&st, o->db, d)) == STATUS_OK &&
 	    (rc = store_sweep_register(st, &sw, &pl->sweep_id, &pl->run_id_base, d)) == STATUS_OK)
 		rc = store_sweep_done(st, pl->sweep_id, pl->nruns, *done, d);
+	if (rc == STATUS_OK && o->resume)
+		rc = stale_check(pl, st, *done, o->err, d);
 	store_close(st);
 	if (rc) {
 		free(*done);
@@ -414,7 +609,8 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 	if ((rc = load_base(&pl, sf, d)))
 		goto out_base;
 	pl.force = o->force;
-	if ((rc = register_sweep(&pl, o->db, &done, d)))
+	pl.name_given = o->name;
+	if ((rc = register_sweep(&pl, o, &done, d)))
 		goto out_base;
 	if (!(pending = malloc((size_t)pl.nruns * sizeof *pending))) {
 		rc = diag_fail(d, STATUS_ENOMEM, "out of memory");

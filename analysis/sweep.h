@@ -40,6 +40,9 @@ struct sweep_opts {
 	FILE *out;        /* progress lines and the summary (stdout), borrowed */
 	FILE *tty;        /* if not NULL, the one progress line goes here instead (a terminal), borrowed */
 	bool force;       /* --force: a run may add more than STORE_RUN_BYTES_MAX (store_limit.h) */
+	FILE *err;        /* why stored runs are run again on a resume (stderr); NULL: not told, borrowed */
+	const char *name; /* --name: the name the sweep is stored under when it is not its file's (sf->name is set to
+	                     it too); it enters the sweep key (store_sweep_key); NULL: the file's name */
 };
 
 struct sweep_result {

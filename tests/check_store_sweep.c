@@ -153,16 +153,45 @@ START_TEST(sweep_register_is_idempotent)
 END_TEST
 
 /*
+ * A database holds one sweep of a name: registering a sweep of a name already there under another key (the
+ * sweep file edited) is refused with a usage error that names the sweep there and --name, and writes
+ * nothing; the same key finds the sweep there, and another name is registered.
+ */
+START_TEST(sweep_name_taken_is_refused)
+{
+	struct diag d = { "" };
+	char *path;
+	struct store *st = store_with_one_run(&path, &d);
+	struct store_sweep sw = sweep_fixture("grid", KEY_A), edited = sweep_fixture("grid", KEY_B);
+	struct store_sweep renamed = sweep_fixture("grid2", KEY_B);
+	int64_t id, base, id2;
+
+	ck_assert_int_eq(store_sweep_register(st, &sw, &id, &base, &d), STATUS_OK);
+	ck_assert_int_eq(store_sweep_register(st, &edited, &id2, &base, &d), STATUS_EUSAGE);
+	ck_assert_msg(strstr(d.msg, "already holds a sweep named grid (sweep 1,") && strstr(d.msg, "--name NEW"),
+		      "message: %s", d.msg);
+	ck_assert_int_eq(store_sweep_register(st, &sw, &id2, &base, &d), STATUS_OK);
+	ck_assert_int_eq(id2, id);
+	ck_assert_int_eq(store_sweep_register(st, &renamed, &id2, &base, &d), STATUS_OK);
+	ck_assert_int_ne(id2, id);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sweeps WHERE name = 'grid'"), 1);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sweeps"), 2);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
  * The view sweep_load_test ("load test" with the space replaced): one row per run of the sweep, the fixed
  * columns, one column per swept key (autoscaling_target numeric, fleet_0_type text), then run_summary's
- * columns but status. A second sweep with the same name but another key gets sweep_load_test_2.
+ * columns but status. A second sweep whose name makes the same view name ("load-test") gets sweep_load_test_2.
  */
 START_TEST(sweep_view_has_param_columns)
 {
 	struct diag d = { "" };
 	char *path;
 	struct store *st = store_with_one_run(&path, &d);
-	struct store_sweep sw = sweep_fixture("load test", KEY_A), other = sweep_fixture("load test", KEY_B);
+	struct store_sweep sw = sweep_fixture("load test", KEY_A), other = sweep_fixture("load-test", KEY_B);
 	int64_t id, base;
 
 	ck_assert_int_eq(store_sweep_register(st, &sw, &id, &base, &d), STATUS_OK);
@@ -452,6 +481,7 @@ static Suite *store_sweep_suite(void)
 	tcase_add_test(tc, stored_run_has_its_key);
 	tcase_add_test(tc, sweep_register_is_idempotent);
 	tcase_add_test(tc, sweep_view_has_param_columns);
+	tcase_add_test(tc, sweep_name_taken_is_refused);
 	tcase_add_test(tc, sweep_done_and_failures);
 	tcase_add_test(tc, sweep_run_written_twice_is_stored_once);
 	tcase_add_test(tc, merge_shards_equals_one_file);
