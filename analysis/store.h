@@ -42,6 +42,7 @@
 #ifndef GPUCAP_STORE_H
 #define GPUCAP_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -218,6 +219,39 @@ int store_run_input_hash(struct store *st, int64_t run_id, const char *path, cha
 
 /* Delete the n runs (and, by cascade, their rows) in one transaction: runs whose inputs changed. */
 int store_delete_runs(struct store *st, const int64_t *run_ids, int n, struct diag *d);
+
+/*
+ * Claims: several `gpucap sweep` processes of one sweep on one database share its runs. Before running a
+ * run, a process claims it (run_claims: its host, pid and the pid's start time), in one short write
+ * transaction; a run already stored 'ok' or claimed by another live process is left to that one. The
+ * claimant says which claims are live (alive(): a process of this host that still runs; another host's,
+ * unless a --resume takes them over); a claim of a process that died is taken over. Claim rows are kept
+ * after the run (which process ran what).
+ */
+struct store_claimant {
+	const char *host;       /* this host's name */
+	int64_t pid;            /* the sweep process (the workers' parent) */
+	const char *pid_start;  /* its start time, "" when unknown */
+	bool (*alive)(const struct store_claimant *me, const char *host, int64_t pid, const char *pid_start);
+	void *arg;              /* the claimant's own, for alive() */
+};
+
+enum store_claim {
+	STORE_CLAIMED,       /* the run is this process's to run */
+	STORE_CLAIM_DONE,    /* already stored with status 'ok' */
+	STORE_CLAIM_TAKEN,   /* claimed by another live process (who says which) */
+};
+
+/* Claim run run_id of the sweep: *result, and "HOST:PID" in who when STORE_CLAIM_TAKEN. */
+int store_claim_run(struct store *st, const struct store_claimant *me, int64_t sweep_id, int64_t run_id,
+		    enum store_claim *result, char who[96], struct diag *d);
+
+/* Whether another live process holds claims of the sweep: "HOST:PID" of one in who, "" when none. */
+int store_sweep_claimed(struct store *st, const struct store_claimant *me, int64_t sweep_id, char who[96],
+			struct diag *d);
+
+/* Whether a write transaction of st failed because the disk (or store_limit_pages()) was full. */
+bool store_disk_full(const struct store *st);
 
 /*
  * Record a failed run (status 'failed', error = message, no metrics; started_at now, version this gpucap's,

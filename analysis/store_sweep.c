@@ -723,3 +723,112 @@ int store_delete_runs(struct store *st, const int64_t *run_ids, int n, struct di
 
 	return store_write_txn(st, delete_body, &del, d, "deleting runs whose input files changed");
 }
+
+/* A claim to take, and what came of it. */
+struct claim {
+	const struct store_claimant *me;
+	int64_t sweep_id, run_id;
+	enum store_claim result;  /* out */
+	char *who;                /* out: "HOST:PID" of a live claim (STORE_CLAIM_TAKEN), 96 bytes */
+};
+
+/* Is the claim row (host, pid, start) this process's, or one the claimant takes for live? */
+static bool claim_held(const struct store_claimant *me, const char *host, int64_t pid, const char *start)
+{
+	if (strcmp(host, me->host) == 0 && pid == me->pid && strcmp(start, me->pid_start) == 0)
+		return false;  /* our own: taken again */
+	return me->alive(me, host, pid, start);
+}
+
+static int claim_body(struct store *st, void *arg, struct diag *d)
+{
+	static const char what[] = "claiming a run of a sweep";
+	struct claim *c = arg;
+	char status_text[16];
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT (SELECT status FROM main.runs WHERE run_id = ?1), host, pid, pid_start "
+			     "FROM (SELECT 1) LEFT JOIN main.run_claims ON run_id = ?1", &stmt, d, what);
+	int rc;
+
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_int64(stmt, 1, c->run_id);
+	if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) {
+		status = store_db_error(st, d, what);
+		sqlite3_finalize(stmt);
+		return status;
+	}
+	snprintf(status_text, sizeof status_text, "%s",
+		 sqlite3_column_type(stmt, 0) == SQLITE_NULL ? "" : (const char *)sqlite3_column_text(stmt, 0));
+	c->result = STORE_CLAIMED;
+	if (strcmp(status_text, "ok") == 0) {
+		c->result = STORE_CLAIM_DONE;
+	} else if (sqlite3_column_type(stmt, 1) != SQLITE_NULL) {
+		const char *host = (const char *)sqlite3_column_text(stmt, 1);
+		int64_t pid = sqlite3_column_int64(stmt, 2);
+		const char *start = (const char *)sqlite3_column_text(stmt, 3);
+		if (claim_held(c->me, host, pid, start)) {
+			c->result = STORE_CLAIM_TAKEN;
+			snprintf(c->who, 96, "%s:%lld", host, (long long)pid);
+		}
+	}
+	sqlite3_finalize(stmt);
+	if (c->result != STORE_CLAIMED)
+		return STATUS_OK;
+	status = prepare(st, "INSERT OR REPLACE INTO main.run_claims (run_id, sweep_id, host, pid, pid_start, "
+			 "claimed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &stmt, d, what);
+	if (status == STATUS_OK) {
+		char now[32];
+		store_now(now);
+		sqlite3_bind_int64(stmt, 1, c->run_id);
+		sqlite3_bind_int64(stmt, 2, c->sweep_id);
+		sqlite3_bind_text(stmt, 3, c->me->host, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 4, c->me->pid);
+		sqlite3_bind_text(stmt, 5, c->me->pid_start, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 6, now, -1, SQLITE_TRANSIENT);
+		status = step_done(st, stmt, d, what);
+	}
+	return status;
+}
+
+int store_claim_run(struct store *st, const struct store_claimant *me, int64_t sweep_id, int64_t run_id,
+		    enum store_claim *result, char who[96], struct diag *d)
+{
+	struct claim c = { me, sweep_id, run_id, STORE_CLAIMED, who };
+	int status;
+
+	who[0] = '\0';
+	status = store_write_txn(st, claim_body, &c, d, "claiming a run of a sweep");
+	*result = c.result;
+	return status;
+}
+
+int store_sweep_claimed(struct store *st, const struct store_claimant *me, int64_t sweep_id, char who[96],
+			struct diag *d)
+{
+	static const char what[] = "reading who runs a sweep";
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT DISTINCT host, pid, pid_start FROM main.run_claims WHERE sweep_id = ?1",
+			     &stmt, d, what);
+	int rc;
+
+	who[0] = '\0';
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_int64(stmt, 1, sweep_id);
+	while (!who[0] && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *host = (const char *)sqlite3_column_text(stmt, 0);
+		int64_t pid = sqlite3_column_int64(stmt, 1);
+		if (claim_held(me, host, pid, (const char *)sqlite3_column_text(stmt, 2)))
+			snprintf(who, 96, "%s:%lld", host, (long long)pid);
+	}
+	if (!who[0] && rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+bool store_disk_full(const struct store *st)
+{
+	return st->disk_full;
+}

@@ -29,11 +29,19 @@
 
 #define REPORT_MSG_MAX DIAG_MSG_MAX  /* bytes of a failure message carried to the parent (< PIPE_BUF in all) */
 
+/* What became of a run a worker was given. */
+enum outcome {
+	OUT_FAILED,  /* run and failed (recorded as 'failed') */
+	OUT_OK,      /* run, status 'ok' */
+	OUT_OTHER,   /* left to another process: stored 'ok' by it, or claimed by it (msg: "run by HOST:PID") */
+	OUT_FULL,    /* the database's disk is full: the sweep stops (msg: the store's message) */
+};
+
 /* One finished run, worker to parent. */
 struct report {
 	int32_t worker;              /* which worker */
 	int32_t index;               /* run index */
-	int32_t ok;                  /* 1: status 'ok'; 0: failed */
+	int32_t ok;                  /* enum outcome */
 	char msg[REPORT_MSG_MAX];    /* the failure, "" when ok */
 };
 
@@ -46,6 +54,11 @@ struct plan {
 	int64_t run_id_base;         /* from the store */
 	const char *name_given;      /* sweep_opts.name: the sweep stored under this name, NULL: the file's */
 	bool force;                  /* sweep_opts.force: no limit on what a run adds (store_limit.h) */
+	bool take_remote;            /* sweep_opts.resume: claims of another host's processes are taken over */
+	struct store_claimant me;    /* this sweep process, as it claims runs (me.arg = the plan) */
+	char host[256];              /* me.host */
+	char pid_start[32];          /* me.pid_start */
+	char running[96];            /* "HOST:PID" of another live process running this sweep, "" if none */
 };
 
 /* The overrides of run `index` (sweep.h): sets[] points into buf; returns the count. */
@@ -136,6 +149,33 @@ static int run_one(const struct plan *pl, struct store *st, struct work *wk, int
 	return 0;
 }
 
+/*
+ * Claim run `index` (store_claim_run), then run it if it is this process's: the outcome, with its message
+ * in msg. A store that found its disk full (the claim, the run or its failure record) stops the sweep.
+ */
+static int claim_and_run(const struct plan *pl, struct store *st, struct work *wk, int index, char *msg,
+			 size_t size)
+{
+	enum store_claim claim;
+	struct diag d;
+	char who[96];
+	int ok;
+
+	msg[0] = '\0';
+	if (store_claim_run(st, &pl->me, pl->sweep_id, pl->run_id_base + index, &claim, who, &d)) {
+		append(msg, size, d.msg);
+		return store_disk_full(st) ? OUT_FULL : OUT_FAILED;
+	}
+	if (claim != STORE_CLAIMED) {
+		append(msg, size, claim == STORE_CLAIM_DONE ? "stored by another process" : "run by ");
+		if (claim == STORE_CLAIM_TAKEN)
+			append(msg, size, who);
+		return OUT_OTHER;
+	}
+	ok = run_one(pl, st, wk, index, msg, size);
+	return ok ? OUT_OK : store_disk_full(st) ? OUT_FULL : OUT_FAILED;
+}
+
 static bool read_full(int fd, void *buf, size_t n)
 {
 	for (size_t got = 0; got < n;) {
@@ -170,7 +210,7 @@ static void worker(const struct plan *pl, const char *db, int id, int tasks, int
 		r.worker = id;
 		r.index = index;
 		if (rc == STATUS_OK)
-			r.ok = run_one(pl, st, wk, index, r.msg, sizeof r.msg);
+			r.ok = claim_and_run(pl, st, wk, index, r.msg, sizeof r.msg);
 		else
 			append(r.msg, sizeof r.msg, d.msg);
 		if (write(reports, &r, sizeof r) != (ssize_t)sizeof r)
@@ -371,6 +411,67 @@ out_free:
 	return rc;
 }
 
+/* ---- who runs what: claims ------------------------------------------------------------------------ */
+
+/*
+ * The start time of process pid (field 22 of /proc/PID/stat, clock ticks after boot) into out; false when
+ * there is no such process, or it is a zombie (it died, its parent has not waited for it yet).
+ */
+static bool proc_start(long pid, char out[32])
+{
+	char path[64], buf[1024], *p;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	if (!(f = fopen(path, "r")))
+		return false;
+	n = fread(buf, 1, sizeof buf - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	if (!(p = strrchr(buf, ')')) || p[1] != ' ' || p[2] == 'Z' || p[2] == 'X')
+		return false;
+	for (int field = 2; field < 22 && p; field++)  /* ")" ends field 2, the name */
+		p = strchr(p + 1, ' ');
+	if (!p)
+		return false;
+	snprintf(out, 32, "%.*s", (int)strcspn(p + 1, " "), p + 1);
+	return true;
+}
+
+/*
+ * A claim is live when its process still runs: on this host, the process of that pid with the start time
+ * recorded (another process given the pid later is not it); on another host, which cannot be asked, always,
+ * unless this is a --resume (the claims of a killed shard on another machine are then taken over).
+ */
+static bool claim_alive(const struct store_claimant *me, const char *host, int64_t pid, const char *pid_start)
+{
+	const struct plan *pl = me->arg;
+	char now[32];
+
+	if (strcmp(host, me->host) != 0)
+		return !pl->take_remote;
+	if (pid_start[0])
+		return proc_start((long)pid, now) && strcmp(now, pid_start) == 0;
+	return kill((pid_t)pid, 0) == 0 || errno == EPERM;
+}
+
+/* This sweep process as a claimant: host, pid, start time. */
+static void claimant_init(struct plan *pl, bool resume)
+{
+	pl->take_remote = resume;
+	if (gethostname(pl->host, sizeof pl->host) != 0)
+		snprintf(pl->host, sizeof pl->host, "localhost");
+	pl->host[sizeof pl->host - 1] = '\0';
+	if (!proc_start((long)getpid(), pl->pid_start))
+		pl->pid_start[0] = '\0';
+	pl->me.host = pl->host;
+	pl->me.pid = (int64_t)getpid();
+	pl->me.pid_start = pl->pid_start;
+	pl->me.alive = claim_alive;
+	pl->me.arg = pl;
+}
+
 /* ---- the parent ---------------------------------------------------------------------------------- */
 
 /* Load the base scenario with `set` (its text, name and seed are every run's). */
@@ -433,6 +534,8 @@ static int register_sweep(struct plan *pl, const struct sweep_opts *o, unsigned 
 		rc = store_sweep_done(st, pl->sweep_id, pl->nruns, *done, d);
 	if (rc == STATUS_OK && o->resume)
 		rc = stale_check(pl, st, *done, o->err, d);
+	else if (rc == STATUS_OK)
+		rc = store_sweep_claimed(st, &pl->me, pl->sweep_id, pl->running, d);
 	store_close(st);
 	if (rc) {
 		free(*done);
@@ -465,14 +568,15 @@ static void format_span(double s, char *buf, size_t size)
 static void progress(const struct plan *pl, const struct sweep_opts *o, const struct report *r,
 		     const struct sweep_result *res, int pending, double t0)
 {
-	int done = res->ok + res->failed;
+	int done = res->ok + res->failed + res->others;
 	char el[32], eta[32];
 
 	if (o->quiet)
 		return;
 	if (!o->tty) {
 		fprintf(o->out, "run %d point %d rep %d %s%s%s\n", r->index, r->index / pl->sf->nreps,
-			r->index % pl->sf->nreps, r->ok ? "ok" : "failed", r->ok ? "" : ": ", r->msg);
+			r->index % pl->sf->nreps, r->ok == OUT_OK ? "ok" : r->ok == OUT_OTHER ? "left to another "
+			"process" : "failed", r->ok == OUT_OK ? "" : ": ", r->msg);
 		fflush(o->out);
 		return;
 	}
@@ -562,9 +666,23 @@ static int start_pool(struct pool *pool, const struct plan *pl, const char *db, 
 	return STATUS_OK;
 }
 
-/* Hand out the pending runs and collect the reports until every worker has finished. */
+/* Stop handing out runs: close every task pipe (each worker ends after the run it is on). */
+static void stop_all(struct pool *pool)
+{
+	for (int w = 0; w < pool->n; w++)
+		if (pool->task[w] >= 0) {
+			close(pool->task[w]);
+			pool->task[w] = -1;
+		}
+}
+
+/*
+ * Hand out the pending runs and collect the reports until every worker has finished. A full disk stops the
+ * handing out at once (the store's message into full[], REPORT_MSG_MAX bytes): no worker goes on trying
+ * run after run against it.
+ */
 static void dispatch(const struct plan *pl, const struct sweep_opts *o, struct pool *pool, const int *pending,
-		     int npending, struct sweep_result *res)
+		     int npending, struct sweep_result *res, char *full)
 {
 	int next = 0, sent = 0, got = 0;
 	double t0 = now_s();
@@ -575,16 +693,23 @@ static void dispatch(const struct plan *pl, const struct sweep_opts *o, struct p
 	while (read_full(pool->reports, &r, sizeof r)) {
 		got++;
 		r.msg[sizeof r.msg - 1] = '\0';
-		if (r.ok)
+		if (r.ok == OUT_OK)
 			res->ok++;
+		else if (r.ok == OUT_OTHER)
+			res->others++;
 		else
 			res->failed++;
+		if (r.ok == OUT_FULL && !full[0]) {
+			snprintf(full, REPORT_MSG_MAX, "%s", r.msg);
+			stop_all(pool);
+		}
 		progress(pl, o, &r, res, npending, t0);
-		if (r.worker >= 0 && r.worker < pool->n)
+		if (r.worker >= 0 && r.worker < pool->n && !full[0])
 			hand_out(pool, r.worker, pending, npending, &next, &sent);
 	}
-	/* runs handed to a worker that died without reporting, and runs never handed out */
-	res->failed += npending - got;
+	/* runs never handed out after a full disk; runs handed to a worker that died without reporting */
+	res->unrun = npending - next;
+	res->failed += next - got;
 	for (int w = 0; w < pool->n; w++) {
 		if (pool->task[w] >= 0)
 			close(pool->task[w]);
@@ -603,6 +728,7 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 	unsigned char *done = NULL;
 	int *pending = NULL, npending = 0, rc;
 	void (*old_pipe)(int);
+	char full[REPORT_MSG_MAX] = "";
 
 	memset(res, 0, sizeof *res);
 	diag_clear(d);
@@ -610,6 +736,7 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 		goto out_base;
 	pl.force = o->force;
 	pl.name_given = o->name;
+	claimant_init(&pl, o->resume);
 	if ((rc = register_sweep(&pl, o, &done, d)))
 		goto out_base;
 	if (!(pending = malloc((size_t)pl.nruns * sizeof *pending))) {
@@ -623,7 +750,10 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 		else
 			pending[npending++] = i;
 	}
-	if (res->skipped && !o->resume) {
+	if (res->skipped && !o->resume && pl.running[0] && o->err)
+		fprintf(o->err, "gpucap: sweep %s is being run by process %s on %s: joining it (each run is claimed "
+			"before it runs: none runs twice)\n", sf->name, pl.running, o->db);
+	if (res->skipped && !o->resume && !pl.running[0]) {
 		rc = diag_fail(d, STATUS_EUSAGE, "%s already holds %d of the %d runs of sweep %s%s; run again with "
 			       "--resume to run the %d missing ones", o->db, res->skipped, res->total, sf->name,
 			       o->shard_n > 1 ? " in this shard" : "", npending);
@@ -635,8 +765,12 @@ int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct swe
 	pool.parent_only[0] = pending;
 	pool.parent_only[1] = done;
 	if ((rc = start_pool(&pool, &pl, o->db, o->jobs < npending ? o->jobs : npending, d)) == STATUS_OK)
-		dispatch(&pl, o, &pool, pending, npending, res);
+		dispatch(&pl, o, &pool, pending, npending, res, full);
 	signal(SIGPIPE, old_pipe);
+	if (rc == STATUS_OK && full[0])
+		rc = diag_fail(d, STATUS_EDB, "%s; the sweep stopped (%d runs stored now, %d left; every run stored "
+			       "is whole): free space, then run the sweep again with --resume", full, res->ok,
+			       res->total - res->skipped - res->ok - res->others);
 	free(pool.pid);
 	free(pool.task);
 out_pending:

@@ -50,6 +50,8 @@ struct sweep_result {
 	int ok;       /* run now, status 'ok' */
 	int failed;   /* run now and failed (recorded as 'failed', or lost with a worker that died) */
 	int skipped;  /* already 'ok' in the database */
+	int others;   /* left to another sweep process of the same sweep (claimed or stored by it meanwhile) */
+	int unrun;    /* not run: the sweep stopped on a full disk before handing them out */
 };
 
 /*

@@ -263,7 +263,11 @@ int cmd_sweep(int argc, char **argv)
 	struct sweep_opts o = { a.db ? a.db : "results.sqlite", a.jobs, a.resume, a.shard_k, a.shard_n, a.quiet,
 				stdout, isatty(STDERR_FILENO) ? stderr : NULL, a.force, stderr, a.name };
 	rc = sweep_run(&sf, &o, &res, &d);
-	if (rc == STATUS_OK)
+	if (rc == STATUS_OK && res.others)
+		printf("sweep %s: %d runs%s: %d ok, %d failed, %d skipped (already done), %d run by another process; "
+		       "database %s\n", sf.name, res.total, a.shard_n > 1 ? " in this shard" : "", res.ok, res.failed,
+		       res.skipped, res.others, o.db);
+	else if (rc == STATUS_OK)
 		printf("sweep %s: %d runs%s: %d ok, %d failed, %d skipped (already done); database %s\n", sf.name,
 		       res.total, a.shard_n > 1 ? " in this shard" : "", res.ok, res.failed, res.skipped, o.db);
 out_sweepfile:
