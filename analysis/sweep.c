@@ -294,12 +294,13 @@ static int stale_reason(struct store *st, int64_t run_id, const struct scenario 
 	char hash[33];
 	int rc;
 
-	snprintf(what, size, "the scenario's inputs changed");
+	snprintf(what, size, "the files the scenario names changed");
 	for (int f = 0; f < sc->inputs.n; f++) {
 		if ((rc = store_run_input_hash(st, run_id, sc->inputs.path[f], hash, d)))
 			return rc;
 		if (!hash[0]) {
-			snprintf(what, size, "%s was not recorded (a run stored by an older gpucap)", sc->inputs.path[f]);
+			snprintf(what, size, "stored without the content of %s (by a gpucap before schema version 10)",
+				 sc->inputs.path[f]);
 			return STATUS_OK;
 		}
 		if (strcmp(hash, in[f].hash) != 0) {
@@ -362,10 +363,17 @@ static void stale_tell(const struct plan *pl, const struct stale *s, FILE *err)
 {
 	for (int r = 0; r < s->nreasons && err; r++) {
 		const struct reason *re = &s->reason[r];
-		fprintf(err, "gpucap: sweep %s: %s since run %lld was stored", pl->sf->name, re->what,
-			(long long)re->first);
+		/* "FILE changed" reads "since run N was stored"; any other reason is told after the runs */
+		bool since = strlen(re->what) > 8 && strcmp(re->what + strlen(re->what) - 8, " changed") == 0;
+		if (since)
+			fprintf(err, "gpucap: sweep %s: %s since run %lld was stored", pl->sf->name, re->what,
+				(long long)re->first);
+		else
+			fprintf(err, "gpucap: sweep %s: run %lld", pl->sf->name, (long long)re->first);
 		if (re->n > 1)
-			fprintf(err, " (and %d more runs)", re->n - 1);
+			fprintf(err, " (and %d more run%s)", re->n - 1, re->n > 2 ? "s" : "");
+		if (!since)
+			fprintf(err, ": %s", re->what);
 		fprintf(err, ": running %s again (the stored %s replaced)\n", re->n > 1 ? "them" : "it",
 			re->n > 1 ? "runs are" : "run is");
 	}

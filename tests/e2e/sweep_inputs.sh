@@ -68,6 +68,29 @@ check "gone file: said ($(cat err.txt))" grep -q "^gpucap: traces/example-spot-a
 check "gone file: the runs stay" test "$(sqlite3 r.sqlite "select count(*) from runs where status = 'ok'")" = 4
 mv gone.json traces/example-spot-availability.json
 
+# runs stored before files were hashed (schema version 9: no run_inputs, keys without the files): run again
+sqlite3 r.sqlite "delete from run_inputs; update runs set run_key = 'old'"
+"$GPUCAP" sweep tr.yaml --db r.sqlite --resume --quiet >out.txt 2>err.txt; rc=$?
+check "unrecorded: all run again ($rc: $(cat out.txt))" grep -q "4 runs: 4 ok, 0 failed, 0 skipped" out.txt
+check "unrecorded: said ($(cat err.txt))" grep -q "^gpucap: sweep tr: run 1 (and 3 more runs): stored without the content of traces/example-spot-.* (by a gpucap before schema version 10): running them again" err.txt
+# a point whose own file (swept) is gone: its stored runs are dropped and run again (and fail), the other
+# point's are kept
+cp traces/example-spot-availability.json traces/b.json
+cat > path.yaml <<YAML
+name: paths
+base: spot-trace.yaml
+replications: 2
+set: {horizon: 2h}
+grid:
+  fleet.1.availability_trace: [traces/example-spot-availability.json, traces/b.json]
+YAML
+"$GPUCAP" sweep path.yaml --db p.sqlite --quiet >/dev/null 2>&1
+rm traces/b.json
+"$GPUCAP" sweep path.yaml --db p.sqlite --resume --quiet >out.txt 2>err.txt; rc=$?
+check "swept file gone: exit 1, its runs failed ($rc: $(cat out.txt))" grep -q "4 runs: 0 ok, 2 failed, 2 skipped" out.txt
+check "swept file gone: said ($(head -1 err.txt))" grep -q "^gpucap: sweep paths: run 3 (and 1 more run): point 1 no longer loads (.*b.json" err.txt
+check "swept file gone: no ok run of it left" test "$(sqlite3 p.sqlite "select group_concat(status) from runs where point = 1")" = "failed,failed"
+
 # ---- one sweep of a name ----
 "$GPUCAP" sweep tr.yaml --db names.sqlite --quiet >/dev/null
 sed -i 's/\[0.6, 0.8\]/[0.6, 0.7]/' tr.yaml
