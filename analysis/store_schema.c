@@ -91,8 +91,8 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 10 ? STORE_TABLES : version == 9 ? STORE_V9_TABLES : version >= 7 ? STORE_V7_TABLES : version == 6 ? STORE_V6_TABLES :
-	       version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
+	return version >= 10 ? STORE_TABLES : version == 9 ? STORE_V9_TABLES : version >= 7 ? STORE_V7_TABLES :
+	       version == 6 ? STORE_V6_TABLES : version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
 }
 
 /* Inside the write transaction: the file is read again under the lock, and the scripts run only if it is

@@ -1,7 +1,7 @@
 /*
  * cmd_sweep: `gpucap sweep FILE [--db DB] [--jobs N] [--resume] [--name NAME] [--shard K/N] [--shard-count N]
- * [--check] [--quiet]`. The options and the shard's environment are read here; the sweep file is analysis/sweepfile.c
- * and the runner analysis/sweep.c.
+ * [--check] [--quiet]`. The options and the shard's environment are read here; the sweep file is
+ * analysis/sweepfile.c and the runner analysis/sweep.c.
  */
 #include <getopt.h>
 #include <limits.h>
