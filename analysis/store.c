@@ -329,6 +329,9 @@ void store_close(struct store *st)
 		return;
 	rollback(st, NULL);  /* nothing of a run begun and never ended is in the file */
 	stmts_finalize(st);
+	for (int i = 0; i < st->nhashes; i++)
+		free(st->hashes[i].path);
+	free(st->hashes);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
@@ -488,17 +491,84 @@ static int labels_write(struct store *st)
 	return STATUS_OK;
 }
 
+static bool same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+static bool same_version(const struct store_hash_cache *c, const struct stat *sb)
+{
+	return c->dev == sb->st_dev && c->ino == sb->st_ino && c->size == sb->st_size &&
+	       same_time(c->mtime, sb->st_mtim) && same_time(c->ctime, sb->st_ctim);
+}
+
+/* Remember the hash of path, read while the file stayed as sb says (nothing kept without memory). */
+static void hash_remember(struct store *st, const char *path, const struct stat *sb, const struct store_input *in)
+{
+	struct store_hash_cache *c = NULL, *grown;
+
+	for (int i = 0; i < st->nhashes && !c; i++)
+		if (strcmp(st->hashes[i].path, path) == 0)
+			c = &st->hashes[i];
+	if (!c) {
+		char *copy = strdup(path);
+		if (!copy || !(grown = realloc(st->hashes, (size_t)(st->nhashes + 1) * sizeof *grown))) {
+			free(copy);
+			return;
+		}
+		st->hashes = grown;
+		c = &st->hashes[st->nhashes++];
+		c->path = copy;
+	}
+	c->dev = sb->st_dev;
+	c->ino = sb->st_ino;
+	c->size = sb->st_size;
+	c->mtime = sb->st_mtim;
+	c->ctime = sb->st_ctim;
+	c->in = *in;
+}
+
+/*
+ * The content hash of one file: the one this connection read before if the file has not been written since
+ * (a sweep worker runs many runs of the same trace: it reads the trace for its hash once), else read now.
+ */
+static int input_hash(struct store *st, const char *path, struct store_input *in)
+{
+	struct stat before, after;
+	int status;
+
+	if (stat(path, &before) == 0)
+		for (int i = 0; i < st->nhashes; i++)
+			if (strcmp(st->hashes[i].path, path) == 0 && same_version(&st->hashes[i], &before)) {
+				*in = st->hashes[i].in;
+				return STATUS_OK;
+			}
+	if ((status = store_file_hash(path, in, st->d)) != STATUS_OK)
+		return status;
+	/*
+	 * Kept only when the file did not change while it was read, and its last change is over 1 s old: file
+	 * times tick in steps of milliseconds, so a file changed again within the tick of the read would look
+	 * the same (the "racy" files of git's index, settled the same way).
+	 */
+	if (stat(path, &after) == 0 && same_time(before.st_ctim, after.st_ctim) && before.st_ino == after.st_ino &&
+	    before.st_size == after.st_size && after.st_ctim.tv_sec < time(NULL) - 1)
+		hash_remember(st, path, &after, in);
+	return STATUS_OK;
+}
+
 /* The content hashes of the files sc names (*in: owned, NULL when it names none). */
 static int inputs_read(struct store *st, const struct scenario *sc, struct store_input **in)
 {
-	int status;
+	int status = STATUS_OK;
 
 	*in = NULL;
 	if (sc->inputs.n == 0)
 		return STATUS_OK;
 	if (!(*in = calloc((size_t)sc->inputs.n, sizeof **in)))
 		return diag_fail(st->d, STATUS_ENOMEM, "%s: out of memory (while starting a run)", st->path);
-	if ((status = store_inputs_hash(sc, *in, st->d)) != STATUS_OK) {
+	for (int i = 0; i < sc->inputs.n && status == STATUS_OK; i++)
+		status = input_hash(st, sc->inputs.path[i], &(*in)[i]);
+	if (status != STATUS_OK) {
 		free(*in);
 		*in = NULL;
 	}

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -57,6 +59,20 @@ enum store_stmt_id {
 	STMT_COUNT
 };
 
+/*
+ * A file's content hash as this connection last read it, with what identifies that version of the file:
+ * a file whose inode, size, modification and change times are all the same has not been written since
+ * (any write updates the change time, which no program can set back), so its hash is not read again.
+ */
+struct store_hash_cache {
+	char *path;              /* owned */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+	struct store_input in;
+};
+
 struct store {
 	sqlite3 *db;                       /* the connection, owned; the file is "main", the staging "stage" */
 	char *path;                        /* the file name as given, owned, for messages */
@@ -72,6 +88,8 @@ struct store {
 	int nlabels;
 	int64_t last_run_id;               /* the last run written to the file, 0 if none */
 	double limit_bytes;                /* what one run may stage (store_set_size_limit); 0: no limit */
+	struct store_hash_cache *hashes;   /* the files hashed by this connection's runs, owned */
+	int nhashes;
 	bool disk_full;                    /* a write transaction failed because the disk (or page limit) was full */
 	double staged_bytes;               /* rows staged by the open run x their bytes (store_limit.h) */
 	char type_name[SINK_TYPES_MAX][SCENARIO_NAME_MAX];  /* the open run's instance types (scenario.types), for

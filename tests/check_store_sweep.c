@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "merge.h"
 #include "status.h"
@@ -249,6 +250,48 @@ START_TEST(run_records_its_input_files)
 	store_sweep_key(NULL, 0, "a", NULL, key);
 	ck_assert_str_eq(key, "d228cb696f1a8caf78912b704e4a8964");
 	ck_assert_str_ne(named, key);
+	free(paths);
+	tmp_remove(trace);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A connection hashes a file once while it stays unwritten (a worker's runs of one trace), and again once it
+ * is written: a file last changed over 1 s ago is kept; two runs of it have one key; the file rewritten with
+ * the same size (and so a new change time) gives the next run another key and the new hash.
+ */
+START_TEST(file_hash_cache_sees_a_rewrite)
+{
+	struct diag d = { "" };
+	char *path;
+	struct store *st = store_with_one_run(&path, &d);
+	char *trace = tmp_path("t.csv");
+	char (*paths)[SCENARIO_PATH_MAX] = calloc(1, sizeof *paths);
+	struct scenario sc;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(paths);
+	ck_assert_ptr_nonnull(f = fopen(trace, "wb"));
+	fputs("a", f);
+	fclose(f);
+	sleep(2);  /* old enough to be kept (over 1 s) */
+	snprintf(paths[0], SCENARIO_PATH_MAX, "%s", trace);
+	scenario_fake(&sc, "traced", 7);
+	sc.inputs.path = paths;
+	sc.inputs.n = 1;
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(run_write(store_sink(st, &d), &sc, 2, 0.5, STATUS_OK) == STATUS_OK, "message: %s", d.msg);
+	ck_assert_ptr_nonnull(f = fopen(trace, "wb"));
+	fputs("b", f);
+	fclose(f);
+	ck_assert_msg(run_write(store_sink(st, &d), &sc, 2, 0.5, STATUS_OK) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "SELECT count(DISTINCT run_key) FROM runs WHERE run_id IN (2, 3)"), 1);
+	ck_assert_int_eq(query_int(path, "SELECT count(DISTINCT run_key) FROM runs WHERE run_id IN (2, 4)"), 2);
+	assert_text(path, "SELECT group_concat(content_hash, ' ') FROM (SELECT content_hash FROM run_inputs "
+		    "ORDER BY run_id)", "d228cb696f1a8caf78912b704e4a8964 d228cb696f1a8caf78912b704e4a8964 "
+		    "d228cb69721a8caf78912b704e4a8d15");
 	free(paths);
 	tmp_remove(trace);
 	tmp_remove(path);
@@ -643,6 +686,7 @@ static Suite *store_sweep_suite(void)
 	tcase_add_test(tc, file_hash_streams_the_bytes);
 	tcase_add_test(tc, run_records_its_input_files);
 	tcase_add_test(tc, claims_split_the_runs);
+	tcase_add_test(tc, file_hash_cache_sees_a_rewrite);
 	tcase_add_test(tc, sweep_done_and_failures);
 	tcase_add_test(tc, sweep_run_written_twice_is_stored_once);
 	tcase_add_test(tc, merge_shards_equals_one_file);
