@@ -29,7 +29,8 @@
  * in use and every id reserved by a sweep. A sweep reserves npoints * nreps ids when it is registered
  * (store_sweep_register): run i of the sweep (i = point * nreps + replication) has run_id = run_id_base + i,
  * in every file it is written to, by any number of processes or shards. Every run also gets a run key
- * (store_run_key) that identifies its inputs.
+ * (store_run_key_inputs) that identifies its inputs: the scenario text, the overrides, the seed and the
+ * content of every file the scenario names, which the run records in run_inputs.
  *
  * Paths that keep nothing are refused before anything is opened (STATUS_EUSAGE): "" and ":memory:", and an
  * existing path that is not a regular file (/dev/null, a directory). An open that fails after creating the
@@ -86,8 +87,10 @@ int store_open_wait(struct store **out, const char *path, int busy_ms, struct di
 void store_close(struct store *st);
 
 /*
- * A sink (models/sink.h) that writes each run into st: begin() stages the runs row (with the tag set by
- * store_set_tag(), the run key and the labels of store_set_labels()), samples()/events()/warnings()/
+ * A sink (models/sink.h) that writes each run into st: begin() hashes the files the scenario names (a
+ * file unwritten since this store last hashed it is not read again; one that cannot be read fails the
+ * run, naming it) and stages the runs row (with the tag set by store_set_tag(), the run key, the labels of
+ * store_set_labels()) and the run_inputs rows, samples()/events()/warnings()/
  * metrics() stage rows (NaN is stored as NULL),
  * end(STATUS_OK, wall_s) records wall_s and copies the run into the file in one transaction (status 'ok'),
  * end(any failure) drops everything of the run. A run of a sweep whose run_id is already in the file with

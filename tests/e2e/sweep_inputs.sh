@@ -54,6 +54,12 @@ check "changed trace: 4 runs, none of the old trace" test "$(sqlite3 r.sqlite "s
 check "changed trace: new keys" test "$(sqlite3 r.sqlite "select run_key from runs order by run_id")" != "$old_keys"
 "$GPUCAP" sweep tr.yaml --db fresh.sqlite --quiet >/dev/null
 check "changed trace: the rows a fresh sweep with the new trace writes" test "$(summary r.sqlite)" = "$(summary fresh.sqlite)"
+# merge copies each run's input files with it (and not the claims: they are the file's own)
+"$GPUCAP" merge m.sqlite r.sqlite >/dev/null; rc=$?
+check "merge: exit 0 ($rc)" test $rc -eq 0
+check "merge: the input files go with the runs" test "$(sqlite3 m.sqlite "select run_id, seq, path, content_hash, bytes \
+	from run_inputs order by 1, 2")" = "$(sqlite3 r.sqlite "select run_id, seq, path, content_hash, bytes from run_inputs order by 1, 2")"
+check "merge: no claims copied" test "$(sqlite3 m.sqlite "select count(*) from run_claims")" = 0
 # a killed sweep then a changed trace: the runs stored with the old trace are run again with the missing one
 sqlite3 r.sqlite "pragma foreign_keys = on; delete from runs where run_id = 4"
 sed -i 's/29.900000/39.900000/' traces/example-spot-prices.txt
