@@ -2,7 +2,7 @@
 # End-to-end: inputs that cannot mix (issue 29). A sweep's runs record the files their scenario names
 # (run_inputs) and their run keys cover the files' content: a --resume after a trace changed runs the
 # stale runs again, says which file on stderr, and leaves the database as a fresh sweep with the new trace
-# would be; an edited sweep file under a used name is refused (--name stores it as a new sweep); two sweep
+# would be (a price trace and a jobs CSV); an edited sweep file under a used name is refused (--name stores it as a new sweep); two sweep
 # processes of one file on one database split the runs (each run once, the rows as one process writes them),
 # and one started while another runs joins it without --resume.
 . "$(dirname "$0")/lib.sh"
@@ -96,6 +96,35 @@ rm traces/b.json
 check "swept file gone: exit 1, its runs failed ($rc: $(cat out.txt))" grep -q "4 runs: 0 ok, 2 failed, 2 skipped" out.txt
 check "swept file gone: said ($(head -1 err.txt))" grep -q "^gpucap: sweep paths: run 3 (and 1 more run): point 1 no longer loads (.*b.json" err.txt
 check "swept file gone: no ok run of it left" test "$(sqlite3 p.sqlite "select group_concat(status) from runs where point = 1")" = "failed,failed"
+
+# a jobs CSV that changed: the same, through the jobs loader
+cat > jobs.yaml <<'YAML'
+name: jobs-csv
+start: 2026-01-12T00:00:00Z
+horizon: 1d
+serving: {instance_type: p5.48xlarge, startup_s: 5m}
+fleet:
+  - {option: on_demand, use: jobs, max: 8}
+jobs:
+  trace: jobs.csv
+YAML
+printf 'name,instances,work_instance_hours,submit,deadline\nsft,4,32,1h,24h\n' > jobs.csv
+cat > js.yaml <<YAML
+name: js
+base: jobs.yaml
+replications: 2
+grid:
+  fleet.0.max: [8]
+YAML
+"$GPUCAP" sweep js.yaml --db j.sqlite --quiet >/dev/null 2>err.txt; rc=$?
+check "jobs CSV sweep: exit 0 ($rc: $(cat err.txt))" test $rc -eq 0
+check "jobs CSV recorded" test "$(sqlite3 j.sqlite "select count(*) from run_inputs where path = 'jobs.csv'")" = 2
+printf 'name,instances,work_instance_hours,submit,deadline\nsft,4,40,1h,24h\n' > jobs.csv
+"$GPUCAP" sweep js.yaml --db j.sqlite --resume --quiet >out.txt 2>err.txt; rc=$?
+check "jobs CSV changed: run again ($rc: $(cat out.txt))" grep -q "2 runs: 2 ok, 0 failed, 0 skipped" out.txt
+check "jobs CSV changed: said ($(cat err.txt))" grep -q "^gpucap: sweep js: jobs.csv changed since run 1 was stored (and 1 more run): running them again" err.txt
+"$GPUCAP" sweep js.yaml --db jfresh.sqlite --quiet >/dev/null
+check "jobs CSV changed: the rows a fresh sweep with the new CSV writes" test "$(summary j.sqlite)" = "$(summary jfresh.sqlite)"
 
 # ---- one sweep of a name ----
 "$GPUCAP" sweep tr.yaml --db names.sqlite --quiet >/dev/null
