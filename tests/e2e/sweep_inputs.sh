@@ -2,9 +2,9 @@
 # End-to-end: inputs that cannot mix (issue 29). A sweep's runs record the files their scenario names
 # (run_inputs) and their run keys cover the files' content: a --resume after a trace changed runs the
 # stale runs again, says which file on stderr, and leaves the database as a fresh sweep with the new trace
-# would be (a price trace and a jobs CSV); an edited sweep file under a used name is refused (--name stores it as a new sweep); two sweep
-# processes of one file on one database split the runs (each run once, the rows as one process writes them),
-# and one started while another runs joins it without --resume.
+# would be (a price trace and a jobs CSV); an edited sweep file under a used name is refused (--name
+# stores it as a new sweep); two sweep processes of one file on one database split the runs (each run
+# once, the rows as one process writes them), and one started while another runs joins it without --resume.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
