@@ -301,6 +301,21 @@ static int point_params(struct loader *ld, struct compare_point *p, struct diag 
 	return STATUS_OK;
 }
 
+/* The replications each point of the point's sweep was meant to have, into p->nreps. */
+static int point_nreps(struct loader *ld, struct compare_point *p, struct diag *d)
+{
+	sqlite3_stmt *stmt;
+	int status = prepare(ld, "SELECT nreps FROM sweeps WHERE sweep_id = ?1", &stmt, d);
+
+	if (status)
+		return status;
+	sqlite3_bind_int64(stmt, 1, p->sweep_id);
+	if (sqlite3_step(stmt) == SQLITE_ROW)
+		p->nreps = sqlite3_column_int(stmt, 0);
+	sqlite3_finalize(stmt);
+	return STATUS_OK;
+}
+
 /* Point `point` of the sweep (sweep_id, named name): every replication. */
 static int load_point(struct loader *ld, int64_t sweep_id, const char *name, int point, struct diag *d)
 {
@@ -314,6 +329,8 @@ static int load_point(struct loader *ld, int64_t sweep_id, const char *name, int
 	p->sweep_id = sweep_id;
 	p->point = point;
 	status = point_params(ld, p, d);
+	if (status == STATUS_OK)
+		status = point_nreps(ld, p, d);
 	if (status == STATUS_OK)
 		status = prepare(ld, "SELECT run_id, seed, status FROM runs WHERE sweep_id = ?1 AND point = ?2 "
 				 "ORDER BY replication, run_id", &stmt, d);

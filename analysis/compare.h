@@ -8,6 +8,10 @@
  * the values of its runs with status 'ok' (a run that failed is counted in nfailed and left out; a metric
  * a run did not report, or reported as NULL, is NaN and left out of that metric's statistics only).
  *
+ * A sweep point with fewer 'ok' runs than the sweep's replications (nreps) is short, and flagged as such
+ * in every output ("3 of 5 replications"): its interval is wider than the sweep meant, and a paired
+ * difference pairs only the seeds both points ran.
+ *
  * Statistics (all at 95%, two-sided):
  *   interval   mean +- t(0.975, n-1) s / sqrt(n), s the sample standard deviation (n - 1 in the
  *              denominator), t the Student quantile (gsl_cdf_tdist_Pinv); n < 2 gives no interval (NaN).
@@ -80,6 +84,9 @@ struct compare_point {
 	int point;                             /* the sweep point; -1 for a run */
 	int nruns;                             /* runs with status 'ok' used */
 	int nfailed;                           /* runs of the point that failed, left out */
+	int nreps;                             /* the sweep's replications of a point; 0 for a run. A point with
+						* nruns < nreps is short (a sweep killed, runs failed): every output
+						* says "N of M replications" */
 	int64_t *run_ids;                      /* [nruns], owned */
 	int64_t *seeds;                        /* [nruns], the runs' seeds, owned */
 	double *values[COMPARE_NMETRICS];      /* [nruns] each, NaN when absent; owned */

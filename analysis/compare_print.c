@@ -65,6 +65,8 @@ static void print_points(const struct compare *c, FILE *out, int w)
 		if (p->nfailed)
 			fprintf(out, "  [%d of %d runs failed; the %d ok used]", p->nfailed, p->nfailed + p->nruns,
 				p->nruns);
+		if (p->nruns < p->nreps)
+			fprintf(out, "  [short: %d of %d replications]", p->nruns, p->nreps);
 		fputc('\n', out);
 	}
 }
@@ -245,7 +247,10 @@ int compare_print_md(const struct compare *c, FILE *out)
 		const struct compare_point *p = &c->points[i];
 		mcell(out, p->id);
 		mcell(out, p->params[0] ? p->params : "(no overrides)");
-		fprintf(out, "| %d | %d | %s |\n", p->nruns + p->nfailed, p->nfailed, i == c->baseline ? "yes" : "");
+		fprintf(out, "| %d", p->nruns + p->nfailed);
+		if (p->nruns < p->nreps)
+			fprintf(out, " (short: %d of %d replications)", p->nruns, p->nreps);
+		fprintf(out, " | %d | %s |\n", p->nfailed, i == c->baseline ? "yes" : "");
 	}
 	fputs("\n### Cost and SLO\n\nMean ± 95% half-width; Pareto: on the front of cost/month against violation "
 	      "rate.\n\n", out);
@@ -354,6 +359,11 @@ static void jpoint(const struct compare *c, int i, FILE *out)
 	jstr(out, p->params);
 	fprintf(out, ", \"baseline\": %s, \"runs\": %d, \"failed\": %d, \"slo_met_runs\": %d, \"pareto\": %s,\n",
 		i == c->baseline ? "true" : "false", p->nruns, p->nfailed, p->slo_met_runs, p->pareto ? "true" : "false");
+	/* a sweep point's replications, and whether it has fewer 'ok' runs than that (null for a run) */
+	if (p->nreps)
+		fprintf(out, "     \"replications\": %d, \"short\": %s,\n", p->nreps, p->nruns < p->nreps ? "true" : "false");
+	else
+		fputs("     \"replications\": null, \"short\": false,\n", out);
 	fputs("     \"run_ids\": [", out);
 	for (int r = 0; r < p->nruns; r++)
 		fprintf(out, "%s%lld", r ? ", " : "", (long long)p->run_ids[r]);

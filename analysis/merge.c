@@ -14,7 +14,7 @@
 /* The statements that copy one run of src into main: ?1 = src run_id, ?2 = OUT run_id, ?3 = OUT sweep_id
  * (COPY_RUN only: binding ?3 of the others fails harmlessly, SQLITE_RANGE). COPY_STATUS reads OUT at ?1. */
 enum copy_id { COPY_RUN, COPY_METRICS, COPY_SAMPLES, COPY_EVENTS, COPY_WARNINGS, COPY_LABELS, COPY_CHARGES, COPY_HOURS,
-	       COPY_TYPE_SAMPLES, COPY_STATUS, COPY_COUNT };
+	       COPY_TYPE_SAMPLES, COPY_INPUTS, COPY_STATUS, COPY_COUNT };
 
 static const char *const copy_sql[COPY_COUNT] = {
 	[COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") SELECT ?2, name, scenario_path, "
@@ -36,6 +36,8 @@ static const char *const copy_sql[COPY_COUNT] = {
 			" FROM src.hours WHERE run_id = ?1 ORDER BY hour_start_s"),
 	[COPY_TYPE_SAMPLES] = ("INSERT INTO main.type_samples (run_id, " TYPE_SAMPLE_COLUMNS ") SELECT ?2, "
 			       TYPE_SAMPLE_COLUMNS " FROM src.type_samples WHERE run_id = ?1 ORDER BY t_s, type"),
+	[COPY_INPUTS] = ("INSERT INTO main.run_inputs (run_id, " INPUT_COLUMNS ") SELECT ?2, " INPUT_COLUMNS
+			 " FROM src.run_inputs WHERE run_id = ?1 ORDER BY seq"),
 	[COPY_STATUS] = "SELECT status FROM main.runs WHERE run_id = ?1",
 };
 
@@ -62,15 +64,16 @@ static int in_check(const char *in_path, struct diag *d)
 		return status;
 	if (sqlite3_prepare_v2(rd.db, "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('runs', "
 			       "'metrics', 'samples', 'events', 'sweeps', 'sweep_params', 'warnings', 'labels', "
-			       "'charges', 'hours', 'type_samples')", -1, &stmt, NULL) != SQLITE_OK)
+			       "'charges', 'hours', 'type_samples', 'run_inputs', 'run_claims')", -1, &stmt,
+			       NULL) != SQLITE_OK)
 		status = store_read_fail(rd.db, &rd.wait, in_path, d, "reading it to merge");
 	else if (sqlite3_step(stmt) == SQLITE_ROW)
 		tables = sqlite3_column_int(stmt, 0);
 	else
 		status = store_read_fail(rd.db, &rd.wait, in_path, d, "reading it to merge");
 	sqlite3_finalize(stmt);  /* NULL is a no-op */
-	if (status == STATUS_OK && tables != 11)
-		status = diag_fail(d, STATUS_EINPUT, "%s: a gpucap results database with %d of its 11 tables; the file "
+	if (status == STATUS_OK && tables != 13)
+		status = diag_fail(d, STATUS_EINPUT, "%s: a gpucap results database with %d of its 13 tables; the file "
 				   "is damaged; not merged", in_path, tables);
 	store_read_close(&rd);
 	return status;
@@ -147,7 +150,7 @@ static int run_copy(struct store *st, struct merge *m, int64_t src_id, int64_t o
 {
 	int status = STATUS_OK;
 
-	for (int id = COPY_RUN; id <= COPY_TYPE_SAMPLES && status == STATUS_OK; id++)
+	for (int id = COPY_RUN; id <= COPY_INPUTS && status == STATUS_OK; id++)
 		status = copy_step(st, m, (enum copy_id)id, src_id, out_id, out_sweep, NULL, d, what);
 	if (status == STATUS_OK)
 		m->counts.runs_copied++;

@@ -6,8 +6,10 @@
  * run id of OUT); run i of the sweep is written at OUT's run_id_base + i, so shards of one sweep merged into
  * a fresh file give the same run ids and rows as one file that ran the whole sweep. A run of a sweep already
  * in OUT with status 'ok' is skipped; one in OUT with status 'failed' is replaced by IN's if that is 'ok'.
- * Runs outside a sweep are appended with new run ids, except one already in OUT (same run_key, started_at,
- * scenario text, overrides and seed), which is skipped: merging a file twice changes nothing.
+ * A run's rows go with it, its input files (run_inputs) included; run_claims (which sweep process ran which
+ * run, in the file it ran in) is not copied. Runs outside a sweep are appended with new run ids, except one
+ * already in OUT (same run_key, started_at, scenario text, overrides and seed), which is skipped: merging a
+ * file twice changes nothing.
  * Refused (nothing of IN written, the message names the file): an IN that is not a gpucap results database,
  * one of another schema version than this build writes (STORE_SCHEMA_VERSION), IN being OUT, and an IN with
  * a sweep whose name is that of a different sweep (another sweep_key) already in OUT. IN is opened by

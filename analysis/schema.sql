@@ -93,7 +93,10 @@
 --   10 the indexes runs_by_sweep, sweeps_by_name and labels_by_key (issue 29): `gpucap compare` and
 --      `report` read a sweep point by point, merge and --resume a sweep's runs, report the recommend
 --      sessions by label; without them each read scanned every run of the file (minutes on a file of
---      250,000 runs). Migration 9 -> 10 creates them; no table or value changes.
+--      250,000 runs); and the tables run_inputs (the files each run's scenario names, with their content hash, which the run key
+--      covers) and run_claims (which `gpucap sweep` process runs or ran each run of a sweep). Migration 9 ->
+--      10 creates both (empty: runs written before version 10 have no input files recorded, and a resume
+--      runs those of them whose scenario names a file again); no value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 
@@ -239,5 +242,25 @@ CREATE TABLE type_samples (
 	busy_slots REAL NOT NULL,       -- slots of the type serving a request, time-averaged over the period
 	PRIMARY KEY (run_id, t_s, type)
 ) WITHOUT ROWID;
+
+CREATE TABLE run_inputs (
+	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
+	seq INTEGER NOT NULL,           -- 1, 2, ... in the order the scenario loader met the files
+	path TEXT NOT NULL,             -- a file the scenario names (trace, jobs CSV, price or availability
+	                                -- trace), resolved against the scenario's folder, as the run read it
+	content_hash TEXT NOT NULL,     -- FNV-1a-128 of its bytes, 32 lowercase hex digits (in the run key)
+	bytes INTEGER NOT NULL,         -- its size
+	PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+
+CREATE TABLE run_claims (
+	run_id INTEGER PRIMARY KEY,     -- a run of a sweep, claimed before it is run (no row in runs yet)
+	sweep_id INTEGER NOT NULL REFERENCES sweeps ON DELETE CASCADE,
+	host TEXT NOT NULL,             -- the host name of the `gpucap sweep` process that claimed it
+	pid INTEGER NOT NULL,           -- its process id
+	pid_start TEXT NOT NULL,        -- its start time (/proc/PID/stat, clock ticks since boot): a pid reused
+	                                -- by another process is not taken for it; '' when unknown
+	claimed_at TEXT NOT NULL        -- wall-clock time of the claim, ISO-8601 UTC
+);
 
 PRAGMA user_version = 10;

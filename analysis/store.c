@@ -46,6 +46,7 @@ static const char *const stmt_sql[STMT_COUNT] = {
 			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
 	[STMT_HOUR] = "INSERT INTO stage.hours (run_id, " HOUR_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[STMT_TYPE_SAMPLE] = "INSERT INTO stage.type_samples (run_id, " TYPE_SAMPLE_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5)",
+	[STMT_INPUT] = "INSERT INTO stage.run_inputs (run_id, " INPUT_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5)",
 	[STMT_COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") "
 			   "SELECT ?1, name, scenario_path, scenario_text, overrides, seed, 'ok', started_at, ?2, "
 			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL "
@@ -65,6 +66,8 @@ static const char *const stmt_sql[STMT_COUNT] = {
 			     " FROM stage.hours ORDER BY hour_start_s"),
 	[STMT_COPY_TYPE_SAMPLES] = ("INSERT INTO main.type_samples (run_id, " TYPE_SAMPLE_COLUMNS ") SELECT ?1, "
 				    TYPE_SAMPLE_COLUMNS " FROM stage.type_samples ORDER BY t_s, type"),
+	[STMT_COPY_INPUTS] = ("INSERT INTO main.run_inputs (run_id, " INPUT_COLUMNS ") SELECT ?1, " INPUT_COLUMNS
+			      " FROM stage.run_inputs ORDER BY seq"),
 	[STMT_STATUS] = "SELECT status FROM main.runs WHERE run_id = ?1",
 	[STMT_DELETE] = "DELETE FROM main.runs WHERE run_id = ?1",
 };
@@ -117,6 +120,8 @@ int store_write_txn(struct store *st, int (*body)(struct store *st, void *arg, s
 		if (status == STATUS_OK)
 			return STATUS_OK;
 		busy = is_busy(st);
+		if (sqlite3_errcode(st->db) == SQLITE_FULL)
+			st->disk_full = true;
 		rollback(st, NULL);  /* the first message is the one to keep */
 		if (!busy)
 			break;
@@ -167,7 +172,7 @@ static int connection_setup(struct store *st, struct diag *d)
 static int stage_create(struct store *st, struct diag *d)
 {
 	static const char *const tables[] = { "runs", "metrics", "samples", "events", "warnings", "labels",
-					      "charges", "hours", "type_samples" };
+					      "charges", "hours", "type_samples", "run_inputs" };
 	const char *what = "creating the in-memory staging database";
 	int status = store_exec(st, "ATTACH DATABASE ':memory:' AS stage", d, what);
 
@@ -203,7 +208,7 @@ static void stage_clear(struct store *st)
 {
 	sqlite3_exec(st->db, "DELETE FROM stage.events; DELETE FROM stage.samples; DELETE FROM stage.metrics; "
 		     "DELETE FROM stage.warnings; DELETE FROM stage.labels; DELETE FROM stage.charges; DELETE FROM stage.hours; "
-		     "DELETE FROM stage.type_samples; DELETE FROM stage.runs", NULL, NULL, NULL);
+		     "DELETE FROM stage.type_samples; DELETE FROM stage.run_inputs; DELETE FROM stage.runs", NULL, NULL, NULL);
 }
 
 static void stmts_finalize(struct store *st)
@@ -327,6 +332,9 @@ void store_close(struct store *st)
 		return;
 	rollback(st, NULL);  /* nothing of a run begun and never ended is in the file */
 	stmts_finalize(st);
+	for (int i = 0; i < st->nhashes; i++)
+		free(st->hashes[i].path);
+	free(st->hashes);
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
@@ -486,17 +494,121 @@ static int labels_write(struct store *st)
 	return STATUS_OK;
 }
 
+static bool same_time(struct timespec a, struct timespec b)
+{
+	return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec;
+}
+
+static bool same_version(const struct store_hash_cache *c, const struct stat *sb)
+{
+	return c->dev == sb->st_dev && c->ino == sb->st_ino && c->size == sb->st_size &&
+	       same_time(c->mtime, sb->st_mtim) && same_time(c->ctime, sb->st_ctim);
+}
+
+/* Remember the hash of path, read while the file stayed as sb says (nothing kept without memory). */
+static void hash_remember(struct store *st, const char *path, const struct stat *sb, const struct store_input *in)
+{
+	struct store_hash_cache *c = NULL, *grown;
+
+	for (int i = 0; i < st->nhashes && !c; i++)
+		if (strcmp(st->hashes[i].path, path) == 0)
+			c = &st->hashes[i];
+	if (!c) {
+		char *copy = strdup(path);
+		if (!copy || !(grown = realloc(st->hashes, (size_t)(st->nhashes + 1) * sizeof *grown))) {
+			free(copy);
+			return;
+		}
+		st->hashes = grown;
+		c = &st->hashes[st->nhashes++];
+		c->path = copy;
+	}
+	c->dev = sb->st_dev;
+	c->ino = sb->st_ino;
+	c->size = sb->st_size;
+	c->mtime = sb->st_mtim;
+	c->ctime = sb->st_ctim;
+	c->in = *in;
+}
+
+/*
+ * The content hash of one file: the one this connection read before if the file has not been written since
+ * (a sweep worker runs many runs of the same trace: it reads the trace for its hash once), else read now.
+ */
+static int input_hash(struct store *st, const char *path, struct store_input *in)
+{
+	struct stat before, after;
+	int status;
+
+	if (stat(path, &before) == 0)
+		for (int i = 0; i < st->nhashes; i++)
+			if (strcmp(st->hashes[i].path, path) == 0 && same_version(&st->hashes[i], &before)) {
+				*in = st->hashes[i].in;
+				return STATUS_OK;
+			}
+	if ((status = store_file_hash(path, in, st->d)) != STATUS_OK)
+		return status;
+	/*
+	 * Kept only when the file did not change while it was read, and its last change is over 1 s old: file
+	 * times tick in steps of milliseconds, so a file changed again within the tick of the read would look
+	 * the same (the "racy" files of git's index, settled the same way).
+	 */
+	if (stat(path, &after) == 0 && same_time(before.st_ctim, after.st_ctim) && before.st_ino == after.st_ino &&
+	    before.st_size == after.st_size && after.st_ctim.tv_sec < time(NULL) - 1)
+		hash_remember(st, path, &after, in);
+	return STATUS_OK;
+}
+
+/* The content hashes of the files sc names (*in: owned, NULL when it names none). */
+static int inputs_read(struct store *st, const struct scenario *sc, struct store_input **in)
+{
+	int status = STATUS_OK;
+
+	*in = NULL;
+	if (sc->inputs.n == 0)
+		return STATUS_OK;
+	if (!(*in = calloc((size_t)sc->inputs.n, sizeof **in)))
+		return diag_fail(st->d, STATUS_ENOMEM, "%s: out of memory (while starting a run)", st->path);
+	for (int i = 0; i < sc->inputs.n && status == STATUS_OK; i++)
+		status = input_hash(st, sc->inputs.path[i], &(*in)[i]);
+	if (status != STATUS_OK) {
+		free(*in);
+		*in = NULL;
+	}
+	return status;
+}
+
+/* Stage the run_inputs rows: each file the scenario names, its content hash and size. */
+static int inputs_write(struct store *st, const struct scenario *sc, const struct store_input *in)
+{
+	for (int i = 0; i < sc->inputs.n; i++) {
+		struct binder b = { st->stmt[STMT_INPUT], SQLITE_OK };
+		int status;
+
+		bind_int64(&b, 2, i + 1);
+		bind_text(&b, 3, sc->inputs.path[i], -1);
+		bind_text(&b, 4, in[i].hash, -1);
+		bind_int64(&b, 5, in[i].bytes);
+		if ((status = row_write(st, &b, "storing the run's input files")) != STATUS_OK)
+			return status;
+	}
+	return STATUS_OK;
+}
+
 static int sink_begin(void *self, const struct sink_run_info *info)
 {
 	struct store *st = self;
 	const struct scenario *sc = info->scenario;
 	struct binder b = { st->stmt[STMT_RUN], SQLITE_OK };
+	struct store_input *in;
 	char key[33];
 	int status;
 
 	assert(!st->open);
 	assert(sc->text && sc->overrides && info->started_at && info->version);
-	store_run_key(sc->text, sc->overrides, sc->seed, key);
+	if ((status = inputs_read(st, sc, &in)) != STATUS_OK)
+		return status;
+	store_run_key_inputs(sc->text, sc->overrides, sc->seed, in, sc->inputs.n, key);
 	stage_clear(st);
 	bind_text(&b, 1, sc->name, -1);
 	bind_text(&b, 2, sc->path, -1);
@@ -520,6 +632,9 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 	status = row_write(st, &b, "starting a run");
 	if (status == STATUS_OK)
 		status = labels_write(st);
+	if (status == STATUS_OK)
+		status = inputs_write(st, sc, in);
+	free(in);
 	for (int i = 0; i < sc->ntypes && i < SINK_TYPES_MAX; i++)
 		snprintf(st->type_name[i], sizeof st->type_name[i], "%s", sc->types[i].name);
 	if (status != STATUS_OK) {
@@ -823,6 +938,8 @@ static int copy_body(struct store *st, void *arg, struct diag *d)
 		status = step_with_id(st, STMT_COPY_HOURS, c->run_id, d, what);
 	if (status == STATUS_OK)
 		status = step_with_id(st, STMT_COPY_TYPE_SAMPLES, c->run_id, d, what);
+	if (status == STATUS_OK)
+		status = step_with_id(st, STMT_COPY_INPUTS, c->run_id, d, what);
 	return status;
 }
 

@@ -29,7 +29,8 @@
  * in use and every id reserved by a sweep. A sweep reserves npoints * nreps ids when it is registered
  * (store_sweep_register): run i of the sweep (i = point * nreps + replication) has run_id = run_id_base + i,
  * in every file it is written to, by any number of processes or shards. Every run also gets a run key
- * (store_run_key) that identifies its inputs.
+ * (store_run_key_inputs) that identifies its inputs: the scenario text, the overrides, the seed and the
+ * content of every file the scenario names, which the run records in run_inputs.
  *
  * Paths that keep nothing are refused before anything is opened (STATUS_EUSAGE): "" and ":memory:", and an
  * existing path that is not a regular file (/dev/null, a directory). An open that fails after creating the
@@ -43,6 +44,7 @@
 #ifndef GPUCAP_STORE_H
 #define GPUCAP_STORE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "diag.h"
@@ -87,8 +89,10 @@ int store_open_wait(struct store **out, const char *path, int busy_ms, struct di
 void store_close(struct store *st);
 
 /*
- * A sink (models/sink.h) that writes each run into st: begin() stages the runs row (with the tag set by
- * store_set_tag(), the run key and the labels of store_set_labels()), samples()/events()/warnings()/
+ * A sink (models/sink.h) that writes each run into st: begin() hashes the files the scenario names (a
+ * file unwritten since this store last hashed it is not read again; one that cannot be read fails the
+ * run, naming it) and stages the runs row (with the tag set by store_set_tag(), the run key, the labels of
+ * store_set_labels()) and the run_inputs rows, samples()/events()/warnings()/
  * metrics() stage rows (NaN is stored as NULL),
  * end(STATUS_OK, wall_s) records wall_s and copies the run into the file in one transaction (status 'ok'),
  * end(any failure) drops everything of the run. A run of a sweep whose run_id is already in the file with
@@ -126,11 +130,41 @@ struct store_run_tag {
  */
 void store_run_key(const char *scenario_text, const char *overrides, uint64_t seed, char out[33]);
 
+/* One file a scenario names (scenario.inputs), as a run records it in run_inputs. */
+struct store_input {
+	char hash[33];  /* FNV-1a-128 of the file's bytes, as store_run_key writes a key */
+	int64_t bytes;  /* the file's size */
+};
+
+/*
+ * Read each of the sc->inputs.n files sc names (struct scenario, scenario.h) in 64 KiB blocks and write its
+ * content hash and size into in[i]. Returns STATUS_OK, or STATUS_ENOENT with a message naming the file
+ * that cannot be read.
+ */
+struct scenario;
+int store_inputs_hash(const struct scenario *sc, struct store_input *in, struct diag *d);
+
+/* The content hash and size of one file, as store_inputs_hash() reads each. */
+int store_file_hash(const char *path, struct store_input *in, struct diag *d);
+
+/*
+ * The run key of a run whose scenario names n files: store_run_key() when n is 0 (so a run without files
+ * has the key it had before files were hashed), else the same hash continued with, for each file in the
+ * scenario's order, a NUL byte and its content hash. The paths are not hashed (they are in the scenario
+ * text or the overrides already), so a sweep moved to another folder keeps its keys.
+ */
+void store_run_key_inputs(const char *scenario_text, const char *overrides, uint64_t seed,
+			  const struct store_input *in, int n, char out[33]);
+
 /*
  * The sweep key: FNV-1a-128 over the nruns run keys (32 characters each, no separator) in index order, then
- * the sweep file text; 32 lowercase hex digits and a NUL into out.
+ * the sweep file text, then, when `name` is not NULL (a sweep stored under a name other than its file's,
+ * `gpucap sweep --name`), a NUL byte and that name; 32 lowercase hex digits and a NUL into out. The run keys
+ * here are store_run_key()'s, without the input files: the sweep is the same sweep when a trace it reads
+ * changes, and a resume finds it and runs the runs whose inputs changed again.
  */
-void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, char out[33]);
+void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, const char *name,
+		     char out[33]);
 
 /* The tag the next run written through the sink carries (copied); reset to zero after each run's end(). */
 void store_set_tag(struct store *st, const struct store_run_tag *tag);
@@ -169,13 +203,60 @@ struct store_sweep {
  * point, replication, status, error, one column per swept key (named after the key with every character
  * not [A-Za-z0-9_] replaced by '_', "param_" in front if that name is taken; the number when the value is
  * a decimal number, else the text), then the columns of run_summary but status.
- * Returns STATUS_OK with *sweep_id and *run_id_base set, or STATUS_EDB / STATUS_ENOMEM.
+ * A database holds one sweep of a name: a sweep not found by its key whose name is taken by another sweep
+ * is refused (STATUS_EUSAGE, the message naming the sweep there and --name), nothing written.
+ * Returns STATUS_OK with *sweep_id and *run_id_base set, or STATUS_EUSAGE / STATUS_EDB / STATUS_ENOMEM.
  */
 int store_sweep_register(struct store *st, const struct store_sweep *sw, int64_t *sweep_id,
 			 int64_t *run_id_base, struct diag *d);
 
 /* done[i] = 1 when run index i of the sweep is stored with status 'ok' (0 otherwise: missing or failed). */
 int store_sweep_done(struct store *st, int64_t sweep_id, int nruns, unsigned char *done, struct diag *d);
+
+/*
+ * keys[i] = the run key of run index i of the sweep when it is stored with status 'ok' ("" otherwise; "-"
+ * for an 'ok' run stored without a key).
+ */
+int store_sweep_keys(struct store *st, int64_t sweep_id, int nruns, char (*keys)[33], struct diag *d);
+
+/* The content hash run run_id recorded for the input file `path` (run_inputs), "" when it recorded none. */
+int store_run_input_hash(struct store *st, int64_t run_id, const char *path, char hash[33], struct diag *d);
+
+/* Delete the n runs (and, by cascade, their rows) in one transaction: runs whose inputs changed. */
+int store_delete_runs(struct store *st, const int64_t *run_ids, int n, struct diag *d);
+
+/*
+ * Claims: several `gpucap sweep` processes of one sweep on one database share its runs. Before running a
+ * run, a process claims it (run_claims: its host, pid and the pid's start time), in one short write
+ * transaction; a run already stored 'ok' or claimed by another live process is left to that one. The
+ * claimant says which claims are live (alive(): a process of this host that still runs; another host's,
+ * unless a --resume takes them over); a claim of a process that died is taken over. Claim rows are kept
+ * after the run (which process ran what).
+ */
+struct store_claimant {
+	const char *host;       /* this host's name */
+	int64_t pid;            /* the sweep process (the workers' parent) */
+	const char *pid_start;  /* its start time, "" when unknown */
+	bool (*alive)(const struct store_claimant *me, const char *host, int64_t pid, const char *pid_start);
+	void *arg;              /* the claimant's own, for alive() */
+};
+
+enum store_claim {
+	STORE_CLAIMED,       /* the run is this process's to run */
+	STORE_CLAIM_DONE,    /* already stored with status 'ok' */
+	STORE_CLAIM_TAKEN,   /* claimed by another live process (who says which) */
+};
+
+/* Claim run run_id of the sweep: *result, and "HOST:PID" in who when STORE_CLAIM_TAKEN. */
+int store_claim_run(struct store *st, const struct store_claimant *me, int64_t sweep_id, int64_t run_id,
+		    enum store_claim *result, char who[96], struct diag *d);
+
+/* Whether another live process holds claims of the sweep: "HOST:PID" of one in who, "" when none. */
+int store_sweep_claimed(struct store *st, const struct store_claimant *me, int64_t sweep_id, char who[96],
+			struct diag *d);
+
+/* Whether a write transaction of st failed because the disk (or store_limit_pages()) was full. */
+bool store_disk_full(const struct store *st);
 
 /*
  * Record a failed run (status 'failed', error = message, no metrics; started_at now, version this gpucap's,

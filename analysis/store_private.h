@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include <sqlite3.h>
 
@@ -28,6 +30,7 @@
 #define LABEL_COLUMNS "key, value"
 #define HOUR_COLUMNS "hour_start_s, requests, violations, latency_p50_s, latency_p95_s, latency_p99_s"
 #define TYPE_SAMPLE_COLUMNS "t_s, type, instances, busy_slots"
+#define INPUT_COLUMNS "seq, path, content_hash, bytes"
 #define CHARGE_COLUMNS "hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd"
 
 /* The statements a store prepares once, at open, and resets and rebinds for every row. */
@@ -41,6 +44,7 @@ enum store_stmt_id {
 	STMT_CHARGE,       /* insert one staged charges row */
 	STMT_HOUR,         /* insert one staged hours row */
 	STMT_TYPE_SAMPLE,  /* insert one staged type_samples row */
+	STMT_INPUT,        /* insert one staged run_inputs row */
 	STMT_COPY_RUN,     /* copy the staged run into the file at end() */
 	STMT_COPY_METRICS,
 	STMT_COPY_SAMPLES,
@@ -50,9 +54,24 @@ enum store_stmt_id {
 	STMT_COPY_CHARGES,
 	STMT_COPY_HOURS,
 	STMT_COPY_TYPE_SAMPLES,
+	STMT_COPY_INPUTS,
 	STMT_STATUS,       /* the status of a run of the file, by run_id */
 	STMT_DELETE,       /* delete a run of the file (and, by cascade, its rows) */
 	STMT_COUNT
+};
+
+/*
+ * A file's content hash as this connection last read it, with what identifies that version of the file:
+ * a file whose inode, size, modification and change times are all the same has not been written since
+ * (any write updates the change time, which no program can set back), so its hash is not read again.
+ */
+struct store_hash_cache {
+	char *path;              /* owned */
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime, ctime;
+	struct store_input in;
 };
 
 struct store {
@@ -71,6 +90,9 @@ struct store {
 	int nlabels;
 	int64_t last_run_id;               /* the last run written to the file, 0 if none */
 	double limit_bytes;                /* what one run may stage (store_set_size_limit); 0: no limit */
+	struct store_hash_cache *hashes;   /* the files hashed by this connection's runs, owned */
+	int nhashes;
+	bool disk_full;                    /* a write transaction failed because the disk (or page limit) was full */
 	double staged_bytes;               /* rows staged by the open run x their bytes (store_limit.h) */
 	char type_name[SINK_TYPES_MAX][SCENARIO_NAME_MAX];  /* the open run's instance types (scenario.types), for
 	                                                       type_samples rows; copied at begin() */

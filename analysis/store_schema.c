@@ -24,7 +24,8 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_V4_TABLES 8                /* and, from version 4, warnings and labels */
 #define STORE_V6_TABLES 9                /* and, from version 6, charges */
 #define STORE_V7_TABLES 10               /* and, from version 7, hours (version 8 adds a column only) */
-#define STORE_TABLES 11                  /* and, from version 9, type_samples (version 10 adds indexes only) */
+#define STORE_V9_TABLES 11               /* and, from version 9, type_samples */
+#define STORE_TABLES 13                  /* and, from version 10, run_inputs and run_claims (and 3 indexes) */
 
 /* What store_open() reads from a file to decide whether it is ours. */
 struct schema_info {
@@ -70,7 +71,8 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 	if (status == STATUS_OK)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
 				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
-				   "'warnings', 'labels', 'charges', 'hours', 'type_samples')",
+				   "'warnings', 'labels', 'charges', 'hours', 'type_samples', 'run_inputs', "
+				   "'run_claims')",
 				   &in->tables, d);
 	if (own_txn) {
 		int end = store_exec(st, status == STATUS_OK ? "COMMIT" : "ROLLBACK", d, "reading the schema");
@@ -89,8 +91,8 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 9 ? STORE_TABLES : version >= 7 ? STORE_V7_TABLES : version == 6 ? STORE_V6_TABLES :
-	       version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
+	return version >= 10 ? STORE_TABLES : version == 9 ? STORE_V9_TABLES : version >= 7 ? STORE_V7_TABLES :
+	       version == 6 ? STORE_V6_TABLES : version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
 }
 
 /* Inside the write transaction: the file is read again under the lock, and the scripts run only if it is
@@ -171,12 +173,24 @@ static const char schema_v9_sql[] =
 
 /*
  * Version 10's indexes, as schema.sql creates them (issue 29: reads of one sweep, and of recommend's labels,
- * without a scan of every run). This block is version 10's own: nothing else of 9 -> 10 is in it.
+ * without a scan of every run).
  */
 static const char schema_v10_indexes_sql[] =
 	"CREATE INDEX runs_by_sweep ON runs (sweep_id, point, replication);"
 	"CREATE INDEX sweeps_by_name ON sweeps (name);"
 	"CREATE INDEX labels_by_key ON labels (key, value);";
+
+/*
+ * Version 10's tables, as schema.sql creates them (issue 29, inputs that cannot mix): run_inputs and
+ * run_claims. The 9 -> 10 step runs both blocks.
+ */
+static const char schema_v10_inputs_sql[] =
+	"CREATE TABLE run_inputs (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, seq INTEGER NOT NULL, "
+	"path TEXT NOT NULL, content_hash TEXT NOT NULL, bytes INTEGER NOT NULL, PRIMARY KEY (run_id, seq)) "
+	"WITHOUT ROWID;"
+	"CREATE TABLE run_claims (run_id INTEGER PRIMARY KEY, sweep_id INTEGER NOT NULL REFERENCES sweeps ON "
+	"DELETE CASCADE, host TEXT NOT NULL, pid INTEGER NOT NULL, pid_start TEXT NOT NULL, claimed_at TEXT NOT "
+	"NULL);";
 
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
@@ -195,7 +209,9 @@ static const char schema_v10_indexes_sql[] =
  *   6 -> 7  the table hours was created (empty: earlier runs recorded no hourly latency).
  *   7 -> 8  samples gained the column instances_training_plan (NULL in earlier rows: no training plans).
  *   8 -> 9  the table type_samples was created (empty: earlier runs recorded no samples by type).
- *   9 -> 10 the indexes runs_by_sweep, sweeps_by_name and labels_by_key were created (no row changes).
+ *   9 -> 10 the indexes runs_by_sweep, sweeps_by_name and labels_by_key were created (no row changes);
+ *           and the tables run_inputs and run_claims were created (empty: earlier runs recorded no input files;
+ *           a resume runs again those whose scenario names a file, their keys having changed).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -222,6 +238,9 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 	/* 9 -> 10, issue 29: indexes only (kept as its own step, apart from any other change of version 10) */
 	if (status == STATUS_OK && from < 10)
 		status = store_exec(st, schema_v10_indexes_sql, d, what);
+	/* 9 -> 10, issue 29 (inputs that cannot mix): run_inputs and run_claims */
+	if (status == STATUS_OK && from < 10)
+		status = store_exec(st, schema_v10_inputs_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)

@@ -5,6 +5,7 @@
  */
 #include <assert.h>
 #include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "scenario.h"
 #include "status.h"
 #include "store_private.h"
 
@@ -55,24 +57,88 @@ static void fnv128_hex(const struct fnv128 *h, char out[33])
 	snprintf(out, 33, "%016" PRIx64 "%016" PRIx64, h->hi, h->lo);
 }
 
+/* The run key's hash before it is written out: store_run_key() and store_run_key_inputs() share it. */
+static void run_key_start(struct fnv128 *h, const char *scenario_text, const char *overrides, uint64_t seed)
+{
+	char num[24];
+
+	fnv128_init(h);
+	if (scenario_text)
+		fnv128_add(h, scenario_text, strlen(scenario_text));
+	fnv128_add(h, "", 1);
+	if (overrides)
+		fnv128_add(h, overrides, strlen(overrides));
+	fnv128_add(h, "", 1);
+	snprintf(num, sizeof num, "%" PRIu64, seed);
+	fnv128_add(h, num, strlen(num));
+}
+
 void store_run_key(const char *scenario_text, const char *overrides, uint64_t seed, char out[33])
 {
 	struct fnv128 h;
-	char num[24];
 
-	fnv128_init(&h);
-	if (scenario_text)
-		fnv128_add(&h, scenario_text, strlen(scenario_text));
-	fnv128_add(&h, "", 1);
-	if (overrides)
-		fnv128_add(&h, overrides, strlen(overrides));
-	fnv128_add(&h, "", 1);
-	snprintf(num, sizeof num, "%" PRIu64, seed);
-	fnv128_add(&h, num, strlen(num));
+	run_key_start(&h, scenario_text, overrides, seed);
 	fnv128_hex(&h, out);
 }
 
-void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, char out[33])
+void store_run_key_inputs(const char *scenario_text, const char *overrides, uint64_t seed,
+			  const struct store_input *in, int n, char out[33])
+{
+	struct fnv128 h;
+
+	run_key_start(&h, scenario_text, overrides, seed);
+	for (int i = 0; i < n; i++) {
+		fnv128_add(&h, "", 1);
+		fnv128_add(&h, in[i].hash, strlen(in[i].hash));
+	}
+	fnv128_hex(&h, out);
+}
+
+#define HASH_BLOCK 65536  /* bytes read at a time: a trace of any size is hashed in this much memory */
+
+int store_file_hash(const char *path, struct store_input *in, struct diag *d)
+{
+	unsigned char *buf = malloc(HASH_BLOCK);
+	struct fnv128 h;
+	FILE *f;
+	size_t got;
+	int rc = STATUS_OK;
+
+	if (!buf)
+		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory (while hashing the file)", path);
+	if (!(f = fopen(path, "rb"))) {
+		rc = diag_fail(d, STATUS_ENOENT, "%s: cannot open: %s (while hashing a file the scenario names)", path,
+			       strerror(errno));
+		goto out_free;
+	}
+	fnv128_init(&h);
+	in->bytes = 0;
+	while ((got = fread(buf, 1, HASH_BLOCK, f)) > 0) {
+		fnv128_add(&h, buf, got);
+		in->bytes += (int64_t)got;
+	}
+	if (ferror(f))
+		rc = diag_fail(d, STATUS_ENOENT, "%s: cannot read: %s (while hashing a file the scenario names)", path,
+			       strerror(errno));
+	fclose(f);
+	fnv128_hex(&h, in->hash);
+out_free:
+	free(buf);
+	return rc;
+}
+
+int store_inputs_hash(const struct scenario *sc, struct store_input *in, struct diag *d)
+{
+	for (int i = 0; i < sc->inputs.n; i++) {
+		int rc = store_file_hash(sc->inputs.path[i], &in[i], d);
+		if (rc != STATUS_OK)
+			return rc;
+	}
+	return STATUS_OK;
+}
+
+void store_sweep_key(const char *const *run_keys, int nruns, const char *file_text, const char *name,
+		     char out[33])
 {
 	struct fnv128 h;
 
@@ -81,6 +147,10 @@ void store_sweep_key(const char *const *run_keys, int nruns, const char *file_te
 		fnv128_add(&h, run_keys[i], strlen(run_keys[i]));
 	if (file_text)
 		fnv128_add(&h, file_text, strlen(file_text));
+	if (name) {
+		fnv128_add(&h, "", 1);
+		fnv128_add(&h, name, strlen(name));
+	}
 	fnv128_hex(&h, out);
 }
 
@@ -424,6 +494,36 @@ static int sweep_params_insert(struct store *st, const struct registration *reg,
 	return status;
 }
 
+/*
+ * A database holds one sweep of a name: a sweep of this name with another key (the sweep file edited, or
+ * the scenarios it runs) is refused, naming the one there and the ways on.
+ */
+static int name_free(struct store *st, const struct store_sweep *sw, struct diag *d, const char *what)
+{
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT sweep_id, coalesce(file_path, ''), created_at FROM main.sweeps "
+			     "WHERE name = ?1 ORDER BY sweep_id LIMIT 1", &stmt, d, what);
+	int rc;
+
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_text(stmt, 1, sw->name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		status = diag_fail(d, STATUS_EUSAGE, "%s: already holds a sweep named %s (sweep %lld, from %s, "
+				   "registered %s) of another sweep file or other scenarios; a database holds one sweep "
+				   "of a name: run the file as it was to resume that one, or store this one under a new "
+				   "name with --name NEW (or in another --db)", st->path, sw->name,
+				   (long long)sqlite3_column_int64(stmt, 0),
+				   *(const char *)sqlite3_column_text(stmt, 1) ? (const char *)sqlite3_column_text(stmt, 1)
+									       : "no file",
+				   (const char *)sqlite3_column_text(stmt, 2));
+	else if (rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
 static int register_body(struct store *st, void *arg, struct diag *d)
 {
 	static const char what[] = "registering a sweep";
@@ -433,7 +533,9 @@ static int register_body(struct store *st, void *arg, struct diag *d)
 
 	if (status != STATUS_OK || found)
 		return status;
-	status = sweep_insert(st, reg, d, what);
+	status = name_free(st, reg->sw, d, what);
+	if (status == STATUS_OK)
+		status = sweep_insert(st, reg, d, what);
 	if (status == STATUS_OK)
 		status = sweep_params_insert(st, reg, d, what);
 	if (status == STATUS_OK)
@@ -540,4 +642,193 @@ int store_record_failure(struct store *st, const struct store_run_tag *tag, cons
 	if (status == STATUS_OK)
 		st->last_run_id = f.run_id;
 	return status;
+}
+
+int store_sweep_keys(struct store *st, int64_t sweep_id, int nruns, char (*keys)[33], struct diag *d)
+{
+	static const char what[] = "reading the run keys of a sweep";
+	sqlite3_stmt *stmt;
+	int status, rc;
+
+	for (int i = 0; i < nruns; i++)
+		keys[i][0] = '\0';
+	status = prepare(st, "SELECT r.run_id - s.run_id_base, r.run_key FROM main.runs AS r JOIN main.sweeps AS s "
+			 "ON s.sweep_id = r.sweep_id WHERE s.sweep_id = ?1 AND r.status = 'ok' AND "
+			 "r.run_id BETWEEN s.run_id_base AND s.run_id_base + ?2 - 1", &stmt, d, what);
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_int64(stmt, 1, sweep_id);
+	sqlite3_bind_int(stmt, 2, nruns);
+	while ((rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		int64_t i = sqlite3_column_int64(stmt, 0);
+		const char *key = (const char *)sqlite3_column_text(stmt, 1);
+		if (i >= 0 && i < nruns)
+			snprintf(keys[i], 33, "%s", key ? key : "-");  /* a run of version 2 has none: never equal */
+	}
+	if (rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+int store_run_input_hash(struct store *st, int64_t run_id, const char *path, char hash[33], struct diag *d)
+{
+	static const char what[] = "reading the input files of a run";
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT content_hash FROM main.run_inputs WHERE run_id = ?1 AND path = ?2 "
+			     "ORDER BY seq LIMIT 1", &stmt, d, what);
+	int rc;
+
+	if (status != STATUS_OK)
+		return status;
+	hash[0] = '\0';
+	sqlite3_bind_int64(stmt, 1, run_id);
+	sqlite3_bind_text(stmt, 2, path, -1, SQLITE_STATIC);
+	rc = sqlite3_step(stmt);
+	if (rc == SQLITE_ROW)
+		snprintf(hash, 33, "%s", (const char *)sqlite3_column_text(stmt, 0));
+	else if (rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+/* The runs to delete, for the transaction. */
+struct deletion {
+	const int64_t *run_ids;
+	int n;
+};
+
+static int delete_body(struct store *st, void *arg, struct diag *d)
+{
+	static const char what[] = "deleting runs whose input files changed";
+	const struct deletion *del = arg;
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "DELETE FROM main.runs WHERE run_id = ?1", &stmt, d, what);
+
+	for (int i = 0; i < del->n && status == STATUS_OK; i++) {
+		sqlite3_bind_int64(stmt, 1, del->run_ids[i]);
+		if (sqlite3_step(stmt) != SQLITE_DONE)
+			status = store_db_error(st, d, what);
+		sqlite3_reset(stmt);
+	}
+	if (stmt)
+		sqlite3_finalize(stmt);
+	return status;
+}
+
+int store_delete_runs(struct store *st, const int64_t *run_ids, int n, struct diag *d)
+{
+	struct deletion del = { run_ids, n };
+
+	return store_write_txn(st, delete_body, &del, d, "deleting runs whose input files changed");
+}
+
+/* A claim to take, and what came of it. */
+struct claim {
+	const struct store_claimant *me;
+	int64_t sweep_id, run_id;
+	enum store_claim result;  /* out */
+	char *who;                /* out: "HOST:PID" of a live claim (STORE_CLAIM_TAKEN), 96 bytes */
+};
+
+/* Is the claim row (host, pid, start) this process's, or one the claimant takes for live? */
+static bool claim_held(const struct store_claimant *me, const char *host, int64_t pid, const char *start)
+{
+	if (strcmp(host, me->host) == 0 && pid == me->pid && strcmp(start, me->pid_start) == 0)
+		return false;  /* our own: taken again */
+	return me->alive(me, host, pid, start);
+}
+
+static int claim_body(struct store *st, void *arg, struct diag *d)
+{
+	static const char what[] = "claiming a run of a sweep";
+	struct claim *c = arg;
+	char status_text[16];
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT (SELECT status FROM main.runs WHERE run_id = ?1), host, pid, pid_start "
+			     "FROM (SELECT 1) LEFT JOIN main.run_claims ON run_id = ?1", &stmt, d, what);
+	int rc;
+
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_int64(stmt, 1, c->run_id);
+	if ((rc = sqlite3_step(stmt)) != SQLITE_ROW) {
+		status = store_db_error(st, d, what);
+		sqlite3_finalize(stmt);
+		return status;
+	}
+	snprintf(status_text, sizeof status_text, "%s",
+		 sqlite3_column_type(stmt, 0) == SQLITE_NULL ? "" : (const char *)sqlite3_column_text(stmt, 0));
+	c->result = STORE_CLAIMED;
+	if (strcmp(status_text, "ok") == 0) {
+		c->result = STORE_CLAIM_DONE;
+	} else if (sqlite3_column_type(stmt, 1) != SQLITE_NULL) {
+		const char *host = (const char *)sqlite3_column_text(stmt, 1);
+		int64_t pid = sqlite3_column_int64(stmt, 2);
+		const char *start = (const char *)sqlite3_column_text(stmt, 3);
+		if (claim_held(c->me, host, pid, start)) {
+			c->result = STORE_CLAIM_TAKEN;
+			snprintf(c->who, 96, "%s:%lld", host, (long long)pid);
+		}
+	}
+	sqlite3_finalize(stmt);
+	if (c->result != STORE_CLAIMED)
+		return STATUS_OK;
+	status = prepare(st, "INSERT OR REPLACE INTO main.run_claims (run_id, sweep_id, host, pid, pid_start, "
+			 "claimed_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &stmt, d, what);
+	if (status == STATUS_OK) {
+		char now[32];
+		store_now(now);
+		sqlite3_bind_int64(stmt, 1, c->run_id);
+		sqlite3_bind_int64(stmt, 2, c->sweep_id);
+		sqlite3_bind_text(stmt, 3, c->me->host, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(stmt, 4, c->me->pid);
+		sqlite3_bind_text(stmt, 5, c->me->pid_start, -1, SQLITE_STATIC);
+		sqlite3_bind_text(stmt, 6, now, -1, SQLITE_TRANSIENT);
+		status = step_done(st, stmt, d, what);
+	}
+	return status;
+}
+
+int store_claim_run(struct store *st, const struct store_claimant *me, int64_t sweep_id, int64_t run_id,
+		    enum store_claim *result, char who[96], struct diag *d)
+{
+	struct claim c = { me, sweep_id, run_id, STORE_CLAIMED, who };
+	int status;
+
+	who[0] = '\0';
+	status = store_write_txn(st, claim_body, &c, d, "claiming a run of a sweep");
+	*result = c.result;
+	return status;
+}
+
+int store_sweep_claimed(struct store *st, const struct store_claimant *me, int64_t sweep_id, char who[96],
+			struct diag *d)
+{
+	static const char what[] = "reading who runs a sweep";
+	sqlite3_stmt *stmt;
+	int status = prepare(st, "SELECT DISTINCT host, pid, pid_start FROM main.run_claims WHERE sweep_id = ?1",
+			     &stmt, d, what);
+	int rc;
+
+	who[0] = '\0';
+	if (status != STATUS_OK)
+		return status;
+	sqlite3_bind_int64(stmt, 1, sweep_id);
+	while (!who[0] && (rc = sqlite3_step(stmt)) == SQLITE_ROW) {
+		const char *host = (const char *)sqlite3_column_text(stmt, 0);
+		int64_t pid = sqlite3_column_int64(stmt, 1);
+		if (claim_held(me, host, pid, (const char *)sqlite3_column_text(stmt, 2)))
+			snprintf(who, 96, "%s:%lld", host, (long long)pid);
+	}
+	if (!who[0] && rc != SQLITE_DONE)
+		status = store_db_error(st, d, what);
+	sqlite3_finalize(stmt);
+	return status;
+}
+
+bool store_disk_full(const struct store *st)
+{
+	return st->disk_full;
 }

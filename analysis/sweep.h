@@ -16,6 +16,20 @@
  * Workers die with the parent (PR_SET_PDEATHSIG), so `kill -9` of the sweep stops everything; every run in
  * the database is whole, and a later sweep_run() with resume set runs exactly the missing ones.
  *
+ * Inputs that cannot mix: with resume set, the runs stored 'ok' whose run key differs from the key their
+ * point's scenario has now (a file it names changed: store_run_key_inputs) are deleted before anything runs
+ * and run again, each reason told on `err` ("gpucap: sweep NAME: FILE changed since run N was stored (and
+ * K more runs): running them again ..."), so a point never holds results of two versions of an input. A
+ * sweep whose name the database holds for another sweep is refused (store_sweep_register); `name` stores it
+ * under another name.
+ *
+ * Several processes, one sweep: a worker claims each run before it runs it (store_claim_run, as this
+ * process: host, pid, start time); a run stored 'ok' or claimed by another live process is left to it
+ * (counted in others). Without resume, a database that holds runs of the sweep is refused unless another
+ * live process holds claims of it: this one joins (a line on `err`). A store that finds its disk full
+ * stops the sweep: no run is handed out after it, the workers end after the run they are on, and
+ * sweep_run() returns STATUS_EDB with the store's message and how to go on.
+ *
  * Progress goes to `out` (one line per finished run: "run I point P rep R ok" or "... failed: MESSAGE") or,
  * when `tty` is set, to `tty` as one line rewritten in place; `quiet` prints neither. The summary line is
  * always printed to `out`. Errors that stop the sweep (a bad base scenario, a database that cannot be
@@ -40,6 +54,9 @@ struct sweep_opts {
 	FILE *out;        /* progress lines and the summary (stdout), borrowed */
 	FILE *tty;        /* if not NULL, the one progress line goes here instead (a terminal), borrowed */
 	bool force;       /* --force: a run may add more than STORE_RUN_BYTES_MAX (store_limit.h) */
+	FILE *err;        /* why stored runs are run again on a resume (stderr); NULL: not told, borrowed */
+	const char *name; /* --name: the name the sweep is stored under when it is not its file's (sf->name is set to
+	                     it too); it enters the sweep key (store_sweep_key); NULL: the file's name */
 };
 
 struct sweep_result {
@@ -47,13 +64,16 @@ struct sweep_result {
 	int ok;       /* run now, status 'ok' */
 	int failed;   /* run now and failed (recorded as 'failed', or lost with a worker that died) */
 	int skipped;  /* already 'ok' in the database */
+	int others;   /* left to another sweep process of the same sweep (claimed or stored by it meanwhile) */
+	int unrun;    /* not run: the sweep stopped on a full disk before handing them out */
 };
 
 /*
  * Run the sweep sf (borrowed) as o says. Returns STATUS_OK when the sweep went through (failed runs
  * included: see res->failed), STATUS_EINPUT when the base scenario with `set` does not load, STATUS_EUSAGE
- * when the database already holds runs of this sweep and o->resume is not set, STATUS_EDB/ENOMEM/EINTERNAL
- * otherwise; *res is filled in every case.
+ * when the database already holds runs of this sweep and o->resume is not set (and no live process runs
+ * it), or holds another sweep of its name, STATUS_EDB on a full disk (the sweep stopped), STATUS_EDB/ENOMEM/
+ * EINTERNAL otherwise; *res is filled in every case.
  */
 int sweep_run(const struct sweepfile *sf, const struct sweep_opts *o, struct sweep_result *res,
 	      struct diag *d);

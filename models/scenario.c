@@ -184,6 +184,22 @@ int scenario_load_required(struct load *l, const struct scenario_yaml_ref *map, 
 	return out->node ? STATUS_OK : scenario_yaml_missing(&l->y, map, key, what);
 }
 
+/* Record a file the scenario names in sc.inputs (once: a price trace shared by two entries is one input). */
+static int input_add(struct load *l, const char *path)
+{
+	char (*grown)[SCENARIO_PATH_MAX];
+
+	for (int i = 0; i < l->sc.inputs.n; i++)
+		if (strcmp(l->sc.inputs.path[i], path) == 0)
+			return STATUS_OK;
+	grown = realloc(l->sc.inputs.path, (size_t)(l->sc.inputs.n + 1) * sizeof *grown);
+	if (!grown)
+		return diag_at(l->y.d, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory while reading the scenario");
+	l->sc.inputs.path = grown;
+	snprintf(grown[l->sc.inputs.n++], SCENARIO_PATH_MAX, "%s", path);
+	return STATUS_OK;
+}
+
 int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *buf)
 {
 	const char *slash = l->path ? strrchr(l->path, '/') : NULL;
@@ -199,7 +215,7 @@ int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *
 	if (n >= SCENARIO_PATH_MAX)
 		return scenario_yaml_fail(&l->y, r, "the path, resolved against the scenario's folder, is %d "
 					  "bytes; expected at most %d", n, SCENARIO_PATH_MAX - 1);
-	return STATUS_OK;
+	return input_add(l, buf);
 }
 
 /*
@@ -858,6 +874,7 @@ void scenario_fini(struct scenario *sc)
 	free(sc->path);
 	free(sc->text);
 	free(sc->overrides);
+	free(sc->inputs.path);
 	free(sc->warnings);
 	free(sc->jobs.list);
 	for (int i = 0; sc->models && i < sc->nmodels; i++)

@@ -20,10 +20,10 @@
  * durations either as numbers of seconds or as strings with a unit ("90s", "15m", "36h", "7d", "500ms"), and
  * times as ISO-8601 UTC ("2026-12-01T00:00:00Z").
  *
- * The struct owns its texts (path, text, overrides, warnings) and the traces a fleet entry names (spot
- * prices, availability), which are read and checked while loading, so a malformed trace is bad input
- * like a malformed key and a run never starts on one. scenario_fini() frees all of it; do not copy a
- * loaded struct by value (the copies would share those buffers).
+ * The struct owns its texts (path, text, overrides, warnings), the list of the files it names (inputs) and
+ * the traces a fleet entry names (spot prices, availability), which are read and checked while loading, so a
+ * malformed trace is bad input like a malformed key and a run never starts on one. scenario_fini() frees all
+ * of it; do not copy a loaded struct by value (the copies would share those buffers).
  */
 #ifndef GPUCAP_SCENARIO_H
 #define GPUCAP_SCENARIO_H
@@ -756,6 +756,13 @@ struct scenario {
 	char *path;       /* the file loaded, owned; NULL for scenario_parse_string */
 	char *text;       /* the file's full text as read, owned */
 	char *overrides;  /* the --set overrides, one per line, owned; "" when none */
+	/* The files the scenario names (traces, jobs CSVs, price and availability traces), as resolved, in the
+	 * order the loader met them, each once: owned, NULL when none. The results store hashes their content
+	 * into the run key (store.h), so that a run is known to be stale when one of them changes. */
+	struct {
+		char (*path)[SCENARIO_PATH_MAX];
+		int n;
+	} inputs;
 };
 
 /*

@@ -83,7 +83,8 @@ int scenario_load_required(struct load *l, const struct scenario_yaml_ref *map, 
 
 /*
  * The path at r into buf (SCENARIO_PATH_MAX bytes), resolved against the scenario file's folder: an absolute
- * path, or any path when the scenario has no file (scenario_parse_string), is kept as written.
+ * path, or any path when the scenario has no file (scenario_parse_string), is kept as written. The resolved
+ * path is recorded in sc.inputs (scenario.h): every file a scenario names is read through here.
  */
 int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *buf);
 

@@ -24,7 +24,8 @@ static const char compare_usage[] =
 	"baseline: the paired difference over the runs with the same seeds (common random numbers) and the\n"
 	"unpaired (Welch) difference, each with its interval and marked significant when it excludes 0; and the\n"
 	"Pareto front of mean cost per month against mean violation rate. Runs that failed are left out (and\n"
-	"counted). The database is only read.\n"
+	"counted); a sweep point with fewer ok runs than the sweep's replications is flagged as short (\"3 of 5\n"
+	"replications\") in every format. The database is only read.\n"
 	"\n"
 	"  RUN              a run id (an integer)\n"
 	"  SWEEP            a sweep's name: all its points\n"
@@ -98,11 +99,15 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 		return cmd_exit_code(rc);
 	}
-	for (int i = 0; i < c.npoints; i++)
-		if (c.points[i].nfailed)
+	for (int i = 0; i < c.npoints; i++) {
+		const struct compare_point *p = &c.points[i];
+		if (p->nfailed)
 			fprintf(stderr, "gpucap: warning: %s: %d of its %d runs failed; compared on the %d ok\n",
-				c.points[i].id, c.points[i].nfailed, c.points[i].nfailed + c.points[i].nruns,
-				c.points[i].nruns);
+				p->id, p->nfailed, p->nfailed + p->nruns, p->nruns);
+		if (p->nruns + p->nfailed < p->nreps)  /* runs missing: a sweep killed or still running */
+			fprintf(stderr, "gpucap: warning: %s: short, %d of %d replications (`gpucap sweep --resume` "
+				"runs the missing ones)\n", p->id, p->nruns, p->nreps);
+	}
 	rc = format == 'j' ? compare_print_json(&c, stdout)
 	     : format == 'c' ? compare_print_csv(&c, stdout)
 	     : format == 'm' ? compare_print_md(&c, stdout) : compare_print_table(&c, stdout);

@@ -1,7 +1,7 @@
 /*
- * cmd_sweep: `gpucap sweep FILE [--db DB] [--jobs N] [--resume] [--shard K/N] [--shard-count N] [--check]
- * [--quiet]`. The options and the shard's environment are read here; the sweep file is analysis/sweepfile.c
- * and the runner analysis/sweep.c.
+ * cmd_sweep: `gpucap sweep FILE [--db DB] [--jobs N] [--resume] [--name NAME] [--shard K/N] [--shard-count N]
+ * [--check] [--quiet]`. The options and the shard's environment are read here; the sweep file is
+ * analysis/sweepfile.c and the runner analysis/sweep.c.
  */
 #include <getopt.h>
 #include <limits.h>
@@ -21,15 +21,19 @@
 #define SHARDS_MAX 1000000
 
 static const char sweep_usage[] =
-	"usage: gpucap sweep FILE [--db FILE] [--jobs N] [--resume] [--shard K/N] [--shard-count N] [--check]\n"
-	"                         [--force] [--quiet]\n"
+	"usage: gpucap sweep FILE [--db FILE] [--jobs N] [--resume] [--name NAME] [--shard K/N] [--shard-count N]\n"
+	"                         [--check] [--force] [--quiet]\n"
 	"\n"
 	"Run every point x replication of the sweep FILE (YAML: name, base, replications, set, and one of\n"
 	"grid, zip or sample; see README.md, \"Sweeps\") and store each run in an SQLite file.\n"
 	"\n"
 	"  --db FILE        results database (default results.sqlite; with a shard, NAME-shard-K-of-N.sqlite)\n"
 	"  --jobs N         worker processes (default 1); the results do not depend on N\n"
-	"  --resume         run only the runs the database does not hold yet (after a crash or kill)\n"
+	"  --resume         run only the runs the database does not hold yet (after a crash or kill); stored\n"
+	"                   runs whose input files (traces, jobs CSVs, price traces) changed since are\n"
+	"                   replaced: run again, with a line on stderr naming the file\n"
+	"  --name NAME      store the sweep under NAME instead of the file's name: (a database holds one sweep\n"
+	"                   of a name; an edited sweep file under a used name is refused without it)\n"
 	"  --shard K/N      run only shard K of N (1 <= K <= N): the runs whose index i has i % N == K - 1;\n"
 	"                   without it, taken from GPUCAP_SHARD=K/N, or from SLURM_ARRAY_TASK_ID (K = ID -\n"
 	"                   SLURM_ARRAY_TASK_MIN + 1, N = SLURM_ARRAY_TASK_COUNT), or from JOB_COMPLETION_INDEX\n"
@@ -43,6 +47,9 @@ static const char sweep_usage[] =
 	"\n"
 	"Progress: on a terminal, one line on stderr (runs done, failed, elapsed, ETA); otherwise one line per\n"
 	"finished run on stdout: \"run I point P rep R ok\" or \"run I point P rep R failed: MESSAGE\".\n"
+	"Several sweep processes of one file on one database share the work: each run is claimed before it runs,\n"
+	"so none is run twice; a process that finds the sweep begun by a live one joins it without --resume.\n"
+	"A full disk stops the sweep (exit 1, the runs stored before it kept): free space, then --resume.\n"
 	"Exit codes: 0 every run ok (or, with --check, every point valid), 1 some runs failed, 2 bad sweep\n"
 	"file, invalid points with --check, or usage. A key set or swept twice, however written (fleet.00.count\n"
 	"is fleet.0.count), is a bad sweep file; so is a FILE that is not a regular file (a FIFO: not read).\n";
@@ -50,6 +57,7 @@ static const char sweep_usage[] =
 struct sweep_args {
 	const char *file;
 	const char *db;
+	const char *name;
 	int jobs, shard_k, shard_n, shard_count;
 	bool resume, check, quiet, force;
 	char db_buf[PATH_MAX];
@@ -68,6 +76,13 @@ static bool parse_count(const char *s, long lo, long hi, int *out)
 		return false;
 	*out = (int)v;
 	return true;
+}
+
+/* A sweep name as a sweep file's `name:` may be (analysis/sweepfile.c). */
+static bool name_ok(const char *s)
+{
+	return *s && strlen(s) < SWEEPFILE_NAME_MAX && s[0] != '.' && s[0] != '-' &&
+	       strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") == strlen(s);
 }
 
 /* "K/N" with 1 <= K <= N. */
@@ -154,7 +169,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 		{ "resume", no_argument, NULL, 'r' },       { "shard", required_argument, NULL, 's' },
 		{ "shard-count", required_argument, NULL, 'n' }, { "check", no_argument, NULL, 'c' },
 		{ "quiet", no_argument, NULL, 'q' },        { "help", no_argument, NULL, 'h' },
-		{ "force", no_argument, NULL, 'f' },
+		{ "force", no_argument, NULL, 'f' },        { "name", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool shard_given = false;
@@ -168,6 +183,15 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd': a->db = optarg; break;
+		case 'N':
+			if (!name_ok(optarg)) {
+				fprintf(stderr, "gpucap sweep: --name '%s': expected 1 to %d letters, digits, '.', '_' or "
+					"'-', not starting with '.' or '-' (as a sweep file's name:)\n", optarg,
+					SWEEPFILE_NAME_MAX - 1);
+				return -1;
+			}
+			a->name = optarg;
+			break;
 		case 'r': a->resume = true; break;
 		case 'c': a->check = true; break;
 		case 'q': a->quiet = true; break;
@@ -231,14 +255,20 @@ int cmd_sweep(int argc, char **argv)
 			printf("sweep %s: %d points, %d invalid\n", sf.name, sf.npoints, ninvalid);
 		goto out_sweepfile;
 	}
+	if (a.name)
+		snprintf(sf.name, sizeof sf.name, "%s", a.name);  /* the name everything shows; the key says it */
 	if (!a.db && a.shard_n > 1) {
 		snprintf(a.db_buf, sizeof a.db_buf, "%s-shard-%d-of-%d.sqlite", sf.name, a.shard_k, a.shard_n);
 		a.db = a.db_buf;
 	}
 	struct sweep_opts o = { a.db ? a.db : "results.sqlite", a.jobs, a.resume, a.shard_k, a.shard_n, a.quiet,
-				stdout, isatty(STDERR_FILENO) ? stderr : NULL, a.force };
+				stdout, isatty(STDERR_FILENO) ? stderr : NULL, a.force, stderr, a.name };
 	rc = sweep_run(&sf, &o, &res, &d);
-	if (rc == STATUS_OK)
+	if (rc == STATUS_OK && res.others)
+		printf("sweep %s: %d runs%s: %d ok, %d failed, %d skipped (already done), %d run by another process; "
+		       "database %s\n", sf.name, res.total, a.shard_n > 1 ? " in this shard" : "", res.ok, res.failed,
+		       res.skipped, res.others, o.db);
+	else if (rc == STATUS_OK)
 		printf("sweep %s: %d runs%s: %d ok, %d failed, %d skipped (already done); database %s\n", sf.name,
 		       res.total, a.shard_n > 1 ? " in this shard" : "", res.ok, res.failed, res.skipped, o.db);
 out_sweepfile:

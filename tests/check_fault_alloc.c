@@ -5,7 +5,8 @@
  * generator it asks GSL for, goes through the wrappers below, which can fail the N-th one. Only gpucap's objects are wrapped: allocations inside SQLite, GSL, libfyaml, libcsv
  * and libc (strdup, getline) are not, so those libraries' own out-of-memory paths are not exercised here.
  *
- * For N = 1, 2, ... the test loads a short scenario (Spot with interruptions and reclaims, a Capacity Block,
+ * For N = 1, 2, ... the test loads a short scenario (Spot with interruptions and reclaims, Spot replaying an
+ * availability trace (a file the run hashes into its key and records in run_inputs), a Capacity Block,
  * target tracking, 4 hours), opens a results file that already holds one run, and runs it, as `gpucap run`
  * does, with the N-th allocation failing. Every N must end either with STATUS_ENOMEM and "out of memory" in
  * the message, the results file byte for byte as it was, and every block gpucap allocated freed again; or,
@@ -147,7 +148,13 @@ static void arm(long n)
 
 /* ---- the run --------------------------------------------------------------------------------------- */
 
-static const char *scenario_text =
+/* A second Spot entry's availability trace (a file the scenario names, hashed into the run key and stored
+ * in run_inputs). */
+static const char avail_trace[] =
+	"{\"metadata\": {\"gap_seconds\": 3600}, \"data\": [2, 2, 0, 1, 2, 2]}\n";
+
+/* The scenario, with %s for the availability trace's path. */
+static const char *scenario_format =
 	"name: fault-alloc\n"
 	"seed: 7\n"
 	"start: 2026-12-01T10:00:00Z\n"
@@ -162,8 +169,11 @@ static const char *scenario_text =
 	"  - {option: spot, max: 4, interruptions_per_hour: 0.5, reclaims_per_day: 12, reclaim_fraction: 1.0,\n"
 	"     outage_mean_s: 20m}\n"
 	"  - {option: capacity_block, start: 2026-12-01T11:30:00Z, duration: 1d, count: 1, usd_per_h: 39.33}\n"
+	"  - {option: spot, max: 2, availability_trace: %s}\n"
 	"  - {option: on_demand, max: 4}\n"
 	"autoscaling: {policy: target_tracking, target: 0.5, min: 1, max: 6, scale_in_cooldown_s: 300}\n";
+
+static char scenario_text[4096];  /* scenario_format with the trace's path */
 
 /* Load, open, run and close as `gpucap run` does (sim/cmd_run.c); the status, the message in *d. */
 static int run_once(const char *db, struct diag *d)
@@ -237,8 +247,11 @@ START_TEST(every_allocation_fails_cleanly)
 	long n, last_failed = 0;
 	int rc;
 
+	char *trace = test_write_file("avail.json", avail_trace);
+
+	snprintf(scenario_text, sizeof scenario_text, scenario_format, trace);
 	remove(db);
-	ck_assert_int_eq(run_once(db, &d), STATUS_OK);  /* the earlier run the file holds */
+	ck_assert_msg(run_once(db, &d) == STATUS_OK, "%s", d.msg);  /* the earlier run the file holds */
 	before = slurp(db, &nbefore);
 	for (n = 1;; n++) {
 		long live0 = live;
@@ -271,6 +284,7 @@ START_TEST(every_allocation_fails_cleanly)
 	ck_assert_int_ge(last_failed, 20);
 	__real_free(before);
 	test_remove_file(db);
+	test_remove_file(trace);
 }
 END_TEST
 

@@ -703,6 +703,35 @@ START_TEST(version_9_file_is_migrated)
 END_TEST
 
 /*
+ * Version 9 -> 10. A version-9 file made by the schema of that time (tests/data/store/schema_v9.sql, frozen)
+ * with one run of a scenario that names a trace: migrated, it has the shape of a new file (run_inputs and
+ * run_claims included), version 10, its run as it was with no input files recorded (a version-9 build
+ * recorded none), and deleting the run cascades to the new table.
+ */
+START_TEST(version_9_file_is_migrated)
+{
+	static const char run[] =
+		"INSERT INTO runs VALUES (1, 'traced', 's.yaml', 'name: traced\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.9.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, 'k', NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);";
+	char *path = file_of_version(9, run);
+
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name IN ('run_inputs', "
+				   "'run_claims')"), 0);
+	free(assert_migrates_like_new(path, NULL));
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_inputs"), 0);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_claims"), 0);
+	ck_assert_double_eq_tol(query_double(path, "SELECT value FROM metrics WHERE name = 'cost_total_usd'"), 1000,
+				TOL);
+	raw_exec(path, "PRAGMA foreign_keys = ON; INSERT INTO run_inputs VALUES (1, 1, 't.csv', 'h', 3); "
+		 "DELETE FROM runs WHERE run_id = 1");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_inputs"), 0);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
  * ci95 for n > 31 uses 1.96 (t975 stops at df 30): 32 runs of one point with the values 0 and 1 alternating
  * have mean 0.5, stddev sqrt(32 x 0.25 / 31) = 0.5080005, ci95 = 1.96 x 0.5080005 / sqrt(32) = 0.176013; 31
  * runs (df 30: the table's last row, t = 2.042272) of 16 zeros and 15 ones have mean 15/31 and stddev

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "merge.h"
 #include "status.h"
@@ -24,9 +25,9 @@ START_TEST(hash_is_fnv1a_128)
 {
 	char key[33];
 
-	store_sweep_key(NULL, 0, "a", key);
+	store_sweep_key(NULL, 0, "a", NULL, key);
 	ck_assert_str_eq(key, "d228cb696f1a8caf78912b704e4a8964");
-	store_sweep_key(NULL, 0, "", key);
+	store_sweep_key(NULL, 0, "", NULL, key);
 	ck_assert_str_eq(key, "6c62272e07bb014262b821756295c58d");  /* the offset basis: no byte hashed */
 }
 END_TEST
@@ -153,16 +154,244 @@ START_TEST(sweep_register_is_idempotent)
 END_TEST
 
 /*
+ * The run key of a run that names files: with none, store_run_key()'s key exactly (existing databases keep
+ * their keys); with one, the hash continued with NUL and the file's content hash (computed independently,
+ * Python as above: "name: a\n" \0 "seed=1\n" \0 "42" \0 "d228cb696f1a8caf78912b704e4a8964" ->
+ * 4a0e0e9a814d6024d6eace62b9c31c09); another content gives another key.
+ */
+START_TEST(run_key_covers_input_files)
+{
+	struct store_input in[1] = { { "d228cb696f1a8caf78912b704e4a8964", 1 } };
+	char k0[33], k1[33], k2[33];
+
+	store_run_key_inputs("name: a\n", "seed=1\n", 42, NULL, 0, k0);
+	ck_assert_str_eq(k0, "b78914c8a95585b525bb5cda560b51fe");
+	store_run_key_inputs("name: a\n", "seed=1\n", 42, in, 1, k1);
+	ck_assert_str_eq(k1, "4a0e0e9a814d6024d6eace62b9c31c09");
+	in[0].hash[0] = 'e';
+	store_run_key_inputs("name: a\n", "seed=1\n", 42, in, 1, k2);
+	ck_assert_str_ne(k1, k2);
+}
+END_TEST
+
+/*
+ * A file's content hash is FNV-1a-128 of its bytes, read in blocks: "a" gives the reference vector; a file
+ * of 200,001 bytes (several 64 KiB blocks and a partial one) the hash of the same text in memory; a missing
+ * file fails naming it.
+ */
+START_TEST(file_hash_streams_the_bytes)
+{
+	char *path = tmp_path("trace.csv"), key[33], *text = malloc(200002);
+	struct store_input in;
+	struct diag d = { "" };
+	FILE *f;
+
+	ck_assert_ptr_nonnull(text);
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	fputs("a", f);
+	fclose(f);
+	ck_assert_int_eq(store_file_hash(path, &in, &d), STATUS_OK);
+	ck_assert_str_eq(in.hash, "d228cb696f1a8caf78912b704e4a8964");
+	ck_assert_int_eq(in.bytes, 1);
+	for (int i = 0; i < 200001; i++)
+		text[i] = (char)('0' + i % 61);
+	text[200001] = '\0';
+	ck_assert_ptr_nonnull(f = fopen(path, "wb"));
+	fputs(text, f);
+	fclose(f);
+	ck_assert_int_eq(store_file_hash(path, &in, &d), STATUS_OK);
+	store_sweep_key(NULL, 0, text, NULL, key);
+	ck_assert_str_eq(in.hash, key);
+	ck_assert_int_eq(in.bytes, 200001);
+	free(text);
+	tmp_remove(path);
+	ck_assert_int_eq(store_file_hash("/nonexistent/gpucap/trace.csv", &in, &d), STATUS_ENOENT);
+	ck_assert_msg(strstr(d.msg, "/nonexistent/gpucap/trace.csv: cannot open"), "message: %s", d.msg);
+}
+END_TEST
+
+/*
+ * A run whose scenario names a file records it in run_inputs (path, content hash, size) and its key covers
+ * the content; the sweep key with a --name differs from the file's own (a NUL and the name appended), and
+ * with no name is as before.
+ */
+START_TEST(run_records_its_input_files)
+{
+	struct diag d = { "" };
+	char *path;
+	struct store *st = store_with_one_run(&path, &d);
+	char *trace = tmp_path("prices.txt"), key[33], named[33];
+	char (*paths)[SCENARIO_PATH_MAX] = calloc(1, sizeof *paths);
+	struct store_input in;
+	struct scenario sc;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(paths);
+	ck_assert_ptr_nonnull(f = fopen(trace, "wb"));
+	fputs("a", f);
+	fclose(f);
+	snprintf(paths[0], SCENARIO_PATH_MAX, "%s", trace);
+	scenario_fake(&sc, "traced", 7);
+	sc.inputs.path = paths;
+	sc.inputs.n = 1;
+	ck_assert_msg(run_write(store_sink(st, &d), &sc, 2, 0.5, STATUS_OK) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_int_eq(store_file_hash(trace, &in, &d), STATUS_OK);
+	store_run_key_inputs(sc.text, sc.overrides, sc.seed, &in, 1, key);
+	assert_text(path, "SELECT run_key FROM runs WHERE run_id = 2", key);
+	{
+		char *want = sqlite3_mprintf("1|%s|d228cb696f1a8caf78912b704e4a8964|1", trace);
+		assert_text(path, "SELECT seq || '|' || path || '|' || content_hash || '|' || bytes FROM run_inputs "
+			    "WHERE run_id = 2", want);
+		sqlite3_free(want);
+	}
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM run_inputs WHERE run_id = 1"), 0);
+	store_sweep_key(NULL, 0, "a", "grid2", named);
+	store_sweep_key(NULL, 0, "a", NULL, key);
+	ck_assert_str_eq(key, "d228cb696f1a8caf78912b704e4a8964");
+	ck_assert_str_ne(named, key);
+	free(paths);
+	tmp_remove(trace);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A connection hashes a file once while it stays unwritten (a worker's runs of one trace), and again once it
+ * is written: a file last changed over 1 s ago is kept; two runs of it have one key; the file rewritten with
+ * the same size (and so a new change time) gives the next run another key and the new hash.
+ */
+START_TEST(file_hash_cache_sees_a_rewrite)
+{
+	struct diag d = { "" };
+	char *path;
+	struct store *st = store_with_one_run(&path, &d);
+	char *trace = tmp_path("t.csv");
+	char (*paths)[SCENARIO_PATH_MAX] = calloc(1, sizeof *paths);
+	struct scenario sc;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(paths);
+	ck_assert_ptr_nonnull(f = fopen(trace, "wb"));
+	fputs("a", f);
+	fclose(f);
+	sleep(2);  /* old enough to be kept (over 1 s) */
+	snprintf(paths[0], SCENARIO_PATH_MAX, "%s", trace);
+	scenario_fake(&sc, "traced", 7);
+	sc.inputs.path = paths;
+	sc.inputs.n = 1;
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(run_write(store_sink(st, &d), &sc, 2, 0.5, STATUS_OK) == STATUS_OK, "message: %s", d.msg);
+	ck_assert_ptr_nonnull(f = fopen(trace, "wb"));
+	fputs("b", f);
+	fclose(f);
+	ck_assert_msg(run_write(store_sink(st, &d), &sc, 2, 0.5, STATUS_OK) == STATUS_OK, "message: %s", d.msg);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "SELECT count(DISTINCT run_key) FROM runs WHERE run_id IN (2, 3)"), 1);
+	ck_assert_int_eq(query_int(path, "SELECT count(DISTINCT run_key) FROM runs WHERE run_id IN (2, 4)"), 2);
+	assert_text(path, "SELECT group_concat(content_hash, ' ') FROM (SELECT content_hash FROM run_inputs "
+		    "ORDER BY run_id)", "d228cb696f1a8caf78912b704e4a8964 d228cb696f1a8caf78912b704e4a8964 "
+		    "d228cb69721a8caf78912b704e4a8d15");
+	free(paths);
+	tmp_remove(trace);
+	tmp_remove(path);
+}
+END_TEST
+
+/* A claimant whose alive() answers from a flag: every other process live, or every one dead. */
+static bool others_alive;
+static bool fake_alive(const struct store_claimant *me, const char *host, int64_t pid, const char *start)
+{
+	(void)me;
+	(void)host;
+	(void)pid;
+	(void)start;
+	return others_alive;
+}
+
+/*
+ * Claims: process A claims run r of a sweep; B, with A live, finds it taken (by "hostA:11"), and sees A
+ * running the sweep; with A dead, B takes it over, and the row is B's. A run stored 'ok' is done for any
+ * claimant. Every claim is one row of run_claims.
+ */
+START_TEST(claims_split_the_runs)
+{
+	struct diag d = { "" };
+	char *path;
+	struct store *st = store_with_one_run(&path, &d);
+	struct store_sweep sw = sweep_fixture("claims", KEY_A);
+	struct store_claimant a = { "hostA", 11, "100", fake_alive, NULL };
+	struct store_claimant b = { "hostB", 22, "200", fake_alive, NULL };
+	enum store_claim got;
+	int64_t id, base;
+	char who[96];
+
+	ck_assert_int_eq(store_sweep_register(st, &sw, &id, &base, &d), STATUS_OK);
+	ck_assert_int_eq(store_claim_run(st, &a, id, base, &got, who, &d), STATUS_OK);
+	ck_assert_int_eq(got, STORE_CLAIMED);
+	others_alive = true;
+	ck_assert_int_eq(store_claim_run(st, &a, id, base, &got, who, &d), STATUS_OK);
+	ck_assert_int_eq(got, STORE_CLAIMED);  /* its own claim, taken again */
+	ck_assert_int_eq(store_claim_run(st, &b, id, base, &got, who, &d), STATUS_OK);
+	ck_assert_int_eq(got, STORE_CLAIM_TAKEN);
+	ck_assert_str_eq(who, "hostA:11");
+	ck_assert_int_eq(store_sweep_claimed(st, &b, id, who, &d), STATUS_OK);
+	ck_assert_str_eq(who, "hostA:11");
+	ck_assert_int_eq(store_sweep_claimed(st, &a, id, who, &d), STATUS_OK);
+	ck_assert_str_eq(who, "");  /* only its own claims */
+	others_alive = false;
+	ck_assert_int_eq(store_claim_run(st, &b, id, base, &got, who, &d), STATUS_OK);
+	ck_assert_int_eq(got, STORE_CLAIMED);
+	sweep_run_write(st, &d, id, 0, 1, 0.5);
+	ck_assert_int_eq(store_claim_run(st, &a, id, base + 1, &got, who, &d), STATUS_OK);
+	ck_assert_int_eq(got, STORE_CLAIM_DONE);
+	store_close(st);
+	assert_text(path, "SELECT group_concat(run_id || ' ' || host || ' ' || pid, ',') FROM run_claims", "2 hostB 22");
+	tmp_remove(path);
+}
+END_TEST
+
+
+/*
+ * A database holds one sweep of a name: registering a sweep of a name already there under another key (the
+ * sweep file edited) is refused with a usage error that names the sweep there and --name, and writes
+ * nothing; the same key finds the sweep there, and another name is registered.
+ */
+START_TEST(sweep_name_taken_is_refused)
+{
+	struct diag d = { "" };
+	char *path;
+	struct store *st = store_with_one_run(&path, &d);
+	struct store_sweep sw = sweep_fixture("grid", KEY_A), edited = sweep_fixture("grid", KEY_B);
+	struct store_sweep renamed = sweep_fixture("grid2", KEY_B);
+	int64_t id, base, id2;
+
+	ck_assert_int_eq(store_sweep_register(st, &sw, &id, &base, &d), STATUS_OK);
+	ck_assert_int_eq(store_sweep_register(st, &edited, &id2, &base, &d), STATUS_EUSAGE);
+	ck_assert_msg(strstr(d.msg, "already holds a sweep named grid (sweep 1,") && strstr(d.msg, "--name NEW"),
+		      "message: %s", d.msg);
+	ck_assert_int_eq(store_sweep_register(st, &sw, &id2, &base, &d), STATUS_OK);
+	ck_assert_int_eq(id2, id);
+	ck_assert_int_eq(store_sweep_register(st, &renamed, &id2, &base, &d), STATUS_OK);
+	ck_assert_int_ne(id2, id);
+	store_close(st);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sweeps WHERE name = 'grid'"), 1);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sweeps"), 2);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
  * The view sweep_load_test ("load test" with the space replaced): one row per run of the sweep, the fixed
  * columns, one column per swept key (autoscaling_target numeric, fleet_0_type text), then run_summary's
- * columns but status. A second sweep with the same name but another key gets sweep_load_test_2.
+ * columns but status. A second sweep whose name makes the same view name ("load-test") gets sweep_load_test_2.
  */
 START_TEST(sweep_view_has_param_columns)
 {
 	struct diag d = { "" };
 	char *path;
 	struct store *st = store_with_one_run(&path, &d);
-	struct store_sweep sw = sweep_fixture("load test", KEY_A), other = sweep_fixture("load test", KEY_B);
+	struct store_sweep sw = sweep_fixture("load test", KEY_A), other = sweep_fixture("load-test", KEY_B);
 	int64_t id, base;
 
 	ck_assert_int_eq(store_sweep_register(st, &sw, &id, &base, &d), STATUS_OK);
@@ -452,6 +681,12 @@ static Suite *store_sweep_suite(void)
 	tcase_add_test(tc, stored_run_has_its_key);
 	tcase_add_test(tc, sweep_register_is_idempotent);
 	tcase_add_test(tc, sweep_view_has_param_columns);
+	tcase_add_test(tc, sweep_name_taken_is_refused);
+	tcase_add_test(tc, run_key_covers_input_files);
+	tcase_add_test(tc, file_hash_streams_the_bytes);
+	tcase_add_test(tc, run_records_its_input_files);
+	tcase_add_test(tc, claims_split_the_runs);
+	tcase_add_test(tc, file_hash_cache_sees_a_rewrite);
 	tcase_add_test(tc, sweep_done_and_failures);
 	tcase_add_test(tc, sweep_run_written_twice_is_stored_once);
 	tcase_add_test(tc, merge_shards_equals_one_file);

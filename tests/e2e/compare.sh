@@ -95,6 +95,30 @@ sqlite3 failed.sqlite "update runs set status = 'failed', error = 'boom' where s
 check "all runs failed: exit 2 (got $rc)" test $rc -eq 2
 check "all runs failed said ($(cat err.txt))" grep -qF "point target-vs-reserved:3 has no successful run: all 3 of its runs failed" err.txt
 
+# a point short of replications (a sweep killed before it ran them all): flagged with the count in text,
+# Markdown and JSON, and said on stderr; a whole point is not flagged
+cp tvr.sqlite short.sqlite
+sqlite3 short.sqlite "pragma foreign_keys = on; delete from runs where sweep_id = 1 and point = 3 and replication = 2"
+"$GPUCAP" compare --db short.sqlite target-vs-reserved:3 target-vs-reserved:2 >c.txt 2>err.txt; rc=$?
+check "short point: exit 0 (got $rc)" test $rc -eq 0
+check "short point: text flags it" grep -q "^  target-vs-reserved:3 .*\[short: 2 of 3 replications\]" c.txt
+check "short point: only it" test "$(grep -c "short:" c.txt)" -eq 1
+check "short point: said ($(cat err.txt))" grep -qF "target-vs-reserved:3: short, 2 of 3 replications" err.txt
+"$GPUCAP" compare --db short.sqlite --format md target-vs-reserved:3 >c.md 2>/dev/null
+check "short point: Markdown flags it" grep -qF "| 2 (short: 2 of 3 replications) | 0 |" c.md
+out=$("$GPUCAP" compare --db short.sqlite --json target-vs-reserved:3 target-vs-reserved:2 2>/dev/null)
+check "short point: JSON flags it" python3 -c '
+import json, sys
+p = json.loads(sys.argv[1])["points"]
+assert (p[0]["replications"], p[0]["short"], p[0]["runs"]) == (3, True, 2), p[0]
+assert (p[1]["replications"], p[1]["short"]) == (3, False), p[1]' "$out"
+# a failed run makes a point short too (fewer ok runs than replications), said once, as a failure
+cp tvr.sqlite failed2.sqlite
+sqlite3 failed2.sqlite "update runs set status = 'failed', error = 'boom' where sweep_id = 1 and point = 2 and replication = 0"
+"$GPUCAP" compare --db failed2.sqlite target-vs-reserved:2 >c.txt 2>err.txt
+check "failed run: short" grep -q "\[short: 2 of 3 replications\]" c.txt
+check "failed run: said as a failure only ($(cat err.txt))" test "$(grep -c "short," err.txt)" -eq 0
+
 # errors
 expect_error() { # expect_error WORDS ARGS...: exit 2 and WORDS in the message
 	local words=$1; shift

@@ -1,5 +1,6 @@
 -- Test fixture, frozen: analysis/schema.sql, analysis/summary_view.sql and analysis/stats_view.sql as they stood
--- at schema version 9 (before issue 29 added the indexes runs_by_sweep, sweeps_by_name and labels_by_key).
+-- at schema version 9 (before issue 29 added the indexes runs_by_sweep, sweeps_by_name and labels_by_key and the tables
+-- run_inputs and run_claims).
 -- tests/check_store_schema.c runs it to make a version-9 file and checks that store_open() migrates it. Do not
 -- edit: it stands for files already on disk.
 --
