@@ -708,7 +708,7 @@ END_TEST
  * run_claims included), version 10, its run as it was with no input files recorded (a version-9 build
  * recorded none), and deleting the run cascades to the new table.
  */
-START_TEST(version_9_file_is_migrated)
+START_TEST(version_9_file_gains_input_tables)
 {
 	static const char run[] =
 		"INSERT INTO runs VALUES (1, 'traced', 's.yaml', 'name: traced\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
@@ -807,6 +807,7 @@ static Suite *store_schema_suite(void)
 	tcase_add_test(tc, version_7_file_is_migrated);
 	tcase_add_test(tc, version_8_file_is_migrated);
 	tcase_add_test(tc, version_9_file_is_migrated);
+	tcase_add_test(tc, version_9_file_gains_input_tables);
 	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 
