@@ -5,6 +5,9 @@
 # Remounted bigger, `--resume` completes it, with the rows a sweep on a roomy disk writes. Needs root to
 # mount a tmpfs (CI runs as root); elsewhere the test reports itself skipped (exit 77).
 . "$(dirname "$0")/lib.sh"
+# Under valgrind (GPUCAP_VALGRIND=1) this test is skipped, to keep CI's time (18 twelve-hour runs, twice): the
+# store's full-disk paths run under valgrind in e2e_full_disk.
+[ -n "$VGDIR" ] && { echo "skipped under valgrind (GPUCAP_VALGRIND=1)"; exit 77; }
 cd "$TMP"
 
 summary() { # summary DB: run_summary without the wall-clock columns, in run order
