@@ -85,9 +85,6 @@ static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_
 
 static const char *const also_keys[] = { "metric", "target", NULL };  /* each of autoscaling.also */
 
-static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa", "predictive" };
-static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
-	"backlog_per_instance", "gpu_utilization", "gpu_memory_utilization" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
 static const char *const endpoint_names[] = { "realtime", "async" };
 
@@ -614,10 +611,10 @@ static int read_autoscaling(struct load *l)
 	if ((rc = scenario_yaml_mapping(&l->y, as, autoscaling_keys, NULL, NULL)))
 		return rc;
 	scenario_yaml_child(as, "policy", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 5, &policy)))
+	if ((rc = scenario_yaml_choice(&l->y, &r, scenario_policy_names, 5, &policy)))
 		return rc;
 	scenario_yaml_child(as, "metric", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, METRIC_KINDS, &metric)))
+	if ((rc = scenario_yaml_choice(&l->y, &r, scenario_metric_names, METRIC_KINDS, &metric)))
 		return rc;
 	l->sc.autoscaling.policy = (enum policy_kind)policy;
 	l->sc.autoscaling.metric = (enum metric_kind)metric;
@@ -685,7 +682,7 @@ static int read_also(struct load *l)
 		scenario_yaml_next_item(&list, &walk, &e);
 		if ((rc = scenario_yaml_mapping(&l->y, &e, keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &e, "metric", "the policy's metric", &r)) ||
-		    (rc = scenario_yaml_choice(&l->y, &r, metric_names, METRIC_KINDS, &metric)))
+		    (rc = scenario_yaml_choice(&l->y, &r, scenario_metric_names, METRIC_KINDS, &metric)))
 			return rc;
 		for (int k = -1; k < i; k++)
 			if ((enum metric_kind)metric == (k < 0 ? l->sc.autoscaling.metric : l->sc.autoscaling.also[k].metric))
@@ -888,16 +885,6 @@ void scenario_fini(struct scenario *sc)
 	memset(sc, 0, sizeof *sc);
 }
 
-const char *scenario_policy_name(enum policy_kind k)
-{
-	return (unsigned)k < sizeof policy_names / sizeof policy_names[0] ? policy_names[k] : "?";
-}
-
-const char *scenario_metric_name(enum metric_kind k)
-{
-	return (unsigned)k < sizeof metric_names / sizeof metric_names[0] ? metric_names[k] : "?";
-}
-
 /* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
 
 const struct scenario_load_names scenario_load_top_keys = SCENARIO_LOAD_KEYS(top_keys);
@@ -907,8 +894,8 @@ const struct scenario_load_names scenario_load_autoscaling_keys = SCENARIO_LOAD_
 const struct scenario_load_names scenario_load_type_keys = SCENARIO_LOAD_KEYS(type_keys);
 const struct scenario_load_names scenario_load_provider_names = { provider_names, PROVIDER_COUNT };
 const struct scenario_load_names scenario_load_also_keys = SCENARIO_LOAD_KEYS(also_keys);
-const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(policy_names);
-const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(metric_names);
+const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(scenario_policy_names);
+const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(scenario_metric_names);
 const struct scenario_load_names scenario_load_interrupt_names = SCENARIO_LOAD_NAMES(interrupt_names);
 const struct scenario_load_names scenario_load_endpoint_names = SCENARIO_LOAD_NAMES(endpoint_names);
 const struct scenario_yaml_bounds *const scenario_load_type_price = &price_bounds;

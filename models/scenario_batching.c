@@ -12,13 +12,13 @@
 #include "prefcache.h"
 
 #include "scenario_load.h"
+#include "serving.h"
 #include "status.h"
 
 #define DEFAULT_CHUNK_TOKENS 512     /* an assumption (servers set their own per-iteration token budget, vLLM
                                         max_num_batched_tokens): SOURCES.md [sv-chunked-prefill] */
 #define MAX_CHUNK_TOKENS 1000000
 #define DEFAULT_KV_UTILIZATION 0.9   /* vLLM's gpu_memory_utilization default, SOURCES.md [sv-vllm-gpu-mem] */
-#define MAX_KV_TOKENS ((int64_t)1 << 40)
 
 static const char *const batching_names[] = { "fixed", "continuous" };
 static const char *const prefill_names[] = { "whole", "chunked" };
@@ -89,7 +89,7 @@ static int check_type_kv(struct load *l, const struct scenario_yaml_ref *serving
 		some |= r.node != NULL;
 	}
 	for (int i = 0; some && i < l->sc.ntypes; i++)
-		if (scenario_kv_tokens(&l->sc, i) == 0)
+		if (serving_kv_tokens(&l->sc, i) == 0)
 			return scenario_yaml_fail(&l->y, &types, "%s has no KV cache size while another type has one; "
 						  "expected serving.kv_cache_tokens or kv_cache for the serving type, and "
 						  "kv_cache_tokens for every type that does not use them",
@@ -132,7 +132,7 @@ int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
 	if ((rc = scenario_yaml_number(&l->y, &r, &share_bounds, &l->sc.serving.kv_utilization)))
 		return rc;
 	for (int i = 0; i < l->sc.ntypes; i++)
-		if (l->sc.types[i].kv_cache_tokens == 0 && scenario_kv_tokens(&l->sc, i) < 1)
+		if (l->sc.types[i].kv_cache_tokens == 0 && serving_kv_tokens(&l->sc, i) < 1)
 			return scenario_yaml_fail(&l->y, &kv, "the model leaves no room for the KV cache on %s "
 						  "(%d GPUs x %g GB x %g - %g GB); expected gpus x gpu_memory_gb x "
 						  "utilization > model_gb + bytes_per_token / 1e9", l->sc.types[i].name,
@@ -248,23 +248,6 @@ int scenario_load_reuse(struct load *l, const struct scenario_yaml_ref *workload
 	l->sc.reuse.conversations = conversations;
 	l->sc.reuse.block_tokens = block_tokens;
 	return STATUS_OK;
-}
-
-int64_t scenario_kv_tokens(const struct scenario *sc, int type)
-{
-	double t;
-
-	if (sc->types[type].kv_cache_tokens > 0)
-		return sc->types[type].kv_cache_tokens;
-	if (sc->serving.kv_cache_tokens > 0)
-		return sc->serving.kv_cache_tokens;
-	if (sc->serving.kv_gpu_memory_gb <= 0)
-		return 0;
-	/* SOURCES.md [sv-vllm-gpu-mem]: the cache gets what the usable share of GPU memory leaves after the
-	 * weights */
-	t = floor((sc->types[type].gpus * sc->serving.kv_gpu_memory_gb * sc->serving.kv_utilization -
-		   sc->serving.kv_model_gb) * 1e9 / sc->serving.kv_bytes_per_token);
-	return t > (double)MAX_KV_TOKENS ? MAX_KV_TOKENS : (int64_t)t;
 }
 
 const struct scenario_load_names scenario_load_batching_names = SCENARIO_LOAD_NAMES(batching_names);
