@@ -1,9 +1,11 @@
 /*
- * scenario: the scenario schema, its defaults and cross-field checks (see scenario.h).
+ * scenario: the loader's orchestrator (see scenario.h, and scenario_load.h for the family's layers): it
+ * reads the top level, serving and autoscaling's own keys, and calls the section readers in order.
  *
- * yamldoc.c parses the YAML and reads single values with positioned messages; this file,
- * scenario_workload.c and scenario_fleet.c know which keys exist, what each may hold, what it defaults to,
- * and how the keys constrain one another (scenario_load.h says which part reads what). The load is built
+ * yamldoc.c parses the YAML and reads single values with positioned messages; the section readers know
+ * which keys exist, what each may hold, what it defaults to, and how the keys constrain one another
+ * (scenario_load.h says which part reads what); they call the small readers of scenario_read.c, never this
+ * file. The load is built
  * in a struct load and copied to the caller's struct only when every step has succeeded; on failure
  * everything it gathered (traces, warnings) is freed.
  *
@@ -37,7 +39,6 @@
 #define DEFAULT_START_UNIX_US INT64_C(1767225600000000)   /* 2026-01-01T00:00:00Z */
 #define DEFAULT_SAMPLE_PERIOD_US (60 * S_US)
 #define MAX_HORIZON_US (400 * DAY_US)
-#define MAX_LATENCY_US DAY_US
 #define DEFAULT_SLOTS 1
 #define MAX_QUEUE_TIMEOUT_US DAY_US
 #define DEFAULT_STARTUP_US (420 * S_US)            /* launch to ready: an assumption inside the 258-525 s
@@ -52,22 +53,11 @@
 #define DEFAULT_COOLDOWN_US (300 * S_US)           /* the AWS default (SOURCES.md [aas-cooldown-default]) */
 #define MAX_COOLDOWN_US DAY_US
 #define DEFAULT_SCALE_IN_MARGIN 0.10               /* SOURCES.md [tt-scale-in-margin] */
-#define MAX_GPUS 64
-#define MAX_VCPUS 4096
 #define MAX_FILE_BYTES (16 << 20)                   /* a scenario is a few kB; refuse anything absurd */
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
 	"jobs", "mode", "fluid", "zones", "provider", "models", NULL };
-static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
-	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
-	"tpot_s", "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s",
-	NULL };
-/* the percentile SLO keys, by enum scenario_slo_pct */
-static const char *const slo_latency_pct_keys[] = { "latency_p50_s", "latency_p90_s", "latency_p95_s",
-	"latency_p99_s" };
-static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };
-static const char *const slo_tpot_pct_keys[] = { "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
 	"prefix_cache_blocks", "routing", "partitions", "multi_model", NULL };
@@ -80,9 +70,6 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	"metric_delay_s", /* scenario_gpumetric.c */
 	NULL };
-static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
-	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", "provider", NULL };
-
 static const char *const also_keys[] = { "metric", "target", NULL };  /* each of autoscaling.also */
 
 static const char *const interrupt_names[] = { "requeue", "drop" };
@@ -91,9 +78,7 @@ static const char *const endpoint_names[] = { "realtime", "async" };
 #define EMPTY_MSG "empty file; expected a YAML mapping with at least name, horizon, slo, workload, serving, " \
 		  "fleet"
 
-static const struct yamldoc_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
 static const struct yamldoc_bounds fraction_bounds = { 0, 1, false, true };     /* [0, 1) */
-static const struct yamldoc_bounds rate_share_bounds = { 0, 1, false, false };   /* [0, 1] */
 static const struct yamldoc_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
 static const struct yamldoc_bounds invocations_target = { 0, MAX_TARGET_INVOCATIONS, true, false };
 /* GPU metrics: percent summed over GPUs; the loader narrows it to the type's GPUs (scenario_gpumetric.c) */
@@ -106,146 +91,7 @@ static const struct yamldoc_bounds *target_bounds(int m)
 	       &invocations_target;
 }
 
-/* ---- small readers ----------------------------------------------------------------------------- */
-
-/* A duration in the largest unit that divides it: "400d", "1h", "60s", "250ms". */
-static void format_duration(int64_t us, char *buf, size_t size)
-{
-	static const struct { int64_t us; const char *unit; } units[] = {
-		{ INT64_C(86400000000), "d" }, { INT64_C(3600000000), "h" }, { INT64_C(60000000), "m" },
-		{ INT64_C(1000000), "s" }, { INT64_C(1000), "ms" },
-	};
-
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-		if (us != 0 && us % units[i].us == 0) {
-			snprintf(buf, size, "%lld%s", (long long)(us / units[i].us), units[i].unit);
-			return;
-		}
-	}
-	snprintf(buf, size, "%.6fs", (double)us / 1e6);
-}
-
-int scenario_load_duration(struct load *l, const struct yamldoc_ref *r, int64_t lo_us, bool lo_open,
-			   int64_t hi_us, int64_t *out_us)
-{
-	char expect[192], lo[32], hi[32];
-	const char *s;
-	int64_t us;
-	int rc;
-
-	if (!r->node)
-		return STATUS_OK;
-	format_duration(lo_us, lo, sizeof lo);
-	format_duration(hi_us, hi, sizeof hi);
-	snprintf(expect, sizeof expect, "a duration %s %s and <= %s (seconds, or a number with a unit: ms, "
-		 "s, m, h, d, w)", lo_open ? ">" : ">=", lo_us ? lo : "0", hi);
-	if ((rc = yamldoc_scalar(&l->y, r, expect, &s)))
-		return rc;
-	if (units_parse_duration(s, &us) != STATUS_OK || us < lo_us || (lo_open && us == lo_us) ||
-	    us > hi_us)
-		return yamldoc_bad(&l->y, r, expect);
-	*out_us = us;
-	return STATUS_OK;
-}
-
-int scenario_load_time(struct load *l, const struct yamldoc_ref *r, int64_t *out_unix_us)
-{
-	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z or 2026-12-01T00:00:00.25Z", *s;
-	int64_t t;
-	int rc;
-
-	if (!r->node)
-		return STATUS_OK;
-	if ((rc = yamldoc_scalar(&l->y, r, expect, &s)))
-		return rc;
-	if (units_parse_time_us(s, &t) != STATUS_OK)
-		return yamldoc_bad(&l->y, r, expect);
-	*out_unix_us = t;
-	return STATUS_OK;
-}
-
-int scenario_load_int(struct load *l, const struct yamldoc_ref *r, int lo, int hi, int *out)
-{
-	int64_t v = *out;
-	int rc = yamldoc_int(&l->y, r, lo, hi, &v);
-
-	if (rc == STATUS_OK)
-		*out = (int)v;
-	return rc;
-}
-
-int scenario_load_required(struct load *l, const struct yamldoc_ref *map, const char *key,
-			   const char *what, struct yamldoc_ref *out)
-{
-	yamldoc_child(map, key, out);
-	return out->node ? STATUS_OK : yamldoc_missing(&l->y, map, key, what);
-}
-
-/* Record a file the scenario names in sc.inputs (once: a price trace shared by two entries is one input). */
-static int input_add(struct load *l, const char *path)
-{
-	char (*grown)[SCENARIO_PATH_MAX];
-
-	for (int i = 0; i < l->sc.inputs.n; i++)
-		if (strcmp(l->sc.inputs.path[i], path) == 0)
-			return STATUS_OK;
-	grown = realloc(l->sc.inputs.path, (size_t)(l->sc.inputs.n + 1) * sizeof *grown);
-	if (!grown)
-		return diag_at(l->y.d, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory while reading the scenario");
-	l->sc.inputs.path = grown;
-	snprintf(grown[l->sc.inputs.n++], SCENARIO_PATH_MAX, "%s", path);
-	return STATUS_OK;
-}
-
-int scenario_load_path(struct load *l, const struct yamldoc_ref *r, char *buf)
-{
-	const char *slash = l->path ? strrchr(l->path, '/') : NULL;
-	char written[SCENARIO_PATH_MAX];
-	int n, rc;
-
-	if ((rc = yamldoc_string(&l->y, r, written, sizeof written)))
-		return rc;
-	if (written[0] == '/' || !slash)
-		n = snprintf(buf, SCENARIO_PATH_MAX, "%s", written);
-	else
-		n = snprintf(buf, SCENARIO_PATH_MAX, "%.*s/%s", (int)(slash - l->path), l->path, written);
-	if (n >= SCENARIO_PATH_MAX)
-		return yamldoc_fail(&l->y, r, "the path, resolved against the scenario's folder, is %d "
-					  "bytes; expected at most %d", n, SCENARIO_PATH_MAX - 1);
-	return input_add(l, buf);
-}
-
-/*
- * yamldoc places and words a failure; a warning is placed and worded the same way, so it is written
- * as a failure into a diag of its own (the status that returns is not a failure of the load) and appended.
- */
-int scenario_load_warn(struct load *l, const struct yamldoc_ref *r, const char *fmt, ...)
-{
-	struct diag *errors = l->y.d, warning;
-	char msg[DIAG_MSG_MAX], *grown;
-	size_t n;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	l->y.d = &warning;
-	yamldoc_fail(&l->y, r, "%s", msg);
-	l->y.d = errors;
-	n = strlen(warning.msg);
-	grown = realloc(l->sc.warnings, l->warnings_len + n + 2);
-	if (!grown)
-		return diag_at(errors, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory while reading the "
-			       "scenario");
-	memcpy(grown + l->warnings_len, warning.msg, n);
-	l->warnings_len += n;
-	grown[l->warnings_len++] = '\n';
-	grown[l->warnings_len] = '\0';
-	l->sc.warnings = grown;
-	return STATUS_OK;
-}
-
-/* ---- top level and slo -------------------------------------------------------------------------- */
+/* ---- top level -------------------------------------------------------------------------- */
 
 static int read_head(struct load *l)
 {
@@ -287,215 +133,7 @@ static int read_head(struct load *l)
 	return STATUS_OK;
 }
 
-/*
- * The SLOs as planners state them: percentiles (ttft_* need service kind tokens: checked with the
- * workload), a share of requests allowed over latency_s, and a window that divides a day (so windows fall
- * on the same UTC clock times every day) and needs something to check in each window.
- */
-static int read_slo_percentiles(struct load *l, const struct yamldoc_ref *slo)
-{
-	struct yamldoc_ref r;
-	bool stated = false;
-	int rc;
-
-	for (int i = 0; i < SCENARIO_SLO_PCTS; i++) {
-		yamldoc_child(slo, slo_latency_pct_keys[i], &r);
-		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_pct_us[i])))
-			return rc;
-		stated |= r.node != NULL;
-		yamldoc_child(slo, slo_ttft_pct_keys[i], &r);
-		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_pct_us[i])))
-			return rc;
-		stated |= r.node != NULL;
-		yamldoc_child(slo, slo_tpot_pct_keys[i], &r);
-		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.tpot_pct_us[i])))
-			return rc;
-		stated |= r.node != NULL;
-	}
-	l->sc.slo.max_violation_rate = -1;
-	yamldoc_child(slo, "max_violation_rate", &r);
-	if ((rc = yamldoc_number(&l->y, &r, &rate_share_bounds, &l->sc.slo.max_violation_rate)))
-		return rc;
-	stated |= r.node != NULL;
-	yamldoc_child(slo, "window", &r);
-	if ((rc = scenario_load_duration(l, &r, 0, true, DAY_US, &l->sc.slo.window_us)))
-		return rc;
-	if (r.node && DAY_US % l->sc.slo.window_us != 0)
-		return yamldoc_fail(&l->y, &r, "a window of %g s does not divide a day; expected a duration "
-					  "that does (15m, 1h, 6h, 1d, ...), so windows fall on the same UTC clock "
-					  "times every day", (double)l->sc.slo.window_us / 1e6);
-	if (r.node && !stated)
-		return yamldoc_fail(&l->y, &r, "a window needs an SLO to check in it; expected a "
-					  "percentile SLO (latency_p99_s, ...) or max_violation_rate beside it");
-	return STATUS_OK;
-}
-
-int scenario_load_slo(struct load *l)
-{
-	struct yamldoc_ref slo, r;
-	int rc;
-
-	if ((rc = scenario_load_required(l, &l->root, "slo", "a mapping with latency_s", &slo)) ||
-	    (rc = yamldoc_mapping(&l->y, &slo, slo_keys, NULL, NULL)) ||
-	    (rc = scenario_load_required(l, &slo, "latency_s", "the end-to-end latency threshold, a "
-					 "duration", &r)) ||
-	    (rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us)))
-		return rc;
-	yamldoc_child(&slo, "ttft_s", &r);  /* needs service kind tokens: checked with the workload */
-	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_us)))
-		return rc;
-	yamldoc_child(&slo, "tpot_s", &r);  /* needs service kind tokens: checked with the workload */
-	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.tpot_us)))
-		return rc;
-	return read_slo_percentiles(l, &slo);
-}
-
-/* ---- catalogue and serving ---------------------------------------------------------------------- */
-
-/* The serving type as the built-in catalogue row c describes it. */
-static void type_from_catalog(const struct catalog_entry *c, struct instance_type *t)
-{
-	*t = (struct instance_type){ c->gpus, c->vcpus, c->od_usd_per_h, c->reserved_discount,
-				     c->reserved_3y_discount, c->savings_plan_discount, c->spot_discount,
-				     c->cb_usd_per_h, c->provider, false };
-}
-
-/* Why a catalogue row without a price needs one from the scenario (SOURCES.md [gcp-price-unknown],
- * [az-price-unknown]). */
-static const char *no_price_why(const struct catalog_entry *c, char *buf, size_t size)
-{
-	snprintf(buf, size, "the catalogue has no price for %s: no %s list price was found, so the scenario "
-		 "must give usd_per_h, the price per instance-hour it pays", c->name, provider_name(c->provider));
-	return buf;
-}
-
-/* A catalog: entry's `provider`; a built-in row's may not change (it is whose machine type it is). */
-static int read_type_provider(struct load *l, const struct yamldoc_ref *e, const struct catalog_entry *base,
-			      struct instance_type *t)
-{
-	struct yamldoc_ref r;
-	int p = (int)t->provider, rc;
-
-	yamldoc_child(e, "provider", &r);
-	if (!r.node)
-		return STATUS_OK;
-	if ((rc = yamldoc_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
-		return rc;
-	if (base && p != (int)base->provider)
-		return yamldoc_fail(&l->y, &r, "%s is a %s type of the built-in catalogue; expected provider: "
-					  "%s (or a new type name)", base->name, provider_name(base->provider),
-					  provider_name(base->provider));
-	t->provider = (enum provider)p;
-	t->provider_given = true;
-	return STATUS_OK;
-}
-
-/*
- * Read one entry of the scenario's catalog: map (`name` -> settings) into *t. A type the built-in catalogue
- * has starts from its row; a new type must give gpus and usd_per_h, and has no discounts, no Capacity
- * Block rate and unknown vCPUs (0) unless it says so.
- */
-static int read_type(struct load *l, const struct yamldoc_ref *e, const char *name,
-		     struct instance_type *t)
-{
-	const struct catalog_entry *base = catalog_find(name);
-	const char *why = "a new instance type needs gpus and usd_per_h";
-	char whybuf[256];
-	const struct { const char *key; double *value; const struct yamldoc_bounds *b; } numbers[] = {
-		{ "reserved_discount", &t->reserved_discount, &fraction_bounds },
-		{ "reserved_3y_discount", &t->reserved_3y_discount, &fraction_bounds },
-		{ "savings_plan_discount", &t->savings_plan_discount, &fraction_bounds },
-		{ "spot_discount", &t->spot_discount, &fraction_bounds },
-		{ "cb_usd_per_h", &t->cb_usd_per_h, &price_bounds },
-	};
-	struct yamldoc_ref r;
-	char model[SCENARIO_NAME_MAX];
-	int rc;
-
-	if (strlen(name) >= SCENARIO_NAME_MAX)
-		return yamldoc_fail(&l->y, e, "instance type name too long; expected at most %d bytes",
-					  SCENARIO_NAME_MAX - 1);
-	if ((rc = yamldoc_mapping(&l->y, e, type_keys, NULL, NULL)))
-		return rc;
-	if (base)
-		type_from_catalog(base, t);
-	else
-		*t = (struct instance_type){ 0 };
-	yamldoc_child(e, "gpus", &r);
-	if ((!base && !r.node && (rc = yamldoc_missing(&l->y, e, "gpus", why))) ||
-	    (rc = scenario_load_int(l, &r, 1, MAX_GPUS, &t->gpus)))
-		return rc;
-	yamldoc_child(e, "usd_per_h", &r);
-	if ((!base && !r.node && (rc = yamldoc_missing(&l->y, e, "usd_per_h", why))) ||
-	    (base && !r.node && base->od_usd_per_h == 0 &&
-	     (rc = yamldoc_missing(&l->y, e, "usd_per_h", no_price_why(base, whybuf, sizeof whybuf)))) ||
-	    (rc = yamldoc_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)) ||
-	    (rc = read_type_provider(l, e, base, t)))
-		return rc;
-	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-		yamldoc_child(e, numbers[i].key, &r);
-		if ((rc = yamldoc_number(&l->y, &r, numbers[i].b, numbers[i].value)))
-			return rc;
-	}
-	yamldoc_child(e, "vcpus", &r);
-	if ((rc = scenario_load_int(l, &r, 1, MAX_VCPUS, &t->vcpus)))
-		return rc;
-	yamldoc_child(e, "gpu_model", &r);
-	return yamldoc_string(&l->y, &r, model, sizeof model);
-}
-
-/* The list of catalogue type names, for the unknown-type message. */
-static const char *catalog_names(char *buf, size_t size)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < catalog_count() && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", catalog_at(i)->name);
-	return buf;
-}
-
-/* Check every entry of `catalog:` and resolve the type (at ref `it`, named `type`) into *out. */
-int scenario_load_type(struct load *l, const struct yamldoc_ref *it, const char *type,
-		       struct instance_type *out)
-{
-	struct yamldoc_ref cat, e;
-	const struct catalog_entry *base;
-	struct instance_type t;
-	const char *name;
-	bool found = false;
-	char names[1024];
-	int n, rc;
-
-	yamldoc_child(&l->root, "catalog", &cat);
-	if ((rc = yamldoc_mapping(&l->y, &cat, NULL, "a mapping of instance type names to "
-					"{gpus, gpu_model, vcpus, usd_per_h, reserved_discount, "
-					"reserved_3y_discount, savings_plan_discount, spot_discount, "
-					"cb_usd_per_h}", &n)))
-		return rc;
-	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
-	for (int i = 0; i < n; i++) {
-		yamldoc_next_pair(&cat, &walk, &e, &name);
-		if ((rc = read_type(l, &e, name, &t)))
-			return rc;
-		if (strcmp(name, type) == 0) {
-			*out = t;
-			found = true;
-		}
-	}
-	if (found)
-		return STATUS_OK;
-	base = catalog_find(type);
-	if (!base)
-		return yamldoc_fail(&l->y, it, "unknown instance type '%s'; expected a type from the "
-					  "catalogue (%s) or one defined under catalog:", type,
-					  catalog_names(names, sizeof names));
-	if (base->od_usd_per_h == 0)
-		return yamldoc_fail(&l->y, it, "%s; expected catalog: {%s: {usd_per_h: PRICE}}",
-					  no_price_why(base, names, sizeof names), type);
-	type_from_catalog(base, out);
-	return STATUS_OK;
-}
+/* ---- serving and the provider ---------------------------------------------------------------------- */
 
 /*
  * The scenario's `provider` (aws | gcp | azure). Absent: the serving type's (a catalogue row's, a catalog:
@@ -520,22 +158,6 @@ static int read_provider(struct load *l, const struct yamldoc_ref *it)
 				  "(line %d, column %d); expected an instance type of %s, or provider: %s",
 				  type, provider_name(l->type.provider), provider_name(l->sc.provider), line, col,
 				  provider_name(l->sc.provider), provider_name(l->type.provider));
-}
-
-/* The serving values that come from the instance type (after catalog: overrides). */
-void scenario_load_serve_type(struct load *l)
-{
-	const struct instance_type *t = &l->type;
-
-	l->sc.serving.gpus = t->gpus;
-	l->sc.serving.vcpus = t->vcpus;
-	l->sc.serving.family = l->sc.serving.instance_type[0];  /* SOURCES.md [od-quota-vcpus] */
-	l->sc.serving.od_usd_per_h = t->od_usd_per_h;
-	l->sc.serving.reserved_usd_per_h = t->od_usd_per_h * (1.0 - t->reserved_discount);
-	l->sc.serving.spot_discount = t->spot_discount;
-	l->sc.serving.reserved_3y_discount = t->reserved_3y_discount;
-	l->sc.serving.savings_plan_discount = t->savings_plan_discount;
-	l->sc.serving.capacity_block_usd_per_h = t->cb_usd_per_h;
 }
 
 static int read_serving(struct load *l)
@@ -586,20 +208,6 @@ static int read_serving(struct load *l)
 }
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */
-
-bool scenario_load_needs_one(const struct load *l)
-{
-	return l->sc.serving.endpoint == ENDPOINT_REALTIME && !l->sc.copies.enabled;
-}
-
-int scenario_load_check_zero(struct load *l, const struct yamldoc_ref *r, int n)
-{
-	if (n != 0 || !r->node || !scenario_load_needs_one(l))
-		return STATUS_OK;
-	return yamldoc_fail(&l->y, r, "0 instances on a realtime endpoint without copies: a real-time "
-				  "variant needs at least 1 (SOURCES.md [sm-realtime-min1]); expected at least 1, "
-				  "serving.endpoint: async, or serving.copies");
-}
 
 /* Read autoscaling's own keys; min and max defaults wait for the fleet (scenario_load_finish). */
 static int read_autoscaling(struct load *l)
@@ -762,7 +370,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_load_capacity_unit(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
-	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) || (rc = scenario_load_zone_pools(l)) ||
+	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) ||
 	    (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||
 	    (rc = scenario_load_finish(l)))
 		return rc;
@@ -888,19 +496,14 @@ void scenario_fini(struct scenario *sc)
 /* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
 
 const struct scenario_load_names scenario_load_top_keys = SCENARIO_LOAD_KEYS(top_keys);
-const struct scenario_load_names scenario_load_slo_keys = SCENARIO_LOAD_KEYS(slo_keys);
 const struct scenario_load_names scenario_load_serving_keys = SCENARIO_LOAD_KEYS(serving_keys);
 const struct scenario_load_names scenario_load_autoscaling_keys = SCENARIO_LOAD_KEYS(autoscaling_keys);
-const struct scenario_load_names scenario_load_type_keys = SCENARIO_LOAD_KEYS(type_keys);
 const struct scenario_load_names scenario_load_provider_names = { provider_names, PROVIDER_COUNT };
 const struct scenario_load_names scenario_load_also_keys = SCENARIO_LOAD_KEYS(also_keys);
 const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(scenario_policy_names);
 const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(scenario_metric_names);
 const struct scenario_load_names scenario_load_interrupt_names = SCENARIO_LOAD_NAMES(interrupt_names);
 const struct scenario_load_names scenario_load_endpoint_names = SCENARIO_LOAD_NAMES(endpoint_names);
-const struct yamldoc_bounds *const scenario_load_type_price = &price_bounds;
-const struct yamldoc_bounds *const scenario_load_type_fraction = &fraction_bounds;
-const struct yamldoc_bounds *const scenario_load_rate_share = &rate_share_bounds;
 const struct yamldoc_bounds *const scenario_load_concurrency_target = &concurrency_target;
 const struct yamldoc_bounds *const scenario_load_invocations_target = &invocations_target;
 const struct yamldoc_bounds *const scenario_load_gpu_target = &gpu_target;

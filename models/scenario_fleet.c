@@ -21,21 +21,11 @@
 #include "units.h"
 
 #define US_PER_H 3600000000.0
-#define MAX_UPFRONT_USD 1e10             /* a 3-year all-upfront p5 is about 1.4e6 per instance */
 #define TERM_1Y_H 8760.0                 /* 365 days (SOURCES.md [ri-terms]: 31,536,000 s) */
 #define TERM_3Y_H 26280.0                /* 1095 days */
 #define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption (SOURCES.md [ri-partial-upfront-split]) */
 
-static const struct yamldoc_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
-static const struct yamldoc_bounds rate_bounds = { 0, MAX_USD_PER_H, true, false };  /* (0, max] */
-static const struct yamldoc_bounds upfront_bounds = { 0, MAX_UPFRONT_USD, false, false };
-static const struct yamldoc_bounds fraction_bounds = { 0, 1, false, true };  /* [0, 1) */
-static const struct yamldoc_bounds share_bounds = { 0, 1, true, false };     /* (0, 1] */
 static const struct yamldoc_bounds commit_bounds = { 0, 1e6, true, false };
-static const struct yamldoc_bounds interruption_bounds = { 0, 100, false, false };  /* per hour */
-static const struct yamldoc_bounds reclaim_bounds = { 0, 1000, false, false };      /* per day */
-static const struct yamldoc_bounds multiplier_bounds = { 1, 10, false, false };
-static const struct yamldoc_bounds percent_bounds = { 0, 100, false, false };
 
 /* The keys of each option, in the order messages list them. */
 static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
@@ -62,35 +52,7 @@ static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESER
 static const char *const term_names[] = { "1y", "3y" };
 static const char *const payment_names[] = { "no_upfront", "partial_upfront", "all_upfront" };
 
-
 /* ---- helpers ------------------------------------------------------------------------------------ */
-
-
-/* usd_per_h of an entry (*f->usd_per_h holds the default). */
-int scenario_load_entry_price(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
-{
-	struct yamldoc_ref r;
-
-	yamldoc_child(e, "usd_per_h", &r);
-	f->price_given = r.node != NULL;
-	return yamldoc_number(&l->y, &r, &price_bounds, &f->usd_per_h);
-}
-
-/* A required instance count in [lo, hi]; the entry holds exactly that many (max = count). A count of 0 is
- * allowed for reserved, odcr and capacity_block so that a sweep can vary it down to nothing: the entry then
- * buys nothing and costs nothing (its price is ignored). */
-int scenario_load_bought(struct load *l, const struct yamldoc_ref *e, int lo, int hi, const char *what,
-			 struct fleet_entry *f)
-{
-	struct yamldoc_ref r;
-	int rc;
-
-	if ((rc = scenario_load_required(l, e, "count", what, &r)) ||
-	    (rc = scenario_load_int(l, &r, lo, hi, &f->count)))
-		return rc;
-	f->max = f->count;
-	return STATUS_OK;
-}
 
 /* `term` (1y | 3y; absent: *term unchanged) and `term_start` (default the scenario start). */
 static int read_term(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
@@ -162,7 +124,7 @@ static int read_reserved(struct load *l, const struct yamldoc_ref *e, struct fle
 	f->upfront_usd = share * rate * hours;
 	f->usd_per_h = (1.0 - share) * rate;
 	yamldoc_child(e, "upfront_usd", &r);
-	if ((rc = yamldoc_number(&l->y, &r, &upfront_bounds, &f->upfront_usd)))
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_upfront, &f->upfront_usd)))
 		return rc;
 	return scenario_load_entry_price(l, e, f);
 }
@@ -217,7 +179,7 @@ static int read_rates(struct load *l, const struct yamldoc_ref *rates, struct fl
 	for (int i = 0; i < n; i++) {
 		int t;
 		yamldoc_next_pair(rates, &walk, &r, &name);
-		if ((rc = yamldoc_number(&l->y, &r, &rate_bounds, &v)))
+		if ((rc = yamldoc_number(&l->y, &r, scenario_load_rate, &v)))
 			return rc;
 		if (strcmp(name, type) != 0) {
 			double od_t;
@@ -262,7 +224,7 @@ static int read_savings_plan(struct load *l, const struct yamldoc_ref *e, struct
 		return rc;
 	f->discount = l->type.savings_plan_discount;
 	yamldoc_child(e, "discount", &r);
-	if ((rc = yamldoc_number(&l->y, &r, &fraction_bounds, &f->discount)))
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_fraction, &f->discount)))
 		return rc;
 	/* each other type: the discount given, else its own catalogue discount; `rates` may set it */
 	for (int t = 1; t < l->sc.ntypes; t++)
@@ -329,6 +291,45 @@ static int read_fleet_entry(struct load *l, const struct yamldoc_ref *e, struct 
 	return scenario_load_typed_entry(l, e, f, read_entry[f->option]);
 }
 
+/* The first key on which Spot entries a and b (same zone, same type) describe their pool differently, or NULL. */
+static const char *pool_differs(const struct fleet_entry *a, const struct fleet_entry *b)
+{
+	if (a->reclaims_per_day != b->reclaims_per_day)
+		return "reclaims_per_day";
+	if (a->reclaim_fraction != b->reclaim_fraction)
+		return "reclaim_fraction";
+	if (a->outage_mean_us != b->outage_mean_us)
+		return "outage_mean_s";
+	return NULL;
+}
+
+/* Spot entries of one zone share its pool, so they must agree on its reclaim keys. */
+static int check_zone_pools(struct load *l)
+{
+	const struct scenario *sc = &l->sc;
+	struct yamldoc_ref e, r;
+
+	for (int i = 0; i < sc->nfleet; i++) {
+		const struct fleet_entry *b = &sc->fleet[i];
+		if (b->option != OPTION_SPOT || b->zone == 0)
+			continue;
+		for (int j = 0; j < i; j++) {
+			const struct fleet_entry *a = &sc->fleet[j];
+			const char *key;
+			if (a->option != OPTION_SPOT || a->zone != b->zone || a->type != b->type ||
+			    !(key = pool_differs(a, b)))
+				continue;
+			scenario_load_fleet_item(l, i, &e);
+			yamldoc_child(&e, key, &r);
+			return yamldoc_fail(&l->y, r.node ? &r : &e, "spot entries of %s in zone '%s' share one "
+						  "Spot pool; expected the same %s as fleet.%d (the first spot entry "
+						  "of the type in the zone)", sc->types[b->type].name,
+						  sc->zones[b->zone - 1].name, key, l->fleet_item[j]);
+		}
+	}
+	return STATUS_OK;
+}
+
 void scenario_load_fleet_item(const struct load *l, int i, struct yamldoc_ref *out)
 {
 	yamldoc_item(&l->fleet, l->fleet_item[i], out);
@@ -362,7 +363,7 @@ int scenario_load_fleet(struct load *l)
 			l->fleet_item[k + j] = i;
 		l->sc.nfleet = k + filled;
 	}
-	return STATUS_OK;
+	return check_zone_pools(l);
 }
 
 /* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
@@ -370,13 +371,4 @@ int scenario_load_fleet(struct load *l)
 const struct scenario_load_names scenario_load_term_names = SCENARIO_LOAD_NAMES(term_names);
 const struct scenario_load_names scenario_load_payment_names = SCENARIO_LOAD_NAMES(payment_names);
 const struct scenario_load_variants scenario_load_option = { "option", NULL, OPTION_KIND_COUNT, option_keys };
-const struct yamldoc_bounds *const scenario_load_price = &price_bounds;
-const struct yamldoc_bounds *const scenario_load_rate = &rate_bounds;
-const struct yamldoc_bounds *const scenario_load_upfront = &upfront_bounds;
-const struct yamldoc_bounds *const scenario_load_fraction = &fraction_bounds;
-const struct yamldoc_bounds *const scenario_load_share = &share_bounds;
 const struct yamldoc_bounds *const scenario_load_commit = &commit_bounds;
-const struct yamldoc_bounds *const scenario_load_interruption = &interruption_bounds;
-const struct yamldoc_bounds *const scenario_load_reclaim = &reclaim_bounds;
-const struct yamldoc_bounds *const scenario_load_multiplier = &multiplier_bounds;
-const struct yamldoc_bounds *const scenario_load_percent = &percent_bounds;

@@ -15,6 +15,9 @@
 #define MAX_BACKOFF_US DAY_US
 #define DEFAULT_MULTIPLIER 2.0
 
+static const struct yamldoc_bounds multiplier_bounds = { 1, 10, false, false };
+static const struct yamldoc_bounds percent_bounds = { 0, 100, false, false };
+
 static const char *const quota_keys[] = { "on_demand_vcpus", "on_demand_instances", "spot_vcpus",
 	"spot_instances", NULL };
 static const char *const retry_keys[] = { "backoff_s", "max_backoff_s", "multiplier", NULL };
@@ -127,3 +130,5 @@ const struct scenario_load_names scenario_load_quota_keys = SCENARIO_LOAD_KEYS(q
 const struct scenario_load_names scenario_load_retry_keys = SCENARIO_LOAD_KEYS(retry_keys);
 const struct scenario_load_names scenario_load_allocation_keys = SCENARIO_LOAD_KEYS(allocation_keys);
 const struct scenario_load_names scenario_load_strategy_names = SCENARIO_LOAD_NAMES(strategy_names);
+const struct yamldoc_bounds *const scenario_load_multiplier = &multiplier_bounds;
+const struct yamldoc_bounds *const scenario_load_percent = &percent_bounds;

@@ -1,14 +1,26 @@
 /*
- * scenario_load: what the parts of the scenario loader share (private to the loader's files, models/scenario*.c:
- * scenario.c, scenario_workload.c, scenario_fleet.c and the option readers beside it, scenario_policy.c, ...).
+ * scenario_load: what the parts of the scenario loader share. models/scenario*.c (except scenario_names.c,
+ * which belongs with the config type scenario.h, and scenario_schema*.c, which reads the tables below) is one
+ * module family, like SQLite's where*.c with whereInt.h; this header is private to it.
+ *
+ * The family is layered, and calls only downwards (no cycle):
+ *     scenario.c            the orchestrator: reads the top level, serving and autoscaling's own keys, and
+ *                           calls the section readers in dependency order (read_all)
+ *     scenario_<section>.c  one part of the file each: scenario_workload.c the workload (and checks
+ *                           slo.ttft_s against the service), scenario_fleet.c the fleet list and the option
+ *                           readers beside it (scenario_spot/block/plan/dws/delay.c), scenario_zones.c the
+ *                           zones (read before the fleet, which is handed them), scenario_policy.c the
+ *                           policies' keys, scenario_jobs.c the jobs, ...
+ *     scenario_price.c      what a fleet entry pays and buys, shared by the option readers
+ *     scenario_catalog.c    the instance types (catalog: and the built-in catalogue)
+ *     scenario_slo.c        slo (the top level's, and each model's)
+ *     scenario_keys.c       key checks shared by the readers
+ *     scenario_read.c       the small readers every reader uses (durations, times, ints, paths, warnings)
+ *     yamldoc.c             YAML with positioned messages (not part of the family: sweep files use it too)
  *
  * A load in progress lives in a struct load: the parsed YAML, the scenario being filled (copied to the
  * caller only when every step has succeeded), the refs that later cross-checks point back into, and the
- * serving instance type after the scenario's `catalog:` overrides. scenario.c reads the top level, slo,
- * serving, the catalogue and autoscaling, and owns the small readers below; scenario_workload.c reads
- * the workload (arrivals, sizes, service) and checks slo.ttft_s against the service; scenario_fleet.c
- * reads the fleet and what governs it (quotas, launch_retry, allocation) and checks the fleet against
- * autoscaling.
+ * serving instance type after the scenario's `catalog:` overrides.
  *
  * Every reader returns STATUS_OK or a failure status with the message in l->y.d, positioned as
  * yamldoc.h describes; readers of optional values leave *out unchanged when the key is absent, so a
@@ -30,6 +42,7 @@
 #define MAX_INSTANCES 100000    /* per fleet entry, and for autoscaling min/max */
 #define MAX_USD_PER_H 100000.0  /* a sanity bound on any hourly price */
 #define MAX_SLOTS 4096          /* serving.slots_per_instance, and so the most requests an instance serves */
+#define MAX_GPUS 64             /* GPUs of one instance type */
 
 /* The instance type the scenario serves on, after the scenario's catalog: overrides. */
 struct instance_type {
@@ -65,7 +78,7 @@ struct load {
 	int plan_segments;         /* sc.fleet entries the last training_plan entry filled */
 };
 
-/* ---- readers, in scenario.c ---------------------------------------------------------------------- */
+/* ---- the small readers, in scenario_read.c --------------------------------------------------------- */
 
 /* A duration (units_parse_duration) in microseconds: > lo_us (lo_open) or >= lo_us, and <= hi_us. */
 int scenario_load_duration(struct load *l, const struct yamldoc_ref *r, int64_t lo_us, bool lo_open,
@@ -129,6 +142,8 @@ int scenario_load_check_keys(struct load *l, const struct yamldoc_ref *map, int 
 			     const char *const *const *by_kind, int nkinds, int kind, const char *word,
 			     const char *name);
 
+/* ---- the instance types, in scenario_catalog.c ----------------------------------------------------- */
+
 /* Check every entry of `catalog:` and resolve the instance type `type` (written at `it`, for the message when
  * it is unknown) into *out: the scenario's catalog: entry, else the built-in catalogue's row. */
 int scenario_load_type(struct load *l, const struct yamldoc_ref *it, const char *type,
@@ -179,7 +194,7 @@ int scenario_copies_finish(struct load *l, int capacity, int counted);
  */
 int scenario_load_workload(struct load *l);
 
-/* The `slo` of the mapping at l->root, into l->sc.slo (scenario.c). */
+/* The `slo` of the mapping at l->root, into l->sc.slo (scenario_slo.c). */
 int scenario_load_slo(struct load *l);
 
 /* ---- several models and MIG partitions, in scenario_models.c ------------------------------------- */
@@ -215,7 +230,7 @@ int scenario_load_schedule(struct load *l);
  * another policy. Needs serving and the autoscaling timing read first. */
 int scenario_load_predictive(struct load *l);
 
-/* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
+/* ---- what an entry pays and buys, in scenario_price.c ---------------------------------------------- */
 
 /* An entry's `usd_per_h` into f->usd_per_h, which holds the default; f->price_given says whether it was written. */
 int scenario_load_entry_price(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
@@ -224,13 +239,17 @@ int scenario_load_entry_price(struct load *l, const struct yamldoc_ref *e, struc
 int scenario_load_bought(struct load *l, const struct yamldoc_ref *e, int lo, int hi, const char *what,
 			 struct fleet_entry *f);
 
+/* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
+
 /* The readers of one option's entry, after its keys are checked: on_demand and spot (with gcp_dws_flex and
  * gcp_preemptible) in scenario_spot.c, capacity_block (with gcp_calendar) in scenario_block.c. */
 int scenario_load_on_demand(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
 int scenario_load_spot(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
 int scenario_load_capacity_block(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
 
-/* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them). */
+/* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them;
+ * `zones` too: the zones are handed to it in l->sc.zones, and an entry's `zone` must name one), then check
+ * that Spot entries of one zone agree on their pool's reclaim keys. */
 int scenario_load_fleet(struct load *l);
 
 /* The `fleet` list item that sc.fleet[i] was read from, into *out (for messages about entry i). */
@@ -246,14 +265,11 @@ int scenario_load_plan(struct load *l, const struct yamldoc_ref *e, struct fleet
 
 /* ---- zones, in scenario_zones.c ------------------------------------------------------------------- */
 
-/* Read `zones` into l->sc.zones (before the fleet: entries name them). */
+/* Read `zones` into l->sc.zones (before the fleet, which is handed them: entries name them). */
 int scenario_load_zones(struct load *l);
 
 /* A fleet entry's `zone` into f->zone (0 when absent); the zone must be listed in `zones`. */
 int scenario_load_zone(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
-
-/* After the fleet: Spot entries of one zone share its pool, so they must agree on its reclaim keys. */
-int scenario_load_zone_pools(struct load *l);
 
 /* ---- Google Cloud DWS and Azure Spot eviction, in scenario_dws.c ------------------------------------ */
 
@@ -373,7 +389,8 @@ int scenario_load_mme(struct load *l);
 extern const struct scenario_load_names scenario_load_mme_keys, scenario_load_mme_model_keys;
 extern const struct yamldoc_bounds *const scenario_load_mme_memory, *const scenario_load_model_share;
 
-/* scenario.c */
+/* scenario.c, scenario_slo.c (slo_keys, rate_share), scenario_catalog.c (type_keys, type_price,
+ * type_fraction) */
 extern const struct scenario_load_names scenario_load_top_keys, scenario_load_slo_keys,
 	scenario_load_serving_keys, scenario_load_autoscaling_keys, scenario_load_type_keys,
 	scenario_load_also_keys, scenario_load_policy_names, scenario_load_metric_names,
@@ -392,7 +409,7 @@ extern const struct yamldoc_bounds *const scenario_load_positive_rate, *const sc
 	*const scenario_load_amplitude, *const scenario_load_hour, *const scenario_load_factor,
 	*const scenario_load_magnitude, *const scenario_load_scale, *const scenario_load_speedup,
 	*const scenario_load_growth;
-/* scenario_spot.c, scenario_limits.c, scenario_fleet.c */
+/* scenario_spot.c, scenario_limits.c, scenario_fleet.c, scenario_price.c */
 extern const struct scenario_load_names scenario_load_outage_keys, scenario_load_band_names;
 extern const struct scenario_load_names scenario_load_quota_keys, scenario_load_retry_keys,
 	scenario_load_allocation_keys, scenario_load_strategy_names;

@@ -21,6 +21,10 @@
 #define MAX_OUTAGE_MEAN_US (400 * DAY_US)
 #define HOURS_PER_MONTH 730.0            /* 8760 h / 12: the month of the Spot Advisor's bands */
 
+static const struct yamldoc_bounds share_bounds = { 0, 1, true, false };     /* (0, 1] */
+static const struct yamldoc_bounds interruption_bounds = { 0, 100, false, false };  /* per hour */
+static const struct yamldoc_bounds reclaim_bounds = { 0, 1000, false, false };      /* per day */
+
 static const char *const outage_keys[] = { "start", "end", NULL };
 
 /*
@@ -324,3 +328,6 @@ int scenario_load_spot(struct load *l, const struct yamldoc_ref *e, struct fleet
 
 const struct scenario_load_names scenario_load_outage_keys = SCENARIO_LOAD_KEYS(outage_keys);
 const struct scenario_load_names scenario_load_band_names = SCENARIO_LOAD_NAMES(band_names);
+const struct yamldoc_bounds *const scenario_load_share = &share_bounds;
+const struct yamldoc_bounds *const scenario_load_interruption = &interruption_bounds;
+const struct yamldoc_bounds *const scenario_load_reclaim = &reclaim_bounds;

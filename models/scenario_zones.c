@@ -120,43 +120,5 @@ int scenario_load_zone(struct load *l, const struct yamldoc_ref *e, struct fleet
 	return yamldoc_fail(&l->y, &r, "zone '%s' is not in zones; expected one of: %s", name, listed);
 }
 
-/* The first key on which Spot entries a and b (same zone, same type) describe their pool differently, or NULL. */
-static const char *pool_differs(const struct fleet_entry *a, const struct fleet_entry *b)
-{
-	if (a->reclaims_per_day != b->reclaims_per_day)
-		return "reclaims_per_day";
-	if (a->reclaim_fraction != b->reclaim_fraction)
-		return "reclaim_fraction";
-	if (a->outage_mean_us != b->outage_mean_us)
-		return "outage_mean_s";
-	return NULL;
-}
-
-int scenario_load_zone_pools(struct load *l)
-{
-	const struct scenario *sc = &l->sc;
-	struct yamldoc_ref e, r;
-
-	for (int i = 0; i < sc->nfleet; i++) {
-		const struct fleet_entry *b = &sc->fleet[i];
-		if (b->option != OPTION_SPOT || b->zone == 0)
-			continue;
-		for (int j = 0; j < i; j++) {
-			const struct fleet_entry *a = &sc->fleet[j];
-			const char *key;
-			if (a->option != OPTION_SPOT || a->zone != b->zone || a->type != b->type ||
-			    !(key = pool_differs(a, b)))
-				continue;
-			scenario_load_fleet_item(l, i, &e);
-			yamldoc_child(&e, key, &r);
-			return yamldoc_fail(&l->y, r.node ? &r : &e, "spot entries of %s in zone '%s' share one "
-						  "Spot pool; expected the same %s as fleet.%d (the first spot entry "
-						  "of the type in the zone)", sc->types[b->type].name,
-						  sc->zones[b->zone - 1].name, key, l->fleet_item[j]);
-		}
-	}
-	return STATUS_OK;
-}
-
 const struct scenario_load_names scenario_load_zone_keys = SCENARIO_LOAD_KEYS(zone_keys);
 const struct scenario_load_names scenario_load_zone_outage_keys = SCENARIO_LOAD_KEYS(zone_outage_keys);

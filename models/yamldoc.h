@@ -6,7 +6,7 @@
  * whose diagnostics are collected rather than printed (nothing reaches stderr); yamldoc_apply_sets()
  * edits the parsed document with `--set` overrides; the typed readers (int, number, string, choice, mapping,
  * list) check one value each, and yamldoc_scalar()/yamldoc_bad() let the schema add its own
- * (durations and times live in scenario.c, next to the units they convert).
+ * (durations and times live in scenario_read.c, next to the units they convert).
  *
  * Values are addressed by a struct yamldoc_ref: the node, the key that names it, the enclosing ref and
  * the dotted path used in messages ("fleet.1.usd_per_h"). Every failure returns STATUS_EINPUT (STATUS_ENOMEM
