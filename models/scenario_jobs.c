@@ -17,7 +17,6 @@
 #include "status.h"
 #include "units.h"
 
-#define MAX_WORK_H 1e9                        /* a sanity bound on a job's instance-hours */
 #define MAX_FAILURES_PER_H 100.0              /* a sanity bound on node failures per instance-hour */
 #define FAILURES_PER_GPU_H 1.97e-5            /* Llama 3's rate (SOURCES.md [llama3-failures]) */
 #define DEFAULT_REPLACEMENT_US (600 * S_US)   /* an assumption (SOURCES.md [jobs-replacement]) */
@@ -29,17 +28,12 @@ static const char *const jobs_keys[] = { "policy", "switch_margin", "max_pending
 	"teams", "priority_classes", "fair_share", NULL };
 static const char *const failure_keys[] = { "per_instance_hour", "recovery", "replacement", "restart_delay",
 	NULL };
-/* the keys of a job, also the CSV's column names (scenario_jobfile.c), in this order */
-static const char *const job_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
-	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", NULL };
 /* a list item's keys: the CSV's, then the team-share ones (scenario_teams.c) */
 static const char *const job_list_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
 	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", "team", "priority_class", NULL };
-static const char *const policy_names[] = { "on_demand", "spot", "deadline_spot", "reserved_first" };
 static const char *const recovery_names[] = { "automatic", "none" };
 static const char *const use_names[] = { "serving", "jobs", "shared" };
 
-static const struct yamldoc_bounds work_bounds = { 0, MAX_WORK_H, true, false };          /* (0, max] */
 static const struct yamldoc_bounds failure_bounds = { 0, MAX_FAILURES_PER_H, false, false };
 
 /* ---- traffic and a fleet entry's use ------------------------------------------------------------- */
@@ -125,36 +119,7 @@ int scenario_load_use(struct load *l, const struct yamldoc_ref *e, struct fleet_
 	return scenario_load_duration(l, &r, 0, false, 3600 * S_US, &f->share_notice_us);
 }
 
-/* ---- which entries a policy uses ---------------------------------------------------------------- */
-
-/* Whether jobs under policy p may take instances from entry f. */
-static bool usable(enum job_policy p, const struct fleet_entry *f)
-{
-	if (f->use == USE_SERVING)
-		return false;
-	switch (p) {
-	case JOB_POLICY_ON_DEMAND:
-		return f->option == OPTION_ON_DEMAND;
-	case JOB_POLICY_SPOT:
-		return f->option == OPTION_SPOT;
-	case JOB_POLICY_DEADLINE_SPOT:
-		return f->option == OPTION_ON_DEMAND || f->option == OPTION_SPOT;
-	case JOB_POLICY_RESERVED_FIRST:
-		return true;
-	}
-	return false;
-}
-
-/* The index of the entry with the most instances the policy can use (the first of equals), or -1. */
-static int largest(const struct scenario *sc)
-{
-	int best = -1;
-
-	for (int i = 0; i < sc->nfleet; i++)
-		if (usable(sc->jobs.policy, &sc->fleet[i]) && (best < 0 || sc->fleet[i].max > sc->fleet[best].max))
-			best = i;
-	return best;
-}
+/* ---- the section's checks against the fleet ---------------------------------------------------------- */
 
 /*
  * A jobs section needs an entry for jobs, and each policy its kind: on_demand an on_demand entry, spot a spot
@@ -181,99 +146,18 @@ static int check_fleet(struct load *l, const struct yamldoc_ref *jobs, const str
 					  "use: jobs (or use: shared)");
 	if ((sc->jobs.policy == JOB_POLICY_ON_DEMAND || sc->jobs.policy == JOB_POLICY_DEADLINE_SPOT) && !od)
 		return yamldoc_fail(&l->y, at, "policy %s needs an on_demand fleet entry with use: jobs; "
-					  "expected one, or another policy", policy_names[sc->jobs.policy]);
+					  "expected one, or another policy", scenario_load_job_policy_names.names[sc->jobs.policy]);
 	if ((sc->jobs.policy == JOB_POLICY_SPOT || sc->jobs.policy == JOB_POLICY_DEADLINE_SPOT) && !spot)
 		return yamldoc_fail(&l->y, at, "policy %s needs a spot fleet entry with use: jobs; expected "
-					  "one, or another policy", policy_names[sc->jobs.policy]);
+					  "one, or another policy", scenario_load_job_policy_names.names[sc->jobs.policy]);
 	for (int i = 0; i < sc->nfleet; i++) {
 		const struct fleet_entry *f = &sc->fleet[i];
-		if (f->use != USE_SERVING && !usable(sc->jobs.policy, f) &&
+		if (f->use != USE_SERVING && !scenario_jobs_usable(sc->jobs.policy, f) &&
 		    (rc = scenario_load_warn(l, at, "fleet entry %d (%s, use: %s) is never used by jobs.policy %s",
 					     l->fleet_item[i] + 1, option_kind_name(f->option), use_names[f->use],
-					     policy_names[sc->jobs.policy])))
+					     scenario_load_job_policy_names.names[sc->jobs.policy])))
 			return rc;
 	}
-	return STATUS_OK;
-}
-
-/* ---- the checks of one job ------------------------------------------------------------------------ */
-
-/* The UTC time at t_us from the scenario start, to the second, into buf (32 bytes). */
-static const char *utc(const struct load *l, int64_t t_us, char *buf)
-{
-	units_format_time(units_floor_s(l->sc.start_unix_us + t_us), buf, 32);
-	return buf;
-}
-
-bool scenario_jobs_submit_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size)
-{
-	char at[32], start[32];
-
-	if (j->submit_us >= 0)
-		return true;
-	snprintf(msg, size, "job '%s' is submitted at %s, before the scenario start (%s); expected a time at "
-		 "or after the start, or a duration after it", j->name, utc(l, j->submit_us, at), utc(l, 0, start));
-	return false;
-}
-
-bool scenario_jobs_deadline_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size)
-{
-	char at[32], submit[32];
-
-	if (j->deadline_us > j->submit_us)
-		return true;
-	snprintf(msg, size, "job '%s' has its deadline (%s) %s its submission (%s); expected a deadline after "
-		 "submit", j->name, utc(l, j->deadline_us, at), j->deadline_us == j->submit_us ? "at" : "before",
-		 utc(l, j->submit_us, submit));
-	return false;
-}
-
-bool scenario_jobs_fit_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size)
-{
-	int best = largest(&l->sc);
-	const struct fleet_entry *f = &l->sc.fleet[best < 0 ? 0 : best];
-
-	if (best >= 0 && j->instances <= f->max)
-		return true;
-	snprintf(msg, size, "job '%s' needs %d instances at once, more than any fleet entry jobs.policy %s can use "
-		 "holds (the largest: fleet entry %d, %s, %d instances); expected at most %d, or a larger entry "
-		 "(a job's instances all come from one entry)", j->name, j->instances,
-		 policy_names[l->sc.jobs.policy], l->fleet_item[best < 0 ? 0 : best] + 1, option_kind_name(f->option),
-		 f->max, f->max);
-	return false;
-}
-
-bool scenario_jobs_when(const struct load *l, const char *s, int64_t base_us, int64_t *out_us)
-{
-	int64_t t;
-
-	if (units_parse_time_us(s, &t) == STATUS_OK) {
-		*out_us = t - l->sc.start_unix_us;
-		return true;
-	}
-	if (units_parse_duration(s, &t) != STATUS_OK)
-		return false;
-	*out_us = base_us + t;
-	return true;
-}
-
-int scenario_jobs_append(struct load *l, const struct yamldoc_ref *r, const struct job_spec *j)
-{
-	struct scenario_jobs *jobs = &l->sc.jobs;
-	/* room for 16, then doubled: the list is full when n is 0 or a power of two from 16 on */
-	bool full = jobs->n == 0 || (jobs->n >= 16 && (jobs->n & (jobs->n - 1)) == 0);
-	struct job_spec *grown;
-
-	if (jobs->n >= MAX_JOBS)
-		return yamldoc_fail(&l->y, r, "more than %d jobs in the list and the trace together; expected "
-					  "at most %d", MAX_JOBS, MAX_JOBS);
-	if (full) {
-		grown = realloc(jobs->list, (size_t)(jobs->n ? 2 * jobs->n : 16) * sizeof *grown);
-		if (!grown)
-			return diag_at(l->y.d, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory reading the jobs");
-		jobs->list = grown;
-	}
-	jobs->list[jobs->n++] = *j;
 	return STATUS_OK;
 }
 
@@ -330,7 +214,7 @@ static int read_job_times(struct load *l, const struct yamldoc_ref *e, struct jo
 		return yamldoc_fail(&l->y, &r, "%s", msg);
 	if (j->submit_us >= l->sc.horizon_us &&
 	    (rc = scenario_load_warn(l, &r, "job '%s' is submitted at %s, at or after the horizon; it never runs",
-				     j->name, utc(l, j->submit_us, at))))
+				     j->name, scenario_jobs_utc(l, j->submit_us, at))))
 		return rc;
 	yamldoc_child(e, "deadline", &r);
 	if (!r.node)
@@ -363,7 +247,7 @@ static int read_job(struct load *l, const struct yamldoc_ref *e, int index, stru
 		return yamldoc_fail(&l->y, &r, "%s", msg);
 	if ((rc = scenario_load_required(l, e, "work_instance_hours", "the compute the job needs, in "
 					 "instance-hours", &r)) ||
-	    (rc = yamldoc_number(&l->y, &r, &work_bounds, &j->work_h)) ||
+	    (rc = yamldoc_number(&l->y, &r, scenario_load_work, &j->work_h)) ||
 	    (rc = read_job_times(l, e, j)))
 		return rc;
 	return read_job_timing(l, e, j);
@@ -461,7 +345,7 @@ static int read_policy(struct load *l, const struct yamldoc_ref *jobs, struct ya
 	int p = JOB_POLICY_ON_DEMAND, rc;
 
 	yamldoc_child(jobs, "policy", policy);
-	if ((rc = yamldoc_choice(&l->y, policy, policy_names, 4, &p)))
+	if ((rc = yamldoc_choice(&l->y, policy, scenario_load_job_policy_names.names, 4, &p)))
 		return rc;
 	l->sc.jobs.policy = (enum job_policy)p;
 	yamldoc_child(jobs, "switch_margin", &r);
@@ -501,10 +385,7 @@ int scenario_load_jobs(struct load *l)
 
 const struct scenario_load_names scenario_load_jobs_keys = SCENARIO_LOAD_KEYS(jobs_keys);
 const struct scenario_load_names scenario_load_failure_keys = SCENARIO_LOAD_KEYS(failure_keys);
-const struct scenario_load_names scenario_load_job_keys = SCENARIO_LOAD_KEYS(job_keys);
 const struct scenario_load_names scenario_load_job_list_keys = SCENARIO_LOAD_KEYS(job_list_keys);
-const struct scenario_load_names scenario_load_job_policy_names = SCENARIO_LOAD_NAMES(policy_names);
 const struct scenario_load_names scenario_load_recovery_names = SCENARIO_LOAD_NAMES(recovery_names);
 const struct scenario_load_names scenario_load_use_names = SCENARIO_LOAD_NAMES(use_names);
-const struct yamldoc_bounds *const scenario_load_work = &work_bounds;
 const struct yamldoc_bounds *const scenario_load_failure_rate = &failure_bounds;

@@ -299,7 +299,7 @@ int scenario_load_mode(struct load *l);
 int scenario_load_gpumetric(struct load *l);
 #define SCENARIO_MAX_METRIC_DELAY_US (3600 * S_US)  /* autoscaling.metric_delay_s: at most 1 h */
 
-/* ---- jobs, in scenario_jobs.c and scenario_jobfile.c -------------------------------------------- */
+/* ---- jobs, in scenario_jobs.c, scenario_jobfile.c (the CSV) and scenario_job.c (one job) -------------- */
 
 #define MAX_JOBS 100000        /* jobs in `jobs.list` and `jobs.trace` together */
 #define MAX_JOB_US (400 * DAY_US)  /* a job's durations (checkpoint interval and cost, restart overhead) */
@@ -328,6 +328,12 @@ int scenario_load_job_team(struct load *l, const struct yamldoc_ref *e, struct j
 
 /* Append *j to l->sc.jobs.list (at most MAX_JOBS in all; r places the message when there are more). */
 int scenario_jobs_append(struct load *l, const struct yamldoc_ref *r, const struct job_spec *j);
+
+/* Whether jobs under policy p may take instances from entry f (scenario_job.c, like what follows). */
+bool scenario_jobs_usable(enum job_policy p, const struct fleet_entry *f);
+
+/* The UTC time at t_us from the scenario start, to the second, into buf (32 bytes); returns buf. */
+const char *scenario_jobs_utc(const struct load *l, int64_t t_us, char *buf);
 
 /*
  * The checks of one job that need the scenario, shared by the list and the CSV: each writes into msg
@@ -437,11 +443,11 @@ extern const struct yamldoc_bounds *const scenario_load_service_scale;
 extern const struct scenario_load_names scenario_load_eviction_names;
 /* scenario_delay.c */
 extern const struct scenario_load_names scenario_load_startup_keys, scenario_load_startup_names;
-/* scenario_jobs.c */
+/* scenario_jobs.c; job_keys and job_policy_names in scenario_job.c */
 extern const struct scenario_load_names scenario_load_jobs_keys, scenario_load_failure_keys,
 	scenario_load_job_keys, scenario_load_job_policy_names, scenario_load_recovery_names,
 	scenario_load_use_names, scenario_load_job_list_keys;
-/* scenario_teams.c */
+/* scenario_teams.c; scenario_load_work in scenario_job.c */
 extern const struct scenario_load_names scenario_load_team_keys, scenario_load_class_keys,
 	scenario_load_lending_names;
 extern const struct yamldoc_bounds *const scenario_load_work, *const scenario_load_failure_rate;
