@@ -12,10 +12,10 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "scenario.h"
-#include "yamldoc.h"
 #include "status.h"
 #include "store.h"
 #include "world.h"
+#include "yamldoc.h"
 
 #define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
 #define TERM_3Y_H 26280.0  /* 1095 days */

@@ -18,9 +18,9 @@
 #include <gsl/gsl_qrng.h>
 #include <libfyaml.h>
 
-#include "yamldoc.h"
 #include "status.h"
 #include "textfile.h"
+#include "yamldoc.h"
 
 #define FILE_BYTES_MAX (1 << 20)  /* a sweep file is small; refuse anything larger */
 #define VALUE_MAX 64              /* bytes of a computed value, NUL included */

@@ -19,17 +19,15 @@
 #include "scenario.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
 #include "scenario_load.h"
-#include "yamldoc.h"
-#include "textfile.h"
 #include "status.h"
-#include "units.h"
+#include "textfile.h"
+#include "yamldoc.h"
 
 /*
  * The format's defaults and limits, in one place. Limits are sanity bounds that catch typos (a rate of

@@ -710,7 +710,7 @@ static int check_service(struct load *l, const struct yamldoc_ref *workload)
 						  "output token comes from the token counts (kind is %s); expected no "
 						  "%s", keys[i], service_names[l->sc.service.kind], keys[i]);
 	}
-	/* the same for the TTFT percentile SLOs (scenario.c read them) */
+	/* the same for the TTFT percentile SLOs (scenario_slo.c read them) */
 	for (int i = 0; i < SCENARIO_SLO_PCTS; i++) {
 		static const char *const keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };
 		yamldoc_child(&slo, keys[i], &ttft);
