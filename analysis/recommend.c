@@ -12,10 +12,10 @@
 #include <gsl/gsl_statistics_double.h>
 
 #include "scenario.h"
-#include "scenario_yaml.h"
 #include "status.h"
 #include "store.h"
 #include "world.h"
+#include "yamldoc.h"
 
 #define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
 #define TERM_3Y_H 26280.0  /* 1095 days */
@@ -56,14 +56,14 @@ struct rep {
 };
 
 /*
- * The key is read as an override reads it (scenario_yaml_set_key: "fleet.00.count" is entry 0) and kept in
+ * The key is read as an override reads it (yamldoc_set_key: "fleet.00.count" is entry 0) and kept in
  * that one spelling, so that two --vary of one entry are found (recommend_run) and its runs' --set name it
  * as the search does.
  */
 int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d)
 {
 	const char *eq = strchr(text, '=');
-	char key[sizeof v->key], canon[SCENARIO_YAML_PATH_MAX], tail[8];
+	char key[sizeof v->key], canon[YAMLDOC_PATH_MAX], tail[8];
 	int idx, lo, hi, step = 1, n;
 
 	memset(v, 0, sizeof *v);
@@ -71,7 +71,7 @@ int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag
 		goto bad;
 	memcpy(key, text, (size_t)(eq - text));
 	key[eq - text] = '\0';
-	if (!scenario_yaml_set_key(key, canon, sizeof canon) || sscanf(canon, "fleet.%d.count%n", &idx, &n) != 1 ||
+	if (!yamldoc_set_key(key, canon, sizeof canon) || sscanf(canon, "fleet.%d.count%n", &idx, &n) != 1 ||
 	    canon[n] || idx < 0)
 		goto bad;
 	snprintf(v->key, sizeof v->key, "fleet.%d.count", idx);

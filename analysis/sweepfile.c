@@ -1,7 +1,7 @@
 /*
  * sweepfile: reading and expanding a sweep file (see sweepfile.h).
  *
- * The file is read with the scenario's YAML reader (scenario_yaml.h), so its messages have the same shape
+ * The file is read with the scenario's YAML reader (yamldoc.h), so its messages have the same shape
  * and positions as a scenario's. Values are collected as text, per swept key first (a "column": the key's
  * own list of values), and the points are then laid out from the columns by the form's rule.
  */
@@ -18,9 +18,9 @@
 #include <gsl/gsl_qrng.h>
 #include <libfyaml.h>
 
-#include "scenario_yaml.h"
 #include "status.h"
 #include "textfile.h"
+#include "yamldoc.h"
 
 #define FILE_BYTES_MAX (1 << 20)  /* a sweep file is small; refuse anything larger */
 #define VALUE_MAX 64              /* bytes of a computed value, NUL included */
@@ -42,7 +42,7 @@ struct column {
 /* A set or swept key already read: the setting it names, and where. */
 struct seen {
 	const char *key;                     /* as written (the document's text, borrowed) */
-	char canon[SCENARIO_YAML_PATH_MAX];  /* the setting (scenario_yaml_set_key: "fleet.00.count" is fleet.0.count) */
+	char canon[YAMLDOC_PATH_MAX];  /* the setting (yamldoc_set_key: "fleet.00.count" is fleet.0.count) */
 	int line, col;                       /* where messages place it; 0 when unknown */
 	bool swept;
 };
@@ -51,7 +51,7 @@ struct seen {
 #define SEEN_MAX (SWEEPFILE_SETS_MAX + SWEEPFILE_PARAMS_MAX + 1)
 
 struct reader {
-	struct scenario_yaml y;
+	struct yamldoc y;
 	struct sweepfile *sf;
 	struct column cols[SWEEPFILE_PARAMS_MAX];
 	int ncols;
@@ -97,7 +97,7 @@ static void format_value(double v, bool integer, char *buf, size_t size)
 /* ---- keys ---------------------------------------------------------------------------------------- */
 
 /* Refuse key at r, which names the same setting as the key `was` read before. */
-static int twice(struct reader *rd, const struct scenario_yaml_ref *r, const char *key, bool swept,
+static int twice(struct reader *rd, const struct yamldoc_ref *r, const char *key, bool swept,
 		 const struct seen *was)
 {
 	char at[DIAG_MSG_MAX / 2];
@@ -107,27 +107,27 @@ static int twice(struct reader *rd, const struct scenario_yaml_ref *r, const cha
 	else
 		snprintf(at, sizeof at, "%s", rd->sf->path);
 	if (swept && !was->swept)
-		return scenario_yaml_fail(&rd->y, r, "'%s' is both set and swept (set as '%s' at %s); expected each "
+		return yamldoc_fail(&rd->y, r, "'%s' is both set and swept (set as '%s' at %s); expected each "
 					  "key in one place", key, was->key, at);
-	return scenario_yaml_fail(&rd->y, r, "'%s' is %s twice (first as '%s' at %s); expected each key once", key,
+	return yamldoc_fail(&rd->y, r, "'%s' is %s twice (first as '%s' at %s); expected each key once", key,
 				  swept ? "swept" : "set", was->key, at);
 }
 
 /*
  * A swept or set key: non-empty, no '=', no spaces, not `seed`, and naming a setting no key before it names,
- * however written: keys are compared as the overrides resolve them (scenario_yaml_set_key), so
+ * however written: keys are compared as the overrides resolve them (yamldoc_set_key), so
  * fleet.00.count is fleet.0.count. Each key is compared with every one before it: O(n^2) in the keys, which
  * are at most SEEN_MAX.
  */
-static int check_key(struct reader *rd, const struct scenario_yaml_ref *r, const char *key, bool swept)
+static int check_key(struct reader *rd, const struct yamldoc_ref *r, const char *key, bool swept)
 {
 	struct seen *s = &rd->seen[rd->nseen];
 
-	if (!*key || strpbrk(key, "= \t") || !scenario_yaml_set_key(key, s->canon, sizeof s->canon))
-		return scenario_yaml_fail(&rd->y, r, "'%s' is not a scenario key; expected a dotted path such as "
+	if (!*key || strpbrk(key, "= \t") || !yamldoc_set_key(key, s->canon, sizeof s->canon))
+		return yamldoc_fail(&rd->y, r, "'%s' is not a scenario key; expected a dotted path such as "
 					  "fleet.0.count", key);
 	if (strcmp(key, "seed") == 0)
-		return scenario_yaml_fail(&rd->y, r, "the seed is not %s; expected `replications: N` (replication r "
+		return yamldoc_fail(&rd->y, r, "the seed is not %s; expected `replications: N` (replication r "
 					  "runs with the base seed + r)", swept ? "swept" : "set");
 	for (int i = 0; i < rd->nseen; i++)
 		if (strcmp(rd->seen[i].canon, s->canon) == 0)
@@ -135,13 +135,13 @@ static int check_key(struct reader *rd, const struct scenario_yaml_ref *r, const
 	assert(rd->nseen < SEEN_MAX);  /* the keys of `set` and of the form are counted before */
 	s->key = key;
 	s->swept = swept;
-	scenario_yaml_where(r, &s->line, &s->col);
+	yamldoc_where(r, &s->line, &s->col);
 	rd->nseen++;
 	return STATUS_OK;
 }
 
 /* Start column for `key` at r. */
-static int add_column(struct reader *rd, const struct scenario_yaml_ref *r, const char *key, int nvals)
+static int add_column(struct reader *rd, const struct yamldoc_ref *r, const char *key, int nvals)
 {
 	struct column *c;
 	int rc;
@@ -149,7 +149,7 @@ static int add_column(struct reader *rd, const struct scenario_yaml_ref *r, cons
 	if ((rc = check_key(rd, r, key, true)))
 		return rc;
 	if (rd->ncols == SWEEPFILE_PARAMS_MAX)
-		return scenario_yaml_fail(&rd->y, r, "more than %d swept keys; expected at most %d",
+		return yamldoc_fail(&rd->y, r, "more than %d swept keys; expected at most %d",
 					  SWEEPFILE_PARAMS_MAX, SWEEPFILE_PARAMS_MAX);
 	c = &rd->cols[rd->ncols];
 	c->key = dup_str(key);
@@ -175,18 +175,18 @@ static int push_value(struct reader *rd, struct column *c, const char *text)
 /* ---- grid and zip values ------------------------------------------------------------------------- */
 
 /* A list of at least one scalar: its texts as written. */
-static int read_list(struct reader *rd, const struct scenario_yaml_ref *r, const char *key)
+static int read_list(struct reader *rd, const struct yamldoc_ref *r, const char *key)
 {
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
-	struct scenario_yaml_ref it;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	struct yamldoc_ref it;
 	const char *text;
 	int n, rc;
 
-	if ((rc = scenario_yaml_list(&rd->y, r, 1, SWEEPFILE_RUNS_MAX, "values", &n)) ||
+	if ((rc = yamldoc_list(&rd->y, r, 1, SWEEPFILE_RUNS_MAX, "values", &n)) ||
 	    (rc = add_column(rd, r, key, n)))
 		return rc;
-	while (scenario_yaml_next_item(r, &walk, &it)) {
-		if ((rc = scenario_yaml_scalar(&rd->y, &it, "a value for --set", &text)) ||
+	while (yamldoc_next_item(r, &walk, &it)) {
+		if ((rc = yamldoc_scalar(&rd->y, &it, "a value for --set", &text)) ||
 		    (rc = push_value(rd, &rd->cols[rd->ncols - 1], text)))
 			return rc;
 	}
@@ -197,35 +197,35 @@ static int read_list(struct reader *rd, const struct scenario_yaml_ref *r, const
  * {from, to, step}: from, from + step, ... up to to (included when reached; a step short of it by less than
  * 1e-9 of a step counts as reaching it). Integers when all three are written as integers.
  */
-static int read_range(struct reader *rd, const struct scenario_yaml_ref *r, const char *key)
+static int read_range(struct reader *rd, const struct yamldoc_ref *r, const char *key)
 {
-	static const struct scenario_yaml_bounds any = { -HUGE_VAL, HUGE_VAL, false, false };
-	static const struct scenario_yaml_bounds positive = { 0, HUGE_VAL, true, false };
-	struct scenario_yaml_ref from, to, step;
+	static const struct yamldoc_bounds any = { -HUGE_VAL, HUGE_VAL, false, false };
+	static const struct yamldoc_bounds positive = { 0, HUGE_VAL, true, false };
+	struct yamldoc_ref from, to, step;
 	const char *name[3] = { "from", "to", "step" };
-	const struct scenario_yaml_ref *ref[3] = { &from, &to, &step };
+	const struct yamldoc_ref *ref[3] = { &from, &to, &step };
 	double v[3];
 	bool integer = true;
 	char buf[VALUE_MAX];
 	int rc;
 
-	if ((rc = scenario_yaml_mapping(&rd->y, r, range_keys, "a list of values or {from, to, step}", NULL)))
+	if ((rc = yamldoc_mapping(&rd->y, r, range_keys, "a list of values or {from, to, step}", NULL)))
 		return rc;
 	for (int i = 0; i < 3; i++) {
 		const char *text;
-		scenario_yaml_child(r, name[i], (struct scenario_yaml_ref *)ref[i]);
+		yamldoc_child(r, name[i], (struct yamldoc_ref *)ref[i]);
 		if (!ref[i]->node)
-			return scenario_yaml_missing(&rd->y, r, name[i], "a range is {from, to, step}");
-		if ((rc = scenario_yaml_number(&rd->y, ref[i], i == 2 ? &positive : &any, &v[i])) ||
-		    (rc = scenario_yaml_scalar(&rd->y, ref[i], "a number", &text)))
+			return yamldoc_missing(&rd->y, r, name[i], "a range is {from, to, step}");
+		if ((rc = yamldoc_number(&rd->y, ref[i], i == 2 ? &positive : &any, &v[i])) ||
+		    (rc = yamldoc_scalar(&rd->y, ref[i], "a number", &text)))
 			return rc;
 		integer = integer && is_integer_text(text);
 	}
 	if (v[1] < v[0])
-		return scenario_yaml_fail(&rd->y, &to, "%g is below from (%g); expected to >= from", v[1], v[0]);
+		return yamldoc_fail(&rd->y, &to, "%g is below from (%g); expected to >= from", v[1], v[0]);
 	double count = floor((v[1] - v[0]) / v[2] + 1e-9) + 1;
 	if (count > SWEEPFILE_RUNS_MAX)
-		return scenario_yaml_fail(&rd->y, &step, "the range has %.0f values; expected at most %d",
+		return yamldoc_fail(&rd->y, &step, "the range has %.0f values; expected at most %d",
 					  count, SWEEPFILE_RUNS_MAX);
 	if ((rc = add_column(rd, r, key, (int)count)))
 		return rc;
@@ -238,19 +238,19 @@ static int read_range(struct reader *rd, const struct scenario_yaml_ref *r, cons
 }
 
 /* grid or zip: a mapping KEY -> list (or, for a grid, range). */
-static int read_columns(struct reader *rd, const struct scenario_yaml_ref *map, bool grid)
+static int read_columns(struct reader *rd, const struct yamldoc_ref *map, bool grid)
 {
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
-	struct scenario_yaml_ref v;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	struct yamldoc_ref v;
 	const char *key;
 	int n, rc;
 
-	if ((rc = scenario_yaml_mapping(&rd->y, map, NULL, grid ? "a mapping of keys to lists of values or "
+	if ((rc = yamldoc_mapping(&rd->y, map, NULL, grid ? "a mapping of keys to lists of values or "
 					"{from, to, step}" : "a mapping of keys to lists of values", &n)))
 		return rc;
 	if (n == 0)
-		return scenario_yaml_fail(&rd->y, map, "no swept key; expected at least one");
-	while (scenario_yaml_next_pair(map, &walk, &v, &key)) {
+		return yamldoc_fail(&rd->y, map, "no swept key; expected at least one");
+	while (yamldoc_next_pair(map, &walk, &v, &key)) {
 		if (grid && fy_node_is_mapping(v.node))
 			rc = read_range(rd, &v, key);
 		else
@@ -264,25 +264,25 @@ static int read_columns(struct reader *rd, const struct scenario_yaml_ref *map, 
 /* ---- sample -------------------------------------------------------------------------------------- */
 
 /* One range of `sample.ranges`: [lo, hi], lo < hi. */
-static int read_bounds(struct reader *rd, const struct scenario_yaml_ref *r, const char *key)
+static int read_bounds(struct reader *rd, const struct yamldoc_ref *r, const char *key)
 {
-	static const struct scenario_yaml_bounds any = { -HUGE_VAL, HUGE_VAL, false, false };
-	struct scenario_yaml_ref lo, hi;
+	static const struct yamldoc_bounds any = { -HUGE_VAL, HUGE_VAL, false, false };
+	struct yamldoc_ref lo, hi;
 	const char *tlo, *thi;
 	struct column *c;
 	double vlo, vhi;
 	int n, rc;
 
-	if ((rc = scenario_yaml_list(&rd->y, r, 2, 2, "bounds [lo, hi]", &n)))
+	if ((rc = yamldoc_list(&rd->y, r, 2, 2, "bounds [lo, hi]", &n)))
 		return rc;
-	scenario_yaml_item(r, 0, &lo);
-	scenario_yaml_item(r, 1, &hi);
-	if ((rc = scenario_yaml_number(&rd->y, &lo, &any, &vlo)) || (rc = scenario_yaml_number(&rd->y, &hi, &any, &vhi)) ||
-	    (rc = scenario_yaml_scalar(&rd->y, &lo, "a number", &tlo)) ||
-	    (rc = scenario_yaml_scalar(&rd->y, &hi, "a number", &thi)))
+	yamldoc_item(r, 0, &lo);
+	yamldoc_item(r, 1, &hi);
+	if ((rc = yamldoc_number(&rd->y, &lo, &any, &vlo)) || (rc = yamldoc_number(&rd->y, &hi, &any, &vhi)) ||
+	    (rc = yamldoc_scalar(&rd->y, &lo, "a number", &tlo)) ||
+	    (rc = yamldoc_scalar(&rd->y, &hi, "a number", &thi)))
 		return rc;
 	if (vhi <= vlo)
-		return scenario_yaml_fail(&rd->y, &hi, "%s is not above lo (%s); expected lo < hi", thi, tlo);
+		return yamldoc_fail(&rd->y, &hi, "%s is not above lo (%s); expected lo < hi", thi, tlo);
 	if ((rc = add_column(rd, r, key, 0)))
 		return rc;
 	c = &rd->cols[rd->ncols - 1];
@@ -335,32 +335,32 @@ out_free_qrng:
 	return rc;
 }
 
-static int read_sample(struct reader *rd, const struct scenario_yaml_ref *s)
+static int read_sample(struct reader *rd, const struct yamldoc_ref *s)
 {
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
-	struct scenario_yaml_ref r, v;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	struct yamldoc_ref r, v;
 	const char *key;
 	int64_t n = 0;
 	int method = 0, npairs, rc;
 
-	if ((rc = scenario_yaml_mapping(&rd->y, s, sample_keys, NULL, NULL)))
+	if ((rc = yamldoc_mapping(&rd->y, s, sample_keys, NULL, NULL)))
 		return rc;
-	scenario_yaml_child(s, "n", &r);
+	yamldoc_child(s, "n", &r);
 	if (!r.node)
-		return scenario_yaml_missing(&rd->y, s, "n", "the number of points");
-	if ((rc = scenario_yaml_int(&rd->y, &r, 1, SWEEPFILE_RUNS_MAX, &n)))
+		return yamldoc_missing(&rd->y, s, "n", "the number of points");
+	if ((rc = yamldoc_int(&rd->y, &r, 1, SWEEPFILE_RUNS_MAX, &n)))
 		return rc;
-	scenario_yaml_child(s, "method", &r);
-	if ((rc = scenario_yaml_choice(&rd->y, &r, method_names, 1, &method)))
+	yamldoc_child(s, "method", &r);
+	if ((rc = yamldoc_choice(&rd->y, &r, method_names, 1, &method)))
 		return rc;
-	scenario_yaml_child(s, "ranges", &r);
+	yamldoc_child(s, "ranges", &r);
 	if (!r.node)
-		return scenario_yaml_missing(&rd->y, s, "ranges", "a mapping of keys to [lo, hi]");
-	if ((rc = scenario_yaml_mapping(&rd->y, &r, NULL, "a mapping of keys to [lo, hi]", &npairs)))
+		return yamldoc_missing(&rd->y, s, "ranges", "a mapping of keys to [lo, hi]");
+	if ((rc = yamldoc_mapping(&rd->y, &r, NULL, "a mapping of keys to [lo, hi]", &npairs)))
 		return rc;
 	if (npairs == 0)
-		return scenario_yaml_fail(&rd->y, &r, "no swept key; expected at least one");
-	while (scenario_yaml_next_pair(&r, &walk, &v, &key)) {
+		return yamldoc_fail(&rd->y, &r, "no swept key; expected at least one");
+	while (yamldoc_next_pair(&r, &walk, &v, &key)) {
 		if ((rc = read_bounds(rd, &v, key)))
 			return rc;
 	}
@@ -370,20 +370,20 @@ static int read_sample(struct reader *rd, const struct scenario_yaml_ref *s)
 /* ---- the file ------------------------------------------------------------------------------------ */
 
 /* `base`, resolved against the folder of the sweep file. */
-static int read_base(struct reader *rd, const struct scenario_yaml_ref *root)
+static int read_base(struct reader *rd, const struct yamldoc_ref *root)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	const char *text, *slash = strrchr(rd->sf->path, '/');
 	int dir = slash ? (int)(slash - rd->sf->path) + 1 : 0;
 	int rc;
 
-	scenario_yaml_child(root, "base", &r);
+	yamldoc_child(root, "base", &r);
 	if (!r.node)
-		return scenario_yaml_missing(&rd->y, root, "base", "the scenario file swept, relative to this file");
-	if ((rc = scenario_yaml_scalar(&rd->y, &r, "a scenario file", &text)))
+		return yamldoc_missing(&rd->y, root, "base", "the scenario file swept, relative to this file");
+	if ((rc = yamldoc_scalar(&rd->y, &r, "a scenario file", &text)))
 		return rc;
 	if (!*text)
-		return scenario_yaml_bad(&rd->y, &r, "a scenario file");
+		return yamldoc_bad(&rd->y, &r, "a scenario file");
 	if (text[0] == '/')
 		dir = 0;
 	if (!(rd->sf->base = malloc((size_t)dir + strlen(text) + 1)))
@@ -393,23 +393,23 @@ static int read_base(struct reader *rd, const struct scenario_yaml_ref *root)
 }
 
 /* `set`: KEY: scalar, kept as "KEY=VALUE". */
-static int read_sets(struct reader *rd, const struct scenario_yaml_ref *root)
+static int read_sets(struct reader *rd, const struct yamldoc_ref *root)
 {
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
-	struct scenario_yaml_ref r, v;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	struct yamldoc_ref r, v;
 	const char *key, *text;
 	int n, rc;
 
-	scenario_yaml_child(root, "set", &r);
-	if ((rc = scenario_yaml_mapping(&rd->y, &r, NULL, "a mapping of keys to values, such as {horizon: 2h}", &n)))
+	yamldoc_child(root, "set", &r);
+	if ((rc = yamldoc_mapping(&rd->y, &r, NULL, "a mapping of keys to values, such as {horizon: 2h}", &n)))
 		return rc;
 	if (n > SWEEPFILE_SETS_MAX)
-		return scenario_yaml_fail(&rd->y, &r, "%d keys; expected at most %d", n, SWEEPFILE_SETS_MAX);
+		return yamldoc_fail(&rd->y, &r, "%d keys; expected at most %d", n, SWEEPFILE_SETS_MAX);
 	if (n && !(rd->sf->sets = calloc((size_t)n, sizeof(char *))))
 		return nomem(rd->y.d, rd->sf->path);
-	for (int i = 0; scenario_yaml_next_pair(&r, &walk, &v, &key); i++) {
+	for (int i = 0; yamldoc_next_pair(&r, &walk, &v, &key); i++) {
 		if ((rc = check_key(rd, &v, key, false)) ||
-		    (rc = scenario_yaml_scalar(&rd->y, &v, "a value for --set", &text)))
+		    (rc = yamldoc_scalar(&rd->y, &v, "a value for --set", &text)))
 			return rc;
 		if (!(rd->sf->sets[i] = malloc(strlen(key) + strlen(text) + 2)))
 			return nomem(rd->y.d, rd->sf->path);
@@ -419,43 +419,43 @@ static int read_sets(struct reader *rd, const struct scenario_yaml_ref *root)
 	return STATUS_OK;
 }
 
-static int read_name(struct reader *rd, const struct scenario_yaml_ref *root)
+static int read_name(struct reader *rd, const struct yamldoc_ref *root)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	const char *expect = "a name of letters, digits, '.', '_' and '-' (at most 63)";
 	const char *text;
 	int rc;
 
-	scenario_yaml_child(root, "name", &r);
+	yamldoc_child(root, "name", &r);
 	if (!r.node)
-		return scenario_yaml_missing(&rd->y, root, "name", "the sweep's name");
-	if ((rc = scenario_yaml_scalar(&rd->y, &r, expect, &text)))
+		return yamldoc_missing(&rd->y, root, "name", "the sweep's name");
+	if ((rc = yamldoc_scalar(&rd->y, &r, expect, &text)))
 		return rc;
 	if (!*text || strlen(text) >= SWEEPFILE_NAME_MAX || strspn(text, "abcdefghijklmnopqrstuvwxyz"
 		"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") != strlen(text) || text[0] == '.' || text[0] == '-')
-		return scenario_yaml_bad(&rd->y, &r, expect);
+		return yamldoc_bad(&rd->y, &r, expect);
 	strcpy(rd->sf->name, text);
 	return STATUS_OK;
 }
 
 /* The form: exactly one of grid, zip, sample. */
-static int read_form(struct reader *rd, const struct scenario_yaml_ref *root)
+static int read_form(struct reader *rd, const struct yamldoc_ref *root)
 {
 	static const char *const forms[] = { "grid", "zip", "sample" };
-	struct scenario_yaml_ref r[3];
+	struct yamldoc_ref r[3];
 	int found = -1, rc;
 
 	for (int i = 0; i < 3; i++) {
-		scenario_yaml_child(root, forms[i], &r[i]);
+		yamldoc_child(root, forms[i], &r[i]);
 		if (!r[i].node)
 			continue;
 		if (found >= 0)
-			return scenario_yaml_fail(&rd->y, &r[i], "%s and %s are both given; expected exactly one of "
+			return yamldoc_fail(&rd->y, &r[i], "%s and %s are both given; expected exactly one of "
 						  "grid, zip and sample", forms[found], forms[i]);
 		found = i;
 	}
 	if (found < 0)
-		return scenario_yaml_missing(&rd->y, root, "grid", "exactly one of grid, zip and sample");
+		return yamldoc_missing(&rd->y, root, "grid", "exactly one of grid, zip and sample");
 	rd->sf->form = (enum sweepfile_form)found;
 	if (found == SWEEPFILE_SAMPLE)
 		return read_sample(rd, &r[found]);
@@ -463,20 +463,20 @@ static int read_form(struct reader *rd, const struct scenario_yaml_ref *root)
 		return rc;
 	for (int k = 1; found == SWEEPFILE_ZIP && k < rd->ncols; k++)
 		if (rd->cols[k].n != rd->cols[0].n) {
-			struct scenario_yaml_ref v;
+			struct yamldoc_ref v;
 			const char *key;
-			scenario_yaml_pair(&r[found], k, &v, &key);
-			return scenario_yaml_fail(&rd->y, &v, "%d values, but %s has %d; expected lists of equal "
+			yamldoc_pair(&r[found], k, &v, &key);
+			return yamldoc_fail(&rd->y, &v, "%d values, but %s has %d; expected lists of equal "
 						  "length", rd->cols[k].n, rd->cols[0].key, rd->cols[0].n);
 		}
 	return STATUS_OK;
 }
 
 /* The number of points, checked against SWEEPFILE_RUNS_MAX with the replications. */
-static int count_points(struct reader *rd, const struct scenario_yaml_ref *root, int *npoints)
+static int count_points(struct reader *rd, const struct yamldoc_ref *root, int *npoints)
 {
 	int64_t n = rd->sf->form == SWEEPFILE_GRID ? 1 : rd->cols[0].n;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 
 	for (int k = 0; rd->sf->form == SWEEPFILE_GRID && k < rd->ncols; k++) {
 		n *= rd->cols[k].n;
@@ -484,9 +484,9 @@ static int count_points(struct reader *rd, const struct scenario_yaml_ref *root,
 			break;
 	}
 	if (n * rd->sf->nreps > SWEEPFILE_RUNS_MAX) {
-		scenario_yaml_child(root, rd->sf->form == SWEEPFILE_GRID ? "grid" : rd->sf->form == SWEEPFILE_ZIP ?
+		yamldoc_child(root, rd->sf->form == SWEEPFILE_GRID ? "grid" : rd->sf->form == SWEEPFILE_ZIP ?
 				    "zip" : "sample", &r);
-		return scenario_yaml_fail(&rd->y, &r, "more than %d runs (points x replications); expected fewer",
+		return yamldoc_fail(&rd->y, &r, "more than %d runs (points x replications); expected fewer",
 					  SWEEPFILE_RUNS_MAX);
 	}
 	*npoints = (int)n;
@@ -523,19 +523,19 @@ static int lay_out(struct reader *rd)
 
 static int read_all(struct reader *rd)
 {
-	struct scenario_yaml_ref root, r;
+	struct yamldoc_ref root, r;
 	int64_t reps = 1;
 	int rc;
 
-	scenario_yaml_root(&rd->y, &root);
+	yamldoc_root(&rd->y, &root);
 	if (!root.node)
 		return diag_at(rd->y.d, STATUS_EINPUT, rd->sf->path, 0, 0, "empty file; expected a sweep (name, "
 			       "base, and one of grid, zip and sample)");
-	if ((rc = scenario_yaml_mapping(&rd->y, &root, top_keys, NULL, NULL)) || (rc = read_name(rd, &root)) ||
+	if ((rc = yamldoc_mapping(&rd->y, &root, top_keys, NULL, NULL)) || (rc = read_name(rd, &root)) ||
 	    (rc = read_base(rd, &root)))
 		return rc;
-	scenario_yaml_child(&root, "replications", &r);
-	if ((rc = scenario_yaml_int(&rd->y, &r, 1, SWEEPFILE_REPS_MAX, &reps)))
+	yamldoc_child(&root, "replications", &r);
+	if ((rc = yamldoc_int(&rd->y, &r, 1, SWEEPFILE_REPS_MAX, &reps)))
 		return rc;
 	rd->sf->nreps = (int)reps;
 	if ((rc = read_sets(rd, &root)) || (rc = read_form(rd, &root)) ||
@@ -561,10 +561,10 @@ static int parse_text(struct sweepfile *sf, const char *text, size_t len, const 
 		rc = nomem(d, path);
 		goto out_free_reader;
 	}
-	rc = scenario_yaml_open(&rd->y, text, len, sf->path, d);
+	rc = yamldoc_open(&rd->y, text, len, sf->path, d);
 	if (rc == STATUS_OK)
 		rc = read_all(rd);
-	scenario_yaml_close(&rd->y);
+	yamldoc_close(&rd->y);
 out_free_reader:
 	for (int k = 0; k < rd->ncols; k++) {
 		for (int i = 0; i < rd->cols[k].n; i++)

@@ -28,7 +28,7 @@
  * check them against the scenario schema (loading each point does: sweep.h). `seed` may be neither set nor
  * swept (replications vary it). A key may not be both set and swept, nor swept twice.
  *
- * Errors: STATUS_EINPUT with "FILE:LINE:COL: KEY.PATH: what was wrong; expected what" (scenario_yaml.h),
+ * Errors: STATUS_EINPUT with "FILE:LINE:COL: KEY.PATH: what was wrong; expected what" (yamldoc.h),
  * STATUS_ENOENT when the file cannot be read, STATUS_ENOMEM. The struct owns everything it points to.
  */
 #ifndef GPUCAP_SWEEPFILE_H

@@ -1,9 +1,11 @@
 /*
- * scenario: the scenario schema, its defaults and cross-field checks (see scenario.h).
+ * scenario: the loader's orchestrator (see scenario.h, and scenario_load.h for the family's layers): it
+ * reads the top level, serving and autoscaling's own keys, and calls the section readers in order.
  *
- * scenario_yaml.c parses the YAML and reads single values with positioned messages; this file,
- * scenario_workload.c and scenario_fleet.c know which keys exist, what each may hold, what it defaults to,
- * and how the keys constrain one another (scenario_load.h says which part reads what). The load is built
+ * yamldoc.c parses the YAML and reads single values with positioned messages; the section readers know
+ * which keys exist, what each may hold, what it defaults to, and how the keys constrain one another
+ * (scenario_load.h says which part reads what); they call the small readers of scenario_read.c, never this
+ * file. The load is built
  * in a struct load and copied to the caller's struct only when every step has succeeded; on failure
  * everything it gathered (traces, warnings) is freed.
  *
@@ -17,17 +19,15 @@
 #include "scenario.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "catalog.h"
 #include "scenario_load.h"
-#include "scenario_yaml.h"
-#include "textfile.h"
 #include "status.h"
-#include "units.h"
+#include "textfile.h"
+#include "yamldoc.h"
 
 /*
  * The format's defaults and limits, in one place. Limits are sanity bounds that catch typos (a rate of
@@ -37,7 +37,6 @@
 #define DEFAULT_START_UNIX_US INT64_C(1767225600000000)   /* 2026-01-01T00:00:00Z */
 #define DEFAULT_SAMPLE_PERIOD_US (60 * S_US)
 #define MAX_HORIZON_US (400 * DAY_US)
-#define MAX_LATENCY_US DAY_US
 #define DEFAULT_SLOTS 1
 #define MAX_QUEUE_TIMEOUT_US DAY_US
 #define DEFAULT_STARTUP_US (420 * S_US)            /* launch to ready: an assumption inside the 258-525 s
@@ -52,22 +51,11 @@
 #define DEFAULT_COOLDOWN_US (300 * S_US)           /* the AWS default (SOURCES.md [aas-cooldown-default]) */
 #define MAX_COOLDOWN_US DAY_US
 #define DEFAULT_SCALE_IN_MARGIN 0.10               /* SOURCES.md [tt-scale-in-margin] */
-#define MAX_GPUS 64
-#define MAX_VCPUS 4096
 #define MAX_FILE_BYTES (16 << 20)                   /* a scenario is a few kB; refuse anything absurd */
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
 	"jobs", "mode", "fluid", "zones", "provider", "models", NULL };
-static const char *const slo_keys[] = { "latency_s", "ttft_s", "latency_p50_s", "latency_p90_s", "latency_p95_s",
-	"latency_p99_s", "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s", "max_violation_rate", "window",
-	"tpot_s", "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s",
-	NULL };
-/* the percentile SLO keys, by enum scenario_slo_pct */
-static const char *const slo_latency_pct_keys[] = { "latency_p50_s", "latency_p90_s", "latency_p95_s",
-	"latency_p99_s" };
-static const char *const slo_ttft_pct_keys[] = { "ttft_p50_s", "ttft_p90_s", "ttft_p95_s", "ttft_p99_s" };
-static const char *const slo_tpot_pct_keys[] = { "tpot_p50_s", "tpot_p90_s", "tpot_p95_s", "tpot_p99_s" };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
 	"prefix_cache_blocks", "routing", "partitions", "multi_model", NULL };
@@ -80,192 +68,45 @@ static const char *const autoscaling_keys[] = { "policy", "metric", "target", "m
 	"forecast", "lead_s", "alpha", "beta", "gamma", /* predictive */
 	"metric_delay_s", /* scenario_gpumetric.c */
 	NULL };
-static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
-	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", "provider", NULL };
-
 static const char *const also_keys[] = { "metric", "target", NULL };  /* each of autoscaling.also */
 
-static const char *const policy_names[] = { "none", "target_tracking", "step", "hpa", "predictive" };
-static const char *const metric_names[] = { "concurrency_per_instance", "invocations_per_instance",
-	"backlog_per_instance", "gpu_utilization", "gpu_memory_utilization" };
 static const char *const interrupt_names[] = { "requeue", "drop" };
 static const char *const endpoint_names[] = { "realtime", "async" };
 
 #define EMPTY_MSG "empty file; expected a YAML mapping with at least name, horizon, slo, workload, serving, " \
 		  "fleet"
 
-static const struct scenario_yaml_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
-static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true };     /* [0, 1) */
-static const struct scenario_yaml_bounds rate_share_bounds = { 0, 1, false, false };   /* [0, 1] */
-static const struct scenario_yaml_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
-static const struct scenario_yaml_bounds invocations_target = { 0, MAX_TARGET_INVOCATIONS, true, false };
+static const struct yamldoc_bounds fraction_bounds = { 0, 1, false, true };     /* [0, 1) */
+static const struct yamldoc_bounds concurrency_target = { 0, 1, true, false };  /* (0, 1] */
+static const struct yamldoc_bounds invocations_target = { 0, MAX_TARGET_INVOCATIONS, true, false };
 /* GPU metrics: percent summed over GPUs; the loader narrows it to the type's GPUs (scenario_gpumetric.c) */
-static const struct scenario_yaml_bounds gpu_target = { 0, 100.0 * MAX_GPUS, true, false };
+static const struct yamldoc_bounds gpu_target = { 0, 100.0 * MAX_GPUS, true, false };
 
 /* The bounds of a target on metric m. */
-static const struct scenario_yaml_bounds *target_bounds(int m)
+static const struct yamldoc_bounds *target_bounds(int m)
 {
 	return m == METRIC_CONCURRENCY ? &concurrency_target : m >= METRIC_GPU_UTIL ? &gpu_target :
 	       &invocations_target;
 }
 
-/* ---- small readers ----------------------------------------------------------------------------- */
-
-/* A duration in the largest unit that divides it: "400d", "1h", "60s", "250ms". */
-static void format_duration(int64_t us, char *buf, size_t size)
-{
-	static const struct { int64_t us; const char *unit; } units[] = {
-		{ INT64_C(86400000000), "d" }, { INT64_C(3600000000), "h" }, { INT64_C(60000000), "m" },
-		{ INT64_C(1000000), "s" }, { INT64_C(1000), "ms" },
-	};
-
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-		if (us != 0 && us % units[i].us == 0) {
-			snprintf(buf, size, "%lld%s", (long long)(us / units[i].us), units[i].unit);
-			return;
-		}
-	}
-	snprintf(buf, size, "%.6fs", (double)us / 1e6);
-}
-
-int scenario_load_duration(struct load *l, const struct scenario_yaml_ref *r, int64_t lo_us, bool lo_open,
-			   int64_t hi_us, int64_t *out_us)
-{
-	char expect[192], lo[32], hi[32];
-	const char *s;
-	int64_t us;
-	int rc;
-
-	if (!r->node)
-		return STATUS_OK;
-	format_duration(lo_us, lo, sizeof lo);
-	format_duration(hi_us, hi, sizeof hi);
-	snprintf(expect, sizeof expect, "a duration %s %s and <= %s (seconds, or a number with a unit: ms, "
-		 "s, m, h, d, w)", lo_open ? ">" : ">=", lo_us ? lo : "0", hi);
-	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
-		return rc;
-	if (units_parse_duration(s, &us) != STATUS_OK || us < lo_us || (lo_open && us == lo_us) ||
-	    us > hi_us)
-		return scenario_yaml_bad(&l->y, r, expect);
-	*out_us = us;
-	return STATUS_OK;
-}
-
-int scenario_load_time(struct load *l, const struct scenario_yaml_ref *r, int64_t *out_unix_us)
-{
-	const char *expect = "a UTC time such as 2026-12-01T00:00:00Z or 2026-12-01T00:00:00.25Z", *s;
-	int64_t t;
-	int rc;
-
-	if (!r->node)
-		return STATUS_OK;
-	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
-		return rc;
-	if (units_parse_time_us(s, &t) != STATUS_OK)
-		return scenario_yaml_bad(&l->y, r, expect);
-	*out_unix_us = t;
-	return STATUS_OK;
-}
-
-int scenario_load_int(struct load *l, const struct scenario_yaml_ref *r, int lo, int hi, int *out)
-{
-	int64_t v = *out;
-	int rc = scenario_yaml_int(&l->y, r, lo, hi, &v);
-
-	if (rc == STATUS_OK)
-		*out = (int)v;
-	return rc;
-}
-
-int scenario_load_required(struct load *l, const struct scenario_yaml_ref *map, const char *key,
-			   const char *what, struct scenario_yaml_ref *out)
-{
-	scenario_yaml_child(map, key, out);
-	return out->node ? STATUS_OK : scenario_yaml_missing(&l->y, map, key, what);
-}
-
-/* Record a file the scenario names in sc.inputs (once: a price trace shared by two entries is one input). */
-static int input_add(struct load *l, const char *path)
-{
-	char (*grown)[SCENARIO_PATH_MAX];
-
-	for (int i = 0; i < l->sc.inputs.n; i++)
-		if (strcmp(l->sc.inputs.path[i], path) == 0)
-			return STATUS_OK;
-	grown = realloc(l->sc.inputs.path, (size_t)(l->sc.inputs.n + 1) * sizeof *grown);
-	if (!grown)
-		return diag_at(l->y.d, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory while reading the scenario");
-	l->sc.inputs.path = grown;
-	snprintf(grown[l->sc.inputs.n++], SCENARIO_PATH_MAX, "%s", path);
-	return STATUS_OK;
-}
-
-int scenario_load_path(struct load *l, const struct scenario_yaml_ref *r, char *buf)
-{
-	const char *slash = l->path ? strrchr(l->path, '/') : NULL;
-	char written[SCENARIO_PATH_MAX];
-	int n, rc;
-
-	if ((rc = scenario_yaml_string(&l->y, r, written, sizeof written)))
-		return rc;
-	if (written[0] == '/' || !slash)
-		n = snprintf(buf, SCENARIO_PATH_MAX, "%s", written);
-	else
-		n = snprintf(buf, SCENARIO_PATH_MAX, "%.*s/%s", (int)(slash - l->path), l->path, written);
-	if (n >= SCENARIO_PATH_MAX)
-		return scenario_yaml_fail(&l->y, r, "the path, resolved against the scenario's folder, is %d "
-					  "bytes; expected at most %d", n, SCENARIO_PATH_MAX - 1);
-	return input_add(l, buf);
-}
-
-/*
- * scenario_yaml places and words a failure; a warning is placed and worded the same way, so it is written
- * as a failure into a diag of its own (the status that returns is not a failure of the load) and appended.
- */
-int scenario_load_warn(struct load *l, const struct scenario_yaml_ref *r, const char *fmt, ...)
-{
-	struct diag *errors = l->y.d, warning;
-	char msg[DIAG_MSG_MAX], *grown;
-	size_t n;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	l->y.d = &warning;
-	scenario_yaml_fail(&l->y, r, "%s", msg);
-	l->y.d = errors;
-	n = strlen(warning.msg);
-	grown = realloc(l->sc.warnings, l->warnings_len + n + 2);
-	if (!grown)
-		return diag_at(errors, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory while reading the "
-			       "scenario");
-	memcpy(grown + l->warnings_len, warning.msg, n);
-	l->warnings_len += n;
-	grown[l->warnings_len++] = '\n';
-	grown[l->warnings_len] = '\0';
-	l->sc.warnings = grown;
-	return STATUS_OK;
-}
-
-/* ---- top level and slo -------------------------------------------------------------------------- */
+/* ---- top level -------------------------------------------------------------------------- */
 
 static int read_head(struct load *l)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int64_t seed = DEFAULT_SEED;
 	int rc;
 
 	if ((rc = scenario_load_required(l, &l->root, "name", "a non-empty string naming the scenario",
 					 &r)) ||
-	    (rc = scenario_yaml_string(&l->y, &r, l->sc.name, sizeof l->sc.name)))
+	    (rc = yamldoc_string(&l->y, &r, l->sc.name, sizeof l->sc.name)))
 		return rc;
-	scenario_yaml_child(&l->root, "seed", &r);
-	if ((rc = scenario_yaml_int(&l->y, &r, 0, INT64_MAX, &seed)))
+	yamldoc_child(&l->root, "seed", &r);
+	if ((rc = yamldoc_int(&l->y, &r, 0, INT64_MAX, &seed)))
 		return rc;
 	l->sc.seed = (uint64_t)seed;
 	l->sc.start_unix_us = DEFAULT_START_UNIX_US;
-	scenario_yaml_child(&l->root, "start", &r);
+	yamldoc_child(&l->root, "start", &r);
 	if ((rc = scenario_load_time(l, &r, &l->sc.start_unix_us)))
 		return rc;
 	if ((rc = scenario_load_required(l, &l->root, "horizon", "the simulated length, a duration such as "
@@ -273,285 +114,61 @@ static int read_head(struct load *l)
 	    (rc = scenario_load_duration(l, &r, 0, true, MAX_HORIZON_US, &l->sc.horizon_us)))
 		return rc;
 	l->sc.sample_period_us = DEFAULT_SAMPLE_PERIOD_US;
-	scenario_yaml_child(&l->root, "sample_period", &r);
+	yamldoc_child(&l->root, "sample_period", &r);
 	if ((rc = scenario_load_duration(l, &r, S_US, false, MAX_HORIZON_US, &l->sc.sample_period_us)))
 		return rc;
 	if (l->sc.sample_period_us > l->sc.horizon_us)
-		return scenario_yaml_fail(&l->y, r.node ? &r : &l->root, "the sample period (%g s) is longer "
+		return yamldoc_fail(&l->y, r.node ? &r : &l->root, "the sample period (%g s) is longer "
 					  "than the horizon (%g s); expected sample_period <= horizon",
 					  (double)l->sc.sample_period_us / 1e6, (double)l->sc.horizon_us / 1e6);
-	scenario_yaml_child(&l->root, "warmup", &r);
+	yamldoc_child(&l->root, "warmup", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_HORIZON_US, &l->sc.warmup_us)))
 		return rc;
 	if (r.node && l->sc.warmup_us >= l->sc.horizon_us)
-		return scenario_yaml_fail(&l->y, &r, "the warm-up (%g s) is not shorter than the horizon (%g s); "
+		return yamldoc_fail(&l->y, &r, "the warm-up (%g s) is not shorter than the horizon (%g s); "
 					  "expected warmup < horizon, so that something is measured",
 					  (double)l->sc.warmup_us / 1e6, (double)l->sc.horizon_us / 1e6);
 	return STATUS_OK;
 }
 
-/*
- * The SLOs as planners state them: percentiles (ttft_* need service kind tokens: checked with the
- * workload), a share of requests allowed over latency_s, and a window that divides a day (so windows fall
- * on the same UTC clock times every day) and needs something to check in each window.
- */
-static int read_slo_percentiles(struct load *l, const struct scenario_yaml_ref *slo)
-{
-	struct scenario_yaml_ref r;
-	bool stated = false;
-	int rc;
-
-	for (int i = 0; i < SCENARIO_SLO_PCTS; i++) {
-		scenario_yaml_child(slo, slo_latency_pct_keys[i], &r);
-		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_pct_us[i])))
-			return rc;
-		stated |= r.node != NULL;
-		scenario_yaml_child(slo, slo_ttft_pct_keys[i], &r);
-		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_pct_us[i])))
-			return rc;
-		stated |= r.node != NULL;
-		scenario_yaml_child(slo, slo_tpot_pct_keys[i], &r);
-		if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.tpot_pct_us[i])))
-			return rc;
-		stated |= r.node != NULL;
-	}
-	l->sc.slo.max_violation_rate = -1;
-	scenario_yaml_child(slo, "max_violation_rate", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &rate_share_bounds, &l->sc.slo.max_violation_rate)))
-		return rc;
-	stated |= r.node != NULL;
-	scenario_yaml_child(slo, "window", &r);
-	if ((rc = scenario_load_duration(l, &r, 0, true, DAY_US, &l->sc.slo.window_us)))
-		return rc;
-	if (r.node && DAY_US % l->sc.slo.window_us != 0)
-		return scenario_yaml_fail(&l->y, &r, "a window of %g s does not divide a day; expected a duration "
-					  "that does (15m, 1h, 6h, 1d, ...), so windows fall on the same UTC clock "
-					  "times every day", (double)l->sc.slo.window_us / 1e6);
-	if (r.node && !stated)
-		return scenario_yaml_fail(&l->y, &r, "a window needs an SLO to check in it; expected a "
-					  "percentile SLO (latency_p99_s, ...) or max_violation_rate beside it");
-	return STATUS_OK;
-}
-
-int scenario_load_slo(struct load *l)
-{
-	struct scenario_yaml_ref slo, r;
-	int rc;
-
-	if ((rc = scenario_load_required(l, &l->root, "slo", "a mapping with latency_s", &slo)) ||
-	    (rc = scenario_yaml_mapping(&l->y, &slo, slo_keys, NULL, NULL)) ||
-	    (rc = scenario_load_required(l, &slo, "latency_s", "the end-to-end latency threshold, a "
-					 "duration", &r)) ||
-	    (rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.latency_us)))
-		return rc;
-	scenario_yaml_child(&slo, "ttft_s", &r);  /* needs service kind tokens: checked with the workload */
-	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.ttft_us)))
-		return rc;
-	scenario_yaml_child(&slo, "tpot_s", &r);  /* needs service kind tokens: checked with the workload */
-	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_LATENCY_US, &l->sc.slo.tpot_us)))
-		return rc;
-	return read_slo_percentiles(l, &slo);
-}
-
-/* ---- catalogue and serving ---------------------------------------------------------------------- */
-
-/* The serving type as the built-in catalogue row c describes it. */
-static void type_from_catalog(const struct catalog_entry *c, struct instance_type *t)
-{
-	*t = (struct instance_type){ c->gpus, c->vcpus, c->od_usd_per_h, c->reserved_discount,
-				     c->reserved_3y_discount, c->savings_plan_discount, c->spot_discount,
-				     c->cb_usd_per_h, c->provider, false };
-}
-
-/* Why a catalogue row without a price needs one from the scenario (SOURCES.md [gcp-price-unknown],
- * [az-price-unknown]). */
-static const char *no_price_why(const struct catalog_entry *c, char *buf, size_t size)
-{
-	snprintf(buf, size, "the catalogue has no price for %s: no %s list price was found, so the scenario "
-		 "must give usd_per_h, the price per instance-hour it pays", c->name, provider_name(c->provider));
-	return buf;
-}
-
-/* A catalog: entry's `provider`; a built-in row's may not change (it is whose machine type it is). */
-static int read_type_provider(struct load *l, const struct scenario_yaml_ref *e, const struct catalog_entry *base,
-			      struct instance_type *t)
-{
-	struct scenario_yaml_ref r;
-	int p = (int)t->provider, rc;
-
-	scenario_yaml_child(e, "provider", &r);
-	if (!r.node)
-		return STATUS_OK;
-	if ((rc = scenario_yaml_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
-		return rc;
-	if (base && p != (int)base->provider)
-		return scenario_yaml_fail(&l->y, &r, "%s is a %s type of the built-in catalogue; expected provider: "
-					  "%s (or a new type name)", base->name, provider_name(base->provider),
-					  provider_name(base->provider));
-	t->provider = (enum provider)p;
-	t->provider_given = true;
-	return STATUS_OK;
-}
-
-/*
- * Read one entry of the scenario's catalog: map (`name` -> settings) into *t. A type the built-in catalogue
- * has starts from its row; a new type must give gpus and usd_per_h, and has no discounts, no Capacity
- * Block rate and unknown vCPUs (0) unless it says so.
- */
-static int read_type(struct load *l, const struct scenario_yaml_ref *e, const char *name,
-		     struct instance_type *t)
-{
-	const struct catalog_entry *base = catalog_find(name);
-	const char *why = "a new instance type needs gpus and usd_per_h";
-	char whybuf[256];
-	const struct { const char *key; double *value; const struct scenario_yaml_bounds *b; } numbers[] = {
-		{ "reserved_discount", &t->reserved_discount, &fraction_bounds },
-		{ "reserved_3y_discount", &t->reserved_3y_discount, &fraction_bounds },
-		{ "savings_plan_discount", &t->savings_plan_discount, &fraction_bounds },
-		{ "spot_discount", &t->spot_discount, &fraction_bounds },
-		{ "cb_usd_per_h", &t->cb_usd_per_h, &price_bounds },
-	};
-	struct scenario_yaml_ref r;
-	char model[SCENARIO_NAME_MAX];
-	int rc;
-
-	if (strlen(name) >= SCENARIO_NAME_MAX)
-		return scenario_yaml_fail(&l->y, e, "instance type name too long; expected at most %d bytes",
-					  SCENARIO_NAME_MAX - 1);
-	if ((rc = scenario_yaml_mapping(&l->y, e, type_keys, NULL, NULL)))
-		return rc;
-	if (base)
-		type_from_catalog(base, t);
-	else
-		*t = (struct instance_type){ 0 };
-	scenario_yaml_child(e, "gpus", &r);
-	if ((!base && !r.node && (rc = scenario_yaml_missing(&l->y, e, "gpus", why))) ||
-	    (rc = scenario_load_int(l, &r, 1, MAX_GPUS, &t->gpus)))
-		return rc;
-	scenario_yaml_child(e, "usd_per_h", &r);
-	if ((!base && !r.node && (rc = scenario_yaml_missing(&l->y, e, "usd_per_h", why))) ||
-	    (base && !r.node && base->od_usd_per_h == 0 &&
-	     (rc = scenario_yaml_missing(&l->y, e, "usd_per_h", no_price_why(base, whybuf, sizeof whybuf)))) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)) ||
-	    (rc = read_type_provider(l, e, base, t)))
-		return rc;
-	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
-		scenario_yaml_child(e, numbers[i].key, &r);
-		if ((rc = scenario_yaml_number(&l->y, &r, numbers[i].b, numbers[i].value)))
-			return rc;
-	}
-	scenario_yaml_child(e, "vcpus", &r);
-	if ((rc = scenario_load_int(l, &r, 1, MAX_VCPUS, &t->vcpus)))
-		return rc;
-	scenario_yaml_child(e, "gpu_model", &r);
-	return scenario_yaml_string(&l->y, &r, model, sizeof model);
-}
-
-/* The list of catalogue type names, for the unknown-type message. */
-static const char *catalog_names(char *buf, size_t size)
-{
-	size_t o = 0;
-
-	buf[0] = '\0';
-	for (size_t i = 0; i < catalog_count() && o < size; i++)
-		o += (size_t)snprintf(buf + o, size - o, "%s%s", i ? ", " : "", catalog_at(i)->name);
-	return buf;
-}
-
-/* Check every entry of `catalog:` and resolve the type (at ref `it`, named `type`) into *out. */
-int scenario_load_type(struct load *l, const struct scenario_yaml_ref *it, const char *type,
-		       struct instance_type *out)
-{
-	struct scenario_yaml_ref cat, e;
-	const struct catalog_entry *base;
-	struct instance_type t;
-	const char *name;
-	bool found = false;
-	char names[1024];
-	int n, rc;
-
-	scenario_yaml_child(&l->root, "catalog", &cat);
-	if ((rc = scenario_yaml_mapping(&l->y, &cat, NULL, "a mapping of instance type names to "
-					"{gpus, gpu_model, vcpus, usd_per_h, reserved_discount, "
-					"reserved_3y_discount, savings_plan_discount, spot_discount, "
-					"cb_usd_per_h}", &n)))
-		return rc;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
-	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_pair(&cat, &walk, &e, &name);
-		if ((rc = read_type(l, &e, name, &t)))
-			return rc;
-		if (strcmp(name, type) == 0) {
-			*out = t;
-			found = true;
-		}
-	}
-	if (found)
-		return STATUS_OK;
-	base = catalog_find(type);
-	if (!base)
-		return scenario_yaml_fail(&l->y, it, "unknown instance type '%s'; expected a type from the "
-					  "catalogue (%s) or one defined under catalog:", type,
-					  catalog_names(names, sizeof names));
-	if (base->od_usd_per_h == 0)
-		return scenario_yaml_fail(&l->y, it, "%s; expected catalog: {%s: {usd_per_h: PRICE}}",
-					  no_price_why(base, names, sizeof names), type);
-	type_from_catalog(base, out);
-	return STATUS_OK;
-}
+/* ---- serving and the provider ---------------------------------------------------------------------- */
 
 /*
  * The scenario's `provider` (aws | gcp | azure). Absent: the serving type's (a catalogue row's, a catalog:
  * entry's `provider`, else aws). Present: a built-in type or a catalog: entry that names its provider must
  * be that provider's (a mismatch is an error at the instance type); a new type without one takes it.
  */
-static int read_provider(struct load *l, const struct scenario_yaml_ref *it)
+static int read_provider(struct load *l, const struct yamldoc_ref *it)
 {
 	const char *type = l->sc.serving.instance_type;
 	bool fixed = catalog_find(type) != NULL || l->type.provider_given;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int p = (int)l->type.provider, rc, line = 0, col = 0;
 
-	scenario_yaml_child(&l->root, "provider", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
+	yamldoc_child(&l->root, "provider", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
 		return rc;
 	l->sc.provider = (enum provider)p;
 	if (!r.node || !fixed || p == (int)l->type.provider)
 		return STATUS_OK;
-	scenario_yaml_where(&r, &line, &col);
-	return scenario_yaml_fail(&l->y, it, "%s is a %s instance type, but the scenario's provider is %s "
+	yamldoc_where(&r, &line, &col);
+	return yamldoc_fail(&l->y, it, "%s is a %s instance type, but the scenario's provider is %s "
 				  "(line %d, column %d); expected an instance type of %s, or provider: %s",
 				  type, provider_name(l->type.provider), provider_name(l->sc.provider), line, col,
 				  provider_name(l->sc.provider), provider_name(l->type.provider));
 }
 
-/* The serving values that come from the instance type (after catalog: overrides). */
-void scenario_load_serve_type(struct load *l)
-{
-	const struct instance_type *t = &l->type;
-
-	l->sc.serving.gpus = t->gpus;
-	l->sc.serving.vcpus = t->vcpus;
-	l->sc.serving.family = l->sc.serving.instance_type[0];  /* SOURCES.md [od-quota-vcpus] */
-	l->sc.serving.od_usd_per_h = t->od_usd_per_h;
-	l->sc.serving.reserved_usd_per_h = t->od_usd_per_h * (1.0 - t->reserved_discount);
-	l->sc.serving.spot_discount = t->spot_discount;
-	l->sc.serving.reserved_3y_discount = t->reserved_3y_discount;
-	l->sc.serving.savings_plan_discount = t->savings_plan_discount;
-	l->sc.serving.capacity_block_usd_per_h = t->cb_usd_per_h;
-}
-
 static int read_serving(struct load *l)
 {
-	struct scenario_yaml_ref serving, r;
+	struct yamldoc_ref serving, r;
 	int on_interrupt = INTERRUPT_REQUEUE, endpoint = ENDPOINT_REALTIME, rc;
 
 	if ((rc = scenario_load_required(l, &l->root, "serving", "a mapping with at least instance_type",
 					 &serving)) ||
-	    (rc = scenario_yaml_mapping(&l->y, &serving, serving_keys, NULL, NULL)) ||
+	    (rc = yamldoc_mapping(&l->y, &serving, serving_keys, NULL, NULL)) ||
 	    (rc = scenario_load_required(l, &serving, "instance_type", "an instance type such as p5.48xlarge",
 					 &r)) ||
-	    (rc = scenario_yaml_string(&l->y, &r, l->sc.serving.instance_type,
+	    (rc = yamldoc_string(&l->y, &r, l->sc.serving.instance_type,
 				       sizeof l->sc.serving.instance_type)) ||
 	    (rc = scenario_load_type(l, &r, l->sc.serving.instance_type, &l->type)) || (rc = read_provider(l, &r)))
 		return rc;
@@ -560,25 +177,25 @@ static int read_serving(struct load *l)
 	l->sc.serving.queue_timeout_us = 0;
 	l->sc.serving.startup_us = DEFAULT_STARTUP_US;
 	l->sc.serving.max_queue = DEFAULT_MAX_QUEUE;
-	scenario_yaml_child(&serving, "slots_per_instance", &r);
+	yamldoc_child(&serving, "slots_per_instance", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.serving.slots)))
 		return rc;
-	scenario_yaml_child(&serving, "queue_timeout_s", &r);
+	yamldoc_child(&serving, "queue_timeout_s", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_QUEUE_TIMEOUT_US,
 					 &l->sc.serving.queue_timeout_us)))
 		return rc;
-	scenario_yaml_child(&serving, "startup_s", &r);
+	yamldoc_child(&serving, "startup_s", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_STARTUP_US, &l->sc.serving.startup_us)))
 		return rc;
-	scenario_yaml_child(&serving, "max_queue", &r);
+	yamldoc_child(&serving, "max_queue", &r);
 	if ((rc = scenario_load_int(l, &r, 0, MAX_MAX_QUEUE, &l->sc.serving.max_queue)))
 		return rc;
-	scenario_yaml_child(&serving, "on_interrupt", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, interrupt_names, 2, &on_interrupt)))
+	yamldoc_child(&serving, "on_interrupt", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, interrupt_names, 2, &on_interrupt)))
 		return rc;
 	l->sc.serving.on_interrupt = (enum interrupt_kind)on_interrupt;
-	scenario_yaml_child(&serving, "endpoint", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, endpoint_names, 2, &endpoint)))
+	yamldoc_child(&serving, "endpoint", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, endpoint_names, 2, &endpoint)))
 		return rc;
 	l->sc.serving.endpoint = (enum endpoint_kind)endpoint;
 	if ((rc = scenario_load_copies(l, &serving)) || (rc = scenario_load_types(l, &serving)))
@@ -590,47 +207,33 @@ static int read_serving(struct load *l)
 
 /* ---- autoscaling -------------------------------------------------------------------------------- */
 
-bool scenario_load_needs_one(const struct load *l)
-{
-	return l->sc.serving.endpoint == ENDPOINT_REALTIME && !l->sc.copies.enabled;
-}
-
-int scenario_load_check_zero(struct load *l, const struct scenario_yaml_ref *r, int n)
-{
-	if (n != 0 || !r->node || !scenario_load_needs_one(l))
-		return STATUS_OK;
-	return scenario_yaml_fail(&l->y, r, "0 instances on a realtime endpoint without copies: a real-time "
-				  "variant needs at least 1 (SOURCES.md [sm-realtime-min1]); expected at least 1, "
-				  "serving.endpoint: async, or serving.copies");
-}
-
 /* Read autoscaling's own keys; min and max defaults wait for the fleet (scenario_load_finish). */
 static int read_autoscaling(struct load *l)
 {
-	struct scenario_yaml_ref *as = &l->autoscaling, r;
+	struct yamldoc_ref *as = &l->autoscaling, r;
 	int policy = POLICY_NONE, metric = METRIC_CONCURRENCY, rc;
 
-	scenario_yaml_child(&l->root, "autoscaling", as);
-	if ((rc = scenario_yaml_mapping(&l->y, as, autoscaling_keys, NULL, NULL)))
+	yamldoc_child(&l->root, "autoscaling", as);
+	if ((rc = yamldoc_mapping(&l->y, as, autoscaling_keys, NULL, NULL)))
 		return rc;
-	scenario_yaml_child(as, "policy", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, policy_names, 5, &policy)))
+	yamldoc_child(as, "policy", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, scenario_policy_names, 5, &policy)))
 		return rc;
-	scenario_yaml_child(as, "metric", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, metric_names, METRIC_KINDS, &metric)))
+	yamldoc_child(as, "metric", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, scenario_metric_names, METRIC_KINDS, &metric)))
 		return rc;
 	l->sc.autoscaling.policy = (enum policy_kind)policy;
 	l->sc.autoscaling.metric = (enum metric_kind)metric;
-	scenario_yaml_child(as, "target", &r);
+	yamldoc_child(as, "target", &r);
 	if (!r.node && (policy == POLICY_TARGET_TRACKING || policy == POLICY_HPA))
-		return scenario_yaml_missing(&l->y, as, "target", "the metric value to hold, such as 0.7");
-	if ((rc = scenario_yaml_number(&l->y, &r, target_bounds(metric), &l->sc.autoscaling.target)))
+		return yamldoc_missing(&l->y, as, "target", "the metric value to hold, such as 0.7");
+	if ((rc = yamldoc_number(&l->y, &r, target_bounds(metric), &l->sc.autoscaling.target)))
 		return rc;
-	scenario_yaml_child(as, "min", &r);
+	yamldoc_child(as, "min", &r);
 	l->min_given = r.node != NULL;
 	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.min)))
 		return rc;
-	scenario_yaml_child(as, "max", &r);
+	yamldoc_child(as, "max", &r);
 	l->max_given = r.node != NULL;
 	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.autoscaling.max)))
 		return rc;
@@ -646,15 +249,15 @@ static int read_tt_datapoints(struct load *l)
 {
 	const char *keys[2] = { "scale_out_datapoints", "scale_in_datapoints" };
 	int *out[2] = { &l->sc.autoscaling.scale_out_datapoints, &l->sc.autoscaling.scale_in_datapoints };
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	l->sc.autoscaling.scale_out_datapoints = 3;
 	l->sc.autoscaling.scale_in_datapoints = 15;
 	for (int i = 0; i < 2; i++) {
-		scenario_yaml_child(&l->autoscaling, keys[i], &r);
+		yamldoc_child(&l->autoscaling, keys[i], &r);
 		if (r.node && l->sc.autoscaling.policy != POLICY_TARGET_TRACKING)
-			return scenario_yaml_fail(&l->y, &r, "%s applies only to policy target_tracking; expected no %s",
+			return yamldoc_fail(&l->y, &r, "%s applies only to policy target_tracking; expected no %s",
 						  keys[i], keys[i]);
 		if ((rc = scenario_load_int(l, &r, 1, 100, out[i])))
 			return rc;
@@ -669,31 +272,31 @@ static int read_tt_datapoints(struct load *l)
 static int read_also(struct load *l)
 {
 	const char *const *keys = also_keys;
-	struct scenario_yaml_ref list, e, r;
+	struct yamldoc_ref list, e, r;
 	int n, rc, metric;
 
-	scenario_yaml_child(&l->autoscaling, "also", &list);
+	yamldoc_child(&l->autoscaling, "also", &list);
 	if (!list.node)
 		return STATUS_OK;
 	if (l->sc.autoscaling.policy != POLICY_TARGET_TRACKING)
-		return scenario_yaml_fail(&l->y, &list, "also applies only to policy target_tracking; expected no also");
-	if ((rc = scenario_yaml_list(&l->y, &list, 1, 2, "policies such as '- {metric: invocations_per_instance, "
+		return yamldoc_fail(&l->y, &list, "also applies only to policy target_tracking; expected no also");
+	if ((rc = yamldoc_list(&l->y, &list, 1, 2, "policies such as '- {metric: invocations_per_instance, "
 				     "target: 70}'", &n)))
 		return rc;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_item(&list, &walk, &e);
-		if ((rc = scenario_yaml_mapping(&l->y, &e, keys, NULL, NULL)) ||
+		yamldoc_next_item(&list, &walk, &e);
+		if ((rc = yamldoc_mapping(&l->y, &e, keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &e, "metric", "the policy's metric", &r)) ||
-		    (rc = scenario_yaml_choice(&l->y, &r, metric_names, METRIC_KINDS, &metric)))
+		    (rc = yamldoc_choice(&l->y, &r, scenario_metric_names, METRIC_KINDS, &metric)))
 			return rc;
 		for (int k = -1; k < i; k++)
 			if ((enum metric_kind)metric == (k < 0 ? l->sc.autoscaling.metric : l->sc.autoscaling.also[k].metric))
-				return scenario_yaml_fail(&l->y, &r, "a policy on this metric already exists; expected "
+				return yamldoc_fail(&l->y, &r, "a policy on this metric already exists; expected "
 							  "another metric");
 		l->sc.autoscaling.also[i].metric = (enum metric_kind)metric;
 		if ((rc = scenario_load_required(l, &e, "target", "the metric value to hold", &r)) ||
-		    (rc = scenario_yaml_number(&l->y, &r, target_bounds(metric), &l->sc.autoscaling.also[i].target)))
+		    (rc = yamldoc_number(&l->y, &r, target_bounds(metric), &l->sc.autoscaling.also[i].target)))
 			return rc;
 	}
 	l->sc.autoscaling.nalso = n;
@@ -703,7 +306,7 @@ static int read_also(struct load *l)
 /* The timing keys of autoscaling. */
 static int read_autoscaling_timing(struct load *l)
 {
-	struct scenario_yaml_ref *as = &l->autoscaling, r;
+	struct yamldoc_ref *as = &l->autoscaling, r;
 	int rc;
 
 	/* the HPA's control loop runs every 15 s by default (SOURCES.md [hpa-sync-period]) */
@@ -711,32 +314,32 @@ static int read_autoscaling_timing(struct load *l)
 	l->sc.autoscaling.scale_out_cooldown_us = DEFAULT_COOLDOWN_US;
 	l->sc.autoscaling.scale_in_cooldown_us = DEFAULT_COOLDOWN_US;
 	l->sc.autoscaling.scale_in_margin = DEFAULT_SCALE_IN_MARGIN;
-	scenario_yaml_child(as, "resolution_s", &r);
+	yamldoc_child(as, "resolution_s", &r);
 	if ((rc = scenario_load_duration(l, &r, S_US, false, MAX_RESOLUTION_US,
 					 &l->sc.autoscaling.resolution_us)))
 		return rc;
-	scenario_yaml_child(as, "scale_out_cooldown_s", &r);
+	yamldoc_child(as, "scale_out_cooldown_s", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_COOLDOWN_US,
 					 &l->sc.autoscaling.scale_out_cooldown_us)))
 		return rc;
-	scenario_yaml_child(as, "scale_in_cooldown_s", &r);
+	yamldoc_child(as, "scale_in_cooldown_s", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_COOLDOWN_US,
 					 &l->sc.autoscaling.scale_in_cooldown_us)))
 		return rc;
-	scenario_yaml_child(as, "scale_in_margin", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin)))
+	yamldoc_child(as, "scale_in_margin", &r);
+	if ((rc = yamldoc_number(&l->y, &r, &fraction_bounds, &l->sc.autoscaling.scale_in_margin)))
 		return rc;
 	if ((rc = read_tt_datapoints(l)) || (rc = read_also(l)))
 		return rc;
-	scenario_yaml_child(as, "scale_from_zero", &r);
+	yamldoc_child(as, "scale_from_zero", &r);
 	if (!r.node)
 		return STATUS_OK;
 	if (l->sc.autoscaling.policy == POLICY_NONE)
-		return scenario_yaml_fail(&l->y, &r, "scale_from_zero needs a scaling policy; expected no "
+		return yamldoc_fail(&l->y, &r, "scale_from_zero needs a scaling policy; expected no "
 					  "scale_from_zero with policy none");
 	int flag = 0;
 	static const char *const flags[] = { "false", "true" };
-	if ((rc = scenario_yaml_choice(&l->y, &r, flags, 2, &flag)))
+	if ((rc = yamldoc_choice(&l->y, &r, flags, 2, &flag)))
 		return rc;
 	l->sc.autoscaling.scale_from_zero = flag == 1;
 	return STATUS_OK;
@@ -749,13 +352,13 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 {
 	int rc;
 
-	scenario_yaml_root(&l->y, &l->root);
+	yamldoc_root(&l->y, &l->root);
 	if (!l->root.node)
 		return diag_at(l->y.d, STATUS_EINPUT, l->y.label, 0, 0, EMPTY_MSG);
-	if ((rc = scenario_yaml_mapping(&l->y, &l->root, NULL, "a YAML mapping with at least name, horizon, "
+	if ((rc = yamldoc_mapping(&l->y, &l->root, NULL, "a YAML mapping with at least name, horizon, "
 					"slo, workload, serving, fleet", NULL)) ||
-	    (rc = scenario_yaml_apply_sets(&l->y, sets, nsets, "catalog")) ||
-	    (rc = scenario_yaml_mapping(&l->y, &l->root, top_keys, NULL, NULL)))
+	    (rc = yamldoc_apply_sets(&l->y, sets, nsets, "catalog")) ||
+	    (rc = yamldoc_mapping(&l->y, &l->root, top_keys, NULL, NULL)))
 		return rc;
 	/* a jobs-only scenario (scenario_load_traffic) has neither slo nor workload */
 	if ((rc = read_head(l)) || (rc = scenario_load_traffic(l)) ||
@@ -765,7 +368,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_load_capacity_unit(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
-	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) || (rc = scenario_load_zone_pools(l)) ||
+	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) ||
 	    (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||
 	    (rc = scenario_load_finish(l)))
 		return rc;
@@ -818,10 +421,10 @@ static int parse(struct scenario *out, const char *text, size_t len, const char 
 	if (!l)
 		return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the scenario");
 	l->path = path;
-	rc = scenario_yaml_open(&l->y, text, len, label, d);  /* checks UTF-8 and NUL bytes first */
+	rc = yamldoc_open(&l->y, text, len, label, d);  /* checks UTF-8 and NUL bytes first */
 	if (rc == STATUS_OK)
 		rc = read_all(l, sets, nsets);
-	scenario_yaml_close(&l->y);
+	yamldoc_close(&l->y);
 	if (rc != STATUS_OK)
 		goto out_fini_scenario;
 	l->sc.text = copy_text(text, len);
@@ -888,32 +491,17 @@ void scenario_fini(struct scenario *sc)
 	memset(sc, 0, sizeof *sc);
 }
 
-const char *scenario_policy_name(enum policy_kind k)
-{
-	return (unsigned)k < sizeof policy_names / sizeof policy_names[0] ? policy_names[k] : "?";
-}
-
-const char *scenario_metric_name(enum metric_kind k)
-{
-	return (unsigned)k < sizeof metric_names / sizeof metric_names[0] ? metric_names[k] : "?";
-}
-
 /* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
 
 const struct scenario_load_names scenario_load_top_keys = SCENARIO_LOAD_KEYS(top_keys);
-const struct scenario_load_names scenario_load_slo_keys = SCENARIO_LOAD_KEYS(slo_keys);
 const struct scenario_load_names scenario_load_serving_keys = SCENARIO_LOAD_KEYS(serving_keys);
 const struct scenario_load_names scenario_load_autoscaling_keys = SCENARIO_LOAD_KEYS(autoscaling_keys);
-const struct scenario_load_names scenario_load_type_keys = SCENARIO_LOAD_KEYS(type_keys);
 const struct scenario_load_names scenario_load_provider_names = { provider_names, PROVIDER_COUNT };
 const struct scenario_load_names scenario_load_also_keys = SCENARIO_LOAD_KEYS(also_keys);
-const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(policy_names);
-const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(metric_names);
+const struct scenario_load_names scenario_load_policy_names = SCENARIO_LOAD_NAMES(scenario_policy_names);
+const struct scenario_load_names scenario_load_metric_names = SCENARIO_LOAD_NAMES(scenario_metric_names);
 const struct scenario_load_names scenario_load_interrupt_names = SCENARIO_LOAD_NAMES(interrupt_names);
 const struct scenario_load_names scenario_load_endpoint_names = SCENARIO_LOAD_NAMES(endpoint_names);
-const struct scenario_yaml_bounds *const scenario_load_type_price = &price_bounds;
-const struct scenario_yaml_bounds *const scenario_load_type_fraction = &fraction_bounds;
-const struct scenario_yaml_bounds *const scenario_load_rate_share = &rate_share_bounds;
-const struct scenario_yaml_bounds *const scenario_load_concurrency_target = &concurrency_target;
-const struct scenario_yaml_bounds *const scenario_load_invocations_target = &invocations_target;
-const struct scenario_yaml_bounds *const scenario_load_gpu_target = &gpu_target;
+const struct yamldoc_bounds *const scenario_load_concurrency_target = &concurrency_target;
+const struct yamldoc_bounds *const scenario_load_invocations_target = &invocations_target;
+const struct yamldoc_bounds *const scenario_load_gpu_target = &gpu_target;

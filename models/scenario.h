@@ -381,7 +381,7 @@ struct scenario_type {
 	struct decode_point decode[SCENARIO_DECODE_MAX];  /* `decode_tokens_per_s` or `decode_table` */
 	int ndecode;
 	int64_t kv_cache_tokens;       /* `serving.types.*.kv_cache_tokens`: its instances' KV cache; 0 = the
-	                                  serving's (scenario_kv_tokens) */
+	                                  serving's (serving_kv_tokens) */
 };
 
 /* One model of a multi-model endpoint (`serving.multi_model.models` item; scenario_mme.c). */
@@ -785,9 +785,12 @@ void scenario_fini(struct scenario *sc);
 /* The scenario spellings of the enums ("poisson", "lognormal", "target_tracking", ...). */
 const char *scenario_service_name(enum service_kind k);
 
-/* The KV-cache tokens of one instance of type `type` (an index into types): serving.kv_cache_tokens, or
- * derived from serving.kv_cache with the type's GPUs; 0 = no limit (scenario_batching.c). */
-int64_t scenario_kv_tokens(const struct scenario *sc, int type);
+
+/* The spellings of autoscaling.policy and autoscaling.metric, indexed by the enums, and one of them ("?" when
+ * out of range). These belong with the config (scenario_names.c): run-time code uses them, the loader reads
+ * with the same tables. */
+extern const char *const scenario_policy_names[POLICY_PREDICTIVE + 1];
+extern const char *const scenario_metric_names[METRIC_KINDS];
 const char *scenario_policy_name(enum policy_kind k);
 const char *scenario_metric_name(enum metric_kind k);
 

@@ -12,13 +12,13 @@
 #include "prefcache.h"
 
 #include "scenario_load.h"
+#include "serving.h"
 #include "status.h"
 
 #define DEFAULT_CHUNK_TOKENS 512     /* an assumption (servers set their own per-iteration token budget, vLLM
                                         max_num_batched_tokens): SOURCES.md [sv-chunked-prefill] */
 #define MAX_CHUNK_TOKENS 1000000
 #define DEFAULT_KV_UTILIZATION 0.9   /* vLLM's gpu_memory_utilization default, SOURCES.md [sv-vllm-gpu-mem] */
-#define MAX_KV_TOKENS ((int64_t)1 << 40)
 
 static const char *const batching_names[] = { "fixed", "continuous" };
 static const char *const prefill_names[] = { "whole", "chunked" };
@@ -31,66 +31,66 @@ static const char *const reuse_keys[] = { "share", "conversations", "block_token
 #define MAX_REUSE_CONVERSATIONS 1000000       /* the schema table says the same */
 #define DEFAULT_REUSE_BLOCK_TOKENS 512   /* as the Mooncake traces' blocks (tracefile.h) */
 
-static const struct scenario_yaml_bounds gb_bounds = { 0, 1e6, true, false };          /* (0, 1e6] */
-static const struct scenario_yaml_bounds model_bounds = { 0, 1e6, false, false };       /* [0, 1e6] */
-static const struct scenario_yaml_bounds bytes_bounds = { 0, 1e9, true, false };        /* (0, 1e9] */
-static const struct scenario_yaml_bounds share_bounds = { 0, 1, true, false };          /* (0, 1] */
-static const struct scenario_yaml_bounds reuse_bounds = { 0, 1, false, false };         /* [0, 1] */
+static const struct yamldoc_bounds gb_bounds = { 0, 1e6, true, false };          /* (0, 1e6] */
+static const struct yamldoc_bounds model_bounds = { 0, 1e6, false, false };       /* [0, 1e6] */
+static const struct yamldoc_bounds bytes_bounds = { 0, 1e9, true, false };        /* (0, 1e9] */
+static const struct yamldoc_bounds share_bounds = { 0, 1, true, false };          /* (0, 1] */
+static const struct yamldoc_bounds reuse_bounds = { 0, 1, false, false };         /* [0, 1] */
 
-int scenario_load_batching(struct load *l, const struct scenario_yaml_ref *svc)
+int scenario_load_batching(struct load *l, const struct yamldoc_ref *svc)
 {
-	struct scenario_yaml_ref r, prefill;
+	struct yamldoc_ref r, prefill;
 	int batching = 0, chunked = 0, rc;
 
 	l->sc.service.chunk_tokens = DEFAULT_CHUNK_TOKENS;
-	scenario_yaml_child(svc, "batching", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, batching_names, 2, &batching)))
+	yamldoc_child(svc, "batching", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, batching_names, 2, &batching)))
 		return rc;
 	l->sc.service.continuous = batching == 1;
-	scenario_yaml_child(svc, "prefill", &prefill);
-	if ((rc = scenario_yaml_choice(&l->y, &prefill, prefill_names, 2, &chunked)))
+	yamldoc_child(svc, "prefill", &prefill);
+	if ((rc = yamldoc_choice(&l->y, &prefill, prefill_names, 2, &chunked)))
 		return rc;
 	if (prefill.node && !l->sc.service.continuous)
-		return scenario_yaml_fail(&l->y, &prefill, "prefill applies to continuous batching (batching is "
+		return yamldoc_fail(&l->y, &prefill, "prefill applies to continuous batching (batching is "
 					  "fixed); expected batching: continuous, or no prefill");
 	l->sc.service.chunked = chunked == 1;
-	scenario_yaml_child(svc, "chunk_tokens", &r);
+	yamldoc_child(svc, "chunk_tokens", &r);
 	if (r.node && !l->sc.service.chunked)
-		return scenario_yaml_fail(&l->y, &r, "chunk_tokens applies to chunked prefill; expected prefill: "
+		return yamldoc_fail(&l->y, &r, "chunk_tokens applies to chunked prefill; expected prefill: "
 					  "chunked, or no chunk_tokens");
 	return scenario_load_int(l, &r, 1, MAX_CHUNK_TOKENS, &l->sc.service.chunk_tokens);
 }
 
-static int required_gb(struct load *l, const struct scenario_yaml_ref *map, const char *key, const char *what,
-		       const struct scenario_yaml_bounds *b, double *out)
+static int required_gb(struct load *l, const struct yamldoc_ref *map, const char *key, const char *what,
+		       const struct yamldoc_bounds *b, double *out)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	if ((rc = scenario_load_required(l, map, key, what, &r)))
 		return rc;
-	return scenario_yaml_number(&l->y, &r, b, out);
+	return yamldoc_number(&l->y, &r, b, out);
 }
 
 /* serving.types.*.kv_cache_tokens: token model only, and with a limit on some type, one on all (the serving
  * type's from serving.kv_cache_tokens or kv_cache). */
-static int check_type_kv(struct load *l, const struct scenario_yaml_ref *serving)
+static int check_type_kv(struct load *l, const struct yamldoc_ref *serving)
 {
-	struct scenario_yaml_ref types, e, r;
+	struct yamldoc_ref types, e, r;
 	bool some = false;
 
-	scenario_yaml_child(serving, "types", &types);
+	yamldoc_child(serving, "types", &types);
 	for (int i = 1; i < l->sc.ntypes; i++) {
-		scenario_yaml_child(&types, l->sc.types[i].name, &e);
-		scenario_yaml_child(&e, "kv_cache_tokens", &r);
+		yamldoc_child(&types, l->sc.types[i].name, &e);
+		yamldoc_child(&e, "kv_cache_tokens", &r);
 		if (r.node && l->sc.service.kind != SERVICE_TOKENS)
-			return scenario_yaml_fail(&l->y, &r, "a KV cache holds tokens; expected workload.service.kind "
+			return yamldoc_fail(&l->y, &r, "a KV cache holds tokens; expected workload.service.kind "
 						  "tokens, or no KV cache");
 		some |= r.node != NULL;
 	}
 	for (int i = 0; some && i < l->sc.ntypes; i++)
-		if (scenario_kv_tokens(&l->sc, i) == 0)
-			return scenario_yaml_fail(&l->y, &types, "%s has no KV cache size while another type has one; "
+		if (serving_kv_tokens(&l->sc, i) == 0)
+			return yamldoc_fail(&l->y, &types, "%s has no KV cache size while another type has one; "
 						  "expected serving.kv_cache_tokens or kv_cache for the serving type, and "
 						  "kv_cache_tokens for every type that does not use them",
 						  l->sc.types[i].name);
@@ -98,28 +98,28 @@ static int check_type_kv(struct load *l, const struct scenario_yaml_ref *serving
 }
 
 /* serving.kv_cache_tokens or serving.kv_cache (not both); continuous batching is refused with copies. */
-int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
+int scenario_load_kv(struct load *l, const struct yamldoc_ref *serving)
 {
-	struct scenario_yaml_ref r, kv;
+	struct yamldoc_ref r, kv;
 	int tokens = 0, rc;
 
-	scenario_yaml_child(serving, "copies", &r);
+	yamldoc_child(serving, "copies", &r);
 	if (r.node && l->sc.service.continuous)
-		return scenario_yaml_fail(&l->y, &r, "continuous batching models one batch per instance, not per "
+		return yamldoc_fail(&l->y, &r, "continuous batching models one batch per instance, not per "
 					  "model copy; expected no copies with workload.service.batching: continuous");
 	if ((rc = scenario_load_exclusive(l, serving, "kv_cache_tokens", "kv_cache")))
 		return rc;
-	scenario_yaml_child(serving, "kv_cache_tokens", &r);
-	scenario_yaml_child(serving, "kv_cache", &kv);
+	yamldoc_child(serving, "kv_cache_tokens", &r);
+	yamldoc_child(serving, "kv_cache", &kv);
 	if ((r.node || kv.node) && l->sc.service.kind != SERVICE_TOKENS)
-		return scenario_yaml_fail(&l->y, r.node ? &r : &kv, "a KV cache holds tokens; expected "
+		return yamldoc_fail(&l->y, r.node ? &r : &kv, "a KV cache holds tokens; expected "
 					  "workload.service.kind tokens, or no KV cache");
 	if (r.node && (rc = scenario_load_int(l, &r, 1, 2000000000, &tokens)))
 		return rc;
 	l->sc.serving.kv_cache_tokens = tokens;
 	if (!kv.node)
 		return check_type_kv(l, serving);
-	if ((rc = scenario_yaml_mapping(&l->y, &kv, kv_keys, NULL, NULL)) ||
+	if ((rc = yamldoc_mapping(&l->y, &kv, kv_keys, NULL, NULL)) ||
 	    (rc = required_gb(l, &kv, "gpu_memory_gb", "memory per GPU in GB", &gb_bounds,
 			      &l->sc.serving.kv_gpu_memory_gb)) ||
 	    (rc = required_gb(l, &kv, "model_gb", "the model's weights per instance in GB", &model_bounds,
@@ -128,12 +128,12 @@ int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
 			      &l->sc.serving.kv_bytes_per_token)))
 		return rc;
 	l->sc.serving.kv_utilization = DEFAULT_KV_UTILIZATION;
-	scenario_yaml_child(&kv, "utilization", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &share_bounds, &l->sc.serving.kv_utilization)))
+	yamldoc_child(&kv, "utilization", &r);
+	if ((rc = yamldoc_number(&l->y, &r, &share_bounds, &l->sc.serving.kv_utilization)))
 		return rc;
 	for (int i = 0; i < l->sc.ntypes; i++)
-		if (l->sc.types[i].kv_cache_tokens == 0 && scenario_kv_tokens(&l->sc, i) < 1)
-			return scenario_yaml_fail(&l->y, &kv, "the model leaves no room for the KV cache on %s "
+		if (l->sc.types[i].kv_cache_tokens == 0 && serving_kv_tokens(&l->sc, i) < 1)
+			return yamldoc_fail(&l->y, &kv, "the model leaves no room for the KV cache on %s "
 						  "(%d GPUs x %g GB x %g - %g GB); expected gpus x gpu_memory_gb x "
 						  "utilization > model_gb + bytes_per_token / 1e9", l->sc.types[i].name,
 						  l->sc.types[i].gpus, l->sc.serving.kv_gpu_memory_gb,
@@ -144,14 +144,14 @@ int scenario_load_kv(struct load *l, const struct scenario_yaml_ref *serving)
 #define MAX_PREFIX_BLOCKS (1 << 30)  /* prefcache_init's bound */
 
 /* Whether r (present) is the scalar `unbounded`. */
-static bool is_unbounded(struct load *l, const struct scenario_yaml_ref *r)
+static bool is_unbounded(struct load *l, const struct yamldoc_ref *r)
 {
 	const char *text;
 	struct diag *d = l->y.d, quiet;
 	bool yes;
 
 	l->y.d = &quiet;  /* not a scalar: the integer reader says so */
-	yes = scenario_yaml_scalar(&l->y, r, "unbounded", &text) == STATUS_OK && strcmp(text, "unbounded") == 0;
+	yes = yamldoc_scalar(&l->y, r, "unbounded", &text) == STATUS_OK && strcmp(text, "unbounded") == 0;
 	l->y.d = d;
 	return yes;
 }
@@ -162,24 +162,24 @@ static bool is_unbounded(struct load *l, const struct scenario_yaml_ref *r)
  * synthetic model workload.prefix_reuse (which in turn needs a prefix cache). serving.routing:
  * first_free (default) or cache_aware, the latter only with a prefix cache.
  */
-int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving)
+int scenario_load_prefix(struct load *l, const struct yamldoc_ref *serving)
 {
-	struct scenario_yaml_ref r, routing;
+	struct yamldoc_ref r, routing;
 	int routing_kind = 0, blocks = 0, rc;
 
 	l->sc.serving.prefix_cache_blocks = 0;
 	l->sc.serving.cache_aware = false;
-	scenario_yaml_child(serving, "prefix_cache_blocks", &r);
-	scenario_yaml_child(serving, "routing", &routing);
-	if ((rc = scenario_yaml_choice(&l->y, &routing, routing_names, 2, &routing_kind)))
+	yamldoc_child(serving, "prefix_cache_blocks", &r);
+	yamldoc_child(serving, "routing", &routing);
+	if ((rc = yamldoc_choice(&l->y, &routing, routing_names, 2, &routing_kind)))
 		return rc;
 	if (r.node) {
 		if (l->sc.no_traffic || l->sc.service.kind != SERVICE_TOKENS)
-			return scenario_yaml_fail(&l->y, &r, "a prefix cache skips prompt tokens; expected "
+			return yamldoc_fail(&l->y, &r, "a prefix cache skips prompt tokens; expected "
 						  "workload.service.kind tokens, or no prefix_cache_blocks");
 		if ((l->sc.arrivals.kind != ARRIVAL_TRACE || !l->sc.arrivals.mapping.hash_column[0]) &&
 		    l->sc.reuse.conversations == 0)
-			return scenario_yaml_fail(&l->y, &r, "a prefix cache needs each request's prefix block "
+			return yamldoc_fail(&l->y, &r, "a prefix cache needs each request's prefix block "
 						  "ids; expected a trace with hash ids (workload.arrivals format mooncake, "
 						  "or jsonl with hash_column), workload.prefix_reuse, or no "
 						  "prefix_cache_blocks");
@@ -192,23 +192,23 @@ int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving
 			int bad = scenario_load_int(l, &r, 1, MAX_PREFIX_BLOCKS, &blocks);
 			l->y.d = d;
 			if (bad) {
-				if ((rc = scenario_yaml_scalar(&l->y, &r, "a number of blocks, or unbounded", &text)))
+				if ((rc = yamldoc_scalar(&l->y, &r, "a number of blocks, or unbounded", &text)))
 					return rc;
-				return scenario_yaml_fail(&l->y, &r, "expected a number of blocks from 1 to %d, or "
+				return yamldoc_fail(&l->y, &r, "expected a number of blocks from 1 to %d, or "
 							  "unbounded, got '%s'", MAX_PREFIX_BLOCKS, text);
 			}
 			l->sc.serving.prefix_cache_blocks = blocks;
 		}
 	}
 	if (l->sc.reuse.conversations > 0 && !r.node) {
-		struct scenario_yaml_ref workload, reuse;
-		scenario_yaml_child(&l->root, "workload", &workload);
-		scenario_yaml_child(&workload, "prefix_reuse", &reuse);
-		return scenario_yaml_fail(&l->y, &reuse, "prefix_reuse says which prompts share prefixes, for a "
+		struct yamldoc_ref workload, reuse;
+		yamldoc_child(&l->root, "workload", &workload);
+		yamldoc_child(&workload, "prefix_reuse", &reuse);
+		return yamldoc_fail(&l->y, &reuse, "prefix_reuse says which prompts share prefixes, for a "
 					  "prefix cache; expected serving.prefix_cache_blocks, or no prefix_reuse");
 	}
 	if (routing_kind == 1 && !r.node)
-		return scenario_yaml_fail(&l->y, &routing, "cache_aware routing looks at each instance's prefix "
+		return yamldoc_fail(&l->y, &routing, "cache_aware routing looks at each instance's prefix "
 					  "cache; expected serving.prefix_cache_blocks, or routing: first_free");
 	l->sc.serving.cache_aware = routing_kind == 1;
 	return STATUS_OK;
@@ -220,29 +220,29 @@ int scenario_load_prefix(struct load *l, const struct scenario_yaml_ref *serving
  * says which prefixes repeat. Needs token counts (the token model: checked by the prefix cache, which the
  * model feeds and which scenario_load_prefix requires).
  */
-int scenario_load_reuse(struct load *l, const struct scenario_yaml_ref *workload)
+int scenario_load_reuse(struct load *l, const struct yamldoc_ref *workload)
 {
-	struct scenario_yaml_ref reuse, r;
+	struct yamldoc_ref reuse, r;
 	int conversations = DEFAULT_REUSE_CONVERSATIONS, block_tokens = DEFAULT_REUSE_BLOCK_TOKENS, rc;
 
 	memset(&l->sc.reuse, 0, sizeof l->sc.reuse);
-	scenario_yaml_child(workload, "prefix_reuse", &reuse);
+	yamldoc_child(workload, "prefix_reuse", &reuse);
 	if (!reuse.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_mapping(&l->y, &reuse, reuse_keys, NULL, NULL)))
+	if ((rc = yamldoc_mapping(&l->y, &reuse, reuse_keys, NULL, NULL)))
 		return rc;
 	if (l->sc.arrivals.kind == ARRIVAL_TRACE && l->sc.arrivals.mapping.hash_column[0])
-		return scenario_yaml_fail(&l->y, &reuse, "this trace's hash ids already say which prompt prefixes "
+		return yamldoc_fail(&l->y, &reuse, "this trace's hash ids already say which prompt prefixes "
 					  "repeat; expected no prefix_reuse with a trace that has hash ids (format "
 					  "mooncake, or hash_column)");
 	if ((rc = scenario_load_required(l, &reuse, "share", "the share of requests that continue an earlier "
 					 "conversation, 0 to 1", &r)) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &reuse_bounds, &l->sc.reuse.share)))
+	    (rc = yamldoc_number(&l->y, &r, &reuse_bounds, &l->sc.reuse.share)))
 		return rc;
-	scenario_yaml_child(&reuse, "conversations", &r);
+	yamldoc_child(&reuse, "conversations", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_REUSE_CONVERSATIONS, &conversations)))
 		return rc;
-	scenario_yaml_child(&reuse, "block_tokens", &r);
+	yamldoc_child(&reuse, "block_tokens", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_CHUNK_TOKENS, &block_tokens)))
 		return rc;
 	l->sc.reuse.conversations = conversations;
@@ -250,26 +250,9 @@ int scenario_load_reuse(struct load *l, const struct scenario_yaml_ref *workload
 	return STATUS_OK;
 }
 
-int64_t scenario_kv_tokens(const struct scenario *sc, int type)
-{
-	double t;
-
-	if (sc->types[type].kv_cache_tokens > 0)
-		return sc->types[type].kv_cache_tokens;
-	if (sc->serving.kv_cache_tokens > 0)
-		return sc->serving.kv_cache_tokens;
-	if (sc->serving.kv_gpu_memory_gb <= 0)
-		return 0;
-	/* SOURCES.md [sv-vllm-gpu-mem]: the cache gets what the usable share of GPU memory leaves after the
-	 * weights */
-	t = floor((sc->types[type].gpus * sc->serving.kv_gpu_memory_gb * sc->serving.kv_utilization -
-		   sc->serving.kv_model_gb) * 1e9 / sc->serving.kv_bytes_per_token);
-	return t > (double)MAX_KV_TOKENS ? MAX_KV_TOKENS : (int64_t)t;
-}
-
 const struct scenario_load_names scenario_load_batching_names = SCENARIO_LOAD_NAMES(batching_names);
 const struct scenario_load_names scenario_load_prefill_names = SCENARIO_LOAD_NAMES(prefill_names);
 const struct scenario_load_names scenario_load_kv_keys = SCENARIO_LOAD_KEYS(kv_keys);
 const struct scenario_load_names scenario_load_routing_names = SCENARIO_LOAD_NAMES(routing_names);
 const struct scenario_load_names scenario_load_reuse_keys = SCENARIO_LOAD_KEYS(reuse_keys);
-const struct scenario_yaml_bounds *const scenario_load_reuse_share = &reuse_bounds;
+const struct yamldoc_bounds *const scenario_load_reuse_share = &reuse_bounds;

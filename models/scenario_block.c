@@ -45,8 +45,8 @@ static void format_hm(int64_t s, char *buf, size_t size)
  * When the block ends: `end` (a UTC time after start) or start + `duration`, exactly one of them, into
  * *end_unix_us; *r is the key that gave it.
  */
-static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int64_t start_unix_us,
-			  struct scenario_yaml_ref *r, int64_t *end_unix_us)
+static int read_block_end(struct load *l, const struct yamldoc_ref *e, int64_t start_unix_us,
+			  struct yamldoc_ref *r, int64_t *end_unix_us)
 {
 	bool calendar = l->sc.provider == PROVIDER_GCP;  /* gcp_calendar: whole days, no 11:30 end */
 	const char *expect = calendar ? "a length in whole days such as 7d (or, instead of duration, end: a UTC "
@@ -59,13 +59,13 @@ static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int
 
 	if ((rc = scenario_load_exclusive(l, e, "duration", "end")))
 		return rc;
-	scenario_yaml_child(e, "end", r);
+	yamldoc_child(e, "end", r);
 	if (r->node) {
 		if ((rc = scenario_load_time(l, r, &end_us)))
 			return rc;
 		units_format_time(units_floor_s(start_unix_us), from, sizeof from);  /* for the message */
 		if (end_us <= start_unix_us)
-			return scenario_yaml_fail(&l->y, r, "the %s would end no later than it starts; "
+			return yamldoc_fail(&l->y, r, "the %s would end no later than it starts; "
 						  "expected a time after start (%s)",
 						  calendar ? "reservation" : "block", from);
 		*end_unix_us = end_us;
@@ -74,10 +74,10 @@ static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int
 	if ((rc = scenario_load_required(l, e, "duration", calendar ? "the reservation's length in whole days, "
 					 "such as 7d, or its end: a UTC time" : "the block's length, such as 7d, or its "
 					 "end: a UTC time at 11:30", r)) ||
-	    (rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
+	    (rc = yamldoc_scalar(&l->y, r, expect, &s)))
 		return rc;
 	if (units_parse_duration(s, &len_us) != STATUS_OK || len_us == 0)
-		return scenario_yaml_bad(&l->y, r, expect);
+		return yamldoc_bad(&l->y, r, expect);
 	*end_unix_us = start_unix_us + len_us;
 	return STATUS_OK;
 }
@@ -93,7 +93,7 @@ static int read_block_end(struct load *l, const struct scenario_yaml_ref *e, int
  * lasts r + k days, and k is N (exactly N days when r = 0, slightly more otherwise) or, when r > 0, N - 1
  * (slightly less): its length is within a day of some N days.
  */
-static int check_block_offering(struct load *l, const struct scenario_yaml_ref *r, bool by_duration,
+static int check_block_offering(struct load *l, const struct yamldoc_ref *r, bool by_duration,
 				int64_t start_unix_us, int64_t end_unix_us)
 {
 	static const char *const days = "whole days from 1 to 14, or 21 to 182 in steps of 7 days";
@@ -103,7 +103,7 @@ static int check_block_offering(struct load *l, const struct scenario_yaml_ref *
 
 	if (tod_us != BLOCK_END_S * S_US) {
 		units_format_time((end_unix_us - mod_pos(end_unix_us, S_US)) / S_US, to, sizeof to);
-		return scenario_yaml_fail(&l->y, r, "the block ends at %s%s; expected an end at 11:30 UTC: "
+		return yamldoc_fail(&l->y, r, "the block ends at %s%s; expected an end at 11:30 UTC: "
 					  "\"All Capacity Blocks end at 11:30AM UTC\" (SOURCES.md [cb-end-1130])",
 					  to, mod_pos(end_unix_us, S_US) ? " and a fraction of a second" : "");
 	}
@@ -111,20 +111,20 @@ static int check_block_offering(struct load *l, const struct scenario_yaml_ref *
 	if (block_days_ok(k) || (r_us > 0 && block_days_ok(k + 1)))
 		return STATUS_OK;
 	if (r_us == 0 && by_duration)
-		return scenario_yaml_bad(&l->y, r, days);
+		return yamldoc_bad(&l->y, r, days);
 	if (r_us == 0)
-		return scenario_yaml_fail(&l->y, r, "the block lasts %lld days; expected %s "
+		return yamldoc_fail(&l->y, r, "the block lasts %lld days; expected %s "
 					  "(SOURCES.md [cb-durations])", (long long)k, days);
 	format_hm(r_us / S_US, hm, sizeof hm);
 	units_format_time(units_floor_s(at_us), first, sizeof first);
-	return scenario_yaml_fail(&l->y, r, "the block lasts %s (to the first 11:30 UTC, %s) plus %lld days; "
+	return yamldoc_fail(&l->y, r, "the block lasts %s (to the first 11:30 UTC, %s) plus %lld days; "
 				  "expected %s plus 0 to 14 days, or plus 20, 21, 27, 28, ..., 181 or 182 days (7n - 1 "
 				  "or 7n, n = 3 to 26): the blocks ending at 11:30 UTC nearest to %s "
 				  "(SOURCES.md [cb-start-any-time])", hm, first, (long long)k, hm, days);
 }
 
 /* Warn about a block that the run never reaches. */
-static int check_block_window(struct load *l, const struct scenario_yaml_ref *start, int64_t start_unix_us,
+static int check_block_window(struct load *l, const struct yamldoc_ref *start, int64_t start_unix_us,
 			      const struct fleet_entry *f)
 {
 	int64_t end_unix_us = start_unix_us + f->duration_us;
@@ -142,17 +142,17 @@ static int check_block_window(struct load *l, const struct scenario_yaml_ref *st
 
 /* "up to 256 instances across Capacity Blocks" (SOURCES.md [cb-max-256]): the blocks so far, f (the latest)
  * included. */
-static int check_blocks_total(struct load *l, const struct scenario_yaml_ref *e, const struct fleet_entry *f)
+static int check_blocks_total(struct load *l, const struct yamldoc_ref *e, const struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int total = 0;
 
 	for (const struct fleet_entry *p = l->sc.fleet; p <= f; p++)
 		total += p->option == OPTION_CAPACITY_BLOCK ? p->count : 0;
 	if (total <= BLOCKS_MAX_COUNT)
 		return STATUS_OK;
-	scenario_yaml_child(e, "count", &r);
-	return scenario_yaml_fail(&l->y, &r, "the capacity_block entries hold %d instances with this one (%d "
+	yamldoc_child(e, "count", &r);
+	return yamldoc_fail(&l->y, &r, "the capacity_block entries hold %d instances with this one (%d "
 				  "before it); expected at most %d across all Capacity Blocks "
 				  "(SOURCES.md [cb-max-256])",
 				  total, total - f->count, BLOCKS_MAX_COUNT);
@@ -160,26 +160,26 @@ static int check_blocks_total(struct load *l, const struct scenario_yaml_ref *e,
 
 /* The block's price: per instance-hour (default the catalogue's Capacity Block rate) or for the whole block;
  * each is derived from the other. */
-static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_block_price(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	double instance_h = (double)f->count * (double)f->duration_us / US_PER_H;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	if ((rc = scenario_load_exclusive(l, e, "usd_per_h", "upfront_usd")))
 		return rc;
-	scenario_yaml_child(e, "upfront_usd", &r);
+	yamldoc_child(e, "upfront_usd", &r);
 	if (r.node) {
 		f->price_given = true;
-		rc = scenario_yaml_number(&l->y, &r, scenario_load_upfront, &f->upfront_usd);
+		rc = yamldoc_number(&l->y, &r, scenario_load_upfront, &f->upfront_usd);
 		f->usd_per_h = instance_h > 0 ? f->upfront_usd / instance_h : 0;  /* 0 instances: nothing bought */
 		if (f->count == 0)
 			f->upfront_usd = 0;
 		return rc;
 	}
-	scenario_yaml_child(e, "usd_per_h", &r);
+	yamldoc_child(e, "usd_per_h", &r);
 	if (!r.node && l->type.cb_usd_per_h == 0)
-		return scenario_yaml_missing(&l->y, e, "usd_per_h", "the catalogue has no Capacity Block "
+		return yamldoc_missing(&l->y, e, "usd_per_h", "the catalogue has no Capacity Block "
 					     "rate for this type: a price per instance-hour, or upfront_usd "
 					     "for the block");
 	f->usd_per_h = l->type.cb_usd_per_h;
@@ -194,9 +194,9 @@ static int read_block_price(struct load *l, const struct scenario_yaml_ref *e, s
  * any start. It is simulated as a capacity block without AWS's 11:30 UTC end, the 256-instance total or
  * the catalogue rate: no vendor rate is known, so usd_per_h or upfront_usd is required.
  */
-static int read_calendar(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_calendar(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref start, r;
+	struct yamldoc_ref start, r;
 	int64_t start_unix_us = 0, end_unix_us = 0, len_us;
 	int rc;
 
@@ -206,21 +206,21 @@ static int read_calendar(struct load *l, const struct scenario_yaml_ref *e, stru
 		return rc;
 	len_us = end_unix_us - start_unix_us;
 	if (len_us % DAY_US != 0 || len_us / DAY_US < 1 || len_us / DAY_US > CALENDAR_MAX_DAYS)
-		return scenario_yaml_fail(&l->y, &r, "the reservation lasts %.6g days; expected whole days from 1 "
+		return yamldoc_fail(&l->y, &r, "the reservation lasts %.6g days; expected whole days from 1 "
 					  "to %d (\"between 1 and 90 days\", SOURCES.md [gcp-calendar-limits])",
 					  (double)len_us / DAY_US, CALENDAR_MAX_DAYS);
 	f->start_us = start_unix_us - l->sc.start_unix_us;
 	f->duration_us = len_us;
-	scenario_yaml_child(e, "usd_per_h", &r);
-	if (!r.node && (scenario_yaml_child(e, "upfront_usd", &r), !r.node))
-		return scenario_yaml_missing(&l->y, e, "usd_per_h", "no Google Cloud calendar-mode rate is "
+	yamldoc_child(e, "usd_per_h", &r);
+	if (!r.node && (yamldoc_child(e, "upfront_usd", &r), !r.node))
+		return yamldoc_missing(&l->y, e, "usd_per_h", "no Google Cloud calendar-mode rate is "
 					     "known (SOURCES.md [gcp-calendar-limits]): a price per VM-hour, or "
 					     "upfront_usd for the reservation");
 	if ((rc = scenario_load_bought(l, e, 0, MAX_INSTANCES, "the number of VMs reserved (1 to 80 per request)", f)))
 		return rc;
 	if (f->count > CALENDAR_MAX_VMS) {  /* 0 is allowed: a sweep may reserve nothing (see read_bought) */
-		scenario_yaml_child(e, "count", &r);
-		return scenario_yaml_fail(&l->y, &r, "the reservation holds %d VMs; expected at most %d (\"between 1 "
+		yamldoc_child(e, "count", &r);
+		return yamldoc_fail(&l->y, &r, "the reservation holds %d VMs; expected at most %d (\"between 1 "
 					  "and 80 GPU VMs per request\"; larger requests go through the vendor's "
 					  "account team, SOURCES.md [gcp-calendar-limits]), or 0 to reserve nothing",
 					  f->count, CALENDAR_MAX_VMS);
@@ -230,16 +230,16 @@ static int read_calendar(struct load *l, const struct scenario_yaml_ref *e, stru
 	return check_block_window(l, &start, start_unix_us, f);
 }
 
-int scenario_load_capacity_block(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+int scenario_load_capacity_block(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref start, end, r;
+	struct yamldoc_ref start, end, r;
 	int64_t start_unix_us = 0, end_unix_us = 0;
 	int rc;
 
 	if (f->variant == VARIANT_CALENDAR)
 		return read_calendar(l, e, f);
 
-	scenario_yaml_child(e, "end", &end);
+	yamldoc_child(e, "end", &end);
 	if ((rc = scenario_load_required(l, e, "start", "when the block begins, a UTC time", &start)) ||
 	    (rc = scenario_load_time(l, &start, &start_unix_us)) ||
 	    (rc = read_block_end(l, e, start_unix_us, &r, &end_unix_us)) ||

@@ -24,19 +24,19 @@
 static const char *const copies_keys[] = { "gpus_per_copy", "per_instance", "slots_per_copy", "startup_s",
 	"startup", "initial", "min_instances", NULL };
 
-int scenario_load_copies(struct load *l, const struct scenario_yaml_ref *serving)
+int scenario_load_copies(struct load *l, const struct yamldoc_ref *serving)
 {
-	struct scenario_yaml_ref c, r;
+	struct yamldoc_ref c, r;
 	int gpus = l->sc.serving.gpus, most, rc;
 
-	scenario_yaml_child(serving, "copies", &c);
+	yamldoc_child(serving, "copies", &c);
 	if (!c.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_mapping(&l->y, &c, copies_keys, NULL, NULL)))
+	if ((rc = yamldoc_mapping(&l->y, &c, copies_keys, NULL, NULL)))
 		return rc;
-	scenario_yaml_child(serving, "slots_per_instance", &r);
+	yamldoc_child(serving, "slots_per_instance", &r);
 	if (r.node)
-		return scenario_yaml_fail(&l->y, &r, "with copies, requests are served per copy; expected "
+		return yamldoc_fail(&l->y, &r, "with copies, requests are served per copy; expected "
 					  "serving.copies.slots_per_copy instead");
 	l->sc.copies.enabled = true;
 	if ((rc = scenario_load_required(l, &c, "gpus_per_copy", "the GPUs one model copy needs "
@@ -45,7 +45,7 @@ int scenario_load_copies(struct load *l, const struct scenario_yaml_ref *serving
 		return rc;
 	most = gpus / l->sc.copies.gpus;
 	l->sc.copies.per_instance = most;
-	scenario_yaml_child(&c, "per_instance", &r);
+	yamldoc_child(&c, "per_instance", &r);
 	if ((rc = scenario_load_int(l, &r, 1, most, &l->sc.copies.per_instance)))
 		return rc;
 	if (l->sc.copies.per_instance * l->sc.copies.gpus < gpus &&
@@ -53,41 +53,41 @@ int scenario_load_copies(struct load *l, const struct scenario_yaml_ref *serving
 				     "unused (paid for, idle)", l->sc.copies.per_instance, l->sc.copies.gpus,
 				     gpus - l->sc.copies.per_instance * l->sc.copies.gpus, gpus)))
 		return rc;
-	scenario_yaml_child(&c, "slots_per_copy", &r);
+	yamldoc_child(&c, "slots_per_copy", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.serving.slots)))
 		return rc;
 	l->sc.copies.startup_us = DEFAULT_COPY_STARTUP_US;
 	if ((rc = scenario_load_exclusive(l, &c, "startup_s", "startup")))
 		return rc;
-	scenario_yaml_child(&c, "startup_s", &r);
+	yamldoc_child(&c, "startup_s", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, DAY_US, &l->sc.copies.startup_us)) ||
 	    (rc = scenario_load_startup(l, &c, &l->sc.copies.startup)))
 		return rc;
 	l->sc.copies.initial = -1;
-	scenario_yaml_child(&c, "initial", &r);
+	yamldoc_child(&c, "initial", &r);
 	if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES * most, &l->sc.copies.initial)))
 		return rc;
-	scenario_yaml_child(&c, "min_instances", &r);
+	yamldoc_child(&c, "min_instances", &r);
 	return scenario_load_int(l, &r, 0, MAX_INSTANCES, &l->sc.copies.min_instances);
 }
 
 int scenario_copies_finish(struct load *l, int capacity, int counted)
 {
 	struct scenario *sc = &l->sc;
-	struct scenario_yaml_ref serving, c, r;
+	struct yamldoc_ref serving, c, r;
 	int per = sc->copies.per_instance;
 
 	if (!sc->copies.enabled)
 		return STATUS_OK;
-	scenario_yaml_child(&l->root, "serving", &serving);
-	scenario_yaml_child(&serving, "copies", &c);
-	scenario_yaml_child(&c, "min_instances", &r);
+	yamldoc_child(&l->root, "serving", &serving);
+	yamldoc_child(&serving, "copies", &c);
+	yamldoc_child(&c, "min_instances", &r);
 	if (sc->copies.min_instances > capacity)
-		return scenario_yaml_fail(&l->y, &r, "%d is more instances than the fleet can hold (%d); expected "
+		return yamldoc_fail(&l->y, &r, "%d is more instances than the fleet can hold (%d); expected "
 					  "at most %d", sc->copies.min_instances, capacity, capacity);
-	scenario_yaml_child(&c, "initial", &r);
+	yamldoc_child(&c, "initial", &r);
 	if (sc->copies.initial > capacity * per)
-		return scenario_yaml_fail(&l->y, &r, "%d copies do not fit: the fleet holds %d instances of %d "
+		return yamldoc_fail(&l->y, &r, "%d copies do not fit: the fleet holds %d instances of %d "
 					  "copies; expected at most %d", sc->copies.initial, capacity, per,
 					  capacity * per);
 	if (sc->copies.initial < 0)
@@ -99,7 +99,7 @@ int scenario_copies_finish(struct load *l, int capacity, int counted)
 		if (sc->copies.initial > sc->autoscaling.max)
 			sc->copies.initial = sc->autoscaling.max;
 	} else if (sc->copies.initial < 1) {
-		return scenario_yaml_fail(&l->y, r.node ? &r : &c, "no copy would ever serve (autoscaling.policy "
+		return yamldoc_fail(&l->y, r.node ? &r : &c, "no copy would ever serve (autoscaling.policy "
 					  "is none); expected initial >= 1");
 	}
 	return STATUS_OK;

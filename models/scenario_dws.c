@@ -11,16 +11,16 @@
 
 #define DWS_MAX_WAIT_US (7200 * S_US)  /* requests wait "for up to two hours": SOURCES.md [gcp-dws-queue] */
 
-int scenario_load_dws_wait(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+int scenario_load_dws_wait(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 
 	f->max_wait_us = DWS_MAX_WAIT_US;
-	scenario_yaml_child(e, "max_wait_s", &r);
+	yamldoc_child(e, "max_wait_s", &r);
 	if (!r.node)
 		return STATUS_OK;
 	if (f->variant != VARIANT_FLEX)
-		return scenario_yaml_fail(&l->y, &r, "max_wait_s is the queue wait of DWS Flex-start; expected it "
+		return yamldoc_fail(&l->y, &r, "max_wait_s is the queue wait of DWS Flex-start; expected it "
 					  "only with option: gcp_dws_flex");
 	return scenario_load_duration(l, &r, 0, false, DWS_MAX_WAIT_US, &f->max_wait_us);
 }
@@ -28,30 +28,30 @@ int scenario_load_dws_wait(struct load *l, const struct scenario_yaml_ref *e, st
 static const char *const policies[] = { "deallocate", "delete" };
 const struct scenario_load_names scenario_load_eviction_names = SCENARIO_LOAD_NAMES(policies);
 
-int scenario_load_eviction(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+int scenario_load_eviction(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	static const struct scenario_yaml_bounds disk_bounds = { 0, MAX_USD_PER_H, false, false };
-	struct scenario_yaml_ref pol, disk;
+	static const struct yamldoc_bounds disk_bounds = { 0, MAX_USD_PER_H, false, false };
+	struct yamldoc_ref pol, disk;
 	int choice = 0, rc;
 
 	f->evict_delete = false;  /* Azure's default: deallocate */
 	f->disk_usd_per_h = 0;
-	scenario_yaml_child(e, "eviction_policy", &pol);
-	scenario_yaml_child(e, "disk_usd_per_h", &disk);
+	yamldoc_child(e, "eviction_policy", &pol);
+	yamldoc_child(e, "disk_usd_per_h", &disk);
 	if (l->sc.provider != PROVIDER_AZURE || f->variant != VARIANT_NONE) {
 		if (pol.node)
-			return scenario_yaml_fail(&l->y, &pol, "eviction_policy is an Azure Spot setting; expected "
+			return yamldoc_fail(&l->y, &pol, "eviction_policy is an Azure Spot setting; expected "
 						  "it only with provider: azure");
 		if (disk.node)
-			return scenario_yaml_fail(&l->y, &disk, "disk_usd_per_h is the storage cost of a deallocated "
+			return yamldoc_fail(&l->y, &disk, "disk_usd_per_h is the storage cost of a deallocated "
 						  "Azure Spot VM; expected it only with provider: azure");
 		return STATUS_OK;
 	}
-	if ((rc = scenario_yaml_choice(&l->y, &pol, policies, 2, &choice)))
+	if ((rc = yamldoc_choice(&l->y, &pol, policies, 2, &choice)))
 		return rc;
 	f->evict_delete = choice == 1;
 	if (disk.node && f->evict_delete)
-		return scenario_yaml_fail(&l->y, &disk, "disk_usd_per_h with eviction_policy: delete, whose evicted "
+		return yamldoc_fail(&l->y, &disk, "disk_usd_per_h with eviction_policy: delete, whose evicted "
 					  "VMs keep no disk; expected it only with eviction_policy: deallocate");
-	return scenario_yaml_number(&l->y, &disk, &disk_bounds, &f->disk_usd_per_h);
+	return yamldoc_number(&l->y, &disk, &disk_bounds, &f->disk_usd_per_h);
 }

@@ -59,7 +59,7 @@ static double rate_at_start(const struct scenario *sc)
 static int resolve_auto(struct load *l)
 {
 	struct scenario *sc = &l->sc;
-	struct scenario_yaml_ref e, r;
+	struct yamldoc_ref e, r;
 	double lambda = rate_at_start(sc), S = sc->service.mean_s, a, need;
 	int slots = sc->serving.slots, other = 0, iauto = -1, n;
 
@@ -67,14 +67,14 @@ static int resolve_auto(struct load *l)
 		enum option_kind k = sc->fleet[i].option;
 		if (sc->fleet[i].count_auto && !serves(&sc->fleet[i])) {
 			scenario_load_fleet_item(l, i, &e);
-			scenario_yaml_child(&e, "count", &r);
-			return scenario_yaml_fail(&l->y, &r, "count: auto sizes the serving fleet, and this entry has "
+			yamldoc_child(&e, "count", &r);
+			return yamldoc_fail(&l->y, &r, "count: auto sizes the serving fleet, and this entry has "
 						  "use: jobs; expected a number");
 		}
 		if (sc->fleet[i].count_auto && iauto >= 0) {
 			scenario_load_fleet_item(l, i, &e);
-			scenario_yaml_child(&e, "count", &r);
-			return scenario_yaml_fail(&l->y, &r, "only one fleet entry may have count: auto (entry %d "
+			yamldoc_child(&e, "count", &r);
+			return yamldoc_fail(&l->y, &r, "only one fleet entry may have count: auto (entry %d "
 						  "has it too); expected a number here", l->fleet_item[iauto] + 1);
 		}
 		if (sc->fleet[i].count_auto)
@@ -85,18 +85,18 @@ static int resolve_auto(struct load *l)
 	if (iauto < 0)
 		return STATUS_OK;
 	scenario_load_fleet_item(l, iauto, &e);
-	scenario_yaml_child(&e, "count", &r);
+	yamldoc_child(&e, "count", &r);
 	if (sc->autoscaling.policy != POLICY_TARGET_TRACKING)
-		return scenario_yaml_fail(&l->y, &r, "count: auto sizes the fleet for target tracking's target; "
+		return yamldoc_fail(&l->y, &r, "count: auto sizes the fleet for target tracking's target; "
 					  "expected autoscaling.policy target_tracking, or a number");
 	if (sc->copies.enabled)
-		return scenario_yaml_fail(&l->y, &r, "count: auto does not size model copies; expected a number "
+		return yamldoc_fail(&l->y, &r, "count: auto does not size model copies; expected a number "
 					  "(or serving.copies.initial)");
 	if (isnan(lambda))
-		return scenario_yaml_fail(&l->y, &r, "count: auto needs the arrival rate at t = 0, which a trace "
+		return yamldoc_fail(&l->y, &r, "count: auto needs the arrival rate at t = 0, which a trace "
 					  "or rate series does not state ahead; expected a number");
 	if (sc->service.kind > SERVICE_LOGNORMAL && sc->autoscaling.metric != METRIC_INVOCATIONS)
-		return scenario_yaml_fail(&l->y, &r, "count: auto needs the mean service time, which service kind "
+		return yamldoc_fail(&l->y, &r, "count: auto needs the mean service time, which service kind "
 					  "tokens or trace does not state ahead; expected a number, or the "
 					  "invocations_per_instance metric");
 	a = lambda * S;  /* offered load: slots busy on average */
@@ -115,7 +115,7 @@ static int resolve_auto(struct load *l)
 /* Without traffic, an entry that serves would hold instances for nothing: a warning at each. */
 static int warn_idle(struct load *l)
 {
-	struct scenario_yaml_ref e;
+	struct yamldoc_ref e;
 	int rc;
 
 	for (int i = 0; i < l->sc.nfleet; i++) {
@@ -133,7 +133,7 @@ static int warn_idle(struct load *l)
 int scenario_load_finish(struct load *l)
 {
 	struct scenario *sc = &l->sc;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, jobs = 0, per, rc;
 	bool raised = false;  /* min was raised to 1 for a real-time endpoint */
 
@@ -157,11 +157,11 @@ int scenario_load_finish(struct load *l)
 		capacity += sc->fleet[i].max * sc->fleet[i].weight;
 	}
 	if (!holding && jobs)
-		return scenario_yaml_fail(&l->y, &l->fleet, "no entry serves the workload (the entries that "
+		return yamldoc_fail(&l->y, &l->fleet, "no entry serves the workload (the entries that "
 					  "hold instances have use: jobs); expected at least one entry with use: "
 					  "serving (the default) or shared");
 	if (!holding)
-		return scenario_yaml_fail(&l->y, &l->fleet, "a savings_plan holds no instances, and the "
+		return yamldoc_fail(&l->y, &l->fleet, "a savings_plan holds no instances, and the "
 					  "fleet has nothing else; expected at least one entry of another "
 					  "option");
 	/* with copies, autoscaling's bounds count copies (DesiredCopyCount): per_instance to an instance */
@@ -175,7 +175,7 @@ int scenario_load_finish(struct load *l)
 		sc->autoscaling.min = 1;
 		raised = true;
 	}
-	scenario_yaml_child(&l->autoscaling, "min", &r);
+	yamldoc_child(&l->autoscaling, "min", &r);
 	if (sc->autoscaling.policy != POLICY_NONE && (rc = scenario_load_check_zero(l, &r, sc->autoscaling.min)))
 		return rc;
 	if (!l->max_given)
@@ -184,21 +184,21 @@ int scenario_load_finish(struct load *l)
 		return rc;
 	if (sc->autoscaling.policy == POLICY_NONE) {
 		if (count < 1 && !sc->copies.enabled)
-			return scenario_yaml_fail(&l->y, &l->fleet, "the fleet has no instances "
+			return yamldoc_fail(&l->y, &l->fleet, "the fleet has no instances "
 						  "(every count is 0) and autoscaling.policy is none; expected "
 						  "a reserved, odcr or capacity_block entry, or an on_demand or "
 						  "spot count of at least 1");
 		return STATUS_OK;
 	}
-	scenario_yaml_child(&l->autoscaling, "max", &r);
+	yamldoc_child(&l->autoscaling, "max", &r);
 	if (sc->autoscaling.max > capacity * per)
-		return scenario_yaml_fail(&l->y, &r, "%d is more than the fleet can hold (its "
+		return yamldoc_fail(&l->y, &r, "%d is more than the fleet can hold (its "
 					  "entries' max add up to %d%s); expected at most %d, or a larger max on "
 					  "a fleet entry", sc->autoscaling.max, capacity, sc->copies.enabled ? " instances" : "",
 					  capacity * per);
-	scenario_yaml_child(&l->autoscaling, "min", &r);
+	yamldoc_child(&l->autoscaling, "min", &r);
 	if (sc->autoscaling.min > sc->autoscaling.max)
-		return scenario_yaml_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "
+		return yamldoc_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "
 					  "autoscaling.max (%d); expected min <= max",
 					  l->min_given ? "" : raised ? "min (by default the "
 					  "reserved count, at least 1 on a realtime endpoint without copies) " :

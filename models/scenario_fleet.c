@@ -21,21 +21,11 @@
 #include "units.h"
 
 #define US_PER_H 3600000000.0
-#define MAX_UPFRONT_USD 1e10             /* a 3-year all-upfront p5 is about 1.4e6 per instance */
 #define TERM_1Y_H 8760.0                 /* 365 days (SOURCES.md [ri-terms]: 31,536,000 s) */
 #define TERM_3Y_H 26280.0                /* 1095 days */
 #define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption (SOURCES.md [ri-partial-upfront-split]) */
 
-static const struct scenario_yaml_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
-static const struct scenario_yaml_bounds rate_bounds = { 0, MAX_USD_PER_H, true, false };  /* (0, max] */
-static const struct scenario_yaml_bounds upfront_bounds = { 0, MAX_UPFRONT_USD, false, false };
-static const struct scenario_yaml_bounds fraction_bounds = { 0, 1, false, true };  /* [0, 1) */
-static const struct scenario_yaml_bounds share_bounds = { 0, 1, true, false };     /* (0, 1] */
-static const struct scenario_yaml_bounds commit_bounds = { 0, 1e6, true, false };
-static const struct scenario_yaml_bounds interruption_bounds = { 0, 100, false, false };  /* per hour */
-static const struct scenario_yaml_bounds reclaim_bounds = { 0, 1000, false, false };      /* per day */
-static const struct scenario_yaml_bounds multiplier_bounds = { 1, 10, false, false };
-static const struct scenario_yaml_bounds percent_bounds = { 0, 100, false, false };
+static const struct yamldoc_bounds commit_bounds = { 0, 1e6, true, false };
 
 /* The keys of each option, in the order messages list them. */
 static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
@@ -62,49 +52,21 @@ static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESER
 static const char *const term_names[] = { "1y", "3y" };
 static const char *const payment_names[] = { "no_upfront", "partial_upfront", "all_upfront" };
 
-
 /* ---- helpers ------------------------------------------------------------------------------------ */
 
-
-/* usd_per_h of an entry (*f->usd_per_h holds the default). */
-int scenario_load_entry_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
-{
-	struct scenario_yaml_ref r;
-
-	scenario_yaml_child(e, "usd_per_h", &r);
-	f->price_given = r.node != NULL;
-	return scenario_yaml_number(&l->y, &r, &price_bounds, &f->usd_per_h);
-}
-
-/* A required instance count in [lo, hi]; the entry holds exactly that many (max = count). A count of 0 is
- * allowed for reserved, odcr and capacity_block so that a sweep can vary it down to nothing: the entry then
- * buys nothing and costs nothing (its price is ignored). */
-int scenario_load_bought(struct load *l, const struct scenario_yaml_ref *e, int lo, int hi, const char *what,
-			 struct fleet_entry *f)
-{
-	struct scenario_yaml_ref r;
-	int rc;
-
-	if ((rc = scenario_load_required(l, e, "count", what, &r)) ||
-	    (rc = scenario_load_int(l, &r, lo, hi, &f->count)))
-		return rc;
-	f->max = f->count;
-	return STATUS_OK;
-}
-
 /* `term` (1y | 3y; absent: *term unchanged) and `term_start` (default the scenario start). */
-static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_term(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int t = f->term == TERM_3Y, rc;
 
-	scenario_yaml_child(e, "term", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, term_names, 2, &t)))
+	yamldoc_child(e, "term", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, term_names, 2, &t)))
 		return rc;
 	if (r.node)
 		f->term = t ? TERM_3Y : TERM_1Y;
 	f->term_start_unix_us = l->sc.start_unix_us;
-	scenario_yaml_child(e, "term_start", &r);
+	yamldoc_child(e, "term_start", &r);
 	return scenario_load_time(l, &r, &f->term_start_unix_us);
 }
 
@@ -123,22 +85,22 @@ static int read_term(struct load *l, const struct scenario_yaml_ref *e, struct f
  * upfront costs" (SOURCES.md [gcp-cud-terms]): no_upfront only; azure's reserved VM instances are paid "up
  * front or with monthly payments" (SOURCES.md [az-ri-terms]): no partial_upfront. r is the `payment` key.
  */
-static int check_payment(struct load *l, const struct scenario_yaml_ref *r, enum payment_kind payment)
+static int check_payment(struct load *l, const struct yamldoc_ref *r, enum payment_kind payment)
 {
 	if (l->sc.provider == PROVIDER_GCP && payment != PAYMENT_NO_UPFRONT)
-		return scenario_yaml_fail(&l->y, r, "a gcp committed use discount requires no upfront costs "
+		return yamldoc_fail(&l->y, r, "a gcp committed use discount requires no upfront costs "
 					  "(SOURCES.md [gcp-cud-terms]); expected payment: no_upfront");
 	if (l->sc.provider == PROVIDER_AZURE && payment == PAYMENT_PARTIAL_UPFRONT)
-		return scenario_yaml_fail(&l->y, r, "azure reserved VM instances are paid up front or monthly "
+		return yamldoc_fail(&l->y, r, "azure reserved VM instances are paid up front or monthly "
 					  "(SOURCES.md [az-ri-terms]); expected payment: all_upfront or no_upfront");
 	return STATUS_OK;
 }
 
-static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_reserved(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	static const double upfront_share[] = { [PAYMENT_NO_UPFRONT] = 0,
 		[PAYMENT_PARTIAL_UPFRONT] = PARTIAL_UPFRONT_SHARE, [PAYMENT_ALL_UPFRONT] = 1 };
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int payment = PAYMENT_NO_UPFRONT, rc;
 	double rate, hours, share;
 
@@ -149,8 +111,8 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 	f->term = TERM_1Y;
 	if ((rc = read_term(l, e, f)))
 		return rc;
-	scenario_yaml_child(e, "payment", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, payment_names, 3, &payment)))
+	yamldoc_child(e, "payment", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, payment_names, 3, &payment)))
 		return rc;
 	f->payment = (enum payment_kind)payment;
 	if ((rc = check_payment(l, &r, f->payment)))
@@ -161,23 +123,23 @@ static int read_reserved(struct load *l, const struct scenario_yaml_ref *e, stru
 	share = upfront_share[f->payment];
 	f->upfront_usd = share * rate * hours;
 	f->usd_per_h = (1.0 - share) * rate;
-	scenario_yaml_child(e, "upfront_usd", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &upfront_bounds, &f->upfront_usd)))
+	yamldoc_child(e, "upfront_usd", &r);
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_upfront, &f->upfront_usd)))
 		return rc;
 	return scenario_load_entry_price(l, e, f);
 }
 
 /* odcr: "charged at the equivalent On-Demand rate whether you run instances in reserved capacity or not"
  * (SOURCES.md [odcr-od-rate]), so the default rate is the on-demand price. */
-static int read_odcr(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_odcr(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	const char *type = l->sc.serving.instance_type;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
-	scenario_yaml_child(e, "option", &r);
+	yamldoc_child(e, "option", &r);
 	if (!provider_reservable(l->sc.provider, type))
-		return scenario_yaml_fail(&l->y, &r, "Azure on-demand capacity reservations do not support %s "
+		return yamldoc_fail(&l->y, &r, "Azure on-demand capacity reservations do not support %s "
 					  "(\"Support for other VM series isn't currently available: ND-series, NCads "
 					  "H100 v5-series\", SOURCES.md [az-cr-excluded]); expected a supported size "
 					  "such as Standard_NC24ads_A100_v4, or another option", type);
@@ -202,22 +164,22 @@ static int type_index(const struct load *l, const char *name)
  * scenario (serving.types) sets that type's discount (SOURCES.md [sp-highest-discount]); a rate for a type
  * the scenario does not hold is not used. A rate may not exceed its type's on-demand price.
  */
-static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, struct fleet_entry *f)
+static int read_rates(struct load *l, const struct yamldoc_ref *rates, struct fleet_entry *f)
 {
 	const char *type = l->sc.serving.instance_type, *name;
 	double od = l->sc.serving.od_usd_per_h, rate = 0, v;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	bool found = false;
 	int n, rc;
 
-	if ((rc = scenario_yaml_mapping(&l->y, rates, NULL, "a mapping of instance types to Savings Plans "
+	if ((rc = yamldoc_mapping(&l->y, rates, NULL, "a mapping of instance types to Savings Plans "
 					"rates in USD per instance-hour", &n)))
 		return rc;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		int t;
-		scenario_yaml_next_pair(rates, &walk, &r, &name);
-		if ((rc = scenario_yaml_number(&l->y, &r, &rate_bounds, &v)))
+		yamldoc_next_pair(rates, &walk, &r, &name);
+		if ((rc = yamldoc_number(&l->y, &r, scenario_load_rate, &v)))
 			return rc;
 		if (strcmp(name, type) != 0) {
 			double od_t;
@@ -225,19 +187,19 @@ static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, str
 				continue;
 			od_t = l->types[t].od_usd_per_h;
 			if (v > od_t)
-				return scenario_yaml_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
+				return yamldoc_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
 							  "(%g); expected at most %g", v, name, od_t, od_t);
 			f->type_discount[t] = 1.0 - v / od_t;  /* od_t >= v > 0 here */
 			continue;
 		}
 		if (v > od)
-			return scenario_yaml_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
+			return yamldoc_fail(&l->y, &r, "the rate %g is above the on-demand price of %s "
 						  "(%g); expected at most %g", v, type, od, od);
 		rate = v;
 		found = true;
 	}
 	if (!found)
-		return scenario_yaml_fail(&l->y, rates, "no rate for the serving type %s; expected a key %s",
+		return yamldoc_fail(&l->y, rates, "no rate for the serving type %s; expected a key %s",
 					  type, type);
 	f->discount = 1.0 - rate / od;  /* od >= rate > 0 here */
 	return STATUS_OK;
@@ -248,26 +210,26 @@ static int read_rates(struct load *l, const struct scenario_yaml_ref *rates, str
  * (SOURCES.md [sp-commitment]). It holds no instances (max = 0). usd_per_h is the serving type's rate under
  * the plan. Several plans may be listed; they add up.
  */
-static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_savings_plan(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	if ((rc = scenario_load_required(l, e, "commit_usd_per_h", "the hourly commitment in USD", &r)) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &commit_bounds, &f->commit_usd_per_h)) ||
+	    (rc = yamldoc_number(&l->y, &r, &commit_bounds, &f->commit_usd_per_h)) ||
 	    (rc = scenario_load_exclusive(l, e, "discount", "rates")))
 		return rc;
 	f->term = TERM_1Y;
 	if ((rc = read_term(l, e, f)))
 		return rc;
 	f->discount = l->type.savings_plan_discount;
-	scenario_yaml_child(e, "discount", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &fraction_bounds, &f->discount)))
+	yamldoc_child(e, "discount", &r);
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_fraction, &f->discount)))
 		return rc;
 	/* each other type: the discount given, else its own catalogue discount; `rates` may set it */
 	for (int t = 1; t < l->sc.ntypes; t++)
 		f->type_discount[t] = r.node ? f->discount : l->types[t].savings_plan_discount;
-	scenario_yaml_child(e, "rates", &r);
+	yamldoc_child(e, "rates", &r);
 	if (r.node && (rc = read_rates(l, &r, f)))
 		return rc;
 	f->type_discount[0] = f->discount;
@@ -278,47 +240,47 @@ static int read_savings_plan(struct load *l, const struct scenario_yaml_ref *e, 
 /* ---- the list ----------------------------------------------------------------------------------- */
 
 /* The purchase option of a fleet entry: a kind, or a provider's own product (provider.h) into *variant. */
-static int read_option(struct load *l, const struct scenario_yaml_ref *e, enum option_kind *kind,
+static int read_option(struct load *l, const struct yamldoc_ref *e, enum option_kind *kind,
 		       enum provider_variant *variant)
 {
 	const char *names = provider_option_list(l->sc.provider);
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	char name[SCENARIO_NAME_MAX];
 	int rc;
 
 	*variant = VARIANT_NONE;
 	if ((rc = scenario_load_required(l, e, "option", names, &r)) ||
-	    (rc = scenario_yaml_string(&l->y, &r, name, sizeof name)))
+	    (rc = yamldoc_string(&l->y, &r, name, sizeof name)))
 		return rc;
 	if (provider_parse_variant(l->sc.provider, name, kind, variant))
 		return STATUS_OK;
 	if (!option_kind_parse(name, kind))
-		return scenario_yaml_fail(&l->y, &r, "unknown option '%s'; expected %s", name, names);
+		return yamldoc_fail(&l->y, &r, "unknown option '%s'; expected %s", name, names);
 	if (!provider_offers(l->sc.provider, *kind))  /* provider.h: capacity blocks, training plans are aws's */
-		return scenario_yaml_fail(&l->y, &r, "%s is not sold on %s (the scenario's provider); expected %s",
+		return yamldoc_fail(&l->y, &r, "%s is not sold on %s (the scenario's provider); expected %s",
 					  name, provider_name(l->sc.provider), provider_option_list(l->sc.provider));
 	return STATUS_OK;
 }
 
 
 /* A training plan fills the entries from f on, one per segment (f lies in l->sc.fleet). */
-static int read_training_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_training_plan(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	return scenario_load_plan(l, e, f, SCENARIO_FLEET_MAX - (int)(f - l->sc.fleet));
 }
 
 /* How each option's entry is read, after its keys are checked. */
-static int (*const read_entry[OPTION_KIND_COUNT])(struct load *, const struct scenario_yaml_ref *,
+static int (*const read_entry[OPTION_KIND_COUNT])(struct load *, const struct yamldoc_ref *,
 						   struct fleet_entry *) = {
 	[OPTION_RESERVED] = read_reserved, [OPTION_ON_DEMAND] = scenario_load_on_demand, [OPTION_SPOT] = scenario_load_spot,
 	[OPTION_ODCR] = read_odcr, [OPTION_SAVINGS_PLAN] = read_savings_plan,
 	[OPTION_CAPACITY_BLOCK] = scenario_load_capacity_block, [OPTION_TRAINING_PLAN] = read_training_plan };
 
-static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_fleet_entry(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	int n, rc;
 
-	if ((rc = scenario_yaml_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
+	if ((rc = yamldoc_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
 					&n)) ||
 	    (rc = read_option(l, e, &f->option, &f->variant)) ||
 	    (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
@@ -329,29 +291,68 @@ static int read_fleet_entry(struct load *l, const struct scenario_yaml_ref *e, s
 	return scenario_load_typed_entry(l, e, f, read_entry[f->option]);
 }
 
-void scenario_load_fleet_item(const struct load *l, int i, struct scenario_yaml_ref *out)
+/* The first key on which Spot entries a and b (same zone, same type) describe their pool differently, or NULL. */
+static const char *pool_differs(const struct fleet_entry *a, const struct fleet_entry *b)
 {
-	scenario_yaml_item(&l->fleet, l->fleet_item[i], out);
+	if (a->reclaims_per_day != b->reclaims_per_day)
+		return "reclaims_per_day";
+	if (a->reclaim_fraction != b->reclaim_fraction)
+		return "reclaim_fraction";
+	if (a->outage_mean_us != b->outage_mean_us)
+		return "outage_mean_s";
+	return NULL;
+}
+
+/* Spot entries of one zone share its pool, so they must agree on its reclaim keys. */
+static int check_zone_pools(struct load *l)
+{
+	const struct scenario *sc = &l->sc;
+	struct yamldoc_ref e, r;
+
+	for (int i = 0; i < sc->nfleet; i++) {
+		const struct fleet_entry *b = &sc->fleet[i];
+		if (b->option != OPTION_SPOT || b->zone == 0)
+			continue;
+		for (int j = 0; j < i; j++) {
+			const struct fleet_entry *a = &sc->fleet[j];
+			const char *key;
+			if (a->option != OPTION_SPOT || a->zone != b->zone || a->type != b->type ||
+			    !(key = pool_differs(a, b)))
+				continue;
+			scenario_load_fleet_item(l, i, &e);
+			yamldoc_child(&e, key, &r);
+			return yamldoc_fail(&l->y, r.node ? &r : &e, "spot entries of %s in zone '%s' share one "
+						  "Spot pool; expected the same %s as fleet.%d (the first spot entry "
+						  "of the type in the zone)", sc->types[b->type].name,
+						  sc->zones[b->zone - 1].name, key, l->fleet_item[j]);
+		}
+	}
+	return STATUS_OK;
+}
+
+void scenario_load_fleet_item(const struct load *l, int i, struct yamldoc_ref *out)
+{
+	yamldoc_item(&l->fleet, l->fleet_item[i], out);
 }
 
 /* The list, item by item; a training_plan item fills one sc.fleet entry per segment (scenario_plan.c). */
 int scenario_load_fleet(struct load *l)
 {
-	struct scenario_yaml_ref e;
+	struct yamldoc_ref e;
 	int n, rc;
 
 	if ((rc = scenario_load_required(l, &l->root, "fleet", "a list of entries such as '- {option: "
 					 "reserved, count: 4}'", &l->fleet)) ||
-	    (rc = scenario_yaml_list(&l->y, &l->fleet, 1, SCENARIO_FLEET_MAX,
+	    (rc = yamldoc_list(&l->y, &l->fleet, 1, SCENARIO_FLEET_MAX,
 				     "entries such as '- {option: reserved, count: 4}'", &n)))
 		return rc;
 	l->sc.nfleet = 0;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		int k = l->sc.nfleet, filled = 1;
-		scenario_yaml_next_item(&l->fleet, &walk, &e);
+		yamldoc_next_item(&l->fleet, &walk, &e);
 		if (k == SCENARIO_FLEET_MAX)  /* training plans' segments took the room */
-			return scenario_yaml_fail(&l->y, &e, "the fleet already holds %d entries (each segment of a "
+			return yamldoc_fail(&l->y, &e, "the fleet already holds %d entries (each segment of a "
 						  "training plan is one); expected at most %d in all",
 						  SCENARIO_FLEET_MAX, SCENARIO_FLEET_MAX);
 		if ((rc = read_fleet_entry(l, &e, &l->sc.fleet[k])))
@@ -362,7 +363,7 @@ int scenario_load_fleet(struct load *l)
 			l->fleet_item[k + j] = i;
 		l->sc.nfleet = k + filled;
 	}
-	return STATUS_OK;
+	return check_zone_pools(l);
 }
 
 /* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
@@ -370,13 +371,4 @@ int scenario_load_fleet(struct load *l)
 const struct scenario_load_names scenario_load_term_names = SCENARIO_LOAD_NAMES(term_names);
 const struct scenario_load_names scenario_load_payment_names = SCENARIO_LOAD_NAMES(payment_names);
 const struct scenario_load_variants scenario_load_option = { "option", NULL, OPTION_KIND_COUNT, option_keys };
-const struct scenario_yaml_bounds *const scenario_load_price = &price_bounds;
-const struct scenario_yaml_bounds *const scenario_load_rate = &rate_bounds;
-const struct scenario_yaml_bounds *const scenario_load_upfront = &upfront_bounds;
-const struct scenario_yaml_bounds *const scenario_load_fraction = &fraction_bounds;
-const struct scenario_yaml_bounds *const scenario_load_share = &share_bounds;
-const struct scenario_yaml_bounds *const scenario_load_commit = &commit_bounds;
-const struct scenario_yaml_bounds *const scenario_load_interruption = &interruption_bounds;
-const struct scenario_yaml_bounds *const scenario_load_reclaim = &reclaim_bounds;
-const struct scenario_yaml_bounds *const scenario_load_multiplier = &multiplier_bounds;
-const struct scenario_yaml_bounds *const scenario_load_percent = &percent_bounds;
+const struct yamldoc_bounds *const scenario_load_commit = &commit_bounds;

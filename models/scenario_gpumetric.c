@@ -23,37 +23,37 @@ static bool is_gpu(enum metric_kind m)
 }
 
 /* The metric and target of policy i (-1: autoscaling's own, else autoscaling.also[i]) into *metric, *target. */
-static void policy_refs(struct load *l, int i, struct scenario_yaml_ref *metric, struct scenario_yaml_ref *target)
+static void policy_refs(struct load *l, int i, struct yamldoc_ref *metric, struct yamldoc_ref *target)
 {
-	struct scenario_yaml_ref list, e;
+	struct yamldoc_ref list, e;
 
 	if (i < 0) {
-		scenario_yaml_child(&l->autoscaling, "metric", metric);
-		scenario_yaml_child(&l->autoscaling, "target", target);
+		yamldoc_child(&l->autoscaling, "metric", metric);
+		yamldoc_child(&l->autoscaling, "target", target);
 		return;
 	}
-	scenario_yaml_child(&l->autoscaling, "also", &list);
-	scenario_yaml_item(&list, i, &e);
-	scenario_yaml_child(&e, "metric", metric);
-	scenario_yaml_child(&e, "target", target);
+	yamldoc_child(&l->autoscaling, "also", &list);
+	yamldoc_item(&list, i, &e);
+	yamldoc_child(&e, "metric", metric);
+	yamldoc_child(&e, "target", target);
 }
 
 /* One policy on GPU metric m with target `target`, written at mr and tr. */
-static int check_policy(struct load *l, enum metric_kind m, double target, const struct scenario_yaml_ref *mr,
-			const struct scenario_yaml_ref *tr)
+static int check_policy(struct load *l, enum metric_kind m, double target, const struct yamldoc_ref *mr,
+			const struct yamldoc_ref *tr)
 {
 	const struct scenario *sc = &l->sc;
 	int gpus = 0;
 	double hi;
 
 	if (sc->mode == MODE_FLUID)
-		return scenario_yaml_fail(&l->y, mr, "GPU metrics come from requests running on instances, which "
+		return yamldoc_fail(&l->y, mr, "GPU metrics come from requests running on instances, which "
 					  "fluid mode does not model; expected mode: requests, or another metric");
 	if (m == METRIC_GPU_MEM && sc->copies.enabled)
-		return scenario_yaml_fail(&l->y, mr, "gpu_memory_utilization is not modelled per model copy; "
+		return yamldoc_fail(&l->y, mr, "gpu_memory_utilization is not modelled per model copy; "
 					  "expected no serving.copies, or another metric");
 	if (m == METRIC_GPU_MEM && sc->serving.kv_gpu_memory_gb <= 0)
-		return scenario_yaml_fail(&l->y, mr, "gpu_memory_utilization needs the KV-cache memory model; "
+		return yamldoc_fail(&l->y, mr, "gpu_memory_utilization needs the KV-cache memory model; "
 					  "expected serving.kv_cache {gpu_memory_gb, model_gb, bytes_per_token}, or "
 					  "another metric");
 	for (int i = 0; i < sc->ntypes; i++)
@@ -61,45 +61,45 @@ static int check_policy(struct load *l, enum metric_kind m, double target, const
 			gpus = sc->types[i].gpus;
 	hi = sc->copies.enabled ? 100.0 : 100.0 * gpus;
 	if (target > hi)
-		return scenario_yaml_fail(&l->y, tr, "%s is in percent %s; expected a target in (0, %g], got %g",
+		return yamldoc_fail(&l->y, tr, "%s is in percent %s; expected a target in (0, %g], got %g",
 					  scenario_metric_name(m), sc->copies.enabled ? "per model copy (0-100)" :
 					  "summed over an instance's GPUs (0-100 x GPUs)", hi, target);
 	return STATUS_OK;
 }
 
 /* The period must be one SageMaker publishes at. */
-static int check_period(struct load *l, const struct scenario_yaml_ref *mr)
+static int check_period(struct load *l, const struct yamldoc_ref *mr)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int64_t us = l->sc.autoscaling.resolution_us;
 
 	for (size_t i = 0; i < sizeof publish_s / sizeof publish_s[0]; i++)
 		if (us == publish_s[i] * S_US)
 			return STATUS_OK;
-	scenario_yaml_child(&l->autoscaling, "resolution_s", &r);
-	return scenario_yaml_fail(&l->y, r.node ? &r : mr, "a GPU metric is published every 10, 30, 60, 120, "
+	yamldoc_child(&l->autoscaling, "resolution_s", &r);
+	return yamldoc_fail(&l->y, r.node ? &r : mr, "a GPU metric is published every 10, 30, 60, 120, "
 				  "180, 240 or 300 s (MetricPublishFrequencyInSeconds); expected resolution_s one of "
 				  "them, got %gs", (double)us / S_US);
 }
 
 static int read_delay(struct load *l)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int64_t period = l->sc.autoscaling.resolution_us;
 	int rc;
 
 	l->sc.autoscaling.metric_delay_us = 0;
-	scenario_yaml_child(&l->autoscaling, "metric_delay_s", &r);
+	yamldoc_child(&l->autoscaling, "metric_delay_s", &r);
 	if (!r.node)
 		return STATUS_OK;
 	if (l->sc.autoscaling.policy == POLICY_NONE)
-		return scenario_yaml_fail(&l->y, &r, "metric_delay_s delays what a policy sees; expected no "
+		return yamldoc_fail(&l->y, &r, "metric_delay_s delays what a policy sees; expected no "
 					  "metric_delay_s with policy none");
 	if ((rc = scenario_load_duration(l, &r, 0, false, SCENARIO_MAX_METRIC_DELAY_US,
 					 &l->sc.autoscaling.metric_delay_us)))
 		return rc;
 	if (l->sc.autoscaling.metric_delay_us % period != 0)
-		return scenario_yaml_fail(&l->y, &r, "a metric is published once a period; expected "
+		return yamldoc_fail(&l->y, &r, "a metric is published once a period; expected "
 					  "metric_delay_s a whole number of periods (resolution_s %gs), got %gs",
 					  (double)period / S_US, (double)l->sc.autoscaling.metric_delay_us / S_US);
 	return STATUS_OK;
@@ -108,14 +108,14 @@ static int read_delay(struct load *l)
 int scenario_load_gpumetric(struct load *l)
 {
 	static const char *const flags[] = { "false", "true" };
-	struct scenario_yaml_ref serving, kv, r, mr, tr;
+	struct yamldoc_ref serving, kv, r, mr, tr;
 	int flag = 1, rc;
 	bool gpu = false;
 
-	scenario_yaml_child(&l->root, "serving", &serving);
-	scenario_yaml_child(&serving, "kv_cache", &kv);
-	scenario_yaml_child(&kv, "preallocate", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, flags, 2, &flag)))
+	yamldoc_child(&l->root, "serving", &serving);
+	yamldoc_child(&serving, "kv_cache", &kv);
+	yamldoc_child(&kv, "preallocate", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, flags, 2, &flag)))
 		return rc;
 	l->sc.serving.kv_preallocate = flag == 1;
 	if ((rc = read_delay(l)))

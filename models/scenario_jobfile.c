@@ -36,7 +36,7 @@ static const bool required[K_N] = { [K_INSTANCES] = true, [K_WORK] = true, [K_SU
 struct reader {
 	struct load *l;
 	const char *path;             /* the resolved path, for messages (borrowed) */
-	const struct scenario_yaml_ref *trace;  /* the key that named it */
+	const struct yamldoc_ref *trace;  /* the key that named it */
 	struct csv_parser csv;
 	int line, col;                /* position of the byte being fed */
 	int fline, fcol;              /* where the current field starts */
@@ -107,7 +107,7 @@ static int read_int(struct reader *r, int k, int lo, int hi, int *out)
 
 static int read_work(struct reader *r, double *out)
 {
-	const struct scenario_yaml_bounds *b = scenario_load_work;
+	const struct yamldoc_bounds *b = scenario_load_work;
 	char expect[64], *end;
 	double v;
 
@@ -371,7 +371,7 @@ out_close:
 	return STATUS_OK;
 }
 
-int scenario_load_jobfile(struct load *l, const struct scenario_yaml_ref *trace)
+int scenario_load_jobfile(struct load *l, const struct yamldoc_ref *trace)
 {
 	struct reader *r = calloc(1, sizeof *r);
 	unsigned char *text = NULL;

@@ -17,7 +17,6 @@
 #include "status.h"
 #include "units.h"
 
-#define MAX_WORK_H 1e9                        /* a sanity bound on a job's instance-hours */
 #define MAX_FAILURES_PER_H 100.0              /* a sanity bound on node failures per instance-hour */
 #define FAILURES_PER_GPU_H 1.97e-5            /* Llama 3's rate (SOURCES.md [llama3-failures]) */
 #define DEFAULT_REPLACEMENT_US (600 * S_US)   /* an assumption (SOURCES.md [jobs-replacement]) */
@@ -29,28 +28,23 @@ static const char *const jobs_keys[] = { "policy", "switch_margin", "max_pending
 	"teams", "priority_classes", "fair_share", NULL };
 static const char *const failure_keys[] = { "per_instance_hour", "recovery", "replacement", "restart_delay",
 	NULL };
-/* the keys of a job, also the CSV's column names (scenario_jobfile.c), in this order */
-static const char *const job_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
-	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", NULL };
 /* a list item's keys: the CSV's, then the team-share ones (scenario_teams.c) */
 static const char *const job_list_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
 	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", "team", "priority_class", NULL };
-static const char *const policy_names[] = { "on_demand", "spot", "deadline_spot", "reserved_first" };
 static const char *const recovery_names[] = { "automatic", "none" };
 static const char *const use_names[] = { "serving", "jobs", "shared" };
 
-static const struct scenario_yaml_bounds work_bounds = { 0, MAX_WORK_H, true, false };          /* (0, max] */
-static const struct scenario_yaml_bounds failure_bounds = { 0, MAX_FAILURES_PER_H, false, false };
+static const struct yamldoc_bounds failure_bounds = { 0, MAX_FAILURES_PER_H, false, false };
 
 /* ---- traffic and a fleet entry's use ------------------------------------------------------------- */
 
 int scenario_load_traffic(struct load *l)
 {
-	struct scenario_yaml_ref jobs, workload;
+	struct yamldoc_ref jobs, workload;
 	int rc;
 
-	scenario_yaml_child(&l->root, "jobs", &jobs);
-	scenario_yaml_child(&l->root, "workload", &workload);
+	yamldoc_child(&l->root, "jobs", &jobs);
+	yamldoc_child(&l->root, "workload", &workload);
 	l->sc.no_traffic = jobs.node && !workload.node;
 	if (!l->sc.no_traffic)
 		return STATUS_OK;
@@ -76,95 +70,66 @@ static int clock_s(const char *s)
 }
 
 /* `serving_hours: "HH:MM-HH:MM"`: from != to, wrapping midnight when to < from. */
-static int read_serving_hours(struct load *l, const struct scenario_yaml_ref *r, struct fleet_entry *f)
+static int read_serving_hours(struct load *l, const struct yamldoc_ref *r, struct fleet_entry *f)
 {
 	const char *expect = "hours as \"HH:MM-HH:MM\" (UTC, from 00:00 to 23:59, the two different; \"20:00-08:00\" "
 			     "wraps midnight)", *s;
 	int rc;
 
-	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
+	if ((rc = yamldoc_scalar(&l->y, r, expect, &s)))
 		return rc;
 	if (strlen(s) != 11 || s[5] != '-' || clock_s(s) < 0 || clock_s(s + 6) < 0 || clock_s(s) == clock_s(s + 6))
-		return scenario_yaml_bad(&l->y, r, expect);
+		return yamldoc_bad(&l->y, r, expect);
 	f->serving_from_s = clock_s(s);
 	f->serving_to_s = clock_s(s + 6);
 	return STATUS_OK;
 }
 
-int scenario_load_use(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+int scenario_load_use(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r, hours;
+	struct yamldoc_ref r, hours;
 	int use = USE_SERVING, rc;
 
-	scenario_yaml_child(e, "use", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, use_names, 3, &use)))
+	yamldoc_child(e, "use", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, use_names, 3, &use)))
 		return rc;
 	f->use = (enum fleet_use)use;
 	if (f->use == USE_SHARED && !can_share(f->option))
-		return scenario_yaml_fail(&l->y, &r, "use: shared applies only to capacity_block and training_plan "
+		return yamldoc_fail(&l->y, &r, "use: shared applies only to capacity_block and training_plan "
 					  "entries (shared by time of day); expected serving or jobs");
-	scenario_yaml_child(e, "notice_s", &r);
+	yamldoc_child(e, "notice_s", &r);
 	if (r.node && f->use != USE_SHARED && f->option != OPTION_SPOT)
-		return scenario_yaml_fail(&l->y, &r, "notice_s applies to a %s entry only with use: shared (the "
+		return yamldoc_fail(&l->y, &r, "notice_s applies to a %s entry only with use: shared (the "
 					  "notice jobs get when serving's hours begin); expected use: shared too, or no "
 					  "notice_s", option_kind_name(f->option));
-	scenario_yaml_child(e, "serving_hours", &hours);
+	yamldoc_child(e, "serving_hours", &hours);
 	if (hours.node && f->use != USE_SHARED)
-		return scenario_yaml_fail(&l->y, &hours, "serving_hours applies only with use: shared; expected "
+		return yamldoc_fail(&l->y, &hours, "serving_hours applies only with use: shared; expected "
 					  "use: shared too, or no serving_hours");
 	if (f->use != USE_SHARED)
 		return STATUS_OK;
 	if (!hours.node)
-		return scenario_yaml_missing(&l->y, e, "serving_hours", "with use: shared, the UTC hours in which "
+		return yamldoc_missing(&l->y, e, "serving_hours", "with use: shared, the UTC hours in which "
 					     "serving has the instances, such as \"08:00-20:00\"");
 	if ((rc = read_serving_hours(l, &hours, f)))
 		return rc;
 	/* the notice jobs get when serving's hours begin (SOURCES.md [share-by-hours]) */
 	f->share_notice_us = SHARE_NOTICE_US;
-	scenario_yaml_child(e, "notice_s", &r);
+	yamldoc_child(e, "notice_s", &r);
 	return scenario_load_duration(l, &r, 0, false, 3600 * S_US, &f->share_notice_us);
 }
 
-/* ---- which entries a policy uses ---------------------------------------------------------------- */
-
-/* Whether jobs under policy p may take instances from entry f. */
-static bool usable(enum job_policy p, const struct fleet_entry *f)
-{
-	if (f->use == USE_SERVING)
-		return false;
-	switch (p) {
-	case JOB_POLICY_ON_DEMAND:
-		return f->option == OPTION_ON_DEMAND;
-	case JOB_POLICY_SPOT:
-		return f->option == OPTION_SPOT;
-	case JOB_POLICY_DEADLINE_SPOT:
-		return f->option == OPTION_ON_DEMAND || f->option == OPTION_SPOT;
-	case JOB_POLICY_RESERVED_FIRST:
-		return true;
-	}
-	return false;
-}
-
-/* The index of the entry with the most instances the policy can use (the first of equals), or -1. */
-static int largest(const struct scenario *sc)
-{
-	int best = -1;
-
-	for (int i = 0; i < sc->nfleet; i++)
-		if (usable(sc->jobs.policy, &sc->fleet[i]) && (best < 0 || sc->fleet[i].max > sc->fleet[best].max))
-			best = i;
-	return best;
-}
+/* ---- the section's checks against the fleet ---------------------------------------------------------- */
 
 /*
  * A jobs section needs an entry for jobs, and each policy its kind: on_demand an on_demand entry, spot a spot
  * entry, deadline_spot both, reserved_first any. An entry for jobs that the policy never uses is paid for
  * nothing, so it is worth a warning.
  */
-static int check_fleet(struct load *l, const struct scenario_yaml_ref *jobs, const struct scenario_yaml_ref *policy)
+static int check_fleet(struct load *l, const struct yamldoc_ref *jobs, const struct yamldoc_ref *policy)
 {
 	const struct scenario *sc = &l->sc;
-	const struct scenario_yaml_ref *at = policy->node ? policy : jobs;
+	const struct yamldoc_ref *at = policy->node ? policy : jobs;
 	bool any = false, od = false, spot = false;
 	int rc;
 
@@ -177,110 +142,29 @@ static int check_fleet(struct load *l, const struct scenario_yaml_ref *jobs, con
 		spot |= f->option == OPTION_SPOT;
 	}
 	if (!any)
-		return scenario_yaml_fail(&l->y, jobs, "no fleet entry is for jobs; expected at least one entry with "
+		return yamldoc_fail(&l->y, jobs, "no fleet entry is for jobs; expected at least one entry with "
 					  "use: jobs (or use: shared)");
 	if ((sc->jobs.policy == JOB_POLICY_ON_DEMAND || sc->jobs.policy == JOB_POLICY_DEADLINE_SPOT) && !od)
-		return scenario_yaml_fail(&l->y, at, "policy %s needs an on_demand fleet entry with use: jobs; "
-					  "expected one, or another policy", policy_names[sc->jobs.policy]);
+		return yamldoc_fail(&l->y, at, "policy %s needs an on_demand fleet entry with use: jobs; "
+					  "expected one, or another policy", scenario_load_job_policy_names.names[sc->jobs.policy]);
 	if ((sc->jobs.policy == JOB_POLICY_SPOT || sc->jobs.policy == JOB_POLICY_DEADLINE_SPOT) && !spot)
-		return scenario_yaml_fail(&l->y, at, "policy %s needs a spot fleet entry with use: jobs; expected "
-					  "one, or another policy", policy_names[sc->jobs.policy]);
+		return yamldoc_fail(&l->y, at, "policy %s needs a spot fleet entry with use: jobs; expected "
+					  "one, or another policy", scenario_load_job_policy_names.names[sc->jobs.policy]);
 	for (int i = 0; i < sc->nfleet; i++) {
 		const struct fleet_entry *f = &sc->fleet[i];
-		if (f->use != USE_SERVING && !usable(sc->jobs.policy, f) &&
+		if (f->use != USE_SERVING && !scenario_jobs_usable(sc->jobs.policy, f) &&
 		    (rc = scenario_load_warn(l, at, "fleet entry %d (%s, use: %s) is never used by jobs.policy %s",
 					     l->fleet_item[i] + 1, option_kind_name(f->option), use_names[f->use],
-					     policy_names[sc->jobs.policy])))
+					     scenario_load_job_policy_names.names[sc->jobs.policy])))
 			return rc;
 	}
-	return STATUS_OK;
-}
-
-/* ---- the checks of one job ------------------------------------------------------------------------ */
-
-/* The UTC time at t_us from the scenario start, to the second, into buf (32 bytes). */
-static const char *utc(const struct load *l, int64_t t_us, char *buf)
-{
-	units_format_time(units_floor_s(l->sc.start_unix_us + t_us), buf, 32);
-	return buf;
-}
-
-bool scenario_jobs_submit_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size)
-{
-	char at[32], start[32];
-
-	if (j->submit_us >= 0)
-		return true;
-	snprintf(msg, size, "job '%s' is submitted at %s, before the scenario start (%s); expected a time at "
-		 "or after the start, or a duration after it", j->name, utc(l, j->submit_us, at), utc(l, 0, start));
-	return false;
-}
-
-bool scenario_jobs_deadline_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size)
-{
-	char at[32], submit[32];
-
-	if (j->deadline_us > j->submit_us)
-		return true;
-	snprintf(msg, size, "job '%s' has its deadline (%s) %s its submission (%s); expected a deadline after "
-		 "submit", j->name, utc(l, j->deadline_us, at), j->deadline_us == j->submit_us ? "at" : "before",
-		 utc(l, j->submit_us, submit));
-	return false;
-}
-
-bool scenario_jobs_fit_ok(const struct load *l, const struct job_spec *j, char *msg, size_t size)
-{
-	int best = largest(&l->sc);
-	const struct fleet_entry *f = &l->sc.fleet[best < 0 ? 0 : best];
-
-	if (best >= 0 && j->instances <= f->max)
-		return true;
-	snprintf(msg, size, "job '%s' needs %d instances at once, more than any fleet entry jobs.policy %s can use "
-		 "holds (the largest: fleet entry %d, %s, %d instances); expected at most %d, or a larger entry "
-		 "(a job's instances all come from one entry)", j->name, j->instances,
-		 policy_names[l->sc.jobs.policy], l->fleet_item[best < 0 ? 0 : best] + 1, option_kind_name(f->option),
-		 f->max, f->max);
-	return false;
-}
-
-bool scenario_jobs_when(const struct load *l, const char *s, int64_t base_us, int64_t *out_us)
-{
-	int64_t t;
-
-	if (units_parse_time_us(s, &t) == STATUS_OK) {
-		*out_us = t - l->sc.start_unix_us;
-		return true;
-	}
-	if (units_parse_duration(s, &t) != STATUS_OK)
-		return false;
-	*out_us = base_us + t;
-	return true;
-}
-
-int scenario_jobs_append(struct load *l, const struct scenario_yaml_ref *r, const struct job_spec *j)
-{
-	struct scenario_jobs *jobs = &l->sc.jobs;
-	/* room for 16, then doubled: the list is full when n is 0 or a power of two from 16 on */
-	bool full = jobs->n == 0 || (jobs->n >= 16 && (jobs->n & (jobs->n - 1)) == 0);
-	struct job_spec *grown;
-
-	if (jobs->n >= MAX_JOBS)
-		return scenario_yaml_fail(&l->y, r, "more than %d jobs in the list and the trace together; expected "
-					  "at most %d", MAX_JOBS, MAX_JOBS);
-	if (full) {
-		grown = realloc(jobs->list, (size_t)(jobs->n ? 2 * jobs->n : 16) * sizeof *grown);
-		if (!grown)
-			return diag_at(l->y.d, STATUS_ENOMEM, l->y.label, 0, 0, "out of memory reading the jobs");
-		jobs->list = grown;
-	}
-	jobs->list[jobs->n++] = *j;
 	return STATUS_OK;
 }
 
 /* ---- jobs.list ------------------------------------------------------------------------------------ */
 
 /* `submit` or `deadline` at r (present) into *out_us; what: "the scenario start" or "submit". */
-static int read_when(struct load *l, const struct scenario_yaml_ref *r, int64_t base_us, const char *what,
+static int read_when(struct load *l, const struct yamldoc_ref *r, int64_t base_us, const char *what,
 		     int64_t *out_us)
 {
 	char expect[160];
@@ -289,36 +173,36 @@ static int read_when(struct load *l, const struct scenario_yaml_ref *r, int64_t 
 
 	snprintf(expect, sizeof expect, "a UTC time such as 2026-01-01T06:00:00Z, or a duration after %s such as "
 		 "6h", what);
-	if ((rc = scenario_yaml_scalar(&l->y, r, expect, &s)))
+	if ((rc = yamldoc_scalar(&l->y, r, expect, &s)))
 		return rc;
 	if (!scenario_jobs_when(l, s, base_us, out_us))
-		return scenario_yaml_bad(&l->y, r, expect);
+		return yamldoc_bad(&l->y, r, expect);
 	return STATUS_OK;
 }
 
 /* The durations of a job and its priority. */
-static int read_job_timing(struct load *l, const struct scenario_yaml_ref *e, struct job_spec *j)
+static int read_job_timing(struct load *l, const struct yamldoc_ref *e, struct job_spec *j)
 {
 	const char *keys[] = { "checkpoint_interval", "checkpoint_cost", "restart_overhead" };
 	int64_t *out[] = { &j->ckpt_interval_us, &j->ckpt_cost_us, &j->restart_us };
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	for (int i = 0; i < 3; i++) {
-		scenario_yaml_child(e, keys[i], &r);
+		yamldoc_child(e, keys[i], &r);
 		if ((rc = scenario_load_duration(l, &r, 0, false, MAX_JOB_US, out[i])))
 			return rc;
 	}
-	scenario_yaml_child(e, "priority", &r);
+	yamldoc_child(e, "priority", &r);
 	if ((rc = scenario_load_int(l, &r, -MAX_PRIORITY, MAX_PRIORITY, &j->priority)))
 		return rc;
 	return scenario_load_job_team(l, e, j);
 }
 
 /* When the job is submitted and due, checked; a job submitted at or after the horizon is a warning. */
-static int read_job_times(struct load *l, const struct scenario_yaml_ref *e, struct job_spec *j)
+static int read_job_times(struct load *l, const struct yamldoc_ref *e, struct job_spec *j)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	char msg[DIAG_MSG_MAX], at[32];
 	int rc;
 
@@ -327,63 +211,63 @@ static int read_job_times(struct load *l, const struct scenario_yaml_ref *e, str
 	    (rc = read_when(l, &r, 0, "the scenario start", &j->submit_us)))
 		return rc;
 	if (!scenario_jobs_submit_ok(l, j, msg, sizeof msg))
-		return scenario_yaml_fail(&l->y, &r, "%s", msg);
+		return yamldoc_fail(&l->y, &r, "%s", msg);
 	if (j->submit_us >= l->sc.horizon_us &&
 	    (rc = scenario_load_warn(l, &r, "job '%s' is submitted at %s, at or after the horizon; it never runs",
-				     j->name, utc(l, j->submit_us, at))))
+				     j->name, scenario_jobs_utc(l, j->submit_us, at))))
 		return rc;
-	scenario_yaml_child(e, "deadline", &r);
+	yamldoc_child(e, "deadline", &r);
 	if (!r.node)
 		return STATUS_OK;
 	if ((rc = read_when(l, &r, j->submit_us, "submit", &j->deadline_us)))
 		return rc;
 	if (!scenario_jobs_deadline_ok(l, j, msg, sizeof msg))
-		return scenario_yaml_fail(&l->y, &r, "%s", msg);
+		return yamldoc_fail(&l->y, &r, "%s", msg);
 	return STATUS_OK;
 }
 
 /* Item `index` (from 0) of jobs.list at e. */
-static int read_job(struct load *l, const struct scenario_yaml_ref *e, int index, struct job_spec *j)
+static int read_job(struct load *l, const struct yamldoc_ref *e, int index, struct job_spec *j)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	char msg[DIAG_MSG_MAX];
 	int rc;
 
 	*j = (struct job_spec){ .deadline_us = INT64_MAX };
-	scenario_yaml_where(e, &j->line, &j->col);
+	yamldoc_where(e, &j->line, &j->col);
 	snprintf(j->name, sizeof j->name, "job-%d", index + 1);
-	if ((rc = scenario_yaml_mapping(&l->y, e, job_list_keys, NULL, NULL)))
+	if ((rc = yamldoc_mapping(&l->y, e, job_list_keys, NULL, NULL)))
 		return rc;
-	scenario_yaml_child(e, "name", &r);
-	if ((rc = scenario_yaml_string(&l->y, &r, j->name, sizeof j->name)) ||
+	yamldoc_child(e, "name", &r);
+	if ((rc = yamldoc_string(&l->y, &r, j->name, sizeof j->name)) ||
 	    (rc = scenario_load_required(l, e, "instances", "the instances the job needs at once", &r)) ||
 	    (rc = scenario_load_int(l, &r, 1, MAX_INSTANCES, &j->instances)))
 		return rc;
 	if (!scenario_jobs_fit_ok(l, j, msg, sizeof msg))
-		return scenario_yaml_fail(&l->y, &r, "%s", msg);
+		return yamldoc_fail(&l->y, &r, "%s", msg);
 	if ((rc = scenario_load_required(l, e, "work_instance_hours", "the compute the job needs, in "
 					 "instance-hours", &r)) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &work_bounds, &j->work_h)) ||
+	    (rc = yamldoc_number(&l->y, &r, scenario_load_work, &j->work_h)) ||
 	    (rc = read_job_times(l, e, j)))
 		return rc;
 	return read_job_timing(l, e, j);
 }
 
-static int read_list(struct load *l, const struct scenario_yaml_ref *jobs)
+static int read_list(struct load *l, const struct yamldoc_ref *jobs)
 {
-	struct scenario_yaml_ref list, e;
+	struct yamldoc_ref list, e;
 	struct job_spec j;
 	int n, rc;
 
-	scenario_yaml_child(jobs, "list", &list);
+	yamldoc_child(jobs, "list", &list);
 	if (!list.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_list(&l->y, &list, 1, MAX_JOBS, "jobs such as '- {instances: 8, "
+	if ((rc = yamldoc_list(&l->y, &list, 1, MAX_JOBS, "jobs such as '- {instances: 8, "
 				     "work_instance_hours: 240, submit: 6h}'", &n)))
 		return rc;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_item(&list, &walk, &e);
+		yamldoc_next_item(&list, &walk, &e);
 		if ((rc = read_job(l, &e, i, &j)) || (rc = scenario_jobs_append(l, &e, &j)))
 			return rc;
 	}
@@ -393,29 +277,29 @@ static int read_list(struct load *l, const struct scenario_yaml_ref *jobs)
 /* ---- the section ---------------------------------------------------------------------------------- */
 
 /* `jobs.failures`: node failures per instance-hour (default from the GPUs) and how a job recovers. */
-static int read_failures(struct load *l, const struct scenario_yaml_ref *jobs)
+static int read_failures(struct load *l, const struct yamldoc_ref *jobs)
 {
 	struct scenario_jobs *sj = &l->sc.jobs;
-	struct scenario_yaml_ref fl, r;
+	struct yamldoc_ref fl, r;
 	int recovery = 0, rc;
 
 	sj->failures_per_instance_h = FAILURES_PER_GPU_H * l->type.gpus;
 	sj->replacement_us = DEFAULT_REPLACEMENT_US;
 	sj->restart_delay_us = DEFAULT_RESTART_DELAY_US;
-	scenario_yaml_child(jobs, "failures", &fl);
-	if ((rc = scenario_yaml_mapping(&l->y, &fl, failure_keys, NULL, NULL)))
+	yamldoc_child(jobs, "failures", &fl);
+	if ((rc = yamldoc_mapping(&l->y, &fl, failure_keys, NULL, NULL)))
 		return rc;
-	scenario_yaml_child(&fl, "per_instance_hour", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &failure_bounds, &sj->failures_per_instance_h)))
+	yamldoc_child(&fl, "per_instance_hour", &r);
+	if ((rc = yamldoc_number(&l->y, &r, &failure_bounds, &sj->failures_per_instance_h)))
 		return rc;
-	scenario_yaml_child(&fl, "recovery", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, recovery_names, 2, &recovery)))
+	yamldoc_child(&fl, "recovery", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, recovery_names, 2, &recovery)))
 		return rc;
 	sj->auto_resume = recovery == 0;
-	scenario_yaml_child(&fl, "replacement", &r);
+	yamldoc_child(&fl, "replacement", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_JOB_US, &sj->replacement_us)))
 		return rc;
-	scenario_yaml_child(&fl, "restart_delay", &r);
+	yamldoc_child(&fl, "restart_delay", &r);
 	return scenario_load_duration(l, &r, 0, false, MAX_JOB_US, &sj->restart_delay_us);
 }
 
@@ -455,39 +339,39 @@ static int sort_jobs(struct load *l)
 }
 
 /* The policy and its timing keys. */
-static int read_policy(struct load *l, const struct scenario_yaml_ref *jobs, struct scenario_yaml_ref *policy)
+static int read_policy(struct load *l, const struct yamldoc_ref *jobs, struct yamldoc_ref *policy)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int p = JOB_POLICY_ON_DEMAND, rc;
 
-	scenario_yaml_child(jobs, "policy", policy);
-	if ((rc = scenario_yaml_choice(&l->y, policy, policy_names, 4, &p)))
+	yamldoc_child(jobs, "policy", policy);
+	if ((rc = yamldoc_choice(&l->y, policy, scenario_load_job_policy_names.names, 4, &p)))
 		return rc;
 	l->sc.jobs.policy = (enum job_policy)p;
-	scenario_yaml_child(jobs, "switch_margin", &r);
+	yamldoc_child(jobs, "switch_margin", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_JOB_US, &l->sc.jobs.switch_margin_us)))
 		return rc;
 	l->sc.jobs.max_pending_us = DEFAULT_MAX_PENDING_US;
-	scenario_yaml_child(jobs, "max_pending", &r);
+	yamldoc_child(jobs, "max_pending", &r);
 	return scenario_load_duration(l, &r, 0, true, MAX_JOB_US, &l->sc.jobs.max_pending_us);
 }
 
 int scenario_load_jobs(struct load *l)
 {
-	struct scenario_yaml_ref jobs, policy, list, trace;
+	struct yamldoc_ref jobs, policy, list, trace;
 	int rc;
 
-	scenario_yaml_child(&l->root, "jobs", &jobs);
+	yamldoc_child(&l->root, "jobs", &jobs);
 	if (!jobs.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_mapping(&l->y, &jobs, jobs_keys, NULL, NULL)) ||
+	if ((rc = yamldoc_mapping(&l->y, &jobs, jobs_keys, NULL, NULL)) ||
 	    (rc = read_policy(l, &jobs, &policy)) || (rc = read_failures(l, &jobs)) ||
 	    (rc = check_fleet(l, &jobs, &policy)) || (rc = scenario_load_teams(l, &jobs)))
 		return rc;
-	scenario_yaml_child(&jobs, "list", &list);
-	scenario_yaml_child(&jobs, "trace", &trace);
+	yamldoc_child(&jobs, "list", &list);
+	yamldoc_child(&jobs, "trace", &trace);
 	if (!list.node && !trace.node)
-		return scenario_yaml_missing(&l->y, &jobs, "list", "the jobs: a list, or a CSV file under trace, "
+		return yamldoc_missing(&l->y, &jobs, "list", "the jobs: a list, or a CSV file under trace, "
 					     "or both");
 	if ((rc = read_list(l, &jobs)))
 		return rc;
@@ -501,10 +385,7 @@ int scenario_load_jobs(struct load *l)
 
 const struct scenario_load_names scenario_load_jobs_keys = SCENARIO_LOAD_KEYS(jobs_keys);
 const struct scenario_load_names scenario_load_failure_keys = SCENARIO_LOAD_KEYS(failure_keys);
-const struct scenario_load_names scenario_load_job_keys = SCENARIO_LOAD_KEYS(job_keys);
 const struct scenario_load_names scenario_load_job_list_keys = SCENARIO_LOAD_KEYS(job_list_keys);
-const struct scenario_load_names scenario_load_job_policy_names = SCENARIO_LOAD_NAMES(policy_names);
 const struct scenario_load_names scenario_load_recovery_names = SCENARIO_LOAD_NAMES(recovery_names);
 const struct scenario_load_names scenario_load_use_names = SCENARIO_LOAD_NAMES(use_names);
-const struct scenario_yaml_bounds *const scenario_load_work = &work_bounds;
-const struct scenario_yaml_bounds *const scenario_load_failure_rate = &failure_bounds;
+const struct yamldoc_bounds *const scenario_load_failure_rate = &failure_bounds;

@@ -23,50 +23,50 @@ const char *scenario_load_join(const char *const *keys, char *buf, size_t size)
 	return buf;
 }
 
-int scenario_load_exclusive(struct load *l, const struct scenario_yaml_ref *map, const char *a, const char *b)
+int scenario_load_exclusive(struct load *l, const struct yamldoc_ref *map, const char *a, const char *b)
 {
-	struct scenario_yaml_ref ra, rb;
+	struct yamldoc_ref ra, rb;
 
-	scenario_yaml_child(map, a, &ra);
-	scenario_yaml_child(map, b, &rb);
+	yamldoc_child(map, a, &ra);
+	yamldoc_child(map, b, &rb);
 	if (ra.node && rb.node)
-		return scenario_yaml_fail(&l->y, &rb, "%s and %s cannot both be given; expected one of them",
+		return yamldoc_fail(&l->y, &rb, "%s and %s cannot both be given; expected one of them",
 					  a, b);
 	return STATUS_OK;
 }
 
-int scenario_load_only_with(struct load *l, const struct scenario_yaml_ref *map, const char *key,
+int scenario_load_only_with(struct load *l, const struct yamldoc_ref *map, const char *key,
 			    const char *needs)
 {
-	struct scenario_yaml_ref r, n;
+	struct yamldoc_ref r, n;
 
-	scenario_yaml_child(map, key, &r);
-	scenario_yaml_child(map, needs, &n);
+	yamldoc_child(map, key, &r);
+	yamldoc_child(map, needs, &n);
 	if (r.node && !n.node)
-		return scenario_yaml_fail(&l->y, &r, "%s applies only with %s; expected %s too, or no %s",
+		return yamldoc_fail(&l->y, &r, "%s applies only with %s; expected %s too, or no %s",
 					  key, needs, needs, key);
 	return STATUS_OK;
 }
 
-int scenario_load_check_keys(struct load *l, const struct scenario_yaml_ref *map, int n,
+int scenario_load_check_keys(struct load *l, const struct yamldoc_ref *map, int n,
 			     const char *const *const *by_kind, int nkinds, int kind, const char *word,
 			     const char *name)
 {
 	const char *const *keys = by_kind[kind], *key;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	char list[512];
 
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_pair(map, &walk, &r, &key);
+		yamldoc_next_pair(map, &walk, &r, &key);
 		if (scenario_load_listed(key, keys))
 			continue;
 		for (int k = 0; k < nkinds; k++)
 			if (scenario_load_listed(key, by_kind[k]))
-				return scenario_yaml_fail(&l->y, &r, "%s does not apply to %s%s%s; expected one of: %s",
+				return yamldoc_fail(&l->y, &r, "%s does not apply to %s%s%s; expected one of: %s",
 							  key, word ? word : "", word ? " " : "", name,
 							  scenario_load_join(keys, list, sizeof list));
-		return scenario_yaml_mapping(&l->y, map, keys, NULL, NULL);  /* "unknown key 'x'; ..." */
+		return yamldoc_mapping(&l->y, map, keys, NULL, NULL);  /* "unknown key 'x'; ..." */
 	}
 	return STATUS_OK;
 }

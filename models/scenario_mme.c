@@ -20,11 +20,11 @@
 static const char *const mme_keys[] = { "memory_gb", "models", NULL };
 static const char *const model_keys[] = { "name", "size_gb", "load_s", "share", NULL };
 
-static const struct scenario_yaml_bounds memory_bounds = { 0, MAX_MEMORY_GB, true, false };  /* (0, 1e6] */
-static const struct scenario_yaml_bounds share_bounds = { 0, 1e9, false, false };            /* [0, 1e9] */
+static const struct yamldoc_bounds memory_bounds = { 0, MAX_MEMORY_GB, true, false };  /* (0, 1e6] */
+static const struct yamldoc_bounds share_bounds = { 0, 1e9, false, false };            /* [0, 1e9] */
 
 /* What serving.multi_model does not combine with: a message at m, or STATUS_OK. */
-static int refuse_unsupported(struct load *l, const struct scenario_yaml_ref *m)
+static int refuse_unsupported(struct load *l, const struct yamldoc_ref *m)
 {
 	const struct scenario *sc = &l->sc;
 	const char *what = NULL;
@@ -48,29 +48,29 @@ static int refuse_unsupported(struct load *l, const struct scenario_yaml_ref *m)
 		       "draws its models from one traffic)";
 	if (!what)
 		return STATUS_OK;
-	return scenario_yaml_fail(&l->y, m, "multi_model is not supported with %s; expected one or the other",
+	return yamldoc_fail(&l->y, m, "multi_model is not supported with %s; expected one or the other",
 				  what);
 }
 
 /* Item i of models at it into *out; names before it are out[-i..-1] (unique). */
-static int read_model(struct load *l, const struct scenario_yaml_ref *it, int i, struct scenario_mme_model *out)
+static int read_model(struct load *l, const struct yamldoc_ref *it, int i, struct scenario_mme_model *out)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
-	if ((rc = scenario_yaml_mapping(&l->y, it, model_keys, NULL, NULL)) ||
+	if ((rc = yamldoc_mapping(&l->y, it, model_keys, NULL, NULL)) ||
 	    (rc = scenario_load_required(l, it, "name", "the model's name", &r)) ||
-	    (rc = scenario_yaml_string(&l->y, &r, out->name, sizeof out->name)))
+	    (rc = yamldoc_string(&l->y, &r, out->name, sizeof out->name)))
 		return rc;
 	for (int j = 0; j < i; j++)
 		if (strcmp(l->sc.mme.models[j].name, out->name) == 0)
-			return scenario_yaml_fail(&l->y, &r, "model '%s' is listed twice; expected unique names",
+			return yamldoc_fail(&l->y, &r, "model '%s' is listed twice; expected unique names",
 						  out->name);
 	if ((rc = scenario_load_required(l, it, "size_gb", "the memory the model takes once loaded, GB", &r)) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &memory_bounds, &out->size_gb)))
+	    (rc = yamldoc_number(&l->y, &r, &memory_bounds, &out->size_gb)))
 		return rc;
 	if (out->size_gb > l->sc.mme.memory_gb)  /* SOURCES.md [mme-load-on-demand]: it could never load */
-		return scenario_yaml_fail(&l->y, &r, "model '%s' (%g GB) is larger than memory_gb (%g GB): it could "
+		return yamldoc_fail(&l->y, &r, "model '%s' (%g GB) is larger than memory_gb (%g GB): it could "
 					  "never be loaded; expected at most memory_gb", out->name, out->size_gb,
 					  l->sc.mme.memory_gb);
 	if ((rc = scenario_load_required(l, it, "load_s", "the time to load the model on an instance, a "
@@ -78,43 +78,43 @@ static int read_model(struct load *l, const struct scenario_yaml_ref *it, int i,
 	    (rc = scenario_load_duration(l, &r, 0, false, MAX_LOAD_US, &out->load_us)))
 		return rc;
 	out->share = 1;
-	scenario_yaml_child(it, "share", &r);
-	if (r.node && (rc = scenario_yaml_number(&l->y, &r, &share_bounds, &out->share)))
+	yamldoc_child(it, "share", &r);
+	if (r.node && (rc = yamldoc_number(&l->y, &r, &share_bounds, &out->share)))
 		return rc;
 	return STATUS_OK;
 }
 
 int scenario_load_mme(struct load *l)
 {
-	struct scenario_yaml_ref serving, m, r, list, it;
+	struct yamldoc_ref serving, m, r, list, it;
 	double total = 0;
 	int n, rc;
 
 	memset(&l->sc.mme, 0, sizeof l->sc.mme);
-	scenario_yaml_child(&l->root, "serving", &serving);
-	scenario_yaml_child(&serving, "multi_model", &m);
+	yamldoc_child(&l->root, "serving", &serving);
+	yamldoc_child(&serving, "multi_model", &m);
 	if (!m.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_mapping(&l->y, &m, mme_keys, NULL, NULL)) || (rc = refuse_unsupported(l, &m)))
+	if ((rc = yamldoc_mapping(&l->y, &m, mme_keys, NULL, NULL)) || (rc = refuse_unsupported(l, &m)))
 		return rc;
 	if ((rc = scenario_load_required(l, &m, "memory_gb", "the model memory of one instance, GB", &r)) ||
-	    (rc = scenario_yaml_number(&l->y, &r, &memory_bounds, &l->sc.mme.memory_gb)) ||
+	    (rc = yamldoc_number(&l->y, &r, &memory_bounds, &l->sc.mme.memory_gb)) ||
 	    (rc = scenario_load_required(l, &m, "models", "a list of {name, size_gb, load_s, share}", &list)) ||
-	    (rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_MME_MODELS_MAX, "a model {name, size_gb, load_s, "
+	    (rc = yamldoc_list(&l->y, &list, 1, SCENARIO_MME_MODELS_MAX, "a model {name, size_gb, load_s, "
 				     "share}", &n)))
 		return rc;
 	l->sc.mme.models = calloc((size_t)n, sizeof *l->sc.mme.models);
 	if (!l->sc.mme.models)
 		return diag_fail(l->y.d, STATUS_ENOMEM, "out of memory");
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_item(&list, &walk, &it);
+		yamldoc_next_item(&list, &walk, &it);
 		if ((rc = read_model(l, &it, i, &l->sc.mme.models[i])))
 			return rc;
 		total += l->sc.mme.models[i].share;
 	}
 	if (!(total > 0))
-		return scenario_yaml_fail(&l->y, &list, "every model's share is 0, so no request could choose one; "
+		return yamldoc_fail(&l->y, &list, "every model's share is 0, so no request could choose one; "
 					  "expected at least one share above 0");
 	l->sc.mme.n = n;
 	return STATUS_OK;
@@ -122,5 +122,5 @@ int scenario_load_mme(struct load *l)
 
 const struct scenario_load_names scenario_load_mme_keys = SCENARIO_LOAD_KEYS(mme_keys);
 const struct scenario_load_names scenario_load_mme_model_keys = SCENARIO_LOAD_KEYS(model_keys);
-const struct scenario_yaml_bounds *const scenario_load_mme_memory = &memory_bounds;
-const struct scenario_yaml_bounds *const scenario_load_model_share = &share_bounds;
+const struct yamldoc_bounds *const scenario_load_mme_memory = &memory_bounds;
+const struct yamldoc_bounds *const scenario_load_model_share = &share_bounds;

@@ -31,25 +31,25 @@ static const char *const mode_names[] = { "requests", "fluid" };
 static const char *const fluid_keys[] = { "period_s", NULL };
 
 /* Refuse the feature at r (present) by name. */
-static int unsupported(struct load *l, const struct scenario_yaml_ref *r, const char *what)
+static int unsupported(struct load *l, const struct yamldoc_ref *r, const char *what)
 {
-	return scenario_yaml_fail(&l->y, r, "mode: fluid does not support %s; use mode: requests", what);
+	return yamldoc_fail(&l->y, r, "mode: fluid does not support %s; use mode: requests", what);
 }
 
 /* The first feature of l->sc that fluid mode does not model, refused at its key; STATUS_OK if none. */
 static int refuse_unsupported(struct load *l)
 {
 	static const char *const transforms[] = { "speedup", "loop", "offset" };
-	struct scenario_yaml_ref wl, arr, svc, serving, as, r;
+	struct yamldoc_ref wl, arr, svc, serving, as, r;
 	const struct scenario *sc = &l->sc;
 	char what[96];
 
-	scenario_yaml_child(&l->root, "jobs", &r);
+	yamldoc_child(&l->root, "jobs", &r);
 	if (r.node)
 		return unsupported(l, &r, "jobs");
-	scenario_yaml_child(&l->root, "workload", &wl);
-	scenario_yaml_child(&wl, "arrivals", &arr);
-	scenario_yaml_child(&arr, "kind", &r);
+	yamldoc_child(&l->root, "workload", &wl);
+	yamldoc_child(&wl, "arrivals", &arr);
+	yamldoc_child(&arr, "kind", &r);
 	if (sc->arrivals.kind == ARRIVAL_MMPP || sc->arrivals.kind == ARRIVAL_TRACE ||
 	    sc->arrivals.kind == ARRIVAL_RATE_SERIES) {
 		snprintf(what, sizeof what, "arrivals kind %s",
@@ -58,23 +58,23 @@ static int refuse_unsupported(struct load *l)
 		return unsupported(l, &r, what);
 	}
 	for (size_t i = 0; i < sizeof transforms / sizeof transforms[0]; i++) {
-		scenario_yaml_child(&arr, transforms[i], &r);
+		yamldoc_child(&arr, transforms[i], &r);
 		if (r.node) {
 			snprintf(what, sizeof what, "the arrivals transform %s", transforms[i]);
 			return unsupported(l, &r, what);
 		}
 	}
-	scenario_yaml_child(&wl, "service", &svc);
-	scenario_yaml_child(&svc, "kind", &r);
+	yamldoc_child(&wl, "service", &svc);
+	yamldoc_child(&svc, "kind", &r);
 	if (sc->service.kind == SERVICE_TOKENS || sc->service.kind == SERVICE_TRACE)
 		return unsupported(l, &r, sc->service.kind == SERVICE_TOKENS ? "service kind tokens"
 				   : "service kind trace");
-	scenario_yaml_child(&l->root, "serving", &serving);
-	scenario_yaml_child(&serving, "copies", &r);
+	yamldoc_child(&l->root, "serving", &serving);
+	yamldoc_child(&serving, "copies", &r);
 	if (r.node)
 		return unsupported(l, &r, "serving.copies");
-	scenario_yaml_child(&l->root, "autoscaling", &as);
-	scenario_yaml_child(&as, "scale_from_zero", &r);
+	yamldoc_child(&l->root, "autoscaling", &as);
+	yamldoc_child(&as, "scale_from_zero", &r);
 	if (r.node && sc->autoscaling.scale_from_zero)
 		return unsupported(l, &r, "autoscaling.scale_from_zero");
 	return STATUS_OK;
@@ -101,17 +101,17 @@ static int64_t default_period_us(const struct scenario *sc)
 }
 
 /* fluid.period_s must divide the policy's resolution and the sample period (see the top of the file). */
-static int check_period(struct load *l, const struct scenario_yaml_ref *r)
+static int check_period(struct load *l, const struct yamldoc_ref *r)
 {
 	const struct scenario *sc = &l->sc;
 	int64_t p = sc->fluid_period_us;
 
 	if (sc->autoscaling.policy != POLICY_NONE && sc->autoscaling.resolution_us % p != 0)
-		return scenario_yaml_fail(&l->y, r, "fluid.period_s (%g s) does not divide autoscaling.resolution_s "
+		return yamldoc_fail(&l->y, r, "fluid.period_s (%g s) does not divide autoscaling.resolution_s "
 					  "(%g s); expected a period that does, so that every evaluation sees whole "
 					  "periods", (double)p / 1e6, (double)sc->autoscaling.resolution_us / 1e6);
 	if (sc->sample_period_us % p != 0)
-		return scenario_yaml_fail(&l->y, r, "fluid.period_s (%g s) does not divide sample_period (%g s); "
+		return yamldoc_fail(&l->y, r, "fluid.period_s (%g s) does not divide sample_period (%g s); "
 					  "expected a period that does, so that every sample sees whole periods",
 					  (double)p / 1e6, (double)sc->sample_period_us / 1e6);
 	return STATUS_OK;
@@ -119,21 +119,21 @@ static int check_period(struct load *l, const struct scenario_yaml_ref *r)
 
 int scenario_load_mode(struct load *l)
 {
-	struct scenario_yaml_ref mode, fluid, r;
+	struct yamldoc_ref mode, fluid, r;
 	int m = MODE_REQUESTS, rc;
 
-	scenario_yaml_child(&l->root, "mode", &mode);
-	if ((rc = scenario_yaml_choice(&l->y, &mode, mode_names, 2, &m)))
+	yamldoc_child(&l->root, "mode", &mode);
+	if ((rc = yamldoc_choice(&l->y, &mode, mode_names, 2, &m)))
 		return rc;
 	l->sc.mode = (enum run_mode)m;
 	l->sc.fluid_period_us = DEFAULT_FLUID_PERIOD_US;
-	scenario_yaml_child(&l->root, "fluid", &fluid);
+	yamldoc_child(&l->root, "fluid", &fluid);
 	if (fluid.node && m != MODE_FLUID)
-		return scenario_yaml_fail(&l->y, &fluid, "fluid settings without mode: fluid; expected mode: fluid "
+		return yamldoc_fail(&l->y, &fluid, "fluid settings without mode: fluid; expected mode: fluid "
 					  "beside them, or no fluid key");
-	if ((rc = scenario_yaml_mapping(&l->y, &fluid, fluid_keys, NULL, NULL)))
+	if ((rc = yamldoc_mapping(&l->y, &fluid, fluid_keys, NULL, NULL)))
 		return rc;
-	scenario_yaml_child(&fluid, "period_s", &r);
+	yamldoc_child(&fluid, "period_s", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_FLUID_PERIOD_US, &l->sc.fluid_period_us)))
 		return rc;
 	if (m != MODE_FLUID)

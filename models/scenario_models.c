@@ -25,65 +25,65 @@ const struct scenario_load_names scenario_load_partitions_keys = SCENARIO_LOAD_K
 
 /* A model's SLO is its latency_s only: the percentile, window, TTFT and TPOT SLOs are computed by the
  * shared meter for one threshold, so with several models they would mix the models' requests. */
-static int check_model_slo(struct load *l, const struct scenario_yaml_ref *e)
+static int check_model_slo(struct load *l, const struct yamldoc_ref *e)
 {
 	const struct scenario *sc = &l->sc;
-	struct scenario_yaml_ref slo;
+	struct yamldoc_ref slo;
 	bool other = sc->slo.ttft_us || sc->slo.tpot_us || sc->slo.window_us || sc->slo.max_violation_rate >= 0;
 
 	for (int i = 0; i < SCENARIO_SLO_PCTS; i++)
 		other = other || sc->slo.latency_pct_us[i] || sc->slo.ttft_pct_us[i] || sc->slo.tpot_pct_us[i];
-	scenario_yaml_child(e, "slo", &slo);
+	yamldoc_child(e, "slo", &slo);
 	if (other)
-		return scenario_yaml_fail(&l->y, &slo, "with models, a model's slo takes latency_s only; expected "
+		return yamldoc_fail(&l->y, &slo, "with models, a model's slo takes latency_s only; expected "
 					  "no other key");
 	return STATUS_OK;
 }
 
 /* A model's service: a time per request on its partition (README); the token model and continuous
  * batching describe a whole instance's speed, so they are refused. */
-static int check_model_service(struct load *l, const struct scenario_yaml_ref *e)
+static int check_model_service(struct load *l, const struct yamldoc_ref *e)
 {
-	struct scenario_yaml_ref w, s;
+	struct yamldoc_ref w, s;
 
-	scenario_yaml_child(e, "workload", &w);
-	scenario_yaml_child(&w, "service", &s);
+	yamldoc_child(e, "workload", &w);
+	yamldoc_child(&w, "service", &s);
 	if (l->sc.service.kind == SERVICE_TOKENS || l->sc.service.continuous)
-		return scenario_yaml_fail(&l->y, s.node ? &s : &w, "with models, a model's service is a time on "
+		return yamldoc_fail(&l->y, s.node ? &s : &w, "with models, a model's service is a time on "
 					  "its partition; expected kind constant, exponential, lognormal or trace");
 	return STATUS_OK;
 }
 
-static int read_name(struct load *l, const struct scenario_yaml_ref *e, int i)
+static int read_name(struct load *l, const struct yamldoc_ref *e, int i)
 {
 	struct scenario_model *m = &l->sc.models[i];
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	if ((rc = scenario_load_required(l, e, "name", "the model's name, such as chat", &r)) ||
-	    (rc = scenario_yaml_string(&l->y, &r, m->name, sizeof m->name)))
+	    (rc = yamldoc_string(&l->y, &r, m->name, sizeof m->name)))
 		return rc;
 	for (const char *c = m->name; *c; c++)
 		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_' || *c == '-'))
-			return scenario_yaml_bad(&l->y, &r, "a name of a-z, 0-9, _ and -");
+			return yamldoc_bad(&l->y, &r, "a name of a-z, 0-9, _ and -");
 	for (int k = 0; k < i; k++)
 		if (strcmp(l->sc.models[k].name, m->name) == 0)
-			return scenario_yaml_fail(&l->y, &r, "model '%s' is already listed; expected another name",
+			return yamldoc_fail(&l->y, &r, "model '%s' is already listed; expected another name",
 						  m->name);
-	scenario_yaml_child(e, "partition", &r);
+	yamldoc_child(e, "partition", &r);
 	if (r.node)
-		return scenario_yaml_string(&l->y, &r, m->partition, sizeof m->partition);
+		return yamldoc_string(&l->y, &r, m->partition, sizeof m->partition);
 	return STATUS_OK;
 }
 
 /* Read model i's blocks with the top-level loaders, then keep them in its own scenario. */
-static int read_model(struct load *l, const struct scenario_yaml_ref *e, int i)
+static int read_model(struct load *l, const struct yamldoc_ref *e, int i)
 {
-	struct scenario_yaml_ref saved = l->root;
+	struct yamldoc_ref saved = l->root;
 	struct scenario *b;
 	int rc;
 
-	if ((rc = scenario_yaml_mapping(&l->y, e, model_keys, NULL, NULL)) || (rc = read_name(l, e, i)))
+	if ((rc = yamldoc_mapping(&l->y, e, model_keys, NULL, NULL)) || (rc = read_name(l, e, i)))
 		return rc;
 	memset(&l->sc.slo, 0, sizeof l->sc.slo);
 	memset(&l->sc.arrivals, 0, sizeof l->sc.arrivals);
@@ -99,7 +99,7 @@ static int read_model(struct load *l, const struct scenario_yaml_ref *e, int i)
 		return rc;
 	b = malloc(sizeof *b);
 	if (!b)
-		return scenario_yaml_fail(&l->y, e, "out of memory");
+		return yamldoc_fail(&l->y, e, "out of memory");
 	*b = l->sc;
 	/* borrowed nothing: the parent owns these */
 	b->warnings = b->path = b->text = b->overrides = NULL;
@@ -112,28 +112,28 @@ static int read_model(struct load *l, const struct scenario_yaml_ref *e, int i)
 
 int scenario_load_models(struct load *l)
 {
-	struct scenario_yaml_ref list, e, r;
+	struct yamldoc_ref list, e, r;
 	int n, rc;
 
-	scenario_yaml_child(&l->root, "models", &list);
+	yamldoc_child(&l->root, "models", &list);
 	if (!list.node)
 		return STATUS_OK;
 	for (int k = 0; k < 2; k++) {
-		scenario_yaml_child(&l->root, k ? "workload" : "slo", &r);
+		yamldoc_child(&l->root, k ? "workload" : "slo", &r);
 		if (r.node)
-			return scenario_yaml_fail(&l->y, &r, "with models, each model has its own %s; expected it "
+			return yamldoc_fail(&l->y, &r, "with models, each model has its own %s; expected it "
 						  "under each entry of models", k ? "workload" : "slo");
 	}
-	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_MODELS_MAX, "models such as '- {name: chat, "
+	if ((rc = yamldoc_list(&l->y, &list, 1, SCENARIO_MODELS_MAX, "models such as '- {name: chat, "
 				     "partition: 3g.40gb, slo: {...}, workload: {...}}'", &n)))
 		return rc;
 	l->sc.models = calloc((size_t)n, sizeof *l->sc.models);
 	if (!l->sc.models)
-		return scenario_yaml_fail(&l->y, &list, "out of memory");
+		return yamldoc_fail(&l->y, &list, "out of memory");
 	l->sc.nmodels = n;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_item(&list, &walk, &e);
+		yamldoc_next_item(&list, &walk, &e);
 		if ((rc = read_model(l, &e, i)))
 			return rc;
 	}
@@ -141,33 +141,33 @@ int scenario_load_models(struct load *l)
 }
 
 /* Fail at r naming what `gpu` offers. */
-static int fail_profiles(struct load *l, const struct scenario_yaml_ref *r, const struct mig_gpu *gpu,
+static int fail_profiles(struct load *l, const struct yamldoc_ref *r, const struct mig_gpu *gpu,
 			 const char *what)
 {
 	char names[256];
 
-	return scenario_yaml_fail(&l->y, r, "%s; expected a profile of the %s: %s", what, gpu->model,
+	return yamldoc_fail(&l->y, r, "%s; expected a profile of the %s: %s", what, gpu->model,
 				  mig_profile_names(gpu, names, sizeof names));
 }
 
 /* The layout's profiles (l->sc.mig), checked one by one and then together against one GPU. */
-static int read_layout(struct load *l, const struct scenario_yaml_ref *layout, const struct mig_gpu *gpu)
+static int read_layout(struct load *l, const struct yamldoc_ref *layout, const struct mig_gpu *gpu)
 {
 	const struct mig_profile *p[SCENARIO_MIG_MAX];
 	char why[200], what[300], names[256];
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	const char *name;
 	int64_t count;
 	int n, rc;
 
-	if ((rc = scenario_yaml_mapping(&l->y, layout, NULL, "a mapping of MIG profile to count, such as "
+	if ((rc = yamldoc_mapping(&l->y, layout, NULL, "a mapping of MIG profile to count, such as "
 					"{3g.40gb: 1, 4g.40gb: 1}", &n)))
 		return rc;
 	if (n < 1 || n > SCENARIO_MIG_MAX)
-		return scenario_yaml_fail(&l->y, layout, "expected 1 to %d profiles", SCENARIO_MIG_MAX);
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+		return yamldoc_fail(&l->y, layout, "expected 1 to %d profiles", SCENARIO_MIG_MAX);
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_pair(layout, &walk, &r, &name);
+		yamldoc_next_pair(layout, &walk, &r, &name);
 		if (strstr(name, "+me"))
 			return fail_profiles(l, &r, gpu, "+me profiles are not supported by SageMaker's accelerator "
 					     "partitioning (SOURCES.md [sm-mig-layout])");
@@ -175,7 +175,7 @@ static int read_layout(struct load *l, const struct scenario_yaml_ref *layout, c
 			snprintf(what, sizeof what, "'%s' is not a MIG profile of the %s", name, gpu->model);
 			return fail_profiles(l, &r, gpu, what);
 		}
-		if ((rc = scenario_yaml_int(&l->y, &r, 1, MIG_COMPUTE_SLICES, &count)))
+		if ((rc = yamldoc_int(&l->y, &r, 1, MIG_COMPUTE_SLICES, &count)))
 			return rc;
 		snprintf(l->sc.mig.profile[i], sizeof l->sc.mig.profile[i], "%s", name);
 		l->sc.mig.count[i] = (int)count;
@@ -187,7 +187,7 @@ static int read_layout(struct load *l, const struct scenario_yaml_ref *layout, c
 					o += (size_t)snprintf(names + o, sizeof names - o, "%s%s %d/%d x%d", o ? ", " : "",
 							      gpu->profiles[k].name, gpu->profiles[k].compute,
 							      gpu->profiles[k].memory, gpu->profiles[k].max_per_gpu);
-			return scenario_yaml_fail(&l->y, &r, "%s; expected at most %d compute and %d memory slices "
+			return yamldoc_fail(&l->y, &r, "%s; expected at most %d compute and %d memory slices "
 						  "on one %s (profile compute/memory slices x most per GPU: %s)", why,
 						  MIG_COMPUTE_SLICES, MIG_MEMORY_SLICES, gpu->model, names);
 		}
@@ -196,28 +196,28 @@ static int read_layout(struct load *l, const struct scenario_yaml_ref *layout, c
 }
 
 /* Each model's partition: in the layout, one model per profile; its slots = GPUs x the profile's count. */
-static int read_model_partitions(struct load *l, const struct scenario_yaml_ref *parts)
+static int read_model_partitions(struct load *l, const struct yamldoc_ref *parts)
 {
-	struct scenario_yaml_ref list, e, r;
+	struct yamldoc_ref list, e, r;
 
-	scenario_yaml_child(&l->root, "models", &list);
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	yamldoc_child(&l->root, "models", &list);
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < l->sc.nmodels; i++) {
 		struct scenario_model *m = &l->sc.models[i];
 		int k = 0;
-		scenario_yaml_next_item(&list, &walk, &e);
-		scenario_yaml_child(&e, "partition", &r);
+		yamldoc_next_item(&list, &walk, &e);
+		yamldoc_child(&e, "partition", &r);
 		if (!r.node)
-			return scenario_yaml_missing(&l->y, &e, "partition", "the MIG profile of the layout each copy "
+			return yamldoc_missing(&l->y, &e, "partition", "the MIG profile of the layout each copy "
 						     "of the model takes");
 		while (k < l->sc.mig.n && strcmp(l->sc.mig.profile[k], m->partition) != 0)
 			k++;
 		if (k == l->sc.mig.n)
-			return scenario_yaml_fail(&l->y, &r, "'%s' is not in serving.partitions.layout; expected one "
+			return yamldoc_fail(&l->y, &r, "'%s' is not in serving.partitions.layout; expected one "
 						  "of its profiles", m->partition);
 		for (int j = 0; j < i; j++)
 			if (strcmp(l->sc.models[j].partition, m->partition) == 0)
-				return scenario_yaml_fail(&l->y, &r, "model '%s' already takes the %s partitions; "
+				return yamldoc_fail(&l->y, &r, "model '%s' already takes the %s partitions; "
 							  "expected another profile (one model per profile)",
 							  l->sc.models[j].name, m->partition);
 		/* one copy per partition, one request per copy at a time (README) */
@@ -232,62 +232,62 @@ static int refuse_with_models(struct load *l)
 {
 	static const char *const keys[][2] = { { "autoscaling", "an autoscaling policy (the fleet is fixed)" },
 					       { "jobs", "jobs" }, { "mode", "mode" } };
-	struct scenario_yaml_ref r, serving;
+	struct yamldoc_ref r, serving;
 
 	for (int i = 0; i < 3; i++) {
-		scenario_yaml_child(&l->root, keys[i][0], &r);
+		yamldoc_child(&l->root, keys[i][0], &r);
 		bool used = i == 0 ? (l->sc.autoscaling.policy != POLICY_NONE || l->sc.autoscaling.nschedule > 0)
 			  : i == 1 ? l->sc.jobs.n > 0 : l->sc.mode != MODE_REQUESTS;
 		if (r.node && used)
-			return scenario_yaml_fail(&l->y, &r, "with models, %s is not supported; expected no %s",
+			return yamldoc_fail(&l->y, &r, "with models, %s is not supported; expected no %s",
 						  keys[i][1], keys[i][0]);
 	}
 	for (int i = 0; i < l->sc.nfleet; i++) {
 		enum option_kind k = l->sc.fleet[i].option;
 		if (k == OPTION_ON_DEMAND || k == OPTION_RESERVED || k == OPTION_SAVINGS_PLAN)
 			continue;
-		scenario_yaml_item(&l->fleet, l->fleet_item[i], &r);
-		return scenario_yaml_fail(&l->y, &r, "with models, a %s entry is not supported: its instances can be "
+		yamldoc_item(&l->fleet, l->fleet_item[i], &r);
+		return yamldoc_fail(&l->y, &r, "with models, a %s entry is not supported: its instances can be "
 					  "taken away, and draining an instance shared by models is not modelled; "
 					  "expected on_demand, reserved or savings_plan", option_kind_name(k));
 	}
-	scenario_yaml_child(&l->root, "serving", &serving);
-	scenario_yaml_child(&serving, "copies", &r);
+	yamldoc_child(&l->root, "serving", &serving);
+	yamldoc_child(&serving, "copies", &r);
 	if (!r.node)
-		scenario_yaml_child(&serving, "types", &r);
+		yamldoc_child(&serving, "types", &r);
 	if (r.node)
-		return scenario_yaml_fail(&l->y, &r, "with models, each model's copies are its partitions; expected "
+		return yamldoc_fail(&l->y, &r, "with models, each model's copies are its partitions; expected "
 					  "no serving.copies or serving.types");
 	return STATUS_OK;
 }
 
 int scenario_load_partitions(struct load *l)
 {
-	struct scenario_yaml_ref serving, parts, layout, list;
+	struct yamldoc_ref serving, parts, layout, list;
 	const struct catalog_entry *ce;
 	const struct mig_gpu *gpu;
 	int rc;
 
-	scenario_yaml_child(&l->root, "serving", &serving);
-	scenario_yaml_child(&serving, "partitions", &parts);
-	scenario_yaml_child(&l->root, "models", &list);
+	yamldoc_child(&l->root, "serving", &serving);
+	yamldoc_child(&serving, "partitions", &parts);
+	yamldoc_child(&l->root, "models", &list);
 	if (!parts.node && !list.node)
 		return STATUS_OK;
 	if (!parts.node)
-		return scenario_yaml_missing(&l->y, &serving, "partitions", "the MIG layout the models' partitions "
+		return yamldoc_missing(&l->y, &serving, "partitions", "the MIG layout the models' partitions "
 					     "come from, needed with models");
 	if (!list.node)
-		return scenario_yaml_fail(&l->y, &parts, "partitions are taken by the copies of models; expected "
+		return yamldoc_fail(&l->y, &parts, "partitions are taken by the copies of models; expected "
 					  "models, each naming its partition");
 	if ((rc = refuse_with_models(l)))
 		return rc;
 	ce = catalog_find(l->sc.serving.instance_type);
 	gpu = ce ? mig_gpu_find(ce->gpu_model) : NULL;
 	if (!gpu)
-		return scenario_yaml_fail(&l->y, &parts, "%s (%s) has no MIG partitions here; expected a type with "
+		return yamldoc_fail(&l->y, &parts, "%s (%s) has no MIG partitions here; expected a type with "
 					  "A100 40GB, A100 80GB, H100 80GB or H200 141GB GPUs (p4d, p4de, p5, "
 					  "p5en)", l->sc.serving.instance_type, ce ? ce->gpu_model : "not in the catalogue");
-	if ((rc = scenario_yaml_mapping(&l->y, &parts, partitions_keys, NULL, NULL)) ||
+	if ((rc = yamldoc_mapping(&l->y, &parts, partitions_keys, NULL, NULL)) ||
 	    (rc = scenario_load_required(l, &parts, "layout", "a mapping of MIG profile to count, such as "
 					 "{3g.40gb: 1, 4g.40gb: 1}", &layout)) ||
 	    (rc = read_layout(l, &layout, gpu)))

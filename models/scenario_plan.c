@@ -29,7 +29,7 @@ static const char *const segment_keys[] = { "start", "days", "count", "usd_per_h
 static const int plan_counts[] = { 1, 2, 4, 8, 16, 32, 64 };  /* SOURCES.md [tp-counts] */
 
 /* An integer at r that ok() accepts, else "expected <expect>, got ...". */
-static int read_int_where(struct load *l, const struct scenario_yaml_ref *r, bool (*ok)(int64_t),
+static int read_int_where(struct load *l, const struct yamldoc_ref *r, bool (*ok)(int64_t),
 			  const char *expect, int *out)
 {
 	struct diag *d = l->y.d, quiet;
@@ -37,10 +37,10 @@ static int read_int_where(struct load *l, const struct scenario_yaml_ref *r, boo
 	int rc;
 
 	l->y.d = &quiet;  /* any failure gets the one message below */
-	rc = scenario_yaml_int(&l->y, r, 0, PLAN_MAX_DAYS * 1000, &v);
+	rc = yamldoc_int(&l->y, r, 0, PLAN_MAX_DAYS * 1000, &v);
 	l->y.d = d;
 	if (rc != STATUS_OK || !ok(v))
-		return scenario_yaml_bad(&l->y, r, expect);
+		return yamldoc_bad(&l->y, r, expect);
 	*out = (int)v;
 	return STATUS_OK;
 }
@@ -70,7 +70,7 @@ static void format_span(const struct load *l, const struct fleet_entry *g, char 
 }
 
 /* Segment g (number s of the plan f) must not overlap the plan's segments before it. */
-static int check_overlap(struct load *l, const struct scenario_yaml_ref *start, const struct fleet_entry *f,
+static int check_overlap(struct load *l, const struct yamldoc_ref *start, const struct fleet_entry *f,
 			 int s)
 {
 	const struct fleet_entry *g = &f[s];
@@ -81,36 +81,36 @@ static int check_overlap(struct load *l, const struct scenario_yaml_ref *start, 
 			continue;
 		format_span(l, g, mine, sizeof mine);
 		format_span(l, &f[p], other, sizeof other);
-		return scenario_yaml_fail(&l->y, start, "segment %d (%s) overlaps segment %d (%s); expected the "
+		return yamldoc_fail(&l->y, start, "segment %d (%s) overlaps segment %d (%s); expected the "
 					  "segments of one plan not to overlap", s, mine, p, other);
 	}
 	return STATUS_OK;
 }
 
 /* The segment's price: its own usd_per_h or upfront_usd, else the plan's (or the catalogue's) rate. */
-static int read_segment_price(struct load *l, const struct scenario_yaml_ref *seg, struct fleet_entry *g)
+static int read_segment_price(struct load *l, const struct yamldoc_ref *seg, struct fleet_entry *g)
 {
 	double instance_h = (double)g->count * (double)g->duration_us / US_PER_H;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	if ((rc = scenario_load_exclusive(l, seg, "usd_per_h", "upfront_usd")))
 		return rc;
-	scenario_yaml_child(seg, "upfront_usd", &r);
+	yamldoc_child(seg, "upfront_usd", &r);
 	if (r.node) {
 		g->price_given = true;
-		rc = scenario_yaml_number(&l->y, &r, scenario_load_upfront, &g->upfront_usd);
+		rc = yamldoc_number(&l->y, &r, scenario_load_upfront, &g->upfront_usd);
 		g->usd_per_h = g->upfront_usd / instance_h;  /* count >= 1, days >= 1 */
 		return rc;
 	}
-	scenario_yaml_child(seg, "usd_per_h", &r);
+	yamldoc_child(seg, "usd_per_h", &r);
 	if (!r.node && !g->price_given && g->usd_per_h == 0)
-		return scenario_yaml_missing(&l->y, seg, "usd_per_h", "the catalogue has no Capacity Block rate "
+		return yamldoc_missing(&l->y, seg, "usd_per_h", "the catalogue has no Capacity Block rate "
 					     "for this type: a price per instance-hour here or on the plan, or "
 					     "upfront_usd for the segment");
 	if (r.node) {
 		g->price_given = true;
-		if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_price, &g->usd_per_h)))
+		if ((rc = yamldoc_number(&l->y, &r, scenario_load_price, &g->usd_per_h)))
 			return rc;
 	}
 	g->upfront_usd = g->usd_per_h * instance_h;
@@ -118,7 +118,7 @@ static int read_segment_price(struct load *l, const struct scenario_yaml_ref *se
 }
 
 /* Warn about a segment that the run never reaches (it is still billed nothing, lying outside). */
-static int check_window(struct load *l, const struct scenario_yaml_ref *start, const struct fleet_entry *g,
+static int check_window(struct load *l, const struct yamldoc_ref *start, const struct fleet_entry *g,
 			int s)
 {
 	char span[80];
@@ -131,14 +131,14 @@ static int check_window(struct load *l, const struct scenario_yaml_ref *start, c
 }
 
 /* One segment (number s) at seg into f[s], which holds the plan's own fields already. */
-static int read_segment(struct load *l, const struct scenario_yaml_ref *seg, struct fleet_entry *f, int s)
+static int read_segment(struct load *l, const struct yamldoc_ref *seg, struct fleet_entry *f, int s)
 {
 	struct fleet_entry *g = &f[s];
-	struct scenario_yaml_ref start, r;
+	struct yamldoc_ref start, r;
 	int64_t start_unix_us = 0;
 	int days = 0, rc;
 
-	if ((rc = scenario_yaml_mapping(&l->y, seg, segment_keys, "a segment such as {start: "
+	if ((rc = yamldoc_mapping(&l->y, seg, segment_keys, "a segment such as {start: "
 					"2026-01-03T11:30:00Z, days: 3, count: 8}", NULL)) ||
 	    (rc = scenario_load_required(l, seg, "start", "when the segment begins, a UTC time", &start)) ||
 	    (rc = scenario_load_time(l, &start, &start_unix_us)) ||
@@ -158,35 +158,35 @@ static int read_segment(struct load *l, const struct scenario_yaml_ref *seg, str
 	return check_window(l, &start, g, s);
 }
 
-int scenario_load_plan(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f, int room)
+int scenario_load_plan(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f, int room)
 {
-	struct scenario_yaml_ref list, seg, r;
+	struct yamldoc_ref list, seg, r;
 	struct fleet_entry plan;
 	int n, rc;
 
 	f->usd_per_h = l->type.cb_usd_per_h;  /* SOURCES.md [tp-default-price] */
-	scenario_yaml_child(e, "usd_per_h", &r);
+	yamldoc_child(e, "usd_per_h", &r);
 	f->price_given = r.node != NULL;
-	if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_price, &f->usd_per_h)))
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_price, &f->usd_per_h)))
 		return rc;
 	f->notice_us = DEFAULT_EXPIRY_NOTICE_US;
-	scenario_yaml_child(e, "expiry_notice", &r);
+	yamldoc_child(e, "expiry_notice", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_EXPIRY_NOTICE_US, &f->notice_us)) ||
 	    (rc = scenario_load_required(l, e, "segments", "a list of segments such as '- {start: "
 					 "2026-01-03T11:30:00Z, days: 3, count: 8}'", &list)) ||
-	    (rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_FLEET_MAX, "segments such as '- {start: "
+	    (rc = yamldoc_list(&l->y, &list, 1, SCENARIO_FLEET_MAX, "segments such as '- {start: "
 				     "2026-01-03T11:30:00Z, days: 3, count: 8}'", &n)))
 		return rc;
 	if (n > room)
-		return scenario_yaml_fail(&l->y, &list, "the plan's %d segments would make the fleet %d entries "
+		return yamldoc_fail(&l->y, &list, "the plan's %d segments would make the fleet %d entries "
 					  "long; expected at most %d fleet entries in all (each segment of a training "
 					  "plan is one)", n, SCENARIO_FLEET_MAX - room + n, SCENARIO_FLEET_MAX);
 	f->plan_id = l->nplans;
 	plan = *f;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int s = 0; s < n; s++) {
 		f[s] = plan;
-		scenario_yaml_next_item(&list, &walk, &seg);
+		yamldoc_next_item(&list, &walk, &seg);
 		if ((rc = read_segment(l, &seg, f, s)))
 			return rc;
 	}

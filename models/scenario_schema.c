@@ -237,7 +237,7 @@ static void typed_or_text(struct out *o, const char *typed, const char *def)
 	raw(o, "anyOf", "[%s, {\"$ref\": \"#/$defs/%s\"}]", typed, def);
 }
 
-static void write_bounds(struct out *o, const struct scenario_yaml_bounds *b)
+static void write_bounds(struct out *o, const struct yamldoc_bounds *b)
 {
 	char buf[256];
 
@@ -372,7 +372,7 @@ static void write_flat_variant(struct out *o, const struct scenario_schema_map *
 /* One item of autoscaling's allOf: when the metric is one of names[0..n), the target within `then`, and
  * otherwise within `other` (NULL: no else). */
 static void write_target_case(struct out *o, const char *const *names, int n,
-			      const struct scenario_yaml_bounds *then, const struct scenario_yaml_bounds *other)
+			      const struct yamldoc_bounds *then, const struct yamldoc_bounds *other)
 {
 	jopen(o, NULL, '{');
 	jopen(o, "if", '{');

@@ -70,7 +70,7 @@ struct scenario_schema_key {
 	bool lo_open;                                       /* DURATION: above lo */
 	bool or_auto;                                       /* INT: the word `auto` is accepted too */
 	const char *or_word;                                /* INT: this word is accepted too (NULL: none) */
-	const struct scenario_yaml_bounds *const *bounds;   /* NUMBER */
+	const struct yamldoc_bounds *const *bounds;   /* NUMBER */
 	const struct scenario_load_names *names;            /* CHOICE */
 	const struct scenario_schema_map *map;              /* MAP */
 	const struct scenario_schema_key *item;             /* LIST, DICT */

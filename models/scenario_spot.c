@@ -21,6 +21,10 @@
 #define MAX_OUTAGE_MEAN_US (400 * DAY_US)
 #define HOURS_PER_MONTH 730.0            /* 8760 h / 12: the month of the Spot Advisor's bands */
 
+static const struct yamldoc_bounds share_bounds = { 0, 1, true, false };     /* (0, 1] */
+static const struct yamldoc_bounds interruption_bounds = { 0, 100, false, false };  /* per hour */
+static const struct yamldoc_bounds reclaim_bounds = { 0, 1000, false, false };      /* per day */
+
 static const char *const outage_keys[] = { "start", "end", NULL };
 
 /*
@@ -34,7 +38,7 @@ static const char *const band_names[] = { "<5%", "5-10%", "10-15%", "15-20%", ">
 static const double band_monthly_p[] = { 0.025, 0.075, 0.125, 0.175, 0.25 };
 
 /* Whether r (present or not) is the scalar `auto`. */
-static bool is_auto(struct load *l, const struct scenario_yaml_ref *r)
+static bool is_auto(struct load *l, const struct yamldoc_ref *r)
 {
 	const char *text;
 	struct diag *d = l->y.d, quiet;
@@ -42,38 +46,38 @@ static bool is_auto(struct load *l, const struct scenario_yaml_ref *r)
 	if (!r->node)
 		return false;
 	l->y.d = &quiet;  /* not a scalar: the integer reader says so */
-	bool yes = scenario_yaml_scalar(&l->y, r, "auto", &text) == STATUS_OK && strcmp(text, "auto") == 0;
+	bool yes = yamldoc_scalar(&l->y, r, "auto", &text) == STATUS_OK && strcmp(text, "auto") == 0;
 	l->y.d = d;
 	return yes;
 }
 
 /* count and max of an entry that scales (on_demand, spot); count may be `auto`. An entry for jobs is not
  * autoscaling's: its max is required (the most instances jobs may take from it). */
-static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_scaling(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	bool tracking = l->sc.autoscaling.policy != POLICY_NONE && f->use != USE_JOBS;  /* a policy governs it */
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
-	scenario_yaml_child(e, "count", &r);
+	yamldoc_child(e, "count", &r);
 	if (is_auto(l, &r)) {
 		f->count_auto = true;  /* 0 until scenario_load_finish knows the policy and the traffic */
 	} else if ((rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &f->count))) {
 		const char *text;
 		char expect[64];
 		/* a word that is not auto: say that auto is the word */
-		if (scenario_yaml_scalar(&l->y, &r, "a number", &text) == STATUS_OK && strspn(text, "+-0123456789") == 0) {
+		if (yamldoc_scalar(&l->y, &r, "a number", &text) == STATUS_OK && strspn(text, "+-0123456789") == 0) {
 			snprintf(expect, sizeof expect, "an integer from 0 to %d, or auto", MAX_INSTANCES);
-			return scenario_yaml_bad(&l->y, &r, expect);
+			return yamldoc_bad(&l->y, &r, expect);
 		}
 		return rc;
 	}
-	scenario_yaml_child(e, "max", &r);
+	yamldoc_child(e, "max", &r);
 	if (!r.node && f->use == USE_JOBS)
-		return scenario_yaml_missing(&l->y, e, "max", "with use: jobs, the most instances jobs may take "
+		return yamldoc_missing(&l->y, e, "max", "with use: jobs, the most instances jobs may take "
 					     "from this entry");
 	if (!r.node && tracking && !l->max_given)
-		return scenario_yaml_missing(&l->y, e, "max", l->sc.autoscaling.policy == POLICY_STEP ?
+		return yamldoc_missing(&l->y, e, "max", l->sc.autoscaling.policy == POLICY_STEP ?
 					     "with step and no autoscaling.max, the most instances this entry may "
 					     "hold" : "with target_tracking and no autoscaling.max, the most "
 					     "instances this entry may hold");
@@ -92,33 +96,33 @@ static int read_scaling(struct load *l, const struct scenario_yaml_ref *e, struc
  * Launch failures (SOURCES.md [od-ice], InsufficientInstanceCapacity): `ice_probability` per attempt, and
  * `ice_outages`, windows from the scenario start, in order, not overlapping, inside the horizon.
  */
-static int read_ice(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_ice(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref list, o, r;
+	struct yamldoc_ref list, o, r;
 	int n, rc;
 
-	scenario_yaml_child(e, "ice_probability", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_fraction, &f->ice_probability)))
+	yamldoc_child(e, "ice_probability", &r);
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_fraction, &f->ice_probability)))
 		return rc;
-	scenario_yaml_child(e, "ice_outages", &list);
+	yamldoc_child(e, "ice_outages", &list);
 	if (!list.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_OUTAGES_MAX, "windows such as '- {start: 2h, "
+	if ((rc = yamldoc_list(&l->y, &list, 1, SCENARIO_OUTAGES_MAX, "windows such as '- {start: 2h, "
 				     "end: 3h}'", &n)))
 		return rc;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct outage *w = &f->outages[i];
 		int64_t after = i ? w[-1].end_us : 0;
 
-		scenario_yaml_next_item(&list, &walk, &o);
-		if ((rc = scenario_yaml_mapping(&l->y, &o, outage_keys, NULL, NULL)) ||
+		yamldoc_next_item(&list, &walk, &o);
+		if ((rc = yamldoc_mapping(&l->y, &o, outage_keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &o, "start", "when launches start failing, a duration "
 						 "from the start", &r)) ||
 		    (rc = scenario_load_duration(l, &r, 0, false, l->sc.horizon_us, &w->start_us)))
 			return rc;
 		if (w->start_us < after)
-			return scenario_yaml_fail(&l->y, &r, "outages must be in time order and must "
+			return yamldoc_fail(&l->y, &r, "outages must be in time order and must "
 						  "not overlap; expected a start at or after the previous "
 						  "outage's end (%g s)", (double)after / 1e6);
 		if ((rc = scenario_load_required(l, &o, "end", "when capacity is back, a duration from the "
@@ -130,14 +134,14 @@ static int read_ice(struct load *l, const struct scenario_yaml_ref *e, struct fl
 	return STATUS_OK;
 }
 
-int scenario_load_on_demand(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+int scenario_load_on_demand(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
-	scenario_yaml_child(e, "usd_per_h", &r);
+	yamldoc_child(e, "usd_per_h", &r);
 	if (f->variant == VARIANT_FLEX && !r.node)  /* SOURCES.md [gcp-dws-flex]: a discount, not published */
-		return scenario_yaml_missing(&l->y, e, "usd_per_h", "DWS Flex-start VMs are sold at a discount "
+		return yamldoc_missing(&l->y, e, "usd_per_h", "DWS Flex-start VMs are sold at a discount "
 					     "that is not published (SOURCES.md [gcp-dws-flex]): their price per "
 					     "VM-hour");
 
@@ -153,7 +157,7 @@ int scenario_load_on_demand(struct load *l, const struct scenario_yaml_ref *e, s
  * overrides (not an on_demand entry's own usd_per_h, which may be a negotiated rate). A fixed usd_per_h above
  * it is refused; prices of a trace above it are lowered to it, with a warning that counts them.
  */
-static int check_spot_price(struct load *l, const struct scenario_yaml_ref *r, struct fleet_entry *f)
+static int check_spot_price(struct load *l, const struct yamldoc_ref *r, struct fleet_entry *f)
 {
 	double od = l->sc.serving.od_usd_per_h;
 	char expect[256];
@@ -162,10 +166,10 @@ static int check_spot_price(struct load *l, const struct scenario_yaml_ref *r, s
 		return STATUS_OK;
 	snprintf(expect, sizeof expect, "a number from 0 to %.10g (the On-Demand price of %s)", od,
 		 l->sc.serving.instance_type);
-	return scenario_yaml_bad(&l->y, r, expect);
+	return yamldoc_bad(&l->y, r, expect);
 }
 
-static int cap_spot_trace(struct load *l, const struct scenario_yaml_ref *trace, struct fleet_entry *f)
+static int cap_spot_trace(struct load *l, const struct yamldoc_ref *trace, struct fleet_entry *f)
 {
 	double od = l->sc.serving.od_usd_per_h;
 	int n = pricetrace_cap(&f->prices, od);
@@ -183,9 +187,9 @@ static int cap_spot_trace(struct load *l, const struct scenario_yaml_ref *trace,
  * trace's price at the scenario start (for reports: the run follows the trace). Prices are at most the
  * On-Demand price (check_spot_price, cap_spot_trace).
  */
-static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_spot_price(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref trace, zone, r;
+	struct yamldoc_ref trace, zone, r;
 	int rc;
 
 	if ((rc = scenario_load_exclusive(l, e, "usd_per_h", "discount")) ||
@@ -193,10 +197,10 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 	    (rc = scenario_load_exclusive(l, e, "price_trace", "usd_per_h")) ||
 	    (rc = scenario_load_only_with(l, e, "price_zone", "price_trace")))
 		return rc;
-	scenario_yaml_child(e, "price_trace", &trace);
-	scenario_yaml_child(e, "price_zone", &zone);
+	yamldoc_child(e, "price_trace", &trace);
+	yamldoc_child(e, "price_zone", &zone);
 	if (trace.node) {
-		if ((rc = scenario_yaml_string(&l->y, &zone, f->price_zone, sizeof f->price_zone)) ||
+		if ((rc = yamldoc_string(&l->y, &zone, f->price_zone, sizeof f->price_zone)) ||
 		    (rc = scenario_load_path(l, &trace, f->price_trace)) ||
 		    (rc = pricetrace_load(&f->prices, f->price_trace, NULL, l->sc.serving.instance_type,
 					  zone.node ? f->price_zone : NULL, l->y.d)) ||
@@ -209,28 +213,28 @@ static int read_spot_price(struct load *l, const struct scenario_yaml_ref *e, st
 		f->usd_per_h = pricetrace_at(&f->prices, l->sc.start_unix_us);
 		return STATUS_OK;
 	}
-	scenario_yaml_child(e, "usd_per_h", &r);
+	yamldoc_child(e, "usd_per_h", &r);
 	if (r.node)
 		return (rc = scenario_load_entry_price(l, e, f)) ? rc : check_spot_price(l, &r, f);
 	f->discount = l->type.spot_discount;
-	scenario_yaml_child(e, "discount", &r);
-	rc = scenario_yaml_number(&l->y, &r, scenario_load_fraction, &f->discount);
+	yamldoc_child(e, "discount", &r);
+	rc = yamldoc_number(&l->y, &r, scenario_load_fraction, &f->discount);
 	f->usd_per_h = l->sc.serving.od_usd_per_h * (1.0 - f->discount);
 	return rc;
 }
 
 /* The interruption model: a rate, an Advisor band (see band_monthly_p), or an availability trace. */
-static int read_interruptions(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_interruptions(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	static const char *const models[] = { "interruptions_per_hour", "interruption_band",
 		"availability_trace" };
-	struct scenario_yaml_ref r[3];
+	struct yamldoc_ref r[3];
 	int given = -1, band = 0, rc;
 
 	for (int i = 0; i < 3; i++) {
-		scenario_yaml_child(e, models[i], &r[i]);
+		yamldoc_child(e, models[i], &r[i]);
 		if (r[i].node && given >= 0)
-			return scenario_yaml_fail(&l->y, &r[i], "%s and %s cannot both be given; expected "
+			return yamldoc_fail(&l->y, &r[i], "%s and %s cannot both be given; expected "
 						  "at most one interruption model (interruptions_per_hour, "
 						  "interruption_band or availability_trace)", models[given],
 						  models[i]);
@@ -240,9 +244,9 @@ static int read_interruptions(struct load *l, const struct scenario_yaml_ref *e,
 	f->interruptions_per_hour = 0;
 	switch (given) {
 	case 0:
-		return scenario_yaml_number(&l->y, &r[0], scenario_load_interruption, &f->interruptions_per_hour);
+		return yamldoc_number(&l->y, &r[0], scenario_load_interruption, &f->interruptions_per_hour);
 	case 1:
-		if ((rc = scenario_yaml_choice(&l->y, &r[1], band_names, 5, &band)))
+		if ((rc = yamldoc_choice(&l->y, &r[1], band_names, 5, &band)))
 			return rc;
 		f->interruptions_per_hour = -log(1.0 - band_monthly_p[band]) / HOURS_PER_MONTH;
 		return STATUS_OK;
@@ -261,25 +265,25 @@ static int read_interruptions(struct load *l, const struct scenario_yaml_ref *e,
 }
 
 /* The interruption notice and pool-wide reclaims. */
-static int read_reclaims(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_reclaims(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	f->notice_us = provider_spot_notice_us(l->sc.provider);  /* aws: 120 s */
 	f->reclaims_per_day = 0;
 	f->reclaim_fraction = 1;
 	f->outage_mean_us = DEFAULT_OUTAGE_MEAN_US;
-	scenario_yaml_child(e, "notice_s", &r);
+	yamldoc_child(e, "notice_s", &r);
 	if ((rc = scenario_load_duration(l, &r, 0, false, MAX_NOTICE_US, &f->notice_us)))
 		return rc;
-	scenario_yaml_child(e, "reclaims_per_day", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_reclaim, &f->reclaims_per_day)))
+	yamldoc_child(e, "reclaims_per_day", &r);
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_reclaim, &f->reclaims_per_day)))
 		return rc;
-	scenario_yaml_child(e, "reclaim_fraction", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_share, &f->reclaim_fraction)))
+	yamldoc_child(e, "reclaim_fraction", &r);
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_share, &f->reclaim_fraction)))
 		return rc;
-	scenario_yaml_child(e, "outage_mean_s", &r);
+	yamldoc_child(e, "outage_mean_s", &r);
 	return scenario_load_duration(l, &r, 0, true, MAX_OUTAGE_MEAN_US, &f->outage_mean_us);
 }
 
@@ -288,28 +292,28 @@ static int read_reclaims(struct load *l, const struct scenario_yaml_ref *e, stru
  * no eviction for price. With a fixed price above it the VM could never run, which is refused; with a price trace the run
  * evicts and refuses launches while the price is above it (option_spot.c).
  */
-static int read_max_price(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+static int read_max_price(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	f->max_usd_per_h = 0;
-	scenario_yaml_child(e, "max_usd_per_h", &r);
+	yamldoc_child(e, "max_usd_per_h", &r);
 	if (!r.node)
 		return STATUS_OK;
 	if (l->sc.provider != PROVIDER_AZURE)
-		return scenario_yaml_fail(&l->y, &r, "max_usd_per_h is an Azure Spot setting; expected it only "
+		return yamldoc_fail(&l->y, &r, "max_usd_per_h is an Azure Spot setting; expected it only "
 					  "with provider: azure");
-	if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_rate, &f->max_usd_per_h)))
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_rate, &f->max_usd_per_h)))
 		return rc;
 	if (f->prices.n == 0 && f->usd_per_h > f->max_usd_per_h)
-		return scenario_yaml_fail(&l->y, &r, "the Spot price %.10g is above max_usd_per_h %.10g, so the VM "
+		return yamldoc_fail(&l->y, &r, "the Spot price %.10g is above max_usd_per_h %.10g, so the VM "
 					  "would never run; expected at least %.10g, or a price_trace",
 					  f->usd_per_h, f->max_usd_per_h, f->usd_per_h);
 	return STATUS_OK;
 }
 
-int scenario_load_spot(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+int scenario_load_spot(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	int rc;
 
@@ -324,3 +328,6 @@ int scenario_load_spot(struct load *l, const struct scenario_yaml_ref *e, struct
 
 const struct scenario_load_names scenario_load_outage_keys = SCENARIO_LOAD_KEYS(outage_keys);
 const struct scenario_load_names scenario_load_band_names = SCENARIO_LOAD_NAMES(band_names);
+const struct yamldoc_bounds *const scenario_load_share = &share_bounds;
+const struct yamldoc_bounds *const scenario_load_interruption = &interruption_bounds;
+const struct yamldoc_bounds *const scenario_load_reclaim = &reclaim_bounds;

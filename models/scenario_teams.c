@@ -36,55 +36,55 @@ static bool name_ok(const char *s)
 
 /* The required `name` of item e into buf (32 bytes); `seen` earlier names (n of them, stride bytes apart)
  * must differ. */
-static int read_name(struct load *l, const struct scenario_yaml_ref *e, const char *what, char *buf,
+static int read_name(struct load *l, const struct yamldoc_ref *e, const char *what, char *buf,
 		     const char *seen, size_t stride, int n)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
-	if ((rc = scenario_load_required(l, e, "name", what, &r)) || (rc = scenario_yaml_string(&l->y, &r, buf, 32)))
+	if ((rc = scenario_load_required(l, e, "name", what, &r)) || (rc = yamldoc_string(&l->y, &r, buf, 32)))
 		return rc;
 	if (!name_ok(buf))
-		return scenario_yaml_fail(&l->y, &r, "name '%s': expected 1 to 31 letters, digits, '_' or '-' (it "
+		return yamldoc_fail(&l->y, &r, "name '%s': expected 1 to 31 letters, digits, '_' or '-' (it "
 					  "names metrics)", buf);
 	for (int i = 0; i < n; i++)
 		if (strcmp(seen + (size_t)i * stride, buf) == 0)
-			return scenario_yaml_fail(&l->y, &r, "name '%s' is given twice; expected each name once", buf);
+			return yamldoc_fail(&l->y, &r, "name '%s' is given twice; expected each name once", buf);
 	return STATUS_OK;
 }
 
-static int read_team(struct load *l, const struct scenario_yaml_ref *e, int i)
+static int read_team(struct load *l, const struct yamldoc_ref *e, int i)
 {
 	struct scenario_jobs *sj = &l->sc.jobs;
 	struct job_team *t = &sj->teams[i];
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int lending = TEAM_LEND_AND_BORROW, rc;
 
 	*t = (struct job_team){ .borrow_limit_pct = DEFAULT_BORROW_LIMIT_PCT };
-	if ((rc = scenario_yaml_mapping(&l->y, e, team_keys, NULL, NULL)) ||
+	if ((rc = yamldoc_mapping(&l->y, e, team_keys, NULL, NULL)) ||
 	    (rc = read_name(l, e, "the team's name", t->name, sj->teams[0].name, sizeof sj->teams[0], i)) ||
 	    (rc = scenario_load_required(l, e, "quota", "the instances of the jobs entries the team is entitled "
 					 "to", &r)) ||
 	    (rc = scenario_load_int(l, &r, 0, MAX_INSTANCES, &t->quota)))
 		return rc;
-	scenario_yaml_child(e, "fair_share_weight", &r);
+	yamldoc_child(e, "fair_share_weight", &r);
 	if ((rc = scenario_load_int(l, &r, 0, 100, &t->weight)))
 		return rc;
-	scenario_yaml_child(e, "lending", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, lending_names, 3, &lending)))
+	yamldoc_child(e, "lending", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, lending_names, 3, &lending)))
 		return rc;
 	t->lending = (enum team_lending)lending;
-	scenario_yaml_child(e, "borrow_limit", &r);
+	yamldoc_child(e, "borrow_limit", &r);
 	return scenario_load_int(l, &r, 1, 500, &t->borrow_limit_pct);
 }
 
-static int read_class(struct load *l, const struct scenario_yaml_ref *e, int i)
+static int read_class(struct load *l, const struct yamldoc_ref *e, int i)
 {
 	struct scenario_jobs *sj = &l->sc.jobs;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
-	if ((rc = scenario_yaml_mapping(&l->y, e, class_keys, NULL, NULL)) ||
+	if ((rc = yamldoc_mapping(&l->y, e, class_keys, NULL, NULL)) ||
 	    (rc = read_name(l, e, "the class's name", sj->classes[i].name, sj->classes[0].name,
 			    sizeof sj->classes[0], i)) ||
 	    (rc = scenario_load_required(l, e, "weight", "the class's weight, 0-100", &r)))
@@ -93,7 +93,7 @@ static int read_class(struct load *l, const struct scenario_yaml_ref *e, int i)
 }
 
 /* Quotas are accounting over the jobs entries: more than they hold is a warning (it can never all be used). */
-static int check_quotas(struct load *l, const struct scenario_yaml_ref *list)
+static int check_quotas(struct load *l, const struct yamldoc_ref *list)
 {
 	int sum = 0, room = 0;
 
@@ -108,61 +108,61 @@ static int check_quotas(struct load *l, const struct scenario_yaml_ref *list)
 				  "entries for jobs; the quota beyond them can never be used", sum, room);
 }
 
-int scenario_load_teams(struct load *l, const struct scenario_yaml_ref *jobs)
+int scenario_load_teams(struct load *l, const struct yamldoc_ref *jobs)
 {
 	struct scenario_jobs *sj = &l->sc.jobs;
-	struct scenario_yaml_ref list, e, r;
+	struct yamldoc_ref list, e, r;
 	int fair = 1, rc;
 
 	sj->fair_share = true;
-	scenario_yaml_child(jobs, "teams", &list);
+	yamldoc_child(jobs, "teams", &list);
 	if (list.node) {
-		if ((rc = scenario_yaml_list(&l->y, &list, 1, JOB_TEAMS_MAX, "teams such as '- {name: research, "
+		if ((rc = yamldoc_list(&l->y, &list, 1, JOB_TEAMS_MAX, "teams such as '- {name: research, "
 					     "quota: 4, fair_share_weight: 50}'", &sj->nteams)))
 			return rc;
-		struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+		struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 		for (int i = 0; i < sj->nteams; i++) {
-			scenario_yaml_next_item(&list, &walk, &e);
+			yamldoc_next_item(&list, &walk, &e);
 			if ((rc = read_team(l, &e, i)))
 				return rc;
 		}
 		if ((rc = check_quotas(l, &list)))
 			return rc;
-		scenario_yaml_child(jobs, "trace", &r);
+		yamldoc_child(jobs, "trace", &r);
 		if (r.node)
-			return scenario_yaml_fail(&l->y, &r, "a jobs trace has no team column; expected the jobs in "
+			return yamldoc_fail(&l->y, &r, "a jobs trace has no team column; expected the jobs in "
 						  "jobs.list when jobs.teams is given");
 	}
-	scenario_yaml_child(jobs, "priority_classes", &list);
+	yamldoc_child(jobs, "priority_classes", &list);
 	if (list.node) {
-		if ((rc = scenario_yaml_list(&l->y, &list, 1, JOB_CLASSES_MAX, "priority classes such as '- {name: "
+		if ((rc = yamldoc_list(&l->y, &list, 1, JOB_CLASSES_MAX, "priority classes such as '- {name: "
 					     "inference, weight: 100}' (at most 10)", &sj->nclasses)))
 			return rc;
-		struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+		struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 		for (int i = 0; i < sj->nclasses; i++) {
-			scenario_yaml_next_item(&list, &walk, &e);
+			yamldoc_next_item(&list, &walk, &e);
 			if ((rc = read_class(l, &e, i)))
 				return rc;
 		}
 	}
-	scenario_yaml_child(jobs, "fair_share", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, bools, 2, &fair)))
+	yamldoc_child(jobs, "fair_share", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, bools, 2, &fair)))
 		return rc;
 	sj->fair_share = fair == 1;
 	if (r.node && sj->nteams == 0)
-		return scenario_yaml_fail(&l->y, &r, "fair_share applies only with jobs.teams; expected teams too, or "
+		return yamldoc_fail(&l->y, &r, "fair_share applies only with jobs.teams; expected teams too, or "
 					  "no fair_share");
 	return STATUS_OK;
 }
 
 /* Find name (the string at r) among n names stride bytes apart; *out its index; a message naming them. */
-static int find(struct load *l, const struct scenario_yaml_ref *r, const char *what, const char *first,
+static int find(struct load *l, const struct yamldoc_ref *r, const char *what, const char *first,
 		size_t stride, int n, int *out)
 {
 	char name[64], list[JOB_CLASSES_MAX * 34] = "";
 	int rc;
 
-	if ((rc = scenario_yaml_string(&l->y, r, name, sizeof name)))
+	if ((rc = yamldoc_string(&l->y, r, name, sizeof name)))
 		return rc;
 	for (int i = 0; i < n; i++) {
 		if (strcmp(first + (size_t)i * stride, name) == 0) {
@@ -172,29 +172,29 @@ static int find(struct load *l, const struct scenario_yaml_ref *r, const char *w
 		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", first + (size_t)i * stride);
 	}
 	if (n == 0)
-		return scenario_yaml_fail(&l->y, r, "%s '%s' but jobs has no %s; expected them declared first", what,
+		return yamldoc_fail(&l->y, r, "%s '%s' but jobs has no %s; expected them declared first", what,
 					  name, what[0] == 't' ? "teams" : "priority_classes");
-	return scenario_yaml_fail(&l->y, r, "unknown %s '%s'; expected one of: %s", what, name, list);
+	return yamldoc_fail(&l->y, r, "unknown %s '%s'; expected one of: %s", what, name, list);
 }
 
-int scenario_load_job_team(struct load *l, const struct scenario_yaml_ref *e, struct job_spec *j)
+int scenario_load_job_team(struct load *l, const struct yamldoc_ref *e, struct job_spec *j)
 {
 	const struct scenario_jobs *sj = &l->sc.jobs;
-	struct scenario_yaml_ref r, p;
+	struct yamldoc_ref r, p;
 	int k, rc;
 
 	j->team = -1;
-	scenario_yaml_child(e, "team", &r);
+	yamldoc_child(e, "team", &r);
 	if (r.node && (rc = find(l, &r, "team", sj->teams[0].name, sizeof sj->teams[0], sj->nteams, &j->team)))
 		return rc;
 	if (!r.node && sj->nteams > 0)
-		return scenario_yaml_missing(&l->y, e, "team", "with jobs.teams, the team the job belongs to");
-	scenario_yaml_child(e, "priority_class", &r);
+		return yamldoc_missing(&l->y, e, "team", "with jobs.teams, the team the job belongs to");
+	yamldoc_child(e, "priority_class", &r);
 	if (!r.node)
 		return STATUS_OK;
-	scenario_yaml_child(e, "priority", &p);
+	yamldoc_child(e, "priority", &p);
 	if (p.node)
-		return scenario_yaml_fail(&l->y, &r, "priority_class and priority both given; expected one (a class "
+		return yamldoc_fail(&l->y, &r, "priority_class and priority both given; expected one (a class "
 					  "sets the priority to its weight)");
 	if ((rc = find(l, &r, "priority class", sj->classes[0].name, sizeof sj->classes[0], sj->nclasses, &k)))
 		return rc;

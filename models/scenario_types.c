@@ -49,7 +49,7 @@
 static const char *const serving_type_keys[] = { "slots_per_instance", "service_scale", "prefill_tokens_per_s",
 	"decode_tokens_per_s", "decode_table", "kv_cache_tokens", NULL };
 static const char *const unit_names[] = { "instances", "gpus", "slots" };
-static const struct scenario_yaml_bounds scale_bounds = { 0, MAX_SERVICE_SCALE, true, false };  /* (0, max] */
+static const struct yamldoc_bounds scale_bounds = { 0, MAX_SERVICE_SCALE, true, false };  /* (0, max] */
 
 /* sc.types[i] from the catalogue's view of the type, *t (copied to l->types[i] for the entries' defaults). */
 static void set_type(struct load *l, int i, const char *name, const struct instance_type *t)
@@ -70,33 +70,33 @@ static void set_type(struct load *l, int i, const char *name, const struct insta
 }
 
 /* A listed type's own token speeds (only with the token model), into sc.types[i]. */
-static int read_token_speeds(struct load *l, const struct scenario_yaml_ref *e, int i)
+static int read_token_speeds(struct load *l, const struct yamldoc_ref *e, int i)
 {
 	static const char *const keys[] = { "prefill_tokens_per_s", "decode_tokens_per_s", "decode_table" };
 	struct scenario_type *st = &l->sc.types[i];
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-		scenario_yaml_child(e, keys[k], &r);
+		yamldoc_child(e, keys[k], &r);
 		if (r.node && l->sc.service.kind != SERVICE_TOKENS)
-			return scenario_yaml_fail(&l->y, &r, "%s needs workload.service.kind tokens; expected "
+			return yamldoc_fail(&l->y, &r, "%s needs workload.service.kind tokens; expected "
 						  "service_scale for this service kind", keys[k]);
 	}
 	if ((rc = scenario_load_exclusive(l, e, "decode_tokens_per_s", "decode_table")))
 		return rc;
-	scenario_yaml_child(e, "prefill_tokens_per_s", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, scenario_load_token_speed, &st->prefill_tokens_per_s)))
+	yamldoc_child(e, "prefill_tokens_per_s", &r);
+	if ((rc = yamldoc_number(&l->y, &r, scenario_load_token_speed, &st->prefill_tokens_per_s)))
 		return rc;
-	scenario_yaml_child(e, "decode_table", &r);
+	yamldoc_child(e, "decode_table", &r);
 	if (r.node)
 		return scenario_load_decode_table(l, &r, st->decode, &st->ndecode);
-	scenario_yaml_child(e, "decode_tokens_per_s", &r);
+	yamldoc_child(e, "decode_tokens_per_s", &r);
 	if (!r.node)
 		return STATUS_OK;
 	st->decode[0].concurrency = 1;
 	st->ndecode = 1;
-	return scenario_yaml_number(&l->y, &r, scenario_load_token_speed, &st->decode[0].tokens_per_s);
+	return yamldoc_number(&l->y, &r, scenario_load_token_speed, &st->decode[0].tokens_per_s);
 }
 
 /* "an aws", "a gcp": the article before a provider's name. */
@@ -111,58 +111,58 @@ static const char *article(enum provider p)
  * it always matches. The message says where the scenario's provider comes from: the `provider` key's
  * position, or the serving type when the key is absent.
  */
-static int check_type_provider(struct load *l, const struct scenario_yaml_ref *r, int type)
+static int check_type_provider(struct load *l, const struct yamldoc_ref *r, int type)
 {
 	const struct instance_type *t = &l->types[type];
 	const char *name = l->sc.types[type].name;
 	enum provider p = l->sc.provider;
-	struct scenario_yaml_ref key;
+	struct yamldoc_ref key;
 	char where[64 + SCENARIO_NAME_MAX];
 	int line = 0, col = 0;
 
 	if ((catalog_find(name) == NULL && !t->provider_given) || t->provider == p)
 		return STATUS_OK;
-	scenario_yaml_child(&l->root, "provider", &key);
+	yamldoc_child(&l->root, "provider", &key);
 	if (key.node) {
-		scenario_yaml_where(&key, &line, &col);
+		yamldoc_where(&key, &line, &col);
 		snprintf(where, sizeof where, "line %d, column %d", line, col);
 	} else {
 		snprintf(where, sizeof where, "that of serving.instance_type %s", l->sc.types[0].name);
 	}
-	return scenario_yaml_fail(&l->y, r, "%s is %s %s instance type, but the scenario's provider is %s (%s); "
+	return yamldoc_fail(&l->y, r, "%s is %s %s instance type, but the scenario's provider is %s (%s); "
 				  "expected %s %s instance type", name, article(t->provider),
 				  provider_name(t->provider), provider_name(p), where, article(p), provider_name(p));
 }
 
 /* One item of serving.types: name -> {slots_per_instance, service_scale}. */
-static int read_one(struct load *l, const struct scenario_yaml_ref *e, const char *name, int i)
+static int read_one(struct load *l, const struct yamldoc_ref *e, const char *name, int i)
 {
 	struct instance_type t;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int rc;
 
 	if (strcmp(name, l->sc.types[0].name) == 0)
-		return scenario_yaml_fail(&l->y, e, "%s is the serving type (serving.instance_type), whose speed is "
+		return yamldoc_fail(&l->y, e, "%s is the serving type (serving.instance_type), whose speed is "
 					  "serving.slots_per_instance at service_scale 1; expected another type", name);
 	for (int j = 1; j < i; j++)
 		if (strcmp(name, l->sc.types[j].name) == 0)  /* YAML would allow a duplicate key */
-			return scenario_yaml_fail(&l->y, e, "%s is listed twice; expected each type once", name);
+			return yamldoc_fail(&l->y, e, "%s is listed twice; expected each type once", name);
 	if (strlen(name) >= SCENARIO_NAME_MAX)
-		return scenario_yaml_fail(&l->y, e, "instance type name too long; expected at most %d bytes",
+		return yamldoc_fail(&l->y, e, "instance type name too long; expected at most %d bytes",
 					  SCENARIO_NAME_MAX - 1);
-	if ((rc = scenario_yaml_mapping(&l->y, e, serving_type_keys, NULL, NULL)) ||
+	if ((rc = yamldoc_mapping(&l->y, e, serving_type_keys, NULL, NULL)) ||
 	    (rc = scenario_load_type(l, e, name, &t)))
 		return rc;
 	set_type(l, i, name, &t);
 	if ((rc = check_type_provider(l, e, i)))  /* listed, so it must be sold where the scenario runs */
 		return rc;
-	scenario_yaml_child(e, "slots_per_instance", &r);
+	yamldoc_child(e, "slots_per_instance", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.types[i].slots)))
 		return rc;
-	scenario_yaml_child(e, "service_scale", &r);
-	if ((rc = scenario_yaml_number(&l->y, &r, &scale_bounds, &l->sc.types[i].service_scale)))
+	yamldoc_child(e, "service_scale", &r);
+	if ((rc = yamldoc_number(&l->y, &r, &scale_bounds, &l->sc.types[i].service_scale)))
 		return rc;
-	scenario_yaml_child(e, "kv_cache_tokens", &r);  /* checked against the service in scenario_batching.c */
+	yamldoc_child(e, "kv_cache_tokens", &r);  /* checked against the service in scenario_batching.c */
 	if (r.node) {
 		int tokens;
 		if ((rc = scenario_load_int(l, &r, 1, 2000000000, &tokens)))
@@ -175,46 +175,46 @@ static int read_one(struct load *l, const struct scenario_yaml_ref *e, const cha
 /* True if the top-level `mode` is written as fluid (it is read later, scenario_mode.c). */
 static bool fluid_mode(struct load *l)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	struct diag *d = l->y.d, quiet;
 	const char *text;
 	bool yes;
 
-	scenario_yaml_child(&l->root, "mode", &r);
+	yamldoc_child(&l->root, "mode", &r);
 	if (!r.node)
 		return false;
 	l->y.d = &quiet;  /* not a scalar: scenario_mode.c says so */
-	yes = scenario_yaml_scalar(&l->y, &r, "a mode", &text) == STATUS_OK && strcmp(text, "fluid") == 0;
+	yes = yamldoc_scalar(&l->y, &r, "a mode", &text) == STATUS_OK && strcmp(text, "fluid") == 0;
 	l->y.d = d;
 	return yes;
 }
 
-int scenario_load_types(struct load *l, const struct scenario_yaml_ref *serving)
+int scenario_load_types(struct load *l, const struct yamldoc_ref *serving)
 {
-	struct scenario_yaml_ref types, e;
+	struct yamldoc_ref types, e;
 	const char *name;
 	int n, rc;
 
 	set_type(l, 0, l->sc.serving.instance_type, &l->type);
 	l->sc.ntypes = 1;
-	scenario_yaml_child(serving, "types", &types);
+	yamldoc_child(serving, "types", &types);
 	if (!types.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_mapping(&l->y, &types, NULL, "a mapping of instance type names to "
+	if ((rc = yamldoc_mapping(&l->y, &types, NULL, "a mapping of instance type names to "
 					"{slots_per_instance, service_scale}", &n)))
 		return rc;
 	if (n > SCENARIO_TYPES_MAX - 1)
-		return scenario_yaml_fail(&l->y, &types, "%d types listed; expected at most %d besides the serving "
+		return yamldoc_fail(&l->y, &types, "%d types listed; expected at most %d besides the serving "
 					  "type", n, SCENARIO_TYPES_MAX - 1);
 	if (n > 0 && l->sc.copies.enabled)
-		return scenario_yaml_fail(&l->y, &types, "several instance types are not supported with "
+		return yamldoc_fail(&l->y, &types, "several instance types are not supported with "
 					  "serving.copies; expected one or the other");
 	if (n > 0 && fluid_mode(l))
-		return scenario_yaml_fail(&l->y, &types, "several instance types are not supported in mode: fluid; "
+		return yamldoc_fail(&l->y, &types, "several instance types are not supported in mode: fluid; "
 					  "expected mode: requests");
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
-		scenario_yaml_next_pair(&types, &walk, &e, &name);
+		yamldoc_next_pair(&types, &walk, &e, &name);
 		if ((rc = read_one(l, &e, name, 1 + i)))
 			return rc;
 	}
@@ -223,13 +223,13 @@ int scenario_load_types(struct load *l, const struct scenario_yaml_ref *serving)
 }
 
 /* The index in sc.types of the entry's instance_type (at r), or a failure naming what is allowed. */
-static int find_type(struct load *l, const struct scenario_yaml_ref *r, int *out)
+static int find_type(struct load *l, const struct yamldoc_ref *r, int *out)
 {
 	char name[SCENARIO_NAME_MAX], listed[512];
 	size_t o = 0;
 	int rc;
 
-	if ((rc = scenario_yaml_string(&l->y, r, name, sizeof name)))
+	if ((rc = yamldoc_string(&l->y, r, name, sizeof name)))
 		return rc;
 	for (int i = 0; i < l->sc.ntypes; i++)
 		if (strcmp(name, l->sc.types[i].name) == 0) {
@@ -239,33 +239,33 @@ static int find_type(struct load *l, const struct scenario_yaml_ref *r, int *out
 	listed[0] = '\0';
 	for (int i = 1; i < l->sc.ntypes && o < sizeof listed; i++)
 		o += (size_t)snprintf(listed + o, sizeof listed - o, ", %s", l->sc.types[i].name);
-	return scenario_yaml_fail(&l->y, r, "'%s' has no speed in this scenario; expected the serving type (%s)%s, "
+	return yamldoc_fail(&l->y, r, "'%s' has no speed in this scenario; expected the serving type (%s)%s, "
 				  "or add it under serving.types", name, l->sc.types[0].name, listed);
 }
 
 int scenario_load_capacity_unit(struct load *l)
 {
 	const struct scenario *sc = &l->sc;
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	int unit = UNIT_INSTANCES, rc;
 
-	scenario_yaml_child(&l->autoscaling, "capacity_unit", &r);
-	if ((rc = scenario_yaml_choice(&l->y, &r, unit_names, 3, &unit)))
+	yamldoc_child(&l->autoscaling, "capacity_unit", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, unit_names, 3, &unit)))
 		return rc;
 	l->sc.autoscaling.capacity_unit = (enum capacity_unit)unit;
 	if (unit == UNIT_INSTANCES)
 		return STATUS_OK;
 	if (sc->copies.enabled)
-		return scenario_yaml_fail(&l->y, &r, "with serving.copies autoscaling counts copies; expected "
+		return yamldoc_fail(&l->y, &r, "with serving.copies autoscaling counts copies; expected "
 					  "capacity_unit: instances");
 	if (sc->autoscaling.policy == POLICY_PREDICTIVE)
-		return scenario_yaml_fail(&l->y, &r, "the predictive policy sizes instances; expected "
+		return yamldoc_fail(&l->y, &r, "the predictive policy sizes instances; expected "
 					  "capacity_unit: instances");
 	bool per_instance = sc->autoscaling.policy != POLICY_NONE && sc->autoscaling.metric != METRIC_CONCURRENCY;
 	for (int i = 0; i < sc->autoscaling.nalso; i++)
 		per_instance |= sc->autoscaling.also[i].metric != METRIC_CONCURRENCY;
 	if (per_instance)
-		return scenario_yaml_fail(&l->y, &r, "%s counts per instance; expected metric "
+		return yamldoc_fail(&l->y, &r, "%s counts per instance; expected metric "
 					  "concurrency_per_instance (per slot, whatever the unit) or capacity_unit: "
 					  "instances", "a policy metric other than concurrency_per_instance");
 	return STATUS_OK;
@@ -284,19 +284,19 @@ static int weight_of(const struct load *l, int type)
 	}
 }
 
-int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f,
-			      int (*read)(struct load *, const struct scenario_yaml_ref *, struct fleet_entry *))
+int scenario_load_typed_entry(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f,
+			      int (*read)(struct load *, const struct yamldoc_ref *, struct fleet_entry *))
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	struct instance_type saved_type;
 	int type = 0, filled, rc;
 	char saved[sizeof l->sc.serving];  /* the serving fields, while the entry's type stands in */
 
-	scenario_yaml_child(e, "instance_type", &r);
+	yamldoc_child(e, "instance_type", &r);
 	if (r.node && (rc = find_type(l, &r, &type)))
 		return rc;
 	if (type != 0 && f->use != USE_SERVING)
-		return scenario_yaml_fail(&l->y, &r, "an entry for jobs (use: %s) must be of the serving type %s; "
+		return yamldoc_fail(&l->y, &r, "an entry for jobs (use: %s) must be of the serving type %s; "
 					  "expected no instance_type", f->use == USE_JOBS ? "jobs" : "shared",
 					  l->sc.types[0].name);
 	f->weight = weight_of(l, type);  /* before read: an entry's default max is in instances */
@@ -316,10 +316,10 @@ int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e,
 	if (rc)
 		return rc;
 	if (f->count_auto && l->sc.autoscaling.capacity_unit != UNIT_INSTANCES)
-		return scenario_yaml_fail(&l->y, e, "count: auto is worked out in instances; expected a number, or "
+		return yamldoc_fail(&l->y, e, "count: auto is worked out in instances; expected a number, or "
 					  "autoscaling.capacity_unit: instances");
 	if (type != 0 && f->count_auto)
-		return scenario_yaml_fail(&l->y, &r, "count: auto is worked out for the serving type %s; expected "
+		return yamldoc_fail(&l->y, &r, "count: auto is worked out for the serving type %s; expected "
 					  "a number of instances for %s", l->sc.types[0].name, l->sc.types[type].name);
 	filled = f->option == OPTION_TRAINING_PLAN ? l->plan_segments : 1;
 	for (int j = 0; j < filled; j++) {
@@ -330,5 +330,5 @@ int scenario_load_typed_entry(struct load *l, const struct scenario_yaml_ref *e,
 }
 
 const struct scenario_load_names scenario_load_serving_type_keys = SCENARIO_LOAD_KEYS(serving_type_keys);
-const struct scenario_yaml_bounds *const scenario_load_service_scale = &scale_bounds;
+const struct yamldoc_bounds *const scenario_load_service_scale = &scale_bounds;
 const struct scenario_load_names scenario_load_capacity_unit_names = SCENARIO_LOAD_NAMES(unit_names);

@@ -27,27 +27,27 @@ static const char *const zone_keys[] = { "name", "outages", NULL };
 static const char *const zone_outage_keys[] = { "start", "end", NULL };
 
 /* zones[i].outages (present): windows in time order, not overlapping, inside the horizon. */
-static int read_outages(struct load *l, const struct scenario_yaml_ref *list, struct zone *z)
+static int read_outages(struct load *l, const struct yamldoc_ref *list, struct zone *z)
 {
-	struct scenario_yaml_ref o, r;
+	struct yamldoc_ref o, r;
 	int n, rc;
 
-	if ((rc = scenario_yaml_list(&l->y, list, 1, SCENARIO_OUTAGES_MAX, "windows such as '- {start: 2h, "
+	if ((rc = yamldoc_list(&l->y, list, 1, SCENARIO_OUTAGES_MAX, "windows such as '- {start: 2h, "
 				     "end: 3h}'", &n)))
 		return rc;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct outage *w = &z->outages[i];
 		int64_t after = i ? w[-1].end_us : 0;
 
-		scenario_yaml_next_item(list, &walk, &o);
-		if ((rc = scenario_yaml_mapping(&l->y, &o, zone_outage_keys, NULL, NULL)) ||
+		yamldoc_next_item(list, &walk, &o);
+		if ((rc = yamldoc_mapping(&l->y, &o, zone_outage_keys, NULL, NULL)) ||
 		    (rc = scenario_load_required(l, &o, "start", "when the zone loses its capacity, a duration "
 						 "from the start", &r)) ||
 		    (rc = scenario_load_duration(l, &r, 0, false, l->sc.horizon_us, &w->start_us)))
 			return rc;
 		if (w->start_us < after)
-			return scenario_yaml_fail(&l->y, &r, "zone outages must be in time order and must not "
+			return yamldoc_fail(&l->y, &r, "zone outages must be in time order and must not "
 						  "overlap; expected a start at or after the previous outage's end "
 						  "(%g s)", (double)after / 1e6);
 		if ((rc = scenario_load_required(l, &o, "end", "when the zone's capacity is back, a duration "
@@ -61,32 +61,32 @@ static int read_outages(struct load *l, const struct scenario_yaml_ref *list, st
 
 int scenario_load_zones(struct load *l)
 {
-	struct scenario_yaml_ref list, item, r;
+	struct yamldoc_ref list, item, r;
 	int n, rc;
 
 	l->sc.nzones = 0;
-	scenario_yaml_child(&l->root, "zones", &list);
+	yamldoc_child(&l->root, "zones", &list);
 	if (!list.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_list(&l->y, &list, 1, SCENARIO_ZONES_MAX, "zones such as '- {name: use1-az1}'",
+	if ((rc = yamldoc_list(&l->y, &list, 1, SCENARIO_ZONES_MAX, "zones such as '- {name: use1-az1}'",
 				     &n)))
 		return rc;
-	struct scenario_yaml_walk walk = SCENARIO_YAML_WALK_INIT;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
 		struct zone *z = &l->sc.zones[i];
 
-		scenario_yaml_next_item(&list, &walk, &item);
-		if ((rc = scenario_yaml_mapping(&l->y, &item, zone_keys, "a mapping such as {name: use1-az1, "
+		yamldoc_next_item(&list, &walk, &item);
+		if ((rc = yamldoc_mapping(&l->y, &item, zone_keys, "a mapping such as {name: use1-az1, "
 						"outages: [{start: 2h, end: 3h}]}", NULL)) ||
 		    (rc = scenario_load_required(l, &item, "name", "the zone's name, such as use1-az1", &r)) ||
-		    (rc = scenario_yaml_string(&l->y, &r, z->name, sizeof z->name)))
+		    (rc = yamldoc_string(&l->y, &r, z->name, sizeof z->name)))
 			return rc;
 		for (int j = 0; j < i; j++)
 			if (strcmp(l->sc.zones[j].name, z->name) == 0)
-				return scenario_yaml_fail(&l->y, &r, "zone '%s' is listed twice (zones.%d); "
+				return yamldoc_fail(&l->y, &r, "zone '%s' is listed twice (zones.%d); "
 							  "expected a name not listed before", z->name, j);
 		z->noutages = 0;
-		scenario_yaml_child(&item, "outages", &r);
+		yamldoc_child(&item, "outages", &r);
 		if (r.node && (rc = read_outages(l, &r, z)))
 			return rc;
 	}
@@ -94,17 +94,17 @@ int scenario_load_zones(struct load *l)
 	return STATUS_OK;
 }
 
-int scenario_load_zone(struct load *l, const struct scenario_yaml_ref *e, struct fleet_entry *f)
+int scenario_load_zone(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	struct scenario_yaml_ref r;
+	struct yamldoc_ref r;
 	char name[SCENARIO_ZONE_NAME_MAX], listed[SCENARIO_ZONES_MAX * (SCENARIO_ZONE_NAME_MAX + 2)] = "";
 	int rc;
 
 	f->zone = 0;
-	scenario_yaml_child(e, "zone", &r);
+	yamldoc_child(e, "zone", &r);
 	if (!r.node)
 		return STATUS_OK;
-	if ((rc = scenario_yaml_string(&l->y, &r, name, sizeof name)))
+	if ((rc = yamldoc_string(&l->y, &r, name, sizeof name)))
 		return rc;
 	for (int i = 0; i < l->sc.nzones; i++) {
 		if (strcmp(l->sc.zones[i].name, name) == 0) {
@@ -115,47 +115,9 @@ int scenario_load_zone(struct load *l, const struct scenario_yaml_ref *e, struct
 		strcat(listed, l->sc.zones[i].name);
 	}
 	if (l->sc.nzones == 0)
-		return scenario_yaml_fail(&l->y, &r, "zone '%s' is not listed: the scenario has no zones; expected "
+		return yamldoc_fail(&l->y, &r, "zone '%s' is not listed: the scenario has no zones; expected "
 					  "a top-level 'zones: [{name: %s}]', or no zone", name, name);
-	return scenario_yaml_fail(&l->y, &r, "zone '%s' is not in zones; expected one of: %s", name, listed);
-}
-
-/* The first key on which Spot entries a and b (same zone, same type) describe their pool differently, or NULL. */
-static const char *pool_differs(const struct fleet_entry *a, const struct fleet_entry *b)
-{
-	if (a->reclaims_per_day != b->reclaims_per_day)
-		return "reclaims_per_day";
-	if (a->reclaim_fraction != b->reclaim_fraction)
-		return "reclaim_fraction";
-	if (a->outage_mean_us != b->outage_mean_us)
-		return "outage_mean_s";
-	return NULL;
-}
-
-int scenario_load_zone_pools(struct load *l)
-{
-	const struct scenario *sc = &l->sc;
-	struct scenario_yaml_ref e, r;
-
-	for (int i = 0; i < sc->nfleet; i++) {
-		const struct fleet_entry *b = &sc->fleet[i];
-		if (b->option != OPTION_SPOT || b->zone == 0)
-			continue;
-		for (int j = 0; j < i; j++) {
-			const struct fleet_entry *a = &sc->fleet[j];
-			const char *key;
-			if (a->option != OPTION_SPOT || a->zone != b->zone || a->type != b->type ||
-			    !(key = pool_differs(a, b)))
-				continue;
-			scenario_load_fleet_item(l, i, &e);
-			scenario_yaml_child(&e, key, &r);
-			return scenario_yaml_fail(&l->y, r.node ? &r : &e, "spot entries of %s in zone '%s' share one "
-						  "Spot pool; expected the same %s as fleet.%d (the first spot entry "
-						  "of the type in the zone)", sc->types[b->type].name,
-						  sc->zones[b->zone - 1].name, key, l->fleet_item[j]);
-		}
-	}
-	return STATUS_OK;
+	return yamldoc_fail(&l->y, &r, "zone '%s' is not in zones; expected one of: %s", name, listed);
 }
 
 const struct scenario_load_names scenario_load_zone_keys = SCENARIO_LOAD_KEYS(zone_keys);

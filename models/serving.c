@@ -16,8 +16,26 @@
 #include "tally.h"
 #include "tracefile.h"
 
+#define MAX_KV_TOKENS ((int64_t)1 << 40)
 #define CHUNK_REQUESTS 4096
 #define SLAB_HASH_CHUNKS 1024  /* hash chunks allocated at once when the pool runs dry */
+
+int64_t serving_kv_tokens(const struct scenario *sc, int type)
+{
+	double t;
+
+	if (sc->types[type].kv_cache_tokens > 0)
+		return sc->types[type].kv_cache_tokens;
+	if (sc->serving.kv_cache_tokens > 0)
+		return sc->serving.kv_cache_tokens;
+	if (sc->serving.kv_gpu_memory_gb <= 0)
+		return 0;
+	/* SOURCES.md [sv-vllm-gpu-mem]: the cache gets what the usable share of GPU memory leaves after the
+	 * weights */
+	t = floor((sc->types[type].gpus * sc->serving.kv_gpu_memory_gb * sc->serving.kv_utilization -
+		   sc->serving.kv_model_gb) * 1e9 / sc->serving.kv_bytes_per_token);
+	return t > (double)MAX_KV_TOKENS ? MAX_KV_TOKENS : (int64_t)t;
+}
 
 /* The KV cache: each type's capacity, the largest of those serving entries hold, and the per-instance
  * reservations (none without a KV limit). STATUS_OK or STATUS_ENOMEM. */
@@ -35,7 +53,7 @@ static int kv_init(struct serving *s, int npool)
 	s->kv_limited_us = 0;
 	s->kv_too_large = 0;
 	for (int i = 0; i < sc->ntypes; i++)
-		s->kv_type[i] = scenario_kv_tokens(sc, i);
+		s->kv_type[i] = serving_kv_tokens(sc, i);
 	for (int i = 0; i < sc->nfleet; i++)
 		if (sc->fleet[i].use != USE_JOBS && s->kv_type[sc->fleet[i].type] > s->kv_max)
 			s->kv_max = s->kv_type[sc->fleet[i].type];

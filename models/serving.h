@@ -172,6 +172,10 @@ struct serving {
 	struct tally *tally;        /* several models: this one's counts (tally.h), kept; NULL = one model */
 };
 
+/* The KV-cache tokens of one instance of type `type` (an index into sc->types): serving.kv_cache_tokens, or
+ * derived from serving.kv_cache with the type's GPUs; 0 = no limit. The loader calls it to validate. */
+int64_t serving_kv_tokens(const struct scenario *sc, int type);
+
 /* Set up for a pool of npool instances. STATUS_OK or STATUS_ENOMEM (nothing held). */
 int serving_init(struct serving *s, const struct scenario *sc, struct engine *eng, struct meter *meter,
 		 struct fleet *fleet, int npool);

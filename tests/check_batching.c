@@ -13,6 +13,7 @@
 #include "capture.h"
 #include "scenario.h"
 #include "scenario_fixtures.h"
+#include "serving.h"
 #include "testutil.h"
 
 static struct capture cap;
@@ -181,7 +182,7 @@ START_TEST(kv_tokens_derived_from_memory)
 
 	parse_ok(&sc, RUN("tpot_two.csv", ", decode_tokens_per_s: 10",
 			  "  kv_cache: {gpu_memory_gb: 48, model_gb: 16, bytes_per_token: 131072}\n"), NULL, 0);
-	ck_assert_int_eq(scenario_kv_tokens(&sc, 0), 207519);
+	ck_assert_int_eq(serving_kv_tokens(&sc, 0), 207519);
 	ck_assert_double_eq_tol(sc.serving.kv_utilization, 0.9, 1e-12);
 	scenario_fini(&sc);
 }
@@ -195,8 +196,8 @@ START_TEST(kv_tokens_per_type)
 
 	parse_ok(&sc, RUN("tpot_two.csv", ", decode_tokens_per_s: 10", "  kv_cache_tokens: 1000\n"
 			  "  types: {p4d.24xlarge: {kv_cache_tokens: 5000}}\n"), NULL, 0);
-	ck_assert_int_eq(scenario_kv_tokens(&sc, 0), 1000);
-	ck_assert_int_eq(scenario_kv_tokens(&sc, 1), 5000);
+	ck_assert_int_eq(serving_kv_tokens(&sc, 0), 1000);
+	ck_assert_int_eq(serving_kv_tokens(&sc, 1), 5000);
 	scenario_fini(&sc);
 }
 END_TEST

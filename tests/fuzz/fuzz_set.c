@@ -1,5 +1,5 @@
 /*
- * fuzz_set: `--set KEY.PATH=VALUE` overrides (scenario_yaml.c) on a fixed, valid scenario that has a
+ * fuzz_set: `--set KEY.PATH=VALUE` overrides (yamldoc.c) on a fixed, valid scenario that has a
  * mapping, a list of mappings, a flow mapping and an autoscaling block for them to edit. Each line of the
  * input is one override, as each `--set` argument is (at most SETS_MAX lines; a NUL ends a line's text).
  */

@@ -1,14 +1,14 @@
 /*
- * scenario_yaml: the YAML half of the scenario module (private to the scenario loader, and used by
- * analysis/sweepfile.c to read sweep files with the same messages).
+ * yamldoc: a YAML document read with positioned messages, as jsondoc is for JSON. The scenario loader reads
+ * scenarios with it, and analysis/sweepfile.c reads sweep files with it, so both have the same messages.
  *
- * It knows YAML and positions but not the scenario schema. scenario_yaml_open() parses text with libfyaml,
- * whose diagnostics are collected rather than printed (nothing reaches stderr); scenario_yaml_apply_sets()
+ * It knows YAML and positions but not the scenario schema. yamldoc_open() parses text with libfyaml,
+ * whose diagnostics are collected rather than printed (nothing reaches stderr); yamldoc_apply_sets()
  * edits the parsed document with `--set` overrides; the typed readers (int, number, string, choice, mapping,
- * list) check one value each, and scenario_yaml_scalar()/scenario_yaml_bad() let the schema add its own
- * (durations and times live in scenario.c, next to the units they convert).
+ * list) check one value each, and yamldoc_scalar()/yamldoc_bad() let the schema add its own
+ * (durations and times live in scenario_read.c, next to the units they convert).
  *
- * Values are addressed by a struct scenario_yaml_ref: the node, the key that names it, the enclosing ref and
+ * Values are addressed by a struct yamldoc_ref: the node, the key that names it, the enclosing ref and
  * the dotted path used in messages ("fleet.1.usd_per_h"). Every failure returns STATUS_EINPUT (STATUS_ENOMEM
  * when libfyaml or malloc fails) and writes one line into the diag:
  *     FILE:LINE:COL: KEY.PATH: what was wrong; expected what
@@ -19,8 +19,8 @@
  * Readers of optional values leave *out unchanged and return STATUS_OK when the key is absent (r->node ==
  * NULL), so a caller sets the default first and then reads.
  */
-#ifndef GPUCAP_SCENARIO_YAML_H
-#define GPUCAP_SCENARIO_YAML_H
+#ifndef GPUCAP_YAMLDOC_H
+#define GPUCAP_YAMLDOC_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -33,30 +33,30 @@ struct fy_document;
 struct fy_node;
 struct fy_parser;
 
-#define SCENARIO_YAML_PATH_MAX 320  /* bytes in a dotted path, NUL included */
+#define YAMLDOC_PATH_MAX 320  /* bytes in a dotted path, NUL included */
 
-struct scenario_yaml_set;  /* one applied override; node metadata points at it */
+struct yamldoc_set;  /* one applied override; node metadata points at it */
 
-struct scenario_yaml {
+struct yamldoc {
 	const char *label;              /* file name in messages, borrowed */
 	struct diag *d;                 /* where a failure is written, borrowed */
 	struct fy_diag *fydiag;         /* libfyaml's diagnostics, collected; owned */
 	struct fy_parser *fyp;          /* owned */
 	struct fy_document *fyd;        /* the document, owned; NULL until opened */
-	struct scenario_yaml_set *sets; /* the overrides applied, owned */
+	struct yamldoc_set *sets; /* the overrides applied, owned */
 	int nsets;                      /* entries in sets */
 	char libmsg[256];               /* libfyaml output that was not a collected error (first line) */
 };
 
-struct scenario_yaml_ref {
+struct yamldoc_ref {
 	struct fy_node *node;                  /* the value; NULL when the key is absent */
 	struct fy_node *key;                   /* the key naming it; NULL for the root and list items */
-	const struct scenario_yaml_ref *up;    /* the enclosing mapping or list (borrowed); NULL at the root */
-	char path[SCENARIO_YAML_PATH_MAX];     /* "serving.slots_per_instance"; "" for the root */
+	const struct yamldoc_ref *up;    /* the enclosing mapping or list (borrowed); NULL at the root */
+	char path[YAMLDOC_PATH_MAX];     /* "serving.slots_per_instance"; "" for the root */
 };
 
 /* Bounds of a number: lo (or lo_open: above lo) to hi (or hi_open: below hi); hi = HUGE_VAL for none. */
-struct scenario_yaml_bounds {
+struct yamldoc_bounds {
 	double lo;
 	double hi;
 	bool lo_open;
@@ -68,115 +68,115 @@ struct scenario_yaml_bounds {
  * kept) names the file in messages, `d` (kept) receives them. Fails on a NUL byte or invalid UTF-8 ("LINE:COL:
  * a NUL byte" / "invalid UTF-8 (byte 0xAE)", checked first: libfyaml 0.7 does not reliably reject them, and
  * hangs on some), on invalid YAML (libfyaml's message and position) or a second document. An empty document is not a failure: the root ref then has node == NULL.
- * YAML aliases are rejected where they are read ("got an alias"). scenario_yaml_close() must be called
+ * YAML aliases are rejected where they are read ("got an alias"). yamldoc_close() must be called
  * whatever this returns.
  */
-int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, const char *label,
+int yamldoc_open(struct yamldoc *y, const char *text, size_t len, const char *label,
 		       struct diag *d);
 
 /* Free everything y owns. Harmless on a zeroed or closed struct. */
-void scenario_yaml_close(struct scenario_yaml *y);
+void yamldoc_close(struct yamldoc *y);
 
 /*
  * Apply the overrides "a.b.0.c=value" (borrowed, kept until close) to the document, in order. Two of them
- * that name one setting (scenario_yaml_set_key: "fleet.0.count" and "fleet.00.count") are refused, since
+ * that name one setting (yamldoc_set_key: "fleet.0.count" and "fleet.00.count") are refused, since
  * the later would silently replace the earlier: "--set B: KEY is already set by --set A". The root
  * must be a mapping. `dotted_map` names a top-level mapping whose keys may contain dots ("catalog"): a key
  * created in it takes every path component but the last.
  */
-int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, int nsets,
+int yamldoc_apply_sets(struct yamldoc *y, const char *const *sets, int nsets,
 			     const char *dotted_map);
 
 /*
  * The setting that the override key `key` ("fleet.00.count", without "=VALUE") names, written one way into
- * canon (size bytes): split at its dots as scenario_yaml_apply_sets() splits it, each component that it
+ * canon (size bytes): split at its dots as yamldoc_apply_sets() splits it, each component that it
  * would read as a list index ("00", "-0") written as that index in decimal ("fleet.0.count"); any other
  * component is kept as written (mapping keys match exactly). Two keys with the same canon set the same value.
  * Returns false when key is not a KEY.PATH (an empty component, too many) or canon is too small.
  */
-bool scenario_yaml_set_key(const char *key, char *canon, size_t size);
+bool yamldoc_set_key(const char *key, char *canon, size_t size);
 
 /* The root of the document. */
-void scenario_yaml_root(struct scenario_yaml *y, struct scenario_yaml_ref *out);
+void yamldoc_root(struct yamldoc *y, struct yamldoc_ref *out);
 
-/* The value of `key` in the mapping `map` (checked with scenario_yaml_mapping first); node NULL if absent. */
-void scenario_yaml_child(const struct scenario_yaml_ref *map, const char *key,
-			 struct scenario_yaml_ref *out);
+/* The value of `key` in the mapping `map` (checked with yamldoc_mapping first); node NULL if absent. */
+void yamldoc_child(const struct yamldoc_ref *map, const char *key,
+			 struct yamldoc_ref *out);
 
 /* The i-th pair of the mapping `map`: out names the value, *name is the key's text (owned by the doc). */
-void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scenario_yaml_ref *out,
+void yamldoc_pair(const struct yamldoc_ref *map, int i, struct yamldoc_ref *out,
 			const char **name);
 
-/* Item i of the list `seq` (checked with scenario_yaml_list first). */
-void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out);
+/* Item i of the list `seq` (checked with yamldoc_list first). */
+void yamldoc_item(const struct yamldoc_ref *seq, int i, struct yamldoc_ref *out);
 
 /*
- * A walk over the items of a list or the pairs of a mapping, in order. scenario_yaml_item() and
- * scenario_yaml_pair() are O(i) (libfyaml keeps both in linked lists), so a loop over n of them is O(n^2):
- * 340,000 values took minutes. Each step of a walk is O(1). Start it with SCENARIO_YAML_WALK_INIT.
+ * A walk over the items of a list or the pairs of a mapping, in order. yamldoc_item() and
+ * yamldoc_pair() are O(i) (libfyaml keeps both in linked lists), so a loop over n of them is O(n^2):
+ * 340,000 values took minutes. Each step of a walk is O(1). Start it with YAMLDOC_WALK_INIT.
  */
-struct scenario_yaml_walk {
+struct yamldoc_walk {
 	void *at;  /* libfyaml's cursor (the item or pair returned last); NULL before the first step */
 	int i;     /* the index of the item or pair returned last; -1 before the first step */
 };
 
-#define SCENARIO_YAML_WALK_INIT { NULL, -1 }
+#define YAMLDOC_WALK_INIT { NULL, -1 }
 
-/* The next item of the list `seq` into *out, named as scenario_yaml_item() names it; false at the end. */
-bool scenario_yaml_next_item(const struct scenario_yaml_ref *seq, struct scenario_yaml_walk *w,
-			     struct scenario_yaml_ref *out);
+/* The next item of the list `seq` into *out, named as yamldoc_item() names it; false at the end. */
+bool yamldoc_next_item(const struct yamldoc_ref *seq, struct yamldoc_walk *w,
+			     struct yamldoc_ref *out);
 
-/* The next pair of the mapping `map`, as scenario_yaml_pair() gives it; false at the end. */
-bool scenario_yaml_next_pair(const struct scenario_yaml_ref *map, struct scenario_yaml_walk *w,
-			     struct scenario_yaml_ref *out, const char **name);
+/* The next pair of the mapping `map`, as yamldoc_pair() gives it; false at the end. */
+bool yamldoc_next_pair(const struct yamldoc_ref *map, struct yamldoc_walk *w,
+			     struct yamldoc_ref *out, const char **name);
 
 /*
  * Check that r is a mapping whose keys are all in `keys` (NULL-terminated; NULL allows any key that is a
  * non-empty scalar). `what` describes the mapping in the type error, or NULL for "a mapping with keys ...".
  * *npairs (may be NULL) receives the number of pairs. An absent r is fine (0 pairs).
  */
-int scenario_yaml_mapping(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
+int yamldoc_mapping(struct yamldoc *y, const struct yamldoc_ref *r,
 			  const char *const *keys, const char *what, int *npairs);
 
 /* Check that r is a list of min..max items, each described by `items` in the message; *n = the count. */
-int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int min, int max,
+int yamldoc_list(struct yamldoc *y, const struct yamldoc_ref *r, int min, int max,
 		       const char *items, int *n);
 
 /* Where r is, as a message would place it: *line and *col from 1, both 0 when unknown (or an override). */
-void scenario_yaml_where(const struct scenario_yaml_ref *r, int *line, int *col);
+void yamldoc_where(const struct yamldoc_ref *r, int *line, int *col);
 
 /* Fail with "PATH: missing required key 'KEY' (WHAT)" at the mapping `map`. */
-int scenario_yaml_missing(struct scenario_yaml *y, const struct scenario_yaml_ref *map, const char *key,
+int yamldoc_missing(struct yamldoc *y, const struct yamldoc_ref *map, const char *key,
 			  const char *what);
 
 /* Fail with "PATH: <message>" at r's position (or its override). */
-int scenario_yaml_fail(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *fmt, ...)
+int yamldoc_fail(struct yamldoc *y, const struct yamldoc_ref *r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /*
  * The NUL-terminated text of r (present), which must be a scalar; `expect` describes the value wanted, for
  * the message when r is a mapping, a list, an alias, or text with a NUL character.
  */
-int scenario_yaml_scalar(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *expect,
+int yamldoc_scalar(struct yamldoc *y, const struct yamldoc_ref *r, const char *expect,
 			 const char **text);
 
 /* Fail with "PATH: expected EXPECT, got 'VALUE'". */
-int scenario_yaml_bad(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *expect);
+int yamldoc_bad(struct yamldoc *y, const struct yamldoc_ref *r, const char *expect);
 
 /* Read a decimal integer in [lo, hi]. */
-int scenario_yaml_int(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int64_t lo, int64_t hi,
+int yamldoc_int(struct yamldoc *y, const struct yamldoc_ref *r, int64_t lo, int64_t hi,
 		      int64_t *out);
 
 /* Read a finite number within b. */
-int scenario_yaml_number(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
-			 const struct scenario_yaml_bounds *b, double *out);
+int yamldoc_number(struct yamldoc *y, const struct yamldoc_ref *r,
+			 const struct yamldoc_bounds *b, double *out);
 
 /* Read a non-empty string without control characters, shorter than size bytes, into buf. */
-int scenario_yaml_string(struct scenario_yaml *y, const struct scenario_yaml_ref *r, char *buf,
+int yamldoc_string(struct yamldoc *y, const struct yamldoc_ref *r, char *buf,
 			 size_t size);
 
 /* Read one of names[0..n) and store its index in *out. */
-int scenario_yaml_choice(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
+int yamldoc_choice(struct yamldoc *y, const struct yamldoc_ref *r,
 			 const char *const *names, int n, int *out);
 
 #endif

@@ -1,6 +1,6 @@
 /*
- * scenario_yaml: typed, positioned reading of a scenario's YAML document, and --set overrides
- * (see scenario_yaml.h).
+ * yamldoc: typed, positioned reading of a YAML document (a scenario, a sweep file), and --set overrides
+ * (see yamldoc.h).
  *
  * libfyaml reports syntax errors through a struct fy_diag. We create one that collects errors instead of
  * printing them and whose output function fills y->libmsg, so the library never writes to stderr; the first
@@ -11,7 +11,7 @@
  * it, or failing that at its first child. Nodes created or replaced by an override carry a pointer to that
  * override in their libfyaml "meta" slot; messages about them name the override instead of a position.
  */
-#include "scenario_yaml.h"
+#include "yamldoc.h"
 
 #include <errno.h>
 #include <libfyaml.h>
@@ -27,7 +27,7 @@
 #define GOT_BUF 160       /* room for them quoted, escaped and described */
 #define SET_PARTS_MAX 32  /* components in a --set path */
 
-struct scenario_yaml_set {
+struct yamldoc_set {
 	const char *text;  /* "a.b=value", borrowed from the caller */
 };
 
@@ -35,7 +35,7 @@ struct scenario_yaml_set {
 struct where {
 	int line;                              /* from 1; 0 when unknown */
 	int col;                               /* from 1; 0 when unknown */
-	const struct scenario_yaml_set *set;   /* the override that made the node, or NULL */
+	const struct yamldoc_set *set;   /* the override that made the node, or NULL */
 };
 
 static bool is_digit(char c)
@@ -77,7 +77,7 @@ static bool node_where(struct fy_node *n, struct where *w)
 }
 
 /* A scalar at its own position; anything else at the key that names it; else the enclosing ref's. */
-static void ref_where(const struct scenario_yaml_ref *r, struct where *w)
+static void ref_where(const struct yamldoc_ref *r, struct where *w)
 {
 	for (; r; r = r->up) {
 		if (r->node && fy_node_is_scalar(r->node) && node_where(r->node, w))
@@ -89,7 +89,7 @@ static void ref_where(const struct scenario_yaml_ref *r, struct where *w)
 	}
 }
 
-void scenario_yaml_where(const struct scenario_yaml_ref *r, int *line, int *col)
+void yamldoc_where(const struct yamldoc_ref *r, int *line, int *col)
 {
 	struct where w = { 0, 0, NULL };
 
@@ -98,7 +98,7 @@ void scenario_yaml_where(const struct scenario_yaml_ref *r, int *line, int *col)
 	*col = w.set ? 0 : w.col;
 }
 
-static int vfail(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *fmt, va_list ap)
+static int vfail(struct yamldoc *y, const struct yamldoc_ref *r, const char *fmt, va_list ap)
 {
 	char msg[DIAG_MSG_MAX], label[DIAG_MSG_MAX];
 	const char *sep = r->path[0] ? ": " : "";
@@ -113,7 +113,7 @@ static int vfail(struct scenario_yaml *y, const struct scenario_yaml_ref *r, con
 	return diag_at(y->d, STATUS_EINPUT, y->label, w.line, w.col, "%s%s%s", r->path, sep, msg);
 }
 
-int scenario_yaml_fail(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *fmt, ...)
+int yamldoc_fail(struct yamldoc *y, const struct yamldoc_ref *r, const char *fmt, ...)
 {
 	va_list ap;
 	int rc;
@@ -124,7 +124,7 @@ int scenario_yaml_fail(struct scenario_yaml *y, const struct scenario_yaml_ref *
 	return rc;
 }
 
-static int nomem(struct scenario_yaml *y)
+static int nomem(struct yamldoc *y)
 {
 	return diag_at(y->d, STATUS_ENOMEM, y->label, 0, 0, "out of memory while reading the scenario");
 }
@@ -173,7 +173,7 @@ static const char *describe(struct fy_node *n, char *buf, size_t size)
 /* libfyaml output that is not a collected error: keep the start of the first, print nothing. */
 static void capture_output(struct fy_diag *fyd, void *user, const char *buf, size_t len)
 {
-	struct scenario_yaml *y = user;
+	struct yamldoc *y = user;
 	int n = (int)strcspn(buf, "\n");
 
 	(void)fyd;
@@ -182,7 +182,7 @@ static void capture_output(struct fy_diag *fyd, void *user, const char *buf, siz
 }
 
 /* Report libfyaml's first error, if it raised one; STATUS_OK if it did not. */
-static int syntax_error(struct scenario_yaml *y)
+static int syntax_error(struct yamldoc *y)
 {
 	void *it = NULL;
 	struct fy_diag_error *e;
@@ -239,7 +239,7 @@ static int check_text(const char *text, size_t len, const char *label, struct di
 	return STATUS_OK;
 }
 
-int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, const char *label,
+int yamldoc_open(struct yamldoc *y, const char *text, size_t len, const char *label,
 		       struct diag *d)
 {
 	struct fy_diag_cfg dcfg;
@@ -281,7 +281,7 @@ int scenario_yaml_open(struct scenario_yaml *y, const char *text, size_t len, co
 	return syntax_error(y);
 }
 
-void scenario_yaml_close(struct scenario_yaml *y)
+void yamldoc_close(struct yamldoc *y)
 {
 	if (y->fyd)
 		fy_parse_document_destroy(y->fyp, y->fyd);
@@ -295,15 +295,15 @@ void scenario_yaml_close(struct scenario_yaml *y)
 
 /* ---- navigation --------------------------------------------------------------------------------- */
 
-void scenario_yaml_root(struct scenario_yaml *y, struct scenario_yaml_ref *out)
+void yamldoc_root(struct yamldoc *y, struct yamldoc_ref *out)
 {
 	memset(out, 0, sizeof *out);
 	out->node = y->fyd ? fy_document_root(y->fyd) : NULL;
 }
 
 /* out->path = up->path "." name (len bytes), cut to fit. */
-static void child_path(const struct scenario_yaml_ref *up, const char *name, size_t len,
-		       struct scenario_yaml_ref *out)
+static void child_path(const struct yamldoc_ref *up, const char *name, size_t len,
+		       struct yamldoc_ref *out)
 {
 	size_t o = strlen(up->path), max = sizeof out->path - 1;
 
@@ -339,8 +339,8 @@ static struct fy_node_pair *find_pair(struct fy_node *map, const char *name, siz
 	return NULL;
 }
 
-void scenario_yaml_child(const struct scenario_yaml_ref *map, const char *key,
-			 struct scenario_yaml_ref *out)
+void yamldoc_child(const struct yamldoc_ref *map, const char *key,
+			 struct yamldoc_ref *out)
 {
 	struct fy_node_pair *p = find_pair(map->node, key, strlen(key));
 
@@ -352,7 +352,7 @@ void scenario_yaml_child(const struct scenario_yaml_ref *map, const char *key,
 }
 
 /* out names pair p of map (NULL: an empty ref), *name its key's text ("?" when the key is not a scalar). */
-static void pair_ref(const struct scenario_yaml_ref *map, struct fy_node_pair *p, struct scenario_yaml_ref *out,
+static void pair_ref(const struct yamldoc_ref *map, struct fy_node_pair *p, struct yamldoc_ref *out,
 		     const char **name)
 {
 	memset(out, 0, sizeof *out);
@@ -365,14 +365,14 @@ static void pair_ref(const struct scenario_yaml_ref *map, struct fy_node_pair *p
 	child_path(map, *name, strlen(*name), out);
 }
 
-void scenario_yaml_pair(const struct scenario_yaml_ref *map, int i, struct scenario_yaml_ref *out,
+void yamldoc_pair(const struct yamldoc_ref *map, int i, struct yamldoc_ref *out,
 			const char **name)
 {
 	pair_ref(map, fy_node_mapping_get_by_index(map->node, i), out, name);
 }
 
 /* out names node n, item i of seq. */
-static void item_ref(const struct scenario_yaml_ref *seq, struct fy_node *n, int i, struct scenario_yaml_ref *out)
+static void item_ref(const struct yamldoc_ref *seq, struct fy_node *n, int i, struct yamldoc_ref *out)
 {
 	char index[16];
 
@@ -383,14 +383,14 @@ static void item_ref(const struct scenario_yaml_ref *seq, struct fy_node *n, int
 	child_path(seq, index, strlen(index), out);
 }
 
-void scenario_yaml_item(const struct scenario_yaml_ref *seq, int i, struct scenario_yaml_ref *out)
+void yamldoc_item(const struct yamldoc_ref *seq, int i, struct yamldoc_ref *out)
 {
 	item_ref(seq, fy_node_sequence_get_by_index(seq->node, i), i, out);
 }
 
 /* libfyaml's iterators take the item or pair they returned last as their cursor: O(1) a step. */
-bool scenario_yaml_next_item(const struct scenario_yaml_ref *seq, struct scenario_yaml_walk *w,
-			     struct scenario_yaml_ref *out)
+bool yamldoc_next_item(const struct yamldoc_ref *seq, struct yamldoc_walk *w,
+			     struct yamldoc_ref *out)
 {
 	struct fy_node *n = fy_node_is_sequence(seq->node) ? fy_node_sequence_iterate(seq->node, &w->at) : NULL;
 
@@ -400,8 +400,8 @@ bool scenario_yaml_next_item(const struct scenario_yaml_ref *seq, struct scenari
 	return true;
 }
 
-bool scenario_yaml_next_pair(const struct scenario_yaml_ref *map, struct scenario_yaml_walk *w,
-			     struct scenario_yaml_ref *out, const char **name)
+bool yamldoc_next_pair(const struct yamldoc_ref *map, struct yamldoc_walk *w,
+			     struct yamldoc_ref *out, const char **name)
 {
 	struct fy_node_pair *p = fy_node_is_mapping(map->node) ? fy_node_mapping_iterate(map->node, &w->at) : NULL;
 
@@ -425,16 +425,16 @@ static const char *join(const char *const *names, char *buf, size_t size)
 	return buf;
 }
 
-static int unknown_key(struct scenario_yaml *y, const struct scenario_yaml_ref *map, struct fy_node *key,
+static int unknown_key(struct yamldoc *y, const struct yamldoc_ref *map, struct fy_node *key,
 		       const char *const *keys)
 {
-	struct scenario_yaml_ref k = { key, NULL, map, "" };
+	struct yamldoc_ref k = { key, NULL, map, "" };
 	char list[512], got[GOT_BUF];
 
 	snprintf(k.path, sizeof k.path, "%s", map->path);
 	describe(key, got, sizeof got);
 	join(keys, list, sizeof list);
-	return scenario_yaml_fail(y, &k, "unknown key %s%s; expected one of: %s", got,
+	return yamldoc_fail(y, &k, "unknown key %s%s; expected one of: %s", got,
 				  map->path[0] ? "" : " at top level", list);
 }
 
@@ -447,7 +447,7 @@ static bool known(const char *name, size_t len, const char *const *keys)
 	return false;
 }
 
-int scenario_yaml_mapping(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
+int yamldoc_mapping(struct yamldoc *y, const struct yamldoc_ref *r,
 			  const char *const *keys, const char *what, int *npairs)
 {
 	char list[512], desc[600], got[GOT_BUF];
@@ -463,16 +463,16 @@ int scenario_yaml_mapping(struct scenario_yaml *y, const struct scenario_yaml_re
 	if (!fy_node_is_mapping(r->node)) {
 		if (!what)
 			snprintf(desc, sizeof desc, "a mapping with keys %s", join(keys, list, sizeof list));
-		return scenario_yaml_fail(y, r, "expected %s, got %s", what ? what : desc,
+		return yamldoc_fail(y, r, "expected %s, got %s", what ? what : desc,
 					  describe(r->node, got, sizeof got));
 	}
 	while ((p = fy_node_mapping_iterate(r->node, &it))) {
-		struct scenario_yaml_ref k = { fy_node_pair_key(p), NULL, r, "" };
+		struct yamldoc_ref k = { fy_node_pair_key(p), NULL, r, "" };
 
 		name = key_text(k.node, &len);
 		if (!name || len == 0 || memchr(name, '\0', len) || fy_node_get_style(k.node) == FYNS_ALIAS) {
 			snprintf(k.path, sizeof k.path, "%s", r->path);
-			return scenario_yaml_fail(y, &k, "expected a key name, got %s",
+			return yamldoc_fail(y, &k, "expected a key name, got %s",
 						  describe(k.node, got, sizeof got));
 		}
 		if (keys && !known(name, len, keys))
@@ -483,7 +483,7 @@ int scenario_yaml_mapping(struct scenario_yaml *y, const struct scenario_yaml_re
 	return STATUS_OK;
 }
 
-int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int min, int max,
+int yamldoc_list(struct yamldoc *y, const struct yamldoc_ref *r, int min, int max,
 		       const char *items, int *n)
 {
 	char got[GOT_BUF], range[48];
@@ -495,7 +495,7 @@ int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *
 	else
 		snprintf(range, sizeof range, "%d to %d", min, max);
 	if (!fy_node_is_sequence(r->node))
-		return scenario_yaml_fail(y, r, "expected a list of %s %s, got %s", range, items,
+		return yamldoc_fail(y, r, "expected a list of %s %s, got %s", range, items,
 					  describe(r->node, got, sizeof got));
 	count = fy_node_sequence_item_count(r->node);
 	if (count == 0)
@@ -503,40 +503,40 @@ int scenario_yaml_list(struct scenario_yaml *y, const struct scenario_yaml_ref *
 	else
 		snprintf(got, sizeof got, "%d entries", count);
 	if (count < min || count > max)
-		return scenario_yaml_fail(y, r, "expected a list of %s %s, got %s", range, items, got);
+		return yamldoc_fail(y, r, "expected a list of %s %s, got %s", range, items, got);
 	*n = count;
 	return STATUS_OK;
 }
 
-int scenario_yaml_missing(struct scenario_yaml *y, const struct scenario_yaml_ref *map, const char *key,
+int yamldoc_missing(struct yamldoc *y, const struct yamldoc_ref *map, const char *key,
 			  const char *what)
 {
-	return scenario_yaml_fail(y, map, "missing required key '%s' (%s)", key, what);
+	return yamldoc_fail(y, map, "missing required key '%s' (%s)", key, what);
 }
 
 /* ---- scalars ------------------------------------------------------------------------------------ */
 
-int scenario_yaml_scalar(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *expect,
+int yamldoc_scalar(struct yamldoc *y, const struct yamldoc_ref *r, const char *expect,
 			 const char **text)
 {
 	char got[GOT_BUF];
 
 	if (!fy_node_is_scalar(r->node) || fy_node_get_style(r->node) == FYNS_ALIAS)
-		return scenario_yaml_fail(y, r, "expected a scalar (%s), got %s", expect,
+		return yamldoc_fail(y, r, "expected a scalar (%s), got %s", expect,
 					  describe(r->node, got, sizeof got));
 	*text = fy_node_get_scalar0(r->node);
 	if (!*text)
 		return nomem(y);
 	if (strlen(*text) != fy_node_get_scalar_length(r->node))
-		return scenario_yaml_fail(y, r, "expected %s, got text with a NUL character", expect);
+		return yamldoc_fail(y, r, "expected %s, got text with a NUL character", expect);
 	return STATUS_OK;
 }
 
-int scenario_yaml_bad(struct scenario_yaml *y, const struct scenario_yaml_ref *r, const char *expect)
+int yamldoc_bad(struct yamldoc *y, const struct yamldoc_ref *r, const char *expect)
 {
 	char got[GOT_BUF];
 
-	return scenario_yaml_fail(y, r, "expected %s, got %s", expect, describe(r->node, got, sizeof got));
+	return yamldoc_fail(y, r, "expected %s, got %s", expect, describe(r->node, got, sizeof got));
 }
 
 /* Optional '-', then decimal digits only, within int64 (no '+', spaces, '_', hex, fraction or exponent). */
@@ -558,7 +558,7 @@ static bool parse_int(const char *s, int64_t *v)
 	return true;
 }
 
-int scenario_yaml_int(struct scenario_yaml *y, const struct scenario_yaml_ref *r, int64_t lo, int64_t hi,
+int yamldoc_int(struct yamldoc *y, const struct yamldoc_ref *r, int64_t lo, int64_t hi,
 		      int64_t *out)
 {
 	char expect[96];
@@ -569,10 +569,10 @@ int scenario_yaml_int(struct scenario_yaml *y, const struct scenario_yaml_ref *r
 	if (!r->node)
 		return STATUS_OK;
 	snprintf(expect, sizeof expect, "an integer from %lld to %lld", (long long)lo, (long long)hi);
-	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+	if ((rc = yamldoc_scalar(y, r, expect, &s)))
 		return rc;
 	if (!parse_int(s, &v) || v < lo || v > hi)
-		return scenario_yaml_bad(y, r, expect);
+		return yamldoc_bad(y, r, expect);
 	*out = v;
 	return STATUS_OK;
 }
@@ -598,8 +598,8 @@ static bool parse_number(const char *s, double *v)
 	return *end == '\0' && end != s && isfinite(*v);
 }
 
-int scenario_yaml_number(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
-			 const struct scenario_yaml_bounds *b, double *out)
+int yamldoc_number(struct yamldoc *y, const struct yamldoc_ref *r,
+			 const struct yamldoc_bounds *b, double *out)
 {
 	char expect[128], lo[32], hi[32];
 	const char *s;
@@ -615,16 +615,16 @@ int scenario_yaml_number(struct scenario_yaml *y, const struct scenario_yaml_ref
 	else
 		snprintf(expect, sizeof expect, "a number %s %s and %s %s", b->lo_open ? ">" : ">=", lo,
 			 b->hi_open ? "<" : "<=", hi);
-	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+	if ((rc = yamldoc_scalar(y, r, expect, &s)))
 		return rc;
 	if (!parse_number(s, &v) || v < b->lo || (b->lo_open && v == b->lo) || v > b->hi ||
 	    (b->hi_open && v == b->hi))
-		return scenario_yaml_bad(y, r, expect);
+		return yamldoc_bad(y, r, expect);
 	*out = v;
 	return STATUS_OK;
 }
 
-int scenario_yaml_string(struct scenario_yaml *y, const struct scenario_yaml_ref *r, char *buf,
+int yamldoc_string(struct yamldoc *y, const struct yamldoc_ref *r, char *buf,
 			 size_t size)
 {
 	char expect[96];
@@ -635,21 +635,21 @@ int scenario_yaml_string(struct scenario_yaml *y, const struct scenario_yaml_ref
 	if (!r->node)
 		return STATUS_OK;
 	snprintf(expect, sizeof expect, "a non-empty string of at most %zu bytes", size - 1);
-	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+	if ((rc = yamldoc_scalar(y, r, expect, &s)))
 		return rc;
 	len = strlen(s);
 	if (len == 0)
-		return scenario_yaml_bad(y, r, expect);
+		return yamldoc_bad(y, r, expect);
 	if (len >= size)
-		return scenario_yaml_fail(y, r, "expected %s, got %zu bytes", expect, len);
+		return yamldoc_fail(y, r, "expected %s, got %zu bytes", expect, len);
 	for (size_t i = 0; i < len; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7F)
-			return scenario_yaml_bad(y, r, "a string without control characters");
+			return yamldoc_bad(y, r, "a string without control characters");
 	memcpy(buf, s, len + 1);
 	return STATUS_OK;
 }
 
-int scenario_yaml_choice(struct scenario_yaml *y, const struct scenario_yaml_ref *r,
+int yamldoc_choice(struct yamldoc *y, const struct yamldoc_ref *r,
 			 const char *const *names, int n, int *out)
 {
 	char expect[256] = "";
@@ -662,7 +662,7 @@ int scenario_yaml_choice(struct scenario_yaml *y, const struct scenario_yaml_ref
 	for (int i = 0; i < n && o < sizeof expect; i++)  /* "a, b or c" */
 		o += (size_t)snprintf(expect + o, sizeof expect - o, "%s%s",
 				      i == 0 ? "" : i == n - 1 ? " or " : ", ", names[i]);
-	if ((rc = scenario_yaml_scalar(y, r, expect, &s)))
+	if ((rc = yamldoc_scalar(y, r, expect, &s)))
 		return rc;
 	for (int i = 0; i < n; i++) {
 		if (strcmp(s, names[i]) == 0) {
@@ -670,7 +670,7 @@ int scenario_yaml_choice(struct scenario_yaml *y, const struct scenario_yaml_ref
 			return STATUS_OK;
 		}
 	}
-	return scenario_yaml_bad(y, r, expect);
+	return yamldoc_bad(y, r, expect);
 }
 
 /* ---- --set overrides ---------------------------------------------------------------------------- */
@@ -689,7 +689,7 @@ static size_t span(const struct parts *c, int i, int k)
 	return c->start[k] + c->len[k] - c->start[i];
 }
 
-static int set_fail(struct scenario_yaml *y, const struct scenario_yaml_set *s, const struct parts *c,
+static int set_fail(struct yamldoc *y, const struct yamldoc_set *s, const struct parts *c,
 		    int k, const char *msg)
 {
 	return diag_fail(y->d, STATUS_EINPUT, "--set %s: %.*s: %s", s->text, (int)span(c, 0, k), c->text,
@@ -715,7 +715,7 @@ static bool split_path(const char *text, size_t len, struct parts *c)
 	return true;
 }
 
-bool scenario_yaml_set_key(const char *key, char *canon, size_t size)
+bool yamldoc_set_key(const char *key, char *canon, size_t size)
 {
 	struct parts c;
 	size_t o = 0;
@@ -751,7 +751,7 @@ static struct fy_node_pair *longest_key(struct fy_node *map, const struct parts 
 }
 
 /* A new node owned by the document, marked as made by override s; NULL when out of memory. */
-static struct fy_node *new_node(struct scenario_yaml *y, struct scenario_yaml_set *s, const char *text,
+static struct fy_node *new_node(struct yamldoc *y, struct yamldoc_set *s, const char *text,
 				size_t len)
 {
 	struct fy_node *n = text ? fy_node_create_scalar_copy(y->fyd, text, len)
@@ -765,7 +765,7 @@ static struct fy_node *new_node(struct scenario_yaml *y, struct scenario_yaml_se
 }
 
 /* Append key -> value (both new) to map, or free both. */
-static int append_pair(struct scenario_yaml *y, struct fy_node *map, struct fy_node *key,
+static int append_pair(struct yamldoc *y, struct fy_node *map, struct fy_node *key,
 		       struct fy_node *value)
 {
 	if (key && value && fy_node_mapping_append(map, key, value) == 0)
@@ -783,7 +783,7 @@ static bool in_dotted(const struct parts *c, int i, const char *dotted_map)
 }
 
 /* Create components i.. under map (none of them exists): mappings down to the last, then the value. */
-static int add_path(struct scenario_yaml *y, struct scenario_yaml_set *s, struct fy_node *map,
+static int add_path(struct yamldoc *y, struct yamldoc_set *s, struct fy_node *map,
 		    const struct parts *c, int i, const char *value, const char *dotted_map)
 {
 	struct fy_node *m;
@@ -802,7 +802,7 @@ static int add_path(struct scenario_yaml *y, struct scenario_yaml_set *s, struct
 }
 
 /* The value of pair p, a scalar or empty, becomes a new scalar. */
-static int replace(struct scenario_yaml *y, struct scenario_yaml_set *s, const struct parts *c, int k,
+static int replace(struct yamldoc *y, struct yamldoc_set *s, const struct parts *c, int k,
 		   struct fy_node_pair *p, const char *value)
 {
 	struct fy_node *old = fy_node_pair_value(p), *n;
@@ -820,7 +820,7 @@ static int replace(struct scenario_yaml *y, struct scenario_yaml_set *s, const s
 }
 
 /* Step from sequence *cur into the item that component i indexes; fail if it does not exist. */
-static int index_item(struct scenario_yaml *y, const struct scenario_yaml_set *s, const struct parts *c,
+static int index_item(struct yamldoc *y, const struct yamldoc_set *s, const struct parts *c,
 		      int i, struct fy_node **cur)
 {
 	char msg[96];
@@ -840,7 +840,7 @@ static int index_item(struct scenario_yaml *y, const struct scenario_yaml_set *s
 	return set_fail(y, s, c, i, msg);
 }
 
-static int apply_one(struct scenario_yaml *y, struct scenario_yaml_set *s, const char *dotted_map)
+static int apply_one(struct yamldoc *y, struct yamldoc_set *s, const char *dotted_map)
 {
 	const char *eq = strchr(s->text, '=');
 	struct fy_node *cur;
@@ -873,17 +873,17 @@ static int apply_one(struct scenario_yaml *y, struct scenario_yaml_set *s, const
 	return STATUS_OK;
 }
 
-/* The setting of override text "KEY=VALUE" into canon (scenario_yaml_set_key); false if it is malformed. */
+/* The setting of override text "KEY=VALUE" into canon (yamldoc_set_key); false if it is malformed. */
 static bool set_setting(const char *text, char *canon, size_t size)
 {
 	const char *eq = strchr(text, '=');
-	char key[SCENARIO_YAML_PATH_MAX];
+	char key[YAMLDOC_PATH_MAX];
 
 	if (!eq || (size_t)(eq - text) >= sizeof key)
 		return false;
 	memcpy(key, text, (size_t)(eq - text));
 	key[eq - text] = '\0';
-	return scenario_yaml_set_key(key, canon, size);
+	return yamldoc_set_key(key, canon, size);
 }
 
 /*
@@ -891,9 +891,9 @@ static bool set_setting(const char *text, char *canon, size_t size)
  * later would silently replace the earlier. O(n^2) in the overrides, which are a few (a command line's, or a
  * sweep point's). A malformed one is left to apply_one's message.
  */
-static int check_twice(struct scenario_yaml *y, const char *const *sets, int nsets)
+static int check_twice(struct yamldoc *y, const char *const *sets, int nsets)
 {
-	char a[SCENARIO_YAML_PATH_MAX], b[SCENARIO_YAML_PATH_MAX];
+	char a[YAMLDOC_PATH_MAX], b[YAMLDOC_PATH_MAX];
 
 	for (int j = 1; j < nsets; j++) {
 		if (!set_setting(sets[j], b, sizeof b))
@@ -906,7 +906,7 @@ static int check_twice(struct scenario_yaml *y, const char *const *sets, int nse
 	return STATUS_OK;
 }
 
-int scenario_yaml_apply_sets(struct scenario_yaml *y, const char *const *sets, int nsets,
+int yamldoc_apply_sets(struct yamldoc *y, const char *const *sets, int nsets,
 			     const char *dotted_map)
 {
 	int rc;
