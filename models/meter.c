@@ -508,6 +508,30 @@ void meter_in_service(struct meter *m, int64_t now_us, int delta)
 	m->in_service += delta;
 }
 
+void meter_type_busy(struct meter *m, int64_t now_us, int type, enum option_kind kind, int delta)
+{
+	struct meter_types *t = &m->types;
+
+	if (t->n <= 1)
+		return;
+	meter_advance(m, now_us);
+	t->type[type].busy += delta;
+	t->busy_gpus[kind] += delta * (double)t->type[type].gpus / t->type[type].slots;
+	assert(t->type[type].busy >= 0);
+}
+
+void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta)
+{
+	struct meter_types *t = &m->types;
+
+	if (t->n <= 1)
+		return;
+	meter_advance(m, now_us);
+	t->type[type].in_service += delta;
+	t->in_service_slots += delta * t->type[type].slots;
+	assert(t->type[type].in_service >= 0);
+}
+
 void meter_set_copies(struct meter *m, int gpus)
 {
 	m->copy_gpus = gpus;
@@ -886,4 +910,13 @@ void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, 
 		m->interrupted_dropped += n;
 	else
 		m->unserved += n;
+}
+
+int meter_put(struct sink_metric *list, int n, const char *name, double value)
+{
+	if (n >= METER_MAX_METRICS)
+		return n;
+	snprintf(list[n].name, sizeof list[n].name, "%s", name);
+	list[n].value = value;
+	return n + 1;
 }

@@ -288,12 +288,3 @@ bool meter_conserved(const struct meter *m, char *why, size_t n)
 	}
 	return true;
 }
-
-int meter_put(struct sink_metric *list, int n, const char *name, double value)
-{
-	if (n >= METER_MAX_METRICS)
-		return n;
-	snprintf(list[n].name, sizeof list[n].name, "%s", name);
-	list[n].value = value;
-	return n + 1;
-}

@@ -4,7 +4,9 @@
  * With one type the meter counts GPUs as instances x the type's GPUs and busy GPUs as busy slots x GPUs per
  * slot. With several, each bill is weighed by the GPUs of the type it is for (types.bill_type, set by the
  * fleet), and each busy slot by its own type's GPUs per slot, kept as a separate integral by option kind.
- * None of this runs with one type, so such runs add up exactly as before.
+ * None of this runs with one type, so such runs add up exactly as before. The two events that change a
+ * count over time (meter_type_busy, meter_type_in_service) are in meter.c, beside meter_busy and
+ * meter_in_service, because they first advance the integrals (meter_advance): this file is beneath meter.c.
  */
 #include "meter.h"
 
@@ -34,30 +36,6 @@ void meter_types_set(struct meter *m, int n, const char *const *names, const int
 		y->slots = slots[i];
 		y->od_usd_per_h = od_usd_per_h[i];
 	}
-}
-
-void meter_type_busy(struct meter *m, int64_t now_us, int type, enum option_kind kind, int delta)
-{
-	struct meter_types *t = &m->types;
-
-	if (t->n <= 1)
-		return;
-	meter_advance(m, now_us);
-	t->type[type].busy += delta;
-	t->busy_gpus[kind] += delta * (double)t->type[type].gpus / t->type[type].slots;
-	assert(t->type[type].busy >= 0);
-}
-
-void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta)
-{
-	struct meter_types *t = &m->types;
-
-	if (t->n <= 1)
-		return;
-	meter_advance(m, now_us);
-	t->type[type].in_service += delta;
-	t->in_service_slots += delta * t->type[type].slots;
-	assert(t->type[type].in_service >= 0);
 }
 
 void meter_type_served(struct meter *m, int type)
