@@ -13,7 +13,8 @@
 #include <assert.h>
 #include <stdio.h>
 
-#define US_PER_H 3.6e9
+#include "engine.h"
+
 #define TYPE_NAME_METRIC 24  /* bytes of a type's name in a metric name: type_<name>_gpu_hours_paid fits in 47 */
 
 void meter_types_set(struct meter *m, int n, const char *const *names, const int *gpus, const int *slots,
@@ -81,10 +82,10 @@ int meter_types_report(const struct meter *m, struct sink_metric *list, int n)
 {
 	for (int i = 0; i < (m->types.n > 1 ? m->types.n : 0); i++) {
 		const struct meter_type *y = &m->types.type[i];
-		n = put(list, n, y, "instance_hours", y->service_inst_us / US_PER_H);
+		n = put(list, n, y, "instance_hours", y->service_inst_us / SIM_US_PER_H_D);
 		n = put(list, n, y, "requests_served", (double)y->served);
-		n = put(list, n, y, "gpu_hours_paid", y->paid_gpu_us / US_PER_H);
-		n = put(list, n, y, "gpu_hours_busy", y->busy_slot_us * y->gpus / y->slots / US_PER_H);
+		n = put(list, n, y, "gpu_hours_paid", y->paid_gpu_us / SIM_US_PER_H_D);
+		n = put(list, n, y, "gpu_hours_busy", y->busy_slot_us * y->gpus / y->slots / SIM_US_PER_H_D);
 		n = put(list, n, y, "cost_usd", y->cost_usd);
 	}
 	return n;

@@ -136,7 +136,7 @@ static void on_sample(struct engine *eng, struct event *ev)
  * (SOURCES.md [sp-clock-hour]). */
 static int64_t hour_phase_us(const struct scenario *sc)
 {
-	int64_t h = 3600 * SIM_US_PER_S, s = sc->start_unix_us % h;
+	int64_t h = SIM_US_PER_H, s = sc->start_unix_us % h;
 
 	return s < 0 ? s + h : s;
 }
@@ -376,8 +376,8 @@ static void settle(struct world *w)
 			plans[n].type_discount[t] = e->type_discount[t];
 		n++;
 		double term_h = e->term == TERM_3Y ? 26280.0 : 8760.0;
-		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / 3.6e9 + term_h;
-		double horizon_h = (double)sc->horizon_us / 3.6e9;
+		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / SIM_US_PER_H_D + term_h;
+		double horizon_h = (double)sc->horizon_us / SIM_US_PER_H_D;
 		if (end_h > horizon_h)
 			meter_after_horizon(&w->meter, OPTION_SAVINGS_PLAN, e->commit_usd_per_h * (end_h - horizon_h));
 	}
