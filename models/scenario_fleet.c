@@ -20,7 +20,6 @@
 #include "status.h"
 #include "units.h"
 
-#define US_PER_H 3600000000.0
 #define MAX_UPFRONT_USD 1e10             /* a 3-year all-upfront p5 is about 1.4e6 per instance */
 #define TERM_1Y_H 8760.0                 /* 365 days (SOURCES.md [ri-terms]: 31,536,000 s) */
 #define TERM_3Y_H 26280.0                /* 1095 days */
