@@ -8,8 +8,8 @@
  * The world (world.c) owns one struct autoscale and the models it points to, and calls, in this order:
  * autoscale_init() once the fleet, serving, copies and jobs are set up; autoscale_start() when the run's
  * other events are scheduled (its evaluation and its first scheduled action come after them at equal
- * times); autoscale_stop() at the horizon; autoscale_fini() after the engine's. Everything the autoscaler
- * counts it changes through the meter (scale_outs, scale_ins, events) and the warnings (warn_scaling).
+ * times); autoscale_stop() at the horizon; autoscale_fini() after the engine's. It counts its scalings in
+ * the meter (scale_outs, scale_ins), logs them as events (meter_event) and tells the warnings (warn_scaling).
  *
  * Units: run time in microseconds (engine.h); capacity in autoscaling's unit (instances, GPUs or slots, or
  * copies with copies). Errors: init returns a status; an event the engine refuses fails the run through the
