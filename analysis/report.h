@@ -133,7 +133,4 @@ void report_fini(struct report *r);
 /* Write the page (report_html.c); STATUS_OK or STATUS_EIO when writing failed. */
 int report_write_html(const struct report *r, FILE *out);
 
-/* Write s to out with &, <, >, " and ' escaped as HTML entities (report_html.c). NULL writes nothing. */
-void report_html_escape(FILE *out, const char *s);
-
 #endif

@@ -2,7 +2,7 @@
  * report_html: the page of `gpucap report` (report.h). One HTML file that needs nothing else: the style is
  * inline and uses the system's fonts, the charts are inline SVG (report_svg.h), there is no script and no
  * URL of any kind, so the page opens offline and makes no request. Every text from the database or a
- * scenario goes through report_html_escape. Comparison first (when several points), then each run.
+ * scenario goes through report_html_escape (report_svg.h). Comparison first (when several points), then each run.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -11,20 +11,6 @@
 #include "report.h"
 #include "report_svg.h"
 #include "status.h"
-
-void report_html_escape(FILE *out, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		default: fputc(*s, out);
-		}
-	}
-}
 
 static const char style[] =
 	"body{font-family:system-ui,-apple-system,'Segoe UI',Roboto,'Helvetica Neue',Arial,sans-serif;"

@@ -1,12 +1,12 @@
 /*
  * report_svg: SVG charts (report_svg.h). Layout: a plot area inset by fixed margins (left for the y ticks and
  * label, bottom for the x ticks and label, top for the title, right for the legend); ticks at "nice" steps
- * (1, 2 or 5 times a power of ten), about five per axis.
+ * (1, 2 or 5 times a power of ten), about five per axis. The HTML escape is here, beneath the page that
+ * uses it too (report_html.c), so that the page calls the charts and never the other way round.
  */
 #include <math.h>
 #include <stdlib.h>
 
-#include "report.h"
 #include "report_svg.h"
 
 #define ML 78.0   /* left margin */
@@ -15,6 +15,20 @@
 #define MB 46.0   /* bottom margin */
 #define PW (REPORT_SVG_W - ML - MR)
 #define PH (REPORT_SVG_H - MT - MB)
+
+void report_html_escape(FILE *out, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&#39;", out); break;
+		default: fputc(*s, out);
+		}
+	}
+}
 
 /* A tick step of about range / 5, rounded to 1, 2 or 5 x 10^k. */
 static double nice_step(double range)

@@ -14,6 +14,12 @@
 #define REPORT_SVG_W 960
 #define REPORT_SVG_H 320
 
+/*
+ * Write s to out with &, <, >, " and ' escaped as HTML entities; NULL writes nothing. Used for every text of
+ * the charts and of the page (report_html.c), and defined here, in the lower of the two files.
+ */
+void report_html_escape(FILE *out, const char *s);
+
 struct report_svg_series {
 	const char *name;    /* legend text (borrowed) */
 	const double *y;     /* [n] values (borrowed) */

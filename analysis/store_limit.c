@@ -1,9 +1,9 @@
 /* store_limit: see store_limit.h. */
 #include "store_limit.h"
 
+#include "engine.h"
 #include "status.h"
 
-#define US_PER_H (INT64_C(3600) * 1000000)
 #define BYTES_PER_GIB 1073741824.0
 
 void store_estimate_run(const struct scenario *sc, struct store_estimate *out)
@@ -11,7 +11,7 @@ void store_estimate_run(const struct scenario *sc, struct store_estimate *out)
 	bool used[OPTION_KIND_COUNT] = { false };
 
 	out->samples = sc->sample_period_us > 0 ? sc->horizon_us / sc->sample_period_us : 0;
-	out->hours = (sc->horizon_us + US_PER_H - 1) / US_PER_H + 1;
+	out->hours = (sc->horizon_us + SIM_US_PER_H - 1) / SIM_US_PER_H + 1;
 	for (int i = 0; i < sc->nfleet; i++)
 		used[sc->fleet[i].option] = true;
 	if (sc->jobs.n > 0)

@@ -1,6 +1,7 @@
 /*
- * store_private: what the files of the store share (store.c: opening, the schema and the sink;
- * store_sweep.c: run keys and sweeps; merge.c: gpucap merge), and nothing else includes. Like SQLite's
+ * store_private: what the files of the store share (store.c: opening and the sink; store_schema.c: the
+ * schema; store_sweep.c: run keys and sweeps; merge.c: gpucap merge; store_db.c, beneath them all: errors,
+ * transactions and run ids), and nothing else includes. Like SQLite's
  * sqliteInt.h, it opens the opaque struct store to them so that they use one connection, one busy policy and
  * one message format.
  */
@@ -98,6 +99,8 @@ struct store {
 	                                                       type_samples rows; copied at begin() */
 };
 
+/* The connection helpers (store_db.c), from here to store_now. */
+
 /*
  * Write "FILE: SQLite's message (while what)" for the connection's last error into d (and, for a lock
  * waited for in vain, how long: store_wait_note()) and return
@@ -105,13 +108,6 @@ struct store {
  * the connection (a ROLLBACK would replace the message).
  */
 int store_db_error(const struct store *st, struct diag *d, const char *what);
-
-/*
- * Make st's file a results database this build can write (store_schema.c): create the schema in a new or
- * empty file, migrate an older version in one transaction, refuse another program's file, a newer version or
- * a damaged one (STATUS_EDB, the message naming the file). Nothing is written to a refused file.
- */
-int store_schema_ensure(struct store *st, struct diag *d);
 
 /*
  * Finish a step of stmt whose sqlite3_step() returned rc: reset the statement, and return STATUS_OK when rc
@@ -122,6 +118,13 @@ int store_step_done(const struct store *st, sqlite3_stmt *stmt, int rc, struct d
 
 /* Run SQL with no result rows (BEGIN, COMMIT, a PRAGMA, a script); returns STATUS_OK or store_db_error(). */
 int store_exec(struct store *st, const char *sql, struct diag *d, const char *what);
+
+/* Roll back the open transaction, if SQLite has not already done so (it does on some errors). */
+int store_rollback(struct store *st, struct diag *d);
+
+/* Step the prepared statement st->stmt[id], which takes the run id as ?1 (and nothing else, or ?2 already
+ * bound); store_step_done's result. */
+int store_step_with_id(struct store *st, enum store_stmt_id id, int64_t run_id, struct diag *d, const char *what);
 
 /*
  * Run body(st, arg, d) inside BEGIN IMMEDIATE ... COMMIT on the file. Another writer is waited for (busy_ms,
@@ -157,6 +160,15 @@ int64_t store_seed_as_int64(uint64_t seed);
 
 /* The wall-clock time now as ISO-8601 UTC, "YYYY-MM-DDTHH:MM:SSZ". */
 void store_now(char out[32]);
+
+/* The other files of the family. */
+
+/*
+ * Make st's file a results database this build can write (store_schema.c): create the schema in a new or
+ * empty file, migrate an older version in one transaction, refuse another program's file, a newer version or
+ * a damaged one (STATUS_EDB, the message naming the file). Nothing is written to a refused file.
+ */
+int store_schema_ensure(struct store *st, struct diag *d);
 
 /*
  * Create the view sweep_<name> of sweep sweep_id (from its sweeps and sweep_params rows), inside the

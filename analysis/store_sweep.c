@@ -1,7 +1,7 @@
 /*
  * store_sweep: run keys, sweep keys, and the sweeps of a results database (store.h): registering a sweep and
- * its view, which of its runs are done, and failed runs. Shares the connection and the write transaction of
- * store.c through store_private.h.
+ * its view, which of its runs are done, and failed runs. Shares the connection (store.c opens it) and the
+ * write transaction and run ids (store_db.c) through store_private.h.
  */
 #include <assert.h>
 #include <ctype.h>

@@ -46,22 +46,6 @@ double fluid_erlang_c(int c, double a, int k, double *p_le)
 	return cc;
 }
 
-double fluid_service_sf(const struct fluid_model *md, double x)
-{
-	if (x <= 0)
-		return 1.0;
-	switch (md->kind) {
-	case SERVICE_CONSTANT:
-		return md->mean_s > x ? 1.0 : 0.0;
-	case SERVICE_EXPONENTIAL:
-		return exp(-x / md->mean_s);
-	default: {
-		double s2 = log1p(md->cv * md->cv), mu = log(md->mean_s) - 0.5 * s2;
-		return gsl_cdf_ugaussian_Q((log(x) - mu) / sqrt(s2));
-	}
-	}
-}
-
 /* The u-quantile of S. */
 static double service_quantile(const struct fluid_model *md, double u)
 {

@@ -83,7 +83,7 @@ struct fluid_out {
  * *p_le (may be NULL) gets P(N <= k) for k < c. Returns 1 when a >= c. */
 double fluid_erlang_c(int c, double a, int k, double *p_le);
 
-/* P(S > x) for the model's service time. */
+/* P(S > x) for the model's service time (fluid_wait.c). */
 double fluid_service_sf(const struct fluid_model *md, double x);
 
 /* Compute one period (pure). slots: per instance (for over_s). */

@@ -22,10 +22,29 @@
 
 #include <math.h>
 
+#include <gsl/gsl_cdf.h>
+
 #define SIMPSON_N 1000     /* intervals in s (even) */
 #define S_MAX 60.0         /* e^-60: the weight beyond is negligible */
 #define VTAB_LO 1e-6       /* the grid of m, as multiples of slo */
 #define VTAB_HI 1e3
+
+/* P(S > x): here, beneath fluid.c, because the integral needs it and fluid.c calls the integral. */
+double fluid_service_sf(const struct fluid_model *md, double x)
+{
+	if (x <= 0)
+		return 1.0;
+	switch (md->kind) {
+	case SERVICE_CONSTANT:
+		return md->mean_s > x ? 1.0 : 0.0;
+	case SERVICE_EXPONENTIAL:
+		return exp(-x / md->mean_s);
+	default: {
+		double s2 = log1p(md->cv * md->cv), mu = log(md->mean_s) - 0.5 * s2;
+		return gsl_cdf_ugaussian_Q((log(x) - mu) / sqrt(s2));
+	}
+	}
+}
 
 static double integrate(const struct fluid_model *md, double m)
 {

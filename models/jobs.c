@@ -10,10 +10,10 @@
 #include <gsl/gsl_randist.h>
 
 #include "convert.h"
+#include "engine.h"
 #include "rng.h"
 #include "status.h"
 
-#define US_PER_H 3.6e9
 
 _Static_assert(SCENARIO_FLEET_MAX <= 64, "struct jobs keeps sets of fleet entries in 64-bit words");
 
@@ -61,7 +61,7 @@ void jobs_update_policy(struct jobs *j, struct job *job)
 
 static int64_t compute_us(const struct job_spec *s)
 {
-	return llround(s->work_h / s->instances * US_PER_H);
+	return llround(s->work_h / s->instances * SIM_US_PER_H_D);
 }
 
 int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, struct meter *meter,
@@ -151,7 +151,7 @@ static void arm_failure(struct jobs *j, struct job *job)
 	if (rate <= 0 || evq_queued(&job->failure))
 		return;
 	/* a failure whose gap reaches past the clock's range never happens (convert.h, SOURCES.md [rate-never]) */
-	mean_us = US_PER_H / rate;
+	mean_us = SIM_US_PER_H_D / rate;
 	gap_us = gsl_ran_exponential(job->rng, mean_us);
 	rc = isinf(mean_us) ? STATUS_DONE : convert_after_us(j->eng->now_us, gap_us, &t_us);
 	if (rc == STATUS_OK)

@@ -5,8 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define US_PER_H 3.6e9
-
+#include "engine.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -31,7 +30,7 @@ static double quantile(double *v, int n, double q)
 int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 {
 	const struct meter *m = j->meter;
-	double paid = 0, held = j->held_inst_us * m->gpus / US_PER_H;
+	double paid = 0, held = j->held_inst_us * m->gpus / SIM_US_PER_H_D;
 	char name[48];
 
 	n = meter_put(list, n, "jobs_submitted", (double)j->submitted);
@@ -41,14 +40,14 @@ int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 	n = meter_put(list, n, "job_completion_p50_s", quantile(j->completion_s, (int)j->completed, 0.50));
 	n = meter_put(list, n, "job_completion_p99_s", quantile(j->completion_s, (int)j->completed, 0.99));
 	n = meter_put(list, n, "job_wait_mean_s", j->started ? j->wait_us / (double)j->started / SIM_US_PER_S : NAN);
-	n = meter_put(list, n, "work_lost_instance_hours", j->lost_inst_us / US_PER_H);
+	n = meter_put(list, n, "work_lost_instance_hours", j->lost_inst_us / SIM_US_PER_H_D);
 	n = meter_put(list, n, "job_interruptions", (double)j->interruptions);
 	n = meter_put(list, n, "job_failures", (double)j->failures);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		/* the bills of jobs entries (SOURCES.md [jobs-cost-share]) */
 		snprintf(name, sizeof name, "jobs_cost_%s_usd", option_kind_name((enum option_kind)k));
 		n = meter_put(list, n, name, m->user_cost_usd[FLEET_USER_JOBS][k]);
-		paid += m->user_paid_gpu_us[FLEET_USER_JOBS][k] / US_PER_H;
+		paid += m->user_paid_gpu_us[FLEET_USER_JOBS][k] / SIM_US_PER_H_D;
 	}
 	n = meter_put(list, n, "jobs_gpu_hours_paid", paid);
 	n = meter_put(list, n, "jobs_gpu_hours_idle", paid - held);

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define US_PER_H 3.6e9
+#include "engine.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -72,8 +72,8 @@ int jobs_teams_report(const struct jobs *j, struct sink_metric *list, int n)
 		n = put(list, n, name, "jobs_completed", done);
 		n = put(list, n, name, "wait_mean_s", nw ? sum / nw : NAN);
 		n = put(list, n, name, "wait_p95_s", p95);
-		n = put(list, n, name, "gpu_hours", j->team[t].held_inst_us * m->gpus / US_PER_H);
-		n = put(list, n, name, "borrowed_instance_hours", j->team[t].borrowed_inst_us / US_PER_H);
+		n = put(list, n, name, "gpu_hours", j->team[t].held_inst_us * m->gpus / SIM_US_PER_H_D);
+		n = put(list, n, name, "borrowed_instance_hours", j->team[t].borrowed_inst_us / SIM_US_PER_H_D);
 		n = put(list, n, name, "preempted", (double)j->team[t].preempted);
 		n = put(list, n, name, "cost_usd", held_all > 0 ? cost * j->team[t].held_inst_us / held_all : 0);
 	}

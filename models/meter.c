@@ -11,12 +11,11 @@
 #include "diag.h"
 #include "status.h"
 
-#define US_PER_H 3.6e9
 
 int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_latency_us, int gpus,
 	       int slots, int64_t horizon_us, int64_t hour_phase_us, int64_t period_us)
 {
-	int64_t hour = 3600 * SIM_US_PER_S;
+	int64_t hour = SIM_US_PER_H;
 
 	assert(hour_phase_us >= 0 && hour_phase_us < hour);
 	memset(m, 0, sizeof *m);
@@ -53,7 +52,7 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	m->slo_latency_us = slo_latency_us;
 	m->gpus = gpus;
 	m->slots = slots;
-	m->horizon_h = (double)horizon_us / US_PER_H;
+	m->horizon_h = (double)horizon_us / SIM_US_PER_H_D;
 	m->period_us = period_us;
 	hist_init(&m->latency);
 	hist_init(&m->wait);
@@ -86,14 +85,14 @@ void meter_set_prices(struct meter *m, int64_t start_unix_us, double list_usd_pe
 /* The clock hour holding t_us, clamped to the window's hours. */
 static int hour_of(const struct meter *m, double t_us)
 {
-	double h = floor((t_us + (double)m->hour_phase_us) / 3.6e9);
+	double h = floor((t_us + (double)m->hour_phase_us) / SIM_US_PER_H_D);
 
 	return h < 0 ? 0 : h > m->nhours - 1 ? m->nhours - 1 : (int)h;
 }
 
 int64_t meter_hour_end(const struct meter *m, int64_t t_us)
 {
-	int64_t hour = 3600 * SIM_US_PER_S;
+	int64_t hour = SIM_US_PER_H;
 
 	return ((t_us + m->hour_phase_us) / hour + 1) * hour - m->hour_phase_us;
 }
@@ -118,8 +117,8 @@ void meter_bill(struct meter *m, enum option_kind option, enum charge_kind kind,
 	assert(t1_us >= t0_us);
 	for (int h = h0; h <= h1; h++) {
 		/* clock hour h's part of [t0, t1); the first and last hours take what lies outside the window */
-		double a = h == h0 ? t0_us : (double)h * 3.6e9 - (double)m->hour_phase_us;
-		double b = h == h1 ? t1_us : (double)(h + 1) * 3.6e9 - (double)m->hour_phase_us;
+		double a = h == h0 ? t0_us : (double)h * SIM_US_PER_H_D - (double)m->hour_phase_us;
+		double b = h == h1 ? t1_us : (double)(h + 1) * SIM_US_PER_H_D - (double)m->hour_phase_us;
 		double share = t1_us > t0_us ? (b - a) / (t1_us - t0_us) : 1;
 		bill_add(m, h, option, kind, share, quantity_h, billed_usd, effective_usd);
 	}
@@ -127,7 +126,7 @@ void meter_bill(struct meter *m, enum option_kind option, enum charge_kind kind,
 
 void meter_set_warmup(struct meter *m, int64_t warmup_us)
 {
-	int64_t hour = 3600 * SIM_US_PER_S;
+	int64_t hour = SIM_US_PER_H;
 
 	assert(warmup_us >= 0 && warmup_us < m->horizon_us && m->last_us == 0);
 	m->warmup_us = warmup_us;
@@ -158,7 +157,7 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
  * type at its own rate: savings.h). */
 static void usage_spread(struct meter *m, enum savings_usage k, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
-	int64_t hour = 3600 * SIM_US_PER_S;
+	int64_t hour = SIM_US_PER_H;
 
 	while (t0_us < t1_us) {
 		int64_t h = (t0_us + m->hour_phase_us) / hour;
@@ -184,9 +183,9 @@ static void usage_add(struct meter *m, enum savings_usage k, int64_t t0_us, int6
 	struct savings_hour *all = m->usage_by_hour;
 
 	if (t1_us > t0_us)
-		m->user_usage_usd[m->bill_user][k] += usd_per_h * (double)(t1_us - t0_us) / 3.6e9;
+		m->user_usage_usd[m->bill_user][k] += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
 	if (t1_us > t0_us && m->types.n > 1)
-		m->types.type[m->types.bill_type].cost_usd += usd_per_h * (double)(t1_us - t0_us) / 3.6e9;
+		m->types.type[m->types.bill_type].cost_usd += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
 	usage_spread(m, k, t0_us, t1_us, usd_per_h);
 	if (t0_us < m->warmup_us)
 		t0_us = m->warmup_us;
@@ -352,7 +351,7 @@ static void hour_close(struct meter *m)
 /* The clock hour a measured request ended in (at now_us; after the horizon: the last one); its row. */
 static struct sink_hour *hour_enter(struct meter *m, int64_t now_us)
 {
-	int64_t hour = 3600 * SIM_US_PER_S;
+	int64_t hour = SIM_US_PER_H;
 	int k;
 
 	if (now_us >= m->horizon_us)
@@ -506,6 +505,30 @@ void meter_in_service(struct meter *m, int64_t now_us, int delta)
 {
 	meter_advance(m, now_us);
 	m->in_service += delta;
+}
+
+void meter_type_busy(struct meter *m, int64_t now_us, int type, enum option_kind kind, int delta)
+{
+	struct meter_types *t = &m->types;
+
+	if (t->n <= 1)
+		return;
+	meter_advance(m, now_us);
+	t->type[type].busy += delta;
+	t->busy_gpus[kind] += delta * (double)t->type[type].gpus / t->type[type].slots;
+	assert(t->type[type].busy >= 0);
+}
+
+void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta)
+{
+	struct meter_types *t = &m->types;
+
+	if (t->n <= 1)
+		return;
+	meter_advance(m, now_us);
+	t->type[type].in_service += delta;
+	t->in_service_slots += delta * t->type[type].slots;
+	assert(t->type[type].in_service >= 0);
 }
 
 void meter_set_copies(struct meter *m, int gpus)
@@ -676,7 +699,7 @@ static const char *const charge_kind_names[CHARGE_KIND_COUNT] = { "usage", "used
 int meter_emit_bill(struct meter *m)
 {
 	int n = 0;
-	int64_t hour = 3600 * SIM_US_PER_S;
+	int64_t hour = SIM_US_PER_H;
 
 	for (int h = 0; h < m->nhours && m->status == STATUS_OK; h++) {
 		int64_t t0 = (int64_t)h * hour - m->hour_phase_us, t1 = t0 + hour;
@@ -803,7 +826,7 @@ void meter_finish(struct meter *m)
 
 int meter_emit_hours(struct meter *m)
 {
-	int64_t hour = 3600 * SIM_US_PER_S;
+	int64_t hour = SIM_US_PER_H;
 	int h0 = (int)((m->warmup_us + m->hour_phase_us) / hour);
 
 	/* the clock hours [warm-up, horizon) touches: from the one holding the warm-up's end */
@@ -886,4 +909,13 @@ void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, 
 		m->interrupted_dropped += n;
 	else
 		m->unserved += n;
+}
+
+int meter_put(struct sink_metric *list, int n, const char *name, double value)
+{
+	if (n >= METER_MAX_METRICS)
+		return n;
+	snprintf(list[n].name, sizeof list[n].name, "%s", name);
+	list[n].value = value;
+	return n + 1;
 }

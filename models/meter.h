@@ -445,7 +445,8 @@ void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, 
 			 double sojourn_us);
 
 /*
- * Several instance types (meter_types.c). meter_types_set declares them (n <= METER_TYPES_MAX; index 0 is
+ * Several instance types (meter_types.c; the two that advance the integrals, meter_type_busy and
+ * meter_type_in_service, in meter.c). meter_types_set declares them (n <= METER_TYPES_MAX; index 0 is
  * the type the meter was set up with); with n <= 1 nothing changes. Then serving and the fleet report, as
  * they report kinds: a slot of type t becoming busy (+1) or free (-1) with meter_type_busy (after
  * meter_busy), an instance of type t entering (+1) or leaving (-1) service with meter_type_in_service (after
@@ -466,7 +467,8 @@ void meter_types_warmup(struct meter *m);
 int meter_types_bill_gpus(const struct meter *m);
 int meter_types_report(const struct meter *m, struct sink_metric *list, int n);
 
-/* Set list[n] (of METER_MAX_METRICS) to name = value and return n + 1; a full list is left as it is (n). */
+/* Set list[n] (of METER_MAX_METRICS) to name = value and return n + 1; a full list is left as it is (n).
+ * In meter.c, beneath every file that reports metrics (meter_report.c, meter_tokens.c, jobs_teams_report.c). */
 int meter_put(struct sink_metric *list, int n, const char *name, double value);
 
 /* Fill list (METER_MAX_METRICS entries) with the named metrics; returns how many. */

@@ -7,7 +7,6 @@
 
 #include "engine.h"
 
-#define US_PER_H 3.6e9
 
 /*
  * The floor of the stated latency percentile SLOs: for each, the share of measured requests whose service
@@ -89,21 +88,21 @@ static int put_slo(const struct meter *m, struct sink_metric *list, int n)
 static double kind_busy_h(const struct meter *m, enum option_kind k, double gpu_per_slot_h)
 {
 	if (m->types.n > 1)  /* each busy slot weighed by its own type's GPUs per slot (meter_types.c) */
-		return m->types.busy_gpu_us[k] / US_PER_H + m->job_held_us[k] * m->gpus / US_PER_H;
-	return m->busy_slot_us[k] * gpu_per_slot_h + m->job_held_us[k] * m->gpus / US_PER_H;
+		return m->types.busy_gpu_us[k] / SIM_US_PER_H_D + m->job_held_us[k] * m->gpus / SIM_US_PER_H_D;
+	return m->busy_slot_us[k] * gpu_per_slot_h + m->job_held_us[k] * m->gpus / SIM_US_PER_H_D;
 }
 
 /* Cost and GPU-hours of the measured window [warmup, horizon), and the cost normalised by its length. */
 static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sink_metric *list, int n)
 {
-	double cost = 0, paid = 0, busy = 0, measured_h = (double)(m->horizon_us - m->warmup_us) / US_PER_H;
+	double cost = 0, paid = 0, busy = 0, measured_h = (double)(m->horizon_us - m->warmup_us) / SIM_US_PER_H_D;
 
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		cost += m->cost_meas_usd[k];
-		paid += m->paid_gpu_meas_us[k] / US_PER_H;
-		busy += (m->types.n > 1 ? (m->types.busy_gpu_us[k] - m->types.busy_gpu_at_warmup[k]) / US_PER_H :
+		paid += m->paid_gpu_meas_us[k] / SIM_US_PER_H_D;
+		busy += (m->types.n > 1 ? (m->types.busy_gpu_us[k] - m->types.busy_gpu_at_warmup[k]) / SIM_US_PER_H_D :
 			 (m->busy_slot_us[k] - m->busy_slot_at_warmup[k]) * gpu_per_slot_h) +
-			m->job_held_meas_us[k] * m->gpus / US_PER_H;
+			m->job_held_meas_us[k] * m->gpus / SIM_US_PER_H_D;
 	}
 	n = meter_put(list, n, "warmup_s", (double)m->warmup_us / SIM_US_PER_S);
 	n = meter_put(list, n, "measured_s", (double)(m->horizon_us - m->warmup_us) / SIM_US_PER_S);
@@ -139,12 +138,12 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 {
 	double total = (double)m->requests, cost = 0, paid = 0, busy = 0;
 	/* a busy slot holds its share of an instance's GPUs, or with copies of a copy's */
-	double gpu_per_slot_h = (double)(m->copy_gpus ? m->copy_gpus : m->gpus) / m->slots / US_PER_H;
+	double gpu_per_slot_h = (double)(m->copy_gpus ? m->copy_gpus : m->gpus) / m->slots / SIM_US_PER_H_D;
 	int n = 0;
 
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		cost += m->cost_usd[k];
-		paid += m->paid_gpu_us[k] / US_PER_H;
+		paid += m->paid_gpu_us[k] / SIM_US_PER_H_D;
 		busy += kind_busy_h(m, (enum option_kind)k, gpu_per_slot_h);
 	}
 	n = meter_put(list, n, "requests_total", total);
@@ -180,7 +179,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = meter_put(list, n, "gpu_hours_busy", busy);
 	n = meter_put(list, n, "gpu_hours_idle", paid - busy);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
-		double kpaid = m->paid_gpu_us[k] / US_PER_H, kbusy = kind_busy_h(m, (enum option_kind)k, gpu_per_slot_h);
+		double kpaid = m->paid_gpu_us[k] / SIM_US_PER_H_D, kbusy = kind_busy_h(m, (enum option_kind)k, gpu_per_slot_h);
 		n = put_kind(list, n, "gpu_hours_paid_%s", (enum option_kind)k, kpaid);
 		n = put_kind(list, n, "gpu_hours_busy_%s", (enum option_kind)k, kbusy);
 		n = put_kind(list, n, "gpu_hours_idle_%s", (enum option_kind)k, kpaid - kbusy);
@@ -212,7 +211,7 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = meter_put(list, n, "scale_in_actions", (double)m->scale_ins);
 	n = meter_put(list, n, "time_under_provisioned_s", m->under_us / SIM_US_PER_S);
 	n = meter_put(list, n, "time_over_provisioned_s", m->over_us / SIM_US_PER_S);
-	n = meter_put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / US_PER_H : NAN);
+	n = meter_put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / SIM_US_PER_H_D : NAN);
 	n = meter_put(list, n, "copy_loads", m->copy_gpus ? (double)m->copy_loads : NAN);
 	n = meter_put(list, n, "slo_violations_service", (double)m->slo_service);
 	n = meter_put(list, n, "slo_violations_wait", (double)m->slo_wait);
@@ -287,13 +286,4 @@ bool meter_conserved(const struct meter *m, char *why, size_t n)
 		}
 	}
 	return true;
-}
-
-int meter_put(struct sink_metric *list, int n, const char *name, double value)
-{
-	if (n >= METER_MAX_METRICS)
-		return n;
-	snprintf(list[n].name, sizeof list[n].name, "%s", name);
-	list[n].value = value;
-	return n + 1;
 }

@@ -4,14 +4,17 @@
  * With one type the meter counts GPUs as instances x the type's GPUs and busy GPUs as busy slots x GPUs per
  * slot. With several, each bill is weighed by the GPUs of the type it is for (types.bill_type, set by the
  * fleet), and each busy slot by its own type's GPUs per slot, kept as a separate integral by option kind.
- * None of this runs with one type, so such runs add up exactly as before.
+ * None of this runs with one type, so such runs add up exactly as before. The two events that change a
+ * count over time (meter_type_busy, meter_type_in_service) are in meter.c, beside meter_busy and
+ * meter_in_service, because they first advance the integrals (meter_advance): this file is beneath meter.c.
  */
 #include "meter.h"
 
 #include <assert.h>
 #include <stdio.h>
 
-#define US_PER_H 3.6e9
+#include "engine.h"
+
 #define TYPE_NAME_METRIC 24  /* bytes of a type's name in a metric name: type_<name>_gpu_hours_paid fits in 47 */
 
 void meter_types_set(struct meter *m, int n, const char *const *names, const int *gpus, const int *slots,
@@ -34,30 +37,6 @@ void meter_types_set(struct meter *m, int n, const char *const *names, const int
 		y->slots = slots[i];
 		y->od_usd_per_h = od_usd_per_h[i];
 	}
-}
-
-void meter_type_busy(struct meter *m, int64_t now_us, int type, enum option_kind kind, int delta)
-{
-	struct meter_types *t = &m->types;
-
-	if (t->n <= 1)
-		return;
-	meter_advance(m, now_us);
-	t->type[type].busy += delta;
-	t->busy_gpus[kind] += delta * (double)t->type[type].gpus / t->type[type].slots;
-	assert(t->type[type].busy >= 0);
-}
-
-void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta)
-{
-	struct meter_types *t = &m->types;
-
-	if (t->n <= 1)
-		return;
-	meter_advance(m, now_us);
-	t->type[type].in_service += delta;
-	t->in_service_slots += delta * t->type[type].slots;
-	assert(t->type[type].in_service >= 0);
 }
 
 void meter_type_served(struct meter *m, int type)
@@ -103,10 +82,10 @@ int meter_types_report(const struct meter *m, struct sink_metric *list, int n)
 {
 	for (int i = 0; i < (m->types.n > 1 ? m->types.n : 0); i++) {
 		const struct meter_type *y = &m->types.type[i];
-		n = put(list, n, y, "instance_hours", y->service_inst_us / US_PER_H);
+		n = put(list, n, y, "instance_hours", y->service_inst_us / SIM_US_PER_H_D);
 		n = put(list, n, y, "requests_served", (double)y->served);
-		n = put(list, n, y, "gpu_hours_paid", y->paid_gpu_us / US_PER_H);
-		n = put(list, n, y, "gpu_hours_busy", y->busy_slot_us * y->gpus / y->slots / US_PER_H);
+		n = put(list, n, y, "gpu_hours_paid", y->paid_gpu_us / SIM_US_PER_H_D);
+		n = put(list, n, y, "gpu_hours_busy", y->busy_slot_us * y->gpus / y->slots / SIM_US_PER_H_D);
 		n = put(list, n, y, "cost_usd", y->cost_usd);
 	}
 	return n;

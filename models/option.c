@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "engine.h"
 #include "status.h"
 
 static const char *const names[OPTION_KIND_COUNT] = {
@@ -37,7 +38,6 @@ bool option_kind_supported(enum option_kind kind)
 }
 
 #define US_PER_S 1000000
-#define US_PER_H 3600000000.0
 #define ON_DEMAND_MIN_US (60 * (int64_t)US_PER_S)
 
 int option_bill(enum option_kind kind, double usd_per_h, int64_t launch_us, int64_t end_us, bool ended_early,
@@ -56,11 +56,11 @@ int option_bill(enum option_kind kind, double usd_per_h, int64_t launch_us, int6
 				billed = ON_DEMAND_MIN_US; /* the 60-second minimum, SOURCES.md [od-per-second] */
 		}
 		*billed_us = (double)billed;
-		*usd = usd_per_h * (double)billed / US_PER_H;
+		*usd = usd_per_h * (double)billed / SIM_US_PER_H_D;
 		return STATUS_OK;
 	case OPTION_RESERVED:
 		*billed_us = (double)held;
-		*usd = usd_per_h * (double)held / US_PER_H;
+		*usd = usd_per_h * (double)held / SIM_US_PER_H_D;
 		return STATUS_OK;
 	default:
 		return STATUS_EINPUT; /* not simulated by this build */

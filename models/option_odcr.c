@@ -10,10 +10,10 @@
  * split into the capacity instances ran in (launch to termination, or to the horizon) and the rest, and the
  * dollars a plan covers leave the ODCR bill for the plan's.
  */
+#include "engine.h"
 #include "fleet.h"
 #include "status.h"
 
-#define US_PER_H 3.6e9
 
 static void odcr_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
 {
@@ -23,7 +23,7 @@ static void odcr_ended(struct fleet *f, struct fleet_group *g, struct instance *
 
 static void odcr_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
 {
-	double hours = (double)horizon_us / US_PER_H, count = g->entry->count;
+	double hours = (double)horizon_us / SIM_US_PER_H_D, count = g->entry->count;
 
 	meter_charge(f->meter, OPTION_ODCR, count * g->usd_per_h * hours, count * (double)horizon_us, 0,
 		     (double)horizon_us);

@@ -12,10 +12,10 @@
  */
 #include <assert.h>
 
+#include "engine.h"
 #include "fleet.h"
 #include "status.h"
 
-#define US_PER_H 3.6e9
 
 static double term_hours(enum term_kind t)
 {
@@ -33,7 +33,7 @@ static double effective_rate(const struct fleet_entry *e)
 static void term_window(const struct fleet *f, const struct fleet_entry *e, double *t0, double *t1)
 {
 	*t0 = (double)(e->term_start_unix_us - f->sc->start_unix_us);
-	*t1 = *t0 + term_hours(e->term) * US_PER_H;
+	*t1 = *t0 + term_hours(e->term) * SIM_US_PER_H_D;
 }
 
 static int reserved_start(struct fleet *f, struct fleet_group *g)
@@ -64,9 +64,9 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	term_window(f, e, &t0, &t1);
 	in0 = t0 > 0 ? t0 : 0;
 	in1 = t1 < (double)horizon_us ? t1 : (double)horizon_us;
-	inside_h = in1 > in0 ? (in1 - in0) / US_PER_H : 0;
+	inside_h = in1 > in0 ? (in1 - in0) / SIM_US_PER_H_D : 0;
 	cost = count * rate * inside_h;
-	meter_charge(f->meter, OPTION_RESERVED, cost, count * inside_h * US_PER_H, in0, in1 > in0 ? in1 : in0);
+	meter_charge(f->meter, OPTION_RESERVED, cost, count * inside_h * SIM_US_PER_H_D, in0, in1 > in0 ? in1 : in0);
 	/* the bill: the term's hours are used commitment (the hourly fee billed, the upfront fee amortised
 	 * in the effective cost), and the upfront fee a purchase at the term's start when that is inside the
 	 * window */
@@ -81,7 +81,7 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	f->meter->eligible_od_usd += count * od * inside_h;
 	if (t1 > (double)horizon_us)
 		meter_after_horizon(f->meter, OPTION_RESERVED, count * rate *
-				    (t1 - (t0 > horizon_us ? t0 : (double)horizon_us)) / US_PER_H);
+				    (t1 - (t0 > horizon_us ? t0 : (double)horizon_us)) / SIM_US_PER_H_D);
 	/* outside the term the same instances run at On-Demand rates */
 	outside_us = (double)horizon_us - (in1 > in0 ? in1 - in0 : 0);
 	if (outside_us > 0) {

@@ -32,11 +32,11 @@
 #include <gsl/gsl_randist.h>
 
 #include "convert.h"
+#include "engine.h"
 #include "fleet.h"
 #include "provider.h"
 #include "status.h"
 
-#define US_PER_H 3.6e9
 #define PREEMPTIBLE_MAX_US (24 * 3600 * INT64_C(1000000))  /* SOURCES.md [gcp-preemptible-24h] */
 
 static int64_t to_unix_us(const struct fleet *f, int64_t t_us)
@@ -58,7 +58,7 @@ static double price_integral(const struct fleet *f, const struct fleet_group *g,
 	double usd = 0;
 
 	if (pt->n == 0)
-		return g->usd_per_h * (double)(t1 - t0) / US_PER_H;
+		return g->usd_per_h * (double)(t1 - t0) / SIM_US_PER_H_D;
 	while (t0 < t1) {
 		int64_t u = to_unix_us(f, t0), next = t1;
 		/* the next price change after t0, if it comes before t1 */
@@ -69,7 +69,7 @@ static double price_integral(const struct fleet *f, const struct fleet_group *g,
 					next = c;
 				break;
 			}
-		usd += pricetrace_at(pt, u) * (double)(next - t0) / US_PER_H;
+		usd += pricetrace_at(pt, u) * (double)(next - t0) / SIM_US_PER_H_D;
 		t0 = next;
 	}
 	return usd;
@@ -288,7 +288,7 @@ static void spot_launched(struct fleet *f, struct fleet_group *g, struct instanc
 	double rate = g->entry->interruptions_per_hour;
 
 	if (rate > 0)
-		schedule_exp(f, g, &in->notice, in->launch_us, US_PER_H / rate, on_notice);
+		schedule_exp(f, g, &in->notice, in->launch_us, SIM_US_PER_H_D / rate, on_notice);
 	if (g->entry->variant == VARIANT_PREEMPTIBLE)
 		preemptible_deadline(f, g, in);
 }
@@ -310,7 +310,7 @@ static bool free_interruption(const struct instance *in, int64_t end_us, bool ea
 			return false;
 		stop_us = in->doom.t_us;
 	}
-	return (double)(stop_us - in->launch_us) < US_PER_H; /* "in the first hour": 3600 s exactly is not */
+	return (double)(stop_us - in->launch_us) < SIM_US_PER_H_D; /* "in the first hour": 3600 s exactly is not */
 }
 
 /* The bill lines of a Spot instance billed for billed_us from launch_us: clock hour by clock hour, at the
@@ -325,13 +325,13 @@ static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us,
 		int64_t b = meter_hour_end(f->meter, t);
 		if (b > end)
 			b = end;
-		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, (double)(b - t) / US_PER_H,
+		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, (double)(b - t) / SIM_US_PER_H_D,
 			   paid ? price_integral(f, g, t, b) : 0, paid ? price_integral(f, g, t, b) : 0);
 		t = b;
 	}
 	if ((double)(end - launch_us) < billed_us)  /* the free interruption's fractional microsecond */
 		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)end, billed_us + (double)launch_us,
-			   (billed_us - (double)(end - launch_us)) / US_PER_H, 0, 0);
+			   (billed_us - (double)(end - launch_us)) / SIM_US_PER_H_D, 0, 0);
 }
 
 /*
@@ -352,15 +352,15 @@ static void deallocate(struct fleet *f, struct fleet_group *g, int64_t at_us)
 	meter_event(f->meter, at_us, "deallocate", option_kind_name(g->kind), 1, "evicted VM kept stopped");
 	if (rate <= 0 || at_us >= horizon)
 		return;
-	f->meter->spot_disk_usd += rate * (double)(horizon - at_us) / US_PER_H;
-	meter_charge(f->meter, OPTION_SPOT, rate * (double)(horizon - at_us) / US_PER_H, 0, (double)at_us,
+	f->meter->spot_disk_usd += rate * (double)(horizon - at_us) / SIM_US_PER_H_D;
+	meter_charge(f->meter, OPTION_SPOT, rate * (double)(horizon - at_us) / SIM_US_PER_H_D, 0, (double)at_us,
 		     (double)horizon);
 	while (t < horizon) {  /* the bill by clock hour */
 		int64_t b = meter_hour_end(f->meter, t);
 		if (b > horizon)
 			b = horizon;
 		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, 0,
-			   rate * (double)(b - t) / US_PER_H, rate * (double)(b - t) / US_PER_H);
+			   rate * (double)(b - t) / SIM_US_PER_H_D, rate * (double)(b - t) / SIM_US_PER_H_D);
 		t = b;
 	}
 }

@@ -34,7 +34,7 @@
  *    scale-in acts at the evaluation that closes the last one, on that minute's average. The scale-out alarm
  *    still counts every sample.
  *  - Missing data: no action (policy.h), and the alarms start counting again ("INSUFFICIENT_DATA").
- * Several policies on one target are combined by the run (world.c, combine()).
+ * Several policies on one target are combined by the run (autoscale.c, combine()).
  */
 #include "policy.h"
 
@@ -66,7 +66,7 @@ struct target {
 
 static int clamp(const struct target *t, int n)
 {
-	/* the bounds live in the policy base: scheduled actions move them (world.c) */
+	/* the bounds live in the policy base: scheduled actions move them (autoscale.c) */
 	return n < t->base.min ? t->base.min : n > t->base.max ? t->base.max : n;
 }
 

@@ -4,11 +4,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "engine.h"
 #include "status.h"
 
 #define US_PER_S 1000000
 #define US_PER_MIN (60 * (int64_t)US_PER_S)
-#define US_PER_H 3600000000.0
 #define AWS_NOTICE_US (120 * (int64_t)US_PER_S)    /* SOURCES.md [spot-notice-2min] */
 #define GCP_NOTICE_US (30 * (int64_t)US_PER_S)     /* SOURCES.md [gcp-spot-notice-30s] */
 #define AZURE_NOTICE_US (30 * (int64_t)US_PER_S)   /* SOURCES.md [az-spot-notice-30s] */
@@ -133,7 +133,7 @@ int provider_bill(enum provider p, double usd_per_h, int64_t launch_us, int64_t 
 			held = 0;
 		billed = ended_early ? held / US_PER_MIN * US_PER_MIN : held;  /* full minutes only */
 		*billed_us = (double)billed;
-		*usd = usd_per_h * (double)billed / US_PER_H;
+		*usd = usd_per_h * (double)billed / SIM_US_PER_H_D;
 		return STATUS_OK;
 	default:
 		return STATUS_EINPUT;

@@ -3,9 +3,9 @@
 
 #include <stdio.h>
 
+#include "engine.h"
 #include "status.h"
 
-#define US_PER_H 3.6e9
 
 int64_t reservation_end_us(const struct fleet_entry *e)
 {
@@ -14,7 +14,7 @@ int64_t reservation_end_us(const struct fleet_entry *e)
 
 double reservation_price(const struct fleet_entry *e)
 {
-	return e->upfront_usd > 0 ? e->upfront_usd : e->count * e->usd_per_h * (double)e->duration_us / US_PER_H;
+	return e->upfront_usd > 0 ? e->upfront_usd : e->count * e->usd_per_h * (double)e->duration_us / SIM_US_PER_H_D;
 }
 
 void reservation_schedule(struct fleet *f, struct fleet_group *g, int phase, int64_t t_us,
@@ -85,7 +85,7 @@ void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_u
 		     t1 > t0 ? t1 : t0);
 	/* the bill: the reservation is paid upfront (a purchase when it starts inside the window) and used over
 	 * its hours (the effective cost spreads its price) */
-	meter_bill(f->meter, g->kind, CHARGE_USED, t0, t1 > t0 ? t1 : t0, e->count * inside / US_PER_H, 0,
+	meter_bill(f->meter, g->kind, CHARGE_USED, t0, t1 > t0 ? t1 : t0, e->count * inside / SIM_US_PER_H_D, 0,
 		   price * inside / (double)e->duration_us);
 	if (e->start_us >= 0 && e->start_us < horizon_us)
 		meter_bill(f->meter, g->kind, CHARGE_UPFRONT, t0, t0, 0, price, 0);
@@ -101,5 +101,5 @@ double reservation_rate(const struct fleet *f, const struct fleet_group *g, int6
 	(void)f;
 	if (now_us < e->start_us || now_us >= reservation_end_us(e))
 		return 0;
-	return reservation_price(e) * US_PER_H / (double)e->duration_us;
+	return reservation_price(e) * SIM_US_PER_H_D / (double)e->duration_us;
 }

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine.h"
 #include "provider.h"
 #include "scenario_load.h"
 #include "status.h"
 #include "units.h"
 
-#define US_PER_H 3600000000.0
 #define BLOCK_MAX_COUNT 64               /* "Each Capacity Block up to 64 instances" (SOURCES.md [cb-max-64]) */
 #define BLOCKS_MAX_COUNT 256             /* "up to 256 across Capacity Blocks" (SOURCES.md [cb-max-256]) */
 #define CALENDAR_MAX_DAYS 90             /* SOURCES.md [gcp-calendar-limits] */
@@ -162,7 +162,7 @@ static int check_blocks_total(struct load *l, const struct yamldoc_ref *e, const
  * each is derived from the other. */
 static int read_block_price(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
-	double instance_h = (double)f->count * (double)f->duration_us / US_PER_H;
+	double instance_h = (double)f->count * (double)f->duration_us / SIM_US_PER_H_D;
 	struct yamldoc_ref r;
 	int rc;
 

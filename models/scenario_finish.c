@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine.h"
 #include "scenario_load.h"
 #include "status.h"
 #include "units.h"
@@ -36,7 +37,7 @@ static double rate_at_start(const struct scenario *sc)
 		rate *= sc->arrivals.flash_at_us <= 0 ? 1 + sc->arrivals.flash_magnitude : 1;
 		break;
 	case ARRIVAL_DIURNAL: {    /* as arrivals_profile.c: daily(hour of day) x weekly(day, Monday first) */
-		double hour = (double)tod / 3.6e9;
+		double hour = (double)tod / SIM_US_PER_H_D;
 		int weekday = (int)(((days % 7) + 7 + 3) % 7);  /* 1970-01-01 was a Thursday */
 		rate *= sc->arrivals.has_hourly ? sc->arrivals.hourly[(int)hour < 24 ? (int)hour : 23] :
 			1.0 + sc->arrivals.amplitude * cos(2.0 * 3.14159265358979323846 * (hour - sc->arrivals.peak_hour) / 24.0);

@@ -20,7 +20,6 @@
 #include "status.h"
 #include "units.h"
 
-#define US_PER_H 3600000000.0
 #define TERM_1Y_H 8760.0                 /* 365 days (SOURCES.md [ri-terms]: 31,536,000 s) */
 #define TERM_3Y_H 26280.0                /* 1095 days */
 #define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption (SOURCES.md [ri-partial-upfront-split]) */

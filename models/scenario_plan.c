@@ -16,11 +16,11 @@
  */
 #include <stdio.h>
 
+#include "engine.h"
 #include "scenario_load.h"
 #include "status.h"
 #include "units.h"
 
-#define US_PER_H 3600000000.0
 #define PLAN_MAX_DAYS 182                          /* SOURCES.md [tp-durations] */
 #define DEFAULT_EXPIRY_NOTICE_US (600 * S_US)      /* an assumption (SOURCES.md [tp-expiry-notice]) */
 #define MAX_EXPIRY_NOTICE_US (23 * 3600 * S_US)    /* so that the notice falls inside even a 1-day segment */
@@ -90,7 +90,7 @@ static int check_overlap(struct load *l, const struct yamldoc_ref *start, const 
 /* The segment's price: its own usd_per_h or upfront_usd, else the plan's (or the catalogue's) rate. */
 static int read_segment_price(struct load *l, const struct yamldoc_ref *seg, struct fleet_entry *g)
 {
-	double instance_h = (double)g->count * (double)g->duration_us / US_PER_H;
+	double instance_h = (double)g->count * (double)g->duration_us / SIM_US_PER_H_D;
 	struct yamldoc_ref r;
 	int rc;
 

@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "catalog.h"
+#include "engine.h"
 #include "units.h"
 
 #define SIM_US_PER_S_INT 1000000
-#define HOUR_US ((int64_t)3600 * SIM_US_PER_S_INT)
 #define MINUTE_US ((int64_t)60 * SIM_US_PER_S_INT)
 
 void warn_init(struct warn *w, int64_t measured_from_us, int64_t hour_phase_us)
@@ -31,7 +31,7 @@ void warn_sample(struct warn *w, int64_t now_us, int capacity, int max, int64_t 
 
 void warn_scaling(struct warn *w, int64_t now_us, int direction)
 {
-	int64_t hour = (now_us + w->hour_phase_us) / HOUR_US;
+	int64_t hour = (now_us + w->hour_phase_us) / SIM_US_PER_H;
 
 	if (w->last_direction != 0 && direction != w->last_direction) {
 		if (hour != w->hour) {
@@ -203,13 +203,13 @@ static bool trace_past(const struct warn *w, const struct scenario *sc, struct s
 	if (sc->arrivals.offset_us == 0 && sc->arrivals.scale_rate == 1 && sc->arrivals.growth_per_day == 0)
 		snprintf(out->message, sizeof out->message, "the trace runs %.4g h past the horizon (last arrival "
 			 "at %.4g h, horizon %.4g h): its last %lld of %lld requests were not replayed",
-			 last_s / 3600 - (double)sc->horizon_us / HOUR_US, last_s / 3600,
-			 (double)sc->horizon_us / HOUR_US, (long long)(s->rows - w->arrivals), (long long)s->rows);
+			 last_s / 3600 - (double)sc->horizon_us / SIM_US_PER_H, last_s / 3600,
+			 (double)sc->horizon_us / SIM_US_PER_H, (long long)(s->rows - w->arrivals), (long long)s->rows);
 	else
 		snprintf(out->message, sizeof out->message, "the trace runs %.4g h past the horizon (last arrival "
 			 "at %.4g h, horizon %.4g h): its requests after the horizon were not replayed",
-			 last_s / 3600 - (double)sc->horizon_us / HOUR_US, last_s / 3600,
-			 (double)sc->horizon_us / HOUR_US);
+			 last_s / 3600 - (double)sc->horizon_us / SIM_US_PER_H, last_s / 3600,
+			 (double)sc->horizon_us / SIM_US_PER_H);
 	return true;
 }
 

@@ -8,16 +8,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "autoscale.h"
 #include "copies.h"
-#include "cron.h"
 #include "engine.h"
 #include "fleet.h"
 #include "fluid.h"
-#include "gpumetric.h"
 #include "jobs.h"
-#include "metriclag.h"
 #include "multimodel.h"
-#include "policy.h"
 #include "serving.h"
 #include "savings.h"
 #include "status.h"
@@ -36,30 +33,10 @@ struct world {
 	struct copies copies;        /* model copies: what the policies scale when sc->copies.enabled */
 	struct jobs jobs;            /* training and batch jobs, when sc->jobs.n > 0 */
 	struct fluid fluid;          /* mode: fluid's periodic tick, in place of the requests (fluid.h) */
-	struct gpumetric gm;         /* GPU metrics (gpumetric.h), when gm_on */
-	bool gm_on;                  /* a policy uses a GPU metric */
-	struct metriclag lag;        /* autoscaling.metric_delay_s (metriclag.h); periods 0 = none */
-	struct policy *policy;       /* owned; NULL for `none` */
-	struct policy *also[2];      /* owned: more target-tracking policies (autoscaling.also) */
-	int nalso;
-	int backlog_periods;         /* consecutive evaluations with no capacity and requests waiting (async)
-	                                or refused (realtime) */
-	uint64_t refused_at_eval;    /* serving's refusals for want of capacity at the previous evaluation */
+	struct autoscale as;         /* the autoscaler: metrics, policies, scheduled actions (autoscale.h) */
 	struct request_draw next;    /* the arrival scheduled next */
 	struct event arrival;
 	struct event sample;
-	struct event evaluate;
-	struct event scheduled;      /* the next scheduled action's firing */
-	int64_t action_next_us[SCENARIO_SCHEDULE_MAX];  /* each action's next firing; INT64_MAX = none */
-	int min, max;                /* the autoscaling bounds now: the scenario's, then as scheduled */
-	double busy_at_eval;         /* meter integrals at the previous evaluation */
-	double service_at_eval;
-	double slots_at_eval;        /* several types: the meter's service_slot_us at the previous evaluation */
-	double type_service_at_eval[METER_TYPES_MAX];  /* several types, capacity_unit gpus or slots: each
-	                                                   type's service_inst_us then */
-	double queued_at_eval;
-	double queued_served_at_eval;
-	uint64_t arrivals_at_eval;
 	struct warn warn;            /* what the warnings need, counted as the run goes (warn.h) */
 	const struct world_progress *progress;  /* told at every sample; NULL = nobody; borrowed */
 };
@@ -124,8 +101,6 @@ static void on_arrival(struct engine *eng, struct event *ev)
 	next_arrival(w);
 }
 
-static int capacity_max(const struct world *w);
-
 /* What serves now: copies serving with copies, else instances in service (serving or draining). */
 static int serving_now(const struct world *w)
 {
@@ -145,7 +120,7 @@ static void on_sample(struct engine *eng, struct event *ev)
 	struct world *w = container_of(ev, struct world, sample);
 
 	meter_sample(&w->meter, eng->now_us, queue_now(w), fleet_cost_rate(&w->fleet, eng->now_us));
-	warn_sample(&w->warn, eng->now_us, serving_now(w), capacity_max(w), queue_now(w));
+	warn_sample(&w->warn, eng->now_us, serving_now(w), autoscale_capacity_max(&w->as), queue_now(w));
 	if (w->meter.status != STATUS_OK) {
 		engine_stop(eng);
 		return;
@@ -157,321 +132,11 @@ static void on_sample(struct engine *eng, struct event *ev)
 		schedule_or_fail(w, &w->sample, eng->now_us + w->sc->sample_period_us, on_sample);
 }
 
-/*
- * With autoscaling.capacity_unit gpus or slots: the units in service over the period just ended (unit-us),
- * given its instance-us `service`: with one type, service x the serving entries' weight (one type, one
- * weight); with several, each type's instance-us (meter_types.c, since the previous evaluation) x its weight.
- */
-static double ready_units(struct world *w, double service)
-{
-	const struct meter_types *t = &w->meter.types;
-	double units = 0;
-
-	if (t->n <= 1)
-		return service * (w->sc->autoscaling.capacity_unit == UNIT_GPUS ? w->sc->types[0].gpus :
-				  w->sc->types[0].slots);
-	for (int i = 0; i < t->n; i++) {
-		double wt = w->sc->autoscaling.capacity_unit == UNIT_GPUS ? t->type[i].gpus : t->type[i].slots;
-		units += (t->type[i].service_inst_us - w->type_service_at_eval[i]) * wt;
-		w->type_service_at_eval[i] = t->type[i].service_inst_us;
-	}
-	return units;
-}
-
-/* Every metric over the period since the previous evaluation, by metric kind (NaN when nothing was in
- * service), and in *ready the instances (with copies: copies) in service on average over it. */
-static void measure_all(struct world *w, double metric[METRIC_KINDS], double *ready)
-{
-	struct meter *m = &w->meter;
-	double busy = m->busy_slot_us_all - w->busy_at_eval;
-	/* with copies every metric is per copy (SOURCES.md [sm-ic-copies], [sm-concurrency-metric]) */
-	double served_us = w->sc->copies.enabled ? m->service_copy_us : m->service_inst_us;
-	double service = served_us - w->service_at_eval;
-	double span_us = (double)w->sc->autoscaling.resolution_us;
-	double arrivals = (double)(m->arrivals - w->arrivals_at_eval), slots;
-	double queued = m->queued_us - w->queued_at_eval;
-	double waiting = m->queued_served_us - w->queued_served_at_eval;
-
-	w->busy_at_eval = m->busy_slot_us_all;
-	w->queued_served_at_eval = m->queued_served_us;
-	w->service_at_eval = served_us;
-	slots = m->types.service_slot_us - w->slots_at_eval;
-	w->slots_at_eval = m->types.service_slot_us;
-	w->arrivals_at_eval = m->arrivals;
-	w->queued_at_eval = m->queued_us;
-	for (int k = 0; k < METRIC_KINDS; k++)
-		metric[k] = NAN;
-	if (w->gm_on)  /* over its own instances counted (gpumetric.h) */
-		gpumetric_take(&w->gm, w->eng.now_us, &metric[METRIC_GPU_UTIL], &metric[METRIC_GPU_MEM]);
-	*ready = service > 0 ? service / span_us : 0;
-	if (w->sc->autoscaling.capacity_unit != UNIT_INSTANCES && service > 0)
-		*ready = ready_units(w, service) / span_us;  /* in autoscaling's unit, like the capacity */
-	if (service <= 0)
-		return;
-	/*
-	 * ConcurrentRequestsPerModel / PerCopy count the requests in flight "including those queued"
-	 * (SOURCES.md [sm-concurrency-metric]): (requests in service + requests waiting) / slots, per
-	 * instance (copy) in service, uncapped, so an overloaded fleet scales out in proportion to its
-	 * backlog. The central queue is shared out over the instances serving; time with none serving is left
-	 * out of the waiting part.
-	 */
-	/* several types: per slot in service of whatever type (instances x slots, integrated) */
-	metric[METRIC_CONCURRENCY] = (busy + waiting) / (m->types.n > 1 ? slots : service * w->sc->serving.slots);
-	/* average requests waiting / average instances in service */
-	metric[METRIC_BACKLOG] = queued / service;
-	/* invocations per instance per minute: arrivals over the period, per average instance in service */
-	metric[METRIC_INVOCATIONS] = arrivals * (60.0 * SIM_US_PER_S / span_us) / (service / span_us);
-}
-
-/* The scalable target's capacity now: desired copies with copies, else desired instances. */
-static int capacity_now(const struct world *w)
-{
-	return w->sc->copies.enabled ? w->copies.desired : w->fleet.desired;
-}
-
-/* The most the scalable target may hold now: the autoscaling max in force, and for instances the fleet
- * entries' max (fleet_capacity) too. */
-static int capacity_max(const struct world *w)
-{
-	int entries = fleet_serving_capacity(&w->fleet);
-
-	return w->sc->copies.enabled || w->max < entries ? w->max : entries;
-}
-
-/* Set the scalable target's capacity; returns what it became (the fleet clamps instances). */
-static int capacity_set(struct world *w, int n)
-{
-	return w->sc->copies.enabled ? copies_set_desired(&w->copies, n) : fleet_set_desired(&w->fleet, n);
-}
-
-/*
- * Several target-tracking policies on one target (SOURCES.md [tt-multiple-policies]): "scale out if ANY
- * policy ready to scale out; scale in only if ALL (scale-in-enabled) policies ready; when several fire, the
- * one giving the LARGEST capacity wins". Each policy keeps its own cooldowns; a policy whose scale-in was
- * outvoted still started its scale-in cooldown (a simplification).
- */
-static void combine(struct policy_decision *into, const struct policy_decision *d)
-{
-	if (d->action == POLICY_SCALE_OUT) {
-		if (into->action != POLICY_SCALE_OUT || d->desired > into->desired)
-			*into = *d;
-	} else if (into->action == POLICY_SCALE_IN) {
-		if (d->action == POLICY_HOLD)
-			*into = *d; /* not all agree: hold */
-		else if (d->desired > into->desired)
-			*into = *d;
-	}
-}
-
-/*
- * Scale from zero (autoscaling.scale_from_zero). A fleet at zero capacity has no metric, so target
- * tracking cannot scale it out; SageMaker documents the way out as a step scaling policy on a "backlog
- * without capacity" alarm: HasBacklogWithoutCapacity, Average, Period 60, EvaluationPeriods 2,
- * DatapointsToAlarm 2, Threshold >= 1, ChangeInCapacity +1 (SOURCES.md [sm-scale-from-zero]). Here the
- * datapoint is, while the desired capacity is 0, the queue at each evaluation on an async endpoint, and on a
- * realtime one (which queues nothing at zero: it refuses) the requests refused for want of capacity since the
- * previous evaluation, the NoCapacityInvocationFailures alarm SageMaker documents for real-time
- * scale-from-zero; the same 2 datapoints in a row bring capacity to 1.
- */
-static bool scale_from_zero(struct world *w, int64_t now)
-{
-	uint64_t refused = w->serving.refused_closed - w->refused_at_eval;
-	bool breach = w->serving.realtime ? refused >= 1 : serving_queue_len(&w->serving) >= 1;
-
-	w->refused_at_eval = w->serving.refused_closed;
-	if (!w->sc->autoscaling.scale_from_zero || capacity_now(w) > 0 || !breach) {
-		w->backlog_periods = 0;
-		return false;
-	}
-	if (++w->backlog_periods < 2)
-		return false;
-	w->backlog_periods = 0;
-	warn_scaling(&w->warn, now, +1);
-	meter_event(&w->meter, now, "scale_out", NULL, capacity_set(w, 1), w->serving.realtime ?
-		    "scale from zero: invocations refused without capacity for 2 periods (+1)" :
-		    "scale from zero: backlog without capacity for 2 periods (+1)");
-	w->meter.scale_outs++;
-	return true;
-}
-
-static void on_evaluate(struct engine *eng, struct event *ev)
-{
-	struct world *w = container_of(ev, struct world, evaluate);
-	struct policy_input in;
-	struct policy_decision out;
-	double arrivals, busy_us, metric[METRIC_KINDS];
-
-	meter_advance(&w->meter, eng->now_us);
-	/* the period's arrivals and busy time, read before measure() moves the marks to now */
-	arrivals = (double)(w->meter.arrivals - w->arrivals_at_eval);
-	busy_us = w->meter.busy_slot_us_all - w->busy_at_eval;
-	in.arrivals_per_s = arrivals * SIM_US_PER_S / (double)w->sc->autoscaling.resolution_us;
-	in.busy_per_arrival_s = arrivals > 0 ? busy_us / SIM_US_PER_S / arrivals : NAN;
-	in.slots = w->sc->serving.slots;
-	in.now_us = eng->now_us;
-	measure_all(w, metric, &in.ready);
-	metriclag_push(&w->lag, metric);  /* SOURCES.md [cw-metric-delay]: the policies see them late */
-	if (scale_from_zero(w, eng->now_us))
-		goto next;
-	in.metric = metric[w->sc->autoscaling.metric];
-	in.capacity = capacity_now(w);
-	w->policy->ops->decide(w->policy, &in, &out);
-	for (int i = 0; i < w->nalso; i++) {
-		struct policy_decision other;
-		in.metric = metric[w->sc->autoscaling.also[i].metric];
-		w->also[i]->ops->decide(w->also[i], &in, &other);
-		combine(&out, &other);
-	}
-	if (out.action != POLICY_HOLD) {
-		/* the bounds may have been moved by a scheduled action since the policy copied them */
-		int want = out.desired < w->min ? w->min : out.desired > w->max ? w->max : out.desired;
-		out.action = want > in.capacity ? POLICY_SCALE_OUT : want < in.capacity ? POLICY_SCALE_IN
-			     : POLICY_HOLD;
-		out.desired = want;
-	}
-	/* replacements launched ahead of a shared reservation going to the jobs are not scaled in before it goes
-	 * (fleet_share.c): the policy counts the reservation's instances, which are about to leave */
-	if (out.action == POLICY_SCALE_IN && eng->now_us < w->fleet.hold_scale_in_until_us)
-		out.action = POLICY_HOLD;
-	if (out.action != POLICY_HOLD) {
-		int got = capacity_set(w, out.desired);
-		bool out_ = out.action == POLICY_SCALE_OUT;
-		if (out_)
-			w->meter.scale_outs++;
-		else
-			w->meter.scale_ins++;
-		warn_scaling(&w->warn, eng->now_us, out_ ? +1 : -1);
-		meter_event(&w->meter, eng->now_us, out_ ? "scale_out" : "scale_in", NULL, got, out.reason);
-	}
-next:
-	if (eng->now_us + w->sc->autoscaling.resolution_us <= w->sc->horizon_us)
-		schedule_or_fail(w, &w->evaluate, eng->now_us + w->sc->autoscaling.resolution_us, on_evaluate);
-}
-
-/*
- * Scheduled actions (SOURCES.md [scheduled-actions], [scheduled-cron-utc]). Each action's next firing is kept
- * in run time; the event is set for the earliest. A firing sets MinCapacity and/or MaxCapacity and brings the
- * desired capacity into them at once: "if current < new min -> scale out to min; if current > new max ->
- * scale in to max". Cooldowns "apply only to policy-driven activities", so nothing here looks at them.
- * Actions due at the same time run in list order ("scheduled actions run in order"). Times are microseconds
- * since the epoch in UTC (an `at` keeps its fraction of a second; cron firings are whole minutes), placed on
- * the run's clock from sc->start_unix_us, which may itself have a fraction.
- */
-
-/* Action i's first firing strictly after run time after_us (or at/after 0 when first_run), or INT64_MAX
- * when it has none within the horizon. O(days searched) for cron, once per firing. */
-static int64_t action_next(const struct world *w, int i, int64_t after_us, bool first_run)
-{
-	const struct scenario *sc = w->sc;
-	const struct scheduled_action *a = &sc->autoscaling.schedule[i];
-	int64_t at_s, t_us;
-
-	if (!a->recurring) {
-		t_us = a->at_unix_us - sc->start_unix_us;
-		if (!first_run || t_us < 0 || t_us > sc->horizon_us)
-			return INT64_MAX; /* a one-off action runs once, and never before the start */
-		return t_us;
-	}
-	/* cron firings are whole seconds (whole minutes): the first one strictly after the unix time
-	 * start + after_us is the first strictly after its whole second; from the start, a firing at the
-	 * start itself counts (strictly after start - 1 us) */
-	if (cron_next(&a->cron, units_floor_s(sc->start_unix_us + (first_run ? -1 : after_us)), &at_s) !=
-	    STATUS_OK)
-		return INT64_MAX;
-	t_us = at_s * SIM_US_PER_S - sc->start_unix_us;
-	return t_us > sc->horizon_us ? INT64_MAX : t_us;
-}
-
-static void on_scheduled(struct engine *eng, struct event *ev);
-
-/* Set the event for the earliest pending firing, if any falls within the horizon. */
-static void schedule_next_action(struct world *w)
-{
-	int64_t t = INT64_MAX;
-
-	for (int i = 0; i < w->sc->autoscaling.nschedule; i++)
-		if (w->action_next_us[i] < t)
-			t = w->action_next_us[i];
-	if (t <= w->sc->horizon_us)
-		schedule_or_fail(w, &w->scheduled, t, on_scheduled);
-}
-
-/* Run one action: move the bounds (the one given wins if they would cross), then the capacity into them. */
-static void run_action(struct world *w, const struct scheduled_action *a, int64_t now_us)
-{
-	char detail[48];
-	int cur = capacity_now(w), got = cur, want;
-
-	if (a->min >= 0) {
-		w->min = a->min;
-		if (w->max < w->min)
-			w->max = w->min;
-	}
-	if (a->max >= 0) {
-		w->max = a->max;
-		if (w->min > w->max)
-			w->min = w->max;
-	}
-	if (w->policy) {
-		w->policy->min = w->min;
-		w->policy->max = w->max;
-	}
-	for (int i = 0; i < w->nalso; i++) {
-		w->also[i]->min = w->min;
-		w->also[i]->max = w->max;
-	}
-	want = cur < w->min ? w->min : cur > w->max ? w->max : cur;
-	if (want != cur)
-		got = capacity_set(w, want);
-	snprintf(detail, sizeof detail, "min=%d max=%d", w->min, w->max);
-	meter_event(&w->meter, now_us, "scheduled", NULL, got, detail);
-}
-
-static void on_scheduled(struct engine *eng, struct event *ev)
-{
-	struct world *w = container_of(ev, struct world, scheduled);
-	const struct scenario *sc = w->sc;
-
-	meter_advance(&w->meter, eng->now_us);
-	for (int i = 0; i < sc->autoscaling.nschedule; i++) {
-		if (w->action_next_us[i] != eng->now_us)
-			continue;
-		run_action(w, &sc->autoscaling.schedule[i], eng->now_us);
-		w->action_next_us[i] = action_next(w, i, eng->now_us, false);
-	}
-	schedule_next_action(w);
-}
-
-/* Starting capacity: the counts in the fleet, raised to autoscaling.min and capped at max if scaling;
- * with copies, the initial copies (the scenario loader settled them). */
-static int initial_capacity(const struct scenario *sc)
-{
-	int n = 0;
-
-	if (sc->copies.enabled)
-		return sc->copies.initial;
-
-	for (int i = 0; i < sc->nfleet; i++) {
-		enum option_kind k = sc->fleet[i].option;
-		/* blocks and plans add themselves; a jobs entry's instances are the jobs' (jobs.h) */
-		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN &&
-		    sc->fleet[i].use != USE_JOBS)
-			n += sc->fleet[i].count * sc->fleet[i].weight;  /* in autoscaling's unit */
-	}
-	if (sc->autoscaling.policy != POLICY_NONE) {
-		if (n < sc->autoscaling.min)
-			n = sc->autoscaling.min;
-		if (n > sc->autoscaling.max)
-			n = sc->autoscaling.max;
-	}
-	return n;
-}
-
 /* How far `start` lies past the UTC hour mark before it: Savings Plans settle by clock hour
  * (SOURCES.md [sp-clock-hour]). */
 static int64_t hour_phase_us(const struct scenario *sc)
 {
-	int64_t h = 3600 * SIM_US_PER_S, s = sc->start_unix_us % h;
+	int64_t h = SIM_US_PER_H, s = sc->start_unix_us % h;
 
 	return s < 0 ? s + h : s;
 }
@@ -528,24 +193,6 @@ static void serving_user_reclaim(void *ctx, int idx)
 		multimodel_reclaim(&w->mm, idx);
 }
 
-/* The GPU metrics when a policy uses one, and the metrics' delay (scenario_gpumetric.c). */
-static int setup_gpu_metrics(struct world *w, const struct scenario *sc)
-{
-	int rc;
-
-	for (int i = -1; i < sc->autoscaling.nalso && sc->autoscaling.policy != POLICY_NONE; i++) {
-		enum metric_kind m = i < 0 ? sc->autoscaling.metric : sc->autoscaling.also[i].metric;
-		w->gm_on |= m == METRIC_GPU_UTIL || m == METRIC_GPU_MEM;
-	}
-	if (w->gm_on) {
-		if ((rc = gpumetric_init(&w->gm, sc, fleet_capacity(&w->fleet))))
-			return rc;
-		w->serving.gm = &w->gm;
-	}
-	return metriclag_init(&w->lag, (int)(sc->autoscaling.metric_delay_us / sc->autoscaling.resolution_us),
-			      METRIC_KINDS);
-}
-
 static int setup(struct world *w, const struct scenario *sc, struct sink *sink, struct diag *d)
 {
 	int rc, slots = 0;
@@ -562,10 +209,6 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		return rc;
 	engine_event_init(&w->arrival);
 	engine_event_init(&w->sample);
-	engine_event_init(&w->evaluate);
-	engine_event_init(&w->scheduled);
-	w->min = sc->autoscaling.min;
-	w->max = sc->autoscaling.max;
 	meter_set_ttft_slo(&w->meter, sc->slo.ttft_us);
 	meter_set_prices(&w->meter, sc->start_unix_us, sc->serving.od_usd_per_h);
 	set_meter_types(w);
@@ -608,19 +251,10 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		.up = serving_user_up, .down = serving_user_down, .reclaim = serving_user_reclaim, .ctx = w });
 	if (sc->jobs.n > 0 && (rc = jobs_init(&w->jobs, sc, &w->eng, &w->meter, &w->fleet)) != STATUS_OK)
 		return rc;
-	if ((rc = setup_gpu_metrics(w, sc)))
-		return rc;
-	w->policy = policy_new(sc, &rc);
+	rc = autoscale_init(&w->as, sc, &w->eng, &w->meter, &w->fleet, &w->serving,
+			    sc->copies.enabled ? &w->copies : NULL, &w->warn);
 	if (rc)
 		return rc;
-	for (int i = 0; i < sc->autoscaling.nalso && sc->autoscaling.policy == POLICY_TARGET_TRACKING; i++) {
-		w->also[i] = policy_target_new_for(sc, sc->autoscaling.also[i].target);
-		if (!w->also[i])
-			return STATUS_ENOMEM;
-		w->also[i]->min = sc->autoscaling.min;
-		w->also[i]->max = sc->autoscaling.max;
-		w->nalso = i + 1;
-	}
 	/* each job has 4 events of its own (jobs.h) */
 	return evq_reserve(&w->eng.q, (size_t)fleet_capacity(&w->fleet) + 4 * (size_t)sc->jobs.n + 1024);
 }
@@ -630,15 +264,10 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 static void teardown(struct world *w)
 {
 	engine_fini(&w->eng);
-	policy_free(w->policy);
-	for (int i = 0; i < w->nalso; i++)
-		policy_free(w->also[i]);
+	autoscale_fini(&w->as);
 	if (w->sc->copies.enabled)
 		copies_fini(&w->copies);
 	serving_fini(&w->serving);
-	if (w->gm_on)
-		gpumetric_fini(&w->gm);
-	metriclag_fini(&w->lag);
 	multimodel_fini(&w->mm);
 	if (w->sc->jobs.n > 0)
 		jobs_fini(&w->jobs);
@@ -651,8 +280,8 @@ static void run_to_horizon(struct world *w)
 {
 	const struct scenario *sc = w->sc;
 
-	int rc = sc->copies.enabled ? copies_start(&w->copies, initial_capacity(sc))
-				    : fleet_start(&w->fleet, initial_capacity(sc));
+	int rc = sc->copies.enabled ? copies_start(&w->copies, autoscale_initial_capacity(sc))
+				    : fleet_start(&w->fleet, autoscale_initial_capacity(sc));
 
 	if (rc == STATUS_OK && sc->jobs.n > 0)
 		rc = jobs_start(&w->jobs);
@@ -670,11 +299,7 @@ static void run_to_horizon(struct world *w)
 		next_arrival(w);
 	if (sc->sample_period_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
-	if (w->policy && sc->autoscaling.resolution_us <= sc->horizon_us)
-		schedule_or_fail(w, &w->evaluate, sc->autoscaling.resolution_us, on_evaluate);
-	for (int i = 0; i < sc->autoscaling.nschedule; i++)
-		w->action_next_us[i] = action_next(w, i, 0, true);
-	schedule_next_action(w);
+	autoscale_start(&w->as);
 	engine_run(&w->eng, sc->horizon_us);
 }
 
@@ -685,10 +310,8 @@ static const char *event_name(const struct world *w, const struct event *ev)
 		return "arrival";
 	if (ev == &w->sample)
 		return "sample";
-	if (ev == &w->evaluate)
-		return "policy evaluation";
-	if (ev == &w->scheduled)
-		return "scheduled action";
+	if (autoscale_event_name(&w->as, ev))
+		return autoscale_event_name(&w->as, ev);
 	return "fleet, serving or copies";
 }
 
@@ -753,8 +376,8 @@ static void settle(struct world *w)
 			plans[n].type_discount[t] = e->type_discount[t];
 		n++;
 		double term_h = e->term == TERM_3Y ? 26280.0 : 8760.0;
-		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / 3.6e9 + term_h;
-		double horizon_h = (double)sc->horizon_us / 3.6e9;
+		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / SIM_US_PER_H_D + term_h;
+		double horizon_h = (double)sc->horizon_us / SIM_US_PER_H_D;
 		if (end_h > horizon_h)
 			meter_after_horizon(&w->meter, OPTION_SAVINGS_PLAN, e->commit_usd_per_h * (end_h - horizon_h));
 	}
@@ -774,8 +397,7 @@ static void drain(struct world *w)
 	engine_cancel(&w->eng, &w->arrival);
 	multimodel_stop(&w->mm);
 	engine_cancel(&w->eng, &w->sample);
-	engine_cancel(&w->eng, &w->evaluate);
-	engine_cancel(&w->eng, &w->scheduled);
+	autoscale_stop(&w->as);
 	if (w->sc->mode == MODE_FLUID)
 		engine_cancel(&w->eng, &w->fluid.tick);
 	settle(w);

@@ -2,8 +2,10 @@
  * world: one simulation of one scenario, from the first arrival to the last metric.
  *
  * world_run() wires the pieces together: the workload's arrivals feed serving; serving fills the fleet's
- * instances; every autoscaling resolution the policy reads the metric and sets the fleet's desired
- * capacity; the meter adds everything up and streams samples and events to the sink.
+ * instances; every autoscaling resolution the autoscaler (autoscale.h) measures the metrics, asks the
+ * policies and sets the fleet's desired capacity (or the copies'); the meter adds everything up and streams
+ * samples and events to the sink. world.c is that wiring only: it sets the models up in order, takes the
+ * samples, runs the loop to the horizon, drains and settles, and reports.
  *
  * Phases: at t = 0 the fleet holds its starting instances, warm. Until the horizon, everything runs. At the
  * horizon, arrivals stop, the bill and the GPU-hour integrals close, and no instance launches or becomes

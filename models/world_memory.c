@@ -5,11 +5,11 @@
  */
 #include "world.h"
 
+#include "engine.h"
 #include "fleet.h"
 #include "meter.h"
 #include "serving.h"
 
-#define US_PER_H (INT64_C(3600) * 1000000)
 
 /*
  * A queued request: the request, and up to three ring-buffer pointers for it (the ring doubles when full,
@@ -23,7 +23,7 @@
 void world_memory_estimate(const struct scenario *sc, struct warn_memory *out)
 {
 	double npool = 0;
-	int64_t nhours = (sc->horizon_us + US_PER_H - 1) / US_PER_H + 1;  /* + 1: a start off the hour */
+	int64_t nhours = (sc->horizon_us + SIM_US_PER_H - 1) / SIM_US_PER_H + 1;  /* + 1: a start off the hour */
 
 	for (int i = 0; i < sc->nfleet; i++)
 		npool += sc->fleet[i].max;

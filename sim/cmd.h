@@ -23,12 +23,12 @@ int cmd_recommend(int argc, char **argv);  /* `gpucap recommend` (cmd_recommend.
 int cmd_report(int argc, char **argv);     /* `gpucap report` (cmd_report.c) */
 int cmd_export(int argc, char **argv);     /* `gpucap export` (cmd_export.c) */
 
-/* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise. */
+/* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise (cmd.c). */
 int cmd_exit_code(int status);
 
 struct scenario;
 
-/* Print each of the scenario's warnings to stderr as "gpucap: warning: ...". */
+/* Print each of the scenario's warnings to stderr as "gpucap: warning: ..." (cmd.c). */
 void cmd_print_warnings(const struct scenario *sc);
 
 #endif

@@ -26,6 +26,7 @@
 #include "cmd.h"
 #include "datadir.h"
 #include "diag.h"
+#include "engine.h"
 #include "scenario.h"
 #include "status.h"
 #include "store.h"
@@ -400,7 +401,7 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 	else
 		snprintf(unit, sizeof unit, "%s x %d slots", sc->serving.instance_type, sc->serving.slots);
 	printf("gpucap %s: %s, seed %" PRIu64 ", %.4g h on %s; run %" PRId64 " in %s\n", GPUCAP_VERSION,
-	       sc->name, sc->seed, (double)sc->horizon_us / 3.6e9, unit, run_id, db);
+	       sc->name, sc->seed, (double)sc->horizon_us / SIM_US_PER_H_D, unit, run_id, db);
 	if (get(rep, "warmup_s") > 0)
 		printf("  window     first %.4g h a warm-up, left out of request metrics; %.4g h measured\n",
 		       get(rep, "warmup_s") / 3600, get(rep, "measured_s") / 3600);

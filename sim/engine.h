@@ -28,6 +28,15 @@
 #include "evq.h"
 
 #define SIM_US_PER_S INT64_C(1000000)
+/*
+ * Microseconds per hour, the one definition (hours are where prices and bills live). SIM_US_PER_H is the
+ * int64 form, for times; SIM_US_PER_H_D the same value as a double, for the arithmetic in hours and dollars
+ * that was written with a double literal: an integer constant there could change the arithmetic (n *
+ * SIM_US_PER_H with an int n multiplies in integers), and results must not move by a bit. 3.6e9 is exact
+ * in a double, so the two are equal.
+ */
+#define SIM_US_PER_H (3600 * SIM_US_PER_S)
+#define SIM_US_PER_H_D 3.6e9
 #define SIM_TIME_MAX INT64_MAX
 /*
  * Events allowed at one simulated instant. The largest legitimate bursts are a trace's requests that share

@@ -11,8 +11,6 @@
 
 #include "cmd.h"
 #include "gpucap_commit.h"
-#include "scenario.h"
-#include "status.h"
 
 static const char usage[] =
 	"gpucap " GPUCAP_VERSION " - what a GPU capacity plan will cost, before the money is spent\n"
@@ -44,25 +42,6 @@ static const char usage[] =
 	"\n"
 	"exit codes: 0 success, 2 bad input or usage, 1 any other failure.\n"
 	"Scenario keys, metrics and the database schema are documented in README.md.\n";
-
-int cmd_exit_code(int status)
-{
-	if (status == STATUS_OK)
-		return CMD_EXIT_OK;
-	return status_is_user_error(status) ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
-}
-
-void cmd_print_warnings(const struct scenario *sc)
-{
-	const char *w = sc->warnings;
-
-	while (w && *w) {
-		const char *nl = strchr(w, '\n');
-		int len = nl ? (int)(nl - w) : (int)strlen(w);
-		fprintf(stderr, "gpucap: warning: %.*s\n", len, w);
-		w += len + (nl ? 1 : 0);
-	}
-}
 
 /*
  * Flush and close standard output and say if that failed (gnulib's close_stdout): output printed with

@@ -1,0 +1,29 @@
+/*
+ * cmd: what every subcommand shares (cmd.h): the exit code for a status, and the scenario's warnings on
+ * stderr. Beneath main.c and the cmd_*.c files, so that they call down into it and main.c only dispatches.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+#include "scenario.h"
+#include "status.h"
+
+int cmd_exit_code(int status)
+{
+	if (status == STATUS_OK)
+		return CMD_EXIT_OK;
+	return status_is_user_error(status) ? CMD_EXIT_USAGE : CMD_EXIT_FAIL;
+}
+
+void cmd_print_warnings(const struct scenario *sc)
+{
+	const char *w = sc->warnings;
+
+	while (w && *w) {
+		const char *nl = strchr(w, '\n');
+		int len = nl ? (int)(nl - w) : (int)strlen(w);
+		fprintf(stderr, "gpucap: warning: %.*s\n", len, w);
+		w += len + (nl ? 1 : 0);
+	}
+}
