@@ -10,7 +10,7 @@
  * split into the capacity instances ran in (launch to termination, or to the horizon) and the rest, and the
  * dollars a plan covers leave the ODCR bill for the plan's.
  */
-#include "fleet.h"
+#include "fleet_private.h"
 #include "status.h"
 
 #define US_PER_H 3.6e9

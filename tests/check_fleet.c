@@ -2,7 +2,7 @@
  * check_fleet: the fleet (models/fleet.c, fleet_share.c, fleet_zone.c) as a unit, on a real engine and meter,
  * with a fake purchase option and stub users instead of the real options, serving and jobs.
  *
- * The fake option (fake_ops, its own struct option_ops) replaces the on-demand entry's ops after
+ * The fake option (fake_ops, its own struct option_ops: fleet_private.h) replaces the on-demand entry's ops after
  * fleet_init: it refuses the first `refusals` launches it is asked for, records every launch and every
  * ended instance, and bills nothing. The stub users (one for serving, one for jobs) record each up, down and
  * reclaim with its pool index and time, and leave an instance's busy count as the test set it (down
@@ -21,7 +21,7 @@
 
 #include "capture.h"
 #include "engine.h"
-#include "fleet.h"
+#include "fleet_private.h"
 #include "meter.h"
 #include "scenario.h"
 #include "scenario_fixtures.h"
@@ -317,7 +317,7 @@ START_TEST(hand_over_moves_an_instance_between_users)
 	fleet_set_desired(&r->f, 1);
 	run_to(r, 600);
 	r->f.group[0].user = FLEET_USER_JOBS;
-	fleet_share_hand_over(&r->f, in, 60 * S_US);
+	fleet_hand_over(&r->f, in, 60 * S_US);
 	ck_assert_int_eq(nth(r, CALL_DOWN, 0)->user, FLEET_USER_SERVING);
 	ck_assert_int_eq(nth(r, CALL_UP, 1)->user, FLEET_USER_JOBS);
 	ck_assert_int_eq(nth(r, CALL_UP, 1)->t_us, US(600));
@@ -326,7 +326,7 @@ START_TEST(hand_over_moves_an_instance_between_users)
 	ck_assert_int_eq(r->f.group[0].live, 1);
 	in->busy = 1;
 	r->f.group[0].user = FLEET_USER_SERVING;
-	fleet_share_hand_over(&r->f, in, 60 * S_US);
+	fleet_hand_over(&r->f, in, 60 * S_US);
 	ck_assert_int_eq(nth(r, CALL_DOWN, 1)->user, FLEET_USER_JOBS);
 	ck_assert_int_eq(in->state, INSTANCE_DRAINING);
 	run_to(r, 659.999999);
