@@ -108,7 +108,7 @@ static int place_on(struct copies *c, int idx, int n)
 			continue;
 		}
 		cp->state = COPY_LOADING;
-		c->meter->copy_loads++;
+		meter_count(c->meter, METER_COPY_LOADS, 1);
 		int rc = engine_schedule(c->eng, &cp->ready, c->eng->now_us +
 					 fleet_delay_draw(&c->sc->copies.startup, c->rng, c->sc->copies.startup_us),
 					 on_ready);

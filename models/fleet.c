@@ -1,5 +1,5 @@
 /* fleet: the life cycle of instances and the allocation of capacity (see fleet.h). */
-#include "fleet.h"
+#include "fleet_private.h"
 
 #include <assert.h>
 #include <math.h>
@@ -11,19 +11,6 @@
 #include "rng.h"
 #include "status.h"
 
-static const struct option_ops *ops_of(enum option_kind kind)
-{
-	switch (kind) {
-	case OPTION_RESERVED: return &option_reserved_ops;
-	case OPTION_ON_DEMAND: return &option_on_demand_ops;
-	case OPTION_SPOT: return &option_spot_ops;
-	case OPTION_ODCR: return &option_odcr_ops;
-	case OPTION_CAPACITY_BLOCK: return &option_block_ops;
-	case OPTION_TRAINING_PLAN: return &option_plan_ops;
-	default: return NULL; /* savings plans hold no instances: settled by the meter */
-	}
-}
-
 static int init_group(struct fleet *f, int g, int first)
 {
 	const struct fleet_entry *e = &f->sc->fleet[g];
@@ -31,7 +18,7 @@ static int init_group(struct fleet *f, int g, int first)
 	char name[SCENARIO_ZONE_NAME_MAX + 32];
 
 	grp->entry = e;
-	grp->ops = e->variant == VARIANT_FLEX ? &option_dws_ops : ops_of(e->option);
+	grp->ops = option_ops_of(e);
 	grp->kind = e->option;
 	grp->spot_market = e->option == OPTION_SPOT;
 	grp->index = g;
@@ -180,6 +167,11 @@ static bool managed(const struct fleet_group *g)
 	return g->ops && g->ops->self_managed;
 }
 
+bool fleet_group_self_managed(const struct fleet_group *g)
+{
+	return managed(g);
+}
+
 static void fail_run(struct fleet *f, int rc)
 {
 	meter_fail(f->meter, rc);
@@ -206,7 +198,7 @@ static void tell_down(struct fleet *f, struct instance *in)
 
 static void go_serving(struct fleet *f, struct instance *in);
 
-void fleet_share_finish(struct fleet *f, struct instance *in)
+void fleet_hand_over_done(struct fleet *f, struct instance *in)
 {
 	struct fleet_group *g = &f->group[in->group];
 
@@ -298,7 +290,7 @@ bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm)
 			go_serving(f, in);
 		} else {
 			in->state = INSTANCE_LAUNCHING;
-			f->meter->launches++;
+			meter_count(f->meter, METER_LAUNCHES, 1);
 			int rc = engine_schedule(f->eng, &in->ready, f->eng->now_us + startup_delay(f, g), on_ready);
 			if (rc != STATUS_OK)
 				fail_run(f, rc);
@@ -336,7 +328,7 @@ static void terminate(struct fleet *f, struct instance *in)
 	f->meter->bill_user = FLEET_USER_SERVING;
 	f->meter->types.bill_type = 0;
 	meter_live(f->meter, f->eng->now_us, g->kind, -1);
-	f->meter->terminations++;
+	meter_count(f->meter, METER_TERMINATIONS, 1);
 	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
 }
 
@@ -359,13 +351,13 @@ static void drain(struct fleet *f, struct instance *in, const char *kind)
 	if (in->state != INSTANCE_DRAINING || in->busy > 0 || evq_queued(&in->doom))
 		return; /* let go by its user inside down, still busy, or kept until its doom */
 	if (in->handover)
-		fleet_share_finish(f, in);
+		fleet_hand_over_done(f, in);
 	else
 		terminate(f, in);
 }
 
 /* Hand instance `in` (launching or serving) over to its group's user, now g->user: see fleet.h. */
-void fleet_share_hand_over(struct fleet *f, struct instance *in, int64_t notice_us)
+void fleet_hand_over(struct fleet *f, struct instance *in, int64_t notice_us)
 {
 	if (in->state == INSTANCE_LAUNCHING) {
 		in->user = f->group[in->group].user; /* it comes up for the new user */
@@ -466,7 +458,7 @@ static void on_doom(struct engine *eng, struct event *ev)
 	if (in->handover) { /* a shared group's notice ran out: take it from its user, give it to the other */
 		if (f->user[in->user].reclaim)
 			f->user[in->user].reclaim(f->user[in->user].ctx, idx);
-		fleet_share_finish(f, in);
+		fleet_hand_over_done(f, in);
 		fleet_reconcile(f);
 		return;
 	}
@@ -474,7 +466,7 @@ static void on_doom(struct engine *eng, struct event *ev)
 	 * training plan segment (option_block.c, option_plan.c) */
 	if ((f->group[in->group].kind == OPTION_CAPACITY_BLOCK || f->group[in->group].kind == OPTION_TRAINING_PLAN) &&
 	    in->busy > 0)
-		f->meter->block_terminations++;
+		meter_count(f->meter, METER_BLOCK_TERMINATIONS, 1);
 	if (f->user[in->user].reclaim)
 		f->user[in->user].reclaim(f->user[in->user].ctx, idx);
 	if (in->state != INSTANCE_FREE)
@@ -526,7 +518,7 @@ void fleet_notice_newest(struct fleet *f, const int *groups, int ngroups, int k,
 		}
 		if (!pick)
 			break;
-		f->meter->spot_interruptions++;
+		meter_count(f->meter, METER_SPOT_INTERRUPTIONS, 1);
 		fleet_interrupt(f, pool_index(f, pick), f->eng->now_us + f->group[pick->group].entry->notice_us, why);
 	}
 	f->quiet--;
@@ -539,7 +531,7 @@ void fleet_instance_idle(struct fleet *f, int idx)
 
 	assert(in->state == INSTANCE_DRAINING && in->busy == 0);
 	if (in->handover)
-		fleet_share_finish(f, in);
+		fleet_hand_over_done(f, in);
 	else
 		terminate(f, in);
 	fleet_reconcile(f);
@@ -562,7 +554,7 @@ void fleet_launch_failed(struct fleet *f, struct fleet_group *g, const char *why
 	int64_t wait_us = backoff > (double)sc->launch_retry.max_backoff_us ? sc->launch_retry.max_backoff_us :
 		(int64_t)backoff;
 
-	f->meter->launch_failures++;
+	meter_count(f->meter, METER_LAUNCH_FAILURES, 1);
 	g->failures++;
 	g->retry_us = f->eng->now_us + wait_us;
 	meter_event(f->meter, f->eng->now_us, "launch_failed", option_kind_name(g->kind), 1, why);

@@ -38,7 +38,7 @@
  * functions above; a jobs group's instances are launched and retired by the jobs model, one at a time
  * (fleet_launch, fleet_retire).
  *
- * Bills go to the meter through each option's hooks (struct option_ops): per instance when it ends
+ * Bills go to the meter through each option's hooks (struct option_ops, fleet_private.h): per instance when it ends
  * (on-demand usage by clock hour, Spot at the price in force), and per group when the window closes
  * (reserved, ODCR and Capacity Blocks: paid whether used or not). After fleet_close nothing launches,
  * becomes ready, is interrupted or is billed.
@@ -92,36 +92,7 @@ struct instance {
 	struct fleet *fleet;        /* owner, kept */
 };
 
-/*
- * What each purchase option does, one file per option (option_reserved.c, option_ondemand.c,
- * option_spot.c, option_odcr.c, option_block.c, option_plan.c). Every hook may be NULL where the option has
- * nothing to do.
- */
-struct option_ops {
-	/* When the fleet is built: set up the option's own state (struct fleet_group.opt). */
-	void (*init)(struct fleet *f, struct fleet_group *g);
-	/* At t = 0: schedule the option's own events (a block's window, Spot reclaims). */
-	int (*start)(struct fleet *f, struct fleet_group *g);
-	/* May n more instances launch now, together (1 for the serving fleet; a job's gang at once)? 0 if so,
-	 * else a negative status and the reason in why. */
-	int (*can_launch)(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size);
-	/* An instance of the group was launched (Spot: draw its interruption). */
-	void (*launched)(struct fleet *f, struct fleet_group *g, struct instance *in);
-	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. At
-	 * the horizon an instance with a notice still has its doom queued (when it would have been taken). */
-	void (*ended)(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early);
-	/* The window closes at the horizon: cancel the option's own events, bill what is paid whether used or
-	 * not, commitments. */
-	void (*close)(struct fleet *f, struct fleet_group *g, int64_t horizon_us);
-	/* The group's billing rate now, USD per hour (for the time series). */
-	double (*rate)(const struct fleet *f, const struct fleet_group *g, int64_t now_us);
-	/* True if the option alone decides when its instances come and go (reserved instances, Capacity
-	 * Blocks): the fleet never launches into it nor scales it in, and its live instances are a floor. */
-	bool self_managed;
-	/* True if a launch that finds no capacity waits in the option's queue instead of failing at once (DWS
-	 * Flex-start): the fleet leaves the zone-outage check to can_launch and the launched hook. */
-	bool queues;
-};
+struct option_ops;  /* what a purchase option does: fleet_private.h */
 
 struct fleet_group {
 	const struct fleet_entry *entry;  /* the scenario's entry, kept */
@@ -303,80 +274,8 @@ double fleet_cost_rate(const struct fleet *f, int64_t now_us);
 /* Bill every live instance up to horizon_us, close every group's window, and stop all launches. */
 void fleet_close(struct fleet *f, int64_t horizon_us);
 
-/* Launch-failure bookkeeping for options: count it, log it, back the group off. */
-void fleet_launch_failed(struct fleet *f, struct fleet_group *g, const char *why);
-
-/* Start a warm or launching instance in group g now; false if the group has no free slot. */
-bool fleet_take_slot(struct fleet *f, struct fleet_group *g, bool warm);
-
-/* Remove one instance of group g now (cancel a launch or drain); false if it has none live. */
-bool fleet_remove_one(struct fleet *f, struct fleet_group *g);
-
-/* The checks on-demand and Spot launches share, for n instances launched together: capacity outage windows,
- * the per-attempt chance of an insufficient-capacity error (one draw per attempt, whatever n), and the
- * account quota (vCPUs or instances, -1 = none) for instances of the group's kind. 0 if the launch may go
- * ahead, else STATUS_EINPUT with the reason in why. */
-int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quota_vcpus, int quota_instances,
-			 const char *quota_name, char *why, size_t size);
-
-/* The account quota part of fleet_check_capacity alone (no outage window, no draw). */
-int fleet_check_quota(struct fleet *f, struct fleet_group *g, int n, int quota_vcpus, int quota_instances,
-		      const char *quota_name, char *why, size_t size);
-
-/* Instances of kind k that are running (launching, serving or draining). */
-int fleet_count_kind(const struct fleet *f, enum option_kind k);
-
-/* Change the desired capacity by delta (a Capacity Block opening or draining) and reconcile. */
-void fleet_add_desired(struct fleet *f, int delta);
-
-/*
- * use: shared (fleet_share.c). A capacity block or training plan shared by time of day belongs to serving
- * inside the entry's serving hours (UTC) and to jobs outside them. fleet_share_start gives the group its
- * user at t = 0 and schedules every change; at a change each live instance is handed over: a launching one
- * just changes user; one in use drains from its user (serving finishes its requests; jobs get a notice of
- * the entry's notice_s to save a checkpoint and are taken off at its end) and, once idle, comes up for the
- * other user. The serving fleet's desired capacity stays as it was: the other serving entries make up for the
- * reservation while jobs have it, and are scaled in when serving gets it back.
- */
-int fleet_share_start(struct fleet *f, struct fleet_group *g);
-
-/* Hand instance `in` over to its group's user (already changed): a launching one just changes user, a serving
- * one drains (from jobs with its doom notice_us from now) and comes up for the new user when idle. */
-void fleet_share_hand_over(struct fleet *f, struct instance *in, int64_t notice_us);
-
-/* The share of a shared group's bills that is the jobs' (time they had it inside its window / the window's
- * time inside the simulation), closing the accounts at until_us. */
-double fleet_share_jobs_part(struct fleet *f, struct fleet_group *g, int64_t until_us);
-
-/* Finish the handover of instance in (idle, or its notice ran out): it comes up for its group's user. */
-void fleet_share_finish(struct fleet *f, struct instance *in);
-
-/*
- * Zones (fleet_zone.c). fleet_zone_init names the group's random streams: "<option>.<index>" and
- * "startup.<index>" for an entry without a zone (as always), "<option>.<zone>.<k>" and "startup.<zone>.<k>"
- * for the k-th entry (from 0, fleet order) of a named zone, so that adding an entry in one zone changes no
- * other zone's draws; and sets up the zones' events and pool streams. STATUS_OK or STATUS_ENOMEM.
- */
-void fleet_zone_stream_name(const struct fleet *f, int g, const char *prefix, char *buf, size_t size);
-int fleet_zone_init(struct fleet *f);
-void fleet_zone_fini(struct fleet *f);
-
-/* At t = 0: schedule each zone's first outage and its Spot pool's first reclaim. */
-int fleet_zone_start(struct fleet *f);
-
-/* At the horizon: cancel the zones' events. */
-void fleet_zone_close(struct fleet *f);
-
-/* Does group g's zone refuse launches now (a zone-wide outage)? If so the reason is in why. */
-bool fleet_zone_refuses(const struct fleet *f, const struct fleet_group *g, char *why, size_t size);
-
-/* The options (defined in option_*.c). */
-extern const struct option_ops option_reserved_ops;
-extern const struct option_ops option_on_demand_ops;
-extern const struct option_ops option_spot_ops;
-extern const struct option_ops option_odcr_ops;
-extern const struct option_ops option_block_ops;
-extern const struct option_ops option_plan_ops;
-extern const struct option_ops option_dws_ops;  /* gcp_dws_flex, an on_demand entry with a queue */
+/* True if group g's option alone decides when its instances come and go (reserved instances, Capacity
+ * Blocks, training plans): the fleet never launches into it nor scales it in. */
+bool fleet_group_self_managed(const struct fleet_group *g);
 
 #endif

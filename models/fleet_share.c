@@ -4,7 +4,7 @@
  * serving_hours (UTC, [from, to), wrapping midnight when from > to), jobs outside them.
  *
  * At each change of owner the group's user changes first, then every live instance is handed over
- * (fleet_share_hand_over): jobs leaving get the entry's notice_s (default 120 s) to save a checkpoint, as a
+ * (fleet_hand_over): jobs leaving get the entry's notice_s (default 120 s) to save a checkpoint, as a
  * Spot interruption gives, and are taken off at its end; serving finishes the requests in service on each
  * instance (no new ones go there) before the instance comes up for jobs. The serving fleet keeps its
  * capacity through a switch: serving's startup delay (serving.startup_s) before the jobs take the
@@ -17,7 +17,7 @@
  * The reservation's bill (paid whether used or not) is split between serving and jobs in proportion to the
  * time each had it inside its window and the simulation (fleet_share_jobs_part).
  */
-#include "fleet.h"
+#include "fleet_private.h"
 #include "status.h"
 
 #define US_PER_S INT64_C(1000000)
@@ -145,7 +145,7 @@ static void on_change(struct engine *eng, struct event *ev)
 		f->quiet++; /* one reconcile once every instance has moved */
 		g->user = to;
 		for (int i = g->first; i < g->first + g->max; i++)
-			fleet_share_hand_over(f, &f->pool[i], notice_us(g->entry));
+			fleet_hand_over(f, &f->pool[i], notice_us(g->entry));
 		f->quiet--;
 		g->prewarmed = 0;
 		/* the same capacity (less what was asked for ahead), clamped to the new floor, reconciled */

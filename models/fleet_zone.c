@@ -33,8 +33,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "convert.h"
-#include "fleet.h"
-#include "reservation.h"
+#include "fleet_private.h"
 #include "rng.h"
 #include "status.h"
 
@@ -143,8 +142,9 @@ static void schedule(struct fleet *f, struct event *ev, int64_t t_us, void (*fn)
 
 /* ---- zone-wide outages ---------------------------------------------------------------------------- */
 
-/* The end of an outage: each Capacity Block of the zone still in its window launches its instances again
- * (it is paid for whether used or not). Nothing else moves: other entries are retried as they need. */
+/* The end of an outage: each option of the zone with a zone_back hook acts (a Capacity Block still in its
+ * window launches its instances again: option_block.c). Nothing else moves: other entries are retried as
+ * they need. */
 static void on_back(struct engine *eng, struct event *ev)
 {
 	struct fleet_zone *fz = container_of(ev, struct fleet_zone, back);
@@ -153,9 +153,26 @@ static void on_back(struct engine *eng, struct event *ev)
 	(void)eng;
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];
-		if (grp->kind == OPTION_CAPACITY_BLOCK && in_zone(grp, fz->index) && option_block_in_window(grp))
-			reservation_open(f, grp, false, "zone capacity back");
+		if (grp->ops && grp->ops->zone_back && in_zone(grp, fz->index))
+			grp->ops->zone_back(f, grp);
 	}
+}
+
+int fleet_zone_take(struct fleet *f, struct fleet_group *g, int64_t notice_us, const char *why)
+{
+	int64_t now = f->eng->now_us;
+	int n = 0;
+
+	for (int i = g->first; i < g->first + g->max; i++) {
+		struct instance *in = &f->pool[i];
+		if (in->state == INSTANCE_FREE || in->noticed)
+			continue; /* an instance already under notice goes at its own doom */
+		if (in->launch_us > now)
+			continue; /* a DWS Flex-start request in its queue: its wait counted this outage */
+		n++;
+		fleet_interrupt(f, i, now + notice_us, why);
+	}
+	return n;
 }
 
 static void on_outage(struct engine *eng, struct event *ev)
@@ -174,8 +191,8 @@ static void on_outage(struct engine *eng, struct event *ev)
 		for (int i = grp->first; i < grp->first + grp->max; i++)
 			if (f->pool[i].state != INSTANCE_FREE && !f->pool[i].noticed &&
 			    f->pool[i].launch_us <= eng->now_us) {
-				noticed += grp->kind == OPTION_SPOT;
-				lost += grp->kind != OPTION_SPOT;
+				noticed += grp->ops->zone_notice;
+				lost += !grp->ops->zone_notice;
 			}
 	}
 	snprintf(why, sizeof why, "zone %s loses its capacity until %.0f s: %d spot noticed, %d lost", zn->name,
@@ -186,24 +203,10 @@ static void on_outage(struct engine *eng, struct event *ev)
 		struct fleet_group *grp = &f->group[g];
 		if (!grp->ops || !in_zone(grp, fz->index))
 			continue;
-		if (grp->kind == OPTION_CAPACITY_BLOCK && option_block_in_window(grp)) {
-			/* lost at once, and out of the desired capacity until the zone is back (on_back) */
-			reservation_leave(f, grp, false, eng->now_us, "zone outage: capacity lost");
-			continue;
-		}
-		for (int i = grp->first; i < grp->first + grp->max; i++) {
-			struct instance *in = &f->pool[i];
-			if (in->state == INSTANCE_FREE || in->noticed)
-				continue; /* a Spot instance already under notice goes at its own doom */
-			if (in->launch_us > eng->now_us)
-				continue; /* a DWS Flex-start request in its queue: its wait counted this outage */
-			if (grp->kind == OPTION_SPOT) {
-				f->meter->spot_interruptions++;
-				fleet_interrupt(f, i, eng->now_us + grp->entry->notice_us, "zone outage");
-			} else {
-				fleet_interrupt(f, i, eng->now_us, "zone outage: capacity lost");
-			}
-		}
+		if (grp->ops->zone_lost)
+			grp->ops->zone_lost(f, grp, eng->now_us);  /* the option's own rule (Spot, Capacity Blocks) */
+		else
+			fleet_zone_take(f, grp, 0, "zone outage: capacity lost");
 	}
 	f->quiet--;
 	fleet_reconcile(f);

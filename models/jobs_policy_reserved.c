@@ -8,7 +8,7 @@
 
 static bool reserved(const struct fleet_group *g)
 {
-	return g->kind == OPTION_TRAINING_PLAN || (g->ops && g->ops->self_managed);
+	return g->kind == OPTION_TRAINING_PLAN || fleet_group_self_managed(g);
 }
 
 static bool on_demand(const struct fleet_group *g)

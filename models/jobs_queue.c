@@ -57,7 +57,7 @@ void jobs_dequeue(struct jobs *j, const struct job *job)
 
 bool jobs_self_managed(const struct fleet_group *g)
 {
-	return g->ops && g->ops->self_managed;
+	return fleet_group_self_managed(g);
 }
 
 /* True if pool instance idx of a self-managed entry may be taken by a job now. */

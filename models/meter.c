@@ -919,3 +919,58 @@ int meter_put(struct sink_metric *list, int n, const char *name, double value)
 	list[n].value = value;
 	return n + 1;
 }
+
+void meter_count(struct meter *m, enum meter_counter c, uint64_t n)
+{
+	switch (c) {
+	case METER_LAUNCHES: m->launches += n; break;
+	case METER_TERMINATIONS: m->terminations += n; break;
+	case METER_LAUNCH_FAILURES: m->launch_failures += n; break;
+	case METER_SPOT_INTERRUPTIONS: m->spot_interruptions += n; break;
+	case METER_BLOCK_TERMINATIONS: m->block_terminations += n; break;
+	case METER_COPY_LOADS: m->copy_loads += n; break;
+	case METER_DWS_REQUESTS: m->dws_requests += n; break;
+	case METER_DWS_FAILED: m->dws_failed += n; break;
+	case METER_SPOT_DEALLOCATED: m->spot_deallocated += n; break;
+	}
+}
+
+void meter_dws_granted(struct meter *m, double wait_us)
+{
+	m->dws_granted++;
+	m->dws_wait_us += wait_us;
+}
+
+void meter_report_dws(struct meter *m)
+{
+	m->dws_used = true;
+}
+
+void meter_report_dealloc(struct meter *m)
+{
+	m->dealloc_used = true;
+}
+
+void meter_spot_disk(struct meter *m, double usd)
+{
+	m->spot_disk_usd += usd;
+}
+
+void meter_commitment(struct meter *m, double committed_usd, double used_usd, double covered_od_usd,
+		      double eligible_od_usd)
+{
+	m->committed_usd += committed_usd;
+	m->commit_used_usd += used_usd;
+	m->covered_od_usd += covered_od_usd;
+	m->eligible_od_usd += eligible_od_usd;
+}
+
+void meter_set_slo_latency(struct meter *m, int64_t slo_latency_us)
+{
+	m->slo_latency_us = slo_latency_us;
+}
+
+void meter_failed(struct meter *m, int status)
+{
+	keep_status(m, status);
+}

@@ -270,6 +270,45 @@ struct meter {
 	int nevents;
 };
 
+/* The meter's plain counters, changed only through meter_count (the models count their events; the meter
+ * reports them). */
+enum meter_counter {
+	METER_LAUNCHES,            /* launches */
+	METER_TERMINATIONS,        /* terminations */
+	METER_LAUNCH_FAILURES,     /* launch_failures */
+	METER_SPOT_INTERRUPTIONS,  /* spot_interruptions */
+	METER_BLOCK_TERMINATIONS,  /* block_terminations */
+	METER_COPY_LOADS,          /* copy_loads */
+	METER_DWS_REQUESTS,        /* dws_requests */
+	METER_DWS_FAILED,          /* dws_failed */
+	METER_SPOT_DEALLOCATED     /* spot_deallocated */
+};
+
+/* Add n to counter c. */
+void meter_count(struct meter *m, enum meter_counter c, uint64_t n);
+
+/* A DWS Flex-start request granted capacity after waiting wait_us (dws_granted, dws_wait_us). */
+void meter_dws_granted(struct meter *m, double wait_us);
+
+/* Report the DWS metrics (the fleet has a gcp_dws_flex entry) or the eviction metrics (an azure Spot entry). */
+void meter_report_dws(struct meter *m);
+void meter_report_dealloc(struct meter *m);
+
+/* The storage an evicted azure Spot VM's disks cost until the horizon, USD (spot_disk_usd). */
+void meter_spot_disk(struct meter *m, double usd);
+
+/* A commitment's window (reserved instances): charged, the part that covered usage, the usage covered and
+ * the usage it could cover, at On-Demand rates (committed_usd, commit_used_usd, covered_od_usd,
+ * eligible_od_usd). */
+void meter_commitment(struct meter *m, double committed_usd, double used_usd, double covered_od_usd,
+		      double eligible_od_usd);
+
+/* The latency SLO threshold the served requests are judged against from now (a model's own, with several). */
+void meter_set_slo_latency(struct meter *m, int64_t slo_latency_us);
+
+/* The run failed with status, whose message is already in the diag: keep the first failure, say nothing. */
+void meter_failed(struct meter *m, int status);
+
 /* Set up (the struct is large: allocate it inside a heap object). hour_phase_us: how far t = 0 lies past
  * the UTC hour mark before it, in [0, 1 h) (Savings Plans settle by clock hour). STATUS_OK or
  * STATUS_ENOMEM. */

@@ -45,8 +45,7 @@ static void next_arrival(struct multimodel_one *o)
 	if (rc == STATUS_DONE)
 		return;
 	if (rc != STATUS_OK) {
-		if (mm->meter->status == STATUS_OK)
-			mm->meter->status = rc;  /* a source's message is already in d */
+		meter_failed(mm->meter, rc);  /* a source's message is already in d */
 		engine_stop(mm->eng);
 	}
 }

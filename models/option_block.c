@@ -91,9 +91,28 @@ static int block_start(struct fleet *f, struct fleet_group *g)
 	return f->meter->status;
 }
 
-bool option_block_in_window(const struct fleet_group *g)
+/* Open and before its expiration warning: what a zone's outage takes from it comes back with the zone. */
+static bool in_window(const struct fleet_group *g)
 {
 	return g->opt.block.phase == PHASE_DRAIN;
+}
+
+/* A zone outage (fleet_zone.c; README, "Zones"): in its window the block's instances are lost at once and
+ * leave the desired capacity until the zone is back; outside it, nothing runs but what the fleet takes. */
+static void block_zone_lost(struct fleet *f, struct fleet_group *g, int64_t now_us)
+{
+	if (in_window(g))
+		reservation_leave(f, g, false, now_us, "zone outage: capacity lost");
+	else
+		fleet_zone_take(f, g, 0, "zone outage: capacity lost");
+}
+
+/* The zone's capacity is back: still in its window, the block launches its instances again (it is paid
+ * for whether used or not). */
+static void block_zone_back(struct fleet *f, struct fleet_group *g)
+{
+	if (in_window(g))
+		reservation_open(f, g, false, "zone capacity back");
 }
 
 const struct option_ops option_block_ops = {
@@ -101,5 +120,7 @@ const struct option_ops option_block_ops = {
 	.start = block_start,
 	.close = reservation_close,
 	.rate = reservation_rate,
+	.zone_lost = block_zone_lost,
+	.zone_back = block_zone_back,
 	.self_managed = true,
 };

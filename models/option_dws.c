@@ -24,7 +24,7 @@
  */
 #include <stdio.h>
 
-#include "fleet.h"
+#include "fleet_private.h"
 #include "provider.h"
 #include "status.h"
 
@@ -116,7 +116,7 @@ static void on_fail(struct engine *eng, struct event *ev)
 
 	snprintf(why, sizeof why, "DWS Flex-start: no capacity within max_wait_s (%.0f s)",
 		 (double)g->entry->max_wait_us / 1e6);
-	f->meter->dws_failed++;
+	meter_count(f->meter, METER_DWS_FAILED, 1);
 	fleet_launch_failed(f, g, why);  /* backs the entry off before the fleet looks for a replacement */
 	fleet_retire(f, (int)(in - f->pool), "DWS Flex-start request failed");  /* never up: no user to tell */
 	(void)eng;
@@ -143,15 +143,14 @@ static void dws_launched(struct fleet *f, struct fleet_group *g, struct instance
 		schedule(f, &in->notice, now + FLEX_MAX_US, on_limit);
 		return;
 	}
-	f->meter->dws_requests++;
+	meter_count(f->meter, METER_DWS_REQUESTS, 1);
 	if (g->opt.dws.fails) {
 		in->launch_us = INT64_MAX;  /* never starts */
 		engine_cancel(f->eng, &in->ready);
 		schedule(f, &in->notice, now + g->entry->max_wait_us, on_fail);
 		return;
 	}
-	f->meter->dws_granted++;
-	f->meter->dws_wait_us += (double)(g->opt.dws.start_us - now);
+	meter_dws_granted(f->meter, (double)(g->opt.dws.start_us - now));
 	if (g->opt.dws.start_us > now) {  /* waits in the queue: its startup runs from its start */
 		ready_us = in->ready.t_us + (g->opt.dws.start_us - now);
 		in->launch_us = g->opt.dws.start_us;
@@ -163,6 +162,8 @@ static void dws_launched(struct fleet *f, struct fleet_group *g, struct instance
 	}
 	schedule(f, &in->notice, in->launch_us + FLEX_MAX_US, on_limit);
 }
+
+extern const struct option_ops option_on_demand_ops;  /* option_ondemand.c: a started VM bills as on_demand */
 
 /* Billed as on_demand from its start; a request that never started costs nothing. */
 static void dws_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
@@ -185,7 +186,7 @@ static double dws_rate(const struct fleet *f, const struct fleet_group *g, int64
 static void dws_init(struct fleet *f, struct fleet_group *g)
 {
 	(void)g;
-	f->meter->dws_used = true;
+	meter_report_dws(f->meter);
 }
 
 const struct option_ops option_dws_ops = {

@@ -11,7 +11,7 @@
  * dollars a plan covers leave the ODCR bill for the plan's.
  */
 #include "engine.h"
-#include "fleet.h"
+#include "fleet_private.h"
 #include "status.h"
 
 

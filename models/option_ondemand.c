@@ -14,7 +14,7 @@
  * A gcp DWS Flex-start entry (`option: gcp_dws_flex`) is billed by ondemand_ended too, from option_dws.c,
  * which adds its queue, its 7-day stop and its quota.
  */
-#include "fleet.h"
+#include "fleet_private.h"
 #include "provider.h"
 #include "status.h"
 

@@ -13,7 +13,7 @@
 #include <assert.h>
 
 #include "engine.h"
-#include "fleet.h"
+#include "fleet_private.h"
 #include "status.h"
 
 
@@ -75,10 +75,7 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	if (e->upfront_usd > 0 && t0 >= 0 && t0 < (double)horizon_us)
 		meter_bill(f->meter, OPTION_RESERVED, CHARGE_UPFRONT, t0, t0, 0, count * e->upfront_usd, 0);
 	/* a reservation is fully used: its instances run all along (RI utilisation in AWS's sense) */
-	f->meter->committed_usd += cost;
-	f->meter->commit_used_usd += cost;
-	f->meter->covered_od_usd += count * od * inside_h;
-	f->meter->eligible_od_usd += count * od * inside_h;
+	meter_commitment(f->meter, cost, cost, count * od * inside_h, count * od * inside_h);
 	if (t1 > (double)horizon_us)
 		meter_after_horizon(f->meter, OPTION_RESERVED, count * rate *
 				    (t1 - (t0 > horizon_us ? t0 : (double)horizon_us)) / SIM_US_PER_H_D);

@@ -33,7 +33,7 @@
 
 #include "convert.h"
 #include "engine.h"
-#include "fleet.h"
+#include "fleet_private.h"
 #include "provider.h"
 #include "status.h"
 
@@ -97,7 +97,7 @@ static void on_notice(struct engine *eng, struct event *ev)
 
 	if (in->noticed)
 		return; /* the availability trace or a pool reclaim came first */
-	f->meter->spot_interruptions++;
+	meter_count(f->meter, METER_SPOT_INTERRUPTIONS, 1);
 	fleet_interrupt(f, (int)(in - f->pool), eng->now_us + f->group[in->group].entry->notice_us,
 			"spot interruption");
 }
@@ -207,7 +207,7 @@ static void spot_init(struct fleet *f, struct fleet_group *g)
 {
 	g->deallocated = 0;
 	if (f->sc->provider == PROVIDER_AZURE && g->entry->variant == VARIANT_NONE)
-		f->meter->dealloc_used = true;  /* report the eviction policy's metrics (spot_deallocated) */
+		meter_report_dealloc(f->meter);  /* report the eviction policy's metrics (spot_deallocated) */
 	engine_event_init(&g->opt.spot.reclaim);
 	engine_event_init(&g->opt.spot.tick);
 	engine_event_init(&g->opt.spot.price);
@@ -348,11 +348,11 @@ static void deallocate(struct fleet *f, struct fleet_group *g, int64_t at_us)
 	double rate = g->entry->disk_usd_per_h;
 
 	g->deallocated++;
-	f->meter->spot_deallocated++;
+	meter_count(f->meter, METER_SPOT_DEALLOCATED, 1);
 	meter_event(f->meter, at_us, "deallocate", option_kind_name(g->kind), 1, "evicted VM kept stopped");
 	if (rate <= 0 || at_us >= horizon)
 		return;
-	f->meter->spot_disk_usd += rate * (double)(horizon - at_us) / SIM_US_PER_H_D;
+	meter_spot_disk(f->meter, rate * (double)(horizon - at_us) / SIM_US_PER_H_D);
 	meter_charge(f->meter, OPTION_SPOT, rate * (double)(horizon - at_us) / SIM_US_PER_H_D, 0, (double)at_us,
 		     (double)horizon);
 	while (t < horizon) {  /* the bill by clock hour */
@@ -405,6 +405,13 @@ static double spot_rate(const struct fleet *f, const struct fleet_group *g, int6
 	return (g->live + g->draining) * price_at(f, g, now_us);
 }
 
+/* A zone outage (fleet_zone.c): each running instance gets its interruption notice (notice_s), counted as a
+ * Spot interruption and billed as one (free in its first hour where the provider says so). */
+static void spot_zone_lost(struct fleet *f, struct fleet_group *g, int64_t now_us)
+{
+	meter_count(f->meter, METER_SPOT_INTERRUPTIONS, (uint64_t)fleet_zone_take(f, g, g->entry->notice_us, "zone outage"));
+}
+
 const struct option_ops option_spot_ops = {
 	.init = spot_init,
 	.start = spot_start,
@@ -413,4 +420,6 @@ const struct option_ops option_spot_ops = {
 	.launched = spot_launched,
 	.ended = spot_ended,
 	.rate = spot_rate,
+	.zone_lost = spot_zone_lost,
+	.zone_notice = true,
 };

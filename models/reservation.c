@@ -37,7 +37,7 @@ int reservation_open(struct fleet *f, struct fleet_group *g, bool warm, const ch
 
 	/* its zone is out (fleet_zone.c): the instances come when the zone's capacity is back */
 	if (fleet_zone_refuses(f, g, zone_why, sizeof zone_why)) {
-		f->meter->launch_failures++;
+		meter_count(f->meter, METER_LAUNCH_FAILURES, 1);
 		meter_event(f->meter, f->eng->now_us, "launch_failed", option_kind_name(g->kind), g->max, zone_why);
 		return 0;
 	}

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "fleet.h"
+#include "fleet_private.h"
 
 /* When the reservation ends, from the scenario start (microseconds). */
 int64_t reservation_end_us(const struct fleet_entry *e);
@@ -40,10 +40,6 @@ int reservation_open(struct fleet *f, struct fleet_group *g, bool warm, const ch
  * now, every other one gets a notice and is taken at doom_us (`why` in the event log). A serving group's
  * instances leave the desired capacity at once, so the policy and the other options take the load. */
 void reservation_leave(struct fleet *f, struct fleet_group *g, bool idle_now, int64_t doom_us, const char *why);
-
-/* A Capacity Block is open and before its expiration warning (option_block.c): what a zone's outage
- * took from it comes back when the zone's capacity does (fleet_zone.c). */
-bool option_block_in_window(const struct fleet_group *g);
 
 /* The option's close hook: cancel the timer and bill the window's share, the purchase and what is left
  * after horizon_us. */

@@ -823,7 +823,7 @@ void serving_complete(struct serving *s, struct request *r)
 		meter_type_served(s->meter, type_of(s, idx));
 	if (s->tally) {
 		/* several models share the meter: each request counts against its own model's threshold */
-		s->meter->slo_latency_us = s->tally->slo_latency_us;
+		meter_set_slo_latency(s->meter, s->tally->slo_latency_us);
 		tally_served(s->tally, r->arrival_us, r->start_us - r->arrival_us, now - r->arrival_us);
 	}
 	meter_served(s->meter, now, r->arrival_us, r->start_us - r->arrival_us, now - r->arrival_us,
@@ -906,7 +906,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 		  s->mme ? pick_mme(s, draw->model) : pick(s, draw->hashes, draw->nhashes, need);
 
 	if (s->tally) {
-		s->meter->slo_latency_us = s->tally->slo_latency_us;  /* its floor: against its own threshold */
+		meter_set_slo_latency(s->meter, s->tally->slo_latency_us);  /* its floor: against its own threshold */
 		tally_arrival(s->tally, draw->arrival_us);
 	}
 	meter_arrival(s->meter, draw->arrival_us, alone);
