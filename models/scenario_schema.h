@@ -120,4 +120,12 @@ int scenario_schema_check(const struct scenario_schema_map *m, struct diag *d);
  */
 int scenario_schema_write(const struct scenario_schema_map *root, FILE *out, struct diag *d);
 
+/*
+ * Check the tables from `root` as above, then write the key reference of root as Markdown to out
+ * (borrowed; scenario_schema_md.c): one table per mapping with each key's type, range, default, where it
+ * is required and its description (`gpucap schema --markdown`, committed as scenarios/REFERENCE.md).
+ * Returns as scenario_schema_write.
+ */
+int scenario_schema_write_markdown(const struct scenario_schema_map *root, FILE *out, struct diag *d);
+
 #endif
