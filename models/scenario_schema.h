@@ -1,6 +1,6 @@
 /*
  * scenario_schema: a JSON Schema (draft 2020-12) of the scenario file, for editors and validators
- * (`gpucap schema`; README, "Editing scenarios in an editor").
+ * (`gpucap schema`; scenarios/README.md, "Editing scenarios in an editor").
  *
  * The schema is generated from two kinds of tables. The loader's own (scenario_load.h): which keys each
  * mapping accepts (per variant where a `kind`, `option` or `policy` selects them), the names each choice
