@@ -78,21 +78,22 @@ static void names(FILE *f, const char *const *n, int count)
 
 static void write_maps(struct md *o, const struct scenario_schema_map *m);
 
-/* The type and range columns of one value. */
-static void type_and_range(struct md *o, const struct scenario_schema_key *e, const struct scenario_schema_map *m)
+/* The type and range columns of one value, sep between them (" | "; " " for a list's items). */
+static void type_and_range(struct md *o, const struct scenario_schema_key *e, const struct scenario_schema_map *m,
+			   const char *sep)
 {
 	FILE *f = o->f;
 	const struct scenario_yaml_bounds *b;
 
 	switch (e->type) {
 	case SCHEMA_INT:
-		fprintf(f, "integer | %" PRId64 " .. %" PRId64 "%s", e->lo, e->hi, e->or_auto ? ", or `auto`" : "");
+		fprintf(f, "integer%s%" PRId64 " .. %" PRId64 "%s", sep, e->lo, e->hi, e->or_auto ? ", or `auto`" : "");
 		if (e->or_word)
 			fprintf(f, ", or `%s`", e->or_word);
 		break;
 	case SCHEMA_NUMBER:
 		b = *e->bounds;
-		fputs("number | ", f);
+		fprintf(f, "number%s", sep);
 		if (isfinite(b->lo)) {
 			fputs(b->lo_open ? "> " : ">= ", f);
 			number(f, b->lo);
@@ -107,52 +108,80 @@ static void type_and_range(struct md *o, const struct scenario_schema_key *e, co
 			fputs("any", f);
 		break;
 	case SCHEMA_DURATION:
-		fputs("duration | ", f);
+		fprintf(f, "duration%s", sep);
 		fputs(e->lo_open ? "> " : ">= ", f);
 		duration(f, e->lo);
 		fputs(", <= ", f);
 		duration(f, e->hi);
 		break;
 	case SCHEMA_TIME:
-		fputs("UTC time | ", f);
+		fprintf(f, "UTC time%s", sep);
 		break;
 	case SCHEMA_WHEN:
-		fputs("UTC time or duration | ", f);
+		fprintf(f, "UTC time or duration%s", sep);
 		break;
 	case SCHEMA_STRING:
-		fprintf(f, "text | 1 .. %" PRId64 " bytes", e->hi);
+		fprintf(f, "text%s1 .. %" PRId64 " bytes", sep, e->hi);
 		break;
 	case SCHEMA_CHOICE:
-		fputs("choice | ", f);
+		fprintf(f, "choice%s", sep);
 		names(f, e->names->names, e->names->n);
 		break;
 	case SCHEMA_SELECTOR:
-		fputs("choice | ", f);
+		fprintf(f, "choice%s", sep);
 		for (int v = 0; v < m->variants->n; v++)
 			fprintf(f, "%s`%s`", v ? ", " : "", variant_name(m->variants, v));
 		break;
 	case SCHEMA_MAP:
-		fprintf(f, "mapping | see `%s`", e->map->path);
+		fprintf(f, "mapping%ssee `%s`", sep, e->map->path);
 		break;
 	case SCHEMA_LIST:
-		fprintf(f, "list of %" PRId64 " .. %" PRId64 " | ", e->lo, e->hi);
+		fprintf(f, "list of %" PRId64 " .. %" PRId64 "%s", e->lo, e->hi, sep);
 		if (e->item->type == SCHEMA_MAP)
 			fprintf(f, "items: see `%s`", e->item->map->path);
 		else {
 			fputs("items: ", f);
-			type_and_range(o, e->item, m);
+			type_and_range(o, e->item, m, " ");
 		}
 		break;
 	case SCHEMA_DICT:
-		fprintf(f, "mapping of names | names 1 .. %" PRId64 " bytes; ", e->hi);
+		fprintf(f, "mapping of names%snames 1 .. %" PRId64 " bytes; ", sep, e->hi);
 		if (e->item->type == SCHEMA_MAP)
 			fprintf(f, "values: see `%s`", e->item->map->path);
 		else {
 			fputs("values: ", f);
-			type_and_range(o, e->item, m);
+			type_and_range(o, e->item, m, " ");
 		}
 		break;
 	}
+}
+
+static bool listed(const char *key, const char *const *keys)
+{
+	for (int i = 0; keys[i]; i++)
+		if (strcmp(keys[i], key) == 0)
+			return true;
+	return false;
+}
+
+/* The variants of m that take e's key: the loader's key lists per variant (a variants map), or its `only`
+ * table (a flat map with a selector); bit v for variant v. */
+static unsigned taken_by(const struct scenario_schema_map *m, const struct scenario_schema_key *e, int n)
+{
+	unsigned mask = 0;
+
+	for (int v = 0; v < n; v++) {
+		bool takes = true;
+
+		if (m->variants)
+			takes = (e->variants == 0 || (e->variants & SCHEMA_V(v))) && listed(e->key, m->variants->keys[v]);
+		for (const struct scenario_schema_only *o = m->only; !m->variants && o && (o->keys || o->key); o++)
+			if (o->keys ? listed(e->key, o->keys->names) : strcmp(o->key, e->key) == 0)
+				takes = (o->variants & SCHEMA_V(v)) != 0;
+		if (takes)
+			mask |= SCHEMA_V(v);
+	}
+	return mask;
 }
 
 /* The variants of m among mask, `a`, `b`; "all" when every one. */
@@ -161,7 +190,7 @@ static void variants(FILE *f, const struct scenario_schema_map *m, unsigned mask
 	int n = m->variants ? m->variants->n : m->selector_names ? m->selector_names->n : 0;
 	bool first = true;
 
-	if (mask == 0 || mask == SCHEMA_ALL || n == 0) {
+	if (mask == 0 || mask == SCHEMA_ALL || n == 0 || mask == (n >= 32 ? SCHEMA_ALL : (1u << n) - 1)) {
 		fputs("all", f);
 		return;
 	}
@@ -179,7 +208,7 @@ static void row(struct md *o, const struct scenario_schema_map *m, const struct 
 	size_t n;
 
 	fprintf(f, "| `%s` | ", e->key);
-	type_and_range(o, e, m);
+	type_and_range(o, e, m, " | ");
 	fputs(" | ", f);
 	if (e->dflt) {
 		n = strlen(e->dflt);
@@ -197,7 +226,7 @@ static void row(struct md *o, const struct scenario_schema_map *m, const struct 
 	}
 	if (m->variants || m->selector) {
 		fputs(" | ", f);
-		variants(f, m, e->variants);
+		variants(f, m, taken_by(m, e, m->variants ? m->variants->n : m->selector_names->n));
 	}
 	fputs(" | ", f);
 	if (e->desc)
