@@ -48,7 +48,7 @@ for doc in DOCS:
     text = read(doc)
     if doc.endswith(".1"):
         text = text.replace("\\-", "-").replace("\\fI", "").replace("\\fB", "").replace("\\fR", "")
-    # ARCHITECTURE.md's plan names folders that do not exist yet
+    # models/ARCHITECTURE.md's plan names folders that do not exist yet
     text = text.split("<!-- structure: planned paths below -->")[0]
     for lineno, line in enumerate(text.splitlines(), 1):
         for m in PATH.finditer(line):
