@@ -1,7 +1,7 @@
 /*
  * compare: runs and sweep points of a results database side by side, with 95% confidence intervals, paired
  * (common random numbers) and unpaired (Welch) differences against a baseline, and the Pareto front of
- * cost against SLO violation rate (`gpucap compare`, README "Comparing runs").
+ * cost against SLO violation rate (`gpucap compare`, analysis/README.md "Comparing runs").
  *
  * A point is what is compared: one run (given by its run id), or every replication of one point of a sweep
  * ("SWEEP:P"; "SWEEP" alone stands for all its points). Each point holds, for each metric of compare_metrics,

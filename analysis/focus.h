@@ -1,5 +1,5 @@
 /*
- * focus: a run's simulated bill in FinOps FOCUS 1.1 form (`gpucap export --focus`, README "The bill in
+ * focus: a run's simulated bill in FinOps FOCUS 1.1 form (`gpucap export --focus`, analysis/README.md "The bill in
  * FOCUS form").
  *
  * The rows come from the run's charges table (schema.sql): one bill line per (UTC clock hour, purchase

@@ -1,5 +1,5 @@
 /*
- * recommend: which commitments to buy, chosen by simulation (`gpucap recommend`, README "Recommending what
+ * recommend: which commitments to buy, chosen by simulation (`gpucap recommend`, analysis/README.md "Recommending what
  * to buy").
  *
  * Candidates are the commitment levels named by the --vary ranges (counts of `reserved`, `odcr` and

@@ -235,7 +235,7 @@ static int read_hours(sqlite3 *db, struct report_run *run, const char *path, str
 }
 
 /*
- * The exact hourly cost and commitment series from the run's bill lines (charges, README "Reports"): none
+ * The exact hourly cost and commitment series from the run's bill lines (charges, analysis/README.md "Reports"): none
  * for runs stored without them (the samples-based fallback of read_hours stays). Clock hour h starts at
  * cost_x0_h + h hours from the scenario start; the scenario start is the start of hour 0's line (a line's
  * start_unix_s - hour x 3600 is the clock hour 0 start otherwise, at most the scenario start).
@@ -313,7 +313,7 @@ static int read_charges(sqlite3 *db, struct report_run *run, const char *path, s
 	return STATUS_OK;
 }
 
-/* The stored hourly request rows (README "Reports"), when the file has the table (schema 7) and rows. */
+/* The stored hourly request rows (analysis/README.md "Reports"), when the file has the table (schema 7) and rows. */
 static int read_lat_hours(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
 {
 	sqlite3_stmt *stmt;

@@ -1,5 +1,5 @@
 /*
- * report: the numbers behind `gpucap report` (README "Reports"), read from a results database and turned
+ * report: the numbers behind `gpucap report` (analysis/README.md "Reports"), read from a results database and turned
  * into hourly series; report_svg.h draws them and report_html.c writes the page.
  *
  * A run's hourly series are derived from its stored samples (one every sample period): hour h covers the

@@ -27,15 +27,15 @@
 --            sweep_key is FNV-1a-128 of every run key of the sweep in index order, then the sweep file text.
 --   sweep_params  the value of each swept key at each point of a sweep, as given to --set (text), and as
 --            a number when it is one (numeric_value, else NULL).
---   warnings one row per warning of a run (README, "Warnings"; models/warn.h): its code (fleet_at_max,
+--   warnings one row per warning of a run (models/README.md, "Warnings"; models/warn.h): its code (fleet_at_max,
 --            scaling_flaps, ...) and message, in the order the run reported them (seq = 1, 2, ...).
 --   labels   the labels given with `gpucap run --label KEY=VALUE`: one row per key of a run.
---   charges  the run's bill by UTC clock hour (README, "The bill in FOCUS form"; models/sink.h, struct
+--   charges  the run's bill by UTC clock hour (analysis/README.md, "The bill in FOCUS form"; models/sink.h, struct
 --            sink_charge): one row per (clock hour, purchase option, kind) with a non-zero amount. kind is
 --            'usage' (pay-as-you-go), 'used' / 'unused' (the part of a commitment or reservation that
 --            covered usage / that nobody used) or 'upfront' (a purchase paid at once). The effective_usd
 --            of an option's rows sums to its cost_<option>_usd metric. `gpucap export --focus` reads it.
---   hours    the requests measured per UTC clock hour (README, "Reports"; models/sink.h, struct sink_hour):
+--   hours    the requests measured per UTC clock hour (analysis/README.md, "Reports"; models/sink.h, struct sink_hour):
 --            one row per clock hour the measured window [warm-up, horizon) touches: the requests that
 --            ended in it (served or dropped), those over slo.latency_s (dropped included), and the latency
 --            percentiles of the ones served in it (NULL when none). `gpucap report` draws them.
@@ -49,7 +49,7 @@
 --   sweep_<name> one per sweep, created when the sweep is registered (analysis/store.h): one row per run
 --                of the sweep, with its point, replication, status and error, one column per swept key,
 --                then the columns of run_summary.
--- Views (analysis/stats_view.sql), for comparing sweep points over their replications (README, "Comparing runs"):
+-- Views (analysis/stats_view.sql), for comparing sweep points over their replications (analysis/README.md, "Comparing runs"):
 --   t975         the Student quantile t(0.975, df) for df 1 .. 30.
 --   point_stats  one row per (sweep, point, metric): n, mean, stddev and ci95 (the 95% interval's half-width)
 --                over the point's ok runs.
@@ -192,7 +192,7 @@ CREATE INDEX sweeps_by_name ON sweeps (name);  -- version 10: compare and report
 CREATE TABLE warnings (
 	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,
 	seq INTEGER NOT NULL,           -- 1, 2, ... in the order the run reported them
-	code TEXT NOT NULL,             -- e.g. 'fleet_at_max' (README, "Warnings")
+	code TEXT NOT NULL,             -- e.g. 'fleet_at_max' (models/README.md, "Warnings")
 	message TEXT NOT NULL,          -- the sentence printed after the summary
 	PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;

@@ -1,5 +1,5 @@
 /*
- * series: a run's time series as CSV (`gpucap export --samples`, README "The results database").
+ * series: a run's time series as CSV (`gpucap export --samples`, analysis/README.md "The results database").
  *
  * One line per sample (the samples table, in time order): its columns as the file has them (t_s, then
  * arrival rate, queue, busy slots, instances per option, ..., in the table's order; older files have fewer),

@@ -148,7 +148,7 @@ static int stmts_prepare(struct store *st, struct diag *d)
 
 /*
  * Paths that would keep nothing or write beside something that is not a results file are refused before
- * SQLite sees them (README, "Limits"): "" and ":memory:" (SQLite opens a temporary or in-memory database
+ * SQLite sees them (models/README.md, "Limits"): "" and ":memory:" (SQLite opens a temporary or in-memory database
  * that vanishes at close, so a run would seem stored and be lost), and an existing path that is not a
  * regular file (/dev/null, a directory, a FIFO: SQLite would create "PATH-journal" beside it, in /dev for
  * /dev/null). *existed says whether the path named a file before the open.

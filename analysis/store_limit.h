@@ -1,6 +1,6 @@
 /*
  * store_limit: how much one run adds to a results database, estimated before it runs, and the limit a run
- * may add (README, "Limits").
+ * may add (models/README.md, "Limits").
  *
  * A run is staged in memory while it simulates and then copied into the file (store.h), so what it writes
  * costs its size twice: in memory during the run, on disk after. Rows are counted from the scenario alone

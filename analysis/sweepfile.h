@@ -12,7 +12,7 @@
  *     zip:   {KEY: [v, ...], ...}                                # lists of equal length
  *     sample: {n: 64, method: sobol, ranges: {KEY: [lo, hi], ...}}
  *
- * Expansion (deterministic; README, "Sweeps"):
+ * Expansion (deterministic; analysis/README.md, "Sweeps"):
  *  - grid: every combination, the first key slowest and the last fastest (nested loops in file order):
  *    point p has key k's value number (p / prod_{j>k} n_j) mod n_k.
  *  - zip: point p takes item p of every list.

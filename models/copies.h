@@ -1,7 +1,7 @@
 /*
  * copies: model copies on instances, the second scaling dimension (SageMaker inference components with
  * managed instance scaling; SOURCES.md [sm-ic-copies], [sm-ic-binpack], [sm-ic-idle-release],
- * [sm-ic-scale-in-order], README "Copies").
+ * [sm-ic-scale-in-order], models/README.md "Autoscaling: model copies").
  *
  * The policies scale copies (DesiredCopyCount); the instances follow. A copy needs gpus_per_copy GPUs,
  * an instance holds per_instance copies, and a copy serves serving.slots requests at once. A copy is
@@ -9,7 +9,7 @@
  * request slots grow by serving.slots (serving_set_capacity). Copies are the unit every policy metric is
  * divided by (ConcurrentRequestsPerCopy, invocations per copy; meter_copies).
  *
- * Rules, decided here where SageMaker does not document them (README, "Copies"):
+ * Rules, decided here where SageMaker does not document them (models/README.md, "Autoscaling: model copies"):
  * - Placement packs: copies go to the serving instance with room that comes first in pool (fleet) order
  *   (the BINPACK placement strategy of InferenceComponentSchedulingConfig).
  * - Instances follow: when copies wait for room that the instances already asked for (launching ones,

@@ -168,7 +168,7 @@ struct fleet_spot_pool {
 };
 
 /*
- * One availability zone of the scenario (fleet_zone.c; README, "Zones"): its zone-wide outages and its Spot
+ * One availability zone of the scenario (fleet_zone.c; models/README.md, "Zones"): its zone-wide outages and its Spot
  * pools, one per instance type. Entries without a zone are in no struct fleet_zone and behave as they
  * always have.
  */

@@ -1,5 +1,5 @@
 /*
- * fleet_zone: availability zones (see fleet.h; README, "Zones").
+ * fleet_zone: availability zones (see fleet.h; models/README.md, "Zones").
  *
  * Rules (SOURCES.md [zone-ice], [zone-spot-pool], [zone-outage-loss], [zone-streams]):
  *  - A zone-wide outage (`zones[].outages`) is a loss of the zone's capacity from its start to its end. At

@@ -1,5 +1,5 @@
 /*
- * fluid: `mode: fluid`, a fast path for long horizons (README, "Fluid mode").
+ * fluid: `mode: fluid`, a fast path for long horizons (models/README.md, "Fluid mode").
  *
  * The world (world.c) runs as in request mode, with the same fleet, purchase options, bills, policies,
  * samples and meter; only the requests are replaced: instead of one event per request, one tick per

@@ -1,5 +1,5 @@
 /*
- * gpumetric: the GPU metrics an endpoint publishes, as an autoscaling policy sees them (README, "GPU
+ * gpumetric: the GPU metrics an endpoint publishes, as an autoscaling policy sees them (models/README.md, "GPU
  * metrics"; SOURCES.md [sm-gpu-metrics], [nvml-utilization], [gpu-mem-prealloc], [torch-caching-allocator]).
  *
  * gpu_utilization. NVML's utilization is the share of time a kernel was running on the GPU, not how much

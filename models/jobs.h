@@ -1,5 +1,5 @@
 /*
- * jobs: training and batch jobs on the fleet's jobs entries (README, "Jobs").
+ * jobs: training and batch jobs on the fleet's jobs entries (models/README.md, "Jobs").
  *
  * A job (struct job_spec, scenario.h) needs `instances` instances at once (gang-scheduled), all from ONE
  * fleet entry whose use is jobs, for work_h instance-hours of compute: T = work_h / instances hours at full

@@ -1,6 +1,6 @@
 /*
  * jobs_teams: team shares of the jobs entries, as SageMaker HyperPod task governance (built on Kueue)
- * documents them (README, "Team shares"; SOURCES.md [hp-quota] .. [hp-preempt-priority]).
+ * documents them (models/README.md, "Team shares"; SOURCES.md [hp-quota] .. [hp-preempt-priority]).
  *
  * Each team t has a quota q_t (instances of the jobs entries), a fair-share weight w_t, a lending mode and a
  * borrow limit. used_t is the instances its jobs hold (from placing to releasing, launching included);

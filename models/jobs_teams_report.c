@@ -1,5 +1,5 @@
 /*
- * jobs_teams_report: the per-team metrics (README, "Team shares"), only when the scenario has jobs.teams.
+ * jobs_teams_report: the per-team metrics (models/README.md, "Team shares"), only when the scenario has jobs.teams.
  * For team <name>: team_<name>_jobs_completed; team_<name>_wait_mean_s and team_<name>_wait_p95_s (submit to
  * first start over the team's started jobs, p95 by nearest rank; NaN when none started);
  * team_<name>_gpu_hours (GPU-hours its jobs held their instances, within the horizon);

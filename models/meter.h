@@ -16,7 +16,7 @@
  *
  * Little's law (littles_law_error): the measured window's time integral of requests in the system (queued +
  * in service, from the integrals above) against the summed time in system of the requests that arrived in
- * it; the two differ only by the window's edges (README, "Metrics").
+ * it; the two differ only by the window's edges (models/README.md, "Metrics").
  *
  * Samples and events are buffered (SINK_BATCH rows) and handed to the sink in batches; nothing is
  * allocated after meter_init. The first sink failure is kept in `status` and the message in the diag the
@@ -48,7 +48,7 @@ struct meter_bill_line {
 	double quantity_h, list_usd, billed_usd, effective_usd;
 };
 
-/* The SLOs as planners state them (README, "SLOs"); thresholds 0 = not stated. */
+/* The SLOs as planners state them (models/README.md, "SLOs"); thresholds 0 = not stated. */
 struct meter_slo {
 	int64_t latency_pct_us[METER_SLO_PCTS];  /* latency percentile thresholds */
 	int64_t ttft_pct_us[METER_SLO_PCTS];     /* time-to-first-token percentile thresholds */
@@ -157,7 +157,7 @@ struct meter {
 	uint64_t win_violations;                  /* requests over slo_latency_us in it (dropped included) */
 	int64_t win_k;                            /* the current window's index (t + phase) / window */
 
-	/* the requests by UTC clock hour, always kept (README "Reports"): row h is clock hour h (allocated at
+	/* the requests by UTC clock hour, always kept (analysis/README.md "Reports"): row h is clock hour h (allocated at
 	 * meter_init, owned); hour_latency holds the current hour's served latencies, emptied as it closes */
 	struct sink_hour *hours;
 	struct hist hour_latency;
@@ -225,7 +225,7 @@ struct meter {
 	                                             part of each hour in it); owned */
 	int64_t hour_phase_us;                    /* t = 0 is this far past a UTC hour mark, [0, 1 h) */
 
-	/* the bill by clock hour (README, "The bill in FOCUS form"): line [(h x OPTION_KIND_COUNT + option) x
+	/* the bill by clock hour (analysis/README.md, "The bill in FOCUS form"): line [(h x OPTION_KIND_COUNT + option) x
 	 * CHARGE_KIND_COUNT + kind]; allocated at meter_init, owned */
 	struct meter_bill_line *bill;
 	int64_t start_unix_us;                    /* the scenario start (meter_set_prices) */

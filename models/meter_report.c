@@ -66,7 +66,7 @@ static bool run_slo_met(const struct meter *m)
 	return met;
 }
 
-/* The SLO verdict and the window metrics (README, "SLOs"). */
+/* The SLO verdict and the window metrics (models/README.md, "SLOs"). */
 static int put_slo(const struct meter *m, struct sink_metric *list, int n)
 {
 	bool windows = m->slo.window_us > 0;
@@ -117,7 +117,7 @@ static int put_measured(const struct meter *m, double gpu_per_slot_h, struct sin
 }
 
 /*
- * Little's law over the measured window [warmup, horizon) of length T (README, "Metrics"): L = (integral of
+ * Little's law over the measured window [warmup, horizon) of length T (models/README.md, "Metrics"): L = (integral of
  * requests waiting + requests in service) / T, from the meter's integrals; lambda = measured arrivals / T;
  * W = the mean time in system of those arrivals (arrival to served or dropped, after the horizon too; 0 for
  * a refusal). |L - lambda W| / (lambda W): T cancels, leaving the integral against the summed times. The

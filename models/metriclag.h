@@ -1,5 +1,5 @@
 /*
- * metriclag: the publishing delay of a metric (autoscaling.metric_delay_s; README, "GPU metrics";
+ * metriclag: the publishing delay of a metric (autoscaling.metric_delay_s; models/README.md, "GPU metrics";
  * SOURCES.md [cw-metric-delay]). A policy evaluated at the end of period k sees the metrics of period
  * k - periods: a ring of `periods` vectors of `width` values each, allocated once. Until `periods` vectors
  * have gone in, what comes out is all NaN: no datapoint yet, which every policy treats as missing data.

@@ -1,6 +1,6 @@
 /*
  * mme: the models loaded on each instance of a SageMaker multi-model endpoint (serving.multi_model;
- * README "Multi-model endpoints").
+ * models/README.md "Multi-model endpoints").
  *
  * Each instance has memory_gb of model memory. A request for model k admitted on instance i finds k in one
  * of three states there: loaded (a hit: no wait), loading (it waits for that same load to end), or absent

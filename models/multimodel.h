@@ -1,5 +1,5 @@
 /*
- * multimodel: several models served on one fleet, each on its own MIG partitions (README "Several models
+ * multimodel: several models served on one fleet, each on its own MIG partitions (models/README.md "Several models
  * and MIG partitions"; scenario `models` and `serving.partitions`).
  *
  * Each model has its own traffic (a workload with its own random streams: the scenario's seed mixed with

@@ -10,7 +10,7 @@
  * goes. Within one prompt the blocks are touched from the last to the first, so the first blocks are the
  * most recent: when the blocks of one prompt are equally old, the tail goes first and the shared prefix
  * stays, as vLLM's prefix caching evicts (SOURCES.md [prefix-lru]). Blocks in use by a request in service
- * are not pinned: the model's simplification (README, "Prefix caching").
+ * are not pinned: the model's simplification (models/README.md, "Prefix caching").
  *
  * A cache may be unbounded (capacity PREFCACHE_UNBOUNDED): it then grows as distinct blocks arrive, doubling
  * its tables, and never evicts; memory grows with the distinct blocks seen. A bounded cache allocates all

@@ -2,7 +2,7 @@
  * provider: the cloud a scenario buys from (aws | gcp | azure), and the rules that differ between them.
  *
  * gpucap keeps one set of purchase-option kinds (option.h) and one result column per kind; a provider says
- * which kinds it sells and how the shared ones are billed (README, "Providers"):
+ * which kinds it sells and how the shared ones are billed (models/README.md, "Providers"):
  *   aws:   every kind, as documented for EC2 (SOURCES.md [od-per-second], [spot-notice-2min], ...);
  *   gcp:   on_demand (per second after a 1-minute minimum, SOURCES.md [gcp-per-second]), spot (30 s notice,
  *          no first-hour refund), reserved (a resource-based committed use discount with its attached

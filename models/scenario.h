@@ -102,11 +102,11 @@ enum service_kind {
 	SERVICE_CONSTANT,     /* every request takes mean_s */
 	SERVICE_EXPONENTIAL,  /* exponential with mean mean_s */
 	SERVICE_LOGNORMAL,    /* lognormal with mean mean_s and coefficient of variation cv */
-	SERVICE_TOKENS,       /* prefill + decode from the request's token counts (README, "Serving model") */
+	SERVICE_TOKENS,       /* prefill + decode from the request's token counts (models/README.md, "Serving model") */
 	SERVICE_TRACE         /* the service time the trace gives for each request */
 };
 
-/* How a run advances (`mode`; README, "Fluid mode"). */
+/* How a run advances (`mode`; models/README.md, "Fluid mode"). */
 enum run_mode {
 	MODE_REQUESTS,  /* one event per request (the default) */
 	MODE_FLUID      /* one tick per fluid.period_s with queueing formulas (fluid.h) */
@@ -250,7 +250,7 @@ struct outage {
 
 /*
  * One entry of `fleet`. Which fields apply depends on the option; the loader fills defaults from the
- * catalogue and rejects keys that do not apply (README, "Purchase options").
+ * catalogue and rejects keys that do not apply (models/README.md, "Purchase options").
  */
 /* Who a fleet entry's instances are for (`use`). */
 enum fleet_use {
@@ -354,7 +354,7 @@ struct fleet_entry {
 	                                   gcp_calendar (capacity_block), gcp_preemptible (spot); else NONE */
 };
 
-/* One availability zone of `zones` (README, "Zones"). */
+/* One availability zone of `zones` (models/README.md, "Zones"). */
 struct zone {
 	char name[SCENARIO_ZONE_NAME_MAX];            /* `name`, unique in the list */
 	struct outage outages[SCENARIO_OUTAGES_MAX];  /* `outages`: zone-wide capacity losses, in time order,
@@ -413,7 +413,7 @@ enum team_lending {
 	TEAM_DONT_LEND               /* neither */
 };
 
-/* A team of `jobs.teams` (SageMaker HyperPod task governance; README "Team shares"). */
+/* A team of `jobs.teams` (SageMaker HyperPod task governance; models/README.md "Team shares"). */
 struct job_team {
 	char name[32];               /* `name`: letters, digits, '_' or '-' (it names metrics) */
 	int quota;                   /* `quota`: instances of the jobs entries the team is entitled to, >= 0 */
@@ -471,7 +471,7 @@ struct scenario_jobs {
 };
 
 /*
- * One entry of `models` (scenario_models.c, README "Several models and MIG partitions"): a model with its own
+ * One entry of `models` (scenario_models.c, models/README.md "Several models and MIG partitions"): a model with its own
  * traffic, service and SLO, read by the same loaders as the top-level blocks. Its `blocks` is a whole
  * scenario of which only slo, arrivals, sizes, reuse and service are meaningful (the others are the parent's
  * as they stood when the model was read, and its owned pointers are NULL).
@@ -548,7 +548,7 @@ struct scenario {
 		enum series_format series_format;  /* `format`: aggregate | servegen */
 		int64_t window_us;       /* `window_s`: window length, default 600 s */
 
-		/* transforms, applied to any kind (README, "Transforms") */
+		/* transforms, applied to any kind (models/README.md, "Transforms") */
 		double scale_rate;       /* `scale_rate`: x traffic, default 1 */
 		double speedup;          /* `speedup`: time compressed by this factor, default 1 */
 		double growth_per_day;   /* `growth_per_day`: rate x (1 + g)^days, default 0 */
@@ -561,7 +561,7 @@ struct scenario {
 		struct size_dist output; /* `workload.sizes.output_tokens` */
 	} sizes;
 
-	/* `workload.prefix_reuse` (scenario_batching.c, workload.c, README "Prefix caching"): block ids for
+	/* `workload.prefix_reuse` (scenario_batching.c, workload.c, models/README.md "Prefix caching"): block ids for
 	 * sources without them, from a synthetic model of conversations that continue (an assumption,
 	 * SOURCES.md [prefix-reuse-synthetic]); share 0 and conversations 0 when absent. */
 	struct {
@@ -618,7 +618,7 @@ struct scenario {
 		bool kv_preallocate;      /* `kv_cache.preallocate`: the server holds utilization x GPU memory from
 		                             an instance's first request on (default true), else a high-water
 		                             mark of the KV cache in use (gpumetric.h; scenario_gpumetric.c) */
-		/* prefix cache per instance (scenario_batching.c, README "Prefix caching"): token model and a trace
+		/* prefix cache per instance (scenario_batching.c, models/README.md "Prefix caching"): token model and a trace
 		 * with hash ids only */
 		int64_t prefix_cache_blocks;  /* `prefix_cache_blocks`: blocks one instance's cache keeps, >= 1;
 		                                 -1 = unbounded (PREFCACHE_UNBOUNDED); 0 = no prefix cache */
@@ -626,7 +626,7 @@ struct scenario {
 	} serving;
 
 	/*
-	 * `serving.copies`: model copies on instances (SageMaker inference components; README, "Copies").
+	 * `serving.copies`: model copies on instances (SageMaker inference components; models/README.md, "Autoscaling: model copies").
 	 * With copies, the serving unit is the copy: serving.slots is slots per copy, every policy metric is
 	 * per copy, and autoscaling's capacity (min, max, the policies' answers, scheduled actions) counts
 	 * copies (sagemaker:inference-component:DesiredCopyCount, SOURCES.md [sm-ic-copies]); instances follow.
@@ -740,7 +740,7 @@ struct scenario {
 	int nmodels;                    /* 0 = one model, the top-level workload and slo */
 
 	struct scenario_jobs jobs;  /* `jobs` (scenario_jobs.c); jobs.n = 0 without */
-	/* `serving.multi_model` (scenario_mme.c, mme.h, README "Multi-model endpoints"): models loaded on
+	/* `serving.multi_model` (scenario_mme.c, mme.h, models/README.md "Multi-model endpoints"): models loaded on
 	 * demand into each instance's model memory; n = 0 without */
 	struct {
 		double memory_gb;             /* `memory_gb`: model memory per instance, GB, > 0 */

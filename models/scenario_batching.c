@@ -1,5 +1,5 @@
 /*
- * scenario_batching: the keys of the serving model beyond the fixed-speed token model (README, "Serving
+ * scenario_batching: the keys of the serving model beyond the fixed-speed token model (models/README.md, "Serving
  * model"): workload.service.batching, prefill and chunk_tokens (service kind tokens), and the KV cache of
  * an instance, serving.kv_cache_tokens or serving.kv_cache {gpu_memory_gb, model_gb, bytes_per_token,
  * utilization}; the prefix cache of an instance, serving.prefix_cache_blocks, and serving.routing. Absent

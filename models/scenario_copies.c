@@ -1,6 +1,6 @@
 /*
  * scenario_copies: `serving.copies`, model copies on instances (SageMaker inference components; see
- * scenario.h and README, "Copies"):
+ * scenario.h and models/README.md, "Autoscaling: model copies"):
  *     serving:
  *       instance_type: p5.48xlarge          # 8 GPUs
  *       copies:

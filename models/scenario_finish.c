@@ -51,7 +51,7 @@ static double rate_at_start(const struct scenario *sc)
 }
 
 /*
- * count: auto (README, "Fleet"): the instances target tracking's target needs for the arrival rate at
+ * count: auto (models/README.md, "Purchase options"): the instances target tracking's target needs for the arrival rate at
  * t = 0, lambda, with mean service time S and `slots` per instance: concurrency_per_instance target T needs
  * ceil(lambda S / (slots T)), invocations_per_instance ceil(60 lambda / T), backlog_per_instance (a queue
  * target: no capacity figure) ceil(lambda S / slots), the fewest that keep up. The entry gets what the other

@@ -1,5 +1,5 @@
 /*
- * scenario_gpumetric: the keys of the GPU metrics (README, "GPU metrics"; gpumetric.h, metriclag.h).
+ * scenario_gpumetric: the keys of the GPU metrics (models/README.md, "GPU metrics"; gpumetric.h, metriclag.h).
  *
  *  - autoscaling.metric (and autoscaling.also's) gpu_utilization or gpu_memory_utilization: the target is in
  *    percent summed over an instance's GPUs, (0, 100 x GPUs] (the most GPUs of a serving type); with copies

@@ -1,5 +1,5 @@
 /*
- * scenario_jobfile: the CSV of `jobs.trace`, one job per row (see scenario_load.h; README, "Jobs").
+ * scenario_jobfile: the CSV of `jobs.trace`, one job per row (see scenario_load.h; models/README.md, "Jobs").
  *
  * A header line names the columns, in any order: instances, work_instance_hours and submit are required;
  * name, deadline, checkpoint_interval, checkpoint_cost, restart_overhead and priority may be given, and an

@@ -1,5 +1,5 @@
 /*
- * scenario_mme: serving.multi_model, a SageMaker multi-model endpoint (mme.h, README "Multi-model
+ * scenario_mme: serving.multi_model, a SageMaker multi-model endpoint (mme.h, models/README.md "Multi-model
  * endpoints"): {memory_gb, models: [{name, size_gb, load_s, share}]}. Absent: one model, as before.
  *
  * Read last (after the mode and `models`), because it refuses what it does not combine with: fluid mode, jobs,

@@ -1,5 +1,5 @@
 /*
- * scenario_mode: the `mode` and `fluid` keys (README, "Fluid mode").
+ * scenario_mode: the `mode` and `fluid` keys (models/README.md, "Fluid mode").
  *
  *     mode: requests | fluid       (default requests)
  *     fluid: {period_s: 60s}       (only with mode: fluid)

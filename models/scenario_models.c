@@ -1,6 +1,6 @@
 /*
  * scenario_models: the `models` list (several models on one fleet) and `serving.partitions` (a MIG layout
- * on every GPU), README "Several models and MIG partitions".
+ * on every GPU), models/README.md "Several models and MIG partitions".
  *
  * Each model's slo and workload are read by the very loaders of the top-level blocks (scenario_load_slo,
  * scenario_load_workload) with l->root pointing at the model's entry, so the syntax, defaults and messages

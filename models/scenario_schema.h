@@ -1,6 +1,6 @@
 /*
  * scenario_schema: a JSON Schema (draft 2020-12) of the scenario file, for editors and validators
- * (`gpucap schema`; README, "Editing scenarios in an editor").
+ * (`gpucap schema`; scenarios/README.md, "Editing scenarios in an editor").
  *
  * The schema is generated from two kinds of tables. The loader's own (scenario_load.h): which keys each
  * mapping accepts (per variant where a `kind`, `option` or `policy` selects them), the names each choice
@@ -119,5 +119,13 @@ int scenario_schema_check(const struct scenario_schema_map *m, struct diag *d);
  * it and checks that too.
  */
 int scenario_schema_write(const struct scenario_schema_map *root, FILE *out, struct diag *d);
+
+/*
+ * Check the tables from `root` as above, then write the key reference of root as Markdown to out
+ * (borrowed; scenario_schema_md.c): one table per mapping with each key's type, range, default, where it
+ * is required and its description (`gpucap schema --markdown`, committed as scenarios/REFERENCE.md).
+ * Returns as scenario_schema_write.
+ */
+int scenario_schema_write_markdown(const struct scenario_schema_map *root, FILE *out, struct diag *d);
 
 #endif

@@ -4,7 +4,7 @@
  * Which keys exist comes from the loader (scenario_load.h) and is checked against these tables before the
  * schema is written; so do choices and number bounds, referenced here. What is written here: each key's
  * type, integer and duration ranges (the loader's arguments, from its macros where a header has them),
- * the default README documents (none where it is computed from other keys), and a one-line description.
+ * the default the manuals document (none where it is computed from other keys), and a one-line description.
  * Mappings are defined before the mappings that hold them.
  */
 #include "scenario_schema.h"
@@ -89,8 +89,8 @@ static const struct scenario_schema_key where_list = { LIST_(NULL, 1, TRACEFILE_
 	.desc = "the values of this column whose rows are kept" };
 
 static const struct scenario_schema_key arrival_entries[] = {
-	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "where requests come from (see README, "
-	  "\"Traffic\")" },
+	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "where requests come from (see "
+	  "models/README.md, \"Traffic\")" },
 	{ NUM_("rate_per_s", scenario_load_positive_rate), .variants = A_RATED, .required = A_RATED,
 	  .desc = "requests per second: the rate (poisson, uniform), mean rate (diurnal), calm rate (mmpp) or "
 	  "base rate (flash_crowd)" },
@@ -190,7 +190,7 @@ static const struct scenario_schema_map decode_map = { "workload.service.decode_
 static const struct scenario_schema_key decode_item = { MAP_(NULL, decode_map), .desc = "a row" };
 static const struct scenario_schema_key service_entries[] = {
 	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "the service time of one request on one slot "
-	  "(see README, \"Serving model\")" },
+	  "(see models/README.md, \"Serving model\")" },
 	{ DUR_("mean_s", 0, true, MAX_MEAN_US), .required = S_MEAN, .desc = "the mean service time" },
 	{ NUM_("cv", scenario_load_cv), .dflt = "1", .desc = "lognormal: the coefficient of variation" },
 	{ NUM_("prefill_tokens_per_s", scenario_load_token_speed), .required = SCHEMA_V(SERVICE_TOKENS),
@@ -363,7 +363,7 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ MAP_("partitions", partitions_map), .desc = "with models: the MIG layout of every GPU (SageMaker "
 	  "accelerator partitioning); each model's copies take the partitions of its profile" },
 	{ MAP_("multi_model", mme_map), .desc = "a multi-model endpoint: models loaded on demand into each "
-	  "instance's model memory, least recently used unloaded first (README \"Multi-model endpoints\"); not "
+	  "instance's model memory, least recently used unloaded first (models/README.md \"Multi-model endpoints\"); not "
 	  "with copies, continuous batching, a KV or prefix cache, jobs or mode fluid" },
 	END };
 static const struct scenario_schema_map serving_map = { "serving", &scenario_load_serving_keys,
@@ -421,8 +421,8 @@ static const struct scenario_schema_map zone_map = { "zones.*", &scenario_load_z
 static const struct scenario_schema_key zone_item = { MAP_(NULL, zone_map), .desc = "an availability zone" };
 
 static const struct scenario_schema_key entry_entries[] = {
-	{ .key = "option", .type = SCHEMA_SELECTOR, REQ, .desc = "the purchase option (see README, \"Purchase "
-	  "options\")" },
+	{ .key = "option", .type = SCHEMA_SELECTOR, REQ, .desc = "the purchase option (see "
+	  "models/README.md, \"Purchase options\")" },
 	{ INT_("count", 0, MAX_INSTANCES), .variants = O(RESERVED) | O(ODCR), REQ,
 	  .desc = "the instances bought" },
 	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .or_auto = true,
@@ -608,7 +608,7 @@ static const struct scenario_schema_key class_item = { MAP_(NULL, class_map), .d
 
 static const struct scenario_schema_key jobs_entries[] = {
 	{ CHOICE_("policy", scenario_load_job_policy_names), .dflt = "\"on_demand\"", .desc = "where jobs run "
-	  "(see README, \"Jobs\")" },
+	  "(see models/README.md, \"Jobs\")" },
 	{ DUR_("switch_margin", 0, false, MAX_JOB_US), .dflt = "0", .desc = "deadline_spot: switch to "
 	  "on-demand when the slack is below a restart plus this" },
 	{ DUR_("max_pending", 0, true, MAX_JOB_US), .dflt = "\"2d\"", .desc = "a job pending this long on a "
@@ -617,8 +617,8 @@ static const struct scenario_schema_key jobs_entries[] = {
 	{ LIST_("list", 1, MAX_JOBS, job_item), .desc = "the jobs (list, trace or both)" },
 	{ STR_("trace", SCENARIO_PATH_MAX), .desc = "a CSV of jobs, one per row, added to the list (relative "
 	  "to the scenario's folder)" },
-	{ LIST_("teams", 1, JOB_TEAMS_MAX, team_item), .desc = "team shares of the jobs entries (README, \"Team "
-	  "shares\")" },
+	{ LIST_("teams", 1, JOB_TEAMS_MAX, team_item), .desc = "team shares of the jobs entries "
+	  "(models/README.md, \"Team shares\")" },
 	{ LIST_("priority_classes", 1, JOB_CLASSES_MAX, class_item), .desc = "named priorities for jobs" },
 	{ CHOICE_("fair_share", scenario_load_bool_names), .dflt = "true", .desc = "with teams: idle quota by "
 	  "fair-share weight (true) or first-come first-served" },
@@ -682,7 +682,7 @@ static const struct scenario_schema_key also_item = { MAP_(NULL, also_map),
 
 static const struct scenario_schema_key autoscaling_entries[] = {
 	{ CHOICE_("policy", scenario_load_policy_names), .dflt = "\"none\"", .desc = "how the fleet scales "
-	  "(see README, \"Autoscaling\")" },
+	  "(see models/README.md, \"Autoscaling\")" },
 	{ CHOICE_("metric", scenario_load_metric_names), .dflt = "\"concurrency_per_instance\"",
 	  .desc = "the metric the policy holds at target" },
 	{ NUM_("target", scenario_load_invocations_target), .required = P_TARGET, .desc = "the metric value to "
@@ -833,8 +833,8 @@ static const struct scenario_schema_key top_entries[] = {
 	{ LIST_("zones", 1, SCENARIO_ZONES_MAX, zone_item), .desc = "availability zones that fleet entries "
 	  "may name, with zone-wide outages" },
 	{ CHOICE_("provider", scenario_load_provider_names), .desc = "the cloud: aws, gcp or "
-	  "azure (default: the serving type's); which purchase options exist and how they bill (README, "
-	  "\"Providers\")" },
+	  "azure (default: the serving type's); which purchase options exist and how they bill "
+	  "(models/README.md, \"Providers\")" },
 	{ LIST_("models", 1, SCENARIO_MODELS_MAX, model_item), .desc = "several models on one fleet, each with "
 	  "its own slo and workload, on MIG partitions (needs serving.partitions; then no top-level slo or "
 	  "workload, no autoscaling)" },

@@ -1,5 +1,5 @@
 /*
- * scenario_teams: the team-share keys of the `jobs` section (README, "Team shares"): `jobs.teams`,
+ * scenario_teams: the team-share keys of the `jobs` section (models/README.md, "Team shares"): `jobs.teams`,
  * `jobs.priority_classes`, `jobs.fair_share`, and a job's `team` and `priority_class` (list items only; a
  * `jobs.trace` CSV has no team column, so teams and a trace are refused together).
  *

@@ -505,7 +505,7 @@ static int read_transforms(struct load *l, const struct yamldoc_ref *arr)
 }
 
 /*
- * A looped trace must span some time (README, "Limits"): a pass whose last request is at t = 0 on the run's
+ * A looped trace must span some time (models/README.md, "Limits"): a pass whose last request is at t = 0 on the run's
  * clock (every row at the first row's time, or at 0 with time_format: seconds) has a mean gap of 0, so each
  * pass would start 1 us after the last and the requests would flood the run without time advancing.
  */

@@ -1,5 +1,5 @@
 /*
- * scenario_zones: availability zones in the scenario loader (see scenario_load.h; README, "Zones").
+ * scenario_zones: availability zones in the scenario loader (see scenario_load.h; models/README.md, "Zones").
  *
  *     zones:
  *       - {name: use1-az1, outages: [{start: 2h, end: 3h}]}

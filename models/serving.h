@@ -15,7 +15,7 @@
  * overhead + input tokens / prefill speed + output tokens / decode speed, where the decode speed per request
  * is read from the decode table at the instance's concurrency at that moment (the request included),
  * interpolated linearly between rows and held beyond the ends. The concurrency can change while it runs;
- * holding the speed fixed from the start is the model's simplification (README, "Serving model"). Its time
+ * holding the speed fixed from the start is the model's simplification (models/README.md, "Serving model"). Its time
  * to first token is its wait plus overhead plus prefill.
  *
  * Several instance types (scenario_types.c): an instance serves its own type's slots_per_instance, and a
@@ -24,20 +24,20 @@
  * of the serving fleet. Dispatch does not look at types: the first free slot in pool order wins.
  *
  * Continuous batching and the KV cache (workload.service.batching, serving.kv_cache_tokens; serving_batch.c,
- * README "Serving model"): with batching continuous, the requests decoding on one instance share its
+ * models/README.md "Serving model"): with batching continuous, the requests decoding on one instance share its
  * iterations and decode at the decode table's speed at their current number, changing whenever one joins or
  * leaves; with a KV cache a request starts only where a slot is free and its prompt plus output fit beside
  * what the instance holds, and the queue is strictly first-come first-served (a head that fits nowhere
  * holds back those behind it).
  *
- * Prefix cache (serving.prefix_cache_blocks, serving.routing; README "Prefix caching"): each instance keeps
+ * Prefix cache (serving.prefix_cache_blocks, serving.routing; models/README.md "Prefix caching"): each instance keeps
  * a prefcache of prompt blocks by hash id. A request carries its trace row's ids (kept in chunks from a
  * pool, HASH_CHUNK_IDS each, from arrival until it is put back); when it starts on an instance its leading
  * cached blocks shorten its prefill (cached_tokens) and all its ids enter that cache. With routing
  * cache_aware it starts on the instance, of those that can admit it, whose cache holds most of its leading
  * blocks. An instance that stops serving loses its cache.
  *
- * Multi-model endpoint (serving.multi_model; mme.h, README "Multi-model endpoints"): a request goes to the
+ * Multi-model endpoint (serving.multi_model; mme.h, models/README.md "Multi-model endpoints"): a request goes to the
  * first instance in pool order with a free slot that has its model loaded or loading, else to the first
  * with a free slot and free memory for it, else to the first with a free slot where the model fits after
  * unloading unused models, else it waits (in FIFO order: a
@@ -149,7 +149,7 @@ struct serving {
 	double kv_limited_us;       /* measured time kv_limited held */
 	uint64_t kv_too_large;      /* measured requests refused as larger than every instance's cache */
 
-	/* prefix cache (serving.prefix_cache_blocks; README "Prefix caching"): NULL without one */
+	/* prefix cache (serving.prefix_cache_blocks; models/README.md "Prefix caching"): NULL without one */
 	struct prefcache *pc;       /* per instance, owned */
 	int npc;                    /* how many */
 	uint64_t *scratch;          /* owned: one request's ids, contiguous, TRACEFILE_HASHES_MAX of them */

@@ -1,6 +1,6 @@
 /*
  * serving_batch: continuous batching on each instance (workload.service.batching: continuous; serving.h,
- * README "Serving model").
+ * models/README.md "Serving model").
  *
  * A request given a slot first spends overhead_s (and, with prefill whole, its prompt at the type's prefill
  * speed: in_tokens / prefill_tokens_per_s) on its own, holding the slot but not counted in the batch; its

@@ -68,7 +68,7 @@ struct sink_event {
 };
 
 /*
- * One line of the run's bill (README, "The bill in FOCUS form"): what one purchase option charged in one
+ * One line of the run's bill (analysis/README.md, "The bill in FOCUS form"): what one purchase option charged in one
  * UTC clock hour, of one kind. Kinds: "usage" (pay-as-you-go usage: on-demand, Spot), "used" (the part of
  * a commitment or reservation that covered usage: reserved instances, Savings Plans, ODCR capacity
  * instances ran in, Capacity Blocks), "unused" (the part nobody used, paid all the same), "upfront" (a
@@ -88,7 +88,7 @@ struct sink_charge {
 };
 
 /*
- * The requests measured in one UTC clock hour (README, "Reports"): those that ended in it (served or
+ * The requests measured in one UTC clock hour (analysis/README.md, "Reports"): those that ended in it (served or
  * dropped; after the horizon: the last hour), how many of them violated slo.latency_s (served over it, or
  * dropped), and the end-to-end latency percentiles of the ones served in it (NaN when none was).
  */

@@ -1,5 +1,5 @@
 /*
- * tally: one model's request counts and latencies when several models share a fleet (README "Several
+ * tally: one model's request counts and latencies when several models share a fleet (models/README.md "Several
  * models and MIG partitions"): what the shared meter adds up for all models, kept for one of them.
  *
  * serving records into a tally when it has one (serving.tally): arrivals, and each completion's wait and

@@ -4,7 +4,7 @@
  * The world feeds a struct warn with what some warnings need while the run goes (warn_sample() once per
  * sample period, warn_scaling() once per policy scaling action, warn_arrival() per arrival: counters only,
  * no allocation, no I/O); warn_collect() then checks every rule against the scenario, those counts and the
- * run's metrics and writes the warnings that hold, in this order (README, "Warnings"):
+ * run's metrics and writes the warnings that hold, in this order (models/README.md, "Warnings"):
  *
  *   slo_unreachable     the SLO cannot be met by any capacity (warn_slo_unreachable(): a hook, filled in
  *                       once the violation floor exists)
@@ -34,7 +34,7 @@
 #define WARN_MAX 16                 /* warnings per run, at most (there are 8 codes) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
-/* memory_budget: 2 GiB a run may take (README, "Limits"; SOURCES.md [limit-memory-budget]) */
+/* memory_budget: 2 GiB a run may take (models/README.md, "Limits"; SOURCES.md [limit-memory-budget]) */
 #define WARN_MEMORY_BUDGET_BYTES (INT64_C(2) << 30)
 
 /* What a run's own structures could take at most, in bytes (world_memory_estimate(), world.h). */

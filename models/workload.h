@@ -23,7 +23,7 @@
  * "prefix_reuse", in arrival order, so they change nothing else. Ids are computed, not stored: memory is
  * the ring of conversation numbers and room for the largest prompt's ids.
  *
- * Multi-model endpoint (serving.multi_model; README "Multi-model endpoints"): each request invokes model i
+ * Multi-model endpoint (serving.multi_model; models/README.md "Multi-model endpoints"): each request invokes model i
  * with probability share_i / sum of shares, one uniform draw from the stream "multi_model" per request, in
  * arrival order, so the choice changes nothing else.
  *

@@ -69,7 +69,7 @@ int world_run_usage(const struct scenario *sc, struct sink *sink, const char *ve
 double world_report_get(const struct world_report *rep, const char *name);
 
 /*
- * What the run of sc (borrowed) could take in memory at most, by part (README, "Limits"), into *out: a full
+ * What the run of sc (borrowed) could take in memory at most, by part (models/README.md, "Limits"), into *out: a full
  * queue, serving.max_queue x WORLD_QUEUED_REQUEST_BYTES; the fleet pool, every instance the fleet entries
  * may hold (the sum of their max) x (an instance + slots_per_instance requests in service); the meter's
  * per-clock-hour arrays, the clock hours the horizon touches x WORLD_HOUR_BYTES. The results staged for the

@@ -1,6 +1,6 @@
 /*
  * cmd_export: `gpucap export --focus RUN [--db DB] [-o FILE]`: a run's simulated bill as FOCUS 1.1 CSV
- * (analysis/focus.h; README "The bill in FOCUS form"); `gpucap export --samples RUN ...`: its time series,
+ * (analysis/focus.h; analysis/README.md "The bill in FOCUS form"); `gpucap export --samples RUN ...`: its time series,
  * by instance type too (analysis/series.h). This file reads the command line.
  */
 #include <errno.h>

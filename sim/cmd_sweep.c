@@ -25,7 +25,7 @@ static const char sweep_usage[] =
 	"                         [--check] [--force] [--quiet]\n"
 	"\n"
 	"Run every point x replication of the sweep FILE (YAML: name, base, replications, set, and one of\n"
-	"grid, zip or sample; see README.md, \"Sweeps\") and store each run in an SQLite file.\n"
+	"grid, zip or sample; see analysis/README.md, \"Sweeps\") and store each run in an SQLite file.\n"
 	"\n"
 	"  --db FILE        results database (default results.sqlite; with a shard, NAME-shard-K-of-N.sqlite)\n"
 	"  --jobs N         worker processes (default 1); the results do not depend on N\n"

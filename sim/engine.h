@@ -9,7 +9,7 @@
  * were, and records the first refusal (engine.refused) so the caller can name the event in its message.
  * Handlers run one at a time and may schedule or cancel any event, including their own.
  *
- * A run whose clock stops advancing is stopped too (README, "Limits"): more than same_instant_max events
+ * A run whose clock stops advancing is stopped too (models/README.md, "Limits"): more than same_instant_max events
  * (ENGINE_SAME_INSTANT_MAX unless a caller lowers it) run at one simulated instant means a handler that keeps
  * scheduling at "now" (a rate or a gap that rounds to zero), never a legitimate burst; engine_run() then
  * returns without running the next event at that instant, sets engine.stalled, and keeps up to
@@ -43,7 +43,7 @@
  * one timestamp (arrival, and a completion or a queue timeout later: 1 event at the instant per request,
  * x scale_rate copies) and a Capacity Block opening its instances (a few events each, 64 instances at most
  * per entry): 10^8 leaves room for a hundred million requests at one microsecond, and stops a runaway loop
- * after about 10 s at 9 million events per second (README, "Performance"; SOURCES.md [limit-same-instant]).
+ * after about 10 s at 9 million events per second (tests/README.md, "Performance"; SOURCES.md [limit-same-instant]).
  */
 #define ENGINE_SAME_INSTANT_MAX UINT64_C(100000000)
 #define ENGINE_STALL_WINDOW 4096  /* the last events at a stalled instant whose kinds are kept */
@@ -87,7 +87,7 @@ int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
  * arrival): it waits beside the heap instead of in it, and engine_run() compares it with the heap's
  * earliest by the same (time, sequence) order, so events run in exactly the order they would from the heap.
  * An arrival is nearly always among the earliest pending events: kept out of the heap, it saves a sift
- * through the heap on each arrival, about half the queue's work on a serving run (README, "Performance").
+ * through the heap on each arrival, about half the queue's work on a serving run (tests/README.md, "Performance").
  * At most one event at a time: the lane must be empty (the previous one has run or was cancelled).
  */
 int engine_schedule_lane(struct engine *eng, struct event *ev, int64_t t_us,

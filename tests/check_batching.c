@@ -1,6 +1,6 @@
 /*
  * check_batching: whole runs of the serving model's batching, KV-cache and TPOT rules (serving_batch.c,
- * serving.c, meter_tokens.c; README "Serving model"). Every timeline is worked out by hand below from the
+ * serving.c, meter_tokens.c; models/README.md "Serving model"). Every timeline is worked out by hand below from the
  * rules: with batching continuous every decoding request on an instance advances at decode_speed(b), b the
  * number decoding now; with prefill chunked an iteration takes 1/decode_speed(b) + chunk/prefill_speed; with
  * a KV cache a request starts only when its prompt + output fit beside what the instance holds.

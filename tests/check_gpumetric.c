@@ -1,6 +1,6 @@
 /*
  * check_gpumetric: the GPU metrics (gpumetric.c), their publishing delay (metriclag.c) and whole runs of
- * policies on them (autoscale.c, README "GPU metrics"). Every figure is worked out by hand in the comments.
+ * policies on them (autoscale.c, models/README.md "GPU metrics"). Every figure is worked out by hand in the comments.
  */
 #include <check.h>
 #include <math.h>

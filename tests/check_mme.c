@@ -1,5 +1,5 @@
 /*
- * check_mme: multi-model endpoints (mme.c, the serving hooks, scenario_mme.c; README "Multi-model
+ * check_mme: multi-model endpoints (mme.c, the serving hooks, scenario_mme.c; models/README.md "Multi-model
  * endpoints"). A request's model is loaded on its instance on demand (load_s, during which its slot is held);
  * a loaded model is a hit; when memory is full the least recently used model no request uses is unloaded.
  * The endpoint scales on the load of all its models together.

@@ -1,5 +1,5 @@
 /*
- * check_prefix: whole runs of the prefix cache and cache-aware routing (serving.c, prefcache.c; README
+ * check_prefix: whole runs of the prefix cache and cache-aware routing (serving.c, prefcache.c; models/README.md
  * "Prefix caching"). At admission a request's prefill skips min(hits x block_tokens, in_tokens - 1) prompt
  * tokens, hits being the leading blocks of its hash ids its instance's cache holds; then all its blocks are
  * cached. prefix_hit_rate = hit blocks / blocks over the admissions.
@@ -223,7 +223,7 @@ END_TEST
  * Done when of issue 19: the Mooncake example (scenarios/mooncake-synthetic.yaml) with 16 slots per
  * instance and at least 4 instances, a cache of 4000 blocks per instance: cache-aware routing finds more of
  * each prompt cached than first-free (which fills instance 0 first and scatters a conversation's turns) and
- * so prefills less: a higher prefix_hit_rate and a lower mean TTFT, at the same cost (README "Prefix
+ * so prefills less: a higher prefix_hit_rate and a lower mean TTFT, at the same cost (models/README.md "Prefix
  * caching" quotes both runs; e2e_readme_figures checks them).
  */
 START_TEST(cache_aware_beats_first_free)

@@ -73,7 +73,7 @@ static const char daily_step[] =
 START_TEST(predictive_timeline_by_hand)
 {
 	/*
-	 * By hand (README, "Autoscaling: predictive"):
+	 * By hand (models/README.md, "Autoscaling: predictive"):
 	 *  - hours 1-22: no forecast yet (period j + 2 - 24 < 1): only scale-outs to the floor, and the metric
 	 *    (10/60, then 30/60 = 0.5 in the busy hours) is never above 0.5: hold at 6.
 	 *  - hour 23: forecast of period 25 from period 1: 10/s x 1 s / (10 x 0.5) = 2; floor 10 / 5 = 2; metric

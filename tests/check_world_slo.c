@@ -184,7 +184,7 @@ START_TEST(windowed_percentiles_from_a_trace)
 END_TEST
 
 /*
- * The hourly series (always kept, README "Reports") on the same trace with slo.latency_s = 5 s: clock hours
+ * The hourly series (always kept, analysis/README.md "Reports") on the same trace with slo.latency_s = 5 s: clock hours
  * start at -1800 s (00:00 UTC, the run starts at 00:30), 1800, 5400, 9000 and 12600 s. A request is in the
  * hour it ends in; the q-quantile of n values is about the ceil(q n)-th smallest (the histogram's 1%: tol 2%):
  *   -1800  10 x 1 s            10 requests, 0 violations, p50 1, p95 (10th) 1,  p99 1

@@ -7,7 +7,7 @@
 # requests and events from the run's JSON (requests_total, sim_events); wall_s is the whole process's
 # elapsed time (loading, simulation and writing the results), events_per_s = events / wall_s, and
 # peak_rss_mb its peak resident memory, both from GNU time (`apt-get install time` if /usr/bin/time is
-# missing). Nothing is asserted: speed depends on the machine (the README, "Performance", quotes a run).
+# missing). Nothing is asserted: speed depends on the machine (the tests/README.md, "Performance", quotes a run).
 # Build with the default RelWithDebInfo (or Release) type, not with sanitizers.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark: a year-long run in fluid mode (README, "Fluid mode").
+# Benchmark: a year-long run in fluid mode (models/README.md, "Fluid mode").
 # usage: tests/bench/fluid.sh [path/to/gpucap] [days]
 # Runs diurnal-30d.yaml with mode: fluid over `days` (default 365) and prints ONE parseable line:
 #   fluid days=365 wall_s=... peak_rss_mb=... cost_usd=... slo_violation_rate=...

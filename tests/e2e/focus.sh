@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: `gpucap export --focus` (README, "The bill in FOCUS form"). On shipped scenarios (savings
+# End-to-end: `gpucap export --focus` (analysis/README.md, "The bill in FOCUS form"). On shipped scenarios (savings
 # plan, reserved terms with upfront fees, ODCR, Spot, a Capacity Block; horizons shortened where a scenario
 # allows) the CSV validates against tests/data/focus/columns.txt and EffectiveCost sums, per option, to the
 # run's cost_<option>_usd to the cent (tests/e2e/focus.py); unused commitment has its own rows, worked out by

@@ -11,7 +11,9 @@ cd "$TMP"
 cmake --install "$BUILD" --prefix "$TMP/prefix" >install.log 2>&1
 check "cmake --install succeeds" test $? -eq 0
 for f in bin/gpucap share/gpucap/scenarios/chat-serving.yaml share/gpucap/scenarios/traces/AzureLLMInferenceTrace_code.csv \
-	share/man/man1/gpucap.1 share/doc/gpucap/README.md share/doc/gpucap/NOTICE share/doc/gpucap/models/SOURCES.md; do
+	share/man/man1/gpucap.1 share/doc/gpucap/README.md share/doc/gpucap/NOTICE share/doc/gpucap/models/SOURCES.md \
+	share/doc/gpucap/models/README.md share/doc/gpucap/models/ARCHITECTURE.md share/doc/gpucap/analysis/README.md \
+	share/doc/gpucap/scenarios/README.md share/doc/gpucap/scenarios/REFERENCE.md share/doc/gpucap/tests/README.md; do
 	check "installed $f" test -s "$TMP/prefix/$f"
 done
 mv "$TMP/prefix" "$TMP/moved"

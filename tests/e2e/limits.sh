@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: the input and resource limits (README, "Limits"). --db "" and --db :memory: are refused (they
+# End-to-end: the input and resource limits (models/README.md, "Limits"). --db "" and --db :memory: are refused (they
 # keep nothing), as is a path that is not a regular file (/dev/null, a directory), without leaving
 # /dev/null-journal; a database whose schema cannot be created (no byte may be written: ulimit -f 0, as on a
 # full disk) is not left behind as an empty file; a run that would add more than 1 GiB to the database is

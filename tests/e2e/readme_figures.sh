@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
-# End-to-end: the figures the README quotes from example scenarios are what gpucap gives now. The numbers
-# are read from the README's own sentences (the predictive-diurnal comparison in "Autoscaling: predictive",
-# the copies-scale-to-zero comparison in "Copies", the three-provider example's table and paragraph), never
-# copied here, so a change that moves a result fails this test until the README says the new figure; and the
-# table of "Scaling traps", row by row, against fresh runs of scenarios/traps. (The
-# worked example: e2e_readme_example.)
+# End-to-end: the figures the manuals quote from example scenarios are what gpucap gives now. The numbers
+# are read from the manuals' own sentences (models/README.md: the predictive-diurnal comparison in
+# "Autoscaling: predictive", the copies-scale-to-zero comparison in "Autoscaling: model copies", the prefix
+# caching comparison; scenarios/README.md: the three-provider example's table and paragraph), never copied
+# here, so a change that moves a result fails this test until the manual says the new figure; and the
+# table of scenarios/README.md, "Scaling traps", row by row, against fresh runs of scenarios/traps. (The
+# worked example of README.md: e2e_readme_example.)
 . "$(dirname "$0")/lib.sh"
 # The figures need the examples' full runs (days of simulated time): too slow under valgrind.
 [ -n "$VGDIR" ] && { echo "skipped under valgrind (GPUCAP_VALGRIND=1)"; exit 77; }
 cd "$TMP"
-README=$SRC/README.md
+MODEL=$SRC/models/README.md        # the predictive, copies and prefix-caching figures
+GALLERY=$SRC/scenarios/README.md   # the three-provider example and the scaling traps
 
 run() { # run DB ARGS...: one run into its own database
 	local db=$1; shift
@@ -26,7 +28,7 @@ run ma.sqlite "$SRC/scenarios/mooncake-synthetic.yaml" $PX --set serving.routing
 
 # Each check: a regular expression over the README (its lines joined), the group to take, how the README
 # writes it (count, usd, pct: a percentage of a rate, to the digits shown) and the metric it must equal.
-python3 - "$README" <<'PY'
+python3 - "$MODEL" <<'PY'
 import re, sqlite3, sys
 text = " ".join(open(sys.argv[1]).read().split())
 def metric(db, name):
@@ -93,7 +95,7 @@ check "the README's example figures are gpucap's" test $? -eq 0
 for p in aws gcp azure; do run providers.sqlite "$SRC/scenarios/providers-$p.yaml"; done
 "$GPUCAP" compare --db providers.sqlite 1 2 3 >providers.txt; rc=$?
 check "gpucap compare of the three providers succeeds ($rc)" test $rc -eq 0
-python3 - "$README" providers.sqlite providers.txt <<'PY'
+python3 - "$GALLERY" providers.sqlite providers.txt <<'PY'
 import math, re, sqlite3, sys
 lines = open(sys.argv[1]).read().splitlines()
 db = sqlite3.connect(sys.argv[2])
@@ -128,7 +130,7 @@ for p, run in runs.items():
     if not re.search(r"^  %d +providers-%s \(" % (run, p), compare, re.M):
         fails.append("compare does not name run %d's scenario providers-%s" % (run, p))
 text = " ".join(" ".join(lines).split())
-sec = re.search(r"### What the three-provider example shows(.*?)### What the jobs examples show", text)
+sec = re.search(r"## What the three-provider example shows(.*?)## What the jobs examples show", text)
 text = sec.group(1) if sec else ""
 def sentence(pattern, values):
     g = re.search(pattern, text)
@@ -174,7 +176,7 @@ check "the README's three-provider figures are gpucap's" test $? -eq 0
 for f in "$SRC"/scenarios/traps/*-wrong.yaml "$SRC"/scenarios/traps/*-right.yaml; do
 	run "traps-$(basename "$f" .yaml).sqlite" "$f" --seed 42
 done
-python3 - "$README" "$SRC/scenarios/traps" <<'PY'
+python3 - "$GALLERY" "$SRC/scenarios/traps" <<'PY'
 import glob, os, sqlite3, sys
 lines = open(sys.argv[1]).read().splitlines()
 fails = []

@@ -37,7 +37,7 @@ for f in "$SRC"/scenarios/*.yaml; do
 	check "$name runs (rc $rc)" test $rc -eq 0
 	id=$(sqlite3 runs.sqlite "select max(run_id) from runs")
 	check "$name costs something" test "$(sqlite3 runs.sqlite "select value > 0 from metrics where run_id = $id and name = 'cost_total_usd'")" = 1
-	# Little's law inside the run (README, "Metrics"): below 1% wherever requests arrived; NULL exactly when
+	# Little's law inside the run (models/README.md, "Metrics"): below 1% wherever requests arrived; NULL exactly when
 	# none did (the jobs-only examples: no traffic, no time in system).
 	ll=$(sqlite3 runs.sqlite "select case when t.value > 0 then coalesce(l.value < 0.01, 'NULL with traffic')
 		else coalesce(l.value, 'no traffic') end from metrics t join metrics l on l.run_id = t.run_id

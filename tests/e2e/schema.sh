@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end: `gpucap schema` prints a valid JSON Schema (draft 2020-12) equal to the shipped
-# scenarios/gpucap.schema.json; every example scenario (and tests/data/good) validates against it with a
+# scenarios/gpucap.schema.json, and `gpucap schema --markdown` the shipped key reference
+# scenarios/REFERENCE.md; every example scenario (and tests/data/good) validates against it with a
 # real validator (python3-jsonschema), and it rejects malformed scenarios that are schema-level errors,
 # which `gpucap validate` rejects too, so the two agree.
 . "$(dirname "$0")/lib.sh"
@@ -11,6 +12,12 @@ CHECK="$SRC/tests/e2e/schema_check.py"
 check "schema exits 0 ($rc)" test $rc -eq 0
 check "schema is the shipped scenarios/gpucap.schema.json (regenerate: gpucap schema > scenarios/gpucap.schema.json)" \
 	cmp -s schema.json "$SRC/scenarios/gpucap.schema.json"
+"$GPUCAP" schema --markdown >reference.md; rc=$?
+check "schema --markdown exits 0 ($rc)" test $rc -eq 0
+check "schema --markdown is the shipped scenarios/REFERENCE.md (regenerate: gpucap schema --markdown > scenarios/REFERENCE.md)" \
+	cmp -s reference.md "$SRC/scenarios/REFERENCE.md"
+"$GPUCAP" schema --markdown extra >/dev/null 2>&1; rc=$?
+check "schema --markdown with an argument exits 2 ($rc)" test $rc -eq 2
 check "schema --help shows the editor comment" grep -qF '# yaml-language-server: $schema=' <<<"$("$GPUCAP" schema --help)"
 "$GPUCAP" schema extra >/dev/null 2>&1; rc=$?
 check "schema with an argument exits 2 ($rc)" test $rc -eq 2

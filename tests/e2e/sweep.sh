@@ -2,7 +2,7 @@
 # End-to-end: gpucap sweep. The same sweep with --jobs 1, --jobs 2 and as 3 shards run at once and merged
 # gives identical metrics rows; two sweeps run at once on one database both succeed; invalid points are
 # recorded as failed runs with their message and the sweep exits 1 with a summary; --resume, --check, bad
-# sweep files, the shard environment; the shipped example and the README's one-SELECT query.
+# sweep files, the shard environment; the shipped example and analysis/README.md's one-SELECT query.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -102,13 +102,13 @@ check "swept seed: file:line:col" grep -q "seed.yaml:3:8: grid.seed: the seed is
 "$GPUCAP" sweep grid.yaml --shard 4/3 2>/dev/null; check "--shard 4/3: exit 2" test $? -eq 2
 "$GPUCAP" sweep --help >/dev/null; check "sweep --help" test $? -eq 0
 
-# the shipped example (4 targets x 5 reserved counts x 3 seeds) and the README's query
+# the shipped example (4 targets x 5 reserved counts x 3 seeds) and analysis/README.md's query
 ex="$SRC/scenarios/sweeps/target-vs-reserved.yaml"
 "$GPUCAP" sweep "$ex" --db tvr.sqlite --jobs 2 --quiet > tvr.out; rc=$?
 check "example: exit 0 ($rc)" test $rc -eq 0
 check "example: 60 runs" grep -q "60 runs: 60 ok" tvr.out
-query=$(sed -n '/^```sql cheapest-point/,/^```$/p' "$SRC/README.md" | sed '1d;$d')
-check "README has the query" test -n "$query"
+query=$(sed -n '/^```sql cheapest-point/,/^```$/p' "$SRC/analysis/README.md" | sed '1d;$d')
+check "analysis/README.md has the query" test -n "$query"
 rows=$(sqlite3 tvr.sqlite "$query"); rc=$?
 check "README query runs ($rc)" test $rc -eq 0
 check "README query gives one row ($rows)" test "$(wc -l <<<"$rows")" -eq 1 -a -n "$rows"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: the gallery of scaling traps (scenarios/traps/, README "Scaling traps"). Each trap is a pair of
+# End-to-end: the gallery of scaling traps (scenarios/traps/, scenarios/README.md "Scaling traps"). Each trap is a pair of
 # scenarios, NAME-wrong.yaml and NAME-right.yaml, that differ only in the trap's keys. For every pair this
 # test
 #  - fails if a file has no partner or no line in PAIRS below, or a line of PAIRS has no files;

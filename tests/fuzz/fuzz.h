@@ -1,5 +1,5 @@
 /*
- * fuzz: what the fuzz targets share (tests/fuzz/, README "Fuzzing").
+ * fuzz: what the fuzz targets share (tests/fuzz/, tests/README.md "Fuzzing").
  *
  * Each target is one file, fuzz_<name>.c, that defines LLVMFuzzerTestOneInput: the entry point libFuzzer
  * calls with every input it makes (GPUCAP_FUZZ=ON, clang) and that the replay driver (replay.c, any

@@ -1,6 +1,6 @@
 /*
  * replay: feed saved inputs to one fuzz target's entry point without libFuzzer, so that any compiler
- * builds it and CTest replays every corpus and crash file in CI (README, "Fuzzing").
+ * builds it and CTest replays every corpus and crash file in CI (tests/README.md, "Fuzzing").
  *
  * Usage: fuzz_replay_<target> PATH...; a PATH that is a folder stands for every regular file in it whose
  * name does not begin with '.' or "README" (the README that keeps an empty crashes folder is not an

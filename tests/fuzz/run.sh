@@ -1,6 +1,6 @@
 #!/bin/bash
 # run.sh TARGET SECONDS [BUILD_DIR]: run the libFuzzer target fuzz_TARGET for SECONDS of wall-clock time on
-# its corpus (README, "Fuzzing"). BUILD_DIR (default build-fuzz in the source tree) is configured with
+# its corpus (tests/README.md, "Fuzzing"). BUILD_DIR (default build-fuzz in the source tree) is configured with
 #     CC=clang cmake -S . -B build-fuzz -DGPUCAP_FUZZ=ON && cmake --build build-fuzz
 # The committed seeds (tests/fuzz/corpus/TARGET) are read, never written: inputs that reach new code go to
 # BUILD_DIR/fuzz-work/TARGET, kept between runs, and a crashing input to BUILD_DIR/fuzz-artifacts/TARGET/

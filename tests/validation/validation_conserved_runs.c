@@ -3,7 +3,7 @@
  *
  * This suite links its own copy of models/world.c built without NDEBUG (tests/CMakeLists.txt), so
  * check_conserved() runs at the end of each run even in a release build of the suite: a broken identity
- * (README, "How the numbers are checked") fails the run with STATUS_EINTERNAL and the identity in the
+ * (tests/README.md, "How the numbers are checked") fails the run with STATUS_EINTERNAL and the identity in the
  * message. The scenarios are the examples quick enough for the suite, together covering reserved, Spot (a
  * trace), on-demand, Savings Plans and reservations, a Capacity Block, a training plan, copies, autoscaling
  * and jobs; spot-burst and chat-serving are cut to 2 h. Their Little's law error is checked as well.

@@ -7,7 +7,7 @@
  * averages). Erlang C at c = 1000: the same with the default (unbounded in practice) queue; waited_fraction
  * estimates C (tests/check_erlang.c goes to c = 250, and checks the mean wait too).
  * Tolerance: queueing.c (20 replications, within 5 standard errors, standard error under 4% of theory).
- * Every run also has littles_law_error under 1% (README, "Metrics"): these runs are long against the
+ * Every run also has littles_law_error under 1% (models/README.md, "Metrics"): these runs are long against the
  * requests' time in system, so the window's edges weigh < 1e-3.
  *
  * The formulas themselves are checked first, against hand-worked values and, at c = 1000 where a^c / c!
