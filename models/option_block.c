@@ -97,7 +97,7 @@ static bool in_window(const struct fleet_group *g)
 	return g->opt.block.phase == PHASE_DRAIN;
 }
 
-/* A zone outage (fleet_zone.c; README, "Zones"): in its window the block's instances are lost at once and
+/* A zone outage (fleet_zone.c; models/README.md, "Zones"): in its window the block's instances are lost at once and
  * leave the desired capacity until the zone is back; outside it, nothing runs but what the fleet takes. */
 static void block_zone_lost(struct fleet *f, struct fleet_group *g, int64_t now_us)
 {
