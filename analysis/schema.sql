@@ -17,7 +17,7 @@
 --            purchase option, ... A metric that is undefined (NaN, say no request was served) is NULL.
 --   samples  the time series of a run, one row per sample period ending at t_s: arrival rate, queue, busy
 --            slots, live instances per purchase option, billing rate, model copies. Averages over the period unless
---            the column says "at the sample instant" in models/sink.h.
+--            the column says "at the sample instant" in models/metering/sink.h.
 --   events   the event log of a run (scale_out, scale_in, launch, ready, terminate, interruptions), in the
 --            order seq = 1, 2, ... in which the run reported them.
 --   sweeps   one row per sweep (gpucap sweep FILE): its name, key, file and swept keys, the number of
@@ -27,19 +27,19 @@
 --            sweep_key is FNV-1a-128 of every run key of the sweep in index order, then the sweep file text.
 --   sweep_params  the value of each swept key at each point of a sweep, as given to --set (text), and as
 --            a number when it is one (numeric_value, else NULL).
---   warnings one row per warning of a run (models/README.md, "Warnings"; models/warn.h): its code (fleet_at_max,
+--   warnings one row per warning of a run (models/README.md, "Warnings"; models/metering/warn.h): its code (fleet_at_max,
 --            scaling_flaps, ...) and message, in the order the run reported them (seq = 1, 2, ...).
 --   labels   the labels given with `gpucap run --label KEY=VALUE`: one row per key of a run.
---   charges  the run's bill by UTC clock hour (analysis/README.md, "The bill in FOCUS form"; models/sink.h, struct
+--   charges  the run's bill by UTC clock hour (analysis/README.md, "The bill in FOCUS form"; models/metering/sink.h, struct
 --            sink_charge): one row per (clock hour, purchase option, kind) with a non-zero amount. kind is
 --            'usage' (pay-as-you-go), 'used' / 'unused' (the part of a commitment or reservation that
 --            covered usage / that nobody used) or 'upfront' (a purchase paid at once). The effective_usd
 --            of an option's rows sums to its cost_<option>_usd metric. `gpucap export --focus` reads it.
---   hours    the requests measured per UTC clock hour (analysis/README.md, "Reports"; models/sink.h, struct sink_hour):
+--   hours    the requests measured per UTC clock hour (analysis/README.md, "Reports"; models/metering/sink.h, struct sink_hour):
 --            one row per clock hour the measured window [warm-up, horizon) touches: the requests that
 --            ended in it (served or dropped), those over slo.latency_s (dropped included), and the latency
 --            percentiles of the ones served in it (NULL when none). `gpucap report` draws them.
---   type_samples  the time series by instance type of a run with several types (serving.types; models/sink.h,
+--   type_samples  the time series by instance type of a run with several types (serving.types; models/metering/sink.h,
 --            struct sink_sample): one row per (sample, type) with the instances of the type in service
 --            (serving or draining) at the sample instant and its busy slots averaged over the period. A run
 --            with one type has none (its figures are the samples row's). `gpucap export --samples` reads it.

@@ -89,7 +89,7 @@ int store_open_wait(struct store **out, const char *path, int busy_ms, struct di
 void store_close(struct store *st);
 
 /*
- * A sink (models/sink.h) that writes each run into st: begin() hashes the files the scenario names (a
+ * A sink (models/metering/sink.h) that writes each run into st: begin() hashes the files the scenario names (a
  * file unwritten since this store last hashed it is not read again; one that cannot be read fails the
  * run, naming it) and stages the runs row (with the tag set by store_set_tag(), the run key, the labels of
  * store_set_labels()) and the run_inputs rows, samples()/events()/warnings()/

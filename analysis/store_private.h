@@ -8,6 +8,11 @@
 #ifndef GPUCAP_STORE_PRIVATE_H
 #define GPUCAP_STORE_PRIVATE_H
 
+/* Private to analysis/: the build defines GPUCAP_IN_ANALYSIS for that folder's files alone. */
+#ifndef GPUCAP_IN_ANALYSIS
+#error "store_private.h is private to analysis/ (models/ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>

@@ -1,5 +1,5 @@
 /*
- * outfile: an output file written in full or not at all (sim/gpucap.1, "OUTPUT FILES").
+ * outfile: an output file written in full or not at all (sim/cli/gpucap.1, "OUTPUT FILES").
  *
  * outfile_open() checks the path and creates a temporary file ".NAME.XXXXXX" in the target's own folder;
  * the caller writes to o->f; outfile_commit() flushes it, fsyncs it, closes it and renames it over the

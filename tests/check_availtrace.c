@@ -1,5 +1,5 @@
 /*
- * check_availtrace: SkyPilot spot availability traces (models/availtrace.h).
+ * check_availtrace: SkyPilot spot availability traces (models/formats/availtrace.h).
  *
  * tests/data/spot/avail.json (written for these tests) has ticks of 600 s with counts [2, 0, 1];
  * avail-fractional-gap.json has ticks of 0.25 s, counts written 4, 3.0, 0 and 1e0, and an extra metadata

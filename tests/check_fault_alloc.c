@@ -177,7 +177,7 @@ static const char *scenario_format =
 
 static char scenario_text[4096];  /* scenario_format with the trace's path */
 
-/* Load, open, run and close as `gpucap run` does (sim/cmd_run.c); the status, the message in *d. */
+/* Load, open, run and close as `gpucap run` does (sim/cli/cmd_run.c); the status, the message in *d. */
 static int run_once(const char *db, struct diag *d)
 {
 	struct scenario sc;

@@ -1,5 +1,5 @@
 /*
- * check_fleet: the fleet (models/fleet.c, fleet_share.c, fleet_zone.c) as a unit, on a real engine and meter,
+ * check_fleet: the fleet (models/capacity/fleet.c, fleet_share.c, fleet_zone.c) as a unit, on a real engine and meter,
  * with a fake purchase option and stub users instead of the real options, serving and jobs.
  *
  * The fake option (fake_ops, its own struct option_ops: fleet_private.h) replaces the on-demand entry's ops after

@@ -1,5 +1,5 @@
 /*
- * check_fluid: mode: fluid (models/fluid.h), by hand-worked cases and against the request-level mode.
+ * check_fluid: mode: fluid (models/run/fluid.h), by hand-worked cases and against the request-level mode.
  */
 #include <check.h>
 #include <math.h>

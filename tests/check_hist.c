@@ -1,5 +1,5 @@
 /*
- * check_hist: the bounded-memory histogram (models/hist.h).
+ * check_hist: the bounded-memory histogram (models/metering/hist.h).
  *
  * Quantiles are compared with the exact order statistic of the same values: sorted ascending, the value of
  * rank ceil(q n) (1-based), the definition hist.h gives. The histogram promises a relative error below

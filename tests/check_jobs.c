@@ -1,5 +1,5 @@
 /*
- * check_jobs: training and batch jobs (models/jobs.h) in whole runs whose answers are worked out by hand:
+ * check_jobs: training and batch jobs (models/jobs/jobs.h) in whole runs whose answers are worked out by hand:
  * the failure-free timeline and bill, the mean time and lost work under node failures and Spot
  * interruptions against their closed forms, the deadline-aware switch on a replayed availability trace,
  * the checkpoint at an interruption notice, the queue order.

@@ -1,5 +1,5 @@
 /*
- * check_jobs_teams: team shares of the jobs entries (models/jobs_teams.c, models/README.md "Team shares"), each
+ * check_jobs_teams: team shares of the jobs entries (models/jobs/jobs_teams.c, models/README.md "Team shares"), each
  * timeline worked out by hand. Every scenario runs on a reserved entry (self-managed: instances free at
  * once when a job lets them go, no startup), with no node failures, no restart overhead and free
  * checkpoints, so the figures are whole hours. Times to 1e-6 h, dollars to half a cent.

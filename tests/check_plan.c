@@ -1,6 +1,6 @@
 /*
- * check_plan: SageMaker training plans, loaded (models/scenario_plan.c: one fleet entry per segment, prices,
- * the fleet list's positions in messages) and run (models/option_plan.c: a segment's instances, their
+ * check_plan: SageMaker training plans, loaded (models/load/scenario_plan.c: one fleet entry per segment, prices,
+ * the fleet list's positions in messages) and run (models/capacity/option_plan.c: a segment's instances, their
  * notice at end - 30 min - expiry_notice and their end at end - 30 min, the upfront bill, the window's
  * edges). Every figure is worked out by hand in the comments. Money is compared to the cent (CENT), times
  * and GPU-hours, which are sums of exact binary fractions of whole seconds, with 1e-9. The malformed plans

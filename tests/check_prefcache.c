@@ -1,5 +1,5 @@
 /*
- * check_prefcache: one instance's prefix cache (models/prefcache.h): leading hits, LRU eviction with a
+ * check_prefcache: one instance's prefix cache (models/serving/prefcache.h): leading hits, LRU eviction with a
  * prompt's tail going before its prefix, capacities 0 and smaller than a prompt, unbounded growth, and a
  * random run against a plain reference model (an array in recency order) with the sanity check after every
  * call. Exact integer results: no tolerance.

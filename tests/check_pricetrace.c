@@ -1,5 +1,5 @@
 /*
- * check_pricetrace: Spot price histories (models/pricetrace.h).
+ * check_pricetrace: Spot price histories (models/formats/pricetrace.h).
  *
  * tests/data/spot/prices.{json,txt,tsv} hold the same eight rows, written for these tests, in the three
  * forms (CLI JSON newest first, CLI text, the archives' tab-separated form oldest first): p5.48xlarge in

@@ -1,5 +1,5 @@
 /*
- * check_scenario: loading and validating scenarios (models/scenario.h): the format, overrides and errors.
+ * check_scenario: loading and validating scenarios (models/scenario/scenario.h): the format, overrides and errors.
  * The fleet is tested in check_scenario_fleet.c and the workload in check_scenario_workload.c.
  *
  * A full scenario must give exact struct values, defaults and catalogue prices included; each form of

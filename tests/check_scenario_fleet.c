@@ -1,5 +1,5 @@
 /*
- * check_scenario_fleet: the fleet side of loading scenarios (models/scenario.h): purchase options
+ * check_scenario_fleet: the fleet side of loading scenarios (models/scenario/scenario.h): purchase options
  * (reserved terms and payments, spot, ODCR, Savings Plans, Capacity Blocks), quotas, launch retry,
  * allocation, catalogue overrides, and the autoscaling defaults that come from the fleet. Each purchase
  * option's prices are checked against values worked out by hand in comments. Floating-point values are

@@ -1,5 +1,5 @@
 /*
- * check_scenario_jobs: the jobs side of loading scenarios (models/scenario_jobs.c, scenario_jobfile.c): the
+ * check_scenario_jobs: the jobs side of loading scenarios (models/load/scenario_jobs.c, scenario_jobfile.c): the
  * `jobs` section and its defaults, the CSV of jobs merged with the list and sorted, a fleet entry's `use`
  * and `serving_hours`, jobs-only scenarios without workload, and every error the jobs add, with its exact
  * message and position. Floating-point values are compared with TOL = 1e-9 (scenario_fixtures.h: parsed

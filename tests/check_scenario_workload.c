@@ -1,5 +1,5 @@
 /*
- * check_scenario_workload: the workload side of loading scenarios (models/scenario.h): arrival kinds
+ * check_scenario_workload: the workload side of loading scenarios (models/scenario/scenario.h): arrival kinds
  * (poisson with rate steps, uniform, diurnal, MMPP, flash crowd, trace, rate series), their transforms,
  * request sizes, the service model, and the trace files a scenario names. Errors must carry the exact
  * message with line and column. Floating-point values are compared with a tolerance of 1e-9 (TOL in

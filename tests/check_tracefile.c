@@ -1,6 +1,6 @@
 /*
- * check_tracefile: request traces in CSV files (models/tracefile.h) and their replay as an arrival source
- * (models/arrivals_trace.c).
+ * check_tracefile: request traces in CSV files (models/formats/tracefile.h) and their replay as an arrival source
+ * (models/traffic/arrivals_trace.c).
  *
  * The two Azure LLM traces shipped in scenarios/traces/ are read whole and compared with what a plain
  * fgets()/sscanf() pass over the same file finds: the number of data rows, the first and last timestamps

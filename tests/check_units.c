@@ -1,5 +1,5 @@
 /*
- * check_units: durations and UTC times (models/units.h).
+ * check_units: durations and UTC times (models/formats/units.h).
  *
  * One test per behaviour: each unit, exact decimal rounding, the upper bound, every kind of bad input, the
  * Gregorian calendar's leap years, and format/parse round trips over every day of eight centuries plus a

@@ -1,5 +1,5 @@
 /*
- * check_warn: the warnings of a run (models/warn.h), each provoked by one scenario and absent from another
+ * check_warn: the warnings of a run (models/metering/warn.h), each provoked by one scenario and absent from another
  * that differs from it only where the rule looks. Runs are deterministic (uniform arrivals, constant
  * service) so the counts below are worked out by hand.
  */

@@ -1,5 +1,5 @@
 /*
- * check_workload: requests drawn from a scenario's workload (models/workload.h).
+ * check_workload: requests drawn from a scenario's workload (models/traffic/workload.h).
  *
  * Scenarios are built by hand (zeroed, then the workload fields set), so these tests do not depend on the
  * YAML loader. Most use a constant Poisson rate; rate steps and uniform arrivals have tests of their own.

@@ -1,5 +1,5 @@
 /*
- * check_zones: availability zones (models/fleet_zone.c, models/scenario_zones.c) in whole runs, against
+ * check_zones: availability zones (models/capacity/fleet_zone.c, models/load/scenario_zones.c) in whole runs, against
  * timelines worked out by hand in the comments: a zone-wide outage that takes one zone's Spot pool and
  * ICE-blocks its on-demand while the other zone serves; the same outage on a plan that does not spread;
  * Spot entries of one zone reclaimed together, of two zones independently; of two types in one zone

@@ -2,7 +2,7 @@
 """e2e_structure: the project's map matches its tree.
 
 1. Every source path the documents name exists: README.md, the folder manuals, models/SOURCES.md,
-   models/ARCHITECTURE.md, the man page sim/gpucap.1 and tests/mutants.txt (a `*` or an upper-case
+   models/ARCHITECTURE.md, the man page sim/cli/gpucap.1 and tests/mutants.txt (a `*` or an upper-case
    placeholder such as NAME matches any name).
 2. Every citation of a document section in the code and the documents, `README, "Warnings"` or
    `models/README.md, "Warnings"` (a comment may wrap it over lines), names an existing heading of that file
@@ -10,6 +10,8 @@
 3. Every #include between folders follows the allowed-edges tables of models/ARCHITECTURE.md (groups of
    files by path pattern, which groups each may include, private and system headers and who may include
    them).
+4. The folders' libraries (gpucap_library(... USES ...) in their CMakeLists.txt) reach exactly the folders
+   the edges table allows: the build and the table cannot drift apart.
 
 Usage: structure.py SOURCE_TREE. Prints each failure; exit status 1 if any, 0 otherwise.
 """
@@ -23,7 +25,7 @@ SRC = sys.argv[1] if len(sys.argv) > 1 else "."
 fails = []
 
 DOCS = ["README.md", "models/README.md", "analysis/README.md", "scenarios/README.md", "tests/README.md",
-        "models/ARCHITECTURE.md", "models/SOURCES.md", "sim/gpucap.1", "tests/mutants.txt"]
+        "models/ARCHITECTURE.md", "models/SOURCES.md", "sim/cli/gpucap.1", "tests/mutants.txt"]
 TOP = ("sim", "models", "analysis", "tests", "scenarios")
 
 
@@ -80,7 +82,7 @@ def headings(doc):
 
 
 CITED = {"README": "README.md", "README.md": "README.md"}
-for d in DOCS[:5] + ["models/ARCHITECTURE.md", "models/SOURCES.md", "sim/gpucap.1"]:
+for d in DOCS[:5] + ["models/ARCHITECTURE.md", "models/SOURCES.md", "sim/cli/gpucap.1"]:
     CITED[d] = d
 CITE = re.compile(r'(?<!["\w/.$-])((?:(?:models|analysis|scenarios|tests)/README\.md)|models/ARCHITECTURE\.md'
                   r'|models/SOURCES\.md|sim/gpucap\.1|README(?:\.md)?),?\s*\(?\s*\\?"(\S[^"\\]{0,79})\\?"')
@@ -142,7 +144,7 @@ def group_of(rel):
 where = {}
 sources = []
 for top in ("sim", "models", "analysis"):
-    for path in sorted(glob.glob(os.path.join(SRC, top, "*.[ch]"))):
+    for path in sorted(glob.glob(os.path.join(SRC, top, "**", "*.[ch]"), recursive=True)):
         rel = os.path.relpath(path, SRC)
         sources.append(rel)
         if rel.endswith(".h"):
@@ -165,6 +167,41 @@ for rel in sources:
         if hg not in edges[g]:
             fails.append("%s (%s): includes %s (%s); %s may include only %s" %
                          (rel, g, where[name][0], hg, g, ", ".join(sorted(edges[g]))))
+
+# ---- 4. the build allows the same edges -----------------------------------------------------------------
+# Each folder's library (gpucap_library(gpucap_NAME ... USES ...) in its CMakeLists.txt) reaches the folders
+# of the libraries it uses, directly or through theirs: that closure must be the table's row.
+LIB = re.compile(r"gpucap_library\(gpucap_(\w+)(.*?)\)", re.S)
+uses = {}
+for path in glob.glob(os.path.join(SRC, "**", "CMakeLists.txt"), recursive=True):
+    if "/tests/" in path or "/build" in path:
+        continue
+    with open(path, encoding="utf-8") as f:
+        for name, body in LIB.findall(f.read()):
+            used = body.split("USES", 1)[1] if "USES" in body else ""
+            uses[name] = {u for u in re.findall(r"gpucap_(\w+)", used)}
+if not uses:
+    fails.append("no gpucap_library(...) found in the folders' CMakeLists.txt")
+
+
+def reach(name, seen=None):
+    seen = set() if seen is None else seen
+    for u in uses.get(name, ()):
+        if u not in seen:
+            seen.add(u)
+            reach(u, seen)
+    return seen
+
+
+for name in sorted(uses):
+    group = "engine" if name == "engine" else name
+    if group not in edges:
+        fails.append("library gpucap_%s: no row for %s in models/ARCHITECTURE.md" % (name, group))
+        continue
+    built = {"engine" if u == "engine" else u for u in reach(name)} | {group}
+    if built != edges[group]:
+        fails.append("library gpucap_%s reaches %s; models/ARCHITECTURE.md allows %s" %
+                     (name, ", ".join(sorted(built)), ", ".join(sorted(edges[group]))))
 
 for f in fails:
     print("FAIL: " + f)

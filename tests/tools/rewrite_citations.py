@@ -17,7 +17,7 @@ SRC = sys.argv[1] if len(sys.argv) > 1 else "."
 MANUALS = ["README.md", "models/README.md", "analysis/README.md", "scenarios/README.md", "tests/README.md"]
 RENAMED = {"Copies": ("models/README.md", "Autoscaling: model copies"),
            "Fleet": ("models/README.md", "Purchase options"),
-           "Output files": ("sim/gpucap.1", "OUTPUT FILES"),
+           "Output files": ("sim/cli/gpucap.1", "OUTPUT FILES"),
            "What if traffic doubles": ("README.md", "A worked example")}
 SKIP = ("tests/tools/rewrite_citations.py", "tests/e2e/structure.py")
 

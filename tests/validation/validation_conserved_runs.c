@@ -1,7 +1,7 @@
 /*
  * validation_conserved_runs: the example scenarios run with the end-of-run conservation check compiled in.
  *
- * This suite links its own copy of models/world.c built without NDEBUG (tests/CMakeLists.txt), so
+ * This suite links its own copy of models/run/world.c built without NDEBUG (tests/CMakeLists.txt), so
  * check_conserved() runs at the end of each run even in a release build of the suite: a broken identity
  * (tests/README.md, "How the numbers are checked") fails the run with STATUS_EINTERNAL and the identity in the
  * message. The scenarios are the examples quick enough for the suite, together covering reserved, Spot (a

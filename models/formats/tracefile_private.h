@@ -5,6 +5,11 @@
 #ifndef GPUCAP_TRACEFILE_PRIVATE_H
 #define GPUCAP_TRACEFILE_PRIVATE_H
 
+/* Private to models/formats/: the build defines GPUCAP_IN_FORMATS for that folder's files alone. */
+#ifndef GPUCAP_IN_FORMATS
+#error "tracefile_private.h is private to models/formats/ (models/ARCHITECTURE.md)"
+#endif
+
 #include <csv.h>
 #include <stdio.h>
 #include <yajl/yajl_parse.h>

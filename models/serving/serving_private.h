@@ -5,6 +5,11 @@
 #ifndef GPUCAP_SERVING_PRIVATE_H
 #define GPUCAP_SERVING_PRIVATE_H
 
+/* Private to models/serving/: the build defines GPUCAP_IN_SERVING for that folder's files alone. */
+#ifndef GPUCAP_IN_SERVING
+#error "serving_private.h is private to models/serving/ (models/ARCHITECTURE.md)"
+#endif
+
 #include "serving.h"
 
 /* A min-heap of requests by (key, seq), preallocated with room for every slot of its instance. */

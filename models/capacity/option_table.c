@@ -3,7 +3,7 @@
  * each option's rules live in its own file, behind struct option_ops (fleet_private.h).
  *
  * Adding an option touches:
- *  - its own file, models/option_<name>.c, defining `const struct option_ops option_<name>_ops` (its hooks:
+ *  - its own file, models/capacity/option_<name>.c, defining `const struct option_ops option_<name>_ops` (its hooks:
  *    launch checks, billing, zone outages, its own events);
  *  - this file: one declaration and one row below;
  *  - the kind, if it is a new one: enum option_kind (option.h) and its name (option.c);

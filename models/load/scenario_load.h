@@ -30,6 +30,12 @@
 #ifndef GPUCAP_SCENARIO_LOAD_H
 #define GPUCAP_SCENARIO_LOAD_H
 
+/* Private to models/load/ (the build defines GPUCAP_IN_LOAD there alone), and to scenario_schema.h, whose
+ * tables name the loader's own (key lists, names, bounds). */
+#if !defined(GPUCAP_IN_LOAD) && !defined(GPUCAP_SCENARIO_SCHEMA_H)
+#error "scenario_load.h is private to models/load/ (models/ARCHITECTURE.md)"
+#endif
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

@@ -40,7 +40,7 @@ struct catalog_entry {
 	const char *cb_valid_until;/* last day (exclusive) the Capacity Block rate is valid, YYYY-MM-DD; NULL
 	                              when there is no rate. On-Demand prices have no end: a list price stays
 	                              in force until AWS changes it, and price_date is when it was observed,
-	                              not an expiry (models/warn.c, price_stale) */
+	                              not an expiry (models/metering/warn.c, price_stale) */
 	enum provider provider;    /* whose machine type it is; rows without one are aws (PROVIDER_AWS = 0).
 	                              A gcp or azure row has od_usd_per_h = 0: no vendor price was found
 	                              (SOURCES.md [gcp-price-unknown], [az-price-unknown]), so a scenario that

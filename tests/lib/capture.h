@@ -1,5 +1,5 @@
 /*
- * capture: a sink that keeps a run's results in memory, for tests (models/sink.h).
+ * capture: a sink that keeps a run's results in memory, for tests (models/metering/sink.h).
  * Events are copied (strings included); samples are counted and the last one kept.
  */
 #ifndef GPUCAP_CAPTURE_H

@@ -5,6 +5,11 @@
 #ifndef GPUCAP_JOBS_PRIVATE_H
 #define GPUCAP_JOBS_PRIVATE_H
 
+/* Private to models/jobs/: the build defines GPUCAP_IN_JOBS for that folder's files alone. */
+#ifndef GPUCAP_IN_JOBS
+#error "jobs_private.h is private to models/jobs/ (models/ARCHITECTURE.md)"
+#endif
+
 #include "jobs.h"
 
 /* Log an event about job: its entry's option, its instances, its name and a note (may be NULL). */

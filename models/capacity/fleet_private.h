@@ -7,6 +7,11 @@
 #ifndef GPUCAP_FLEET_PRIVATE_H
 #define GPUCAP_FLEET_PRIVATE_H
 
+/* Private to models/capacity/: the build defines GPUCAP_IN_CAPACITY for that folder's files alone. */
+#ifndef GPUCAP_IN_CAPACITY
+#error "fleet_private.h is private to models/capacity/ (models/ARCHITECTURE.md)"
+#endif
+
 #include "fleet.h"
 
 /*

@@ -9,7 +9,7 @@
  *     charges(rows, n)...  (repeatedly, once the bill is settled)  hours(rows, n)  (once)
  *     warnings(list, n)  metrics(list, n)  end(status, wall_s)
  *
- * warnings() is called once per successful run, possibly with n = 0 (models/warn.h says what each code
+ * warnings() is called once per successful run, possibly with n = 0 (models/metering/warn.h says what each code
  * means).
  *
  * begin() opens the run (the store starts a transaction); end() with status STATUS_OK makes the run
@@ -107,7 +107,7 @@ struct sink_metric {
 	double value;    /* its value; NaN when undefined (no request served, ...) */
 };
 
-/* One warning of a run (models/warn.h): a code a script can test and a sentence for a person. */
+/* One warning of a run (models/metering/warn.h): a code a script can test and a sentence for a person. */
 struct sink_warning {
 	char code[32];      /* e.g. "fleet_at_max"; [a-z_] */
 	char message[256];  /* what was found, with the numbers, one line */

@@ -349,7 +349,7 @@ static void print_jobs(const struct world_report *rep)
 	printf("; %.1f of %.1f GPU-hours idle\n", get(rep, "jobs_gpu_hours_idle"), get(rep, "jobs_gpu_hours_paid"));
 }
 
-/* With jobs.teams: a line per team (models/jobs_teams_report.c). */
+/* With jobs.teams: a line per team (models/jobs/jobs_teams_report.c). */
 static void print_teams(const struct scenario *sc, const struct world_report *rep)
 {
 	for (int t = 0; t < sc->jobs.nteams; t++) {
@@ -365,7 +365,7 @@ static void print_teams(const struct scenario *sc, const struct world_report *re
 	}
 }
 
-/* Several models: one line each, from the metrics "model.NAME.*" (models/tally.h). */
+/* Several models: one line each, from the metrics "model.NAME.*" (models/serving/tally.h). */
 static void print_models(const struct scenario *sc, const struct world_report *rep)
 {
 	for (int i = 0; i < sc->nmodels; i++) {
