@@ -98,8 +98,10 @@ static void fake_launched(struct fleet *f, struct fleet_group *g, struct instanc
 	record(current, CALL_LAUNCHED, -1, (int)(in - f->pool), f->eng->now_us, false);
 }
 
-static void fake_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
+static void fake_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early,
+		       const struct meter_payer *pay)
 {
+	(void)pay;
 	record(current, CALL_ENDED, -1, (int)(in - f->pool), end_us, early);
 }
 

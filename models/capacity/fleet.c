@@ -111,7 +111,7 @@ int fleet_capacity(const struct fleet *f)
 	return f->npool;
 }
 
-/* the meter keeps bills by user (meter.h, bill_user) with the fleet's numbering */
+/* the meter keeps bills by user (meter.h, struct meter_payer) with the fleet's numbering */
 _Static_assert(FLEET_USERS == METER_USERS, "the meter's users are the fleet's");
 
 void fleet_set_user(struct fleet *f, int which, const struct fleet_user *u)
@@ -321,12 +321,8 @@ static void terminate(struct fleet *f, struct instance *in)
 	in->state = INSTANCE_FREE;
 	if (f->closed)
 		return;
-	f->meter->bill_user = in->user;
-	f->meter->types.bill_type = g->entry->type;
 	if (g->ops->ended)
-		g->ops->ended(f, g, in, f->eng->now_us, true);
-	f->meter->bill_user = FLEET_USER_SERVING;
-	f->meter->types.bill_type = 0;
+		g->ops->ended(f, g, in, f->eng->now_us, true, &(struct meter_payer){in->user, g->entry->type, -1});
 	meter_live(f->meter, f->eng->now_us, g->kind, -1);
 	meter_count(f->meter, METER_TERMINATIONS, 1);
 	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
@@ -876,26 +872,21 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 			continue;
 		engine_cancel(f->eng, &in->ready);
 		engine_cancel(f->eng, &in->notice);
-		f->meter->bill_user = in->user;
-		f->meter->types.bill_type = g->entry->type;
-		if (g->ops->ended)
-			g->ops->ended(f, g, in, horizon_us, false); /* doom still queued: when it would be taken */
+		struct meter_payer pay = {in->user, g->entry->type, -1};
+		if (g->ops->ended)  /* the doom is still queued: when it would have been taken */
+			g->ops->ended(f, g, in, horizon_us, false, &pay);
 		engine_cancel(f->eng, &in->doom);
 	}
 	for (int g = 0; g < f->ngroups; g++) {
 		struct fleet_group *grp = &f->group[g];
 		engine_cancel(f->eng, &grp->share);
 		engine_cancel(f->eng, &grp->share_warm);
-		f->meter->bill_user = grp->user;
-		f->meter->types.bill_type = grp->entry->type;
+		struct meter_payer pay = {grp->user, grp->entry->type, -1};
 		if (grp->entry->use == USE_SHARED)
-			f->meter->bill_user_share = fleet_share_jobs_part(f, grp, horizon_us);
+			pay.jobs_share = fleet_share_jobs_part(f, grp, horizon_us);
 		if (grp->ops && grp->ops->close)
-			grp->ops->close(f, grp, horizon_us);
-		f->meter->bill_user_share = -1;
+			grp->ops->close(f, grp, horizon_us, &pay);
 	}
-	f->meter->bill_user = FLEET_USER_SERVING;
-	f->meter->types.bill_type = 0;
 	engine_cancel(f->eng, &f->retry);
 	fleet_zone_close(f);
 	f->closed = true;

@@ -29,12 +29,14 @@ struct option_ops {
 	int (*can_launch)(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size);
 	/* An instance of the group was launched (Spot: draw its interruption). */
 	void (*launched)(struct fleet *f, struct fleet_group *g, struct instance *in);
-	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage. At
-	 * the horizon an instance with a notice still has its doom queued (when it would have been taken). */
-	void (*ended)(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early);
-	/* The window closes at the horizon: cancel the option's own events, bill what is paid whether used or
-	 * not, commitments. */
-	void (*close)(struct fleet *f, struct fleet_group *g, int64_t horizon_us);
+	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage to pay
+	 * (the instance's user and type). At the horizon an instance with a notice still has its doom queued
+	 * (when it would have been taken). */
+	void (*ended)(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early,
+		      const struct meter_payer *pay);
+	/* The window closes at the horizon: cancel the option's own events, bill to pay (the group's user and
+	 * type, and its jobs' share when shared by time of day) what is paid whether used or not, commitments. */
+	void (*close)(struct fleet *f, struct fleet_group *g, int64_t horizon_us, const struct meter_payer *pay);
 	/* The group's billing rate now, USD per hour (for the time series). */
 	double (*rate)(const struct fleet *f, const struct fleet_group *g, int64_t now_us);
 	/* Its zone's capacity is lost now (a zone-wide outage, fleet_zone.c): take the group's running

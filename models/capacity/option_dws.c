@@ -166,11 +166,12 @@ static void dws_launched(struct fleet *f, struct fleet_group *g, struct instance
 extern const struct option_ops option_on_demand_ops;  /* option_ondemand.c: a started VM bills as on_demand */
 
 /* Billed as on_demand from its start; a request that never started costs nothing. */
-static void dws_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
+static void dws_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early,
+		      const struct meter_payer *pay)
 {
 	if (in->launch_us == INT64_MAX || end_us < in->launch_us || (early && !in->warm && end_us == in->launch_us))
 		return;  /* still waiting, failed, or cancelled at its start: no VM ran */
-	option_on_demand_ops.ended(f, g, in, end_us, early);
+	option_on_demand_ops.ended(f, g, in, end_us, early, pay);
 }
 
 /* VMs that have started, at the on-demand rate (requests still waiting cost nothing). */

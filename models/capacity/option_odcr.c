@@ -15,19 +15,20 @@
 #include "status.h"
 
 
-static void odcr_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
+static void odcr_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early,
+		       const struct meter_payer *pay)
 {
 	(void)early;  /* the reservation pays for its instances: no minimum, no rounding */
-	meter_odcr_used(f->meter, in->launch_us, end_us, g->usd_per_h);
+	meter_odcr_used(f->meter, pay, in->launch_us, end_us, g->usd_per_h);
 }
 
-static void odcr_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
+static void odcr_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us, const struct meter_payer *pay)
 {
 	double hours = (double)horizon_us / SIM_US_PER_H_D, count = g->entry->count;
 
-	meter_charge(f->meter, OPTION_ODCR, count * g->usd_per_h * hours, count * (double)horizon_us, 0,
+	meter_charge(f->meter, pay, OPTION_ODCR, count * g->usd_per_h * hours, count * (double)horizon_us, 0,
 		     (double)horizon_us);
-	meter_odcr_reserved(f->meter, 0, horizon_us, count * g->usd_per_h);
+	meter_odcr_reserved(f->meter, pay, 0, horizon_us, count * g->usd_per_h);
 }
 
 static double odcr_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

@@ -25,18 +25,19 @@ static int ondemand_can_launch(struct fleet *f, struct fleet_group *g, int n, ch
 }
 
 static void ondemand_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us,
-			   bool early)
+			   bool early, const struct meter_payer *pay)
 {
 	double usd, billed_us;
 
 	/* by the provider's granularity: aws and gcp per second, 60 s minimum; azure per full minute */
 	provider_bill(f->sc->provider, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
-	meter_od_usage(f->meter, in->launch_us, in->launch_us + (int64_t)billed_us, g->usd_per_h);
+	meter_od_usage(f->meter, pay, in->launch_us, in->launch_us + (int64_t)billed_us, g->usd_per_h);
 	/* the dollars come at settlement. The GPU time paid for is the billed time, or the time held when that
 	 * is longer (azure: the seconds after the last full minute run but are not billed) */
 	if (billed_us < (double)(end_us - in->launch_us))
 		billed_us = (double)(end_us - in->launch_us);
-	meter_charge(f->meter, OPTION_ON_DEMAND, 0, billed_us, (double)in->launch_us, (double)in->launch_us + billed_us);
+	meter_charge(f->meter, pay, OPTION_ON_DEMAND, 0, billed_us, (double)in->launch_us,
+		     (double)in->launch_us + billed_us);
 }
 
 static double ondemand_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

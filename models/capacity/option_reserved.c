@@ -55,7 +55,7 @@ static double measured_part(const struct meter *m, double t0_us, double t1_us)
 	return hi > lo ? hi - lo : 0;
 }
 
-static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
+static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us, const struct meter_payer *pay)
 {
 	const struct fleet_entry *e = g->entry;
 	double t0, t1, in0, in1, inside_h, outside_us, rate = effective_rate(e), od = f->sc->types[e->type].od_usd_per_h;
@@ -66,14 +66,15 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	in1 = t1 < (double)horizon_us ? t1 : (double)horizon_us;
 	inside_h = in1 > in0 ? (in1 - in0) / SIM_US_PER_H_D : 0;
 	cost = count * rate * inside_h;
-	meter_charge(f->meter, OPTION_RESERVED, cost, count * inside_h * SIM_US_PER_H_D, in0, in1 > in0 ? in1 : in0);
+	meter_charge(f->meter, pay, OPTION_RESERVED, cost, count * inside_h * SIM_US_PER_H_D, in0,
+		     in1 > in0 ? in1 : in0);
 	/* the bill: the term's hours are used commitment (the hourly fee billed, the upfront fee amortised
 	 * in the effective cost), and the upfront fee a purchase at the term's start when that is inside the
 	 * window */
-	meter_bill(f->meter, OPTION_RESERVED, CHARGE_USED, in0, in1 > in0 ? in1 : in0, count * inside_h,
+	meter_bill(f->meter, pay, OPTION_RESERVED, CHARGE_USED, in0, in1 > in0 ? in1 : in0, count * inside_h,
 		   count * e->usd_per_h * inside_h, cost);
 	if (e->upfront_usd > 0 && t0 >= 0 && t0 < (double)horizon_us)
-		meter_bill(f->meter, OPTION_RESERVED, CHARGE_UPFRONT, t0, t0, 0, count * e->upfront_usd, 0);
+		meter_bill(f->meter, pay, OPTION_RESERVED, CHARGE_UPFRONT, t0, t0, 0, count * e->upfront_usd, 0);
 	/* a reservation is fully used: its instances run all along (RI utilisation in AWS's sense) */
 	meter_commitment(f->meter, cost, cost, count * od * inside_h, count * od * inside_h);
 	if (t1 > (double)horizon_us)
@@ -83,12 +84,12 @@ static void reserved_close(struct fleet *f, struct fleet_group *g, int64_t horiz
 	outside_us = (double)horizon_us - (in1 > in0 ? in1 - in0 : 0);
 	if (outside_us > 0) {
 		if (in0 > 0)
-			meter_od_usage(f->meter, 0, (int64_t)in0, od * count);
+			meter_od_usage(f->meter, pay, 0, (int64_t)in0, od * count);
 		if (in1 < (double)horizon_us)
-			meter_od_usage(f->meter, in1 > 0 ? (int64_t)in1 : 0, horizon_us, od * count);
+			meter_od_usage(f->meter, pay, in1 > 0 ? (int64_t)in1 : 0, horizon_us, od * count);
 		/* the dollars come at settlement; the measured paid time is the measured window less the
 		 * term's part of it */
-		meter_charge_split(f->meter, OPTION_ON_DEMAND, 0, count * outside_us, 0,
+		meter_charge_split(f->meter, pay, OPTION_ON_DEMAND, 0, count * outside_us, 0,
 				   f->meter->warmup_us == 0 ? count * outside_us :
 				   count * (measured_part(f->meter, 0, (double)horizon_us) -
 					    measured_part(f->meter, in0, in1 > in0 ? in1 : in0)));

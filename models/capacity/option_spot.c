@@ -215,9 +215,10 @@ static void spot_init(struct fleet *f, struct fleet_group *g)
 	g->opt.spot.next_price = 0;
 }
 
-static void spot_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
+static void spot_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us, const struct meter_payer *pay)
 {
 	(void)horizon_us;
+	(void)pay;  /* a Spot instance bills when it ends */
 	engine_cancel(f->eng, &g->opt.spot.reclaim);
 	engine_cancel(f->eng, &g->opt.spot.tick);
 	engine_cancel(f->eng, &g->opt.spot.price);
@@ -315,7 +316,8 @@ static bool free_interruption(const struct instance *in, int64_t end_us, bool ea
 
 /* The bill lines of a Spot instance billed for billed_us from launch_us: clock hour by clock hour, at the
  * prices in force (nothing when paid is false: an interruption in the first hour). */
-static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us, double billed_us, bool paid)
+static void spot_bill(struct fleet *f, struct fleet_group *g, const struct meter_payer *pay, int64_t launch_us,
+		      double billed_us, bool paid)
 {
 	int64_t t = launch_us, end = launch_us + (int64_t)billed_us;
 
@@ -325,12 +327,12 @@ static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us,
 		int64_t b = meter_hour_end(f->meter, t);
 		if (b > end)
 			b = end;
-		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, (double)(b - t) / SIM_US_PER_H_D,
-			   paid ? price_integral(f, g, t, b) : 0, paid ? price_integral(f, g, t, b) : 0);
+		meter_bill(f->meter, pay, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b,
+			   (double)(b - t) / SIM_US_PER_H_D, paid ? price_integral(f, g, t, b) : 0, paid ? price_integral(f, g, t, b) : 0);
 		t = b;
 	}
 	if ((double)(end - launch_us) < billed_us)  /* the free interruption's fractional microsecond */
-		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)end, billed_us + (double)launch_us,
+		meter_bill(f->meter, pay, OPTION_SPOT, CHARGE_USAGE, (double)end, billed_us + (double)launch_us,
 			   (billed_us - (double)(end - launch_us)) / SIM_US_PER_H_D, 0, 0);
 }
 
@@ -342,7 +344,7 @@ static void spot_bill(struct fleet *f, struct fleet_group *g, int64_t launch_us,
  * evicted VMs at once says `eviction_policy: delete`). The storage goes to the Spot bill (cost_spot_usd,
  * FOCUS lines with no instance-hours) and no GPU time: the VM no longer runs. With `delete` nothing remains.
  */
-static void deallocate(struct fleet *f, struct fleet_group *g, int64_t at_us)
+static void deallocate(struct fleet *f, struct fleet_group *g, const struct meter_payer *pay, int64_t at_us)
 {
 	int64_t horizon = f->sc->horizon_us, t = at_us;
 	double rate = g->entry->disk_usd_per_h;
@@ -353,19 +355,20 @@ static void deallocate(struct fleet *f, struct fleet_group *g, int64_t at_us)
 	if (rate <= 0 || at_us >= horizon)
 		return;
 	meter_spot_disk(f->meter, rate * (double)(horizon - at_us) / SIM_US_PER_H_D);
-	meter_charge(f->meter, OPTION_SPOT, rate * (double)(horizon - at_us) / SIM_US_PER_H_D, 0, (double)at_us,
+	meter_charge(f->meter, pay, OPTION_SPOT, rate * (double)(horizon - at_us) / SIM_US_PER_H_D, 0, (double)at_us,
 		     (double)horizon);
 	while (t < horizon) {  /* the bill by clock hour */
 		int64_t b = meter_hour_end(f->meter, t);
 		if (b > horizon)
 			b = horizon;
-		meter_bill(f->meter, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, 0,
+		meter_bill(f->meter, pay, OPTION_SPOT, CHARGE_USAGE, (double)t, (double)b, 0,
 			   rate * (double)(b - t) / SIM_US_PER_H_D, rate * (double)(b - t) / SIM_US_PER_H_D);
 		t = b;
 	}
 }
 
-static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early)
+static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early,
+		       const struct meter_payer *pay)
 {
 	double usd, billed_us, meas_usd, meas_us, paid_us, meas_paid_us;
 	int64_t from = in->launch_us > f->meter->warmup_us ? in->launch_us : f->meter->warmup_us;
@@ -392,12 +395,12 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 		meas_usd = usd;  /* the whole bill is measured, exactly */
 		meas_paid_us = paid_us;
 	}
-	meter_charge_split(f->meter, OPTION_SPOT, usd, paid_us, meas_usd, meas_paid_us);
-	spot_bill(f, g, in->launch_us, billed_us, usd > 0);
+	meter_charge_split(f->meter, pay, OPTION_SPOT, usd, paid_us, meas_usd, meas_paid_us);
+	spot_bill(f, g, pay, in->launch_us, billed_us, usd > 0);
 	/* evicted (taken at the end of a notice, which on azure is always an eviction) */
 	if (early && in->noticed && f->sc->provider == PROVIDER_AZURE && g->entry->variant == VARIANT_NONE &&
 	    !g->entry->evict_delete)
-		deallocate(f, g, end_us);
+		deallocate(f, g, pay, end_us);
 }
 
 static double spot_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us)

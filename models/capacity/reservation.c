@@ -72,7 +72,7 @@ void reservation_leave(struct fleet *f, struct fleet_group *g, bool idle_now, in
 		fleet_reconcile(f);
 }
 
-void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us)
+void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us, const struct meter_payer *pay)
 {
 	const struct fleet_entry *e = g->entry;
 	double t0 = e->start_us > 0 ? (double)e->start_us : 0;
@@ -81,14 +81,14 @@ void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_u
 	double t1 = reservation_end_us(e) < horizon_us ? (double)reservation_end_us(e) : (double)horizon_us;
 	double inside = t1 > t0 ? t1 - t0 : 0, price = reservation_price(e), after;
 
-	meter_charge(f->meter, g->kind, price * inside / (double)e->duration_us, e->count * inside, t0,
+	meter_charge(f->meter, pay, g->kind, price * inside / (double)e->duration_us, e->count * inside, t0,
 		     t1 > t0 ? t1 : t0);
 	/* the bill: the reservation is paid upfront (a purchase when it starts inside the window) and used over
 	 * its hours (the effective cost spreads its price) */
-	meter_bill(f->meter, g->kind, CHARGE_USED, t0, t1 > t0 ? t1 : t0, e->count * inside / SIM_US_PER_H_D, 0,
+	meter_bill(f->meter, pay, g->kind, CHARGE_USED, t0, t1 > t0 ? t1 : t0, e->count * inside / SIM_US_PER_H_D, 0,
 		   price * inside / (double)e->duration_us);
 	if (e->start_us >= 0 && e->start_us < horizon_us)
-		meter_bill(f->meter, g->kind, CHARGE_UPFRONT, t0, t0, 0, price, 0);
+		meter_bill(f->meter, pay, g->kind, CHARGE_UPFRONT, t0, t0, 0, price, 0);
 	after = (double)reservation_end_us(e) - (e->start_us > horizon_us ? (double)e->start_us : (double)horizon_us);
 	if (after > 0)
 		meter_after_horizon(f->meter, g->kind, price * after / (double)e->duration_us);

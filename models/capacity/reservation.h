@@ -43,7 +43,7 @@ void reservation_leave(struct fleet *f, struct fleet_group *g, bool idle_now, in
 
 /* The option's close hook: cancel the timer and bill the window's share, the purchase and what is left
  * after horizon_us. */
-void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us);
+void reservation_close(struct fleet *f, struct fleet_group *g, int64_t horizon_us, const struct meter_payer *pay);
 
 /* The option's rate hook: the price spread evenly over the reservation while it is open, USD per hour. */
 double reservation_rate(const struct fleet *f, const struct fleet_group *g, int64_t now_us);

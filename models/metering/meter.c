@@ -19,7 +19,6 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 
 	assert(hour_phase_us >= 0 && hour_phase_us < hour);
 	memset(m, 0, sizeof *m);
-	m->bill_user_share = -1;
 	m->hour_phase_us = hour_phase_us;
 	m->nhours = (int)((hour_phase_us + horizon_us + hour - 1) / hour);
 	m->usage_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_by_hour);
@@ -97,20 +96,20 @@ int64_t meter_hour_end(const struct meter *m, int64_t t_us)
 	return ((t_us + m->hour_phase_us) / hour + 1) * hour - m->hour_phase_us;
 }
 
-static void bill_add(struct meter *m, int h, enum option_kind option, enum charge_kind kind, double share,
-		     double quantity_h, double billed_usd, double effective_usd)
+static void bill_add(struct meter *m, int type, int h, enum option_kind option, enum charge_kind kind,
+		     double share, double quantity_h, double billed_usd, double effective_usd)
 {
 	struct meter_bill_line *l = &m->bill[((size_t)h * OPTION_KIND_COUNT + option) * CHARGE_KIND_COUNT + kind];
 
 	l->quantity_h += quantity_h * share;
-	l->list_usd += quantity_h * share * (m->types.n > 1 ? m->types.type[m->types.bill_type].od_usd_per_h :
+	l->list_usd += quantity_h * share * (m->types.n > 1 ? m->types.type[type].od_usd_per_h :
 					     m->list_usd_per_h);
 	l->billed_usd += billed_usd * share;
 	l->effective_usd += effective_usd * share;
 }
 
-void meter_bill(struct meter *m, enum option_kind option, enum charge_kind kind, double t0_us, double t1_us,
-		double quantity_h, double billed_usd, double effective_usd)
+void meter_bill(struct meter *m, const struct meter_payer *pay, enum option_kind option, enum charge_kind kind,
+		double t0_us, double t1_us, double quantity_h, double billed_usd, double effective_usd)
 {
 	int h0 = hour_of(m, t0_us), h1 = hour_of(m, t1_us > t0_us ? t1_us - 1e-6 : t0_us);
 
@@ -120,7 +119,7 @@ void meter_bill(struct meter *m, enum option_kind option, enum charge_kind kind,
 		double a = h == h0 ? t0_us : (double)h * SIM_US_PER_H_D - (double)m->hour_phase_us;
 		double b = h == h1 ? t1_us : (double)(h + 1) * SIM_US_PER_H_D - (double)m->hour_phase_us;
 		double share = t1_us > t0_us ? (b - a) / (t1_us - t0_us) : 1;
-		bill_add(m, h, option, kind, share, quantity_h, billed_usd, effective_usd);
+		bill_add(m, pay->type, h, option, kind, share, quantity_h, billed_usd, effective_usd);
 	}
 }
 
@@ -155,7 +154,8 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 /* Add usd_per_h over [t0_us, t1_us) to usage of kind k, clock hour by clock hour (the part past the
  * horizon goes to the last hour); with several types, also to the bill's type's (Savings Plans cover each
  * type at its own rate: savings.h). */
-static void usage_spread(struct meter *m, enum savings_usage k, int64_t t0_us, int64_t t1_us, double usd_per_h)
+static void usage_spread(struct meter *m, int type, enum savings_usage k, int64_t t0_us, int64_t t1_us,
+			 double usd_per_h)
 {
 	int64_t hour = SIM_US_PER_H;
 
@@ -171,44 +171,46 @@ static void usage_spread(struct meter *m, enum savings_usage k, int64_t t0_us, i
 		u->usd[k] += usd;
 		if (m->types.n > 1) {
 			u->ntypes = m->types.n;
-			u->type_usd[k][m->types.bill_type] += usd;
+			u->type_usd[k][type] += usd;
 		}
 		t0_us = end;
 	}
 }
 
 /* usage_spread into both the whole window's hours and the measured part's (from warmup_us on). */
-static void usage_add(struct meter *m, enum savings_usage k, int64_t t0_us, int64_t t1_us, double usd_per_h)
+static void usage_add(struct meter *m, const struct meter_payer *pay, enum savings_usage k, int64_t t0_us,
+		      int64_t t1_us, double usd_per_h)
 {
 	struct savings_hour *all = m->usage_by_hour;
 
 	if (t1_us > t0_us)
-		m->user_usage_usd[m->bill_user][k] += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
+		m->user_usage_usd[pay->user][k] += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
 	if (t1_us > t0_us && m->types.n > 1)
-		m->types.type[m->types.bill_type].cost_usd += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
-	usage_spread(m, k, t0_us, t1_us, usd_per_h);
+		m->types.type[pay->type].cost_usd += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
+	usage_spread(m, pay->type, k, t0_us, t1_us, usd_per_h);
 	if (t0_us < m->warmup_us)
 		t0_us = m->warmup_us;
 	m->usage_by_hour = m->usage_meas_by_hour;
-	usage_spread(m, k, t0_us, t1_us, usd_per_h);
+	usage_spread(m, pay->type, k, t0_us, t1_us, usd_per_h);
 	m->usage_by_hour = all;
 }
 
-void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+void meter_od_usage(struct meter *m, const struct meter_payer *pay, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
-	usage_add(m, SAVINGS_ON_DEMAND, t0_us, t1_us, usd_per_h);
+	usage_add(m, pay, SAVINGS_ON_DEMAND, t0_us, t1_us, usd_per_h);
 }
 
-void meter_odcr_reserved(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+void meter_odcr_reserved(struct meter *m, const struct meter_payer *pay, int64_t t0_us, int64_t t1_us,
+			 double usd_per_h)
 {
-	usage_add(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, usd_per_h);
+	usage_add(m, pay, SAVINGS_ODCR_UNUSED, t0_us, t1_us, usd_per_h);
 }
 
-void meter_odcr_used(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h)
+void meter_odcr_used(struct meter *m, const struct meter_payer *pay, int64_t t0_us, int64_t t1_us, double usd_per_h)
 {
 	/* unused = reserved - used, kept as a running sum: the order of the calls does not matter */
-	usage_add(m, SAVINGS_ODCR_USED, t0_us, t1_us, usd_per_h);
-	usage_add(m, SAVINGS_ODCR_UNUSED, t0_us, t1_us, -usd_per_h);
+	usage_add(m, pay, SAVINGS_ODCR_USED, t0_us, t1_us, usd_per_h);
+	usage_add(m, pay, SAVINGS_ODCR_UNUSED, t0_us, t1_us, -usd_per_h);
 }
 
 static void advance_to(struct meter *m, int64_t now_us);
@@ -542,23 +544,23 @@ void meter_copies(struct meter *m, int64_t now_us, int delta)
 	m->copies += delta;
 }
 
-void meter_charge_split(struct meter *m, enum option_kind kind, double usd, double paid_inst_us,
-			double meas_usd, double meas_inst_us)
+void meter_charge_split(struct meter *m, const struct meter_payer *pay, enum option_kind kind, double usd,
+			double paid_inst_us, double meas_usd, double meas_inst_us)
 {
-	int gpus = meter_types_bill_gpus(m);  /* the instances' type's (meter_types.c) */
+	int gpus = meter_types_bill_gpus(m, pay->type);  /* the instances' type's (meter_types.c) */
 
 	m->cost_usd[kind] += usd;
 	m->paid_gpu_us[kind] += paid_inst_us * gpus;
 	if (m->types.n > 1) {
-		m->types.type[m->types.bill_type].cost_usd += usd;
-		m->types.type[m->types.bill_type].paid_gpu_us += paid_inst_us * gpus;
+		m->types.type[pay->type].cost_usd += usd;
+		m->types.type[pay->type].paid_gpu_us += paid_inst_us * gpus;
 	}
-	if (m->bill_user_share < 0) {
-		m->user_cost_usd[m->bill_user][kind] += usd;
-		m->user_paid_gpu_us[m->bill_user][kind] += paid_inst_us * gpus;
+	if (pay->jobs_share < 0) {
+		m->user_cost_usd[pay->user][kind] += usd;
+		m->user_paid_gpu_us[pay->user][kind] += paid_inst_us * gpus;
 	} else {
 		for (int u = 0; u < METER_USERS; u++) {  /* 0 serving, 1 jobs */
-			double share = u == 1 ? m->bill_user_share : 1 - m->bill_user_share;
+			double share = u == 1 ? pay->jobs_share : 1 - pay->jobs_share;
 			m->user_cost_usd[u][kind] += usd * share;
 			m->user_paid_gpu_us[u][kind] += paid_inst_us * gpus * share;
 		}
@@ -567,8 +569,8 @@ void meter_charge_split(struct meter *m, enum option_kind kind, double usd, doub
 	m->paid_gpu_meas_us[kind] += meas_inst_us * gpus;
 }
 
-void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us, double t0_us,
-		  double t1_us)
+void meter_charge(struct meter *m, const struct meter_payer *pay, enum option_kind kind, double usd,
+		  double paid_inst_us, double t0_us, double t1_us)
 {
 	double lo = t0_us > (double)m->warmup_us ? t0_us : (double)m->warmup_us;
 	double hi = t1_us < (double)m->horizon_us ? t1_us : (double)m->horizon_us;
@@ -577,7 +579,7 @@ void meter_charge(struct meter *m, enum option_kind kind, double usd, double pai
 	assert(t1_us >= t0_us);
 	if (m->warmup_us == 0)
 		share = 1;  /* the whole bill is measured, exactly */
-	meter_charge_split(m, kind, usd, paid_inst_us, usd * share, paid_inst_us * share);
+	meter_charge_split(m, pay, kind, usd, paid_inst_us, usd * share, paid_inst_us * share);
 }
 
 void meter_after_horizon(struct meter *m, enum option_kind kind, double usd)
@@ -682,15 +684,15 @@ static void bill_settled(struct meter *m, const struct savings_plan_terms *plans
 		savings_settle(u, 1, plans, nplans, &r);
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			covered += r.covered_usd[k];
-		bill_add(m, h, OPTION_ON_DEMAND, CHARGE_USAGE, 1, r.excess_usd[SAVINGS_ON_DEMAND] / od,
+		bill_add(m, 0, h, OPTION_ON_DEMAND, CHARGE_USAGE, 1, r.excess_usd[SAVINGS_ON_DEMAND] / od,
 			 r.excess_usd[SAVINGS_ON_DEMAND], r.excess_usd[SAVINGS_ON_DEMAND]);
-		bill_add(m, h, OPTION_SAVINGS_PLAN, CHARGE_USED, 1, covered / od, r.commit_usd - r.unused_usd,
+		bill_add(m, 0, h, OPTION_SAVINGS_PLAN, CHARGE_USED, 1, covered / od, r.commit_usd - r.unused_usd,
 			 r.commit_usd - r.unused_usd);
-		bill_add(m, h, OPTION_SAVINGS_PLAN, CHARGE_UNUSED, 1, 0, r.unused_usd, r.unused_usd);
+		bill_add(m, 0, h, OPTION_SAVINGS_PLAN, CHARGE_UNUSED, 1, 0, r.unused_usd, r.unused_usd);
 		used_odcr = u->usd[SAVINGS_ODCR_USED] - r.covered_usd[SAVINGS_ODCR_USED];
 		unused_odcr = u->usd[SAVINGS_ODCR_UNUSED] - r.covered_usd[SAVINGS_ODCR_UNUSED];
-		bill_add(m, h, OPTION_ODCR, CHARGE_USED, 1, used_odcr / od, used_odcr, used_odcr);
-		bill_add(m, h, OPTION_ODCR, CHARGE_UNUSED, 1, unused_odcr / od, unused_odcr, unused_odcr);
+		bill_add(m, 0, h, OPTION_ODCR, CHARGE_USED, 1, used_odcr / od, used_odcr, used_odcr);
+		bill_add(m, 0, h, OPTION_ODCR, CHARGE_UNUSED, 1, unused_odcr / od, unused_odcr, unused_odcr);
 	}
 }
 

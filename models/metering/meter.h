@@ -86,8 +86,6 @@ struct meter_type {
  * works exactly as without it. */
 struct meter_types {
 	int n;                                       /* types declared; 0 or 1: one type */
-	int bill_type;                               /* the type of the bills asked for now (the fleet sets it
-	                                                around each bill, like bill_user); 0 by default */
 	struct meter_type type[METER_TYPES_MAX];
 	double busy_gpus[OPTION_KIND_COUNT];         /* GPUs busy now by kind: each busy slot holds its type's
 	                                                gpus / slots */
@@ -107,6 +105,22 @@ struct meter_mme {
 	uint64_t loads;             /* loads started from warmup on */
 	uint64_t evictions;         /* models unloaded to make room, from warmup on */
 };
+
+/*
+ * Who pays a bill: the user of the capacity (0 serving, 1 jobs: the fleet's numbering), the instance type it
+ * is for (0 with one type), and for a group shared by time of day the share of each bill that is the jobs'
+ * (jobs_share in [0, 1], the rest the serving's; < 0: all to user). The fleet makes one for each bill it
+ * asks an option for (an instance ending, a group closing) and passes it down; every charge, bill line and
+ * usage takes it as an argument.
+ */
+struct meter_payer {
+	int user;           /* 0..METER_USERS-1 */
+	int type;           /* 0..types.n-1 */
+	double jobs_share;  /* < 0: all to user */
+};
+
+/* The payer outside any fleet bill: serving, the first type, no sharing. */
+#define METER_PAYER_SERVING ((struct meter_payer){.user = 0, .type = 0, .jobs_share = -1})
 
 struct meter {
 	struct sink sink;          /* where batches go, kept */
@@ -204,14 +218,10 @@ struct meter {
 	double cost_meas_usd[OPTION_KIND_COUNT];  /* the part of cost_usd for [warmup, horizon) */
 	double paid_gpu_meas_us[OPTION_KIND_COUNT];  /* the part of paid_gpu_us in [warmup, horizon) */
 
-	/* money by user: the fleet sets bill_user around each bill it asks an option for (an instance ending,
-	 * a group closing), and every charge and usage is also added to that user's sums. On-Demand and ODCR
-	 * dollars are settled per clock hour against the Savings Plans (meter_settle): each user bears the
-	 * settled dollars of a usage kind in proportion to its share of that kind's usage over the window. */
-	int bill_user;                                            /* 0..METER_USERS-1, 0 (serving) by default */
-	double bill_user_share;                                   /* < 0: all to bill_user; else the share of
-	                                                             each bill to user 1 (jobs), the rest to
-	                                                             user 0: a group shared by time of day */
+	/* money by user: every charge and usage is also added to its payer's user's sums (struct
+	 * meter_payer). On-Demand and ODCR dollars are settled per clock hour against the Savings Plans
+	 * (meter_settle): each user bears the settled dollars of a usage kind in proportion to its share of
+	 * that kind's usage over the window. */
 	double user_cost_usd[METER_USERS][OPTION_KIND_COUNT];     /* cost_usd by user */
 	double user_paid_gpu_us[METER_USERS][OPTION_KIND_COUNT];  /* paid_gpu_us by user */
 	double user_usage_usd[METER_USERS][SAVINGS_USAGE_COUNT];  /* Savings-Plan-eligible usage by user, USD
@@ -323,8 +333,8 @@ void meter_set_prices(struct meter *m, int64_t start_unix_us, double list_usd_pe
  * evenly over [t0_us, t1_us) clock hour by clock hour (before t = 0: the first hour; past the horizon: the
  * last; an empty interval: the hour holding t0_us). The list price is quantity_h x the On-Demand price.
  */
-void meter_bill(struct meter *m, enum option_kind option, enum charge_kind kind, double t0_us, double t1_us,
-		double quantity_h, double billed_usd, double effective_usd);
+void meter_bill(struct meter *m, const struct meter_payer *pay, enum option_kind option, enum charge_kind kind,
+		double t0_us, double t1_us, double quantity_h, double billed_usd, double effective_usd);
 
 /* The end of the clock hour holding t_us (the first clock hour past it), on the run's clock. */
 int64_t meter_hour_end(const struct meter *m, int64_t t_us);
@@ -371,15 +381,16 @@ void meter_fini(struct meter *m);
 
 /* On-demand usage of [t0_us, t1_us) at usd_per_h, spread over the clock hours it covers (the part past
  * the horizon goes to the last hour). */
-void meter_od_usage(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h);
+void meter_od_usage(struct meter *m, const struct meter_payer *pay, int64_t t0_us, int64_t t1_us, double usd_per_h);
 
 /* ODCR capacity of [t0_us, t1_us) at usd_per_h (count x rate), paid whether used or not: unused until
  * meter_odcr_used says instances ran in it. */
-void meter_odcr_reserved(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h);
+void meter_odcr_reserved(struct meter *m, const struct meter_payer *pay, int64_t t0_us, int64_t t1_us,
+			 double usd_per_h);
 
 /* An instance ran in an ODCR over [t0_us, t1_us) (within the reservation's time), rate usd_per_h: that
  * much of the reserved capacity is used. */
-void meter_odcr_used(struct meter *m, int64_t t0_us, int64_t t1_us, double usd_per_h);
+void meter_odcr_used(struct meter *m, const struct meter_payer *pay, int64_t t0_us, int64_t t1_us, double usd_per_h);
 
 /* Bring the integrals up to now_us (no-op once closed). */
 void meter_advance(struct meter *m, int64_t now_us);
@@ -417,13 +428,13 @@ void meter_copies(struct meter *m, int64_t now_us, int delta);
 /* A bill: usd for `paid_us` microseconds of one or more instances of kind (already multiplied out), spread
  * evenly over [t0_us, t1_us) (t0_us < t1_us, or both equal for an empty charge): the part of it inside
  * [warmup, horizon) is the measured cost. */
-void meter_charge(struct meter *m, enum option_kind kind, double usd, double paid_inst_us, double t0_us,
-		  double t1_us);
+void meter_charge(struct meter *m, const struct meter_payer *pay, enum option_kind kind, double usd,
+		  double paid_inst_us, double t0_us, double t1_us);
 
 /* A bill whose measured part the caller works out itself (a Spot price that changes): usd and
  * paid_inst_us for the whole bill, meas_usd and meas_inst_us for its part inside [warmup, horizon). */
-void meter_charge_split(struct meter *m, enum option_kind kind, double usd, double paid_inst_us,
-			double meas_usd, double meas_inst_us);
+void meter_charge_split(struct meter *m, const struct meter_payer *pay, enum option_kind kind, double usd,
+			double paid_inst_us, double meas_usd, double meas_inst_us);
 
 /* A commitment of kind still to pay after the horizon (commitment_after_horizon_usd). */
 void meter_after_horizon(struct meter *m, enum option_kind kind, double usd);
@@ -489,9 +500,9 @@ void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, 
  * the type the meter was set up with); with n <= 1 nothing changes. Then serving and the fleet report, as
  * they report kinds: a slot of type t becoming busy (+1) or free (-1) with meter_type_busy (after
  * meter_busy), an instance of type t entering (+1) or leaving (-1) service with meter_type_in_service (after
- * meter_in_service), a measured request served on type t with meter_type_served; and set types.bill_type
- * around each bill. Busy GPU-hours then weigh each busy slot by its type's GPUs per slot, paid GPU-hours
- * each bill by its type's GPUs, and the report adds per-type metrics (type_<name>_...).
+ * meter_in_service), a measured request served on type t with meter_type_served; and name the type in
+ * each bill's payer (struct meter_payer). Busy GPU-hours then weigh each busy slot by its type's GPUs per
+ * slot, paid GPU-hours each bill by its type's GPUs, and the report adds per-type metrics (type_<name>_...).
  */
 void meter_types_set(struct meter *m, int n, const char *const *names, const int *gpus, const int *slots,
 		     const double *od_usd_per_h);
@@ -500,10 +511,10 @@ void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta)
 void meter_type_served(struct meter *m, int type);
 
 /* Internal to the meter: the mixed-type integrals over dt microseconds (meter_advance), the warm-up
- * snapshot, the GPUs per instance of the bill in progress, and the per-type metrics (after list[n]). */
+ * snapshot, the GPUs per instance of a type, and the per-type metrics (after list[n]). */
 void meter_types_advance(struct meter *m, double dt);
 void meter_types_warmup(struct meter *m);
-int meter_types_bill_gpus(const struct meter *m);
+int meter_types_bill_gpus(const struct meter *m, int type);
 int meter_types_report(const struct meter *m, struct sink_metric *list, int n);
 
 /* Set list[n] (of METER_MAX_METRICS) to name = value and return n + 1; a full list is left as it is (n).

@@ -2,8 +2,8 @@
  * meter_types: the meter's sums for a fleet of several instance types (see meter.h, struct meter_types).
  *
  * With one type the meter counts GPUs as instances x the type's GPUs and busy GPUs as busy slots x GPUs per
- * slot. With several, each bill is weighed by the GPUs of the type it is for (types.bill_type, set by the
- * fleet), and each busy slot by its own type's GPUs per slot, kept as a separate integral by option kind.
+ * slot. With several, each bill is weighed by the GPUs of the type it is for (its payer's type,
+ * struct meter_payer), and each busy slot by its own type's GPUs per slot, kept as a separate integral by option kind.
  * None of this runs with one type, so such runs add up exactly as before. The two events that change a
  * count over time (meter_type_busy, meter_type_in_service) are in meter.c, beside meter_busy and
  * meter_in_service, because they first advance the integrals (meter_advance): this file is beneath meter.c.
@@ -24,7 +24,6 @@ void meter_types_set(struct meter *m, int n, const char *const *names, const int
 
 	assert(n >= 0 && n <= METER_TYPES_MAX);
 	t->n = n;
-	t->bill_type = 0;
 	for (int i = 0; i < n; i++) {
 		struct meter_type *y = &t->type[i];
 		size_t j = 0;
@@ -64,9 +63,9 @@ void meter_types_warmup(struct meter *m)
 		m->types.busy_gpu_at_warmup[k] = m->types.busy_gpu_us[k];
 }
 
-int meter_types_bill_gpus(const struct meter *m)
+int meter_types_bill_gpus(const struct meter *m, int type)
 {
-	return m->types.n > 1 ? m->types.type[m->types.bill_type].gpus : m->gpus;
+	return m->types.n > 1 ? m->types.type[type].gpus : m->gpus;
 }
 
 static int put(struct sink_metric *list, int n, const struct meter_type *y, const char *what, double value)

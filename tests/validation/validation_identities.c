@@ -47,8 +47,8 @@ static struct meter *hand_run(int64_t warmup_us)
 	meter_served(m, 70 * S, 10 * S, 30 * S, 60 * S, -1, 30 * S);
 	meter_arrival(m, 90 * S, 40 * S);  /* C */
 	meter_busy(m, 90 * S, OPTION_RESERVED, +1);
-	meter_charge(m, OPTION_RESERVED, 1.0, 100.0 * S, 0, 100.0 * S);
-	meter_bill(m, OPTION_RESERVED, CHARGE_USED, 0, 100.0 * S, 100.0 / 3600, 1.0, 1.0);
+	meter_charge(m, &METER_PAYER_SERVING, OPTION_RESERVED, 1.0, 100.0 * S, 0, 100.0 * S);
+	meter_bill(m, &METER_PAYER_SERVING, OPTION_RESERVED, CHARGE_USED, 0, 100.0 * S, 100.0 / 3600, 1.0, 1.0);
 	meter_close(m, 100 * S);
 	meter_busy(m, 130 * S, OPTION_RESERVED, -1);
 	meter_served(m, 130 * S, 90 * S, 0, 40 * S, -1, 40 * S);
