@@ -20,7 +20,7 @@ static int init_group(struct fleet *f, int g, int first)
 	grp->entry = e;
 	grp->ops = option_ops_of(e);
 	grp->kind = e->option;
-	grp->spot_market = e->option == OPTION_SPOT;
+	grp->spot_market = grp->ops && grp->ops->spot_market;
 	grp->index = g;
 	grp->first = first;
 	grp->max = grp->ops ? e->max : 0;
@@ -458,10 +458,9 @@ static void on_doom(struct engine *eng, struct event *ev)
 		fleet_reconcile(f);
 		return;
 	}
-	/* block_terminations counts instances taken away while serving requests at the end of a block or a
-	 * training plan segment (option_block.c, option_plan.c) */
-	if ((f->group[in->group].kind == OPTION_CAPACITY_BLOCK || f->group[in->group].kind == OPTION_TRAINING_PLAN) &&
-	    in->busy > 0)
+	/* block_terminations counts instances taken away while serving requests at the end of a window (a
+	 * block or a training plan segment: option_block.c, option_plan.c) */
+	if (f->group[in->group].ops && f->group[in->group].ops->window_ends && in->busy > 0)
 		meter_count(f->meter, METER_BLOCK_TERMINATIONS, 1);
 	if (f->user[in->user].reclaim)
 		f->user[in->user].reclaim(f->user[in->user].ctx, idx);
@@ -749,7 +748,8 @@ int fleet_start(struct fleet *f, int initial)
 		if (grp->ops && grp->ops->start && (rc = grp->ops->start(f, grp)) != STATUS_OK)
 			return rc;
 		/* with copies every instance is room for copies, a block's open at t = 0 too */
-		if (for_serving(grp) && (grp->kind == OPTION_RESERVED || (f->managed_initial && managed(grp))))
+		bool live = (grp->ops && grp->ops->live_from_start) || (f->managed_initial && managed(grp));
+		if (for_serving(grp) && live)
 			placed += grp->live * weight(grp);
 	}
 	if ((rc = fleet_zone_start(f)) != STATUS_OK)

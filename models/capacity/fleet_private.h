@@ -54,6 +54,14 @@ struct option_ops {
 	/* True if a launch that finds no capacity waits in the option's queue instead of failing at once (DWS
 	 * Flex-start): the fleet leaves the zone-outage check to can_launch and the launched hook. */
 	bool queues;
+	/* True if its instances are the Spot market: a mixed allocation's Spot share, a zone's Spot pools. */
+	bool spot_market;
+	/* True if start() brings its instances into service at t = 0 for good (reserved instances): they are
+	 * part of the initial fleet whatever managed_initial says. */
+	bool live_from_start;
+	/* True if its instances are taken away at the end of a window (Capacity Blocks, training plans): one
+	 * taken while serving requests counts as a block termination (METER_BLOCK_TERMINATIONS). */
+	bool window_ends;
 };
 
 /* Launch-failure bookkeeping for options: count it, log it, back the group off. */

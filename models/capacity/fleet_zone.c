@@ -219,7 +219,7 @@ static void on_outage(struct engine *eng, struct event *ev)
 
 static bool pool_member(const struct fleet_group *g, int z, int t)
 {
-	return g->kind == OPTION_SPOT && in_zone(g, z) && g->entry->type == t;
+	return g->spot_market && in_zone(g, z) && g->entry->type == t;
 }
 
 /* The first Spot entry of pool (z, t) with pool reclaims (they all agree: scenario_zones.c), or NULL. */

@@ -123,4 +123,5 @@ const struct option_ops option_block_ops = {
 	.zone_lost = block_zone_lost,
 	.zone_back = block_zone_back,
 	.self_managed = true,
+	.window_ends = true,
 };

@@ -90,4 +90,5 @@ const struct option_ops option_plan_ops = {
 	.close = reservation_close,
 	.rate = reservation_rate,
 	.self_managed = true,
+	.window_ends = true,
 };

@@ -111,4 +111,5 @@ const struct option_ops option_reserved_ops = {
 	.close = reserved_close,
 	.rate = reserved_rate,
 	.self_managed = true,
+	.live_from_start = true,
 };

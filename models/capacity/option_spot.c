@@ -425,4 +425,5 @@ const struct option_ops option_spot_ops = {
 	.rate = spot_rate,
 	.zone_lost = spot_zone_lost,
 	.zone_notice = true,
+	.spot_market = true,
 };
