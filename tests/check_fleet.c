@@ -111,6 +111,13 @@ static const struct option_ops fake_ops = {
 	.ended = fake_ended,
 };
 
+/* Every entry of the rig buys the fake option. */
+static const struct option_ops *fake_ops_of(const struct fleet_entry *e)
+{
+	(void)e;
+	return &fake_ops;
+}
+
 /* ---- the stub users ------------------------------------------------------------------------------- */
 
 static void stub(void *ctx, int idx, enum call what)
@@ -152,8 +159,7 @@ static struct rig *rig_new(bool zone)
 	ck_assert_int_eq(meter_init(&r->meter, capture_sink(&r->cap), &r->d, r->sc.slo.latency_us,
 				    r->sc.serving.gpus, r->sc.serving.slots, r->sc.horizon_us, 0,
 				    r->sc.sample_period_us), STATUS_OK);
-	ck_assert_int_eq(fleet_init(&r->f, &r->sc, &r->eng, &r->meter), STATUS_OK);
-	r->f.group[0].ops = &fake_ops;
+	ck_assert_int_eq(fleet_init(&r->f, &r->sc, &r->eng, &r->meter, fake_ops_of), STATUS_OK);
 	for (int u = 0; u < FLEET_USERS; u++) {
 		r->ctx[u].r = r;
 		r->ctx[u].user = u;

@@ -11,14 +11,14 @@
 #include "rng.h"
 #include "status.h"
 
-static int init_group(struct fleet *f, int g, int first)
+static int init_group(struct fleet *f, int g, int first, fleet_ops_of_fn *ops_of)
 {
 	const struct fleet_entry *e = &f->sc->fleet[g];
 	struct fleet_group *grp = &f->group[g];
 	char name[SCENARIO_ZONE_NAME_MAX + 32];
 
 	grp->entry = e;
-	grp->ops = option_ops_of(e);
+	grp->ops = ops_of(e);
 	grp->kind = e->option;
 	grp->spot_market = grp->ops && grp->ops->spot_market;
 	grp->index = g;
@@ -40,7 +40,8 @@ static int init_group(struct fleet *f, int g, int first)
 	return grp->rng && grp->startup_rng ? STATUS_OK : STATUS_ENOMEM;
 }
 
-int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter)
+int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter,
+	       fleet_ops_of_fn *ops_of)
 {
 	int n = 0, rc;
 
@@ -61,7 +62,7 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 		for (int t = 0; t < SCENARIO_TYPES_MAX; t++)
 			f->zone[z].pool[t].rng = NULL;  /* fleet_fini may run before fleet_zone_init */
 	for (int g = 0; g < sc->nfleet; g++) {
-		if ((rc = init_group(f, g, n)) != STATUS_OK) {
+		if ((rc = init_group(f, g, n, ops_of)) != STATUS_OK) {
 			f->ngroups = g + 1;
 			fleet_fini(f);
 			return rc;

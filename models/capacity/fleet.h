@@ -202,8 +202,16 @@ struct fleet {
 	struct fleet_zone zone[SCENARIO_ZONES_MAX];  /* sc->nzones of them */
 };
 
-/* Build the pool from a validated scenario. STATUS_OK or STATUS_ENOMEM (nothing held). */
-int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter);
+/* What an entry buys: its option's ops (NULL for a savings plan, which holds no instances). The fleet is
+ * handed the table, rather than naming it, so that it sits beneath the options that use it: a run passes
+ * option_ops_of (option_table.c), a test its own fake. */
+typedef const struct option_ops *fleet_ops_of_fn(const struct fleet_entry *e);
+const struct option_ops *option_ops_of(const struct fleet_entry *e);
+
+/* Build the pool from a validated scenario, each entry's option from ops_of. STATUS_OK or STATUS_ENOMEM
+ * (nothing held). */
+int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, struct meter *meter,
+	       fleet_ops_of_fn *ops_of);
 
 /* Register what uses the instances of one kind (FLEET_USER_*); the hooks are copied. */
 void fleet_set_user(struct fleet *f, int which, const struct fleet_user *u);

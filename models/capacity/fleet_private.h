@@ -137,8 +137,4 @@ bool fleet_zone_refuses(const struct fleet *f, const struct fleet_group *g, char
  * request still waiting for its start) a notice ending notice_us from now, 0 to take it at once (`why` in
  * the event log). Returns how many it noticed. */
 int fleet_zone_take(struct fleet *f, struct fleet_group *g, int64_t notice_us, const char *why);
-
-/* What group g's entry buys: its option's ops from the one table of options (option_table.c); NULL for a
- * savings plan, which holds no instances. */
-const struct option_ops *option_ops_of(const struct fleet_entry *e);
 #endif

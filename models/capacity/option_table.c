@@ -9,10 +9,13 @@
  *  - the kind, if it is a new one: enum option_kind (option.h) and its name (option.c);
  *  - the loader, for its keys: a scenario_<name>.c reader (or scenario_fleet.c) and its rows in
  *    scenario_schema_table.c;
- *  - the build: its files in CMakeLists.txt's source list;
- *  - the documents: README's fleet keys and models/SOURCES.md for the provider facts it relies on.
- * fleet.c, fleet.h, fleet_private.h and fleet_zone.c are not touched: the fleet asks the table.
+ *  - the build: its file in models/capacity/CMakeLists.txt;
+ *  - the documents: models/README.md, "Purchase options", and models/SOURCES.md for the provider facts it
+ *    relies on; scenarios/REFERENCE.md is generated.
+ * fleet.c, fleet.h, fleet_private.h and fleet_zone.c are not touched: a run hands the fleet this table
+ * (fleet_init's ops_of), so the fleet names no option and sits beneath them all.
  */
+#include "fleet.h"
 #include "fleet_private.h"
 
 extern const struct option_ops option_reserved_ops;

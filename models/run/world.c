@@ -231,7 +231,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		fluid_init(&w->fluid, sc, &w->eng, &w->meter);
 	else if (!sc->no_traffic && sc->nmodels == 0 && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
 		return rc;
-	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter);
+	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter, option_ops_of);
 	if (rc)
 		return rc;
 	rc = serving_init(&w->serving, sc, &w->eng, &w->meter, &w->fleet, fleet_capacity(&w->fleet));

@@ -18,8 +18,13 @@ expect_bad() { # expect_bad DESCRIPTION EXPECTED-SUBSTRING gpucap-args...
 	check "$what: database unchanged" test "$(sha256sum held.sqlite)" = "$before"
 }
 
-n=0
+# Under valgrind, one file in three (every third in name order; 273 files took 400 s under memcheck): the
+# same error paths run under AddressSanitizer's leak checker for every file in CI's sanitizer pass, and all
+# of them in the plain pass.
+n=0 i=0
 for f in "$SRC"/tests/data/bad/*.yaml; do
+	i=$((i + 1))
+	[ -n "$VGDIR" ] && [ $((i % 3)) -ne 1 ] && continue
 	want=$(head -n 1 "$f" | sed -n 's/^# expect: //p')
 	anywhere=$(head -n 1 "$f" | sed -n 's/^# expect-anywhere: //p')  # an error inside a trace it names
 	name=$(basename "$f")

@@ -26,7 +26,10 @@ finish() {
 # test expected. A process killed on purpose (sweep_kill.sh) writes no summary and is not judged.
 # Valgrind runs a program 20 to 50 times slower, so it also sets GPUCAP_E2E_HORIZON (2h unless given):
 # the tests that run whole shipped scenarios (scenarios.sh) run them to that horizon instead of their own.
+# GPUCAP_PLAIN is the binary itself, never wrapped: for a test's fixtures made by another command than the
+# one it checks (a sweep of 60 runs that compare.sh reads; sweep.sh's run of the shipped example).
 VGDIR=
+GPUCAP_PLAIN=$GPUCAP
 if [ "${GPUCAP_VALGRIND:-0}" = 1 ]; then
 	command -v valgrind >/dev/null || { echo "GPUCAP_VALGRIND=1 but valgrind is not installed" >&2; exit 1; }
 	VGDIR=$(mktemp -d /tmp/gpucap-vg-XXXXXX)
