@@ -12,6 +12,8 @@
    them).
 4. The folders' libraries (gpucap_library(... USES ...) in their CMakeLists.txt) reach exactly the folders
    the edges table allows: the build and the table cannot drift apart.
+5. README.md has at most 300 lines and links every manual (the folder READMEs, the key reference, the
+   architecture page, SOURCES.md, the man page).
 
 Usage: structure.py SOURCE_TREE. Prints each failure; exit status 1 if any, 0 otherwise.
 """
@@ -202,6 +204,18 @@ for name in sorted(uses):
     if built != edges[group]:
         fails.append("library gpucap_%s reaches %s; models/ARCHITECTURE.md allows %s" %
                      (name, ", ".join(sorted(built)), ", ".join(sorted(edges[group]))))
+
+# ---- 5. a short README that reaches every manual ----------------------------------------------------------
+# README.md is the front page: at most 300 lines, and it links every manual the rest of the text moved to,
+# so that each former section is one link away.
+readme = read("README.md")
+if len(readme.splitlines()) > 300:
+    fails.append("README.md has %d lines; the front page keeps to 300" % len(readme.splitlines()))
+linked = {os.path.normpath(m.group(1)) for m in LINK.finditer(readme)}
+for manual in DOCS[1:5] + ["scenarios/REFERENCE.md", "models/ARCHITECTURE.md", "models/SOURCES.md",
+                           "sim/cli/gpucap.1"]:
+    if manual not in linked:
+        fails.append("README.md does not link %s" % manual)
 
 for f in fails:
     print("FAIL: " + f)
