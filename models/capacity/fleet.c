@@ -199,6 +199,12 @@ static void tell_down(struct fleet *f, struct instance *in)
 
 static void go_serving(struct fleet *f, struct instance *in);
 
+/* Who pays for instance in of group g: its user, its type, no sharing. */
+static struct meter_payer payer_of(const struct fleet_group *g, const struct instance *in)
+{
+	return (struct meter_payer){ .user = in->user, .type = g->entry->type, .jobs_share = -1 };
+}
+
 void fleet_hand_over_done(struct fleet *f, struct instance *in)
 {
 	struct fleet_group *g = &f->group[in->group];
@@ -322,8 +328,10 @@ static void terminate(struct fleet *f, struct instance *in)
 	in->state = INSTANCE_FREE;
 	if (f->closed)
 		return;
-	if (g->ops->ended)
-		g->ops->ended(f, g, in, f->eng->now_us, true, &(struct meter_payer){in->user, g->entry->type, -1});
+	if (g->ops->ended) {
+		struct meter_payer pay = payer_of(g, in);
+		g->ops->ended(f, g, in, f->eng->now_us, true, &pay);
+	}
 	meter_live(f->meter, f->eng->now_us, g->kind, -1);
 	meter_count(f->meter, METER_TERMINATIONS, 1);
 	meter_event(f->meter, f->eng->now_us, "terminate", option_kind_name(g->kind), 1, NULL);
@@ -873,7 +881,7 @@ void fleet_close(struct fleet *f, int64_t horizon_us)
 			continue;
 		engine_cancel(f->eng, &in->ready);
 		engine_cancel(f->eng, &in->notice);
-		struct meter_payer pay = {in->user, g->entry->type, -1};
+		struct meter_payer pay = payer_of(g, in);
 		if (g->ops->ended)  /* the doom is still queued: when it would have been taken */
 			g->ops->ended(f, g, in, horizon_us, false, &pay);
 		engine_cancel(f->eng, &in->doom);
