@@ -71,10 +71,12 @@ int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag
 		goto bad;
 	memcpy(key, text, (size_t)(eq - text));
 	key[eq - text] = '\0';
-	if (!yamldoc_set_key(key, canon, sizeof canon) || sscanf(canon, "fleet.%d.count%n", &idx, &n) != 1 ||
+	v->commit = strncmp(key, "commitments.", 12) == 0;
+	if (!yamldoc_set_key(key, canon, sizeof canon) ||
+	    sscanf(canon, v->commit ? "commitments.%d.count%n" : "fleet.%d.count%n", &idx, &n) != 1 ||
 	    canon[n] || idx < 0)
 		goto bad;
-	snprintf(v->key, sizeof v->key, "fleet.%d.count", idx);
+	snprintf(v->key, sizeof v->key, v->commit ? "commitments.%d.count" : "fleet.%d.count", idx);
 	if (strcmp(v->key, canon) != 0)  /* "fleet.+1.count": sscanf reads it, an override does not */
 		goto bad;
 	n = sscanf(eq + 1, "%d..%d%7s", &lo, &hi, tail);
@@ -89,7 +91,7 @@ int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag
 	v->step = step;
 	return STATUS_OK;
 bad:
-	return diag_fail(d, STATUS_EINPUT, "--vary '%s': expected fleet.I.count=LO..HI[:STEP] with integers "
+	return diag_fail(d, STATUS_EINPUT, "--vary '%s': expected fleet.I.count=LO..HI[:STEP] or commitments.I.count=LO..HI[:STEP] with integers "
 			 "0 <= LO <= HI and STEP >= 1", text);
 }
 
@@ -173,7 +175,7 @@ static int make_sets(const struct ctx *x, const int *counts, double scale, doubl
 	snprintf(buf[n++], 96, "seed=%" PRIu64, x->seed + (uint64_t)k);
 	snprintf(buf[n++], 96, "workload.arrivals.scale_rate=%.17g", scale);
 	if (commit > 0)
-		snprintf(buf[n++], 96, "fleet.%d.commit_usd_per_h=%.2f", x->sp_index, commit);
+		snprintf(buf[n++], 96, "commitments.%d.commit_usd_per_h=%.2f", x->sp_index, commit);
 	for (int i = 0; i < n; i++)
 		sets[i] = buf[i];
 	return n;
@@ -469,29 +471,35 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 		}
 	x->sp_index = -1;
 	r->sp_discount = NAN;
-	for (int i = 0; i < sc->nfleet; i++) {
-		if (sc->fleet[i].option != OPTION_SAVINGS_PLAN)
+	for (int i = 0; i < sc->ncommit; i++) {
+		if (sc->commit[i].option != OPTION_SAVINGS_PLAN)
 			continue;
 		if (plans++)
-			return diag_fail(x->d, STATUS_EINPUT, "%s: recommend chooses one Savings Plan; fleet.%d is a "
-					 "second savings_plan entry", o->scenario, i);
+			return diag_fail(x->d, STATUS_EINPUT, "%s: recommend chooses one Savings Plan; commitments.%d "
+					 "is a second savings_plan entry", o->scenario, i);
 		x->sp_index = i;
-		x->sp_loaded_usd_per_h = sc->fleet[i].commit_usd_per_h;
-		x->sp_discount = r->sp_discount = sc->fleet[i].discount;
-		three |= sc->fleet[i].term == TERM_3Y;
+		x->sp_loaded_usd_per_h = sc->commit[i].commit_usd_per_h;
+		x->sp_discount = r->sp_discount = sc->commit[i].discount;
+		three |= sc->commit[i].term == TERM_3Y;
 	}
 	for (int v = 0; v < o->nvary; v++) {
 		const struct recommend_vary *vy = &o->vary[v];
 		const struct fleet_entry *e;
 		for (int w = 0; w < v; w++)
-			if (o->vary[w].fleet_index == vy->fleet_index)
+			if (o->vary[w].fleet_index == vy->fleet_index && o->vary[w].commit == vy->commit)
 				return diag_fail(x->d, STATUS_EINPUT, "--vary %s: %s is already varied by --vary %s; "
 						 "expected each entry once", vy->text, vy->key, o->vary[w].text);
-		if (vy->fleet_index >= sc->nfleet)
-			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: %s has %d fleet entries", vy->key,
-					 o->scenario, sc->nfleet);
-		e = &sc->fleet[vy->fleet_index];
-		if (e->option != OPTION_RESERVED && e->option != OPTION_ODCR && e->option != OPTION_CAPACITY_BLOCK)
+		if (vy->fleet_index >= (vy->commit ? sc->ncommit : sc->nfleet))
+			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: %s has %d %s entries", vy->key,
+					 o->scenario, vy->commit ? sc->ncommit : sc->nfleet,
+					 vy->commit ? "commitments" : "fleet");
+		e = vy->commit ? &sc->commit[vy->fleet_index] : &sc->fleet[vy->fleet_index];
+		if (vy->commit && e->option != OPTION_RESERVED)
+			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: commitments.%d is %s; expected a reserved "
+					 "entry (a Savings Plan's commitment is computed, not varied)", vy->key,
+					 vy->fleet_index, option_kind_name(e->option));
+		if (!vy->commit && e->option != OPTION_RESERVED && e->option != OPTION_ODCR &&
+		    e->option != OPTION_CAPACITY_BLOCK)
 			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: fleet.%d is %s; expected a reserved, odcr "
 					 "or capacity_block entry", vy->key, vy->fleet_index, option_kind_name(e->option));
 		r->vary_kind[v] = e->option;

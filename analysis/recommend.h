@@ -46,6 +46,7 @@ struct recommend_vary {
 	const char *text; /* the option as given ("fleet.00.count=0..4"), borrowed */
 	char key[64];     /* "fleet.I.count", I in decimal however the option wrote it */
 	int fleet_index;  /* I */
+	bool commit;      /* the key is commitments.I.count (a regional RI), not fleet.I.count */
 	int lo, hi, step; /* levels lo, lo + step, ... <= hi; 0 <= lo <= hi, step >= 1 */
 };
 

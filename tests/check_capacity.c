@@ -50,7 +50,7 @@ START_TEST(reserved_all_upfront_is_amortised)
 {
 	/* p5.48xlarge 1y: E = 55.04 x (1 - 0.35) = 35.776 $/h, all of it up front: 35.776 x 8760 per
 	 * instance. A 10 h window bears 2 x 35.776 x 10 = 715.52; the term still owes 2 x 35.776 x 8750. */
-	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: all_upfront}\n", NULL), NULL, 0);
+	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: all_upfront, scope: zonal}\n", NULL), NULL, 0);
 	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
 	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 2 * 35.776 * 8750, 0.05);
 	ck_assert_double_eq_tol(M("commitment_utilization"), 1.0, 1e-12);
@@ -61,12 +61,12 @@ END_TEST
 START_TEST(reserved_partial_upfront_same_effective_rate)
 {
 	/* partial: half up front (0.5 x 35.776 x 8760), half hourly (17.888): the window pays the same */
-	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront}\n", NULL),
+	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront, scope: zonal}\n", NULL),
 		 NULL, 0);
 	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
 	/* explicit prices: $20/h plus $87,600 up front = 20 + 10 = $30/h; 3 x 30 x 10 = 900 */
 	const char *sets[] = { "fleet.0.usd_per_h=20", "fleet.0.upfront_usd=87600", "fleet.0.count=3" };
-	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront}\n", NULL),
+	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront, scope: zonal}\n", NULL),
 		 sets, 3);
 	ck_assert_double_eq_tol(M("cost_reserved_usd"), 900.00, CENT);
 }
@@ -76,7 +76,7 @@ START_TEST(reserved_term_ending_inside_the_window)
 {
 	/* term started 8755 h before the window: 5 h inside the term at 35.776, then 5 h On-Demand at
 	 * 55.04 (RIs do not renew). 2 instances: reserved 357.76, on-demand 550.40. */
-	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, term_start: 2025-01-01T05:00:00Z}\n",
+	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, term_start: 2025-01-01T05:00:00Z, scope: zonal}\n",
 		       NULL), NULL, 0);
 	ck_assert_double_eq_tol(M("cost_reserved_usd"), 357.76, CENT);
 	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 550.40, CENT);
@@ -89,7 +89,7 @@ START_TEST(reserved_without_term_is_one_year)
 {
 	/* no `term`: a 1-year no-upfront term from `start`. 2 x 35.776 x 10 h = 715.52 in the window, and
 	 * the term still owes 2 x 35.776 x (8760 - 10) = 626,080.00 after it */
-	run_yaml(light("10h", "  - {option: reserved, count: 2}\n", NULL), NULL, 0);
+	run_yaml(light("10h", "  - {option: reserved, count: 2, scope: zonal}\n", NULL), NULL, 0);
 	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
 	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 626080.00, 0.05);
 }
@@ -113,7 +113,7 @@ START_TEST(savings_plan_covers_then_on_demand)
 	/* one on-demand p5 for 10 h = $55.04/h of usage. Commitment $30/h at 30% off covers
 	 * 30 / 0.7 = 42.857 $/h of it; the other 12.183 $/h is On-Demand. Per hour 30 + 12.183 = 42.183. */
 	run_yaml(light("10h", "  - {option: on_demand, count: 1, max: 1}\n"
-			      "  - {option: savings_plan, commit_usd_per_h: 30, discount: 0.3}\n", NULL), NULL, 0);
+			      "commitments:\n  - {option: savings_plan, commit_usd_per_h: 30, discount: 0.3}\n", NULL), NULL, 0);
 	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 300.00, CENT);
 	ck_assert_double_eq_tol(M("cost_on_demand_usd"), (55.04 - 30 / 0.7) * 10, CENT);
 	ck_assert_double_eq_tol(M("cost_total_usd"), 300 + (55.04 - 30 / 0.7) * 10, CENT);
@@ -127,7 +127,7 @@ START_TEST(savings_plan_unused_commitment)
 {
 	/* commitment $100/h, usage 55.04 x 0.7 = 38.528 $/h at SP rates: 61.472 $/h lost, 10 h -> 614.72 */
 	run_yaml(light("10h", "  - {option: on_demand, count: 1, max: 1}\n"
-			      "  - {option: savings_plan, commit_usd_per_h: 100, discount: 0.3}\n", NULL), NULL, 0);
+			      "commitments:\n  - {option: savings_plan, commit_usd_per_h: 100, discount: 0.3}\n", NULL), NULL, 0);
 	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 1000.00, CENT);
 	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0, CENT);
 	ck_assert_double_eq_tol(M("commitment_unused_usd"), 614.72, CENT);
@@ -146,7 +146,7 @@ static const char *plan_from(const char *start)
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 		 "fleet:\n  - {option: on_demand, count: 1, max: 2, usd_per_h: 10}\n"
-		 "  - {option: savings_plan, commit_usd_per_h: 7, discount: 0.5}\n"
+		 "commitments:\n  - {option: savings_plan, commit_usd_per_h: 7, discount: 0.5}\n"
 		 "autoscaling:\n  policy: none\n  schedule: [{at: 2026-01-01T01:00:00Z, min: 2}]\n", start);
 	return yaml;
 }
@@ -189,7 +189,7 @@ static const char odcr_plan[] =
 	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 	"fleet:\n  - {option: on_demand, count: 1, max: 1, usd_per_h: 10}\n"
 	"  - {option: odcr, count: 2, usd_per_h: 10}\n"
-	"  - {option: savings_plan, commit_usd_per_h: 7.5, discount: 0.5}\n"
+	"commitments:\n  - {option: savings_plan, commit_usd_per_h: 7.5, discount: 0.5}\n"
 	"autoscaling: {policy: target_tracking, target: 0.7, min: 2, max: 2}\n";
 
 START_TEST(savings_plan_covers_odcr_used_capacity_first)
@@ -208,7 +208,7 @@ START_TEST(savings_plan_covers_odcr_used_capacity_first)
 	ck_assert_double_eq_tol(M("commitment_coverage"), 0.5, 1e-9);
 	/* $20/h covers $40 an hour: all $30 (the unused reservation last), $15 at SP rates, $5 lost. 2 h:
 	 * plan 40.00, ODCR 0, unused 10.00, utilization 30 / 40 = 0.75, coverage 1 */
-	const char *sets[] = { "fleet.2.commit_usd_per_h=20" };
+	const char *sets[] = { "commitments.0.commit_usd_per_h=20" };
 	run_yaml(odcr_plan, sets, 1);
 	ck_assert_double_eq_tol(M("cost_savings_plan_usd"), 40.00, CENT);
 	ck_assert_double_eq_tol(M("cost_odcr_usd"), 0.00, CENT);
@@ -277,13 +277,13 @@ static const char *heavy(const char *fleet, const char *extra)
 START_TEST(quota_limits_the_fleet)
 {
 	/* 384 vCPUs of Running On-Demand P instances = 2 p5.48xlarge (192 vCPUs each) */
-	run_yaml(heavy("  - {option: reserved, count: 1}\n  - {option: on_demand, max: 11}\n",
+	run_yaml(heavy("  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, max: 11}\n",
 		       "quotas: {on_demand_vcpus: 384}\n"), NULL, 0);
 	ck_assert_double_eq(M("instances_peak"), 3);
 	ck_assert(M("launch_failures") > 0);
 	ck_assert(M("requests_dropped") > 0); /* 3 x 8 slots cannot carry 50 requests/s */
 	/* in instances: at most 4 */
-	run_yaml(heavy("  - {option: reserved, count: 1}\n  - {option: on_demand, max: 11}\n",
+	run_yaml(heavy("  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, max: 11}\n",
 		       "quotas: {on_demand_instances: 4}\n"), NULL, 0);
 	ck_assert_double_eq(M("instances_peak"), 5);
 	ck_assert(M("launch_failures") > 0);
@@ -294,7 +294,7 @@ START_TEST(insufficient_capacity_fails_and_retries)
 {
 	/* no capacity for the first hour: every attempt fails (counted), then the fleet grows */
 	const struct capture_event *e;
-	run_yaml(heavy("  - {option: reserved, count: 1}\n"
+	run_yaml(heavy("  - {option: reserved, count: 1, scope: zonal}\n"
 		       "  - {option: on_demand, max: 11, ice_outages: [{start: 0s, end: 1h}]}\n", NULL), NULL, 0);
 	ck_assert(M("launch_failures") >= 3);
 	for (int i = 0; (e = capture_find(&cap, "launch_failed", i)); i++)
@@ -303,7 +303,7 @@ START_TEST(insufficient_capacity_fails_and_retries)
 	e = capture_find(&cap, "launch", 0);
 	ck_assert(e->t_s >= 3600);
 	/* a 50% chance per attempt: failures and launches both happen */
-	run_yaml(heavy("  - {option: reserved, count: 1}\n  - {option: on_demand, max: 11, ice_probability: 0.5}\n",
+	run_yaml(heavy("  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, max: 11, ice_probability: 0.5}\n",
 		       NULL), NULL, 0);
 	ck_assert(M("launch_failures") > 0);
 	ck_assert(M("launches") > 0);
@@ -314,7 +314,7 @@ START_TEST(spot_shortfall_falls_back_in_order)
 {
 	/* a Spot pool that is never available: launches fail and the on-demand entry after it serves */
 	char fleet[512];
-	snprintf(fleet, sizeof fleet, "  - {option: reserved, count: 1}\n  - {option: spot, max: 11,"
+	snprintf(fleet, sizeof fleet, "  - {option: reserved, count: 1, scope: zonal}\n  - {option: spot, max: 11,"
 		 " ice_outages: [{start: 0s, end: 3h}]}\n  - {option: on_demand, max: 11}\n");
 	run_yaml(heavy(fleet, NULL), NULL, 0);
 	ck_assert_double_eq(M("cost_spot_usd"), 0);
@@ -342,7 +342,7 @@ START_TEST(launch_delays_per_entry)
 	 * 240 s after it (the empirical list), and both values occur among its launches */
 	const struct capture_event *e;
 	int early = 0, late = 0;
-	run_yaml(heavy("  - {option: reserved, count: 1}\n"
+	run_yaml(heavy("  - {option: reserved, count: 1, scope: zonal}\n"
 		       "  - {option: on_demand, max: 11, startup: {kind: empirical, values_s: [120, 240]}}\n", NULL),
 		 NULL, 0);
 	/* every ready event at t must come from a launch at t - 120 or t - 240 */
@@ -359,7 +359,7 @@ START_TEST(launch_delays_per_entry)
 	}
 	ck_assert(early > 0 && late > 0);
 	/* a constant override: every launch ready 60 s later */
-	run_yaml(heavy("  - {option: reserved, count: 1}\n"
+	run_yaml(heavy("  - {option: reserved, count: 1, scope: zonal}\n"
 		       "  - {option: on_demand, max: 11, startup: {kind: constant, mean_s: 60}}\n", NULL), NULL, 0);
 	e = capture_find(&cap, "launch", 0);
 	ck_assert_double_eq_tol(capture_find(&cap, "ready", 0)->t_s, e->t_s + 60, 1e-6);

@@ -137,7 +137,7 @@ static const char poisson_yaml[] =
 	"name: coverage\nseed: 1\nhorizon: 60s\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 2}\n  service: {kind: exponential, mean_s: 1}\n"
 	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
-	"fleet:\n  - {option: reserved, count: 3, usd_per_h: 10}\n";
+	"fleet:\n  - {option: reserved, count: 3, usd_per_h: 10, scope: zonal}\n";
 
 START_TEST(interval_covers_known_mean)
 {

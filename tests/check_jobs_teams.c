@@ -31,7 +31,7 @@ static double event_h(const char *kind, int i)
 
 #define HEAD(h, n) "name: teams\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: " h "\n" \
 	"serving: {instance_type: g6.12xlarge}\n" \
-	"fleet:\n  - {option: reserved, count: " n ", use: jobs, usd_per_h: 10}\n" \
+	"fleet:\n  - {option: reserved, count: " n ", use: jobs, usd_per_h: 10, scope: zonal}\n" \
 	"jobs:\n  policy: reserved_first\n  failures: {per_instance_hour: 0}\n"
 
 /* A and B each queue 40 one-instance jobs of 1 instance-hour at t = 0; C (quota 6) has none. */

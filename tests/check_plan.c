@@ -95,7 +95,7 @@ START_TEST(segments_expand_in_order)
 		"workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
 		"serving: {instance_type: p5.48xlarge}\n"
 		"fleet:\n"
-		"  - {option: reserved, count: 1}\n"
+		"  - {option: reserved, count: 1, scope: zonal}\n"
 		"  - option: training_plan\n"
 		"    segments:\n"
 		"      - {start: 2026-01-03T11:30:00Z, days: 3, count: 8}\n"

@@ -164,7 +164,7 @@ START_TEST(entry_types_of_the_scenarios_provider)
 	      "    a2-ultragpu-8g: {slots_per_instance: 8, service_scale: 2}\n    my-gpu: {service_scale: 3}\n"
 	      "catalog:\n  a3-highgpu-8g: {usd_per_h: 80}\n  a2-ultragpu-8g: {usd_per_h: 40}\n"
 	      "  my-gpu: {gpus: 8, usd_per_h: 20}\n"
-	      "fleet:\n  - {option: reserved, count: 1}\n  - {option: spot, max: 2, instance_type: a2-ultragpu-8g}\n"
+	      "fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: spot, max: 2, instance_type: a2-ultragpu-8g}\n"
 	      "  - {option: on_demand, max: 2, instance_type: my-gpu}\n");
 	ck_assert_int_eq(sc.provider, PROVIDER_GCP);
 	ck_assert_int_eq(sc.fleet[1].type, 1);
@@ -211,7 +211,7 @@ START_TEST(gcp_cud_reservation_unused_for_a_day)
 	capture_run(&cap,
 		    "name: cud\nseed: 1\nhorizon: 1d\nprovider: gcp\nserving: {instance_type: a3-highgpu-8g}\n"
 		    "catalog:\n  a3-highgpu-8g: {usd_per_h: 88}\n"
-		    "fleet:\n  - {option: reserved, use: jobs, count: 1, term: 1y, usd_per_h: 40}\n"
+		    "fleet:\n  - {option: reserved, use: jobs, count: 1, term: 1y, usd_per_h: 40, scope: zonal}\n"
 		    "  - {option: on_demand, use: jobs, max: 1, startup: {kind: constant, mean_s: 0}}\n"
 		    "jobs:\n  policy: on_demand\n  failures: {per_instance_hour: 0}\n"
 		    "  list:\n    - {name: other, instances: 1, work_instance_hours: 1, submit: 1h}\n", NULL, 0);

@@ -76,7 +76,7 @@ START_TEST(reserved_count_follows_r_over_p)
 	struct recommend_opts o = { 0 };
 
 	vary(&o, "fleet.0.count=0..6");
-	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5}\n"
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
 					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
 	/*
 	 * r = 5.5, p = 10: r / p = 0.55. The n-th reservation saves p for every hour demand is >= n and costs
@@ -107,7 +107,7 @@ START_TEST(dearer_reservation_buys_fewer)
 	struct recommend_opts o = { 0 };
 
 	vary(&o, "fleet.0.count=0..6");
-	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 7.5}\n"
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 7.5, scope: zonal}\n"
 					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
 	/*
 	 * r / p = 0.75: demand >= 2 in 80% of the hours, >= 3 in 60%: n = 2. Window: n = 1: 900 + 2160 = 3060;
@@ -125,7 +125,7 @@ START_TEST(savings_plan_from_hourly_usage)
 	struct recommend_opts o = { 0 };
 
 	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
-					"  - {option: savings_plan, commit_usd_per_h: 50, discount: 0.3}\n", &o),
+					"commitments:\n  - {option: savings_plan, commit_usd_per_h: 50, discount: 0.3}\n", &o),
 			 STATUS_OK);
 	/*
 	 * Hourly eligible usage u_h = 10 D: 10 (24 h), 20 (24 h), 30 (48 h), 50 (24 h). At SP rates
@@ -183,7 +183,7 @@ START_TEST(slo_constraint_decides)
 	 * loader); n = 5 keeps the SLO. The cost n x 5.5 x 120 rises with n: the cheapest that keeps it is 5
 	 * (3300). With the rate bound at 100% every level is allowed and 1 (660) wins. */
 	vary(&o, "fleet.0.count=1..6");
-	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n", &o), STATUS_OK);
 	ck_assert_int_eq(best()->counts[0], 5);
 	ck_assert_double_eq_tol(best()->cost_window_usd, 3300, CENT);
 	ck_assert(!res.base.cands[3].feasible);  /* n = 4 */
@@ -191,7 +191,7 @@ START_TEST(slo_constraint_decides)
 	teardown();
 	o.slo = RECOMMEND_SLO_RATE;
 	o.max_violation_rate = 1;
-	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n", &o), STATUS_OK);
 	ck_assert_int_eq(best()->counts[0], 1);
 	ck_assert_double_eq_tol(best()->cost_window_usd, 660, CENT);
 }
@@ -227,10 +227,10 @@ START_TEST(bad_vary_and_scenarios_are_refused)
 	teardown();
 	memset(&o, 0, sizeof o);
 	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
-					"  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.3}\n"
+					"commitments:\n  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.3}\n"
 					"  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.2}\n", &o),
 			 STATUS_EINPUT);
-	ck_assert_msg(strstr(d.msg, "fleet.2 is a second savings_plan entry"), "%s", d.msg);
+	ck_assert_msg(strstr(d.msg, "commitments.1 is a second savings_plan entry"), "%s", d.msg);
 }
 END_TEST
 

@@ -154,7 +154,7 @@ START_TEST(copies_defaults_bounds_and_warning)
 		"name: c\nhorizon: 1d\nslo: {latency_s: 2}\n"
 		"workload:\n  arrivals: {kind: poisson, rate_per_s: 5}\n  service: {kind: exponential, mean_s: 1}\n"
 		"serving:\n  instance_type: p5.48xlarge\n  copies: {gpus_per_copy: 3}\n"
-		"fleet:\n  - {option: reserved, count: 1}\n  - {option: on_demand, count: 2, max: 5}\n"
+		"fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, count: 2, max: 5}\n"
 		"autoscaling: {policy: target_tracking, target: 0.5}\n";
 	const char *sets[] = { "autoscaling.max=7", "serving.copies.gpus_per_copy=2", "serving.copies.initial=20" };
 	struct scenario sc;

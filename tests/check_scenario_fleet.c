@@ -54,7 +54,7 @@ START_TEST(on_demand_max_defaults_to_autoscaling_max)
 	const char *text = "name: x\nhorizon: 1d\nslo: {latency_s: 2}\n"
 			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
 			   "serving: {instance_type: g5.xlarge}\n"
-			   "fleet: [{option: reserved, count: 2}, {option: on_demand}]\n";
+			   "fleet: [{option: reserved, count: 2, scope: zonal}, {option: on_demand}]\n";
 	struct scenario sc;
 
 	parse_ok(&sc, text, sets, 3);
@@ -92,7 +92,7 @@ START_TEST(startup_delays)
 	struct scenario sc;
 
 	parse_fleet(&sc,
-		    "  - {option: reserved, count: 1}\n"
+		    "  - {option: reserved, count: 1, scope: zonal}\n"
 		    "  - {option: on_demand, max: 4, startup: {kind: lognormal, mean_s: 7m, cv: 0.3}}\n"
 		    "  - {option: spot, max: 4, startup: {kind: empirical, values_s: [258, 346s, 6m]}}\n"
 		    "  - {option: odcr, count: 1, startup: {kind: constant, mean_s: 90}}\n"
@@ -117,15 +117,15 @@ START_TEST(reserved_terms_and_payments)
 	struct scenario sc;
 
 	parse_fleet(&sc,
-		    "  - {option: reserved, count: 1}\n"
-		    "  - {option: reserved, count: 1, term: 1y}\n"
-		    "  - {option: reserved, count: 1, term: 1y, payment: partial_upfront}\n"
-		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront}\n"
-		    "  - {option: reserved, count: 1, term: 3y}\n"
-		    "  - {option: reserved, count: 1, term: 3y, payment: all_upfront}\n"
+		    "  - {option: reserved, count: 1, scope: zonal}\n"
+		    "  - {option: reserved, count: 1, term: 1y, scope: zonal}\n"
+		    "  - {option: reserved, count: 1, term: 1y, payment: partial_upfront, scope: zonal}\n"
+		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, scope: zonal}\n"
+		    "  - {option: reserved, count: 1, term: 3y, scope: zonal}\n"
+		    "  - {option: reserved, count: 1, term: 3y, payment: all_upfront, scope: zonal}\n"
 		    "  - {option: reserved, count: 2, term: 1y, payment: partial_upfront, upfront_usd: 100000,"
-		    " term_start: 2025-06-01T00:00:00Z}\n"
-		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, usd_per_h: 1.5}\n", "");
+		    " term_start: 2025-06-01T00:00:00Z, scope: zonal}\n"
+		    "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, usd_per_h: 1.5, scope: zonal}\n", "");
 	/* no term: a 1-year no_upfront term from the start, 55.04 x (1 - 0.35) = 35.776, nothing up front */
 	ck_assert_int_eq(sc.fleet[0].term, TERM_1Y);
 	ck_assert_int_eq(sc.fleet[0].payment, PAYMENT_NO_UPFRONT);
@@ -350,27 +350,29 @@ START_TEST(savings_plan_discount_and_rates)
 	struct scenario sc;
 
 	parse_fleet(&sc,
-		    "  - {option: reserved, count: 2}\n"
-		    "  - {option: savings_plan, commit_usd_per_h: 100}\n"
+		    "  - {option: reserved, count: 2, scope: zonal}\n"
+		    "commitments:\n  - {option: savings_plan, commit_usd_per_h: 100}\n"
 		    "  - {option: savings_plan, commit_usd_per_h: 50, term: 3y, discount: 0.45,"
 		    " term_start: 2025-06-01T00:00:00Z}\n"
 		    "  - {option: savings_plan, commit_usd_per_h: 20, rates: {p5.48xlarge: 41.28, g5.xlarge: 0.7}}\n",
 		    "");
 	/* catalogue discount 0.30: rate 55.04 x 0.7 = 38.528; term 1y from the scenario start; no instances */
-	ck_assert_double_eq_tol(sc.fleet[1].commit_usd_per_h, 100, TOL);
-	ck_assert_double_eq_tol(sc.fleet[1].discount, 0.30, TOL);
-	ck_assert_double_eq_tol(sc.fleet[1].usd_per_h, 38.528, TOL);
-	ck_assert_int_eq(sc.fleet[1].term, TERM_1Y);
-	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, START_UNIX_S * S_US);
-	ck_assert_int_eq(sc.fleet[1].count, 0);
-	ck_assert_int_eq(sc.fleet[1].max, 0);
+	ck_assert_double_eq_tol(sc.commit[0].commit_usd_per_h, 100, TOL);
+	ck_assert_double_eq_tol(sc.commit[0].discount, 0.30, TOL);
+	ck_assert_double_eq_tol(sc.commit[0].usd_per_h, 38.528, TOL);
+	ck_assert_int_eq(sc.commit[0].term, TERM_1Y);
+	ck_assert_int_eq(sc.commit[0].term_start_unix_us, START_UNIX_S * S_US);
+	ck_assert_int_eq(sc.commit[0].count, 0);
+	ck_assert_int_eq(sc.commit[0].max, 0);
 	/* discount 0.45: 55.04 x 0.55 = 30.272 */
-	ck_assert_int_eq(sc.fleet[2].term, TERM_3Y);
-	ck_assert_double_eq_tol(sc.fleet[2].usd_per_h, 30.272, TOL);
-	ck_assert_int_eq(sc.fleet[2].term_start_unix_us, INT64_C(1748736000) * S_US);
+	ck_assert_int_eq(sc.commit[1].term, TERM_3Y);
+	ck_assert_double_eq_tol(sc.commit[1].usd_per_h, 30.272, TOL);
+	ck_assert_int_eq(sc.commit[1].term_start_unix_us, INT64_C(1748736000) * S_US);
 	/* rates: only the serving type's is used, discount = 1 - 41.28 / 55.04 = 0.25 */
-	ck_assert_double_eq_tol(sc.fleet[3].discount, 0.25, TOL);
-	ck_assert_double_eq_tol(sc.fleet[3].usd_per_h, 41.28, TOL);
+	ck_assert_double_eq_tol(sc.commit[2].discount, 0.25, TOL);
+	ck_assert_double_eq_tol(sc.commit[2].usd_per_h, 41.28, TOL);
+	ck_assert_int_eq(sc.ncommit, 3);
+	ck_assert_int_eq(sc.nfleet, 1);
 	ck_assert_int_eq(sc.autoscaling.max, 2);  /* the plans hold nothing */
 	scenario_fini(&sc);
 }
@@ -468,10 +470,10 @@ START_TEST(iso_fractions_kept_to_the_microsecond)
 
 	parse_fleet(&sc,
 		    "  - {option: capacity_block, start: 2026-01-02T11:29:59.75Z, end: 2026-01-03T11:30:00Z, count: 1}\n"
-		    "  - {option: savings_plan, commit_usd_per_h: 10, term_start: 2025-06-01T00:00:00.5Z}\n", "");
+		    "commitments:\n  - {option: savings_plan, commit_usd_per_h: 10, term_start: 2025-06-01T00:00:00.5Z}\n", "");
 	ck_assert_int_eq(sc.fleet[0].start_us, 127799 * S_US + 750000);
 	ck_assert_int_eq(sc.fleet[0].duration_us, 86400 * S_US + 250000);
-	ck_assert_int_eq(sc.fleet[1].term_start_unix_us, INT64_C(1748736000) * S_US + 500000);
+	ck_assert_int_eq(sc.commit[0].term_start_unix_us, INT64_C(1748736000) * S_US + 500000);
 	ck_assert_str_eq(sc.warnings, "");
 	scenario_fini(&sc);
 }
@@ -559,7 +561,7 @@ START_TEST(keys_of_other_options_do_not_apply)
 	const char *sets[] = { "fleet.0.discount=0.2" };
 
 	parse_fails(small_yaml, sets, 1, "--set fleet.0.discount=0.2: fleet.0.discount: discount does not apply "
-		    "to reserved; expected one of: option, count, usd_per_h, term, payment, upfront_usd, "
+		    "to reserved; expected one of: option, scope, count, usd_per_h, term, payment, upfront_usd, "
 		    "term_start, use, instance_type");
 }
 END_TEST

@@ -219,8 +219,8 @@ START_TEST(use_and_serving_hours)
 		"  service: {kind: exponential, mean_s: 1}\n"
 		"serving: {instance_type: p5.48xlarge}\n"
 		"fleet:\n"
-		"  - {option: reserved, count: 2}\n"
-		"  - {option: reserved, count: 3, use: jobs}\n"
+		"  - {option: reserved, count: 2, scope: zonal}\n"
+		"  - {option: reserved, count: 3, use: jobs, scope: zonal}\n"
 		"  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 4, use: shared,\n"
 		"     serving_hours: \"20:00-08:00\"}\n"
 		"  - {option: on_demand, count: 1, max: 6}\n"
@@ -323,11 +323,11 @@ START_TEST(bad_policies_and_uses)
 	parse_fails(join(jobs_yaml, "  polcy: spot\n"), NULL, 0, "t.yaml:10:3: jobs: unknown key 'polcy'; "
 		    "expected one of: policy, switch_margin, max_pending, failures, list, trace, teams, priority_classes, fair_share");
 	parse_fails("name: t\nhorizon: 1d\nserving: {instance_type: p5.48xlarge}\nfleet:\n"
+		    "  - {option: on_demand, use: jobs, max: 4}\ncommitments:\n"
 		    "  - {option: savings_plan, commit_usd_per_h: 10, use: jobs}\n"
-		    "  - {option: on_demand, use: jobs, max: 4}\n"
 		    "jobs: {list: [{instances: 1, work_instance_hours: 1, submit: 0}]}\n", NULL, 0,
-		    "t.yaml:5:55: fleet.0.use: use does not apply to savings_plan; expected one of: option, "
-		    "commit_usd_per_h, discount, rates, term, term_start");
+		    "t.yaml:7:55: commitments.0.use: use does not apply to a commitment, which runs no instances (the "
+		    "fleet's entries do); expected one of: option, commit_usd_per_h, discount, rates, term, term_start");
 	parse_fails("name: t\nhorizon: 1d\nserving: {instance_type: p5.48xlarge}\nfleet:\n"
 		    "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 4, use: shared}\n"
 		    "jobs: {policy: reserved_first, list: [{instances: 1, work_instance_hours: 1, submit: 0}]}\n",
@@ -360,7 +360,7 @@ START_TEST(traffic_rules)
 {
 	/* no jobs, no workload: the error of before */
 	parse_fails("name: t\nhorizon: 1d\nslo: {latency_s: 2}\nserving: {instance_type: g5.xlarge}\nfleet:\n"
-		    "  - {option: reserved, count: 1}\n", NULL, 0,
+		    "  - {option: reserved, count: 1, scope: zonal}\n", NULL, 0,
 		    "t.yaml:1:1: missing required key 'workload' (a mapping with arrivals and service)");
 	/* without workload, slo and autoscaling have nothing to govern */
 	parse_fails(join(jobs_yaml, "slo: {latency_s: 2}\n"), NULL, 0, "t.yaml:10:1: slo: slo applies only with "

@@ -17,7 +17,7 @@ static const char two[] =
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 5}\n  service: {kind: exponential, mean_s: 1}\n"
 	"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 3\n"
 	"  types: {p4d.24xlarge: {slots_per_instance: 16, service_scale: 0.25}, g6e.12xlarge: {}}\n"
-	"fleet:\n  - {option: reserved, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, max: 2}\n"
+	"fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, instance_type: p4d.24xlarge, max: 2}\n"
 	"  - {option: spot, instance_type: g6e.12xlarge, max: 2}\n";
 
 START_TEST(types_and_defaults)
@@ -70,24 +70,24 @@ START_TEST(savings_plan_discount_per_type)
 	char text[1024];
 	struct scenario sc;
 
-	snprintf(text, sizeof text, "%s  - {option: savings_plan, commit_usd_per_h: 5}\n", two);
+	snprintf(text, sizeof text, "%scommitments:\n  - {option: savings_plan, commit_usd_per_h: 5}\n", two);
 	parse_ok(&sc, text, NULL, 0);
-	ck_assert_double_eq_tol(sc.fleet[3].type_discount[0], g6e->savings_plan_discount, 1e-12);
-	ck_assert_double_eq_tol(sc.fleet[3].type_discount[1], p4d->savings_plan_discount, 1e-12);
-	ck_assert_double_eq_tol(sc.fleet[3].type_discount[2], g12->savings_plan_discount, 1e-12);
+	ck_assert_double_eq_tol(sc.commit[0].type_discount[0], g6e->savings_plan_discount, 1e-12);
+	ck_assert_double_eq_tol(sc.commit[0].type_discount[1], p4d->savings_plan_discount, 1e-12);
+	ck_assert_double_eq_tol(sc.commit[0].type_discount[2], g12->savings_plan_discount, 1e-12);
 	scenario_fini(&sc);
-	snprintf(text, sizeof text, "%s  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.4}\n", two);
+	snprintf(text, sizeof text, "%scommitments:\n  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.4}\n", two);
 	parse_ok(&sc, text, NULL, 0);
 	for (int t = 0; t < 3; t++)
-		ck_assert_double_eq_tol(sc.fleet[3].type_discount[t], 0.4, 1e-12);
+		ck_assert_double_eq_tol(sc.commit[0].type_discount[t], 0.4, 1e-12);
 	scenario_fini(&sc);
-	snprintf(text, sizeof text, "%s  - {option: savings_plan, commit_usd_per_h: 5, rates: {g6e.xlarge: 1, "
+	snprintf(text, sizeof text, "%scommitments:\n  - {option: savings_plan, commit_usd_per_h: 5, rates: {g6e.xlarge: 1, "
 		 "p4d.24xlarge: 11, p5.48xlarge: 30}}\n", two);
 	parse_ok(&sc, text, NULL, 0);
-	ck_assert_double_eq_tol(sc.fleet[3].type_discount[0], 1 - 1 / g6e->od_usd_per_h, 1e-12);
-	ck_assert_double_eq_tol(sc.fleet[3].discount, 1 - 1 / g6e->od_usd_per_h, 1e-12);
-	ck_assert_double_eq_tol(sc.fleet[3].type_discount[1], 1 - 11 / p4d->od_usd_per_h, 1e-12);
-	ck_assert_double_eq_tol(sc.fleet[3].type_discount[2], g12->savings_plan_discount, 1e-12);
+	ck_assert_double_eq_tol(sc.commit[0].type_discount[0], 1 - 1 / g6e->od_usd_per_h, 1e-12);
+	ck_assert_double_eq_tol(sc.commit[0].discount, 1 - 1 / g6e->od_usd_per_h, 1e-12);
+	ck_assert_double_eq_tol(sc.commit[0].type_discount[1], 1 - 11 / p4d->od_usd_per_h, 1e-12);
+	ck_assert_double_eq_tol(sc.commit[0].type_discount[2], g12->savings_plan_discount, 1e-12);
 	scenario_fini(&sc);
 }
 END_TEST

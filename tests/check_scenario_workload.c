@@ -59,7 +59,7 @@ START_TEST(rate_steps_and_uniform_arrivals)
 		"name: s\nhorizon: 2d\nslo: {latency_s: 2}\nworkload:\n  arrivals: {kind: poisson, rate_per_s: 10,"
 		" steps: [{at: 1h, rate_per_s: 20}, {at: 1d, rate_per_s: 5}]}\n"
 		"  service: {kind: constant, mean_s: 1}\nserving: {instance_type: g5.xlarge}\n"
-		"fleet:\n  - {option: reserved, count: 2}\n";
+		"fleet:\n  - {option: reserved, count: 2, scope: zonal}\n";
 	struct scenario sc;
 
 	parse_ok(&sc, text, NULL, 0);

@@ -306,7 +306,7 @@ START_TEST(spot_pays_60s_minimum)
 		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
 		 "catalog: {g6.xlarge: {usd_per_h: 36}}\n"
-		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
+		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10, scope: zonal}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10,"
 		 " scale_out_datapoints: 1, scale_in_datapoints: 1}\n", NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "cancel"), 2);
@@ -320,7 +320,7 @@ START_TEST(spot_pays_60s_minimum)
 	run_yaml("name: spotmin30\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, startup_s: 600}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
-		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n  - {option: spot, max: 2, usd_per_h: 36}\n"
+		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n  - {option: spot, max: 2, usd_per_h: 36}\n"
 		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:10:00Z, min: 3},"
 		 " {at: 2026-01-01T00:10:30Z, min: 1, max: 1}]}\n", NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "launch"), 1);
@@ -345,7 +345,7 @@ static const char *spot_first_hour(void)
 		 "name: spotfree\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
 		 "serving: {instance_type: g6.xlarge, startup_s: 600}\n"
-		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n"
+		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n"
 		 "  - {option: spot, max: 2, usd_per_h: 0.5, availability_trace: %s/capacity/avail_first_hour.json}\n"
 		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:00Z, min: 3}]}\n", TEST_DATA_DIR);
 	return yaml;

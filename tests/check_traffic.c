@@ -53,7 +53,7 @@ static const char *azure(const char *file, const char *extra)
 		 "workload:\n  arrivals: {kind: trace, path: %s/traces/%s%s}\n"
 		 "  service: {kind: tokens, prefill_tokens_per_s: 20000, decode_tokens_per_s: 40}\n"
 		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 64}\n"
-		 "fleet:\n  - {option: reserved, count: 8}\n",
+		 "fleet:\n  - {option: reserved, count: 8, scope: zonal}\n",
 		 SCENARIO_DIR, file, extra ? extra : "");
 	return yaml;
 }
@@ -111,7 +111,7 @@ START_TEST(growth_per_day)
 	run_yaml("name: growth\nhorizon: 2d\nslo: {latency_s: 30}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1, growth_per_day: 1.0}\n"
 		 "  service: {kind: constant, mean_s: 0.1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 8}\nfleet:\n  - {option: reserved, count: 2}\n",
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 8}\nfleet:\n  - {option: reserved, count: 2, scope: zonal}\n",
 		 NULL, 0);
 	ck_assert_double_eq_tol(M("requests_total"), 86400 * 3 / log(2.0), 86400 * 3 / log(2.0) * 0.01);
 }
@@ -126,7 +126,7 @@ static const char *tokens(const char *decode)
 		 "  sizes: {input_tokens: {kind: constant, mean: 1000}, output_tokens: {kind: constant, mean: 100}}\n"
 		 "  service: {kind: tokens, prefill_tokens_per_s: 10000, %s, overhead_s: 0.05}\n"
 		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 8}\n"
-		 "fleet:\n  - {option: reserved, count: 1}\n", decode);
+		 "fleet:\n  - {option: reserved, count: 1, scope: zonal}\n", decode);
 	return yaml;
 }
 

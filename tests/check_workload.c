@@ -547,7 +547,7 @@ static int batches(const char *test, uint64_t fallback, const char *extra, const
 		 "    columns: {time: time_s, time_format: seconds, service_s: service_s}, %s}\n"
 		 "  service: {kind: trace}\n"
 		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
-		 "fleet:\n  - {option: reserved, count: 2}\n",
+		 "fleet:\n  - {option: reserved, count: 2, scope: zonal}\n",
 		 (unsigned long long)seed, horizon, TEST_DATA_DIR, extra);
 	path = test_write_file("batches.yaml", text);
 	ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
@@ -595,7 +595,7 @@ START_TEST(hash_ids_reach_the_request)
 		snprintf(text, sizeof text, "name: h\nhorizon: 1m\nslo: {latency_s: 20}\nworkload:\n"
 			 "  arrivals: {kind: trace, path: %s, %s}\n  service: {kind: constant, mean_s: 1}\n"
 			 "serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
-			 "fleet:\n  - {option: reserved, count: 2}\n", trace, extra[k]);
+			 "fleet:\n  - {option: reserved, count: 2, scope: zonal}\n", trace, extra[k]);
 		path = test_write_file("h.yaml", text);
 		ck_assert_msg(scenario_load(&sc, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
 		ck_assert_int_eq(workload_init(&w, &sc, &d), STATUS_OK);

@@ -77,7 +77,7 @@ static const char tracked_fleet[] =
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 	" {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
 	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
-	"fleet:\n  - {option: reserved, count: 4, usd_per_h: 10}\n  - {option: on_demand, max: 6, usd_per_h: 36}\n"
+	"fleet:\n  - {option: reserved, count: 4, usd_per_h: 10, scope: zonal}\n  - {option: on_demand, max: 6, usd_per_h: 36}\n"
 	"autoscaling:\n  policy: target_tracking\n  metric: concurrency_per_instance\n  target: 0.55\n"
 	"  min: 4\n  max: 10\n  resolution_s: 60\n  scale_out_cooldown_s: 600\n  scale_in_cooldown_s: 300\n"
 	"  schedule: [{at: 2026-01-01T00:15:00Z, min: 8}]\n";

@@ -33,7 +33,7 @@ static const char lognormal[] =
 	"name: floor\nseed: 11\nhorizon: 2h\nslo: {latency_s: 3s}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 10}\n  service: {kind: lognormal, mean_s: 1, cv: 1}\n"
 	"serving: {instance_type: g5.xlarge, slots_per_instance: 1}\n"
-	"fleet:\n  - {option: reserved, count: 20}\n";
+	"fleet:\n  - {option: reserved, count: 20, scope: zonal}\n";
 
 START_TEST(floor_is_the_lognormal_tail)
 {
@@ -69,7 +69,7 @@ static const char overloaded[] =
 	"name: split\nseed: 5\nhorizon: 2h\nslo: {latency_s: 2s}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 10}\n  service: {kind: lognormal, mean_s: 1, cv: 1}\n"
 	"serving: {instance_type: g5.xlarge, slots_per_instance: 4, queue_timeout_s: 5, max_queue: 50}\n"
-	"fleet:\n  - {option: reserved, count: 1}\n  - {option: on_demand, count: 1}\n";
+	"fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, count: 1}\n";
 
 START_TEST(split_adds_up_with_timeouts_and_refusals)
 {
@@ -168,7 +168,7 @@ static const char windows_yaml[] =
 	"workload:\n  arrivals: {kind: trace, format: generic, path: " TEST_DATA_DIR "/traces/slo_windows.csv,\n"
 	"    columns: {time: t, time_format: seconds, service_s: svc}}\n  service: {kind: trace}\n"
 	"serving: {instance_type: g5.xlarge, slots_per_instance: 1}\n"
-	"fleet:\n  - {option: reserved, count: 10}\n";
+	"fleet:\n  - {option: reserved, count: 10, scope: zonal}\n";
 
 START_TEST(windowed_percentiles_from_a_trace)
 {
@@ -264,7 +264,7 @@ START_TEST(measured_cost_of_a_fixed_fleet)
 		    "name: measured\nhorizon: 10h\nwarmup: 4h\nslo: {latency_s: 5}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		    "serving: {instance_type: g5.xlarge, slots_per_instance: 2}\n"
-		    "fleet:\n  - {option: reserved, count: 2, usd_per_h: 10}\n"
+		    "fleet:\n  - {option: reserved, count: 2, usd_per_h: 10, scope: zonal}\n"
 		    "  - {option: on_demand, count: 1, usd_per_h: 20}\n", NULL, 0);
 	ck_assert_double_eq_tol(M("cost_total_usd"), 400, 1e-6);
 	ck_assert_double_eq_tol(M("cost_measured_usd"), 240, 1e-6);
@@ -290,9 +290,9 @@ START_TEST(commitment_after_horizon_by_option)
 		    "name: commit\nhorizon: 100h\nslo: {latency_s: 5}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		    "serving: {instance_type: g5.xlarge, slots_per_instance: 2}\n"
-		    "fleet:\n  - {option: reserved, count: 1, usd_per_h: 10, term: 1y, payment: no_upfront}\n"
-		    "  - {option: savings_plan, commit_usd_per_h: 5}\n"
-		    "  - {option: on_demand, count: 1}\n", NULL, 0);
+		    "fleet:\n  - {option: reserved, count: 1, usd_per_h: 10, term: 1y, payment: no_upfront, scope: zonal}\n"
+		    "  - {option: on_demand, count: 1}\n"
+		    "commitments:\n  - {option: savings_plan, commit_usd_per_h: 5}\n", NULL, 0);
 	ck_assert_double_eq_tol(M("commitment_after_horizon_reserved_usd"), 86600, 1e-6);
 	ck_assert_double_eq_tol(M("commitment_after_horizon_savings_plan_usd"), 43300, 1e-6);
 	ck_assert_double_eq(M("commitment_after_horizon_capacity_block_usd"), 0);
@@ -310,7 +310,7 @@ static const char auto_yaml[] =
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 10}\n  service: {kind: exponential, mean_s: 2}\n"
 	"serving: {instance_type: g5.xlarge, slots_per_instance: 4}\n"
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, max: 20}\n"
-	"fleet:\n  - {option: reserved, count: 2}\n  - {option: on_demand, count: auto}\n";
+	"fleet:\n  - {option: reserved, count: 2, scope: zonal}\n  - {option: on_demand, count: auto}\n";
 
 START_TEST(count_auto_by_hand)
 {

@@ -58,7 +58,7 @@ static const char two_types[] =
 	"  service: {kind: trace}\n"
 	"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n"
 	"  types: {p4d.24xlarge: {slots_per_instance: 2, service_scale: 0.5}}\n"
-	"fleet:\n  - {option: reserved, count: 1, usd_per_h: 2}\n"
+	"fleet:\n  - {option: reserved, count: 1, usd_per_h: 2, scope: zonal}\n"
 	"  - {option: on_demand, instance_type: p4d.24xlarge, count: 1, usd_per_h: 30}\n";
 
 START_TEST(two_type_timeline_by_hand)
@@ -185,10 +185,17 @@ END_TEST
  */
 START_TEST(allocation_order_decides_the_type)
 {
-	const char *sets[] = { "fleet.0.instance_type=p4d.24xlarge", "fleet.0.option=on_demand",
-			       "fleet.0.usd_per_h=30", "fleet.1.instance_type=g6e.xlarge", "fleet.1.option=reserved",
-			       "fleet.1.usd_per_h=2" };
-	capture_run(&cap, two_types, sets, 6);
+	/* two_types with its fleet entries swapped */
+	static const char swapped[] =
+		"name: two-types\nhorizon: 1h\nslo: {latency_s: 1000}\n"
+		"workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/types_timeline.csv\n"
+		"    format: generic\n    columns: {time: t, time_format: seconds, service_s: svc}\n"
+		"  service: {kind: trace}\n"
+		"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n"
+		"  types: {p4d.24xlarge: {slots_per_instance: 2, service_scale: 0.5}}\n"
+		"fleet:\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1, usd_per_h: 30}\n"
+		"  - {option: reserved, count: 1, usd_per_h: 2, scope: zonal}\n";
+	capture_run(&cap, swapped, NULL, 0);
 	ck_assert_double_eq(M("type_g6e_xlarge_requests_served"), 1);
 	ck_assert_double_eq(M("type_p4d_24xlarge_requests_served"), 6);
 	ck_assert_double_eq_tol(M("latency_mean_s"), 260.0 / 7, 1e-6);
@@ -245,7 +252,7 @@ START_TEST(savings_plan_rates_per_type)
 		"catalog: {g6e.xlarge: {usd_per_h: 2}, p4d.24xlarge: {usd_per_h: 30}}\n"
 		"serving:\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}}\n"
 		"fleet:\n  - {option: on_demand, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1}\n"
-		"  - {option: savings_plan, commit_usd_per_h: %s}\n";
+		"commitments:\n  - {option: savings_plan, commit_usd_per_h: %s}\n";
 	char text[1024];
 
 	snprintf(text, sizeof text, base, "12, rates: {g6e.xlarge: 1.6, p4d.24xlarge: 15}");
@@ -276,7 +283,7 @@ START_TEST(vcpu_quota_per_family)
 		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
 		"serving:\n  instance_type: g6e.xlarge\n  startup_s: 60\n  types: {p4d.24xlarge: {}}\n"
 		"quotas: {on_demand_vcpus: 96}\n"
-		"fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n  - {option: on_demand, max: 1}\n"
+		"fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n  - {option: on_demand, max: 1}\n"
 		"  - {option: on_demand, instance_type: p4d.24xlarge, max: 2}\n"
 		"autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:10:00Z, min: 3}, "
 		"{at: 2026-01-01T00:20:00Z, min: 4}]}\n";
@@ -304,7 +311,7 @@ static const char gpu_units[] =
 	"name: units\nhorizon: 1h\nslo: {latency_s: 10}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
 	"serving:\n  instance_type: g6e.xlarge\n  startup_s: 60\n  types: {p4d.24xlarge: {slots_per_instance: 16}}\n"
-	"fleet:\n  - {option: reserved, count: 1, usd_per_h: 0}\n"
+	"fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n"
 	"  - {option: on_demand, instance_type: p4d.24xlarge, max: 2, usd_per_h: 30}\n"
 	"  - {option: on_demand, max: 4, usd_per_h: 2}\n"
 	"autoscaling: {policy: none, capacity_unit: gpus, schedule: [{at: 2026-01-01T00:10:00Z, min: 10}, "
@@ -355,7 +362,7 @@ START_TEST(token_model_speed_per_type)
 		    "serving:\n  instance_type: g6e.xlarge\n"
 		    "  types: {p4d.24xlarge: {prefill_tokens_per_s: 4000, decode_table: [{concurrency: 1, "
 		    "tokens_per_s: 40}]}}\n"
-		    "fleet:\n  - {option: reserved, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, "
+		    "fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, instance_type: p4d.24xlarge, "
 		    "count: 1}\n", NULL, 0);
 	ck_assert_double_eq(M("type_g6e_xlarge_requests_served"), 3);
 	ck_assert_double_eq(M("type_p4d_24xlarge_requests_served"), 1);

@@ -1,5 +1,7 @@
 /*
- * option_reserved: reserved instances (and their term and payment).
+ * option_reserved: zonal reserved instances (a `reserved` fleet entry, `scope: zonal`), and their term and
+ * payment. Regional RIs are commitments, not capacity: the bill settles them (models/pricing/savings.c,
+ * SOURCES.md [ri-regional-commitment]); this file never sees them.
  *
  * Rule (SOURCES.md [ri-clock-hour], [ri-no-renew], [ri-no-term]): "Reserved Instances are billed for every
  * clock-hour during the term ... regardless of whether an instance is running." The instances are in service

@@ -54,7 +54,7 @@
 #define MAX_FILE_BYTES (16 << 20)                   /* a scenario is a few kB; refuse anything absurd */
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
-	"workload", "serving", "fleet", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
+	"workload", "serving", "fleet", "commitments", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
 	"jobs", "mode", "fluid", "zones", "provider", "models", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
@@ -368,7 +368,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_load_capacity_unit(l)) ||
 	    (rc = scenario_load_step(l)) || (rc = scenario_load_hpa(l)) || (rc = scenario_load_predictive(l)) ||
 	    (rc = scenario_load_schedule(l)) ||
-	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) ||
+	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) || (rc = scenario_load_commitments(l)) ||
 	    (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||
 	    (rc = scenario_load_finish(l)))
 		return rc;

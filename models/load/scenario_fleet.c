@@ -27,8 +27,8 @@
 static const struct yamldoc_bounds commit_bounds = { 0, 1e6, true, false };
 
 /* The keys of each option, in the order messages list them. */
-static const char *const reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment", "upfront_usd",
-	"term_start", "use", "instance_type", NULL };
+static const char *const reserved_keys[] = { "option", "scope", "count", "usd_per_h", "term", "payment",
+	"upfront_usd", "term_start", "use", "instance_type", NULL };
 static const char *const on_demand_keys[] = { "option", "count", "max", "usd_per_h", "ice_probability",
 	"ice_outages", "startup", "use", "zone", "instance_type", "max_wait_s", NULL };
 static const char *const spot_keys[] = { "option", "count", "max", "discount", "usd_per_h", "price_trace",
@@ -45,8 +45,13 @@ static const char *const training_plan_keys[] = { "option", "usd_per_h", "segmen
 	"use", "serving_hours", "notice_s", "instance_type", NULL };
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,
 	[OPTION_ON_DEMAND] = on_demand_keys, [OPTION_SPOT] = spot_keys, [OPTION_ODCR] = odcr_keys,
-	[OPTION_SAVINGS_PLAN] = savings_plan_keys, [OPTION_CAPACITY_BLOCK] = capacity_block_keys,
-	[OPTION_TRAINING_PLAN] = training_plan_keys };
+	[OPTION_CAPACITY_BLOCK] = capacity_block_keys, [OPTION_TRAINING_PLAN] = training_plan_keys };
+/* `commitments` entries: a regional reserved instance and a Savings Plan */
+static const char *const commit_reserved_keys[] = { "option", "count", "usd_per_h", "term", "payment",
+	"upfront_usd", "term_start", "instance_type", NULL };
+static const char *const *const commit_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = commit_reserved_keys,
+	[OPTION_SAVINGS_PLAN] = savings_plan_keys };
+static const char *const scope_names[] = { "zonal" };
 
 static const char *const term_names[] = { "1y", "3y" };
 static const char *const payment_names[] = { "no_upfront", "partial_upfront", "all_upfront" };
@@ -275,13 +280,48 @@ static int (*const read_entry[OPTION_KIND_COUNT])(struct load *, const struct ya
 	[OPTION_ODCR] = read_odcr, [OPTION_SAVINGS_PLAN] = read_savings_plan,
 	[OPTION_CAPACITY_BLOCK] = scenario_load_capacity_block, [OPTION_TRAINING_PLAN] = read_training_plan };
 
+/*
+ * What only discounts usage is not capacity (SOURCES.md [ri-regional-commitment]): a Savings Plan, and a
+ * reserved entry without `scope: zonal` (a regional RI), belong in `commitments`, where they change the bill
+ * and nothing else. Before version 0.9 they were fleet entries, and a reserved entry's instances ran from
+ * t = 0 on top of the other entries' max; such a scenario is refused with how to write it now. Azure's
+ * reserved VM instances "do not reserve or guarantee compute capacity" (SOURCES.md [az-ri-terms]): there
+ * is no zonal form.
+ */
+static int check_capacity(struct load *l, const struct yamldoc_ref *e, enum option_kind kind)
+{
+	struct yamldoc_ref r, scope;
+	int zonal = 0, rc;
+
+	yamldoc_child(e, "option", &r);
+	if (kind == OPTION_SAVINGS_PLAN)
+		return yamldoc_fail(&l->y, &r, "a Savings Plan discounts usage and runs no instances, so it is "
+					  "not a fleet entry; expected it under the top-level commitments: list, with the "
+					  "same keys (commitments: [{option: savings_plan, commit_usd_per_h: ...}])");
+	if (kind != OPTION_RESERVED)
+		return STATUS_OK;
+	if (l->sc.provider == PROVIDER_AZURE)
+		return yamldoc_fail(&l->y, &r, "azure reserved VM instances are a billing discount and reserve no "
+					  "capacity (SOURCES.md [az-ri-terms]); expected this entry under the top-level "
+					  "commitments: list (option: reserved, count, term, payment), with the instances "
+					  "it discounts run by an on_demand entry (or an odcr entry to reserve capacity)");
+	yamldoc_child(e, "scope", &scope);
+	if (!scope.node)
+		return yamldoc_fail(&l->y, &r, "a reserved fleet entry must say scope: zonal (capacity reserved "
+					  "in a zone, in service from t = 0); a regional reserved instance only discounts "
+					  "usage: expected it under the top-level commitments: list (commitments: [{option: "
+					  "reserved, count: N, term: 1y}]), with on_demand's max raised by N if those "
+					  "instances were meant to run on top of it");
+	return (rc = yamldoc_choice(&l->y, &scope, scope_names, 1, &zonal)) ? rc : STATUS_OK;
+}
+
 static int read_fleet_entry(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	int n, rc;
 
-	if ((rc = yamldoc_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4}",
+	if ((rc = yamldoc_mapping(&l->y, e, NULL, "a mapping such as {option: on_demand, max: 8}",
 					&n)) ||
-	    (rc = read_option(l, e, &f->option, &f->variant)) ||
+	    (rc = read_option(l, e, &f->option, &f->variant)) || (rc = check_capacity(l, e, f->option)) ||
 	    (rc = scenario_load_check_keys(l, e, n, option_keys, OPTION_KIND_COUNT, f->option, NULL,
 					   f->variant ? provider_variant_name(f->variant) : option_kind_name(f->option))) ||
 	    (rc = scenario_load_startup(l, e, &f->startup)) || (rc = scenario_load_use(l, e, f)) ||
@@ -341,9 +381,9 @@ int scenario_load_fleet(struct load *l)
 	int n, rc;
 
 	if ((rc = scenario_load_required(l, &l->root, "fleet", "a list of entries such as '- {option: "
-					 "reserved, count: 4}'", &l->fleet)) ||
+					 "on_demand, max: 8}'", &l->fleet)) ||
 	    (rc = yamldoc_list(&l->y, &l->fleet, 1, SCENARIO_FLEET_MAX,
-				     "entries such as '- {option: reserved, count: 4}'", &n)))
+				     "entries such as '- {option: on_demand, max: 8}'", &n)))
 		return rc;
 	l->sc.nfleet = 0;
 	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
@@ -365,9 +405,84 @@ int scenario_load_fleet(struct load *l)
 	return check_zone_pools(l);
 }
 
+/* ---- commitments --------------------------------------------------------------------------------- */
+
+/* The keys of a commitments entry: a key only fleet entries take is refused as such. */
+static int check_commit_keys(struct load *l, const struct yamldoc_ref *e, int n, enum option_kind kind)
+{
+	const char *key;
+	char list[512];
+	struct yamldoc_ref r;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+
+	for (int i = 0; i < n; i++) {
+		yamldoc_next_pair(e, &walk, &r, &key);
+		if (scenario_load_listed(key, commit_keys[kind]))
+			continue;
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			if (option_keys[k] && scenario_load_listed(key, option_keys[k]))
+				return yamldoc_fail(&l->y, &r, "%s does not apply to a commitment, which runs no "
+							  "instances (the fleet's entries do); expected one of: %s", key,
+							  scenario_load_join(commit_keys[kind], list, sizeof list));
+	}
+	return scenario_load_check_keys(l, e, n, commit_keys, OPTION_KIND_COUNT, kind, NULL, option_kind_name(kind));
+}
+
+/* One commitments entry: option reserved (a regional RI) or savings_plan, with the fleet entry's keys. */
+static int read_commit_entry(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
+{
+	const char *names = "reserved or savings_plan";
+	struct yamldoc_ref r;
+	char name[SCENARIO_NAME_MAX];
+	int n, rc;
+
+	if ((rc = yamldoc_mapping(&l->y, e, NULL, "a mapping such as {option: reserved, count: 4, term: 1y}",
+				  &n)) ||
+	    (rc = scenario_load_required(l, e, "option", names, &r)) ||
+	    (rc = yamldoc_string(&l->y, &r, name, sizeof name)))
+		return rc;
+	if (!option_kind_parse(name, &f->option) ||
+	    (f->option != OPTION_RESERVED && f->option != OPTION_SAVINGS_PLAN))
+		return yamldoc_fail(&l->y, &r, "'%s' is not a commitment (what only discounts usage); expected %s. "
+					  "Options that run instances go in fleet:", name, names);
+	if (f->option == OPTION_RESERVED && l->sc.provider == PROVIDER_GCP)
+		return yamldoc_fail(&l->y, &r, "a gcp committed use discount for GPUs needs a reservation attached, "
+					  "which holds capacity (SOURCES.md [gcp-cud-terms]); expected it in fleet: as "
+					  "{option: reserved, scope: zonal, ...}, or a spend-based commitment here as "
+					  "option: savings_plan");
+	if ((rc = check_commit_keys(l, e, n, f->option)))
+		return rc;
+	f->use = USE_SERVING;
+	return scenario_load_typed_entry(l, e, f, read_entry[f->option]);
+}
+
+int scenario_load_commitments(struct load *l)
+{
+	struct yamldoc_ref list, e;
+	int n, rc;
+
+	l->sc.ncommit = 0;
+	yamldoc_child(&l->root, "commitments", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = yamldoc_list(&l->y, &list, 0, SCENARIO_COMMIT_MAX, "entries such as '- {option: reserved, "
+			       "count: 4, term: 1y}' or '- {option: savings_plan, commit_usd_per_h: 50}'", &n)))
+		return rc;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	for (int i = 0; i < n; i++) {
+		yamldoc_next_item(&list, &walk, &e);
+		if ((rc = read_commit_entry(l, &e, &l->sc.commit[i])))
+			return rc;
+		l->sc.ncommit = i + 1;
+	}
+	return STATUS_OK;
+}
+
 /* ---- tables shared with the schema (scenario_load.h) --------------------------------------------- */
 
 const struct scenario_load_names scenario_load_term_names = SCENARIO_LOAD_NAMES(term_names);
 const struct scenario_load_names scenario_load_payment_names = SCENARIO_LOAD_NAMES(payment_names);
 const struct scenario_load_variants scenario_load_option = { "option", NULL, OPTION_KIND_COUNT, option_keys };
+const struct scenario_load_variants scenario_load_commit_option = { "option", NULL, OPTION_KIND_COUNT, commit_keys };
+const struct scenario_load_names scenario_load_scope_names = SCENARIO_LOAD_NAMES(scope_names);
 const struct yamldoc_bounds *const scenario_load_commit = &commit_bounds;

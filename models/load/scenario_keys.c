@@ -62,7 +62,7 @@ int scenario_load_check_keys(struct load *l, const struct yamldoc_ref *map, int 
 		if (scenario_load_listed(key, keys))
 			continue;
 		for (int k = 0; k < nkinds; k++)
-			if (scenario_load_listed(key, by_kind[k]))
+			if (by_kind[k] && scenario_load_listed(key, by_kind[k]))
 				return yamldoc_fail(&l->y, &r, "%s does not apply to %s%s%s; expected one of: %s",
 							  key, word ? word : "", word ? " " : "", name,
 							  scenario_load_join(keys, list, sizeof list));

@@ -258,6 +258,9 @@ int scenario_load_capacity_block(struct load *l, const struct yamldoc_ref *e, st
  * that Spot entries of one zone agree on their pool's reclaim keys. */
 int scenario_load_fleet(struct load *l);
 
+/* The top-level `commitments` list into sc.commit (scenario_fleet.c); after the fleet. */
+int scenario_load_commitments(struct load *l);
+
 /* The `fleet` list item that sc.fleet[i] was read from, into *out (for messages about entry i). */
 void scenario_load_fleet_item(const struct load *l, int i, struct yamldoc_ref *out);
 
@@ -425,8 +428,9 @@ extern const struct yamldoc_bounds *const scenario_load_positive_rate, *const sc
 extern const struct scenario_load_names scenario_load_outage_keys, scenario_load_band_names;
 extern const struct scenario_load_names scenario_load_quota_keys, scenario_load_retry_keys,
 	scenario_load_allocation_keys, scenario_load_strategy_names;
-extern const struct scenario_load_names scenario_load_term_names, scenario_load_payment_names;
-extern const struct scenario_load_variants scenario_load_option;
+extern const struct scenario_load_names scenario_load_term_names, scenario_load_payment_names,
+	scenario_load_scope_names;
+extern const struct scenario_load_variants scenario_load_option, scenario_load_commit_option;
 extern const struct yamldoc_bounds *const scenario_load_price, *const scenario_load_rate,
 	*const scenario_load_upfront, *const scenario_load_fraction, *const scenario_load_share,
 	*const scenario_load_commit, *const scenario_load_interruption, *const scenario_load_reclaim,

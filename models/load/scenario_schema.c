@@ -85,7 +85,7 @@ static int check_variants(const struct scenario_schema_map *m, struct diag *d)
 	bool used;
 
 	for (int v = 0; v < vs->n; v++)
-		for (int i = 0; vs->keys[v][i]; i++)
+		for (int i = 0; vs->keys[v] && vs->keys[v][i]; i++)
 			if (!find(m, vs->keys[v][i], v))
 				return diag_fail(d, STATUS_EINTERNAL, "schema: the loader accepts %s.%s under %s %s, "
 						 "which has no schema entry", m->path, vs->keys[v][i], vs->key,
@@ -93,7 +93,7 @@ static int check_variants(const struct scenario_schema_map *m, struct diag *d)
 	for (const struct scenario_schema_key *e = m->entries; e->key; e++) {
 		used = false;
 		for (int v = 0; v < vs->n && !used; v++)
-			used = in_variant(e, v) && listed(e->key, vs->keys[v]);
+			used = in_variant(e, v) && vs->keys[v] && listed(e->key, vs->keys[v]);
 		if (!used)
 			return diag_fail(d, STATUS_EINTERNAL, "schema: the entry %s.%s names a key the loader "
 					 "does not accept", m->path, e->key);
@@ -437,9 +437,12 @@ static void write_variants(struct out *o, const struct scenario_schema_map *m)
 	text(o, "description", sel->desc);
 	member(o, "enum");
 	fputc('[', o->f);
-	for (int v = 0; v < vs->n; v++) {
+	for (int v = 0, first = 1; v < vs->n; v++) {
+		if (!vs->keys[v])
+			continue;  /* not offered here (a fleet has no savings_plan) */
+		fputs(first ? "" : ", ", o->f);
 		str(o, variant_name(vs, v));
-		fputs(v + 1 < vs->n ? ", " : "", o->f);
+		first = 0;
 	}
 	for (int i = 0; m->alias && m->alias(i, &alias, &av); i++) {
 		fputs(", ", o->f);
@@ -451,7 +454,8 @@ static void write_variants(struct out *o, const struct scenario_schema_map *m)
 	raw(o, "required", "[\"%s\"]", vs->key);
 	jopen(o, "allOf", '[');
 	for (int v = 0; v < vs->n; v++)
-		write_variant_case(o, m, variant_name(vs, v), v);
+		if (vs->keys[v])
+			write_variant_case(o, m, variant_name(vs, v), v);
 	for (int i = 0; m->alias && m->alias(i, &alias, &av); i++)
 		write_variant_case(o, m, alias, av);
 	jclose(o, ']');

@@ -129,8 +129,11 @@ static void type_and_range(struct md *o, const struct scenario_schema_key *e, co
 		break;
 	case SCHEMA_SELECTOR:
 		fprintf(f, "choice%s", sep);
-		for (int v = 0; v < m->variants->n; v++)
-			fprintf(f, "%s`%s`", v ? ", " : "", variant_name(m->variants, v));
+		for (int v = 0, first = 1; v < m->variants->n; v++)
+			if (m->variants->keys[v]) {
+				fprintf(f, "%s`%s`", first ? "" : ", ", variant_name(m->variants, v));
+				first = 0;
+			}
 		break;
 	case SCHEMA_MAP:
 		fprintf(f, "mapping%ssee `%s`", sep, e->map->path);
@@ -174,7 +177,8 @@ static unsigned taken_by(const struct scenario_schema_map *m, const struct scena
 		bool takes = true;
 
 		if (m->variants)
-			takes = (e->variants == 0 || (e->variants & SCHEMA_V(v))) && listed(e->key, m->variants->keys[v]);
+			takes = (e->variants == 0 || (e->variants & SCHEMA_V(v))) && m->variants->keys[v] &&
+				listed(e->key, m->variants->keys[v]);
 		for (const struct scenario_schema_only *o = m->only; !m->variants && o && (o->keys || o->key); o++)
 			if (o->keys ? listed(e->key, o->keys->names) : strcmp(o->key, e->key) == 0)
 				takes = (o->variants & SCHEMA_V(v)) != 0;
@@ -188,9 +192,13 @@ static unsigned taken_by(const struct scenario_schema_map *m, const struct scena
 static void variants(FILE *f, const struct scenario_schema_map *m, unsigned mask)
 {
 	int n = m->variants ? m->variants->n : m->selector_names ? m->selector_names->n : 0;
+	unsigned offered = 0;  /* the variants the map has (a fleet entry has no savings_plan) */
 	bool first = true;
 
-	if (mask == 0 || mask == SCHEMA_ALL || n == 0 || mask == (n >= 32 ? SCHEMA_ALL : (1u << n) - 1)) {
+	for (int v = 0; v < n && v < 32; v++)
+		if (!m->variants || m->variants->keys[v])
+			offered |= SCHEMA_V(v);
+	if (mask == 0 || mask == SCHEMA_ALL || n == 0 || (mask & offered) == offered) {
 		fputs("all", f);
 		return;
 	}

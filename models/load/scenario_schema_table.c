@@ -423,6 +423,9 @@ static const struct scenario_schema_key zone_item = { MAP_(NULL, zone_map), .des
 static const struct scenario_schema_key entry_entries[] = {
 	{ .key = "option", .type = SCHEMA_SELECTOR, REQ, .desc = "the purchase option (see "
 	  "models/README.md, \"Purchase options\")" },
+	{ CHOICE_("scope", scenario_load_scope_names), .variants = O(RESERVED), REQ, .desc = "reserved: zonal, "
+	  "capacity reserved in a zone and in service from t = 0 (a regional RI is a commitment, not a fleet "
+	  "entry)" },
 	{ INT_("count", 0, MAX_INSTANCES), .variants = O(RESERVED) | O(ODCR), REQ,
 	  .desc = "the instances bought" },
 	{ INT_("count", 0, MAX_INSTANCES), .variants = O_SCALES, .dflt = "0", .or_auto = true,
@@ -434,8 +437,8 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "count, or autoscaling.max with a policy" },
 	{ NUM_("usd_per_h", scenario_load_price), .desc = "the price per instance-hour; default from the "
 	  "catalogue for the option (training_plan: the Capacity Block rate, for every segment)" },
-	{ CHOICE_("term", scenario_load_term_names), .desc = "reserved: a term splits the price by payment; "
-	  "savings_plan: the plan's term (default 1y)" },
+	{ CHOICE_("term", scenario_load_term_names), .desc = "reserved: a term splits the price by payment "
+	  "(default 1y)" },
 	{ CHOICE_("payment", scenario_load_payment_names), .dflt = "\"no_upfront\"", .desc = "reserved, with "
 	  "term: how the term is paid" },
 	{ NUM_("upfront_usd", scenario_load_upfront), .desc = "reserved with term: the upfront payment per "
@@ -448,7 +451,7 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ MAP_("startup", startup_map), .desc = "the launch-to-ready delay of this entry's instances; default "
 	  "serving.startup_s" },
 	{ NUM_("discount", scenario_load_fraction), .desc = "spot: the fraction off on-demand (default the "
-	  "catalogue's); savings_plan: the plan's discount (or rates)" },
+	  "catalogue's)" },
 	{ STR_("price_trace", SCENARIO_PATH_MAX), .desc = "spot: a Spot price history file (JSON), instead of "
 	  "discount or usd_per_h" },
 	{ STR_("price_zone", 64), .desc = "spot, with price_trace: the availability zone to follow" },
@@ -475,10 +478,6 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "the storage cost of one evicted VM's disks per hour" },
 	{ DUR_("max_wait_s", 0, false, 7200 * S_US), .dflt = "\"7200s\"", .desc = "gcp_dws_flex: the longest "
 	  "a request waits in the queue for capacity before it fails (at most 2 h)" },
-	{ NUM_("commit_usd_per_h", scenario_load_commit), .required = O(SAVINGS_PLAN), .desc = "savings_plan: "
-	  "the hourly commitment in USD" },
-	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .desc = "savings_plan: Savings Plans rates by instance "
-	  "type, one for the serving type; each type of the fleet is covered at its own (or discount)" },
 	{ TIME_("start"), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block begins" },
 	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
 	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
@@ -510,6 +509,33 @@ static bool option_alias(int i, const char **name, int *v)
 static const struct scenario_schema_map entry_map = { "fleet.*", .variants = &scenario_load_option,
 	.alias = option_alias, .entries = entry_entries };
 static const struct scenario_schema_key entry_item = { MAP_(NULL, entry_map), .desc = "a fleet entry" };
+
+static const struct scenario_schema_key commit_entries[] = {
+	{ .key = "option", .type = SCHEMA_SELECTOR, REQ, .desc = "reserved (a regional reserved instance) or "
+	  "savings_plan" },
+	{ INT_("count", 0, MAX_INSTANCES), .variants = O(RESERVED), REQ, .desc = "instances reserved: "
+	  "instance-hours of usage of the type it may cover in each clock hour" },
+	{ NUM_("usd_per_h", scenario_load_price), .variants = O(RESERVED), .desc = "the hourly fee per "
+	  "instance; default from the catalogue's reserved discount and the payment" },
+	{ CHOICE_("term", scenario_load_term_names), .dflt = "\"1y\"", .desc = "the term: billed every hour of "
+	  "it, used or not" },
+	{ CHOICE_("payment", scenario_load_payment_names), .variants = O(RESERVED), .dflt = "\"no_upfront\"",
+	  .desc = "how the term is paid" },
+	{ NUM_("upfront_usd", scenario_load_upfront), .variants = O(RESERVED), .desc = "the upfront payment per "
+	  "instance" },
+	{ TIME_("term_start"), .desc = "when the term begins; default the scenario start" },
+	{ STR_("instance_type", SCENARIO_NAME_MAX), .variants = O(RESERVED), .desc = "the type it covers: "
+	  "serving.instance_type (default) or one of serving.types" },
+	{ NUM_("commit_usd_per_h", scenario_load_commit), .required = O(SAVINGS_PLAN), .desc = "the hourly "
+	  "commitment in USD" },
+	{ NUM_("discount", scenario_load_fraction), .variants = O(SAVINGS_PLAN), .desc = "the plan's fraction "
+	  "off on-demand (default the catalogue's; or rates)" },
+	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .variants = O(SAVINGS_PLAN), .desc = "Savings Plans "
+	  "rates by instance type, one for the serving type; each type of the fleet is covered at its own" },
+	END };
+static const struct scenario_schema_map commit_map = { "commitments.*", .variants = &scenario_load_commit_option,
+	.entries = commit_entries };
+static const struct scenario_schema_key commit_item = { MAP_(NULL, commit_map), .desc = "a commitment" };
 
 static const struct scenario_schema_key quota_entries[] = {
 	{ INT_("on_demand_vcpus", 0, MAX_QUOTA), .desc = "running on-demand vCPUs of the serving type's family "
@@ -820,6 +846,9 @@ static const struct scenario_schema_key top_entries[] = {
 	{ MAP_("serving", serving_map), REQ, .desc = "the instance type and how it serves" },
 	{ LIST_("fleet", 1, SCENARIO_FLEET_MAX, entry_item), REQ, .desc = "purchase options in allocation "
 	  "order" },
+	{ LIST_("commitments", 0, SCENARIO_COMMIT_MAX, commit_item), .desc = "what only discounts usage, "
+	  "applied by the bill each UTC clock hour: regional reserved instances first, then Savings Plans; "
+	  "they change no instance, no maximum and no scaling" },
 	{ MAP_("autoscaling", autoscaling_map), .desc = "how the fleet scales" },
 	{ MAP_("quotas", quota_map), .desc = "account quotas for running instances" },
 	{ MAP_("launch_retry", retry_map), .desc = "the wait after a failed launch" },

@@ -7,7 +7,7 @@
  *     types:
  *       p4d.24xlarge: {slots_per_instance: 16, service_scale: 0.5}
  *   fleet:
- *     - {option: reserved, count: 1}                               # g6e.xlarge
+ *     - {option: reserved, count: 1, scope: zonal}                 # g6e.xlarge
  *     - {option: on_demand, instance_type: p4d.24xlarge, max: 2}
  *
  * Each fleet entry may name an `instance_type`: the serving type (the default) or one listed under

@@ -36,8 +36,10 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 			t0 = 0;
 		if (t1 > horizon_us)
 			t1 = horizon_us;
+		m->usage_by_hour[h].t0_h = (double)t0 / (double)hour;
 		m->usage_by_hour[h].len_h = (double)(t1 - t0) / (double)hour;
-		m->usage_meas_by_hour[h].len_h = m->usage_by_hour[h].len_h;  /* until meter_set_warmup */
+		m->usage_meas_by_hour[h].t0_h = m->usage_by_hour[h].t0_h;  /* until meter_set_warmup */
+		m->usage_meas_by_hour[h].len_h = m->usage_by_hour[h].len_h;
 		m->hours[h].hour_start_s = (double)((int64_t)h * hour - hour_phase_us) / SIM_US_PER_S;
 		m->hours[h].latency_p50_s = m->hours[h].latency_p95_s = m->hours[h].latency_p99_s = NAN;
 	}
@@ -137,6 +139,7 @@ void meter_set_warmup(struct meter *m, int64_t warmup_us)
 			t0 = warmup_us;
 		if (t1 > m->horizon_us)
 			t1 = m->horizon_us;
+		m->usage_meas_by_hour[h].t0_h = (double)t0 / (double)hour;
 		m->usage_meas_by_hour[h].len_h = t1 > t0 ? (double)(t1 - t0) / (double)hour : 0;
 	}
 }
@@ -672,25 +675,36 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cos
  * capacity instances ran in and the rest, less what the plans covered. Quantities are the On-Demand
  * dollars over the On-Demand price.
  */
-static void bill_settled(struct meter *m, const struct savings_plan_terms *plans, int nplans)
+static void bill_settled(struct meter *m, const struct savings_ri_terms *ris, int nris,
+			 const struct savings_plan_terms *plans, int nplans)
 {
 	double od = m->list_usd_per_h > 0 ? m->list_usd_per_h : 1;
 
 	for (int h = 0; h < m->nhours; h++) {
 		const struct savings_hour *u = &m->usage_by_hour[h];
 		struct savings_result r;
-		double covered = 0, used_odcr, unused_odcr;
+		double covered = 0, ri_covered = 0, used_odcr, unused_odcr, ri_used_share;
 
-		savings_settle(u, 1, plans, nplans, &r);
-		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+		savings_settle_all(u, 1, ris, nris, plans, nplans, &r);
+		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++) {
 			covered += r.covered_usd[k];
+			ri_covered += r.ri_covered_usd[k];
+		}
 		bill_add(m, 0, h, OPTION_ON_DEMAND, CHARGE_USAGE, 1, r.excess_usd[SAVINGS_ON_DEMAND] / od,
 			 r.excess_usd[SAVINGS_ON_DEMAND], r.excess_usd[SAVINGS_ON_DEMAND]);
+		/* the RIs' hour: the used share of their fee covered usage, the rest is lost */
+		ri_used_share = r.ri_commit_usd > 0 ? 1 - r.ri_unused_usd / r.ri_commit_usd : 0;
+		bill_add(m, 0, h, OPTION_RESERVED, CHARGE_USED, 1, ri_covered / od, r.ri_billed_usd * ri_used_share,
+			 r.ri_commit_usd - r.ri_unused_usd);
+		bill_add(m, 0, h, OPTION_RESERVED, CHARGE_UNUSED, 1, 0, r.ri_billed_usd * (1 - ri_used_share),
+			 r.ri_unused_usd);
 		bill_add(m, 0, h, OPTION_SAVINGS_PLAN, CHARGE_USED, 1, covered / od, r.commit_usd - r.unused_usd,
 			 r.commit_usd - r.unused_usd);
 		bill_add(m, 0, h, OPTION_SAVINGS_PLAN, CHARGE_UNUSED, 1, 0, r.unused_usd, r.unused_usd);
-		used_odcr = u->usd[SAVINGS_ODCR_USED] - r.covered_usd[SAVINGS_ODCR_USED];
-		unused_odcr = u->usd[SAVINGS_ODCR_UNUSED] - r.covered_usd[SAVINGS_ODCR_UNUSED];
+		used_odcr = u->usd[SAVINGS_ODCR_USED] - r.covered_usd[SAVINGS_ODCR_USED] -
+			    r.ri_covered_usd[SAVINGS_ODCR_USED];
+		unused_odcr = u->usd[SAVINGS_ODCR_UNUSED] - r.covered_usd[SAVINGS_ODCR_UNUSED] -
+			      r.ri_covered_usd[SAVINGS_ODCR_UNUSED];
 		bill_add(m, 0, h, OPTION_ODCR, CHARGE_USED, 1, used_odcr / od, used_odcr, used_odcr);
 		bill_add(m, 0, h, OPTION_ODCR, CHARGE_UNUSED, 1, unused_odcr / od, unused_odcr, unused_odcr);
 	}
@@ -759,12 +773,15 @@ static void settle_users(struct meter *m, const struct savings_result *r)
 								   use[SAVINGS_ON_DEMAND] / od;
 		if (odcr > 0)
 			m->user_cost_usd[u][OPTION_ODCR] -= (r->covered_usd[SAVINGS_ODCR_USED] +
-							     r->covered_usd[SAVINGS_ODCR_UNUSED]) *
+							     r->covered_usd[SAVINGS_ODCR_UNUSED] +
+							     r->ri_covered_usd[SAVINGS_ODCR_USED] +
+							     r->ri_covered_usd[SAVINGS_ODCR_UNUSED]) *
 							    (use[SAVINGS_ODCR_USED] + use[SAVINGS_ODCR_UNUSED]) / odcr;
 	}
 }
 
-void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int nplans)
+void meter_settle(struct meter *m, const struct savings_ri_terms *ris, int nris, const struct savings_plan_terms *plans,
+		  int nplans)
 {
 	struct savings_result r;
 	double usage = 0;
@@ -781,17 +798,19 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			usage += u->usd[k];
 	}
-	bill_settled(m, plans, nplans);
-	savings_settle(m->usage_by_hour, m->nhours, plans, nplans, &r);
+	bill_settled(m, ris, nris, plans, nplans);
+	savings_settle_all(m->usage_by_hour, m->nhours, ris, nris, plans, nplans, &r);
 	m->cost_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];
 	settle_users(m, &r);
 	/* the ODCR bill (option_odcr.c) holds the whole reservation; what a plan covered is paid by the plan */
-	m->cost_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED];
+	m->cost_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED] +
+				    r.ri_covered_usd[SAVINGS_ODCR_USED] + r.ri_covered_usd[SAVINGS_ODCR_UNUSED];
 	m->cost_usd[OPTION_SAVINGS_PLAN] += r.commit_usd;
-	m->committed_usd += r.commit_usd;
-	m->commit_used_usd += r.commit_usd - r.unused_usd;
+	m->cost_usd[OPTION_RESERVED] += r.ri_commit_usd;
+	m->committed_usd += r.commit_usd + r.ri_commit_usd;
+	m->commit_used_usd += r.commit_usd - r.unused_usd + r.ri_commit_usd - r.ri_unused_usd;
 	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
-		m->covered_od_usd += r.covered_usd[k];
+		m->covered_od_usd += r.covered_usd[k] + r.ri_covered_usd[k];
 	m->eligible_od_usd += usage;
 	/* the measured window's bill: the same settlement over the measured part of each clock hour (the
 	 * hour holding the warm-up's end is pro-rated like a partial first hour) */
@@ -806,11 +825,13 @@ void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int n
 			for (int t = 0; t < m->usage_meas_by_hour[h].ntypes; t++)
 				if (m->usage_meas_by_hour[h].type_usd[SAVINGS_ODCR_UNUSED][t] < 0)
 					m->usage_meas_by_hour[h].type_usd[SAVINGS_ODCR_UNUSED][t] = 0;
-		savings_settle(m->usage_meas_by_hour + h0, m->nhours - h0, plans, nplans, &r);
+		savings_settle_all(m->usage_meas_by_hour + h0, m->nhours - h0, ris, nris, plans, nplans, &r);
 	}
 	m->cost_meas_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];
-	m->cost_meas_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED];
+	m->cost_meas_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED] +
+					 r.ri_covered_usd[SAVINGS_ODCR_USED] + r.ri_covered_usd[SAVINGS_ODCR_UNUSED];
 	m->cost_meas_usd[OPTION_SAVINGS_PLAN] += r.commit_usd;
+	m->cost_meas_usd[OPTION_RESERVED] += r.ri_commit_usd;
 }
 
 void meter_close(struct meter *m, int64_t horizon_us)

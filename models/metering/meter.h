@@ -446,10 +446,11 @@ void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *
 /* Take one time-series sample at now_us with the current queue length and billing rate. */
 void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h);
 
-/* Close the bill: settle the Savings Plans (savings.h) against the eligible usage by clock hour, charge
- * the commitments and the on-demand usage they did not cover, and take the ODCR dollars they covered off
- * the ODCR bill. Call once, after the fleet's bills are in. */
-void meter_settle(struct meter *m, const struct savings_plan_terms *plans, int nplans);
+/* Close the bill: settle the regional RIs, then the Savings Plans (savings.h) against the eligible usage
+ * by clock hour, charge the commitments and the on-demand usage they did not cover, and take the ODCR
+ * dollars they covered off the ODCR bill. Call once, after the fleet's bills are in. */
+void meter_settle(struct meter *m, const struct savings_ri_terms *ris, int nris, const struct savings_plan_terms *plans,
+		  int nplans);
 
 /* Freeze integrals at horizon_us. */
 void meter_close(struct meter *m, int64_t horizon_us);

@@ -67,8 +67,44 @@ static void settle_plan(const struct savings_plan_terms *p, double len_h, int nt
 	out->unused_usd += avail;
 }
 
+/* One RI in one hour: cover left[][ri->type] in kind order with up to count instance-hours of the part of
+ * the hour inside its term; add to *out. */
+static void settle_ri(const struct savings_ri_terms *ri, const struct savings_hour *u,
+		      double left[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX], struct savings_result *out)
+{
+	double lo = u->t0_h > ri->t0_h ? u->t0_h : ri->t0_h, hi = u->t0_h + u->len_h;
+	double in_h, cap_h, charge;
+
+	if (hi > ri->t1_h)
+		hi = ri->t1_h;
+	if (hi <= lo)
+		return;  /* the hour is outside the term: no charge, no cover */
+	in_h = hi - lo;
+	cap_h = ri->count * in_h;  /* instance-hours it may cover */
+	charge = ri->count * ri->usd_per_h * in_h;
+	out->ri_commit_usd += charge;
+	out->ri_billed_usd += ri->count * ri->billed_usd_per_h * in_h;
+	assert(ri->od_usd_per_h > 0);
+	for (int k = 0; k < SAVINGS_USAGE_COUNT && cap_h > 0; k++) {
+		double *usd = &left[k][ri->type], inst_h = *usd / ri->od_usd_per_h;
+		double take = inst_h < cap_h ? inst_h : cap_h;
+		cap_h -= take;
+		out->ri_covered_usd[k] += take * ri->od_usd_per_h;
+		*usd -= take * ri->od_usd_per_h;
+		if (*usd < 1e-12)
+			*usd = 0;
+	}
+	out->ri_unused_usd += ri->count > 0 ? charge * cap_h / (ri->count * in_h) : 0;
+}
+
 void savings_settle(const struct savings_hour *hours, int nhours, const struct savings_plan_terms *plans,
 		    int nplans, struct savings_result *out)
+{
+	savings_settle_all(hours, nhours, NULL, 0, plans, nplans, out);
+}
+
+void savings_settle_all(const struct savings_hour *hours, int nhours, const struct savings_ri_terms *ris, int nris,
+			const struct savings_plan_terms *plans, int nplans, struct savings_result *out)
 {
 	memset(out, 0, sizeof *out);
 	for (int h = 0; h < nhours; h++) {
@@ -81,6 +117,11 @@ void savings_settle(const struct savings_hour *hours, int nhours, const struct s
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			for (int t = 0; t < nt; t++)
 				left[k][t] = u->ntypes > 0 ? u->type_usd[k][t] : u->usd[k];
+		for (int i = 0; i < nris; i++) {
+			/* an hour without usage of several types holds ntypes = 0: left[][t >= nt] is 0 */
+			assert(ris[i].type >= 0 && ris[i].type < SAVINGS_TYPES_MAX);
+			settle_ri(&ris[i], u, left, out);
+		}
 		for (int p = 0; p < nplans; p++)
 			settle_plan(&plans[p], u->len_h, nt, left, out);
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)

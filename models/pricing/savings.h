@@ -27,6 +27,18 @@
  * (on-demand, then used ODCR capacity) of every type in decreasing order of the plan's discount for the
  * type, then the unused ODCR capacity of every type in the same order. Equal discounts go in kind order,
  * then type order (at one discount the order changes no total). With one type this is the order above.
+ *
+ * Regional Reserved Instances come first (SOURCES.md [ri-before-sp]: "Savings Plans apply to your usage
+ * after the Reserved Instances are applied"). A regional RI is a discount, not capacity: each clock hour it
+ * is charged for every hour of its term inside the window (count x its effective rate x the part of the
+ * hour in the term, SOURCES.md [ri-clock-hour]), and it covers up to count instance-hours of its own
+ * type's usage in that hour, however many instances ran them ("4 instances x 15 min in same hour -> 1 h
+ * RI, 0 On-Demand"); what it does not cover in the hour is lost. It covers on-demand usage first, then
+ * used ODCR capacity, then unused ODCR capacity (SOURCES.md [sp-odcr]: regional RIs apply to capacity
+ * reservations, used capacity first). Several RIs apply in order, each to what the earlier ones left; the
+ * plans then cover what the RIs left. An RI covers its own instance type only: gpucap does not model
+ * size flexibility across the sizes of a family (a scenario's GPU types are distinct families in the
+ * shipped catalogue).
  */
 #ifndef GPUCAP_SAVINGS_H
 #define GPUCAP_SAVINGS_H
@@ -48,6 +60,7 @@ struct savings_plan_terms {
 };
 
 struct savings_hour {
+	double t0_h;                      /* where that part starts, hours from the scenario start */
 	double len_h;                     /* part of the clock hour inside the window, hours (0 < len_h <= 1) */
 	double usd[SAVINGS_USAGE_COUNT];  /* eligible usage in that part, USD at On-Demand rates, by kind */
 	int ntypes;                       /* 0: all the usage is of type 0; else the types in type_usd */
@@ -55,7 +68,22 @@ struct savings_hour {
 	                                                             add up to usd[k]) */
 };
 
+/* A regional Reserved Instance commitment (see above). */
+struct savings_ri_terms {
+	int type;               /* the instance type it covers: an index of the hours' type_usd (0 when the
+	                           hours hold one type) */
+	double count;           /* instances: instance-hours it covers per clock hour */
+	double od_usd_per_h;    /* the type's On-Demand rate (usage in USD / this = instance-hours) */
+	double usd_per_h;       /* its effective rate per instance-hour: hourly fee + upfront / term hours */
+	double billed_usd_per_h;/* the hourly fee alone (what the invoice bills each hour) */
+	double t0_h, t1_h;      /* its term, hours from the scenario start: [t0_h, t1_h) */
+};
+
 struct savings_result {
+	double ri_commit_usd;                     /* the RIs' charges: count x usd_per_h x hours in the term */
+	double ri_billed_usd;                     /* the same at billed_usd_per_h (the hourly fees) */
+	double ri_unused_usd;                     /* the part of ri_commit_usd that covered no usage */
+	double ri_covered_usd[SAVINGS_USAGE_COUNT];  /* usage the RIs covered, at On-Demand rates, by kind */
 	double commit_usd;                        /* commitments charged: sum over hours of commit x len_h */
 	double unused_usd;                        /* the part of commit_usd that covered no usage */
 	double covered_usd[SAVINGS_USAGE_COUNT];  /* usage the plans covered, at On-Demand rates, by kind */
@@ -63,9 +91,14 @@ struct savings_result {
 };
 
 /*
- * Settle nplans plans (borrowed, applied in order) against hours[0 .. nhours) (borrowed), one entry per
- * clock hour the window touches, in time order. Writes *out.
+ * Settle nris regional RIs, then nplans plans (borrowed, each applied in order) against hours[0 .. nhours)
+ * (borrowed), one entry per clock hour the window touches, in time order. Writes *out (its covered_usd and
+ * commit_usd are the plans', its ri_* the RIs'; excess_usd is what both left).
  */
+void savings_settle_all(const struct savings_hour *hours, int nhours, const struct savings_ri_terms *ris, int nris,
+			const struct savings_plan_terms *plans, int nplans, struct savings_result *out);
+
+/* savings_settle_all without RIs. */
 void savings_settle(const struct savings_hour *hours, int nhours, const struct savings_plan_terms *plans,
 		    int nplans, struct savings_result *out);
 

@@ -357,31 +357,58 @@ static void fail_if_stalled(struct world *w)
 		  eng->same_instant_max, (double)eng->now_us / SIM_US_PER_S, kinds[0] ? kinds : "unknown");
 }
 
-/* Settle the Savings Plans, and report what their terms still cost after the horizon. */
+/* A commitment's term as [t0, t1) in hours from the scenario start. */
+static void term_hours(const struct scenario *sc, const struct fleet_entry *e, double *t0_h, double *t1_h)
+{
+	*t0_h = (double)(e->term_start_unix_us - sc->start_unix_us) / SIM_US_PER_H_D;
+	*t1_h = *t0_h + (e->term == TERM_3Y ? 26280.0 : 8760.0);
+}
+
+/*
+ * Settle the commitments (regional RIs, then Savings Plans: savings.h) against the hourly usage, bill an
+ * RI's upfront fee when its term begins inside the window, and report what their terms still cost after the
+ * horizon.
+ */
 static void settle(struct world *w)
 {
 	const struct scenario *sc = w->sc;
-	struct savings_plan_terms plans[SCENARIO_FLEET_MAX];
-	int n = 0;
+	struct savings_plan_terms plans[SCENARIO_COMMIT_MAX];
+	struct savings_ri_terms ris[SCENARIO_COMMIT_MAX];
+	const struct meter_payer pay = METER_PAYER_SERVING;
+	double horizon_h = (double)sc->horizon_us / SIM_US_PER_H_D;
+	int n = 0, nri = 0;
 
 	_Static_assert(SCENARIO_TYPES_MAX <= SAVINGS_TYPES_MAX, "a plan has a discount for every type");
-	for (int i = 0; i < sc->nfleet; i++) {
-		const struct fleet_entry *e = &sc->fleet[i];
-		if (e->option != OPTION_SAVINGS_PLAN)
-			continue;
-		plans[n].commit_usd_per_h = e->commit_usd_per_h;
-		plans[n].discount = e->discount;
-		plans[n].ntypes = sc->ntypes > 1 ? sc->ntypes : 0;  /* each type at its own rate */
-		for (int t = 0; t < plans[n].ntypes; t++)
-			plans[n].type_discount[t] = e->type_discount[t];
-		n++;
-		double term_h = e->term == TERM_3Y ? 26280.0 : 8760.0;
-		double end_h = (double)(e->term_start_unix_us - sc->start_unix_us) / SIM_US_PER_H_D + term_h;
-		double horizon_h = (double)sc->horizon_us / SIM_US_PER_H_D;
-		if (end_h > horizon_h)
-			meter_after_horizon(&w->meter, OPTION_SAVINGS_PLAN, e->commit_usd_per_h * (end_h - horizon_h));
+	for (int i = 0; i < sc->ncommit; i++) {
+		const struct fleet_entry *e = &sc->commit[i];
+		double t0_h, t1_h, per_h;  /* per_h: what the commitment costs per hour of its term */
+
+		term_hours(sc, e, &t0_h, &t1_h);
+		if (e->option == OPTION_RESERVED) {
+			double rate = e->usd_per_h + e->upfront_usd / (t1_h - t0_h);
+			per_h = e->count * rate;
+			ris[nri++] = (struct savings_ri_terms){ .type = e->type, .count = e->count,
+				.od_usd_per_h = sc->types[e->type].od_usd_per_h, .usd_per_h = rate,
+				.billed_usd_per_h = e->usd_per_h, .t0_h = t0_h, .t1_h = t1_h };
+			if (e->upfront_usd > 0 && t0_h >= 0 && t0_h < horizon_h) {
+				struct meter_payer p = pay;
+				p.type = e->type;
+				meter_bill(&w->meter, &p, OPTION_RESERVED, CHARGE_UPFRONT, t0_h * SIM_US_PER_H_D,
+					   t0_h * SIM_US_PER_H_D, 0, e->count * e->upfront_usd, 0);
+			}
+		} else {
+			plans[n].commit_usd_per_h = e->commit_usd_per_h;
+			plans[n].discount = e->discount;
+			plans[n].ntypes = sc->ntypes > 1 ? sc->ntypes : 0;  /* each type at its own rate */
+			for (int t = 0; t < plans[n].ntypes; t++)
+				plans[n].type_discount[t] = e->type_discount[t];
+			n++;
+			per_h = e->commit_usd_per_h;
+		}
+		if (t1_h > horizon_h)
+			meter_after_horizon(&w->meter, e->option, per_h * (t1_h - (t0_h > horizon_h ? t0_h : horizon_h)));
 	}
-	meter_settle(&w->meter, plans, n);
+	meter_settle(&w->meter, ris, nri, plans, n);
 }
 
 /* Close the window at the horizon, then let the requests in the system finish. */

@@ -40,6 +40,7 @@
 #include "tracefile.h"
 
 #define SCENARIO_FLEET_MAX 64     /* fleet entries per scenario (a training plan's segments count one each) */
+#define SCENARIO_COMMIT_MAX 16    /* `commitments` entries per scenario */
 #define SCENARIO_NAME_MAX 128     /* bytes in names, including the NUL */
 #define SCENARIO_STEPS_MAX 64     /* rate steps per scenario */
 #define SCENARIO_OUTAGES_MAX 16   /* capacity outage windows per fleet entry */
@@ -670,6 +671,13 @@ struct scenario {
 
 	struct fleet_entry fleet[SCENARIO_FLEET_MAX];  /* `fleet`, in allocation order */
 	int nfleet;                                    /* entries used, >= 1 */
+	/* `commitments`: what only discounts usage (regional reserved instances, Savings Plans), in the order
+	 * the bill applies them (RIs before plans whatever the order: savings.h). Each is a fleet_entry of
+	 * option reserved (count, type, term, payment, usd_per_h, upfront_usd, term_start) or savings_plan
+	 * (commit_usd_per_h, discount, type_discount, term, term_start); it holds no instances (max = 0), and
+	 * nothing in the fleet, its ceiling or the autoscaler depends on it. */
+	struct fleet_entry commit[SCENARIO_COMMIT_MAX];
+	int ncommit;
 	struct zone zones[SCENARIO_ZONES_MAX];         /* `zones`, in the order listed */
 	int nzones;                                    /* 0 when the scenario has no `zones` */
 

@@ -441,10 +441,14 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		       get(rep, "cost_per_1k_requests_usd"));
 	print_cost_extra(rep);
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
-		char name[64], idle[64];
+		char name[64], idle[64], paid[64];
 		snprintf(name, sizeof name, "cost_%s_usd", option_kind_name((enum option_kind)k));
 		snprintf(idle, sizeof idle, "gpu_hours_idle_%s", option_kind_name((enum option_kind)k));
-		if (get(rep, name) > 0)
+		snprintf(paid, sizeof paid, "gpu_hours_paid_%s", option_kind_name((enum option_kind)k));
+		if (get(rep, name) > 0 && !(get(rep, paid) > 0))  /* a commitment: regional RIs, Savings Plans */
+			printf("    %-14s $%.2f, a commitment: discounts usage, runs no instance\n",
+			       option_kind_name((enum option_kind)k), get(rep, name));
+		else if (get(rep, name) > 0)
 			printf("    %-14s $%.2f, %.1f idle GPU-hours\n", option_kind_name((enum option_kind)k),
 			       get(rep, name), get(rep, idle));
 	}

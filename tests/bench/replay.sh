@@ -27,7 +27,7 @@ workload:
   service: {kind: tokens, prefill_tokens_per_s: 20000, decode_tokens_per_s: 40}
 serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
 fleet:
-  - {option: reserved, count: 100}
+  - {option: reserved, count: 100, scope: zonal}
 YAML
 "$gpucap" trace gen --scenario "$tmp/gen.yaml" -o "$tmp/trace.csv"
 rows=$(($(wc -l <"$tmp/trace.csv") - 1))
@@ -42,7 +42,7 @@ workload:
   service: {kind: tokens, prefill_tokens_per_s: 20000, decode_tokens_per_s: 40}
 serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
 fleet:
-  - {option: reserved, count: 100}
+  - {option: reserved, count: 100, scope: zonal}
 YAML
 /usr/bin/time -f "%M %e" -o "$tmp/time.txt" "$gpucap" run "$tmp/replay.yaml" --db "$tmp/bench.sqlite" --json >"$tmp/run.json"
 read -r kb secs <"$tmp/time.txt"

@@ -19,7 +19,7 @@ workload:
   service: {kind: tokens, prefill_tokens_per_s: 20000, decode_tokens_per_s: 40}
 serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
 fleet:
-  - {option: reserved, count: 2}
+  - {option: reserved, count: 2, scope: zonal}
 YAML
 }
 
@@ -72,7 +72,7 @@ workload:
   service: {kind: exponential, mean_s: 1}
 serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
 fleet:
-  - {option: reserved, count: 2}
+  - {option: reserved, count: 2, scope: zonal}
 YAML
 }
 expect_bad_series() { # expect_bad_series FILE FORMAT EXPECTED-SUBSTRING

@@ -46,7 +46,7 @@ check "odcr: used reserved capacity rows" grep -q ',Used,Usage,.*,odcr,used' odc
 # 3 Unused rows of 61.472 (sum 184.416 = commitment_unused_usd), 3 hourly fee rows of BilledCost 100, and no
 # On-Demand charge (cost_savings_plan_usd = 300, cost_on_demand_usd = 0).
 "$GPUCAP" run "$SRC/scenarios/savings-plan.yaml" --db r.sqlite --set horizon=3h --set fleet.0.count=1 \
-	--set fleet.0.max=1 --set autoscaling.min=1 --set autoscaling.max=1 --set fleet.1.commit_usd_per_h=100 \
+	--set fleet.0.max=1 --set autoscaling.min=1 --set autoscaling.max=1 --set commitments.0.commit_usd_per_h=100 \
 	--set workload.arrivals.rate_per_s=1 --set workload.arrivals.steps.0.at=2h \
 	--set workload.arrivals.steps.1.at=3h >/dev/null
 id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")

@@ -22,7 +22,7 @@ workload:
   service: {kind: exponential, mean_s: 1}
 serving: {instance_type: g5.xlarge, slots_per_instance: 1, max_queue: 100000000}
 fleet:
-  - {option: reserved, count: 1}
+  - {option: reserved, count: 1, scope: zonal}
 YAML
 "$GPUCAP" run --set horizon=30m --quiet --db r.sqlite
 check "a first run is stored" test $? -eq 0

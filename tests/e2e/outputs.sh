@@ -201,7 +201,7 @@ workload:
   service: {kind: constant, mean_s: 45}
 serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}
 fleet:
-  - {option: reserved, count: 0, usd_per_h: 5.5}
+  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}
   - {option: on_demand, count: 1, max: 10, usd_per_h: 10}
 YAML
 "$GPUCAP" trace gen --scenario "$SRC/scenarios/chat-serving.yaml" --set horizon=10m -o small.csv 2>/dev/null

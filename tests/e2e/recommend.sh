@@ -16,7 +16,7 @@ workload:
   service: {kind: constant, mean_s: 45}
 serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}
 fleet:
-  - {option: reserved, count: 0, usd_per_h: 5.5}
+  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}
   - {option: on_demand, count: 1, max: 10, usd_per_h: 10}
 autoscaling:
   schedule:
@@ -67,7 +67,7 @@ check "unordered --growth exits 2 (got $rc)" test $rc -eq 2
 # no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
 # searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
 # message, counted in the JSON, and named on stderr; exit 0 since a choice was found.
-sed 's/{option: reserved, count: 0, usd_per_h: 5.5}/{option: reserved, count: 1, usd_per_h: 5.5}/;
+sed 's/{option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}/{option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}/;
      s/{option: on_demand, count: 1, max: 10/{option: on_demand, count: 0, max: 10/' steps.yaml >one.yaml
 out=$("$GPUCAP" recommend one.yaml --vary fleet.0.count=0..6 --replications 1 2>err.txt); rc=$?
 check "one invalid level: exit 0 (got $rc: $(cat err.txt))" test $rc -eq 0

@@ -52,7 +52,7 @@ check "all.html: the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&g
 # A small recommend stored with --db: the page draws its commitment-versus-cost curve, the choice marked.
 sed 's/^horizon: 2d/horizon: 3h/; s/max_violation_rate: 0.01/max_violation_rate: 0.5/' \
 	"$SRC/scenarios/recommend-commitments.yaml" >rec.yaml
-"$GPUCAP" recommend rec.yaml --vary fleet.0.count=0..3 --replications 2 --db rec.sqlite >rec.txt; rc=$?
+"$GPUCAP" recommend rec.yaml --vary commitments.0.count=0..3 --replications 2 --db rec.sqlite >rec.txt; rc=$?
 check "recommend --db exits 0 (got $rc)" test $rc -eq 0
 check "recommend labelled the choice" test "$(sqlite3 rec.sqlite "SELECT count(*) FROM labels WHERE key = 'recommend_choice'" 2>/dev/null || echo 2)" -eq 2
 "$GPUCAP" report --db rec.sqlite 1 -o rec.html; rc=$?

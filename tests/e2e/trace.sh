@@ -127,7 +127,7 @@ workload:
   service: {kind: trace}
 serving: {instance_type: p5.48xlarge, slots_per_instance: 32}
 fleet:
-  - {option: reserved, count: 8}
+  - {option: reserved, count: 8, scope: zonal}
 YAML
 "$GPUCAP" run replay.yaml --db rt.sqlite --quiet
 "$GPUCAP" run "$SRC/scenarios/chat-serving.yaml" --set horizon=30m --set autoscaling.policy=none \
@@ -153,7 +153,7 @@ workload:
   service: {kind: trace}
 serving: {instance_type: p5.48xlarge, slots_per_instance: 4}
 fleet:
-  - {option: reserved, count: 2}
+  - {option: reserved, count: 2, scope: zonal}
 YAML
 for k in 2 3.5; do
 	"$GPUCAP" trace gen --scenario batches.yaml --set workload.arrivals.scale_rate=$k -o "batches-$k.csv" 2>/dev/null

@@ -23,7 +23,7 @@ static const char base[] =
 	"serving:\n"
 	"  instance_type: g5.xlarge\n"
 	"fleet:\n"
-	"  - {option: reserved, count: 2}\n"
+	"  - {option: reserved, count: 2, scope: zonal}\n"
 	"  - {option: on_demand, count: 0, max: 8}\n"
 	"  - {option: spot, count: 0, max: 4, discount: 0.6, interruption_band: \"5-10%\"}\n"
 	"autoscaling:\n"

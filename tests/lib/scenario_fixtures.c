@@ -22,7 +22,7 @@ const char *const full_yaml =
 	"  startup_s: 7m\n"
 	"  max_queue: 5000\n"
 	"fleet:\n"
-	"  - {option: reserved, count: 4}\n"
+	"  - {option: reserved, count: 4, scope: zonal}\n"
 	"  - {option: on_demand, max: 16, usd_per_h: 60}\n"
 	"autoscaling:\n"
 	"  policy: target_tracking\n"
@@ -49,7 +49,7 @@ const char *const small_yaml =
 	"serving:\n"
 	"  instance_type: g5.xlarge\n"
 	"fleet:\n"
-	"  - {option: reserved, count: 2}\n"
+	"  - {option: reserved, count: 2, scope: zonal}\n"
 	"  - {option: on_demand, count: 1, max: 6}\n";
 
 /* Parse text with the given overrides, asserting success. */
