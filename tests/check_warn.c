@@ -348,6 +348,29 @@ END_TEST
  * (2 x 240 + 7 options x 4 kinds x 32 + 48) = 3 x 1424 = 4,272; total 2,160,012,384 bytes = 2.01 GiB > 2 GiB
  * = 2,147,483,648: warned. With 14,900,000: 2,145,600,000 + 12,384 = 2,145,612,384 < 2 GiB: not warned.
  */
+/*
+ * extrapolated_with_growth: the steady run over 2 h with 1%/day growth, measured from a 30-minute warm-up:
+ * the window's traffic averages (1.01^(2/24) - 1.01^(0.5/24)) / (1.5/24 x ln 1.01) of the start's, the next
+ * 365 days' (1.01^(365 + 0.5/24) - 1.01^(0.5/24)) / (365 ln 1.01): their ratio, worked here, is in the
+ * message. No growth: no warning.
+ */
+START_TEST(extrapolated_with_growth)
+{
+	const char *grows[] = { "workload.arrivals.growth_per_day=0.01", "warmup=30m" };
+	double l = log(1.01), a = 0.5 / 24, b = 2.0 / 24;
+	double window = (exp(l * b) - exp(l * a)) / ((b - a) * l), year = (exp(l * (a + 365)) - exp(l * a)) / (365 * l);
+	char want[64];
+
+	run(steady, NULL, 0);
+	assert_not_warned("extrapolated_with_growth");
+	run(steady, grows, 2);
+	snprintf(want, sizeof want, "traffic %.2fx the window's (%+.0f%%)", year / window, 100 * (year / window - 1));
+	ck_assert_msg(year / window > 10 && year / window < 10.3, "%g", year / window);  /* 1.01^365 = 37.8: 10.1 on average */
+	assert_warned("extrapolated_with_growth", want);
+	assert_warned("extrapolated_with_growth", "the 0.0625-day window");
+}
+END_TEST
+
 START_TEST(memory_budget_warned)
 {
 	const char *sets[] = { "serving.max_queue=15000000" };
@@ -398,6 +421,7 @@ static Suite *warn_suite(void)
 	tcase_add_test(tc, slo_unreachable_by_the_floor);
 	tcase_add_test(tc, slo_unreachable_by_a_percentile);
 	tcase_add_test(tc, memory_budget_warned);
+	tcase_add_test(tc, extrapolated_with_growth);
 	tcase_add_test(tc, memory_within_budget_not_warned);
 	suite_add_tcase(s, tc);
 	return s;

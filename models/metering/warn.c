@@ -213,6 +213,37 @@ static bool trace_past(const struct warn *w, const struct scenario *sc, struct s
 	return true;
 }
 
+/* The mean of (1 + g)^t over [a, b] days (b > a). */
+static double growth_mean(double g, double a, double b)
+{
+	double l = log1p(g);
+
+	return fabs(l) < 1e-15 ? 1 : (exp(l * b) - exp(l * a)) / ((b - a) * l);
+}
+
+/*
+ * extrapolated_with_growth: cost_per_year_usd (and per month) take the measured window's cost per hour to
+ * hold for a year, but the scenario's traffic grows (workload.arrivals.growth_per_day: rate x (1 + g)^days
+ * from the start). The message gives how much more (or less) traffic the 365 days from the measured window's
+ * start carry on average than the window did, (1 + g)^t averaged over each. It is a ratio of traffic, not a
+ * cost: what follows usage scales about with it, commitments do not, and capacity limits may bind first.
+ */
+static bool extrapolated(const struct scenario *sc, struct sink_warning *out)
+{
+	double g = sc->arrivals.growth_per_day, a, b, ratio;
+
+	if (g == 0 || sc->no_traffic || sc->nmodels > 0)
+		return false;
+	a = (double)sc->warmup_us / (SIM_US_PER_H * 24.0);
+	b = (double)sc->horizon_us / (SIM_US_PER_H * 24.0);
+	ratio = growth_mean(g, a, a + 365) / growth_mean(g, a, b);
+	snprintf(out->message, sizeof out->message, "the per-year cost stretches the %.3g-day window, but "
+		 "growth_per_day %.4g makes the next 365 days' traffic %.2fx the window's (%+.0f%%); usage costs "
+		 "follow it, commitments do not; simulate the year (mode: fluid) or use recommend", b - a, g, ratio,
+		 100 * (ratio - 1));
+	return true;
+}
+
 /* The time the policy's slowest alarm needs before it can act at all (0: not known for the policy). */
 static int64_t alarm_need_us(const struct scenario *sc, const char **which)
 {
@@ -290,6 +321,7 @@ int warn_collect(const struct warn *w, const struct scenario *sc, const struct s
 	ADD("trace_past_horizon", trace_past(w, sc, &x));
 	ADD("horizon_too_short", horizon_short(sc, &x));
 	ADD("memory_budget", warn_memory_budget(&w->mem, sc, &x));
+	ADD("extrapolated_with_growth", extrapolated(sc, &x));
 #undef ADD
 	return k;
 }

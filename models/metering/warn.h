@@ -19,6 +19,9 @@
  *   horizon_too_short   the horizon is shorter than the policy's alarms need to act once
  *   memory_budget       the run's queue, fleet pool and per-hour arrays could take more than
  *                       WARN_MEMORY_BUDGET_BYTES (world_memory_estimate() fills struct warn_memory in)
+ *   extrapolated_with_growth  the traffic grows (growth_per_day), so the per-year figure, which stretches
+ *                       the measured window, misstates the year; the message gives the year's traffic
+ *                       against the window's
  *
  * A struct warn is caller-owned storage (warn_init, nothing to free).
  */
@@ -31,7 +34,7 @@
 #include "scenario.h"
 #include "sink.h"
 
-#define WARN_MAX 16                 /* warnings per run, at most (there are 8 codes) */
+#define WARN_MAX 16                 /* warnings per run, at most (there are 9 codes) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
 /* memory_budget: 2 GiB a run may take (models/README.md, "Limits"; SOURCES.md [limit-memory-budget]) */

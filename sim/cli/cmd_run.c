@@ -306,10 +306,15 @@ static void print_cost_extra(const struct world_report *rep)
 	};
 	const char *sep = "";
 
+	bool grows = false;
+
+	for (int i = 0; i < rep->nwarnings; i++)
+		grows |= strcmp(rep->warnings[i].code, "extrapolated_with_growth") == 0;
 	if (has(rep, "cost_per_month_usd"))
-		printf("             measured window $%.2f: $%.2f per hour, $%.0f per 30-day month, $%.0f per year\n",
+		printf("             measured window $%.2f: $%.2f per hour, $%.0f per 30-day month, $%.0f per year%s\n",
 		       get(rep, "cost_measured_usd"), get(rep, "cost_per_hour_usd"), get(rep, "cost_per_month_usd"),
-		       get(rep, "cost_per_year_usd"));
+		       get(rep, "cost_per_year_usd"), grows ? " (this window stretched while traffic grows: see "
+		       "warning extrapolated_with_growth)" : "");
 	if (!(get(rep, "commitment_after_horizon_usd") > 0))
 		return;
 	for (size_t i = 0; i < sizeof split / sizeof split[0]; i++) {
