@@ -515,6 +515,34 @@ START_TEST(percentiles_vs_requests)
 END_TEST
 
 /*
+ * A queue limit the stationary formulas would reach: M/M/8 at rho = 0.85 (lambda 1.1333/s, E[S] 6 s, one
+ * instance of 8 slots), C = 0.57, so the queue holds 50 or more with probability C 0.85^50 = 1.7e-4, above
+ * FLUID_FULL_MAX (request mode refuses about 6e-5 of the requests there): the run fails with a message naming
+ * serving.max_queue, as an input fluid mode does not support. With max_queue 100 (3e-8) it runs.
+ */
+START_TEST(max_queue_reached_refused)
+{
+	static const char yaml[] =
+		"name: q\nmode: fluid\nhorizon: 1h\nslo: {latency_s: 30}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1.1333}\n  service: {kind: exponential, mean_s: 6}\n"
+		"serving: {instance_type: g6.xlarge, slots_per_instance: 8, queue_timeout_s: 60, max_queue: 50}\n"
+		"fleet:\n  - {option: on_demand, count: 1}\n";
+	static const char *const more[] = { "serving.max_queue=100" };
+	static struct capture cap;
+	struct sink sink = capture_sink(&cap);
+	struct world_report rep;
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_msg(scenario_parse_string(&sc, yaml, "q.yaml", NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(world_run(&sc, &sink, "test", &rep, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "mode: fluid does not support serving.max_queue 50 here: at t = 60 s"), "%s", d.msg);
+	scenario_fini(&sc);
+	run(yaml, more, 1, &rep);
+}
+END_TEST
+
+/*
  * The shipped scenarios fluid supports run in fluid mode to the end with the conservation identities of
  * the finished run holding (this suite's world.c is built without NDEBUG: world.c, check_conserved): every
  * measured request served or dropped, bills adding up, busy GPU-time within paid GPU-time.
@@ -592,6 +620,7 @@ int main(void)
 	tcase_add_test(tc, fixed_fleet_constant_rate);
 	tcase_add_test(tc, diurnal_error_vs_requests);
 	tcase_add_test(tc, shipped_scenarios_conserved);
+	tcase_add_test(tc, max_queue_reached_refused);
 	tcase_add_loop_test(tc, percentiles_vs_requests, 0, 9);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

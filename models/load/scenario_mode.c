@@ -13,7 +13,9 @@
  *   - the arrivals transforms speedup, loop and offset (they re-time a source; scale_rate and
  *     growth_per_day only scale the rate and are supported);
  *   - service kinds tokens and trace (no closed-form service-time distribution), hence TTFT SLOs too;
- *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model).
+ *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model);
+ *   - serving.max_queue: 0, a loss system (the stationary formulas let requests wait; a positive max_queue the
+ *     stationary queue reaches is refused at run time, fluid.c, as only then is it known).
  * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
  * every sample sees whole, fresh periods (a longer period would hand the policy the same value twice).
  * Without the key the period is the largest that divides 60 s and both of them (60 s unless a resolution
@@ -73,6 +75,10 @@ static int refuse_unsupported(struct load *l)
 	yamldoc_child(&serving, "copies", &r);
 	if (r.node)
 		return unsupported(l, &r, "serving.copies");
+	yamldoc_child(&serving, "max_queue", &r);
+	if (r.node && sc->serving.max_queue == 0)
+		return unsupported(l, &r, "serving.max_queue: 0 (a loss system: its queueing formulas let requests "
+				   "wait)");
 	yamldoc_child(&l->root, "autoscaling", &as);
 	yamldoc_child(&as, "scale_from_zero", &r);
 	if (r.node && sc->autoscaling.scale_from_zero)

@@ -3,6 +3,7 @@
 
 #include <math.h>
 
+#include "diag.h"
 #include "status.h"
 
 
@@ -163,6 +164,9 @@ static void stationary_part(const struct fluid_model *md, int slots, double lamb
 				cw * keep * fluid_wait_violation(md, m));
 	out->viol_service += served * fluid_service_sf(md, md->slo_s);
 	out->under_s += t * cw * a / c;  /* P(N > c) = rho C */
+	/* P(queue >= K) = C rho^K (M/M/c); the largest over the period's parts */
+	if (cw * exp(md->max_queue * log(a / c)) > out->full)
+		out->full = cw * exp(md->max_queue * log(a / c));
 	out->over_s += t * p_over;
 }
 
@@ -337,6 +341,15 @@ static void on_tick(struct engine *eng, struct event *ev)
 	in.servers = (m->service_inst_us - f->service_at_t0) / (double)(t1 - f->t0_us) * sc->serving.slots;
 	in.backlog = f->backlog;
 	fluid_period(&f->md, sc->serving.slots, &in, &o);
+	if (o.full > FLUID_FULL_MAX && m->status == STATUS_OK) {
+		/* requests would be refused at the queue's limit, which the stationary formulas do not model */
+		meter_fail(m, STATUS_EINPUT);
+		diag_fail(m->diag, STATUS_EINPUT, "mode: fluid does not support serving.max_queue %g here: at t = %.0f s "
+			  "the stationary queue reaches it with probability %.2g (its formulas refuse nobody); use "
+			  "mode: requests, or a larger max_queue", f->md.max_queue, (double)t1 / SIM_US_PER_S, o.full);
+		engine_stop(eng);
+		return;
+	}
 	f->backlog = o.backlog;
 	/* the arrivals every policy and sample reads, rounded cumulatively */
 	f->cum_arrivals += in.arrivals;

@@ -84,6 +84,8 @@ struct fluid_out {
 	double exp_mean_s;     /* its mean before the truncation, m */
 	double drain_served;   /* served from the fluid queue */
 	double drain_w0_s, drain_w1_s;  /* their waits, uniform between these */
+	double full;           /* P(the stationary part's queue holds max_queue or more), C rho^max_queue: its
+	                          formulas assume it never does (nobody refused) */
 	double violations;     /* served requests over the SLO */
 	double viol_service;   /* of which their service time alone is over it */
 	double under_s;        /* seconds with requests waiting */
@@ -96,6 +98,9 @@ double fluid_erlang_c(int c, double a, int k, double *p_le);
 
 /* P(S > x) for the model's service time (fluid_wait.c). */
 double fluid_service_sf(const struct fluid_model *md, double x);
+
+/* A run whose stationary queue reaches max_queue with a probability above this fails (fluid.c, on_tick). */
+#define FLUID_FULL_MAX 1e-4
 
 /* Compute one period (pure). slots: per instance (for over_s). */
 void fluid_period(const struct fluid_model *md, int slots, const struct fluid_in *in, struct fluid_out *out);
