@@ -389,8 +389,11 @@ static void run(const char *yaml, const char *const *sets, int nsets, struct wor
  * A fixed fleet of 2 On-Demand single-slot instances at USD 1/h (a catalog override), Poisson 1/s,
  * exponential 1 s, 100 h: cost = 2 x 100 h x USD 1 = USD 200 exactly; the mean wait over all served
  * requests is P(wait) x E[W | wait] = C(2, 1) / (c mu - lambda) = (1/3) / (2 - 1) = 1/3 s (Allen-Cunneen's
- * factor is (1 + 1) / 2 = 1 for exponential service). Tolerance 1%: the counts are rounded per atom
- * (at most 45 requests of 360,000 are carried, 1e-4) and the atoms keep the mean exactly.
+ * factor is (1 + 1) / 2 = 1 for exponential service). Tolerance 1%: the counts are rounded expectations
+ * (fluid_dist.c carries under one request of 360,000) and the waits' sum is its expectation. The p99s, to
+ * the histogram's 1%: the wait's solves (1/3) e^-t = 0.01, t = ln(100/3) = 3.5066 s; the latency's, S with
+ * probability 2/3 and W + S (an Erlang-2: W's mean is E[S]) with 1/3, solves e^-x (1 + x/3) = 0.01,
+ * x = 5.6660 s.
  */
 START_TEST(fixed_fleet_constant_rate)
 {
@@ -406,6 +409,8 @@ START_TEST(fixed_fleet_constant_rate)
 	ck_assert_double_eq_tol(world_report_get(&rep, "cost_total_usd"), 200.0, 1e-9);
 	ck_assert_double_eq_tol(world_report_get(&rep, "wait_mean_s"), 1.0 / 3.0, 0.01 / 3.0);
 	ck_assert_double_eq_tol(world_report_get(&rep, "waited_fraction"), 1.0 / 3.0, 0.01 / 3.0);
+	ck_assert_double_eq_tol(world_report_get(&rep, "wait_p99_s"), log(100.0 / 3.0), 0.01 * log(100.0 / 3.0));
+	ck_assert_double_eq_tol(world_report_get(&rep, "latency_p99_s"), 5.6660, 0.01 * 5.6660);
 }
 END_TEST
 

@@ -11,7 +11,9 @@
  *     a = lambda E[S] (fractional c: linear between floor and ceil); the wait of a request that waits is exponential
  *     with mean (1 + cs^2) / 2 / (c / E[S] - lambda) (Allen-Cunneen, SOURCES.md [allen-cunneen]); with a
  *     queue timeout tau, the waits beyond tau are timeouts; P(latency > slo) = (1 - C) P(S > slo) +
- *     C E[P(S > slo - W), W <= tau] (fluid_wait.c: tabulated in the wait's mean once per run);
+ *     C E[P(S > slo - W), W <= tau] (fluid_wait.c: tabulated in the wait's mean once per run); these formulas
+ *     assume the queue never holds max_queue: a period where it does with probability C rho^max_queue >
+ *     FLUID_FULL_MAX fails the run, naming the key (on_tick);
  *   - otherwise (a backlog q carried in, or lambda E[S] >= c): a fluid queue, dq/dt = lambda - c / E[S],
  *     until it empties (the rest of the period is then stationary as above); a request that would wait
  *     longer than tau (q / (c / E[S]) > tau) times out, and the queue never holds more than max_queue (the
@@ -20,8 +22,9 @@
  * Expected counts are kept as doubles and handed to the meter as whole requests: each outcome's cumulative
  * total is rounded and its increase passed on, so the run's counts are the rounded expectations. The
  * latency percentiles come from each period's distribution of latency, L = W + S with W the mixture above
- * (none, the truncated exponential, the uniform drain times), whose mass goes into the meter's histogram
- * buckets by its distribution function at their edges (fluid_dist.c), once per clock hour and SLO window.
+ * (none, the truncated exponential, the uniform drain times) and S independent of it (SOURCES.md
+ * [wait-convolution]), whose mass goes into the meter's histogram buckets by its distribution function at
+ * their edges (fluid_dist.c), once per clock hour and SLO window.
  * Nothing random is drawn here; the fleet still draws its own (Spot interruptions, ICE outages).
  */
 #ifndef GPUCAP_FLUID_H
