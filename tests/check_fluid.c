@@ -578,8 +578,9 @@ END_TEST
 /*
  * The default fluid.period_s: the largest period dividing 60 s, autoscaling.resolution_s and sample_period.
  * The benchmark scenario (resolution 60 s, sample period 60 s by default): 60 s. With a 10 s resolution:
- * gcd(60, 10, 60) = 10 s. With a 90 s sample period: gcd(60, 60, 90) = 30 s. A given period that does not
- * divide the resolution is refused, at its key.
+ * gcd(60, 10, 60) = 10 s. With a 90 s sample period: gcd(60, 60, 90) = 30 s. With an hourly SLO window and
+ * a start 45 s past the hour, the window's periods must start at its start: gcd(60, 3600, 45) = 15 s. A given
+ * period that does not divide the resolution, or that window's offset, is refused, at its key.
  */
 START_TEST(default_period_divides)
 {
@@ -587,21 +588,28 @@ START_TEST(default_period_divides)
 	static const char *const res10[] = { "mode=fluid", "autoscaling.resolution_s=10" };
 	static const char *const sample90[] = { "mode=fluid", "sample_period=90s" };
 	static const char *const bad[] = { "mode=fluid", "autoscaling.resolution_s=10", "fluid.period_s=60" };
-	const char *const *sets[] = { plain, res10, sample90 };
-	const int nsets[] = { 1, 2, 2 };
-	const int64_t want_s[] = { 60, 10, 30 };
+	static const char *const window[] = { "mode=fluid", "slo.latency_p99_s=10", "slo.window=1h",
+		"start=2026-12-01T10:00:45Z" };
+	static const char *const bad_window[] = { "mode=fluid", "slo.latency_p99_s=10", "slo.window=1h",
+		"start=2026-12-01T10:00:45Z", "fluid.period_s=30" };
+	const char *const *sets[] = { plain, res10, sample90, window };
+	const int nsets[] = { 1, 2, 2, 4 };
+	const int64_t want_s[] = { 60, 10, 30, 15 };
 	char path[1024];
 	struct scenario sc;
 	struct diag d;
 
 	snprintf(path, sizeof path, "%s/../bench/diurnal-30d.yaml", TEST_DATA_DIR);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		ck_assert_msg(scenario_load(&sc, path, sets[i], nsets[i], &d) == STATUS_OK, "%s", d.msg);
 		ck_assert_int_eq(sc.fluid_period_us, want_s[i] * 1000000);
 		scenario_fini(&sc);
 	}
 	ck_assert_int_eq(scenario_load(&sc, path, bad, 3, &d), STATUS_EINPUT);
 	ck_assert_msg(strstr(d.msg, "fluid.period_s (60 s) does not divide autoscaling.resolution_s (10 s)"), "%s", d.msg);
+	ck_assert_int_eq(scenario_load(&sc, path, bad_window, 5, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "fluid.period_s (30 s) does not divide slo.window (3600 s) and the start's "
+			     "offset in it (45 s)"), "%s", d.msg);
 }
 END_TEST
 
