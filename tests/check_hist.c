@@ -359,6 +359,75 @@ START_TEST(bucket_matches_formula_random)
 }
 END_TEST
 
+/* hist_edge(i) is the smallest value of bucket i: it goes there and the double below it into bucket i - 1. */
+START_TEST(edges_are_bucket_starts)
+{
+	ck_assert(hist_edge(0) == HIST_MIN_S);
+	ck_assert(isinf(hist_edge(HIST_BUCKETS)));
+	for (int i = 0; i < HIST_BUCKETS; i++) {
+		double e = hist_edge(i);
+		ck_assert_int_eq(hist_bucket(e), i);
+		ck_assert_int_eq(hist_bucket(nextafter(e, 0.0)), i - 1);
+	}
+}
+END_TEST
+
+/*
+ * Fractional masses: each cumulative count within 1/2 of the cumulative mass (so a quantile's rank is off by
+ * at most half a value), the total the rounded total, what is rounded away carried to the next call, and the
+ * maximum the middle of the highest bucket given a value. Masses 0.3 below 1 us, then 0.3, 0.3, 0.3, 1.2,
+ * -1 (counts as 0) and 0.2 in buckets 0 .. 5: cumulative 0.3 0.6 0.9 1.2 2.4 2.4 2.6, rounded 0 1 1 1 2 2 3.
+ */
+START_TEST(mass_rounded_cumulatively)
+{
+	static const double mass[] = { 0.3, 0.3, 0.3, 0.3, 1.2, -1, 0.2 };
+	static const uint64_t want[] = { 1, 0, 0, 1, 0, 1 };
+	struct hist h;
+	double carry = 0;
+
+	hist_init(&h);
+	ck_assert_uint_eq(hist_add_mass(&h, mass, 0, 6, 7.5, &carry), 3);
+	ck_assert_uint_eq(h.zero, 0);
+	for (int i = 0; i < 6; i++)
+		ck_assert_uint_eq(h.counts[i], want[i]);
+	ck_assert_uint_eq(h.n, 3);
+	ck_assert(h.sum_s == 7.5);
+	assert_rel(hist_max(&h), HIST_MIN_S * pow(HIST_RATIO, 5.5), EXACT_RTOL, "max: bucket 5's middle");
+	ck_assert_double_eq_tol(carry, -0.4, 1e-12);
+	/* the -0.4 carried: 0.3 more rounds to nothing, then 0.6 to one value (total 3.5 -> 4) */
+	ck_assert_uint_eq(hist_add_mass(&h, mass, 1, 1, 0, &carry), 0);
+	ck_assert_uint_eq(hist_add_mass(&h, (const double[]){ 0, 0.6 }, 1, 1, 0, &carry), 1);
+	ck_assert_uint_eq(h.n, 4);
+	ck_assert_uint_eq(h.counts[0], 2);
+}
+END_TEST
+
+/* A merge adds counts, sums and maxima: the same as adding every value to one histogram. */
+START_TEST(merge_is_adding)
+{
+	const double a[] = { 1e-7, 0.5, 3, 3.01 }, b[] = { 0.2, 7, 1e-8 };
+	struct hist ha, hb, all;
+
+	hist_init(&ha);
+	hist_init(&hb);
+	hist_init(&all);
+	for (int i = 0; i < 4; i++) {
+		hist_add(&ha, a[i]);
+		hist_add(&all, a[i]);
+	}
+	for (int i = 0; i < 3; i++) {
+		hist_add(&hb, b[i]);
+		hist_add(&all, b[i]);
+	}
+	hist_merge(&ha, &hb);
+	ck_assert(memcmp(ha.counts, all.counts, sizeof all.counts) == 0);
+	ck_assert_uint_eq(ha.zero, all.zero);
+	ck_assert_uint_eq(ha.n, all.n);
+	assert_rel(ha.sum_s, all.sum_s, EXACT_RTOL, "sum");
+	ck_assert(ha.max_s == all.max_s);
+}
+END_TEST
+
 static Suite *hist_suite(void)
 {
 	Suite *s = suite_create("hist");
@@ -377,6 +446,9 @@ static Suite *hist_suite(void)
 	tcase_add_test(tc, bucket_matches_formula_special);
 	tcase_add_test(tc, bucket_matches_formula_at_every_edge);
 	tcase_add_test(tc, bucket_matches_formula_random);
+	tcase_add_test(tc, edges_are_bucket_starts);
+	tcase_add_test(tc, mass_rounded_cumulatively);
+	tcase_add_test(tc, merge_is_adding);
 	suite_add_tcase(s, tc);
 	return s;
 }

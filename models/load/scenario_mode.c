@@ -13,11 +13,15 @@
  *   - the arrivals transforms speedup, loop and offset (they re-time a source; scale_rate and
  *     growth_per_day only scale the rate and are supported);
  *   - service kinds tokens and trace (no closed-form service-time distribution), hence TTFT SLOs too;
- *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model).
+ *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model);
+ *   - serving.max_queue: 0, a loss system (the stationary formulas let requests wait; a positive max_queue the
+ *     stationary queue reaches is refused at run time, fluid.c, as only then is it known).
  * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
- * every sample sees whole, fresh periods (a longer period would hand the policy the same value twice).
- * Without the key the period is the largest that divides 60 s and both of them (60 s unless a resolution
- * or a sample period is not a multiple of a minute: 10 s for a 10-second resolution).
+ * every sample sees whole, fresh periods (a longer period would hand the policy the same value twice), and
+ * with slo.window the window and the start's offset in it (windows fall on UTC clock times), so that every
+ * window holds whole periods (a period's requests all count in the window of its end: one straddling two
+ * would move requests between their verdicts). Without the key the period is the largest that divides 60 s
+ * and all of them (60 s unless one is not a multiple of a minute: 10 s for a 10-second resolution).
  */
 #include <stdio.h>
 
@@ -73,6 +77,10 @@ static int refuse_unsupported(struct load *l)
 	yamldoc_child(&serving, "copies", &r);
 	if (r.node)
 		return unsupported(l, &r, "serving.copies");
+	yamldoc_child(&serving, "max_queue", &r);
+	if (r.node && sc->serving.max_queue == 0)
+		return unsupported(l, &r, "serving.max_queue: 0 (a loss system: its queueing formulas let requests "
+				   "wait)");
 	yamldoc_child(&l->root, "autoscaling", &as);
 	yamldoc_child(&as, "scale_from_zero", &r);
 	if (r.node && sc->autoscaling.scale_from_zero)
@@ -90,13 +98,27 @@ static int64_t gcd_us(int64_t a, int64_t b)
 	return a;
 }
 
-/* The default period: the largest dividing 60 s, the policy's resolution and the sample period. */
+/* The start's offset in its SLO window (windows are aligned to UTC clock times); 0 without a window. */
+static int64_t window_phase_us(const struct scenario *sc)
+{
+	int64_t wl = sc->slo.window_us, s;
+
+	if (wl <= 0)
+		return 0;
+	s = sc->start_unix_us % wl;
+	return s < 0 ? s + wl : s;
+}
+
+/* The default period: the largest dividing 60 s, the policy's resolution, the sample period, and the SLO
+ * window and the start's offset in it. */
 static int64_t default_period_us(const struct scenario *sc)
 {
 	int64_t p = gcd_us(DEFAULT_FLUID_PERIOD_US, sc->sample_period_us);
 
 	if (sc->autoscaling.policy != POLICY_NONE)
 		p = gcd_us(p, sc->autoscaling.resolution_us);
+	if (sc->slo.window_us > 0)
+		p = gcd_us(gcd_us(p, sc->slo.window_us), window_phase_us(sc));
 	return p;
 }
 
@@ -114,6 +136,11 @@ static int check_period(struct load *l, const struct yamldoc_ref *r)
 		return yamldoc_fail(&l->y, r, "fluid.period_s (%g s) does not divide sample_period (%g s); "
 					  "expected a period that does, so that every sample sees whole periods",
 					  (double)p / 1e6, (double)sc->sample_period_us / 1e6);
+	if (sc->slo.window_us > 0 && (sc->slo.window_us % p != 0 || window_phase_us(sc) % p != 0))
+		return yamldoc_fail(&l->y, r, "fluid.period_s (%g s) does not divide slo.window (%g s) and the "
+					  "start's offset in it (%g s); expected a period that does, so that every "
+					  "window holds whole periods", (double)p / 1e6,
+					  (double)sc->slo.window_us / 1e6, (double)window_phase_us(sc) / 1e6);
 	return STATUS_OK;
 }
 

@@ -809,8 +809,8 @@ static const struct scenario_schema_key type_item = { MAP_(NULL, type_map), .des
 
 static const struct scenario_schema_key fluid_entries[] = {
 	{ DUR_("period_s", 0, true, H_US), .dflt = "\"60s\"", .desc = "the fluid tick: arrivals and queueing "
-	  "are computed per period (divides autoscaling.resolution_s and sample_period; default: the largest "
-	  "period dividing 60 s and both)" },
+	  "are computed per period (divides autoscaling.resolution_s, sample_period and slo.window with the "
+	  "start's offset in it; default: the largest period dividing 60 s and them)" },
 	END };
 static const struct scenario_schema_map fluid_map = { "fluid", &scenario_load_fluid_keys,
 	.entries = fluid_entries };

@@ -148,6 +148,66 @@ void hist_add(struct hist *h, double v_s)
 	hist_add_bucket(h, v_s, hist_bucket(v_s));
 }
 
+double hist_edge(int i)
+{
+	assert(i >= 0 && i <= HIST_BUCKETS);
+	if (i == HIST_BUCKETS)
+		return INFINITY;
+	pthread_once(&table_once, table_build);
+	return table.bound[i];
+}
+
+/* The value a quantile in bucket i reports (before the maximum caps it). */
+static double middle(int i)
+{
+	return HIST_MIN_S * pow(HIST_RATIO, i + 0.5);
+}
+
+uint64_t hist_add_mass(struct hist *h, const double *mass, int lo, int hi, double sum_s, double *carry)
+{
+	double x = *carry, before = floor(x + 0.5);
+	uint64_t added = 0;
+	int top = -2;
+
+	assert(lo >= 0 && hi <= HIST_BUCKETS);
+	for (int i = lo; i <= hi; i++) {
+		double now;
+		uint64_t k;
+		if (mass[i] > 0)
+			x += mass[i];
+		now = floor(x + 0.5);
+		k = (uint64_t)(now - before);
+		before = now;
+		if (k == 0)
+			continue;
+		if (i == 0)
+			h->zero += k;
+		else
+			h->counts[i - 1] += k;
+		added += k;
+		top = i - 1;
+	}
+	*carry = x - before;
+	h->n += added;
+	h->sum_s += sum_s;
+	if (top >= 0 && middle(top) > h->max_s)
+		h->max_s = middle(top);
+	return added;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	if (src->n == 0)
+		return;
+	dst->zero += src->zero;
+	for (int i = 0; i < HIST_BUCKETS; i++)
+		dst->counts[i] += src->counts[i];
+	dst->n += src->n;
+	dst->sum_s += src->sum_s;
+	if (src->max_s > dst->max_s)
+		dst->max_s = src->max_s;
+}
+
 double hist_quantile(const struct hist *h, double q)
 {
 	return hist_quantile_above(h, q, 0);
@@ -170,7 +230,7 @@ double hist_quantile_above(const struct hist *h, double q, uint64_t above)
 	for (int i = 0; i < HIST_BUCKETS; i++) {
 		seen += h->counts[i];
 		if (seen >= rank) {
-			double mid = HIST_MIN_S * pow(HIST_RATIO, i + 0.5);
+			double mid = middle(i);
 			/* The exact maximum is known: never report more than it. */
 			return mid > h->max_s ? h->max_s : mid;
 		}

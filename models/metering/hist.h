@@ -46,6 +46,25 @@ double hist_quantile(const struct hist *h, double q);
  * ones. NaN when there is no value at all. hist_quantile(h, q) is hist_quantile_above(h, q, 0). */
 double hist_quantile_above(const struct hist *h, double q, uint64_t above);
 
+/* The lower edge of bucket i in seconds, the smallest value hist_bucket puts there (0 <= i < HIST_BUCKETS);
+ * INFINITY for i = HIST_BUCKETS (the last bucket has no upper edge). Bucket i holds [edge(i), edge(i + 1)). */
+double hist_edge(int i);
+
+/*
+ * Add expected, fractional counts (fluid mode: the latency distribution of many requests at once): mass[0]
+ * values below HIST_MIN_S and mass[i + 1] values in bucket i, for the indices lo..hi of mass (0 <= lo <= hi
+ * <= HIST_BUCKETS; negative masses count as 0), sum_s seconds in all. They are rounded to whole values so
+ * that every cumulative count (the values up to a bucket) is within 1/2 of the cumulative mass; *carry,
+ * in [-1/2, 1/2), is what earlier calls rounded away: it is counted first, and what this call rounds away
+ * is left there, so that calls in turn add the rounded total of all their masses. The maximum becomes at
+ * least the middle of the highest bucket given a value (the value a quantile there reports). Returns the
+ * number of values added.
+ */
+uint64_t hist_add_mass(struct hist *h, const double *mass, int lo, int hi, double sum_s, double *carry);
+
+/* Add src's values to dst (counts, sum and maximum). */
+void hist_merge(struct hist *dst, const struct hist *src);
+
 /* Mean and maximum in seconds; NaN when empty. */
 double hist_mean(const struct hist *h);
 double hist_max(const struct hist *h);

@@ -859,49 +859,51 @@ int meter_emit_hours(struct meter *m)
 	return m->status;
 }
 
-/* n values of v_s (bucket b, hist_bucket's) into h at once: what n calls of hist_add_bucket do. */
-static void hist_add_n(struct hist *h, double v_s, int b, uint64_t n)
-{
-	if (n == 0)
-		return;
-	if (b < 0)
-		h->zero += n;
-	else
-		h->counts[b] += n;
-	h->n += n;
-	h->sum_s += v_s * (double)n;
-	if (v_s > h->max_s)
-		h->max_s = v_s;
-}
-
-void meter_served_batch(struct meter *m, int64_t now_us, double latency_s, double wait_s, uint64_t n,
-			uint64_t violations, uint64_t viol_service, uint64_t waited, double sojourn_us)
+void meter_served_batch(struct meter *m, int64_t now_us, const struct hist *latency, uint64_t violations,
+			uint64_t viol_service, uint64_t waited, double sojourn_us)
 {
 	bool window = m->slo.window_us > 0;
-	int b;
+	uint64_t n = latency ? latency->n : 0;
 	struct sink_hour *hr;
 
-	if (n == 0 && violations == 0)
-		return;  /* most atoms of most periods: skip the logarithm below */
-	b = hist_bucket(latency_s);
+	if (n == 0 && violations == 0 && waited == 0)
+		return;
 	if (window)
 		window_enter(m, now_us);
 	hr = hour_enter(m, now_us);
 	hr->requests += n;
 	hr->violations += violations;
-	hist_add_n(&m->hour_latency, latency_s, b, n);
-	hist_add_n(&m->latency, latency_s, b, n);
-	if (window) {
-		hist_add_n(&m->win_latency, latency_s, b, n);
-		m->win_violations += violations;
+	if (n > 0) {
+		hist_merge(&m->hour_latency, latency);
+		hist_merge(&m->latency, latency);
+		if (window)
+			hist_merge(&m->win_latency, latency);
 	}
-	hist_add_n(&m->wait, wait_s, hist_bucket(wait_s), n);
+	if (window)
+		m->win_violations += violations;
 	m->served += n;
 	m->sojourn_us += sojourn_us;
 	m->waited += waited;
 	m->slo_violations += violations;
 	m->slo_service += viol_service;
 	m->slo_wait += violations - viol_service;
+}
+
+void meter_waits_batch(struct meter *m, const struct hist *wait)
+{
+	hist_merge(&m->wait, wait);
+}
+
+int64_t meter_tally_end(const struct meter *m, int64_t t_us)
+{
+	int64_t end = meter_hour_end(m, t_us);
+
+	if (m->slo.window_us > 0) {
+		int64_t w = (meter_window_of(m, t_us) + 1) * m->slo.window_us - m->slo.window_phase_us;
+		if (w < end)
+			end = w;
+	}
+	return end;
 }
 
 void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, uint64_t n, uint64_t waited,

@@ -483,17 +483,23 @@ extern const double meter_slo_quantile[METER_SLO_PCTS];
 bool meter_conserved(const struct meter *m, char *why, size_t n);
 
 /*
- * Fluid mode (fluid.h) hands its requests over in batches, one per period, already counted: `n` measured
- * requests served at now_us with this latency and wait (one atom of the period's latency distribution).
- * Counts, the latency and wait histograms, the clock hour's and the SLO window's rows advance as n calls of
- * meter_served would, except that the violations are the caller's (`violations` of the n, `viol_service` of
- * them with a service time alone over the SLO), `waited` of them waited, and sojourn_us is their summed
- * time in system. meter_dropped_batch is n calls of meter_dropped (why, waited as given) in one.
+ * Fluid mode (fluid.h) hands its requests over in batches, already counted. meter_served_batch: the
+ * latency->n measured requests whose latencies latency holds (NULL: none) were served by now_us. Counts,
+ * the latency histograms (the run's, the clock hour's and the SLO window's) and the hour's and the window's
+ * rows advance as latency->n calls of meter_served would, except that the violations are the caller's
+ * (`violations` requests over the SLO, `viol_service` of them with a service time alone over it), `waited`
+ * requests waited, and sojourn_us is their summed time in system. Their waits go into the wait histogram
+ * once for the whole run, with meter_waits_batch (the run's wait histogram has no hour or window).
+ * meter_dropped_batch is n calls of meter_dropped (why, waited as given) in one. meter_tally_end(t_us):
+ * the end of the clock hour and of the SLO window holding t_us, whichever comes first; requests handed
+ * over together at times before it land in one hour row and one window.
  */
-void meter_served_batch(struct meter *m, int64_t now_us, double latency_s, double wait_s, uint64_t n,
-			uint64_t violations, uint64_t viol_service, uint64_t waited, double sojourn_us);
+void meter_served_batch(struct meter *m, int64_t now_us, const struct hist *latency, uint64_t violations,
+			uint64_t viol_service, uint64_t waited, double sojourn_us);
+void meter_waits_batch(struct meter *m, const struct hist *wait);
 void meter_dropped_batch(struct meter *m, int64_t now_us, enum drop_reason why, uint64_t n, uint64_t waited,
 			 double sojourn_us);
+int64_t meter_tally_end(const struct meter *m, int64_t t_us);
 
 /*
  * Several instance types (meter_types.c; the two that advance the integrals, meter_type_busy and

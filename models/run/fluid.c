@@ -3,8 +3,7 @@
 
 #include <math.h>
 
-#include <gsl/gsl_cdf.h>
-
+#include "diag.h"
 #include "status.h"
 
 
@@ -46,21 +45,6 @@ double fluid_erlang_c(int c, double a, int k, double *p_le)
 	return cc;
 }
 
-/* The u-quantile of S. */
-static double service_quantile(const struct fluid_model *md, double u)
-{
-	switch (md->kind) {
-	case SERVICE_CONSTANT:
-		return md->mean_s;
-	case SERVICE_EXPONENTIAL:
-		return -md->mean_s * log1p(-u);
-	default: {
-		double s2 = log1p(md->cv * md->cv), mu = log(md->mean_s) - 0.5 * s2;
-		return exp(mu + sqrt(s2) * gsl_cdf_ugaussian_Pinv(u));
-	}
-	}
-}
-
 static double cs2_of(const struct fluid_model *md)
 {
 	return md->kind == SERVICE_CONSTANT ? 0.0 : md->kind == SERVICE_EXPONENTIAL ? 1.0 : md->cv * md->cv;
@@ -100,16 +84,37 @@ static double fluid_part(const struct fluid_model *md, double lambda, double mu_
 	out->queued_s += 0.5 * (q0 + q1) * t;
 	out->under_s += (q0 > 0 || q1 > 0) ? t : 0;
 	if (served > 0) {
-		double w = mu_c > 0 ? 0.5 * (q0 + q1) / mu_c : 0;
-		double waited = (q0 > 0 || q1 > 0) ? served : 0;
-		out->wait_mean_s = w;
-		out->wait_fixed = true;
-		out->waited += waited;
-		out->violations += served * fluid_service_sf(md, md->slo_s - w);
 		out->viol_service += served * fluid_service_sf(md, md->slo_s);
+		if (q0 > 0 || q1 > 0) {
+			/* the drain time q / mu_c runs linearly from q0's to q1's: the served waits spread evenly */
+			double w0 = q0 / mu_c, w1 = q1 / mu_c, v = 0;
+			int n = fluid_drain_atoms(md, w0, w1);
+			for (int k = 0; k < n; k++)
+				v += fluid_service_sf(md, md->slo_s - fluid_drain_atom(w0, w1, k, n));
+			out->violations += served * v / n;
+			out->drain_served += served;
+			out->drain_w0_s = w0;
+			out->drain_w1_s = w1;
+			out->waited += served;
+		} else {
+			out->violations += served * fluid_service_sf(md, md->slo_s);
+			out->plain += served;
+		}
 	}
 	*q = q1;
 	return t;
+}
+
+int fluid_drain_atoms(const struct fluid_model *md, double w0, double w1)
+{
+	double n = ceil(fabs(w1 - w0) / (0.01 * (md->mean_s + (w0 > w1 ? w0 : w1))));
+
+	return !(n >= 1) ? 1 : n > FLUID_DRAIN_ATOMS ? FLUID_DRAIN_ATOMS : (int)n;
+}
+
+double fluid_drain_atom(double w0, double w1, int k, int n)
+{
+	return w0 + (w1 - w0) * (k + 0.5) / n;
 }
 
 /* Erlang C at a fractional number of servers: linear between floor and ceil. */
@@ -152,12 +157,16 @@ static void stationary_part(const struct fluid_model *md, int slots, double lamb
 	/* E[min(W, tau) | waits] = m keep; the timed out waited tau, inside it */
 	out->queued_s += n * cw * m * keep;
 	out->waited += n * cw * keep;
-	out->wait_mean_s = tau > 0 ? m - tau * (1 - keep) / keep : m;  /* E[W | W <= tau] */
-	out->wait_fixed = false;
+	out->plain += n * (1 - cw);
+	out->exp_served += n * cw * keep;
+	out->exp_mean_s = m;
 	out->violations += n * ((1 - cw) * fluid_service_sf(md, md->slo_s) +
 				cw * keep * fluid_wait_violation(md, m));
 	out->viol_service += served * fluid_service_sf(md, md->slo_s);
 	out->under_s += t * cw * a / c;  /* P(N > c) = rho C */
+	/* P(queue >= K) = C rho^K (M/M/c); the largest over the period's parts */
+	if (cw * exp(md->max_queue * log(a / c)) > out->full)
+		out->full = cw * exp(md->max_queue * log(a / c));
 	out->over_s += t * p_over;
 }
 
@@ -177,14 +186,17 @@ void fluid_period(const struct fluid_model *md, int slots, const struct fluid_in
 	if (t < T && lambda * md->mean_s < c)
 		stationary_part(md, slots, lambda, c, T - t, out);
 	out->backlog = q;
+	if (out->waited > 0) {
+		double m = out->exp_mean_s, tau = md->timeout_s, keep = tau > 0 && m > 0 ? -expm1(-tau / m) : 1;
+		double exp_w = !(m > 0) ? 0 : tau > 0 ? m - tau * (1 - keep) / keep : m;  /* E[W | W <= tau] */
+		out->wait_mean_s = (out->drain_served * 0.5 * (out->drain_w0_s + out->drain_w1_s) +
+				    out->exp_served * exp_w) / out->waited;
+	}
 }
 
 /* ---- the run ------------------------------------------------------------------------------------ */
 
-static const double s_levels[FLUID_S_ATOMS + 1] = { 0, 0.2, 0.4, 0.6, 0.8, 0.9, 0.95, 0.99, 0.999, 1 };
-static const double w_levels[FLUID_W_ATOMS + 1] = { 0, 0.5, 0.9, 0.99, 1 };
-
-void fluid_init(struct fluid *f, const struct scenario *sc, struct engine *eng, struct meter *meter)
+int fluid_init(struct fluid *f, const struct scenario *sc, struct engine *eng, struct meter *meter)
 {
 	*f = (struct fluid){ .sc = sc, .eng = eng, .meter = meter };
 	f->md = (struct fluid_model){ .kind = sc->service.kind, .mean_s = sc->service.mean_s,
@@ -194,19 +206,13 @@ void fluid_init(struct fluid *f, const struct scenario *sc, struct engine *eng, 
 		.max_queue = sc->serving.max_queue, .realtime = sc->serving.endpoint == ENDPOINT_REALTIME };
 	if (f->md.slo_s > 0)
 		fluid_wait_tabulate(&f->md, f->vtab);
-	for (int i = 0; i < FLUID_S_ATOMS; i++) {
-		f->s_atom[i] = service_quantile(&f->md, 0.5 * (s_levels[i] + s_levels[i + 1]));
-		f->s_weight[i] = s_levels[i + 1] - s_levels[i];
-	}
-	for (int w = 0; w < FLUID_W_ATOMS; w++) {
-		/* the mean of a unit-mean exponential over its slice of levels [u0, u1): the atoms then keep the
-		 * mean wait exact, E[W; w0 < W < w1] = (w0 + 1) e^-w0 - (w1 + 1) e^-w1; an atom of mean m is
-		 * m times this */
-		double u0 = w_levels[w], u1 = w_levels[w + 1], w0 = -log1p(-u0), w1 = u1 < 1 ? -log1p(-u1) : 0;
-		double e1 = u1 < 1 ? (w1 + 1) * (1 - u1) : 0;
-		f->w_unit[w] = ((w0 + 1) * (1 - u0) - e1) / (u1 - u0);
-	}
 	engine_event_init(&f->tick);
+	return fluid_dist_init(&f->dist, &f->md);
+}
+
+void fluid_fini(struct fluid *f)
+{
+	fluid_dist_fini(&f->dist);
 }
 
 /* Hand the cumulative expectation *cum (after adding x) over as a whole-number increase. */
@@ -223,42 +229,60 @@ static uint64_t whole(double *cum, double x, uint64_t *given)
 	return now;
 }
 
-/* n served requests of one atom (latency, wait), through the atom's carry. */
-static uint64_t atom_count(struct fluid *f, int j, double n)
+/* Hand the open tally's latencies to the meter (at its last period's time: its hour and window). */
+static void tally_close(struct fluid *f)
 {
-	double k;
-
-	f->carry[j] += n;
-	k = floor(f->carry[j]);
-	f->carry[j] -= k;
-	return (uint64_t)k;
+	if (!f->tally_open)
+		return;
+	fluid_dist_tally(&f->dist, &f->tally);
+	meter_served_batch(f->meter, f->tally_now_us, &f->tally, 0, 0, 0, f->tally.sum_s * SIM_US_PER_S);
+	f->tally_open = false;
 }
 
-/* Hand a period's served requests to the meter, at now_us, in atoms. */
+/* Requests are about to be handed over at now_us: close the tally if now_us is in another clock hour or
+ * SLO window (before the meter enters it), and open one if none is. */
+static void tally_enter(struct fluid *f, int64_t now_us)
+{
+	if (f->tally_open && now_us >= f->tally_end_us)
+		tally_close(f);
+	if (!f->tally_open) {
+		f->tally_open = true;
+		f->tally_end_us = meter_tally_end(f->meter, now_us);
+	}
+	f->tally_now_us = now_us;
+}
+
+/* The drain waits uniform on [w0, w1] of n served requests, as atoms (fluid_drain_atoms), into the
+ * distribution; returns the share of them over the SLO. */
+static double give_drained(struct fluid *f, double n, double w0, double w1)
+{
+	int k = fluid_drain_atoms(&f->md, w0, w1);
+	double v = 0;
+
+	for (int i = 0; i < k; i++) {
+		double w = fluid_drain_atom(w0, w1, i, k);
+		fluid_dist_fixed(&f->dist, n / k, w);
+		v += fluid_service_sf(&f->md, f->md.slo_s - w);
+	}
+	return v / k;
+}
+
+/* Hand a period's served requests to the meter, at now_us: the counts now, their latencies into the tally. */
 static void give_served(struct fluid *f, int64_t now_us, const struct fluid_out *o)
 {
-	struct meter *m = f->meter;
-	double plain = o->served - o->waited;
 	uint64_t viol = whole(&f->cum_viol, o->violations, &f->given_viol);
 	uint64_t viol_s = whole(&f->cum_viol_service, o->viol_service, &f->given_viol_service);
+	uint64_t waited = whole(&f->cum_waited, o->waited, &f->given_waited);
 
 	if (viol_s > viol)
 		viol_s = viol;
-	for (int i = 0; i < FLUID_S_ATOMS; i++) {
-		uint64_t k = atom_count(f, i, plain * f->s_weight[i]);
-		meter_served_batch(m, now_us, f->s_atom[i], 0, k, 0, 0, 0, (double)k * f->s_atom[i] * SIM_US_PER_S);
-		for (int w = 0; w < FLUID_W_ATOMS; w++) {
-			double wait = o->wait_mean_s;
-			if (!o->wait_fixed && o->waited > 0)
-				wait = o->wait_mean_s * f->w_unit[w];
-			k = atom_count(f, FLUID_S_ATOMS * (w + 1) + i,
-				       o->waited * f->s_weight[i] * (w_levels[w + 1] - w_levels[w]));
-			meter_served_batch(m, now_us, wait + f->s_atom[i], wait, k, 0, 0, k,
-					   (double)k * (wait + f->s_atom[i]) * SIM_US_PER_S);
-		}
-	}
-	/* the violations are counted from the formulas, not from the atoms (they are coarse) */
-	meter_served_batch(m, now_us, 0, 0, 0, viol, viol_s, 0, 0);
+	tally_enter(f, now_us);
+	fluid_dist_fixed(&f->dist, o->plain, 0);
+	fluid_dist_exp(&f->dist, o->exp_served, o->exp_mean_s);
+	if (o->drain_served > 0)
+		give_drained(f, o->drain_served, o->drain_w0_s, o->drain_w1_s);
+	/* the violations are counted from the formulas (fluid_period), beside the distribution */
+	meter_served_batch(f->meter, now_us, NULL, viol, viol_s, waited, 0);
 }
 
 static void on_tick(struct engine *eng, struct event *ev);
@@ -317,6 +341,15 @@ static void on_tick(struct engine *eng, struct event *ev)
 	in.servers = (m->service_inst_us - f->service_at_t0) / (double)(t1 - f->t0_us) * sc->serving.slots;
 	in.backlog = f->backlog;
 	fluid_period(&f->md, sc->serving.slots, &in, &o);
+	if (o.full > FLUID_FULL_MAX && m->status == STATUS_OK) {
+		/* requests would be refused at the queue's limit, which the stationary formulas do not model */
+		meter_fail(m, STATUS_EINPUT);
+		diag_fail(m->diag, STATUS_EINPUT, "mode: fluid does not support serving.max_queue %g here: at t = %.0f s "
+			  "the stationary queue reaches it with probability %.2g (its formulas refuse nobody); use "
+			  "mode: requests, or a larger max_queue", f->md.max_queue, (double)t1 / SIM_US_PER_S, o.full);
+		engine_stop(eng);
+		return;
+	}
 	f->backlog = o.backlog;
 	/* the arrivals every policy and sample reads, rounded cumulatively */
 	f->cum_arrivals += in.arrivals;
@@ -361,16 +394,20 @@ void fluid_close(struct fluid *f)
 
 	if (n > 0 && f->sc->horizon_us > f->sc->warmup_us) {
 		if (mu_c > 0) {
-			double w = 0.5 * f->backlog / mu_c;  /* served in order: the mean wait is half the drain */
-			meter_served_batch(m, now, w + f->md.mean_s, w, n, 0, 0, n,
-					   (double)n * (w + f->md.mean_s) * SIM_US_PER_S);
-			uint64_t v = (uint64_t)llround(f->backlog * fluid_service_sf(&f->md, f->md.slo_s - w));
-			meter_served_batch(m, now, 0, 0, 0, v, 0, 0, 0);
+			/* served in order: the waits run evenly from 0 to the whole drain time */
+			uint64_t v, vs;
+			tally_enter(f, now);
+			v = (uint64_t)llround(f->backlog * give_drained(f, f->backlog, 0, f->backlog / mu_c));
+			vs = (uint64_t)llround(f->backlog * fluid_service_sf(&f->md, f->md.slo_s));
+			meter_served_batch(m, now, NULL, v, vs < v ? vs : v, n, 0);
 		} else {
 			meter_dropped_batch(m, now, DROP_UNSERVED, n, n, 0);
 		}
 	}
 	f->backlog = 0;
+	tally_close(f);
+	fluid_dist_waits(&f->dist, &f->tally, m->served);
+	meter_waits_batch(m, &f->tally);
 	/* the measured requests are those handed over, served or dropped (fluid.h: rounded expectations) */
 	m->requests = m->served + m->timed_out + m->refused + m->unserved + m->interrupted_dropped;
 }

@@ -227,9 +227,10 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 		.window_phase_us = window_phase_us(sc) });
 	/* a jobs-only scenario has no traffic: no source, no arrival, serving simply has nothing; in fluid
 	 * mode the tick stands in for the source */
-	if (sc->mode == MODE_FLUID)
-		fluid_init(&w->fluid, sc, &w->eng, &w->meter);
-	else if (!sc->no_traffic && sc->nmodels == 0 && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
+	if (sc->mode == MODE_FLUID) {
+		if ((rc = fluid_init(&w->fluid, sc, &w->eng, &w->meter)) != STATUS_OK)
+			return rc;
+	} else if (!sc->no_traffic && sc->nmodels == 0 && (rc = workload_init(&w->wl, sc, d)) != STATUS_OK)
 		return rc;
 	rc = fleet_init(&w->fleet, sc, &w->eng, &w->meter, option_ops_of);
 	if (rc)
@@ -273,6 +274,8 @@ static void teardown(struct world *w)
 		jobs_fini(&w->jobs);
 	fleet_fini(&w->fleet);
 	workload_fini(&w->wl);
+	if (w->sc->mode == MODE_FLUID)
+		fluid_fini(&w->fluid);
 	meter_fini(&w->meter);
 }
 

@@ -3,7 +3,8 @@
  * [--force]`.
  *
  * Output: the summary (lines for metrics a run does not report are left out, so a run without a warm-up or
- * percentile SLO prints what it always printed), then its warnings, one per line; or with --json one object
+ * percentile SLO prints what it always printed; in mode fluid a line under the wait says that latency and wait
+ * are modelled), then its warnings, one per line; or with --json one object
  * with the run's metadata, labels, warnings and every metric. On a terminal a run longer than
  * PROGRESS_AFTER_S shows a progress line on stderr, rewritten in place and erased at the end.
  *
@@ -428,6 +429,9 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		print_ttft(sc, rep);
 		printf("  wait       mean %.3f s, p99 %.3f s; %.2f%% of requests waited\n", get(rep, "wait_mean_s"),
 		       get(rep, "wait_p99_s"), 100 * get(rep, "waited_fraction"));
+		if (sc->mode == MODE_FLUID)
+			printf("             (mode fluid: modelled, the percentiles of each period's latency "
+			       "distribution; models/README.md, \"Fluid mode\")\n");
 		if (sc->mme.n > 0)
 			printf("  models     %.2f%% cache hits; load wait mean %.3f s, p99 %.3f s; %.2f loaded per "
 			       "instance; %.0f loads, %.0f evictions\n", 100 * get(rep, "model_cache_hit_ratio"),
