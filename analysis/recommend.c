@@ -152,6 +152,10 @@ int recommend_sp_optimum(const struct savings_hour *hours, int n, double discoun
 			group += bp[i].w;
 		above += group;
 	}
+	/* below the smallest positive breakpoint F is the weight of every hour with usage: when that too is at
+	 * most (1 - d) W, the slope is >= 0 from c = 0 on and no plan is the cheapest */
+	if (above <= (1 - discount) * total_w * (1 + 1e-12))
+		best = 0;
 	free(bp);
 	/* on the grid of cents: f is convex, so the best cent is one of the two around the exact minimiser */
 	lo = floor(best * 100 + 1e-9) / 100;

@@ -117,8 +117,9 @@ struct recommend_result {
  * On-Demand rates, all kinds). f is convex and piecewise linear with breakpoints b_h = (1 - d) u_h / len_h;
  * its slope right of c is W - F(c) / (1 - d), W = sum len_h, F(c) = sum of len_h over hours with b_h > c; so
  * the exact minimiser is the smallest c >= 0 with F(c) <= (1 - d) W, found by sorting the b_h (the
- * Cost Explorer rule: commit to the level used at SP rates in at least (1 - d) of the hours). The answer is
- * the cheaper of the two cent values around it (the lower on a tie). Returns STATUS_OK or STATUS_ENOMEM.
+ * Cost Explorer rule: commit to the level used at SP rates in at least (1 - d) of the hours); 0, no plan,
+ * when the hours with any usage weigh at most (1 - d) W. The answer is the cheaper of the two cent values
+ * around it (the lower on a tie). Returns STATUS_OK or STATUS_ENOMEM.
  */
 int recommend_sp_optimum(const struct savings_hour *hours, int n, double discount, double *usd_per_h);
 

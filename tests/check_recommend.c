@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_math.h>
+
 #include "recommend.h"
 #include "status.h"
 #include "testutil.h"
@@ -175,6 +177,147 @@ START_TEST(sp_optimum_ties_and_cents)
 }
 END_TEST
 
+/* n whole hours of on-demand usage u[i] (USD at On-Demand rates) into h. */
+static void whole_hours(struct savings_hour *h, const double *u, int n)
+{
+	memset(h, 0, sizeof *h * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		h[i].len_h = 1;
+		h[i].usd[SAVINGS_ON_DEMAND] = u[i];
+	}
+}
+
+/* The bill of usage hours h under a plan of commit c at discount d, settled by savings_settle: the
+ * commitment charged plus the usage it did not cover at On-Demand rates (all the usage when c is 0). */
+static double bill(const struct savings_hour *h, int n, double c, double disc)
+{
+	struct savings_plan_terms plan = { .commit_usd_per_h = c, .discount = disc };
+	struct savings_result r;
+	double total = 0;
+
+	if (c <= 0) {
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+				total += h[i].usd[k];
+		return total;
+	}
+	savings_settle(h, n, &plan, 1, &r);
+	total = r.commit_usd;
+	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+		total += r.excess_usd[k];
+	return total;
+}
+
+/*
+ * The recommended commitment is a minimum of the bill as savings_settle settles it: no cheaper with the plan
+ * 1% smaller or 1% larger (with no plan recommended: no cheaper with a plan of $0.01/h or of 1% of the mean
+ * usage). Profiles: a diurnal day of on-demand usage over a reserved base (zero at night: the shape of the
+ * reported $0.64/h at 67.7% use), the same with the night busier, and 200 pseudo-random profiles.
+ */
+START_TEST(sp_optimum_is_a_minimum_of_the_settled_bill)
+{
+	enum { N = 96 };
+	struct savings_hour h[N];
+	double u[N], c, mean;
+	unsigned long long x = 42;
+
+	for (int p = 0; p < 202; p++) {
+		double disc = p < 2 ? 0.3 : 0.1 + 0.05 * (p % 12);
+		for (int i = 0; i < N; i++) {
+			if (p < 2) {  /* 4 days: a peak at 18:00, nothing above the base for the night's hours */
+				double level = 200 * cos(2 * M_PI * (i % 24 - 18) / 24) - (p == 0 ? 60 : -150);
+				u[i] = level > 0 ? level : 0;
+			} else {      /* an LCG: some hours idle, the rest uneven */
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				u[i] = (x >> 33) % 4 == 0 ? 0 : (double)((x >> 20) % 10000) / 37;
+			}
+		}
+		whole_hours(h, u, N);
+		ck_assert_int_eq(recommend_sp_optimum(h, N, disc, &c), STATUS_OK);
+		if (c > 0) {
+			ck_assert_msg(bill(h, N, c, disc) <= bill(h, N, c * 0.99, disc) + 1e-9, "profile %d: c %.2f", p, c);
+			ck_assert_msg(bill(h, N, c, disc) <= bill(h, N, c * 1.01, disc) + 1e-9, "profile %d: c %.2f", p, c);
+			continue;
+		}
+		mean = bill(h, N, 0, disc) / N;
+		ck_assert_msg(bill(h, N, 0, disc) <= bill(h, N, 0.01, disc) + 1e-9, "profile %d", p);
+		ck_assert_msg(bill(h, N, 0, disc) <= bill(h, N, 0.01 * mean, disc) + 1e-9, "profile %d", p);
+	}
+}
+END_TEST
+
+/*
+ * Usage in fewer than (1 - d) of the hours (zero in the rest) makes any plan lose: each committed dollar
+ * is paid every hour and saves d / (1 - d) of itself only in the hours it is used. So no plan (0), whatever
+ * the usage is where there is some.
+ */
+START_TEST(sp_optimum_is_none_when_usage_is_too_rare)
+{
+	struct savings_hour h[100];
+	double u[100], c;
+
+	/* d = 0.3: usage 10 in 6 of 10 hours (60% < 70%) */
+	for (int i = 0; i < 10; i++)
+		u[i] = i < 6 ? 10 : 0;
+	whole_hours(h, u, 10);
+	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* d = 0.3: 69 of 100 hours, uneven (1 to 69), the busy hours last */
+	for (int i = 0; i < 100; i++)
+		u[i] = i < 31 ? 0 : i - 30;
+	whole_hours(h, u, 100);
+	ck_assert_int_eq(recommend_sp_optimum(h, 100, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* d = 0.5: a high hour and three low ones in 10 (40% < 50%) */
+	for (int i = 0; i < 10; i++)
+		u[i] = i == 0 ? 100 : i < 4 ? 5 : 0;
+	whole_hours(h, u, 10);
+	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.5, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* partial hours weigh by their length: d = 0.3, usage in 3 whole hours and one half hour (3.5 of 5
+	 * hours, 70%: the bill is flat from 0 to the level, and the lower, 0, is taken), none in the other 1.5 */
+	whole_hours(h, (const double[]){ 8, 8, 8, 4, 0, 0 }, 6);
+	h[3].len_h = 0.5;
+	h[4].len_h = 0.5;
+	ck_assert_int_eq(recommend_sp_optimum(h, 6, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* d = 0: a plan never saves anything */
+	whole_hours(h, (const double[]){ 8, 8, 8 }, 3);
+	ck_assert_int_eq(recommend_sp_optimum(h, 3, 0, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+}
+END_TEST
+
+/*
+ * A flat profile, worked by hand: usage u = 10 $/h in k of 10 hours, none in the rest, d = 0.3. A plan of c
+ * (at most 0.7 u = 7) bills 10 c + (u - c / 0.7) k, so its slope is 10 - k / 0.7: it pays when the usage is
+ * there in more than 70% of the hours. k = 8: c = 7.00, bill 70 (commitment only) against 80 on demand,
+ * used 8 x 7 / 70 = 80%; k = 7: flat, 70 either way, the lower: no plan; k = 6: 60 on demand, 70 with the
+ * plan: none. Every hour (k = 10): 7.00, bill 70 against 100, the discount on all of it.
+ */
+START_TEST(sp_optimum_flat_profile_by_hand)
+{
+	struct savings_hour h[10];
+	double u[10], c;
+
+	for (int k = 6; k <= 10; k++) {
+		for (int i = 0; i < 10; i++)
+			u[i] = i < k ? 10 : 0;
+		whole_hours(h, u, 10);
+		ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
+		if (k <= 7) {
+			ck_assert_msg(c == 0, "k = %d: c = %.2f", k, c);
+			ck_assert_double_eq_tol(bill(h, 10, c, 0.3), 10 * k, 1e-9);
+		} else {
+			ck_assert_msg(fabs(c - 7) < 1e-9, "k = %d: c = %.2f", k, c);
+			ck_assert_double_eq_tol(bill(h, 10, c, 0.3), 70, 1e-9);
+		}
+	}
+	ck_assert_double_eq_tol(bill(h, 10, 7, 0.3), 70, 1e-9);  /* k = 10 */
+	ck_assert_double_eq_tol(bill(h, 10, 0, 0.3), 100, 1e-9);
+}
+END_TEST
+
 START_TEST(slo_constraint_decides)
 {
 	struct recommend_opts o = { .slo = RECOMMEND_SLO_MET };
@@ -262,6 +405,9 @@ static Suite *make(void)
 	tcase_add_test(tc, dearer_reservation_buys_fewer);
 	tcase_add_test(tc, savings_plan_from_hourly_usage);
 	tcase_add_test(tc, sp_optimum_ties_and_cents);
+	tcase_add_test(tc, sp_optimum_is_a_minimum_of_the_settled_bill);
+	tcase_add_test(tc, sp_optimum_is_none_when_usage_is_too_rare);
+	tcase_add_test(tc, sp_optimum_flat_profile_by_hand);
 	tcase_add_test(tc, slo_constraint_decides);
 	tcase_add_test(tc, bad_vary_and_scenarios_are_refused);
 	tcase_add_test(tc, no_verdict_needs_a_rate);
