@@ -19,7 +19,8 @@
 
 #define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
 #define TERM_3Y_H 26280.0  /* 1095 days */
-#define SETS_MAX (RECOMMEND_VARY_MAX + 3)
+#define OWN_SETS_MAX (RECOMMEND_VARY_MAX + 3)                 /* the settings a run of the search makes */
+#define SETS_MAX (OWN_SETS_MAX + RECOMMEND_SETS_MAX)          /* and the --set overrides */
 
 /* How a candidate's Savings Plan is billed. */
 enum sp_mode {
@@ -43,6 +44,7 @@ struct ctx {
 	char session[160];       /* --db, in a search: its recommend_session label ("" until its first run) */
 	int64_t session_run;     /* the run that carries the session's recommend_session_state label; 0: none yet */
 	char name[128];          /* the scenario's name */
+	char (*set_key)[YAMLDOC_PATH_MAX];  /* the --set overrides' keys, as yamldoc_set_key writes them (owned) */
 };
 
 /* One replication's figures. */
@@ -166,11 +168,15 @@ int recommend_sp_optimum(const struct savings_hour *hours, int n, double discoun
 	return STATUS_OK;
 }
 
-/* The --set texts of replication k of counts (and commit c when > 0) at scale. */
+/*
+ * The --set texts of replication k of counts (and commit c when > 0) at scale: the search's own settings,
+ * then the --set overrides of the other keys (one of a key set here gave the base its value; this run's
+ * replaces it).
+ */
 static int make_sets(const struct ctx *x, const int *counts, double scale, double commit, int k,
-		     char buf[SETS_MAX][96], const char *sets[SETS_MAX])
+		     char buf[OWN_SETS_MAX][96], const char *sets[SETS_MAX])
 {
-	int n = 0;
+	int n = 0, own;
 
 	for (int i = 0; i < x->o->nvary; i++)
 		snprintf(buf[n++], 96, "%s=%d", x->o->vary[i].key, counts[i]);
@@ -180,6 +186,15 @@ static int make_sets(const struct ctx *x, const int *counts, double scale, doubl
 		snprintf(buf[n++], 96, "fleet.%d.commit_usd_per_h=%.2f", x->sp_index, commit);
 	for (int i = 0; i < n; i++)
 		sets[i] = buf[i];
+	own = n;
+	for (int u = 0; u < x->o->nsets; u++) {
+		bool mine = false;
+		for (int i = 0; i < own && !mine; i++)
+			mine = strncmp(buf[i], x->set_key[u], strlen(x->set_key[u])) == 0 &&
+			       buf[i][strlen(x->set_key[u])] == '=';
+		if (!mine)
+			sets[n++] = x->o->sets[u];
+	}
 	return n;
 }
 
@@ -190,9 +205,9 @@ static int make_sets(const struct ctx *x, const int *counts, double scale, doubl
 static int run_rep(struct ctx *x, const int *counts, double scale, double commit, int k, struct rep *rp,
 		   bool *invalid)
 {
-	char buf[SETS_MAX][96], label[SETS_MAX * 96 + 16];
-	const char *sets[SETS_MAX], *labels[1] = { label };
-	int nsets = make_sets(x, counts, scale, commit, k, buf, sets), rc, o;
+	char buf[OWN_SETS_MAX][96], *label = NULL;
+	const char *sets[SETS_MAX], *labels[1];
+	int nsets = make_sets(x, counts, scale, commit, k, buf, sets), rc;
 	struct scenario sc;
 	struct world_report *rep = calloc(1, sizeof *rep);
 	struct sink sink = sink_null;
@@ -204,9 +219,16 @@ static int run_rep(struct ctx *x, const int *counts, double scale, double commit
 	if (rc)
 		goto out_report;
 	if (x->st) {
-		o = snprintf(label, sizeof label, "recommend=");
+		size_t size = sizeof "recommend=", o;
 		for (int i = 0; i < nsets; i++)
-			o += snprintf(label + o, sizeof label - (size_t)o, "%s%s", i ? " " : "", sets[i]);
+			size += strlen(sets[i]) + 1;
+		if (!(labels[0] = label = malloc(size))) {
+			rc = diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+			goto out_scenario;
+		}
+		o = (size_t)snprintf(label, size, "recommend=");
+		for (int i = 0; i < nsets; i++)
+			o += (size_t)snprintf(label + o, size - o, "%s%s", i ? " " : "", sets[i]);
 		sink = store_sink(x->st, x->d);
 		store_set_labels(x->st, labels, 1);
 	}
@@ -227,6 +249,7 @@ static int run_rep(struct ctx *x, const int *counts, double scale, double commit
 		rp->violation = 0;  /* no measured request: nothing violated */
 out_scenario:
 	scenario_fini(&sc);
+	free(label);
 out_report:
 	free(rep);
 	return rc;
@@ -511,16 +534,33 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 	return STATUS_OK;
 }
 
+/* The scenario with the --set overrides: its figures, and the overrides' keys (as the loader took them). */
 static int load_base(struct ctx *x)
 {
 	struct scenario sc;
-	int rc = scenario_load(&sc, x->o->scenario, NULL, 0, x->d);
+	int rc = scenario_load(&sc, x->o->scenario, x->o->sets, x->o->nsets, x->d);
 
 	if (rc)
 		return rc;
 	rc = inspect(x, &sc);
 	scenario_fini(&sc);
-	return rc;
+	if (rc)
+		return rc;
+	x->set_key = calloc((size_t)(x->o->nsets > 0 ? x->o->nsets : 1), sizeof *x->set_key);
+	if (!x->set_key)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int u = 0; u < x->o->nsets; u++) {
+		const char *eq = strchr(x->o->sets[u], '=');
+		char key[YAMLDOC_PATH_MAX];
+		size_t len = eq ? (size_t)(eq - x->o->sets[u]) : 0;
+		/* the loader took it, so it is KEY=VALUE with a key yamldoc_set_key reads */
+		if (len < sizeof key) {
+			memcpy(key, x->o->sets[u], len);
+			key[len] = '\0';
+			yamldoc_set_key(key, x->set_key[u], sizeof x->set_key[u]);
+		}
+	}
+	return STATUS_OK;
 }
 
 int recommend_run(const struct recommend_opts *o, struct recommend_result *r, struct diag *d)
@@ -539,10 +579,12 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 	if (o->replications < 1 || o->replications > RECOMMEND_REPS_MAX)
 		return diag_fail(d, STATUS_EINPUT, "--replications %d: expected 1 to %d", o->replications,
 				 RECOMMEND_REPS_MAX);
-	if ((rc = load_base(&x)))
+	if (o->nsets < 0 || o->nsets > RECOMMEND_SETS_MAX)
+		return diag_fail(d, STATUS_EINPUT, "at most %d --set options", RECOMMEND_SETS_MAX);
+	if ((rc = load_base(&x)) || (o->db && (rc = store_open(&x.st, o->db, d)))) {
+		free(x.set_key);
 		return rc;
-	if (o->db && (rc = store_open(&x.st, o->db, d)))
-		return rc;
+	}
 	rc = search(&x, x.scale_rate * base, &r->base);
 	if (!rc) {
 		rc = evaluate(&x, zeros, x.scale_rate * base, SP_AT, 0, &r->od);
@@ -565,6 +607,7 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 	if (!rc && o->growth_given)
 		rc = search(&x, x.scale_rate * o->growth[2], &r->high);
 	store_close(x.st);
+	free(x.set_key);
 	return rc;
 }
 

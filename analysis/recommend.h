@@ -35,6 +35,7 @@
 #define RECOMMEND_VARY_MAX 4       /* --vary options */
 #define RECOMMEND_GRID_MAX 1000    /* candidates of the grid, before pruning */
 #define RECOMMEND_REPS_MAX 1000    /* --replications */
+#define RECOMMEND_SETS_MAX 256     /* --set options (as gpucap run's) */
 
 enum recommend_slo {
 	RECOMMEND_SLO_DEFAULT,  /* slo_met in every replication when the runs state one, else an error */
@@ -59,6 +60,13 @@ struct recommend_opts {
 	bool growth_given;                               /* --growth given */
 	double growth[3];                                /* LOW, BASE, HIGH: multiples of scale_rate */
 	const char *db;                                  /* store every run here; NULL: keep nothing */
+	const char *const *sets;                         /* --set KEY.PATH=VALUE overrides (borrowed), nsets of
+	                                                    them, applied to the scenario before the search and
+	                                                    to every run; one of a key the search sets itself (a
+	                                                    varied key, seed, workload.arrivals.scale_rate, the
+	                                                    plan's commit_usd_per_h) gives its starting value,
+	                                                    which each run's own setting replaces */
+	int nsets;
 };
 
 /* One candidate: its levels and what its replications gave. */

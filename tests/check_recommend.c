@@ -122,6 +122,30 @@ START_TEST(dearer_reservation_buys_fewer)
 }
 END_TEST
 
+START_TEST(set_overrides_apply_before_the_search)
+{
+	/* --set fleet.0.usd_per_h=7.5 is the scenario of dearer_reservation_buys_fewer: 2 reserved, 3000. The
+	 * varied key and seed may be set too: the start the search replaces (every level and seed is run). */
+	static const char *const sets[] = { "fleet.00.count=4", "fleet.0.usd_per_h=7.5", "seed=9" };
+	struct recommend_opts o = { .sets = sets, .nsets = 3 };
+
+	vary(&o, "fleet.0.count=0..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 2);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 3000, CENT);
+	ck_assert_double_eq_tol(res.base.cands[0].cost_window_usd, 3360, CENT);
+	teardown();
+	/* a bad one is the loader's refusal of the scenario, before any run */
+	o.nsets = 1;
+	o.sets = (const char *const[]){ "fleet.0.usd_per_hour=7.5" };
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "usd_per_hour"), "%s", d.msg);
+	ck_assert_int_eq(res.runs, 0);
+}
+END_TEST
+
 START_TEST(savings_plan_from_hourly_usage)
 {
 	struct recommend_opts o = { 0 };
@@ -403,6 +427,7 @@ static Suite *make(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reserved_count_follows_r_over_p);
 	tcase_add_test(tc, dearer_reservation_buys_fewer);
+	tcase_add_test(tc, set_overrides_apply_before_the_search);
 	tcase_add_test(tc, savings_plan_from_hourly_usage);
 	tcase_add_test(tc, sp_optimum_ties_and_cents);
 	tcase_add_test(tc, sp_optimum_is_a_minimum_of_the_settled_bill);

@@ -1,7 +1,7 @@
 /*
  * cmd_recommend: `gpucap recommend SCENARIO [--vary KEY=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]
- * [--replications N] [--growth LOW,BASE,HIGH] [--db FILE] [--json]`: the options, then the report of
- * analysis/recommend.h as text or JSON.
+ * [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--db FILE] [--json]`: the options,
+ * then the report of analysis/recommend.h as text or JSON.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,7 +20,8 @@
 
 static const char recommend_usage[] =
 	"usage: gpucap recommend SCENARIO [--vary fleet.I.count=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
-	"                        [--replications N] [--growth LOW,BASE,HIGH] [--db FILE] [--json]\n"
+	"                        [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--db FILE]\n"
+	"                        [--json]\n"
 	"\n"
 	"Choose the commitments with the lowest expected cost over their term that keep the SLO: the counts of\n"
 	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), and the Savings\n"
@@ -32,6 +33,9 @@ static const char recommend_usage[] =
 	"  --slo-met                keep slo_met in every replication (the default; needs an SLO verdict)\n"
 	"  --replications N         runs per candidate, seeds seed .. seed + N - 1, the same for all (default 3)\n"
 	"  --growth LOW,BASE,HIGH   traffic multiples of scale_rate: search at BASE, then again at LOW and HIGH\n"
+	"  --set KEY.PATH=VALUE     override a scalar of the scenario before the search, as gpucap run --set\n"
+	"                           (repeatable); on a key the search sets (a varied one, seed, scale_rate) it\n"
+	"                           is the starting value\n"
 	"  --db FILE                store every run in FILE, labelled recommend=...\n"
 	"  --json                   print {\"best\": {...}, \"candidates\": [...], \"runs\": N, \"invalid\": N, ...}\n"
 	"  -h, --help               this help\n"
@@ -44,6 +48,7 @@ static const char recommend_usage[] =
 
 struct args {
 	struct recommend_opts o;
+	const char *sets[RECOMMEND_SETS_MAX];
 	bool json;
 };
 
@@ -83,7 +88,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "slo-met", no_argument, NULL, 'm' },      { "replications", required_argument, NULL, 'n' },
 		{ "growth", required_argument, NULL, 'g' }, { "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },         { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{ "set", required_argument, NULL, 'S' },    { NULL, 0, NULL, 0 },
 	};
 	struct diag d;
 	double v;
@@ -138,6 +143,13 @@ static int parse_args(int argc, char **argv, struct args *a)
 			}
 			a->o.growth_given = true;
 			break;
+		case 'S':
+			if (a->o.nsets == RECOMMEND_SETS_MAX) {
+				fprintf(stderr, "gpucap recommend: at most %d --set options\n", RECOMMEND_SETS_MAX);
+				return -1;
+			}
+			a->sets[a->o.nsets++] = optarg;
+			break;
 		case 'd': a->o.db = optarg; break;
 		case 'j': a->json = true; break;
 		case 'h':
@@ -158,6 +170,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return -1;
 	}
 	a->o.scenario = argv[optind++];
+	a->o.sets = a->sets;
 	if (optind < argc) {
 		fprintf(stderr, "gpucap recommend: one scenario at a time; unexpected '%s'\n", argv[optind]);
 		return -1;

@@ -2,7 +2,8 @@
 # End-to-end: `gpucap recommend`. On the deterministic step load of check_recommend.c (demand 1, 2, 3, 3, 5
 # instances on 5 days; reserved $5.50/h, on-demand $10/h) it recommends 3 reserved instances (the largest n
 # with demand >= n in at least 5.5 / 10 of the hours), as text and as JSON ({"best", "candidates", "runs"});
-# --db stores every run labelled recommend=...; bad usage and bad --vary exit 2 with a message.
+# --db stores every run labelled recommend=...; --set applies before the search; bad usage and bad --vary exit 2
+# with a message.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -63,6 +64,17 @@ check "no scenario exits 2 (got $rc)" test $rc -eq 2
 check "missing scenario exits 2 (got $rc)" test $rc -eq 2
 "$GPUCAP" recommend steps.yaml --growth 2,1,3 2>/dev/null; rc=$?
 check "unordered --growth exits 2 (got $rc)" test $rc -eq 2
+# --set applies to the scenario before the search and to every run (a dearer reservation: 2 instead of 3, as
+# check_recommend's dearer_reservation_buys_fewer), and is in the runs' recommend= labels; a bad one is the
+# loader's refusal, exit 2
+out=$("$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --replications 1 --set fleet.0.usd_per_h=7.5 \
+	--db set.sqlite); rc=$?
+check "--set: exit 0 (got $rc)" test $rc -eq 0
+check "--set fleet.0.usd_per_h=7.5: 2 reserved ($out)" grep -q "choice       fleet.0.count=2$" <<<"$out"
+check "--set in the labels" test "$(sqlite3 set.sqlite "select count(*) from labels where key = 'recommend' and value like '% fleet.0.usd_per_h=7.5'")" -gt 0
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --set fleet.0.usd_per_hour=7.5 2>err.txt; rc=$?
+check "bad --set exits 2 (got $rc)" test $rc -eq 2
+check "names the key ($(cat err.txt))" grep -q "usd_per_hour" err.txt
 # A level that makes the scenario invalid does not stop the search: with one reserved instance in the file and
 # no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
 # searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
