@@ -19,7 +19,7 @@
 
 #define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
 #define TERM_3Y_H 26280.0  /* 1095 days */
-#define OWN_SETS_MAX (RECOMMEND_VARY_MAX + 3)                 /* the settings a run of the search makes */
+#define OWN_SETS_MAX (RECOMMEND_VARY_MAX + 4)                 /* the settings a run of the search makes */
 #define SETS_MAX (OWN_SETS_MAX + RECOMMEND_SETS_MAX)          /* and the --set overrides */
 
 /* How a candidate's Savings Plan is billed. */
@@ -45,6 +45,12 @@ struct ctx {
 	int64_t session_run;     /* the run that carries the session's recommend_session_state label; 0: none yet */
 	char name[128];          /* the scenario's name */
 	char (*set_key)[YAMLDOC_PATH_MAX];  /* the --set overrides' keys, as yamldoc_set_key writes them (owned) */
+	bool as_max_stated;      /* the scenario states autoscaling.max, under a policy */
+	long as_max;             /* autoscaling.max as loaded */
+	long capacity;           /* what the fleet entries hold as loaded, in autoscaling.max's units */
+	int level_loaded[RECOMMEND_VARY_MAX];  /* per varied entry: its count or max as loaded */
+	int unit[RECOMMEND_VARY_MAX];          /* per varied entry: autoscaling.max units one instance counts
+	                                          for (0: an entry for jobs only) */
 };
 
 /* One replication's figures. */
@@ -65,18 +71,19 @@ struct rep {
 int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d)
 {
 	const char *eq = strchr(text, '=');
-	char key[sizeof v->key], canon[YAMLDOC_PATH_MAX], tail[8];
-	int idx, lo, hi, step = 1, n;
+	char key[sizeof v->key], canon[YAMLDOC_PATH_MAX], tail[8], what[8];
+	int idx, lo, hi, step = 1, n = 0;
 
 	memset(v, 0, sizeof *v);
 	if (!eq || (size_t)(eq - text) >= sizeof key)
 		goto bad;
 	memcpy(key, text, (size_t)(eq - text));
 	key[eq - text] = '\0';
-	if (!yamldoc_set_key(key, canon, sizeof canon) || sscanf(canon, "fleet.%d.count%n", &idx, &n) != 1 ||
-	    canon[n] || idx < 0)
+	if (!yamldoc_set_key(key, canon, sizeof canon) || sscanf(canon, "fleet.%d.%5[a-z]%n", &idx, what, &n) != 2 ||
+	    canon[n] || idx < 0 || (strcmp(what, "count") != 0 && strcmp(what, "max") != 0))
 		goto bad;
-	snprintf(v->key, sizeof v->key, "fleet.%d.count", idx);
+	v->max = strcmp(what, "max") == 0;
+	snprintf(v->key, sizeof v->key, "fleet.%d.%s", idx, what);
 	if (strcmp(v->key, canon) != 0)  /* "fleet.+1.count": sscanf reads it, an override does not */
 		goto bad;
 	n = sscanf(eq + 1, "%d..%d%7s", &lo, &hi, tail);
@@ -91,8 +98,8 @@ int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag
 	v->step = step;
 	return STATUS_OK;
 bad:
-	return diag_fail(d, STATUS_EINPUT, "--vary '%s': expected fleet.I.count=LO..HI[:STEP] with integers "
-			 "0 <= LO <= HI and STEP >= 1", text);
+	return diag_fail(d, STATUS_EINPUT, "--vary '%s': expected fleet.I.count=LO..HI[:STEP] (or fleet.I.max=...) "
+			 "with integers 0 <= LO <= HI and STEP >= 1", text);
 }
 
 /* Sort helper: descending by breakpoint. */
@@ -184,6 +191,13 @@ static int make_sets(const struct ctx *x, const int *counts, double scale, doubl
 	snprintf(buf[n++], 96, "workload.arrivals.scale_rate=%.17g", scale);
 	if (commit > 0)
 		snprintf(buf[n++], 96, "fleet.%d.commit_usd_per_h=%.2f", x->sp_index, commit);
+	if (x->as_max_stated) {  /* a stated autoscaling.max above what these levels hold is lowered to it */
+		long capacity = x->capacity;
+		for (int i = 0; i < x->o->nvary; i++)
+			capacity += (long)(counts[i] - x->level_loaded[i]) * x->unit[i];
+		if (capacity < x->as_max)
+			snprintf(buf[n++], 96, "autoscaling.max=%ld", capacity > 0 ? capacity : 0);
+	}
 	for (int i = 0; i < n; i++)
 		sets[i] = buf[i];
 	own = n;
@@ -480,14 +494,49 @@ out:
 	return rc;
 }
 
+/*
+ * Whether the scenario's text with the --set overrides writes autoscaling.max (the loader's default, the
+ * entries' max added up, follows a varied max by itself).
+ */
+static int states_as_max(struct ctx *x, const struct scenario *sc, bool *stated)
+{
+	struct yamldoc y = { 0 };
+	struct yamldoc_ref root, as, max;
+	int rc = yamldoc_open(&y, sc->text, strlen(sc->text), x->o->scenario, x->d);
+
+	if (!rc)
+		rc = yamldoc_apply_sets(&y, x->o->sets, x->o->nsets, "catalog");
+	if (!rc) {
+		yamldoc_root(&y, &root);
+		yamldoc_child(&root, "autoscaling", &as);
+		yamldoc_child(&as, "max", &max);
+		*stated = max.node != NULL;
+	}
+	yamldoc_close(&y);
+	return rc;
+}
+
 /* Check the varied entries and the plan against the scenario; fill the rates and the term. */
 static int inspect(struct ctx *x, const struct scenario *sc)
 {
 	const struct recommend_opts *o = x->o;
 	struct recommend_result *r = x->r;
-	bool three = false;
-	int plans = 0;
+	bool three = false, as_max_stated = false;
+	int plans = 0, rc, per = sc->copies.enabled ? sc->copies.per_instance : 1;
 
+	if ((rc = states_as_max(x, sc, &as_max_stated)))
+		return rc;
+	/* as scenario_finish.c adds up what the fleet holds: the max of every entry that serves */
+	x->as_max_stated = as_max_stated && sc->autoscaling.policy != POLICY_NONE;
+	x->as_max = sc->autoscaling.max;
+	x->capacity = 0;
+	for (int i = 0; i < sc->nfleet; i++)
+		x->capacity += sc->fleet[i].use != USE_JOBS ? (long)sc->fleet[i].max * sc->fleet[i].weight * per : 0;
+	for (int v = 0; v < o->nvary && o->vary[v].fleet_index < sc->nfleet; v++) {
+		const struct fleet_entry *e = &sc->fleet[o->vary[v].fleet_index];
+		x->unit[v] = e->use != USE_JOBS ? e->weight * per : 0;
+		x->level_loaded[v] = e->count;  /* = max for a commitment; a varied max below */
+	}
 	r->od_usd_per_h = sc->serving.od_usd_per_h;
 	for (int i = 0; i < sc->nfleet; i++)
 		if (sc->fleet[i].option == OPTION_ON_DEMAND) {
@@ -518,10 +567,20 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: %s has %d fleet entries", vy->key,
 					 o->scenario, sc->nfleet);
 		e = &sc->fleet[vy->fleet_index];
+		r->vary_kind[v] = e->option;
+		if (vy->max) {
+			if (e->option != OPTION_ON_DEMAND && e->option != OPTION_SPOT)
+				return diag_fail(x->d, STATUS_EINPUT, "--vary %s: fleet.%d is %s; expected an on_demand "
+						 "or spot entry for a max (a commitment's count: fleet.%d.count)", vy->key,
+						 vy->fleet_index, option_kind_name(e->option), vy->fleet_index);
+			x->level_loaded[v] = e->max;
+			r->break_even[v] = NAN;
+			continue;
+		}
 		if (e->option != OPTION_RESERVED && e->option != OPTION_ODCR && e->option != OPTION_CAPACITY_BLOCK)
 			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: fleet.%d is %s; expected a reserved, odcr "
-					 "or capacity_block entry", vy->key, vy->fleet_index, option_kind_name(e->option));
-		r->vary_kind[v] = e->option;
+					 "or capacity_block entry (or, for an on_demand or spot entry, fleet.%d.max)", vy->key,
+					 vy->fleet_index, option_kind_name(e->option), vy->fleet_index);
 		three |= e->term == TERM_3Y;
 		/* the effective hourly rate: reserved pays upfront over the term's hours (option_reserved.c) */
 		r->break_even[v] = (e->usd_per_h + (e->option == OPTION_RESERVED ? e->upfront_usd /
@@ -566,7 +625,7 @@ static int load_base(struct ctx *x)
 int recommend_run(const struct recommend_opts *o, struct recommend_result *r, struct diag *d)
 {
 	struct ctx x = { .o = o, .r = r, .d = d };
-	int zeros[RECOMMEND_VARY_MAX] = { 0 }, total = 1, rc;
+	int od_levels[RECOMMEND_VARY_MAX] = { 0 }, total = 1, rc;
 	double base = o->growth_given ? o->growth[1] : 1;
 
 	memset(r, 0, sizeof *r);
@@ -585,9 +644,13 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 		free(x.set_key);
 		return rc;
 	}
+	/* on-demand only: no commitment, no Spot, the most on-demand capacity searched */
+	for (int i = 0; i < o->nvary; i++)
+		if (o->vary[i].max && r->vary_kind[i] == OPTION_ON_DEMAND)
+			od_levels[i] = o->vary[i].lo + (levels(&o->vary[i]) - 1) * o->vary[i].step;
 	rc = search(&x, x.scale_rate * base, &r->base);
 	if (!rc) {
-		rc = evaluate(&x, zeros, x.scale_rate * base, SP_AT, 0, &r->od);
+		rc = evaluate(&x, od_levels, x.scale_rate * base, SP_AT, 0, &r->od);
 		r->od_ok = rc == STATUS_OK && !r->od.invalid;
 		if (r->od.invalid)  /* that fleet cannot be loaded: say so, and go on */
 			snprintf(r->od_why, sizeof r->od_why, "%s", r->od.why);

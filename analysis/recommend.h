@@ -2,10 +2,14 @@
  * recommend: which commitments to buy, chosen by simulation (`gpucap recommend`, analysis/README.md "Recommending what
  * to buy").
  *
- * Candidates are the commitment levels named by the --vary ranges (counts of `reserved`, `odcr` and
- * `capacity_block` fleet entries: they change capacity, so each level is simulated) and, when the scenario
- * has a `savings_plan` entry, that plan's commitment in USD per hour (it changes only the bill, so it is
- * computed, not searched: recommend_sp_optimum on each candidate's simulated hourly eligible usage).
+ * Candidates are the levels named by the --vary ranges (counts of `reserved`, `odcr` and `capacity_block`
+ * fleet entries, and the `max` of `on_demand` and `spot` entries: they change capacity, so each level is
+ * simulated, a Spot entry's interruptions included) and, when the scenario has a `savings_plan` entry, that
+ * plan's commitment in USD per hour (it changes only the bill, so it is computed, not searched:
+ * recommend_sp_optimum on each candidate's simulated hourly eligible usage). The loader refuses an
+ * autoscaling.max above what the fleet entries hold (their max added up, in autoscaling's units); so when the
+ * scenario states autoscaling.max under a policy, a run whose levels hold less sets autoscaling.max to what
+ * they hold (the stated value stays the cap above it; unstated, the loader's default is what they hold).
  *
  * Every candidate runs `replications` times with seeds seed, seed + 1, ... (the scenario's seed; the same
  * seeds for every candidate: common random numbers), in-process, keeping only the metrics (and, with --db,
@@ -45,8 +49,9 @@ enum recommend_slo {
 
 struct recommend_vary {
 	const char *text; /* the option as given ("fleet.00.count=0..4"), borrowed */
-	char key[64];     /* "fleet.I.count", I in decimal however the option wrote it */
+	char key[64];     /* "fleet.I.count" or "fleet.I.max", I in decimal however the option wrote it */
 	int fleet_index;  /* I */
+	bool max;         /* the entry's max (an on_demand or spot entry), not its count (a commitment) */
 	int lo, hi, step; /* levels lo, lo + step, ... <= hi; 0 <= lo <= hi, step >= 1 */
 };
 
@@ -71,7 +76,7 @@ struct recommend_opts {
 
 /* One candidate: its levels and what its replications gave. */
 struct recommend_candidate {
-	int counts[RECOMMEND_VARY_MAX];  /* the varied counts, as vary[] */
+	int counts[RECOMMEND_VARY_MAX];  /* the varied levels (counts, or maxes), as vary[] */
 	double sp_usd_per_h;             /* the Savings Plan commitment (recommend_sp_optimum); 0 = none or
 	                                    not worth buying; NaN when the scenario has no savings_plan */
 	double cost_window_usd;          /* mean cost of the measured window, at sp_usd_per_h */
@@ -103,7 +108,8 @@ struct recommend_result {
 	double term_h;                     /* 8760 or 26280 */
 	struct recommend_search base;      /* at BASE (scale_rate x 1 without --growth) */
 	struct recommend_search low, high; /* at LOW and HIGH (--growth only) */
-	struct recommend_candidate od;     /* on-demand only: every varied count 0, no Savings Plan */
+	struct recommend_candidate od;     /* on-demand only: every varied count 0, every varied spot max 0,
+	                                      every varied on_demand max at its highest level, no Savings Plan */
 	bool od_ok;                        /* od was run (false when that fleet is not a valid scenario: no
 	                                      on-demand entry, say; od_why says why) */
 	char od_why[DIAG_MSG_MAX];         /* the loader's message when !od_ok */
@@ -111,8 +117,9 @@ struct recommend_result {
 	                                      when the best has one > 0; else a copy of it) */
 	bool checked;                      /* check was simulated */
 	double od_usd_per_h;               /* On-Demand rate of the serving type (the on_demand entry's) */
-	double break_even[RECOMMEND_VARY_MAX];  /* per varied entry: its effective hourly rate / od_usd_per_h,
-	                                           the share of hours it must displace on-demand to pay off */
+	double break_even[RECOMMEND_VARY_MAX];  /* per varied count: its effective hourly rate / od_usd_per_h,
+	                                           the share of hours it must displace on-demand to pay off;
+	                                           NaN for a varied max */
 	enum option_kind vary_kind[RECOMMEND_VARY_MAX];  /* the varied entries' options */
 	double sp_discount;                /* the plan's discount; NaN without a plan */
 	int runs;                          /* simulation runs made */
@@ -138,7 +145,8 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 
 void recommend_result_fini(struct recommend_result *r);
 
-/* Parse "fleet.I.count=LO..HI[:STEP]" into *v (without checking the entry). STATUS_EINPUT on bad text. */
+/* Parse "fleet.I.count=LO..HI[:STEP]" or "fleet.I.max=..." into *v (without checking the entry). STATUS_EINPUT
+ * on bad text. */
 int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d);
 
 #endif

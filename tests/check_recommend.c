@@ -54,6 +54,31 @@ static int recommend_text(const char *fleet, struct recommend_opts *o)
 	return recommend_run(o, &res, &d);
 }
 
+/*
+ * The load of the max tests: target tracking over a steady load (uniform arrivals, constant service, 1 slot
+ * per instance), measured after a 2-hour warm-up. %s is the fleet; autoscaling.max is stated.
+ */
+static const char steady[] =
+	"name: steady\nstart: 2026-01-01T00:00:00Z\nhorizon: %s\nwarmup: 2h\n"
+	"slo: {latency_s: %s, max_violation_rate: 0.01}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: %s}\n  service: {kind: constant, mean_s: %s}\n"
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
+	"fleet:\n%s"
+	"autoscaling: {policy: target_tracking, target: %s, min: 1, max: 6}\n";
+
+/* Write the steady load with these figures and fleet, and run recommend on it with o. */
+static int recommend_steady(const char *horizon, const char *latency, const char *rate, const char *service,
+			    const char *target, const char *fleet, struct recommend_opts *o)
+{
+	char text[4096];
+
+	snprintf(text, sizeof text, steady, horizon, latency, rate, service, fleet, target);
+	path = test_write_file("steady.yaml", text);
+	o->scenario = path;
+	diag_clear(&d);
+	return recommend_run(o, &res, &d);
+}
+
 static void teardown(void)
 {
 	recommend_result_fini(&res);
@@ -342,6 +367,73 @@ START_TEST(sp_optimum_flat_profile_by_hand)
 }
 END_TEST
 
+/*
+ * --vary fleet.0.max on an on_demand entry. The load: 0.06 requests/s of 45 s each, 2.7 slots busy, and
+ * uniform arrivals 16.7 s apart keep at most 3 in service at once: 3 instances serve it without a wait;
+ * target tracking at 0.7 wants ceil(2.7 / 0.7) = 4. So max 1 and 2 break the SLO (the queue grows without
+ * bound), max 3 keeps it with 3 instances (22 measured hours x 3 x $10 = $660), max 4 runs 4 ($880): the
+ * cost rises, so 5 and 6 are pruned. autoscaling.max is stated as 6: max 1 .. 5 would make the loader refuse
+ * it (above what the fleet holds), so those runs set autoscaling.max to their max: broken, not invalid.
+ * On-demand only is the highest max, 6. A max has no break-even.
+ */
+START_TEST(on_demand_max_is_searched)
+{
+	struct recommend_opts o = { .replications = 1 };
+
+	vary(&o, "fleet.0.max=1..6");
+	ck_assert_int_eq(recommend_steady("1d", "60", "0.06", "45", "0.7",
+					  "  - {option: on_demand, count: 1, max: 6, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 660, CENT);
+	ck_assert_int_eq(res.base.ncands, 4);
+	ck_assert_int_eq(res.base.pruned, 2);
+	ck_assert_int_eq(res.base.invalid, 0);
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(!res.base.cands[i].invalid && !res.base.cands[i].feasible &&
+			      res.base.cands[i].violation_mean > 0.5, "max %d: %s", i + 1, res.base.cands[i].why);
+	ck_assert_double_eq_tol(res.base.cands[3].cost_window_usd, 880, CENT);
+	ck_assert_int_eq(res.od.counts[0], 6);
+	ck_assert(isnan(res.break_even[0]));
+	teardown();
+	/* a count is not a max: a commitment's max, an on_demand count, are refused */
+	memset(&o, 0, sizeof o);
+	o.replications = 1;
+	vary(&o, "fleet.0.max=1..2");
+	ck_assert_int_eq(recommend_steady("1d", "60", "0.06", "45", "0.7",
+					  "  - {option: reserved, count: 1, usd_per_h: 5}\n"
+					  "  - {option: on_demand, count: 1, max: 5, usd_per_h: 10}\n", &o), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "fleet.0 is reserved; expected an on_demand or spot entry for a max"), "%s",
+		      d.msg);
+}
+END_TEST
+
+/*
+ * --vary fleet.0.max on a spot entry: its interruptions are in the runs, so its risk is in the SLO verdict.
+ * 0.01 requests/s of 300 s each (3 busy) under target tracking at 0.9 over 2 days; Spot first in the fleet,
+ * interrupted 0.3 times an hour per instance, with 120 s notice: a request in service then is cut and served
+ * again, over the 400 s SLO. The more of the fleet is Spot, the cheaper and the more violations: at most
+ * 1% are allowed, which 3 and 4 Spot instances exceed (about 1.1% and 1.3% here) and 2 do not (0.6%). The
+ * choice is 2, cheaper than 0 and 1. On-demand only is Spot max 0.
+ */
+START_TEST(spot_max_risk_is_in_the_verdict)
+{
+	struct recommend_opts o = { .replications = 3 };
+
+	vary(&o, "fleet.0.max=0..4");
+	ck_assert_int_eq(recommend_steady("2d", "400", "0.01", "300", "0.9",
+					  "  - {option: spot, count: 0, max: 4, discount: 0.7, interruptions_per_hour: 0.3}\n"
+					  "  - {option: on_demand, count: 1, max: 6}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 2);
+	ck_assert_double_eq(res.base.cands[0].violation_mean, 0);
+	for (int i = 1; i < 5; i++)
+		ck_assert_msg(res.base.cands[i].cost_term_usd < res.base.cands[i - 1].cost_term_usd, "max %d", i);
+	ck_assert(res.base.cands[3].violation_mean > 0.01 && !res.base.cands[3].feasible);
+	ck_assert(res.base.cands[4].violation_mean > 0.01 && !res.base.cands[4].feasible);
+	ck_assert_int_eq(res.od.counts[0], 0);
+	ck_assert_double_eq_tol(res.od.cost_term_usd, res.base.cands[0].cost_term_usd, 1e-6);
+}
+END_TEST
+
 START_TEST(slo_constraint_decides)
 {
 	struct recommend_opts o = { .slo = RECOMMEND_SLO_MET };
@@ -367,7 +459,8 @@ END_TEST
 START_TEST(bad_vary_and_scenarios_are_refused)
 {
 	static const char *const bad[] = { "fleet.0.count", "fleet.0.count=3", "fleet.0.count=3..1",
-		"fleet.0.count=0..4:0", "fleet.x.count=0..1", "fleet.0.max=0..1", "fleet.0.count=-1..2",
+		"fleet.0.count=0..4:0", "fleet.x.count=0..1", "fleet.0.maximum=0..1", "fleet.0.counts=0..1",
+		"fleet.0.min=0..1", "fleet.0.count=-1..2",
 		"fleet.0.count=0..2x" };
 	struct recommend_vary v;
 	struct recommend_opts o = { 0 };
@@ -433,6 +526,8 @@ static Suite *make(void)
 	tcase_add_test(tc, sp_optimum_is_a_minimum_of_the_settled_bill);
 	tcase_add_test(tc, sp_optimum_is_none_when_usage_is_too_rare);
 	tcase_add_test(tc, sp_optimum_flat_profile_by_hand);
+	tcase_add_test(tc, on_demand_max_is_searched);
+	tcase_add_test(tc, spot_max_risk_is_in_the_verdict);
 	tcase_add_test(tc, slo_constraint_decides);
 	tcase_add_test(tc, bad_vary_and_scenarios_are_refused);
 	tcase_add_test(tc, no_verdict_needs_a_rate);

@@ -19,16 +19,19 @@
 #define CURVE_SHOWN 9  /* rows of the cost curve around the choice */
 
 static const char recommend_usage[] =
-	"usage: gpucap recommend SCENARIO [--vary fleet.I.count=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
+	"usage: gpucap recommend SCENARIO [--vary fleet.I.count|max=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
 	"                        [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--db FILE]\n"
 	"                        [--json]\n"
 	"\n"
 	"Choose the commitments with the lowest expected cost over their term that keep the SLO: the counts of\n"
-	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), and the Savings\n"
-	"Plan $/h of the scenario's savings_plan entry (computed from each candidate's simulated hourly usage).\n"
+	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), the max of the\n"
+	"on_demand or spot entries named by --vary, and the Savings Plan $/h of the scenario's savings_plan\n"
+	"entry (computed from each candidate's simulated hourly usage).\n"
 	"\n"
 	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4, each\n"
 	"                                      entry once however I is written)\n"
+	"  --vary fleet.I.max=LO..HI[:STEP]    levels of an on_demand or spot entry's max (a stated\n"
+	"                                      autoscaling.max moves with it)\n"
 	"  --max-violation-rate R   keep the mean slo_violation_rate over replications <= R (0 to 1)\n"
 	"  --slo-met                keep slo_met in every replication (the default; needs an SLO verdict)\n"
 	"  --replications N         runs per candidate, seeds seed .. seed + N - 1, the same for all (default 3)\n"
@@ -258,6 +261,7 @@ static void json_best(const struct recommend_opts *o, const struct recommend_sea
 static void print_json(const struct recommend_opts *o, const struct recommend_result *r)
 {
 	const struct recommend_search *s = &r->base;
+	int n = 0;
 
 	printf("{\"best\": ");
 	json_best(o, s);
@@ -284,9 +288,10 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 		printf("null");
 	printf(", \"break_even\": {");
 	for (int i = 0; i < o->nvary; i++)
-		printf("%s\"%s\": %.17g", i ? ", " : "", o->vary[i].key, r->break_even[i]);
+		if (!o->vary[i].max)  /* a max buys nothing ahead: no break-even */
+			printf("%s\"%s\": %.17g", n++ ? ", " : "", o->vary[i].key, r->break_even[i]);
 	if (!isnan(r->sp_discount))
-		printf("%s\"savings_plan\": %.17g", o->nvary ? ", " : "", 1 - r->sp_discount);
+		printf("%s\"savings_plan\": %.17g", n ? ", " : "", 1 - r->sp_discount);
 	printf("}");
 	if (o->growth_given) {
 		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, \"best\": ", r->low.scale_rate);
@@ -301,26 +306,32 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 /* The cost curve: up to CURVE_SHOWN evaluated candidates around the choice, in grid order. */
 static void print_curve(const struct recommend_opts *o, const struct recommend_search *s)
 {
-	int from = s->best - CURVE_SHOWN / 2, to;
+	int from = s->best - CURVE_SHOWN / 2, to, width = 40;
 
 	if (from < 0 || s->best < 0)
 		from = 0;
 	to = from + CURVE_SHOWN < s->ncands ? from + CURVE_SHOWN : s->ncands;
 	if (to - from < CURVE_SHOWN)
 		from = to - CURVE_SHOWN > 0 ? to - CURVE_SHOWN : 0;
+	for (int i = from; i < to; i++) {  /* the candidates' column: 40 wide, or as the longest */
+		char what[256];
+		describe(o, &s->cands[i], what, sizeof what);
+		if ((int)strlen(what) > width)
+			width = (int)strlen(what);
+	}
 	printf("\ncost curve (term cost: mean and p90 over replications; * = the choice; %d of %d candidates)\n",
 	       to - from, s->ncands);
-	printf("   %-40s %14s %14s %10s %10s  %s\n", "candidate", "term cost", "p90", "viol mean", "viol worst",
-	       "SLO");
+	printf("   %-*s %14s %14s %10s %10s  %s\n", width, "candidate", "term cost", "p90", "viol mean",
+	       "viol worst", "SLO");
 	for (int i = from; i < to; i++) {
 		const struct recommend_candidate *c = &s->cands[i];
 		char what[256];
 		describe(o, c, what, sizeof what);
 		if (c->invalid) {
-			printf("   %-40s invalid: %s\n", what, c->why);
+			printf("   %-*s invalid: %s\n", width, what, c->why);
 			continue;
 		}
-		printf(" %c %-40s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', what,
+		printf(" %c %-*s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', width, what,
 		       c->cost_term_usd, c->cost_term_p90_usd, 100 * c->violation_mean, 100 * c->violation_worst,
 		       c->feasible ? "kept" : "broken");
 	}
@@ -396,8 +407,9 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 			       r->check.cost_window_usd, b->cost_window_usd);
 	}
 	for (int i = 0; i < o->nvary; i++)
-		printf("  break-even   %s (%s) pays off when it displaces on-demand in more than %.1f%% of the hours\n",
-		       o->vary[i].key, option_kind_name(r->vary_kind[i]), 100 * r->break_even[i]);
+		if (!o->vary[i].max)
+			printf("  break-even   %s (%s) pays off when it displaces on-demand in more than %.1f%% of the "
+			       "hours\n", o->vary[i].key, option_kind_name(r->vary_kind[i]), 100 * r->break_even[i]);
 	if (!isnan(r->sp_discount))
 		printf("  break-even   Savings Plan: each committed dollar pays off when used in more than %.1f%% of "
 		       "the hours\n", 100 * (1 - r->sp_discount));

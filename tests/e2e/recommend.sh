@@ -75,6 +75,17 @@ check "--set in the labels" test "$(sqlite3 set.sqlite "select count(*) from lab
 "$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --set fleet.0.usd_per_hour=7.5 2>err.txt; rc=$?
 check "bad --set exits 2 (got $rc)" test $rc -eq 2
 check "names the key ($(cat err.txt))" grep -q "usd_per_hour" err.txt
+# --vary fleet.I.max on the on_demand entry: its levels are run (a max buys nothing ahead: no break-even)
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=2..3 --vary fleet.1.max=5..6 --replications 1 --json >max.json; rc=$?
+check "--vary fleet.1.max: exit 0 (got $rc)" test $rc -eq 0
+check "max levels in the candidates, no break-even" python3 -c '
+import json
+d = json.load(open("max.json"))
+assert [c["counts"] for c in d["candidates"]][:2] == [{"fleet.0.count": 2, "fleet.1.max": 5}, {"fleet.0.count": 2, "fleet.1.max": 6}], d["candidates"]
+assert d["best"]["counts"] == {"fleet.0.count": 3, "fleet.1.max": 5}, d["best"]
+assert list(d["break_even"]) == ["fleet.0.count"], d["break_even"]
+assert d["on_demand_only"]["counts"] == {"fleet.0.count": 0, "fleet.1.max": 6}
+'
 # A level that makes the scenario invalid does not stop the search: with one reserved instance in the file and
 # no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
 # searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
