@@ -59,6 +59,9 @@ struct rep {
 	double measured_h;
 	double violation;
 	double slo_met;          /* 1, 0, or NaN when the run states no verdict */
+	double floor;            /* slo_violation_rate_floor (0 when no request was measured) */
+	char unreachable[256];   /* the run's slo_unreachable warning, "" when it has none */
+	char at_max[256];        /* its fleet_at_max warning, "" when it has none */
 	struct savings_hour *hours;  /* eligible usage by hour (owned) */
 	int nhours;
 };
@@ -259,8 +262,17 @@ static int run_rep(struct ctx *x, const int *counts, double scale, double commit
 	rp->measured_h = world_report_get(rep, "measured_s") / 3600;
 	rp->violation = world_report_get(rep, "slo_violation_rate");
 	rp->slo_met = world_report_get(rep, "slo_met");
+	rp->floor = world_report_get(rep, "slo_violation_rate_floor");
 	if (isnan(rp->violation))
 		rp->violation = 0;  /* no measured request: nothing violated */
+	if (isnan(rp->floor))
+		rp->floor = 0;
+	for (int w = 0; w < rep->nwarnings; w++) {
+		if (strcmp(rep->warnings[w].code, "slo_unreachable") == 0)
+			snprintf(rp->unreachable, sizeof rp->unreachable, "%s", rep->warnings[w].message);
+		if (strcmp(rep->warnings[w].code, "fleet_at_max") == 0)
+			snprintf(rp->at_max, sizeof rp->at_max, "%s", rep->warnings[w].message);
+	}
 out_scenario:
 	scenario_fini(&sc);
 	free(label);
@@ -294,11 +306,29 @@ static void summarise(const struct ctx *x, const struct rep *reps, const double 
 		      struct recommend_candidate *c)
 {
 	int n = x->o->replications;
-	double term[RECOMMEND_REPS_MAX], sum_w = 0, sum_h = 0, sum_u = 0, sum_v = 0;
+	double term[RECOMMEND_REPS_MAX], sum_w = 0, sum_h = 0, sum_u = 0, sum_v = 0, sum_f = 0;
 	int nu = 0;
 
 	c->violation_worst = 0;
 	c->slo_met_reps = 0;
+	c->slo_unreachable = false;
+	c->at_max_reps = 0;
+	c->warning[0] = '\0';
+	for (int k = 0; k < n; k++) {
+		sum_f += reps[k].floor;
+		if (x->o->slo != RECOMMEND_SLO_RATE && reps[k].unreachable[0] && !c->slo_unreachable) {
+			c->slo_unreachable = true;
+			snprintf(c->warning, sizeof c->warning, "%s", reps[k].unreachable);
+		}
+		if (reps[k].at_max[0] && !c->at_max_reps++ && !c->slo_unreachable)
+			snprintf(c->warning, sizeof c->warning, "%s", reps[k].at_max);
+	}
+	if (x->o->slo == RECOMMEND_SLO_RATE && sum_f / n > x->o->max_violation_rate) {
+		c->slo_unreachable = true;
+		snprintf(c->warning, sizeof c->warning, "%.3g%% of requests take longer than slo.latency_s on service "
+			 "time alone (slo_violation_rate_floor), more than the %.4g%% --max-violation-rate allows: no "
+			 "capacity can keep it", 100 * sum_f / n, 100 * x->o->max_violation_rate);
+	}
 	for (int k = 0; k < n; k++) {
 		term[k] = cost[k] / reps[k].measured_h * x->r->term_h;
 		sum_w += cost[k];
@@ -420,6 +450,40 @@ out_reps:
 	return rc;
 }
 
+/*
+ * Why s has no choice: slo_unreachable when every valid candidate is (capacity cannot help), else
+ * fleet_at_max when every valid candidate sat at the fleet's maximum, else none in the range searched.
+ */
+static void none_why(struct recommend_search *s)
+{
+	int valid = 0, unreachable = 0, at_max = 0, last_at_max = -1;
+
+	s->none = RECOMMEND_CHOSEN;
+	s->none_why[0] = '\0';
+	if (s->best >= 0)
+		return;
+	for (int i = 0; i < s->ncands; i++) {
+		if (s->cands[i].invalid)
+			continue;
+		valid++;
+		unreachable += s->cands[i].slo_unreachable;
+		if (s->cands[i].at_max_reps > 0) {
+			at_max++;
+			last_at_max = i;
+		}
+	}
+	s->none = RECOMMEND_NONE_IN_RANGE;
+	if (valid && unreachable == valid) {
+		s->none = RECOMMEND_SLO_UNREACHABLE;
+		for (int i = 0; i < s->ncands && !s->none_why[0]; i++)
+			if (!s->cands[i].invalid)
+				snprintf(s->none_why, sizeof s->none_why, "%s", s->cands[i].warning);
+	} else if (valid && at_max == valid) {
+		s->none = RECOMMEND_FLEET_AT_MAX;
+		snprintf(s->none_why, sizeof s->none_why, "%s", s->cands[last_at_max].warning);
+	}
+}
+
 /* Levels of vary v. */
 static int levels(const struct recommend_vary *v)
 {
@@ -483,6 +547,7 @@ static int search(struct ctx *x, double scale, struct recommend_search *s)
 			prev = c->cost_term_usd;
 		}
 	}
+	none_why(s);
 	rc = STATUS_OK;
 	if (ids && s->best >= 0)  /* the choice: recommend_choice=1 on its runs */
 		rc = store_label_runs(x->st, ids + (size_t)s->best * (size_t)o->replications, o->replications,

@@ -92,6 +92,22 @@ struct recommend_candidate {
 	bool invalid;                    /* its scenario does not load (a level the scenario refuses): not run,
 	                                    not feasible, its figures NaN; why says why */
 	char why[DIAG_MSG_MAX];          /* the loader's message when invalid, else "" */
+	bool slo_unreachable;            /* no capacity can keep the constraint: with --max-violation-rate R,
+	                                    the mean slo_violation_rate_floor (requests over slo.latency_s on
+	                                    service time alone) is above R; else a replication was warned
+	                                    slo_unreachable (the scenario's SLO, models/metering/warn.h) */
+	int at_max_reps;                 /* replications warned fleet_at_max (capacity at its maximum while
+	                                    requests waited, in more than WARN_AT_MAX_FRACTION of the samples) */
+	char warning[256];               /* why slo_unreachable, else the first fleet_at_max warning's message;
+	                                    "" when neither */
+};
+
+/* Why a search has no choice. */
+enum recommend_none {
+	RECOMMEND_CHOSEN,           /* it has one */
+	RECOMMEND_NONE_IN_RANGE,    /* no level searched keeps the SLO (or none is valid): widen --vary */
+	RECOMMEND_SLO_UNREACHABLE,  /* every valid candidate is slo_unreachable: service time alone breaks it */
+	RECOMMEND_FLEET_AT_MAX      /* every valid candidate sat at the fleet's maximum (at_max_reps > 0) */
 };
 
 /* The search, under one traffic level. */
@@ -102,6 +118,9 @@ struct recommend_search {
 	int best;                           /* index into cands, -1 if none is feasible */
 	int pruned;                         /* grid points skipped by the pruning rule */
 	int invalid;                        /* candidates among cands whose scenario does not load */
+	enum recommend_none none;           /* why best is -1 (RECOMMEND_CHOSEN when it is not) */
+	char none_why[256];                 /* with SLO_UNREACHABLE and FLEET_AT_MAX: a run's message (a valid
+	                                       candidate's warning, the last one's for FLEET_AT_MAX) */
 };
 
 struct recommend_result {

@@ -456,6 +456,59 @@ START_TEST(slo_constraint_decides)
 }
 END_TEST
 
+/*
+ * No candidate keeps the SLO: the search says why. On the steady load (3 instances needed), service of 45 s
+ * against slo.latency_s 40: every request breaks it on service time alone, whatever the capacity
+ * (slo_unreachable, from the runs' warning; with --max-violation-rate 0.5, from slo_violation_rate_floor,
+ * 1 > 0.5). With latency 60 and max 1 or 2, every candidate sat at its maximum with requests waiting
+ * (fleet_at_max, the last candidate's warning). The reserved-only fleet of slo_constraint_decides with 1 to 3
+ * instances has no policy, so no maximum to hit: none in the range searched.
+ */
+START_TEST(no_choice_says_why)
+{
+	const char *od = "  - {option: on_demand, count: 1, max: 6, usd_per_h: 10}\n";
+	struct recommend_opts o = { .replications = 1 };
+
+	vary(&o, "fleet.0.max=3..4");
+	ck_assert_int_eq(recommend_steady("1d", "40", "0.06", "45", "0.7", od, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.best, -1);
+	ck_assert_int_eq(res.base.none, RECOMMEND_SLO_UNREACHABLE);
+	ck_assert_msg(strstr(res.base.none_why, "on service time alone"), "%s", res.base.none_why);
+	ck_assert(res.base.cands[0].slo_unreachable && res.base.cands[1].slo_unreachable);
+	teardown();
+	o.slo = RECOMMEND_SLO_RATE;
+	o.max_violation_rate = 0.5;
+	ck_assert_int_eq(recommend_steady("1d", "40", "0.06", "45", "0.7", od, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.none, RECOMMEND_SLO_UNREACHABLE);
+	ck_assert_msg(strstr(res.base.none_why, "100% of requests take longer than slo.latency_s on service time "
+			     "alone (slo_violation_rate_floor), more than the 50% --max-violation-rate allows"), "%s",
+		      res.base.none_why);
+	teardown();
+	memset(&o, 0, sizeof o);
+	o.replications = 1;
+	vary(&o, "fleet.0.max=1..2");
+	ck_assert_int_eq(recommend_steady("1d", "60", "0.06", "45", "0.7", od, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.none, RECOMMEND_FLEET_AT_MAX);
+	ck_assert_int_eq(res.base.cands[0].at_max_reps, 1);
+	ck_assert(!res.base.cands[0].slo_unreachable);
+	ck_assert_msg(strstr(res.base.none_why, "sat at its maximum (autoscaling.max 2"), "%s", res.base.none_why);
+	teardown();
+	memset(&o, 0, sizeof o);
+	o.slo = RECOMMEND_SLO_MET;
+	vary(&o, "fleet.0.count=1..3");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.best, -1);
+	ck_assert_int_eq(res.base.none, RECOMMEND_NONE_IN_RANGE);
+	ck_assert_str_eq(res.base.none_why, "");
+	teardown();
+	/* a choice: no reason */
+	o.nvary = 0;
+	vary(&o, "fleet.0.count=1..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.none, RECOMMEND_CHOSEN);
+}
+END_TEST
+
 START_TEST(bad_vary_and_scenarios_are_refused)
 {
 	static const char *const bad[] = { "fleet.0.count", "fleet.0.count=3", "fleet.0.count=3..1",
@@ -529,6 +582,7 @@ static Suite *make(void)
 	tcase_add_test(tc, on_demand_max_is_searched);
 	tcase_add_test(tc, spot_max_risk_is_in_the_verdict);
 	tcase_add_test(tc, slo_constraint_decides);
+	tcase_add_test(tc, no_choice_says_why);
 	tcase_add_test(tc, bad_vary_and_scenarios_are_refused);
 	tcase_add_test(tc, no_verdict_needs_a_rate);
 	suite_add_tcase(s, tc);

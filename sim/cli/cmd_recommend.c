@@ -17,6 +17,11 @@
 #include "status.h"
 
 #define CURVE_SHOWN 9  /* rows of the cost curve around the choice */
+#define EXIT_SLO_UNREACHABLE 3  /* no candidate keeps the SLO, and no capacity can */
+#define EXIT_FLEET_AT_MAX 4     /* no candidate keeps the SLO, and each sat at the fleet's maximum */
+
+/* A search's enum recommend_none as --json and the text write it. */
+static const char *const none_name[] = { "chosen", "none_in_range", "slo_unreachable", "fleet_at_max" };
 
 static const char recommend_usage[] =
 	"usage: gpucap recommend SCENARIO [--vary fleet.I.count|max=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
@@ -46,8 +51,13 @@ static const char recommend_usage[] =
 	"A level that makes the scenario invalid (the loader refuses it) is reported with the loader's message,\n"
 	"counted infeasible (\"invalid\" in --json) and the other candidates are still searched.\n"
 	"\n"
-	"Exit codes: 0 a choice was found, 1 no candidate keeps the SLO (or another failure), 2 bad input (also\n"
-	"when no --vary level makes a valid scenario).\n";
+	"When no candidate keeps the SLO the output says why: slo_unreachable (service time alone breaks it, so no\n"
+	"capacity can keep it), fleet_at_max (every candidate's runs sat at the fleet's maximum while requests\n"
+	"waited: raise autoscaling.max or an entry's max), or none_in_range (widen --vary or relax the constraint).\n"
+	"\n"
+	"Exit codes: 0 a choice was found, 1 no candidate keeps the SLO within the levels searched (or another\n"
+	"failure), 2 bad input (also when no --vary level makes a valid scenario), 3 slo_unreachable, 4\n"
+	"fleet_at_max.\n";
 
 struct args {
 	struct recommend_opts o;
@@ -247,15 +257,26 @@ static void json_candidate(const struct recommend_opts *o, const struct recommen
 	printf(", \"slo_met_replications\": %d, \"feasible\": %s, \"invalid\": ", c->slo_met_reps,
 	       c->feasible ? "true" : "false");
 	json_string(c->invalid ? c->why : NULL);
-	printf("}");
+	printf(", \"slo_unreachable\": %s, \"fleet_at_max_replications\": %d}", c->slo_unreachable ? "true" : "false",
+	       c->at_max_reps);
 }
 
+/* "best": the choice or null, then "no_choice": null or {"reason", "message"} */
 static void json_best(const struct recommend_opts *o, const struct recommend_search *s)
 {
+	printf("\"best\": ");
 	if (s->best < 0)
 		printf("null");
 	else
 		json_candidate(o, &s->cands[s->best]);
+	printf(", \"no_choice\": ");
+	if (s->none == RECOMMEND_CHOSEN) {
+		printf("null");
+		return;
+	}
+	printf("{\"reason\": \"%s\", \"message\": ", none_name[s->none]);
+	json_string(s->none_why[0] ? s->none_why : NULL);
+	printf("}");
 }
 
 static void print_json(const struct recommend_opts *o, const struct recommend_result *r)
@@ -263,7 +284,7 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 	const struct recommend_search *s = &r->base;
 	int n = 0;
 
-	printf("{\"best\": ");
+	printf("{");
 	json_best(o, s);
 	printf(", \"candidates\": [");
 	for (int i = 0; i < s->ncands; i++) {
@@ -294,9 +315,9 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 		printf("%s\"savings_plan\": %.17g", n ? ", " : "", 1 - r->sp_discount);
 	printf("}");
 	if (o->growth_given) {
-		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, \"best\": ", r->low.scale_rate);
+		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, ", r->low.scale_rate);
 		json_best(o, &r->low);
-		printf("}, \"high\": {\"scale_rate\": %.17g, \"best\": ", r->high.scale_rate);
+		printf("}, \"high\": {\"scale_rate\": %.17g, ", r->high.scale_rate);
 		json_best(o, &r->high);
 		printf("}}");
 	}
@@ -342,7 +363,8 @@ static void print_growth(const struct recommend_opts *o, const char *name, const
 	char what[256];
 
 	if (s->best < 0) {
-		printf("  %-12s scale_rate %.4g: no candidate keeps the SLO\n", name, s->scale_rate);
+		printf("  %-12s scale_rate %.4g: no candidate keeps the SLO (%s)\n", name, s->scale_rate,
+		       none_name[s->none]);
 		return;
 	}
 	describe(o, &s->cands[s->best], what, sizeof what);
@@ -379,7 +401,9 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 	else
 		printf("  constraint   slo_met in every replication\n");
 	if (!b) {
-		printf("  choice       none: no candidate keeps the SLO\n");
+		printf("  choice       none: no candidate keeps the SLO (%s)\n", none_name[s->none]);
+		if (s->none_why[0])
+			printf("  why          %s\n", s->none_why);
 	} else {
 		double save_h = r->od.cost_per_hour_usd - b->cost_per_hour_usd;
 		describe(o, b, what, sizeof what);
@@ -458,8 +482,17 @@ int cmd_recommend(int argc, char **argv)
 		fprintf(stderr, "gpucap: no --vary level makes a valid scenario; expected levels %s accepts\n",
 			a.o.scenario);
 		rc = CMD_EXIT_USAGE;
+	} else if (r.base.none == RECOMMEND_SLO_UNREACHABLE) {
+		fprintf(stderr, "gpucap: no candidate keeps the SLO, and no capacity can (slo_unreachable): %s\n",
+			r.base.none_why);
+		rc = EXIT_SLO_UNREACHABLE;
+	} else if (r.base.none == RECOMMEND_FLEET_AT_MAX) {
+		fprintf(stderr, "gpucap: no candidate keeps the SLO; each one's runs sat at the fleet's maximum "
+			"(fleet_at_max): raise autoscaling.max or an entry's max (--set, or --vary fleet.I.max)\n");
+		rc = EXIT_FLEET_AT_MAX;
 	} else if (rc) {
-		fprintf(stderr, "gpucap: no candidate keeps the SLO; widen --vary or relax the constraint\n");
+		fprintf(stderr, "gpucap: no candidate keeps the SLO (none_in_range); widen --vary or relax the "
+			"constraint\n");
 	}
 	recommend_result_fini(&r);
 	return rc;

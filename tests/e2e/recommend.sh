@@ -86,6 +86,45 @@ assert d["best"]["counts"] == {"fleet.0.count": 3, "fleet.1.max": 5}, d["best"]
 assert list(d["break_even"]) == ["fleet.0.count"], d["break_even"]
 assert d["on_demand_only"]["counts"] == {"fleet.0.count": 0, "fleet.1.max": 6}
 '
+# No candidate keeps the SLO: it says why, in the text, the JSON and the exit code. A steady load that needs 3
+# instances under target tracking (check_recommend's on_demand_max_is_searched): with max 1 or 2 every run sits
+# at the maximum (fleet_at_max, exit 4); with slo.latency_s 40 under 45 s of service no capacity can keep it
+# (slo_unreachable, exit 3); reserved instances alone, 1 to 3 of the 5 needed, have no maximum to hit
+# (none_in_range, exit 1).
+cat > tt.yaml <<'YAML'
+name: tt
+start: 2026-01-01T00:00:00Z
+horizon: 1d
+warmup: 2h
+slo: {latency_s: 60, max_violation_rate: 0.01}
+workload:
+  arrivals: {kind: uniform, rate_per_s: 0.06}
+  service: {kind: constant, mean_s: 45}
+serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}
+fleet:
+  - {option: on_demand, count: 1, max: 6, usd_per_h: 10}
+autoscaling: {policy: target_tracking, target: 0.7, min: 1, max: 6}
+YAML
+"$GPUCAP" recommend tt.yaml --vary fleet.0.max=1..2 --replications 1 --json >atmax.json 2>err.txt; rc=$?
+check "fleet_at_max: exit 4 (got $rc)" test $rc -eq 4
+check "stderr says fleet_at_max ($(cat err.txt))" grep -q "sat at the fleet's maximum (fleet_at_max): raise autoscaling.max" err.txt
+check "json no_choice fleet_at_max" python3 -c '
+import json
+d = json.load(open("atmax.json"))
+assert d["best"] is None and d["no_choice"]["reason"] == "fleet_at_max", d["no_choice"]
+assert "sat at its maximum" in d["no_choice"]["message"]
+assert [c["fleet_at_max_replications"] for c in d["candidates"]] == [1, 1]
+'
+out=$("$GPUCAP" recommend tt.yaml --vary fleet.0.max=3..3 --replications 1 --set slo.latency_s=40 2>err.txt); rc=$?
+check "slo_unreachable: exit 3 (got $rc)" test $rc -eq 3
+check "text says slo_unreachable ($out)" grep -q "choice       none: no candidate keeps the SLO (slo_unreachable)" <<<"$out"
+check "and why" grep -q "why          .*on service time alone" <<<"$out"
+check "stderr too ($(cat err.txt))" grep -q "and no capacity can (slo_unreachable)" err.txt
+sed '/^fleet:/,$d' steps.yaml >r.yaml
+printf 'fleet:\n  - {option: reserved, count: 1, usd_per_h: 5.5}\n' >>r.yaml
+"$GPUCAP" recommend r.yaml --vary fleet.0.count=1..3 --replications 1 >out.txt 2>err.txt; rc=$?
+check "none_in_range: exit 1 (got $rc)" test $rc -eq 1
+check "says none_in_range ($(cat err.txt))" grep -q "(none_in_range); widen --vary" err.txt
 # A level that makes the scenario invalid does not stop the search: with one reserved instance in the file and
 # no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
 # searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
