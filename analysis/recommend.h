@@ -40,6 +40,7 @@
 #define RECOMMEND_GRID_MAX 1000    /* candidates of the grid, before pruning */
 #define RECOMMEND_REPS_MAX 1000    /* --replications */
 #define RECOMMEND_SETS_MAX 256     /* --set options (as gpucap run's) */
+#define RECOMMEND_JOBS_MAX 1024    /* --jobs (as gpucap sweep's) */
 
 enum recommend_slo {
 	RECOMMEND_SLO_DEFAULT,  /* slo_met in every replication when the runs state one, else an error */
@@ -72,6 +73,8 @@ struct recommend_opts {
 	                                                    plan's commit_usd_per_h) gives its starting value,
 	                                                    which each run's own setting replaces */
 	int nsets;
+	int jobs;                                        /* worker processes (runpool.h); 0 or 1: the runs are
+	                                                    made in this process. The results do not depend on it */
 };
 
 /* One candidate: its levels and what its replications gave. */

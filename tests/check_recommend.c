@@ -434,6 +434,71 @@ START_TEST(spot_max_risk_is_in_the_verdict)
 }
 END_TEST
 
+/* a and b are the same figure: equal, or both NaN. */
+static bool same(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/*
+ * --jobs: the runs made in worker processes give the same search, figure for figure, as in this process:
+ * the Spot search of spot_max_risk_is_in_the_verdict with 1 and 3 workers, then a grid of two lines with a
+ * Savings Plan, pruned (a worker runs a candidate ahead of its line's pruning, thrown away), with 1 and 2.
+ */
+START_TEST(workers_give_the_same_search)
+{
+	enum { MAXC = 16 };
+	const char *spot = "  - {option: spot, count: 0, max: 4, discount: 0.7, interruptions_per_hour: 0.3}\n"
+			   "  - {option: on_demand, count: 1, max: 6}\n";
+	const char *grid = "  - {option: reserved, count: 0, usd_per_h: 5.5}\n"
+			   "  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+			   "  - {option: odcr, count: 0, usd_per_h: 9}\n"
+			   "  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.3}\n";
+
+	for (int t = 0; t < 2; t++) {
+		struct recommend_candidate first[MAXC], od;
+		int n = 0, best = -1, pruned = 0, runs = 0;
+		for (int jobs = 1; jobs <= (t ? 2 : 3); jobs += t ? 1 : 2) {
+			struct recommend_opts o = { .replications = t ? 2 : 3, .jobs = jobs };
+			if (t) {
+				vary(&o, "fleet.2.count=0..1");
+				vary(&o, "fleet.0.count=0..6");
+				ck_assert_int_eq(recommend_text(grid, &o), STATUS_OK);
+			} else {
+				vary(&o, "fleet.0.max=0..4");
+				ck_assert_int_eq(recommend_steady("2d", "400", "0.01", "300", "0.9", spot, &o), STATUS_OK);
+			}
+			ck_assert_int_le(res.base.ncands, MAXC);
+			if (jobs == 1) {
+				n = res.base.ncands;
+				best = res.base.best;
+				pruned = res.base.pruned;
+				runs = res.runs;
+				memcpy(first, res.base.cands, sizeof *first * (size_t)n);
+				od = res.od;
+				teardown();
+				continue;
+			}
+			ck_assert_int_eq(res.base.ncands, n);
+			ck_assert_int_eq(res.base.best, best);
+			ck_assert_int_eq(res.base.pruned, pruned);
+			ck_assert_int_eq(res.runs, runs);
+			for (int i = 0; i < n; i++) {
+				const struct recommend_candidate *a = &first[i], *b = &res.base.cands[i];
+				ck_assert(memcmp(a->counts, b->counts, sizeof a->counts) == 0);
+				ck_assert_msg(same(a->cost_term_usd, b->cost_term_usd) && same(a->sp_usd_per_h, b->sp_usd_per_h) &&
+					      same(a->violation_mean, b->violation_mean) &&
+					      same(a->cost_term_p90_usd, b->cost_term_p90_usd) && a->feasible == b->feasible,
+					      "test %d, candidate %d: %.17g %.17g", t, i, a->cost_term_usd, b->cost_term_usd);
+			}
+			ck_assert(same(od.cost_term_usd, res.od.cost_term_usd));
+			teardown();
+		}
+		ck_assert_int_gt(t ? pruned : n, 0);
+	}
+}
+END_TEST
+
 START_TEST(slo_constraint_decides)
 {
 	struct recommend_opts o = { .slo = RECOMMEND_SLO_MET };
@@ -581,6 +646,7 @@ static Suite *make(void)
 	tcase_add_test(tc, sp_optimum_flat_profile_by_hand);
 	tcase_add_test(tc, on_demand_max_is_searched);
 	tcase_add_test(tc, spot_max_risk_is_in_the_verdict);
+	tcase_add_test(tc, workers_give_the_same_search);
 	tcase_add_test(tc, slo_constraint_decides);
 	tcase_add_test(tc, no_choice_says_why);
 	tcase_add_test(tc, bad_vary_and_scenarios_are_refused);

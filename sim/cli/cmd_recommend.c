@@ -1,6 +1,6 @@
 /*
  * cmd_recommend: `gpucap recommend SCENARIO [--vary KEY=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]
- * [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--db FILE] [--json]`: the options,
+ * [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--jobs N] [--db FILE] [--json]`: the options,
  * then the report of analysis/recommend.h as text or JSON.
  */
 #include <errno.h>
@@ -25,8 +25,8 @@ static const char *const none_name[] = { "chosen", "none_in_range", "slo_unreach
 
 static const char recommend_usage[] =
 	"usage: gpucap recommend SCENARIO [--vary fleet.I.count|max=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
-	"                        [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--db FILE]\n"
-	"                        [--json]\n"
+	"                        [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--jobs N]\n"
+	"                        [--db FILE] [--json]\n"
 	"\n"
 	"Choose the commitments with the lowest expected cost over their term that keep the SLO: the counts of\n"
 	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), the max of the\n"
@@ -44,6 +44,8 @@ static const char recommend_usage[] =
 	"  --set KEY.PATH=VALUE     override a scalar of the scenario before the search, as gpucap run --set\n"
 	"                           (repeatable); on a key the search sets (a varied one, seed, scale_rate) it\n"
 	"                           is the starting value\n"
+	"  --jobs N                 worker processes that run the simulations (default 1); the results, the\n"
+	"                           output and what --db stores do not depend on N\n"
 	"  --db FILE                store every run in FILE, labelled recommend=...\n"
 	"  --json                   print {\"best\": {...}, \"candidates\": [...], \"runs\": N, \"invalid\": N, ...}\n"
 	"  -h, --help               this help\n"
@@ -101,7 +103,8 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "slo-met", no_argument, NULL, 'm' },      { "replications", required_argument, NULL, 'n' },
 		{ "growth", required_argument, NULL, 'g' }, { "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },         { "help", no_argument, NULL, 'h' },
-		{ "set", required_argument, NULL, 'S' },    { NULL, 0, NULL, 0 },
+		{ "set", required_argument, NULL, 'S' },    { "jobs", required_argument, NULL, 'J' },
+		{ NULL, 0, NULL, 0 },
 	};
 	struct diag d;
 	double v;
@@ -110,6 +113,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	memset(a, 0, sizeof *a);
 	diag_clear(&d);
 	a->o.replications = 3;
+	a->o.jobs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -162,6 +166,14 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return -1;
 			}
 			a->sets[a->o.nsets++] = optarg;
+			break;
+		case 'J':
+			if (parse_number(optarg, &v) || v != floor(v) || v < 1 || v > RECOMMEND_JOBS_MAX) {
+				fprintf(stderr, "gpucap recommend: --jobs '%s': expected an integer from 1 to %d\n", optarg,
+					RECOMMEND_JOBS_MAX);
+				return -1;
+			}
+			a->o.jobs = (int)v;
 			break;
 		case 'd': a->o.db = optarg; break;
 		case 'j': a->json = true; break;

@@ -67,8 +67,8 @@ check "unordered --growth exits 2 (got $rc)" test $rc -eq 2
 # --set applies to the scenario before the search and to every run (a dearer reservation: 2 instead of 3, as
 # check_recommend's dearer_reservation_buys_fewer), and is in the runs' recommend= labels; a bad one is the
 # loader's refusal, exit 2
-out=$("$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --replications 1 --set fleet.0.usd_per_h=7.5 \
-	--db set.sqlite); rc=$?
+out=$("$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --replications 1 --set sample_period=1h \
+	--set fleet.0.usd_per_h=7.5 --db set.sqlite); rc=$?
 check "--set: exit 0 (got $rc)" test $rc -eq 0
 check "--set fleet.0.usd_per_h=7.5: 2 reserved ($out)" grep -q "choice       fleet.0.count=2$" <<<"$out"
 check "--set in the labels" test "$(sqlite3 set.sqlite "select count(*) from labels where key = 'recommend' and value like '% fleet.0.usd_per_h=7.5'")" -gt 0
@@ -125,6 +125,39 @@ printf 'fleet:\n  - {option: reserved, count: 1, usd_per_h: 5.5}\n' >>r.yaml
 "$GPUCAP" recommend r.yaml --vary fleet.0.count=1..3 --replications 1 >out.txt 2>err.txt; rc=$?
 check "none_in_range: exit 1 (got $rc)" test $rc -eq 1
 check "says none_in_range ($(cat err.txt))" grep -q "(none_in_range); widen --vary" err.txt
+# --jobs N: the runs in N worker processes; the output and what --db stores do not depend on N. On the step
+# load with an ODCR entry and a Savings Plan: two lines of reserved counts (pruned: an idle worker runs a
+# candidate ahead of the pruning, thrown away), the check and both growth searches give the same JSON byte for
+# byte with --jobs 1 and 3; with --db (hourly samples, to keep it quick) the same runs with the same ids,
+# overrides and keys, and the same labels.
+sed 's/  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}/&\n  - {option: odcr, count: 0, usd_per_h: 9}\n  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.85}/' \
+	steps.yaml >jobs.yaml
+for j in 1 3; do
+	"$GPUCAP" recommend jobs.yaml --vary fleet.2.count=0..1 --vary fleet.0.count=0..6 --replications 2 \
+		--growth 0.5,1,1.5 --jobs $j --json >jobs$j.json; rc=$?
+	check "--jobs $j: exit 0 (got $rc)" test $rc -eq 0
+	"$GPUCAP" recommend jobs.yaml --vary fleet.0.count=0..6 --replications 1 --set sample_period=1h --jobs $j \
+		--json --db jobs$j.sqlite >db$j.json; rc=$?
+	check "--jobs $j --db: exit 0 (got $rc)" test $rc -eq 0
+done
+check "--jobs 1 and 3: the same JSON" cmp jobs1.json jobs3.json
+check "--jobs 1 and 3 with --db: the same JSON" cmp db1.json db3.json
+check "runs were pruned, the plan checked" python3 -c '
+import json
+for f in "jobs1.json", "db1.json":
+    d = json.load(open(f))
+    assert d["pruned"] > 0 and d["checked"], (f, d["pruned"], d["checked"])
+'
+for q in "select run_id, run_key, overrides, seed from runs order by run_id" \
+	 "select run_id, key, value from labels order by run_id, key" \
+	 "select run_id, count(*), total(instances_total) from samples group by run_id order by run_id"; do
+	check "--jobs 1 and 3 store the same: $q" test "$(sqlite3 jobs1.sqlite "$q" | md5sum)" = "$(sqlite3 jobs3.sqlite "$q" | md5sum)"
+done
+check "as many runs stored as counted" test "$(sqlite3 jobs3.sqlite "select count(*) from runs")" = \
+	"$(python3 -c 'import json; print(json.load(open("db3.json"))["runs"])')"
+"$GPUCAP" recommend steps.yaml --jobs 0 2>err.txt; rc=$?
+check "--jobs 0: exit 2 (got $rc)" test $rc -eq 2
+check "says so ($(cat err.txt))" grep -q "jobs '0': expected an integer from 1 to 1024" err.txt
 # A level that makes the scenario invalid does not stop the search: with one reserved instance in the file and
 # no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
 # searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
