@@ -12,8 +12,11 @@
  * they hold (the stated value stays the cap above it; unstated, the loader's default is what they hold).
  *
  * Every candidate runs `replications` times with seeds seed, seed + 1, ... (the scenario's seed; the same
- * seeds for every candidate: common random numbers), in-process, keeping only the metrics (and, with --db,
- * storing each run labelled `recommend=...`). A candidate's cost over the term is, per replication,
+ * seeds for every candidate: common random numbers), keeping only the metrics (and, with --db, storing
+ * each run labelled `recommend=...`). The runs are made by `jobs` worker processes (runpool.h), or in this
+ * process, and taken up in the order one process makes them (recommend.c, "the frontier"): the results, the
+ * runs stored, their ids and labels do not depend on jobs. A candidate's cost over the term is, per
+ * replication,
  *     term_usd = cost of the measured window / measured hours x term hours,
  * the window's cost per hour (every part: commitments at their hourly rates, usage as simulated) taken to
  * hold for the whole term: 8760 h (1 year), or 26280 h when a varied entry or the Savings Plan has
@@ -25,7 +28,7 @@
  * loader's message (invalid, why) and counted in its search's `invalid`, and the search goes on.
  *
  * Errors: bad options and an invalid base scenario are STATUS_EINPUT (or what scenario_load returns) with
- * the message in the diag; a run that fails stops the search with its status.
+ * the message in the diag; a run that fails stops the search with its status (the first in that order).
  */
 #ifndef GPUCAP_RECOMMEND_H
 #define GPUCAP_RECOMMEND_H
