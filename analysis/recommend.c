@@ -47,6 +47,7 @@ struct rep {
 	struct runpool_record *record;  /* --db: what it handed its sink (owned), until the frontier stores it */
 };
 
+/* The order in which one process makes the runs, which the frontier follows (see "the search" below). */
 enum phase { PH_BASE, PH_OD, PH_CHECK, PH_LOW, PH_HIGH, PH_END };
 
 /* How the first replication of a candidate that did not run its course ended. */
@@ -96,8 +97,7 @@ struct srch {
 	struct eval **slot;             /* total entries, NULL until made (owned array) */
 	struct eval **order;            /* out->cands[i]'s eval (owned array) */
 	struct line *line;              /* total / inner lines (owned) */
-	int lines_done;
-	bool final;
+	int lines_done;                 /* when all are, out is filled (finish_search) */
 	char session[160];              /* --db: its recommend_session label ("" until its first run is stored) */
 	int64_t session_run;            /* the run that carries recommend_session_state; 0: none yet */
 };
@@ -576,7 +576,6 @@ static int finish_search(struct ctx *x, struct srch *s)
 			out->ncands++;
 		}
 	none_why(out);
-	s->final = true;
 	if (s == &x->srch[0] && out->best >= 0 && x->sp_index >= 0 && out->cands[out->best].sp_usd_per_h > 0) {
 		const struct recommend_candidate *b = &out->cands[out->best];
 		return new_eval(x, PH_CHECK, 0, b->counts, s->scale, SP_SIMULATED, b->sp_usd_per_h, true, &x->check);

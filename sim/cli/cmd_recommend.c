@@ -1,7 +1,7 @@
 /*
  * cmd_recommend: `gpucap recommend SCENARIO [--vary KEY=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]
- * [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--jobs N] [--db FILE] [--json]`: the options,
- * then the report of analysis/recommend.h as text or JSON.
+ * [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--jobs N] [--db FILE] [--json]`:
+ * the options, then the report of analysis/recommend.h as text or JSON.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,7 +36,7 @@ static const char recommend_usage[] =
 	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4, each\n"
 	"                                      entry once however I is written)\n"
 	"  --vary fleet.I.max=LO..HI[:STEP]    levels of an on_demand or spot entry's max (a stated\n"
-	"                                      autoscaling.max moves with it)\n"
+	"                                      autoscaling.max above what a level holds is lowered to it)\n"
 	"  --max-violation-rate R   keep the mean slo_violation_rate over replications <= R (0 to 1)\n"
 	"  --slo-met                keep slo_met in every replication (the default; needs an SLO verdict)\n"
 	"  --replications N         runs per candidate, seeds seed .. seed + N - 1, the same for all (default 3)\n"
