@@ -32,7 +32,7 @@ struct buf {
 
 static void put(struct buf *b, const void *src, size_t n)
 {
-	if (b->oom)
+	if (b->oom || n == 0)  /* nothing (src may be NULL) */
 		return;
 	if (b->len + n > b->cap) {
 		size_t cap = b->cap ? b->cap : 4096;
