@@ -11,6 +11,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "runpool.h"
 #include "scenario.h"
 #include "status.h"
 #include "store.h"
@@ -19,7 +20,8 @@
 
 #define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
 #define TERM_3Y_H 26280.0  /* 1095 days */
-#define SETS_MAX (RECOMMEND_VARY_MAX + 3)
+#define OWN_SETS_MAX (RECOMMEND_VARY_MAX + 4)                 /* the settings a run of the search makes */
+#define SETS_MAX (OWN_SETS_MAX + RECOMMEND_SETS_MAX)          /* and the --set overrides */
 
 /* How a candidate's Savings Plan is billed. */
 enum sp_mode {
@@ -28,31 +30,104 @@ enum sp_mode {
 	SP_SIMULATED   /* the given commitment set in the scenario (> 0): the bill as simulated */
 };
 
-/* What one search needs, shared by its candidates. */
+/* One replication's figures, as its run answered. */
+struct rep {
+	int status;              /* STATUS_OK, or why it did not run its course */
+	bool load_failed;        /* its scenario did not load (status is the loader's) */
+	char *msg;               /* the failure's message (owned), NULL when ok */
+	double cost_meas_usd;    /* cost of the measured window, as simulated */
+	double measured_h;
+	double violation;
+	double slo_met;          /* 1, 0, or NaN when the run states no verdict */
+	double floor;            /* slo_violation_rate_floor (0 when no request was measured) */
+	char unreachable[256];   /* the run's slo_unreachable warning, "" when it has none */
+	char at_max[256];        /* its fleet_at_max warning, "" when it has none */
+	struct savings_hour *hours;  /* eligible usage by hour (owned), until the candidate is billed */
+	int nhours;
+	struct runpool_record *record;  /* --db: what it handed its sink (owned), until the frontier stores it */
+};
+
+/* The order in which one process makes the runs, which the frontier follows (see "the search" below). */
+enum phase { PH_BASE, PH_OD, PH_CHECK, PH_LOW, PH_HIGH, PH_END };
+
+/* How the first replication of a candidate that did not run its course ended. */
+enum stop {
+	STOP_NONE,     /* every replication ran */
+	STOP_INVALID,  /* its scenario does not load (STATUS_EINPUT): the candidate is invalid, the search goes on */
+	STOP_LOAD,     /* it does not load otherwise (a file missing, ...): the search stops */
+	STOP_RUN,      /* the run failed: the search stops */
+	STOP_VERDICT   /* it ran but states no SLO verdict the constraint needs: the search stops after it */
+};
+
+/* One candidate at one traffic level, billed as mode says, over the replications. */
+struct eval {
+	int index;                       /* in x->evals (runs are tagged index x RECOMMEND_REPS_MAX + k) */
+	enum phase phase;
+	int slot;                        /* in a search: its place in grid order, line x inner + j */
+	int counts[RECOMMEND_VARY_MAX];  /* its levels */
+	double scale;                    /* workload.arrivals.scale_rate of its runs */
+	enum sp_mode mode;
+	double commit;                   /* SP_AT, SP_SIMULATED: the commitment */
+	bool exists;                     /* the search makes it (false: run ahead of its line's pruning) */
+	bool dropped;                    /* ruled out by the pruning after it was run ahead: results thrown away */
+	int handed, got;                 /* replications handed out, and answered */
+	struct rep *reps;                /* the replications (owned; freed once the frontier is past it) */
+	bool decided;                    /* every replication answered; c holds the figures unless stop says */
+	enum stop stop;                  /* the first replication that did not run its course, */
+	int stop_k;                      /* its index (the replications' count when none) */
+	int stop_status;                 /* and its status */
+	struct recommend_candidate c;
+	int64_t *ids;                    /* --db: the run ids of its replications as stored (owned) */
+};
+
+/* One line of a search's grid (the last --vary's levels at fixed outer levels), as it is decided. */
+struct line {
+	int next;       /* candidates made (run or running): slots j < next */
+	int decided;    /* candidates decided, in order (each existing) */
+	bool done;      /* no candidate after them: pruned, or every level decided */
+	double prev;    /* the last feasible candidate's mean term cost, NaN before one */
+};
+
+/* One search: the grid at one traffic level. */
+struct srch {
+	bool active;
+	struct recommend_search *out;   /* filled when every line is done */
+	double scale;
+	int total, inner;               /* grid points, levels of the last --vary */
+	struct eval **slot;             /* total entries, NULL until made (owned array) */
+	struct eval **order;            /* out->cands[i]'s eval (owned array) */
+	struct line *line;              /* total / inner lines (owned) */
+	int lines_done;                 /* when all are, out is filled (finish_search) */
+	char session[160];              /* --db: its recommend_session label ("" until its first run is stored) */
+	int64_t session_run;            /* the run that carries recommend_session_state; 0: none yet */
+};
+
+/* What the searches need, shared by their candidates. */
 struct ctx {
 	const struct recommend_opts *o;
 	struct recommend_result *r;
 	struct diag *d;
 	struct store *st;        /* --db, or NULL */
+	struct runpool *pool;    /* the workers */
 	uint64_t seed;           /* the scenario's seed: replication k runs seed + k */
 	double scale_rate;       /* the scenario's own scale_rate */
 	int sp_index;            /* fleet index of the savings_plan entry, -1 if none */
 	double sp_loaded_usd_per_h;  /* its commitment as the scenario sets it */
 	double sp_discount;
-	int64_t *ids;            /* --db, in a search: the run ids of the candidate being evaluated (reps) */
-	char session[160];       /* --db, in a search: its recommend_session label ("" until its first run) */
-	int64_t session_run;     /* the run that carries the session's recommend_session_state label; 0: none yet */
 	char name[128];          /* the scenario's name */
-};
-
-/* One replication's figures. */
-struct rep {
-	double cost_meas_usd;    /* cost of the measured window, as simulated */
-	double measured_h;
-	double violation;
-	double slo_met;          /* 1, 0, or NaN when the run states no verdict */
-	struct savings_hour *hours;  /* eligible usage by hour (owned) */
-	int nhours;
+	char (*set_key)[YAMLDOC_PATH_MAX];  /* the --set overrides' keys, as yamldoc_set_key writes them (owned) */
+	bool as_max_stated;      /* the scenario states autoscaling.max, under a policy */
+	long as_max;             /* autoscaling.max as loaded */
+	long capacity;           /* what the fleet entries hold as loaded, in autoscaling.max's units */
+	int level_loaded[RECOMMEND_VARY_MAX];  /* per varied entry: its count or max as loaded */
+	int unit[RECOMMEND_VARY_MAX];          /* per varied entry: autoscaling.max units one instance counts
+	                                          for (0: an entry for jobs only) */
+	struct eval **evals;     /* every candidate evaluation made (owned), nevals of cap_evals */
+	int nevals, cap_evals;
+	struct srch srch[3];     /* the searches at BASE, LOW and HIGH */
+	struct eval *od, *check; /* the on-demand-only plan; the choice with its plan set (NULL: none) */
+	enum phase f_phase;      /* the frontier: the phase, */
+	int f_slot;              /* and in a search the grid point, it has reached */
 };
 
 /*
@@ -63,8 +138,8 @@ struct rep {
 int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d)
 {
 	const char *eq = strchr(text, '=');
-	char key[sizeof v->key], canon[YAMLDOC_PATH_MAX], tail[8];
-	int idx, lo, hi, step = 1, n;
+	char key[sizeof v->key], canon[YAMLDOC_PATH_MAX], tail[8], what[8];
+	int idx, lo, hi, step = 1, n = 0;
 
 	memset(v, 0, sizeof *v);
 	if (!eq || (size_t)(eq - text) >= sizeof key)
@@ -73,10 +148,11 @@ int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag
 	key[eq - text] = '\0';
 	v->commit = strncmp(key, "commitments.", 12) == 0;
 	if (!yamldoc_set_key(key, canon, sizeof canon) ||
-	    sscanf(canon, v->commit ? "commitments.%d.count%n" : "fleet.%d.count%n", &idx, &n) != 1 ||
-	    canon[n] || idx < 0)
+	    sscanf(canon, v->commit ? "commitments.%d.%5[a-z]%n" : "fleet.%d.%5[a-z]%n", &idx, what, &n) != 2 ||
+	    canon[n] || idx < 0 || (strcmp(what, "count") != 0 && (v->commit || strcmp(what, "max") != 0)))
 		goto bad;
-	snprintf(v->key, sizeof v->key, v->commit ? "commitments.%d.count" : "fleet.%d.count", idx);
+	v->max = strcmp(what, "max") == 0;
+	snprintf(v->key, sizeof v->key, "%s.%d.%s", v->commit ? "commitments" : "fleet", idx, what);
 	if (strcmp(v->key, canon) != 0)  /* "fleet.+1.count": sscanf reads it, an override does not */
 		goto bad;
 	n = sscanf(eq + 1, "%d..%d%7s", &lo, &hi, tail);
@@ -91,8 +167,8 @@ int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag
 	v->step = step;
 	return STATUS_OK;
 bad:
-	return diag_fail(d, STATUS_EINPUT, "--vary '%s': expected fleet.I.count=LO..HI[:STEP] or commitments.I.count=LO..HI[:STEP] with integers "
-			 "0 <= LO <= HI and STEP >= 1", text);
+	return diag_fail(d, STATUS_EINPUT, "--vary '%s': expected fleet.I.count=LO..HI[:STEP] (or fleet.I.max=..., "
+			 "commitments.I.count=...) with integers 0 <= LO <= HI and STEP >= 1", text);
 }
 
 /* Sort helper: descending by breakpoint. */
@@ -154,6 +230,10 @@ int recommend_sp_optimum(const struct savings_hour *hours, int n, double discoun
 			group += bp[i].w;
 		above += group;
 	}
+	/* below the smallest positive breakpoint F is the weight of every hour with usage: when that too is at
+	 * most (1 - d) W, the slope is >= 0 from c = 0 on and no plan is the cheapest */
+	if (above <= (1 - discount) * total_w * (1 + 1e-12))
+		best = 0;
 	free(bp);
 	/* on the grid of cents: f is convex, so the best cent is one of the two around the exact minimiser */
 	lo = floor(best * 100 + 1e-9) / 100;
@@ -164,11 +244,15 @@ int recommend_sp_optimum(const struct savings_hour *hours, int n, double discoun
 	return STATUS_OK;
 }
 
-/* The --set texts of replication k of counts (and commit c when > 0) at scale. */
+/*
+ * The --set texts of replication k of counts (and commit c when > 0) at scale: the search's own settings,
+ * then the --set overrides of the other keys (one of a key set here gave the base its value; this run's
+ * replaces it).
+ */
 static int make_sets(const struct ctx *x, const int *counts, double scale, double commit, int k,
-		     char buf[SETS_MAX][96], const char *sets[SETS_MAX])
+		     char buf[OWN_SETS_MAX][96], const char *sets[SETS_MAX])
 {
-	int n = 0;
+	int n = 0, own;
 
 	for (int i = 0; i < x->o->nvary; i++)
 		snprintf(buf[n++], 96, "%s=%d", x->o->vary[i].key, counts[i]);
@@ -176,58 +260,25 @@ static int make_sets(const struct ctx *x, const int *counts, double scale, doubl
 	snprintf(buf[n++], 96, "workload.arrivals.scale_rate=%.17g", scale);
 	if (commit > 0)
 		snprintf(buf[n++], 96, "commitments.%d.commit_usd_per_h=%.2f", x->sp_index, commit);
+	if (x->as_max_stated) {  /* a stated autoscaling.max above what these levels hold is lowered to it */
+		long capacity = x->capacity;
+		for (int i = 0; i < x->o->nvary; i++)
+			capacity += (long)(counts[i] - x->level_loaded[i]) * x->unit[i];
+		if (capacity < x->as_max)
+			snprintf(buf[n++], 96, "autoscaling.max=%ld", capacity > 0 ? capacity : 0);
+	}
 	for (int i = 0; i < n; i++)
 		sets[i] = buf[i];
+	own = n;
+	for (int u = 0; u < x->o->nsets; u++) {
+		bool mine = false;
+		for (int i = 0; i < own && !mine; i++)
+			mine = strncmp(buf[i], x->set_key[u], strlen(x->set_key[u])) == 0 &&
+			       buf[i][strlen(x->set_key[u])] == '=';
+		if (!mine)
+			sets[n++] = x->o->sets[u];
+	}
 	return n;
-}
-
-/*
- * Run replication k; fill *rp (rp->hours owned on success). *invalid is set when the candidate's scenario
- * does not load (STATUS_EINPUT, the loader's message in the diag): the base loaded, so its levels are at fault.
- */
-static int run_rep(struct ctx *x, const int *counts, double scale, double commit, int k, struct rep *rp,
-		   bool *invalid)
-{
-	char buf[SETS_MAX][96], label[SETS_MAX * 96 + 16];
-	const char *sets[SETS_MAX], *labels[1] = { label };
-	int nsets = make_sets(x, counts, scale, commit, k, buf, sets), rc, o;
-	struct scenario sc;
-	struct world_report *rep = calloc(1, sizeof *rep);
-	struct sink sink = sink_null;
-
-	if (!rep)
-		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
-	rc = scenario_load(&sc, x->o->scenario, sets, nsets, x->d);
-	*invalid = rc == STATUS_EINPUT;
-	if (rc)
-		goto out_report;
-	if (x->st) {
-		o = snprintf(label, sizeof label, "recommend=");
-		for (int i = 0; i < nsets; i++)
-			o += snprintf(label + o, sizeof label - (size_t)o, "%s%s", i ? " " : "", sets[i]);
-		sink = store_sink(x->st, x->d);
-		store_set_labels(x->st, labels, 1);
-	}
-	rc = world_run_usage(&sc, &sink, GPUCAP_VERSION, rep, &rp->hours, &rp->nhours, x->d);
-	x->r->runs++;
-	if (rc)
-		goto out_scenario;
-	if (x->st && x->ids) {
-		x->ids[k] = store_last_run_id(x->st);
-		if (!x->session[0])
-			snprintf(x->session, sizeof x->session, "%s#%" PRId64, x->name, x->ids[k]);
-	}
-	rp->cost_meas_usd = world_report_get(rep, "cost_measured_usd");
-	rp->measured_h = world_report_get(rep, "measured_s") / 3600;
-	rp->violation = world_report_get(rep, "slo_violation_rate");
-	rp->slo_met = world_report_get(rep, "slo_met");
-	if (isnan(rp->violation))
-		rp->violation = 0;  /* no measured request: nothing violated */
-out_scenario:
-	scenario_fini(&sc);
-out_report:
-	free(rep);
-	return rc;
 }
 
 /* Pool the replications' hours (one long profile: the commitment minimising the mean bill). */
@@ -255,11 +306,29 @@ static void summarise(const struct ctx *x, const struct rep *reps, const double 
 		      struct recommend_candidate *c)
 {
 	int n = x->o->replications;
-	double term[RECOMMEND_REPS_MAX], sum_w = 0, sum_h = 0, sum_u = 0, sum_v = 0;
+	double term[RECOMMEND_REPS_MAX], sum_w = 0, sum_h = 0, sum_u = 0, sum_v = 0, sum_f = 0;
 	int nu = 0;
 
 	c->violation_worst = 0;
 	c->slo_met_reps = 0;
+	c->slo_unreachable = false;
+	c->at_max_reps = 0;
+	c->warning[0] = '\0';
+	for (int k = 0; k < n; k++) {
+		sum_f += reps[k].floor;
+		if (x->o->slo != RECOMMEND_SLO_RATE && reps[k].unreachable[0] && !c->slo_unreachable) {
+			c->slo_unreachable = true;
+			snprintf(c->warning, sizeof c->warning, "%s", reps[k].unreachable);
+		}
+		if (reps[k].at_max[0] && !c->at_max_reps++ && !c->slo_unreachable)
+			snprintf(c->warning, sizeof c->warning, "%s", reps[k].at_max);
+	}
+	if (x->o->slo == RECOMMEND_SLO_RATE && sum_f / n > x->o->max_violation_rate) {
+		c->slo_unreachable = true;
+		snprintf(c->warning, sizeof c->warning, "%.3g%% of requests take longer than slo.latency_s on service "
+			 "time alone (slo_violation_rate_floor), more than the %.4g%% --max-violation-rate allows: no "
+			 "capacity can keep it", 100 * sum_f / n, 100 * x->o->max_violation_rate);
+	}
 	for (int k = 0; k < n; k++) {
 		term[k] = cost[k] / reps[k].measured_h * x->r->term_h;
 		sum_w += cost[k];
@@ -289,96 +358,74 @@ static void summarise(const struct ctx *x, const struct rep *reps, const double 
 }
 
 /*
- * --db, in a search: label the candidate's runs (x->ids) with the search's session, the candidate's counts
- * ("fleet.0.count=3 fleet.2.count=1", "-" when nothing is varied) and its mean term cost.
+ * --db, at the frontier: label e's runs with its search's session, its levels ("fleet.0.count=3
+ * fleet.2.count=1", "-" when nothing is varied) and its mean term cost.
  */
-static int label_candidate(struct ctx *x, const struct recommend_candidate *c)
+static int label_candidate(struct ctx *x, struct srch *s, const struct eval *e)
 {
 	char counts[RECOMMEND_VARY_MAX * 80 + 2] = "-", cost[40];
 	int n = x->o->replications, o = 0, rc;
 
 	for (int i = 0; i < x->o->nvary; i++)
 		o += snprintf(counts + o, sizeof counts - (size_t)o, "%s%s=%d", i ? " " : "", x->o->vary[i].key,
-			      c->counts[i]);
-	snprintf(cost, sizeof cost, "%.17g", c->cost_term_usd);
-	rc = store_label_runs(x->st, x->ids, n, "recommend_session", x->session, x->d);
+			      e->c.counts[i]);
+	snprintf(cost, sizeof cost, "%.17g", e->c.cost_term_usd);
+	rc = store_label_runs(x->st, e->ids, n, "recommend_session", s->session, x->d);
 	if (!rc)
-		rc = store_label_runs(x->st, x->ids, n, "recommend_candidate", counts, x->d);
+		rc = store_label_runs(x->st, e->ids, n, "recommend_candidate", counts, x->d);
 	if (!rc)
-		rc = store_label_runs(x->st, x->ids, n, "recommend_term_cost_usd", cost, x->d);
+		rc = store_label_runs(x->st, e->ids, n, "recommend_term_cost_usd", cost, x->d);
 	/* the session is stored as its candidates end: it says it is incomplete until the search ends */
-	if (!rc && !x->session_run) {
-		rc = store_label_runs(x->st, x->ids, 1, "recommend_session_state", "incomplete", x->d);
-		x->session_run = rc ? 0 : x->ids[0];
+	if (!rc && !s->session_run) {
+		rc = store_label_runs(x->st, e->ids, 1, "recommend_session_state", "incomplete", x->d);
+		s->session_run = rc ? 0 : e->ids[0];
 	}
 	return rc;
 }
 
-/* c's scenario does not load: keep the loader's message (in the diag) as its reason, and no figures. */
-static void mark_invalid(struct ctx *x, struct recommend_candidate *c)
+/* c's scenario does not load: keep the loader's message as its reason, and no figures. */
+static void mark_invalid(struct recommend_candidate *c, const char *msg)
 {
 	c->invalid = true;
 	c->feasible = false;
-	snprintf(c->why, sizeof c->why, "%s", x->d->msg);
-	diag_clear(x->d);
+	snprintf(c->why, sizeof c->why, "%s", msg ? msg : "");
 	c->sp_usd_per_h = c->cost_window_usd = c->cost_per_hour_usd = c->cost_term_usd = NAN;
 	c->cost_term_p90_usd = c->cost_term_sd_usd = c->violation_mean = c->violation_worst = NAN;
 	c->sp_utilization = NAN;
 }
 
-/* Simulate counts at scale over the replications and bill its Savings Plan as mode says (commit: the
- * SP_AT / SP_SIMULATED commitment). */
-static int evaluate(struct ctx *x, const int *counts, double scale, enum sp_mode mode, double commit,
-		    struct recommend_candidate *c)
+/*
+ * Why s has no choice: slo_unreachable when every valid candidate is (capacity cannot help), else
+ * fleet_at_max when every valid candidate sat at the fleet's maximum, else none in the range searched.
+ */
+static void none_why(struct recommend_search *s)
 {
-	int n = x->o->replications, rc = STATUS_OK, done = 0;
-	struct rep *reps = calloc((size_t)n, sizeof *reps);
-	double cost[RECOMMEND_REPS_MAX], util[RECOMMEND_REPS_MAX];
+	int valid = 0, unreachable = 0, at_max = 0, last_at_max = -1;
 
-	if (!reps)
-		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
-	memset(c, 0, sizeof *c);
-	memcpy(c->counts, counts, sizeof c->counts);
-	for (; done < n; done++) {
-		bool invalid = false;
-		rc = run_rep(x, counts, scale, mode == SP_SIMULATED ? commit : 0, done, &reps[done], &invalid);
-		if (rc && invalid) {  /* not a failure: an infeasible candidate, and the search goes on */
-			mark_invalid(x, c);
-			rc = STATUS_OK;
-			goto out_reps;
-		}
-		if (rc)
-			goto out_reps;
-		if (x->o->slo != RECOMMEND_SLO_RATE && isnan(reps[done].slo_met)) {
-			rc = diag_fail(x->d, STATUS_EINPUT, "%s states no SLO verdict (slo.max_violation_rate or a "
-				       "percentile SLO): give --max-violation-rate R", x->o->scenario);
-			goto out_reps;
+	s->none = RECOMMEND_CHOSEN;
+	s->none_why[0] = '\0';
+	if (s->best >= 0)
+		return;
+	for (int i = 0; i < s->ncands; i++) {
+		if (s->cands[i].invalid)
+			continue;
+		valid++;
+		unreachable += s->cands[i].slo_unreachable;
+		if (s->cands[i].at_max_reps > 0) {
+			at_max++;
+			last_at_max = i;
 		}
 	}
-	c->sp_usd_per_h = x->sp_index >= 0 ? commit : NAN;
-	if (x->sp_index >= 0 && mode == SP_OPTIMISE && (rc = pooled_optimum(x, reps, n, &c->sp_usd_per_h)))
-		goto out_reps;
-	for (int k = 0; k < n; k++) {
-		cost[k] = reps[k].cost_meas_usd;
-		util[k] = NAN;
-		if (x->sp_index < 0)
-			continue;
-		if (mode == SP_SIMULATED) {
-			sp_delta(reps[k].hours, reps[k].nhours, commit, x->sp_discount, &util[k]);
-			continue;
-		}
-		/* the bill without the scenario's plan, then with the chosen one (meter_settle's arithmetic) */
-		cost[k] += sp_delta(reps[k].hours, reps[k].nhours, c->sp_usd_per_h, x->sp_discount, &util[k]) -
-			   sp_delta(reps[k].hours, reps[k].nhours, x->sp_loaded_usd_per_h, x->sp_discount, NULL);
+	s->none = RECOMMEND_NONE_IN_RANGE;
+	if (valid && unreachable == valid) {
+		s->none = RECOMMEND_SLO_UNREACHABLE;
+		for (int i = 0; i < s->ncands && !s->none_why[0]; i++)
+			if (!s->cands[i].invalid)
+				snprintf(s->none_why, sizeof s->none_why, "%s", s->cands[i].warning);
+	} else if (valid && at_max == valid) {
+		s->none = RECOMMEND_FLEET_AT_MAX;
+		snprintf(s->none_why, sizeof s->none_why, "%s", s->cands[last_at_max].warning);
 	}
-	summarise(x, reps, cost, util, c);
-	if (x->st && x->ids)
-		rc = label_candidate(x, c);
-out_reps:
-	for (int k = 0; k < n; k++)
-		free(reps[k].hours);
-	free(reps);
-	return rc;
 }
 
 /* Levels of vary v. */
@@ -387,71 +434,528 @@ static int levels(const struct recommend_vary *v)
 	return (v->hi - v->lo) / v->step + 1;
 }
 
+/* ---- the search, its runs in worker processes ------------------------------------------------------ */
+
 /*
- * The grid, outer dimensions in full, the last one ascending with pruning: once a feasible level costs
- * more (mean term cost) than the feasible level before it, the rest of that line is skipped. This assumes
- * the mean term cost is convex (more generally: falls, then rises) in the last count over its feasible
- * levels, and that more capacity does not break the SLO; on such a curve the first rise follows the minimum.
+ * The runs are made by a runpool (--jobs workers, or this process) in whatever order they finish, and taken
+ * up again in the order one process made them before there were workers: the base search's candidates in
+ * grid order, the on-demand-only plan, the check, then the low and the high searches. That order (the
+ * frontier) is where runs are counted, stored with their labels and failures reported, so the figures, the
+ * run ids, the labels and the messages do not depend on the number of workers: a candidate's figures come
+ * from its own runs only, and a line's pruning from its candidates before. When nothing needed is left to
+ * hand out, a line's next candidate is run ahead of the pruning decision, so that workers are not idle; if
+ * the pruning then rules it out, its runs are thrown away (never counted nor stored). With one worker
+ * nothing is ever run ahead, and the runs are made in the frontier's order.
  */
-static int search(struct ctx *x, double scale, struct recommend_search *s)
+
+static struct srch *srch_of(struct ctx *x, enum phase ph)
 {
-	const struct recommend_opts *o = x->o;
-	int nv = o->nvary, total = 1, idx[RECOMMEND_VARY_MAX] = { 0 }, rc;
-	int inner = nv ? levels(&o->vary[nv - 1]) : 1;
-	int64_t *ids = NULL;
+	return ph == PH_BASE ? &x->srch[0] : ph == PH_LOW ? &x->srch[1] : ph == PH_HIGH ? &x->srch[2] : NULL;
+}
 
-	memset(s, 0, sizeof *s);
-	s->scale_rate = scale;
-	s->best = -1;
-	for (int i = 0; i < nv; i++)
-		total *= levels(&o->vary[i]);
-	s->cands = calloc((size_t)total, sizeof *s->cands);
-	if (!s->cands)
-		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
-	x->session[0] = 0;
-	x->session_run = 0;
-	if (x->st && !(ids = calloc((size_t)total * (size_t)o->replications, sizeof *ids)))
-		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
-	for (int line = 0; line < total / inner; line++) {
-		double prev = NAN;
-		for (int j = 0; j < inner; j++) {
-			int counts[RECOMMEND_VARY_MAX] = { 0 }, rest = line;
-			struct recommend_candidate *c = &s->cands[s->ncands];
+/* A new candidate evaluation into *out, kept in x->evals. STATUS_OK or STATUS_ENOMEM. */
+static int new_eval(struct ctx *x, enum phase ph, int slot, const int *counts, double scale, enum sp_mode mode,
+		    double commit, bool exists, struct eval **out)
+{
+	struct eval *e = calloc(1, sizeof *e);
 
-			for (int i = nv - 2; i >= 0; i--) {
-				idx[i] = rest % levels(&o->vary[i]);
-				rest /= levels(&o->vary[i]);
-			}
-			for (int i = 0; i < nv - 1; i++)
-				counts[i] = o->vary[i].lo + idx[i] * o->vary[i].step;
-			if (nv)
-				counts[nv - 1] = o->vary[nv - 1].lo + j * o->vary[nv - 1].step;
-			x->ids = ids ? ids + (size_t)s->ncands * (size_t)o->replications : NULL;
-			rc = evaluate(x, counts, scale, SP_OPTIMISE, 0, c);
-			x->ids = NULL;
-			if (rc)
-				goto out;
-			s->ncands++;
-			s->invalid += c->invalid;
-			if (c->feasible && (s->best < 0 || c->cost_term_usd < s->cands[s->best].cost_term_usd))
-				s->best = s->ncands - 1;
-			if (!c->feasible)
-				continue;
-			if (!isnan(prev) && c->cost_term_usd > prev) {
-				s->pruned += inner - j - 1;
-				break;
-			}
-			prev = c->cost_term_usd;
+	if (e && x->nevals == x->cap_evals) {
+		int cap = x->cap_evals ? 2 * x->cap_evals : 64;
+		struct eval **p = realloc(x->evals, (size_t)cap * sizeof *p);
+		if (p) {
+			x->evals = p;
+			x->cap_evals = cap;
 		}
 	}
-	rc = STATUS_OK;
-	if (ids && s->best >= 0)  /* the choice: recommend_choice=1 on its runs */
-		rc = store_label_runs(x->st, ids + (size_t)s->best * (size_t)o->replications, o->replications,
-				      "recommend_choice", "1", x->d);
-	if (!rc && x->session_run)  /* last: a session killed before here stays incomplete */
-		rc = store_label_runs(x->st, &x->session_run, 1, "recommend_session_state", "complete", x->d);
-out:
-	free(ids);
+	if (!e || x->nevals == x->cap_evals || !(e->reps = calloc((size_t)x->o->replications, sizeof *e->reps)) ||
+	    (x->st && !(e->ids = calloc((size_t)x->o->replications, sizeof *e->ids)))) {
+		if (e)
+			free(e->reps);
+		free(e);
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	}
+	e->index = x->nevals;
+	e->phase = ph;
+	e->slot = slot;
+	memcpy(e->counts, counts, sizeof e->counts);
+	e->scale = scale;
+	e->mode = mode;
+	e->commit = commit;
+	e->exists = exists;
+	x->evals[x->nevals++] = e;
+	*out = e;
+	return STATUS_OK;
+}
+
+/* Free what the replications of e still hold (their hours, messages and recordings). */
+static void free_reps(struct ctx *x, struct eval *e)
+{
+	if (!e->reps)
+		return;
+	for (int k = 0; k < x->o->replications; k++) {
+		struct runpool_result res = { .hours = e->reps[k].hours, .record = e->reps[k].record };
+		runpool_result_fini(x->pool, &res);
+		free(e->reps[k].msg);
+	}
+	free(e->reps);
+	e->reps = NULL;
+}
+
+/* Make the candidate of line l, level j of search s (exists false: run ahead), into *out (may be NULL). */
+static int line_eval(struct ctx *x, struct srch *s, int l, int j, bool exists, struct eval **out)
+{
+	const struct recommend_opts *o = x->o;
+	int counts[RECOMMEND_VARY_MAX] = { 0 }, nv = o->nvary, rest = l, rc;
+	struct eval *e;
+
+	for (int i = nv - 2; i >= 0; i--) {
+		int lv = levels(&o->vary[i]);
+		counts[i] = o->vary[i].lo + rest % lv * o->vary[i].step;
+		rest /= lv;
+	}
+	if (nv)
+		counts[nv - 1] = o->vary[nv - 1].lo + j * o->vary[nv - 1].step;
+	rc = new_eval(x, s == &x->srch[0] ? PH_BASE : s == &x->srch[1] ? PH_LOW : PH_HIGH, l * s->inner + j, counts,
+		      s->scale, SP_OPTIMISE, 0, exists, &e);
+	if (rc)
+		return rc;
+	s->slot[l * s->inner + j] = e;
+	s->line[l].next = j + 1;
+	if (out)
+		*out = e;
+	return STATUS_OK;
+}
+
+/* Make search s at scale: every line's first candidate. */
+static int start_search(struct ctx *x, struct srch *s, struct recommend_search *out, double scale)
+{
+	const struct recommend_opts *o = x->o;
+
+	s->active = true;
+	s->out = out;
+	s->scale = scale;
+	out->scale_rate = scale;
+	out->best = -1;
+	s->total = 1;
+	for (int i = 0; i < o->nvary; i++)
+		s->total *= levels(&o->vary[i]);
+	s->inner = o->nvary ? levels(&o->vary[o->nvary - 1]) : 1;
+	if (!(s->slot = calloc((size_t)s->total, sizeof *s->slot)) ||
+	    !(s->line = calloc((size_t)(s->total / s->inner), sizeof *s->line)))
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int l = 0; l < s->total / s->inner; l++) {
+		int rc;
+		s->line[l].prev = NAN;
+		if ((rc = line_eval(x, s, l, 0, true, NULL)))
+			return rc;
+	}
+	return STATUS_OK;
+}
+
+/*
+ * Every line of s is done: its candidates in grid order into s->out, the choice (the cheapest that keeps the
+ * constraint, the first on a tie) and why there is none. The base search's choice is then checked with its
+ * plan set, when it has one.
+ */
+static int finish_search(struct ctx *x, struct srch *s)
+{
+	struct recommend_search *out = s->out;
+	int n = 0;
+
+	for (int l = 0; l < s->total / s->inner; l++)
+		n += s->line[l].decided;
+	if (!(out->cands = calloc((size_t)(n ? n : 1), sizeof *out->cands)) ||
+	    !(s->order = calloc((size_t)(n ? n : 1), sizeof *s->order)))
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int l = 0; l < s->total / s->inner; l++)
+		for (int j = 0; j < s->line[l].decided; j++) {
+			struct eval *e = s->slot[l * s->inner + j];
+			s->order[out->ncands] = e;
+			out->cands[out->ncands] = e->c;
+			out->invalid += e->c.invalid;
+			if (e->c.feasible && (out->best < 0 || e->c.cost_term_usd < out->cands[out->best].cost_term_usd))
+				out->best = out->ncands;
+			out->ncands++;
+		}
+	none_why(out);
+	if (s == &x->srch[0] && out->best >= 0 && x->sp_index >= 0 && out->cands[out->best].sp_usd_per_h > 0) {
+		const struct recommend_candidate *b = &out->cands[out->best];
+		return new_eval(x, PH_CHECK, 0, b->counts, s->scale, SP_SIMULATED, b->sp_usd_per_h, true, &x->check);
+	}
+	return STATUS_OK;
+}
+
+/*
+ * Decide line l of s as far as its candidates allow, in order: once a feasible candidate costs more than the
+ * feasible one before it, the rest of the line is pruned (a candidate run ahead is dropped); else the next
+ * level is made. A candidate that failed stops the line there (the frontier reports it).
+ */
+static int advance_line(struct ctx *x, struct srch *s, int l)
+{
+	struct line *ln = &s->line[l];
+	int rc;
+
+	if (ln->done)
+		return STATUS_OK;
+	while (!ln->done) {
+		int j = ln->decided;
+		struct eval *e = s->slot[l * s->inner + j], *ahead;
+		if (!e || !e->decided || (e->stop != STOP_NONE && e->stop != STOP_INVALID))
+			return STATUS_OK;
+		ln->decided++;
+		if (e->c.feasible && !isnan(ln->prev) && e->c.cost_term_usd > ln->prev) {
+			s->out->pruned += s->inner - j - 1;
+			ln->done = true;
+			if (j + 1 < s->inner && (ahead = s->slot[l * s->inner + j + 1])) {
+				ahead->dropped = true;
+				free_reps(x, ahead);
+				s->slot[l * s->inner + j + 1] = NULL;
+			}
+		} else {
+			if (e->c.feasible)
+				ln->prev = e->c.cost_term_usd;
+			if (j + 1 == s->inner)
+				ln->done = true;
+			else if ((ahead = s->slot[l * s->inner + j + 1]))
+				ahead->exists = true;
+			else if ((rc = line_eval(x, s, l, j + 1, true, NULL)))
+				return rc;
+		}
+	}
+	if (++s->lines_done == s->total / s->inner)
+		return finish_search(x, s);
+	return STATUS_OK;
+}
+
+/*
+ * Every replication of e has answered: find where it stopped, if it did, and else bill it (its Savings Plan
+ * as its mode says) and summarise it.
+ */
+static int decide(struct ctx *x, struct eval *e)
+{
+	int n = x->o->replications, rc = STATUS_OK;
+	struct recommend_candidate *c = &e->c;
+	struct rep *reps = e->reps;
+	double cost[RECOMMEND_REPS_MAX], util[RECOMMEND_REPS_MAX];
+
+	memset(c, 0, sizeof *c);
+	memcpy(c->counts, e->counts, sizeof c->counts);
+	e->stop = STOP_NONE;
+	for (e->stop_k = 0; e->stop_k < n; e->stop_k++) {
+		struct rep *rp = &reps[e->stop_k];
+		e->stop_status = rp->status;
+		if (rp->status != STATUS_OK) {
+			e->stop = !rp->load_failed ? STOP_RUN : rp->status == STATUS_EINPUT ? STOP_INVALID : STOP_LOAD;
+			break;
+		}
+		if (x->o->slo != RECOMMEND_SLO_RATE && isnan(rp->slo_met)) {
+			e->stop = STOP_VERDICT;
+			e->stop_status = STATUS_EINPUT;
+			break;
+		}
+	}
+	if (e->stop == STOP_INVALID) {  /* not a failure: an infeasible candidate, and the search goes on */
+		mark_invalid(c, reps[e->stop_k].msg);
+	} else if (e->stop == STOP_NONE) {
+		c->sp_usd_per_h = x->sp_index >= 0 ? e->commit : NAN;
+		if (x->sp_index >= 0 && e->mode == SP_OPTIMISE && (rc = pooled_optimum(x, reps, n, &c->sp_usd_per_h)))
+			return rc;
+		for (int k = 0; k < n; k++) {
+			cost[k] = reps[k].cost_meas_usd;
+			util[k] = NAN;
+			if (x->sp_index < 0)
+				continue;
+			if (e->mode == SP_SIMULATED) {
+				sp_delta(reps[k].hours, reps[k].nhours, e->commit, x->sp_discount, &util[k]);
+				continue;
+			}
+			/* the bill without the scenario's plan, then with the chosen one (meter_settle's arithmetic) */
+			cost[k] += sp_delta(reps[k].hours, reps[k].nhours, c->sp_usd_per_h, x->sp_discount, &util[k]) -
+				   sp_delta(reps[k].hours, reps[k].nhours, x->sp_loaded_usd_per_h, x->sp_discount, NULL);
+		}
+		summarise(x, reps, cost, util, c);
+	}
+	for (int k = 0; k < n; k++) {  /* the usage is billed: only the recordings wait for the frontier */
+		free(reps[k].hours);
+		reps[k].hours = NULL;
+	}
+	e->decided = true;
+	if (srch_of(x, e->phase) && e->exists)
+		return advance_line(x, srch_of(x, e->phase), e->slot / srch_of(x, e->phase)->inner);
+	return STATUS_OK;
+}
+
+/* Take a finished run into its candidate (a dropped one's results are thrown away). */
+static int take(struct ctx *x, struct runpool_result *res)
+{
+	struct eval *e = x->evals[res->tag / RECOMMEND_REPS_MAX];
+	struct rep *rp;
+
+	if (e->dropped) {
+		runpool_result_fini(x->pool, res);
+		return STATUS_OK;
+	}
+	rp = &e->reps[res->tag % RECOMMEND_REPS_MAX];
+	rp->status = res->status;
+	rp->load_failed = res->load_failed;
+	if (res->status != STATUS_OK) {
+		size_t len = strlen(res->msg) + 1;
+		if (!(rp->msg = malloc(len))) {
+			runpool_result_fini(x->pool, res);
+			return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+		}
+		memcpy(rp->msg, res->msg, len);
+	}
+	if (res->status == STATUS_OK) {
+		const struct world_report *rep = &res->rep;
+		rp->cost_meas_usd = world_report_get(rep, "cost_measured_usd");
+		rp->measured_h = world_report_get(rep, "measured_s") / 3600;
+		rp->violation = world_report_get(rep, "slo_violation_rate");
+		rp->slo_met = world_report_get(rep, "slo_met");
+		rp->floor = world_report_get(rep, "slo_violation_rate_floor");
+		if (isnan(rp->violation))
+			rp->violation = 0;  /* no measured request: nothing violated */
+		if (isnan(rp->floor))
+			rp->floor = 0;
+		for (int w = 0; w < rep->nwarnings; w++) {
+			if (strcmp(rep->warnings[w].code, "slo_unreachable") == 0)
+				snprintf(rp->unreachable, sizeof rp->unreachable, "%s", rep->warnings[w].message);
+			if (strcmp(rep->warnings[w].code, "fleet_at_max") == 0)
+				snprintf(rp->at_max, sizeof rp->at_max, "%s", rep->warnings[w].message);
+		}
+		rp->hours = res->hours;
+		rp->nhours = res->nhours;
+		rp->record = res->record;
+		res->hours = NULL;
+		res->record = NULL;
+	}
+	runpool_result_fini(x->pool, res);
+	return ++e->got == x->o->replications ? decide(x, e) : STATUS_OK;
+}
+
+/*
+ * The candidate whose next run to hand out (*out, NULL: none): the earliest (in the frontier's order) that the
+ * searches need; else one run ahead; else a line's next candidate, run ahead of its pruning decision.
+ */
+static int pick(struct ctx *x, struct eval **out)
+{
+	struct eval *best = NULL;
+
+	for (int pass = 0; pass < 2 && !best; pass++)
+		for (int i = 0; i < x->nevals; i++) {
+			struct eval *e = x->evals[i];
+			if (e->dropped || e->handed == x->o->replications || e->exists != (pass == 0))
+				continue;
+			if (!best || e->phase < best->phase || (e->phase == best->phase && e->slot < best->slot))
+				best = e;
+		}
+	*out = best;
+	if (best)
+		return STATUS_OK;
+	for (int i = 0; i < 3; i++) {
+		struct srch *s = &x->srch[i];
+		for (int l = 0; s->active && l < s->total / s->inner; l++) {
+			struct line *ln = &s->line[l];
+			const struct eval *pending = s->slot[l * s->inner + ln->decided];
+			/* one candidate ahead of the one being decided, unless that one has failed */
+			if (!ln->done && ln->next == ln->decided + 1 && ln->next < s->inner && pending && !pending->decided)
+				return line_eval(x, s, l, ln->next, false, out);
+		}
+	}
+	return STATUS_OK;
+}
+
+/* The label "recommend=" + the overrides, space-separated (owned, NULL when out of memory). */
+static char *run_label(const char *const *sets, int n)
+{
+	size_t size = sizeof "recommend=", o;
+	char *label;
+
+	for (int i = 0; i < n; i++)
+		size += strlen(sets[i]) + 1;
+	if (!(label = malloc(size)))
+		return NULL;
+	o = (size_t)snprintf(label, size, "recommend=");
+	for (int i = 0; i < n; i++)
+		o += (size_t)snprintf(label + o, size - o, "%s%s", i ? " " : "", sets[i]);
+	return label;
+}
+
+/* Give every idle worker a run. */
+static int hand_out(struct ctx *x)
+{
+	while (runpool_idle(x->pool) > 0) {
+		char buf[OWN_SETS_MAX][96];
+		const char *sets[SETS_MAX];
+		struct eval *e;
+		int k, n, rc;
+		if ((rc = pick(x, &e)) || !e)
+			return rc;
+		k = e->handed++;
+		n = make_sets(x, e->counts, e->scale, e->mode == SP_SIMULATED ? e->commit : 0, k, buf, sets);
+		if ((rc = runpool_submit(x->pool, (int64_t)e->index * RECOMMEND_REPS_MAX + k, sets, n, x->d)))
+			return rc;
+	}
+	return STATUS_OK;
+}
+
+/*
+ * At the frontier: count e's runs, store them (--db) in order with their labels, and stop the search where a
+ * run failed, as one process making them in this order would have (a run that states no verdict is stored,
+ * then stops it). s: e's search, NULL outside one.
+ */
+static int settle(struct ctx *x, struct eval *e, struct srch *s)
+{
+	int n = e->stop == STOP_VERDICT ? e->stop_k + 1 : e->stop_k, rc = STATUS_OK;
+
+	for (int k = 0; k < n && rc == STATUS_OK; k++) {
+		char buf[OWN_SETS_MAX][96], *label;
+		const char *sets[SETS_MAX];
+		int nsets;
+		x->r->runs++;
+		if (!x->st)
+			continue;
+		nsets = make_sets(x, e->counts, e->scale, e->mode == SP_SIMULATED ? e->commit : 0, k, buf, sets);
+		if (!(label = run_label(sets, nsets))) {
+			rc = diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+			break;
+		}
+		rc = runpool_store(x->pool, &(struct runpool_result){ .record = e->reps[k].record }, sets, nsets, x->st,
+				   (const char *const[]){ label }, 1, &e->ids[k], x->d);
+		e->reps[k].record = NULL;
+		free(label);
+		if (!rc && s && !s->session[0])
+			snprintf(s->session, sizeof s->session, "%s#%" PRId64, x->name, e->ids[k]);
+	}
+	if (rc)
+		return rc;
+	switch (e->stop) {
+	case STOP_RUN:
+		x->r->runs++;  /* it ran */
+		/* fall through */
+	case STOP_LOAD:
+		return diag_fail(x->d, e->stop_status, "%s", e->reps[e->stop_k].msg);
+	case STOP_VERDICT:
+		return diag_fail(x->d, STATUS_EINPUT, "%s states no SLO verdict (slo.max_violation_rate or a percentile "
+				 "SLO): give --max-violation-rate R", x->o->scenario);
+	case STOP_INVALID:
+		break;
+	case STOP_NONE:
+		if (s && x->st)
+			rc = label_candidate(x, s, e);
+		break;
+	}
+	free_reps(x, e);
+	return rc;
+}
+
+/* --db, a search's end: recommend_choice=1 on the choice's runs, then its session complete (its last write). */
+static int end_search(struct ctx *x, struct srch *s)
+{
+	int rc = STATUS_OK;
+
+	if (x->st && s->out->best >= 0)
+		rc = store_label_runs(x->st, s->order[s->out->best]->ids, x->o->replications, "recommend_choice", "1",
+				      x->d);
+	if (!rc && x->st && s->session_run)  /* last: a session killed before here stays incomplete */
+		rc = store_label_runs(x->st, &s->session_run, 1, "recommend_session_state", "complete", x->d);
+	return rc;
+}
+
+/* Move the frontier as far as the decided candidates allow; x->f_phase is PH_END when all is done. */
+static int frontier(struct ctx *x)
+{
+	struct recommend_result *r = x->r;
+	int rc;
+
+	while (x->f_phase != PH_END) {
+		struct srch *s = srch_of(x, x->f_phase);
+		struct eval *e;
+		if (s && s->active) {
+			while (x->f_slot < s->total) {
+				int l = x->f_slot / s->inner, j = x->f_slot % s->inner;
+				if (s->line[l].done && j >= s->line[l].decided) {  /* pruned: the next line */
+					x->f_slot = (l + 1) * s->inner;
+					continue;
+				}
+				if (!(e = s->slot[x->f_slot]) || !e->exists || !e->decided)
+					return STATUS_OK;
+				if ((rc = settle(x, e, s)))
+					return rc;
+				x->f_slot++;
+			}
+			if ((rc = end_search(x, s)))
+				return rc;
+		} else if (x->f_phase == PH_OD) {
+			if (!(e = x->od)->decided)
+				return STATUS_OK;
+			if ((rc = settle(x, e, NULL)))
+				return rc;
+			r->od = e->c;
+			r->od_ok = !e->c.invalid;
+			if (e->c.invalid)  /* that fleet cannot be loaded: say so, and go on */
+				snprintf(r->od_why, sizeof r->od_why, "%s", e->c.why);
+		} else if (x->f_phase == PH_CHECK && r->base.best >= 0) {
+			r->check = r->base.cands[r->base.best];
+			if ((e = x->check)) {
+				if (!e->decided)
+					return STATUS_OK;
+				if ((rc = settle(x, e, NULL)))
+					return rc;
+				r->check = e->c;
+				r->checked = true;
+				if (e->c.invalid)  /* the plan's commitment, set, is refused: say so */
+					return diag_fail(x->d, STATUS_EINPUT, "%s", e->c.why);
+			}
+		}
+		x->f_phase++;
+		x->f_slot = 0;
+	}
+	return STATUS_OK;
+}
+
+/* Run the searches: hand out runs, take them back, move the frontier, until it has passed everything. */
+static int run_all(struct ctx *x, const int *od_levels, double base)
+{
+	const struct recommend_opts *o = x->o;
+	int rc;
+
+	if ((rc = start_search(x, &x->srch[0], &x->r->base, x->scale_rate * base)) ||
+	    (rc = new_eval(x, PH_OD, 0, od_levels, x->scale_rate * base, SP_AT, 0, true, &x->od)))
+		return rc;
+	if (o->growth_given && ((rc = start_search(x, &x->srch[1], &x->r->low, x->scale_rate * o->growth[0])) ||
+				(rc = start_search(x, &x->srch[2], &x->r->high, x->scale_rate * o->growth[2]))))
+		return rc;
+	for (;;) {
+		struct runpool_result res;
+		if ((rc = frontier(x)) || x->f_phase == PH_END || (rc = hand_out(x)))
+			return rc;
+		if (runpool_busy(x->pool) == 0)  /* nothing running, nothing handed out: no worker is left */
+			return diag_fail(x->d, STATUS_EINTERNAL, "recommend: no worker process is left to run the search");
+		if ((rc = runpool_next(x->pool, &res, x->d)) || (rc = take(x, &res)))
+			return rc;
+	}
+}
+
+/*
+ * Whether the scenario's text with the --set overrides writes autoscaling.max (the loader's default, the
+ * entries' max added up, follows a varied max by itself).
+ */
+static int states_as_max(struct ctx *x, const struct scenario *sc, bool *stated)
+{
+	struct yamldoc y = { 0 };
+	struct yamldoc_ref root, as, max;
+	int rc = yamldoc_open(&y, sc->text, strlen(sc->text), x->o->scenario, x->d);
+
+	if (!rc)
+		rc = yamldoc_apply_sets(&y, x->o->sets, x->o->nsets, "catalog");
+	if (!rc) {
+		yamldoc_root(&y, &root);
+		yamldoc_child(&root, "autoscaling", &as);
+		yamldoc_child(&as, "max", &max);
+		*stated = max.node != NULL;
+	}
+	yamldoc_close(&y);
 	return rc;
 }
 
@@ -460,9 +964,27 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 {
 	const struct recommend_opts *o = x->o;
 	struct recommend_result *r = x->r;
-	bool three = false;
-	int plans = 0;
+	bool three = false, as_max_stated = false;
+	int plans = 0, rc, per = sc->copies.enabled ? sc->copies.per_instance : 1;
 
+	if ((rc = states_as_max(x, sc, &as_max_stated)))
+		return rc;
+	/* as scenario_finish.c adds up what the fleet holds: the max of every entry that serves */
+	x->as_max_stated = as_max_stated && sc->autoscaling.policy != POLICY_NONE;
+	x->as_max = sc->autoscaling.max;
+	x->capacity = 0;
+	for (int i = 0; i < sc->nfleet; i++)
+		x->capacity += sc->fleet[i].use != USE_JOBS ? (long)sc->fleet[i].max * sc->fleet[i].weight * per : 0;
+	for (int v = 0; v < o->nvary; v++) {
+		const struct fleet_entry *e;
+		x->unit[v] = 0;  /* a commitment (commitments.I.count) holds no capacity */
+		x->level_loaded[v] = 0;
+		if (o->vary[v].commit || o->vary[v].fleet_index >= sc->nfleet)
+			continue;
+		e = &sc->fleet[o->vary[v].fleet_index];
+		x->unit[v] = e->use != USE_JOBS ? e->weight * per : 0;
+		x->level_loaded[v] = e->count;  /* = max for a capacity reservation; a varied max below */
+	}
 	r->od_usd_per_h = sc->serving.od_usd_per_h;
 	for (int i = 0; i < sc->nfleet; i++)
 		if (sc->fleet[i].option == OPTION_ON_DEMAND) {
@@ -494,15 +1016,25 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 					 o->scenario, vy->commit ? sc->ncommit : sc->nfleet,
 					 vy->commit ? "commitments" : "fleet");
 		e = vy->commit ? &sc->commit[vy->fleet_index] : &sc->fleet[vy->fleet_index];
+		r->vary_kind[v] = e->option;
 		if (vy->commit && e->option != OPTION_RESERVED)
 			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: commitments.%d is %s; expected a reserved "
 					 "entry (a Savings Plan's commitment is computed, not varied)", vy->key,
 					 vy->fleet_index, option_kind_name(e->option));
+		if (vy->max) {
+			if (e->option != OPTION_ON_DEMAND && e->option != OPTION_SPOT)
+				return diag_fail(x->d, STATUS_EINPUT, "--vary %s: fleet.%d is %s; expected an on_demand "
+						 "or spot entry for a max (a commitment's count: fleet.%d.count)", vy->key,
+						 vy->fleet_index, option_kind_name(e->option), vy->fleet_index);
+			x->level_loaded[v] = e->max;
+			r->break_even[v] = NAN;
+			continue;
+		}
 		if (!vy->commit && e->option != OPTION_RESERVED && e->option != OPTION_ODCR &&
 		    e->option != OPTION_CAPACITY_BLOCK)
 			return diag_fail(x->d, STATUS_EINPUT, "--vary %s: fleet.%d is %s; expected a reserved, odcr "
-					 "or capacity_block entry", vy->key, vy->fleet_index, option_kind_name(e->option));
-		r->vary_kind[v] = e->option;
+					 "or capacity_block entry (or, for an on_demand or spot entry, fleet.%d.max)", vy->key,
+					 vy->fleet_index, option_kind_name(e->option), vy->fleet_index);
 		three |= e->term == TERM_3Y;
 		/* the effective hourly rate: reserved pays upfront over the term's hours (option_reserved.c) */
 		r->break_even[v] = (e->usd_per_h + (e->option == OPTION_RESERVED ? e->upfront_usd /
@@ -515,22 +1047,45 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 	return STATUS_OK;
 }
 
+/* The scenario with the --set overrides: its figures, and the overrides' keys (as the loader took them). */
 static int load_base(struct ctx *x)
 {
 	struct scenario sc;
-	int rc = scenario_load(&sc, x->o->scenario, NULL, 0, x->d);
+	int rc = scenario_load(&sc, x->o->scenario, x->o->sets, x->o->nsets, x->d);
 
 	if (rc)
 		return rc;
 	rc = inspect(x, &sc);
 	scenario_fini(&sc);
-	return rc;
+	if (rc)
+		return rc;
+	x->set_key = calloc((size_t)(x->o->nsets > 0 ? x->o->nsets : 1), sizeof *x->set_key);
+	if (!x->set_key)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int u = 0; u < x->o->nsets; u++) {
+		const char *eq = strchr(x->o->sets[u], '=');
+		char key[YAMLDOC_PATH_MAX];
+		size_t len = eq ? (size_t)(eq - x->o->sets[u]) : 0;
+		/* the loader took it, so it is KEY=VALUE with a key yamldoc_set_key reads */
+		if (len < sizeof key) {
+			memcpy(key, x->o->sets[u], len);
+			key[len] = '\0';
+			yamldoc_set_key(key, x->set_key[u], sizeof x->set_key[u]);
+		}
+	}
+	return STATUS_OK;
+}
+
+/* The most runs a search could make: every grid point of each search and the two plans, each replicated. */
+static int runs_at_most(const struct recommend_opts *o, int total)
+{
+	return ((o->growth_given ? 3 : 1) * total + 2) * o->replications;
 }
 
 int recommend_run(const struct recommend_opts *o, struct recommend_result *r, struct diag *d)
 {
 	struct ctx x = { .o = o, .r = r, .d = d };
-	int zeros[RECOMMEND_VARY_MAX] = { 0 }, total = 1, rc;
+	int od_levels[RECOMMEND_VARY_MAX] = { 0 }, total = 1, jobs, rc;
 	double base = o->growth_given ? o->growth[1] : 1;
 
 	memset(r, 0, sizeof *r);
@@ -543,32 +1098,35 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 	if (o->replications < 1 || o->replications > RECOMMEND_REPS_MAX)
 		return diag_fail(d, STATUS_EINPUT, "--replications %d: expected 1 to %d", o->replications,
 				 RECOMMEND_REPS_MAX);
-	if ((rc = load_base(&x)))
-		return rc;
-	if (o->db && (rc = store_open(&x.st, o->db, d)))
-		return rc;
-	rc = search(&x, x.scale_rate * base, &r->base);
-	if (!rc) {
-		rc = evaluate(&x, zeros, x.scale_rate * base, SP_AT, 0, &r->od);
-		r->od_ok = rc == STATUS_OK && !r->od.invalid;
-		if (r->od.invalid)  /* that fleet cannot be loaded: say so, and go on */
-			snprintf(r->od_why, sizeof r->od_why, "%s", r->od.why);
+	if (o->nsets < 0 || o->nsets > RECOMMEND_SETS_MAX)
+		return diag_fail(d, STATUS_EINPUT, "at most %d --set options", RECOMMEND_SETS_MAX);
+	if (o->jobs < 0 || o->jobs > RECOMMEND_JOBS_MAX)
+		return diag_fail(d, STATUS_EINPUT, "--jobs %d: expected 1 to %d", o->jobs, RECOMMEND_JOBS_MAX);
+	jobs = o->jobs < 1 ? 1 : o->jobs < runs_at_most(o, total) ? o->jobs : runs_at_most(o, total);
+	/* the workers start before the database is opened: no SQLite connection crosses a fork */
+	if ((rc = load_base(&x)) || (rc = runpool_open(&x.pool, o->scenario, jobs, o->db != NULL, d)) ||
+	    (o->db && (rc = store_open(&x.st, o->db, d))))
+		goto out;
+	/* on-demand only: no commitment, no Spot, the most on-demand capacity searched */
+	for (int i = 0; i < o->nvary; i++)
+		if (o->vary[i].max && r->vary_kind[i] == OPTION_ON_DEMAND)
+			od_levels[i] = o->vary[i].lo + (levels(&o->vary[i]) - 1) * o->vary[i].step;
+	rc = run_all(&x, od_levels, base);
+out:
+	for (int i = 0; i < x.nevals; i++) {  /* before the pool: recordings left in its spool */
+		free_reps(&x, x.evals[i]);
+		free(x.evals[i]->ids);
+		free(x.evals[i]);
 	}
-	if (!rc && r->base.best >= 0) {
-		const struct recommend_candidate *b = &r->base.cands[r->base.best];
-		r->check = *b;
-		if (x.sp_index >= 0 && b->sp_usd_per_h > 0) {
-			rc = evaluate(&x, b->counts, x.scale_rate * base, SP_SIMULATED, b->sp_usd_per_h, &r->check);
-			r->checked = true;
-			if (!rc && r->check.invalid)  /* the plan's commitment, set, is refused: say so */
-				rc = diag_fail(d, STATUS_EINPUT, "%s", r->check.why);
-		}
+	free(x.evals);
+	runpool_close(x.pool);  /* a run still going (one run ahead and ruled out) is killed */
+	for (int i = 0; i < 3; i++) {
+		free(x.srch[i].slot);
+		free(x.srch[i].order);
+		free(x.srch[i].line);
 	}
-	if (!rc && o->growth_given)
-		rc = search(&x, x.scale_rate * o->growth[0], &r->low);
-	if (!rc && o->growth_given)
-		rc = search(&x, x.scale_rate * o->growth[2], &r->high);
 	store_close(x.st);
+	free(x.set_key);
 	return rc;
 }
 

@@ -2,14 +2,21 @@
  * recommend: which commitments to buy, chosen by simulation (`gpucap recommend`, analysis/README.md "Recommending what
  * to buy").
  *
- * Candidates are the commitment levels named by the --vary ranges (counts of `reserved`, `odcr` and
- * `capacity_block` fleet entries: they change capacity, so each level is simulated) and, when the scenario
- * has a `savings_plan` entry, that plan's commitment in USD per hour (it changes only the bill, so it is
- * computed, not searched: recommend_sp_optimum on each candidate's simulated hourly eligible usage).
+ * Candidates are the levels named by the --vary ranges (counts of `reserved`, `odcr` and `capacity_block`
+ * fleet entries, and the `max` of `on_demand` and `spot` entries: they change capacity, so each level is
+ * simulated, a Spot entry's interruptions included) and, when the scenario has a `savings_plan` entry, that
+ * plan's commitment in USD per hour (it changes only the bill, so it is computed, not searched:
+ * recommend_sp_optimum on each candidate's simulated hourly eligible usage). The loader refuses an
+ * autoscaling.max above what the fleet entries hold (their max added up, in autoscaling's units); so when the
+ * scenario states autoscaling.max under a policy, a run whose levels hold less sets autoscaling.max to what
+ * they hold (the stated value stays the cap above it; unstated, the loader's default is what they hold).
  *
  * Every candidate runs `replications` times with seeds seed, seed + 1, ... (the scenario's seed; the same
- * seeds for every candidate: common random numbers), in-process, keeping only the metrics (and, with --db,
- * storing each run labelled `recommend=...`). A candidate's cost over the term is, per replication,
+ * seeds for every candidate: common random numbers), keeping only the metrics (and, with --db, storing
+ * each run labelled `recommend=...`). The runs are made by `jobs` worker processes (runpool.h), or in this
+ * process, and taken up in the order one process makes them (recommend.c, "the frontier"): the results, the
+ * runs stored, their ids and labels do not depend on jobs. A candidate's cost over the term is, per
+ * replication,
  *     term_usd = cost of the measured window / measured hours x term hours,
  * the window's cost per hour (every part: commitments at their hourly rates, usage as simulated) taken to
  * hold for the whole term: 8760 h (1 year), or 26280 h when a varied entry or the Savings Plan has
@@ -21,7 +28,7 @@
  * loader's message (invalid, why) and counted in its search's `invalid`, and the search goes on.
  *
  * Errors: bad options and an invalid base scenario are STATUS_EINPUT (or what scenario_load returns) with
- * the message in the diag; a run that fails stops the search with its status.
+ * the message in the diag; a run that fails stops the search with its status (the first in that order).
  */
 #ifndef GPUCAP_RECOMMEND_H
 #define GPUCAP_RECOMMEND_H
@@ -35,6 +42,8 @@
 #define RECOMMEND_VARY_MAX 4       /* --vary options */
 #define RECOMMEND_GRID_MAX 1000    /* candidates of the grid, before pruning */
 #define RECOMMEND_REPS_MAX 1000    /* --replications */
+#define RECOMMEND_SETS_MAX 256     /* --set options (as gpucap run's) */
+#define RECOMMEND_JOBS_MAX 1024    /* --jobs (as gpucap sweep's) */
 
 enum recommend_slo {
 	RECOMMEND_SLO_DEFAULT,  /* slo_met in every replication when the runs state one, else an error */
@@ -44,9 +53,10 @@ enum recommend_slo {
 
 struct recommend_vary {
 	const char *text; /* the option as given ("fleet.00.count=0..4"), borrowed */
-	char key[64];     /* "fleet.I.count", I in decimal however the option wrote it */
+	char key[64];     /* "fleet.I.count" or "fleet.I.max", I in decimal however the option wrote it */
 	int fleet_index;  /* I */
 	bool commit;      /* the key is commitments.I.count (a regional RI), not fleet.I.count */
+	bool max;         /* the entry's max (an on_demand or spot entry), not its count (a commitment) */
 	int lo, hi, step; /* levels lo, lo + step, ... <= hi; 0 <= lo <= hi, step >= 1 */
 };
 
@@ -60,11 +70,20 @@ struct recommend_opts {
 	bool growth_given;                               /* --growth given */
 	double growth[3];                                /* LOW, BASE, HIGH: multiples of scale_rate */
 	const char *db;                                  /* store every run here; NULL: keep nothing */
+	const char *const *sets;                         /* --set KEY.PATH=VALUE overrides (borrowed), nsets of
+	                                                    them, applied to the scenario before the search and
+	                                                    to every run; one of a key the search sets itself (a
+	                                                    varied key, seed, workload.arrivals.scale_rate, the
+	                                                    plan's commit_usd_per_h) gives its starting value,
+	                                                    which each run's own setting replaces */
+	int nsets;
+	int jobs;                                        /* worker processes (runpool.h); 0 or 1: the runs are
+	                                                    made in this process. The results do not depend on it */
 };
 
 /* One candidate: its levels and what its replications gave. */
 struct recommend_candidate {
-	int counts[RECOMMEND_VARY_MAX];  /* the varied counts, as vary[] */
+	int counts[RECOMMEND_VARY_MAX];  /* the varied levels (counts, or maxes), as vary[] */
 	double sp_usd_per_h;             /* the Savings Plan commitment (recommend_sp_optimum); 0 = none or
 	                                    not worth buying; NaN when the scenario has no savings_plan */
 	double cost_window_usd;          /* mean cost of the measured window, at sp_usd_per_h */
@@ -80,6 +99,22 @@ struct recommend_candidate {
 	bool invalid;                    /* its scenario does not load (a level the scenario refuses): not run,
 	                                    not feasible, its figures NaN; why says why */
 	char why[DIAG_MSG_MAX];          /* the loader's message when invalid, else "" */
+	bool slo_unreachable;            /* no capacity can keep the constraint: with --max-violation-rate R,
+	                                    the mean slo_violation_rate_floor (requests over slo.latency_s on
+	                                    service time alone) is above R; else a replication was warned
+	                                    slo_unreachable (the scenario's SLO, models/metering/warn.h) */
+	int at_max_reps;                 /* replications warned fleet_at_max (capacity at its maximum while
+	                                    requests waited, in more than WARN_AT_MAX_FRACTION of the samples) */
+	char warning[256];               /* why slo_unreachable, else the first fleet_at_max warning's message;
+	                                    "" when neither */
+};
+
+/* Why a search has no choice. */
+enum recommend_none {
+	RECOMMEND_CHOSEN,           /* it has one */
+	RECOMMEND_NONE_IN_RANGE,    /* no level searched keeps the SLO (or none is valid): widen --vary */
+	RECOMMEND_SLO_UNREACHABLE,  /* every valid candidate is slo_unreachable: service time alone breaks it */
+	RECOMMEND_FLEET_AT_MAX      /* every valid candidate sat at the fleet's maximum (at_max_reps > 0) */
 };
 
 /* The search, under one traffic level. */
@@ -90,13 +125,17 @@ struct recommend_search {
 	int best;                           /* index into cands, -1 if none is feasible */
 	int pruned;                         /* grid points skipped by the pruning rule */
 	int invalid;                        /* candidates among cands whose scenario does not load */
+	enum recommend_none none;           /* why best is -1 (RECOMMEND_CHOSEN when it is not) */
+	char none_why[256];                 /* with SLO_UNREACHABLE and FLEET_AT_MAX: a run's message (a valid
+	                                       candidate's warning, the last one's for FLEET_AT_MAX) */
 };
 
 struct recommend_result {
 	double term_h;                     /* 8760 or 26280 */
 	struct recommend_search base;      /* at BASE (scale_rate x 1 without --growth) */
 	struct recommend_search low, high; /* at LOW and HIGH (--growth only) */
-	struct recommend_candidate od;     /* on-demand only: every varied count 0, no Savings Plan */
+	struct recommend_candidate od;     /* on-demand only: every varied count 0, every varied spot max 0,
+	                                      every varied on_demand max at its highest level, no Savings Plan */
 	bool od_ok;                        /* od was run (false when that fleet is not a valid scenario: no
 	                                      on-demand entry, say; od_why says why) */
 	char od_why[DIAG_MSG_MAX];         /* the loader's message when !od_ok */
@@ -104,8 +143,9 @@ struct recommend_result {
 	                                      when the best has one > 0; else a copy of it) */
 	bool checked;                      /* check was simulated */
 	double od_usd_per_h;               /* On-Demand rate of the serving type (the on_demand entry's) */
-	double break_even[RECOMMEND_VARY_MAX];  /* per varied entry: its effective hourly rate / od_usd_per_h,
-	                                           the share of hours it must displace on-demand to pay off */
+	double break_even[RECOMMEND_VARY_MAX];  /* per varied count: its effective hourly rate / od_usd_per_h,
+	                                           the share of hours it must displace on-demand to pay off;
+	                                           NaN for a varied max */
 	enum option_kind vary_kind[RECOMMEND_VARY_MAX];  /* the varied entries' options */
 	double sp_discount;                /* the plan's discount; NaN without a plan */
 	int runs;                          /* simulation runs made */
@@ -118,8 +158,9 @@ struct recommend_result {
  * On-Demand rates, all kinds). f is convex and piecewise linear with breakpoints b_h = (1 - d) u_h / len_h;
  * its slope right of c is W - F(c) / (1 - d), W = sum len_h, F(c) = sum of len_h over hours with b_h > c; so
  * the exact minimiser is the smallest c >= 0 with F(c) <= (1 - d) W, found by sorting the b_h (the
- * Cost Explorer rule: commit to the level used at SP rates in at least (1 - d) of the hours). The answer is
- * the cheaper of the two cent values around it (the lower on a tie). Returns STATUS_OK or STATUS_ENOMEM.
+ * Cost Explorer rule: commit to the level used at SP rates in at least (1 - d) of the hours); 0, no plan,
+ * when the hours with any usage weigh at most (1 - d) W. The answer is the cheaper of the two cent values
+ * around it (the lower on a tie). Returns STATUS_OK or STATUS_ENOMEM.
  */
 int recommend_sp_optimum(const struct savings_hour *hours, int n, double discount, double *usd_per_h);
 
@@ -130,7 +171,8 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 
 void recommend_result_fini(struct recommend_result *r);
 
-/* Parse "fleet.I.count=LO..HI[:STEP]" into *v (without checking the entry). STATUS_EINPUT on bad text. */
+/* Parse "fleet.I.count=LO..HI[:STEP]" or "fleet.I.max=..." into *v (without checking the entry). STATUS_EINPUT
+ * on bad text. */
 int recommend_parse_vary(const char *text, struct recommend_vary *v, struct diag *d);
 
 #endif

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_math.h>
+
 #include "recommend.h"
 #include "status.h"
 #include "testutil.h"
@@ -48,6 +50,31 @@ static int recommend_text(const char *fleet, struct recommend_opts *o)
 	o->scenario = path;
 	if (o->replications == 0)
 		o->replications = 1;
+	diag_clear(&d);
+	return recommend_run(o, &res, &d);
+}
+
+/*
+ * The load of the max tests: target tracking over a steady load (uniform arrivals, constant service, 1 slot
+ * per instance), measured after a 2-hour warm-up. %s is the fleet; autoscaling.max is stated.
+ */
+static const char steady[] =
+	"name: steady\nstart: 2026-01-01T00:00:00Z\nhorizon: %s\nwarmup: 2h\n"
+	"slo: {latency_s: %s, max_violation_rate: 0.01}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: %s}\n  service: {kind: constant, mean_s: %s}\n"
+	"serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
+	"fleet:\n%s"
+	"autoscaling: {policy: target_tracking, target: %s, min: 1, max: 6}\n";
+
+/* Write the steady load with these figures and fleet, and run recommend on it with o. */
+static int recommend_steady(const char *horizon, const char *latency, const char *rate, const char *service,
+			    const char *target, const char *fleet, struct recommend_opts *o)
+{
+	char text[4096];
+
+	snprintf(text, sizeof text, steady, horizon, latency, rate, service, fleet, target);
+	path = test_write_file("steady.yaml", text);
+	o->scenario = path;
 	diag_clear(&d);
 	return recommend_run(o, &res, &d);
 }
@@ -120,6 +147,30 @@ START_TEST(dearer_reservation_buys_fewer)
 }
 END_TEST
 
+START_TEST(set_overrides_apply_before_the_search)
+{
+	/* --set fleet.0.usd_per_h=7.5 is the scenario of dearer_reservation_buys_fewer: 2 reserved, 3000. The
+	 * varied key and seed may be set too: the start the search replaces (every level and seed is run). */
+	static const char *const sets[] = { "fleet.00.count=4", "fleet.0.usd_per_h=7.5", "seed=9" };
+	struct recommend_opts o = { .sets = sets, .nsets = 3 };
+
+	vary(&o, "fleet.0.count=0..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 2);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 3000, CENT);
+	ck_assert_double_eq_tol(res.base.cands[0].cost_window_usd, 3360, CENT);
+	teardown();
+	/* a bad one is the loader's refusal of the scenario, before any run */
+	o.nsets = 1;
+	o.sets = (const char *const[]){ "fleet.0.usd_per_hour=7.5" };
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "usd_per_hour"), "%s", d.msg);
+	ck_assert_int_eq(res.runs, 0);
+}
+END_TEST
+
 START_TEST(savings_plan_from_hourly_usage)
 {
 	struct recommend_opts o = { 0 };
@@ -175,6 +226,279 @@ START_TEST(sp_optimum_ties_and_cents)
 }
 END_TEST
 
+/* n whole hours of on-demand usage u[i] (USD at On-Demand rates) into h. */
+static void whole_hours(struct savings_hour *h, const double *u, int n)
+{
+	memset(h, 0, sizeof *h * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		h[i].len_h = 1;
+		h[i].usd[SAVINGS_ON_DEMAND] = u[i];
+	}
+}
+
+/* The bill of usage hours h under a plan of commit c at discount d, settled by savings_settle: the
+ * commitment charged plus the usage it did not cover at On-Demand rates (all the usage when c is 0). */
+static double bill(const struct savings_hour *h, int n, double c, double disc)
+{
+	struct savings_plan_terms plan = { .commit_usd_per_h = c, .discount = disc };
+	struct savings_result r;
+	double total = 0;
+
+	if (c <= 0) {
+		for (int i = 0; i < n; i++)
+			for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+				total += h[i].usd[k];
+		return total;
+	}
+	savings_settle(h, n, &plan, 1, &r);
+	total = r.commit_usd;
+	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+		total += r.excess_usd[k];
+	return total;
+}
+
+/*
+ * The recommended commitment is a minimum of the bill as savings_settle settles it: no cheaper with the plan
+ * 1% smaller or 1% larger (with no plan recommended: no cheaper with a plan of $0.01/h or of 1% of the mean
+ * usage). Profiles: a diurnal day of on-demand usage over a reserved base (zero at night: the shape of the
+ * reported $0.64/h at 67.7% use), the same with the night busier, and 200 pseudo-random profiles.
+ */
+START_TEST(sp_optimum_is_a_minimum_of_the_settled_bill)
+{
+	enum { N = 96 };
+	struct savings_hour h[N];
+	double u[N], c, mean;
+	unsigned long long x = 42;
+
+	for (int p = 0; p < 202; p++) {
+		double disc = p < 2 ? 0.3 : 0.1 + 0.05 * (p % 12);
+		for (int i = 0; i < N; i++) {
+			if (p < 2) {  /* 4 days: a peak at 18:00, nothing above the base for the night's hours */
+				double level = 200 * cos(2 * M_PI * (i % 24 - 18) / 24) - (p == 0 ? 60 : -150);
+				u[i] = level > 0 ? level : 0;
+			} else {      /* an LCG: some hours idle, the rest uneven */
+				x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+				u[i] = (x >> 33) % 4 == 0 ? 0 : (double)((x >> 20) % 10000) / 37;
+			}
+		}
+		whole_hours(h, u, N);
+		ck_assert_int_eq(recommend_sp_optimum(h, N, disc, &c), STATUS_OK);
+		if (c > 0) {
+			ck_assert_msg(bill(h, N, c, disc) <= bill(h, N, c * 0.99, disc) + 1e-9, "profile %d: c %.2f", p, c);
+			ck_assert_msg(bill(h, N, c, disc) <= bill(h, N, c * 1.01, disc) + 1e-9, "profile %d: c %.2f", p, c);
+			continue;
+		}
+		mean = bill(h, N, 0, disc) / N;
+		ck_assert_msg(bill(h, N, 0, disc) <= bill(h, N, 0.01, disc) + 1e-9, "profile %d", p);
+		ck_assert_msg(bill(h, N, 0, disc) <= bill(h, N, 0.01 * mean, disc) + 1e-9, "profile %d", p);
+	}
+}
+END_TEST
+
+/*
+ * Usage in fewer than (1 - d) of the hours (zero in the rest) makes any plan lose: each committed dollar
+ * is paid every hour and saves d / (1 - d) of itself only in the hours it is used. So no plan (0), whatever
+ * the usage is where there is some.
+ */
+START_TEST(sp_optimum_is_none_when_usage_is_too_rare)
+{
+	struct savings_hour h[100];
+	double u[100], c;
+
+	/* d = 0.3: usage 10 in 6 of 10 hours (60% < 70%) */
+	for (int i = 0; i < 10; i++)
+		u[i] = i < 6 ? 10 : 0;
+	whole_hours(h, u, 10);
+	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* d = 0.3: 69 of 100 hours, uneven (1 to 69), the busy hours last */
+	for (int i = 0; i < 100; i++)
+		u[i] = i < 31 ? 0 : i - 30;
+	whole_hours(h, u, 100);
+	ck_assert_int_eq(recommend_sp_optimum(h, 100, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* d = 0.5: a high hour and three low ones in 10 (40% < 50%) */
+	for (int i = 0; i < 10; i++)
+		u[i] = i == 0 ? 100 : i < 4 ? 5 : 0;
+	whole_hours(h, u, 10);
+	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.5, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* partial hours weigh by their length: d = 0.3, usage in 3 whole hours and one half hour (3.5 of 5
+	 * hours, 70%: the bill is flat from 0 to the level, and the lower, 0, is taken), none in the other 1.5 */
+	whole_hours(h, (const double[]){ 8, 8, 8, 4, 0, 0 }, 6);
+	h[3].len_h = 0.5;
+	h[4].len_h = 0.5;
+	ck_assert_int_eq(recommend_sp_optimum(h, 6, 0.3, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+	/* d = 0: a plan never saves anything */
+	whole_hours(h, (const double[]){ 8, 8, 8 }, 3);
+	ck_assert_int_eq(recommend_sp_optimum(h, 3, 0, &c), STATUS_OK);
+	ck_assert_double_eq(c, 0);
+}
+END_TEST
+
+/*
+ * A flat profile, worked by hand: usage u = 10 $/h in k of 10 hours, none in the rest, d = 0.3. A plan of c
+ * (at most 0.7 u = 7) bills 10 c + (u - c / 0.7) k, so its slope is 10 - k / 0.7: it pays when the usage is
+ * there in more than 70% of the hours. k = 8: c = 7.00, bill 70 (commitment only) against 80 on demand,
+ * used 8 x 7 / 70 = 80%; k = 7: flat, 70 either way, the lower: no plan; k = 6: 60 on demand, 70 with the
+ * plan: none. Every hour (k = 10): 7.00, bill 70 against 100, the discount on all of it.
+ */
+START_TEST(sp_optimum_flat_profile_by_hand)
+{
+	struct savings_hour h[10];
+	double u[10], c;
+
+	for (int k = 6; k <= 10; k++) {
+		for (int i = 0; i < 10; i++)
+			u[i] = i < k ? 10 : 0;
+		whole_hours(h, u, 10);
+		ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
+		if (k <= 7) {
+			ck_assert_msg(c == 0, "k = %d: c = %.2f", k, c);
+			ck_assert_double_eq_tol(bill(h, 10, c, 0.3), 10 * k, 1e-9);
+		} else {
+			ck_assert_msg(fabs(c - 7) < 1e-9, "k = %d: c = %.2f", k, c);
+			ck_assert_double_eq_tol(bill(h, 10, c, 0.3), 70, 1e-9);
+		}
+	}
+	ck_assert_double_eq_tol(bill(h, 10, 7, 0.3), 70, 1e-9);  /* k = 10 */
+	ck_assert_double_eq_tol(bill(h, 10, 0, 0.3), 100, 1e-9);
+}
+END_TEST
+
+/*
+ * --vary fleet.0.max on an on_demand entry. The load: 0.06 requests/s of 45 s each, 2.7 slots busy, and
+ * uniform arrivals 16.7 s apart keep at most 3 in service at once: 3 instances serve it without a wait;
+ * target tracking at 0.7 wants ceil(2.7 / 0.7) = 4. So max 1 and 2 break the SLO (the queue grows without
+ * bound), max 3 keeps it with 3 instances (22 measured hours x 3 x $10 = $660), max 4 runs 4 ($880): the
+ * cost rises, so 5 and 6 are pruned. autoscaling.max is stated as 6: max 1 .. 5 would make the loader refuse
+ * it (above what the fleet holds), so those runs set autoscaling.max to their max: broken, not invalid.
+ * On-demand only is the highest max, 6. A max has no break-even.
+ */
+START_TEST(on_demand_max_is_searched)
+{
+	struct recommend_opts o = { .replications = 1 };
+
+	vary(&o, "fleet.0.max=1..6");
+	ck_assert_int_eq(recommend_steady("1d", "60", "0.06", "45", "0.7",
+					  "  - {option: on_demand, count: 1, max: 6, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 660, CENT);
+	ck_assert_int_eq(res.base.ncands, 4);
+	ck_assert_int_eq(res.base.pruned, 2);
+	ck_assert_int_eq(res.base.invalid, 0);
+	for (int i = 0; i < 2; i++)
+		ck_assert_msg(!res.base.cands[i].invalid && !res.base.cands[i].feasible &&
+			      res.base.cands[i].violation_mean > 0.5, "max %d: %s", i + 1, res.base.cands[i].why);
+	ck_assert_double_eq_tol(res.base.cands[3].cost_window_usd, 880, CENT);
+	ck_assert_int_eq(res.od.counts[0], 6);
+	ck_assert(isnan(res.break_even[0]));
+	teardown();
+	/* a count is not a max: a commitment's max, an on_demand count, are refused */
+	memset(&o, 0, sizeof o);
+	o.replications = 1;
+	vary(&o, "fleet.0.max=1..2");
+	ck_assert_int_eq(recommend_steady("1d", "60", "0.06", "45", "0.7",
+					  "  - {option: reserved, count: 1, usd_per_h: 5, scope: zonal}\n"
+					  "  - {option: on_demand, count: 1, max: 5, usd_per_h: 10}\n", &o), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "fleet.0 is reserved; expected an on_demand or spot entry for a max"), "%s",
+		      d.msg);
+}
+END_TEST
+
+/*
+ * --vary fleet.0.max on a spot entry: its interruptions are in the runs, so its risk is in the SLO verdict.
+ * 0.01 requests/s of 300 s each (3 busy) under target tracking at 0.9 over 2 days; Spot first in the fleet,
+ * interrupted 0.3 times an hour per instance, with 120 s notice: a request in service then is cut and served
+ * again, over the 400 s SLO. The more of the fleet is Spot, the cheaper and the more violations: at most
+ * 1% are allowed, which 3 and 4 Spot instances exceed (about 1.1% and 1.3% here) and 2 do not (0.6%). The
+ * choice is 2, cheaper than 0 and 1. On-demand only is Spot max 0.
+ */
+START_TEST(spot_max_risk_is_in_the_verdict)
+{
+	struct recommend_opts o = { .replications = 3 };
+
+	vary(&o, "fleet.0.max=0..4");
+	ck_assert_int_eq(recommend_steady("2d", "400", "0.01", "300", "0.9",
+					  "  - {option: spot, count: 0, max: 4, discount: 0.7, interruptions_per_hour: 0.3}\n"
+					  "  - {option: on_demand, count: 1, max: 6}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 2);
+	ck_assert_double_eq(res.base.cands[0].violation_mean, 0);
+	for (int i = 1; i < 5; i++)
+		ck_assert_msg(res.base.cands[i].cost_term_usd < res.base.cands[i - 1].cost_term_usd, "max %d", i);
+	ck_assert(res.base.cands[3].violation_mean > 0.01 && !res.base.cands[3].feasible);
+	ck_assert(res.base.cands[4].violation_mean > 0.01 && !res.base.cands[4].feasible);
+	ck_assert_int_eq(res.od.counts[0], 0);
+	ck_assert_double_eq_tol(res.od.cost_term_usd, res.base.cands[0].cost_term_usd, 1e-6);
+}
+END_TEST
+
+/* a and b are the same figure: equal, or both NaN. */
+static bool same(double a, double b)
+{
+	return a == b || (isnan(a) && isnan(b));
+}
+
+/*
+ * --jobs: the runs made in worker processes give the same search, figure for figure, as in this process:
+ * the Spot search of spot_max_risk_is_in_the_verdict with 1 and 3 workers, then a grid of two lines with a
+ * Savings Plan, pruned (a worker runs a candidate ahead of its line's pruning, thrown away), with 1 and 2.
+ */
+START_TEST(workers_give_the_same_search)
+{
+	enum { MAXC = 16 };
+	const char *spot = "  - {option: spot, count: 0, max: 4, discount: 0.7, interruptions_per_hour: 0.3}\n"
+			   "  - {option: on_demand, count: 1, max: 6}\n";
+	const char *grid = "  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+			   "  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+			   "  - {option: odcr, count: 0, usd_per_h: 9}\n"
+			   "commitments:\n  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.3}\n";
+
+	for (int t = 0; t < 2; t++) {
+		struct recommend_candidate first[MAXC], od;
+		int n = 0, best = -1, pruned = 0, runs = 0;
+		for (int jobs = 1; jobs <= (t ? 2 : 3); jobs += t ? 1 : 2) {
+			struct recommend_opts o = { .replications = t ? 2 : 3, .jobs = jobs };
+			if (t) {
+				vary(&o, "fleet.2.count=0..1");
+				vary(&o, "fleet.0.count=0..6");
+				ck_assert_int_eq(recommend_text(grid, &o), STATUS_OK);
+			} else {
+				vary(&o, "fleet.0.max=0..4");
+				ck_assert_int_eq(recommend_steady("2d", "400", "0.01", "300", "0.9", spot, &o), STATUS_OK);
+			}
+			ck_assert_int_le(res.base.ncands, MAXC);
+			if (jobs == 1) {
+				n = res.base.ncands;
+				best = res.base.best;
+				pruned = res.base.pruned;
+				runs = res.runs;
+				memcpy(first, res.base.cands, sizeof *first * (size_t)n);
+				od = res.od;
+				teardown();
+				continue;
+			}
+			ck_assert_int_eq(res.base.ncands, n);
+			ck_assert_int_eq(res.base.best, best);
+			ck_assert_int_eq(res.base.pruned, pruned);
+			ck_assert_int_eq(res.runs, runs);
+			for (int i = 0; i < n; i++) {
+				const struct recommend_candidate *a = &first[i], *b = &res.base.cands[i];
+				ck_assert(memcmp(a->counts, b->counts, sizeof a->counts) == 0);
+				ck_assert_msg(same(a->cost_term_usd, b->cost_term_usd) && same(a->sp_usd_per_h, b->sp_usd_per_h) &&
+					      same(a->violation_mean, b->violation_mean) &&
+					      same(a->cost_term_p90_usd, b->cost_term_p90_usd) && a->feasible == b->feasible,
+					      "test %d, candidate %d: %.17g %.17g", t, i, a->cost_term_usd, b->cost_term_usd);
+			}
+			ck_assert(same(od.cost_term_usd, res.od.cost_term_usd));
+			teardown();
+		}
+		ck_assert_int_gt(t ? pruned : n, 0);
+	}
+}
+END_TEST
+
 START_TEST(slo_constraint_decides)
 {
 	struct recommend_opts o = { .slo = RECOMMEND_SLO_MET };
@@ -197,10 +521,64 @@ START_TEST(slo_constraint_decides)
 }
 END_TEST
 
+/*
+ * No candidate keeps the SLO: the search says why. On the steady load (3 instances needed), service of 45 s
+ * against slo.latency_s 40: every request breaks it on service time alone, whatever the capacity
+ * (slo_unreachable, from the runs' warning; with --max-violation-rate 0.5, from slo_violation_rate_floor,
+ * 1 > 0.5). With latency 60 and max 1 or 2, every candidate sat at its maximum with requests waiting
+ * (fleet_at_max, the last candidate's warning). The reserved-only fleet of slo_constraint_decides with 1 to 3
+ * instances has no policy, so no maximum to hit: none in the range searched.
+ */
+START_TEST(no_choice_says_why)
+{
+	const char *od = "  - {option: on_demand, count: 1, max: 6, usd_per_h: 10}\n";
+	struct recommend_opts o = { .replications = 1 };
+
+	vary(&o, "fleet.0.max=3..4");
+	ck_assert_int_eq(recommend_steady("1d", "40", "0.06", "45", "0.7", od, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.best, -1);
+	ck_assert_int_eq(res.base.none, RECOMMEND_SLO_UNREACHABLE);
+	ck_assert_msg(strstr(res.base.none_why, "on service time alone"), "%s", res.base.none_why);
+	ck_assert(res.base.cands[0].slo_unreachable && res.base.cands[1].slo_unreachable);
+	teardown();
+	o.slo = RECOMMEND_SLO_RATE;
+	o.max_violation_rate = 0.5;
+	ck_assert_int_eq(recommend_steady("1d", "40", "0.06", "45", "0.7", od, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.none, RECOMMEND_SLO_UNREACHABLE);
+	ck_assert_msg(strstr(res.base.none_why, "100% of requests take longer than slo.latency_s on service time "
+			     "alone (slo_violation_rate_floor), more than the 50% --max-violation-rate allows"), "%s",
+		      res.base.none_why);
+	teardown();
+	memset(&o, 0, sizeof o);
+	o.replications = 1;
+	vary(&o, "fleet.0.max=1..2");
+	ck_assert_int_eq(recommend_steady("1d", "60", "0.06", "45", "0.7", od, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.none, RECOMMEND_FLEET_AT_MAX);
+	ck_assert_int_eq(res.base.cands[0].at_max_reps, 1);
+	ck_assert(!res.base.cands[0].slo_unreachable);
+	ck_assert_msg(strstr(res.base.none_why, "sat at its maximum (autoscaling.max 2"), "%s", res.base.none_why);
+	teardown();
+	memset(&o, 0, sizeof o);
+	o.slo = RECOMMEND_SLO_MET;
+	vary(&o, "fleet.0.count=1..3");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.best, -1);
+	ck_assert_int_eq(res.base.none, RECOMMEND_NONE_IN_RANGE);
+	ck_assert_str_eq(res.base.none_why, "");
+	teardown();
+	/* a choice: no reason */
+	o.nvary = 0;
+	vary(&o, "fleet.0.count=1..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.none, RECOMMEND_CHOSEN);
+}
+END_TEST
+
 START_TEST(bad_vary_and_scenarios_are_refused)
 {
 	static const char *const bad[] = { "fleet.0.count", "fleet.0.count=3", "fleet.0.count=3..1",
-		"fleet.0.count=0..4:0", "fleet.x.count=0..1", "fleet.0.max=0..1", "fleet.0.count=-1..2",
+		"fleet.0.count=0..4:0", "fleet.x.count=0..1", "fleet.0.maximum=0..1", "fleet.0.counts=0..1",
+		"fleet.0.min=0..1", "fleet.0.count=-1..2",
 		"fleet.0.count=0..2x" };
 	struct recommend_vary v;
 	struct recommend_opts o = { 0 };
@@ -260,9 +638,17 @@ static Suite *make(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reserved_count_follows_r_over_p);
 	tcase_add_test(tc, dearer_reservation_buys_fewer);
+	tcase_add_test(tc, set_overrides_apply_before_the_search);
 	tcase_add_test(tc, savings_plan_from_hourly_usage);
 	tcase_add_test(tc, sp_optimum_ties_and_cents);
+	tcase_add_test(tc, sp_optimum_is_a_minimum_of_the_settled_bill);
+	tcase_add_test(tc, sp_optimum_is_none_when_usage_is_too_rare);
+	tcase_add_test(tc, sp_optimum_flat_profile_by_hand);
+	tcase_add_test(tc, on_demand_max_is_searched);
+	tcase_add_test(tc, spot_max_risk_is_in_the_verdict);
+	tcase_add_test(tc, workers_give_the_same_search);
 	tcase_add_test(tc, slo_constraint_decides);
+	tcase_add_test(tc, no_choice_says_why);
 	tcase_add_test(tc, bad_vary_and_scenarios_are_refused);
 	tcase_add_test(tc, no_verdict_needs_a_rate);
 	suite_add_tcase(s, tc);

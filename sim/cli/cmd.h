@@ -1,7 +1,8 @@
 /*
  * cmd: the gpucap subcommands. Each takes the arguments after its own name (argv[0] is the subcommand)
- * and returns the process exit code: 0 success, 2 bad input or usage, 1 any other failure. Errors go to
- * stderr as one line "gpucap: message"; results go to stdout.
+ * and returns the process exit code: 0 success, 2 bad input or usage, 1 any other failure (recommend also 3
+ * and 4: why no candidate keeps the SLO). Errors go to stderr as one line "gpucap: message"; results go to
+ * stdout.
  */
 #ifndef GPUCAP_CMD_H
 #define GPUCAP_CMD_H

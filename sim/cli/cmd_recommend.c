@@ -1,7 +1,7 @@
 /*
  * cmd_recommend: `gpucap recommend SCENARIO [--vary KEY=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]
- * [--replications N] [--growth LOW,BASE,HIGH] [--db FILE] [--json]`: the options, then the report of
- * analysis/recommend.h as text or JSON.
+ * [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--jobs N] [--db FILE] [--json]`:
+ * the options, then the report of analysis/recommend.h as text or JSON.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -17,21 +17,35 @@
 #include "status.h"
 
 #define CURVE_SHOWN 9  /* rows of the cost curve around the choice */
+#define EXIT_SLO_UNREACHABLE 3  /* no candidate keeps the SLO, and no capacity can */
+#define EXIT_FLEET_AT_MAX 4     /* no candidate keeps the SLO, and each sat at the fleet's maximum */
+
+/* A search's enum recommend_none as --json and the text write it. */
+static const char *const none_name[] = { "chosen", "none_in_range", "slo_unreachable", "fleet_at_max" };
 
 static const char recommend_usage[] =
-	"usage: gpucap recommend SCENARIO [--vary fleet.I.count=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
-	"                        [--replications N] [--growth LOW,BASE,HIGH] [--db FILE] [--json]\n"
+	"usage: gpucap recommend SCENARIO [--vary fleet.I.count|max=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
+	"                        [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--jobs N]\n"
+	"                        [--db FILE] [--json]\n"
 	"\n"
 	"Choose the commitments with the lowest expected cost over their term that keep the SLO: the counts of\n"
-	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), and the Savings\n"
-	"Plan $/h of the scenario's savings_plan entry (computed from each candidate's simulated hourly usage).\n"
+	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), the max of the\n"
+	"on_demand or spot entries named by --vary, and the Savings Plan $/h of the scenario's savings_plan\n"
+	"entry (computed from each candidate's simulated hourly usage).\n"
 	"\n"
 	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4, each\n"
 	"                                      entry once however I is written)\n"
+	"  --vary fleet.I.max=LO..HI[:STEP]    levels of an on_demand or spot entry's max (a stated\n"
+	"                                      autoscaling.max above what a level holds is lowered to it)\n"
 	"  --max-violation-rate R   keep the mean slo_violation_rate over replications <= R (0 to 1)\n"
 	"  --slo-met                keep slo_met in every replication (the default; needs an SLO verdict)\n"
 	"  --replications N         runs per candidate, seeds seed .. seed + N - 1, the same for all (default 3)\n"
 	"  --growth LOW,BASE,HIGH   traffic multiples of scale_rate: search at BASE, then again at LOW and HIGH\n"
+	"  --set KEY.PATH=VALUE     override a scalar of the scenario before the search, as gpucap run --set\n"
+	"                           (repeatable); on a key the search sets (a varied one, seed, scale_rate) it\n"
+	"                           is the starting value\n"
+	"  --jobs N                 worker processes that run the simulations (default 1); the results, the\n"
+	"                           output and what --db stores do not depend on N\n"
 	"  --db FILE                store every run in FILE, labelled recommend=...\n"
 	"  --json                   print {\"best\": {...}, \"candidates\": [...], \"runs\": N, \"invalid\": N, ...}\n"
 	"  -h, --help               this help\n"
@@ -39,11 +53,17 @@ static const char recommend_usage[] =
 	"A level that makes the scenario invalid (the loader refuses it) is reported with the loader's message,\n"
 	"counted infeasible (\"invalid\" in --json) and the other candidates are still searched.\n"
 	"\n"
-	"Exit codes: 0 a choice was found, 1 no candidate keeps the SLO (or another failure), 2 bad input (also\n"
-	"when no --vary level makes a valid scenario).\n";
+	"When no candidate keeps the SLO the output says why: slo_unreachable (service time alone breaks it, so no\n"
+	"capacity can keep it), fleet_at_max (every candidate's runs sat at the fleet's maximum while requests\n"
+	"waited: raise autoscaling.max or an entry's max), or none_in_range (widen --vary or relax the constraint).\n"
+	"\n"
+	"Exit codes: 0 a choice was found, 1 no candidate keeps the SLO within the levels searched (or another\n"
+	"failure), 2 bad input (also when no --vary level makes a valid scenario), 3 slo_unreachable, 4\n"
+	"fleet_at_max.\n";
 
 struct args {
 	struct recommend_opts o;
+	const char *sets[RECOMMEND_SETS_MAX];
 	bool json;
 };
 
@@ -83,6 +103,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "slo-met", no_argument, NULL, 'm' },      { "replications", required_argument, NULL, 'n' },
 		{ "growth", required_argument, NULL, 'g' }, { "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },         { "help", no_argument, NULL, 'h' },
+		{ "set", required_argument, NULL, 'S' },    { "jobs", required_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diag d;
@@ -92,6 +113,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 	memset(a, 0, sizeof *a);
 	diag_clear(&d);
 	a->o.replications = 3;
+	a->o.jobs = 1;
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -138,6 +160,21 @@ static int parse_args(int argc, char **argv, struct args *a)
 			}
 			a->o.growth_given = true;
 			break;
+		case 'S':
+			if (a->o.nsets == RECOMMEND_SETS_MAX) {
+				fprintf(stderr, "gpucap recommend: at most %d --set options\n", RECOMMEND_SETS_MAX);
+				return -1;
+			}
+			a->sets[a->o.nsets++] = optarg;
+			break;
+		case 'J':
+			if (parse_number(optarg, &v) || v != floor(v) || v < 1 || v > RECOMMEND_JOBS_MAX) {
+				fprintf(stderr, "gpucap recommend: --jobs '%s': expected an integer from 1 to %d\n", optarg,
+					RECOMMEND_JOBS_MAX);
+				return -1;
+			}
+			a->o.jobs = (int)v;
+			break;
 		case 'd': a->o.db = optarg; break;
 		case 'j': a->json = true; break;
 		case 'h':
@@ -158,6 +195,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		return -1;
 	}
 	a->o.scenario = argv[optind++];
+	a->o.sets = a->sets;
 	if (optind < argc) {
 		fprintf(stderr, "gpucap recommend: one scenario at a time; unexpected '%s'\n", argv[optind]);
 		return -1;
@@ -231,22 +269,34 @@ static void json_candidate(const struct recommend_opts *o, const struct recommen
 	printf(", \"slo_met_replications\": %d, \"feasible\": %s, \"invalid\": ", c->slo_met_reps,
 	       c->feasible ? "true" : "false");
 	json_string(c->invalid ? c->why : NULL);
-	printf("}");
+	printf(", \"slo_unreachable\": %s, \"fleet_at_max_replications\": %d}", c->slo_unreachable ? "true" : "false",
+	       c->at_max_reps);
 }
 
+/* "best": the choice or null, then "no_choice": null or {"reason", "message"} */
 static void json_best(const struct recommend_opts *o, const struct recommend_search *s)
 {
+	printf("\"best\": ");
 	if (s->best < 0)
 		printf("null");
 	else
 		json_candidate(o, &s->cands[s->best]);
+	printf(", \"no_choice\": ");
+	if (s->none == RECOMMEND_CHOSEN) {
+		printf("null");
+		return;
+	}
+	printf("{\"reason\": \"%s\", \"message\": ", none_name[s->none]);
+	json_string(s->none_why[0] ? s->none_why : NULL);
+	printf("}");
 }
 
 static void print_json(const struct recommend_opts *o, const struct recommend_result *r)
 {
 	const struct recommend_search *s = &r->base;
+	int n = 0;
 
-	printf("{\"best\": ");
+	printf("{");
 	json_best(o, s);
 	printf(", \"candidates\": [");
 	for (int i = 0; i < s->ncands; i++) {
@@ -271,14 +321,15 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 		printf("null");
 	printf(", \"break_even\": {");
 	for (int i = 0; i < o->nvary; i++)
-		printf("%s\"%s\": %.17g", i ? ", " : "", o->vary[i].key, r->break_even[i]);
+		if (!o->vary[i].max)  /* a max buys nothing ahead: no break-even */
+			printf("%s\"%s\": %.17g", n++ ? ", " : "", o->vary[i].key, r->break_even[i]);
 	if (!isnan(r->sp_discount))
-		printf("%s\"savings_plan\": %.17g", o->nvary ? ", " : "", 1 - r->sp_discount);
+		printf("%s\"savings_plan\": %.17g", n ? ", " : "", 1 - r->sp_discount);
 	printf("}");
 	if (o->growth_given) {
-		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, \"best\": ", r->low.scale_rate);
+		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, ", r->low.scale_rate);
 		json_best(o, &r->low);
-		printf("}, \"high\": {\"scale_rate\": %.17g, \"best\": ", r->high.scale_rate);
+		printf("}, \"high\": {\"scale_rate\": %.17g, ", r->high.scale_rate);
 		json_best(o, &r->high);
 		printf("}}");
 	}
@@ -288,26 +339,32 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 /* The cost curve: up to CURVE_SHOWN evaluated candidates around the choice, in grid order. */
 static void print_curve(const struct recommend_opts *o, const struct recommend_search *s)
 {
-	int from = s->best - CURVE_SHOWN / 2, to;
+	int from = s->best - CURVE_SHOWN / 2, to, width = 40;
 
 	if (from < 0 || s->best < 0)
 		from = 0;
 	to = from + CURVE_SHOWN < s->ncands ? from + CURVE_SHOWN : s->ncands;
 	if (to - from < CURVE_SHOWN)
 		from = to - CURVE_SHOWN > 0 ? to - CURVE_SHOWN : 0;
+	for (int i = from; i < to; i++) {  /* the candidates' column: 40 wide, or as the longest */
+		char what[256];
+		describe(o, &s->cands[i], what, sizeof what);
+		if ((int)strlen(what) > width)
+			width = (int)strlen(what);
+	}
 	printf("\ncost curve (term cost: mean and p90 over replications; * = the choice; %d of %d candidates)\n",
 	       to - from, s->ncands);
-	printf("   %-40s %14s %14s %10s %10s  %s\n", "candidate", "term cost", "p90", "viol mean", "viol worst",
-	       "SLO");
+	printf("   %-*s %14s %14s %10s %10s  %s\n", width, "candidate", "term cost", "p90", "viol mean",
+	       "viol worst", "SLO");
 	for (int i = from; i < to; i++) {
 		const struct recommend_candidate *c = &s->cands[i];
 		char what[256];
 		describe(o, c, what, sizeof what);
 		if (c->invalid) {
-			printf("   %-40s invalid: %s\n", what, c->why);
+			printf("   %-*s invalid: %s\n", width, what, c->why);
 			continue;
 		}
-		printf(" %c %-40s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', what,
+		printf(" %c %-*s %14.2f %14.2f %9.3f%% %9.3f%%  %s\n", i == s->best ? '*' : ' ', width, what,
 		       c->cost_term_usd, c->cost_term_p90_usd, 100 * c->violation_mean, 100 * c->violation_worst,
 		       c->feasible ? "kept" : "broken");
 	}
@@ -318,7 +375,8 @@ static void print_growth(const struct recommend_opts *o, const char *name, const
 	char what[256];
 
 	if (s->best < 0) {
-		printf("  %-12s scale_rate %.4g: no candidate keeps the SLO\n", name, s->scale_rate);
+		printf("  %-12s scale_rate %.4g: no candidate keeps the SLO (%s)\n", name, s->scale_rate,
+		       none_name[s->none]);
 		return;
 	}
 	describe(o, &s->cands[s->best], what, sizeof what);
@@ -355,7 +413,9 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 	else
 		printf("  constraint   slo_met in every replication\n");
 	if (!b) {
-		printf("  choice       none: no candidate keeps the SLO\n");
+		printf("  choice       none: no candidate keeps the SLO (%s)\n", none_name[s->none]);
+		if (s->none_why[0])
+			printf("  why          %s\n", s->none_why);
 	} else {
 		double save_h = r->od.cost_per_hour_usd - b->cost_per_hour_usd;
 		describe(o, b, what, sizeof what);
@@ -383,8 +443,9 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 			       r->check.cost_window_usd, b->cost_window_usd);
 	}
 	for (int i = 0; i < o->nvary; i++)
-		printf("  break-even   %s (%s) pays off when it displaces on-demand in more than %.1f%% of the hours\n",
-		       o->vary[i].key, option_kind_name(r->vary_kind[i]), 100 * r->break_even[i]);
+		if (!o->vary[i].max)
+			printf("  break-even   %s (%s) pays off when it displaces on-demand in more than %.1f%% of the "
+			       "hours\n", o->vary[i].key, option_kind_name(r->vary_kind[i]), 100 * r->break_even[i]);
 	if (!isnan(r->sp_discount))
 		printf("  break-even   Savings Plan: each committed dollar pays off when used in more than %.1f%% of "
 		       "the hours\n", 100 * (1 - r->sp_discount));
@@ -433,8 +494,17 @@ int cmd_recommend(int argc, char **argv)
 		fprintf(stderr, "gpucap: no --vary level makes a valid scenario; expected levels %s accepts\n",
 			a.o.scenario);
 		rc = CMD_EXIT_USAGE;
+	} else if (r.base.none == RECOMMEND_SLO_UNREACHABLE) {
+		fprintf(stderr, "gpucap: no candidate keeps the SLO, and no capacity can (slo_unreachable): %s\n",
+			r.base.none_why);
+		rc = EXIT_SLO_UNREACHABLE;
+	} else if (r.base.none == RECOMMEND_FLEET_AT_MAX) {
+		fprintf(stderr, "gpucap: no candidate keeps the SLO; each one's runs sat at the fleet's maximum "
+			"(fleet_at_max): raise autoscaling.max or an entry's max (--set, or --vary fleet.I.max)\n");
+		rc = EXIT_FLEET_AT_MAX;
 	} else if (rc) {
-		fprintf(stderr, "gpucap: no candidate keeps the SLO; widen --vary or relax the constraint\n");
+		fprintf(stderr, "gpucap: no candidate keeps the SLO (none_in_range); widen --vary or relax the "
+			"constraint\n");
 	}
 	recommend_result_fini(&r);
 	return rc;

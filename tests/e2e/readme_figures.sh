@@ -3,9 +3,10 @@
 # are read from the manuals' own sentences (models/README.md: the predictive-diurnal comparison in
 # "Autoscaling: predictive", the copies-scale-to-zero comparison in "Autoscaling: model copies", the prefix
 # caching comparison; scenarios/README.md: the three-provider example's table and paragraph), never copied
-# here, so a change that moves a result fails this test until the manual says the new figure; and the
-# table of scenarios/README.md, "Scaling traps", row by row, against fresh runs of scenarios/traps. (The
-# worked example of README.md: e2e_readme_example.)
+# here, so a change that moves a result fails this test until the manual says the new figure; the
+# table of scenarios/README.md, "Scaling traps", row by row, against fresh runs of scenarios/traps; and the
+# output of the recommend example of analysis/README.md, line for line. (The worked example of README.md:
+# e2e_readme_example.)
 . "$(dirname "$0")/lib.sh"
 # The figures need the examples' full runs (days of simulated time): too slow under valgrind.
 [ -n "$VGDIR" ] && { echo "skipped under valgrind (GPUCAP_VALGRIND=1)"; exit 77; }
@@ -212,4 +213,18 @@ for f in fails:
 sys.exit(1 if fails else 0)
 PY
 check "the README's scaling-trap figures are gpucap's" test $? -eq 0
+
+# The recommend example (analysis/README.md, "Recommending what to buy"): its whole output, line for line,
+# from the command it shows, run from the source tree as written (with --jobs 2, which changes only the time).
+python3 - "$SRC/analysis/README.md" >rec-readme.txt <<'PY'
+import sys
+text = open(sys.argv[1]).read()
+start = text.index("```\n$ gpucap recommend scenarios/recommend-commitments.yaml")
+print(text[start + 4:text.index("```\n", start + 4)], end="")
+PY
+read -r -a rec_cmd < <(head -1 rec-readme.txt)
+tail -n +2 rec-readme.txt >rec-want.txt
+(cd "$SRC" && "$GPUCAP" "${rec_cmd[@]:2}" --jobs 2) >rec-got.txt 2>rec-err.txt; rc=$?
+check "the README's recommend command (${rec_cmd[*]}) exits 0 (got $rc: $(cat rec-err.txt))" test $rc -eq 0
+check "the README's recommend output is gpucap's ($(diff rec-want.txt rec-got.txt | head -5))" cmp -s rec-want.txt rec-got.txt
 finish

@@ -2,7 +2,8 @@
 # End-to-end: `gpucap recommend`. On the deterministic step load of check_recommend.c (demand 1, 2, 3, 3, 5
 # instances on 5 days; reserved $5.50/h, on-demand $10/h) it recommends 3 reserved instances (the largest n
 # with demand >= n in at least 5.5 / 10 of the hours), as text and as JSON ({"best", "candidates", "runs"});
-# --db stores every run labelled recommend=...; bad usage and bad --vary exit 2 with a message.
+# --db stores every run labelled recommend=...; --set applies before the search; bad usage and bad --vary exit 2
+# with a message.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -63,6 +64,103 @@ check "no scenario exits 2 (got $rc)" test $rc -eq 2
 check "missing scenario exits 2 (got $rc)" test $rc -eq 2
 "$GPUCAP" recommend steps.yaml --growth 2,1,3 2>/dev/null; rc=$?
 check "unordered --growth exits 2 (got $rc)" test $rc -eq 2
+# --set applies to the scenario before the search and to every run (a dearer reservation: 2 instead of 3, as
+# check_recommend's dearer_reservation_buys_fewer), and is in the runs' recommend= labels; a bad one is the
+# loader's refusal, exit 2
+out=$("$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --replications 1 --set sample_period=1h \
+	--set fleet.0.usd_per_h=7.5 --db set.sqlite); rc=$?
+check "--set: exit 0 (got $rc)" test $rc -eq 0
+check "--set fleet.0.usd_per_h=7.5: 2 reserved ($out)" grep -q "choice       fleet.0.count=2$" <<<"$out"
+check "--set in the labels" test "$(sqlite3 set.sqlite "select count(*) from labels where key = 'recommend' and value like '% fleet.0.usd_per_h=7.5'")" -gt 0
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=0..6 --set fleet.0.usd_per_hour=7.5 2>err.txt; rc=$?
+check "bad --set exits 2 (got $rc)" test $rc -eq 2
+check "names the key ($(cat err.txt))" grep -q "usd_per_hour" err.txt
+# --vary fleet.I.max on the on_demand entry: its levels are run (a max buys nothing ahead: no break-even)
+"$GPUCAP" recommend steps.yaml --vary fleet.0.count=2..3 --vary fleet.1.max=5..6 --replications 1 --json >max.json; rc=$?
+check "--vary fleet.1.max: exit 0 (got $rc)" test $rc -eq 0
+check "max levels in the candidates, no break-even" python3 -c '
+import json
+d = json.load(open("max.json"))
+assert [c["counts"] for c in d["candidates"]][:2] == [{"fleet.0.count": 2, "fleet.1.max": 5}, {"fleet.0.count": 2, "fleet.1.max": 6}], d["candidates"]
+assert d["best"]["counts"] == {"fleet.0.count": 3, "fleet.1.max": 5}, d["best"]
+assert list(d["break_even"]) == ["fleet.0.count"], d["break_even"]
+assert d["on_demand_only"]["counts"] == {"fleet.0.count": 0, "fleet.1.max": 6}
+'
+# No candidate keeps the SLO: it says why, in the text, the JSON and the exit code. A steady load that needs 3
+# instances under target tracking (check_recommend's on_demand_max_is_searched): with max 1 or 2 every run sits
+# at the maximum (fleet_at_max, exit 4); with slo.latency_s 40 under 45 s of service no capacity can keep it
+# (slo_unreachable, exit 3); reserved instances alone, 1 to 3 of the 5 needed, have no maximum to hit
+# (none_in_range, exit 1).
+cat > tt.yaml <<'YAML'
+name: tt
+start: 2026-01-01T00:00:00Z
+horizon: 1d
+warmup: 2h
+slo: {latency_s: 60, max_violation_rate: 0.01}
+workload:
+  arrivals: {kind: uniform, rate_per_s: 0.06}
+  service: {kind: constant, mean_s: 45}
+serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}
+fleet:
+  - {option: on_demand, count: 1, max: 6, usd_per_h: 10}
+autoscaling: {policy: target_tracking, target: 0.7, min: 1, max: 6}
+YAML
+"$GPUCAP" recommend tt.yaml --vary fleet.0.max=1..2 --replications 1 --json >atmax.json 2>err.txt; rc=$?
+check "fleet_at_max: exit 4 (got $rc)" test $rc -eq 4
+check "stderr says fleet_at_max ($(cat err.txt))" grep -q "sat at the fleet's maximum (fleet_at_max): raise autoscaling.max" err.txt
+check "json no_choice fleet_at_max" python3 -c '
+import json
+d = json.load(open("atmax.json"))
+assert d["best"] is None and d["no_choice"]["reason"] == "fleet_at_max", d["no_choice"]
+assert "sat at its maximum" in d["no_choice"]["message"]
+assert [c["fleet_at_max_replications"] for c in d["candidates"]] == [1, 1]
+'
+out=$("$GPUCAP" recommend tt.yaml --vary fleet.0.max=3..3 --replications 1 --set slo.latency_s=40 2>err.txt); rc=$?
+check "slo_unreachable: exit 3 (got $rc)" test $rc -eq 3
+check "text says slo_unreachable ($out)" grep -q "choice       none: no candidate keeps the SLO (slo_unreachable)" <<<"$out"
+check "and why" grep -q "why          .*on service time alone" <<<"$out"
+check "stderr too ($(cat err.txt))" grep -q "and no capacity can (slo_unreachable)" err.txt
+sed '/^fleet:/,$d' steps.yaml >r.yaml
+printf 'fleet:\n  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n' >>r.yaml
+"$GPUCAP" recommend r.yaml --vary fleet.0.count=1..3 --replications 1 >out.txt 2>err.txt; rc=$?
+check "none_in_range: exit 1 (got $rc)" test $rc -eq 1
+check "says none_in_range ($(cat err.txt))" grep -q "(none_in_range); widen --vary" err.txt
+# --jobs N: the runs in N worker processes; the output and what --db stores do not depend on N. On the step
+# load with an ODCR entry and a Savings Plan: two lines of reserved counts (pruned: an idle worker runs a
+# candidate ahead of the pruning, thrown away), the check and both growth searches give the same JSON byte for
+# byte with --jobs 1 and 3; with --db (hourly samples, to keep it quick) the same runs with the same ids,
+# overrides and keys, and the same labels. The --jobs 1 references come from the plain binary (GPUCAP_PLAIN:
+# under valgrind only the workers' side is checked by memcheck).
+sed 's/  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}/&\n  - {option: odcr, count: 0, usd_per_h: 9}/' steps.yaml >jobs.yaml
+printf 'commitments:\n  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.85}\n' >>jobs.yaml
+for j in 1 3; do
+	bin=$GPUCAP
+	[ $j = 1 ] && bin=$GPUCAP_PLAIN
+	"$bin" recommend jobs.yaml --vary fleet.2.count=0..1 --vary fleet.0.count=0..6 --replications 1 \
+		--growth 0.5,1,1.5 --jobs $j --json >jobs$j.json; rc=$?
+	check "--jobs $j: exit 0 (got $rc)" test $rc -eq 0
+	"$bin" recommend jobs.yaml --vary fleet.0.count=0..6 --replications 1 --set sample_period=1h --jobs $j \
+		--json --db jobs$j.sqlite >db$j.json; rc=$?
+	check "--jobs $j --db: exit 0 (got $rc)" test $rc -eq 0
+done
+check "--jobs 1 and 3: the same JSON" cmp jobs1.json jobs3.json
+check "--jobs 1 and 3 with --db: the same JSON" cmp db1.json db3.json
+check "runs were pruned, the plan checked" python3 -c '
+import json
+for f in "jobs1.json", "db1.json":
+    d = json.load(open(f))
+    assert d["pruned"] > 0 and d["checked"], (f, d["pruned"], d["checked"])
+'
+for q in "select run_id, run_key, overrides, seed from runs order by run_id" \
+	 "select run_id, key, value from labels order by run_id, key" \
+	 "select run_id, count(*), total(instances_total) from samples group by run_id order by run_id"; do
+	check "--jobs 1 and 3 store the same: $q" test "$(sqlite3 jobs1.sqlite "$q" | md5sum)" = "$(sqlite3 jobs3.sqlite "$q" | md5sum)"
+done
+check "as many runs stored as counted" test "$(sqlite3 jobs3.sqlite "select count(*) from runs")" = \
+	"$(python3 -c 'import json; print(json.load(open("db3.json"))["runs"])')"
+"$GPUCAP" recommend steps.yaml --jobs 0 2>err.txt; rc=$?
+check "--jobs 0: exit 2 (got $rc)" test $rc -eq 2
+check "says so ($(cat err.txt))" grep -q "jobs '0': expected an integer from 1 to 1024" err.txt
 # A level that makes the scenario invalid does not stop the search: with one reserved instance in the file and
 # no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
 # searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
