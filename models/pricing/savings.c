@@ -97,6 +97,30 @@ static void settle_ri(const struct savings_ri_terms *ri, const struct savings_ho
 	out->ri_unused_usd += ri->count > 0 ? charge * cap_h / (ri->count * in_h) : 0;
 }
 
+void savings_after_ris(struct savings_hour *hours, int nhours, const struct savings_ri_terms *ris, int nris)
+{
+	for (int h = 0; h < nhours && nris > 0; h++) {
+		struct savings_hour *u = &hours[h];
+		double left[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX] = { { 0 } };
+		struct savings_result r = { 0 };
+		int nt = u->ntypes > 0 ? u->ntypes : 1;
+
+		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+			for (int t = 0; t < nt; t++)
+				left[k][t] = u->ntypes > 0 ? u->type_usd[k][t] : u->usd[k];
+		for (int i = 0; i < nris; i++)
+			settle_ri(&ris[i], u, left, &r);
+		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++) {
+			u->usd[k] = 0;
+			for (int t = 0; t < nt; t++) {
+				if (u->ntypes > 0)
+					u->type_usd[k][t] = left[k][t];
+				u->usd[k] += left[k][t];
+			}
+		}
+	}
+}
+
 void savings_settle(const struct savings_hour *hours, int nhours, const struct savings_plan_terms *plans,
 		    int nplans, struct savings_result *out)
 {

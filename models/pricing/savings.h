@@ -98,6 +98,10 @@ struct savings_result {
 void savings_settle_all(const struct savings_hour *hours, int nhours, const struct savings_ri_terms *ris, int nris,
 			const struct savings_plan_terms *plans, int nplans, struct savings_result *out);
 
+/* What the RIs leave of hours[0 .. nhours) for the plans: their cover taken off each hour's usage in place
+ * (usd and type_usd), as savings_settle_all applies them before the plans. */
+void savings_after_ris(struct savings_hour *hours, int nhours, const struct savings_ri_terms *ris, int nris);
+
 /* savings_settle_all without RIs. */
 void savings_settle(const struct savings_hour *hours, int nhours, const struct savings_plan_terms *plans,
 		    int nplans, struct savings_result *out);

@@ -367,6 +367,25 @@ static void term_hours(const struct scenario *sc, const struct fleet_entry *e, d
 	*t1_h = *t0_h + (e->term == TERM_3Y ? 26280.0 : 8760.0);
 }
 
+/* The scenario's regional RIs as the bill applies them (savings.h); returns how many. */
+static int ri_terms(const struct scenario *sc, struct savings_ri_terms ris[SCENARIO_COMMIT_MAX])
+{
+	int n = 0;
+
+	for (int i = 0; i < sc->ncommit; i++) {
+		const struct fleet_entry *e = &sc->commit[i];
+		double t0_h, t1_h;
+		if (e->option != OPTION_RESERVED)
+			continue;
+		term_hours(sc, e, &t0_h, &t1_h);
+		ris[n++] = (struct savings_ri_terms){ .type = e->type, .count = e->count,
+			.od_usd_per_h = sc->types[e->type].od_usd_per_h,
+			.usd_per_h = e->usd_per_h + e->upfront_usd / (t1_h - t0_h), .billed_usd_per_h = e->usd_per_h,
+			.t0_h = t0_h, .t1_h = t1_h };
+	}
+	return n;
+}
+
 /*
  * Settle the commitments (regional RIs, then Savings Plans: savings.h) against the hourly usage, bill an
  * RI's upfront fee when its term begins inside the window, and report what their terms still cost after the
@@ -379,7 +398,7 @@ static void settle(struct world *w)
 	struct savings_ri_terms ris[SCENARIO_COMMIT_MAX];
 	const struct meter_payer pay = METER_PAYER_SERVING;
 	double horizon_h = (double)sc->horizon_us / SIM_US_PER_H_D;
-	int n = 0, nri = 0;
+	int n = 0, nri = ri_terms(sc, ris);
 
 	_Static_assert(SCENARIO_TYPES_MAX <= SAVINGS_TYPES_MAX, "a plan has a discount for every type");
 	for (int i = 0; i < sc->ncommit; i++) {
@@ -388,11 +407,7 @@ static void settle(struct world *w)
 
 		term_hours(sc, e, &t0_h, &t1_h);
 		if (e->option == OPTION_RESERVED) {
-			double rate = e->usd_per_h + e->upfront_usd / (t1_h - t0_h);
-			per_h = e->count * rate;
-			ris[nri++] = (struct savings_ri_terms){ .type = e->type, .count = e->count,
-				.od_usd_per_h = sc->types[e->type].od_usd_per_h, .usd_per_h = rate,
-				.billed_usd_per_h = e->usd_per_h, .t0_h = t0_h, .t1_h = t1_h };
+			per_h = e->count * (e->usd_per_h + e->upfront_usd / (t1_h - t0_h));
 			if (e->upfront_usd > 0 && t0_h >= 0 && t0_h < horizon_h) {
 				struct meter_payer p = pay;
 				p.type = e->type;
@@ -475,7 +490,8 @@ int world_run(const struct scenario *sc, struct sink *sink, const char *version,
 	return world_run_progress(sc, sink, version, NULL, rep, d);
 }
 
-/* A copy of the eligible usage world_run_usage hands back (the measured hours with a warm-up). */
+/* A copy of the eligible usage world_run_usage hands back (the measured hours with a warm-up), less what
+ * the regional RIs covered: the usage the plans were settled against. */
 static int copy_usage(const struct world *w, struct savings_hour **hours, int *nhours, struct diag *d)
 {
 	const struct meter *m = &w->meter;
@@ -490,6 +506,10 @@ static int copy_usage(const struct world *w, struct savings_hour **hours, int *n
 	if (!copy)
 		return diag_fail(d, STATUS_ENOMEM, "out of memory");
 	memcpy(copy, src + h0, sizeof *copy * (size_t)n);
+	{
+		struct savings_ri_terms ris[SCENARIO_COMMIT_MAX];
+		savings_after_ris(copy, n, ris, ri_terms(w->sc, ris));  /* what the plans were settled against */
+	}
 	*hours = copy;
 	*nhours = n;
 	return STATUS_OK;

@@ -56,7 +56,7 @@ int world_run_progress(const struct scenario *sc, struct sink *sink, const char 
 
 /*
  * As world_run, also handing back the run's Savings-Plan-eligible usage by UTC clock hour (savings.h), as the
- * plans were settled against it: the measured window's hours ([warmup, horizon), each len_h the part of its
+ * plans were settled against it (what the scenario's regional RIs, applied first, left of it): the measured window's hours ([warmup, horizon), each len_h the part of its
  * clock hour inside it) when the scenario has a warm-up, else the whole window's. On success *hours is a new
  * array of *nhours entries (returns owned: free() it); on failure both are left as they were. The usage does
  * not depend on the plans' commitments (a plan changes the bill, never the fleet), so one run gives the bill

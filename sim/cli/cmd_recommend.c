@@ -503,8 +503,12 @@ int cmd_recommend(int argc, char **argv)
 			"(fleet_at_max): raise autoscaling.max or an entry's max (--set, or --vary fleet.I.max)\n");
 		rc = EXIT_FLEET_AT_MAX;
 	} else if (rc) {
-		fprintf(stderr, "gpucap: no candidate keeps the SLO (none_in_range); widen --vary or relax the "
-			"constraint\n");
+		bool capacity = false;  /* a varied key that changes capacity (not a commitment's count) */
+		for (int v = 0; v < a.o.nvary; v++)
+			capacity |= !a.o.vary[v].commit;
+		fprintf(stderr, "gpucap: no candidate keeps the SLO (none_in_range); %s or relax the constraint\n",
+			capacity ? "widen --vary" : "commitments change only the bill, so give the fleet more capacity "
+			"(--set, or --vary fleet.I.max)");
 	}
 	recommend_result_fini(&r);
 	return rc;
