@@ -5,8 +5,8 @@
  * plan commits to an amount in USD per hour at Savings Plan rates. Each hour, eligible usage is charged at
  * the plan's discounted rate against the commitment; commitment not used in that hour is lost ("you are still
  * billed $.90/hour because you committed to that amount"); usage beyond the commitment is billed at the
- * On-Demand rate. Several plans apply one after the other, in the order of the commitments list, each to what the earlier ones
- * left.
+ * On-Demand rate. Several plans apply one after the other, in the order of the commitments list, each to
+ * what the earlier ones left.
  *
  * Hours are UTC clock hours (the bill's hours), not hours counted from the scenario start. The window
  * rarely starts or ends on the hour: its first and last clock hours are then partial, and each plan's
