@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "scenario.h"
 #include "sink.h"
 #include "status.h"
@@ -493,38 +494,12 @@ struct runpool {
 	void (*old_pipe)(int);
 };
 
-static bool read_full(int fd, void *buf, size_t n)
-{
-	for (size_t got = 0; got < n;) {
-		ssize_t k = read(fd, (char *)buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		got += (size_t)k;
-	}
-	return true;
-}
-
-static bool write_full(int fd, const void *buf, size_t n)
-{
-	for (size_t put_ = 0; put_ < n;) {
-		ssize_t k = write(fd, (const char *)buf + put_, n - put_);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		put_ += (size_t)k;
-	}
-	return true;
-}
-
 /* A message: its length, then its bytes. */
 static bool send_msg(int fd, const struct buf *b)
 {
 	int64_t n = (int64_t)b->len;
 
-	return write_full(fd, &n, sizeof n) && write_full(fd, b->p, b->len);
+	return fdio_write_full(fd, &n, sizeof n) && fdio_write_full(fd, b->p, b->len);
 }
 
 /* Read one message into a new buffer (*out, owned). Returns 0, -1 at its end (EOF or error), -2 no memory. */
@@ -533,11 +508,11 @@ static int recv_msg(int fd, char **out, size_t *len)
 	int64_t n;
 
 	*out = NULL;
-	if (!read_full(fd, &n, sizeof n) || n < 0)
+	if (!fdio_read_full(fd, &n, sizeof n) || n < 0)
 		return -1;
 	if (!(*out = malloc(n > 0 ? (size_t)n : 1)))
 		return -2;
-	if (!read_full(fd, *out, (size_t)n)) {
+	if (!fdio_read_full(fd, *out, (size_t)n)) {
 		free(*out);
 		*out = NULL;
 		return -1;

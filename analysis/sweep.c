@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "scenario.h"
 #include "status.h"
 #include "store.h"
@@ -176,19 +177,6 @@ static int claim_and_run(const struct plan *pl, struct store *st, struct work *w
 	return ok ? OUT_OK : store_disk_full(st) ? OUT_FULL : OUT_FAILED;
 }
 
-static bool read_full(int fd, void *buf, size_t n)
-{
-	for (size_t got = 0; got < n;) {
-		ssize_t k = read(fd, (char *)buf + got, n - got);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return false;
-		got += (size_t)k;
-	}
-	return true;
-}
-
 /* A worker: take indices from `tasks` until it closes, report each to `reports`. Never returns. */
 static void worker(const struct plan *pl, const char *db, int id, int tasks, int reports, pid_t parent)
 {
@@ -205,7 +193,7 @@ static void worker(const struct plan *pl, const char *db, int id, int tasks, int
 	rc = wk ? store_open(&st, db, &d) : diag_fail(&d, STATUS_ENOMEM, "out of memory");
 	if (rc == STATUS_OK && pl->force)
 		store_set_size_limit(st, 0);
-	while (read_full(tasks, &index, sizeof index)) {
+	while (fdio_read_full(tasks, &index, sizeof index)) {
 		memset(&r, 0, sizeof r);
 		r.worker = id;
 		r.index = index;
@@ -698,7 +686,7 @@ static void dispatch(const struct plan *pl, const struct sweep_opts *o, struct p
 
 	for (int w = 0; w < pool->n; w++)
 		hand_out(pool, w, pending, npending, &next, &sent);
-	while (read_full(pool->reports, &r, sizeof r)) {
+	while (fdio_read_full(pool->reports, &r, sizeof r)) {
 		got++;
 		r.msg[sizeof r.msg - 1] = '\0';
 		if (r.ok == OUT_OK)

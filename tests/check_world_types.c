@@ -51,15 +51,16 @@ static double M(const char *name)
  * = $30.00 (8 GPUs x 1 h = 8 GPU-hours). Total $32.00, 9 GPU-hours paid (one type's GPUs, 1, for both
  * would say 2; the p4d's, 8, 16).
  */
-static const char two_types[] =
-	"name: two-types\nhorizon: 1h\nslo: {latency_s: 1000}\n"
-	"workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/types_timeline.csv\n"
-	"    format: generic\n    columns: {time: t, time_format: seconds, service_s: svc}\n"
-	"  service: {kind: trace}\n"
-	"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n"
+#define TWO_TYPES_HEAD \
+	"name: two-types\nhorizon: 1h\nslo: {latency_s: 1000}\n" \
+	"workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/types_timeline.csv\n" \
+	"    format: generic\n    columns: {time: t, time_format: seconds, service_s: svc}\n" \
+	"  service: {kind: trace}\n" \
+	"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n" \
 	"  types: {p4d.24xlarge: {slots_per_instance: 2, service_scale: 0.5}}\n"
-	"fleet:\n  - {option: reserved, count: 1, usd_per_h: 2, scope: zonal}\n"
-	"  - {option: on_demand, instance_type: p4d.24xlarge, count: 1, usd_per_h: 30}\n";
+#define G6E_ENTRY "  - {option: reserved, count: 1, usd_per_h: 2, scope: zonal}\n"
+#define P4D_ENTRY "  - {option: on_demand, instance_type: p4d.24xlarge, count: 1, usd_per_h: 30}\n"
+static const char two_types[] = TWO_TYPES_HEAD "fleet:\n" G6E_ENTRY P4D_ENTRY;
 
 START_TEST(two_type_timeline_by_hand)
 {
@@ -186,15 +187,7 @@ END_TEST
 START_TEST(allocation_order_decides_the_type)
 {
 	/* two_types with its fleet entries swapped */
-	static const char swapped[] =
-		"name: two-types\nhorizon: 1h\nslo: {latency_s: 1000}\n"
-		"workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/types_timeline.csv\n"
-		"    format: generic\n    columns: {time: t, time_format: seconds, service_s: svc}\n"
-		"  service: {kind: trace}\n"
-		"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n"
-		"  types: {p4d.24xlarge: {slots_per_instance: 2, service_scale: 0.5}}\n"
-		"fleet:\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1, usd_per_h: 30}\n"
-		"  - {option: reserved, count: 1, usd_per_h: 2, scope: zonal}\n";
+	static const char swapped[] = TWO_TYPES_HEAD "fleet:\n" P4D_ENTRY G6E_ENTRY;
 	capture_run(&cap, swapped, NULL, 0);
 	ck_assert_double_eq(M("type_g6e_xlarge_requests_served"), 1);
 	ck_assert_double_eq(M("type_p4d_24xlarge_requests_served"), 6);

@@ -80,7 +80,7 @@ static int resolve_auto(struct load *l)
 		}
 		if (sc->fleet[i].count_auto)
 			iauto = i;
-		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN && serves(&sc->fleet[i]))
+		else if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && serves(&sc->fleet[i]))
 			other += sc->fleet[i].count;
 	}
 	if (iauto < 0)
@@ -120,7 +120,7 @@ static int warn_idle(struct load *l)
 	int rc;
 
 	for (int i = 0; i < l->sc.nfleet; i++) {
-		if (!serves(&l->sc.fleet[i]) || l->sc.fleet[i].option == OPTION_SAVINGS_PLAN)
+		if (!serves(&l->sc.fleet[i]))
 			continue;
 		scenario_load_fleet_item(l, i, &e);
 		if ((rc = scenario_load_warn(l, &e, "the entry serves (use: %s) but the scenario has no workload; "
@@ -135,7 +135,7 @@ int scenario_load_finish(struct load *l)
 {
 	struct scenario *sc = &l->sc;
 	struct yamldoc_ref r;
-	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, jobs = 0, per, rc;
+	int reserved = 0, count = 0, capacity = 0, holding = 0, starting = 0, per, rc;
 	bool raised = false;  /* min was raised to 1 for a real-time endpoint */
 
 	if ((rc = resolve_auto(l)))
@@ -145,26 +145,20 @@ int scenario_load_finish(struct load *l)
 
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
-		jobs += !serves(&sc->fleet[i]);
 		if (!serves(&sc->fleet[i]))
 			continue;
 		/* as world.c starts them: a Capacity Block adds its own when it opens */
-		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN ?
-			    sc->fleet[i].count : 0;
+		starting += k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN ? sc->fleet[i].count : 0;
 		/* in autoscaling's unit (capacity_unit): an instance counts its entry's weight, 1 for instances */
 		reserved += sc->fleet[i].option == OPTION_RESERVED ? sc->fleet[i].count * sc->fleet[i].weight : 0;
-		holding += sc->fleet[i].option != OPTION_SAVINGS_PLAN;
-		count += sc->fleet[i].count;     /* a savings_plan's count and max are 0 */
+		holding++;
+		count += sc->fleet[i].count;
 		capacity += sc->fleet[i].max * sc->fleet[i].weight;
 	}
-	if (!holding && jobs)
+	if (!holding)  /* every entry has use: jobs (a commitment is no fleet entry: scenario_fleet.c) */
 		return yamldoc_fail(&l->y, &l->fleet, "no entry serves the workload (the entries that "
 					  "hold instances have use: jobs); expected at least one entry with use: "
 					  "serving (the default) or shared");
-	if (!holding)
-		return yamldoc_fail(&l->y, &l->fleet, "a savings_plan holds no instances, and the "
-					  "fleet has nothing else; expected at least one entry of another "
-					  "option");
 	/* with copies, autoscaling's bounds count copies (DesiredCopyCount): per_instance to an instance */
 	per = sc->copies.enabled ? sc->copies.per_instance : 1;
 	if (!l->min_given)

@@ -98,17 +98,6 @@ static int64_t gcd_us(int64_t a, int64_t b)
 	return a;
 }
 
-/* The start's offset in its SLO window (windows are aligned to UTC clock times); 0 without a window. */
-static int64_t window_phase_us(const struct scenario *sc)
-{
-	int64_t wl = sc->slo.window_us, s;
-
-	if (wl <= 0)
-		return 0;
-	s = sc->start_unix_us % wl;
-	return s < 0 ? s + wl : s;
-}
-
 /* The default period: the largest dividing 60 s, the policy's resolution, the sample period, and the SLO
  * window and the start's offset in it. */
 static int64_t default_period_us(const struct scenario *sc)
@@ -118,7 +107,7 @@ static int64_t default_period_us(const struct scenario *sc)
 	if (sc->autoscaling.policy != POLICY_NONE)
 		p = gcd_us(p, sc->autoscaling.resolution_us);
 	if (sc->slo.window_us > 0)
-		p = gcd_us(gcd_us(p, sc->slo.window_us), window_phase_us(sc));
+		p = gcd_us(gcd_us(p, sc->slo.window_us), scenario_window_phase_us(sc));
 	return p;
 }
 
@@ -136,11 +125,11 @@ static int check_period(struct load *l, const struct yamldoc_ref *r)
 		return yamldoc_fail(&l->y, r, "fluid.period_s (%g s) does not divide sample_period (%g s); "
 					  "expected a period that does, so that every sample sees whole periods",
 					  (double)p / 1e6, (double)sc->sample_period_us / 1e6);
-	if (sc->slo.window_us > 0 && (sc->slo.window_us % p != 0 || window_phase_us(sc) % p != 0))
+	if (sc->slo.window_us > 0 && (sc->slo.window_us % p != 0 || scenario_window_phase_us(sc) % p != 0))
 		return yamldoc_fail(&l->y, r, "fluid.period_s (%g s) does not divide slo.window (%g s) and the "
 					  "start's offset in it (%g s); expected a period that does, so that every "
 					  "window holds whole periods", (double)p / 1e6,
-					  (double)sc->slo.window_us / 1e6, (double)window_phase_us(sc) / 1e6);
+					  (double)sc->slo.window_us / 1e6, (double)scenario_window_phase_us(sc) / 1e6);
 	return STATUS_OK;
 }
 

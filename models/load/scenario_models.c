@@ -244,12 +244,12 @@ static int refuse_with_models(struct load *l)
 	}
 	for (int i = 0; i < l->sc.nfleet; i++) {
 		enum option_kind k = l->sc.fleet[i].option;
-		if (k == OPTION_ON_DEMAND || k == OPTION_RESERVED || k == OPTION_SAVINGS_PLAN)
+		if (k == OPTION_ON_DEMAND || k == OPTION_RESERVED)
 			continue;
 		yamldoc_item(&l->fleet, l->fleet_item[i], &r);
 		return yamldoc_fail(&l->y, &r, "with models, a %s entry is not supported: its instances can be "
 					  "taken away, and draining an instance shared by models is not modelled; "
-					  "expected on_demand, reserved or savings_plan", option_kind_name(k));
+					  "expected on_demand or reserved", option_kind_name(k));
 	}
 	yamldoc_child(&l->root, "serving", &serving);
 	yamldoc_child(&serving, "copies", &r);

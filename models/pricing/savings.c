@@ -97,17 +97,25 @@ static void settle_ri(const struct savings_ri_terms *ri, const struct savings_ho
 	out->ri_unused_usd += ri->count > 0 ? charge * cap_h / (ri->count * in_h) : 0;
 }
 
+/* Hour u's usage by kind and type into left (one type: all of it as type 0); returns the types. */
+static int usage_left(const struct savings_hour *u, double left[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX])
+{
+	int nt = u->ntypes > 0 ? u->ntypes : 1;
+
+	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
+		for (int t = 0; t < nt; t++)
+			left[k][t] = u->ntypes > 0 ? u->type_usd[k][t] : u->usd[k];
+	return nt;
+}
+
 void savings_after_ris(struct savings_hour *hours, int nhours, const struct savings_ri_terms *ris, int nris)
 {
 	for (int h = 0; h < nhours && nris > 0; h++) {
 		struct savings_hour *u = &hours[h];
 		double left[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX] = { { 0 } };
 		struct savings_result r = { 0 };
-		int nt = u->ntypes > 0 ? u->ntypes : 1;
+		int nt = usage_left(u, left);
 
-		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
-			for (int t = 0; t < nt; t++)
-				left[k][t] = u->ntypes > 0 ? u->type_usd[k][t] : u->usd[k];
 		for (int i = 0; i < nris; i++)
 			settle_ri(&ris[i], u, left, &r);
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++) {
@@ -134,13 +142,11 @@ void savings_settle_all(const struct savings_hour *hours, int nhours, const stru
 	for (int h = 0; h < nhours; h++) {
 		const struct savings_hour *u = &hours[h];
 		double left[SAVINGS_USAGE_COUNT][SAVINGS_TYPES_MAX] = { { 0 } };
-		int nt = u->ntypes > 0 ? u->ntypes : 1;
+		int nt;
 
 		assert(u->len_h > 0 && u->len_h <= 1);
 		assert(u->ntypes >= 0 && u->ntypes <= SAVINGS_TYPES_MAX);
-		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
-			for (int t = 0; t < nt; t++)
-				left[k][t] = u->ntypes > 0 ? u->type_usd[k][t] : u->usd[k];
+		nt = usage_left(u, left);
 		for (int i = 0; i < nris; i++) {
 			/* an hour without usage of several types holds ntypes = 0: left[][t >= nt] is 0 */
 			assert(ris[i].type >= 0 && ris[i].type < SAVINGS_TYPES_MAX);

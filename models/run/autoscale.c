@@ -317,8 +317,7 @@ int autoscale_initial_capacity(const struct scenario *sc)
 	for (int i = 0; i < sc->nfleet; i++) {
 		enum option_kind k = sc->fleet[i].option;
 		/* blocks and plans add themselves; a jobs entry's instances are the jobs' (jobs.h) */
-		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && k != OPTION_SAVINGS_PLAN &&
-		    sc->fleet[i].use != USE_JOBS)
+		if (k != OPTION_CAPACITY_BLOCK && k != OPTION_TRAINING_PLAN && sc->fleet[i].use != USE_JOBS)
 			n += sc->fleet[i].count * sc->fleet[i].weight;  /* in autoscaling's unit */
 	}
 	if (sc->autoscaling.policy != POLICY_NONE) {

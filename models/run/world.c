@@ -147,18 +147,6 @@ static int64_t measured_from_us(const struct scenario *sc)
 	return sc->warmup_us;
 }
 
-/* How far `start` lies past the last UTC mark of an SLO window (windows are aligned to clock times from
- * midnight; a window divides a day, so the epoch, a midnight, is such a mark). 0 without a window. */
-static int64_t window_phase_us(const struct scenario *sc)
-{
-	int64_t wl = sc->slo.window_us, s;
-
-	if (wl <= 0)
-		return 0;
-	s = sc->start_unix_us % wl;
-	return s < 0 ? s + wl : s;
-}
-
 /* The serving user of the fleet's instances (fleet.h): with model copies an instance serves once a copy
  * has loaded on it, so copies hear of it first; when it goes down copies lose theirs before serving drains. */
 static void serving_user_up(void *ctx, int idx)
@@ -224,7 +212,7 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 				 sc->slo.tpot_pct_us[3] },
 		.max_violation_rate = sc->slo.max_violation_rate,
 		.window_us = sc->slo.window_us,
-		.window_phase_us = window_phase_us(sc) });
+		.window_phase_us = scenario_window_phase_us(sc) });
 	/* a jobs-only scenario has no traffic: no source, no arrival, serving simply has nothing; in fluid
 	 * mode the tick stands in for the source */
 	if (sc->mode == MODE_FLUID) {
@@ -398,7 +386,7 @@ static void settle(struct world *w)
 	struct savings_ri_terms ris[SCENARIO_COMMIT_MAX];
 	const struct meter_payer pay = METER_PAYER_SERVING;
 	double horizon_h = (double)sc->horizon_us / SIM_US_PER_H_D;
-	int n = 0, nri = ri_terms(sc, ris);
+	int n = 0, nri = ri_terms(sc, ris), r = 0;
 
 	_Static_assert(SCENARIO_TYPES_MAX <= SAVINGS_TYPES_MAX, "a plan has a discount for every type");
 	for (int i = 0; i < sc->ncommit; i++) {
@@ -407,7 +395,8 @@ static void settle(struct world *w)
 
 		term_hours(sc, e, &t0_h, &t1_h);
 		if (e->option == OPTION_RESERVED) {
-			per_h = e->count * (e->usd_per_h + e->upfront_usd / (t1_h - t0_h));
+			per_h = ris[r].count * ris[r].usd_per_h;  /* ri_terms keeps the RIs in list order */
+			r++;
 			if (e->upfront_usd > 0 && t0_h >= 0 && t0_h < horizon_h) {
 				struct meter_payer p = pay;
 				p.type = e->type;

@@ -802,4 +802,9 @@ extern const char *const scenario_metric_names[METRIC_KINDS];
 const char *scenario_policy_name(enum policy_kind k);
 const char *scenario_metric_name(enum metric_kind k);
 
+/* How far `start` lies past the last UTC mark of an SLO window (windows are aligned to clock times from
+ * midnight; a window divides a day, so the epoch, a midnight, is such a mark); 0 without a window
+ * (scenario_time.c). */
+int64_t scenario_window_phase_us(const struct scenario *sc);
+
 #endif
