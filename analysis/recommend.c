@@ -11,6 +11,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "rebill.h"
 #include "runpool.h"
 #include "scenario.h"
 #include "status.h"
@@ -20,7 +21,9 @@
 
 #define TERM_1Y_H 8760.0   /* 365 days (SOURCES.md [ri-terms]) */
 #define TERM_3Y_H 26280.0  /* 1095 days */
-#define OWN_SETS_MAX (RECOMMEND_VARY_MAX + 4)                 /* the settings a run of the search makes */
+#define OWN_SETS_MAX (RECOMMEND_VARY_MAX + 6)                 /* the settings a run of the search makes */
+#define WINDOWS_DEFAULT 4  /* --term windows without a count */
+#define FLUID_DAYS_MAX 400 /* the longest horizon (scenarios/REFERENCE.md) */
 #define SETS_MAX (OWN_SETS_MAX + RECOMMEND_SETS_MAX)          /* and the --set overrides */
 
 /* How a candidate's Savings Plan is billed. */
@@ -44,11 +47,23 @@ struct rep {
 	char at_max[256];        /* its fleet_at_max warning, "" when it has none */
 	struct savings_hour *hours;  /* eligible usage by hour (owned), until the candidate is billed */
 	int nhours;
+	char extrapolated[256];  /* its extrapolated_with_growth warning, "" when it has none */
 	struct runpool_record *record;  /* --db: what it handed its sink (owned), until the frontier stores it */
 };
 
 /* The order in which one process makes the runs, which the frontier follows (see "the search" below). */
-enum phase { PH_BASE, PH_OD, PH_CHECK, PH_LOW, PH_HIGH, PH_END };
+enum phase { PH_BASE, PH_LOW, PH_HIGH, PH_OD, PH_CHECK, PH_END };
+
+/* One replication of a candidate as its term is billed (rebill.h). */
+struct term {
+	struct savings_hour *hours;  /* the usage the term is billed on (owned): the window's, the fluid run's, or
+	                                the windows' spread over the term */
+	int nhours;
+	double base_usd;             /* its cost over those hours without the scenario's plan (and without the
+	                                varied RIs, which the search's runs leave at 0) */
+	double sim_usd;              /* its cost over those hours as simulated */
+	double factor;               /* cost over the term = factor x cost over the hours */
+};
 
 /* How the first replication of a candidate that did not run its course ended. */
 enum stop {
@@ -68,6 +83,9 @@ struct eval {
 	double scale;                    /* workload.arrivals.scale_rate of its runs */
 	enum sp_mode mode;
 	double commit;                   /* SP_AT, SP_SIMULATED: the commitment */
+	enum recommend_term method;      /* how its term is found (the check's is the other one) */
+	int per;                         /* runs per replication: the windows of RECOMMEND_TERM_WINDOWS, else 1 */
+	int nruns;                       /* replications x per; run k is replication k / per, window k % per */
 	bool exists;                     /* the search makes it (false: run ahead of its line's pruning) */
 	bool dropped;                    /* ruled out by the pruning after it was run ahead: results thrown away */
 	int handed, got;                 /* replications handed out, and answered */
@@ -76,8 +94,10 @@ struct eval {
 	enum stop stop;                  /* the first replication that did not run its course, */
 	int stop_k;                      /* its index (the replications' count when none) */
 	int stop_status;                 /* and its status */
-	struct recommend_candidate c;
-	int64_t *ids;                    /* --db: the run ids of its replications as stored (owned) */
+	struct recommend_candidate c;    /* its figures: in a search, its cheapest commitment levels (combos) */
+	struct recommend_candidate *combos;  /* in a search: each commitment level re-billed, x->ncombos (owned) */
+	struct term *terms;              /* the replications' terms, kept for the ladder in the base search (owned) */
+	int64_t *ids;                    /* --db: the run ids of its runs as stored (owned) */
 };
 
 /* One line of a search's grid (the last --vary's levels at fixed outer levels), as it is decided. */
@@ -91,6 +111,7 @@ struct line {
 /* One search: the grid at one traffic level. */
 struct srch {
 	bool active;
+	bool finished;                  /* out is filled */
 	struct recommend_search *out;   /* filled when every line is done */
 	double scale;
 	int total, inner;               /* grid points, levels of the last --vary */
@@ -122,10 +143,15 @@ struct ctx {
 	int level_loaded[RECOMMEND_VARY_MAX];  /* per varied entry: its count or max as loaded */
 	int unit[RECOMMEND_VARY_MAX];          /* per varied entry: autoscaling.max units one instance counts
 	                                          for (0: an entry for jobs only) */
+	int ncombos;             /* commitment levels re-billed on each simulated candidate (1: none varied) */
+	struct savings_ri_terms ri[RECOMMEND_VARY_MAX];  /* a varied commitments.I.count: its RI, count 1 */
+	double growth_per_day;   /* the scenario's workload.arrivals.growth_per_day (the windows' dates) */
+	int nwin;                /* the windows of RECOMMEND_TERM_WINDOWS */
 	struct eval **evals;     /* every candidate evaluation made (owned), nevals of cap_evals */
 	int nevals, cap_evals;
 	struct srch srch[3];     /* the searches at BASE, LOW and HIGH */
 	struct eval *od, *check; /* the on-demand-only plan; the choice with its plan set (NULL: none) */
+	bool base_ended;         /* the base search's choice and session state are stored (end_search) */
 	enum phase f_phase;      /* the frontier: the phase, */
 	int f_slot;              /* and in a search the grid point, it has reached */
 };
@@ -171,99 +197,42 @@ bad:
 			 "commitments.I.count=...) with integers 0 <= LO <= HI and STEP >= 1", text);
 }
 
-/* Sort helper: descending by breakpoint. */
-struct bp {
-	double b;  /* (1 - d) u_h / len_h */
-	double w;  /* len_h */
-};
-
-static int bp_desc(const void *a, const void *b)
+/* The day window i of the windows method stands for: i x term / n, in whole weeks (a weekly or daily
+ * pattern keeps its phase). */
+static double window_day(const struct ctx *x, int i)
 {
-	double x = ((const struct bp *)a)->b, y = ((const struct bp *)b)->b;
-	return (x < y) - (x > y);
-}
-
-/* The bill's change from a plan of commit c on hours: commitment charged less usage it covered. */
-static double sp_delta(const struct savings_hour *hours, int n, double c, double discount, double *util)
-{
-	struct savings_plan_terms plan = { .commit_usd_per_h = c, .discount = discount };
-	struct savings_result res;
-	double covered = 0;
-
-	if (c <= 0 || n == 0) {
-		if (util)
-			*util = NAN;
-		return 0;
-	}
-	savings_settle(hours, n, &plan, 1, &res);
-	for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
-		covered += res.covered_usd[k];
-	if (util)
-		*util = res.commit_usd > 0 ? (res.commit_usd - res.unused_usd) / res.commit_usd : NAN;
-	return res.commit_usd - covered;
-}
-
-int recommend_sp_optimum(const struct savings_hour *hours, int n, double discount, double *usd_per_h)
-{
-	struct bp *bp = malloc(sizeof *bp * (size_t)(n > 0 ? n : 1));
-	double total_w = 0, above = 0, best = 0, lo, hi;
-
-	if (!bp)
-		return STATUS_ENOMEM;
-	for (int h = 0; h < n; h++) {
-		double u = 0;
-		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
-			u += hours[h].usd[k];
-		bp[h].b = (1 - discount) * u / hours[h].len_h;
-		bp[h].w = hours[h].len_h;
-		total_w += bp[h].w;
-	}
-	qsort(bp, (size_t)n, sizeof *bp, bp_desc);
-	/* walk the distinct breakpoints downwards; F(v) = weight strictly above v; keep the last v with
-	 * F(v) <= (1 - d) W (F only grows as v falls) */
-	for (int i = 0; i < n;) {
-		double v = bp[i].b, group = 0;
-		if (v <= 0 || above > (1 - discount) * total_w * (1 + 1e-12))
-			break;
-		best = v;
-		for (; i < n && bp[i].b == v; i++)
-			group += bp[i].w;
-		above += group;
-	}
-	/* below the smallest positive breakpoint F is the weight of every hour with usage: when that too is at
-	 * most (1 - d) W, the slope is >= 0 from c = 0 on and no plan is the cheapest */
-	if (above <= (1 - discount) * total_w * (1 + 1e-12))
-		best = 0;
-	free(bp);
-	/* on the grid of cents: f is convex, so the best cent is one of the two around the exact minimiser */
-	lo = floor(best * 100 + 1e-9) / 100;
-	hi = ceil(best * 100 - 1e-9) / 100;
-	if (hi > lo && sp_delta(hours, n, hi, discount, NULL) < sp_delta(hours, n, lo, discount, NULL) - 1e-9)
-		lo = hi;
-	*usd_per_h = lo;
-	return STATUS_OK;
+	return 7 * floor(x->r->term_h / 24 * i / x->nwin / 7 + 0.5);
 }
 
 /*
- * The --set texts of replication k of counts (and commit c when > 0) at scale: the search's own settings,
- * then the --set overrides of the other keys (one of a key set here gave the base its value; this run's
- * replaces it).
+ * The --set texts of run k of e (replication k / e->per, window k % e->per): the search's own settings, then
+ * the --set overrides of the other keys (one of a key set here gave the base its value; this run's replaces
+ * it). A varied commitment count is the eval's (0 in a search: its levels are re-billed), the Savings Plan's
+ * commitment is set only for SP_SIMULATED; the fluid method runs the term, a window of the windows method
+ * runs at the traffic of its day: scale_rate x (1 + growth_per_day)^day.
  */
-static int make_sets(const struct ctx *x, const int *counts, double scale, double commit, int k,
-		     char buf[OWN_SETS_MAX][96], const char *sets[SETS_MAX])
+static int make_sets(const struct ctx *x, const struct eval *e, int k, char buf[OWN_SETS_MAX][96],
+		     const char *sets[SETS_MAX])
 {
-	int n = 0, own;
+	int n = 0, own, rep = k / e->per;
+	double scale = e->scale;
 
+	if (e->method == RECOMMEND_TERM_WINDOWS)
+		scale *= pow(1 + x->growth_per_day, window_day(x, k % e->per));
 	for (int i = 0; i < x->o->nvary; i++)
-		snprintf(buf[n++], 96, "%s=%d", x->o->vary[i].key, counts[i]);
-	snprintf(buf[n++], 96, "seed=%" PRIu64, x->seed + (uint64_t)k);
+		snprintf(buf[n++], 96, "%s=%d", x->o->vary[i].key, e->counts[i]);
+	snprintf(buf[n++], 96, "seed=%" PRIu64, x->seed + (uint64_t)rep);
 	snprintf(buf[n++], 96, "workload.arrivals.scale_rate=%.17g", scale);
-	if (commit > 0)
-		snprintf(buf[n++], 96, "commitments.%d.commit_usd_per_h=%.2f", x->sp_index, commit);
+	if (e->mode == SP_SIMULATED && x->sp_index >= 0)
+		snprintf(buf[n++], 96, "commitments.%d.commit_usd_per_h=%.2f", x->sp_index, e->commit);
+	if (e->method == RECOMMEND_TERM_FLUID) {
+		snprintf(buf[n++], 96, "horizon=%.0fd", x->r->term_h / 24);
+		snprintf(buf[n++], 96, "mode=fluid");
+	}
 	if (x->as_max_stated) {  /* a stated autoscaling.max above what these levels hold is lowered to it */
 		long capacity = x->capacity;
 		for (int i = 0; i < x->o->nvary; i++)
-			capacity += (long)(counts[i] - x->level_loaded[i]) * x->unit[i];
+			capacity += (long)(e->counts[i] - x->level_loaded[i]) * x->unit[i];
 		if (capacity < x->as_max)
 			snprintf(buf[n++], 96, "autoscaling.max=%ld", capacity > 0 ? capacity : 0);
 	}
@@ -281,32 +250,116 @@ static int make_sets(const struct ctx *x, const int *counts, double scale, doubl
 	return n;
 }
 
-/* Pool the replications' hours (one long profile: the commitment minimising the mean bill). */
-static int pooled_optimum(const struct ctx *x, const struct rep *reps, int n, double *c)
+/* Free terms[0 .. n) and the array. */
+static void free_terms(struct term *terms, int n)
 {
-	int total = 0, at = 0, rc;
-	struct savings_hour *all;
-
-	for (int k = 0; k < n; k++)
-		total += reps[k].nhours;
-	all = calloc((size_t)(total > 0 ? total : 1), sizeof *all);
-	if (!all)
-		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
-	for (int k = 0; k < n; k++) {
-		memcpy(all + at, reps[k].hours, sizeof *all * (size_t)reps[k].nhours);
-		at += reps[k].nhours;
-	}
-	rc = recommend_sp_optimum(all, total, x->sp_discount, c);
-	free(all);
-	return rc ? diag_fail(x->d, rc, "out of memory") : STATUS_OK;
+	for (int k = 0; terms && k < n; k++)
+		free(terms[k].hours);
+	free(terms);
 }
 
-/* Means, spread and the verdict of a candidate from its replications' term costs. */
-static void summarise(const struct ctx *x, const struct rep *reps, const double *cost, const double *util,
-		      struct recommend_candidate *c)
+/*
+ * The terms of e's replications from its runs (which ran their course), into *out (returns owned: free_terms).
+ * The runs' hours move into the terms. The window and fluid methods bill the run's own hours, scaled to the
+ * term by term hours / measured hours; the windows method builds the term's hours from its windows
+ * (rebill_term_of_windows), each window's cost per measured hour standing for its segment.
+ */
+static int make_terms(struct ctx *x, struct eval *e, struct term **out)
 {
-	int n = x->o->replications;
-	double term[RECOMMEND_REPS_MAX], sum_w = 0, sum_h = 0, sum_u = 0, sum_v = 0, sum_f = 0;
+	int n = x->o->replications, rc = STATUS_OK;
+	struct term *terms = calloc((size_t)n, sizeof *terms);
+	double seg_h = x->r->term_h / e->per;
+
+	if (!terms)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int k = 0; k < n && rc == STATUS_OK; k++) {
+		struct term *t = &terms[k];
+		struct rep *w = &e->reps[k * e->per];
+		if (e->per == 1) {
+			t->hours = w->hours;
+			t->nhours = w->nhours;
+			w->hours = NULL;
+			t->sim_usd = w->cost_meas_usd;
+			t->base_usd = w->cost_meas_usd - rebill_plan(t->hours, t->nhours, x->sp_loaded_usd_per_h,
+								     x->sp_discount, NULL);
+			t->factor = x->r->term_h / w->measured_h;
+			continue;
+		}
+		{
+			const struct savings_hour *win[RECOMMEND_REPS_MAX];
+			int nwin_h[RECOMMEND_REPS_MAX];
+			for (int i = 0; i < e->per; i++) {
+				win[i] = w[i].hours;
+				nwin_h[i] = w[i].nhours;
+				t->sim_usd += w[i].cost_meas_usd / w[i].measured_h * seg_h;
+				t->base_usd += (w[i].cost_meas_usd - rebill_plan(w[i].hours, w[i].nhours,
+					x->sp_loaded_usd_per_h, x->sp_discount, NULL)) / w[i].measured_h * seg_h;
+			}
+			t->factor = 1;
+			rc = rebill_term_of_windows(win, nwin_h, e->per, x->r->term_h, &t->hours, &t->nhours);
+			if (rc)
+				rc = diag_fail(x->d, rc, rc == STATUS_ENOMEM ? "out of memory" :
+					       "recommend: a window of the term has no measured hour");
+		}
+	}
+	if (rc) {
+		free_terms(terms, n);
+		return rc;
+	}
+	*out = terms;
+	return STATUS_OK;
+}
+
+/*
+ * The replications' costs over the term (cost[k]) and plan use (util[k], NaN without one) with the regional
+ * RIs ris[0 .. nris) added to what the runs had, and the Savings Plan as mode says (*sp: its commitment, NaN
+ * when the scenario has no plan): SP_OPTIMISE its optimum over what the RIs leave of all the replications'
+ * hours pooled, SP_AT the commitment given, both billed from the hours in place of the scenario's own plan;
+ * SP_SIMULATED the cost as simulated. One allocation for the pooled hours.
+ */
+static int bill(struct ctx *x, const struct term *t, const struct savings_ri_terms *ris, int nris,
+		enum sp_mode mode, double commit, double *cost, double *util, double *sp)
+{
+	int n = x->o->replications, total = 0, at = 0;
+	double d_ri[RECOMMEND_REPS_MAX];
+	struct savings_hour *pool;
+
+	for (int k = 0; k < n; k++)
+		total += t[k].nhours;
+	if (!(pool = calloc((size_t)(total > 0 ? total : 1), sizeof *pool)))
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int k = 0; k < n; k++) {
+		d_ri[k] = rebill_ris(t[k].hours, t[k].nhours, ris, nris, pool + at);
+		at += t[k].nhours;
+	}
+	*sp = x->sp_index >= 0 ? commit : NAN;
+	if (x->sp_index >= 0 && mode == SP_OPTIMISE && rebill_sp_optimum(pool, total, x->sp_discount, sp)) {
+		free(pool);
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	}
+	at = 0;
+	for (int k = 0; k < n; k++) {
+		double d_sp = x->sp_index >= 0 ? rebill_plan(pool + at, t[k].nhours, *sp, x->sp_discount, &util[k]) : 0;
+		if (x->sp_index < 0)
+			util[k] = NAN;
+		cost[k] = t[k].factor * (mode == SP_SIMULATED ? t[k].sim_usd : t[k].base_usd + d_ri[k] + d_sp);
+		at += t[k].nhours;
+	}
+	free(pool);
+	return STATUS_OK;
+}
+
+/*
+ * The figures of a candidate from its replications' costs over the term (cost[k], factor: the term over the
+ * hours billed) and the verdicts of its runs (every window's: a replication keeps the SLO when each of its
+ * runs does; the violation rates are the runs' mean and worst).
+ */
+static void summarise(const struct ctx *x, const struct eval *e, const struct term *t, const double *cost,
+		      const double *util, struct recommend_candidate *c)
+{
+	const struct rep *reps = e->reps;
+	int n = x->o->replications, nr = e->nruns;
+	double term[RECOMMEND_REPS_MAX], sum_w = 0, sum_u = 0, sum_v = 0, sum_f = 0, sum_t = 0;
 	int nu = 0;
 
 	c->violation_worst = 0;
@@ -314,39 +367,44 @@ static void summarise(const struct ctx *x, const struct rep *reps, const double 
 	c->slo_unreachable = false;
 	c->at_max_reps = 0;
 	c->warning[0] = '\0';
-	for (int k = 0; k < n; k++) {
+	c->extrapolated[0] = '\0';
+	for (int k = 0; k < nr; k++) {
 		sum_f += reps[k].floor;
+		sum_v += reps[k].violation;
+		if (reps[k].violation > c->violation_worst)
+			c->violation_worst = reps[k].violation;
 		if (x->o->slo != RECOMMEND_SLO_RATE && reps[k].unreachable[0] && !c->slo_unreachable) {
 			c->slo_unreachable = true;
 			snprintf(c->warning, sizeof c->warning, "%s", reps[k].unreachable);
 		}
 		if (reps[k].at_max[0] && !c->at_max_reps++ && !c->slo_unreachable)
 			snprintf(c->warning, sizeof c->warning, "%s", reps[k].at_max);
+		if (reps[k].extrapolated[0] && !c->extrapolated[0])
+			snprintf(c->extrapolated, sizeof c->extrapolated, "%s", reps[k].extrapolated);
 	}
-	if (x->o->slo == RECOMMEND_SLO_RATE && sum_f / n > x->o->max_violation_rate) {
+	if (x->o->slo == RECOMMEND_SLO_RATE && sum_f / nr > x->o->max_violation_rate) {
 		c->slo_unreachable = true;
 		snprintf(c->warning, sizeof c->warning, "%.3g%% of requests take longer than slo.latency_s on service "
 			 "time alone (slo_violation_rate_floor), more than the %.4g%% --max-violation-rate allows: no "
-			 "capacity can keep it", 100 * sum_f / n, 100 * x->o->max_violation_rate);
+			 "capacity can keep it", 100 * sum_f / nr, 100 * x->o->max_violation_rate);
 	}
 	for (int k = 0; k < n; k++) {
-		term[k] = cost[k] / reps[k].measured_h * x->r->term_h;
-		sum_w += cost[k];
-		sum_h += cost[k] / reps[k].measured_h;
-		sum_v += reps[k].violation;
-		if (reps[k].violation > c->violation_worst)
-			c->violation_worst = reps[k].violation;
-		if (reps[k].slo_met > 0)
-			c->slo_met_reps++;
+		bool met = true;
+		for (int i = 0; i < e->per; i++)
+			met &= reps[k * e->per + i].slo_met > 0;
+		c->slo_met_reps += met;
+		term[k] = cost[k];
+		sum_t += cost[k];
+		sum_w += cost[k] / t[k].factor;
 		if (!isnan(util[k])) {
 			sum_u += util[k];
 			nu++;
 		}
 	}
 	c->cost_window_usd = sum_w / n;
-	c->cost_per_hour_usd = sum_h / n;
-	c->cost_term_usd = c->cost_per_hour_usd * x->r->term_h;
-	c->violation_mean = sum_v / n;
+	c->cost_term_usd = sum_t / n;
+	c->cost_per_hour_usd = c->cost_term_usd / x->r->term_h;
+	c->violation_mean = sum_v / nr;
 	c->sp_utilization = nu ? sum_u / nu : NAN;
 	c->cost_term_sd_usd = n > 1 ? gsl_stats_sd(term, 1, (size_t)n) : 0;
 	gsl_sort(term, 1, (size_t)n);
@@ -357,6 +415,29 @@ static void summarise(const struct ctx *x, const struct rep *reps, const double 
 		c->feasible = c->slo_met_reps == n;
 }
 
+/* Commitment level combination j (0 .. ncombos): the varied counts of counts[] it sets, and its RIs into ris;
+ * returns how many RIs (a count of 0 adds none). */
+static int combo(const struct ctx *x, int j, int *counts, struct savings_ri_terms *ris)
+{
+	int nris = 0;
+
+	for (int i = x->o->nvary - 1; i >= 0; i--) {
+		const struct recommend_vary *v = &x->o->vary[i];
+		int lv;
+		if (!v->commit)
+			continue;
+		lv = (v->hi - v->lo) / v->step + 1;
+		counts[i] = v->lo + j % lv * v->step;
+		j /= lv;
+	}
+	for (int i = 0; i < x->o->nvary; i++)
+		if (x->o->vary[i].commit && counts[i] > 0) {
+			ris[nris] = x->ri[i];
+			ris[nris++].count = counts[i];
+		}
+	return nris;
+}
+
 /*
  * --db, at the frontier: label e's runs with its search's session, its levels ("fleet.0.count=3
  * fleet.2.count=1", "-" when nothing is varied) and its mean term cost.
@@ -364,7 +445,7 @@ static void summarise(const struct ctx *x, const struct rep *reps, const double 
 static int label_candidate(struct ctx *x, struct srch *s, const struct eval *e)
 {
 	char counts[RECOMMEND_VARY_MAX * 80 + 2] = "-", cost[40];
-	int n = x->o->replications, o = 0, rc;
+	int n = e->nruns, o = 0, rc;
 
 	for (int i = 0; i < x->o->nvary; i++)
 		o += snprintf(counts + o, sizeof counts - (size_t)o, "%s%s=%d", i ? " " : "", x->o->vary[i].key,
@@ -434,6 +515,22 @@ static int levels(const struct recommend_vary *v)
 	return (v->hi - v->lo) / v->step + 1;
 }
 
+/* Levels of vary v in the grid of simulated candidates: a commitment's count is re-billed, not simulated. */
+static int grid_levels(const struct recommend_vary *v)
+{
+	return v->commit ? 1 : levels(v);
+}
+
+/* The innermost varied entry that changes capacity (a line of the grid runs along it); -1 when none does. */
+static int inner_vary(const struct recommend_opts *o)
+{
+	int i = o->nvary - 1;
+
+	while (i >= 0 && o->vary[i].commit)
+		i--;
+	return i;
+}
+
 /* ---- the search, its runs in worker processes ------------------------------------------------------ */
 
 /*
@@ -458,6 +555,12 @@ static int new_eval(struct ctx *x, enum phase ph, int slot, const int *counts, d
 		    double commit, bool exists, struct eval **out)
 {
 	struct eval *e = calloc(1, sizeof *e);
+	enum recommend_term method = x->o->term;
+	int per;
+
+	if (ph == PH_CHECK)  /* a method that follows the term is checked by the other one */
+		method = x->r->check_term;
+	per = method == RECOMMEND_TERM_WINDOWS ? x->nwin : 1;
 
 	if (e && x->nevals == x->cap_evals) {
 		int cap = x->cap_evals ? 2 * x->cap_evals : 64;
@@ -467,8 +570,8 @@ static int new_eval(struct ctx *x, enum phase ph, int slot, const int *counts, d
 			x->cap_evals = cap;
 		}
 	}
-	if (!e || x->nevals == x->cap_evals || !(e->reps = calloc((size_t)x->o->replications, sizeof *e->reps)) ||
-	    (x->st && !(e->ids = calloc((size_t)x->o->replications, sizeof *e->ids)))) {
+	if (!e || x->nevals == x->cap_evals || !(e->reps = calloc((size_t)(x->o->replications * per), sizeof *e->reps)) ||
+	    (x->st && !(e->ids = calloc((size_t)(x->o->replications * per), sizeof *e->ids)))) {
 		if (e)
 			free(e->reps);
 		free(e);
@@ -481,6 +584,9 @@ static int new_eval(struct ctx *x, enum phase ph, int slot, const int *counts, d
 	e->scale = scale;
 	e->mode = mode;
 	e->commit = commit;
+	e->method = method;
+	e->per = per;
+	e->nruns = x->o->replications * per;
 	e->exists = exists;
 	x->evals[x->nevals++] = e;
 	*out = e;
@@ -492,7 +598,7 @@ static void free_reps(struct ctx *x, struct eval *e)
 {
 	if (!e->reps)
 		return;
-	for (int k = 0; k < x->o->replications; k++) {
+	for (int k = 0; k < e->nruns; k++) {
 		struct runpool_result res = { .hours = e->reps[k].hours, .record = e->reps[k].record };
 		runpool_result_fini(x->pool, &res);
 		free(e->reps[k].msg);
@@ -505,16 +611,19 @@ static void free_reps(struct ctx *x, struct eval *e)
 static int line_eval(struct ctx *x, struct srch *s, int l, int j, bool exists, struct eval **out)
 {
 	const struct recommend_opts *o = x->o;
-	int counts[RECOMMEND_VARY_MAX] = { 0 }, nv = o->nvary, rest = l, rc;
+	int counts[RECOMMEND_VARY_MAX] = { 0 }, in = inner_vary(o), rest = l, rc;
 	struct eval *e;
 
-	for (int i = nv - 2; i >= 0; i--) {
-		int lv = levels(&o->vary[i]);
+	/* the capacity levels; a commitment's count stays 0 in the runs (its levels are re-billed) */
+	for (int i = o->nvary - 1; i >= 0; i--) {
+		int lv = grid_levels(&o->vary[i]);
+		if (i == in || o->vary[i].commit)
+			continue;
 		counts[i] = o->vary[i].lo + rest % lv * o->vary[i].step;
 		rest /= lv;
 	}
-	if (nv)
-		counts[nv - 1] = o->vary[nv - 1].lo + j * o->vary[nv - 1].step;
+	if (in >= 0)
+		counts[in] = o->vary[in].lo + j * o->vary[in].step;
 	rc = new_eval(x, s == &x->srch[0] ? PH_BASE : s == &x->srch[1] ? PH_LOW : PH_HIGH, l * s->inner + j, counts,
 		      s->scale, SP_OPTIMISE, 0, exists, &e);
 	if (rc)
@@ -538,8 +647,8 @@ static int start_search(struct ctx *x, struct srch *s, struct recommend_search *
 	out->best = -1;
 	s->total = 1;
 	for (int i = 0; i < o->nvary; i++)
-		s->total *= levels(&o->vary[i]);
-	s->inner = o->nvary ? levels(&o->vary[o->nvary - 1]) : 1;
+		s->total *= grid_levels(&o->vary[i]);
+	s->inner = inner_vary(o) >= 0 ? levels(&o->vary[inner_vary(o)]) : 1;
 	if (!(s->slot = calloc((size_t)s->total, sizeof *s->slot)) ||
 	    !(s->line = calloc((size_t)(s->total / s->inner), sizeof *s->line)))
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
@@ -552,37 +661,216 @@ static int start_search(struct ctx *x, struct srch *s, struct recommend_search *
 	return STATUS_OK;
 }
 
+double recommend_regret(const struct recommend_result *r, int i, double regret[3])
+{
+	const struct recommend_search *cs[3] = { &r->low, &r->base, &r->high };
+	double worst = 0;
+
+	for (int c = 0; c < 3; c++) {
+		const struct recommend_candidate *k;
+		if (r->case_best[c] < 0) {
+			regret[c] = NAN;
+			continue;
+		}
+		k = &cs[c]->cands[i];
+		regret[c] = k->feasible ? k->cost_term_usd - cs[c]->cands[r->case_best[c]].cost_term_usd : INFINITY;
+		if (regret[c] > worst)
+			worst = regret[c];
+	}
+	return worst;
+}
+
+/* The cheapest candidate of s that keeps the SLO, the first on a tie; -1 when none does. */
+static int cheapest(const struct recommend_search *s)
+{
+	int best = -1;
+
+	for (int i = 0; i < s->ncands; i++)
+		if (s->cands[i].feasible && (best < 0 || s->cands[i].cost_term_usd < s->cands[best].cost_term_usd))
+			best = i;
+	return best;
+}
+
 /*
- * Every line of s is done: its candidates in grid order into s->out, the choice (the cheapest that keeps the
- * constraint, the first on a tie) and why there is none. The base search's choice is then checked with its
- * plan set, when it has one.
+ * --growth: the choice by the rule (recommend.h, enum recommend_choose) among the candidates that keep the SLO
+ * at BASE, over the cases where some candidate keeps it (a case none keeps tells no plan from another):
+ * EXPECTED the least mean cost (a candidate that breaks the SLO in such a case is out), REGRET the least
+ * worst regret (one that breaks it has an infinite regret there). The first in grid order on a tie.
+ */
+static void choose_by_rule(struct ctx *x)
+{
+	struct recommend_result *r = x->r;
+	const struct recommend_search *cs[3] = { &r->low, &r->base, &r->high };
+	int best = -1;
+	double best_v = INFINITY;
+
+	r->regret = x->o->growth_given && r->low.ncands == r->base.ncands && r->high.ncands == r->base.ncands;
+	if (!r->regret)
+		return;
+	for (int c = 0; c < 3; c++)
+		r->case_best[c] = cheapest(cs[c]);
+	if (r->choose == RECOMMEND_CHOOSE_BASE)
+		return;
+	for (int i = 0; i < r->base.ncands; i++) {
+		double regret[3], v = 0;
+		int n = 0;
+		if (!r->base.cands[i].feasible)
+			continue;
+		if (r->choose == RECOMMEND_CHOOSE_REGRET) {
+			v = recommend_regret(r, i, regret);
+		} else {
+			for (int c = 0; c < 3; c++)
+				if (r->case_best[c] >= 0) {
+					v += cs[c]->cands[i].feasible ? cs[c]->cands[i].cost_term_usd : INFINITY;
+					n++;
+				}
+			v /= n;
+		}
+		if (v < best_v) {
+			best_v = v;
+			best = i;
+		}
+	}
+	r->base.best = best;  /* -1 when every candidate keeping the SLO at BASE breaks it in a case (EXPECTED) */
+	none_why(&r->base);
+}
+
+/*
+ * A ladder for the first varied regional RI of the choice (re-billed on the choice's terms, which follow the
+ * term): part of it bought at the term's start and more at the start of a later quarter (a second purchase
+ * with its own full term from there), with the other commitments as chosen and the Savings Plan optimised
+ * over what they leave. The cheapest such ladder is kept when it costs less over the term than buying the
+ * chosen count at the start.
+ */
+static int ladder(struct ctx *x)
+{
+	const struct recommend_opts *o = x->o;
+	struct recommend_result *r = x->r;
+	struct recommend_ladder *L = &r->ladder;
+	const struct recommend_candidate *b;
+	struct savings_ri_terms ris[RECOMMEND_VARY_MAX + 1];
+	double cost[RECOMMEND_REPS_MAX], util[RECOMMEND_REPS_MAX], best = INFINITY;
+	const struct eval *e;
+	int v = -1, nris = 0, rc;
+
+	for (int i = 0; i < o->nvary && v < 0; i++)
+		if (o->vary[i].commit)
+			v = i;
+	if (o->term == RECOMMEND_TERM_WINDOW || r->base.best < 0 || v < 0)
+		return STATUS_OK;
+	b = &r->base.cands[r->base.best];
+	e = x->srch[0].order[r->base.best];
+	if (!e->terms)
+		return STATUS_OK;
+	L->tried = true;
+	L->vary = v;
+	best = b->cost_term_usd - 0.005;  /* a ladder must save at least a cent */
+	for (int i = 0; i < o->nvary; i++)
+		if (o->vary[i].commit && i != v && b->counts[i] > 0) {
+			ris[nris] = x->ri[i];
+			ris[nris++].count = b->counts[i];
+		}
+	for (int q = 1; q < 4; q++)
+		for (int now = o->vary[v].lo; now <= b->counts[v]; now += o->vary[v].step)
+			for (int later = o->vary[v].step; now + later <= o->vary[v].hi; later += o->vary[v].step) {
+				int m = nris;
+				double at_h = r->term_h * q / 4, mean = 0, sp;
+				if (now > 0) {
+					ris[m] = x->ri[v];
+					ris[m++].count = now;
+				}
+				ris[m] = x->ri[v];
+				ris[m].count = later;
+				ris[m].t0_h += at_h;
+				ris[m].t1_h += at_h;
+				m++;
+				if ((rc = bill(x, e->terms, ris, m, SP_OPTIMISE, 0, cost, util, &sp)))
+					return rc;
+				for (int k = 0; k < o->replications; k++)
+					mean += cost[k] / o->replications;
+				if (mean < best) {
+					best = mean;
+					L->better = true;
+					L->now = now;
+					L->later = later;
+					L->at_h = at_h;
+					L->sp_usd_per_h = sp;
+					L->cost_term_usd = mean;
+					L->owed_usd = later * x->ri[v].usd_per_h *
+						      fmax(0, x->ri[v].t1_h + at_h - r->term_h);
+				}
+			}
+	return STATUS_OK;
+}
+
+/*
+ * Every search has finished: the choice by its rule, the ladder, then the check: the choice simulated with its
+ * commitments set (when it has a plan or a varied RI, or the term method follows the term; by the other such
+ * method then).
+ */
+static int choose(struct ctx *x)
+{
+	struct recommend_result *r = x->r;
+	const struct recommend_candidate *b;
+	bool commits = false;
+	int rc;
+
+	choose_by_rule(x);
+	if (r->base.best < 0)
+		return STATUS_OK;
+	if ((rc = ladder(x)))
+		return rc;
+	b = &r->base.cands[r->base.best];
+	for (int i = 0; i < x->o->nvary; i++)
+		commits |= x->o->vary[i].commit && b->counts[i] > 0;
+	if (!commits && !(x->sp_index >= 0 && b->sp_usd_per_h > 0) && x->o->term == RECOMMEND_TERM_WINDOW)
+		return STATUS_OK;
+	/* a scenario's plan cannot be set to $0 (the loader wants > 0): no plan is billed by taking the
+	 * scenario's own off the hours, as the search does (SP_AT 0) */
+	return new_eval(x, PH_CHECK, 0, b->counts, r->base.scale_rate,
+			x->sp_index >= 0 && b->sp_usd_per_h > 0 ? SP_SIMULATED : SP_AT,
+			x->sp_index >= 0 ? b->sp_usd_per_h : 0, true, &x->check);
+}
+
+/*
+ * Every line of s is done: its candidates in grid order into s->out (each simulated candidate's commitment
+ * levels one after the other, in --vary order), the cheapest that keeps the constraint (the first on a tie)
+ * and why there is none. When every search is done, the choice (choose).
  */
 static int finish_search(struct ctx *x, struct srch *s)
 {
 	struct recommend_search *out = s->out;
-	int n = 0;
+	int n = 0, per = x->ncombos;
 
 	for (int l = 0; l < s->total / s->inner; l++)
-		n += s->line[l].decided;
+		n += s->line[l].decided * per;
 	if (!(out->cands = calloc((size_t)(n ? n : 1), sizeof *out->cands)) ||
 	    !(s->order = calloc((size_t)(n ? n : 1), sizeof *s->order)))
 		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 	for (int l = 0; l < s->total / s->inner; l++)
 		for (int j = 0; j < s->line[l].decided; j++) {
 			struct eval *e = s->slot[l * s->inner + j];
-			s->order[out->ncands] = e;
-			out->cands[out->ncands] = e->c;
-			out->invalid += e->c.invalid;
-			if (e->c.feasible && (out->best < 0 || e->c.cost_term_usd < out->cands[out->best].cost_term_usd))
-				out->best = out->ncands;
-			out->ncands++;
+			for (int c = 0; c < per; c++) {
+				struct recommend_candidate *k = &out->cands[out->ncands];
+				struct savings_ri_terms ris[RECOMMEND_VARY_MAX];
+				s->order[out->ncands] = e;
+				if (e->combos) {
+					*k = e->combos[c];
+				} else {  /* invalid: every level of it */
+					*k = e->c;
+					combo(x, c, k->counts, ris);
+				}
+				out->invalid += k->invalid;
+				out->ncands++;
+			}
 		}
+	out->best = cheapest(out);
 	none_why(out);
-	if (s == &x->srch[0] && out->best >= 0 && x->sp_index >= 0 && out->cands[out->best].sp_usd_per_h > 0) {
-		const struct recommend_candidate *b = &out->cands[out->best];
-		return new_eval(x, PH_CHECK, 0, b->counts, s->scale, SP_SIMULATED, b->sp_usd_per_h, true, &x->check);
-	}
-	return STATUS_OK;
+	s->finished = true;
+	for (int i = 0; i < 3; i++)
+		if (x->srch[i].active && !x->srch[i].finished)
+			return STATUS_OK;
+	return choose(x);
 }
 
 /*
@@ -603,7 +891,8 @@ static int advance_line(struct ctx *x, struct srch *s, int l)
 		if (!e || !e->decided || (e->stop != STOP_NONE && e->stop != STOP_INVALID))
 			return STATUS_OK;
 		ln->decided++;
-		if (e->c.feasible && !isnan(ln->prev) && e->c.cost_term_usd > ln->prev) {
+		/* with --growth every candidate is priced in every case (the regret), so nothing is pruned */
+		if (e->c.feasible && !isnan(ln->prev) && e->c.cost_term_usd > ln->prev && !x->o->growth_given) {
 			s->out->pruned += s->inner - j - 1;
 			ln->done = true;
 			if (j + 1 < s->inner && (ahead = s->slot[l * s->inner + j + 1])) {
@@ -628,20 +917,62 @@ static int advance_line(struct ctx *x, struct srch *s, int l)
 }
 
 /*
- * Every replication of e has answered: find where it stopped, if it did, and else bill it (its Savings Plan
- * as its mode says) and summarise it.
+ * e ran its course: its terms, then its figures. In a search every commitment level is re-billed on its runs
+ * (combos) and e->c is the cheapest of them; the on-demand-only plan and the check are billed as their mode
+ * says. The base search's terms are kept for the ladder.
+ */
+static int bill_eval(struct ctx *x, struct eval *e)
+{
+	double cost[RECOMMEND_REPS_MAX], util[RECOMMEND_REPS_MAX];
+	struct savings_ri_terms ris[RECOMMEND_VARY_MAX];
+	struct term *terms = NULL;
+	int rc;
+
+	if ((rc = make_terms(x, e, &terms)))
+		return rc;
+	if (!srch_of(x, e->phase)) {
+		rc = bill(x, terms, NULL, 0, e->mode, e->commit, cost, util, &e->c.sp_usd_per_h);
+		if (!rc)
+			summarise(x, e, terms, cost, util, &e->c);
+		free_terms(terms, x->o->replications);
+		return rc;
+	}
+	if (!(e->combos = calloc((size_t)x->ncombos, sizeof *e->combos))) {
+		free_terms(terms, x->o->replications);
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	}
+	for (int j = 0; j < x->ncombos && !rc; j++) {
+		struct recommend_candidate *c = &e->combos[j];
+		int nris;
+		memcpy(c->counts, e->counts, sizeof c->counts);
+		nris = combo(x, j, c->counts, ris);
+		rc = bill(x, terms, ris, nris, SP_OPTIMISE, 0, cost, util, &c->sp_usd_per_h);
+		if (!rc)
+			summarise(x, e, terms, cost, util, c);
+		/* the cheapest level stands for e in its line (they keep or break the SLO alike) */
+		if (!rc && (j == 0 || c->cost_term_usd < e->c.cost_term_usd))
+			e->c = *c;
+	}
+	if (!rc && e->phase == PH_BASE)
+		e->terms = terms;
+	else
+		free_terms(terms, x->o->replications);
+	return rc;
+}
+
+/*
+ * Every run of e has answered: find where it stopped, if it did, and else bill it and summarise it.
  */
 static int decide(struct ctx *x, struct eval *e)
 {
-	int n = x->o->replications, rc = STATUS_OK;
 	struct recommend_candidate *c = &e->c;
 	struct rep *reps = e->reps;
-	double cost[RECOMMEND_REPS_MAX], util[RECOMMEND_REPS_MAX];
+	int rc = STATUS_OK;
 
 	memset(c, 0, sizeof *c);
 	memcpy(c->counts, e->counts, sizeof c->counts);
 	e->stop = STOP_NONE;
-	for (e->stop_k = 0; e->stop_k < n; e->stop_k++) {
+	for (e->stop_k = 0; e->stop_k < e->nruns; e->stop_k++) {
 		struct rep *rp = &reps[e->stop_k];
 		e->stop_status = rp->status;
 		if (rp->status != STATUS_OK) {
@@ -654,28 +985,11 @@ static int decide(struct ctx *x, struct eval *e)
 			break;
 		}
 	}
-	if (e->stop == STOP_INVALID) {  /* not a failure: an infeasible candidate, and the search goes on */
+	if (e->stop == STOP_INVALID)  /* not a failure: an infeasible candidate, and the search goes on */
 		mark_invalid(c, reps[e->stop_k].msg);
-	} else if (e->stop == STOP_NONE) {
-		c->sp_usd_per_h = x->sp_index >= 0 ? e->commit : NAN;
-		if (x->sp_index >= 0 && e->mode == SP_OPTIMISE && (rc = pooled_optimum(x, reps, n, &c->sp_usd_per_h)))
-			return rc;
-		for (int k = 0; k < n; k++) {
-			cost[k] = reps[k].cost_meas_usd;
-			util[k] = NAN;
-			if (x->sp_index < 0)
-				continue;
-			if (e->mode == SP_SIMULATED) {
-				sp_delta(reps[k].hours, reps[k].nhours, e->commit, x->sp_discount, &util[k]);
-				continue;
-			}
-			/* the bill without the scenario's plan, then with the chosen one (meter_settle's arithmetic) */
-			cost[k] += sp_delta(reps[k].hours, reps[k].nhours, c->sp_usd_per_h, x->sp_discount, &util[k]) -
-				   sp_delta(reps[k].hours, reps[k].nhours, x->sp_loaded_usd_per_h, x->sp_discount, NULL);
-		}
-		summarise(x, reps, cost, util, c);
-	}
-	for (int k = 0; k < n; k++) {  /* the usage is billed: only the recordings wait for the frontier */
+	else if (e->stop == STOP_NONE && (rc = bill_eval(x, e)))
+		return rc;
+	for (int k = 0; k < e->nruns; k++) {  /* the usage is billed: only the recordings wait for the frontier */
 		free(reps[k].hours);
 		reps[k].hours = NULL;
 	}
@@ -722,6 +1036,8 @@ static int take(struct ctx *x, struct runpool_result *res)
 				snprintf(rp->unreachable, sizeof rp->unreachable, "%s", rep->warnings[w].message);
 			if (strcmp(rep->warnings[w].code, "fleet_at_max") == 0)
 				snprintf(rp->at_max, sizeof rp->at_max, "%s", rep->warnings[w].message);
+			if (strcmp(rep->warnings[w].code, "extrapolated_with_growth") == 0)
+				snprintf(rp->extrapolated, sizeof rp->extrapolated, "%s", rep->warnings[w].message);
 		}
 		rp->hours = res->hours;
 		rp->nhours = res->nhours;
@@ -730,7 +1046,7 @@ static int take(struct ctx *x, struct runpool_result *res)
 		res->record = NULL;
 	}
 	runpool_result_fini(x->pool, res);
-	return ++e->got == x->o->replications ? decide(x, e) : STATUS_OK;
+	return ++e->got == e->nruns ? decide(x, e) : STATUS_OK;
 }
 
 /*
@@ -744,7 +1060,7 @@ static int pick(struct ctx *x, struct eval **out)
 	for (int pass = 0; pass < 2 && !best; pass++)
 		for (int i = 0; i < x->nevals; i++) {
 			struct eval *e = x->evals[i];
-			if (e->dropped || e->handed == x->o->replications || e->exists != (pass == 0))
+			if (e->dropped || e->handed == e->nruns || e->exists != (pass == 0))
 				continue;
 			if (!best || e->phase < best->phase || (e->phase == best->phase && e->slot < best->slot))
 				best = e;
@@ -792,7 +1108,7 @@ static int hand_out(struct ctx *x)
 		if ((rc = pick(x, &e)) || !e)
 			return rc;
 		k = e->handed++;
-		n = make_sets(x, e->counts, e->scale, e->mode == SP_SIMULATED ? e->commit : 0, k, buf, sets);
+		n = make_sets(x, e, k, buf, sets);
 		if ((rc = runpool_submit(x->pool, (int64_t)e->index * RECOMMEND_REPS_MAX + k, sets, n, x->d)))
 			return rc;
 	}
@@ -815,7 +1131,7 @@ static int settle(struct ctx *x, struct eval *e, struct srch *s)
 		x->r->runs++;
 		if (!x->st)
 			continue;
-		nsets = make_sets(x, e->counts, e->scale, e->mode == SP_SIMULATED ? e->commit : 0, k, buf, sets);
+		nsets = make_sets(x, e, k, buf, sets);
 		if (!(label = run_label(sets, nsets))) {
 			rc = diag_fail(x->d, STATUS_ENOMEM, "out of memory");
 			break;
@@ -855,8 +1171,8 @@ static int end_search(struct ctx *x, struct srch *s)
 	int rc = STATUS_OK;
 
 	if (x->st && s->out->best >= 0)
-		rc = store_label_runs(x->st, s->order[s->out->best]->ids, x->o->replications, "recommend_choice", "1",
-				      x->d);
+		rc = store_label_runs(x->st, s->order[s->out->best]->ids, s->order[s->out->best]->nruns,
+				      "recommend_choice", "1", x->d);
 	if (!rc && x->st && s->session_run)  /* last: a session killed before here stays incomplete */
 		rc = store_label_runs(x->st, &s->session_run, 1, "recommend_session_state", "complete", x->d);
 	return rc;
@@ -884,7 +1200,8 @@ static int frontier(struct ctx *x)
 					return rc;
 				x->f_slot++;
 			}
-			if ((rc = end_search(x, s)))
+			/* the base search's choice may follow the others (choose_by_rule): it ends with the check */
+			if (s != &x->srch[0] && (rc = end_search(x, s)))
 				return rc;
 		} else if (x->f_phase == PH_OD) {
 			if (!(e = x->od)->decided)
@@ -895,17 +1212,25 @@ static int frontier(struct ctx *x)
 			r->od_ok = !e->c.invalid;
 			if (e->c.invalid)  /* that fleet cannot be loaded: say so, and go on */
 				snprintf(r->od_why, sizeof r->od_why, "%s", e->c.why);
-		} else if (x->f_phase == PH_CHECK && r->base.best >= 0) {
-			r->check = r->base.cands[r->base.best];
-			if ((e = x->check)) {
+		} else if (x->f_phase == PH_CHECK) {
+			if (!x->base_ended && (rc = end_search(x, &x->srch[0])))
+				return rc;
+			x->base_ended = true;
+			if (r->base.best >= 0)
+				r->check = r->base.cands[r->base.best];
+			if (r->base.best >= 0 && (e = x->check)) {
 				if (!e->decided)
 					return STATUS_OK;
 				if ((rc = settle(x, e, NULL)))
 					return rc;
-				r->check = e->c;
-				r->checked = true;
-				if (e->c.invalid)  /* the plan's commitment, set, is refused: say so */
+				if (e->c.invalid && e->method != x->o->term) {  /* the other method refuses the scenario */
+					snprintf(r->check_why, sizeof r->check_why, "%s", e->c.why);
+				} else if (e->c.invalid) {  /* the commitments, set, are refused: say so */
 					return diag_fail(x->d, STATUS_EINPUT, "%s", e->c.why);
+				} else {
+					r->check = e->c;
+					r->checked = true;
+				}
 			}
 		}
 		x->f_phase++;
@@ -1041,6 +1366,47 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 				    (e->term == TERM_3Y ? TERM_3Y_H : TERM_1Y_H) : 0)) / r->od_usd_per_h;
 	}
 	r->term_h = three ? TERM_3Y_H : TERM_1Y_H;
+	/* a varied regional RI, re-billed: its terms at count 1, as the run's bill has them (world_ri_terms) */
+	{
+		struct savings_ri_terms ris[SCENARIO_COMMIT_MAX];
+		int from[SCENARIO_COMMIT_MAX], nri = world_ri_terms(sc, ris, from);
+		x->ncombos = 1;
+		for (int v = 0; v < o->nvary; v++) {
+			if (!o->vary[v].commit)
+				continue;
+			x->ncombos *= levels(&o->vary[v]);
+			for (int i = 0; i < nri; i++)
+				if (from[i] == o->vary[v].fleet_index) {
+					x->ri[v] = ris[i];
+					x->ri[v].count = 1;
+				}
+		}
+		if (x->ncombos > RECOMMEND_GRID_MAX)
+			return diag_fail(x->d, STATUS_EINPUT, "the commitments.I.count ranges make %d levels; at most %d",
+					 x->ncombos, RECOMMEND_GRID_MAX);
+		r->ncombos = x->ncombos;
+	}
+	x->growth_per_day = sc->arrivals.growth_per_day;
+	x->nwin = o->term_windows > 0 ? o->term_windows : WINDOWS_DEFAULT;
+	r->term = o->term;
+	r->term_windows = o->term == RECOMMEND_TERM_WINDOWS ? x->nwin : 0;
+	r->check_term = o->term == RECOMMEND_TERM_FLUID ? RECOMMEND_TERM_WINDOWS :
+			o->term == RECOMMEND_TERM_WINDOWS ? RECOMMEND_TERM_FLUID : RECOMMEND_TERM_WINDOW;
+	if (r->term_h / 24 > FLUID_DAYS_MAX) {
+		if (o->term == RECOMMEND_TERM_FLUID)
+			return diag_fail(x->d, STATUS_EINPUT, "--term fluid: the term is %.0f days (a 3-year commitment), "
+					 "longer than a run's longest horizon (%d days); use --term windows", r->term_h / 24,
+					 FLUID_DAYS_MAX);
+		if (o->term == RECOMMEND_TERM_WINDOWS) {  /* no fluid run of the term: checked by the windows again */
+			r->check_term = RECOMMEND_TERM_WINDOWS;
+			snprintf(r->check_why, sizeof r->check_why, "the %.0f-day term is longer than a fluid run's longest "
+				 "horizon (%d days)", r->term_h / 24, FLUID_DAYS_MAX);
+		}
+	}
+	if (o->term == RECOMMEND_TERM_WINDOWS && x->o->replications * x->nwin > RECOMMEND_REPS_MAX)
+		return diag_fail(x->d, STATUS_EINPUT, "--replications %d x %d windows: at most %d runs per candidate",
+				 x->o->replications, x->nwin, RECOMMEND_REPS_MAX);
+	r->start_unix_s = (double)sc->start_unix_us / 1e6;
 	x->seed = sc->seed;
 	snprintf(x->name, sizeof x->name, "%s", sc->name);
 	x->scale_rate = sc->arrivals.scale_rate;
@@ -1090,6 +1456,13 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 
 	memset(r, 0, sizeof *r);
 	r->base.best = r->low.best = r->high.best = -1;
+	r->case_best[0] = r->case_best[1] = r->case_best[2] = -1;
+	r->choose = o->choose;
+	if (o->choose != RECOMMEND_CHOOSE_BASE && !o->growth_given)
+		return diag_fail(d, STATUS_EINPUT, "--choose expected or regret needs --growth LOW,BASE,HIGH (the cases "
+				 "to weigh)");
+	if (o->term_windows != 0 && (o->term_windows < 2 || o->term_windows > 52))
+		return diag_fail(d, STATUS_EINPUT, "--term windows:%d: expected 2 to 52 windows", o->term_windows);
 	for (int i = 0; i < o->nvary; i++)
 		total *= levels(&o->vary[i]);
 	if (total > RECOMMEND_GRID_MAX)
@@ -1115,6 +1488,8 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 out:
 	for (int i = 0; i < x.nevals; i++) {  /* before the pool: recordings left in its spool */
 		free_reps(&x, x.evals[i]);
+		free(x.evals[i]->combos);
+		free_terms(x.evals[i]->terms, o->replications);
 		free(x.evals[i]->ids);
 		free(x.evals[i]);
 	}

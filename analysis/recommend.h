@@ -45,6 +45,22 @@
 #define RECOMMEND_SETS_MAX 256     /* --set options (as gpucap run's) */
 #define RECOMMEND_JOBS_MAX 1024    /* --jobs (as gpucap sweep's) */
 
+/* How a candidate's cost over the commitment's term is found (analysis/README.md, "The term"). */
+enum recommend_term {
+	RECOMMEND_TERM_WINDOW,   /* the scenario's window, its cost per hour taken to hold for the whole term */
+	RECOMMEND_TERM_FLUID,    /* one run over the whole term in fluid mode (1-year terms: the longest horizon
+	                            is 400 days) */
+	RECOMMEND_TERM_WINDOWS   /* term_windows request-level runs of the scenario's window at dates spread over
+	                            the term, each standing for its segment of it */
+};
+
+/* Which candidate is the choice when --growth gives three traffic cases. */
+enum recommend_choose {
+	RECOMMEND_CHOOSE_BASE,      /* the cheapest at BASE that keeps the SLO there (also without --growth) */
+	RECOMMEND_CHOOSE_EXPECTED,  /* the least mean cost over the cases, among those keeping the SLO in each */
+	RECOMMEND_CHOOSE_REGRET     /* the least worst regret over the cases, among those keeping it at BASE */
+};
+
 enum recommend_slo {
 	RECOMMEND_SLO_DEFAULT,  /* slo_met in every replication when the runs state one, else an error */
 	RECOMMEND_SLO_RATE,     /* mean slo_violation_rate <= max_violation_rate */
@@ -79,6 +95,9 @@ struct recommend_opts {
 	int nsets;
 	int jobs;                                        /* worker processes (runpool.h); 0 or 1: the runs are
 	                                                    made in this process. The results do not depend on it */
+	enum recommend_term term;                        /* how the term's cost is found */
+	int term_windows;                                /* RECOMMEND_TERM_WINDOWS: how many (2 to 52; 0: 4) */
+	enum recommend_choose choose;                    /* the choice's rule under --growth */
 };
 
 /* One candidate: its levels and what its replications gave. */
@@ -107,6 +126,22 @@ struct recommend_candidate {
 	                                    requests waited, in more than WARN_AT_MAX_FRACTION of the samples) */
 	char warning[256];               /* why slo_unreachable, else the first fleet_at_max warning's message;
 	                                    "" when neither */
+	char extrapolated[256];          /* a run's extrapolated_with_growth warning (the window stretched to the
+	                                    term while the traffic grows), "" when none */
+};
+
+/* A ladder: part of a commitment bought at the start of the term, more of it later (its term_start). */
+struct recommend_ladder {
+	bool tried;           /* the term method follows the term (not RECOMMEND_TERM_WINDOW) and a regional RI
+	                         count is varied: ladders were priced */
+	bool better;          /* a ladder costs less over the term than buying everything at the start */
+	int vary;             /* the varied commitment (index into vary[]) */
+	int now, later;       /* its count bought at the start, and added at at_h */
+	double at_h;          /* when the later part starts, hours from the term's start */
+	double sp_usd_per_h;  /* the Savings Plan over what the ladder leaves (NaN without a plan) */
+	double cost_term_usd; /* the ladder's mean cost over the term (re-billed; the later part's hours after the
+	                         term are not in it) */
+	double owed_usd;      /* what the later part still costs after the term ends */
 };
 
 /* Why a search has no choice. */
@@ -132,6 +167,11 @@ struct recommend_search {
 
 struct recommend_result {
 	double term_h;                     /* 8760 or 26280 */
+	enum recommend_term term;          /* the method, as the options gave it */
+	int term_windows;                  /* RECOMMEND_TERM_WINDOWS: how many */
+	int ncombos;                       /* commitment levels re-billed on each simulated candidate (the product
+	                                      of the commitments.I.count levels; 1 when none is varied) */
+	int simulated;                     /* candidates of the base search that were simulated */
 	struct recommend_search base;      /* at BASE (scale_rate x 1 without --growth) */
 	struct recommend_search low, high; /* at LOW and HIGH (--growth only) */
 	struct recommend_candidate od;     /* on-demand only: every varied count 0, every varied spot max 0,
@@ -139,9 +179,20 @@ struct recommend_result {
 	bool od_ok;                        /* od was run (false when that fleet is not a valid scenario: no
 	                                      on-demand entry, say; od_why says why) */
 	char od_why[DIAG_MSG_MAX];         /* the loader's message when !od_ok */
-	struct recommend_candidate check;  /* the best re-simulated with its Savings Plan commitment set (only
-	                                      when the best has one > 0; else a copy of it) */
+	struct recommend_candidate check;  /* the choice simulated with its commitments set (when it has a plan
+	                                      or a varied RI count > 0, or the term method follows the term;
+	                                      else a copy of it); with a term method that follows the term, by
+	                                      the other such method (check_term), so the two can be compared */
 	bool checked;                      /* check was simulated */
+	enum recommend_term check_term;    /* the method of the check */
+	char check_why[DIAG_MSG_MAX];      /* why there is no check by the other method, "" when there is */
+	enum recommend_choose choose;      /* the choice's rule */
+	bool regret;                       /* --growth: every candidate priced under LOW, BASE and HIGH (the
+	                                      three searches' candidates are the same, in the same order) */
+	int case_best[3];                  /* regret: per case (LOW, BASE, HIGH), the cheapest candidate that keeps
+	                                      the SLO there; -1 when none does */
+	struct recommend_ladder ladder;
+	double start_unix_s;               /* the scenario's start (the term's), seconds since the epoch */
 	double od_usd_per_h;               /* On-Demand rate of the serving type (the on_demand entry's) */
 	double break_even[RECOMMEND_VARY_MAX];  /* per varied count: its effective hourly rate / od_usd_per_h,
 	                                           the share of hours it must displace on-demand to pay off;
@@ -151,18 +202,6 @@ struct recommend_result {
 	int runs;                          /* simulation runs made */
 };
 
-/*
- * The Savings Plan commitment, on a grid of cents, that minimises the bill of hourly eligible usage
- * hours[0 .. n) (borrowed) under one plan of discount d:
- *     f(c) = sum_h [ c len_h + max(0, u_h - c len_h / (1 - d)) ],  u_h = the hour's eligible usage (USD at
- * On-Demand rates, all kinds). f is convex and piecewise linear with breakpoints b_h = (1 - d) u_h / len_h;
- * its slope right of c is W - F(c) / (1 - d), W = sum len_h, F(c) = sum of len_h over hours with b_h > c; so
- * the exact minimiser is the smallest c >= 0 with F(c) <= (1 - d) W, found by sorting the b_h (the
- * Cost Explorer rule: commit to the level used at SP rates in at least (1 - d) of the hours); 0, no plan,
- * when the hours with any usage weigh at most (1 - d) W. The answer is the cheaper of the two cent values
- * around it (the lower on a tie). Returns STATUS_OK or STATUS_ENOMEM.
- */
-int recommend_sp_optimum(const struct savings_hour *hours, int n, double discount, double *usd_per_h);
 
 /*
  * Run the search described by *o; fill *r (caller-owned; recommend_result_fini it, also after a failure).
@@ -170,6 +209,13 @@ int recommend_sp_optimum(const struct savings_hour *hours, int n, double discoun
 int recommend_run(const struct recommend_opts *o, struct recommend_result *r, struct diag *d);
 
 void recommend_result_fini(struct recommend_result *r);
+
+/*
+ * The regret of candidate i of r->base.cands (r->regret): per case (LOW, BASE, HIGH) into regret[], its cost over
+ * the term there less that case's best (case_best); INFINITY where it breaks the SLO, NaN where no candidate
+ * keeps it. Returns the worst over the cases that have a best (INFINITY when it breaks the SLO in one of them).
+ */
+double recommend_regret(const struct recommend_result *r, int i, double regret[3]);
 
 /* Parse "fleet.I.count=LO..HI[:STEP]" or "fleet.I.max=..." into *v (without checking the entry). STATUS_EINPUT
  * on bad text. */

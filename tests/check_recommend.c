@@ -20,6 +20,7 @@
 
 #include <gsl/gsl_math.h>
 
+#include "rebill.h"
 #include "recommend.h"
 #include "status.h"
 #include "testutil.h"
@@ -209,19 +210,19 @@ START_TEST(sp_optimum_ties_and_cents)
 		h[i].len_h = 1;
 		h[i].usd[i % 2 ? SAVINGS_ON_DEMAND : SAVINGS_ODCR_USED] = u[i]; /* every kind is eligible */
 	}
-	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.5, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 10, 0.5, &c), STATUS_OK);
 	ck_assert_double_eq_tol(c, 5.00, 1e-9);
 	/* one hour of 14.29 at d = 0.3: exact 10.003; f(10.00) = 10 + 14.29 - 14.2857 = 10.0043 < f(10.01) =
 	 * 10.01: 10.00 */
 	memset(h, 0, sizeof h);
 	h[0].len_h = 1;
 	h[0].usd[SAVINGS_ON_DEMAND] = 14.29;
-	ck_assert_int_eq(recommend_sp_optimum(h, 1, 0.3, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 1, 0.3, &c), STATUS_OK);
 	ck_assert_double_eq_tol(c, 10.00, 1e-9);
 	/* half an hour of $20 of usage at d = 0.3: b = 0.7 x 20 / 0.5 = 28 (the rate per hour) */
 	h[0].len_h = 0.5;
 	h[0].usd[SAVINGS_ON_DEMAND] = 20;
-	ck_assert_int_eq(recommend_sp_optimum(h, 1, 0.3, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 1, 0.3, &c), STATUS_OK);
 	ck_assert_double_eq_tol(c, 28.00, 1e-9);
 }
 END_TEST
@@ -282,7 +283,7 @@ START_TEST(sp_optimum_is_a_minimum_of_the_settled_bill)
 			}
 		}
 		whole_hours(h, u, N);
-		ck_assert_int_eq(recommend_sp_optimum(h, N, disc, &c), STATUS_OK);
+		ck_assert_int_eq(rebill_sp_optimum(h, N, disc, &c), STATUS_OK);
 		if (c > 0) {
 			ck_assert_msg(bill(h, N, c, disc) <= bill(h, N, c * 0.99, disc) + 1e-9, "profile %d: c %.2f", p, c);
 			ck_assert_msg(bill(h, N, c, disc) <= bill(h, N, c * 1.01, disc) + 1e-9, "profile %d: c %.2f", p, c);
@@ -309,30 +310,30 @@ START_TEST(sp_optimum_is_none_when_usage_is_too_rare)
 	for (int i = 0; i < 10; i++)
 		u[i] = i < 6 ? 10 : 0;
 	whole_hours(h, u, 10);
-	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
 	ck_assert_double_eq(c, 0);
 	/* d = 0.3: 69 of 100 hours, uneven (1 to 69), the busy hours last */
 	for (int i = 0; i < 100; i++)
 		u[i] = i < 31 ? 0 : i - 30;
 	whole_hours(h, u, 100);
-	ck_assert_int_eq(recommend_sp_optimum(h, 100, 0.3, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 100, 0.3, &c), STATUS_OK);
 	ck_assert_double_eq(c, 0);
 	/* d = 0.5: a high hour and three low ones in 10 (40% < 50%) */
 	for (int i = 0; i < 10; i++)
 		u[i] = i == 0 ? 100 : i < 4 ? 5 : 0;
 	whole_hours(h, u, 10);
-	ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.5, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 10, 0.5, &c), STATUS_OK);
 	ck_assert_double_eq(c, 0);
 	/* partial hours weigh by their length: d = 0.3, usage in 3 whole hours and one half hour (3.5 of 5
 	 * hours, 70%: the bill is flat from 0 to the level, and the lower, 0, is taken), none in the other 1.5 */
 	whole_hours(h, (const double[]){ 8, 8, 8, 4, 0, 0 }, 6);
 	h[3].len_h = 0.5;
 	h[4].len_h = 0.5;
-	ck_assert_int_eq(recommend_sp_optimum(h, 6, 0.3, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 6, 0.3, &c), STATUS_OK);
 	ck_assert_double_eq(c, 0);
 	/* d = 0: a plan never saves anything */
 	whole_hours(h, (const double[]){ 8, 8, 8 }, 3);
-	ck_assert_int_eq(recommend_sp_optimum(h, 3, 0, &c), STATUS_OK);
+	ck_assert_int_eq(rebill_sp_optimum(h, 3, 0, &c), STATUS_OK);
 	ck_assert_double_eq(c, 0);
 }
 END_TEST
@@ -353,7 +354,7 @@ START_TEST(sp_optimum_flat_profile_by_hand)
 		for (int i = 0; i < 10; i++)
 			u[i] = i < k ? 10 : 0;
 		whole_hours(h, u, 10);
-		ck_assert_int_eq(recommend_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
+		ck_assert_int_eq(rebill_sp_optimum(h, 10, 0.3, &c), STATUS_OK);
 		if (k <= 7) {
 			ck_assert_msg(c == 0, "k = %d: c = %.2f", k, c);
 			ck_assert_double_eq_tol(bill(h, 10, c, 0.3), 10 * k, 1e-9);

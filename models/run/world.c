@@ -355,8 +355,8 @@ static void term_hours(const struct scenario *sc, const struct fleet_entry *e, d
 	*t1_h = *t0_h + (e->term == TERM_3Y ? 26280.0 : 8760.0);
 }
 
-/* The scenario's regional RIs as the bill applies them (savings.h); returns how many. */
-static int ri_terms(const struct scenario *sc, struct savings_ri_terms ris[SCENARIO_COMMIT_MAX])
+int world_ri_terms(const struct scenario *sc, struct savings_ri_terms ris[SCENARIO_COMMIT_MAX],
+		   int from[SCENARIO_COMMIT_MAX])
 {
 	int n = 0;
 
@@ -366,6 +366,8 @@ static int ri_terms(const struct scenario *sc, struct savings_ri_terms ris[SCENA
 		if (e->option != OPTION_RESERVED)
 			continue;
 		term_hours(sc, e, &t0_h, &t1_h);
+		if (from)
+			from[n] = i;
 		ris[n++] = (struct savings_ri_terms){ .type = e->type, .count = e->count,
 			.od_usd_per_h = sc->types[e->type].od_usd_per_h,
 			.usd_per_h = e->usd_per_h + e->upfront_usd / (t1_h - t0_h), .billed_usd_per_h = e->usd_per_h,
@@ -386,7 +388,7 @@ static void settle(struct world *w)
 	struct savings_ri_terms ris[SCENARIO_COMMIT_MAX];
 	const struct meter_payer pay = METER_PAYER_SERVING;
 	double horizon_h = (double)sc->horizon_us / SIM_US_PER_H_D;
-	int n = 0, nri = ri_terms(sc, ris), r = 0;
+	int n = 0, nri = world_ri_terms(sc, ris, NULL), r = 0;
 
 	_Static_assert(SCENARIO_TYPES_MAX <= SAVINGS_TYPES_MAX, "a plan has a discount for every type");
 	for (int i = 0; i < sc->ncommit; i++) {
@@ -395,7 +397,7 @@ static void settle(struct world *w)
 
 		term_hours(sc, e, &t0_h, &t1_h);
 		if (e->option == OPTION_RESERVED) {
-			per_h = ris[r].count * ris[r].usd_per_h;  /* ri_terms keeps the RIs in list order */
+			per_h = ris[r].count * ris[r].usd_per_h;  /* world_ri_terms keeps the RIs in list order */
 			r++;
 			if (e->upfront_usd > 0 && t0_h >= 0 && t0_h < horizon_h) {
 				struct meter_payer p = pay;
@@ -497,7 +499,8 @@ static int copy_usage(const struct world *w, struct savings_hour **hours, int *n
 	memcpy(copy, src + h0, sizeof *copy * (size_t)n);
 	{
 		struct savings_ri_terms ris[SCENARIO_COMMIT_MAX];
-		savings_after_ris(copy, n, ris, ri_terms(w->sc, ris));  /* what the plans were settled against */
+		/* what the plans were settled against */
+		savings_after_ris(copy, n, ris, world_ri_terms(w->sc, ris, NULL));
 	}
 	*hours = copy;
 	*nhours = n;

@@ -62,6 +62,13 @@ int world_run_progress(const struct scenario *sc, struct sink *sink, const char 
  * not depend on the plans' commitments (a plan changes the bill, never the fleet), so one run gives the bill
  * of any commitment (analysis/recommend.h).
  */
+/*
+ * The scenario's regional RIs (its `reserved` commitments) as the bill applies them (savings.h), in list
+ * order, with from[i] (may be NULL) the commitments index of ris[i]; returns how many.
+ */
+int world_ri_terms(const struct scenario *sc, struct savings_ri_terms ris[SCENARIO_COMMIT_MAX],
+		   int from[SCENARIO_COMMIT_MAX]);
+
 int world_run_usage(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
 		    struct savings_hour **hours, int *nhours, struct diag *d);
 

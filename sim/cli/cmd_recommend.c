@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd.h"
 #include "diag.h"
@@ -22,25 +23,40 @@
 
 /* A search's enum recommend_none as --json and the text write it. */
 static const char *const none_name[] = { "chosen", "none_in_range", "slo_unreachable", "fleet_at_max" };
+/* enum recommend_term and enum recommend_choose as the options and the output write them */
+static const char *const term_name[] = { "window", "fluid", "windows" };
+static const char *const choose_name[] = { "base", "expected", "regret" };
 
 static const char recommend_usage[] =
-	"usage: gpucap recommend SCENARIO [--vary fleet.I.count|max=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
-	"                        [--replications N] [--growth LOW,BASE,HIGH] [--set KEY.PATH=VALUE]... [--jobs N]\n"
+	"usage: gpucap recommend SCENARIO [--vary KEY=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
+	"                        [--replications N] [--growth LOW,BASE,HIGH [--choose base|expected|regret]]\n"
+	"                        [--term window|fluid|windows[:N]] [--set KEY.PATH=VALUE]... [--jobs N]\n"
 	"                        [--db FILE] [--json]\n"
 	"\n"
 	"Choose the commitments with the lowest expected cost over their term that keep the SLO: the counts of\n"
-	"the reserved, odcr or capacity_block entries named by --vary (each level simulated), the max of the\n"
-	"on_demand or spot entries named by --vary, and the Savings Plan $/h of the scenario's savings_plan\n"
-	"entry (computed from each candidate's simulated hourly usage).\n"
+	"the regional reserved instances (commitments.I.count: they change only the bill, so every level is\n"
+	"re-billed from the runs' hourly usage, not simulated), of the zonal reserved, odcr or capacity_block\n"
+	"entries (fleet.I.count: capacity, each level simulated), the max of on_demand or spot entries, and the\n"
+	"Savings Plan $/h of the scenario's savings_plan commitment (computed from each candidate's hourly usage).\n"
 	"\n"
-	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4, each\n"
+	"  --vary commitments.I.count=LO..HI[:STEP]  levels of a regional reserved commitment's count (re-billed)\n"
+	"  --vary fleet.I.count=LO..HI[:STEP]  levels of fleet entry I's count (repeatable, at most 4 --vary, each\n"
 	"                                      entry once however I is written)\n"
 	"  --vary fleet.I.max=LO..HI[:STEP]    levels of an on_demand or spot entry's max (a stated\n"
 	"                                      autoscaling.max above what a level holds is lowered to it)\n"
 	"  --max-violation-rate R   keep the mean slo_violation_rate over replications <= R (0 to 1)\n"
 	"  --slo-met                keep slo_met in every replication (the default; needs an SLO verdict)\n"
 	"  --replications N         runs per candidate, seeds seed .. seed + N - 1, the same for all (default 3)\n"
-	"  --growth LOW,BASE,HIGH   traffic multiples of scale_rate: search at BASE, then again at LOW and HIGH\n"
+	"  --growth LOW,BASE,HIGH   traffic multiples of scale_rate: every candidate priced at LOW, BASE and HIGH,\n"
+	"                           with the regret table (each case's cost of a plan less that case's best)\n"
+	"  --choose RULE            with --growth: base (the cheapest at BASE, the default), expected (the least\n"
+	"                           mean cost over the cases) or regret (the least worst regret)\n"
+	"  --term METHOD            how the cost over the commitment's term is found: window (the scenario's\n"
+	"                           window, its cost per hour taken for the whole term: the default), fluid (one\n"
+	"                           fluid-mode run over the term, following its growth; 1-year terms) or\n"
+	"                           windows[:N] (N request-level runs of the window at dates spread over the term,\n"
+	"                           default 4); with fluid or windows the choice is checked by the other method,\n"
+	"                           and a ladder (part of an RI bought later in the term) is priced\n"
 	"  --set KEY.PATH=VALUE     override a scalar of the scenario before the search, as gpucap run --set\n"
 	"                           (repeatable); on a key the search sets (a varied one, seed, scale_rate) it\n"
 	"                           is the starting value\n"
@@ -104,6 +120,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 		{ "growth", required_argument, NULL, 'g' }, { "db", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },         { "help", no_argument, NULL, 'h' },
 		{ "set", required_argument, NULL, 'S' },    { "jobs", required_argument, NULL, 'J' },
+		{ "term", required_argument, NULL, 'T' },   { "choose", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct diag d;
@@ -174,6 +191,32 @@ static int parse_args(int argc, char **argv, struct args *a)
 				return -1;
 			}
 			a->o.jobs = (int)v;
+			break;
+		case 'T': {
+			int n = 0, w = 0;
+			if (strcmp(optarg, "window") == 0) {
+				a->o.term = RECOMMEND_TERM_WINDOW;
+			} else if (strcmp(optarg, "fluid") == 0) {
+				a->o.term = RECOMMEND_TERM_FLUID;
+			} else if (strcmp(optarg, "windows") == 0 ||
+				   (sscanf(optarg, "windows:%d%n", &w, &n) == 1 && !optarg[n] && w >= 2 && w <= 52)) {
+				a->o.term = RECOMMEND_TERM_WINDOWS;
+				a->o.term_windows = w;
+			} else {
+				fprintf(stderr, "gpucap recommend: --term '%s': expected window, fluid or windows[:N] with N "
+					"from 2 to 52\n", optarg);
+				return -1;
+			}
+			break;
+		}
+		case 'C':
+			for (c = 0; c < 3 && strcmp(optarg, choose_name[c]) != 0; c++)
+				;
+			if (c == 3) {
+				fprintf(stderr, "gpucap recommend: --choose '%s': expected base, expected or regret\n", optarg);
+				return -1;
+			}
+			a->o.choose = (enum recommend_choose)c;
 			break;
 		case 'd': a->o.db = optarg; break;
 		case 'j': a->json = true; break;
@@ -326,6 +369,35 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 	if (!isnan(r->sp_discount))
 		printf("%s\"savings_plan\": %.17g", n ? ", " : "", 1 - r->sp_discount);
 	printf("}");
+	printf(", \"term\": {\"method\": \"%s\", \"windows\": %d, \"check_method\": \"%s\", \"check_not_done\": ",
+	       term_name[r->term], r->term_windows, term_name[r->check_term]);
+	json_string(r->check_why[0] && !r->checked ? r->check_why : NULL);
+	printf("}, \"ladder\": ");
+	if (!r->ladder.tried || !r->ladder.better) {
+		printf(r->ladder.tried ? "{\"better\": false}" : "null");
+	} else {
+		printf("{\"better\": true, \"key\": \"%s\", \"now\": %d, \"later\": %d", o->vary[r->ladder.vary].key,
+		       r->ladder.now, r->ladder.later);
+		json_num("later_at_h", r->ladder.at_h, true);
+		json_num("sp_usd_per_h", r->ladder.sp_usd_per_h, true);
+		json_num("cost_term_usd", r->ladder.cost_term_usd, true);
+		json_num("owed_after_term_usd", r->ladder.owed_usd, true);
+		printf("}");
+	}
+	printf(", \"choose\": \"%s\"", choose_name[r->choose]);
+	if (r->regret) {
+		printf(", \"regret\": [");
+		for (int i = 0; i < s->ncands; i++) {
+			double regret[3], worst = recommend_regret(r, i, regret);
+			printf("%s{\"candidate\": %d", i ? ", " : "", i);
+			json_num("low", regret[0], true);
+			json_num("base", regret[1], true);
+			json_num("high", regret[2], true);
+			json_num("worst", worst, true);
+			printf("}");
+		}
+		printf("], \"case_best\": [%d, %d, %d]", r->case_best[0], r->case_best[1], r->case_best[2]);
+	}
 	if (o->growth_given) {
 		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, ", r->low.scale_rate);
 		json_best(o, &r->low);
@@ -400,6 +472,139 @@ static void print_invalid(const struct recommend_opts *o, const struct recommend
 	}
 }
 
+/* The term method, where the cost over the term comes from. */
+static void print_method(const struct recommend_result *r)
+{
+	switch (r->term) {
+	case RECOMMEND_TERM_WINDOW:
+		printf("  term method  window: the simulated window's cost per hour taken for all %.0f hours (growth "
+		       "within the term is not followed: --term fluid or windows)\n", r->term_h);
+		break;
+	case RECOMMEND_TERM_FLUID:
+		printf("  term method  fluid: one fluid-mode run over the %.0f-day term, following the scenario's growth "
+		       "and pattern (queueing modelled per period)\n", r->term_h / 24);
+		break;
+	case RECOMMEND_TERM_WINDOWS:
+		printf("  term method  windows: %d request-level runs of the window at days spread over the term, each "
+		       "standing for its %.0f days\n", r->term_windows, r->term_h / 24 / r->term_windows);
+		break;
+	}
+}
+
+/* The check: the choice simulated with its commitments set (and, with a term method that follows the term,
+ * by the other method: the difference is the methods'). */
+static void print_check(const struct recommend_result *r, const struct recommend_candidate *b)
+{
+	if (r->term == RECOMMEND_TERM_WINDOW) {
+		if (r->checked)
+			printf("  checked      simulated with its commitments set: window $%.2f (re-billed $%.2f)\n",
+			       r->check.cost_window_usd, b->cost_window_usd);
+		return;
+	}
+	if (!r->checked) {
+		printf("  checked      not by the other method: %s\n", r->check_why);
+		return;
+	}
+	if (r->check_term == RECOMMEND_TERM_WINDOWS && r->check_why[0])
+		printf("  checked      again by request windows, simulated with its commitments set (%s): $%.2f over "
+		       "the term (re-billed $%.2f)\n", r->check_why, r->check.cost_term_usd, b->cost_term_usd);
+	else
+		printf("  checked      by %s, simulated with its commitments set: $%.2f over the term, %+.2f%% from "
+		       "the %s figure (the methods' difference)\n", term_name[r->check_term], r->check.cost_term_usd,
+		       100 * (r->check.cost_term_usd / b->cost_term_usd - 1), term_name[r->term]);
+}
+
+/* "2027-06-01" for hours from the term's start. */
+static void date_of(const struct recommend_result *r, double at_h, char *buf, size_t size)
+{
+	time_t t = (time_t)(r->start_unix_s + at_h * 3600);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, size, "%Y-%m-%d", &tm);
+}
+
+static void print_ladder(const struct recommend_opts *o, const struct recommend_result *r)
+{
+	const struct recommend_ladder *L = &r->ladder;
+	const struct recommend_candidate *b = &r->base.cands[r->base.best];
+	char date[32];
+
+	if (!L->tried)
+		return;
+	if (!L->better) {
+		printf("  ladder       buying %s=%d at the start is cheapest: no later purchase in a later quarter "
+		       "costs less over the term\n", o->vary[L->vary].key, b->counts[L->vary]);
+		return;
+	}
+	date_of(r, L->at_h, date, sizeof date);
+	printf("  ladder       %s: %d at the start and %d more from %s (term_start), ", o->vary[L->vary].key, L->now,
+	       L->later, date);
+	if (!isnan(L->sp_usd_per_h))
+		printf("%s, ", L->sp_usd_per_h > 0 ? "with the Savings Plan re-optimised" : "no Savings Plan");
+	printf("$%.2f over the term, $%.2f less than buying %d at the start; the later ones still cost $%.2f "
+	       "after the term\n", L->cost_term_usd, b->cost_term_usd - L->cost_term_usd, b->counts[L->vary],
+	       L->owed_usd);
+}
+
+/* The regret table: the candidates that are some case's best, and the choice, priced in every case. */
+static void print_regret(const struct recommend_opts *o, const struct recommend_result *r)
+{
+	const struct recommend_search *cs[3] = { &r->low, &r->base, &r->high };
+	static const char *const cname[3] = { "low", "base", "high" };
+	int rows[4], nrows = 0, width = 20;
+
+	if (!r->regret)
+		return;
+	for (int c = -1; c < 3; c++) {
+		int i = c < 0 ? r->base.best : r->case_best[c];
+		bool seen = i < 0;
+		for (int k = 0; k < nrows && !seen; k++)
+			seen = rows[k] == i;
+		if (!seen)
+			rows[nrows++] = i;
+	}
+	for (int k = 0; k < nrows; k++) {
+		char what[256];
+		describe(o, &r->base.cands[rows[k]], what, sizeof what);
+		if ((int)strlen(what) > width)
+			width = (int)strlen(what);
+	}
+	printf("\nregret (cost over the term in each traffic case, and above that case's best; * = the choice, "
+	       "--choose %s)\n   %-*s", choose_name[r->choose], width, "plan");
+	for (int c = 0; c < 3; c++) {
+		char head[64];
+		snprintf(head, sizeof head, "%s x%.4g", cname[c], cs[c]->scale_rate / (r->base.scale_rate /
+			 o->growth[1]));
+		printf(" %27s", head);
+	}
+	printf(" %14s\n", "worst regret");
+	for (int k = 0; k < nrows; k++) {
+		double regret[3], worst = recommend_regret(r, rows[k], regret);
+		char what[256];
+		describe(o, &r->base.cands[rows[k]], what, sizeof what);
+		printf(" %c %-*s", rows[k] == r->base.best ? '*' : ' ', width, what);
+		for (int c = 0; c < 3; c++) {
+			char cell[64];
+			const struct recommend_candidate *k2 = &cs[c]->cands[rows[k]];
+			if (isnan(regret[c]))
+				snprintf(cell, sizeof cell, "%.2f (no plan keeps it)", k2->cost_term_usd);
+			else if (isinf(regret[c]))
+				snprintf(cell, sizeof cell, "SLO broken");
+			else
+				snprintf(cell, sizeof cell, "%.2f (+%.2f)", k2->cost_term_usd, regret[c]);
+			printf(" %27s", cell);
+		}
+		if (isinf(worst))
+			printf(" %14s\n", "SLO broken");
+		else
+			printf(" %14.2f\n", worst);
+	}
+	for (int c = 0; c < 3; c++)
+		if (r->case_best[c] < 0)
+			printf("   (no candidate keeps the SLO at %s: that case is left out of the regret)\n", cname[c]);
+}
+
 static void print_text(const struct recommend_opts *o, const struct recommend_result *r)
 {
 	const struct recommend_search *s = &r->base;
@@ -408,6 +613,7 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 
 	printf("gpucap recommend: %s, %d replication%s per candidate (the same seeds for all), term %.0f h\n",
 	       o->scenario, o->replications, o->replications == 1 ? "" : "s", r->term_h);
+	print_method(r);
 	if (o->slo == RECOMMEND_SLO_RATE)
 		printf("  constraint   mean SLO violation rate <= %.4g%%\n", 100 * o->max_violation_rate);
 	else
@@ -438,9 +644,10 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 		if (!isnan(b->sp_utilization))
 			printf("  plan use     %.1f%% of the Savings Plan commitment covered usage\n",
 			       100 * b->sp_utilization);
-		if (r->checked)
-			printf("  checked      simulated with the plan set: window $%.2f (computed $%.2f)\n",
-			       r->check.cost_window_usd, b->cost_window_usd);
+		if (b->extrapolated[0])
+			printf("  warning      extrapolated_with_growth: %s\n", b->extrapolated);
+		print_check(r, b);
+		print_ladder(o, r);
 	}
 	for (int i = 0; i < o->nvary; i++)
 		if (!o->vary[i].max)
@@ -453,8 +660,13 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 		print_growth(o, "low growth", &r->low);
 		print_growth(o, "high growth", &r->high);
 	}
-	printf("  runs         %d simulation runs (%d candidates, %d pruned)\n", r->runs, s->ncands, s->pruned);
+	if (r->ncombos > 1)
+		printf("  runs         %d simulation runs (%d candidates: %d simulated, each re-billed at %d commitment "
+		       "levels; %d pruned)\n", r->runs, s->ncands, s->ncands / r->ncombos, r->ncombos, s->pruned);
+	else
+		printf("  runs         %d simulation runs (%d candidates, %d pruned)\n", r->runs, s->ncands, s->pruned);
 	print_invalid(o, s);
+	print_regret(o, r);
 	print_curve(o, s);
 }
 
