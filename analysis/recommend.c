@@ -197,11 +197,11 @@ bad:
 			 "commitments.I.count=...) with integers 0 <= LO <= HI and STEP >= 1", text);
 }
 
-/* The day window i of the windows method stands for: i x term / n, in whole weeks (a weekly or daily
- * pattern keeps its phase). */
+/* The day window i of the windows method starts: the middle of its segment of the term, (i + 1/2) x term / n
+ * days, in whole weeks (a weekly or daily pattern keeps its phase). */
 static double window_day(const struct ctx *x, int i)
 {
-	return 7 * floor(x->r->term_h / 24 * i / x->nwin / 7 + 0.5);
+	return 7 * floor(x->r->term_h / 24 * (i + 0.5) / x->nwin / 7 + 0.5);
 }
 
 /*

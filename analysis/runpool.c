@@ -558,6 +558,7 @@ static void put_result(struct buf *b, const struct runpool_result *res, const st
 	put_i64(b, res->nhours);
 	for (int h = 0; h < res->nhours; h++) {
 		const struct savings_hour *sh = &res->hours[h];
+		put_f64(b, sh->t0_h);
 		put_f64(b, sh->len_h);
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			put_f64(b, sh->usd[k]);
@@ -789,7 +790,7 @@ static int take_result(struct runpool *p, const char *msg, size_t len, struct ru
 	res->rep.nwarnings = n < WARN_MAX ? (int)n : WARN_MAX;
 	memcpy(res->rep.warnings, w, sizeof *w * (size_t)res->rep.nwarnings);
 	free(w);
-	n = get_count(&r, (1 + SAVINGS_USAGE_COUNT) * sizeof(double) + sizeof(int32_t));
+	n = get_count(&r, (2 + SAVINGS_USAGE_COUNT) * sizeof(double) + sizeof(int32_t));
 	if (r.bad || !(res->hours = calloc(n ? n : 1, sizeof *res->hours))) {
 		nomem = !r.bad;
 		goto fail;
@@ -797,6 +798,7 @@ static int take_result(struct runpool *p, const char *msg, size_t len, struct ru
 	res->nhours = (int)n;
 	for (size_t h = 0; h < n && !r.bad; h++) {
 		struct savings_hour *sh = &res->hours[h];
+		sh->t0_h = get_f64(&r);  /* where its part starts: a commitment's term is billed from it */
 		sh->len_h = get_f64(&r);
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			sh->usd[k] = get_f64(&r);

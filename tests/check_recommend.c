@@ -148,6 +148,36 @@ START_TEST(dearer_reservation_buys_fewer)
 }
 END_TEST
 
+/*
+ * The same break-even through a regional RI (a commitment: it changes the bill, never the fleet), re-billed
+ * rather than simulated: one run of the fleet (the commitment at 0), every count billed from its hourly usage.
+ * The RI covers up to n on-demand instance-hours per clock hour at the on_demand entry's own rate ($10, not the
+ * catalogue's), so the window costs are those of reserved_count_follows_r_over_p: n = 0 .. 4 as there, and
+ * n = 5: 3300 + 0, n = 6: 3960 (nothing pruned: every level costs microseconds). 3 runs: the fleet, the
+ * on-demand-only plan and the check (the choice simulated with its 3 RIs set: the same 2460).
+ */
+START_TEST(regional_ri_is_rebilled_to_the_same_break_even)
+{
+	static const double window[] = { 3360, 2820, 2520, 2460, 2880, 3300, 3960 };
+	struct recommend_opts o = { 0 };
+
+	vary(&o, "commitments.0.count=0..6");
+	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+					"commitments:\n  - {option: reserved, count: 0, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_int_eq(res.base.ncands, 7);
+	ck_assert_int_eq(res.base.pruned, 0);
+	for (int n = 0; n <= 6; n++)
+		ck_assert_double_eq_tol(res.base.cands[n].cost_window_usd, window[n], CENT);
+	ck_assert_double_eq_tol(best()->cost_term_usd, 179580, 179580 * 1e-6);
+	ck_assert_int_eq(res.runs, 3);
+	ck_assert_int_eq(res.ncombos, 7);
+	ck_assert(res.checked);
+	ck_assert_double_eq_tol(res.check.cost_window_usd, 2460, CENT);
+	ck_assert_double_eq_tol(res.break_even[0], 0.55, 1e-12);
+}
+END_TEST
+
 START_TEST(set_overrides_apply_before_the_search)
 {
 	/* --set fleet.0.usd_per_h=7.5 is the scenario of dearer_reservation_buys_fewer: 2 reserved, 3000. The
@@ -639,6 +669,7 @@ static Suite *make(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reserved_count_follows_r_over_p);
 	tcase_add_test(tc, dearer_reservation_buys_fewer);
+	tcase_add_test(tc, regional_ri_is_rebilled_to_the_same_break_even);
 	tcase_add_test(tc, set_overrides_apply_before_the_search);
 	tcase_add_test(tc, savings_plan_from_hourly_usage);
 	tcase_add_test(tc, sp_optimum_ties_and_cents);

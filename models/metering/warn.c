@@ -226,7 +226,8 @@ static double growth_mean(double g, double a, double b)
  * hold for a year, but the scenario's traffic grows (workload.arrivals.growth_per_day: rate x (1 + g)^days
  * from the start). The message gives how much more (or less) traffic the 365 days from the measured window's
  * start carry on average than the window did, (1 + g)^t averaged over each. It is a ratio of traffic, not a
- * cost: what follows usage scales about with it, commitments do not, and capacity limits may bind first.
+ * cost: what follows usage scales about with it, commitments do not, and capacity limits may bind first. Not
+ * given when the measured window is a year or longer (nothing is stretched).
  */
 static bool extrapolated(const struct scenario *sc, struct sink_warning *out)
 {
@@ -236,6 +237,8 @@ static bool extrapolated(const struct scenario *sc, struct sink_warning *out)
 		return false;
 	a = (double)sc->warmup_us / (SIM_US_PER_H * 24.0);
 	b = (double)sc->horizon_us / (SIM_US_PER_H * 24.0);
+	if (b - a >= 365)  /* the window is a year or more: the per-year cost stretches nothing */
+		return false;
 	ratio = growth_mean(g, a, a + 365) / growth_mean(g, a, b);
 	snprintf(out->message, sizeof out->message, "the per-year cost stretches the %.3g-day window, but "
 		 "growth_per_day %.4g makes the next 365 days' traffic %.2fx the window's (%+.0f%%); usage costs "

@@ -365,11 +365,19 @@ int world_ri_terms(const struct scenario *sc, struct savings_ri_terms ris[SCENAR
 		double t0_h, t1_h;
 		if (e->option != OPTION_RESERVED)
 			continue;
+		double od = sc->types[e->type].od_usd_per_h;
 		term_hours(sc, e, &t0_h, &t1_h);
+		/* usage is valued at the rate its on-demand instances were billed: an on_demand entry of the type
+		 * that states its own usd_per_h sets the instance-hour an RI covers */
+		for (int f = 0; f < sc->nfleet; f++)
+			if (sc->fleet[f].option == OPTION_ON_DEMAND && sc->fleet[f].type == e->type) {
+				od = sc->fleet[f].usd_per_h;
+				break;
+			}
 		if (from)
 			from[n] = i;
 		ris[n++] = (struct savings_ri_terms){ .type = e->type, .count = e->count,
-			.od_usd_per_h = sc->types[e->type].od_usd_per_h,
+			.od_usd_per_h = od,
 			.usd_per_h = e->usd_per_h + e->upfront_usd / (t1_h - t0_h), .billed_usd_per_h = e->usd_per_h,
 			.t0_h = t0_h, .t1_h = t1_h };
 	}

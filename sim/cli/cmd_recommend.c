@@ -626,8 +626,12 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 		double save_h = r->od.cost_per_hour_usd - b->cost_per_hour_usd;
 		describe(o, b, what, sizeof what);
 		printf("  choice       %s\n", what);
-		printf("  cost         $%.2f over the term ($%.2f/h, $%.2f per 30-day month; window $%.2f)\n",
-		       b->cost_term_usd, b->cost_per_hour_usd, b->cost_per_hour_usd * 720, b->cost_window_usd);
+		if (r->term == RECOMMEND_TERM_WINDOW)
+			printf("  cost         $%.2f over the term ($%.2f/h, $%.2f per 30-day month; window $%.2f)\n",
+			       b->cost_term_usd, b->cost_per_hour_usd, b->cost_per_hour_usd * 720, b->cost_window_usd);
+		else
+			printf("  cost         $%.2f over the term ($%.2f/h, $%.2f per 30-day month on average)\n",
+			       b->cost_term_usd, b->cost_per_hour_usd, b->cost_per_hour_usd * 720);
 		if (r->od_ok) {
 			describe(o, &r->od, what, sizeof what);
 			printf("  on-demand    only (%s): $%.2f over the term ($%.2f/h); SLO violations %.3f%%, %s\n",
@@ -644,7 +648,7 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 		if (!isnan(b->sp_utilization))
 			printf("  plan use     %.1f%% of the Savings Plan commitment covered usage\n",
 			       100 * b->sp_utilization);
-		if (b->extrapolated[0])
+		if (b->extrapolated[0] && r->term == RECOMMEND_TERM_WINDOW)
 			printf("  warning      extrapolated_with_growth: %s\n", b->extrapolated);
 		print_check(r, b);
 		print_ladder(o, r);
