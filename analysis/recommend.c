@@ -673,11 +673,51 @@ double recommend_regret(const struct recommend_result *r, int i, double regret[3
 			continue;
 		}
 		k = &cs[c]->cands[i];
-		regret[c] = k->feasible ? k->cost_term_usd - cs[c]->cands[r->case_best[c]].cost_term_usd : INFINITY;
+		regret[c] = k->feasible ? r->case_cost[c][i] - r->case_cost[c][r->case_best[c]] : INFINITY;
 		if (regret[c] > worst)
 			worst = regret[c];
 	}
 	return worst;
+}
+
+/*
+ * --growth: each candidate of the base search as a plan (its counts and its Savings Plan $/h at BASE) priced in
+ * case c: its runs at that traffic re-billed with the base's plan held (not re-optimised), into
+ * r->case_cost[c][i]; the cheapest that keeps the SLO there into r->case_best[c].
+ */
+static int price_cases(struct ctx *x)
+{
+	struct recommend_result *r = x->r;
+	double cost[RECOMMEND_REPS_MAX], util[RECOMMEND_REPS_MAX], sp;
+	struct savings_ri_terms ris[RECOMMEND_VARY_MAX];
+
+	for (int c = 0; c < 3; c++) {
+		const struct srch *s = &x->srch[c == 0 ? 1 : c == 1 ? 0 : 2];
+		const struct recommend_search *out = s->out;
+		if (!(r->case_cost[c] = calloc((size_t)(out->ncands ? out->ncands : 1), sizeof *r->case_cost[c])))
+			return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+		r->case_best[c] = -1;
+		for (int i = 0; i < out->ncands; i++) {
+			const struct recommend_candidate *b = &r->base.cands[i];
+			const struct eval *e = s->order[i];
+			int counts[RECOMMEND_VARY_MAX], nris, rc;
+			double mean = 0;
+			r->case_cost[c][i] = out->cands[i].cost_term_usd;
+			if (out->cands[i].invalid || !e->terms || x->sp_index < 0)
+				continue;
+			memcpy(counts, b->counts, sizeof counts);
+			nris = combo(x, i % x->ncombos, counts, ris);
+			if ((rc = bill(x, e->terms, ris, nris, SP_AT, b->sp_usd_per_h, cost, util, &sp)))
+				return rc;
+			for (int k = 0; k < x->o->replications; k++)
+				mean += cost[k] / x->o->replications;
+			r->case_cost[c][i] = mean;
+		}
+		for (int i = 0; i < out->ncands; i++)
+			if (out->cands[i].feasible && (r->case_best[c] < 0 || r->case_cost[c][i] < r->case_cost[c][r->case_best[c]]))
+				r->case_best[c] = i;
+	}
+	return STATUS_OK;
 }
 
 /* The cheapest candidate of s that keeps the SLO, the first on a tie; -1 when none does. */
@@ -697,20 +737,22 @@ static int cheapest(const struct recommend_search *s)
  * EXPECTED the least mean cost (a candidate that breaks the SLO in such a case is out), REGRET the least
  * worst regret (one that breaks it has an infinite regret there). The first in grid order on a tie.
  */
-static void choose_by_rule(struct ctx *x)
+static int choose_by_rule(struct ctx *x)
 {
 	struct recommend_result *r = x->r;
 	const struct recommend_search *cs[3] = { &r->low, &r->base, &r->high };
 	int best = -1;
 	double best_v = INFINITY;
 
+	int rc;
+
 	r->regret = x->o->growth_given && r->low.ncands == r->base.ncands && r->high.ncands == r->base.ncands;
 	if (!r->regret)
-		return;
-	for (int c = 0; c < 3; c++)
-		r->case_best[c] = cheapest(cs[c]);
+		return STATUS_OK;
+	if ((rc = price_cases(x)))
+		return rc;
 	if (r->choose == RECOMMEND_CHOOSE_BASE)
-		return;
+		return STATUS_OK;
 	for (int i = 0; i < r->base.ncands; i++) {
 		double regret[3], v = 0;
 		int n = 0;
@@ -721,7 +763,7 @@ static void choose_by_rule(struct ctx *x)
 		} else {
 			for (int c = 0; c < 3; c++)
 				if (r->case_best[c] >= 0) {
-					v += cs[c]->cands[i].feasible ? cs[c]->cands[i].cost_term_usd : INFINITY;
+					v += cs[c]->cands[i].feasible ? r->case_cost[c][i] : INFINITY;
 					n++;
 				}
 			v /= n;
@@ -733,6 +775,7 @@ static void choose_by_rule(struct ctx *x)
 	}
 	r->base.best = best;  /* -1 when every candidate keeping the SLO at BASE breaks it in a case (EXPECTED) */
 	none_why(&r->base);
+	return STATUS_OK;
 }
 
 /*
@@ -815,7 +858,8 @@ static int choose(struct ctx *x)
 	bool commits = false;
 	int rc;
 
-	choose_by_rule(x);
+	if ((rc = choose_by_rule(x)))
+		return rc;
 	if (r->base.best < 0)
 		return STATUS_OK;
 	if ((rc = ladder(x)))
@@ -953,7 +997,7 @@ static int bill_eval(struct ctx *x, struct eval *e)
 		if (!rc && (j == 0 || c->cost_term_usd < e->c.cost_term_usd))
 			e->c = *c;
 	}
-	if (!rc && e->phase == PH_BASE)
+	if (!rc)  /* kept for the ladder and the regret (priced at the base choice's plan) */
 		e->terms = terms;
 	else
 		free_terms(terms, x->o->replications);
@@ -1507,6 +1551,8 @@ out:
 
 void recommend_result_fini(struct recommend_result *r)
 {
+	for (int c = 0; c < 3; c++)
+		free(r->case_cost[c]);
 	free(r->base.cands);
 	free(r->low.cands);
 	free(r->high.cands);

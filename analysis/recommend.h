@@ -189,7 +189,10 @@ struct recommend_result {
 	enum recommend_choose choose;      /* the choice's rule */
 	bool regret;                       /* --growth: every candidate priced under LOW, BASE and HIGH (the
 	                                      three searches' candidates are the same, in the same order) */
-	int case_best[3];                  /* regret: per case (LOW, BASE, HIGH), the cheapest candidate that keeps
+	double *case_cost[3];              /* regret: per case (LOW, BASE, HIGH), each base candidate's plan (its
+	                                      counts and its Savings Plan $/h at BASE, held) over the term at that
+	                                      case's traffic (owned; base.ncands each) */
+	int case_best[3];                  /* regret: per case, the candidate with the least case_cost that keeps
 	                                      the SLO there; -1 when none does */
 	struct recommend_ladder ladder;
 	double start_unix_s;               /* the scenario's start (the term's), seconds since the epoch */

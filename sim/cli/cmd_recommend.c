@@ -570,8 +570,8 @@ static void print_regret(const struct recommend_opts *o, const struct recommend_
 		if ((int)strlen(what) > width)
 			width = (int)strlen(what);
 	}
-	printf("\nregret (cost over the term in each traffic case, and above that case's best; * = the choice, "
-	       "--choose %s)\n   %-*s", choose_name[r->choose], width, "plan");
+	printf("\nregret (each plan, its Savings Plan held, over the term in each traffic case, and above that case's "
+	       "best; * = the choice, --choose %s)\n   %-*s", choose_name[r->choose], width, "plan");
 	for (int c = 0; c < 3; c++) {
 		char head[64];
 		snprintf(head, sizeof head, "%s x%.4g", cname[c], cs[c]->scale_rate / (r->base.scale_rate /
@@ -586,13 +586,12 @@ static void print_regret(const struct recommend_opts *o, const struct recommend_
 		printf(" %c %-*s", rows[k] == r->base.best ? '*' : ' ', width, what);
 		for (int c = 0; c < 3; c++) {
 			char cell[64];
-			const struct recommend_candidate *k2 = &cs[c]->cands[rows[k]];
 			if (isnan(regret[c]))
-				snprintf(cell, sizeof cell, "%.2f (no plan keeps it)", k2->cost_term_usd);
+				snprintf(cell, sizeof cell, "%.2f (no plan keeps it)", r->case_cost[c][rows[k]]);
 			else if (isinf(regret[c]))
 				snprintf(cell, sizeof cell, "SLO broken");
 			else
-				snprintf(cell, sizeof cell, "%.2f (+%.2f)", k2->cost_term_usd, regret[c]);
+				snprintf(cell, sizeof cell, "%.2f (+%.2f)", r->case_cost[c][rows[k]], regret[c]);
 			printf(" %27s", cell);
 		}
 		if (isinf(worst))
