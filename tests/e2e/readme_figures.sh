@@ -214,17 +214,19 @@ sys.exit(1 if fails else 0)
 PY
 check "the README's scaling-trap figures are gpucap's" test $? -eq 0
 
-# The recommend example (analysis/README.md, "Recommending what to buy"): its whole output, line for line,
-# from the command it shows, run from the source tree as written (with --jobs 2, which changes only the time).
-python3 - "$SRC/analysis/README.md" >rec-readme.txt <<'PY'
+# The recommend examples (analysis/README.md, "Recommending what to buy"): their whole output, line for line,
+# from the command each shows, run from the source tree as written (with --jobs 2, which changes only the time).
+for example in recommend-commitments recommend-growth; do
+python3 - "$SRC/analysis/README.md" "$example" >rec-readme.txt <<'PY'
 import sys
 text = open(sys.argv[1]).read()
-start = text.index("```\n$ gpucap recommend scenarios/recommend-commitments.yaml")
+start = text.index("```\n$ gpucap recommend scenarios/%s.yaml" % sys.argv[2])
 print(text[start + 4:text.index("```\n", start + 4)], end="")
 PY
 read -r -a rec_cmd < <(head -1 rec-readme.txt)
 tail -n +2 rec-readme.txt >rec-want.txt
 (cd "$SRC" && "$GPUCAP" "${rec_cmd[@]:2}" --jobs 2) >rec-got.txt 2>rec-err.txt; rc=$?
 check "the README's recommend command (${rec_cmd[*]}) exits 0 (got $rc: $(cat rec-err.txt))" test $rc -eq 0
-check "the README's recommend output is gpucap's ($(diff rec-want.txt rec-got.txt | head -5))" cmp -s rec-want.txt rec-got.txt
+check "the README's $example output is gpucap's ($(diff rec-want.txt rec-got.txt | head -5))" cmp -s rec-want.txt rec-got.txt
+done
 finish
