@@ -146,6 +146,7 @@ struct ctx {
 	int ncombos;             /* commitment levels re-billed on each simulated candidate (1: none varied) */
 	struct savings_ri_terms ri[RECOMMEND_VARY_MAX];  /* a varied commitments.I.count: its RI, count 1 */
 	double growth_per_day;   /* the scenario's workload.arrivals.growth_per_day (the windows' dates) */
+	enum recommend_term term;  /* the term method, resolved (never RECOMMEND_TERM_AUTO) */
 	int nwin;                /* the windows of RECOMMEND_TERM_WINDOWS */
 	struct eval **evals;     /* every candidate evaluation made (owned), nevals of cap_evals */
 	int nevals, cap_evals;
@@ -555,7 +556,7 @@ static int new_eval(struct ctx *x, enum phase ph, int slot, const int *counts, d
 		    double commit, bool exists, struct eval **out)
 {
 	struct eval *e = calloc(1, sizeof *e);
-	enum recommend_term method = x->o->term;
+	enum recommend_term method = x->term;
 	int per;
 
 	if (ph == PH_CHECK)  /* a method that follows the term is checked by the other one */
@@ -799,7 +800,7 @@ static int ladder(struct ctx *x)
 	for (int i = 0; i < o->nvary && v < 0; i++)
 		if (o->vary[i].commit)
 			v = i;
-	if (o->term == RECOMMEND_TERM_WINDOW || r->base.best < 0 || v < 0)
+	if (x->term == RECOMMEND_TERM_WINDOW || r->base.best < 0 || v < 0)
 		return STATUS_OK;
 	b = &r->base.cands[r->base.best];
 	e = x->srch[0].order[r->base.best];
@@ -867,7 +868,7 @@ static int choose(struct ctx *x)
 	b = &r->base.cands[r->base.best];
 	for (int i = 0; i < x->o->nvary; i++)
 		commits |= x->o->vary[i].commit && b->counts[i] > 0;
-	if (!commits && !(x->sp_index >= 0 && b->sp_usd_per_h > 0) && x->o->term == RECOMMEND_TERM_WINDOW)
+	if (!commits && !(x->sp_index >= 0 && b->sp_usd_per_h > 0) && x->term == RECOMMEND_TERM_WINDOW)
 		return STATUS_OK;
 	/* a scenario's plan cannot be set to $0 (the loader wants > 0): no plan is billed by taking the
 	 * scenario's own off the hours, as the search does (SP_AT 0) */
@@ -1267,7 +1268,7 @@ static int frontier(struct ctx *x)
 					return STATUS_OK;
 				if ((rc = settle(x, e, NULL)))
 					return rc;
-				if (e->c.invalid && e->method != x->o->term) {  /* the other method refuses the scenario */
+				if (e->c.invalid && e->method != x->term) {  /* the other method refuses the scenario */
 					snprintf(r->check_why, sizeof r->check_why, "%s", e->c.why);
 				} else if (e->c.invalid) {  /* the commitments, set, are refused: say so */
 					return diag_fail(x->d, STATUS_EINPUT, "%s", e->c.why);
@@ -1432,22 +1433,27 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 	}
 	x->growth_per_day = sc->arrivals.growth_per_day;
 	x->nwin = o->term_windows > 0 ? o->term_windows : WINDOWS_DEFAULT;
-	r->term = o->term;
-	r->term_windows = o->term == RECOMMEND_TERM_WINDOWS ? x->nwin : 0;
-	r->check_term = o->term == RECOMMEND_TERM_FLUID ? RECOMMEND_TERM_WINDOWS :
-			o->term == RECOMMEND_TERM_WINDOWS ? RECOMMEND_TERM_FLUID : RECOMMEND_TERM_WINDOW;
+	x->term = o->term;
+	if (x->term == RECOMMEND_TERM_AUTO) {  /* a growing service is followed over the term by default */
+		x->term = x->growth_per_day != 0 ? RECOMMEND_TERM_WINDOWS : RECOMMEND_TERM_WINDOW;
+		r->term_auto = true;
+	}
+	r->term = x->term;
+	r->term_windows = x->term == RECOMMEND_TERM_WINDOWS ? x->nwin : 0;
+	r->check_term = x->term == RECOMMEND_TERM_FLUID ? RECOMMEND_TERM_WINDOWS :
+			x->term == RECOMMEND_TERM_WINDOWS ? RECOMMEND_TERM_FLUID : RECOMMEND_TERM_WINDOW;
 	if (r->term_h / 24 > FLUID_DAYS_MAX) {
-		if (o->term == RECOMMEND_TERM_FLUID)
+		if (x->term == RECOMMEND_TERM_FLUID)
 			return diag_fail(x->d, STATUS_EINPUT, "--term fluid: the term is %.0f days (a 3-year commitment), "
 					 "longer than a run's longest horizon (%d days); use --term windows", r->term_h / 24,
 					 FLUID_DAYS_MAX);
-		if (o->term == RECOMMEND_TERM_WINDOWS) {  /* no fluid run of the term: checked by the windows again */
+		if (x->term == RECOMMEND_TERM_WINDOWS) {  /* no fluid run of the term: checked by the windows again */
 			r->check_term = RECOMMEND_TERM_WINDOWS;
 			snprintf(r->check_why, sizeof r->check_why, "the %.0f-day term is longer than a fluid run's longest "
 				 "horizon (%d days)", r->term_h / 24, FLUID_DAYS_MAX);
 		}
 	}
-	if (o->term == RECOMMEND_TERM_WINDOWS && x->o->replications * x->nwin > RECOMMEND_REPS_MAX)
+	if (x->term == RECOMMEND_TERM_WINDOWS && x->o->replications * x->nwin > RECOMMEND_REPS_MAX)
 		return diag_fail(x->d, STATUS_EINPUT, "--replications %d x %d windows: at most %d runs per candidate",
 				 x->o->replications, x->nwin, RECOMMEND_REPS_MAX);
 	r->start_unix_s = (double)sc->start_unix_us / 1e6;

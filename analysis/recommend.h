@@ -47,6 +47,7 @@
 
 /* How a candidate's cost over the commitment's term is found (analysis/README.md, "The term"). */
 enum recommend_term {
+	RECOMMEND_TERM_AUTO,     /* windows when the scenario's traffic grows (growth_per_day != 0), else window */
 	RECOMMEND_TERM_WINDOW,   /* the scenario's window, its cost per hour taken to hold for the whole term */
 	RECOMMEND_TERM_FLUID,    /* one run over the whole term in fluid mode (1-year terms: the longest horizon
 	                            is 400 days) */
@@ -167,7 +168,8 @@ struct recommend_search {
 
 struct recommend_result {
 	double term_h;                     /* 8760 or 26280 */
-	enum recommend_term term;          /* the method, as the options gave it */
+	enum recommend_term term;          /* the method (never RECOMMEND_TERM_AUTO: as it was resolved) */
+	bool term_auto;                    /* it was chosen by RECOMMEND_TERM_AUTO */
 	int term_windows;                  /* RECOMMEND_TERM_WINDOWS: how many */
 	int ncombos;                       /* commitment levels re-billed on each simulated candidate (the product
 	                                      of the commitments.I.count levels; 1 when none is varied) */

@@ -65,7 +65,7 @@ static int search(struct recommend_opts *o, struct recommend_result *r)
 START_TEST(windows_follow_the_full_term)
 {
 	static const char *const year[] = { "horizon=365d", "sample_period=1h" };
-	struct recommend_opts o = { .replications = 1, .jobs = 2, .term = RECOMMEND_TERM_WINDOWS };
+	struct recommend_opts o = { .replications = 1, .jobs = 2 };  /* the default method: windows, as it grows */
 	struct recommend_result win, full, one;
 	const struct recommend_candidate *a, *b;
 
@@ -73,6 +73,9 @@ START_TEST(windows_follow_the_full_term)
 	o.scenario = scenario("1", "0.002", "48", "  - {option: reserved, count: 0, term: 1y}\n"
 			      "  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.30, term: 1y}\n");
 	ck_assert_msg(search(&o, &win) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(win.term, RECOMMEND_TERM_WINDOWS);
+	ck_assert(win.term_auto);
+	ck_assert_int_eq(win.term_windows, 4);
 	o.term = RECOMMEND_TERM_WINDOW;
 	o.sets = year;
 	o.nsets = 2;

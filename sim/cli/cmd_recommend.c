@@ -24,7 +24,7 @@
 /* A search's enum recommend_none as --json and the text write it. */
 static const char *const none_name[] = { "chosen", "none_in_range", "slo_unreachable", "fleet_at_max" };
 /* enum recommend_term and enum recommend_choose as the options and the output write them */
-static const char *const term_name[] = { "window", "fluid", "windows" };
+static const char *const term_name[] = { "auto", "window", "fluid", "windows" };
 static const char *const choose_name[] = { "base", "expected", "regret" };
 
 static const char recommend_usage[] =
@@ -52,11 +52,12 @@ static const char recommend_usage[] =
 	"  --choose RULE            with --growth: base (the cheapest at BASE, the default), expected (the least\n"
 	"                           mean cost over the cases) or regret (the least worst regret)\n"
 	"  --term METHOD            how the cost over the commitment's term is found: window (the scenario's\n"
-	"                           window, its cost per hour taken for the whole term: the default), fluid (one\n"
-	"                           fluid-mode run over the term, following its growth; 1-year terms) or\n"
-	"                           windows[:N] (N request-level runs of the window at dates spread over the term,\n"
-	"                           default 4); with fluid or windows the choice is checked by the other method,\n"
-	"                           and a ladder (part of an RI bought later in the term) is priced\n"
+	"                           window, its cost per hour taken for the whole term), fluid (one fluid-mode\n"
+	"                           run over the term, following its growth; 1-year terms) or windows[:N] (N\n"
+	"                           request-level runs of the window at dates spread over the term, default 4).\n"
+	"                           Default: windows when the scenario's traffic grows (growth_per_day), else\n"
+	"                           window. With fluid or windows the choice is checked by the other method, and\n"
+	"                           a ladder (part of an RI bought later in the term) is priced\n"
 	"  --set KEY.PATH=VALUE     override a scalar of the scenario before the search, as gpucap run --set\n"
 	"                           (repeatable); on a key the search sets (a varied one, seed, scale_rate) it\n"
 	"                           is the starting value\n"
@@ -369,8 +370,9 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 	if (!isnan(r->sp_discount))
 		printf("%s\"savings_plan\": %.17g", n ? ", " : "", 1 - r->sp_discount);
 	printf("}");
-	printf(", \"term\": {\"method\": \"%s\", \"windows\": %d, \"check_method\": \"%s\", \"check_not_done\": ",
-	       term_name[r->term], r->term_windows, term_name[r->check_term]);
+	printf(", \"term\": {\"method\": \"%s\", \"default\": %s, \"windows\": %d, \"check_method\": \"%s\", "
+	       "\"check_not_done\": ", term_name[r->term], r->term_auto ? "true" : "false", r->term_windows,
+	       term_name[r->check_term]);
 	json_string(r->check_why[0] && !r->checked ? r->check_why : NULL);
 	printf("}, \"ladder\": ");
 	if (!r->ladder.tried || !r->ladder.better) {
@@ -476,6 +478,7 @@ static void print_invalid(const struct recommend_opts *o, const struct recommend
 static void print_method(const struct recommend_result *r)
 {
 	switch (r->term) {
+	case RECOMMEND_TERM_AUTO:  /* resolved by recommend_run */
 	case RECOMMEND_TERM_WINDOW:
 		printf("  term method  window: the simulated window's cost per hour taken for all %.0f hours (growth "
 		       "within the term is not followed: --term fluid or windows)\n", r->term_h);
@@ -486,7 +489,8 @@ static void print_method(const struct recommend_result *r)
 		break;
 	case RECOMMEND_TERM_WINDOWS:
 		printf("  term method  windows: %d request-level runs of the window at days spread over the term, each "
-		       "standing for its %.0f days\n", r->term_windows, r->term_h / 24 / r->term_windows);
+		       "standing for its %.0f days%s\n", r->term_windows, r->term_h / 24 / r->term_windows,
+		       r->term_auto ? " (the default, as the traffic grows; --term window extrapolates one window)" : "");
 		break;
 	}
 }
@@ -647,8 +651,10 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 		if (!isnan(b->sp_utilization))
 			printf("  plan use     %.1f%% of the Savings Plan commitment covered usage\n",
 			       100 * b->sp_utilization);
-		if (b->extrapolated[0] && r->term == RECOMMEND_TERM_WINDOW)
-			printf("  warning      extrapolated_with_growth: %s\n", b->extrapolated);
+		if (b->extrapolated[0] && r->term == RECOMMEND_TERM_WINDOW)  /* the run's words, then recommend's way */
+			printf("  warning      extrapolated_with_growth: %.*s; --term windows or fluid follows the term\n",
+			       (int)(strstr(b->extrapolated, "; simulate the year") ? strstr(b->extrapolated,
+			       "; simulate the year") - b->extrapolated : (long)strlen(b->extrapolated)), b->extrapolated);
 		print_check(r, b);
 		print_ladder(o, r);
 	}
