@@ -2,26 +2,25 @@
  * recommend: which commitments to buy, chosen by simulation (`gpucap recommend`, analysis/README.md "Recommending what
  * to buy").
  *
- * Candidates are the levels named by the --vary ranges (counts of `reserved`, `odcr` and `capacity_block`
- * fleet entries, and the `max` of `on_demand` and `spot` entries: they change capacity, so each level is
- * simulated, a Spot entry's interruptions included) and, when the scenario has a `savings_plan` entry, that
- * plan's commitment in USD per hour (it changes only the bill, so it is computed, not searched:
- * recommend_sp_optimum on each candidate's simulated hourly eligible usage). The loader refuses an
- * autoscaling.max above what the fleet entries hold (their max added up, in autoscaling's units); so when the
- * scenario states autoscaling.max under a policy, a run whose levels hold less sets autoscaling.max to what
- * they hold (the stated value stays the cap above it; unstated, the loader's default is what they hold).
+ * Candidates are the levels named by the --vary ranges. Levels that change capacity (the `max` of `on_demand` and
+ * `spot` entries, the counts of zonal `reserved`, `odcr` and `capacity_block` entries) are simulated, a Spot
+ * entry's interruptions included; levels that change only the bill (the count of a regional `reserved`
+ * commitment, commitments.I.count) are re-billed on those runs' hourly usage (rebill.h), as is the scenario's
+ * Savings Plan, whose commitment is computed (rebill_sp_optimum over what the RIs leave), not searched. The
+ * loader refuses an autoscaling.max above what the fleet entries hold (their max added up, in autoscaling's
+ * units); so when the scenario states autoscaling.max under a policy, a run whose levels hold less sets
+ * autoscaling.max to what they hold (the stated value stays the cap above it).
  *
- * Every candidate runs `replications` times with seeds seed, seed + 1, ... (the scenario's seed; the same
- * seeds for every candidate: common random numbers), keeping only the metrics (and, with --db, storing
- * each run labelled `recommend=...`). The runs are made by `jobs` worker processes (runpool.h), or in this
- * process, and taken up in the order one process makes them (recommend.c, "the frontier"): the results, the
- * runs stored, their ids and labels do not depend on jobs. A candidate's cost over the term is, per
- * replication,
- *     term_usd = cost of the measured window / measured hours x term hours,
- * the window's cost per hour (every part: commitments at their hourly rates, usage as simulated) taken to
- * hold for the whole term: 8760 h (1 year), or 26280 h when a varied entry or the Savings Plan has
- * `term: 3y`. The objective is the mean of term_usd over the replications; the constraint is the SLO
- * (mean slo_violation_rate <= max_violation_rate, or slo_met in every replication).
+ * Every simulated candidate runs `replications` times with seeds seed, seed + 1, ... (the scenario's seed; the
+ * same seeds for every candidate: common random numbers), keeping only the metrics and the hourly usage (and,
+ * with --db, storing each run labelled `recommend=...`). The runs are made by `jobs` worker processes
+ * (runpool.h), or in this process, and taken up in the order one process makes them (recommend.c, "the
+ * frontier"): the results, the runs stored, their ids and labels do not depend on jobs. A candidate's cost over
+ * the term (8760 h, or 26280 h when a varied entry or the plan has `term: 3y`) is found by the term method
+ * (enum recommend_term): the window's cost per measured hour x the term's hours, one fluid run over the term,
+ * or request-level windows spread over it. The objective is the mean over the replications; the constraint is
+ * the SLO (mean slo_violation_rate <= max_violation_rate, or slo_met in every run). With --growth every
+ * candidate is priced at LOW, BASE and HIGH and the choice follows enum recommend_choose.
  *
  * A candidate whose levels make the scenario invalid (the loader refuses it: a count over an entry's limit,
  * autoscaling bounds the fleet cannot hold) is not an error: it is kept as an infeasible candidate with the
@@ -106,9 +105,10 @@ struct recommend_candidate {
 	int counts[RECOMMEND_VARY_MAX];  /* the varied levels (counts, or maxes), as vary[] */
 	double sp_usd_per_h;             /* the Savings Plan commitment (recommend_sp_optimum); 0 = none or
 	                                    not worth buying; NaN when the scenario has no savings_plan */
-	double cost_window_usd;          /* mean cost of the measured window, at sp_usd_per_h */
-	double cost_per_hour_usd;        /* mean of cost / measured hours */
-	double cost_term_usd;            /* mean cost over the term (cost_per_hour_usd x term hours) */
+	double cost_window_usd;          /* mean cost of the hours billed, at sp_usd_per_h: the window's (window
+	                                    method), the fluid run's, or the term's (windows method) */
+	double cost_per_hour_usd;        /* cost_term_usd / the term's hours */
+	double cost_term_usd;            /* mean cost over the term, by the term method */
 	double cost_term_p90_usd;        /* 90th percentile of the replications' term costs */
 	double cost_term_sd_usd;         /* their standard deviation (0 with one replication) */
 	double violation_mean;           /* mean slo_violation_rate */
