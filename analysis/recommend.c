@@ -113,15 +113,15 @@ static int make_sets(const struct ctx *x, const struct eval *e, int k, char buf[
  * --db, at the frontier: label e's runs with its search's session, its levels ("fleet.0.count=3
  * fleet.2.count=1", "-" when nothing is varied) and its mean term cost.
  */
-static int label_candidate(struct ctx *x, struct srch *s, const struct eval *e)
+static int label_candidate(struct ctx *x, struct srch *s, const struct eval *e, const struct recommend_candidate *c)
 {
 	char counts[RECOMMEND_VARY_MAX * 80 + 2] = "-", cost[40];
 	int n = e->nruns, o = 0, rc;
 
 	for (int i = 0; i < x->o->nvary; i++)
 		o += snprintf(counts + o, sizeof counts - (size_t)o, "%s%s=%d", i ? " " : "", x->o->vary[i].key,
-			      e->c.counts[i]);
-	snprintf(cost, sizeof cost, "%.17g", e->c.cost_term_usd);
+			      c->counts[i]);
+	snprintf(cost, sizeof cost, "%.17g", c->cost_term_usd);
 	rc = store_label_runs(x->st, e->ids, n, "recommend_session", s->session, x->d);
 	if (!rc)
 		rc = store_label_runs(x->st, e->ids, n, "recommend_candidate", counts, x->d);
@@ -588,10 +588,38 @@ static int settle(struct ctx *x, struct eval *e, struct srch *s)
 		break;
 	case STOP_NONE:
 		if (s && x->st)
-			rc = label_candidate(x, s, e);
+			rc = label_candidate(x, s, e, &e->c);
 		break;
 	}
 	free_reps(x, e);
+	return rc;
+}
+
+/*
+ * --db, the base search's end: on the choice's runs, how the term was priced (recommend_term_method: window,
+ * fluid or windows:N), the rule of the choice (recommend_choose) and, when a ladder costs less, the ladder
+ * (recommend_ladder: "KEY=NOW+LATER@HOURS") and what its later purchase still costs after the term
+ * (recommend_owed_after_term_usd, 0 without a ladder).
+ */
+static int label_decision(struct ctx *x, const struct eval *e)
+{
+	static const char *const choose[] = { "base", "expected", "regret" };
+	const struct recommend_ladder *L = &x->r->ladder;
+	char method[32], ladder[128], owed[40];
+	int rc;
+
+	snprintf(method, sizeof method, x->term == RECOMMEND_TERM_FLUID ? "fluid" : x->term == RECOMMEND_TERM_WINDOWS ?
+		 "windows:%d" : "window", x->nwin);
+	snprintf(owed, sizeof owed, "%.17g", L->better ? L->owed_usd : 0.0);
+	rc = store_label_runs(x->st, e->ids, e->nruns, "recommend_term_method", method, x->d);
+	if (!rc)
+		rc = store_label_runs(x->st, e->ids, e->nruns, "recommend_choose", choose[x->r->choose], x->d);
+	if (!rc)
+		rc = store_label_runs(x->st, e->ids, e->nruns, "recommend_owed_after_term_usd", owed, x->d);
+	if (!rc && L->better) {
+		snprintf(ladder, sizeof ladder, "%s=%d+%d@%.17g", x->o->vary[L->vary].key, L->now, L->later, L->at_h);
+		rc = store_label_runs(x->st, e->ids, e->nruns, "recommend_ladder", ladder, x->d);
+	}
 	return rc;
 }
 
@@ -600,9 +628,15 @@ static int end_search(struct ctx *x, struct srch *s)
 {
 	int rc = STATUS_OK;
 
-	if (x->st && s->out->best >= 0)
-		rc = store_label_runs(x->st, s->order[s->out->best]->ids, s->order[s->out->best]->nruns,
-				      "recommend_choice", "1", x->d);
+	if (x->st && s->out->best >= 0) {
+		const struct eval *e = s->order[s->out->best];
+		rc = store_label_runs(x->st, e->ids, e->nruns, "recommend_choice", "1", x->d);
+		/* its runs stand for every commitment level: they are labelled with the chosen one */
+		if (!rc)
+			rc = label_candidate(x, s, e, &s->out->cands[s->out->best]);
+		if (!rc && s == &x->srch[0])
+			rc = label_decision(x, e);
+	}
 	if (!rc && x->st && s->session_run)  /* last: a session killed before here stays incomplete */
 		rc = store_label_runs(x->st, &s->session_run, 1, "recommend_session_state", "complete", x->d);
 	return rc;

@@ -22,6 +22,7 @@
 
 #include "recommend.h"
 #include "status.h"
+#include "store_fixtures.h"
 #include "testutil.h"
 
 static const char growing[] =
@@ -124,9 +125,26 @@ START_TEST(ladder_is_the_bill_of_its_purchases)
 
 	ck_assert_int_eq(recommend_parse_vary("commitments.0.count=0..16:2", &o.vary[o.nvary++], &d), STATUS_OK);
 	o.scenario = scenario("5", "0.003", "64", "  - {option: reserved, count: 0, term: 1y}\n");
+	char *db = tmp_path("ladder.sqlite"), want[128], *got;
+
+	o.db = db;
 	ck_assert_msg(search(&o, &r) == STATUS_OK, "%s", d.msg);
+	o.db = NULL;
 	ck_assert(r.ladder.tried);
 	ck_assert(r.ladder.better);
+	/* the database keeps the decision on the choice's runs: the method, the rule, the ladder, what it owes */
+	assert_text(db, "SELECT DISTINCT value FROM labels WHERE key = 'recommend_term_method'", "fluid");
+	assert_text(db, "SELECT DISTINCT value FROM labels WHERE key = 'recommend_choose'", "base");
+	snprintf(want, sizeof want, "commitments.0.count=%d+%d@%.17g", r.ladder.now, r.ladder.later, r.ladder.at_h);
+	assert_text(db, "SELECT DISTINCT value FROM labels WHERE key = 'recommend_ladder'", want);
+	ck_assert_double_eq_tol(query_double(db, "SELECT DISTINCT CAST(value AS REAL) FROM labels WHERE "
+					     "key = 'recommend_owed_after_term_usd'"), r.ladder.owed_usd, 1e-6);
+	got = query_text(db, "SELECT DISTINCT c.value FROM labels c JOIN labels h ON h.run_id = c.run_id AND "
+			 "h.key = 'recommend_choice' WHERE c.key = 'recommend_candidate'");
+	snprintf(want, sizeof want, "commitments.0.count=%d", r.base.cands[r.base.best].counts[0]);
+	ck_assert_str_eq(got, want);
+	free(got);
+	tmp_remove(db);
 	ck_assert_double_lt(r.ladder.cost_term_usd, r.base.cands[r.base.best].cost_term_usd);
 	ck_assert_int_gt(r.ladder.later, 0);
 	o.jobs = 2;
