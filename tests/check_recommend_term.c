@@ -170,6 +170,60 @@ START_TEST(ladder_is_the_bill_of_its_purchases)
 }
 END_TEST
 
+/*
+ * --growth prices each plan of the base search (its RI count and its Savings Plan $/h at BASE, held) in every
+ * case: at BASE that is the base's own cost; at LOW and HIGH never less than the case's own optimum for the same
+ * count (its plan re-optimised), and more for some count (the plan is held, not re-optimised). Each rule's choice
+ * is worked out again here from the case costs: regret the least worst regret, expected the least mean over the
+ * cases, base the cheapest at BASE.
+ */
+START_TEST(regret_holds_the_plan_and_each_rule_chooses_its_own)
+{
+	static const enum recommend_choose rules[] = { RECOMMEND_CHOOSE_BASE, RECOMMEND_CHOOSE_EXPECTED,
+						       RECOMMEND_CHOOSE_REGRET };
+	struct recommend_opts o = { .replications = 1, .jobs = 2, .growth_given = true, .growth = { 0.8, 1, 1.25 } };
+
+	ck_assert_int_eq(recommend_parse_vary("commitments.0.count=0..12:2", &o.vary[o.nvary++], &d), STATUS_OK);
+	o.scenario = scenario("5", "0.002", "48", "  - {option: reserved, count: 0, term: 1y}\n"
+			      "  - {option: savings_plan, commit_usd_per_h: 5, discount: 0.30, term: 1y}\n");
+	for (int u = 0; u < 3; u++) {
+		struct recommend_result r;
+		const struct recommend_search *cs[3];
+		int want = -1, held = 0;
+		double want_v = INFINITY;
+		o.choose = rules[u];
+		ck_assert_msg(search(&o, &r) == STATUS_OK, "%s", d.msg);
+		cs[0] = &r.low;
+		cs[1] = &r.base;
+		cs[2] = &r.high;
+		ck_assert(r.regret);
+		for (int i = 0; i < r.base.ncands; i++) {
+			double regret[3], worst = recommend_regret(&r, i, regret), v = 0;
+			ck_assert_double_eq_tol(r.case_cost[1][i], r.base.cands[i].cost_term_usd, 1e-6);
+			for (int c = 0; c < 3; c += 2) {
+				ck_assert(r.case_cost[c][i] >= cs[c]->cands[i].cost_term_usd - 0.005);
+				held += r.case_cost[c][i] > cs[c]->cands[i].cost_term_usd + 1;
+			}
+			for (int c = 0; c < 3; c++) {
+				ck_assert_int_ge(r.case_best[c], 0);
+				if (cs[c]->cands[i].feasible)
+					ck_assert(r.case_cost[c][i] >= r.case_cost[c][r.case_best[c]] - 1e-9);
+				v += r.case_cost[c][i] / 3;
+			}
+			v = rules[u] == RECOMMEND_CHOOSE_REGRET ? worst : rules[u] == RECOMMEND_CHOOSE_EXPECTED ? v :
+			    r.base.cands[i].cost_term_usd;
+			if (r.base.cands[i].feasible && v < want_v) {
+				want_v = v;
+				want = i;
+			}
+		}
+		ck_assert_int_gt(held, 0);
+		ck_assert_int_eq(r.base.best, want);
+		recommend_result_fini(&r);
+	}
+}
+END_TEST
+
 /* The options that cannot be followed are refused before any run. */
 START_TEST(term_options_are_checked)
 {
@@ -199,6 +253,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 900);
 	tcase_add_test(tc, windows_follow_the_full_term);
 	tcase_add_test(tc, ladder_is_the_bill_of_its_purchases);
+	tcase_add_test(tc, regret_holds_the_plan_and_each_rule_chooses_its_own);
 	tcase_add_test(tc, term_options_are_checked);
 	suite_add_tcase(s, tc);
 	return s;
