@@ -181,7 +181,9 @@ START_TEST(regret_holds_the_plan_and_each_rule_chooses_its_own)
 {
 	static const enum recommend_choose rules[] = { RECOMMEND_CHOOSE_BASE, RECOMMEND_CHOOSE_EXPECTED,
 						       RECOMMEND_CHOOSE_REGRET };
-	struct recommend_opts o = { .replications = 1, .jobs = 2, .growth_given = true, .growth = { 0.8, 1, 1.25 } };
+	static const char *const day[] = { "horizon=1d" };  /* one day a window: the regret needs no more */
+	struct recommend_opts o = { .replications = 1, .jobs = 2, .growth_given = true, .growth = { 0.8, 1, 1.25 },
+				    .sets = day, .nsets = 1 };
 
 	ck_assert_int_eq(recommend_parse_vary("commitments.0.count=0..12:2", &o.vary[o.nvary++], &d), STATUS_OK);
 	o.scenario = scenario("5", "0.002", "48", "  - {option: reserved, count: 0, term: 1y}\n"
