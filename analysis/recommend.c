@@ -502,9 +502,12 @@ static int pick(struct ctx *x, struct eval **out)
 		struct srch *s = &x->srch[i];
 		for (int l = 0; s->active && l < s->total / s->inner; l++) {
 			struct line *ln = &s->line[l];
-			const struct eval *pending = s->slot[l * s->inner + ln->decided];
+			const struct eval *pending;
+			if (ln->done || ln->decided >= s->inner)  /* nothing pending on it (its slots end there) */
+				continue;
+			pending = s->slot[l * s->inner + ln->decided];
 			/* one candidate ahead of the one being decided, unless that one has failed */
-			if (!ln->done && ln->next == ln->decided + 1 && ln->next < s->inner && pending && !pending->decided)
+			if (ln->next == ln->decided + 1 && ln->next < s->inner && pending && !pending->decided)
 				return line_eval(x, s, l, ln->next, false, out);
 		}
 	}
