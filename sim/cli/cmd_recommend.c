@@ -396,7 +396,11 @@ static void print_json(const struct recommend_opts *o, const struct recommend_re
 			json_num("base", regret[1], true);
 			json_num("high", regret[2], true);
 			json_num("worst", worst, true);
-			printf("}");
+			json_num("cost_low_usd", r->case_cost[0][i], true);
+			json_num("cost_base_usd", r->case_cost[1][i], true);
+			json_num("cost_high_usd", r->case_cost[2][i], true);
+			printf(", \"breaks_slo\": [%s, %s, %s]}", isinf(regret[0]) ? "true" : "false",
+			       isinf(regret[1]) ? "true" : "false", isinf(regret[2]) ? "true" : "false");
 		}
 		printf("], \"case_best\": [%d, %d, %d]", r->case_best[0], r->case_best[1], r->case_best[2]);
 	}

@@ -152,6 +152,17 @@ for f in "jobs1.json", "db1.json":
     d = json.load(open(f))
     assert (d["pruned"] > 0) == (f == "db1.json") and d["checked"], (f, d["pruned"], d["checked"])
 '
+check "--growth: every candidate priced in every case, the regret in the JSON" python3 -c '
+import json, math
+d = json.load(open("jobs1.json"))
+assert d["term"]["method"] == "window" and d["term"]["default"] and d["choose"] == "base", d["term"]
+assert len(d["regret"]) == len(d["candidates"]) and len(d["case_best"]) == 3
+b = d["case_best"][1]
+assert d["candidates"][b]["cost_term_usd"] == min(c["cost_term_usd"] for c in d["candidates"] if c["feasible"])
+for r, c in zip(d["regret"], d["candidates"]):
+    assert math.isclose(r["cost_base_usd"], c["cost_term_usd"], rel_tol=1e-12), (r, c)
+    assert r["breaks_slo"][1] == (not c["feasible"])
+'
 for q in "select run_id, run_key, overrides, seed from runs order by run_id" \
 	 "select run_id, key, value from labels order by run_id, key" \
 	 "select run_id, count(*), total(instances_total) from samples group by run_id order by run_id"; do
