@@ -398,6 +398,40 @@ static bool session_incomplete(sqlite3_stmt *st, const char *id)
 	return incomplete;
 }
 
+/*
+ * How session id decided (recommend.c, label_decision): the labels of its choice's first run that say how the
+ * term was priced, by which rule, and the ladder, as "key=value" lines (returns owned; "" when there are none,
+ * NULL when out of memory).
+ */
+static char *session_decision(sqlite3 *db, const char *id)
+{
+	sqlite3_stmt *q;
+	char *out = calloc(1, 1);
+	size_t len = 0;
+
+	if (!out || sqlite3_prepare_v2(db, "SELECT key, value FROM labels WHERE run_id = (SELECT min(s.run_id) FROM "
+				       "labels s JOIN labels ch ON ch.run_id = s.run_id AND ch.key = 'recommend_choice' "
+				       "WHERE s.key = 'recommend_session' AND s.value = ?1) AND key IN "
+				       "('recommend_term_method', 'recommend_choose', 'recommend_ladder', "
+				       "'recommend_owed_after_term_usd') ORDER BY key", -1, &q, NULL) != SQLITE_OK)
+		return out;  /* no labels table: nothing to say */
+	sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		const char *k = (const char *)sqlite3_column_text(q, 0), *v = (const char *)sqlite3_column_text(q, 1);
+		size_t add = strlen(k) + strlen(v ? v : "") + 2;
+		char *p = realloc(out, len + add + 1);
+		if (!p) {
+			free(out);
+			out = NULL;
+			break;
+		}
+		out = p;
+		len += (size_t)snprintf(out + len, add + 1, "%s=%s\n", k, v ? v : "");
+	}
+	sqlite3_finalize(q);
+	return out;
+}
+
 /* The recommend sessions: all (nids = 0), or those with a run among the points asked for. */
 static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *path, struct diag *d)
 {
@@ -464,6 +498,8 @@ static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *pa
 		sqlite3_reset(c);
 		for (int i = 0; i < ss->ncand; i++)
 			ss->x[i] = several ? i + 1 : strtod(strchr(ss->cand[i], '=') + 1, NULL);
+		if (!(ss->decision = session_decision(db, ss->id)))
+			goto nomem;
 	}
 	sqlite3_finalize(s);
 	sqlite3_finalize(c);
@@ -640,7 +676,7 @@ void report_fini(struct report *r)
 		struct report_session *ss = &r->sessions[i];
 		for (int j = 0; j < ss->ncand; j++)
 			free(ss->cand[j]);
-		free(ss->id), free(ss->cand), free(ss->cost), free(ss->x), free(ss->chosen);
+		free(ss->id), free(ss->cand), free(ss->cost), free(ss->x), free(ss->chosen), free(ss->decision);
 	}
 	free(r->sessions);
 	if (r->cmp.points)

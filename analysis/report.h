@@ -105,6 +105,9 @@ struct report_session {
 	double *cost;                /* [ncand] recommend_term_cost_usd */
 	double *x;                   /* [ncand] one varied key: its count; several: 1, 2, ... */
 	bool *chosen;                /* [ncand] recommend_choice=1 */
+	char *decision;              /* the choice's recommend_term_method, recommend_choose, recommend_ladder and
+	                                recommend_owed_after_term_usd labels as "key=value" lines (owned; "" when
+	                                the session stored none: no choice, or stored before them) */
 };
 
 struct report {

@@ -45,6 +45,8 @@ static void run_summary(FILE *out, const struct report_run *run)
 		{ "gpu_hours_paid", "GPU-hours paid" }, { "gpu_hours_idle", "GPU-hours idle" },
 		{ "gpu_utilization", "GPU utilisation" }, { "commitment_utilization", "commitment utilisation" },
 		{ "commitment_coverage", "commitment coverage" }, { "instances_peak", "peak instances" },
+		{ "cost_per_year_usd", "cost per year: the window's cost per hour x 8760 h (USD)" },
+		{ "commitment_after_horizon_usd", "commitments still owed after the horizon (USD)" },
 	};
 
 	fprintf(out, "<table><tr><th class=\"l\">metric</th><th>value</th></tr>\n");
@@ -372,6 +374,13 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 			"killed or failed), so the curve shows only the %d candidate%s it had finished and nothing is "
 			"recommended. Run <code>gpucap recommend</code> again for an answer.</p>\n", ss->ncand,
 			ss->ncand == 1 ? "" : "s");
+	if (ss->decision && *ss->decision) {  /* how the term was priced, the rule, the ladder and what it owes */
+		fprintf(out, "<p>The choice: <code>");
+		report_html_escape(out, ss->decision);
+		fprintf(out, "</code> (recommend_term_method: window extrapolates the simulated window to the term; "
+			"fluid and windows follow it. recommend_ladder: KEY=NOW+LATER@HOURS from the term's start; "
+			"recommend_owed_after_term_usd: what the later purchase still costs after the term.)</p>\n");
+	}
 	report_svg_scatter(out, id, "Commitment versus cost (mean term cost over replications)",
 			   "commitment level (count; several varied keys: candidate in order)", "term cost (USD)",
 			   ss->x, ss->cost, (const char *const *)ss->cand, ss->chosen, ss->ncand, true, "recommended");

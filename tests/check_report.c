@@ -236,9 +236,15 @@ START_TEST(recommend_curve_marks_the_choice)
 		 "FROM runs WHERE run_id <= 6;"
 		 "INSERT INTO labels SELECT run_id, 'recommend_term_cost_usd', "
 		 "CASE (run_id - 1) / 2 WHEN 0 THEN '300' WHEN 1 THEN '200' ELSE '250' END FROM runs WHERE run_id <= 6;"
-		 "INSERT INTO labels VALUES (3, 'recommend_choice', '1'), (4, 'recommend_choice', '1');");
+		 "INSERT INTO labels VALUES (3, 'recommend_choice', '1'), (4, 'recommend_choice', '1');"
+		 /* how the choice was decided: on its runs (the first one's are read) */
+		 "INSERT INTO labels VALUES (3, 'recommend_term_method', 'windows:4'), (3, 'recommend_choose', 'regret'),"
+		 " (3, 'recommend_ladder', 'commitments.0.count=1+2@2190'), (3, 'recommend_owed_after_term_usd', '125.5'),"
+		 " (1, 'recommend_term_method', 'fluid');");
 	ck_assert_msg(report_load(&r, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
 	ck_assert_int_eq(r.nsessions, 1);
+	ck_assert_str_eq(r.sessions[0].decision, "recommend_choose=regret\nrecommend_ladder=commitments.0.count=1+2@2190\n"
+			 "recommend_owed_after_term_usd=125.5\nrecommend_term_method=windows:4\n");
 	ck_assert_int_eq(r.sessions[0].ncand, 3);
 	for (int i = 0; i < 3; i++) {
 		ck_assert_double_eq_tol(r.sessions[0].x[i], i, 1e-12);
@@ -254,6 +260,10 @@ START_TEST(recommend_curve_marks_the_choice)
 	fclose(out);
 	chart = strstr(buf, "<svg id=\"chart-recommend-1\"");
 	ck_assert_ptr_nonnull(chart);
+	ck_assert_ptr_nonnull(strstr(buf, "The choice: <code>recommend_choose=regret\nrecommend_ladder="));
+	/* the run's page: what a year costs at the window's rate, and what its commitments still owe */
+	ck_assert_ptr_nonnull(strstr(buf, "<td class=\"l\">commitments still owed after the horizon (USD)</td>"));
+	ck_assert_ptr_nonnull(strstr(buf, "<td class=\"l\">cost per year: the window's cost per hour x 8760 h (USD)</td>"));
 	/* within the curve's SVG: three markers, one of them the recommended (orange, r=7) one */
 	{
 		const char *end = strstr(chart, "</svg>");
