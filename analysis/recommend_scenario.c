@@ -167,6 +167,36 @@ static int inspect(struct ctx *x, const struct scenario *sc)
 }
 
 /* The scenario with the --set overrides: its figures, and the overrides' keys (as the loader took them). */
+/*
+ * --term fluid runs every candidate over the term in fluid mode: a scenario fluid mode cannot run is refused
+ * here, once, with the loader's words, rather than as every candidate invalid.
+ */
+static int fluid_loads(struct ctx *x)
+{
+	const char **sets = calloc((size_t)x->o->nsets + 2, sizeof *sets);
+	char horizon[32];
+	struct scenario sc;
+	int rc;
+
+	if (!sets)
+		return diag_fail(x->d, STATUS_ENOMEM, "out of memory");
+	for (int u = 0; u < x->o->nsets; u++)
+		sets[u] = x->o->sets[u];
+	snprintf(horizon, sizeof horizon, "horizon=%.0fd", x->r->term_h / 24);
+	sets[x->o->nsets] = horizon;
+	sets[x->o->nsets + 1] = "mode=fluid";
+	rc = scenario_load(&sc, x->o->scenario, sets, x->o->nsets + 2, x->d);
+	free(sets);
+	if (rc) {
+		char why[DIAG_MSG_MAX];
+		snprintf(why, sizeof why, "%s", x->d->msg);
+		return diag_fail(x->d, rc, "--term fluid runs the scenario over the term in fluid mode, which refuses "
+				 "it: %s; use --term windows", why);
+	}
+	scenario_fini(&sc);
+	return STATUS_OK;
+}
+
 int recommend_load_base(struct ctx *x)
 {
 	struct scenario sc;
@@ -176,6 +206,8 @@ int recommend_load_base(struct ctx *x)
 		return rc;
 	rc = inspect(x, &sc);
 	scenario_fini(&sc);
+	if (!rc && x->term == RECOMMEND_TERM_FLUID)
+		rc = fluid_loads(x);
 	if (rc)
 		return rc;
 	x->set_key = calloc((size_t)(x->o->nsets > 0 ? x->o->nsets : 1), sizeof *x->set_key);

@@ -238,6 +238,16 @@ START_TEST(term_options_are_checked)
 	ck_assert_msg(strstr(d.msg, "--term fluid: the term is 1095 days"), "%s", d.msg);
 	ck_assert_int_eq(r.runs, 0);
 	recommend_result_fini(&r);
+	/* a scenario fluid mode refuses is refused once, with the loader's words, not as every candidate invalid */
+	o.scenario = scenario("1", "0.002", "48", "  - {option: reserved, count: 0, term: 1y}\n");
+	o.sets = (const char *const[]){ "serving.max_queue=0" };
+	o.nsets = 1;
+	ck_assert_int_eq(search(&o, &r), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "--term fluid runs the scenario over the term in fluid mode, which refuses it: ") &&
+		      strstr(d.msg, "serving.max_queue") && strstr(d.msg, "use --term windows"), "%s", d.msg);
+	ck_assert_int_eq(r.runs, 0);
+	recommend_result_fini(&r);
+	o.nsets = 0;
 	o.term = RECOMMEND_TERM_WINDOW;
 	o.choose = RECOMMEND_CHOOSE_REGRET;
 	ck_assert_int_eq(search(&o, &r), STATUS_EINPUT);
