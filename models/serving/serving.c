@@ -663,7 +663,7 @@ static void plan_service(struct serving *s, struct request *r, int concurrency, 
 		return;
 	}
 	first_s = sc->service.overhead_s + serving_prefill_tokens(s, r) / t->prefill_tokens_per_s;
-	total_s = first_s + (r->out_tokens > 0 ? r->out_tokens : 0) / decode_speed(t, concurrency);
+	total_s = first_s + serving_decoded_tokens(r->out_tokens) / decode_speed(t, concurrency);
 	if (scale != 1) {
 		first_s *= scale;
 		total_s *= scale;
@@ -885,14 +885,14 @@ static int64_t alone_us(const struct serving *s, const struct request_draw *draw
 			if (sc->fleet[i].use == USE_JOBS)
 				continue;
 			total_s = (sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / t->prefill_tokens_per_s +
-				   (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(t, 1)) * t->service_scale;
+				   serving_decoded_tokens(draw->out_tokens) / decode_speed(t, 1)) * t->service_scale;
 			if (total_s < best_s)
 				best_s = total_s;
 		}
 		return checked_us(s, best_s, "service time");
 	}
 	total_s = sc->service.overhead_s + (draw->in_tokens > 0 ? draw->in_tokens : 0) / sc->service.prefill_tokens_per_s +
-		  (draw->out_tokens > 0 ? draw->out_tokens : 0) / decode_speed(&sc->types[0], 1);
+		  serving_decoded_tokens(draw->out_tokens) / decode_speed(&sc->types[0], 1);
 	return checked_us(s, total_s * s->alone_scale, "service time");
 }
 

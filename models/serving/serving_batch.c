@@ -4,7 +4,8 @@
  *
  * A request given a slot first spends overhead_s (and, with prefill whole, its prompt at the type's prefill
  * speed: in_tokens / prefill_tokens_per_s) on its own, holding the slot but not counted in the batch; its
- * first token comes at the end of its prefill. It then decodes its out_tokens in the batch: every decoding
+ * first token comes at the end of its prefill (the prefill produces it). It then decodes its other out_tokens - 1
+ * in the batch: every decoding
  * request on the instance advances at decode_speed(b) tokens per second, b the number decoding there now,
  * the type's decode table read as in the fixed model (linear between rows, held beyond the ends); the speed
  * changes for all of them at every join and leave (SOURCES.md [sv-continuous-batching]).
@@ -17,7 +18,7 @@
  * Every time is x the type's service_scale.
  *
  * Exact and cheap: each instance keeps a decode clock v (tokens decoded per request so far) and a prefill
- * clock u, both advancing at the current rates; a request joining at v0 finishes at v0 + out_tokens. Heaps of
+ * clock u, both advancing at the current rates; a request joining at v0 finishes at v0 + out_tokens - 1. Heaps of
  * those thresholds, preallocated for the instance's slots, and one pending event per instance (the next
  * finish), rescheduled at each change: O(log slots) per change, a constant number of events per request,
  * nothing allocated per event.
@@ -181,11 +182,11 @@ static void reschedule(struct serving *s, struct batch *b)
 static void first_token(struct serving *s, struct batch *b, struct request *r)
 {
 	r->ttft_us = s->eng->now_us - r->arrival_us;
-	if (r->out_tokens <= 0) {
+	if (serving_decoded_tokens(r->out_tokens) == 0) {  /* its only output token came with the prefill */
 		serving_complete(s, r);
 		return;
 	}
-	r->key = b->v + r->out_tokens;
+	r->key = b->v + serving_decoded_tokens(r->out_tokens);
 	r->seq = s->batch_seq++;
 	heap_push(&b->dec, r);
 }

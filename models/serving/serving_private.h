@@ -49,6 +49,16 @@ void serving_dispatch(struct serving *s);
 /* The prompt tokens r prefills at its current admission: in_tokens less what the prefix cache spared (0 when
  * unknown). */
 int32_t serving_prefill_tokens(const struct serving *s, const struct request *r);
+/*
+ * The output tokens decoded after the first: the prefill produces the first output token (vLLM's definition
+ * of TTFT and TPOT, SOURCES.md [sv-tpot]), so a request of out_tokens decodes out_tokens - 1 more (none for
+ * 0 or 1, or unknown, -1).
+ */
+static inline int32_t serving_decoded_tokens(int32_t out_tokens)
+{
+	return out_tokens > 1 ? out_tokens - 1 : 0;
+}
+
 /* The instance type of instance idx; decode speed on type t at c requests decoding. */
 int serving_type_of(const struct serving *s, int idx);
 double serving_decode_speed(const struct scenario_type *t, int c);
