@@ -335,15 +335,15 @@ END_TEST
  * The token model with a decode table per type. g6e.xlarge (serving type, 1 slot): the workload's speeds,
  * prefill 1000 tokens/s, decode 10 tokens/s; p4d.24xlarge (1 slot): its own prefill 4000 and decode table
  * [{1, 40}]; scale 1 both, no overhead. generic_4.csv: arrivals 0, 1.5, 3, 7.25 s; prompts 100, 200, 50,
- * 400; outputs 20, 40, 10, 80.
- *   R1 0    -> g6e: 100 / 1000 + 20 / 10 = 2.1 s (ends 2.1),  TTFT 0.1
- *   R2 1.5  -> p4d (g6e busy): 200 / 4000 + 40 / 40 = 1.05 s,   TTFT 0.05
- *   R3 3    -> g6e (free again, first in pool order): 0.05 + 1 = 1.05 s, TTFT 0.05
- *   R4 7.25 -> g6e: 0.4 + 8 = 8.4 s,                            TTFT 0.4
- * Latency mean (2.1 + 1.05 + 1.05 + 8.4) / 4 = 3.15 s; TTFT mean (0.1 + 0.05 + 0.05 + 0.4) / 4 = 0.15 s.
- * SLO 5 s: R4 violates. Alone on the fastest type (the p4d) R4 takes 0.1 + 80 / 40 = 2.1 s <= 5, so the
+ * 400; outputs 20, 40, 10, 80, the first of each from the prefill, the rest decoded.
+ *   R1 0    -> g6e: 100 / 1000 + 19 / 10 = 2.0 s (ends 2.0),  TTFT 0.1
+ *   R2 1.5  -> p4d (g6e busy): 200 / 4000 + 39 / 40 = 1.025 s,  TTFT 0.05
+ *   R3 3    -> g6e (free again, first in pool order): 0.05 + 0.9 = 0.95 s, TTFT 0.05
+ *   R4 7.25 -> g6e: 0.4 + 7.9 = 8.3 s,                           TTFT 0.4
+ * Latency mean (2.0 + 1.025 + 0.95 + 8.3) / 4 = 3.06875 s; TTFT mean (0.1 + 0.05 + 0.05 + 0.4) / 4 = 0.15 s.
+ * SLO 5 s: R4 violates. Alone on the fastest type (the p4d) R4 takes 0.1 + 79 / 40 = 2.075 s <= 5, so the
  * floor is 0 and the violation is not the service's (it is counted with those pushed over by waiting).
- * Busy GPU-seconds: g6e (2.1 + 1.05 + 8.4) x 1 = 11.55; p4d 1.05 x 8 = 8.4.
+ * Busy GPU-seconds: g6e (2.0 + 0.95 + 8.3) x 1 = 11.25; p4d 1.025 x 8 = 8.2.
  */
 START_TEST(token_model_speed_per_type)
 {
@@ -359,14 +359,14 @@ START_TEST(token_model_speed_per_type)
 		    "count: 1}\n", NULL, 0);
 	ck_assert_double_eq(M("type_g6e_xlarge_requests_served"), 3);
 	ck_assert_double_eq(M("type_p4d_24xlarge_requests_served"), 1);
-	ck_assert_double_eq_tol(M("latency_mean_s"), 3.15, 1e-6);
-	ck_assert_double_eq_tol(M("latency_max_s"), 8.4, 1e-6);
+	ck_assert_double_eq_tol(M("latency_mean_s"), 3.06875, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 8.3, 1e-6);
 	ck_assert_double_eq_tol(M("ttft_mean_s"), 0.15, 1e-6);
 	ck_assert_double_eq(M("slo_violations"), 1);
 	ck_assert_double_eq(M("slo_violation_rate_floor"), 0);
 	ck_assert_double_eq(M("slo_violations_service"), 0);
-	ck_assert_double_eq_tol(M("type_g6e_xlarge_gpu_hours_busy"), 11.55 / 3600, 1e-9);
-	ck_assert_double_eq_tol(M("type_p4d_24xlarge_gpu_hours_busy"), 8.4 / 3600, 1e-9);
+	ck_assert_double_eq_tol(M("type_g6e_xlarge_gpu_hours_busy"), 11.25 / 3600, 1e-9);
+	ck_assert_double_eq_tol(M("type_p4d_24xlarge_gpu_hours_busy"), 8.2 / 3600, 1e-9);
 }
 END_TEST
 
