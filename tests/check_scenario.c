@@ -349,7 +349,7 @@ START_TEST(override_unknown_key_names_the_override)
 	const char *sets[] = { "serving.slots=4" };
 
 	parse_fails(small_yaml, sets, 1, "--set serving.slots=4: serving: unknown key 'slots'; expected one "
-		    "of: instance_type, slots_per_instance, queue_timeout_s, startup_s, max_queue, on_interrupt, endpoint, copies, types, kv_cache_tokens, kv_cache, prefix_cache_blocks, routing, partitions, multi_model");
+		    "of: instance_type, slots_per_instance, queue_timeout_s, startup_s, max_queue, on_interrupt, endpoint, copies, types, kv_cache_tokens, kv_cache, prefix_cache_blocks, routing, queue, prefix_threshold, partitions, multi_model");
 }
 END_TEST
 

@@ -58,7 +58,7 @@ static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sam
 	"jobs", "mode", "fluid", "zones", "provider", "models", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
-	"prefix_cache_blocks", "routing", "partitions", "multi_model", NULL };
+	"prefix_cache_blocks", "routing", "queue", "prefix_threshold", "partitions", "multi_model", NULL };
 static const char *const autoscaling_keys[] = { "policy", "metric", "target", "min", "max",
 	"resolution_s", "scale_out_cooldown_s", "scale_in_cooldown_s", "scale_in_margin", "adjustment_type",
 	"min_adjustment_magnitude", "scale_out", "scale_in", "tolerance", "stabilization_window_s",

@@ -2,8 +2,8 @@
  * scenario_batching: the keys of the serving model beyond the fixed-speed token model (models/README.md, "Serving
  * model"): workload.service.batching, prefill and chunk_tokens (service kind tokens), and the KV cache of
  * an instance, serving.kv_cache_tokens or serving.kv_cache {gpu_memory_gb, model_gb, bytes_per_token,
- * utilization}; the prefix cache of an instance, serving.prefix_cache_blocks, and serving.routing. Absent
- * keys keep today's model: fixed speeds, no KV limit, no prefix cache, first-free routing. And
+ * utilization}; the prefix cache of an instance, serving.prefix_cache_blocks. Absent
+ * keys keep today's model: fixed speeds, no KV limit, no prefix cache. And
  * workload.prefix_reuse, the synthetic reuse model that gives block ids to sources without them.
  */
 #include <math.h>
@@ -22,7 +22,6 @@
 
 static const char *const batching_names[] = { "fixed", "continuous" };
 static const char *const prefill_names[] = { "whole", "chunked" };
-static const char *const routing_names[] = { "first_free", "cache_aware" };
 static const char *const kv_keys[] = { "gpu_memory_gb", "model_gb", "bytes_per_token", "utilization",
 	"preallocate" /* scenario_gpumetric.c */, NULL };
 static const char *const reuse_keys[] = { "share", "conversations", "block_tokens", NULL };
@@ -159,20 +158,16 @@ static bool is_unbounded(struct load *l, const struct yamldoc_ref *r)
 /*
  * serving.prefix_cache_blocks: N (1..2^30) or unbounded; it needs the token model and block ids that say
  * which prompt blocks repeat: a trace with hash ids (format mooncake, or jsonl with hash_column) or the
- * synthetic model workload.prefix_reuse (which in turn needs a prefix cache). serving.routing:
- * first_free (default) or cache_aware, the latter only with a prefix cache.
+ * synthetic model workload.prefix_reuse (which in turn needs a prefix cache). Then serving.routing
+ * (scenario_routing.c), which may look at the prefix cache.
  */
 int scenario_load_prefix(struct load *l, const struct yamldoc_ref *serving)
 {
-	struct yamldoc_ref r, routing;
-	int routing_kind = 0, blocks = 0, rc;
+	struct yamldoc_ref r;
+	int blocks = 0, rc;
 
 	l->sc.serving.prefix_cache_blocks = 0;
-	l->sc.serving.cache_aware = false;
 	yamldoc_child(serving, "prefix_cache_blocks", &r);
-	yamldoc_child(serving, "routing", &routing);
-	if ((rc = yamldoc_choice(&l->y, &routing, routing_names, 2, &routing_kind)))
-		return rc;
 	if (r.node) {
 		if (l->sc.no_traffic || l->sc.service.kind != SERVICE_TOKENS)
 			return yamldoc_fail(&l->y, &r, "a prefix cache skips prompt tokens; expected "
@@ -207,11 +202,7 @@ int scenario_load_prefix(struct load *l, const struct yamldoc_ref *serving)
 		return yamldoc_fail(&l->y, &reuse, "prefix_reuse says which prompts share prefixes, for a "
 					  "prefix cache; expected serving.prefix_cache_blocks, or no prefix_reuse");
 	}
-	if (routing_kind == 1 && !r.node)
-		return yamldoc_fail(&l->y, &routing, "cache_aware routing looks at each instance's prefix "
-					  "cache; expected serving.prefix_cache_blocks, or routing: first_free");
-	l->sc.serving.cache_aware = routing_kind == 1;
-	return STATUS_OK;
+	return scenario_load_routing(l, serving);
 }
 
 /*
@@ -253,6 +244,5 @@ int scenario_load_reuse(struct load *l, const struct yamldoc_ref *workload)
 const struct scenario_load_names scenario_load_batching_names = SCENARIO_LOAD_NAMES(batching_names);
 const struct scenario_load_names scenario_load_prefill_names = SCENARIO_LOAD_NAMES(prefill_names);
 const struct scenario_load_names scenario_load_kv_keys = SCENARIO_LOAD_KEYS(kv_keys);
-const struct scenario_load_names scenario_load_routing_names = SCENARIO_LOAD_NAMES(routing_names);
 const struct scenario_load_names scenario_load_reuse_keys = SCENARIO_LOAD_KEYS(reuse_keys);
 const struct yamldoc_bounds *const scenario_load_reuse_share = &reuse_bounds;

@@ -391,11 +391,14 @@ int scenario_load_kv(struct load *l, const struct yamldoc_ref *serving);
 /* serving.prefix_cache_blocks and serving.routing (after the workload and the KV cache). STATUS_OK or a
  * message. */
 int scenario_load_prefix(struct load *l, const struct yamldoc_ref *serving);
+/* serving.routing, queue and prefix_threshold (scenario_routing.c; after the prefix cache). */
+int scenario_load_routing(struct load *l, const struct yamldoc_ref *serving);
 /* workload.prefix_reuse: the synthetic reuse model (in the workload, before serving). STATUS_OK or a
  * message. */
 int scenario_load_reuse(struct load *l, const struct yamldoc_ref *workload);
 extern const struct scenario_load_names scenario_load_batching_names, scenario_load_prefill_names,
-	scenario_load_kv_keys, scenario_load_routing_names, scenario_load_reuse_keys;
+	scenario_load_kv_keys, scenario_load_routing_names, scenario_load_reuse_keys,
+	scenario_load_queue_names;
 extern const struct yamldoc_bounds *const scenario_load_reuse_share;
 
 /* serving.multi_model (scenario_mme.c), read last: it refuses what it does not combine with. STATUS_OK or a

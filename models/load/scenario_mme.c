@@ -97,6 +97,16 @@ int scenario_load_mme(struct load *l)
 		return STATUS_OK;
 	if ((rc = yamldoc_mapping(&l->y, &m, mme_keys, NULL, NULL)) || (rc = refuse_unsupported(l, &m)))
 		return rc;
+	for (int i = 0; i < 2; i++) {  /* SOURCES.md [mme-routing-assumed]: it routes by model, one queue */
+		static const char *const keys[] = { "routing", "queue" };
+		yamldoc_child(&serving, keys[i], &r);
+		if (r.node)
+			return yamldoc_fail(&l->y, &r, "a multi-model endpoint routes each request by its model "
+						  "(models/README.md \"Multi-model endpoints\") from one queue; expected no "
+						  "serving.%s with multi_model", keys[i]);
+	}
+	l->sc.serving.routing = ROUTING_FIRST_FREE;
+	l->sc.serving.queue = QUEUE_CENTRAL;
 	if ((rc = scenario_load_required(l, &m, "memory_gb", "the model memory of one instance, GB", &r)) ||
 	    (rc = yamldoc_number(&l->y, &r, &memory_bounds, &l->sc.mme.memory_gb)) ||
 	    (rc = scenario_load_required(l, &m, "models", "a list of {name, size_gb, load_s, share}", &list)) ||

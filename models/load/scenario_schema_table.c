@@ -357,9 +357,17 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ INT_("prefix_cache_blocks", 1, 1 << 30), .or_word = "unbounded", .desc = "service kind tokens, a trace "
 	  "with hash ids or workload.prefix_reuse: prefix blocks one instance's cache keeps (LRU), or unbounded; a request's cached "
 	  "leading blocks skip prefill; absent: no prefix cache" },
-	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"first_free\"", .desc = "first_free: the "
-	  "first instance in fleet order that can admit the request; cache_aware (with prefix_cache_blocks): of "
-	  "those, the one whose cache holds most of its leading blocks" },
+	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"first_free\"", .desc = "how requests are "
+	  "spread over instances: first_free (the first in fleet order that can start it), random (SageMaker's "
+	  "default), least_outstanding (fewest in service and waiting, ties at random), round_robin, power_of_two "
+	  "(two drawn, the less loaded), prefix_aware (with prefix_cache_blocks: where its prefix is cached; "
+	  "cache_aware is its former name)" },
+	{ CHOICE_("queue", scenario_load_queue_names), .dflt = "\"central\"", .desc = "where a request that "
+	  "cannot start waits: central (one queue; a freed slot takes its head) or per_instance (sent to an "
+	  "instance on arrival and waits there, as behind a SageMaker endpoint)" },
+	{ INT_("prefix_threshold", 1, 4096000), .desc = "prefix_aware with queue per_instance: the in-flight "
+	  "requests (in service and waiting) at which a prefix's instance stops taking it and the least loaded "
+	  "instance does; default the instance's slots" },
 	{ MAP_("partitions", partitions_map), .desc = "with models: the MIG layout of every GPU (SageMaker "
 	  "accelerator partitioning); each model's copies take the partitions of its profile" },
 	{ MAP_("multi_model", mme_map), .desc = "a multi-model endpoint: models loaded on demand into each "

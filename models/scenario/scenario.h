@@ -225,6 +225,24 @@ enum endpoint_kind {
 	ENDPOINT_ASYNC      /* asynchronous inference: "requests received at zero are queued" */
 };
 
+/* How an endpoint spreads requests over its instances (`serving.routing`; models/README.md "Routing"). */
+enum routing_kind {
+	ROUTING_FIRST_FREE,         /* the first instance in pool order that can start it now */
+	ROUTING_PREFIX_AWARE,       /* SageMaker PREFIX_AWARE: where its prompt prefix is cached, until that
+	                               instance's in-flight requests reach prefix_threshold */
+	ROUTING_RANDOM,             /* SageMaker RANDOM: an instance drawn uniformly */
+	ROUTING_LEAST_OUTSTANDING,  /* SageMaker LEAST_OUTSTANDING_REQUESTS: fewest in service and waiting, ties
+	                               at random */
+	ROUTING_ROUND_ROBIN,        /* the next instance in pool order after the last one sent to */
+	ROUTING_POWER_OF_TWO        /* two drawn, the one with fewer outstanding requests taken */
+};
+
+/* Where a request waits when it cannot start (`serving.queue`). */
+enum queue_kind {
+	QUEUE_CENTRAL,       /* one queue in front of every instance; a freed slot takes its head */
+	QUEUE_PER_INSTANCE   /* a request is sent to an instance on arrival and waits there (an endpoint) */
+};
+
 enum delay_kind {
 	DELAY_DEFAULT,    /* serving.startup_s, the same for every launch */
 	DELAY_CONSTANT,   /* always mean */
@@ -623,7 +641,12 @@ struct scenario {
 		 * with hash ids only */
 		int64_t prefix_cache_blocks;  /* `prefix_cache_blocks`: blocks one instance's cache keeps, >= 1;
 		                                 -1 = unbounded (PREFCACHE_UNBOUNDED); 0 = no prefix cache */
-		bool cache_aware;         /* `routing`: cache_aware (true) or first_free (false, the default) */
+		/* routing (scenario_routing.c, models/README.md "Routing") */
+		enum routing_kind routing;  /* `routing` */
+		enum queue_kind queue;      /* `queue` */
+		int prefix_threshold;       /* `prefix_threshold` (prefix_aware, per-instance queues): in-flight
+		                               requests at which a prefix's instance stops taking more of it;
+		                               default the instance's slots */
 	} serving;
 
 	/*

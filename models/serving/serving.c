@@ -54,9 +54,15 @@ static int kv_init(struct serving *s, int npool)
 	s->kv_too_large = 0;
 	for (int i = 0; i < sc->ntypes; i++)
 		s->kv_type[i] = serving_kv_tokens(sc, i);
-	for (int i = 0; i < sc->nfleet; i++)
-		if (sc->fleet[i].use != USE_JOBS && s->kv_type[sc->fleet[i].type] > s->kv_max)
+	s->kv_min = MAX_KV_TOKENS;
+	for (int i = 0; i < sc->nfleet; i++) {
+		if (sc->fleet[i].use == USE_JOBS)
+			continue;
+		if (s->kv_type[sc->fleet[i].type] > s->kv_max)
 			s->kv_max = s->kv_type[sc->fleet[i].type];
+		if (s->kv_type[sc->fleet[i].type] < s->kv_min)
+			s->kv_min = s->kv_type[sc->fleet[i].type];
+	}
 	if (s->kv_type[0] == 0)  /* none, or all (the loader refuses a limit on some types only) */
 		return STATUS_OK;
 	s->kv_used = calloc((size_t)npool + 1, sizeof *s->kv_used);
@@ -140,6 +146,12 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->pc_hits = 0;
 	s->pc_saved = 0;
 	s->mme = NULL;
+	s->iq = NULL;
+	s->openlist = NULL;
+	s->openpos = NULL;
+	s->cand = NULL;
+	s->route_rng = NULL;
+	s->npool = npool;
 	s->nwords = (npool + 63) / 64;
 	s->nsummary = (s->nwords + 63) / 64;
 	s->ring = malloc((size_t)s->ring_cap * sizeof *s->ring);
@@ -148,6 +160,7 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->open = calloc((size_t)s->nwords + 1, sizeof *s->open);
 	if (!s->ring || !s->bits || !s->summary || !s->open || kv_init(s, npool) != STATUS_OK ||
 	    prefix_init(s, npool) != STATUS_OK || mme_start(s, npool) != STATUS_OK ||
+	    routing_init(s, npool) != STATUS_OK ||
 	    (sc->service.continuous && serving_batch_init(s, npool) != STATUS_OK)) {
 		serving_fini(s);
 		return STATUS_ENOMEM;
@@ -182,6 +195,7 @@ void serving_fini(struct serving *s)
 	s->hchunks = NULL;
 	s->nhchunks = 0;
 	serving_batch_fini(s);
+	routing_fini(s);
 	if (s->mme)
 		mme_fini(s->mme);
 	free(s->mme);
@@ -260,6 +274,7 @@ static void set_open(struct serving *s, int idx, bool open)
 		return;
 	s->open[idx / 64] ^= bit;
 	s->nopen += open ? 1 : -1;
+	routing_set_open(s, idx, open);
 	if (s->mme)
 		mme_set_open(s->mme, idx, open, s->eng->now_us);
 	if (s->kv_used) {
@@ -267,65 +282,6 @@ static void set_open(struct serving *s, int idx, bool open)
 		s->kv_cap_open += (open ? 1 : -1) * s->kv_type[type_of(s, idx)];
 	}
 	assert(s->nopen >= 0);
-}
-
-/* The lowest pool index serving with a free slot, or -1. */
-static int first_free(const struct serving *s)
-{
-	for (int i = 0; i < s->nsummary; i++) {
-		if (s->summary[i] == 0)
-			continue;
-		int w = i * 64 + __builtin_ctzll(s->summary[i]);
-		return w * 64 + __builtin_ctzll(s->bits[w]);
-	}
-	return -1;
-}
-
-/*
- * The lowest pool index serving with a free slot and, with a KV cache, room for need more tokens; or -1.
- * With a KV cache this visits the instances with a free slot one by one: O(those), fine for the pools of a
- * serving fleet (a few thousand at most).
- */
-static int first_fit(const struct serving *s, int64_t need)
-{
-	if (!s->kv_used)
-		return first_free(s);
-	for (int w = 0; w < s->nwords; w++)
-		for (uint64_t b = s->bits[w]; b; b &= b - 1) {
-			int idx = w * 64 + __builtin_ctzll(b);
-			if (s->kv_used[idx] + need <= s->kv_type[type_of(s, idx)])
-				return idx;
-		}
-	return -1;
-}
-
-/*
- * Where a request with prefix block ids[0..n) and KV need `need` starts now, or -1 (SOURCES.md
- * [sv-cache-aware-routing]): first_free routing takes first_fit; cache_aware routing visits every instance
- * that can admit it (a free slot, and KV room) and takes the one whose prefix cache holds most of its leading
- * blocks, the first in pool order on a tie (so with no hits anywhere, first_fit's). O(open instances x
- * blocks looked up) per dispatch.
- */
-static int pick(const struct serving *s, const uint64_t *ids, int32_t n, int64_t need)
-{
-	int best = -1;
-	int32_t most = -1;
-
-	if (!s->sc->serving.cache_aware)
-		return first_fit(s, need);
-	for (int w = 0; w < s->nwords; w++)
-		for (uint64_t b = s->bits[w]; b; b &= b - 1) {
-			int idx = w * 64 + __builtin_ctzll(b);
-			int32_t h;
-			if (s->kv_used && s->kv_used[idx] + need > s->kv_type[type_of(s, idx)])
-				continue;
-			h = prefcache_hits(&s->pc[idx], ids, n);
-			if (h > most) {
-				most = h;
-				best = idx;
-			}
-		}
-	return best;
 }
 
 /*
@@ -358,7 +314,7 @@ static void kv_check_limited(struct serving *s)
 
 	if (!s->kv_used)
 		return;
-	limited = s->len > 0 && first_free(s) >= 0;
+	limited = (s->len > 0 && routing_first_free(s) >= 0) || s->nblocked > 0;
 	if (limited != s->kv_limited) {
 		kv_account(s);
 		s->kv_limited = limited;
@@ -538,7 +494,7 @@ static struct request *queue_pop(struct serving *s)
 
 int64_t serving_queue_len(const struct serving *s)
 {
-	return s->len;
+	return s->len + s->iq_len;
 }
 
 static void fail(struct serving *s, int rc)
@@ -775,31 +731,180 @@ static void arm_timeout(struct serving *s)
 		fail(s, rc);
 }
 
-/* pick for a request in the system (its ids gathered only when routing looks at them). */
+/* routing_pick for a request in the system (its ids gathered only when routing looks at them). */
 static int pick_for(struct serving *s, const struct request *r)
 {
 	if (s->mme)
 		return pick_mme(s, r->model);
-	if (!s->sc->serving.cache_aware)
-		return first_fit(s, kv_need(r));
-	return pick(s, s->scratch, hashes_gather(s, r), kv_need(r));
+	if (s->sc->serving.routing != ROUTING_PREFIX_AWARE)
+		return routing_pick(s, NULL, 0, kv_need(r));
+	return routing_pick(s, s->scratch, hashes_gather(s, r), kv_need(r));
 }
 
-/* Start waiting requests, oldest first, while the head finds a free slot (and, with a KV cache, room). The
- * head that does not fit holds back those behind it: first come, first served. */
-static void dispatch(struct serving *s)
+/* --- per-instance queues (serving.queue per_instance) --- */
+
+static void iq_push(struct serving *s, int idx, struct request *r)
+{
+	struct iqueue *q = &s->iq[idx];
+
+	r->next = NULL;
+	if (q->tail)
+		q->tail->next = r;
+	else
+		q->head = r;
+	q->tail = r;
+	q->len++;
+	s->iq_len++;
+	meter_queue(s->meter, s->eng->now_us, +1);
+}
+
+static struct request *iq_pop(struct serving *s, int idx)
+{
+	struct iqueue *q = &s->iq[idx];
+	struct request *r = q->head;
+
+	q->head = r->next;
+	if (!q->head)
+		q->tail = NULL;
+	q->len--;
+	s->iq_len--;
+	meter_queue(s->meter, s->eng->now_us, -1);
+	return r;
+}
+
+/* Whether a request needing `need` KV tokens can start on instance idx now: it serves, has a free slot and,
+ * with a KV cache, room. */
+static bool can_start(const struct serving *s, int idx, int64_t need)
+{
+	const struct instance *in = &s->fleet->pool[idx];
+
+	return in->state == INSTANCE_SERVING && in->busy < in->cap &&
+	       (!s->kv_used || s->kv_used[idx] + need <= s->kv_type[type_of(s, idx)]);
+}
+
+static void on_iq_timeout(struct engine *eng, struct event *ev);
+
+/* Arm idx's timer at its head's deadline (at once if past: a request sent again may be). */
+static void arm_iq_timeout(struct serving *s, int idx)
+{
+	struct iqueue *q = &s->iq[idx];
+	int64_t deadline;
+	int rc;
+
+	if (s->timeout_us == 0 || q->len == 0 || evq_queued(&q->timeout))
+		return;
+	deadline = q->head->arrival_us + s->timeout_us;
+	if (deadline < s->eng->now_us)
+		deadline = s->eng->now_us;
+	if ((rc = engine_schedule(s->eng, &q->timeout, deadline, on_iq_timeout)) != STATUS_OK)
+		fail(s, rc);
+}
+
+/* Note whether idx has a free slot its head cannot take (the KV cache holds it back). */
+static void note_blocked(struct serving *s, int idx)
+{
+	const struct instance *in = &s->fleet->pool[idx];
+	bool blocked = s->kv_used && s->iq[idx].len > 0 && in->state == INSTANCE_SERVING && in->busy < in->cap;
+
+	if (blocked != s->iq[idx].blocked) {
+		s->iq[idx].blocked = blocked;
+		s->nblocked += blocked ? 1 : -1;
+	}
+}
+
+/* Start what waits at idx, oldest sent first, while its head can start; a head past its deadline (a
+ * request sent again can be behind younger ones, so the timer had not reached it) is dropped instead. */
+static void dispatch_instance(struct serving *s, int idx)
+{
+	struct iqueue *q = &s->iq[idx];
+
+	while (q->len > 0) {
+		if (s->timeout_us > 0 && q->head->arrival_us + s->timeout_us <= s->eng->now_us) {
+			struct request *r = iq_pop(s, idx);
+			meter_dropped(s->meter, s->eng->now_us, r->arrival_us, DROP_TIMEOUT, true);
+			request_put(s, r);
+			continue;
+		}
+		if (!can_start(s, idx, kv_need(q->head)))
+			break;
+		start(s, iq_pop(s, idx), idx);
+	}
+	note_blocked(s, idx);
+	arm_iq_timeout(s, idx);
+}
+
+/* r goes to instance idx: it starts there now if nothing waits there and it can, else waits there. */
+static void send(struct serving *s, struct request *r, int idx)
+{
+	if (s->iq[idx].len == 0 && can_start(s, idx, kv_need(r))) {
+		start(s, r, idx);
+		return;
+	}
+	iq_push(s, idx, r);
+	note_blocked(s, idx);
+	arm_iq_timeout(s, idx);
+}
+
+/* r, already in the system (taken from a queue that closed, or from an instance taken away), is routed
+ * again: to an open instance, or when none can hold it to the ring, until one opens. */
+static void send_again(struct serving *s, struct request *r)
+{
+	int idx = s->nopen > 0 ? pick_for(s, r) : -1;
+
+	if (idx >= 0)
+		send(s, r, idx);
+	else if (queue_push(s, r) != STATUS_OK) {
+		meter_dropped(s->meter, s->eng->now_us, r->arrival_us, DROP_INTERRUPTED, true);
+		request_put(s, r);
+	}
+}
+
+/* Instance idx closed: what waits there is routed again, oldest sent first. */
+static void iq_close(struct serving *s, int idx)
+{
+	struct iqueue *q = &s->iq[idx];
+
+	engine_cancel(s->eng, &q->timeout);
+	while (q->len > 0)
+		send_again(s, iq_pop(s, idx));
+	note_blocked(s, idx);
+}
+
+/* The ring holds requests that came while nothing was open: route them, oldest first, while one can go. */
+static void drain_ring(struct serving *s)
 {
 	int idx;
 
+	while (s->len > 0 && s->nopen > 0 && (idx = pick_for(s, s->ring[s->head])) >= 0)
+		send(s, queue_pop(s), idx);
+	arm_timeout(s);
+}
+
+/*
+ * Central queue: start waiting requests, oldest first, while the head finds a free slot (and, with a KV
+ * cache, room); the head that does not fit holds back those behind it: first come, first served.
+ * Per-instance queues: start what waits at `at` (if >= 0), then route what the ring holds.
+ */
+static void dispatch(struct serving *s, int at)
+{
+	int idx;
+
+	if (s->per_instance) {
+		if (at >= 0)
+			dispatch_instance(s, at);
+		drain_ring(s);
+		kv_check_limited(s);
+		return;
+	}
 	while (s->len > 0 && (idx = pick_for(s, s->ring[s->head])) >= 0)
 		start(s, queue_pop(s), idx);
 	kv_check_limited(s);
 	arm_timeout(s);
 }
 
-void serving_dispatch(struct serving *s)
+void serving_dispatch(struct serving *s, int idx)
 {
-	dispatch(s);
+	dispatch(s, idx);
 }
 
 /*
@@ -843,9 +948,11 @@ static void on_done(struct engine *eng, struct event *ev)
 	struct request *r = container_of(ev, struct request, done);
 	struct serving *s = r->owner;
 
+	int idx = r->inst;
+
 	(void)eng;
 	serving_complete(s, r);
-	dispatch(s);
+	dispatch(s, idx);
 }
 
 static void on_timeout(struct engine *eng, struct event *ev)
@@ -860,8 +967,23 @@ static void on_timeout(struct engine *eng, struct event *ev)
 		request_put(s, r);
 	}
 	if (s->kv_used)  /* the dropped head may have been what held the others back */
-		dispatch(s);
+		dispatch(s, -1);
 	arm_timeout(s);
+}
+
+/* An instance's queue's timer: its head is due; drop what is due at the head, then start what can. */
+static void on_iq_timeout(struct engine *eng, struct event *ev)
+{
+	struct iqueue *q = container_of(ev, struct iqueue, timeout);
+	struct serving *s = q->owner;
+
+	while (q->len > 0 && q->head->arrival_us + s->timeout_us <= eng->now_us) {
+		struct request *r = iq_pop(s, q->idx);
+		meter_dropped(s->meter, eng->now_us, r->arrival_us, DROP_TIMEOUT, true);
+		request_put(s, r);
+	}
+	dispatch_instance(s, q->idx);
+	kv_check_limited(s);
 }
 
 /* The service time of a request with a slot to itself at once: as drawn, or for the token model as
@@ -901,9 +1023,12 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	struct request *r;
 	int64_t now = s->eng->now_us, alone = alone_us(s, draw);
 	int64_t need = (int64_t)(draw->in_tokens > 0 ? draw->in_tokens : 0) + (draw->out_tokens > 0 ? draw->out_tokens : 0);
-	/* first come, first served: with a KV cache a request may wait while slots are free; none overtakes it */
-	int idx = (s->kv_used || s->mme) && s->len > 0 ? -1 :
-		  s->mme ? pick_mme(s, draw->model) : pick(s, draw->hashes, draw->nhashes, need);
+	/* central: first come, first served: with a KV cache a request may wait while slots are free; none
+	 * overtakes it. Per-instance: it is sent to an open instance (the ring holds it while none is). */
+	int idx = s->per_instance ? (s->nopen > 0 ? routing_pick(s, draw->hashes, draw->nhashes, need) : -1) :
+		  (s->kv_used || s->mme) && s->len > 0 ? -1 :
+		  s->mme ? pick_mme(s, draw->model) : routing_pick(s, draw->hashes, draw->nhashes, need);
+	bool at_once = idx >= 0 && (!s->per_instance || (s->iq[idx].len == 0 && can_start(s, idx, need)));
 
 	if (s->tally) {
 		meter_set_slo_latency(s->meter, s->tally->slo_latency_us);  /* its floor: against its own threshold */
@@ -925,7 +1050,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 		meter_dropped(s->meter, now, draw->arrival_us, DROP_REFUSED, true);
 		return;
 	}
-	if (idx < 0 && s->len >= s->max_queue) {
+	if (!at_once && s->len + s->iq_len >= s->max_queue) {
 		meter_dropped(s->meter, now, draw->arrival_us, DROP_REFUSED, true);
 		return;
 	}
@@ -944,6 +1069,11 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 	if (s->pc && hashes_keep(s, r, draw->hashes, draw->nhashes) != STATUS_OK) {
 		request_put(s, r);
 		fail(s, STATUS_ENOMEM);
+		return;
+	}
+	if (idx >= 0 && s->per_instance) {
+		send(s, r, idx);
+		kv_check_limited(s);
 		return;
 	}
 	if (idx >= 0) {
@@ -975,7 +1105,9 @@ void serving_set_capacity(struct serving *s, int idx, int slots)
 		set_free(s, idx);
 	else
 		clear_free(s, idx);
-	dispatch(s);
+	if (s->per_instance && !(in->state == INSTANCE_SERVING && in->cap > 0))
+		iq_close(s, idx);  /* no slot left (copies): what waits there goes elsewhere */
+	dispatch(s, idx);
 }
 
 /* An instance that stops serving loses its prefix cache: when it serves again (or its pool index holds a new
@@ -992,6 +1124,8 @@ void serving_instance_down(struct serving *s, int idx)
 	clear_free(s, idx);
 	set_open(s, idx, false);
 	gm_note(s, idx);
+	if (s->per_instance)  /* it drains: what waits there is routed again */
+		iq_close(s, idx);
 	kv_check_limited(s);
 }
 
@@ -1032,7 +1166,9 @@ void serving_reclaim(struct serving *s, int idx)
 		if (s->mme)
 			mme_release(s->mme, idx, r->model, s->eng->now_us);
 		meter_interrupted(s->meter, r->arrival_us);
-		if (!s->requeue || queue_push_front(s, r) != STATUS_OK) {
+		if (s->requeue && s->per_instance) {
+			send_again(s, r);  /* the router sends it again, to the back of where it goes */
+		} else if (!s->requeue || queue_push_front(s, r) != STATUS_OK) {
 			/* dropped, by choice (on_interrupt: drop) or because the queue cannot grow */
 			meter_dropped(s->meter, s->eng->now_us, r->arrival_us, DROP_INTERRUPTED, true);
 			request_put(s, r);
@@ -1041,13 +1177,23 @@ void serving_reclaim(struct serving *s, int idx)
 	}
 	assert(in->busy == 0);
 	gm_note(s, idx);
+	if (s->per_instance)
+		iq_close(s, idx);
 	/* a requeued head may be past its deadline already: let the timer see to it now */
 	engine_cancel(s->eng, &s->timeout);
-	dispatch(s);
+	dispatch(s, -1);
 }
 
 void serving_abandon(struct serving *s)
 {
+	for (int i = 0; s->iq && s->iq_len > 0 && i < s->npool; i++) {
+		engine_cancel(s->eng, &s->iq[i].timeout);
+		while (s->iq[i].len > 0) {
+			struct request *r = iq_pop(s, i);
+			meter_dropped(s->meter, s->eng->now_us, r->arrival_us, DROP_UNSERVED, true);
+			request_put(s, r);
+		}
+	}
 	while (s->len > 0) {
 		struct request *r = queue_pop(s);
 		meter_dropped(s->meter, s->eng->now_us, r->arrival_us, DROP_UNSERVED, true);

@@ -56,6 +56,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <gsl/gsl_rng.h>
+
 #include "engine.h"
 #include "meter.h"
 #include "scenario.h"
@@ -63,6 +65,7 @@
 
 struct fleet;
 struct gpumetric;
+struct iqueue;
 struct mme;
 struct prefcache;
 
@@ -170,6 +173,21 @@ struct serving {
 	uint64_t *open;             /* bit i: instance i is open (serving, cap > 0); owned */
 	int nwords, nsummary;
 	struct tally *tally;        /* several models: this one's counts (tally.h), kept; NULL = one model */
+
+	/* routing (routing.c) and per-instance queues (serving.queue per_instance) */
+	int npool;                  /* instances the pool can hold */
+	bool per_instance;          /* requests wait at the instance they were sent to; the ring above then
+	                               holds only those that arrived while nothing was open (async) */
+	struct iqueue *iq;          /* per instance, owned; NULL with a central queue */
+	int64_t iq_len;             /* requests waiting in the instances' queues, all told */
+	int nblocked;               /* per-instance with a KV cache: instances with a free slot whose queue's
+	                               head does not fit (kv_limited) */
+	int64_t kv_min;             /* the smallest KV capacity of a type serving entries hold */
+	int *openlist;              /* the open instances, dense, nopen of them; owned */
+	int *openpos;               /* each instance's place in openlist, -1 = not open; owned */
+	int *cand;                  /* scratch: one routing decision's candidates; owned */
+	int rr;                     /* round_robin: the pool index last sent to, -1 = none yet */
+	gsl_rng *route_rng;         /* the stream "routing", owned; NULL when the routing draws nothing */
 };
 
 /* The KV-cache tokens of one instance of type `type` (an index into sc->types): serving.kv_cache_tokens, or

@@ -208,7 +208,7 @@ static void on_prefilled(struct engine *eng, struct event *ev)
 		first_token(s, b, r);
 	}
 	reschedule(s, b);
-	serving_dispatch(s);
+	serving_dispatch(s, b->inst);
 }
 
 static bool due(const struct serving *s, const struct batch_heap *h, double clock, double rate)
@@ -232,7 +232,7 @@ static void on_batch(struct engine *eng, struct event *ev)
 	while (due(s, &b->dec, b->v, rd))
 		serving_complete(s, heap_pop(&b->dec));
 	reschedule(s, b);
-	serving_dispatch(s);
+	serving_dispatch(s, b->inst);
 }
 
 void serving_batch_start(struct serving *s, struct request *r, int idx)

@@ -43,9 +43,33 @@ void serving_batch_fini(struct serving *s);
 void serving_batch_start(struct serving *s, struct request *r, int idx);
 void serving_batch_reset(struct serving *s, int idx);
 
-/* serving.c: r has finished now (meter, slot, KV, instance); then start what waits. */
+/* One instance's queue (serving.queue per_instance): requests linked by next, oldest sent first. */
+struct iqueue {
+	struct request *head, *tail;
+	int64_t len;
+	struct event timeout;    /* at its head's deadline (serving.queue_timeout_s) */
+	bool blocked;            /* counted in nblocked */
+	int idx;                 /* its pool index */
+	struct serving *owner;   /* kept */
+};
+
+/* serving.c: r has finished now (meter, slot, KV, instance); then start what waits for instance idx (with
+ * a central queue: anywhere). */
 void serving_complete(struct serving *s, struct request *r);
-void serving_dispatch(struct serving *s);
+void serving_dispatch(struct serving *s, int idx);
+
+/* routing.c (see there). init: per-instance queues, the dense open list, the routing stream (STATUS_OK or
+ * STATUS_ENOMEM; fini frees what init got, and accepts a partly set up serving). set_open: instance idx
+ * opened or closed, nopen already counts it. pick: where a request with prefix ids[0..n) and KV need
+ * `need` goes, or -1 (central: none can start it now; per-instance: none open could hold it).
+ * outstanding: requests in service on idx and waiting there. first_free: the lowest pool index with a
+ * free slot, or -1. */
+int routing_init(struct serving *s, int npool);
+void routing_fini(struct serving *s);
+void routing_set_open(struct serving *s, int idx, bool open);
+int routing_pick(struct serving *s, const uint64_t *ids, int32_t n, int64_t need);
+int64_t routing_outstanding(const struct serving *s, int idx);
+int routing_first_free(const struct serving *s);
 /* The prompt tokens r prefills at its current admission: in_tokens less what the prefix cache spared (0 when
  * unknown). */
 int32_t serving_prefill_tokens(const struct serving *s, const struct request *r);

@@ -1,0 +1,195 @@
+/*
+ * check_routing: routing and per-instance queues (serving.routing, serving.queue) against queueing theory.
+ *
+ * c single-slot reserved instances, Poisson arrivals at lambda, exponential service of mean 1/mu = 1 s,
+ * rho = lambda / c:
+ *   central queue (any routing)         M/M/c: W = C(c, a) / (c mu - lambda), C Erlang C;
+ *   per-instance, random                c independent M/M/1 at lambda / c: W = rho / (mu - lambda / c);
+ *   per-instance, round_robin           each instance gets every c-th arrival, Erlang(c, lambda) gaps:
+ *                                       GI/M/1, W = s / (mu (1 - s)), s the root in (0, 1) of
+ *                                       s = (lambda / (lambda + mu (1 - s)))^c;
+ *   per-instance, least_outstanding     (join the shortest queue) no closed form: strictly between M/M/c
+ *   and power_of_two                    and random's M/M/1, power_of_two at or above least_outstanding.
+ * Tolerance as in check_erlang.c: R = 20 replications, |mean - theory| <= 5 SE and SE <= 4% of theory;
+ * "strictly between" means the whole mean +- 5 SE band is.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "capture.h"
+#include "scenario.h"
+#include "status.h"
+#include "testutil.h"
+#include "world.h"
+
+#define REPS 20
+#define C 4
+#define LAMBDA 2.8  /* rho 0.7 */
+#define HOURS 20.0
+
+static double erlang_c(int c, double a)
+{
+	double b = 1.0;
+
+	for (int k = 1; k <= c; k++)
+		b = a * b / (k + a * b);
+	return b / (1.0 - (a / c) * (1.0 - b));
+}
+
+/* GI/M/1 with Erlang(k, lambda) interarrival gaps and service rate mu: the mean wait. */
+static double ek_m1_wait(int k, double lambda, double mu)
+{
+	double s = 0.5;
+
+	for (int i = 0; i < 10000; i++)
+		s = pow(lambda / (lambda + mu * (1 - s)), k);
+	return s / (mu * (1 - s));
+}
+
+/* One run's report value `key` with the given queue and routing. */
+static void one_run(const char *queue, const char *routing, uint64_t seed, double lambda, struct world_report *rep)
+{
+	static struct capture cap;
+	char yaml[1024];
+	struct scenario sc;
+	struct diag d;
+	struct sink sink = capture_sink(&cap);
+
+	snprintf(yaml, sizeof yaml,
+		 "name: routing\nseed: %llu\nhorizon: %gh\nslo: {latency_s: 1000}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: %.17g}\n"
+		 "  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 1, queue: %s, routing: %s}\n"
+		 "fleet:\n  - {option: reserved, count: %d, scope: zonal}\n",
+		 (unsigned long long)seed, HOURS, lambda, queue, routing, C);
+	ck_assert_msg(scenario_parse_string(&sc, yaml, "routing.yaml", NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_msg(world_run(&sc, &sink, "test", rep, &d) == STATUS_OK, "%s", d.msg);
+	scenario_fini(&sc);
+}
+
+/* The mean wait over REPS replications and its standard error. */
+static void mean_wait(const char *queue, const char *routing, double *mean, double *se)
+{
+	double w[REPS], var = 0;
+	uint64_t base = test_seed("routing", 3000);
+	struct world_report rep;
+
+	*mean = 0;
+	for (int r = 0; r < REPS; r++) {
+		one_run(queue, routing, base + (uint64_t)r, LAMBDA, &rep);
+		w[r] = world_report_get(&rep, "wait_mean_s");
+		ck_assert_msg(world_report_get(&rep, "littles_law_error") < 0.01, "Little's law");
+		*mean += w[r] / REPS;
+	}
+	for (int r = 0; r < REPS; r++)
+		var += (w[r] - *mean) * (w[r] - *mean) / (REPS - 1);
+	*se = sqrt(var / REPS);
+	fprintf(stderr, "  %-12s %-17s wait %.5g +- %.2g (SE)\n", queue, routing, *mean, *se);
+}
+
+static void check_theory(const char *queue, const char *routing, double theory)
+{
+	double mean, se;
+
+	mean_wait(queue, routing, &mean, &se);
+	fprintf(stderr, "    theory %.5g (%.2f SE off)\n", theory, fabs(mean - theory) / se);
+	ck_assert_msg(se <= 0.04 * theory, "%s/%s: SE %g too large against %g", queue, routing, se, theory);
+	ck_assert_msg(fabs(mean - theory) <= 5 * se, "%s/%s: wait %g vs theory %g (SE %g)", queue, routing, mean,
+		      theory, se);
+}
+
+static double mmc_wait(void)
+{
+	return erlang_c(C, LAMBDA) / (C - LAMBDA);
+}
+
+static double mm1_wait(void)
+{
+	double rho = LAMBDA / C;
+
+	return rho / (1 - rho);
+}
+
+START_TEST(central_queue_is_erlang_c)
+{
+	check_theory("central", "random", mmc_wait());
+	check_theory("central", "least_outstanding", mmc_wait());
+}
+END_TEST
+
+START_TEST(random_per_instance_is_mm1_at_lambda_over_c)
+{
+	check_theory("per_instance", "random", mm1_wait());
+}
+END_TEST
+
+START_TEST(round_robin_per_instance_is_ek_m1)
+{
+	double w = ek_m1_wait(C, LAMBDA, 1.0);
+
+	ck_assert(w > mmc_wait() && w < mm1_wait());
+	check_theory("per_instance", "round_robin", w);
+}
+END_TEST
+
+START_TEST(least_outstanding_is_between)
+{
+	double lo, lo_se, p2, p2_se;
+
+	mean_wait("per_instance", "least_outstanding", &lo, &lo_se);
+	fprintf(stderr, "    M/M/c %.5g, M/M/1 at lambda/c %.5g\n", mmc_wait(), mm1_wait());
+	ck_assert_msg(lo - 5 * lo_se > mmc_wait(), "least_outstanding %g not above M/M/c %g", lo, mmc_wait());
+	ck_assert_msg(lo + 5 * lo_se < mm1_wait(), "least_outstanding %g not below M/M/1 %g", lo, mm1_wait());
+	mean_wait("per_instance", "power_of_two", &p2, &p2_se);
+	ck_assert_msg(p2 + 5 * p2_se < mm1_wait(), "power_of_two %g not below M/M/1 %g", p2, mm1_wait());
+	ck_assert_msg(p2 + 5 * p2_se > lo - 5 * lo_se, "power_of_two %g below least_outstanding %g", p2, lo);
+}
+END_TEST
+
+START_TEST(routing_leaves_the_traffic_alone)
+{
+	/* the routing draws from its own stream: the same requests arrive whatever the routing */
+	static const char *const routings[] = { "first_free", "random", "least_outstanding", "round_robin",
+		"power_of_two" };
+	struct world_report rep;
+	double total = -1;
+
+	for (int i = 0; i < 5; i++) {
+		one_run("per_instance", routings[i], 11, LAMBDA, &rep);
+		if (i > 0)
+			ck_assert_double_eq(world_report_get(&rep, "requests_total"), total);
+		total = world_report_get(&rep, "requests_total");
+	}
+}
+END_TEST
+
+START_TEST(theory_formulas)
+{
+	/* GI/M/1 with Poisson gaps (k = 1) is M/M/1: W = rho / (mu - lambda) */
+	ck_assert_double_eq_tol(ek_m1_wait(1, 0.7, 1.0), 0.7 / 0.3, 1e-9);
+	/* Erlang-2 gaps at lambda = 2 (rate 1 arrivals), mu = 2: s = (2 / (2 + 2(1 - s)))^2, root 0.381966 */
+	ck_assert_double_eq_tol(ek_m1_wait(2, 2.0, 2.0), 0.3819660113 / (2 * (1 - 0.3819660113)), 1e-8);
+}
+END_TEST
+
+static Suite *routing_suite(void)
+{
+	Suite *s = suite_create("routing");
+	TCase *tc = tcase_create("theory");
+
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, theory_formulas);
+	tcase_add_test(tc, central_queue_is_erlang_c);
+	tcase_add_test(tc, random_per_instance_is_mm1_at_lambda_over_c);
+	tcase_add_test(tc, round_robin_per_instance_is_ek_m1);
+	tcase_add_test(tc, least_outstanding_is_between);
+	tcase_add_test(tc, routing_leaves_the_traffic_alone);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(routing_suite());
+}
