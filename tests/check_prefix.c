@@ -107,6 +107,46 @@ START_TEST(cache_aware_routes_by_hand)
 }
 END_TEST
 
+/*
+ * SageMaker's PREFIX_AWARE by hand (per-instance queues): two instances of one slot, blocks of 100 tokens, one
+ * output token each (the prefill gives it: service = prefill).
+ *   R1 t=0    [1,2,3] in 300: cached nowhere, so the least outstanding: both 0, one drawn (call it A);
+ *             prefill 0.3 s, done 0.3.
+ *   R2 t=0.1  [1,2,9] in 300: A holds 1, 2 (2 hits) but has 1 outstanding (R1).
+ *             threshold 1: reached, so the least outstanding, B: no hit, 0.3 s, done 0.4; no wait.
+ *             threshold 2: not reached, so A: waits there until 0.3 (0.2 s), prefill (300 - 200)/1000 = 0.1.
+ *   R3 t=10   [1,2,3,4] in 400, both idle: A holds 1, 2, 3 (3 hits), B 1, 2 (threshold 1) or nothing
+ *             (threshold 2): A, prefill (400 - 300)/1000 = 0.1.
+ * Hits over blocks looked up (3 + 3 + 4): threshold 1 (0 + 0 + 3)/10, saved 300, wait mean 0; threshold 2
+ * (0 + 2 + 3)/10, saved 500, wait mean 0.2/3. Which instance A is does not matter (the draw is symmetric).
+ */
+START_TEST(prefix_aware_threshold_by_hand)
+{
+#define PA(threshold) "name: route\nhorizon: 1h\nslo: {latency_s: 1000}\nworkload:\n  arrivals:\n    kind: trace\n" \
+	"    path: " TEST_DATA_DIR "/good/traces/prefix_threshold.jsonl\n    format: mooncake\n    block_tokens: 100\n" \
+	"  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 10}\n"                    \
+	"serving: {instance_type: g6e.xlarge, slots_per_instance: 1, prefix_cache_blocks: 100, routing: "      \
+	"prefix_aware, queue: per_instance, prefix_threshold: " threshold "}\n"                                \
+	"fleet:\n  - {option: on_demand, count: 2, usd_per_h: 2}\n"
+	for (int seed = 1; seed <= 4; seed++) {  /* whichever instance the first tie draws */
+		char set[32];
+		const char *sets[] = { set };
+		snprintf(set, sizeof set, "seed=%d", seed);
+		capture_run(&cap, PA("1"), sets, 1);
+		ck_assert_double_eq(M("prefix_hit_rate"), 3.0 / 10);
+		ck_assert_double_eq(M("prefill_tokens_saved"), 300);
+		ck_assert_double_eq_tol(M("wait_mean_s"), 0, 1e-9);
+		ck_assert_double_eq_tol(M("latency_mean_s"), (0.3 + 0.3 + 0.1) / 3, 1e-6);
+		capture_run(&cap, PA("2"), sets, 1);
+		ck_assert_double_eq(M("prefix_hit_rate"), 5.0 / 10);
+		ck_assert_double_eq(M("prefill_tokens_saved"), 500);
+		ck_assert_double_eq_tol(M("wait_mean_s"), 0.2 / 3, 1e-6);
+		ck_assert_double_eq_tol(M("latency_mean_s"), (0.3 + 0.3 + 0.1) / 3, 1e-6);
+	}
+#undef PA
+}
+END_TEST
+
 /* --- the trace's own prefix reuse ratio, computed here from its hash_ids --- */
 
 struct idset {
@@ -360,6 +400,7 @@ static Suite *prefix_suite(void)
 	tcase_add_test(tc, shared_blocks_shorten_prefill);
 	tcase_add_test(tc, hit_rate_by_hand);
 	tcase_add_test(tc, cache_aware_routes_by_hand);
+	tcase_add_test(tc, prefix_aware_threshold_by_hand);
 	tcase_add_test(tc, hit_rate_is_trace_reuse);
 	tcase_add_test(tc, cache_aware_beats_first_free);
 	tcase_add_test(tc, synthetic_reuse_by_hand);

@@ -14,6 +14,8 @@
  *     growth_per_day only scale the rate and are supported);
  *   - service kinds tokens and trace (no closed-form service-time distribution), hence TTFT SLOs too;
  *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model);
+ *   - serving.queue: per_instance (fluid pools every slot behind one queue: a central queue, where the
+ *     routing does not change the waits);
  *   - serving.max_queue: 0, a loss system (the stationary formulas let requests wait; a positive max_queue the
  *     stationary queue reaches is refused at run time, fluid.c, as only then is it known).
  * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
@@ -77,6 +79,10 @@ static int refuse_unsupported(struct load *l)
 	yamldoc_child(&serving, "copies", &r);
 	if (r.node)
 		return unsupported(l, &r, "serving.copies");
+	yamldoc_child(&serving, "queue", &r);
+	if (r.node && sc->serving.queue == QUEUE_PER_INSTANCE)
+		return unsupported(l, &r, "serving.queue: per_instance (it pools the fleet's slots behind one "
+				   "queue, as serving.queue: central)");
 	yamldoc_child(&serving, "max_queue", &r);
 	if (r.node && sc->serving.max_queue == 0)
 		return unsupported(l, &r, "serving.max_queue: 0 (a loss system: its queueing formulas let requests "

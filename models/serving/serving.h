@@ -1,10 +1,16 @@
 /*
- * serving: the router, the central FIFO queue and the slots of the instances in service.
+ * serving: the router, the queues and the slots of the instances in service.
  *
  * Every instance serves up to `slots` requests at once; a request's latency is its wait in the queue plus
- * its service time. An arriving request starts at once on the first instance, in fleet (pool) order, that
- * is serving and has a free slot; otherwise it joins the back of the queue, or is refused when the queue
- * already holds max_queue requests. On a realtime endpoint (serving.endpoint) a request that arrives while
+ * its service time. Where it goes is the routing's (routing.c, serving.routing); where it waits,
+ * serving.queue's. With the central queue (described first below) an arriving request starts at once on an
+ * instance that is serving and has a free slot (first_free: the first in fleet (pool) order); otherwise it
+ * joins the back of the queue, or is refused when the queue already holds max_queue requests. With
+ * per-instance queues it is sent to one open instance on arrival and starts there at once if nothing waits
+ * there and a slot is free, else waits there (refused when max_queue requests wait over all instances);
+ * a slot freed on an instance takes the head of that instance's queue; what waits at an instance that
+ * closes, or was in flight on one taken away (requeue), is routed again; the central ring then holds only
+ * requests that came while nothing was open (async). On a realtime endpoint (serving.endpoint) a request that arrives while
  * no instance is open (serving, with at least one slot: with copies, a copy serving) is refused too, even
  * while instances are launching: the invocation fails (SOURCES.md [sm-realtime-refuse-at-zero]); an async
  * endpoint queues it. When a slot frees, the head of the queue starts there. With a
@@ -21,7 +27,7 @@
  * Several instance types (scenario_types.c): an instance serves its own type's slots_per_instance, and a
  * request's service time is scaled by the service_scale of the type of the instance it starts on (fixed
  * at its start, like the token model's). Its time alone (slo_violation_rate_floor) is on the fastest type
- * of the serving fleet. Dispatch does not look at types: the first free slot in pool order wins.
+ * of the serving fleet. Routing does not look at types (nor speeds): a slow type gets its share.
  *
  * Continuous batching and the KV cache (workload.service.batching, serving.kv_cache_tokens; serving_batch.c,
  * models/README.md "Serving model"): with batching continuous, the requests decoding on one instance share its

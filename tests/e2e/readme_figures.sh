@@ -25,7 +25,7 @@ run cz.sqlite "$SRC/scenarios/copies-scale-to-zero.yaml"
 run cm.sqlite "$SRC/scenarios/copies-scale-to-zero.yaml" --set autoscaling.min=4
 PX="--set serving.slots_per_instance=16 --set autoscaling.min=4 --set serving.prefix_cache_blocks=4000"
 run mf.sqlite "$SRC/scenarios/mooncake-synthetic.yaml" $PX
-run ma.sqlite "$SRC/scenarios/mooncake-synthetic.yaml" $PX --set serving.routing=cache_aware
+run ma.sqlite "$SRC/scenarios/mooncake-synthetic.yaml" $PX --set serving.routing=prefix_aware
 
 # Each check: a regular expression over the README (its lines joined), the group to take, how the README
 # writes it (count, usd, pct: a percentage of a rate, to the digits shown) and the metric it must equal.
@@ -53,7 +53,7 @@ cz = (r"On `scenarios/copies-scale-to-zero.yaml` .*? scaling to zero costs \$([\
 mx = (r"On `scenarios/mooncake-synthetic.yaml` with `--set serving.slots_per_instance=16 --set "
       r"autoscaling.min=4 --set serving.prefix_cache_blocks=4000` \(4 instances all along\), first-free routing "
       r"gives a prefix hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) s\) for \$([\d,.]+), and "
-      r"`--set serving.routing=cache_aware` a hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) "
+      r"`--set serving.routing=prefix_aware` a hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) "
       r"s\) for \$([\d,.]+):")
 checks = {
     pd: [("pd.sqlite", "slo_violations", "count"), ("pd.sqlite", "slo_violation_rate", "pct"),
@@ -89,6 +89,27 @@ if metric("cm.sqlite", "slo_violations") != 0:
 sys.exit(1 if fails else 0)
 PY
 check "the README's example figures are gpucap's" test $? -eq 0
+
+# models/README.md, "Routing": the Mooncake table, row by row, against a run of each routing and queue.
+python3 - "$MODEL" <<'PY' >routing_rows.txt
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"\| `(\w+)` \| `(central|per_instance)` \| ", line)
+    if m:
+        print(m.group(1), m.group(2), line.strip())
+PY
+check "the README has the routing table's 7 rows" test "$(wc -l <routing_rows.txt)" -eq 7
+while read -r routing queue row; do
+	"$GPUCAP" run "$SRC/scenarios/mooncake-synthetic.yaml" $PX --set serving.routing="$routing" \
+		--set serving.queue="$queue" --json --db "rt-$routing-$queue.sqlite" >"rt.json" 2>/dev/null
+	now=$(python3 -c '
+import json, sys
+m = json.load(open("rt.json")); m = m.get("metrics", m)
+print("| `%s` | `%s` | %.1f%% | %.3f | %.3f | %.3f | %s |" % (sys.argv[1], sys.argv[2], 100 * m["prefix_hit_rate"],
+      m["ttft_mean_s"], m["ttft_p99_s"], m["latency_p99_s"], "{:,.2f}".format(m["cost_total_usd"])))' "$routing" "$queue")
+	check "models/README.md's routing row for $routing/$queue is gpucap's (README: $row; now: $now)" \
+		test "$row" = "$now"
+done <routing_rows.txt
 
 # The three-provider example ("What the three-provider example shows"): its table, row by row, and the
 # figures of the paragraph under it, against the three runs (as the README runs them: ids 1, 2, 3 in one
