@@ -222,6 +222,89 @@ START_TEST(per_instance_queues_lose_nothing)
 }
 END_TEST
 
+/*
+ * workload.service.slowdown by hand: one instance of 4 slots, each request 1 s as drawn (the trace's svc),
+ * slowdown 1.0 at 1 request in service and 2.0 at 3, linear between, held beyond:
+ *   R1 t=0    1 in service (itself): x1.0 -> 1.0 s
+ *   R2 t=0.1  2: x1.5 -> 1.5 s
+ *   R3 t=0.2  3: x2.0 -> 2.0 s
+ *   R4 t=0.3  4: held at x2.0 -> 2.0 s
+ *   R5 t=5    1 (the others left by 2.3): 1.0 s
+ * Latency mean 7.5 / 5 = 1.5 s, max 2.0 s; the time alone (the SLO floor) is x1.0 for each: with an SLO of
+ * 1.2 s, 3 violations (R2, R3, R4), none from service time alone. Without the table: 1.0 s each.
+ */
+START_TEST(slowdown_by_hand)
+{
+	static struct capture cap;
+	const char *yaml = "name: slow\nhorizon: 1h\nslo: {latency_s: 1.2}\nworkload:\n  arrivals:\n    kind: trace\n"
+		"    path: " TEST_DATA_DIR "/good/traces/slowdown_five.csv\n    format: generic\n"
+		"    columns: {time: t, time_format: seconds, service_s: svc}\n"
+		"  service:\n    kind: trace\n    slowdown:\n      - {concurrency: 1, factor: 1.0}\n"
+		"      - {concurrency: 3, factor: 2.0}\n"
+		"serving: {instance_type: g6.xlarge, slots_per_instance: 4}\n"
+		"fleet:\n  - {option: on_demand, count: 1, usd_per_h: 1}\n";
+	const char *plain = "name: slow\nhorizon: 1h\nslo: {latency_s: 1.2}\nworkload:\n  arrivals:\n    kind: trace\n"
+		"    path: " TEST_DATA_DIR "/good/traces/slowdown_five.csv\n    format: generic\n"
+		"    columns: {time: t, time_format: seconds, service_s: svc}\n  service: {kind: trace}\n"
+		"serving: {instance_type: g6.xlarge, slots_per_instance: 4}\n"
+		"fleet:\n  - {option: on_demand, count: 1, usd_per_h: 1}\n";
+
+	capture_run(&cap, yaml, NULL, 0);
+	ck_assert_double_eq(capture_need(&cap, "requests_served"), 5);
+	ck_assert_double_eq_tol(capture_need(&cap, "latency_mean_s"), 1.5, 1e-6);
+	ck_assert_double_eq_tol(capture_need(&cap, "latency_max_s"), 2.0, 1e-3);
+	ck_assert_double_eq(capture_need(&cap, "slo_violations"), 3);
+	ck_assert_double_eq_tol(capture_need(&cap, "slo_violation_rate_floor"), 0, 1e-12);
+	capture_run(&cap, plain, NULL, 0);
+	ck_assert_double_eq_tol(capture_need(&cap, "latency_mean_s"), 1.0, 1e-6);
+	ck_assert_double_eq(capture_need(&cap, "slo_violations"), 0);
+}
+END_TEST
+
+/*
+ * The autoscaling target as a trade-off: a chat-like service (lognormal 6 s, cv 0.6, 32 slots an instance,
+ * each request 1.6 times slower with all 32 busy) behind random routing to per-instance queues, target
+ * tracking on concurrency per instance at 0.5, 0.6 and 0.7 with the same seed (the same requests): a higher
+ * target costs less and serves slower (p99 latency rises). Without the slowdown the p99 does not move (the
+ * load never reaches the service time): "run hotter" always won. (Hotter still, 0.9, this service's fleet
+ * oscillates between its minimum and maximum and times requests out: models/README.md "Routing".)
+ */
+START_TEST(target_trades_cost_for_latency)
+{
+	static struct capture cap;
+	static const char *const targets[] = { "0.5", "0.6", "0.7" };
+	double p99[3], cost[3], flat[3];
+
+	for (int i = 0; i < 6; i++) {
+		char yaml[2048];
+		snprintf(yaml, sizeof yaml,
+			 "name: target\nseed: 5\nhorizon: 2d\nslo: {latency_s: 20}\nworkload:\n"
+			 "  arrivals: {kind: diurnal, rate_per_s: 25, amplitude: 0.6, peak_hour: 15}\n"
+			 "  service:\n    kind: lognormal\n    mean_s: 6\n    cv: 0.6\n%s"
+			 "serving: {instance_type: p5.48xlarge, slots_per_instance: 32, queue_timeout_s: 60, "
+			 "startup_s: 7m, queue: per_instance, routing: random}\n"
+			 "fleet:\n  - {option: on_demand, count: 12, max: 40}\n"
+			 "autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: %s, "
+			 "min: 4, max: 40, scale_in_cooldown_s: 600}\n",
+			 i < 3 ? "    slowdown:\n      - {concurrency: 1, factor: 1.0}\n"
+				 "      - {concurrency: 32, factor: 1.6}\n" : "", targets[i % 3]);
+		capture_run(&cap, yaml, NULL, 0);
+		if (i < 3) {
+			p99[i] = capture_need(&cap, "latency_p99_s");
+			cost[i] = capture_need(&cap, "cost_total_usd");
+			fprintf(stderr, "  target %s: p99 %.3f s, cost $%.2f\n", targets[i], p99[i], cost[i]);
+		} else {
+			flat[i - 3] = capture_need(&cap, "latency_p99_s");
+			fprintf(stderr, "  target %s without slowdown: p99 %.3f s\n", targets[i - 3], flat[i - 3]);
+		}
+	}
+	ck_assert_msg(p99[0] < p99[1] && p99[1] < p99[2], "p99 %g %g %g not rising", p99[0], p99[1], p99[2]);
+	ck_assert_msg(cost[0] > cost[1] && cost[1] > cost[2], "cost %g %g %g not falling", cost[0], cost[1], cost[2]);
+	ck_assert_msg(fabs(flat[2] - flat[0]) < 0.05 * flat[0], "without slowdown p99 moved: %g -> %g", flat[0],
+		      flat[2]);
+}
+END_TEST
+
 static Suite *routing_suite(void)
 {
 	Suite *s = suite_create("routing");
@@ -235,6 +318,8 @@ static Suite *routing_suite(void)
 	tcase_add_test(tc, least_outstanding_is_between);
 	tcase_add_test(tc, routing_leaves_the_traffic_alone);
 	tcase_add_test(tc, per_instance_queues_lose_nothing);
+	tcase_add_test(tc, slowdown_by_hand);
+	tcase_add_test(tc, target_trades_cost_for_latency);
 	suite_add_tcase(s, tc);
 	return s;
 }

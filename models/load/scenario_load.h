@@ -419,14 +419,14 @@ extern const struct yamldoc_bounds *const scenario_load_type_price, *const scena
 /* scenario_workload.c */
 extern const struct scenario_load_names scenario_load_workload_keys, scenario_load_rate_step_keys,
 	scenario_load_sizes_keys, scenario_load_column_keys, scenario_load_decode_keys,
-	scenario_load_trace_format_names, scenario_load_time_format_names, scenario_load_series_format_names,
+	scenario_load_slowdown_keys, scenario_load_trace_format_names, scenario_load_time_format_names, scenario_load_series_format_names,
 	scenario_load_bool_names;
 extern const struct scenario_load_variants scenario_load_arrivals, scenario_load_service, scenario_load_size;
 extern const struct yamldoc_bounds *const scenario_load_positive_rate, *const scenario_load_any_rate,
 	*const scenario_load_cv, *const scenario_load_tokens, *const scenario_load_token_speed,
 	*const scenario_load_amplitude, *const scenario_load_hour, *const scenario_load_factor,
 	*const scenario_load_magnitude, *const scenario_load_scale, *const scenario_load_speedup,
-	*const scenario_load_growth;
+	*const scenario_load_growth, *const scenario_load_slowdown_factor;
 /* scenario_spot.c, scenario_limits.c, scenario_fleet.c, scenario_price.c */
 extern const struct scenario_load_names scenario_load_outage_keys, scenario_load_band_names;
 extern const struct scenario_load_names scenario_load_quota_keys, scenario_load_retry_keys,

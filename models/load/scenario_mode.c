@@ -13,6 +13,7 @@
  *   - the arrivals transforms speedup, loop and offset (they re-time a source; scale_rate and
  *     growth_per_day only scale the rate and are supported);
  *   - service kinds tokens and trace (no closed-form service-time distribution), hence TTFT SLOs too;
+ *   - workload.service.slowdown (the queueing formulas take a load-independent service time);
  *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model);
  *   - serving.queue: per_instance (fluid pools every slot behind one queue: a central queue, where the
  *     routing does not change the waits);
@@ -75,6 +76,10 @@ static int refuse_unsupported(struct load *l)
 	if (sc->service.kind == SERVICE_TOKENS || sc->service.kind == SERVICE_TRACE)
 		return unsupported(l, &r, sc->service.kind == SERVICE_TOKENS ? "service kind tokens"
 				   : "service kind trace");
+	yamldoc_child(&svc, "slowdown", &r);
+	if (r.node)
+		return unsupported(l, &r, "workload.service.slowdown (its formulas take a service time that does "
+				   "not depend on the load)");
 	yamldoc_child(&l->root, "serving", &serving);
 	yamldoc_child(&serving, "copies", &r);
 	if (r.node)

@@ -188,11 +188,23 @@ static const struct scenario_schema_key decode_entries[] = {
 static const struct scenario_schema_map decode_map = { "workload.service.decode_table",
 	&scenario_load_decode_keys, .entries = decode_entries };
 static const struct scenario_schema_key decode_item = { MAP_(NULL, decode_map), .desc = "a row" };
+static const struct scenario_schema_key slowdown_entries[] = {
+	{ INT_("concurrency", 1, MAX_SLOTS), REQ, .desc = "requests in service at once on the instance (copy), "
+	  "the one starting included (rows in increasing order)" },
+	{ NUM_("factor", scenario_load_slowdown_factor), REQ, .desc = "how many times its drawn time a request "
+	  "starting at that concurrency takes" },
+	END };
+static const struct scenario_schema_map slowdown_map = { "workload.service.slowdown",
+	&scenario_load_slowdown_keys, .entries = slowdown_entries };
+static const struct scenario_schema_key slowdown_item = { MAP_(NULL, slowdown_map), .desc = "a row" };
 static const struct scenario_schema_key service_entries[] = {
 	{ .key = "kind", .type = SCHEMA_SELECTOR, REQ, .desc = "the service time of one request on one slot "
 	  "(see models/README.md, \"Serving model\")" },
 	{ DUR_("mean_s", 0, true, MAX_MEAN_US), .required = S_MEAN, .desc = "the mean service time" },
 	{ NUM_("cv", scenario_load_cv), .dflt = "1", .desc = "lognormal: the coefficient of variation" },
+	{ LIST_("slowdown", 1, SCENARIO_DECODE_MAX, slowdown_item), .desc = "not tokens: how a request's time "
+	  "grows with its instance's load, [{concurrency, factor}], interpolated between rows and held beyond them, "
+	  "fixed when it starts; absent: the drawn time whatever the load (an assumption the run output states)" },
 	{ NUM_("prefill_tokens_per_s", scenario_load_token_speed), .required = SCHEMA_V(SERVICE_TOKENS),
 	  .desc = "tokens: prompt tokens processed per second" },
 	{ NUM_("decode_tokens_per_s", scenario_load_token_speed), .desc = "tokens: output tokens per second per "

@@ -52,6 +52,7 @@ static const char *const sizes_keys[] = { "input_tokens", "output_tokens", NULL 
 static const char *const column_keys[] = { "time", "time_format", "input_tokens", "output_tokens",
 	"service_s", NULL };
 static const char *const decode_keys[] = { "concurrency", "tokens_per_s", NULL };
+static const char *const slowdown_keys[] = { "concurrency", "factor", NULL };
 
 /* The keys of each kind, its own first, in the order messages list them. */
 #define TRANSFORM_KEYS "scale_rate", "speedup", "growth_per_day", "loop", "offset"
@@ -70,14 +71,14 @@ static const char *const *const arrival_keys[] = { [ARRIVAL_POISSON] = rate_keys
 	[ARRIVAL_UNIFORM] = rate_keys, [ARRIVAL_DIURNAL] = diurnal_keys, [ARRIVAL_MMPP] = mmpp_keys,
 	[ARRIVAL_FLASH_CROWD] = flash_keys, [ARRIVAL_TRACE] = trace_keys, [ARRIVAL_RATE_SERIES] = series_keys };
 
-static const char *const mean_keys[] = { "kind", "mean_s", NULL };
-static const char *const lognormal_keys[] = { "kind", "mean_s", "cv", NULL };
+static const char *const mean_keys[] = { "kind", "mean_s", "slowdown", NULL };
+static const char *const lognormal_keys[] = { "kind", "mean_s", "cv", "slowdown", NULL };
 static const char *const tokens_keys[] = { "kind", "prefill_tokens_per_s", "decode_tokens_per_s",
 	"decode_table", "overhead_s", "batching", "prefill", "chunk_tokens", NULL };
-static const char *const kind_only_keys[] = { "kind", NULL };
+static const char *const trace_service_keys[] = { "kind", "slowdown", NULL };
 static const char *const *const service_keys[] = { [SERVICE_CONSTANT] = mean_keys,
 	[SERVICE_EXPONENTIAL] = mean_keys, [SERVICE_LOGNORMAL] = lognormal_keys, [SERVICE_TOKENS] = tokens_keys,
-	[SERVICE_TRACE] = kind_only_keys };
+	[SERVICE_TRACE] = trace_service_keys };
 
 /* Size kinds as written; index i is enum size_kind i + 1 (SIZE_NONE is never written). */
 static const char *const size_dist_keys[] = { "kind", "mean", NULL };
@@ -100,6 +101,7 @@ static const char *const bool_names[] = { "false", "true" };
 static const struct yamldoc_bounds positive_rate = { 0, MAX_RATE_PER_S, true, false };
 static const struct yamldoc_bounds any_rate = { 0, MAX_RATE_PER_S, false, false };
 static const struct yamldoc_bounds cv_bounds = { 0, MAX_CV, true, false };
+static const struct yamldoc_bounds slowdown_bounds = { 0, 1000, true, false };  /* (0, 1000] */
 static const struct yamldoc_bounds token_bounds = { 0, MAX_TOKENS, true, false };
 static const struct yamldoc_bounds token_speed = { 0, MAX_TOKENS_PER_S, true, false };
 static const struct yamldoc_bounds amplitude_bounds = { 0, 1, false, false };      /* [0, 1] */
@@ -616,6 +618,42 @@ int scenario_load_decode_table(struct load *l, const struct yamldoc_ref *list, s
 	return STATUS_OK;
 }
 
+/*
+ * `slowdown` (kinds other than tokens): rows {concurrency, factor}, concurrency strictly increasing, factor
+ * in (0, 1000]; models/README.md "Serving model". The tokens kind has its decode table instead.
+ */
+static int read_slowdown(struct load *l, const struct yamldoc_ref *svc)
+{
+	struct yamldoc_ref list, e, r;
+	int n, rc;
+
+	l->sc.service.nslowdown = 0;
+	yamldoc_child(svc, "slowdown", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = yamldoc_list(&l->y, &list, 1, SCENARIO_DECODE_MAX, "rows such as '- {concurrency: 8, "
+				     "factor: 1.5}'", &n)))
+		return rc;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	for (int i = 0; i < n; i++) {
+		struct slowdown_point *p = &l->sc.service.slowdown[i];
+		yamldoc_next_item(&list, &walk, &e);
+		if ((rc = yamldoc_mapping(&l->y, &e, slowdown_keys, NULL, NULL)) ||
+		    (rc = scenario_load_required(l, &e, "concurrency", "requests in service at once, an integer "
+						 ">= 1", &r)) ||
+		    (rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &p->concurrency)))
+			return rc;
+		if (i > 0 && p->concurrency <= p[-1].concurrency)
+			return yamldoc_fail(&l->y, &r, "rows must be in increasing concurrency; expected "
+						  "more than the previous row's %d", p[-1].concurrency);
+		if ((rc = required_number(l, &e, "factor", "how many times its time alone a request takes at "
+					  "that concurrency, above 0", &slowdown_bounds, &p->factor)))
+			return rc;
+	}
+	l->sc.service.nslowdown = n;
+	return STATUS_OK;
+}
+
 /* tokens: prefill and decode speeds (one, or a table by concurrency) and a fixed overhead. */
 static int read_tokens_service(struct load *l, const struct yamldoc_ref *svc)
 {
@@ -665,6 +703,8 @@ static int read_service(struct load *l, const struct yamldoc_ref *workload)
 		return rc;
 	if (kind == SERVICE_TOKENS)
 		return read_tokens_service(l, &svc);
+	if ((rc = read_slowdown(l, &svc)))
+		return rc;
 	if (kind == SERVICE_TRACE)
 		return STATUS_OK;
 	if ((rc = scenario_load_required(l, &svc, "mean_s", "the mean service time, a duration", &r)) ||
@@ -748,6 +788,8 @@ const struct scenario_load_names scenario_load_rate_step_keys = SCENARIO_LOAD_KE
 const struct scenario_load_names scenario_load_sizes_keys = SCENARIO_LOAD_KEYS(sizes_keys);
 const struct scenario_load_names scenario_load_column_keys = SCENARIO_LOAD_KEYS(column_keys);
 const struct scenario_load_names scenario_load_decode_keys = SCENARIO_LOAD_KEYS(decode_keys);
+const struct scenario_load_names scenario_load_slowdown_keys = SCENARIO_LOAD_KEYS(slowdown_keys);
+const struct yamldoc_bounds *const scenario_load_slowdown_factor = &slowdown_bounds;
 const struct scenario_load_names scenario_load_trace_format_names = SCENARIO_LOAD_NAMES(trace_format_names);
 const struct scenario_load_names scenario_load_time_format_names = SCENARIO_LOAD_NAMES(time_format_names);
 const struct scenario_load_names scenario_load_series_format_names = SCENARIO_LOAD_NAMES(series_format_names);

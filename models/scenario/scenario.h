@@ -79,6 +79,13 @@ struct size_dist {
 	double cv;            /* coefficient of variation (lognormal) */
 };
 
+/* One row of a slowdown table (workload.service.slowdown): a request starting where `concurrency` requests
+ * (itself included) are in service takes `factor` times its drawn service time. */
+struct slowdown_point {
+	int concurrency;      /* requests in service on the instance (copy), >= 1 */
+	double factor;        /* > 0 */
+};
+
 /* One row of the decode-speed table: per-request decode speed when `concurrency` requests share it. */
 struct decode_point {
 	int concurrency;      /* requests in service on the instance, >= 1 */
@@ -594,6 +601,10 @@ struct scenario {
 		enum service_kind kind;  /* `workload.service.kind` */
 		double mean_s;           /* `workload.service.mean_s`, > 0 */
 		double cv;               /* `workload.service.cv` (lognormal only), > 0; default 1 */
+		/* `slowdown` (kinds other than tokens; scenario_workload.c): by concurrency, sorted; none = the
+		 * drawn time whatever the load */
+		struct slowdown_point slowdown[SCENARIO_DECODE_MAX];
+		int nslowdown;
 		/* tokens */
 		double prefill_tokens_per_s;  /* `prefill_tokens_per_s`: prompt tokens processed per second */
 		struct decode_point decode[SCENARIO_DECODE_MAX];  /* `decode_tokens_per_s` (one row) or

@@ -563,6 +563,25 @@ static double decode_speed(const struct scenario_type *t, int c)
 	return p[n - 1].tokens_per_s;
 }
 
+/* workload.service.slowdown at c requests in service (the one starting included): linear between rows, held
+ * beyond the ends; 1 without a table. */
+static double slowdown(const struct scenario *sc, int c)
+{
+	const struct slowdown_point *p = sc->service.slowdown;
+	int n = sc->service.nslowdown;
+
+	if (n == 0)
+		return 1;
+	if (c <= p[0].concurrency)
+		return p[0].factor;
+	for (int i = 1; i < n; i++)
+		if (c <= p[i].concurrency) {
+			double f = (double)(c - p[i - 1].concurrency) / (double)(p[i].concurrency - p[i - 1].concurrency);
+			return p[i - 1].factor + f * (p[i].factor - p[i - 1].factor);
+		}
+	return p[n - 1].factor;
+}
+
 /*
  * s_ seconds as microseconds (convert.h); a time beyond the clock's range fails the run with a message naming
  * it, and gives 1 us meanwhile (the run stops after this handler and its results are thrown away).
@@ -599,8 +618,9 @@ int64_t serving_checked_us(const struct serving *s, double s_, const char *what)
 
 /*
  * Fix the service time of r starting now on an instance of type `type` that will have `concurrency`
- * requests: as drawn (or from the token model), times the type's service_scale (scenario_types.c), rounded
- * to the nearest microsecond and at least 1 us; the time to first token's overhead and prefill scale too.
+ * requests: as drawn (or from the token model), times the type's service_scale (scenario_types.c) and, drawn,
+ * times workload.service.slowdown at that concurrency; rounded to the nearest microsecond and at least 1 us;
+ * the time to first token's overhead and prefill scale too.
  */
 static void plan_service(struct serving *s, struct request *r, int concurrency, int type)
 {
@@ -609,6 +629,7 @@ static void plan_service(struct serving *s, struct request *r, int concurrency, 
 	double first_s, total_s, scale = t->service_scale;
 
 	if (r->service_us >= 0) {
+		scale *= slowdown(sc, concurrency);
 		r->run_us = r->service_us;
 		if (scale != 1) {
 			r->run_us = llround((double)r->service_us * scale);
@@ -994,10 +1015,10 @@ static int64_t alone_us(const struct serving *s, const struct request_draw *draw
 	const struct scenario *sc = s->sc;
 	double total_s, best_s;
 
-	if (draw->service_us >= 0 && s->alone_scale == 1)
+	if (draw->service_us >= 0 && s->alone_scale * slowdown(sc, 1) == 1)
 		return draw->service_us;
-	if (draw->service_us >= 0) {  /* on the fastest type (alone_scale < 1), as plan_service rounds it */
-		int64_t us = llround((double)draw->service_us * s->alone_scale);
+	if (draw->service_us >= 0) {  /* on the fastest type, alone, as plan_service rounds it */
+		int64_t us = llround((double)draw->service_us * s->alone_scale * slowdown(sc, 1));
 		return us < 1 ? 1 : us;
 	}
 	if (s->mixed) {  /* on the type where it is fastest alone, of those serving entries hold */

@@ -426,6 +426,9 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		printf("  latency    mean %.3f s, p50 %.3f, p90 %.3f, p95 %.3f, p99 %.3f, max %.3f\n",
 		       get(rep, "latency_mean_s"), get(rep, "latency_p50_s"), get(rep, "latency_p90_s"),
 		       get(rep, "latency_p95_s"), get(rep, "latency_p99_s"), get(rep, "latency_max_s"));
+		if (sc->service.kind != SERVICE_TOKENS && sc->service.nslowdown == 0 && sc->nmodels == 0)
+			printf("             (load-independent service: each request takes its drawn time however busy "
+			       "its instance;\n              workload.service.slowdown makes it depend on the load)\n");
 		print_ttft(sc, rep);
 		printf("  wait       mean %.3f s, p99 %.3f s; %.2f%% of requests waited\n", get(rep, "wait_mean_s"),
 		       get(rep, "wait_p99_s"), 100 * get(rep, "waited_fraction"));
