@@ -262,12 +262,12 @@ START_TEST(slowdown_by_hand)
 END_TEST
 
 /*
- * The autoscaling target as a trade-off: a chat-like service (lognormal 6 s, cv 0.6, 32 slots an instance,
- * each request 1.6 times slower with all 32 busy) behind random routing to per-instance queues, target
- * tracking on concurrency per instance at 0.5, 0.6 and 0.7 with the same seed (the same requests): a higher
- * target costs less and serves slower (p99 latency rises). Without the slowdown the p99 does not move (the
- * load never reaches the service time): "run hotter" always won. (Hotter still, 0.9, this service's fleet
- * oscillates between its minimum and maximum and times requests out: models/README.md "Routing".)
+ * The autoscaling target as a trade-off on tests/data/good/target_slowdown.yaml: a chat-like service
+ * (lognormal 6 s, cv 0.6, 32 slots an instance, each request 1.6 times slower with all 32 busy) behind random
+ * routing to per-instance queues, target tracking on concurrency per instance at 0.5, 0.6 and 0.7 with the
+ * same seed (the same requests): a higher target costs less and serves slower (p99 latency rises). With the
+ * table flat (factor 1 at 32 too) the p99 does not move: "run hotter" always won. (At 0.9 this fleet
+ * oscillates between its minimum and maximum: models/README.md "Load-dependent service for the other kinds".)
  */
 START_TEST(target_trades_cost_for_latency)
 {
@@ -276,31 +276,30 @@ START_TEST(target_trades_cost_for_latency)
 	double p99[3], cost[3], flat[3];
 
 	for (int i = 0; i < 6; i++) {
-		char yaml[2048];
-		snprintf(yaml, sizeof yaml,
-			 "name: target\nseed: 5\nhorizon: 2d\nslo: {latency_s: 20}\nworkload:\n"
-			 "  arrivals: {kind: diurnal, rate_per_s: 25, amplitude: 0.6, peak_hour: 15}\n"
-			 "  service:\n    kind: lognormal\n    mean_s: 6\n    cv: 0.6\n%s"
-			 "serving: {instance_type: p5.48xlarge, slots_per_instance: 32, queue_timeout_s: 60, "
-			 "startup_s: 7m, queue: per_instance, routing: random}\n"
-			 "fleet:\n  - {option: on_demand, count: 12, max: 40}\n"
-			 "autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: %s, "
-			 "min: 4, max: 40, scale_in_cooldown_s: 600}\n",
-			 i < 3 ? "    slowdown:\n      - {concurrency: 1, factor: 1.0}\n"
-				 "      - {concurrency: 32, factor: 1.6}\n" : "", targets[i % 3]);
-		capture_run(&cap, yaml, NULL, 0);
+		char target[64];
+		const char *sets[] = { target, "workload.service.slowdown.1.factor=1" };
+		struct scenario sc;
+		struct world_report rep;
+		struct diag d;
+		struct sink sink = capture_sink(&cap);
+
+		snprintf(target, sizeof target, "autoscaling.target=%s", targets[i % 3]);
+		ck_assert_msg(scenario_load(&sc, TEST_DATA_DIR "/good/target_slowdown.yaml", sets, i < 3 ? 1 : 2,
+					    &d) == STATUS_OK, "%s", d.msg);
+		ck_assert_msg(world_run(&sc, &sink, "test", &rep, &d) == STATUS_OK, "%s", d.msg);
 		if (i < 3) {
-			p99[i] = capture_need(&cap, "latency_p99_s");
-			cost[i] = capture_need(&cap, "cost_total_usd");
+			p99[i] = world_report_get(&rep, "latency_p99_s");
+			cost[i] = world_report_get(&rep, "cost_total_usd");
 			fprintf(stderr, "  target %s: p99 %.3f s, cost $%.2f\n", targets[i], p99[i], cost[i]);
 		} else {
-			flat[i - 3] = capture_need(&cap, "latency_p99_s");
-			fprintf(stderr, "  target %s without slowdown: p99 %.3f s\n", targets[i - 3], flat[i - 3]);
+			flat[i - 3] = world_report_get(&rep, "latency_p99_s");
+			fprintf(stderr, "  target %s, flat table: p99 %.3f s\n", targets[i - 3], flat[i - 3]);
 		}
+		scenario_fini(&sc);
 	}
 	ck_assert_msg(p99[0] < p99[1] && p99[1] < p99[2], "p99 %g %g %g not rising", p99[0], p99[1], p99[2]);
 	ck_assert_msg(cost[0] > cost[1] && cost[1] > cost[2], "cost %g %g %g not falling", cost[0], cost[1], cost[2]);
-	ck_assert_msg(fabs(flat[2] - flat[0]) < 0.05 * flat[0], "without slowdown p99 moved: %g -> %g", flat[0],
+	ck_assert_msg(fabs(flat[2] - flat[0]) < 0.05 * flat[0], "with a flat table p99 moved: %g -> %g", flat[0],
 		      flat[2]);
 }
 END_TEST

@@ -111,6 +111,35 @@ print("| `%s` | `%s` | %.1f%% | %.3f | %.3f | %.3f | %s |" % (sys.argv[1], sys.a
 		test "$row" = "$now"
 done <routing_rows.txt
 
+# models/README.md, "Load-dependent service for the other kinds": the target sweep's sentence.
+TS="$SRC/tests/data/good/target_slowdown.yaml"
+for t in 0.5 0.6 0.7; do
+	run "ts$t.sqlite" "$TS" --set autoscaling.target=$t
+	run "tf$t.sqlite" "$TS" --set autoscaling.target=$t --set workload.service.slowdown.1.factor=1
+done
+python3 - "$MODEL" <<'PY'
+import re, sqlite3, sys
+text = " ".join(open(sys.argv[1]).read().split())
+def metric(db, name):
+    return sqlite3.connect(db).execute("select value from metrics where name = ?", (name,)).fetchone()[0]
+m = re.search(r"`--set autoscaling.target=0.5` gives a p99 of ([\d.]+) s for \$([\d,.]+), 0.6 gives ([\d.]+) s "
+              r"for \$([\d,.]+), 0.7 gives ([\d.]+) s for \$([\d,.]+); with the table flat .*? all three "
+              r"give ([\d.]+) s\.", text)
+if not m:
+    print("FAIL: models/README.md no longer has the target sweep's sentence")
+    sys.exit(1)
+now = []
+for t in ("0.5", "0.6", "0.7"):
+    now += ["%.2f" % metric("ts%s.sqlite" % t, "latency_p99_s"), "{:,.2f}".format(metric("ts%s.sqlite" % t, "cost_total_usd"))]
+flat = {"%.2f" % metric("tf%s.sqlite" % t, "latency_p99_s") for t in ("0.5", "0.6", "0.7")}
+now.append(flat.pop() if len(flat) == 1 else "(not one value: %s)" % sorted(flat))
+fails = [(i, w, n) for i, (w, n) in enumerate(zip(m.groups(), now)) if w != n]
+for i, w, n in fails:
+    print("FAIL: the target sweep's figure %d: the README says %s, gpucap gives %s" % (i + 1, w, n))
+sys.exit(1 if fails else 0)
+PY
+check "the README's target sweep is gpucap's" test $? -eq 0
+
 # The three-provider example ("What the three-provider example shows"): its table, row by row, and the
 # figures of the paragraph under it, against the three runs (as the README runs them: ids 1, 2, 3 in one
 # database) and against `gpucap compare` of them.
