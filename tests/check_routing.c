@@ -192,8 +192,8 @@ START_TEST(per_instance_queues_lose_nothing)
 	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
 		for (size_t r = 0; r < sizeof routings / sizeof routings[0]; r++) {
 			char path[512], routing[64];
-			/* spot-burst reclaims its Spot pool 12 times a day, so that 2 days see some */
-			const char *sets[] = { "serving.queue=per_instance", routing, "horizon=2d",
+			/* spot-burst reclaims its Spot pool 12 times a day, so that 1 day sees some */
+			const char *sets[] = { "serving.queue=per_instance", routing, "horizon=1d",
 					       "fleet.1.reclaims_per_day=12" };
 			struct scenario sc;
 			struct world_report rep;
@@ -216,7 +216,7 @@ START_TEST(per_instance_queues_lose_nothing)
 			ck_assert_msg(ll < 0.01, "%s %s: Little's law %g", files[f], routings[r], ll);
 			if (f == 0)
 				ck_assert_msg(world_report_get(&rep, "spot_interruptions") > 0,
-					      "spot-burst interrupts nothing in 2 days");
+					      "spot-burst interrupts nothing in 1 day");
 			scenario_fini(&sc);
 		}
 }
