@@ -304,6 +304,43 @@ START_TEST(target_trades_cost_for_latency)
 }
 END_TEST
 
+/*
+ * The policy metrics see requests where the routing put them (gpumetric.h: an instance's GPU is busy while
+ * any request runs on it). 4 instances of 4 slots, one GPU each, Poisson 4/s, exponential 1 s: random routing
+ * to per-instance queues makes each instance an M/M/4 at a = 1, busy (at least one request) with probability
+ * 1 - P0 = 1 - 1 / (1 + 1 + 1/2 + 1/6 + (1/24) / (1 - 1/4)) = 0.633: GPUUtilization 63% > the target 50, so
+ * target tracking scales out. First-free routing from a central queue packs the same requests onto the first
+ * instances: the first is busy while anything is in service (98% of the time), the second about while 5 or
+ * more are (37%), the others rarely: about a third on average (a rough count), below 50, so it holds at 4.
+ * (What the fleet would publish to CloudWatch in each case: the spread, not only the load, moves this metric.)
+ */
+START_TEST(gpu_utilization_sees_the_spread)
+{
+	static struct capture cap;
+	static const char *const cases[][2] = { { "per_instance", "random" }, { "central", "first_free" } };
+	double p0 = 1 / (1 + 1 + 1.0 / 2 + 1.0 / 6 + (1.0 / 24) / (1 - 1.0 / 4));
+
+	ck_assert(1 - p0 > 0.5);
+	for (int i = 0; i < 2; i++) {
+		char yaml[1024];
+		snprintf(yaml, sizeof yaml,
+			 "name: gpu\nseed: 3\nhorizon: 2h\nslo: {latency_s: 100}\nworkload:\n"
+			 "  arrivals: {kind: poisson, rate_per_s: 4}\n  service: {kind: exponential, mean_s: 1}\n"
+			 "serving: {instance_type: g6.xlarge, slots_per_instance: 4, queue: %s, routing: %s}\n"
+			 "fleet:\n  - {option: reserved, count: 4, scope: zonal}\n  - {option: on_demand, max: 4}\n"
+			 "autoscaling: {policy: target_tracking, metric: gpu_utilization, target: 50, min: 4, max: 8}\n",
+			 cases[i][0], cases[i][1]);
+		capture_run(&cap, yaml, NULL, 0);
+		fprintf(stderr, "  %s %s: %g scale-outs\n", cases[i][0], cases[i][1],
+			capture_need(&cap, "scale_out_actions"));
+		if (i == 0)
+			ck_assert_msg(capture_need(&cap, "scale_out_actions") >= 1, "random: no scale-out");
+		else
+			ck_assert_msg(capture_need(&cap, "scale_out_actions") == 0, "first_free scaled out");
+	}
+}
+END_TEST
+
 static Suite *routing_suite(void)
 {
 	Suite *s = suite_create("routing");
@@ -319,6 +356,7 @@ static Suite *routing_suite(void)
 	tcase_add_test(tc, per_instance_queues_lose_nothing);
 	tcase_add_test(tc, slowdown_by_hand);
 	tcase_add_test(tc, target_trades_cost_for_latency);
+	tcase_add_test(tc, gpu_utilization_sees_the_spread);
 	suite_add_tcase(s, tc);
 	return s;
 }
