@@ -9,8 +9,8 @@
 #include "scenario_load.h"
 #include "status.h"
 
-#define DEFAULT_ROUTING ROUTING_FIRST_FREE
-#define DEFAULT_QUEUE QUEUE_CENTRAL
+#define DEFAULT_ROUTING ROUTING_RANDOM
+#define DEFAULT_QUEUE QUEUE_PER_INSTANCE
 
 /* In enum routing_kind's order; the last is a former name. */
 static const char *const routing_names[] = { "first_free", "prefix_aware", "random", "least_outstanding",
