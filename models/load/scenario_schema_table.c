@@ -369,12 +369,12 @@ static const struct scenario_schema_key serving_entries[] = {
 	{ INT_("prefix_cache_blocks", 1, 1 << 30), .or_word = "unbounded", .desc = "service kind tokens, a trace "
 	  "with hash ids or workload.prefix_reuse: prefix blocks one instance's cache keeps (LRU), or unbounded; a request's cached "
 	  "leading blocks skip prefill; absent: no prefix cache" },
-	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"first_free\"", .desc = "how requests are "
+	{ CHOICE_("routing", scenario_load_routing_names), .dflt = "\"random\"", .desc = "how requests are "
 	  "spread over instances: first_free (the first in fleet order that can start it), random (SageMaker's "
 	  "default), least_outstanding (fewest in service and waiting, ties at random), round_robin, power_of_two "
 	  "(two drawn, the less loaded), prefix_aware (with prefix_cache_blocks: where its prefix is cached; "
 	  "cache_aware is its former name)" },
-	{ CHOICE_("queue", scenario_load_queue_names), .dflt = "\"central\"", .desc = "where a request that "
+	{ CHOICE_("queue", scenario_load_queue_names), .dflt = "\"per_instance\"", .desc = "where a request that "
 	  "cannot start waits: central (one queue; a freed slot takes its head) or per_instance (sent to an "
 	  "instance on arrival and waits there, as behind a SageMaker endpoint)" },
 	{ INT_("prefix_threshold", 1, 4096000), .desc = "prefix_aware with queue per_instance: the in-flight "
