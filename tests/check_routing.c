@@ -255,6 +255,9 @@ START_TEST(slowdown_by_hand)
 	ck_assert_double_eq_tol(capture_need(&cap, "latency_max_s"), 2.0, 1e-3);
 	ck_assert_double_eq(capture_need(&cap, "slo_violations"), 3);
 	ck_assert_double_eq_tol(capture_need(&cap, "slo_violation_rate_floor"), 0, 1e-12);
+	/* none waited: all 3 are slowed by the load, not service time alone nor waiting */
+	ck_assert_double_eq(capture_need(&cap, "slo_violations_slowed"), 3);
+	ck_assert_double_eq(capture_need(&cap, "slo_violations_wait"), 0);
 	capture_run(&cap, plain, NULL, 0);
 	ck_assert_double_eq_tol(capture_need(&cap, "latency_mean_s"), 1.0, 1e-6);
 	ck_assert_double_eq(capture_need(&cap, "slo_violations"), 0);
@@ -301,6 +304,42 @@ START_TEST(target_trades_cost_for_latency)
 	ck_assert_msg(cost[0] > cost[1] && cost[1] > cost[2], "cost %g %g %g not falling", cost[0], cost[1], cost[2]);
 	ck_assert_msg(fabs(flat[2] - flat[0]) < 0.05 * flat[0], "with a flat table p99 moved: %g -> %g", flat[0],
 		      flat[2]);
+}
+END_TEST
+
+/*
+ * The issue's sweep: the shipped chat example (scenarios/chat-serving.yaml, the default scenario: random
+ * routing to per-instance queues, a reply 1.3 times slower with its instance full) at autoscaling targets
+ * 0.5, 0.7 and 0.9 with the same seed (the same requests): p99 latency rises and cost falls as the target
+ * rises. README.md ("Run hotter?") shows the table; e2e_readme_figures checks it against these runs.
+ */
+START_TEST(chat_example_target_sweep)
+{
+	static struct capture cap;
+	static const char *const targets[] = { "0.5", "0.7", "0.9" };
+	double p99[3], cost[3];
+
+	for (int i = 0; i < 3; i++) {
+		char target[64];
+		const char *sets[] = { target };
+		struct scenario sc;
+		struct world_report rep;
+		struct diag d;
+		struct sink sink = capture_sink(&cap);
+
+		snprintf(target, sizeof target, "autoscaling.target=%s", targets[i]);
+		ck_assert_msg(scenario_load(&sc, SCENARIO_DIR "/chat-serving.yaml", sets, 1, &d) == STATUS_OK, "%s",
+			      d.msg);
+		ck_assert_int_eq(sc.serving.routing, ROUTING_RANDOM);  /* the default routing */
+		ck_assert_int_eq(sc.serving.queue, QUEUE_PER_INSTANCE);
+		ck_assert_msg(world_run(&sc, &sink, "test", &rep, &d) == STATUS_OK, "%s", d.msg);
+		p99[i] = world_report_get(&rep, "latency_p99_s");
+		cost[i] = world_report_get(&rep, "cost_total_usd");
+		fprintf(stderr, "  chat-serving target %s: p99 %.3f s, cost $%.2f\n", targets[i], p99[i], cost[i]);
+		scenario_fini(&sc);
+	}
+	ck_assert_msg(p99[0] < p99[1] && p99[1] < p99[2], "p99 %g %g %g not rising", p99[0], p99[1], p99[2]);
+	ck_assert_msg(cost[0] > cost[1] && cost[1] > cost[2], "cost %g %g %g not falling", cost[0], cost[1], cost[2]);
 }
 END_TEST
 
@@ -357,6 +396,7 @@ static Suite *routing_suite(void)
 	tcase_add_test(tc, slowdown_by_hand);
 	tcase_add_test(tc, target_trades_cost_for_latency);
 	tcase_add_test(tc, gpu_utilization_sees_the_spread);
+	tcase_add_test(tc, chat_example_target_sweep);
 	suite_add_tcase(s, tc);
 	return s;
 }

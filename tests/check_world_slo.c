@@ -57,8 +57,8 @@ static void assert_split(void)
 {
 	double total = M("requests_total"), floor_n = M("slo_violation_rate_floor") * total;
 
-	ck_assert_double_eq(M("slo_violations_service") + M("slo_violations_wait") + M("slo_violations_dropped"),
-			    M("slo_violations"));
+	ck_assert_double_eq(M("slo_violations_service") + M("slo_violations_slowed") + M("slo_violations_wait") +
+			    M("slo_violations_dropped"), M("slo_violations"));
 	ck_assert_double_eq(M("slo_violations_dropped"), M("requests_dropped"));
 	ck_assert(M("slo_violations_service") <= floor_n + 1e-6);
 	ck_assert(M("slo_violation_rate_floor") <= M("slo_violation_rate"));
