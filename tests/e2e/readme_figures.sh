@@ -51,8 +51,8 @@ cz = (r"On `scenarios/copies-scale-to-zero.yaml` .*? scaling to zero costs \$([\
       r"violations \(([\d.]+)%\), ([\d,]+) of them requests refused.*? against \$([\d,.]+) and none with "
       r"`--set autoscaling.min=4`")
 mx = (r"On `scenarios/mooncake-synthetic.yaml` with `--set serving.slots_per_instance=16 --set "
-      r"autoscaling.min=4 --set serving.prefix_cache_blocks=4000` \(4 instances all along\), first-free routing "
-      r"gives a prefix hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) s\) for \$([\d,.]+), and "
+      r"autoscaling.min=4 --set serving.prefix_cache_blocks=4000` \(4 instances all along\), random routing "
+      r"\(the default\) gives a prefix hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) s\) for \$([\d,.]+), and "
       r"`--set serving.routing=prefix_aware` a hit rate of ([\d.]+)% and a TTFT mean of ([\d.]+) s \(p99 ([\d.]+) "
       r"s\) for \$([\d,.]+):")
 checks = {
