@@ -220,11 +220,12 @@ sentence(r"Azure costs USD ([\d.]+) less", ["{:.2f}".format(m(2, "cost_total_usd
 refund = m(1, "gpu_hours_paid_spot") / 8 * od * 0.5 - m(1, "cost_spot_usd")
 sentence(r"costs nothing \(USD ([\d.]+) here\)", ["{:.2f}".format(refund)])
 sentence(r"has (\d+) Spot interruptions against (\d+) and falls back to on-demand for ([\d.]+) instance-hours "
-         r"against ([\d.]+), USD ([\d,.]+) \(([\d.]+)%\) more",
+         r"against ([\d.]+), USD ([\d,.]+) \(([\d.]+)%\) (more|less)",
          ["{:.0f}".format(m(1, "spot_interruptions")), "{:.0f}".format(m(2, "spot_interruptions")),
           "{:.1f}".format(m(1, "gpu_hours_paid_on_demand") / 8), "{:.1f}".format(m(2, "gpu_hours_paid_on_demand") / 8),
-          "{:,.2f}".format(m(1, "cost_total_usd") - m(2, "cost_total_usd")),
-          "{:.1f}".format(100 * (m(1, "cost_total_usd") / m(2, "cost_total_usd") - 1))])
+          "{:,.2f}".format(abs(m(1, "cost_total_usd") - m(2, "cost_total_usd"))),
+          "{:.1f}".format(abs(100 * (m(1, "cost_total_usd") / m(2, "cost_total_usd") - 1))),
+          "more" if m(1, "cost_total_usd") > m(2, "cost_total_usd") else "less"])
 # "Google Cloud and Azure run the same events" (Azure also logs each evicted Spot VM's deallocation, and its
 # always-on base is an on-demand entry under a commitment where Google Cloud's is a zonal reservation: the
 # base's start is logged under its own option)
