@@ -31,7 +31,7 @@ static double M(const char *name)
 	"    format: generic\n    columns: {time: t, time_format: seconds, input_tokens: in, "            \
 	"output_tokens: out}\n"                                                                          \
 	"  service: {kind: tokens, prefill_tokens_per_s: 1000" service "}\n"                              \
-	"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 3\n" serving                      \
+	"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6e.xlarge\n  slots_per_instance: 3\n" serving                      \
 	"fleet:\n  - {option: on_demand, count: 1, usd_per_h: 2}\n"
 
 #define TABLE ", decode_table: [{concurrency: 1, tokens_per_s: 10}, {concurrency: 2, tokens_per_s: 8}, " \
@@ -244,7 +244,7 @@ START_TEST(instance_taken_away_mid_batch)
 		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n"
 		    "  sizes: {input_tokens: {kind: constant, mean: 1000}, output_tokens: {kind: constant, mean: 1500}}\n"
 		    "  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 1, batching: continuous}\n"
-		    "serving: {instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650, kv_cache_tokens: 3000}\n"
+		    "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650, kv_cache_tokens: 3000}\n"
 		    "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 3,"
 		    " usd_per_h: 30}\n  - {option: on_demand, count: 2, max: 2}\n", NULL, 0);
 	ck_assert_double_eq(M("requests_interrupted"), 1);

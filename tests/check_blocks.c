@@ -37,7 +37,7 @@ static const char *light(const char *horizon, const char *fleet, const char *ext
 	snprintf(yaml, sizeof yaml,
 		 "name: cap\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: %s\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 8, startup_s: 600}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 8, startup_s: 600}\n"
 		 "fleet:\n%s%s", horizon, fleet, extra ? extra : "");
 	return yaml;
 }
@@ -117,7 +117,7 @@ START_TEST(block_idle_instances_released_at_the_warning)
 		 "name: cap\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 5000}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n"
 		 "  service: {kind: constant, mean_s: 1500}\n"
-		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650}\n"
 		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 3,"
 		 " usd_per_h: 30}\n  - {option: on_demand, count: 2, max: 2}\n");
 	run_yaml(yaml, NULL, 0);
@@ -163,7 +163,7 @@ START_TEST(block_cuts_busy_instances_30_min_before_the_end)
 		 "name: cap\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 5000}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n"
 		 "  service: {kind: constant, mean_s: 3500}\n"
-		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 650}\n"
 		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 4,"
 		 " usd_per_h: 30}\n  - {option: on_demand, count: 5, max: 5}\n");
 	run_yaml(yaml, NULL, 0);

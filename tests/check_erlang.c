@@ -53,7 +53,7 @@ static void one_run(const struct mmc_case *m, uint64_t seed, double *pw, double 
 		 "name: mmc\nseed: %llu\nhorizon: %gh\nslo: {latency_s: 1000}\n"
 		 "workload:\n  arrivals: {kind: poisson, rate_per_s: %.17g}\n"
 		 "  service: {kind: exponential, mean_s: %.17g}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 1}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 1}\n"
 		 "fleet:\n  - {option: reserved, count: %d, scope: zonal}\n",
 		 (unsigned long long)seed, m->horizon_h, m->lambda, 1.0 / m->mu, m->c);
 	ck_assert_msg(scenario_parse_string(&sc, yaml, "mmc.yaml", NULL, 0, &d) == STATUS_OK, "%s", d.msg);

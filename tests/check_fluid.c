@@ -400,7 +400,7 @@ START_TEST(fixed_fleet_constant_rate)
 	static const char yaml[] =
 		"name: fixed\nmode: fluid\nhorizon: 100h\nslo: {latency_s: 1000}\n"
 		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
-		"serving: {instance_type: g6.xlarge, slots_per_instance: 1}\n"
+		"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 1}\n"
 		"catalog: {g6.xlarge: {usd_per_h: 1.0}}\n"
 		"fleet:\n  - {option: on_demand, count: 2}\n";
 	struct world_report rep;
@@ -411,6 +411,31 @@ START_TEST(fixed_fleet_constant_rate)
 	ck_assert_double_eq_tol(world_report_get(&rep, "waited_fraction"), 1.0 / 3.0, 0.01 / 3.0);
 	ck_assert_double_eq_tol(world_report_get(&rep, "wait_p99_s"), log(100.0 / 3.0), 0.01 * log(100.0 / 3.0));
 	ck_assert_double_eq_tol(world_report_get(&rep, "latency_p99_s"), 5.6660, 0.01 * 5.6660);
+}
+END_TEST
+
+/*
+ * Random routing to per-instance queues (serving.queue per_instance, the fluid model's independent queues):
+ * 2 single-slot instances at 1 request/s, exponential 1 s, are 2 M/M/1 queues at 0.5/s. Mean wait over all
+ * served requests rho / (mu - lambda_i) = 0.5 / 0.5 = 1 s (the central queue's: 1/3 s, above); waited
+ * fraction rho = 0.5; wait p99 solves 0.5 e^(-t/2) = 0.01, t = 2 ln 50 = 7.8240 s; the latency is
+ * exponential with mean 1 / (mu - lambda_i) = 2 s, p99 2 ln 100 = 9.2103 s. Same tolerances as above.
+ */
+START_TEST(per_instance_random_is_mm1)
+{
+	static const char yaml[] =
+		"name: fixed\nmode: fluid\nhorizon: 100h\nslo: {latency_s: 1000}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		"serving: {queue: per_instance, routing: random, instance_type: g6.xlarge, slots_per_instance: 1}\n"
+		"catalog: {g6.xlarge: {usd_per_h: 1.0}}\n"
+		"fleet:\n  - {option: on_demand, count: 2}\n";
+	struct world_report rep;
+
+	run(yaml, NULL, 0, &rep);
+	ck_assert_double_eq_tol(world_report_get(&rep, "wait_mean_s"), 1.0, 0.01);
+	ck_assert_double_eq_tol(world_report_get(&rep, "waited_fraction"), 0.5, 0.005);
+	ck_assert_double_eq_tol(world_report_get(&rep, "wait_p99_s"), 2 * log(50.0), 0.01 * 2 * log(50.0));
+	ck_assert_double_eq_tol(world_report_get(&rep, "latency_p99_s"), 2 * log(100.0), 0.01 * 2 * log(100.0));
 }
 END_TEST
 
@@ -471,7 +496,7 @@ static const char pct_yaml[] =
 	"slo: {latency_s: 30, latency_p99_s: 20, window: 1d}\n"
 	"workload:\n  arrivals: {kind: diurnal, rate_per_s: 10, amplitude: 0.6, peak_hour: 14}\n"
 	"  service: {kind: lognormal, mean_s: 6.0, cv: 0.6}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 8, queue_timeout_s: 60, startup_s: 5m}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 8, queue_timeout_s: 60, startup_s: 5m}\n"
 	"fleet:\n  - {option: on_demand, max: 200}\n"
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 200}\n";
 
@@ -530,7 +555,7 @@ START_TEST(max_queue_reached_refused)
 	static const char yaml[] =
 		"name: q\nmode: fluid\nhorizon: 1h\nslo: {latency_s: 30}\n"
 		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1.1333}\n  service: {kind: exponential, mean_s: 6}\n"
-		"serving: {instance_type: g6.xlarge, slots_per_instance: 8, queue_timeout_s: 60, max_queue: 50}\n"
+		"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 8, queue_timeout_s: 60, max_queue: 50}\n"
 		"fleet:\n  - {option: on_demand, count: 1}\n";
 	static const char *const more[] = { "serving.max_queue=100" };
 	static struct capture cap;
@@ -631,6 +656,7 @@ int main(void)
 	tcase_add_test(tc, dist_mmc_period_quantiles);
 	tcase_add_test(tc, dist_lognormal_wait_against_integral);
 	tcase_add_test(tc, fixed_fleet_constant_rate);
+	tcase_add_test(tc, per_instance_random_is_mm1);
 	tcase_add_test(tc, diurnal_error_vs_requests);
 	tcase_add_test(tc, shipped_scenarios_conserved);
 	tcase_add_test(tc, max_queue_reached_refused);

@@ -32,7 +32,7 @@ static const char head[] =
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.02, steps: [{at: 1d, rate_per_s: 0.04},"
 	" {at: 2d, rate_per_s: 0.06}, {at: 4d, rate_per_s: 0.10}]}\n"
 	"  service: {kind: constant, mean_s: 45}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
 	"autoscaling:\n  schedule:\n"
 	"    - {at: 2026-01-01T00:00:00Z, min: 1, max: 1}\n    - {at: 2026-01-02T00:00:00Z, min: 2, max: 2}\n"
 	"    - {at: 2026-01-03T00:00:00Z, min: 3, max: 3}\n    - {at: 2026-01-05T00:00:00Z, min: 5, max: 5}\n";
@@ -63,7 +63,7 @@ static const char steady[] =
 	"name: steady\nstart: 2026-01-01T00:00:00Z\nhorizon: %s\nwarmup: 2h\n"
 	"slo: {latency_s: %s, max_violation_rate: 0.01}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: %s}\n  service: {kind: constant, mean_s: %s}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
 	"fleet:\n%s"
 	"autoscaling: {policy: target_tracking, target: %s, min: 1, max: 6}\n";
 

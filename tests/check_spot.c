@@ -38,7 +38,7 @@ static const char *light(const char *horizon, const char *fleet, const char *ext
 	snprintf(yaml, sizeof yaml,
 		 "name: cap\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: %s\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 8, startup_s: 600}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 8, startup_s: 600}\n"
 		 "fleet:\n%s%s", horizon, fleet, extra ? extra : "");
 	return yaml;
 }
@@ -55,7 +55,7 @@ START_TEST(spot_price_changes_mid_instance)
 	snprintf(yaml, sizeof yaml,
 		 "name: spotprice\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge}\nfleet:\n%s", fleet);
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge}\nfleet:\n%s", fleet);
 	run_yaml(yaml, NULL, 0);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.20, 1e-9);
 	ck_assert_double_eq(M("spot_interruptions"), 0);
@@ -75,7 +75,7 @@ START_TEST(spot_trace_capped_at_on_demand)
 	snprintf(yaml, sizeof yaml,
 		 "name: spotcap\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge}\nfleet:\n%s", fleet);
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge}\nfleet:\n%s", fleet);
 	run_yaml(yaml, NULL, 0);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 0.6524, 1e-9);
 }
@@ -87,7 +87,7 @@ START_TEST(spot_fixed_discount)
 	snprintf(yaml, sizeof yaml,
 		 "name: spotfixed\nhorizon: 5h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge}\nfleet:\n  - {option: spot, count: 2, max: 2, discount: 0.6}\n");
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge}\nfleet:\n  - {option: spot, count: 2, max: 2, discount: 0.6}\n");
 	run_yaml(yaml, NULL, 0);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 2 * 0.8048 * 0.4 * 5, 1e-9);
 }
@@ -108,7 +108,7 @@ START_TEST(spot_interruptions_follow_the_rate)
 	snprintf(yaml, sizeof yaml,
 		 "name: spotrate\nhorizon: 200h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, startup_s: 60}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, startup_s: 60}\n"
 		 "fleet:\n  - {option: spot, count: 100, max: 200, interruptions_per_hour: 0.05}\n");
 	run_yaml(yaml, sets, 1);
 	double n = M("spot_interruptions"), expect = 0.05 * 100 * 200;
@@ -199,7 +199,7 @@ static const char *reclaim_pool(const char *horizon, const char *reclaims)
 	snprintf(yaml, sizeof yaml,
 		 "name: reclaim\nseed: 3\nstart: 2026-01-01T00:00:00Z\nhorizon: %s\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, startup_s: 60}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, startup_s: 60}\n"
 		 "fleet:\n  - {option: spot, count: 4, max: 8, %s}\n", horizon, reclaims);
 	return yaml;
 }
@@ -304,7 +304,7 @@ START_TEST(spot_pays_60s_minimum)
 	run_yaml("name: spotmin\nhorizon: 1h\nslo: {latency_s: 5}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
 		 "catalog: {g6.xlarge: {usd_per_h: 36}}\n"
 		 "fleet:\n  - {option: reserved, count: 4, usd_per_h: 10, scope: zonal}\n  - {option: spot, max: 6, usd_per_h: 36}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.55, min: 4, max: 10,"
@@ -319,7 +319,7 @@ START_TEST(spot_pays_60s_minimum)
 	 */
 	run_yaml("name: spotmin30\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, startup_s: 600}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, startup_s: 600}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
 		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n  - {option: spot, max: 2, usd_per_h: 36}\n"
 		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:10:00Z, min: 3},"
 		 " {at: 2026-01-01T00:10:30Z, min: 1, max: 1}]}\n", NULL, 0);
@@ -344,7 +344,7 @@ static const char *spot_first_hour(void)
 	snprintf(yaml, sizeof yaml,
 		 "name: spotfree\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, startup_s: 600}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, startup_s: 600}\n"
 		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n"
 		 "  - {option: spot, max: 2, usd_per_h: 0.5, availability_trace: %s/capacity/avail_first_hour.json}\n"
 		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:00:00Z, min: 3}]}\n", TEST_DATA_DIR);

@@ -47,7 +47,7 @@ static void assert_not_warned(const char *code)
 static const char steady[] =
 	"name: steady\nhorizon: 2h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 	"fleet:\n  - {option: on_demand, count: 2, max: 6, usd_per_h: 1}\n"
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 6}\n";
 
@@ -69,7 +69,7 @@ END_TEST
 	"name: pinned\nhorizon: 100m\nslo: {latency_s: 500}\n" \
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 1800s, rate_per_s: 30}, " \
 	"{at: 2100s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n" \
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n" \
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n" \
 	"fleet:\n  - {option: on_demand, count: 2, max: 2, usd_per_h: 1}\n"
 static const char pinned[] = PINNED_FLEET
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 2}\n";
@@ -133,7 +133,7 @@ static int reversals_per_hour_max(void)
  */
 #define FLAP_FLEET \
 	"  service: {kind: constant, mean_s: 1}\n" \
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n" \
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n" \
 	"fleet:\n  - {option: on_demand, count: 2, max: 8, usd_per_h: 1}\n" \
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 8," \
 	" scale_out_cooldown_s: 60, scale_in_cooldown_s: 60, scale_out_datapoints: 1, scale_in_datapoints: 1}\n"
@@ -212,7 +212,7 @@ END_TEST
 static const char block[] =
 	"name: block\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
+	"serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 4}\n"
 	"fleet:\n  - {option: on_demand, count: 1, usd_per_h: 50}\n"
 	"  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 1}\n";
 
@@ -250,7 +250,7 @@ static const char *trace_scenario(void)
 		 "workload:\n  arrivals: {kind: trace, path: %s/traces/batches.csv, format: generic,\n"
 		 "    columns: {time: time_s, time_format: seconds, service_s: service_s}}\n"
 		 "  service: {kind: trace}\n"
-		 "serving: {instance_type: p5.48xlarge, slots_per_instance: 4}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 4}\n"
 		 "fleet:\n  - {option: reserved, count: 2, scope: zonal}\n", TEST_DATA_DIR);
 	return trace_yaml;
 }
@@ -311,7 +311,7 @@ END_TEST
 #define EXPONENTIAL_SERVICE \
 	"name: tail\nhorizon: 2h\n" \
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: exponential, mean_s: 1}\n" \
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n" \
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n" \
 	"fleet:\n  - {option: on_demand, count: 2, max: 2, usd_per_h: 1}\n"
 
 START_TEST(slo_unreachable_by_the_floor)

@@ -36,7 +36,7 @@ static double M(const char *name)
 static const char fixed_fleet[] =
 	"name: fixed\nseed: 7\nhorizon: 10h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 2}\n  service: {kind: exponential, mean_s: 1}\n"
-	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
 	"fleet:\n  - {option: reserved, count: 3, usd_per_h: 10, scope: zonal}\n  - {option: on_demand, count: 2, usd_per_h: 20}\n";
 
 START_TEST(fixed_fleet_cost_to_the_cent)
@@ -75,7 +75,7 @@ START_TEST(zero_count_entries_buy_nothing)
 {
 	run_text("name: zero\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 10h\nslo: {latency_s: 5}\n"
 		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 2}\n  service: {kind: exponential, mean_s: 1}\n"
-		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
 		 "fleet:\n  - {option: reserved, count: 0, usd_per_h: 10, scope: zonal}\n  - {option: odcr, count: 0}\n"
 		 "  - {option: capacity_block, start: 2026-01-01T02:00:00Z, end: 2026-01-01T11:30:00Z, count: 0, "
 		 "upfront_usd: 5000}\n  - {option: on_demand, count: 2, usd_per_h: 20}\n", NULL, 0);
@@ -127,7 +127,7 @@ static const char step_load[] =
 	"name: steps\nhorizon: 1h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 	" {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 	"fleet:\n  - {option: reserved, count: 4, usd_per_h: 10, scope: zonal}\n  - {option: on_demand, max: 6, usd_per_h: 36}\n"
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.55, min: 4,"
 	" max: 10, resolution_s: 60, scale_out_cooldown_s: 300, scale_in_cooldown_s: 300,"
@@ -178,7 +178,7 @@ static const char spike_load[] =
 	"name: spike\nhorizon: 30m\nslo: {latency_s: 300}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 40},"
 	" {at: 720s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 	"fleet:\n  - {option: on_demand, count: 2, max: 6, usd_per_h: 1}\n"
 	"autoscaling: {policy: target_tracking, target: 0.5, min: 2, max: 6, scale_out_datapoints: 1,"
 	" scale_in_datapoints: 1}\n";
@@ -258,7 +258,7 @@ START_TEST(concurrency_counts_waiting_requests)
 	run_text("name: overload\nhorizon: 30m\nslo: {latency_s: 300}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 22},"
 		 " {at: 660s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 		 "fleet:\n  - {option: on_demand, count: 2, max: 20, usd_per_h: 1}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.5, min: 2, max: 20, scale_out_datapoints: 1,"
 		 " scale_in_datapoints: 1}\n", NULL, 0);
@@ -320,7 +320,7 @@ START_TEST(short_lived_on_demand_pays_60s_minimum)
 	 */
 	run_text("name: odmin\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, startup_s: 600}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, startup_s: 600}\ncatalog: {g6.xlarge: {usd_per_h: 36}}\n"
 		 "fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n  - {option: on_demand, max: 2}\n"
 		 "autoscaling: {policy: none, schedule: [{at: 2026-01-01T00:10:00Z, min: 3},"
 		 " {at: 2026-01-01T00:10:30Z, min: 1, max: 1}]}\n", NULL, 0);
@@ -419,7 +419,7 @@ START_TEST(provisioning_times)
 	 * and the queue never empties: under 3600 - 0.6 s; over only while no slot was busy, [0, 0.1 s). */
 	run_text("name: over\nhorizon: 1h\nslo: {latency_s: 5}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 5}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 5}\n"
 		 "fleet:\n  - {option: reserved, count: 1, scope: zonal}\n", NULL, 0);
 	ck_assert_double_eq_tol(M("time_under_provisioned_s"), 3600 - 0.6, 1e-6);
 	ck_assert_double_eq_tol(M("time_over_provisioned_s"), 0.1, 1e-6);
@@ -546,7 +546,7 @@ START_TEST(scale_to_zero_and_back)
 	run_text("name: zero\nhorizon: 1h\nslo: {latency_s: 600}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 0},"
 		 " {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60, endpoint: async}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60, endpoint: async}\n"
 		 "fleet:\n  - {option: on_demand, count: 2, max: 4}\n"
 		 "autoscaling: {policy: target_tracking, target: 0.5, min: 0, max: 4, scale_out_datapoints: 1,"
 		 " scale_in_datapoints: 1, scale_out_cooldown_s: 0, scale_from_zero: true}\n", NULL, 0);
@@ -574,7 +574,7 @@ START_TEST(backlog_metric)
 	const struct capture_event *e;
 	run_text("name: backlog\nhorizon: 10m\nslo: {latency_s: 600}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 5, startup_s: 60}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 5, startup_s: 60}\n"
 		 "fleet:\n  - {option: on_demand, count: 1, max: 12}\n"
 		 "autoscaling: {policy: target_tracking, metric: backlog_per_instance, target: 10, min: 1, max: 12,"
 		 " scale_out_datapoints: 1}\n", NULL, 0);
@@ -626,7 +626,7 @@ START_TEST(hpa_timeline_by_hand)
 	run_text("name: hpa\nhorizon: 1h\nslo: {latency_s: 60}\n"
 		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 		 " {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
 		 "fleet:\n  - {option: on_demand, count: 4, max: 10, usd_per_h: 1}\n"
 		 "autoscaling: {policy: hpa, target: 0.5, min: 1, max: 10}\n", NULL, 0);
 	ck_assert_int_eq(capture_count(&cap, "scale_out"), 2);

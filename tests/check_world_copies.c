@@ -38,7 +38,7 @@ static const char scheduled[] =
 	"name: copies-scheduled\nhorizon: 1h\nslo: {latency_s: 3600}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.0142857142857}\n"
 	"  service: {kind: constant, mean_s: 1}\n"
-	"serving:\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+	"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
 	"  copies: {gpus_per_copy: 2, slots_per_copy: 1, startup_s: 30, initial: 3}\n"
 	"fleet:\n  - {option: on_demand, max: 3, usd_per_h: 1}\n"
 	"autoscaling:\n  policy: none\n  schedule:\n"
@@ -117,7 +117,7 @@ END_TEST
 static const char tracked[] =
 	"name: copies-tracked\nhorizon: 10m\nslo: {latency_s: 60}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving:\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+	"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
 	"  copies: {gpus_per_copy: 1, slots_per_copy: 5, startup_s: 30, initial: 2}\n"
 	"fleet:\n  - {option: on_demand, max: 4, usd_per_h: 1}\n"
 	"autoscaling: {policy: target_tracking, target: 0.5, min: 1, max: 16, scale_out_datapoints: 1,"
@@ -174,7 +174,7 @@ END_TEST
 static const char block_end[] =
 	"name: copies-block\nhorizon: 2d\nslo: {latency_s: 600}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving:\n  instance_type: p5.48xlarge\n  startup_s: 60\n"
+	"serving:\n  queue: central\n  routing: first_free\n  instance_type: p5.48xlarge\n  startup_s: 60\n"
 	"  copies: {gpus_per_copy: 4, startup_s: 30, initial: 2}\n"
 	"fleet:\n  - {option: capacity_block, start: 2025-12-31T11:30:00Z, duration: 1d, count: 1, usd_per_h: 40}\n"
 	"  - {option: on_demand, max: 2, usd_per_h: 50}\n";
@@ -214,7 +214,7 @@ static const char from_zero[] =
 	"name: copies-from-zero\nhorizon: 30m\nslo: {latency_s: 600}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 1, steps: [{at: 300s, rate_per_s: 0},"
 	" {at: 1200s, rate_per_s: 1}]}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving:\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+	"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
 	"  copies: {gpus_per_copy: 4, slots_per_copy: 10, startup_s: 25.5, initial: 1}\n"
 	"fleet:\n  - {option: on_demand, max: 2, usd_per_h: 1}\n"
 	"autoscaling: {policy: target_tracking, target: 0.5, min: 0, max: 2, scale_out_datapoints: 1,"

@@ -66,7 +66,7 @@ static const char daily_step[] =
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 10h, rate_per_s: 30},"
 	" {at: 12h, rate_per_s: 10}, {at: 34h, rate_per_s: 30}, {at: 36h, rate_per_s: 10}]}\n"
 	"  service: {kind: constant, mean_s: 1}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
 	"fleet:\n  - {option: on_demand, count: 6, max: 10, usd_per_h: 1}\n"
 	"autoscaling: {policy: predictive, target: 0.5, min: 1, max: 10, resolution_s: 3600}\n";
 

@@ -32,7 +32,7 @@ static double M(const char *name)
 static const char lognormal[] =
 	"name: floor\nseed: 11\nhorizon: 2h\nslo: {latency_s: 3s}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 10}\n  service: {kind: lognormal, mean_s: 1, cv: 1}\n"
-	"serving: {instance_type: g5.xlarge, slots_per_instance: 1}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 1}\n"
 	"fleet:\n  - {option: reserved, count: 20, scope: zonal}\n";
 
 START_TEST(floor_is_the_lognormal_tail)
@@ -57,8 +57,8 @@ static void assert_split(void)
 {
 	double total = M("requests_total"), floor_n = M("slo_violation_rate_floor") * total;
 
-	ck_assert_double_eq(M("slo_violations_service") + M("slo_violations_wait") + M("slo_violations_dropped"),
-			    M("slo_violations"));
+	ck_assert_double_eq(M("slo_violations_service") + M("slo_violations_slowed") + M("slo_violations_wait") +
+			    M("slo_violations_dropped"), M("slo_violations"));
 	ck_assert_double_eq(M("slo_violations_dropped"), M("requests_dropped"));
 	ck_assert(M("slo_violations_service") <= floor_n + 1e-6);
 	ck_assert(M("slo_violation_rate_floor") <= M("slo_violation_rate"));
@@ -68,7 +68,7 @@ static void assert_split(void)
 static const char overloaded[] =
 	"name: split\nseed: 5\nhorizon: 2h\nslo: {latency_s: 2s}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 10}\n  service: {kind: lognormal, mean_s: 1, cv: 1}\n"
-	"serving: {instance_type: g5.xlarge, slots_per_instance: 4, queue_timeout_s: 5, max_queue: 50}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 4, queue_timeout_s: 5, max_queue: 50}\n"
 	"fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, count: 1}\n";
 
 START_TEST(split_adds_up_with_timeouts_and_refusals)
@@ -101,7 +101,7 @@ START_TEST(split_adds_up_with_interruptions)
 	capture_run(&cap,
 		    "name: spot\nseed: 9\nhorizon: 6h\nslo: {latency_s: 60s}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 0.4}\n  service: {kind: exponential, mean_s: 30}\n"
-		    "serving: {instance_type: g5.xlarge, slots_per_instance: 4, on_interrupt: drop, startup_s: 60}\n"
+		    "serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 4, on_interrupt: drop, startup_s: 60}\n"
 		    "autoscaling: {policy: target_tracking, target: 0.6, max: 10}\n"
 		    "fleet:\n  - {option: spot, count: 3, max: 10, interruptions_per_hour: 2, notice_s: 1}\n", NULL, 0);
 	assert_split();
@@ -121,7 +121,7 @@ END_TEST
 static const char cold[] =
 	"name: cold\nseed: 3\nhorizon: 1d\nslo: {latency_s: 5s}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 4}\n  service: {kind: exponential, mean_s: 1}\n"
-	"serving: {instance_type: g5.xlarge, slots_per_instance: 1, startup_s: 600}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 1, startup_s: 600}\n"
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, max: 40}\n"
 	"fleet:\n  - {option: on_demand, count: 1}\n";
 
@@ -167,7 +167,7 @@ static const char windows_yaml[] =
 	"slo: {latency_s: 100s, latency_p90_s: 5s, window: 1h}\n"
 	"workload:\n  arrivals: {kind: trace, format: generic, path: " TEST_DATA_DIR "/traces/slo_windows.csv,\n"
 	"    columns: {time: t, time_format: seconds, service_s: svc}}\n  service: {kind: trace}\n"
-	"serving: {instance_type: g5.xlarge, slots_per_instance: 1}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 1}\n"
 	"fleet:\n  - {option: reserved, count: 10, scope: zonal}\n";
 
 START_TEST(windowed_percentiles_from_a_trace)
@@ -263,7 +263,7 @@ START_TEST(measured_cost_of_a_fixed_fleet)
 	capture_run(&cap,
 		    "name: measured\nhorizon: 10h\nwarmup: 4h\nslo: {latency_s: 5}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
-		    "serving: {instance_type: g5.xlarge, slots_per_instance: 2}\n"
+		    "serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 2}\n"
 		    "fleet:\n  - {option: reserved, count: 2, usd_per_h: 10, scope: zonal}\n"
 		    "  - {option: on_demand, count: 1, usd_per_h: 20}\n", NULL, 0);
 	ck_assert_double_eq_tol(M("cost_total_usd"), 400, 1e-6);
@@ -289,7 +289,7 @@ START_TEST(commitment_after_horizon_by_option)
 	capture_run(&cap,
 		    "name: commit\nhorizon: 100h\nslo: {latency_s: 5}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
-		    "serving: {instance_type: g5.xlarge, slots_per_instance: 2}\n"
+		    "serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 2}\n"
 		    "fleet:\n  - {option: reserved, count: 1, usd_per_h: 10, term: 1y, payment: no_upfront, scope: zonal}\n"
 		    "  - {option: on_demand, count: 1}\n"
 		    "commitments:\n  - {option: savings_plan, commit_usd_per_h: 5}\n", NULL, 0);
@@ -308,7 +308,7 @@ END_TEST
 static const char auto_yaml[] =
 	"name: auto\nhorizon: 1h\nslo: {latency_s: 10s}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 10}\n  service: {kind: exponential, mean_s: 2}\n"
-	"serving: {instance_type: g5.xlarge, slots_per_instance: 4}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 4}\n"
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, max: 20}\n"
 	"fleet:\n  - {option: reserved, count: 2, scope: zonal}\n  - {option: on_demand, count: auto}\n";
 

@@ -31,7 +31,7 @@ static const char step_load[] =
 	"name: steps\nhorizon: 1h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 600s, rate_per_s: 30},"
 	" {at: 1800s, rate_per_s: 10}]}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
 	"fleet:\n  - {option: reserved, count: 4, usd_per_h: 10, scope: zonal}\n  - {option: on_demand, max: 6, usd_per_h: 36}\n"
 	"autoscaling:\n"
 	"  policy: step\n  metric: concurrency_per_instance\n  min: 4\n  max: 10\n  resolution_s: 60\n"

@@ -56,7 +56,7 @@ static double M(const char *name)
 	"workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/types_timeline.csv\n" \
 	"    format: generic\n    columns: {time: t, time_format: seconds, service_s: svc}\n" \
 	"  service: {kind: trace}\n" \
-	"serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n" \
+	"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n" \
 	"  types: {p4d.24xlarge: {slots_per_instance: 2, service_scale: 0.5}}\n"
 #define G6E_ENTRY "  - {option: reserved, count: 1, usd_per_h: 2, scope: zonal}\n"
 #define P4D_ENTRY "  - {option: on_demand, instance_type: p4d.24xlarge, count: 1, usd_per_h: 30}\n"
@@ -209,7 +209,7 @@ START_TEST(entry_prices_default_to_its_own_type)
 	const char text[] =
 		"name: defaults\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
-		"serving:\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}}\n"
+		"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}}\n"
 		"fleet:\n  - {option: on_demand, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1}\n"
 		"  - {option: spot, instance_type: p4d.24xlarge, count: 1}\n";
 
@@ -243,7 +243,7 @@ START_TEST(savings_plan_rates_per_type)
 		"name: sp-types\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
 		"catalog: {g6e.xlarge: {usd_per_h: 2}, p4d.24xlarge: {usd_per_h: 30}}\n"
-		"serving:\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}}\n"
+		"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6e.xlarge\n  types: {p4d.24xlarge: {}}\n"
 		"fleet:\n  - {option: on_demand, count: 1}\n  - {option: on_demand, instance_type: p4d.24xlarge, count: 1}\n"
 		"commitments:\n  - {option: savings_plan, commit_usd_per_h: %s}\n";
 	char text[1024];
@@ -274,7 +274,7 @@ START_TEST(vcpu_quota_per_family)
 	const char text[] =
 		"name: quota\nhorizon: 1h\nslo: {latency_s: 10}\n"
 		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
-		"serving:\n  instance_type: g6e.xlarge\n  startup_s: 60\n  types: {p4d.24xlarge: {}}\n"
+		"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6e.xlarge\n  startup_s: 60\n  types: {p4d.24xlarge: {}}\n"
 		"quotas: {on_demand_vcpus: 96}\n"
 		"fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n  - {option: on_demand, max: 1}\n"
 		"  - {option: on_demand, instance_type: p4d.24xlarge, max: 2}\n"
@@ -303,7 +303,7 @@ END_TEST
 static const char gpu_units[] =
 	"name: units\nhorizon: 1h\nslo: {latency_s: 10}\n"
 	"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
-	"serving:\n  instance_type: g6e.xlarge\n  startup_s: 60\n  types: {p4d.24xlarge: {slots_per_instance: 16}}\n"
+	"serving:\n  queue: central\n  routing: first_free\n  instance_type: g6e.xlarge\n  startup_s: 60\n  types: {p4d.24xlarge: {slots_per_instance: 16}}\n"
 	"fleet:\n  - {option: reserved, count: 1, usd_per_h: 0, scope: zonal}\n"
 	"  - {option: on_demand, instance_type: p4d.24xlarge, max: 2, usd_per_h: 30}\n"
 	"  - {option: on_demand, max: 4, usd_per_h: 2}\n"
@@ -352,7 +352,7 @@ START_TEST(token_model_speed_per_type)
 		    "    format: generic\n    columns: {time: t, time_format: seconds, input_tokens: prompt, "
 		    "output_tokens: completion}\n"
 		    "  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 10}\n"
-		    "serving:\n  instance_type: g6e.xlarge\n"
+		    "serving:\n  queue: central\n  routing: first_free\n  instance_type: g6e.xlarge\n"
 		    "  types: {p4d.24xlarge: {prefill_tokens_per_s: 4000, decode_table: [{concurrency: 1, "
 		    "tokens_per_s: 40}]}}\n"
 		    "fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, instance_type: p4d.24xlarge, "

@@ -15,8 +15,9 @@
  *   - service kinds tokens and trace (no closed-form service-time distribution), hence TTFT SLOs too;
  *   - workload.service.slowdown (the queueing formulas take a load-independent service time);
  *   - serving.copies, jobs, autoscaling.scale_from_zero (request-level mechanisms fluid does not model);
- *   - serving.queue: per_instance (fluid pools every slot behind one queue: a central queue, where the
- *     routing does not change the waits);
+ *   - per-instance queues (serving.queue per_instance) with a routing other than random: random routing
+ *     makes each instance an independent queue (fluid.c), a central queue pools them (where the routing
+ *     does not change the waits); the others have no closed form;
  *   - serving.max_queue: 0, a loss system (the stationary formulas let requests wait; a positive max_queue the
  *     stationary queue reaches is refused at run time, fluid.c, as only then is it known).
  * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
@@ -84,10 +85,13 @@ static int refuse_unsupported(struct load *l)
 	yamldoc_child(&serving, "copies", &r);
 	if (r.node)
 		return unsupported(l, &r, "serving.copies");
-	yamldoc_child(&serving, "queue", &r);
-	if (r.node && sc->serving.queue == QUEUE_PER_INSTANCE)
-		return unsupported(l, &r, "serving.queue: per_instance (it pools the fleet's slots behind one "
-				   "queue, as serving.queue: central)");
+	yamldoc_child(&serving, "routing", &r);
+	if (!r.node)
+		yamldoc_child(&serving, "queue", &r);
+	if (sc->serving.queue == QUEUE_PER_INSTANCE && sc->serving.routing != ROUTING_RANDOM && r.node)
+		return unsupported(l, &r, "per-instance queues with a routing other than random (it models random "
+				   "routing, each instance an independent queue, or a central queue: expected "
+				   "routing: random or queue: central)");
 	yamldoc_child(&serving, "max_queue", &r);
 	if (r.node && sc->serving.max_queue == 0)
 		return unsupported(l, &r, "serving.max_queue: 0 (a loss system: its queueing formulas let requests "

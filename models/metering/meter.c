@@ -444,10 +444,13 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 		m->slo_violations++;
 		m->win_violations++;
 		hr->violations++;
-		/* why it missed: its service time alone was too long, or waiting (and with the token model,
-		 * sharing the instance) pushed it over */
+		/* why it missed: its service time alone was too long; or its service time where it ran, slowed by
+		 * sharing its instance (the token model's decode table, workload.service.slowdown) or by a slower
+		 * type, was; or waiting pushed it over */
 		if (alone_us > m->slo_latency_us)
 			m->slo_service++;
+		else if (latency_us - wait_us > m->slo_latency_us)
+			m->slo_slowed++;
 		else
 			m->slo_wait++;
 	}

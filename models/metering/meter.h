@@ -138,7 +138,9 @@ struct meter {
 	uint64_t arrivals, served, timed_out, refused, unserved, interrupted_dropped, slo_violations, waited;
 	uint64_t requests;         /* measured arrivals */
 	uint64_t slo_service;      /* served, over slo_latency_us, with a service time alone over it too */
-	uint64_t slo_wait;         /* served, over slo_latency_us, with a service time alone within it */
+	uint64_t slo_slowed;       /* served, over slo_latency_us, with a service time alone within it but its
+	                              service where it ran (slowed by sharing the instance, or a slower type) over it */
+	uint64_t slo_wait;         /* served, over slo_latency_us, with its service where it ran within it */
 	uint64_t floor_count;      /* measured requests whose service time alone exceeds slo_latency_us */
 	uint64_t floor_pct[METER_SLO_PCTS];  /* measured requests whose service time alone exceeds the stated
 	                                        latency percentile threshold slo.latency_pct_us[i] */

@@ -214,8 +214,10 @@ int meter_report(const struct meter *m, uint64_t sim_events, double wall_s, stru
 	n = meter_put(list, n, "copy_hours", m->copy_gpus ? m->service_copy_us / SIM_US_PER_H_D : NAN);
 	n = meter_put(list, n, "copy_loads", m->copy_gpus ? (double)m->copy_loads : NAN);
 	n = meter_put(list, n, "slo_violations_service", (double)m->slo_service);
+	n = meter_put(list, n, "slo_violations_slowed", (double)m->slo_slowed);
 	n = meter_put(list, n, "slo_violations_wait", (double)m->slo_wait);
-	n = meter_put(list, n, "slo_violations_dropped", (double)(m->slo_violations - m->slo_service - m->slo_wait));
+	n = meter_put(list, n, "slo_violations_dropped",
+		      (double)(m->slo_violations - m->slo_service - m->slo_slowed - m->slo_wait));
 	n = meter_put(list, n, "slo_violation_rate_floor", ratio((double)m->floor_count, total));
 	n = meter_put(list, n, "slo_percentile_floor_ratio", pct_floor_ratio(m));
 	n = put_slo(m, list, n);

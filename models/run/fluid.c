@@ -137,11 +137,19 @@ static double erlang_frac(double c, double a, int slots, double *p_over)
 	return (1 - w) * clo + w * chi;
 }
 
-/* The stationary part: t seconds at lambda with no backlog, lambda E[S] < c. */
+/*
+ * The stationary part: t seconds at lambda with no backlog, lambda E[S] < c. Pooled (a central queue): M/G/c.
+ * Random routing to per-instance queues (md->per_instance, more than one instance's slots): n = c / slots
+ * queues of `slots` servers at a / n each; P(wait) and the wait's mean are one queue's; requests are
+ * waiting somewhere with probability 1 - (1 - rho_i C_i)^n (independent queues); the fleet's queue reaches
+ * max_queue about when one queue reaches max_queue / n. Whether a whole instance's slots are idle (over_s)
+ * stays the pooled figure: it is about capacity, not routing.
+ */
 static void stationary_part(const struct fluid_model *md, int slots, double lambda, double c, double t,
 			    struct fluid_out *out)
 {
 	double n = lambda * t, a = lambda * md->mean_s, p_over, cw, m, tau = md->timeout_s, keep, served;
+	double waiting, full;
 
 	if (n <= 0) {
 		out->over_s += c >= slots ? t : 0;
@@ -149,6 +157,15 @@ static void stationary_part(const struct fluid_model *md, int slots, double lamb
 	}
 	cw = erlang_frac(c, a, slots, &p_over);
 	m = 0.5 * (1.0 + cs2_of(md)) / (c / md->mean_s - lambda);
+	waiting = cw * a / c;  /* P(N > c) = rho C */
+	full = cw * exp(md->max_queue * log(a / c));  /* P(queue >= K) = C rho^K (M/M/c) */
+	if (md->per_instance && c > slots) {
+		double ni = c / slots, ai = a / ni, p_unused;
+		cw = erlang_frac(slots, ai, slots, &p_unused);
+		m = 0.5 * (1.0 + cs2_of(md)) / (slots / md->mean_s - lambda / ni);
+		waiting = -expm1(ni * log1p(-cw * ai / slots));
+		full = cw * exp(md->max_queue / ni * log(ai / slots));
+	}
 	keep = tau > 0 ? -expm1(-tau / m) : 1.0;  /* P(W <= tau | waits) */
 	out->timed_out += n * cw * (1 - keep);
 	served = n * (1 - cw * (1 - keep));
@@ -163,10 +180,10 @@ static void stationary_part(const struct fluid_model *md, int slots, double lamb
 	out->violations += n * ((1 - cw) * fluid_service_sf(md, md->slo_s) +
 				cw * keep * fluid_wait_violation(md, m));
 	out->viol_service += served * fluid_service_sf(md, md->slo_s);
-	out->under_s += t * cw * a / c;  /* P(N > c) = rho C */
-	/* P(queue >= K) = C rho^K (M/M/c); the largest over the period's parts */
-	if (cw * exp(md->max_queue * log(a / c)) > out->full)
-		out->full = cw * exp(md->max_queue * log(a / c));
+	out->under_s += t * waiting;
+	/* the largest over the period's parts */
+	if (full > out->full)
+		out->full = full;
 	out->over_s += t * p_over;
 }
 
@@ -203,7 +220,8 @@ int fluid_init(struct fluid *f, const struct scenario *sc, struct engine *eng, s
 		.cv = sc->service.kind == SERVICE_LOGNORMAL ? sc->service.cv : 0,
 		.slo_s = (double)sc->slo.latency_us / SIM_US_PER_S,
 		.timeout_s = (double)sc->serving.queue_timeout_us / SIM_US_PER_S,
-		.max_queue = sc->serving.max_queue, .realtime = sc->serving.endpoint == ENDPOINT_REALTIME };
+		.max_queue = sc->serving.max_queue, .realtime = sc->serving.endpoint == ENDPOINT_REALTIME,
+		.per_instance = sc->serving.queue == QUEUE_PER_INSTANCE };
 	if (f->md.slo_s > 0)
 		fluid_wait_tabulate(&f->md, f->vtab);
 	engine_event_init(&f->tick);

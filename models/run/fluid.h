@@ -7,7 +7,9 @@
  *   - arrivals: the integral of the arrival rate over the period (fluid_rate.c), A; lambda = A / T;
  *   - capacity: c = the time-average of the instances in service over the period (the meter's integral)
  *     x slots_per_instance; S the service time, mean E[S], squared coefficient of variation cs^2;
- *   - no backlog and lambda E[S] < c: the period is stationary M/G/c. P(wait) = Erlang C(c, a) (SOURCES.md [erlang-c]),
+ *   - no backlog and lambda E[S] < c: the period is stationary M/G/c (with random routing to per-instance
+ *     queues, serving.queue per_instance: n = c / slots_per_instance independent M/G/slots queues, each at
+ *     lambda / n, Poisson splitting; the formulas below then take slots for c and lambda / n for lambda). P(wait) = Erlang C(c, a) (SOURCES.md [erlang-c]),
  *     a = lambda E[S] (fractional c: linear between floor and ceil); the wait of a request that waits is exponential
  *     with mean (1 + cs^2) / 2 / (c / E[S] - lambda) (Allen-Cunneen, SOURCES.md [allen-cunneen]); with a
  *     queue timeout tau, the waits beyond tau are timeouts; P(latency > slo) = (1 - C) P(S > slo) +
@@ -47,6 +49,8 @@ struct fluid_model {
 	double timeout_s;        /* queue timeout, seconds; 0 = none */
 	double max_queue;        /* requests the queue holds at most */
 	bool realtime;           /* with c = 0 a realtime endpoint refuses arrivals; async queues them */
+	bool per_instance;       /* random routing to per-instance queues: the stationary part is c / slots
+	                            independent M/G/slots queues at lambda / (c / slots) each (fluid.c) */
 	const double *vtab;      /* log V(m) on a grid of log m (fluid_wait_tabulate), borrowed; NULL: integrate */
 	double vtab_log_lo;      /* log of the grid's first m */
 	double vtab_step;        /* its step in log m */

@@ -18,6 +18,9 @@
  *                      on a tie); per-instance (SageMaker PREFIX_AWARE): the same, ties to fewer
  *                      outstanding, unless none holds any of it or that one's outstanding requests have
  *                      reached prefix_threshold: then least_outstanding.
+ * With copies (serving.copies, SageMaker inference components) the endpoint routes to copies, not
+ * instances: random and power_of_two draw an instance with probability in proportion to its slots (its
+ * serving copies), and least_outstanding and power_of_two compare outstanding requests per slot.
  * Draws come from the stream "routing" (rng.h), made only when the routing draws.
  *
  * Cost per decision: random and power_of_two O(1) over the dense list of open instances (O(open) when a KV
@@ -26,6 +29,7 @@
  */
 #include "serving_private.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "fleet.h"
@@ -158,13 +162,38 @@ static int draw(struct serving *s, int n)
 	return (int)gsl_rng_uniform_int(s->route_rng, (unsigned long)n);
 }
 
+/* The load routing compares: outstanding requests, per slot with copies. */
+static double load_of(const struct serving *s, int idx)
+{
+	const struct instance *in = &s->fleet->pool[idx];
+	double o = (double)routing_outstanding(s, idx);
+
+	return s->sc->copies.enabled && in->cap > 0 ? o / in->cap : o;
+}
+
+/* One candidate drawn: uniformly, or with copies in proportion to its slots (a copy drawn uniformly). */
+static int draw_one(struct serving *s, const int *c, int n)
+{
+	double total = 0, u;
+
+	if (!s->sc->copies.enabled)
+		return draw(s, n);
+	for (int i = 0; i < n; i++)
+		total += s->fleet->pool[c[i]].cap;
+	u = gsl_rng_uniform(s->route_rng) * total;
+	for (int i = 0; i < n; i++)
+		if ((u -= s->fleet->pool[c[i]].cap) < 0)
+			return i;
+	return n - 1;
+}
+
 static int least_outstanding(struct serving *s, const int *c, int n)
 {
 	int best = -1, ties = 0;
-	int64_t least = INT64_MAX;
+	double least = HUGE_VAL;
 
 	for (int i = 0; i < n; i++) {
-		int64_t o = routing_outstanding(s, c[i]);
+		double o = load_of(s, c[i]);
 		if (o < least) {
 			least = o;
 			best = c[i];
@@ -211,11 +240,18 @@ static int power_of_two(struct serving *s, const int *c, int n)
 
 	if (n == 1)
 		return c[0];
-	i = draw(s, n);
-	j = draw(s, n - 1);
-	if (j >= i)
-		j++;
-	return routing_outstanding(s, c[j]) < routing_outstanding(s, c[i]) ? c[j] : c[i];
+	i = draw_one(s, c, n);
+	if (s->sc->copies.enabled) {  /* a second copy, drawn until on another instance */
+		for (int k = 0; k < 64 && (j = draw_one(s, c, n)) == i; k++)
+			;
+		if (j == i)
+			return c[i];
+	} else {
+		j = draw(s, n - 1);
+		if (j >= i)
+			j++;
+	}
+	return load_of(s, c[j]) < load_of(s, c[i]) ? c[j] : c[i];
 }
 
 /* The most leading blocks cached (ids[0..n)), ties as the top says; *hits gets how many. */
@@ -265,7 +301,7 @@ int routing_pick(struct serving *s, const uint64_t *ids, int32_t nids, int64_t n
 		return -1;
 	switch (s->sc->serving.routing) {
 	case ROUTING_RANDOM:
-		return c[draw(s, n)];
+		return c[draw_one(s, c, n)];
 	case ROUTING_LEAST_OUTSTANDING:
 		return least_outstanding(s, c, n);
 	case ROUTING_ROUND_ROBIN:

@@ -260,8 +260,10 @@ static bool has(const struct world_report *rep, const char *name)
 static void print_slo_extra(const struct scenario *sc, const struct world_report *rep)
 {
 	if (has(rep, "slo_violations_service")) {
-		printf("             %.0f from service time alone, %.0f from waiting, %.0f dropped",
-		       get(rep, "slo_violations_service"), get(rep, "slo_violations_wait"),
+		printf("             %.0f from service time alone, ", get(rep, "slo_violations_service"));
+		if (get(rep, "slo_violations_slowed") > 0)
+			printf("%.0f from service slowed where it ran, ", get(rep, "slo_violations_slowed"));
+		printf("%.0f from waiting, %.0f dropped", get(rep, "slo_violations_wait"),
 		       get(rep, "slo_violations_dropped"));
 		if (has(rep, "slo_violation_rate_floor"))
 			printf("; floor %.3f%% with unlimited capacity", 100 * get(rep, "slo_violation_rate_floor"));

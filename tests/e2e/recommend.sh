@@ -15,7 +15,7 @@ slo: {latency_s: 60, max_violation_rate: 0.01}
 workload:
   arrivals: {kind: uniform, rate_per_s: 0.02, steps: [{at: 1d, rate_per_s: 0.04}, {at: 2d, rate_per_s: 0.06}, {at: 4d, rate_per_s: 0.10}]}
   service: {kind: constant, mean_s: 45}
-serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}
+serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1, queue: central, routing: first_free}
 fleet:
   - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}
   - {option: on_demand, count: 1, max: 10, usd_per_h: 10}

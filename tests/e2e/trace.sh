@@ -113,12 +113,14 @@ PY
 got="$(j mc.json requests) $(j mc.json prefix_reuse_ratio) $(j mc.json interarrival_cv)"
 check "mooncake: requests, reuse ratio and gap cv as Python finds them ($want vs $got)" test "$want" = "$got"
 
-# trace gen, then replay: the same requests at the same times give the same latencies as the scenario
+# trace gen, then replay: the same requests at the same times give the same latencies as the scenario (with
+# the scenario's seed, so that the random routing draws the same instances)
 "$GPUCAP" trace gen --scenario "$SRC/scenarios/chat-serving.yaml" --set horizon=30m -o gen.csv 2>/dev/null
 check "trace gen exits 0" test $? -eq 0
 check "trace gen header" test "$(head -n 1 gen.csv)" = "time_s,service_s"
 cat >replay.yaml <<YAML
 name: replay
+seed: 42
 horizon: 30m
 slo: {latency_s: 20}
 workload:

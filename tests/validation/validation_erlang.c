@@ -51,7 +51,7 @@ static void one_run(const struct mmc_case *m, uint64_t seed, double *refused, do
 		 "name: erlang\nseed: %llu\nhorizon: %gh\nslo: {latency_s: 1000}\n"
 		 "workload:\n  arrivals: {kind: poisson, rate_per_s: %.17g}\n"
 		 "  service: {kind: exponential, mean_s: %.17g}\n"
-		 "serving: {instance_type: g6.xlarge, slots_per_instance: 1%s}\n"
+		 "serving: {queue: central, instance_type: g6.xlarge, slots_per_instance: 1%s}\n"
 		 "fleet:\n  - {option: reserved, count: %d, scope: zonal}\n",
 		 (unsigned long long)seed, m->horizon_h, m->lambda, 1.0 / m->mu, queue, m->c);
 	ck_assert_msg(scenario_parse_string(&sc, yaml, "erlang.yaml", NULL, 0, &d) == STATUS_OK, "%s", d.msg);
