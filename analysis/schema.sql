@@ -1,4 +1,4 @@
--- gpucap results database, schema version 10: the tables (the views are in analysis/summary_view.sql and
+-- gpucap results database, schema version 11: the tables (the views are in analysis/summary_view.sql and
 -- analysis/stats_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
@@ -97,6 +97,9 @@
 --      covers) and run_claims (which `gpucap sweep` process runs or ran each run of a sweep). Migration 9 ->
 --      10 creates both (empty: runs written before version 10 have no input files recorded, and a resume
 --      runs those of them whose scenario names a file again); no value changes.
+--   11 run_summary with slo_violations_slowed (issue 32: misses whose service where they ran was slowed,
+--      no longer counted as waiting; NULL for runs written before it). Migration 10 -> 11 rebuilds
+--      run_summary; no table or value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 

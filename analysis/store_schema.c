@@ -212,6 +212,7 @@ static const char schema_v10_inputs_sql[] =
  *   9 -> 10 the indexes runs_by_sweep, sweeps_by_name and labels_by_key were created (no row changes);
  *           and the tables run_inputs and run_claims were created (empty: earlier runs recorded no input files;
  *           a resume runs again those whose scenario names a file, their keys having changed).
+ *   10 -> 11 run_summary gained slo_violations_slowed (the view only: no step of its own).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.

@@ -1,4 +1,4 @@
--- gpucap results database: the run_summary view, schema version 5 (unchanged since version 4).
+-- gpucap results database: the run_summary view, schema version 11.
 --
 -- run_summary  one wide row per run (run columns plus one column per metric), for sqlite3, pandas or a BI
 --              tool. It has no "wall_s" metric column: runs.wall_s already gives the wall-clock time (a metric
@@ -96,6 +96,7 @@ SELECT
 	MAX(CASE WHEN m.name = 'copy_loads' THEN m.value END) AS "copy_loads",
 	MAX(CASE WHEN m.name = 'ttft_p95_s' THEN m.value END) AS "ttft_p95_s",
 	MAX(CASE WHEN m.name = 'slo_violations_service' THEN m.value END) AS "slo_violations_service",
+	MAX(CASE WHEN m.name = 'slo_violations_slowed' THEN m.value END) AS "slo_violations_slowed",
 	MAX(CASE WHEN m.name = 'slo_violations_wait' THEN m.value END) AS "slo_violations_wait",
 	MAX(CASE WHEN m.name = 'slo_violations_dropped' THEN m.value END) AS "slo_violations_dropped",
 	MAX(CASE WHEN m.name = 'slo_violation_rate_floor' THEN m.value END) AS "slo_violation_rate_floor",

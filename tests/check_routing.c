@@ -380,6 +380,32 @@ START_TEST(gpu_utilization_sees_the_spread)
 }
 END_TEST
 
+/*
+ * With copies the endpoint routes to copies (SageMaker inference components): on copies-scale-to-zero kept
+ * warm (autoscaling.min 4: one instance's worth of copies all night), random routing to per-instance queues
+ * draws a copy, so an instance holding 1 copy gets a quarter of the requests of one holding 4; it misses
+ * no more than the central queue does (none). Drawing instances uniformly instead sent each instance the same
+ * share whatever its copies: 28,480 violations on this run.
+ */
+START_TEST(random_routing_draws_copies)
+{
+	static struct capture cap;
+	const char *sets[] = { "autoscaling.min=4", "serving.queue=per_instance", "serving.routing=random" };
+	struct scenario sc;
+	struct world_report rep;
+	struct diag d;
+	struct sink sink = capture_sink(&cap);
+
+	ck_assert_msg(scenario_load(&sc, SCENARIO_DIR "/copies-scale-to-zero.yaml", sets, 3, &d) == STATUS_OK, "%s",
+		      d.msg);
+	ck_assert_msg(world_run(&sc, &sink, "test", &rep, &d) == STATUS_OK, "%s", d.msg);
+	fprintf(stderr, "  copies kept warm, random per-instance: %g violations\n",
+		world_report_get(&rep, "slo_violations"));
+	ck_assert_double_eq(world_report_get(&rep, "slo_violations"), 0);
+	scenario_fini(&sc);
+}
+END_TEST
+
 static Suite *routing_suite(void)
 {
 	Suite *s = suite_create("routing");
@@ -397,6 +423,7 @@ static Suite *routing_suite(void)
 	tcase_add_test(tc, target_trades_cost_for_latency);
 	tcase_add_test(tc, gpu_utilization_sees_the_spread);
 	tcase_add_test(tc, chat_example_target_sweep);
+	tcase_add_test(tc, random_routing_draws_copies);
 	suite_add_tcase(s, tc);
 	return s;
 }

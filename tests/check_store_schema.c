@@ -395,7 +395,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 10)");
+		       "version 2 to 11)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -481,7 +481,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 10)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 11)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -776,7 +776,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 10)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 11)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
