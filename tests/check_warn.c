@@ -132,7 +132,8 @@ static int reversals_per_hour_max(void)
  * reversals in the first hour, over 4. The steady run has none.
  */
 #define FLAP_FLEET \
-	"  service: {kind: constant, mean_s: 1}\n" \
+	"  service: {kind: constant, mean_s: 1}\n" FLAP_REST
+#define FLAP_REST \
 	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n" \
 	"fleet:\n  - {option: on_demand, count: 2, max: 8, usd_per_h: 1}\n" \
 	"autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 8," \
@@ -173,6 +174,91 @@ START_TEST(scaling_flaps_few_reversals_not_warned)
 	ck_assert_int_le(reversals_per_hour_max(), WARN_FLAPS_PER_HOUR);
 	assert_not_warned("scaling_flaps");
 	assert_not_warned("horizon_too_short"); /* 1-datapoint alarms need 60 s */
+}
+END_TEST
+
+/*
+ * scale_in_rebound, counted from the event log as the README states it: a policy scale-out within 900 s of
+ * the policy scale-in before it (each scale-in counted once). Returns the count and the first one's times.
+ */
+static int rebounds_from_log(double *first_in_s)
+{
+	double last_in = -1;
+	int n = 0;
+
+	for (int i = 0; i < cap.nevents; i++) {
+		if (strcmp(cap.events[i].kind, "scale_in") == 0) {
+			last_in = cap.events[i].t_s;
+		} else if (strcmp(cap.events[i].kind, "scale_out") == 0 && last_in >= 0) {
+			if (cap.events[i].t_s - last_in <= 900.0 && n++ == 0)
+				*first_in_s = last_in;
+			last_in = -1;
+		}
+	}
+	return n;
+}
+
+/* The flapping fleet rebounds: each fall of the rate is scaled in, each rise 5 minutes later scaled out. */
+START_TEST(scale_in_rebound_warned)
+{
+	char words[64];
+	double first = -1;
+	int n;
+
+	run(flapping, NULL, 0);
+	n = rebounds_from_log(&first);
+	ck_assert_int_ge(n, WARN_REBOUNDS);
+	snprintf(words, sizeof words, "%d scale-outs within 15 min of a scale-in", n);
+	assert_warned("scale_in_rebound", words);
+	snprintf(words, sizeof words, "first at 2026-01-01T00:%02d:%02dZ", (int)first / 60, (int)first % 60);
+	assert_warned("scale_in_rebound", words);
+	/* load-independent service: no word about slowing */
+	ck_assert_ptr_null(strstr(capture_warning(&cap, "scale_in_rebound")->message, "slower"));
+}
+END_TEST
+
+/* The same alternation every 20 minutes: the rises come more than 15 minutes after the scale-ins. */
+static const char slow_alternation[] =
+	"name: slow alternation\nhorizon: 2h\nslo: {latency_s: 60}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 1200s, rate_per_s: 30}, "
+	"{at: 2400s, rate_per_s: 10}, {at: 3600s, rate_per_s: 30}, {at: 4800s, rate_per_s: 10}, "
+	"{at: 6000s, rate_per_s: 30}]}\n" FLAP_FLEET;
+
+START_TEST(scale_in_rebound_needs_a_quick_scale_out)
+{
+	double first = -1;
+
+	run(slow_alternation, NULL, 0);
+	ck_assert_int_ge(capture_count(&cap, "scale_in"), 2);
+	ck_assert_int_ge(capture_count(&cap, "scale_out"), 2);
+	ck_assert_int_eq(rebounds_from_log(&first), 0);
+	assert_not_warned("scale_in_rebound");
+	run(one_rise, NULL, 0);
+	assert_not_warned("scale_in_rebound");
+}
+END_TEST
+
+static const char flapping_slowed[] =
+	"name: flapping slowed\nhorizon: 1h\nslo: {latency_s: 60}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10, steps: [{at: 300s, rate_per_s: 30}, "
+	"{at: 600s, rate_per_s: 10}, {at: 900s, rate_per_s: 30}, {at: 1200s, rate_per_s: 10}, "
+	"{at: 1500s, rate_per_s: 30}, {at: 1800s, rate_per_s: 10}, {at: 2100s, rate_per_s: 30}, "
+	"{at: 2400s, rate_per_s: 10}, {at: 2700s, rate_per_s: 30}, {at: 3000s, rate_per_s: 10}, "
+	"{at: 3300s, rate_per_s: 30}]}\n"
+	"  service: {kind: constant, mean_s: 0.4, slowdown: [{concurrency: 1, factor: 1}, {concurrency: 10, factor: 3}]}\n"
+	FLAP_REST;
+
+/* A service that slows as the instance fills, spread by the routing: the message says why a scale-in
+ * overshoots (3x slower full); packed first-free routing does not get that sentence. */
+START_TEST(scale_in_rebound_names_the_slowdown)
+{
+	const char *spread[] = { "serving.routing=random" };
+
+	run(flapping_slowed, spread, 1);
+	assert_warned("scale_in_rebound", "up to 3x slower on a full instance and the routing spreads");
+	run(flapping_slowed, NULL, 0);
+	if (capture_warning(&cap, "scale_in_rebound"))
+		ck_assert_ptr_null(strstr(capture_warning(&cap, "scale_in_rebound")->message, "slower"));
 }
 END_TEST
 
@@ -410,6 +496,9 @@ static Suite *warn_suite(void)
 	tcase_add_test(tc, fleet_at_max_needs_a_policy);
 	tcase_add_test(tc, scaling_flaps_warned);
 	tcase_add_test(tc, scaling_flaps_few_reversals_not_warned);
+	tcase_add_test(tc, scale_in_rebound_warned);
+	tcase_add_test(tc, scale_in_rebound_needs_a_quick_scale_out);
+	tcase_add_test(tc, scale_in_rebound_names_the_slowdown);
 	tcase_add_test(tc, target_unreachable_concurrency);
 	tcase_add_test(tc, target_unreachable_invocations);
 	tcase_add_test(tc, price_stale_warned);

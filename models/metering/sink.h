@@ -110,7 +110,7 @@ struct sink_metric {
 /* One warning of a run (models/metering/warn.h): a code a script can test and a sentence for a person. */
 struct sink_warning {
 	char code[32];      /* e.g. "fleet_at_max"; [a-z_] */
-	char message[256];  /* what was found, with the numbers, one line */
+	char message[512];  /* what was found, with the numbers, one line */
 };
 
 struct sink_ops {

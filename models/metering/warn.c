@@ -18,6 +18,7 @@ void warn_init(struct warn *w, int64_t measured_from_us, int64_t hour_phase_us)
 	w->measured_from_us = measured_from_us;
 	w->hour_phase_us = hour_phase_us;
 	w->hour = -1;
+	w->last_in_us = INT64_MIN;
 }
 
 void warn_sample(struct warn *w, int64_t now_us, int capacity, int max, int64_t queue_len)
@@ -29,7 +30,7 @@ void warn_sample(struct warn *w, int64_t now_us, int capacity, int max, int64_t 
 		w->samples_at_max++;
 }
 
-void warn_scaling(struct warn *w, int64_t now_us, int direction)
+void warn_scaling(struct warn *w, int64_t now_us, int direction, int from, int to)
 {
 	int64_t hour = (now_us + w->hour_phase_us) / SIM_US_PER_H;
 
@@ -44,6 +45,21 @@ void warn_scaling(struct warn *w, int64_t now_us, int direction)
 		}
 	}
 	w->last_direction = direction;
+	if (direction < 0) {
+		w->last_in_us = now_us;
+		w->last_in_from = from;
+		w->last_in_to = to;
+	} else if (w->last_in_us != INT64_MIN && now_us - w->last_in_us <= WARN_REBOUND_US &&
+		   w->last_in_from - w->last_in_to >= 2 && 2 * w->last_in_to <= w->last_in_from &&
+		   2 * (to - w->last_in_to) >= w->last_in_from - w->last_in_to) {
+		if (w->rebounds++ == 0) {
+			w->rebound_first_us = w->last_in_us;
+			w->rebound_from = w->last_in_from;
+			w->rebound_to = w->last_in_to;
+			w->rebound_back = to;
+		}
+		w->last_in_us = INT64_MIN; /* one rebound per scale-in */
+	}
 }
 
 /* The value of metric `name` in list, NaN when absent. */
@@ -111,6 +127,40 @@ static bool flaps(const struct warn *w, const struct scenario *sc, struct sink_w
 	snprintf(out->message, sizeof out->message, "scaling flapped: %d reversals between scale-out and "
 		 "scale-in in the clock hour from %s (over %d in an hour); longer cooldowns or a wider "
 		 "scale-in margin would steady it", w->reversals_max, at, WARN_FLAPS_PER_HOUR);
+	return true;
+}
+
+/* How much slower a request is with every slot of an instance busy than alone (1: load-independent). */
+static double full_slowdown(const struct scenario *sc)
+{
+	int n;
+
+	if (sc->service.kind == SERVICE_TOKENS) {
+		n = sc->service.ndecode;
+		return n > 1 ? sc->service.decode[0].tokens_per_s / sc->service.decode[n - 1].tokens_per_s
+			     : 1;
+	}
+	n = sc->service.nslowdown;
+	return n > 0 ? sc->service.slowdown[n - 1].factor / sc->service.slowdown[0].factor : 1;
+}
+
+static bool rebounds(const struct warn *w, const struct scenario *sc, struct sink_warning *out)
+{
+	char at[32], why[200] = "";
+	double slow = full_slowdown(sc);
+
+	if (w->rebounds < WARN_REBOUNDS)
+		return false;
+	units_format_time(sc->start_unix_us / 1000000 + w->rebound_first_us / 1000000, at, sizeof at);
+	if (slow > 1.05 && sc->serving.routing != ROUTING_FIRST_FREE)
+		snprintf(why, sizeof why, "; target tracking sizes a scale-in as if the metric rose in proportion, "
+			 "but this service is up to %.2gx slower on a full instance and the routing spreads requests",
+			 slow);
+	snprintf(out->message, sizeof out->message, "scale-in rebounded: %d scale-outs within %d min of a "
+		 "scale-in that halved the fleet, restoring half of it or more (first at %s: %d -> %d instances, "
+		 "back to %d): the scale-in removed more than the load allowed, or the traffic rose at once%s; "
+		 "a lower target or a wider scale_in_margin steadies it", w->rebounds,
+		 (int)(WARN_REBOUND_US / MINUTE_US), at, w->rebound_from, w->rebound_to, w->rebound_back, why);
 	return true;
 }
 
@@ -319,6 +369,7 @@ int warn_collect(const struct warn *w, const struct scenario *sc, const struct s
 	ADD("slo_unreachable", warn_slo_unreachable(sc, metrics, n, &x));
 	ADD("fleet_at_max", at_max(w, sc, &x));
 	ADD("scaling_flaps", flaps(w, sc, &x));
+	ADD("scale_in_rebound", rebounds(w, sc, &x));
 	ADD("target_unreachable", target_unreachable(sc, &x));
 	ADD("price_stale", price_stale(sc, &x));
 	ADD("trace_past_horizon", trace_past(w, sc, &x));

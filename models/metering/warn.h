@@ -13,6 +13,11 @@
  *                       WARN_AT_MAX_FRACTION of the measured samples
  *   scaling_flaps       more than WARN_FLAPS_PER_HOUR direction reversals of policy scaling actions in one
  *                       UTC clock hour
+ *   scale_in_rebound    at least WARN_REBOUNDS times a policy scale-out came within WARN_REBOUND_US of a
+ *                       policy scale-in that removed 2 or more and at least half the fleet, and
+ *                       restored at least half of what it removed: the scale-in removed more than the load allowed (a metric that
+ *                       does not fall in proportion to capacity, such as concurrency on a service that
+ *                       slows as an instance fills) or the traffic rose at once
  *   target_unreachable  a policy target at or above what its metric reaches before requests wait
  *   price_stale         a catalogue price used whose validity ended on or before the scenario start
  *   trace_past_horizon  a trace (without loop) runs past the horizon: its tail is dropped
@@ -37,6 +42,10 @@
 #define WARN_MAX 16                 /* warnings per run, at most (there are 9 codes) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
+#define WARN_REBOUNDS 2             /* scale_in_rebound: rebounds that make a warning */
+/* scale_in_rebound: a scale-out this soon after a scale-in rebounds from it (15 min: the default scale-in
+ * alarm's span, so the scale-in's own datapoints had said the load was low that long) */
+#define WARN_REBOUND_US (INT64_C(900) * 1000000)
 /* memory_budget: 2 GiB a run may take (models/README.md, "Limits"; SOURCES.md [limit-memory-budget]) */
 #define WARN_MEMORY_BUDGET_BYTES (INT64_C(2) << 30)
 
@@ -57,6 +66,12 @@ struct warn {
 	int reversals;              /* direction reversals in that hour */
 	int reversals_max;          /* most reversals in any one clock hour */
 	int64_t reversals_max_hour; /* the first hour with that many */
+	int64_t last_in_us;         /* the latest policy scale-in (INT64_MIN: none yet) */
+	int last_in_from, last_in_to; /* ... the capacity it went from and to */
+	int rebounds;               /* scale-outs within WARN_REBOUND_US of the scale-in before them that
+	                               removed 2 or more and half the fleet, restoring half of it */
+	int64_t rebound_first_us;   /* the first of them: the scale-in's time, capacities, and where the */
+	int rebound_from, rebound_to, rebound_back; /* scale-out took the capacity back to */
 	int64_t arrivals;           /* arrivals before the horizon (trace_past_horizon's count) */
 	struct warn_memory mem;     /* the run's memory estimate (memory_budget); zero: not estimated */
 };
@@ -69,8 +84,9 @@ void warn_init(struct warn *w, int64_t measured_from_us, int64_t hour_phase_us);
  * capacity was not allowed, not merely still launching. */
 void warn_sample(struct warn *w, int64_t now_us, int capacity, int max, int64_t queue_len);
 
-/* A policy's scaling action at now_us: direction +1 (out) or -1 (in). Scheduled actions do not count. */
-void warn_scaling(struct warn *w, int64_t now_us, int direction);
+/* A policy's scaling action at now_us: direction +1 (out) or -1 (in), the capacity going from `from` to
+ * `to`. Scheduled actions do not count. */
+void warn_scaling(struct warn *w, int64_t now_us, int direction, int from, int to);
 
 /* An arrival before the horizon. */
 static inline void warn_arrival(struct warn *w)

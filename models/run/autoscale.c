@@ -151,7 +151,7 @@ static bool scale_from_zero(struct autoscale *a, int64_t now)
 	if (++a->backlog_periods < 2)
 		return false;
 	a->backlog_periods = 0;
-	warn_scaling(a->warn, now, +1);
+	warn_scaling(a->warn, now, +1, 0, 1);
 	meter_event(a->meter, now, "scale_out", NULL, capacity_set(a, 1), a->serving->realtime ?
 		    "scale from zero: invocations refused without capacity for 2 periods (+1)" :
 		    "scale from zero: backlog without capacity for 2 periods (+1)");
@@ -205,7 +205,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 			a->meter->scale_outs++;
 		else
 			a->meter->scale_ins++;
-		warn_scaling(a->warn, eng->now_us, out_ ? +1 : -1);
+		warn_scaling(a->warn, eng->now_us, out_ ? +1 : -1, in.capacity, got);
 		meter_event(a->meter, eng->now_us, out_ ? "scale_out" : "scale_in", NULL, got, out.reason);
 	}
 next:
