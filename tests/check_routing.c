@@ -311,7 +311,7 @@ END_TEST
  * The issue's sweep: the shipped chat example (scenarios/chat-serving.yaml, the default scenario: random
  * routing to per-instance queues, a reply 1.3 times slower with its instance full) at autoscaling targets
  * 0.5, 0.7 and 0.9 with the same seed (the same requests): p99 latency rises and cost falls as the target
- * rises. README.md ("Run hotter?") shows the table; e2e_readme_figures checks it against these runs.
+ * rises. README.md ("A worked example") shows the table; e2e_readme_figures checks it against these runs.
  */
 START_TEST(chat_example_target_sweep)
 {

@@ -114,7 +114,8 @@ got="$(j mc.json requests) $(j mc.json prefix_reuse_ratio) $(j mc.json interarri
 check "mooncake: requests, reuse ratio and gap cv as Python finds them ($want vs $got)" test "$want" = "$got"
 
 # trace gen, then replay: the same requests at the same times give the same latencies as the scenario (with
-# the scenario's seed, so that the random routing draws the same instances)
+# the scenario's seed, so that the random routing draws the same instances, and its slowdown table, which
+# trace gen's service times are drawn before)
 "$GPUCAP" trace gen --scenario "$SRC/scenarios/chat-serving.yaml" --set horizon=30m -o gen.csv 2>/dev/null
 check "trace gen exits 0" test $? -eq 0
 check "trace gen header" test "$(head -n 1 gen.csv)" = "time_s,service_s"
@@ -126,7 +127,9 @@ slo: {latency_s: 20}
 workload:
   arrivals: {kind: trace, path: gen.csv, format: generic,
              columns: {time: time_s, time_format: seconds, service_s: service_s}}
-  service: {kind: trace}
+  service:
+    kind: trace
+    slowdown: [{concurrency: 1, factor: 1.0}, {concurrency: 32, factor: 1.3}]  # as chat-serving.yaml
 serving: {instance_type: p5.48xlarge, slots_per_instance: 32}
 fleet:
   - {option: reserved, count: 8, scope: zonal}
