@@ -39,7 +39,7 @@
 #include "scenario.h"
 #include "sink.h"
 
-#define WARN_MAX 16                 /* warnings per run, at most (there are 9 codes) */
+#define WARN_MAX 16                 /* warnings per run, at most (there are 10 codes) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
 #define WARN_REBOUNDS 2             /* scale_in_rebound: rebounds that make a warning */
