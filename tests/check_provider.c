@@ -153,6 +153,25 @@ START_TEST(provider_defaults_to_the_serving_type)
 }
 END_TEST
 
+/*
+ * A provider set by an override that does not match the serving type: the message names the override where
+ * a file's provider key would give its line and column, and says "an aws" (not "a aws").
+ */
+START_TEST(provider_override_mismatch_names_the_override)
+{
+	static const char *const sets[] = { "provider=gcp" };
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_int_eq(scenario_parse_string(&sc, HEAD "serving: {instance_type: p5.48xlarge}\n"
+					       "fleet:\n  - {option: on_demand, count: 1, max: 2}\n", "p.yaml", sets,
+					       1, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "p5.48xlarge is an aws instance type, but the scenario's provider is gcp "
+			     "(--set provider=gcp); expected an instance type of gcp, or provider: aws"), "%s", d.msg);
+	ck_assert_ptr_null(strstr(d.msg, "line 0"));
+}
+END_TEST
+
 /* A type of the scenario's provider listed under serving.types, and named by a fleet entry, is taken: a gcp
  * row, and a new catalog: type without `provider` (it takes the scenario's). Another provider's type is
  * refused at its key under serving.types, used by an entry or not (tests/data/bad/provider_*listed_type_*). */
@@ -272,6 +291,47 @@ START_TEST(gcp_spot_30s_notice_with_requests_in_flight)
 END_TEST
 
 /*
+ * Google Cloud does not bill a Spot VM it preempts less than one minute after creating it. One Spot
+ * a2-ultragpu-1g at $18/h, in service at t = 0, under an availability trace of 50 s steps 1, 0, 1, 0, 1...:
+ *   VM 1 (in service at t = 0: created before the window, billed): notice at 50 s, gone at 80 s: 80 s = $0.40;
+ *   the launch at 80 s fails (the trace shows 0), the retry 30 s later launches VM 2 at 110 s;
+ *   VM 2: notice at 150 s, 40 s after its creation: not billed ($0; its 70 s held count as paid GPU time);
+ *   the launch at 180 s fails, VM 3 launches at 210 s and runs to the horizon, 600 s: 390 s = $1.95.
+ * Total $2.35, 540 s = 0.15 GPU-hours paid. With 60 s steps VM 2 launches at 120 s and gets its notice at
+ * 180 s, exactly a minute after: billed, 120 to 210 s = $0.45, and VM 1 90 s = $0.45, VM 3 360 s = $1.80:
+ * $2.70 (on aws, VM 2 would be free by the first-hour rule either way). On azure (whole minutes, no refund) the 50 s run bills VM 1 and VM 2 one whole minute each, $0.30 and
+ * $0.30, and VM 3 exactly to the horizon, $1.95: $2.55.
+ */
+START_TEST(gcp_spot_preempted_within_a_minute_is_free)
+{
+	static const char *const fmt =
+		"name: sp\nseed: 1\nhorizon: 10m\nprovider: %s\nslo: {latency_s: 100}\n"
+		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 5}\n"
+		"serving: {instance_type: %s, slots_per_instance: 8, startup_s: 0}\n"
+		"catalog:\n  %s: {usd_per_h: 20, gpus: 1%s}\n"
+		"fleet:\n  - {option: spot, count: 1, max: 1, usd_per_h: 18, availability_trace: "
+		TEST_DATA_DIR "/spot/avail-%ds.json}\n";
+	char yaml[1024];
+
+	snprintf(yaml, sizeof yaml, fmt, "gcp", "a2-ultragpu-1g", "a2-ultragpu-1g", "", 50);
+	capture_run(&cap, yaml, NULL, 0);
+	ck_assert_double_eq(M("spot_interruptions"), 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, 110, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "interrupt", 1)->t_s, 150, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 2.35, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid"), 0.15, 1e-6);
+	snprintf(yaml, sizeof yaml, fmt, "gcp", "a2-ultragpu-1g", "a2-ultragpu-1g", "", 60);
+	capture_run(&cap, yaml, NULL, 0);
+	ck_assert_double_eq_tol(capture_find(&cap, "interrupt", 1)->t_s - capture_find(&cap, "launch", 0)->t_s, 60,
+				1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 2.70, 0.005);
+	snprintf(yaml, sizeof yaml, fmt, "azure", "my-gpu", "my-gpu", ", provider: azure", 50);
+	capture_run(&cap, yaml, NULL, 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 2.55, 0.005);
+}
+END_TEST
+
+/*
  * A gcp calendar-mode reservation: 2 a3-highgpu-8g (8 GPUs) from 06:00 for 1 day at $50 per VM-hour, in a
  * 2-day run with light traffic. Charged for its whole window: 2 x 50 x 24 = $2,400.00; 2 x 8 x 24 = 384
  * GPU-hours paid. Its VMs launch at 6 h and are terminated at its end, 30 h (AWS would start taking them
@@ -360,6 +420,34 @@ START_TEST(azure_spot_max_price_evicts)
 END_TEST
 
 /*
+ * Azure creates a Spot VM "only if the maxPrice is greater than the current Azure Spot price". The same run
+ * as above with max_usd_per_h 1.5: the price passes it at 2 h (eviction notice at 7,200 s, gone at 7,230 s,
+ * as before); from 4 h the price is $1.50, equal to the max: every retry is refused to the horizon, so no
+ * VM launches again (with "at or below" one would launch at 14,760 s for $2.85 more). Bill: the first VM's
+ * 120 full minutes at $1 = $2.00.
+ */
+START_TEST(azure_spot_max_price_equal_refuses_launch)
+{
+	const struct capture_event *e;
+
+	capture_run(&cap,
+		    "name: mx\nseed: 1\nstart: 2026-01-01T00:00:00Z\nhorizon: 6h\nprovider: azure\n"
+		    "slo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 5}\n"
+		    "serving: {instance_type: Standard_NC24ads_A100_v4, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  Standard_NC24ads_A100_v4: {usd_per_h: 4}\n"
+		    "fleet:\n  - {option: spot, count: 1, max: 1, max_usd_per_h: 1.5, price_trace: "
+		    TEST_DATA_DIR "/spot/azure-prices.txt}\n", NULL, 0);
+	e = capture_find(&cap, "interrupt", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 7200, 1e-9);
+	ck_assert_ptr_null(capture_find(&cap, "launch", 0));
+	ck_assert_double_eq(M("spot_interruptions"), 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 2.00, 0.005);
+}
+END_TEST
+
+/*
  * A gcp DWS Flex-start VM runs at most 7 days: one in service at t = 0 at $30/h is stopped at 7 x 86,400 =
  * 604,800 s (no notice) and replaced at once (startup 0) for the last day of an 8-day run.
  * Bill: 168 h x $30 = $5,040 (in service at t = 0: no minimum; whole seconds) + 24 h x $30 = $720 = $5,760.
@@ -396,6 +484,7 @@ static Suite *provider_suite(void)
 	tcase_add_test(tc, unknown_provider_is_an_error);
 	tcase_add_test(tc, options_notices_and_exclusions);
 	tcase_add_test(tc, provider_defaults_to_the_serving_type);
+	tcase_add_test(tc, provider_override_mismatch_names_the_override);
 	tcase_add_test(tc, entry_types_of_the_scenarios_provider);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, azure_vm_6m45s);
@@ -403,9 +492,11 @@ static Suite *provider_suite(void)
 	tcase_add_test(tr, gcp_cud_reservation_unused_for_a_day);
 	tcase_add_test(tr, azure_capacity_reservation_half_used);
 	tcase_add_test(tr, gcp_spot_30s_notice_with_requests_in_flight);
+	tcase_add_test(tr, gcp_spot_preempted_within_a_minute_is_free);
 	tcase_add_test(tr, gcp_calendar_window_and_end);
 	tcase_add_test(tr, gcp_preemptible_stops_after_24h);
 	tcase_add_test(tr, azure_spot_max_price_evicts);
+	tcase_add_test(tr, azure_spot_max_price_equal_refuses_launch);
 	tcase_add_test(tr, gcp_dws_flex_stops_after_7_days);
 	suite_add_tcase(s, tr);
 	return s;

@@ -68,6 +68,38 @@ START_TEST(on_demand_max_defaults_to_autoscaling_max)
 }
 END_TEST
 
+/*
+ * autoscaling.max above what the entries can hold is a warning with the effective ceiling, and the ceiling
+ * is the entries' (so a sweep can take an entry's max down without the scenario turning invalid): 20 on
+ * entries of 2 + 8 = 10 instances; with copies, 9 on 2 instances of 4 one-GPU copies = 8 copies.
+ */
+START_TEST(autoscaling_max_above_the_entries_is_a_warning)
+{
+	const char *text = "name: x\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			   "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			   "serving: {instance_type: g5.xlarge}\n"
+			   "fleet: [{option: reserved, count: 2, scope: zonal}, {option: on_demand, max: 8}]\n"
+			   "autoscaling: {policy: target_tracking, target: 0.7, max: 20}\n";
+	const char *copies = "name: x\nhorizon: 1d\nslo: {latency_s: 2}\n"
+			     "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			     "serving: {instance_type: g6.12xlarge, copies: {gpus_per_copy: 1}}\n"
+			     "fleet: [{option: on_demand, count: 1, max: 2}]\n"
+			     "autoscaling: {policy: target_tracking, target: 0.5, max: 9}\n";
+	struct scenario sc;
+
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.autoscaling.max, 10);
+	ck_assert_str_eq(sc.warnings, "t.yaml:7:58: autoscaling.max: 20 is more than the fleet can hold (its "
+			 "entries' max add up to 10): the effective ceiling is 10\n");
+	scenario_fini(&sc);
+	parse_ok(&sc, copies, NULL, 0);
+	ck_assert_int_eq(sc.autoscaling.max, 8);
+	ck_assert_msg(strstr(sc.warnings, "autoscaling.max: 9 is more than the fleet can hold (its entries' max add "
+			     "up to 2 instances): the effective ceiling is 8"), "%s", sc.warnings);
+	scenario_fini(&sc);
+}
+END_TEST
+
 /* ---- purchase options ---------------------------------------------------------------------------- */
 
 /*
@@ -219,8 +251,43 @@ START_TEST(spot_discount_band_and_defaults)
 	/* band >20%: p = 25% -> -ln(0.75) / 730 = 3.9408503076e-4 */
 	ck_assert_double_eq_tol(sc.fleet[3].interruptions_per_hour, 3.9408503076e-4, 1e-13);
 	ck_assert_str_eq(sc.warnings, "t.yaml:10:6: fleet.2: spot entry has no interruption model "
-			 "(interruptions_per_hour, interruption_band or availability_trace); its instances are never "
-			 "interrupted\n");
+			 "(interruptions_per_hour, interruption_band or availability_trace), no reclaims_per_day, no "
+			 "zone outages; its instances are never interrupted\n");
+	scenario_fini(&sc);
+}
+END_TEST
+
+/*
+ * "Never interrupted" only when nothing can interrupt: a Spot entry without an interruption model is still
+ * interrupted by pool reclaims, by its zone's outages, or (azure) by a price trace rising above its max
+ * price: no warning for those; the same entries without them (no reclaims, a zone with no outages, a max
+ * price over a fixed price) are warned, each at its line.
+ */
+START_TEST(spot_never_interrupted_only_when_nothing_can)
+{
+	struct scenario sc;
+	char text[2048];
+
+	parse_fleet(&sc,
+		    "  - {option: spot, count: 1, reclaims_per_day: 2}\n"
+		    "  - {option: spot, count: 1, zone: z1}\n"
+		    "  - {option: spot, count: 1, zone: z2}\n",
+		    "zones:\n  - {name: z1, outages: [{start: 1h, end: 2h}]}\n  - {name: z2}\n");
+	ck_assert_str_eq(sc.warnings, "t.yaml:10:6: fleet.2: spot entry has no interruption model "
+			 "(interruptions_per_hour, interruption_band or availability_trace), no reclaims_per_day, no "
+			 "zone outages; its instances are never interrupted\n");
+	scenario_fini(&sc);
+	snprintf(text, sizeof text, "name: f\nstart: 2026-01-01T00:00:00Z\nhorizon: 6h\nprovider: azure\n"
+		 "slo: {latency_s: 2}\n"
+		 "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		 "serving: {instance_type: Standard_NC24ads_A100_v4}\n"
+		 "catalog:\n  Standard_NC24ads_A100_v4: {usd_per_h: 4}\nfleet:\n"
+		 "  - {option: spot, count: 1, max_usd_per_h: 2, price_trace: %s/spot/azure-prices.txt}\n"
+		 "  - {option: spot, count: 1, max_usd_per_h: 2, usd_per_h: 1}\n", TEST_DATA_DIR);
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_str_eq(sc.warnings, "t.yaml:12:6: fleet.1: spot entry has no interruption model "
+			 "(interruptions_per_hour, interruption_band or availability_trace), no reclaims_per_day, no "
+			 "zone outages and no max_usd_per_h with a price_trace; its instances are never interrupted\n");
 	scenario_fini(&sc);
 }
 END_TEST
@@ -586,8 +653,8 @@ START_TEST(preemptible_warning_names_its_option)
 		 "serving: {instance_type: a3-highgpu-8g}\ncatalog: {a3-highgpu-8g: {usd_per_h: 80}}\n"
 		 "fleet:\n  - {option: gcp_preemptible, count: 1, usd_per_h: 20}\n", NULL, 0);
 	ck_assert_str_eq(sc.warnings, "t.yaml:9:6: fleet.0: gcp_preemptible entry has no interruption model "
-			 "(interruptions_per_hour, interruption_band or availability_trace); its VMs are stopped "
-			 "only by the 24-hour limit\n");
+			 "(interruptions_per_hour, interruption_band or availability_trace) and no reclaims or zone "
+			 "outages; its VMs are stopped only by the 24-hour limit\n");
 	scenario_fini(&sc);
 }
 END_TEST
@@ -599,9 +666,11 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, new_catalog_type_has_no_reserved_discount);
 	ADD(s, target_tracking_defaults_come_from_the_fleet);
 	ADD(s, on_demand_max_defaults_to_autoscaling_max);
+	ADD(s, autoscaling_max_above_the_entries_is_a_warning);
 	ADD(s, startup_delays);
 	ADD(s, reserved_terms_and_payments);
 	ADD(s, spot_discount_band_and_defaults);
+	ADD(s, spot_never_interrupted_only_when_nothing_can);
 	ADD(s, spot_trace_paths);
 	ADD(s, trace_failure_frees_what_was_loaded);
 	ADD(s, odcr_takes_the_on_demand_price);

@@ -145,7 +145,7 @@ static const struct scenario_schema_key slo_both[] = {
 	{ .key = "ttft_s", .type = SCHEMA_DURATION, .hi = 1 },
 	{ .key = NULL } };
 static const struct scenario_schema_map slo_bad_only = { "slo", &slo_two_keys, "kind",
-	&scenario_load_startup_names, slo_only, NULL, false, slo_both, NULL };
+	&scenario_load_startup_names, slo_only, NULL, false, slo_both, NULL, NULL };
 
 START_TEST(test_only_key_must_be_accepted)
 {

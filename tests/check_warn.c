@@ -178,6 +178,47 @@ START_TEST(scaling_flaps_few_reversals_not_warned)
 END_TEST
 
 /*
+ * Scale actions count only decisions that changed the desired capacity (models/README.md, "Metrics"): a
+ * fleet of 4 reserved instances (its floor: reserved instances always run) under 1 request/s of 1 s on 40
+ * slots reads a concurrency of 0.025, far below the target; with 1-datapoint alarms and 60 s cooldowns the
+ * policy asks every minute for ceil(4 x 0.025 / 0.7) = 1 instance, which the fleet cannot go below 4 to
+ * give: nothing changes, so no scale-in is counted or logged, and nothing flaps.
+ */
+START_TEST(pinned_fleet_counts_no_scale_in)
+{
+	run("name: pinned\nhorizon: 2h\nslo: {latency_s: 60}\n"
+	    "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+	    "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 60}\n"
+	    "fleet:\n  - {option: reserved, count: 4, scope: zonal}\n  - {option: on_demand, count: 0, max: 4, usd_per_h: 1}\n"
+	    "autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 1, max: 8,"
+	    " scale_out_cooldown_s: 60, scale_in_cooldown_s: 60, scale_out_datapoints: 1, scale_in_datapoints: 1}\n",
+	    NULL, 0);
+	ck_assert_double_eq(capture_need(&cap, "scale_in_actions"), 0);
+	ck_assert_double_eq(capture_need(&cap, "scale_out_actions"), 0);
+	ck_assert_int_eq(capture_count(&cap, "scale_in"), 0);
+	ck_assert_double_eq(capture_need(&cap, "instances_peak"), 4);
+	assert_not_warned("scaling_flaps");
+}
+END_TEST
+
+/*
+ * The loader's warnings are the run's too (code `scenario`, the loader's line as the message), so a stored
+ * run keeps them: the steady run with a Spot entry that nothing interrupts (its loader warning).
+ */
+START_TEST(loader_warnings_are_stored)
+{
+	run("name: spotty\nhorizon: 2h\nslo: {latency_s: 5}\n"
+	    "workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
+	    "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	    "fleet:\n  - {option: on_demand, count: 2, max: 6, usd_per_h: 1}\n  - {option: spot, count: 0, max: 1}\n"
+	    "autoscaling: {policy: target_tracking, metric: concurrency_per_instance, target: 0.7, min: 2, max: 7}\n",
+	    NULL, 0);
+	assert_warned("scenario", ".yaml:10:6: fleet.1: spot entry has no interruption model");
+	ck_assert_int_eq(cap.nwarnings, 1);
+}
+END_TEST
+
+/*
  * scale_in_rebound, counted from the event log as the README states it: a policy scale-out within 900 s of
  * the policy scale-in before it (each scale-in counted once). Returns the count and the first one's times.
  */
@@ -361,6 +402,27 @@ START_TEST(trace_within_horizon_not_warned)
 END_TEST
 
 /*
+ * trace_shorter_than_horizon: the same trace (last arrival 7.25 s) under a 10 s horizon ends before
+ * 0.8 x 10 = 8 s: warned, 10 / 7.25 = 1.38 times shorter, the last 2.75 s (0.0007639 h) without traffic.
+ * Under a 9 s horizon it ends after 0.8 x 9 = 7.2 s: not warned; with loop it fills any horizon.
+ */
+START_TEST(trace_shorter_than_horizon_warned)
+{
+	const char *ten[] = { "horizon=10s" }, *nine[] = { "horizon=9s" },
+		   *loop[] = { "horizon=10s", "workload.arrivals.loop=true" };
+
+	run(trace_scenario(), ten, 1);
+	assert_warned("trace_shorter_than_horizon", "the trace ends 0.002014 h into a 0.002778 h horizon");
+	assert_warned("trace_shorter_than_horizon", "1.38 times shorter: the last 0.0007639 h have no traffic");
+	assert_not_warned("trace_past_horizon");
+	run(trace_scenario(), nine, 1);
+	assert_not_warned("trace_shorter_than_horizon");
+	run(trace_scenario(), loop, 2);
+	assert_not_warned("trace_shorter_than_horizon");
+}
+END_TEST
+
+/*
  * horizon_too_short. Target tracking's scale-in alarm needs scale_in_datapoints (15) one-minute datapoints,
  * 900 s: a 10-minute horizon is warned, a 15-minute one is not. Step scaling: datapoints_to_alarm x
  * resolution_s; HPA: the stabilization window plus one period.
@@ -427,12 +489,12 @@ START_TEST(slo_unreachable_by_a_percentile)
 END_TEST
 
 /*
- * memory_budget (x86-64 sizes: a request 120 bytes, an instance 152, a savings_hour 240 (its start and
+ * memory_budget (x86-64 sizes: a request 120 bytes, an instance 160, a savings_hour 240 (its start and
  * length, its usage by kind, and by kind and type: 8 + 8 + 3 x 8 + 8 + 3 x 8 x 8), a bill line 32, a
  * sink_hour 48). The steady run with serving.max_queue 15,000,000: queue 15,000,000 x (120 + 3 x 8) =
- * 2,160,000,000; pool 6 instances (the entry's max) x (152 + 10 slots x 120) = 8,112; hours (2 + 1) x
- * (2 x 240 + 7 options x 4 kinds x 32 + 48) = 3 x 1424 = 4,272; total 2,160,012,384 bytes = 2.01 GiB > 2 GiB
- * = 2,147,483,648: warned. With 14,900,000: 2,145,600,000 + 12,384 = 2,145,612,384 < 2 GiB: not warned.
+ * 2,160,000,000; pool 6 instances (the entry's max) x (160 + 10 slots x 120) = 8,160; hours (2 + 1) x
+ * (2 x 240 + 7 options x 4 kinds x 32 + 48) = 3 x 1424 = 4,272; total 2,160,012,432 bytes = 2.01 GiB > 2 GiB
+ * = 2,147,483,648: warned. With 14,900,000: 2,145,600,000 + 12,432 = 2,145,612,432 < 2 GiB: not warned.
  */
 /*
  * extrapolated_with_growth: the steady run over 2 h with 1%/day growth, measured from a 30-minute warm-up:
@@ -468,7 +530,7 @@ START_TEST(memory_budget_warned)
 	world_memory_estimate(&sc, &m);
 	scenario_fini(&sc);
 	ck_assert_double_eq_tol(m.queue_bytes, 2160000000.0, 0.5);
-	ck_assert_double_eq_tol(m.pool_bytes, 8112.0, 0.5);
+	ck_assert_double_eq_tol(m.pool_bytes, 8160.0, 0.5);
 	ck_assert_double_eq_tol(m.hours_bytes, 4272.0, 0.5);
 	run(steady, sets, 1);
 	assert_warned("memory_budget", "the run could use 2.01 GiB of memory, more than the 2 GiB budget: queue "
@@ -496,6 +558,8 @@ static Suite *warn_suite(void)
 	tcase_add_test(tc, fleet_at_max_needs_a_policy);
 	tcase_add_test(tc, scaling_flaps_warned);
 	tcase_add_test(tc, scaling_flaps_few_reversals_not_warned);
+	tcase_add_test(tc, pinned_fleet_counts_no_scale_in);
+	tcase_add_test(tc, loader_warnings_are_stored);
 	tcase_add_test(tc, scale_in_rebound_warned);
 	tcase_add_test(tc, scale_in_rebound_needs_a_quick_scale_out);
 	tcase_add_test(tc, scale_in_rebound_names_the_slowdown);
@@ -505,6 +569,7 @@ static Suite *warn_suite(void)
 	tcase_add_test(tc, price_stale_own_price_or_early_start_not_warned);
 	tcase_add_test(tc, trace_past_horizon_warned);
 	tcase_add_test(tc, trace_within_horizon_not_warned);
+	tcase_add_test(tc, trace_shorter_than_horizon_warned);
 	tcase_add_test(tc, horizon_too_short_warned);
 	tcase_add_test(tc, horizon_long_enough_not_warned);
 	tcase_add_test(tc, slo_unreachable_by_the_floor);

@@ -70,6 +70,30 @@ START_TEST(fixed_fleet_follows_the_schedule)
 }
 END_TEST
 
+/*
+ * A fleet with no instance at t = 0 and a schedule that brings them ("a valid plan", not "the fleet has no
+ * instances"): on-demand count 0, policy none, min 2 at 01:00, then min 1 and max 1 at 03:00. Before 1 h
+ * nothing serves: the first hour's 3,600 requests are not served. At 1 h two instances launch (billed from
+ * then, ready at 3,720 s); at 3 h one of them goes. Bill: 2 h + 3 h = 5 instance-hours at $1/h = $5.00
+ * (the one that goes finishes its 1 s request first: under a cent).
+ */
+START_TEST(empty_fleet_with_a_schedule_is_a_plan)
+{
+	run_text("name: later\nhorizon: 4h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120, queue_timeout_s: 60}\n"
+		 "fleet:\n  - {option: on_demand, count: 0, max: 4, usd_per_h: 1}\n"
+		 "autoscaling:\n  policy: none\n  schedule:\n"
+		 "    - {at: 2026-01-01T01:00:00Z, min: 2}\n"
+		 "    - {at: 2026-01-01T03:00:00Z, min: 1, max: 1}\n");
+	ck_assert_int_eq(count_between("launch", 3600, 3600), 2);
+	ck_assert_int_eq(count_between("launch", 0, 3599), 0);
+	ck_assert_int_eq(count_between("terminate", 10800, 10801), 1);
+	ck_assert_double_eq_tol(capture_need(&cap, "cost_on_demand_usd"), 5.00, 0.005);
+	ck_assert(capture_need(&cap, "requests_served") < capture_need(&cap, "requests_total") - 3000);
+}
+END_TEST
+
 /* check_world.c's deterministic step load (10 -> 30 -> 10 requests/s, 1 s each, 10-slot instances) under
  * target tracking with a long scale-out cooldown, and a scheduled min of 8 at 900 s. */
 static const char tracked_fleet[] =
@@ -210,6 +234,7 @@ static Suite *world_schedule_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, fixed_fleet_follows_the_schedule);
+	tcase_add_test(tc, empty_fleet_with_a_schedule_is_a_plan);
 	tcase_add_test(tc, scheduled_min_is_not_blocked_by_the_cooldown);
 	tcase_add_test(tc, cron_recurs_and_same_time_actions_run_in_order);
 	tcase_add_test(tc, scheduled_max_widens_target_tracking);

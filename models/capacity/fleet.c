@@ -490,6 +490,7 @@ void fleet_interrupt(struct fleet *f, int idx, int64_t doom_us, const char *why)
 		engine_cancel(f->eng, &in->doom);
 	}
 	in->noticed = true;
+	in->noticed_us = f->eng->now_us;
 	meter_event(f->meter, f->eng->now_us, "interrupt", option_kind_name(f->group[in->group].kind), 1, why);
 	rc = engine_schedule(f->eng, &in->doom, doom_us, on_doom);
 	if (rc != STATUS_OK) {

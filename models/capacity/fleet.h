@@ -81,6 +81,7 @@ struct instance {
 	struct request *inflight;   /* requests in service on it, a list kept by serving */
 	int64_t launch_us;          /* when billing started (a DWS Flex-start request waiting in its queue: when
 	                               its VM will start, or INT64_MAX if it never will; option_dws.c) */
+	int64_t noticed_us;         /* when that notice was given (when noticed) */
 	bool noticed;               /* an interruption notice was given (Spot, block end) */
 	bool warm;                  /* in service at t = 0: launched before the window (no 60 s minimum) */
 	bool in_service;            /* it has served (counted in the meter's instances in service) */

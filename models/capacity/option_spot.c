@@ -166,10 +166,19 @@ static void on_tick(struct engine *eng, struct event *ev)
 	schedule(f, &g->opt.spot.tick, (int64_t)g->opt.spot.next_tick * g->entry->avail.gap_us, on_tick);
 }
 
-/* True if an azure max price is set and the price at t_us is above it (SOURCES.md [az-spot-max-price]). */
+/* True if an azure max price is set and the price at t_us is above it: running VMs are evicted (SOURCES.md
+ * [az-spot-max-price]). */
 static bool over_max_price(const struct fleet *f, const struct fleet_group *g, int64_t t_us)
 {
 	return g->entry->max_usd_per_h > 0 && price_at(f, g, t_us) > g->entry->max_usd_per_h;
+}
+
+/* True if an azure max price is set and is not greater than the price at t_us: no VM is created, "only if
+ * the maxPrice is greater than the current Azure Spot price" (SOURCES.md [az-spot-max-price]); a VM
+ * already running at a price equal to its max stays. */
+static bool max_price_refuses(const struct fleet *f, const struct fleet_group *g, int64_t t_us)
+{
+	return g->entry->max_usd_per_h > 0 && price_at(f, g, t_us) >= g->entry->max_usd_per_h;
 }
 
 static void on_price(struct engine *eng, struct event *ev);
@@ -250,8 +259,8 @@ static int spot_can_launch(struct fleet *f, struct fleet_group *g, int n, char *
 			 (double)(g->outage_until_us - now) / 1e6);
 		return STATUS_EINPUT;
 	}
-	if (over_max_price(f, g, now)) {
-		snprintf(why, size, "spot price %.10g above max_usd_per_h %.10g", price_at(f, g, now),
+	if (max_price_refuses(f, g, now)) {
+		snprintf(why, size, "spot price %.10g not below max_usd_per_h %.10g", price_at(f, g, now),
 			 e->max_usd_per_h);
 		return STATUS_EINPUT;
 	}
@@ -367,6 +376,20 @@ static void deallocate(struct fleet *f, struct fleet_group *g, const struct mete
 	}
 }
 
+/*
+ * True if Google Cloud preempted `in` less than a minute after creating it, which then costs nothing
+ * (SOURCES.md [gcp-spot-first-minute]): it was launched inside the window and its notice (the preemption;
+ * a drawn interruption, a pool reclaim or zone outage, a preemptible VM's 24 hours) came less than 60 s
+ * after its launch. Measured to the notice, not to the end of the 30 s notice: Google counts from the
+ * preemption. An instance stopped by the fleet (scale-in) is not preempted: billed as usual.
+ */
+static bool free_preemption(const struct fleet *f, const struct instance *in)
+{
+	int64_t within = provider_spot_free_preempt_us(f->sc->provider);
+
+	return within > 0 && in->noticed && !in->warm && in->noticed_us - in->launch_us < within;
+}
+
 static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *in, int64_t end_us, bool early,
 		       const struct meter_payer *pay)
 {
@@ -377,7 +400,8 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 	 * the dollars at the prices in force */
 	provider_bill(f->sc->provider, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
-	if (provider_spot_first_hour_free(f->sc->provider) && free_interruption(in, end_us, early)) {
+	if ((provider_spot_first_hour_free(f->sc->provider) && free_interruption(in, end_us, early)) ||
+	    free_preemption(f, in)) {
 		usd = 0; /* the time it was held inside the window still counts as paid GPU time, at $0 */
 		billed_us = (double)(end_us - in->launch_us);
 	}

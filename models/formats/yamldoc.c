@@ -98,6 +98,20 @@ void yamldoc_where(const struct yamldoc_ref *r, int *line, int *col)
 	*col = w.set ? 0 : w.col;
 }
 
+const char *yamldoc_where_text(const struct yamldoc_ref *r, char *buf, size_t size)
+{
+	struct where w = { 0, 0, NULL };
+
+	ref_where(r, &w);
+	if (w.set)
+		snprintf(buf, size, "--set %s", w.set->text);
+	else if (w.line > 0)
+		snprintf(buf, size, "line %d, column %d", w.line, w.col);
+	else
+		snprintf(buf, size, "an unknown place");
+	return buf;
+}
+
 static int vfail(struct yamldoc *y, const struct yamldoc_ref *r, const char *fmt, va_list ap)
 {
 	char msg[DIAG_MSG_MAX], label[DIAG_MSG_MAX];

@@ -145,6 +145,10 @@ int yamldoc_list(struct yamldoc *y, const struct yamldoc_ref *r, int min, int ma
 /* Where r is, as a message would place it: *line and *col from 1, both 0 when unknown (or an override). */
 void yamldoc_where(const struct yamldoc_ref *r, int *line, int *col);
 
+/* Where r is, in words for a message that points elsewhere: "line 9, column 11", "--set provider=gcp" for a
+ * node an override made, or "an unknown place". Returns buf. */
+const char *yamldoc_where_text(const struct yamldoc_ref *r, char *buf, size_t size);
+
 /* Fail with "PATH: missing required key 'KEY' (WHAT)" at the mapping `map`. */
 int yamldoc_missing(struct yamldoc *y, const struct yamldoc_ref *map, const char *key,
 			  const char *what);

@@ -143,7 +143,8 @@ static int read_provider(struct load *l, const struct yamldoc_ref *it)
 	const char *type = l->sc.serving.instance_type;
 	bool fixed = catalog_find(type) != NULL || l->type.provider_given;
 	struct yamldoc_ref r;
-	int p = (int)l->type.provider, rc, line = 0, col = 0;
+	char where[128];
+	int p = (int)l->type.provider, rc;
 
 	yamldoc_child(&l->root, "provider", &r);
 	if ((rc = yamldoc_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
@@ -151,11 +152,12 @@ static int read_provider(struct load *l, const struct yamldoc_ref *it)
 	l->sc.provider = (enum provider)p;
 	if (!r.node || !fixed || p == (int)l->type.provider)
 		return STATUS_OK;
-	yamldoc_where(&r, &line, &col);
-	return yamldoc_fail(&l->y, it, "%s is a %s instance type, but the scenario's provider is %s "
-				  "(line %d, column %d); expected an instance type of %s, or provider: %s",
-				  type, provider_name(l->type.provider), provider_name(l->sc.provider), line, col,
-				  provider_name(l->sc.provider), provider_name(l->type.provider));
+	return yamldoc_fail(&l->y, it, "%s is %s %s instance type, but the scenario's provider is %s "
+				  "(%s); expected an instance type of %s, or provider: %s",
+				  type, provider_article(l->type.provider), provider_name(l->type.provider),
+				  provider_name(l->sc.provider),
+				  yamldoc_where_text(&r, where, sizeof where), provider_name(l->sc.provider),
+				  provider_name(l->type.provider));
 }
 
 static int read_serving(struct load *l)

@@ -51,8 +51,9 @@ static int read_type_provider(struct load *l, const struct yamldoc_ref *e, const
 	if ((rc = yamldoc_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
 		return rc;
 	if (base && p != (int)base->provider)
-		return yamldoc_fail(&l->y, &r, "%s is a %s type of the built-in catalogue; expected provider: "
-					  "%s (or a new type name)", base->name, provider_name(base->provider),
+		return yamldoc_fail(&l->y, &r, "%s is %s %s type of the built-in catalogue; expected provider: "
+					  "%s (or a new type name)", base->name, provider_article(base->provider),
+					  provider_name(base->provider),
 					  provider_name(base->provider));
 	t->provider = (enum provider)p;
 	t->provider_given = true;

@@ -178,19 +178,29 @@ int scenario_load_finish(struct load *l)
 	if ((rc = scenario_copies_finish(l, capacity, starting)))
 		return rc;
 	if (sc->autoscaling.policy == POLICY_NONE) {
-		if (count < 1 && !sc->copies.enabled)
+		/* a schedule that raises min brings instances later: a plan with none at t = 0 (requests
+		 * before then wait or are refused as with any fleet at zero) */
+		bool scheduled = false;
+		for (int i = 0; i < sc->autoscaling.nschedule; i++)
+			scheduled = scheduled || sc->autoscaling.schedule[i].min >= 1;
+		if (count < 1 && !sc->copies.enabled && !scheduled)
 			return yamldoc_fail(&l->y, &l->fleet, "the fleet has no instances "
-						  "(every count is 0) and autoscaling.policy is none; expected "
-						  "a reserved, odcr or capacity_block entry, or an on_demand or "
-						  "spot count of at least 1");
+						  "(every count is 0), autoscaling.policy is none and no scheduled "
+						  "action raises min; expected a reserved, odcr or capacity_block entry, "
+						  "an on_demand or spot count of at least 1, or an autoscaling.schedule "
+						  "action with min of at least 1");
 		return STATUS_OK;
 	}
 	yamldoc_child(&l->autoscaling, "max", &r);
-	if (sc->autoscaling.max > capacity * per)
-		return yamldoc_fail(&l->y, &r, "%d is more than the fleet can hold (its "
-					  "entries' max add up to %d%s); expected at most %d, or a larger max on "
-					  "a fleet entry", sc->autoscaling.max, capacity, sc->copies.enabled ? " instances" : "",
-					  capacity * per);
+	/* a max above what the entries hold is what a sweep that takes an entry's count down meets: the
+	 * entries are the ceiling, said once here (not an error) */
+	if (sc->autoscaling.max > capacity * per) {
+		if ((rc = scenario_load_warn(l, &r, "%d is more than the fleet can hold (its entries' max add up "
+					     "to %d%s): the effective ceiling is %d", sc->autoscaling.max, capacity,
+					     sc->copies.enabled ? " instances" : "", capacity * per)))
+			return rc;
+		sc->autoscaling.max = capacity * per;
+	}
 	yamldoc_child(&l->autoscaling, "min", &r);
 	if (sc->autoscaling.min > sc->autoscaling.max)
 		return yamldoc_fail(&l->y, l->min_given ? &r : &l->autoscaling, "%s%d is greater than "

@@ -461,6 +461,21 @@ static void write_variants(struct out *o, const struct scenario_schema_map *m)
 	jclose(o, ']');
 }
 
+/* "dependentRequired": {"KEY": ["REQUIRED", ...], ...} from pairs {key, required} (grouped by key). */
+static void write_depends(struct out *o, const char *const *pairs)
+{
+	char buf[512];
+	size_t n = 0;
+
+	n += (size_t)snprintf(buf + n, sizeof buf - n, "{");
+	for (int i = 0; pairs[i] && n < sizeof buf; i += 2)
+		n += (size_t)snprintf(buf + n, sizeof buf - n, "%s\"%s\": [\"%s\"]", i ? ", " : "", pairs[i],
+				      pairs[i + 1]);
+	if (n < sizeof buf)
+		snprintf(buf + n, sizeof buf - n, "}");
+	raw(o, "dependentRequired", "%s", buf);
+}
+
 static void write_map(struct out *o, const struct scenario_schema_map *m)
 {
 	raw(o, "type", "\"object\"");
@@ -470,6 +485,8 @@ static void write_map(struct out *o, const struct scenario_schema_map *m)
 	}
 	write_properties(o, m, m->keys->names, -1, NULL);
 	write_required(o, m, m->keys->names, -1, false);
+	if (m->depends)
+		write_depends(o, m->depends);
 	raw(o, "additionalProperties", "false");
 	if (!m->selector && !m->target_by_metric)
 		return;

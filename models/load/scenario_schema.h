@@ -101,6 +101,9 @@ struct scenario_schema_map {
 	/* with variants: further spellings of the selector, each taking variant *v's keys (a provider's own
 	 * products, gcp_calendar as capacity_block); i from 0, false past the last; NULL: none */
 	bool (*alias)(int i, const char **name, int *v);
+	/* keys that require others when present, in pairs {key, required key}, ending with NULL: JSON
+	 * Schema's dependentRequired (the top level: workload needs slo and slo needs workload); NULL: none */
+	const char *const *depends;
 };
 
 /* The scenario file (scenario_schema_table.c). */

@@ -52,7 +52,7 @@ static const struct scenario_schema_only startup_only[] = {
 	{ .key = "cv", .variants = SCHEMA_V(D_LOGNORMAL) | SCHEMA_V(D_EMPIRICAL) },  /* ignored by empirical */
 	{ .key = NULL } };
 static const struct scenario_schema_map startup_map = { "startup", &scenario_load_startup_keys, "kind",
-	&scenario_load_startup_names, startup_only, NULL, false, startup_entries, NULL };
+	&scenario_load_startup_names, startup_only, NULL, false, startup_entries, NULL, NULL };
 
 /* ---- workload (scenario_workload.c) -------------------------------------------------------------- */
 
@@ -490,7 +490,8 @@ static const struct scenario_schema_key entry_entries[] = {
 	{ DUR_("outage_mean_s", 0, true, MAX_PERIOD_US), .dflt = "\"3600s\"", .desc = "spot: the mean time "
 	  "the pool stays empty after a reclaim" },
 	{ NUM_("max_usd_per_h", scenario_load_rate), .desc = "spot, provider azure only: the max price; while "
-	  "a traced price is above it the VMs are evicted and none launched (absent: never evicted for price)" },
+	  "a traced price is above it the VMs are evicted, and none is launched unless the price is below it "
+	  "(absent: never evicted for price)" },
 	{ CHOICE_("eviction_policy", scenario_load_eviction_names), .dflt = "\"deallocate\"", .desc = "spot, "
 	  "provider azure only: an evicted VM is kept stopped (deallocate: it counts against the quota and its "
 	  "disks are billed, disk_usd_per_h, to the horizon) or deleted" },
@@ -797,7 +798,7 @@ static const struct scenario_schema_only autoscaling_only[] = {
 	{ .key = "metric_delay_s", .variants = SCHEMA_ALL & ~P(NONE) },
 	{ .key = NULL } };
 static const struct scenario_schema_map autoscaling_map = { "autoscaling", &scenario_load_autoscaling_keys,
-	"policy", &scenario_load_policy_names, autoscaling_only, NULL, true, autoscaling_entries, NULL };
+	"policy", &scenario_load_policy_names, autoscaling_only, NULL, true, autoscaling_entries, NULL, NULL };
 
 /* ---- catalog and the top level (scenario.c) ------------------------------------------------------ */
 
@@ -888,5 +889,8 @@ static const struct scenario_schema_key top_entries[] = {
 	  "its own slo and workload, on MIG partitions (needs serving.partitions; then no top-level slo or "
 	  "workload, no autoscaling)" },
 	END };
+/* the loader: slo is required with a workload (scenario_slo.c) and refused without one (scenario_jobs.c) */
+static const char *const top_depends[] = { "workload", "slo", "slo", "workload", NULL };
+
 const struct scenario_schema_map scenario_schema_root = { "(top level)", &scenario_load_top_keys,
-	.entries = top_entries };
+	.entries = top_entries, .depends = top_depends };

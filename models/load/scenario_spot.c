@@ -223,8 +223,9 @@ static int read_spot_price(struct load *l, const struct yamldoc_ref *e, struct f
 	return rc;
 }
 
-/* The interruption model: a rate, an Advisor band (see band_monthly_p), or an availability trace. */
-static int read_interruptions(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
+/* The interruption model: a rate, an Advisor band (see band_monthly_p), or an availability trace; *given
+ * says whether one was written. */
+static int read_interruptions(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f, bool *given_out)
 {
 	static const char *const models[] = { "interruptions_per_hour", "interruption_band",
 		"availability_trace" };
@@ -242,10 +243,18 @@ static int read_interruptions(struct load *l, const struct yamldoc_ref *e, struc
 			given = i;
 	}
 	f->interruptions_per_hour = 0;
+	*given_out = given >= 0;
 	switch (given) {
 	case 0:
 		return yamldoc_number(&l->y, &r[0], scenario_load_interruption, &f->interruptions_per_hour);
 	case 1:
+		/* the bands are AWS's Spot Instance Advisor's (SOURCES.md [spot-advisor-bands]): no other
+		 * provider publishes them, so a band on a gcp or azure entry would be a number from another cloud */
+		if (l->sc.provider != PROVIDER_AWS)
+			return yamldoc_fail(&l->y, &r[1], "interruption_band is an AWS Spot Instance Advisor band and "
+						  "the scenario's provider is %s; expected interruptions_per_hour (a rate "
+						  "you measured) or an availability_trace",
+						  provider_names[l->sc.provider]);
 		if ((rc = yamldoc_choice(&l->y, &r[1], band_names, 5, &band)))
 			return rc;
 		f->interruptions_per_hour = -log(1.0 - band_monthly_p[band]) / HOURS_PER_MONTH;
@@ -255,13 +264,29 @@ static int read_interruptions(struct load *l, const struct yamldoc_ref *e, struc
 			return rc;
 		return availtrace_load(&f->avail, f->availability_trace, NULL, l->y.d);
 	}
+	return STATUS_OK;
+}
+
+/*
+ * Without an interruption model, say what can still interrupt the entry's instances, or that nothing can:
+ * pool reclaims (reclaims_per_day), its zone's outages, an azure max price under a price trace, a
+ * preemptible VM's 24 hours. Warned only when nothing can ("never interrupted" must be true).
+ */
+static int warn_uninterrupted(struct load *l, const struct yamldoc_ref *e, const struct fleet_entry *f)
+{
+	bool zone_outages = f->zone > 0 && l->sc.zones[f->zone - 1].noutages > 0;
+	bool price = f->max_usd_per_h > 0 && f->prices.n > 0;
+
+	if (f->reclaims_per_day > 0 || zone_outages || price)
+		return STATUS_OK;
 	if (f->variant == VARIANT_PREEMPTIBLE)  /* the 24-hour stop still comes (option_spot.c) */
 		return scenario_load_warn(l, e, "gcp_preemptible entry has no interruption model "
-					  "(interruptions_per_hour, interruption_band or availability_trace); its "
-					  "VMs are stopped only by the 24-hour limit");
+					  "(interruptions_per_hour, interruption_band or availability_trace) and no "
+					  "reclaims or zone outages; its VMs are stopped only by the 24-hour limit");
 	return scenario_load_warn(l, e, "spot entry has no interruption model (interruptions_per_hour, "
-				  "interruption_band or availability_trace); its instances are never "
-				  "interrupted");
+				  "interruption_band or availability_trace), no reclaims_per_day, no zone "
+				  "outages%s; its instances are never interrupted",
+				  l->sc.provider == PROVIDER_AZURE ? " and no max_usd_per_h with a price_trace" : "");
 }
 
 /* The interruption notice and pool-wide reclaims. */
@@ -306,19 +331,24 @@ static int read_max_price(struct load *l, const struct yamldoc_ref *e, struct fl
 					  "with provider: azure");
 	if ((rc = yamldoc_number(&l->y, &r, scenario_load_rate, &f->max_usd_per_h)))
 		return rc;
-	if (f->prices.n == 0 && f->usd_per_h > f->max_usd_per_h)
-		return yamldoc_fail(&l->y, &r, "the Spot price %.10g is above max_usd_per_h %.10g, so the VM "
-					  "would never run; expected at least %.10g, or a price_trace",
+	/* Azure creates a VM "only if the maxPrice is greater than the current Azure Spot price" (SOURCES.md
+	 * [az-spot-max-price]): equal is not enough */
+	if (f->prices.n == 0 && f->usd_per_h >= f->max_usd_per_h)
+		return yamldoc_fail(&l->y, &r, "the Spot price %.10g is not below max_usd_per_h %.10g, so the VM "
+					  "would never run (Azure creates a Spot VM only when the max price is greater "
+					  "than the price); expected more than %.10g, or a price_trace",
 					  f->usd_per_h, f->max_usd_per_h, f->usd_per_h);
 	return STATUS_OK;
 }
 
 int scenario_load_spot(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
+	bool modelled = false;
 	int rc;
 
 	if ((rc = read_scaling(l, e, f)) || (rc = read_spot_price(l, e, f)) ||
-	    (rc = read_interruptions(l, e, f)) || (rc = read_reclaims(l, e, f)) || (rc = read_max_price(l, e, f)) ||
+	    (rc = read_interruptions(l, e, f, &modelled)) || (rc = read_reclaims(l, e, f)) ||
+	    (rc = read_max_price(l, e, f)) || (!modelled && (rc = warn_uninterrupted(l, e, f))) ||
 	    (rc = scenario_load_eviction(l, e, f)))
 		return rc;
 	return read_ice(l, e, f);

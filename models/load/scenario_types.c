@@ -99,12 +99,6 @@ static int read_token_speeds(struct load *l, const struct yamldoc_ref *e, int i)
 	return yamldoc_number(&l->y, &r, scenario_load_token_speed, &st->decode[0].tokens_per_s);
 }
 
-/* "an aws", "a gcp": the article before a provider's name. */
-static const char *article(enum provider p)
-{
-	return provider_name(p)[0] == 'a' ? "an" : "a";
-}
-
 /*
  * The entry's own type sc.types[type] (at r) must be the scenario's provider's. Whose type it is: a built-in
  * row's provider, or the catalog: entry's `provider`; a new type that does not say takes the scenario's, so
@@ -118,20 +112,19 @@ static int check_type_provider(struct load *l, const struct yamldoc_ref *r, int 
 	enum provider p = l->sc.provider;
 	struct yamldoc_ref key;
 	char where[64 + SCENARIO_NAME_MAX];
-	int line = 0, col = 0;
 
 	if ((catalog_find(name) == NULL && !t->provider_given) || t->provider == p)
 		return STATUS_OK;
 	yamldoc_child(&l->root, "provider", &key);
 	if (key.node) {
-		yamldoc_where(&key, &line, &col);
-		snprintf(where, sizeof where, "line %d, column %d", line, col);
+		yamldoc_where_text(&key, where, sizeof where);
 	} else {
 		snprintf(where, sizeof where, "that of serving.instance_type %s", l->sc.types[0].name);
 	}
 	return yamldoc_fail(&l->y, r, "%s is %s %s instance type, but the scenario's provider is %s (%s); "
-				  "expected %s %s instance type", name, article(t->provider),
-				  provider_name(t->provider), provider_name(p), where, article(p), provider_name(p));
+				  "expected %s %s instance type", name, provider_article(t->provider),
+				  provider_name(t->provider), provider_name(p), where, provider_article(p),
+				  provider_name(p));
 }
 
 /* One item of serving.types: name -> {slots_per_instance, service_scale}. */

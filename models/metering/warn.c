@@ -238,17 +238,24 @@ static bool price_stale(const struct scenario *sc, struct sink_warning *out)
 }
 
 /* A trace replayed once whose last arrival, on the run's clock, comes after the horizon. */
-static bool trace_past(const struct warn *w, const struct scenario *sc, struct sink_warning *out)
+/* A trace source without loop: its last request's time on the run's clock, seconds, in *last_s. */
+static bool trace_last(const struct scenario *sc, double *last_s)
 {
 	const struct trace_summary *s = &sc->arrivals.summary;
 	int64_t origin = tracefile_relative(sc->arrivals.mapping.time_format) ? 0 : s->first_us;
-	double last_s;
 
 	if (sc->arrivals.kind != ARRIVAL_TRACE || sc->arrivals.loop || s->rows == 0)
 		return false;
-	last_s = (double)(s->last_us - origin - sc->arrivals.offset_us) / SIM_US_PER_S_INT /
-		 sc->arrivals.speedup;
-	if (last_s <= (double)sc->horizon_us / SIM_US_PER_S_INT)
+	*last_s = (double)(s->last_us - origin - sc->arrivals.offset_us) / SIM_US_PER_S_INT / sc->arrivals.speedup;
+	return true;
+}
+
+static bool trace_past(const struct warn *w, const struct scenario *sc, struct sink_warning *out)
+{
+	const struct trace_summary *s = &sc->arrivals.summary;
+	double last_s;
+
+	if (!trace_last(sc, &last_s) || last_s <= (double)sc->horizon_us / SIM_US_PER_S_INT)
 		return false;
 	if (sc->arrivals.offset_us == 0 && sc->arrivals.scale_rate == 1 && sc->arrivals.growth_per_day == 0)
 		snprintf(out->message, sizeof out->message, "the trace runs %.4g h past the horizon (last arrival "
@@ -260,6 +267,22 @@ static bool trace_past(const struct warn *w, const struct scenario *sc, struct s
 			 "at %.4g h, horizon %.4g h): its requests after the horizon were not replayed",
 			 last_s / 3600 - (double)sc->horizon_us / SIM_US_PER_H, last_s / 3600,
 			 (double)sc->horizon_us / SIM_US_PER_H);
+	return true;
+}
+
+/* The trace (without loop) ends well before the horizon: the run's tail has no traffic at all, yet its
+ * hours are paid for and stretched into the per-month and per-year figures. */
+static bool trace_short(const struct scenario *sc, struct sink_warning *out)
+{
+	double last_s, horizon_s = (double)sc->horizon_us / SIM_US_PER_S_INT;
+
+	if (!trace_last(sc, &last_s) || last_s >= WARN_TRACE_SHORT_SHARE * horizon_s)
+		return false;
+	snprintf(out->message, sizeof out->message, "the trace ends %.4g h into a %.4g h horizon (its last "
+		 "arrival), %.3g times shorter: the last %.4g h have no traffic, but their capacity is paid and "
+		 "counted in the per-month and per-year figures; shorten the horizon or set loop: true",
+		 last_s / 3600, horizon_s / 3600, last_s > 0 ? horizon_s / last_s : INFINITY,
+		 (horizon_s - last_s) / 3600);
 	return true;
 }
 
@@ -352,6 +375,25 @@ bool warn_memory_budget(const struct warn_memory *m, const struct scenario *sc, 
 	return true;
 }
 
+/* The loader's warnings (a job submitted past the horizon, an entry no one uses, a Spot entry nothing
+ * interrupts, ...), one `scenario` warning per line of sc->warnings, after the run's own. */
+static int scenario_lines(const struct scenario *sc, struct sink_warning *out, int k, int max)
+{
+	const char *p = sc->warnings ? sc->warnings : "";
+
+	while (*p && k < max) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		memset(&out[k], 0, sizeof out[k]);
+		snprintf(out[k].code, sizeof out[k].code, "scenario");
+		snprintf(out[k].message, sizeof out[k].message, "%.*s", (int)(n < sizeof out[k].message ? n :
+			 sizeof out[k].message - 1), p);
+		k++;
+		p += n + (nl ? 1 : 0);
+	}
+	return k;
+}
+
 int warn_collect(const struct warn *w, const struct scenario *sc, const struct sink_metric *metrics, int n,
 		 struct sink_warning *out, int max)
 {
@@ -373,9 +415,10 @@ int warn_collect(const struct warn *w, const struct scenario *sc, const struct s
 	ADD("target_unreachable", target_unreachable(sc, &x));
 	ADD("price_stale", price_stale(sc, &x));
 	ADD("trace_past_horizon", trace_past(w, sc, &x));
+	ADD("trace_shorter_than_horizon", trace_short(sc, &x));
 	ADD("horizon_too_short", horizon_short(sc, &x));
 	ADD("memory_budget", warn_memory_budget(&w->mem, sc, &x));
 	ADD("extrapolated_with_growth", extrapolated(sc, &x));
 #undef ADD
-	return k;
+	return scenario_lines(sc, out, k, max);
 }

@@ -21,12 +21,17 @@
  *   target_unreachable  a policy target at or above what its metric reaches before requests wait
  *   price_stale         a catalogue price used whose validity ended on or before the scenario start
  *   trace_past_horizon  a trace (without loop) runs past the horizon: its tail is dropped
+ *   trace_shorter_than_horizon  a trace (without loop) ends before WARN_TRACE_SHORT_SHARE of the
+ *                       horizon: the rest of the run has no traffic
  *   horizon_too_short   the horizon is shorter than the policy's alarms need to act once
  *   memory_budget       the run's queue, fleet pool and per-hour arrays could take more than
  *                       WARN_MEMORY_BUDGET_BYTES (world_memory_estimate() fills struct warn_memory in)
  *   extrapolated_with_growth  the traffic grows (growth_per_day), so the per-year figure, which stretches
  *                       the measured window, misstates the year; the message gives the year's traffic
  *                       against the window's
+ *   scenario            one per warning the loader gave (sc->warnings: a job submitted at or after the
+ *                       horizon, an entry nothing uses, a Spot entry nothing interrupts, ...), its line
+ *                       "FILE:LINE:COL: PATH: text" as the message, so they are stored with the run
  *
  * A struct warn is caller-owned storage (warn_init, nothing to free).
  */
@@ -39,10 +44,11 @@
 #include "scenario.h"
 #include "sink.h"
 
-#define WARN_MAX 16                 /* warnings per run, at most (there are 10 codes) */
+#define WARN_MAX 16                 /* warnings per run, at most (11 codes, and the loader's lines) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
 #define WARN_REBOUNDS 2             /* scale_in_rebound: rebounds that make a warning */
+#define WARN_TRACE_SHORT_SHARE 0.8  /* trace_shorter_than_horizon: the trace ends before this share of it */
 /* scale_in_rebound: a scale-out this soon after a scale-in rebounds from it (15 min: the default scale-in
  * alarm's span, so the scale-in's own datapoints had said the load was low that long) */
 #define WARN_REBOUND_US (INT64_C(900) * 1000000)

@@ -11,6 +11,7 @@
 #define US_PER_MIN (60 * (int64_t)US_PER_S)
 #define AWS_NOTICE_US (120 * (int64_t)US_PER_S)    /* SOURCES.md [spot-notice-2min] */
 #define GCP_NOTICE_US (30 * (int64_t)US_PER_S)     /* SOURCES.md [gcp-spot-notice-30s] */
+#define GCP_FREE_PREEMPT_US (60 * (int64_t)US_PER_S) /* SOURCES.md [gcp-spot-first-minute] */
 #define AZURE_NOTICE_US (30 * (int64_t)US_PER_S)   /* SOURCES.md [az-spot-notice-30s] */
 
 const char *const provider_names[PROVIDER_COUNT] = { [PROVIDER_AWS] = "aws", [PROVIDER_GCP] = "gcp",
@@ -96,9 +97,19 @@ int64_t provider_spot_notice_us(enum provider p)
 	}
 }
 
+const char *provider_article(enum provider p)
+{
+	return provider_name(p)[0] == 'a' ? "an" : "a";
+}
+
 bool provider_spot_first_hour_free(enum provider p)
 {
 	return p == PROVIDER_AWS;
+}
+
+int64_t provider_spot_free_preempt_us(enum provider p)
+{
+	return p == PROVIDER_GCP ? GCP_FREE_PREEMPT_US : 0;
 }
 
 /* True if s ends with suffix, compared without case. */

@@ -73,6 +73,9 @@ bool provider_offers(enum provider p, enum option_kind kind);
 /* The kinds p sells, as "a, b or c" for messages (static storage). */
 const char *provider_option_list(enum provider p);
 
+/* The article before p's name in a sentence: "an" for aws and azure, "a" for gcp. */
+const char *provider_article(enum provider p);
+
 /* The default Spot interruption notice of p in microseconds: 120 s on aws (SOURCES.md [spot-notice-2min]),
  * 30 s on gcp (SOURCES.md [gcp-spot-notice-30s]) and azure (SOURCES.md [az-spot-notice-30s]). */
 int64_t provider_spot_notice_us(enum provider p);
@@ -80,6 +83,12 @@ int64_t provider_spot_notice_us(enum provider p);
 /* True if p refunds a Spot instance its provider interrupts in its first hour (aws only:
  * SOURCES.md [spot-billing]; neither Google Cloud nor Azure documents such a rule). */
 bool provider_spot_first_hour_free(enum provider p);
+
+/* How soon after its creation a Spot (or preemptible) VM that p preempts costs nothing, in microseconds:
+ * gcp 60 s, "If Compute Engine preempts Spot VMs less than one minute after they are created, you are not
+ * billed" (SOURCES.md [gcp-spot-first-minute]), measured to the preemption notice; 0 (no such rule) on aws,
+ * whose first-hour rule is provider_spot_first_hour_free, and azure. */
+int64_t provider_spot_free_preempt_us(enum provider p);
 
 /*
  * True if p accepts an odcr (a capacity reservation) of instance type `type`. Azure's on-demand capacity

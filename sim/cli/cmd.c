@@ -2,7 +2,10 @@
  * cmd: what every subcommand shares (cmd.h): the exit code for a status, and the scenario's warnings on
  * stderr. Beneath main.c and the cmd_*.c files, so that they call down into it and main.c only dispatches.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -26,4 +29,20 @@ void cmd_print_warnings(const struct scenario *sc)
 		fprintf(stderr, "gpucap: warning: %.*s\n", len, w);
 		w += len + (nl ? 1 : 0);
 	}
+}
+
+int cmd_seed_set(const char *cmd, const char *arg, char *buf, size_t size)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || v > INT64_MAX) {
+		fprintf(stderr, "gpucap %s: --seed '%s': expected an integer from 0 to %" PRId64 "\n", cmd, arg,
+			INT64_MAX);
+		return -1;
+	}
+	snprintf(buf, size, "seed=%llu", v);
+	return 0;
 }

@@ -7,6 +7,8 @@
 #ifndef GPUCAP_CMD_H
 #define GPUCAP_CMD_H
 
+#include <stddef.h>
+
 #define CMD_EXIT_OK 0
 #define CMD_EXIT_FAIL 1
 #define CMD_EXIT_USAGE 2
@@ -31,5 +33,9 @@ struct scenario;
 
 /* Print each of the scenario's warnings to stderr as "gpucap: warning: ..." (cmd.c). */
 void cmd_print_warnings(const struct scenario *sc);
+
+/* `--seed N` as the override "seed=N" in buf (cmd.c): N an integer from 0 to INT64_MAX. Returns 0, or -1
+ * after saying on stderr what `cmd` (e.g. "run") expected. */
+int cmd_seed_set(const char *cmd, const char *arg, char *buf, size_t size);
 
 #endif

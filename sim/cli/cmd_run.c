@@ -149,18 +149,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			if (label_add(a, optarg))
 				return -1;
 			break;
-		case 's': {
-			char *end;
-			errno = 0;
-			unsigned long long v = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-' || v > INT64_MAX) {
-				fprintf(stderr, "gpucap run: --seed '%s': expected an integer from 0 to %" PRId64 "\n",
-					optarg, INT64_MAX);
+		case 's':
+			if (cmd_seed_set("run", optarg, a->seed_set, sizeof a->seed_set))
 				return -1;
-			}
-			snprintf(a->seed_set, sizeof a->seed_set, "seed=%llu", v);
 			break;
-		}
 		case ':':
 			fprintf(stderr, "gpucap run: option '%s' needs a value (see gpucap run --help)\n", argv[optind - 1]);
 			return -1;
@@ -337,14 +329,32 @@ static void print_warnings(const struct world_report *rep)
 		printf("warning: %s: %s\n", rep->warnings[i].code, rep->warnings[i].message);
 }
 
+/* Seconds as "%.2f h", or `none` when undefined (no job completed, none started: NaN). Returns buf. */
+static const char *hours(char *buf, size_t size, double s, const char *none)
+{
+	if (isnan(s))
+		snprintf(buf, size, "%s", none);
+	else
+		snprintf(buf, size, "%.2f h", s / 3600);
+	return buf;
+}
+
 /* The jobs' lines (jobs.h): what finished, by when, what was lost, and what the jobs' entries cost. */
 static void print_jobs(const struct world_report *rep)
 {
+	char p50[32], p99[32], wait[32];
+
 	printf("  jobs       %.0f submitted, %.0f completed, %.0f missed their deadline, %.0f terminated\n",
 	       get(rep, "jobs_submitted"), get(rep, "jobs_completed"), get(rep, "jobs_missed_deadline"),
 	       get(rep, "jobs_terminated"));
-	printf("             completion p50 %.2f h, p99 %.2f h; wait mean %.2f h\n", get(rep, "job_completion_p50_s") / 3600,
-	       get(rep, "job_completion_p99_s") / 3600, get(rep, "job_wait_mean_s") / 3600);
+	if (isnan(get(rep, "job_completion_p50_s")))
+		printf("             completion none (no job completed); wait mean %s\n",
+		       hours(wait, sizeof wait, get(rep, "job_wait_mean_s"), "none (no job started)"));
+	else
+		printf("             completion p50 %s, p99 %s; wait mean %s\n",
+		       hours(p50, sizeof p50, get(rep, "job_completion_p50_s"), "none"),
+		       hours(p99, sizeof p99, get(rep, "job_completion_p99_s"), "none"),
+		       hours(wait, sizeof wait, get(rep, "job_wait_mean_s"), "none (no job started)"));
 	printf("             %.2f instance-hours of work lost; %.0f interruptions, %.0f node failures\n",
 	       get(rep, "work_lost_instance_hours"), get(rep, "job_interruptions"), get(rep, "job_failures"));
 	printf("             their entries cost");
@@ -367,9 +377,10 @@ static void print_teams(const struct scenario *sc, const struct world_report *re
 					"borrowed_instance_hours", "cost_usd" };
 		for (int i = 0; i < 6; i++)
 			snprintf(k[i], sizeof k[i], "team_%s_%s", n, what[i]);
-		printf("  team %-6s %.0f completed, wait mean %.2f h, p95 %.2f h; %.1f GPU-hours, %.1f instance-hours "
-		       "borrowed; $%.2f\n", n, get(rep, k[0]), get(rep, k[1]) / 3600, get(rep, k[2]) / 3600,
-		       get(rep, k[3]), get(rep, k[4]), get(rep, k[5]));
+		char mean[32], p95[32];
+		printf("  team %-6s %.0f completed, wait mean %s, p95 %s; %.1f GPU-hours, %.1f instance-hours "
+		       "borrowed; $%.2f\n", n, get(rep, k[0]), hours(mean, sizeof mean, get(rep, k[1]), "none"),
+		       hours(p95, sizeof p95, get(rep, k[2]), "none"), get(rep, k[3]), get(rep, k[4]), get(rep, k[5]));
 	}
 }
 

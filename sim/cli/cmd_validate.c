@@ -1,5 +1,6 @@
 /*
- * cmd_validate: `gpucap validate FILE... [--set K=V]...`: load and check scenarios without running them.
+ * cmd_validate: `gpucap validate FILE... [--seed N] [--set K=V]...`: load and check scenarios without running
+ * them. --seed is `run`'s (--set seed=N), so a command line that runs can be validated as it stands.
  * Prints "FILE: ok" per valid file and the error line per invalid one; exit 2 if any was invalid.
  */
 #include <getopt.h>
@@ -14,18 +15,22 @@
 #define MAX_SETS 256
 
 static const char validate_usage[] =
-	"usage: gpucap validate FILE... [--set KEY.PATH=VALUE]...\n"
+	"usage: gpucap validate FILE... [--seed N] [--set KEY.PATH=VALUE]...\n"
 	"\n"
 	"Check each scenario file (and the overrides) the way `gpucap run` would, without running anything.\n"
+	"  --seed N              as for run (the same as --set seed=N; both together are refused)\n"
+	"  --set KEY.PATH=VALUE  as for run; repeatable\n"
 	"Prints 'FILE: ok' for each valid file, or the first problem as FILE:LINE:COL: message.\n"
 	"Exit codes: 0 all valid, 2 at least one invalid (or bad usage), 1 other failures.\n";
 
 int cmd_validate(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "set", required_argument, NULL, 'S' }, { "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
+		{ "set", required_argument, NULL, 'S' }, { "seed", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' }, { NULL, 0, NULL, 0 },
 	};
-	const char *sets[MAX_SETS];
+	const char *sets[MAX_SETS + 1];
+	char seed_set[48] = "";
 	int nsets = 0, worst = STATUS_OK, c;
 
 	optind = 1;
@@ -39,9 +44,16 @@ int cmd_validate(int argc, char **argv)
 			sets[nsets++] = optarg;
 			continue;
 		}
+		if (c == 's') {
+			if (cmd_seed_set("validate", optarg, seed_set, sizeof seed_set))
+				return CMD_EXIT_USAGE;
+			continue;
+		}
 		fprintf(stderr, "gpucap validate: bad option '%s' (see gpucap validate --help)\n", argv[optind - 1]);
 		return CMD_EXIT_USAGE;
 	}
+	if (seed_set[0])
+		sets[nsets++] = seed_set; /* --seed N is --set seed=N: both together are refused, as for run */
 	if (optind >= argc) {
 		fprintf(stderr, "gpucap validate: expected one scenario file or more (see gpucap validate --help)\n");
 		return CMD_EXIT_USAGE;

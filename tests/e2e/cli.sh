@@ -54,5 +54,14 @@ check "two runs stored" test "$(sqlite3 results.sqlite 'select count(*) from run
 out=$("$GPUCAP" run --set horizon=1h --quiet --db other.sqlite); check "--quiet is quiet" test -z "$out"
 check "--db used" test "$(sqlite3 other.sqlite 'select count(*) from runs')" = 1
 check "validate ok" grep -q ": ok" <<<"$("$GPUCAP" validate "$SRC/scenarios/chat-serving.yaml")"
+# validate takes run's --seed: a run's command line validates as it stands; a bad seed or --seed with
+# --set seed is refused as run refuses it
+check "validate --seed 7 ok" grep -q ": ok" <<<"$("$GPUCAP" validate "$SRC/scenarios/chat-serving.yaml" --seed 7)"
+"$GPUCAP" validate "$SRC/scenarios/chat-serving.yaml" --seed x 2>err.txt; rc=$?
+check "validate --seed x: exit 2 ($rc)" test $rc -eq 2
+check "validate --seed x: says what it expected" grep -q "gpucap validate: --seed 'x': expected an integer" err.txt
+"$GPUCAP" validate "$SRC/scenarios/chat-serving.yaml" --seed 7 --set seed=8 2>err.txt; rc=$?
+check "validate --seed with --set seed: exit 2 ($rc)" test $rc -eq 2
+check "validate --seed with --set seed: names both" grep -q -- "--set seed=" err.txt
 check "catalog lists p5" grep -q "p5.48xlarge" <<<"$("$GPUCAP" catalog)"
 finish

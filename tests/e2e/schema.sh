@@ -41,7 +41,7 @@ trace_rate_per_s cv_on_constant diurnal_hourly_23 zero_slots spot_discount_one u
 max_on_reserved unknown_option startup_bad_kind startup_on_reserved target_above_one unknown_policy
 hpa_key_under_target_tracking step_key_under_target_tracking tt_datapoints_under_hpa
 scale_from_zero_policy_none percentage_above_100 catalog_discount_one name_too_long jobs_unknown_key
-jobs_use_on_savings_plan jobs_negative_work"
+jobs_use_on_savings_plan jobs_negative_work missing_slo jobs_slo_without_workload"
 files=()
 for b in $bad; do
 	files+=("$SRC/tests/data/bad/$b.yaml")
