@@ -64,4 +64,9 @@ check "validate --seed x: says what it expected" grep -q "gpucap validate: --see
 check "validate --seed with --set seed: exit 2 ($rc)" test $rc -eq 2
 check "validate --seed with --set seed: names both" grep -q -- "--set seed=" err.txt
 check "catalog lists p5" grep -q "p5.48xlarge" <<<"$("$GPUCAP" catalog)"
+
+# a jobs summary where no job completed says so: no "nan" anywhere in it
+out=$("$GPUCAP" run "$SRC/scenarios/jobs-finetune.yaml" --set horizon=1h --db jobs.sqlite 2>/dev/null)
+check "jobs: none completed is said" grep -q "completion none (no job completed)" <<<"$out"
+check "jobs: no nan in the summary" test "$(grep -ci nan <<<"$out")" = 0
 finish
