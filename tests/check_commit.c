@@ -140,6 +140,25 @@ START_TEST(reserved_changes_only_the_bill)
 END_TEST
 
 /*
+ * Turning a commitment off in a what-if: a Savings Plan of $0/h and a reserved count of 0 are "none",
+ * accepted, and bill exactly what no commitment bills (to the cent: the same dollars), with nothing
+ * committed or left unused.
+ */
+START_TEST(zero_commitment_is_none)
+{
+	run(&none, "");
+	run(&both, "commitments:\n  - {option: savings_plan, commit_usd_per_h: 0, term: 1y}\n"
+	    "  - {option: reserved, count: 0, term: 1y}\n");
+	assert_same_service(&none, &both);
+	ck_assert_double_eq(M(&both, "cost_total_usd"), M(&none, "cost_total_usd"));
+	ck_assert_double_eq(M(&both, "cost_savings_plan_usd"), 0);
+	ck_assert_double_eq(M(&both, "commitment_usd"), 0);
+	ck_assert_double_eq(M(&both, "commitment_unused_usd"), 0);
+	ck_assert_double_eq(M(&both, "commitment_after_horizon_usd"), 0);
+}
+END_TEST
+
+/*
  * An RI whose term begins mid-window at 20:45 UTC (inside a clock hour), then a Savings Plan of $40/h at
  * 30% off over what the RI left (RIs first, whatever the list's order): the difference is the hand
  * computation, the plan covering min(left, 40 x len / 0.7) of each hour's usage at 0.7 per dollar.
@@ -210,6 +229,7 @@ static Suite *commit_suite(void)
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, reserved_changes_only_the_bill);
+	tcase_add_test(tc, zero_commitment_is_none);
 	tcase_add_test(tc, reserved_then_plan_by_hand);
 	tcase_add_test(tc, one_hour_examples);
 	suite_add_tcase(s, tc);

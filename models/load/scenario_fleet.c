@@ -24,7 +24,7 @@
 #define TERM_3Y_H 26280.0                /* 1095 days */
 #define PARTIAL_UPFRONT_SHARE 0.5        /* an assumption (SOURCES.md [ri-partial-upfront-split]) */
 
-static const struct yamldoc_bounds commit_bounds = { 0, 1e6, true, false };
+static const struct yamldoc_bounds commit_bounds = { 0, 1e6, false, false };  /* 0: none (a what-if) */
 
 /* The keys of each option, in the order messages list them. */
 static const char *const reserved_keys[] = { "option", "scope", "count", "usd_per_h", "term", "payment",

@@ -548,7 +548,7 @@ static const struct scenario_schema_key commit_entries[] = {
 	{ STR_("instance_type", SCENARIO_NAME_MAX), .variants = O(RESERVED), .desc = "the type it covers: "
 	  "serving.instance_type (default) or one of serving.types" },
 	{ NUM_("commit_usd_per_h", scenario_load_commit), .required = O(SAVINGS_PLAN), .desc = "the hourly "
-	  "commitment in USD" },
+	  "commitment in USD (0: none, for a what-if)" },
 	{ NUM_("discount", scenario_load_fraction), .variants = O(SAVINGS_PLAN), .desc = "the plan's fraction "
 	  "off on-demand (default the catalogue's; or rates)" },
 	{ DICT_("rates", SCENARIO_NAME_MAX, rate_item), .variants = O(SAVINGS_PLAN), .desc = "Savings Plans "
