@@ -459,6 +459,29 @@ static void pair_by_seed(const struct compare_point *p, const struct compare_poi
 	}
 }
 
+/* Significant: the interval excludes 0 and |diff| is more than `fraction` of the larger |mean| compared. */
+static void mark(struct compare_diff *df, double point_mean, double base_mean, double fraction)
+{
+	double big = fmax(fabs(point_mean), fabs(base_mean));
+
+	df->significant = df->n > 0 && excludes_zero(df->diff, df->half) && fabs(df->diff) > fraction * big &&
+			  df->diff != 0;
+}
+
+void compare_set_min_effect(struct compare *c, double fraction)
+{
+	const struct compare_point *b = &c->points[c->baseline];
+
+	c->min_effect = fraction;
+	for (int i = 0; i < c->npoints; i++) {
+		struct compare_point *p = &c->points[i];
+		for (int m = 0; m < COMPARE_NMETRICS; m++) {
+			mark(&p->paired[m], p->stat[m].mean, b->stat[m].mean, fraction);
+			mark(&p->welch[m], p->stat[m].mean, b->stat[m].mean, fraction);
+		}
+	}
+}
+
 /* Every statistic: intervals, differences against the baseline, the Pareto front. */
 static int compute(struct compare *c, struct diag *d)
 {
@@ -482,6 +505,7 @@ static int compute(struct compare *c, struct diag *d)
 		for (int r = 0; r < p->nruns; r++)
 			p->slo_met_runs += p->values[met][r] == 1;
 	}
+	compare_set_min_effect(c, COMPARE_MIN_EFFECT);
 	for (int i = 0; i < c->npoints; i++) {
 		struct compare_point *p = &c->points[i];
 		double pc = p->stat[cost].mean, pv = p->stat[viol].mean;

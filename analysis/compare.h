@@ -61,7 +61,8 @@ struct compare_diff {
 	double se;         /* its standard error; NaN when not defined */
 	double df;         /* degrees of freedom of the t quantile; NaN when not defined */
 	double half;       /* half-width of the 95% interval; NaN when not defined */
-	bool significant;  /* the interval is defined and excludes 0 */
+	bool significant;  /* the interval is defined and excludes 0, and the difference is larger than the
+	                      practical threshold (compare_set_min_effect) */
 };
 
 /* The interval of the n values x (borrowed; NaN values left out) into *out. */
@@ -101,6 +102,7 @@ struct compare {
 	struct compare_point *points;  /* [npoints], owned */
 	int npoints;
 	int baseline;                  /* index of the baseline point */
+	double min_effect;             /* the practical threshold (compare_set_min_effect) */
 	char db[512];                  /* the database file, for messages */
 };
 
@@ -112,6 +114,15 @@ struct compare {
  */
 int compare_load(struct compare *c, const char *path, const char *const *ids, int nids, const char *baseline,
 		 struct diag *d);
+
+/* The practical threshold by default: a difference is significant only when it is also more than 1% of the
+ * larger of the two means it compares (so "0.00000 +- 0.00000 *", a real but negligible difference, is not
+ * starred). */
+#define COMPARE_MIN_EFFECT 0.01
+
+/* Set the practical threshold (a fraction >= 0 of the larger mean, |point| or |baseline|) and mark every
+ * difference again; compare_load() applies COMPARE_MIN_EFFECT. */
+void compare_set_min_effect(struct compare *c, double fraction);
 
 /* Free what compare_load() allocated. */
 void compare_fini(struct compare *c);

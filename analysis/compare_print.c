@@ -141,7 +141,8 @@ static void print_diffs(const struct compare *c, FILE *out, int w)
 	int cost = M("cost_per_month_usd"), viol = M("slo_violation_rate");
 
 	fprintf(out, "\nagainst the baseline %s (point - baseline, 95%% interval; * significant: the interval "
-		"excludes 0)\n", c->points[c->baseline].id);
+		"excludes 0\nand the difference is more than %.4g%% of the larger mean, --min-effect)\n",
+		c->points[c->baseline].id, 100 * c->min_effect);
 	fprintf(out, "%-*s %3s  %-21s %-21s %s\n", w, "", "", "cost/month $", "", "SLO violation rate");
 	fprintf(out, "%-*s %3s  %-21s %-21s %-21s %s\n", w, "point", "n", "paired (same seeds)", "unpaired (Welch)",
 		"paired (same seeds)", "unpaired (Welch)");
@@ -293,7 +294,8 @@ int compare_print_md(const struct compare *c, FILE *out)
 	fputs("\n### Against the baseline ", out);
 	for (const char *s = c->points[c->baseline].id; *s; s++)
 		fprintf(out, strchr("|\\*_`", *s) ? "\\%c" : "%c", *s);
-	fputs("\n\nPoint - baseline, 95% interval; \\* significant: the interval excludes 0.\n\n", out);
+	fprintf(out, "\n\nPoint - baseline, 95%% interval; \\* significant: the interval excludes 0 and the "
+		"difference is more than %.4g%% of the larger mean (`--min-effect`).\n\n", 100 * c->min_effect);
 	mheader(out, h_diff, 6);
 	for (int i = 0; i < c->npoints; i++) {
 		const struct compare_point *p = &c->points[i];
@@ -391,7 +393,7 @@ int compare_print_json(const struct compare *c, FILE *out)
 {
 	fputs("{\"database\": ", out);
 	jstr(out, c->db);
-	fputs(", \"confidence\": 0.95, \"baseline\": ", out);
+	fprintf(out, ", \"confidence\": 0.95, \"min_effect\": %.17g, \"baseline\": ", c->min_effect);
 	jstr(out, c->points[c->baseline].id);
 	fputs(",\n  \"points\": [\n", out);
 	for (int i = 0; i < c->npoints; i++) {

@@ -109,6 +109,41 @@ START_TEST(paired_by_hand)
 }
 END_TEST
 
+/*
+ * The practical threshold (--min-effect, default 1% of the larger mean): a paired difference of 0.000003 on
+ * violation rates of 0.00708 and 0.007083 with every seed agreeing (half-width 0: the interval excludes 0)
+ * is real but negligible: not starred by default, starred with --min-effect 0. A difference of 0.00416
+ * (about 10% of rates near 0.045) is starred; two equal means never are.
+ */
+START_TEST(min_effect_keeps_negligible_differences_unstarred)
+{
+	struct compare_point pts[2];
+	struct compare c = { pts, 2, 0, 0, "" };
+	int m = compare_metric_index("slo_violation_rate");
+
+	memset(pts, 0, sizeof pts);
+	pts[0].stat[m].mean = 0.00708;
+	pts[1].stat[m].mean = 0.007083;
+	pts[1].paired[m] = (struct compare_diff){ 3, 0.000003, 0, 2, 0, true };
+	pts[1].welch[m] = (struct compare_diff){ 3, 0.000003, 0.0001, 4, 0.00003, false };
+	compare_set_min_effect(&c, COMPARE_MIN_EFFECT);
+	ck_assert(!pts[1].paired[m].significant);
+	ck_assert(!pts[1].welch[m].significant);
+	compare_set_min_effect(&c, 0);
+	ck_assert(pts[1].paired[m].significant);
+	ck_assert(!pts[1].welch[m].significant);  /* its interval holds 0 */
+	pts[0].stat[m].mean = 0.04718;
+	pts[1].stat[m].mean = 0.04302;
+	pts[1].paired[m] = (struct compare_diff){ 3, -0.00416, 0.00005, 2, 0.00023, false };
+	compare_set_min_effect(&c, COMPARE_MIN_EFFECT);
+	ck_assert(pts[1].paired[m].significant);
+	pts[1].stat[m].mean = pts[0].stat[m].mean = 0;
+	pts[1].paired[m] = (struct compare_diff){ 3, 0, 0, 2, 0, false };
+	compare_set_min_effect(&c, 0);
+	ck_assert(!pts[1].paired[m].significant);
+}
+END_TEST
+
 /* A pair with a NaN on either side is left out: {1, NaN, 3} - {0, 5, NaN} has one pair, d = 1, no interval. */
 START_TEST(paired_leaves_out_missing_pairs)
 {
@@ -177,6 +212,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, interval_of_five_values);
 	tcase_add_test(tc, interval_leaves_out_nan_and_needs_two);
 	tcase_add_test(tc, welch_by_hand);
+	tcase_add_test(tc, min_effect_keeps_negligible_differences_unstarred);
 	tcase_add_test(tc, paired_by_hand);
 	tcase_add_test(tc, paired_leaves_out_missing_pairs);
 	tcase_add_test(tc, interval_covers_known_mean);

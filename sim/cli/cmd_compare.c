@@ -6,6 +6,7 @@
  */
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd.h"
@@ -15,14 +16,15 @@
 #include "status.h"
 
 static const char compare_usage[] =
-	"usage: gpucap compare [--db FILE] [--baseline RUN|POINT] [RUN|SWEEP|POINT ...]\n"
+	"usage: gpucap compare [--db FILE] [--baseline RUN|POINT] [--min-effect F] [RUN|SWEEP|POINT ...]\n"
 	"                      [--format text|md|json|csv | --json | --csv]\n"
 	"\n"
 	"Compare runs and sweep points of a results database: cost by option, cost per month, SLO violation\n"
 	"rate and verdict, latency and TTFT percentiles, idle GPU-hours, commitment utilisation and coverage.\n"
 	"Over the replications of a point: means with 95% confidence intervals (Student t); against the\n"
 	"baseline: the paired difference over the runs with the same seeds (common random numbers) and the\n"
-	"unpaired (Welch) difference, each with its interval and marked significant when it excludes 0; and the\n"
+	"unpaired (Welch) difference, each with its interval and marked significant (*) when it excludes 0 and\n"
+	"the difference is larger than the practical threshold (--min-effect); and the\n"
 	"Pareto front of mean cost per month against mean violation rate. Runs that failed are left out (and\n"
 	"counted); a sweep point with fewer ok runs than the sweep's replications is flagged as short (\"3 of 5\n"
 	"replications\") in every format. The database is only read.\n"
@@ -34,6 +36,8 @@ static const char compare_usage[] =
 	"  --db FILE        results database (default results.sqlite); a lock held by another process is\n"
 	"                   waited for (GPUCAP_BUSY_TIMEOUT_MS ms, default 10 minutes)\n"
 	"  --baseline ID    the run or point the others are compared against (default: the first)\n"
+	"  --min-effect F   a difference is starred only when it is also more than F times the larger of the\n"
+	"                   two means (default 0.01: 1%; 0 stars any difference whose interval excludes 0)\n"
 	"  --json           one JSON document instead of the table\n"
 	"  --csv            CSV, one row per point and metric, instead of the table\n"
 	"  --format F       text (the table, default), md (the same figures as Markdown tables, GitHub style,\n"
@@ -48,9 +52,10 @@ int cmd_compare(int argc, char **argv)
 		{ "db", required_argument, NULL, 'd' }, { "baseline", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },     { "csv", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },     { "format", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
+		{ "min-effect", required_argument, NULL, 'e' }, { NULL, 0, NULL, 0 },
 	};
 	const char *db = "results.sqlite", *baseline = NULL;
+	double min_effect = COMPARE_MIN_EFFECT;
 	struct compare c;
 	struct diag d;
 	int format = 0, rc, ch;  /* 0 table, 'j' JSON, 'c' CSV, 'm' Markdown, 't' table (given) */
@@ -62,6 +67,16 @@ int cmd_compare(int argc, char **argv)
 		case 'h': fputs(compare_usage, stdout); return CMD_EXIT_OK;
 		case 'd': db = optarg; break;
 		case 'b': baseline = optarg; break;
+		case 'e': {
+			char *end;
+			min_effect = strtod(optarg, &end);
+			if (end == optarg || *end || !(min_effect >= 0 && min_effect <= 1)) {
+				fprintf(stderr, "gpucap compare: --min-effect: expected a fraction from 0 to 1 (0.01 "
+					"is 1%%), got '%s'\n", optarg);
+				return CMD_EXIT_USAGE;
+			}
+			break;
+		}
 		case 'f':
 		case 'j':
 		case 'c':
@@ -99,6 +114,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 		return cmd_exit_code(rc);
 	}
+	compare_set_min_effect(&c, min_effect);
 	for (int i = 0; i < c.npoints; i++) {
 		const struct compare_point *p = &c.points[i];
 		if (p->nfailed)
