@@ -486,7 +486,6 @@ void compare_set_min_effect(struct compare *c, double fraction)
 static int compute(struct compare *c, struct diag *d)
 {
 	const struct compare_point *b = &c->points[c->baseline];
-	int cost = compare_metric_index("cost_per_month_usd"), viol = compare_metric_index("slo_violation_rate");
 	int met = compare_metric_index("slo_met");
 
 	for (int i = 0; i < c->npoints; i++) {
@@ -506,17 +505,45 @@ static int compute(struct compare *c, struct diag *d)
 			p->slo_met_runs += p->values[met][r] == 1;
 	}
 	compare_set_min_effect(c, COMPARE_MIN_EFFECT);
+	compare_pareto(c);
+	return STATUS_OK;
+}
+
+/* The 95% half-width of a point's mean, 0 when it has none (one run). */
+static double half_or_zero(const struct compare_ci *ci)
+{
+	return isnan(ci->half) ? 0 : ci->half;
+}
+
+/*
+ * q dominates p: at most as costly and at most as violating, and better in one (by the means); or within
+ * the intervals: no worse than p by more than the wider of their two intervals on either axis, and better
+ * than p by more than that on one (the intervals cannot tell p's advantage from noise, q's they can).
+ */
+static bool dominates(const struct compare_point *q, const struct compare_point *p, int cost, int viol)
+{
+	double qc = q->stat[cost].mean, qv = q->stat[viol].mean, pc = p->stat[cost].mean, pv = p->stat[viol].mean;
+	double hc = fmax(half_or_zero(&q->stat[cost]), half_or_zero(&p->stat[cost]));
+	double hv = fmax(half_or_zero(&q->stat[viol]), half_or_zero(&p->stat[viol]));
+
+	if (isnan(qc) || isnan(qv))
+		return false;
+	if (qc <= pc && qv <= pv && (qc < pc || qv < pv))
+		return true;
+	return qc <= pc + hc && qv <= pv + hv && (qc < pc - hc || qv < pv - hv);
+}
+
+void compare_pareto(struct compare *c)
+{
+	int cost = compare_metric_index("cost_per_month_usd"), viol = compare_metric_index("slo_violation_rate");
+
 	for (int i = 0; i < c->npoints; i++) {
 		struct compare_point *p = &c->points[i];
-		double pc = p->stat[cost].mean, pv = p->stat[viol].mean;
-		p->pareto = !isnan(pc) && !isnan(pv);
-		for (int j = 0; j < c->npoints && p->pareto; j++) {
-			double qc = c->points[j].stat[cost].mean, qv = c->points[j].stat[viol].mean;
-			if (j != i && qc <= pc && qv <= pv && (qc < pc || qv < pv))
+		p->pareto = !isnan(p->stat[cost].mean) && !isnan(p->stat[viol].mean);
+		for (int j = 0; j < c->npoints && p->pareto; j++)
+			if (j != i && dominates(&c->points[j], p, cost, viol))
 				p->pareto = false;
-		}
 	}
-	return STATUS_OK;
 }
 
 /*

@@ -124,6 +124,14 @@ int compare_load(struct compare *c, const char *path, const char *const *ids, in
  * difference again; compare_load() applies COMPARE_MIN_EFFECT. */
 void compare_set_min_effect(struct compare *c, double fraction);
 
+/*
+ * Mark the Pareto front of mean cost per month against mean violation rate (compare_load() does): a point is
+ * on it unless another dominates it, by the means (at most as costly and as violating, better in one) or
+ * within the intervals (no worse by more than the wider 95% half-width on either axis, and better by more
+ * than it on one): a plan whose edge is inside the noise while another's is not is not starred.
+ */
+void compare_pareto(struct compare *c);
+
 /* Free what compare_load() allocated. */
 void compare_fini(struct compare *c);
 

@@ -144,6 +144,35 @@ START_TEST(min_effect_keeps_negligible_differences_unstarred)
 }
 END_TEST
 
+/*
+ * The Pareto front within the intervals. Three points (cost per month, violation rate, each mean +- half):
+ *   A $100 +- 10, 0.0100 +- 0.0005;  B $ 98 +- 10, 0.0300 +- 0.0005;  C $130 +- 1, 0.0101 +- 0.0005.
+ * By the means none dominates another (B cheapest, A least violating, C neither: C is dominated by A).
+ * Within the intervals B's $2 edge over A is inside their $10, while A violates 0.02 less, beyond 0.0005:
+ * A dominates B, so only A is starred. With B's cost at $80 (an edge of 20, beyond the interval) both are.
+ */
+START_TEST(pareto_within_the_intervals)
+{
+	struct compare_point pts[3];
+	struct compare c = { pts, 3, 0, 0, "" };
+	int cost = compare_metric_index("cost_per_month_usd"), viol = compare_metric_index("slo_violation_rate");
+	const double mc[3] = { 100, 98, 130 }, hc[3] = { 10, 10, 1 }, mv[3] = { 0.01, 0.03, 0.0101 };
+
+	memset(pts, 0, sizeof pts);
+	for (int i = 0; i < 3; i++) {
+		pts[i].stat[cost] = (struct compare_ci){ 3, mc[i], 0, 0, hc[i] };
+		pts[i].stat[viol] = (struct compare_ci){ 3, mv[i], 0, 0, 0.0005 };
+	}
+	compare_pareto(&c);
+	ck_assert(pts[0].pareto);
+	ck_assert(!pts[1].pareto);
+	ck_assert(!pts[2].pareto);
+	pts[1].stat[cost].mean = 80;
+	compare_pareto(&c);
+	ck_assert(pts[0].pareto && pts[1].pareto && !pts[2].pareto);
+}
+END_TEST
+
 /* A pair with a NaN on either side is left out: {1, NaN, 3} - {0, 5, NaN} has one pair, d = 1, no interval. */
 START_TEST(paired_leaves_out_missing_pairs)
 {
@@ -213,6 +242,7 @@ static Suite *compare_suite(void)
 	tcase_add_test(tc, interval_leaves_out_nan_and_needs_two);
 	tcase_add_test(tc, welch_by_hand);
 	tcase_add_test(tc, min_effect_keeps_negligible_differences_unstarred);
+	tcase_add_test(tc, pareto_within_the_intervals);
 	tcase_add_test(tc, paired_by_hand);
 	tcase_add_test(tc, paired_leaves_out_missing_pairs);
 	tcase_add_test(tc, interval_covers_known_mean);
