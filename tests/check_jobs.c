@@ -25,7 +25,7 @@
 
 static struct capture cap;
 static struct world_report rep;
-static int plan_entry = -1;  /* >= 0: that fleet entry (a capacity_block in the YAML) becomes a training plan */
+static unsigned plan_entries;  /* bit i set: fleet entry i (a capacity_block in the YAML) becomes a training plan */
 
 /* The knobs of sc.jobs a test sets (the rest: no failures, automatic recovery, no margin). */
 struct knobs {
@@ -64,8 +64,9 @@ static void run_jobs(const char *yaml, const struct job_spec *jobs, int n, const
 	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
 	for (int i = 0; i < sc.nfleet; i++)
 		sc.fleet[i].use = (k->serving_entries >> i) & 1 ? USE_SERVING : USE_JOBS;
-	if (plan_entry >= 0) /* the loader refuses training_plan entries for now: same window, same size */
-		sc.fleet[plan_entry].option = OPTION_TRAINING_PLAN;
+	for (int i = 0; i < sc.nfleet; i++)  /* the same window and size as a training plan segment */
+		if (plan_entries & (1u << i))
+			sc.fleet[i].option = OPTION_TRAINING_PLAN;
 	sc.no_traffic = k->serving_entries == 0;
 	if (k->seed)
 		sc.seed = k->seed;
@@ -491,31 +492,48 @@ START_TEST(recovery_none_releases_during_the_delay)
 END_TEST
 
 /*
- * max_pending. reserved_first with a training plan entry of 2 instances and an On-Demand entry of 2: a job
- * of 4 instances never fits. Its placement attempts find no room on the plan it wanted, so 2 days (the
- * default max_pending) after its submission at 1 h it is terminated: at 49 h. Under on_demand (no plan
- * wanted) the same job just waits, and misses nothing (it has no deadline).
+ * max_pending counts only while a plan is active (SOURCES.md [tp-pending-2d]). reserved_first with a
+ * training plan of 2 instances and an On-Demand entry of 2: a job of 4 instances, submitted at 1 h, never
+ * fits, and its placement attempts find no room on the plan it wanted. The plan's segment runs from 35.5 h
+ * (2026-01-02T11:30Z) for 3 days: the job's 2 days (the default max_pending) of pending time start then,
+ * so it is terminated at 35.5 + 48 = 83.5 h, not at 1 + 48 = 49 h while the plan was still scheduled.
+ * With two 1-day segments, 11.5-35.5 h and 59.5-83.5 h, it pends 24 h in each, nothing between them: 48 h
+ * at 83.5 h again. Under on_demand (no plan wanted) the same job just waits, and misses nothing (it has no
+ * deadline).
  */
 START_TEST(max_pending_terminates_a_job_waiting_for_a_plan)
 {
 	static const char yaml[] =
-		"name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 72h\nslo: {latency_s: 5}\n"
+		"name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 96h\nslo: {latency_s: 5}\n"
 		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
-		"fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, end: 2026-01-02T11:30:00Z, count: 2,"
+		"fleet:\n  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 3d, count: 2,"
 		" usd_per_h: 5}\n"
+		"  - {option: on_demand, max: 2, usd_per_h: 10}\n";
+	static const char two[] =
+		"name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 96h\nslo: {latency_s: 5}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		"fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 2,"
+		" usd_per_h: 5}\n"
+		"  - {option: capacity_block, start: 2026-01-03T11:30:00Z, duration: 1d, count: 2, usd_per_h: 5}\n"
 		"  - {option: on_demand, max: 2, usd_per_h: 10}\n";
 	struct job_spec j = job(4, 8, 1, 0, 0, 0);
 
-	plan_entry = 0;
+	plan_entries = 1;
 	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
 	ck_assert_double_eq(M("jobs_terminated"), 1);
-	ck_assert_double_eq_tol(event_h("job_terminated", 0), 49, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_terminated", 0), 83.5, 1e-9);
 	ck_assert_double_eq(M("jobs_completed"), 0);
+	plan_entries = 3;
+	run_jobs(two, &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
+	ck_assert_double_eq(M("jobs_terminated"), 1);
+	ck_assert_double_eq_tol(event_h("job_terminated", 0), 83.5, 1e-9);
+	plan_entries = 1;
 	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
 	ck_assert_double_eq(M("jobs_terminated"), 0);
 	ck_assert_int_eq(capture_count(&cap, "job_terminated"), 0);
-	plan_entry = -1;
+	plan_entries = 0;
 }
 END_TEST
 

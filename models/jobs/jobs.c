@@ -294,6 +294,51 @@ static void leave_saving(struct jobs *j, struct job *job, const char *why)
 	jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->ckpt_cost_us, on_phase);
 }
 
+/*
+ * When a job submitted at submit_us has waited max_pending_us in Active training plans: its pending time
+ * counts only while a plan it could use is active (SOURCES.md [tp-pending-2d]: "only increments when jobs
+ * are actively waiting for capacity in an Active plan"), not while the plans are scheduled (before their
+ * first segment) nor between segments. The plans' segments are the jobs' training-plan entries' windows
+ * [start, start + duration), known from the scenario; their union is walked from the submission. INT64_MAX
+ * when it never gets there.
+ */
+static int64_t pending_deadline(const struct jobs *j, int64_t submit_us, int64_t max_pending_us)
+{
+	int64_t s[64], e[64], left = max_pending_us, t = submit_us;
+	int n = 0;
+
+	for (int g = 0; g < j->fleet->ngroups && n < 64; g++) {
+		if (!(j->plans & (UINT64_C(1) << g)))
+			continue;
+		s[n] = j->fleet->group[g].entry->start_us;
+		e[n] = s[n] + j->fleet->group[g].entry->duration_us;
+		n++;
+	}
+	while (left > 0) {
+		int64_t next_s = INT64_MAX, next_e = INT64_MIN;
+		/* the earliest window still open at t or after it, merged with those overlapping it */
+		for (int i = 0; i < n; i++)
+			if (e[i] > t && (s[i] > t ? s[i] : t) < next_s)
+				next_s = s[i] > t ? s[i] : t;
+		if (next_s == INT64_MAX)
+			return INT64_MAX;
+		next_e = next_s;
+		for (bool grew = true; grew;) {
+			grew = false;
+			for (int i = 0; i < n; i++)
+				if (s[i] <= next_e && e[i] > next_e) {
+					next_e = e[i];
+					grew = true;
+				}
+		}
+		if (next_e - next_s >= left)
+			return next_s + left;
+		left -= next_e - next_s;
+		t = next_e;
+	}
+	return t;
+}
+
 static void on_phase(struct engine *eng, struct event *ev)
 {
 	struct job *job = container_of(ev, struct job, phase);
@@ -304,8 +349,11 @@ static void on_phase(struct engine *eng, struct event *ev)
 	case JOB_PENDING:
 		j->submitted++;
 		jobs_log(j, job, "job_submit", NULL);
-		if (j->plans && j->sc->jobs.max_pending_us > 0)
-			jobs_schedule(j, &job->pending, job->spec->submit_us + j->sc->jobs.max_pending_us, on_pending);
+		if (j->plans && j->sc->jobs.max_pending_us > 0) {
+			int64_t at = pending_deadline(j, job->spec->submit_us, j->sc->jobs.max_pending_us);
+			if (at < j->sc->horizon_us)
+				jobs_schedule(j, &job->pending, at, on_pending);
+		}
 		jobs_enqueue(j, job);
 		break;
 	case JOB_DELAYED:

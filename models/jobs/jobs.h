@@ -57,8 +57,9 @@
  *
  * Deadlines: jobs_missed_deadline counts jobs that ended after their deadline, and jobs not ended by the
  * horizon whose deadline is at or before it. max_pending: a job that has never started and whose last
- * placement attempt found no room on a training-plan entry it wanted is terminated max_pending after its
- * submission (InsufficientCapacityError), counted in jobs_terminated.
+ * placement attempt found no room on a training-plan entry it wanted is terminated once it has pended
+ * max_pending while a training plan was active (inside a segment, counted from its submission; jobs.c
+ * pending_deadline) (InsufficientCapacityError), counted in jobs_terminated.
  *
  * Policies (struct jobs_policy_ops; one file each, jobs_policy_*.c) name the entry; see each file.
  *
