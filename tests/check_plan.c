@@ -293,6 +293,56 @@ START_TEST(two_segment_bill)
 END_TEST
 
 /*
+ * A segment written in hours, as AWS reports DurationHours: a first day cut short, 44 h from
+ * 2026-01-02T15:30 (to 2026-01-04T11:30), 2 instances at $30: 2 x 30 x 44 = $2,640; its expiry notice
+ * (10 min) at 44 h - 30 min - 10 min after its start, its instances gone at 44 h - 30 min. 8 GPUs each:
+ * 2 x 8 x 44 = 704 GPU-hours paid. days and hours together, or hours too short for the notice, are refused.
+ */
+START_TEST(segment_in_hours)
+{
+	const double t0 = 86400 + 15.5 * 3600;
+
+	run_plan(light("10d", "  - option: training_plan\n    usd_per_h: 30\n    segments:\n"
+			      "      - {start: 2026-01-02T15:30:00Z, hours: 44, count: 2}\n"
+			      "  - {option: on_demand, count: 1, max: 1}\n"), true);
+	ck_assert_double_eq_tol(M("cost_training_plan_usd"), 2640.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_training_plan"), 704, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 0)->t_s, t0, 1e-9);
+	ck_assert_double_eq_tol(capture_find(&cap, "plan_expiring", 0)->t_s, t0 + 44 * 3600 - 1800 - 600, 1e-9);
+}
+END_TEST
+
+START_TEST(segment_days_or_hours)
+{
+	static const char head[] =
+		"name: p\nstart: 2026-01-01T00:00:00Z\nhorizon: 20d\nslo: {latency_s: 2}\n"
+		"workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		"serving: {instance_type: p5.48xlarge}\nfleet:\n  - option: training_plan\n";
+	char text[1024];
+	struct scenario sc;
+
+	snprintf(text, sizeof text, "%s    segments:\n      - {start: 2026-01-03T11:30:00Z, days: 1, hours: 24, "
+		 "count: 8}\n", head);
+	parse_fails(text, NULL, 0, "t.yaml:10:55: fleet.0.segments.0.hours: days and hours cannot both be given; "
+		    "expected the segment's length once, in whole days (as offered) or in hours (as AWS reports it)");
+	snprintf(text, sizeof text, "%s    segments:\n      - {start: 2026-01-03T11:30:00Z, hours: 4368, count: 8}\n",
+		 head);
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert_int_eq(sc.fleet[0].duration_us, INT64_C(4368) * 3600 * S_US);
+	scenario_fini(&sc);
+	snprintf(text, sizeof text, "%s    segments:\n      - {start: 2026-01-03T11:30:00Z, hours: 4369, count: 8}\n",
+		 head);
+	parse_fails(text, NULL, 0, "t.yaml:10:46: fleet.0.segments.0.hours: expected whole hours from 1 to 4368 "
+		    "(182 days; SOURCES.md [tp-durations]), got '4369'");
+	snprintf(text, sizeof text, "%s    expiry_notice: 2h\n    segments:\n      - {start: 2026-01-03T11:30:00Z, "
+		 "hours: 2, count: 8}\n", head);
+	parse_fails(text, NULL, 0, "t.yaml:11:46: fleet.0.segments.0.hours: a segment of 2 hours ends before its "
+		    "expiry notice (120 min) and the 30 minutes before the end when the instances are taken; "
+		    "expected more than 2.5 hours");
+}
+END_TEST
+
+/*
  * The window's edges, in a 2-day window:
  *  - segment 0 began 12 h before it (2025-12-31T12:00), 1 day x 1 instance at $24: price $576; the window
  *    bears 12 of its 24 h, $288; its instance is up at t = 0 (a "start" event, no launch); no purchase
@@ -340,6 +390,8 @@ static Suite *plan_suite(void)
 	ADD(s, segment_notice_then_gone_30_min_before_its_end);
 	ADD(s, serving_segment_adds_capacity_while_open);
 	ADD(s, two_segment_bill);
+	ADD(s, segment_in_hours);
+	ADD(s, segment_days_or_hours);
 	ADD(s, segments_at_the_window_edges);
 	return s;
 }

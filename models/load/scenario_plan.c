@@ -1,8 +1,8 @@
 /*
  * scenario_plan: a `training_plan` fleet entry (scenario_load.h), a SageMaker training plan.
  *
- * A plan is a list of segments (AWS's Reserved Capacities), each with its own start, length in whole days
- * and instance count; each becomes one sc.fleet entry (OPTION_TRAINING_PLAN) in the order written, so that
+ * A plan is a list of segments (AWS's Reserved Capacities), each with its own start, length (whole days, or
+ * hours as AWS reports DurationHours) and instance count; each becomes one sc.fleet entry (OPTION_TRAINING_PLAN) in the order written, so that
  * the fleet and the bill treat a segment like a Capacity Block (option_plan.c). The entry's own keys (the
  * price per instance-hour, startup, expiry_notice, and use, read by scenario_jobs.c) apply to every
  * segment; a segment may give its own price (usd_per_h, or upfront_usd for the whole segment).
@@ -25,7 +25,7 @@
 #define DEFAULT_EXPIRY_NOTICE_US (600 * S_US)      /* an assumption (SOURCES.md [tp-expiry-notice]) */
 #define MAX_EXPIRY_NOTICE_US (23 * 3600 * S_US)    /* so that the notice falls inside even a 1-day segment */
 
-static const char *const segment_keys[] = { "start", "days", "count", "usd_per_h", "upfront_usd", NULL };
+static const char *const segment_keys[] = { "start", "days", "hours", "count", "usd_per_h", "upfront_usd", NULL };
 static const int plan_counts[] = { 1, 2, 4, 8, 16, 32, 64 };  /* SOURCES.md [tp-counts] */
 
 /* An integer at r that ok() accepts, else "expected <expect>, got ...". */
@@ -48,6 +48,11 @@ static int read_int_where(struct load *l, const struct yamldoc_ref *r, bool (*ok
 static bool days_ok(int64_t v)
 {
 	return v >= 1 && v <= PLAN_MAX_DAYS;
+}
+
+static bool hours_ok(int64_t v)
+{
+	return v >= 1 && v <= PLAN_MAX_DAYS * 24;
 }
 
 static bool count_ok(int64_t v)
@@ -134,23 +139,42 @@ static int check_window(struct load *l, const struct yamldoc_ref *start, const s
 static int read_segment(struct load *l, const struct yamldoc_ref *seg, struct fleet_entry *f, int s)
 {
 	struct fleet_entry *g = &f[s];
-	struct yamldoc_ref start, r;
+	struct yamldoc_ref start, r, hours_r;
 	int64_t start_unix_us = 0;
-	int days = 0, rc;
+	int days = 0, hours = 0, rc;
 
 	if ((rc = yamldoc_mapping(&l->y, seg, segment_keys, "a segment such as {start: "
 					"2026-01-03T11:30:00Z, days: 3, count: 8}", NULL)) ||
 	    (rc = scenario_load_required(l, seg, "start", "when the segment begins, a UTC time", &start)) ||
-	    (rc = scenario_load_time(l, &start, &start_unix_us)) ||
-	    (rc = scenario_load_required(l, seg, "days", "the segment's length in whole days, 1 to 182", &r)) ||
-	    (rc = read_int_where(l, &r, days_ok, "whole days from 1 to 182 (SOURCES.md [tp-durations])", &days)) ||
+	    (rc = scenario_load_time(l, &start, &start_unix_us)))
+		return rc;
+	/* its length: whole days as offered, or hours as AWS reports a reservation (DurationHours), so that a
+	 * first day cut short by a later start can be written (SOURCES.md [tp-durations]) */
+	yamldoc_child(seg, "hours", &hours_r);
+	yamldoc_child(seg, "days", &r);
+	if (hours_r.node && r.node)
+		return yamldoc_fail(&l->y, &hours_r, "days and hours cannot both be given; expected the segment's "
+					  "length once, in whole days (as offered) or in hours (as AWS reports it)");
+	if (hours_r.node)
+		rc = read_int_where(l, &hours_r, hours_ok, "whole hours from 1 to 4368 (182 days; SOURCES.md "
+				    "[tp-durations])", &hours);
+	else if ((rc = scenario_load_required(l, seg, "days", "the segment's length in whole days, 1 to 182, or "
+					      "hours", &r)) == STATUS_OK)
+		rc = read_int_where(l, &r, days_ok, "whole days from 1 to 182 (SOURCES.md [tp-durations])", &days);
+	if (rc ||
 	    (rc = scenario_load_required(l, seg, "count", "the instances reserved: 1, 2, 4, 8, 16, 32 or 64",
 					 &r)) ||
 	    (rc = read_int_where(l, &r, count_ok, "1, 2, 4, 8, 16, 32 or 64 instances (SOURCES.md [tp-counts])",
 				 &g->count)))
 		return rc;
 	g->start_us = start_unix_us - l->sc.start_unix_us;
-	g->duration_us = days * DAY_US;
+	g->duration_us = hours > 0 ? hours * (int64_t)3600 * S_US : days * DAY_US;
+	/* the instances go 30 minutes before the end, after the expiry notice: both inside the segment */
+	if (g->duration_us <= 1800 * S_US + g->notice_us)
+		return yamldoc_fail(&l->y, &hours_r, "a segment of %d hours ends before its expiry notice (%g min) "
+					  "and the 30 minutes before the end when the instances are taken; expected more "
+					  "than %g hours", hours, (double)g->notice_us / (60 * S_US),
+					  (double)(1800 * S_US + g->notice_us) / (3600 * S_US));
 	g->max = g->count;
 	g->segment = s;
 	if ((rc = check_overlap(l, &start, f, s)) || (rc = read_segment_price(l, seg, g)))

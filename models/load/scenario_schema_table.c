@@ -405,7 +405,9 @@ static const struct scenario_schema_map outage_map = { "fleet.*.ice_outages", &s
 static const struct scenario_schema_key outage_item = { MAP_(NULL, outage_map), .desc = "an outage window" };
 static const struct scenario_schema_key segment_entries[] = {
 	{ TIME_("start"), REQ, .desc = "when the segment begins, a UTC time (any time of day)" },
-	{ INT_("days", 1, 182), REQ, .desc = "the segment's length in whole days, 1 to 182" },
+	{ INT_("days", 1, 182), .desc = "the segment's length in whole days, 1 to 182 (days or hours is required)" },
+	{ INT_("hours", 1, 4368), .desc = "instead of days: the length in hours, as AWS reports a reservation "
+	  "(DurationHours), so a first day cut short can be written; 1 to 4368" },
 	{ INT_("count", 1, 64), REQ, .desc = "the instances reserved: 1, 2, 4, 8, 16, 32 or 64" },
 	{ NUM_("usd_per_h", scenario_load_price), .desc = "this segment's price per instance-hour; default the "
 	  "plan's usd_per_h" },
