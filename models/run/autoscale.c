@@ -202,7 +202,7 @@ static void on_evaluate(struct engine *eng, struct event *ev)
 		int got = capacity_set(a, out.desired);
 		bool out_ = out.action == POLICY_SCALE_OUT;
 		/* a decision the target could not follow (the fleet pinned at its floor of reserved instances, or
-		 * at the entries' ceiling) changed nothing: not an action (models/README.md, "scale_in_actions":
+		 * at the entries' ceiling) changed nothing: not an action (models/README.md, "Metrics", scale_in_actions:
 		 * "policy decisions that changed desired capacity"), not logged, no flapping */
 		if (got == in.capacity)
 			goto next;

@@ -173,12 +173,25 @@ check "as many runs stored as counted" test "$(sqlite3 jobs3.sqlite "select coun
 "$GPUCAP" recommend steps.yaml --jobs 0 2>err.txt; rc=$?
 check "--jobs 0: exit 2 (got $rc)" test $rc -eq 2
 check "says so ($(cat err.txt))" grep -q "jobs '0': expected an integer from 1 to 1024" err.txt
-# A level that makes the scenario invalid does not stop the search: with one reserved instance in the file and
-# no on-demand count, fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
-# searched and the cheapest kept (3, as above). The invalid one is listed with its level and the loader's
-# message, counted in the JSON, and named on stderr; exit 0 since a choice was found.
-sed 's/{option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}/{option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}/;
-     s/{option: on_demand, count: 1, max: 10/{option: on_demand, count: 0, max: 10/' steps.yaml >one.yaml
+# A level that makes the scenario invalid does not stop the search: a fixed fleet (no policy, no schedule)
+# of one reserved instance and no on-demand count under a steady 0.06/s of 45 s (2.7 busy: 3 instances
+# serve it), so fleet.0.count=0 leaves no instance (the loader refuses that), and levels 1.. are still
+# searched and the cheapest kept (3). The invalid one is listed with its level and the loader's message,
+# counted in the JSON, and named on stderr; exit 0 since a choice was found. (steps.yaml itself would not
+# do: its schedule brings instances at t = 0, which makes an empty fleet a valid plan.)
+cat >one.yaml <<'YAML'
+name: steps
+start: 2026-01-01T00:00:00Z
+horizon: 5d
+slo: {latency_s: 60, max_violation_rate: 0.01}
+workload:
+  arrivals: {kind: uniform, rate_per_s: 0.06}
+  service: {kind: constant, mean_s: 45}
+serving: {instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1, queue: central, routing: first_free}
+fleet:
+  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}
+  - {option: on_demand, count: 0, max: 10, usd_per_h: 10}
+YAML
 out=$("$GPUCAP" recommend one.yaml --vary fleet.0.count=0..6 --replications 1 2>err.txt); rc=$?
 check "one invalid level: exit 0 (got $rc: $(cat err.txt))" test $rc -eq 0
 check "the others searched, the best chosen ($out)" grep -q "choice       fleet.0.count=3$" <<<"$out"
