@@ -804,7 +804,7 @@ static Suite *arrivals_suite(void)
 	/* Samples of up to 2.6 million arrivals: about 0.3 s each plain, more under sanitizers. */
 	tcase_set_timeout(tc, 60);
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++)
-		tcase_add_test(tc, tests[i]);
+		test_add(tc, tests[i]);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -263,10 +263,10 @@ static Suite *suite(void)
 
 	tcase_add_checked_fixture(tc, NULL, teardown);
 	tcase_set_timeout(tc, 900);
-	tcase_add_test(tc, windows_follow_the_full_term);
-	tcase_add_test(tc, ladder_is_the_bill_of_its_purchases);
-	tcase_add_test(tc, regret_holds_the_plan_and_each_rule_chooses_its_own);
-	tcase_add_test(tc, term_options_are_checked);
+	test_add(tc, windows_follow_the_full_term);
+	test_add(tc, ladder_is_the_bill_of_its_purchases);
+	test_add(tc, regret_holds_the_plan_and_each_rule_chooses_its_own);
+	test_add(tc, term_options_are_checked);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -328,16 +328,16 @@ static Suite *routing_suite(void)
 	TCase *tc = tcase_create("theory");
 
 	tcase_set_timeout(tc, 600);
-	tcase_add_test(tc, theory_formulas);
-	tcase_add_test(tc, central_queue_is_erlang_c);
-	tcase_add_test(tc, random_per_instance_is_mm1_at_lambda_over_c);
-	tcase_add_test(tc, round_robin_per_instance_is_ek_m1);
-	tcase_add_test(tc, least_outstanding_is_between);
-	tcase_add_test(tc, routing_leaves_the_traffic_alone);
-	tcase_add_test(tc, slowdown_by_hand);
-	tcase_add_test(tc, target_trades_cost_for_latency);
-	tcase_add_test(tc, gpu_utilization_sees_the_spread);
-	tcase_add_test(tc, random_routing_draws_copies);
+	test_add(tc, theory_formulas);
+	test_add(tc, central_queue_is_erlang_c);
+	test_add(tc, random_per_instance_is_mm1_at_lambda_over_c);
+	test_add(tc, round_robin_per_instance_is_ek_m1);
+	test_add(tc, least_outstanding_is_between);
+	test_add(tc, routing_leaves_the_traffic_alone);
+	test_add(tc, slowdown_by_hand);
+	test_add(tc, target_trades_cost_for_latency);
+	test_add(tc, gpu_utilization_sees_the_spread);
+	test_add(tc, random_routing_draws_copies);
 	suite_add_tcase(s, tc);
 	return s;
 }

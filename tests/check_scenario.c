@@ -638,7 +638,7 @@ END_TEST
 #define ADD(s, fn)                                          \
 	do {                                                \
 		TCase *tc_ = tcase_create(#fn);             \
-		tcase_add_test(tc_, fn);                    \
+		test_add(tc_, fn);                         \
 		suite_add_tcase(s, tc_);                    \
 	} while (0)
 

@@ -789,32 +789,32 @@ static Suite *store_schema_suite(void)
 	TCase *tc = tcase_create("core");
 	TCase *slow;
 
-	tcase_add_test(tc, refuses_newer_version);
-	tcase_add_test(tc, version_1_file_is_migrated);
-	tcase_add_test(tc, migrated_file_reopens_unchanged);
-	tcase_add_test(tc, failed_migration_leaves_file_unchanged);
-	tcase_add_test(tc, refuses_damaged_version_1_file);
-	tcase_add_test(tc, version_2_file_is_migrated);
-	tcase_add_test(tc, migrated_version_2_file_takes_runs);
-	tcase_add_test(tc, failed_version_2_migration_leaves_file_unchanged);
-	tcase_add_test(tc, version_3_file_is_migrated);
-	tcase_add_test(tc, version_3_sweep_view_survives_migration);
-	tcase_add_test(tc, failed_version_3_migration_leaves_file_unchanged);
-	tcase_add_test(tc, version_4_file_is_migrated);
-	tcase_add_test(tc, point_stats_t_table_and_beyond);
-	tcase_add_test(tc, version_5_file_is_migrated);
-	tcase_add_test(tc, version_6_file_is_migrated);
-	tcase_add_test(tc, version_7_file_is_migrated);
-	tcase_add_test(tc, version_8_file_is_migrated);
-	tcase_add_test(tc, version_9_file_is_migrated);
-	tcase_add_test(tc, version_9_file_gains_input_tables);
-	tcase_add_test(tc, failed_version_4_migration_leaves_file_unchanged);
+	test_add(tc, refuses_newer_version);
+	test_add(tc, version_1_file_is_migrated);
+	test_add(tc, migrated_file_reopens_unchanged);
+	test_add(tc, failed_migration_leaves_file_unchanged);
+	test_add(tc, refuses_damaged_version_1_file);
+	test_add(tc, version_2_file_is_migrated);
+	test_add(tc, migrated_version_2_file_takes_runs);
+	test_add(tc, failed_version_2_migration_leaves_file_unchanged);
+	test_add(tc, version_3_file_is_migrated);
+	test_add(tc, version_3_sweep_view_survives_migration);
+	test_add(tc, failed_version_3_migration_leaves_file_unchanged);
+	test_add(tc, version_4_file_is_migrated);
+	test_add(tc, point_stats_t_table_and_beyond);
+	test_add(tc, version_5_file_is_migrated);
+	test_add(tc, version_6_file_is_migrated);
+	test_add(tc, version_7_file_is_migrated);
+	test_add(tc, version_8_file_is_migrated);
+	test_add(tc, version_9_file_is_migrated);
+	test_add(tc, version_9_file_gains_input_tables);
+	test_add(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
 
 	/* Waits out the (shortened) busy timeout, several times. */
 	slow = tcase_create("busy");
 	tcase_set_timeout(slow, 30);
-	tcase_add_test(slow, migration_blocked_by_reader_rolls_back);
+	test_add(slow, migration_blocked_by_reader_rolls_back);
 	suite_add_tcase(s, slow);
 	return s;
 }

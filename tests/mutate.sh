@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Mutation testing: is the suite strong enough to notice a planted bug? Each line of tests/mutants.txt
-# names a test suite (a CTest name), a source file and a one-line sed replacement. The script copies the
+# names a test suite (a CTest name), a source file and a one-line sed replacement. The suite may be
+# followed by a colon and the names of the tests in it that kill the mutant (comma-separated; Check suites
+# that add their tests with test_add, tests/lib/testutil.h): only those run (GPUCAP_TEST_ONLY), so that a
+# long suite is not run whole for each of its mutants. A killed mutant's line names the tests that failed,
+# which is how such a list is written. The script copies the
 # source tree to a scratch directory (the working tree is never touched), builds there once and runs every
 # named suite unmutated (they must pass), then for each mutant: applies the replacement to the scratch copy
 # (it must change exactly one line), rebuilds only the target the suite needs, runs the suite and expects it
@@ -34,16 +38,19 @@ target_of() {
 }
 
 # Read the list: "SUITE FILE SED-EXPRESSION..." (the expression is the rest of the line); # comments.
-suites=() files=() exprs=() lines=()
+suites=() files=() exprs=() lines=() onlys=()
 n=0
 while IFS= read -r line || [ -n "$line" ]; do
 	n=$((n + 1))
 	case $line in '' | '#'*) continue ;; esac
 	[ -n "${MUTATE_ONLY:-}" ] && ! grep -Eq -- "$MUTATE_ONLY" <<<"$line" && continue
 	read -r suite file expr <<<"$line"
-	[ -n "$expr" ] || die "$LIST:$n: expected SUITE FILE SED-EXPRESSION"
+	[ -n "$expr" ] || die "$LIST:$n: expected SUITE[:TEST,...] FILE SED-EXPRESSION"
 	[ -f "$SRC/$file" ] || die "$LIST:$n: no file $file in $SRC"
-	suites+=("$suite") files+=("$file") exprs+=("$expr") lines+=("$n")
+	only=
+	case $suite in *:*) only=${suite#*:} suite=${suite%%:*} ;; esac
+	case $suite in e2e_*) [ -z "$only" ] || die "$LIST:$n: an end-to-end test cannot name tests" ;; esac
+	suites+=("$suite") files+=("$file") exprs+=("$expr") lines+=("$n") onlys+=("$only")
 done <"$LIST"
 [ ${#suites[@]} -gt 0 ] || die "$LIST: no mutants"
 
@@ -60,7 +67,12 @@ cmake -S "$SCRATCH/src" -B "$SCRATCH/build" -DGPUCAP_WERROR=ON -DGPUCAP_LTO=OFF 
 	die "configure failed (see $SCRATCH/configure.log)"
 
 build() { cmake --build "$SCRATCH/build" -j"$JOBS" --target "$@" >"$SCRATCH/build.log" 2>&1; }
-run_suite() { ctest --test-dir "$SCRATCH/build" -R "^$1\$" --timeout 600 >"$SCRATCH/test.log" 2>&1; }
+run_suite() { # run_suite SUITE [TESTS]
+	GPUCAP_TEST_ONLY=${2:-} ctest --test-dir "$SCRATCH/build" -R "^$1\$" --timeout 600 --output-on-failure \
+		>"$SCRATCH/test.log" 2>&1
+}
+# The Check tests that failed, from a suite's output ("file:line:F:tcase:test:0: message"), comma-separated.
+failed_tests() { grep -Eo '^[^:]+:[0-9]+:[FE]:[^:]*:[^:]+:' "$SCRATCH/test.log" | cut -d: -f5 | sort -u | paste -sd,; }
 
 # Build what the named suites need, and check that each passes before anything is planted in it.
 mapfile -t unique < <(printf '%s\n' "${suites[@]}" | sort -u)
@@ -77,7 +89,7 @@ echo "mutate: baseline built and passing in $(($(date +%s) - start)) s: ${#suite
 
 killed=0 bad=0
 for i in "${!suites[@]}"; do
-	suite=${suites[$i]} file=${files[$i]} expr=${exprs[$i]}
+	suite=${suites[$i]} file=${files[$i]} expr=${exprs[$i]} only=${onlys[$i]}
 	f="$SCRATCH/src/$file"
 	where="$(basename "$LIST"):${lines[$i]}"
 	cp -p "$f" "$SCRATCH/orig"
@@ -92,11 +104,12 @@ for i in "${!suites[@]}"; do
 		elif ! build "$(target_of "$suite")"; then
 			echo "ERROR    $where $file: the mutant does not compile: '$expr'"
 			bad=$((bad + 1))
-		elif run_suite "$suite"; then
-			echo "SURVIVED $where $file '$expr': $suite still passes"
+		elif run_suite "$suite" "$only"; then
+			echo "SURVIVED $where $file '$expr': $suite${only:+ ($only)} still passes"
 			bad=$((bad + 1))
 		else
-			echo "killed   $where $file '$expr' by $suite"
+			tests=$(failed_tests)
+			echo "killed   $where $file '$expr' by $suite${tests:+ ($tests)}"
 			killed=$((killed + 1))
 		fi
 	fi

@@ -75,6 +75,31 @@ void test_assert_files_listed(const char *dir, const char *prefix, const char *(
 	ck_assert_int_eq(count, n);
 }
 
+/* Is name one of the comma-separated names of list? */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && strncmp(p, name, n) == 0)
+			return 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+void test_add(TCase *tc, const TTest *test)
+{
+	const char *only = getenv("GPUCAP_TEST_ONLY");
+
+	if (!only || !*only || listed(only, test->name))
+		tcase_add_test(tc, test);
+}
+
 int test_run_suite(Suite *suite)
 {
 	SRunner *runner = srunner_create(suite);

@@ -27,4 +27,13 @@ void test_assert_files_listed(const char *dir, const char *prefix, const char *(
 struct Suite;
 int test_run_suite(struct Suite *suite);
 
+/* tcase_add_test, unless GPUCAP_TEST_ONLY is set and does not name the test: a comma-separated list of
+ * test names (START_TEST's). tests/mutate.sh sets it for a planted bug whose line in tests/mutants.txt
+ * names the tests that kill it, so that a long suite is not run whole for every mutant. Leaving a test out
+ * can only make a suite pass where it would fail, so a filter never passes off a surviving mutant as
+ * killed; a name that matches nothing runs no test, and the mutant is reported as surviving. */
+struct TCase;
+struct TTest;
+void test_add(struct TCase *tc, const struct TTest *test);
+
 #endif
