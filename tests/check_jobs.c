@@ -120,6 +120,7 @@ static const char od_fleet[] =
 	"name: jobs\nseed: 7\nhorizon: 100h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+	"catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 	"fleet:\n  - {option: on_demand, count: 1, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n";
 
 /*
@@ -220,6 +221,7 @@ static const char spot_fleet[] =
 	"name: jobs\nseed: 7\nhorizon: 100h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 	"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+	"catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 	"fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 4, interruptions_per_hour: 0.05, notice_s: 120,"
 	" startup: {kind: constant, mean_s: 0}}\n";
 
@@ -275,6 +277,7 @@ static void trace_fleet(char *buf, size_t size, const char *trace, int notice_s)
 		 "name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
 		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		 "fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 1, notice_s: %d, "
 		 "availability_trace: %s/spot/%s, startup: {kind: constant, mean_s: 0}}\n"
 		 "  - {option: on_demand, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
@@ -410,6 +413,7 @@ START_TEST(queue_priority_and_no_backfilling)
 	run_jobs("name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
 		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		 "fleet:\n  - {option: on_demand, count: 1, max: 4, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
 		 j, 4, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
 	ck_assert_double_eq(M("jobs_completed"), 4);
@@ -441,6 +445,7 @@ START_TEST(reserved_first_block_then_on_demand)
 	run_jobs("name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 48h\nslo: {latency_s: 5}\n"
 		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, end: 2026-01-02T11:30:00Z, count: 2,"
 		 " usd_per_h: 5, startup: {kind: constant, mean_s: 0}}\n"
 		 "  - {option: on_demand, max: 4, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
@@ -507,6 +512,7 @@ START_TEST(max_pending_terminates_a_job_waiting_for_a_plan)
 		"name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 96h\nslo: {latency_s: 5}\n"
 		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		"catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		"fleet:\n  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 3d, count: 2,"
 		" usd_per_h: 5}\n"
 		"  - {option: on_demand, max: 2, usd_per_h: 10}\n";
@@ -514,6 +520,7 @@ START_TEST(max_pending_terminates_a_job_waiting_for_a_plan)
 		"name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 96h\nslo: {latency_s: 5}\n"
 		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
 		"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		"catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		"fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 2,"
 		" usd_per_h: 5}\n"
 		"  - {option: capacity_block, start: 2026-01-03T11:30:00Z, duration: 1d, count: 2, usd_per_h: 5}\n"

@@ -66,7 +66,8 @@ static double last_h(const char *kind, const char *option)
 /* A jobs-only scenario: the plan's first segment (day 1, 2 instances at $10/h), then either a second
  * segment (day 3) or an on-demand entry; one job of 2 instances and 60 instance-hours. */
 #define HEAD "name: plan\nseed: 5\nstart: 2026-01-01T00:00:00Z\nhorizon: 4d\n" \
-	"serving: {instance_type: g6.12xlarge, startup_s: 300}\n"
+	"serving: {instance_type: g6.12xlarge, startup_s: 300}\n" \
+	"catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 #define JOB "jobs:\n  policy: reserved_first\n  failures: {per_instance_hour: 0}\n  list:\n" \
 	"    - {name: ft, instances: 2, work_instance_hours: 60, submit: 0, checkpoint_interval: 1h,\n" \
 	"       checkpoint_cost: 3m, restart_overhead: 6m}\n"
@@ -150,6 +151,7 @@ static void run_shared(const char *extra)
 	snprintf(yaml, sizeof yaml, "name: shared\nseed: 5\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 20}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 0.5}\n  service: {kind: exponential, mean_s: 2}\n"
 		    "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 60}\n"
+		    "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		    "fleet:\n  - {option: capacity_block, start: 2025-12-31T11:30:00Z, duration: 3d, count: 2, usd_per_h: 10,"
 		    " use: shared, serving_hours: \"08:00-20:00\"%s}\n"
 		    "  - {option: on_demand, max: 2, usd_per_h: 20}\n"
@@ -201,6 +203,7 @@ START_TEST(gang_launches_all_or_nothing)
 
 	snprintf(yaml, sizeof yaml, "name: gang\nseed: 5\nhorizon: 24h\n"
 		 "serving: {instance_type: g6.12xlarge, startup_s: 300}\n"
+		 "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		 "fleet:\n  - {option: spot, use: jobs, max: 4, usd_per_h: 4, availability_trace: %s/spot/jobs-gang.json,"
 		 " startup: {kind: constant, mean_s: 0}}\n"
 		 "jobs:\n  policy: spot\n  failures: {per_instance_hour: 0}\n  list:\n"
@@ -248,6 +251,7 @@ START_TEST(shared_plan_notices_apart)
 	capture_run(&cap, "name: sp\nseed: 5\nstart: 2026-01-01T00:00:00Z\nhorizon: 1d\nslo: {latency_s: 20}\n"
 		    "workload:\n  arrivals: {kind: poisson, rate_per_s: 0.5}\n  service: {kind: exponential, mean_s: 2}\n"
 		    "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 60}\n"
+		    "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		    "fleet:\n  - option: training_plan\n    use: shared\n    serving_hours: \"08:00-20:00\"\n"
 		    "    notice_s: 30\n    expiry_notice: 10m\n    usd_per_h: 10\n    segments:\n"
 		    "      - {start: 2025-12-31T00:00:00Z, days: 4, count: 2}\n"

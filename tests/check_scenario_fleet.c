@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "catalog.h"
 #include "scenario.h"
 #include "scenario_fixtures.h"
 #include "status.h"
@@ -608,6 +609,97 @@ START_TEST(catalog_overrides_new_keys)
 }
 END_TEST
 
+/*
+ * Who sells what (SOURCES.md [sold-types]): a Capacity Block of a G type is refused at its option, the rule
+ * quoted; a catalog: entry may assume it is sold; a new type takes the rule from its name (p9.test sells
+ * blocks, x9.test nothing, trn9.test training plans); Google Cloud's calendar mode wants A3 or newer; and
+ * every built-in row's column agrees with the rule.
+ */
+static int sold(const char *type, const char *catalog, const char *option, const char *provider, char msg[1024])
+{
+	static char text[2048];
+	struct scenario sc;
+	struct diag d;
+	int rc;
+
+	snprintf(text, sizeof text,
+		 "name: sold\nstart: 2026-01-01T00:00:00Z\nhorizon: 1d\n%sslo: {latency_s: 2}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: %s}\n%s"
+		 "fleet:\n  - {option: on_demand, count: 1, usd_per_h: 5}\n"
+		 "  - {option: %s, start: 2026-01-01T11:30:00Z, duration: 7d, count: 2, usd_per_h: 20}\n",
+		 provider, type, catalog, option);
+	rc = scenario_parse_string(&sc, text, "t.yaml", NULL, 0, &d);
+	if (rc == STATUS_OK)
+		ck_assert_int_eq(sc.fleet[1].option, OPTION_CAPACITY_BLOCK);
+	snprintf(msg, 1024, "%s", rc == STATUS_OK ? "" : d.msg);
+	scenario_fini(&sc);
+	return rc;
+}
+
+START_TEST(sold_types_follow_the_catalogue)
+{
+	char msg[1024];
+
+	ck_assert_int_eq(sold("g6.xlarge", "", "capacity_block", "", msg), STATUS_EINPUT);
+	ck_assert_str_eq(msg, "t.yaml:11:14: fleet.1.option: capacity_block: AWS offers Capacity Blocks and "
+		      "training plans for P-family GPU and Trn instance types only (SOURCES.md [sold-types]), and "
+		      "g6.xlarge is not one; expected an instance type sold as capacity_block (p5.48xlarge, "
+		      "p4d.24xlarge, trn1.32xlarge, ...), or catalog: {g6.xlarge: {sells: [capacity_block]}} to "
+		      "assume it is");
+	ck_assert_int_eq(sold("g6.xlarge", "catalog: {g6.xlarge: {sells: [capacity_block]}}\n", "capacity_block",
+			      "", msg), STATUS_OK);
+	ck_assert_int_eq(sold("g6.xlarge", "catalog: {g6.xlarge: {sells: [training_plan]}}\n", "capacity_block",
+			      "", msg), STATUS_EINPUT);
+	ck_assert_int_eq(sold("p5.48xlarge", "", "capacity_block", "", msg), STATUS_OK);
+	ck_assert_int_eq(sold("p5.48xlarge", "catalog: {p5.48xlarge: {sells: []}}\n", "capacity_block", "", msg),
+			 STATUS_EINPUT);
+	ck_assert_int_eq(sold("p9.test", "catalog: {p9.test: {gpus: 8, usd_per_h: 90}}\n", "capacity_block", "",
+			      msg), STATUS_OK);
+	ck_assert_int_eq(sold("x9.test", "catalog: {x9.test: {gpus: 8, usd_per_h: 90}}\n", "capacity_block", "",
+			      msg), STATUS_EINPUT);
+	ck_assert_int_eq(sold("a3-highgpu-8g", "catalog: {a3-highgpu-8g: {usd_per_h: 80}}\n", "gcp_calendar",
+			      "provider: gcp\n", msg), STATUS_OK);
+	ck_assert_int_eq(sold("a2-highgpu-8g", "catalog: {a2-highgpu-8g: {usd_per_h: 30}}\n", "gcp_calendar",
+			      "provider: gcp\n", msg), STATUS_EINPUT);
+	ck_assert_msg(strstr(msg, "gcp_calendar: Google Cloud's calendar-mode reservations are for A3 and newer"),
+		      "%s", msg);
+	ck_assert_int_eq(sold("a4-highgpu-8g", "catalog: {a4-highgpu-8g: {gpus: 8, usd_per_h: 90, provider: gcp}}\n",
+			      "gcp_calendar", "provider: gcp\n", msg), STATUS_OK);
+	for (size_t i = 0; i < catalog_count(); i++) {
+		const struct catalog_entry *c = catalog_at(i);
+
+		ck_assert_msg(c->sells == catalog_sells_by_name(c->name, c->provider), "%s", c->name);
+	}
+	ck_assert_uint_eq(catalog_sells_by_name("trn2.48xlarge", PROVIDER_AWS), SELLS_BLOCKS);
+	ck_assert_uint_eq(catalog_sells_by_name("p5.48xlarge", PROVIDER_GCP), 0);
+	ck_assert_uint_eq(catalog_sells_by_name("pluto", PROVIDER_AWS), 0);
+}
+END_TEST
+
+/* A training plan follows the same rule; a trn type's plan is accepted. */
+START_TEST(sold_types_cover_training_plans)
+{
+	const char *plan = "name: p\nstart: 2026-01-01T00:00:00Z\nhorizon: 4d\n"
+			   "jobs:\n  policy: reserved_first\n  list:\n    - {instances: 2, work_instance_hours: 10, submit: 0}\n"
+			   "serving: {instance_type: g5.48xlarge}\n"
+			   "fleet:\n  - {option: training_plan, use: jobs, usd_per_h: 10, segments: [{start: 2026-01-01T11:30:00Z, "
+			   "days: 1, count: 2}]}\n";
+	const char *trn[] = { "serving.instance_type=trn1.test", "catalog.trn1.test.gpus=16",
+			      "catalog.trn1.test.usd_per_h=21.5" };
+	struct scenario sc;
+
+	parse_fails(plan, NULL, 0, "t.yaml:10:14: fleet.0.option: training_plan: AWS offers Capacity Blocks and "
+		    "training plans for P-family GPU and Trn instance types only (SOURCES.md [sold-types]), and "
+		    "g5.48xlarge is not one; expected an instance type sold as training_plan (p5.48xlarge, "
+		    "p4d.24xlarge, trn1.32xlarge, ...), or catalog: {g5.48xlarge: {sells: [training_plan]}} to "
+		    "assume it is");
+	parse_ok(&sc, plan, trn, 3);
+	ck_assert_int_eq(sc.fleet[0].option, OPTION_TRAINING_PLAN);
+	scenario_fini(&sc);
+}
+END_TEST
+
 START_TEST(vcpu_quota_needs_known_vcpus)
 {
 	const char *sets[] = { "serving.instance_type=my-l4-box", "quotas.on_demand_vcpus=64" };
@@ -682,6 +774,8 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, quotas_retry_allocation_values);
 	ADD(s, retry_cap_follows_a_long_first_wait);
 	ADD(s, catalog_overrides_new_keys);
+	ADD(s, sold_types_follow_the_catalogue);
+	ADD(s, sold_types_cover_training_plans);
 	ADD(s, vcpu_quota_needs_known_vcpus);
 	ADD(s, keys_of_other_options_do_not_apply);
 	ADD(s, preemptible_warning_names_its_option);

@@ -37,6 +37,7 @@ static const char fixed_fleet[] =
 	"name: fixed\nseed: 7\nhorizon: 10h\nslo: {latency_s: 5}\n"
 	"workload:\n  arrivals: {kind: poisson, rate_per_s: 2}\n  service: {kind: exponential, mean_s: 1}\n"
 	"serving: {queue: central, routing: first_free, instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+	"catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 	"fleet:\n  - {option: reserved, count: 3, usd_per_h: 10, scope: zonal}\n  - {option: on_demand, count: 2, usd_per_h: 20}\n";
 
 START_TEST(fixed_fleet_cost_to_the_cent)
@@ -76,6 +77,7 @@ START_TEST(zero_count_entries_buy_nothing)
 	run_text("name: zero\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 10h\nslo: {latency_s: 5}\n"
 		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 2}\n  service: {kind: exponential, mean_s: 1}\n"
 		 "serving: {queue: central, routing: first_free, instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
 		 "fleet:\n  - {option: reserved, count: 0, usd_per_h: 10, scope: zonal}\n  - {option: odcr, count: 0}\n"
 		 "  - {option: capacity_block, start: 2026-01-01T02:00:00Z, end: 2026-01-01T11:30:00Z, count: 0, "
 		 "upfront_usd: 5000}\n  - {option: on_demand, count: 2, usd_per_h: 20}\n", NULL, 0);

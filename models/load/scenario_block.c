@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "catalog.h"
 #include "engine.h"
 #include "provider.h"
 #include "scenario_load.h"
@@ -237,7 +238,9 @@ int scenario_load_capacity_block(struct load *l, const struct yamldoc_ref *e, st
 	int rc;
 
 	if (f->variant == VARIANT_CALENDAR)
-		return read_calendar(l, e, f);
+		return (rc = scenario_load_check_sold(l, e, SELLS_CALENDAR)) ? rc : read_calendar(l, e, f);
+	if ((rc = scenario_load_check_sold(l, e, SELLS_CAPACITY_BLOCK)))
+		return rc;
 
 	yamldoc_child(e, "end", &end);
 	if ((rc = scenario_load_required(l, e, "start", "when the block begins, a UTC time", &start)) ||

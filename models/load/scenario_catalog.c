@@ -15,7 +15,8 @@
 #define MAX_VCPUS 4096
 
 static const char *const type_keys[] = { "gpus", "gpu_model", "vcpus", "usd_per_h", "reserved_discount",
-	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", "provider", NULL };
+	"reserved_3y_discount", "savings_plan_discount", "spot_discount", "cb_usd_per_h", "provider", "sells", NULL };
+static const char *const product_names[] = { "capacity_block", "training_plan", "gcp_calendar" };
 
 
 static const struct yamldoc_bounds price_bounds = { 0, MAX_USD_PER_H, false, false };
@@ -26,7 +27,30 @@ static void type_from_catalog(const struct catalog_entry *c, struct instance_typ
 {
 	*t = (struct instance_type){ c->gpus, c->vcpus, c->od_usd_per_h, c->reserved_discount,
 				     c->reserved_3y_discount, c->savings_plan_discount, c->spot_discount,
-				     c->cb_usd_per_h, c->provider, false };
+				     c->cb_usd_per_h, c->provider, false, c->sells };
+}
+
+/* A catalog: entry's `sells`, the time-bound products it is offered as (SOURCES.md [sold-types]): a list of
+ * product names, replacing the row's (or, for a new type, the rule's: catalog_sells_by_name). */
+static int read_type_sells(struct load *l, const struct yamldoc_ref *e, struct instance_type *t)
+{
+	struct yamldoc_ref r, v;
+	int n, p, rc;
+
+	yamldoc_child(e, "sells", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if ((rc = yamldoc_list(&l->y, &r, 0, 3, "products: capacity_block, training_plan, gcp_calendar", &n)))
+		return rc;
+	t->sells = 0;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	for (int i = 0; i < n; i++) {
+		yamldoc_next_item(&r, &walk, &v);
+		if ((rc = yamldoc_choice(&l->y, &v, product_names, 3, &p)))
+			return rc;
+		t->sells |= 1u << p;
+	}
+	return STATUS_OK;
 }
 
 /* Why a catalogue row without a price needs one from the scenario (SOURCES.md [gcp-price-unknown],
@@ -63,7 +87,9 @@ static int read_type_provider(struct load *l, const struct yamldoc_ref *e, const
 /*
  * Read one entry of the scenario's catalog: map (`name` -> settings) into *t. A type the built-in catalogue
  * has starts from its row; a new type must give gpus and usd_per_h, and has no discounts, no Capacity
- * Block rate and unknown vCPUs (0) unless it says so.
+ * Block rate and unknown vCPUs (0) unless it says so. What it is sold as (`sells`) is the row's, or for a new
+ * type what its name says by the rule of catalog_sells_by_name (a p5-like name sells Capacity Blocks), unless
+ * the entry lists it: a planner's assumption, written where a reader sees it.
  */
 static int read_type(struct load *l, const struct yamldoc_ref *e, const char *name,
 		     struct instance_type *t)
@@ -101,6 +127,10 @@ static int read_type(struct load *l, const struct yamldoc_ref *e, const char *na
 	     (rc = yamldoc_missing(&l->y, e, "usd_per_h", no_price_why(base, whybuf, sizeof whybuf)))) ||
 	    (rc = yamldoc_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)) ||
 	    (rc = read_type_provider(l, e, base, t)))
+		return rc;
+	if (!base)
+		t->sells = catalog_sells_by_name(name, t->provider);
+	if ((rc = read_type_sells(l, e, t)))
 		return rc;
 	for (size_t i = 0; i < sizeof numbers / sizeof numbers[0]; i++) {
 		yamldoc_child(e, numbers[i].key, &r);
@@ -141,7 +171,7 @@ int scenario_load_type(struct load *l, const struct yamldoc_ref *it, const char 
 	if ((rc = yamldoc_mapping(&l->y, &cat, NULL, "a mapping of instance type names to "
 					"{gpus, gpu_model, vcpus, usd_per_h, reserved_discount, "
 					"reserved_3y_discount, savings_plan_discount, spot_discount, "
-					"cb_usd_per_h}", &n)))
+					"cb_usd_per_h, provider, sells}", &n)))
 		return rc;
 	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
 	for (int i = 0; i < n; i++) {
@@ -167,6 +197,25 @@ int scenario_load_type(struct load *l, const struct yamldoc_ref *it, const char 
 	return STATUS_OK;
 }
 
+int scenario_load_check_sold(struct load *l, const struct yamldoc_ref *e, unsigned product)
+{
+	const char *type = l->sc.serving.instance_type, *what = catalog_product_name(product);
+	const char *rule = product == SELLS_CALENDAR
+				   ? "Google Cloud's calendar-mode reservations are for A3 and newer GPU machine types "
+				     "(and TPUs)"
+				   : "AWS offers Capacity Blocks and training plans for P-family GPU and Trn instance "
+				     "types only";
+	struct yamldoc_ref r;
+
+	if (l->type.sells & product)
+		return STATUS_OK;
+	yamldoc_child(e, "option", &r);
+	return yamldoc_fail(&l->y, &r, "%s: %s (SOURCES.md [sold-types]), and %s is not one; expected an "
+				  "instance type sold as %s (%s), or catalog: {%s: {sells: [%s]}} to assume it is",
+				  what, rule, type, what, product == SELLS_CALENDAR ? "a3-highgpu-8g, ..." :
+				  "p5.48xlarge, p4d.24xlarge, trn1.32xlarge, ...", type, what);
+}
+
 /* The serving values that come from the instance type (after catalog: overrides). */
 void scenario_load_serve_type(struct load *l)
 {
@@ -184,5 +233,6 @@ void scenario_load_serve_type(struct load *l)
 }
 
 const struct scenario_load_names scenario_load_type_keys = SCENARIO_LOAD_KEYS(type_keys);
+const struct scenario_load_names scenario_load_product_names = { product_names, 3 };
 const struct yamldoc_bounds *const scenario_load_type_price = &price_bounds;
 const struct yamldoc_bounds *const scenario_load_type_fraction = &fraction_bounds;

@@ -62,6 +62,7 @@ struct instance_type {
 	double cb_usd_per_h;           /* Capacity Block rate per instance-hour; 0 = unknown */
 	enum provider provider;        /* whose type it is: the catalogue row's, or catalog:'s `provider` */
 	bool provider_given;           /* a catalog: entry wrote `provider` */
+	unsigned sells;                /* time-bound products of the type (catalog.h enum catalog_product) */
 };
 
 /* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
@@ -154,6 +155,11 @@ int scenario_load_check_keys(struct load *l, const struct yamldoc_ref *map, int 
  * it is unknown) into *out: the scenario's catalog: entry, else the built-in catalogue's row. */
 int scenario_load_type(struct load *l, const struct yamldoc_ref *it, const char *type,
 		       struct instance_type *out);
+
+/* Is the entry's type (l->type, named in l->sc.serving.instance_type while the entry is read) sold as
+ * `product` (one catalog.h SELLS_ bit)? STATUS_OK, else the error at the entry's `option`, quoting the rule
+ * (SOURCES.md [sold-types]) and how a catalog: entry may assume otherwise. */
+int scenario_load_check_sold(struct load *l, const struct yamldoc_ref *e, unsigned product);
 
 /* Fill the serving fields that come from the type (gpus, vcpus, prices, discounts) from l->type. */
 void scenario_load_serve_type(struct load *l);
@@ -467,6 +473,7 @@ extern const struct yamldoc_bounds *const scenario_load_work, *const scenario_lo
 /* scenario_mode.c */
 extern const struct scenario_load_names scenario_load_mode_names, scenario_load_fluid_keys;
 extern const struct scenario_load_names scenario_load_provider_names;  /* aws, gcp, azure */
+extern const struct scenario_load_names scenario_load_product_names;   /* catalog: sells */
 /* scenario_plan.c */
 extern const struct scenario_load_names scenario_load_segment_keys;
 extern const struct yamldoc_bounds *const scenario_load_startup_cv;

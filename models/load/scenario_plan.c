@@ -16,6 +16,7 @@
  */
 #include <stdio.h>
 
+#include "catalog.h"
 #include "engine.h"
 #include "scenario_load.h"
 #include "status.h"
@@ -188,6 +189,8 @@ int scenario_load_plan(struct load *l, const struct yamldoc_ref *e, struct fleet
 	struct fleet_entry plan;
 	int n, rc;
 
+	if ((rc = scenario_load_check_sold(l, e, SELLS_TRAINING_PLAN)))
+		return rc;
 	f->usd_per_h = l->type.cb_usd_per_h;  /* SOURCES.md [tp-default-price] */
 	yamldoc_child(e, "usd_per_h", &r);
 	f->price_given = r.node != NULL;

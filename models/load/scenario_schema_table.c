@@ -804,6 +804,8 @@ static const struct scenario_schema_map autoscaling_map = { "autoscaling", &scen
 
 /* ---- catalog and the top level (scenario.c) ------------------------------------------------------ */
 
+static const struct scenario_schema_key product_item = { CHOICE_(NULL, scenario_load_product_names),
+	.desc = "a product" };
 static const struct scenario_schema_key type_entries[] = {
 	{ INT_("gpus", 1, MAX_GPUS), .desc = "GPUs per instance (required for a new type)" },
 	{ STR_("gpu_model", SCENARIO_NAME_MAX), .desc = "the GPU model, for reports" },
@@ -822,6 +824,9 @@ static const struct scenario_schema_key type_entries[] = {
 	  "(0 = unknown)" },
 	{ CHOICE_("provider", scenario_load_provider_names), .desc = "whose type it is (a new type; a built-in "
 	  "one keeps its own): aws, gcp or azure" },
+	{ LIST_("sells", 0, 3, product_item), .desc = "the time-bound products the type is sold as "
+	  "(capacity_block, training_plan, gcp_calendar); default the catalogue row's, or for a new type its "
+	  "name's (P-family and Trn: capacity_block, training_plan; gcp A3 and newer: gcp_calendar)" },
 	END };
 static const struct scenario_schema_map type_map = { "catalog.*", &scenario_load_type_keys,
 	.entries = type_entries };

@@ -14,6 +14,12 @@
  * (SOURCES.md [price-cb]); cb_valid_until says so, and a run that uses such a rate for a scenario starting
  * on or after that day is warned (price_stale). The other prices carry no validity end (see the field).
  *
+ * Who sells what (SOURCES.md [sold-types]): Capacity Blocks and SageMaker training plans are offered for
+ * P-family GPU and Trn instance types only; Google Cloud's calendar-mode reservations for A3 and newer GPU
+ * machine types (and TPUs, which the catalogue has none of). Each row's `sells` says which of these time-bound
+ * products its type has; catalog_sells_by_name() is the same rule read from a type's name, the default for a
+ * type the catalogue does not have (a scenario's catalog: may declare otherwise: scenario_catalog.c).
+ *
  * The table is static, read-only data: catalog_find() returns a pointer into it that lives for the whole
  * process. Prices are us-east-1 Linux unless the source column says otherwise.
  */
@@ -23,6 +29,14 @@
 #include <stddef.h>
 
 #include "provider.h"
+
+/* The time-bound products a type may be bought as (a bit set). */
+enum catalog_product {
+	SELLS_CAPACITY_BLOCK = 1 << 0,  /* EC2 Capacity Blocks for ML */
+	SELLS_TRAINING_PLAN = 1 << 1,   /* SageMaker training plans */
+	SELLS_CALENDAR = 1 << 2,        /* Google Cloud DWS calendar-mode reservations (gcp_calendar) */
+};
+#define SELLS_BLOCKS (SELLS_CAPACITY_BLOCK | SELLS_TRAINING_PLAN)  /* what AWS sells of a P or Trn type */
 
 struct catalog_entry {
 	const char *name;          /* EC2 instance type, e.g. "p5.48xlarge" */
@@ -45,10 +59,19 @@ struct catalog_entry {
 	                              A gcp or azure row has od_usd_per_h = 0: no vendor price was found
 	                              (SOURCES.md [gcp-price-unknown], [az-price-unknown]), so a scenario that
 	                              uses it must give usd_per_h under catalog: (scenario.c says so) */
+	unsigned sells;            /* the time-bound products of the type: enum catalog_product bits */
 };
 
 /* The entry named `name`, or NULL if the catalogue has no such type. */
 const struct catalog_entry *catalog_find(const char *name);
+
+/* The products the rule gives a type of that name and provider: SELLS_BLOCKS for an aws P-family GPU type
+ * ("p" and a digit: p4d, p5, p6-b200 ...) or a Trn type ("trn"), SELLS_CALENDAR for a gcp A3 or newer
+ * machine type ("a3-", "a4-", "a4x-"), else 0. */
+unsigned catalog_sells_by_name(const char *type, enum provider provider);
+
+/* The name of one product (a single bit), as a scenario's catalog: `sells` list writes it. */
+const char *catalog_product_name(unsigned product);
 
 /* The number of entries, and entry i (0 <= i < catalog_count()). */
 size_t catalog_count(void);
