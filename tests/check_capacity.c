@@ -108,6 +108,51 @@ START_TEST(odcr_paid_whether_used_or_not)
 }
 END_TEST
 
+/*
+ * A future-dated ODCR (SOURCES.md [odcr-fd-start], [odcr-fd-commitment]) of 2 g6.xlarge (g family: AWS offers
+ * them, [odcr-fd-families]) at the on-demand price of $10/h, from day 1 with the minimum commitment of 14 days
+ * and a limited end at day 15.5, in a 17-day run beside one on-demand instance (policy none):
+ *  - before day 1 nothing runs in it: only the on-demand instance is in service at t = 0 (the ODCR's count
+ *    cannot be placed there, and on_demand's max is 1);
+ *  - at day 1 (86400 s) its 2 instances launch; at day 15.5 (1339200 s) it ends, and they run on;
+ *  - it is billed only while it exists: 2 x 10 x (15.5 - 1) x 24 = 2 x 10 x 348 = $6960.00, and 2 x 348 =
+ *    696 paid GPU-hours (1 GPU each), not 2 x 10 x 17 x 24 = $8160 over the whole run;
+ *  - the on-demand bill: the on-demand instance for 17 x 24 = 408 h, $4080, plus the ODCR's 2 instances run
+ *    on from day 15.5 to the horizon as on-demand instances ([odcr-end-run-on]), 2 x 36 h x $10 = $720:
+ *    $4800.00. Total $11760.00.
+ */
+START_TEST(odcr_future_dated_billed_only_inside_its_window)
+{
+	int odcr_launches = 0;
+
+	run_yaml("name: fd\nstart: 2026-01-01T00:00:00Z\nhorizon: 17d\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 10}}\n"
+		 "fleet:\n  - {option: odcr, count: 2, start: 1d, commitment_duration: 14d, end: 15.5d}\n"
+		 "  - {option: on_demand, count: 1, max: 1}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 6960.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_odcr"), 696.0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 4800.00, CENT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 11760.00, CENT);
+	for (int i = 0; i < cap.nevents; i++) {
+		const struct capture_event *e = &cap.events[i];
+		if (strcmp(e->option, "odcr") != 0)
+			continue;
+		ck_assert_msg(strcmp(e->kind, "start") != 0, "an ODCR instance in service at t = 0");
+		if (strcmp(e->kind, "launch") == 0) {
+			ck_assert_double_eq_tol(e->t_s, 86400, 1e-9);
+			ck_assert_int_eq(e->count, 2);
+			odcr_launches++;
+		}
+	}
+	ck_assert_int_eq(odcr_launches, 1);
+	ck_assert_int_eq(capture_count(&cap, "odcr_ended"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "odcr_ended", 0)->t_s, 15.5 * 86400, 1e-9);
+	ck_assert_int_eq(capture_find(&cap, "odcr_ended", 0)->count, 2);
+}
+END_TEST
+
 START_TEST(savings_plan_covers_then_on_demand)
 {
 	/* one on-demand p5 for 10 h = $55.04/h of usage. Commitment $30/h at 30% off covers
@@ -377,6 +422,7 @@ static Suite *capacity_suite(void)
 	tcase_add_test(tc, reserved_term_ending_inside_the_window);
 	tcase_add_test(tc, reserved_without_term_is_one_year);
 	tcase_add_test(tc, odcr_paid_whether_used_or_not);
+	tcase_add_test(tc, odcr_future_dated_billed_only_inside_its_window);
 	tcase_add_test(tc, savings_plan_covers_then_on_demand);
 	tcase_add_test(tc, savings_plan_unused_commitment);
 	tcase_add_test(tc, savings_plan_settles_by_clock_hour);

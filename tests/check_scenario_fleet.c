@@ -413,6 +413,39 @@ START_TEST(odcr_takes_the_on_demand_price)
 }
 END_TEST
 
+/*
+ * An odcr entry's dates (scenario_odcr.c): none is the reservation over the whole window (as always); a start
+ * after the scenario start is future-dated, which AWS offers "for instance types in the C, M, R, I, T, and G
+ * instance families only" (SOURCES.md [odcr-fd-families]): a g6.xlarge one loads, a p5.48xlarge one is refused
+ * at its start, naming the rule.
+ */
+START_TEST(odcr_future_dated_only_for_the_families_aws_allows)
+{
+	const char *fd = "name: f\nstart: 2026-01-01T00:00:00Z\nhorizon: 20d\nslo: {latency_s: 2}\n"
+			 "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+			 "serving: {instance_type: g6.xlarge}\n"
+			 "fleet:\n  - {option: odcr, count: 2, start: 1d, commitment_duration: 14d, end: 2026-01-16T12:00:00Z}\n";
+	const char *p5[] = { "serving.instance_type=p5.48xlarge" };
+	struct scenario sc;
+
+	parse_fleet(&sc, "  - {option: odcr, count: 3}\n", "");
+	ck_assert_int_eq(sc.fleet[0].start_us, 0);
+	ck_assert_int_eq(sc.fleet[0].duration_us, 0);  /* unlimited */
+	ck_assert_int_eq(sc.fleet[0].commitment_us, 0);
+	scenario_fini(&sc);
+	parse_ok(&sc, fd, NULL, 0);
+	ck_assert_int_eq(sc.fleet[0].start_us, INT64_C(86400000000));
+	ck_assert_int_eq(sc.fleet[0].commitment_us, 14 * INT64_C(86400000000));
+	ck_assert_int_eq(sc.fleet[0].duration_us, INT64_C(1339200000000) - INT64_C(86400000000));  /* to 15.5 d */
+	scenario_fini(&sc);
+	parse_fails(fd, p5, 1, "t.yaml:8:37: fleet.0.start: p5.48xlarge is of the p family: AWS offers "
+		    "future-dated Capacity Reservations \"for instance types in the C, M, R, I, T, and G instance "
+		    "families only\" (SOURCES.md [odcr-fd-families]); expected a type of those families (such as "
+		    "g6.xlarge), or a reservation for immediate use (no commitment_duration, no start after the "
+		    "scenario start)");
+}
+END_TEST
+
 START_TEST(savings_plan_discount_and_rates)
 {
 	struct scenario sc;
@@ -766,6 +799,7 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, spot_trace_paths);
 	ADD(s, trace_failure_frees_what_was_loaded);
 	ADD(s, odcr_takes_the_on_demand_price);
+	ADD(s, odcr_future_dated_only_for_the_families_aws_allows);
 	ADD(s, savings_plan_discount_and_rates);
 	ADD(s, capacity_block_times_prices_and_warnings);
 	ADD(s, iso_fractions_kept_to_the_microsecond);

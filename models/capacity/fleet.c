@@ -737,6 +737,8 @@ static int place_warm(struct fleet *f, struct fleet_group *g, int want, int cap)
 
 	if (fleet_zone_refuses(f, g, why, sizeof why))
 		return 0; /* its zone has no capacity at t = 0 */
+	if (f->eng->now_us < g->retry_us)
+		return 0; /* held off by its option: an ODCR that starts later (option_odcr.c) */
 	while (n < want && n < cap && fleet_take_slot(f, g, true))
 		n++;
 	return n;

@@ -109,7 +109,9 @@ struct fleet_group {
 	                                     which still count against the quota (option_spot.c) */
 	double usd_per_h;                 /* price per instance-hour (Spot: the fixed price when no trace) */
 	int failures;                     /* consecutive failed launch attempts */
-	int64_t retry_us;                 /* no launch attempt before then */
+	int64_t retry_us;                 /* no launch attempt before then (a backoff; or held by its option:
+	                                     an ODCR before its start or after its end), nor an instance
+	                                     placed at t = 0 */
 	int64_t outage_until_us;          /* Spot: pool unavailable until then (after a reclaim) */
 	gsl_rng *rng;                     /* the option's stream ("<option>.<index>"), owned */
 	gsl_rng *startup_rng;             /* launch delays ("startup.<index>"), owned */

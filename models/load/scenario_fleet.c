@@ -36,7 +36,7 @@ static const char *const spot_keys[] = { "option", "count", "max", "discount", "
 	"reclaims_per_day", "reclaim_fraction", "outage_mean_s", "ice_probability", "ice_outages", "startup", "use",
 	"zone", "instance_type", "max_usd_per_h", "eviction_policy", "disk_usd_per_h", NULL };
 static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startup", "use", "zone", "instance_type",
-	NULL };
+	"start", "end", "commitment_duration", NULL };
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
 	"term_start", NULL };
 static const char *const capacity_block_keys[] = { "option", "start", "duration", "end", "count",
@@ -134,7 +134,8 @@ static int read_reserved(struct load *l, const struct yamldoc_ref *e, struct fle
 }
 
 /* odcr: "charged at the equivalent On-Demand rate whether you run instances in reserved capacity or not"
- * (SOURCES.md [odcr-od-rate]), so the default rate is the on-demand price. */
+ * (SOURCES.md [odcr-od-rate]), so the default rate is the on-demand price. Its dates (start, end,
+ * commitment_duration) are read in scenario_odcr.c. */
 static int read_odcr(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	const char *type = l->sc.serving.instance_type;
@@ -150,7 +151,9 @@ static int read_odcr(struct load *l, const struct yamldoc_ref *e, struct fleet_e
 	rc = scenario_load_bought(l, e, 0, MAX_INSTANCES, "the number of instances the reservation holds", f);
 
 	f->usd_per_h = l->sc.serving.od_usd_per_h;
-	return rc ? rc : scenario_load_entry_price(l, e, f);
+	if (rc || (rc = scenario_load_entry_price(l, e, f)))
+		return rc;
+	return scenario_load_odcr_dates(l, e, f);
 }
 
 /* The index of type `name` in the scenario's types, or -1. */

@@ -259,6 +259,11 @@ int scenario_load_on_demand(struct load *l, const struct yamldoc_ref *e, struct 
 int scenario_load_spot(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
 int scenario_load_capacity_block(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
 
+/* An odcr entry's dates (scenario_odcr.c): `start`, `end` and `commitment_duration` into f's start_us,
+ * duration_us (0: unlimited) and commitment_us, all 0 when none is given (the entry's type must stand in as
+ * the serving type, as in a read_entry reader). */
+int scenario_load_odcr_dates(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
+
 /* Read `fleet` into l->sc.fleet (autoscaling's own keys must have been read: max defaults depend on them;
  * `zones` too: the zones are handed to it in l->sc.zones, and an entry's `zone` must name one), then check
  * that Spot entries of one zone agree on their pool's reclaim keys. */

@@ -501,10 +501,19 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "the storage cost of one evicted VM's disks per hour" },
 	{ DUR_("max_wait_s", 0, false, 7200 * S_US), .dflt = "\"7200s\"", .desc = "gcp_dws_flex: the longest "
 	  "a request waits in the queue for capacity before it fails (at most 2 h)" },
-	{ TIME_("start"), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block begins" },
+	{ WHEN_("start"), .variants = O(ODCR), .desc = "odcr (aws): when the reservation becomes active, a UTC "
+	  "time or a duration after the scenario start; default the scenario start. A later start is a "
+	  "future-dated reservation: c, m, r, i, t or g instance families only, with commitment_duration" },
+	{ WHEN_("end"), .variants = O(ODCR), .desc = "odcr (aws): a limited reservation's end, a UTC time or a "
+	  "duration after the scenario start, not before the commitment ends; default none (unlimited). Its "
+	  "instances run on, billed on-demand" },
+	{ DUR_("commitment_duration", 14 * DAY_US, false, 3660 * DAY_US), .variants = O(ODCR), .desc = "odcr "
+	  "(aws): a future-dated reservation's commitment from its start, at least 14 days (required with a "
+	  "start after the scenario start)" },
+	{ TIME_("start"), .variants = O(CAPACITY_BLOCK), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block begins" },
 	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
 	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
-	{ TIME_("end"), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
+	{ TIME_("end"), .variants = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
 	{ STR_("instance_type", SCENARIO_NAME_MAX), .desc = "the entry's instance "
 	  "type: serving.instance_type (default) or one listed under serving.types; prices default to its own" },
 	{ CHOICE_("use", scenario_load_use_names), .dflt = "\"serving\"", .desc = "who the instances are for: "

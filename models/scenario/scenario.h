@@ -340,10 +340,15 @@ struct fleet_entry {
 	struct outage outages[SCENARIO_OUTAGES_MAX];  /* `ice_outages`: windows with no capacity */
 	int noutages;
 
-	/* capacity_block (training_plan: a segment's start, and its days x 24 h) */
-	int64_t start_us;             /* `start` (a UTC time), from the scenario start; may be negative */
+	/* capacity_block (training_plan: a segment's start, and its days x 24 h; odcr: its dates) */
+	int64_t start_us;             /* `start` (a UTC time), from the scenario start; may be negative.
+	                                 odcr: `start`, default 0 (active from before the window) */
 	int64_t duration_us;          /* `duration`, or `end` - `start`: ends at 11:30 UTC, within a day
-	                                 of 1..14 days or 21..182 days in 7-day steps (scenario_block.c) */
+	                                 of 1..14 days or 21..182 days in 7-day steps (scenario_block.c).
+	                                 odcr: `end` - `start`, a limited reservation; 0 = unlimited (no
+	                                 `end`, the default: active to the horizon) */
+	int64_t commitment_us;        /* odcr: `commitment_duration`, a future-dated reservation's commitment
+	                                 (0: none, an immediate reservation) */
 
 	/* savings_plan */
 	double commit_usd_per_h;      /* `commit_usd_per_h`: the hourly commitment */
