@@ -99,6 +99,15 @@ static double M(const char *name)
 	return NAN;
 }
 
+/* True if the run gave a warning of this code. */
+static bool warned(const char *code)
+{
+	for (int i = 0; i < rep.nwarnings; i++)
+		if (strcmp(rep.warnings[i].code, code) == 0)
+			return true;
+	return false;
+}
+
 /* The option of the i-th event of kind (it must exist). */
 static const char *event_option(const char *kind, int i)
 {
@@ -567,7 +576,8 @@ static void msp_fleet(char *buf, size_t size, const char *trace, const char *hor
  *    instances are released then. Counted terminated, missed and stopped at max_wait; none completed.
  *  - Bill (managed: billable seconds, no free first hour): 2 x 1200 s + 2 x 6540 s = 15480 s at $1/h =
  *    $4.30.
- * Without max_wait the same job ends at 9660 s = 2.6833 h and completes.
+ *  - The run warns jobs_stopped_max_wait.
+ * Without max_wait the same job ends at 9660 s = 2.6833 h and completes, with no such warning.
  */
 START_TEST(max_wait_stops_a_managed_spot_job)
 {
@@ -589,6 +599,7 @@ START_TEST(max_wait_stops_a_managed_spot_job)
 	ck_assert_int_eq(capture_count(&cap, "job_end"), 0);
 	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 4.3, 1e-9);
 	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 4.30, 1e-6);
+	ck_assert(warned("jobs_stopped_max_wait"));
 
 	j.max_wait_us = 0;
 	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .managed_spot = true });
@@ -596,6 +607,7 @@ START_TEST(max_wait_stops_a_managed_spot_job)
 	ck_assert_double_eq(M("jobs_stopped_max_wait"), 0);
 	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
 	ck_assert_double_eq_tol(event_h("job_end", 0), 9660 / 3600.0, 1e-9);
+	ck_assert(!warned("jobs_stopped_max_wait"));
 }
 END_TEST
 
