@@ -564,34 +564,36 @@ static void msp_fleet(char *buf, size_t size, const char *trace, const char *hor
 
 /*
  * Managed Spot training's max_wait (SOURCES.md [sm-managed-spot]): waiting plus running from submit. Spot
- * at $1 (jobs-20min-gap.json: 2 instances for 0-20 min, none for 20-40 min, then 2). One job: 2 instances,
- * 4 instance-hours (T = 2 h), no checkpoints, no restart overhead, submitted at 0, max_wait 2.5 h (9000 s;
- * its failure-free run is 2 h).
- *  - 0: launched and ready, computes. 1200 s: the trace's tick gives both a notice; no checkpoints, so p =
- *    1200 s rolls back to 0 (2 x 1/3 = 0.6667 instance-hours lost) and it leaves at once: the instances end
- *    at 1200 s. The launch at 1200 s is refused (the trace shows 0), then retried every 70 s: 1270, ...,
- *    2390 s refused (before the 2400 s tick), 2460 s launched (1200 + 18 x 70).
- *  - It would end at 2460 + 7200 = 9660 s > 9000 s: stopped at exactly 9000 s = 2.5 h, computing with p =
- *    9000 - 2460 = 6540 s, rolled back (2 x 6540 / 3600 = 3.6333 instance-hours lost; 4.3 in all); its
- *    instances are released then. Counted terminated, missed and stopped at max_wait; none completed.
+ * at $1 (jobs-20min-gap.json: 2 instances for 0-60 min, none for 60-80 min, then 2). One job: 2 instances,
+ * 4 instance-hours (T = 2 h), no checkpoints, no restart overhead, submitted at 2400 s (40 min), max_wait
+ * 2.5 h (9000 s; its failure-free run is 2 h): it must end by 2400 + 9000 = 11400 s.
+ *  - 2400 s: launched and ready, computes. 3600 s: the trace's tick gives both a notice; no checkpoints, so
+ *    p = 1200 s rolls back to 0 (2 x 1/3 = 0.6667 instance-hours lost) and it leaves at once: the instances
+ *    end at 3600 s, 1200 s after their launch. The launch at 3600 s is refused (the trace shows 0), then
+ *    retried every 70 s: 3670, ..., 4790 s refused (before the 4800 s tick), 4860 s launched (3600 + 18 x
+ *    70).
+ *  - It would end at 4860 + 7200 = 12060 s > 11400 s: stopped at exactly 11400 s = 3.1667 h (not at 9000 s:
+ *    max_wait counts from submit), computing with p = 11400 - 4860 = 6540 s, rolled back (2 x 6540 / 3600 =
+ *    3.6333 instance-hours lost; 4.3 in all); its instances are released then. Counted terminated, missed
+ *    and stopped at max_wait; none completed.
  *  - Bill (managed: billable seconds, no free first hour): 2 x 1200 s + 2 x 6540 s = 15480 s at $1/h =
  *    $4.30.
  *  - The run warns jobs_stopped_max_wait.
- * Without max_wait the same job ends at 9660 s = 2.6833 h and completes, with no such warning.
+ * Without max_wait the same job ends at 12060 s = 3.35 h and completes, with no such warning.
  */
 START_TEST(max_wait_stops_a_managed_spot_job)
 {
 	char yaml[1024];
-	struct job_spec j = job(2, 4, 0, 0, 0, 0);
+	struct job_spec j = job(2, 4, 2400 / 3600.0, 0, 0, 0);
 
 	j.max_wait_us = llround(2.5 * H);
 	msp_fleet(yaml, sizeof yaml, "jobs-20min-gap.json", "12h", 1);
 	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .managed_spot = true });
-	ck_assert_double_eq_tol(event_h("job_start", 0), 0, 1e-9);
-	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 1200 / 3600.0, 1e-9);
-	ck_assert_double_eq_tol(event_h("job_resume", 0), 2460 / 3600.0, 1e-9);
-	ck_assert_double_eq_tol(event_h("job_terminated", 0), 2.5, 1e-9);
-	ck_assert_double_eq_tol(event_h("job_missed_deadline", 0), 2.5, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_start", 0), 2400 / 3600.0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 1, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 4860 / 3600.0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_terminated", 0), 11400 / 3600.0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_missed_deadline", 0), 11400 / 3600.0, 1e-9);
 	ck_assert_double_eq(M("jobs_terminated"), 1);
 	ck_assert_double_eq(M("jobs_missed_deadline"), 1);
 	ck_assert_double_eq(M("jobs_stopped_max_wait"), 1);
@@ -606,7 +608,7 @@ START_TEST(max_wait_stops_a_managed_spot_job)
 	ck_assert_double_eq(M("jobs_completed"), 1);
 	ck_assert_double_eq(M("jobs_stopped_max_wait"), 0);
 	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
-	ck_assert_double_eq_tol(event_h("job_end", 0), 9660 / 3600.0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 12060 / 3600.0, 1e-9);
 	ck_assert(!warned("jobs_stopped_max_wait"));
 }
 END_TEST
