@@ -37,6 +37,7 @@ struct knobs {
 	double switch_margin_h;
 	uint64_t seed;             /* 0: the scenario's */
 	unsigned serving_entries;  /* bit i: fleet entry i stays a serving entry (default: every entry is jobs) */
+	bool managed_spot;         /* jobs.managed_spot: SageMaker managed Spot training */
 };
 
 /* A job of `instances` instances, work_h instance-hours, submitted at submit_h, with checkpoints every
@@ -81,6 +82,7 @@ static void run_jobs(const char *yaml, const struct job_spec *jobs, int n, const
 	sc.jobs.restart_delay_us = llround(k->restart_delay_h * H);
 	sc.jobs.switch_margin_us = llround(k->switch_margin_h * H);
 	sc.jobs.max_pending_us = 2 * 24 * (int64_t)H;
+	sc.jobs.managed_spot = k->managed_spot;
 	rc = world_run(&sc, &sink, "test", &rep, &d);
 	ck_assert_msg(rc == STATUS_OK, "run: %s", d.msg);
 	ck_assert_int_eq(cap.end_status, STATUS_OK);
@@ -95,6 +97,15 @@ static double M(const char *name)
 			return rep.metrics[i].value;
 	ck_abort_msg("metric %s missing", name);
 	return NAN;
+}
+
+/* True if the run gave a warning of this code. */
+static bool warned(const char *code)
+{
+	for (int i = 0; i < rep.nwarnings; i++)
+		if (strcmp(rep.warnings[i].code, code) == 0)
+			return true;
+	return false;
 }
 
 /* The option of the i-th event of kind (it must exist). */
@@ -544,6 +555,99 @@ START_TEST(max_pending_terminates_a_job_waiting_for_a_plan)
 }
 END_TEST
 
+/* Spot at $usd_per_h on a 20-minute availability trace (TRACE, under tests/data/spot), instant launches, a
+ * 120 s notice, failed launches retried every 70 s (launch_retry: backoff 70 s, multiplier 1). */
+static void msp_fleet(char *buf, size_t size, const char *trace, const char *horizon, int usd_per_h)
+{
+	snprintf(buf, size,
+		 "name: jobs\nseed: 7\nhorizon: %s\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "launch_retry: {backoff_s: 70, multiplier: 1}\n"
+		 "fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: %d, notice_s: 120, "
+		 "availability_trace: %s/spot/%s, startup: {kind: constant, mean_s: 0}}\n",
+		 horizon, usd_per_h, TEST_DATA_DIR, trace);
+}
+
+/*
+ * Managed Spot training's max_wait (SOURCES.md [sm-managed-spot]): waiting plus running from submit. Spot
+ * at $1 (jobs-20min-gap.json: 2 instances for 0-60 min, none for 60-80 min, then 2). One job: 2 instances,
+ * 4 instance-hours (T = 2 h), no checkpoints, no restart overhead, submitted at 2400 s (40 min), max_wait
+ * 2.5 h (9000 s; its failure-free run is 2 h): it must end by 2400 + 9000 = 11400 s.
+ *  - 2400 s: launched and ready, computes. 3600 s: the trace's tick gives both a notice; no checkpoints, so
+ *    p = 1200 s rolls back to 0 (2 x 1/3 = 0.6667 instance-hours lost) and it leaves at once: the instances
+ *    end at 3600 s, 1200 s after their launch. The launch at 3600 s is refused (the trace shows 0), then
+ *    retried every 70 s: 3670, ..., 4790 s refused (before the 4800 s tick), 4860 s launched (3600 + 18 x
+ *    70).
+ *  - It would end at 4860 + 7200 = 12060 s > 11400 s: stopped at exactly 11400 s = 3.1667 h (not at 9000 s:
+ *    max_wait counts from submit), computing with p = 11400 - 4860 = 6540 s, rolled back (2 x 6540 / 3600 =
+ *    3.6333 instance-hours lost; 4.3 in all); its instances are released then. Counted terminated, missed
+ *    and stopped at max_wait; none completed.
+ *  - Bill (managed: billable seconds, no free first hour): 2 x 1200 s + 2 x 6540 s = 15480 s at $1/h =
+ *    $4.30.
+ *  - The run warns jobs_stopped_max_wait.
+ * Without max_wait the same job ends at 12060 s = 3.35 h and completes, with no such warning.
+ */
+START_TEST(max_wait_stops_a_managed_spot_job)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 4, 2400 / 3600.0, 0, 0, 0);
+
+	j.max_wait_us = llround(2.5 * H);
+	msp_fleet(yaml, sizeof yaml, "jobs-20min-gap.json", "12h", 1);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .managed_spot = true });
+	ck_assert_double_eq_tol(event_h("job_start", 0), 2400 / 3600.0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 1, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 4860 / 3600.0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_terminated", 0), 11400 / 3600.0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_missed_deadline", 0), 11400 / 3600.0, 1e-9);
+	ck_assert_double_eq(M("jobs_terminated"), 1);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 1);
+	ck_assert_double_eq(M("jobs_stopped_max_wait"), 1);
+	ck_assert_double_eq(M("jobs_completed"), 0);
+	ck_assert_int_eq(capture_count(&cap, "job_end"), 0);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 4.3, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 4.30, 1e-6);
+	ck_assert(warned("jobs_stopped_max_wait"));
+
+	j.max_wait_us = 0;
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .managed_spot = true });
+	ck_assert_double_eq(M("jobs_completed"), 1);
+	ck_assert_double_eq(M("jobs_stopped_max_wait"), 0);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 12060 / 3600.0, 1e-9);
+	ck_assert(!warned("jobs_stopped_max_wait"));
+}
+END_TEST
+
+/*
+ * Managed Spot training bills the seconds a Spot instance ran, with no free first hour (SOURCES.md
+ * [sm-managed-spot], against [spot-billing]). Spot at $3 (jobs-20min-out.json: 1 instance for 20 min, then
+ * none to the 4 h horizon). One job: 1 instance, 2 instance-hours, no checkpoints, submitted at 0, no
+ * max_wait. It starts at 0 and EC2 interrupts its instance at 1200 s (20 min), which ends then; Spot never
+ * comes back, so the job waits to the horizon.
+ *  - managed_spot: billed 1200 s x $3/h = $1.00.
+ *  - plain EC2 Spot (jobs.managed_spot false): interrupted by EC2 in its first hour: $0.
+ */
+START_TEST(managed_spot_pays_an_interrupted_first_hour)
+{
+	char yaml[1024];
+	struct job_spec j = job(1, 2, 0, 0, 0, 0);
+
+	msp_fleet(yaml, sizeof yaml, "jobs-20min-out.json", "4h", 3);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .managed_spot = true });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 1200 / 3600.0, 1e-9);
+	ck_assert_double_eq(M("jobs_completed"), 0);
+	ck_assert_double_eq(M("jobs_stopped_max_wait"), 0);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 1.00, 1e-6);
+
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_double_eq(M("jobs_cost_spot_usd"), 0);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -560,6 +664,8 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, reserved_first_block_then_on_demand);
 	tcase_add_test(tc, recovery_none_releases_during_the_delay);
 	tcase_add_test(tc, max_pending_terminates_a_job_waiting_for_a_plan);
+	tcase_add_test(tc, max_wait_stops_a_managed_spot_job);
+	tcase_add_test(tc, managed_spot_pays_an_interrupted_first_hour);
 	suite_add_tcase(s, tc);
 	return s;
 }

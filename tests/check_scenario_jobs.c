@@ -288,7 +288,7 @@ START_TEST(bad_jobs)
 	parse_fails(join(jobs_yaml, "    - {instances: 1, work_instance_hours: 1, submit: 0, gpus: 8}\n"), NULL, 0,
 		    "t.yaml:10:57: jobs.list.1: unknown key 'gpus'; expected one of: name, instances, "
 		    "work_instance_hours, submit, deadline, checkpoint_interval, checkpoint_cost, restart_overhead, "
-		    "priority, team, priority_class");
+		    "priority, team, priority_class, max_wait");
 	parse_fails(join(jobs_yaml, "    - {instances: 1, work_instance_hours: 1, submit: 2025-12-31T00:00:00Z}\n"),
 		    NULL, 0, "t.yaml:10:54: jobs.list.1.submit: job 'job-2' is submitted at 2025-12-31T00:00:00Z, "
 		    "before the scenario start (2026-01-01T00:00:00Z); expected a time at or after the start, or a "
@@ -321,7 +321,7 @@ START_TEST(bad_policies_and_uses)
 	parse_fails(serving_only, NULL, 0, "t.yaml:6:1: jobs: no fleet entry is for jobs; expected at least one "
 		    "entry with use: jobs (or use: shared)");
 	parse_fails(join(jobs_yaml, "  polcy: spot\n"), NULL, 0, "t.yaml:10:3: jobs: unknown key 'polcy'; "
-		    "expected one of: policy, switch_margin, max_pending, failures, list, trace, teams, priority_classes, fair_share");
+		    "expected one of: policy, switch_margin, max_pending, failures, list, trace, teams, priority_classes, fair_share, managed_spot");
 	parse_fails("name: t\nhorizon: 1d\nserving: {instance_type: p5.48xlarge}\nfleet:\n"
 		    "  - {option: on_demand, use: jobs, max: 4}\ncommitments:\n"
 		    "  - {option: savings_plan, commit_usd_per_h: 10, use: jobs}\n"
@@ -419,6 +419,57 @@ START_TEST(bad_trace)
 }
 END_TEST
 
+/*
+ * jobs.managed_spot and a job's max_wait (SOURCES.md [sm-managed-spot]): read with policy spot on aws; off
+ * and no limit by default; max_wait only with managed_spot, and at least the job's failure-free run: 8
+ * instances x 240 instance-hours = T 30 h, restart 0.5 h, checkpoints every 10 h at 0.25 h (ceil(30 / 10) -
+ * 1 = 2): 30 + 0.5 + 0.5 = 31 h.
+ */
+START_TEST(managed_spot_and_max_wait)
+{
+	static const char *const msp =
+		"name: train\nhorizon: 7d\nserving: {instance_type: p5.48xlarge}\nfleet:\n"
+		"  - {option: spot, use: jobs, max: 8, interruptions_per_hour: 0.01}\n"  /* line 5 */
+		"jobs:\n  policy: spot\n  managed_spot: true\n  list:\n"
+		"    - {instances: 8, work_instance_hours: 240, submit: 6h, restart_overhead: 30m, "
+		"checkpoint_interval: 10h, checkpoint_cost: 15m, max_wait: %s}\n";  /* line 10 */
+	char text[1024];
+	struct scenario sc;
+
+	snprintf(text, sizeof text, msp, "31h");
+	parse_ok(&sc, text, NULL, 0);
+	ck_assert(sc.jobs.managed_spot);
+	ck_assert_int_eq(sc.jobs.list[0].max_wait_us, 31 * H_US);
+	scenario_fini(&sc);
+	parse_ok(&sc, jobs_yaml, NULL, 0);
+	ck_assert(!sc.jobs.managed_spot);
+	ck_assert_int_eq(sc.jobs.list[0].max_wait_us, 0);
+	scenario_fini(&sc);
+	snprintf(text, sizeof text, msp, "30h");
+	parse_fails(text, NULL, 0, "t.yaml:10:141: jobs.list.0.max_wait: job 'job-1' has max_wait 30 h, shorter "
+		    "than it runs with nothing going wrong (restart_overhead + compute + checkpoints: 31 h), so it "
+		    "could never complete; expected at least 31 h");
+	snprintf(text, sizeof text, msp, "0");
+	parse_fails(text, NULL, 0, "t.yaml:10:141: jobs.list.0.max_wait: expected a duration > 0 and <= 400d "
+		    "(seconds, or a number with a unit: ms, s, m, h, d, w), got '0'");
+	parse_fails(join(jobs_yaml, "    - {instances: 1, work_instance_hours: 1, submit: 0, max_wait: 2h}\n"),
+		    NULL, 0, "t.yaml:10:67: jobs.list.1.max_wait: max_wait applies only with jobs.managed_spot: true "
+		    "(a managed Spot training job's MaxWaitTimeInSeconds); expected managed_spot too, or no max_wait");
+	parse_fails(join(jobs_yaml, "  managed_spot: true\n"), NULL, 0, "t.yaml:10:17: jobs.managed_spot: "
+		    "managed_spot (SageMaker managed Spot training) runs jobs on Spot only; expected jobs.policy: "
+		    "spot, or no managed_spot");
+	parse_fails(join(jobs_yaml, "  managed_spot: yes\n"), NULL, 0, "t.yaml:10:17: jobs.managed_spot: "
+		    "expected false or true, got 'yes'");
+	parse_fails("name: train\nhorizon: 7d\nprovider: gcp\nserving: {instance_type: a3-highgpu-8g}\n"
+		    "catalog:\n  a3-highgpu-8g: {usd_per_h: 88}\nfleet:\n"
+		    "  - {option: spot, use: jobs, max: 8, interruptions_per_hour: 0.01}\n"
+		    "jobs:\n  policy: spot\n  managed_spot: true\n"
+		    "  list: [{instances: 8, work_instance_hours: 240, submit: 6h}]\n", NULL, 0,
+		    "t.yaml:11:17: jobs.managed_spot: managed_spot is SageMaker's, on aws; expected provider aws, "
+		    "or no managed_spot");
+}
+END_TEST
+
 #define ADD(s, fn)                                          \
 	do {                                                \
 		TCase *tc_ = tcase_create(#fn);             \
@@ -440,6 +491,7 @@ static Suite *scenario_jobs_suite(void)
 	ADD(s, bad_policies_and_uses);
 	ADD(s, traffic_rules);
 	ADD(s, bad_trace);
+	ADD(s, managed_spot_and_max_wait);
 	return s;
 }
 

@@ -16,7 +16,9 @@
  *    notice runs out (it finished its requests). Its first hour is measured from its launch to the moment
  *    it stops running: its termination, or, for one still under notice at the horizon, the end of the
  *    notice. An instance in service at t = 0 was launched before the window at an unknown time, so it is
- *    never taken to be in its first hour (an assumption: it pays for its seconds in the window).
+ *    never taken to be in its first hour (an assumption: it pays for its seconds in the window). Not for
+ *    the instances of SageMaker managed Spot training jobs (jobs.managed_spot): they pay their seconds
+ *    (SOURCES.md [sm-managed-spot]).
  * Interruptions come from one of:
  *  - a rate per instance-hour (`interruptions_per_hour`, or a Spot Advisor band converted by the loader):
  *    each instance draws its time to interruption at launch, exponential, from the entry's stream;
@@ -323,6 +325,16 @@ static bool free_interruption(const struct instance *in, int64_t end_us, bool ea
 	return (double)(stop_us - in->launch_us) < SIM_US_PER_H_D; /* "in the first hour": 3600 s exactly is not */
 }
 
+/*
+ * True if `in` runs SageMaker managed Spot training jobs (jobs.managed_spot and a jobs instance): SageMaker
+ * bills a training job's billable seconds, the time it ran on Spot, so EC2's free first hour does not apply
+ * (SOURCES.md [sm-managed-spot]); the seconds are billed as any Spot instance's.
+ */
+static bool managed_spot(const struct fleet *f, const struct instance *in)
+{
+	return f->sc->jobs.managed_spot && in->user == FLEET_USER_JOBS;
+}
+
 /* The bill lines of a Spot instance billed for billed_us from launch_us: clock hour by clock hour, at the
  * prices in force (nothing when paid is false: an interruption in the first hour). */
 static void spot_bill(struct fleet *f, struct fleet_group *g, const struct meter_payer *pay, int64_t launch_us,
@@ -400,8 +412,8 @@ static void spot_ended(struct fleet *f, struct fleet_group *g, struct instance *
 	 * the dollars at the prices in force */
 	provider_bill(f->sc->provider, g->usd_per_h, in->launch_us, end_us, early, in->warm, &usd, &billed_us);
 	usd = price_integral(f, g, in->launch_us, in->launch_us + (int64_t)billed_us);
-	if ((provider_spot_first_hour_free(f->sc->provider) && free_interruption(in, end_us, early)) ||
-	    free_preemption(f, in)) {
+	if ((provider_spot_first_hour_free(f->sc->provider) && !managed_spot(f, in) &&
+	     free_interruption(in, end_us, early)) || free_preemption(f, in)) {
 		usd = 0; /* the time it was held inside the window still counts as paid GPU time, at $0 */
 		billed_us = (double)(end_us - in->launch_us);
 	}

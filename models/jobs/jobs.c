@@ -20,6 +20,7 @@ _Static_assert(SCENARIO_FLEET_MAX <= 64, "struct jobs keeps sets of fleet entrie
 static void on_phase(struct engine *eng, struct event *ev);
 static void on_failure(struct engine *eng, struct event *ev);
 static void on_pending(struct engine *eng, struct event *ev);
+static void on_stop(struct engine *eng, struct event *ev);
 static void user_up(void *ctx, int idx);
 static void user_down(void *ctx, int idx);
 static void user_reclaim(void *ctx, int idx);
@@ -112,6 +113,7 @@ int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, str
 		engine_event_init(&job->failure);
 		engine_event_init(&job->wake);
 		engine_event_init(&job->pending);
+		engine_event_init(&job->stop);
 		snprintf(name, sizeof name, "jobs.failures.%d", i);
 		if (!(job->rng = rng_new(sc->seed, name)))
 			goto out_fini;
@@ -265,6 +267,7 @@ static void finish(struct jobs *j, struct job *job)
 	j->completion_s[j->completed++] = (double)(now - job->spec->submit_us) / SIM_US_PER_S;
 	engine_cancel(j->eng, &job->wake);
 	engine_cancel(j->eng, &job->pending);
+	engine_cancel(j->eng, &job->stop);
 	if (now > job->spec->deadline_us) {
 		j->missed++;
 		jobs_log(j, job, "job_missed_deadline", "ended after its deadline");
@@ -354,6 +357,9 @@ static void on_phase(struct engine *eng, struct event *ev)
 			if (at < j->sc->horizon_us)
 				jobs_schedule(j, &job->pending, at, on_pending);
 		}
+		if (j->sc->jobs.managed_spot && job->spec->max_wait_us > 0 &&
+		    job->spec->max_wait_us <= j->sc->horizon_us - job->spec->submit_us)
+			jobs_schedule(j, &job->stop, job->spec->submit_us + job->spec->max_wait_us, on_stop);
 		jobs_enqueue(j, job);
 		break;
 	case JOB_DELAYED:
@@ -403,7 +409,45 @@ static void on_pending(struct engine *eng, struct event *ev)
 	job->state = JOB_TERMINATED;
 	j->terminated++;
 	engine_cancel(j->eng, &job->wake);
+	engine_cancel(j->eng, &job->stop);
 	jobs_log(j, job, "job_terminated", "InsufficientCapacityError: pending too long for a training plan");
+}
+
+/* max_wait (jobs.managed_spot): see jobs.h, "Managed Spot training" (SOURCES.md [sm-managed-spot]). */
+static void on_stop(struct engine *eng, struct event *ev)
+{
+	struct job *job = container_of(ev, struct job, stop);
+	struct jobs *j = job->jobs;
+
+	(void)eng;
+	advance(j, job);
+	if (job->state == JOB_COMPUTE && job->p_us >= job->t_us) {
+		finish(j, job);  /* it ends at this very instant: within max_wait */
+		return;
+	}
+	switch (job->state) {
+	case JOB_QUEUED:
+		jobs_dequeue(j, job);
+		break;
+	case JOB_DELAYED:
+		break;
+	default:
+		assert(job->state != JOB_PENDING && job->state != JOB_DONE && job->state != JOB_TERMINATED);
+		rollback(j, job);
+		jobs_release(j, job, -1, "job stopped: max_wait");
+		break;
+	}
+	engine_cancel(j->eng, &job->phase);
+	engine_cancel(j->eng, &job->failure);
+	engine_cancel(j->eng, &job->wake);
+	engine_cancel(j->eng, &job->pending);
+	job->state = JOB_TERMINATED;
+	j->terminated++;
+	j->stopped++;
+	j->missed++;
+	jobs_log(j, job, "job_terminated", "MaxWaitTimeInSeconds: waiting plus running reached max_wait");
+	jobs_log(j, job, "job_missed_deadline", "stopped at max_wait");
+	jobs_kick(j);
 }
 
 /* ---- what goes wrong ------------------------------------------------------------------------------------ */
@@ -583,6 +627,7 @@ void jobs_close(struct jobs *j, int64_t horizon_us)
 		engine_cancel(j->eng, &job->failure);
 		engine_cancel(j->eng, &job->wake);
 		engine_cancel(j->eng, &job->pending);
+		engine_cancel(j->eng, &job->stop);
 		if (job->end_us < 0 && job->state != JOB_TERMINATED && job->state != JOB_PENDING &&
 		    job->spec->deadline_us <= horizon_us) {
 			j->missed++;

@@ -61,10 +61,21 @@
  * max_pending while a training plan was active (inside a segment, counted from its submission; jobs.c
  * pending_deadline) (InsufficientCapacityError), counted in jobs_terminated.
  *
+ * Managed Spot training (jobs.managed_spot, SageMaker; SOURCES.md [sm-managed-spot]; policy spot and aws only,
+ * checked by the loader). A job with max_wait is stopped at submit + max_wait (MaxWaitTimeInSeconds: the time
+ * waiting for Spot plus the time running) unless it has ended by then (a job ending at that very instant
+ * completes): wherever it is (queued, delayed, launching or holding instances) it leaves the queue, p rolls
+ * back to s (the work since its last checkpoint is lost, as at any stop) and it releases its instances at
+ * once, billed up to then. SageMaker's SIGTERM 120 s before is not modelled (the job is gone either way). It
+ * is counted in jobs_terminated AND in jobs_missed_deadline (it never completes), and in
+ * jobs_stopped_max_wait; events job_terminated and job_missed_deadline. The billing side (the jobs' Spot
+ * instances pay their seconds even when EC2 interrupts them in their first hour) is option_spot.c's.
+ *
  * Policies (struct jobs_policy_ops; one file each, jobs_policy_*.c) name the entry; see each file.
  *
  * Metrics (jobs_report, only when the scenario has jobs): jobs_submitted, jobs_completed,
- * jobs_missed_deadline, jobs_terminated, job_completion_p50_s / job_completion_p99_s (end - submit over
+ * jobs_missed_deadline, jobs_terminated, jobs_stopped_max_wait (only with jobs.managed_spot),
+ * job_completion_p50_s / job_completion_p99_s (end - submit over
  * completed jobs, nearest rank: the smallest value with at least ceil(q n) values at or below it; NaN when
  * none completed), job_wait_mean_s (submit to start, over the jobs that started), work_lost_instance_hours,
  * job_interruptions, job_failures, jobs_cost_<option>_usd (the bills of jobs entries' instances and windows,
@@ -105,7 +116,7 @@ enum job_state {
 	JOB_LEAVING,     /* leaving its instances: after a checkpoint (saving) or at once */
 	JOB_REPLACING,   /* auto-resume: a failed node is being replaced */
 	JOB_DONE,        /* ended */
-	JOB_TERMINATED   /* given up (max_pending) */
+	JOB_TERMINATED   /* given up (max_pending) or stopped (max_wait) */
 };
 
 struct job {
@@ -132,6 +143,7 @@ struct job {
 	struct event failure;         /* the next node failure */
 	struct event wake;            /* the policy's wake-up (deadline_spot) */
 	struct event pending;         /* max_pending */
+	struct event stop;            /* max_wait (jobs.managed_spot): submit + max_wait */
 	gsl_rng *rng;                 /* "jobs.failures.<row>", owned */
 	struct jobs *jobs;            /* owner, kept */
 };
@@ -173,6 +185,7 @@ struct jobs {
 	struct event retry;           /* a launch backoff expires */
 	/* sums */
 	uint64_t submitted, completed, missed, terminated, interruptions, failures, started;
+	uint64_t stopped;             /* of the terminated, stopped at their max_wait (managed Spot) */
 	double wait_us;               /* sum of waits of started jobs */
 	double lost_inst_us;          /* work lost, instance-microseconds */
 	double held_inst_us;          /* instances held by jobs, instance-microseconds, within the horizon */

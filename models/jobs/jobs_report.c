@@ -37,6 +37,8 @@ int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 	n = meter_put(list, n, "jobs_completed", (double)j->completed);
 	n = meter_put(list, n, "jobs_missed_deadline", (double)j->missed);
 	n = meter_put(list, n, "jobs_terminated", (double)j->terminated);
+	if (j->sc->jobs.managed_spot)
+		n = meter_put(list, n, "jobs_stopped_max_wait", (double)j->stopped);
 	n = meter_put(list, n, "job_completion_p50_s", quantile(j->completion_s, (int)j->completed, 0.50));
 	n = meter_put(list, n, "job_completion_p99_s", quantile(j->completion_s, (int)j->completed, 0.99));
 	n = meter_put(list, n, "job_wait_mean_s", j->started ? j->wait_us / (double)j->started / SIM_US_PER_S : NAN);

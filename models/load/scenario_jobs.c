@@ -8,7 +8,11 @@
  * and that entry. Jobs are few (a campaign, not a request stream), so the list and the trace's rows are
  * held whole in l->sc.jobs.list, then sorted by submission (stable: the list's order, then the trace's,
  * breaks ties).
+ *
+ * `jobs.managed_spot: true` makes the jobs SageMaker managed Spot training jobs (policy spot and provider aws
+ * only); a list item's `max_wait` (not a CSV column) needs it and must cover the job's failure-free run.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,14 +29,16 @@
 #define SHARE_NOTICE_US (120 * S_US)         /* jobs leaving a shared reservation (SOURCES.md [share-by-hours]) */
 
 static const char *const jobs_keys[] = { "policy", "switch_margin", "max_pending", "failures", "list", "trace",
-	"teams", "priority_classes", "fair_share", NULL };
+	"teams", "priority_classes", "fair_share", "managed_spot", NULL };
 static const char *const failure_keys[] = { "per_instance_hour", "recovery", "replacement", "restart_delay",
 	NULL };
 /* a list item's keys: the CSV's, then the team-share ones (scenario_teams.c) */
 static const char *const job_list_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
-	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", "team", "priority_class", NULL };
+	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", "team", "priority_class",
+	"max_wait", NULL };
 static const char *const recovery_names[] = { "automatic", "none" };
 static const char *const use_names[] = { "serving", "jobs", "shared" };
+static const char *const bools[] = { "false", "true" };
 
 static const struct yamldoc_bounds failure_bounds = { 0, MAX_FAILURES_PER_H, false, false };
 
@@ -226,6 +232,41 @@ static int read_job_times(struct load *l, const struct yamldoc_ref *e, struct jo
 	return STATUS_OK;
 }
 
+/* The time job j runs with nothing going wrong: restart_overhead + T + checkpoint_cost x (ceil(T / interval) -
+ * 1), T = work / instances (as jobs.c counts it). */
+static int64_t run_us(const struct job_spec *j)
+{
+	int64_t t = llround(j->work_h / j->instances * (double)(3600 * S_US)), every = j->ckpt_interval_us;
+
+	return j->restart_us + t + (every > 0 ? ((t + every - 1) / every - 1) * j->ckpt_cost_us : 0);
+}
+
+/*
+ * `max_wait` (SageMaker's MaxWaitTimeInSeconds; SOURCES.md [sm-managed-spot]): only with jobs.managed_spot,
+ * a duration after submit, and at least the time the job runs with nothing going wrong: a shorter one could
+ * never let it complete (AWS asks for MaxWait >= MaxRuntime, and a job's runtime is at least that).
+ */
+static int read_max_wait(struct load *l, const struct yamldoc_ref *e, struct job_spec *j)
+{
+	struct yamldoc_ref r;
+	int rc;
+
+	yamldoc_child(e, "max_wait", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if (!l->sc.jobs.managed_spot)
+		return yamldoc_fail(&l->y, &r, "max_wait applies only with jobs.managed_spot: true (a managed Spot "
+					  "training job's MaxWaitTimeInSeconds); expected managed_spot too, or no max_wait");
+	if ((rc = scenario_load_duration(l, &r, 0, true, MAX_JOB_US, &j->max_wait_us)))
+		return rc;
+	if (j->max_wait_us >= run_us(j))
+		return STATUS_OK;
+	return yamldoc_fail(&l->y, &r, "job '%s' has max_wait %.6g h, shorter than it runs with nothing going "
+				  "wrong (restart_overhead + compute + checkpoints: %.6g h), so it could never complete; "
+				  "expected at least %.6g h", j->name, (double)j->max_wait_us / (3600 * S_US),
+				  (double)run_us(j) / (3600 * S_US), (double)run_us(j) / (3600 * S_US));
+}
+
 /* Item `index` (from 0) of jobs.list at e. */
 static int read_job(struct load *l, const struct yamldoc_ref *e, int index, struct job_spec *j)
 {
@@ -248,9 +289,9 @@ static int read_job(struct load *l, const struct yamldoc_ref *e, int index, stru
 	if ((rc = scenario_load_required(l, e, "work_instance_hours", "the compute the job needs, in "
 					 "instance-hours", &r)) ||
 	    (rc = yamldoc_number(&l->y, &r, scenario_load_work, &j->work_h)) ||
-	    (rc = read_job_times(l, e, j)))
+	    (rc = read_job_times(l, e, j)) || (rc = read_job_timing(l, e, j)))
 		return rc;
-	return read_job_timing(l, e, j);
+	return read_max_wait(l, e, j);
 }
 
 static int read_list(struct load *l, const struct yamldoc_ref *jobs)
@@ -356,6 +397,30 @@ static int read_policy(struct load *l, const struct yamldoc_ref *jobs, struct ya
 	return scenario_load_duration(l, &r, 0, true, MAX_JOB_US, &l->sc.jobs.max_pending_us);
 }
 
+/*
+ * `jobs.managed_spot` (SOURCES.md [sm-managed-spot]): the jobs are SageMaker managed Spot training jobs, so
+ * only with policy spot (SageMaker runs them on Spot capacity alone) and provider aws.
+ */
+static int read_managed_spot(struct load *l, const struct yamldoc_ref *jobs)
+{
+	struct yamldoc_ref r;
+	int on = 0, rc;
+
+	yamldoc_child(jobs, "managed_spot", &r);
+	if ((rc = yamldoc_choice(&l->y, &r, bools, 2, &on)))
+		return rc;
+	l->sc.jobs.managed_spot = on == 1;
+	if (!l->sc.jobs.managed_spot)
+		return STATUS_OK;
+	if (l->sc.jobs.policy != JOB_POLICY_SPOT)
+		return yamldoc_fail(&l->y, &r, "managed_spot (SageMaker managed Spot training) runs jobs on Spot "
+					  "only; expected jobs.policy: spot, or no managed_spot");
+	if (l->sc.provider != PROVIDER_AWS)
+		return yamldoc_fail(&l->y, &r, "managed_spot is SageMaker's, on aws; expected provider aws, or no "
+					  "managed_spot");
+	return STATUS_OK;
+}
+
 int scenario_load_jobs(struct load *l)
 {
 	struct yamldoc_ref jobs, policy, list, trace;
@@ -365,7 +430,8 @@ int scenario_load_jobs(struct load *l)
 	if (!jobs.node)
 		return STATUS_OK;
 	if ((rc = yamldoc_mapping(&l->y, &jobs, jobs_keys, NULL, NULL)) ||
-	    (rc = read_policy(l, &jobs, &policy)) || (rc = read_failures(l, &jobs)) ||
+	    (rc = read_policy(l, &jobs, &policy)) || (rc = read_managed_spot(l, &jobs)) ||
+	    (rc = read_failures(l, &jobs)) ||
 	    (rc = check_fleet(l, &jobs, &policy)) || (rc = scenario_load_teams(l, &jobs)))
 		return rc;
 	yamldoc_child(&jobs, "list", &list);

@@ -639,6 +639,9 @@ static const struct scenario_schema_key job_entries[] = {
 	{ STR_("team", 64), .desc = "with jobs.teams (required then): the team the job belongs to" },
 	{ STR_("priority_class", 64), .desc = "a class of jobs.priority_classes: the priority becomes its weight "
 	  "(not with priority)" },
+	{ DUR_("max_wait", 0, true, MAX_JOB_US), .desc = "with jobs.managed_spot (MaxWaitTimeInSeconds): waiting "
+	  "plus running time from submit, at least the job's failure-free run; past it the job is stopped and "
+	  "counted missed; default none" },
 	END };
 static const struct scenario_schema_map job_map = { "jobs.list", &scenario_load_job_list_keys,
 	.entries = job_entries };
@@ -680,6 +683,9 @@ static const struct scenario_schema_key jobs_entries[] = {
 	{ LIST_("priority_classes", 1, JOB_CLASSES_MAX, class_item), .desc = "named priorities for jobs" },
 	{ CHOICE_("fair_share", scenario_load_bool_names), .dflt = "true", .desc = "with teams: idle quota by "
 	  "fair-share weight (true) or first-come first-served" },
+	{ CHOICE_("managed_spot", scenario_load_bool_names), .dflt = "false", .desc = "SageMaker managed Spot "
+	  "training (policy spot, aws): Spot instances pay their seconds even if interrupted in their first hour; "
+	  "jobs may set max_wait" },
 	END };
 static const struct scenario_schema_map jobs_map = { "jobs", &scenario_load_jobs_keys,
 	.entries = jobs_entries };

@@ -320,6 +320,20 @@ static bool extrapolated(const struct scenario *sc, struct sink_warning *out)
 	return true;
 }
 
+/* jobs_stopped_max_wait: managed Spot training jobs stopped at their max_wait (models/jobs/jobs.h). */
+static bool max_wait_stops(const struct sink_metric *metrics, int n, struct sink_warning *out)
+{
+	double stopped = metric(metrics, n, "jobs_stopped_max_wait");
+
+	if (!(stopped > 0))
+		return false;
+	snprintf(out->message, sizeof out->message, "%.0f managed Spot training job%s reached max_wait "
+		 "(MaxWaitTimeInSeconds: waiting for Spot plus running) and %s stopped, counted in jobs_terminated "
+		 "and jobs_missed_deadline; a longer max_wait, checkpoints or more Spot capacity would let %s finish",
+		 stopped, stopped == 1 ? "" : "s", stopped == 1 ? "was" : "were", stopped == 1 ? "it" : "them");
+	return true;
+}
+
 /* The time the policy's slowest alarm needs before it can act at all (0: not known for the policy). */
 static int64_t alarm_need_us(const struct scenario *sc, const char **which)
 {
@@ -419,6 +433,7 @@ int warn_collect(const struct warn *w, const struct scenario *sc, const struct s
 	ADD("horizon_too_short", horizon_short(sc, &x));
 	ADD("memory_budget", warn_memory_budget(&w->mem, sc, &x));
 	ADD("extrapolated_with_growth", extrapolated(sc, &x));
+	ADD("jobs_stopped_max_wait", max_wait_stops(metrics, n, &x));
 #undef ADD
 	return scenario_lines(sc, out, k, max);
 }

@@ -29,6 +29,8 @@
  *   extrapolated_with_growth  the traffic grows (growth_per_day), so the per-year figure, which stretches
  *                       the measured window, misstates the year; the message gives the year's traffic
  *                       against the window's
+ *   jobs_stopped_max_wait  managed Spot training jobs (jobs.managed_spot) were stopped at their max_wait
+ *                       (metric jobs_stopped_max_wait > 0)
  *   scenario            one per warning the loader gave (sc->warnings: a job submitted at or after the
  *                       horizon, an entry nothing uses, a Spot entry nothing interrupts, ...), its line
  *                       "FILE:LINE:COL: PATH: text" as the message, so they are stored with the run
@@ -44,7 +46,7 @@
 #include "scenario.h"
 #include "sink.h"
 
-#define WARN_MAX 16                 /* warnings per run, at most (11 codes, and the loader's lines) */
+#define WARN_MAX 16                 /* warnings per run, at most (12 codes, and the loader's lines) */
 #define WARN_AT_MAX_FRACTION 0.05   /* fleet_at_max: share of measured samples at max while waiting */
 #define WARN_FLAPS_PER_HOUR 4       /* scaling_flaps: reversals allowed in one clock hour */
 #define WARN_REBOUNDS 2             /* scale_in_rebound: rebounds that make a warning */

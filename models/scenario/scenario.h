@@ -474,6 +474,8 @@ struct job_spec {
 	int priority;                /* `priority`: higher goes first from the queue; ties: submit, then row; with
 	                                `priority_class`, the class's weight */
 	int team;                    /* `team`: index in scenario_jobs.teams; -1 without teams (jobs_teams.c) */
+	int64_t max_wait_us;         /* `max_wait` (jobs.managed_spot only): waiting plus running from submit,
+	                                beyond which the job is stopped (MaxWaitTimeInSeconds); 0 = no limit */
 	int line, col;               /* where it was written (its list item or CSV row), for messages */
 };
 
@@ -493,6 +495,9 @@ struct scenario_jobs {
 	                                + this; default 0 */
 	int64_t max_pending_us;      /* `jobs.max_pending`: a job waiting this long for a training plan is
 	                                terminated (InsufficientCapacityError), default 2 days */
+	bool managed_spot;           /* `jobs.managed_spot`: SageMaker managed Spot training (policy spot, aws):
+	                                the jobs' Spot instances pay their seconds even when EC2 interrupts
+	                                them in their first hour; a job's `max_wait` applies (default false) */
 	struct job_team teams[JOB_TEAMS_MAX];  /* `jobs.teams` (jobs_teams.c); nteams = 0: no team shares */
 	int nteams;
 	struct job_class classes[JOB_CLASSES_MAX];  /* `jobs.priority_classes` */

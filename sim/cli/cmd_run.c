@@ -347,6 +347,9 @@ static void print_jobs(const struct world_report *rep)
 	printf("  jobs       %.0f submitted, %.0f completed, %.0f missed their deadline, %.0f terminated\n",
 	       get(rep, "jobs_submitted"), get(rep, "jobs_completed"), get(rep, "jobs_missed_deadline"),
 	       get(rep, "jobs_terminated"));
+	if (get(rep, "jobs_stopped_max_wait") > 0)  /* absent (NaN) without jobs.managed_spot */
+		printf("             %.0f stopped at max_wait (managed Spot), counted terminated and missed\n",
+		       get(rep, "jobs_stopped_max_wait"));
 	if (isnan(get(rep, "job_completion_p50_s")))
 		printf("             completion none (no job completed); wait mean %s\n",
 		       hours(wait, sizeof wait, get(rep, "job_wait_mean_s"), "none (no job started)"));
