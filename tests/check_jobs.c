@@ -252,6 +252,72 @@ static const char spot_fleet[] =
  *           = 2 x (4 x ((1.248155 - 1.021903)/0.1 - 2) + 0.214028) = 2 x (4 x 0.262522 + 0.214028)
  *           = 2.52823 instance-hours.
  */
+/*
+ * Random streams are named by what they serve (issue 33 item 11): a Spot job's interruptions and Spot bill are
+ * the same whether or not the scenario also has a Savings Plan (commitments) and an on-demand entry before the
+ * Spot entry (the Spot entry is then the fleet's second: named by its place in the whole list, as before,
+ * its stream would have been another); and a job's node failures are the same whether or not another job
+ * (submitted after it has ended, so that it cannot compete) is listed before it.
+ */
+#define MAX_EV 64
+static int times_of(const char *kind, double before_h, double *t)
+{
+	int n = 0;
+
+	for (const struct capture_event *e; n < MAX_EV && (e = capture_find(&cap, kind, n)) && e->t_s / 3600.0 < before_h;)
+		t[n++] = e->t_s / 3600.0;
+	return n;
+}
+
+START_TEST(streams_follow_the_entry_not_its_place)
+{
+	static const char extra[] =
+		"commitments:\n  - {option: savings_plan, commit_usd_per_h: 1, discount: 0.3, term: 1y}\n";
+	char yaml[2048];
+	double t[2][MAX_EV], usd[2], end[2];
+	int n[2];
+	struct job_spec one = job(2, 40, 0, 1, 0.05, 0.1), late = job(2, 10, 90, 1, 0.05, 0.1);
+
+	for (int v = 0; v < 2; v++) {
+		/* v = 1: a Savings Plan and an on-demand entry (it holds nothing) before the Spot entry */
+		snprintf(yaml, sizeof yaml, "%s%s%s", spot_fleet, v ? "  - {option: on_demand, count: 0, max: 0}\n" : "",
+			 v ? extra : "");
+		if (v) {  /* move the on-demand entry in front of the Spot entry */
+			char *sp = strstr(yaml, "  - {option: spot"), *od = strstr(yaml, "  - {option: on_demand");
+			char spot[512], ond[128];
+
+			snprintf(spot, sizeof spot, "%.*s", (int)(od - sp), sp);
+			snprintf(ond, sizeof ond, "%.*s", (int)(strchr(od, '\n') + 1 - od), od);
+			memcpy(sp, ond, strlen(ond));
+			memcpy(sp + strlen(ond), spot, strlen(spot));
+		}
+		run_jobs(yaml, &one, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .seed = 3 });
+		n[v] = times_of("interrupt", 1e9, t[v]);
+		usd[v] = M("jobs_cost_spot_usd");
+		end[v] = event_h("job_end", 0);
+	}
+	ck_assert_int_ge(n[0], 2);  /* the comparison below sees interruptions */
+	ck_assert_int_eq(n[0], n[1]);
+	for (int i = 0; i < n[0]; i++)
+		ck_assert_double_eq(t[0][i], t[1][i]);
+	ck_assert_double_eq(usd[0], usd[1]);
+	ck_assert_double_eq(end[0], end[1]);
+
+	/* node failures: `one` alone, then after `late` in the list (late is submitted at 90 h, after one ended) */
+	for (int v = 0; v < 2; v++) {
+		struct job_spec list[2] = { late, one };
+
+		run_jobs(od_fleet, v ? list : &one, v ? 2 : 1,
+			 &(struct knobs){ .failures_per_instance_h = 0.2, .replacement_h = 0.1, .seed = 3 });
+		n[v] = times_of("job_failure", 90, t[v]);
+	}
+	ck_assert_int_ge(n[0], 2);
+	ck_assert_int_eq(n[0], n[1]);
+	for (int i = 0; i < n[0]; i++)
+		ck_assert_double_eq(t[0][i], t[1][i]);
+}
+END_TEST
+
 START_TEST(spot_interruptions_match_closed_form)
 {
 	static double t[SEEDS], lost[SEEDS];
@@ -657,6 +723,7 @@ static Suite *jobs_suite(void)
 	tcase_add_test(tc, failure_free_timeline_and_bill);
 	tcase_add_test(tc, failures_auto_resume_match_closed_form);
 	tcase_add_test(tc, spot_interruptions_match_closed_form);
+	tcase_add_test(tc, streams_follow_the_entry_not_its_place);
 	tcase_add_test(tc, deadline_spot_meets_what_spot_misses);
 	tcase_add_test(tc, deadline_switch_checkpoints_then_moves);
 	tcase_add_test(tc, checkpoint_at_the_notice);

@@ -442,23 +442,30 @@ END_TEST
  * --vary fleet.0.max on a spot entry: its interruptions are in the runs, so its risk is in the SLO verdict.
  * 0.01 requests/s of 300 s each (3 busy) under target tracking at 0.9 over 2 days; Spot first in the fleet,
  * interrupted 0.3 times an hour per instance, with 120 s notice: a request in service then is cut and served
- * again, over the 400 s SLO. The more of the fleet is Spot, the cheaper and the more violations: at most
- * 1% are allowed, which 3 and 4 Spot instances exceed (about 1.1% and 1.3% here) and 2 do not (0.6%). The
- * choice is 2, cheaper than 0 and 1. On-demand only is Spot max 0.
+ * again, over the 400 s SLO. The more of the fleet is Spot, the cheaper and the more violations: at most 1%
+ * are allowed, which all-Spot (4) exceeds (about 1.5%, 3 replications) and on-demand only (Spot max 0) meets
+ * with none. Which middle count is the last under 1% depends on the draws (1 or 2 on the seeds tried), so
+ * the test asserts what the verdict must do whatever they are: the choice meets the SLO, every cheaper
+ * candidate breaks it (the risk, not the price, stops the search), and the choice is not all-Spot.
  */
 START_TEST(spot_max_risk_is_in_the_verdict)
 {
 	struct recommend_opts o = { .replications = 3 };
+	const struct recommend_candidate *b;
 
 	vary(&o, "fleet.0.max=0..4");
 	ck_assert_int_eq(recommend_steady("2d", "400", "0.01", "300", "0.9",
 					  "  - {option: spot, count: 0, max: 4, discount: 0.7, interruptions_per_hour: 0.3}\n"
 					  "  - {option: on_demand, count: 1, max: 6}\n", &o), STATUS_OK);
-	ck_assert_int_eq(best()->counts[0], 2);
+	b = best();
+	ck_assert(b->feasible);
+	ck_assert_int_lt(b->counts[0], 4);
 	ck_assert_double_eq(res.base.cands[0].violation_mean, 0);
 	for (int i = 1; i < 5; i++)
 		ck_assert_msg(res.base.cands[i].cost_term_usd < res.base.cands[i - 1].cost_term_usd, "max %d", i);
-	ck_assert(res.base.cands[3].violation_mean > 0.01 && !res.base.cands[3].feasible);
+	for (int i = 0; i < 5; i++)
+		ck_assert_msg(res.base.cands[i].cost_term_usd >= b->cost_term_usd || !res.base.cands[i].feasible,
+			      "max %d is cheaper than the choice and meets the SLO", i);
 	ck_assert(res.base.cands[4].violation_mean > 0.01 && !res.base.cands[4].feasible);
 	ck_assert_int_eq(res.od.counts[0], 0);
 	ck_assert_double_eq_tol(res.od.cost_term_usd, res.base.cands[0].cost_term_usd, 1e-6);

@@ -43,6 +43,41 @@ static const char *light(const char *horizon, const char *fleet, const char *ext
 	return yaml;
 }
 
+/*
+ * Random streams are named by what they serve (fleet_private.h): an entry of another kind added before a
+ * Spot entry leaves its draws as they were. A Spot entry of 4 instances at 0.05 interruptions per
+ * instance-hour over 48 h, alone, then after an on-demand entry and a reserved entry that hold nothing
+ * (count 0, max 0: they change no allocation): the same interruptions at the same microseconds, and the same
+ * Spot bill to the cent. (Named by their place in the whole list, as before, the Spot entry's stream would
+ * have been another.)
+ */
+START_TEST(streams_follow_the_entry_not_its_place)
+{
+	double t[2][64], usd[2];
+	int n[2];
+
+	for (int v = 0; v < 2; v++) {
+		snprintf(yaml, sizeof yaml,
+			 "name: streams\nseed: 11\nhorizon: 48h\nslo: {latency_s: 10}\n"
+			 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 1}\n"
+			 "serving: {queue: central, routing: first_free, instance_type: g6.xlarge, startup_s: 60}\n"
+			 "fleet:\n%s  - {option: spot, count: 4, max: 8, interruptions_per_hour: 0.05}\n",
+			 v ? "  - {option: on_demand, count: 0, max: 0}\n  - {option: reserved, count: 0, scope: zonal}\n" : "");
+		run_yaml(yaml, NULL, 0);
+		n[v] = capture_count(&cap, "interrupt");
+		ck_assert_int_lt(n[v], 64);
+		for (int i = 0; i < n[v]; i++)
+			t[v][i] = capture_find(&cap, "interrupt", i)->t_s;
+		usd[v] = M("cost_spot_usd");
+	}
+	ck_assert_int_gt(n[0], 2);
+	ck_assert_int_eq(n[0], n[1]);
+	for (int i = 0; i < n[0]; i++)
+		ck_assert_double_eq(t[0][i], t[1][i]);
+	ck_assert_double_eq_tol(usd[0], usd[1], CENT);
+}
+END_TEST
+
 /* ---- Spot ---------------------------------------------------------------------------------------- */
 
 START_TEST(spot_price_changes_mid_instance)
@@ -424,6 +459,7 @@ static Suite *spot_suite(void)
 	tcase_add_test(tc, spot_trace_capped_at_on_demand);
 	tcase_add_test(tc, spot_fixed_discount);
 	tcase_add_test(tc, spot_interruptions_follow_the_rate);
+	tcase_add_test(tc, streams_follow_the_entry_not_its_place);
 	tcase_add_test(tc, spot_trace_interrupts_at_its_ticks);
 	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
 	tcase_add_test(tc, spot_pool_reclaims_take_a_fraction_and_close_the_pool);

@@ -33,7 +33,7 @@ static int init_group(struct fleet *f, int g, int first, fleet_ops_of_fn *ops_of
 	engine_event_init(&grp->share_warm);
 	if (grp->ops && grp->ops->init)
 		grp->ops->init(f, grp);
-	fleet_zone_stream_name(f, g, option_kind_name(e->option), name, sizeof name);
+	fleet_zone_stream_name(f, g, "fleet", name, sizeof name);
 	grp->rng = rng_new(f->sc->seed, name);
 	fleet_zone_stream_name(f, g, "startup", name, sizeof name);
 	grp->startup_rng = rng_new(f->sc->seed, name);

@@ -115,10 +115,12 @@ double fleet_share_jobs_part(struct fleet *f, struct fleet_group *g, int64_t unt
 void fleet_hand_over_done(struct fleet *f, struct instance *in);
 
 /*
- * Zones (fleet_zone.c). fleet_zone_init names the group's random streams: "<option>.<index>" and
- * "startup.<index>" for an entry without a zone (as always), "<option>.<zone>.<k>" and "startup.<zone>.<k>"
- * for the k-th entry (from 0, fleet order) of a named zone, so that adding an entry in one zone changes no
- * other zone's draws; and sets up the zones' events and pool streams. STATUS_OK or STATUS_ENOMEM.
+ * Zones (fleet_zone.c). fleet_zone_stream_name names a group's random streams by what they serve:
+ * "fleet.<kind>.<k>" and "startup.<kind>.<k>" for the k-th entry (from 0, fleet order) of its kind (the
+ * option, or a provider's own product such as gcp_preemptible) without a zone, "fleet.<kind>.<zone>.<k>"
+ * and "startup.<kind>.<zone>.<k>" for the k-th of its kind in a named zone; so adding or deleting an entry
+ * of another kind or zone changes no other entry's draws. fleet_zone_init sets up the zones' events and
+ * pool streams. STATUS_OK or STATUS_ENOMEM.
  */
 void fleet_zone_stream_name(const struct fleet *f, int g, const char *prefix, char *buf, size_t size);
 int fleet_zone_init(struct fleet *f);

@@ -34,6 +34,8 @@
 
 #include "convert.h"
 #include "fleet_private.h"
+#include "option.h"
+#include "provider.h"
 #include "rng.h"
 #include "status.h"
 
@@ -54,15 +56,19 @@ static bool in_zone(const struct fleet_group *g, int z)
 void fleet_zone_stream_name(const struct fleet *f, int g, const char *prefix, char *buf, size_t size)
 {
 	const struct scenario *sc = f->sc;
-	int zone = sc->fleet[g].zone, k = 0;
+	const struct fleet_entry *e = &sc->fleet[g];
+	const char *kind = e->variant ? provider_variant_name(e->variant) : option_kind_name(e->option);
+	int zone = e->zone, k = 0;
 
-	if (zone == 0) {
-		snprintf(buf, size, "%s.%d", prefix, g);
-		return;
-	}
+	/* named by what it serves: its kind (a provider's own product by that name) and its place among the
+	 * entries of that kind in its zone, so adding or deleting another kind's entry, or another zone's,
+	 * leaves this entry's draws as they were */
 	for (int i = 0; i < g; i++)
-		k += sc->fleet[i].zone == zone;
-	snprintf(buf, size, "%s.%s.%d", prefix, sc->zones[zone - 1].name, k);
+		k += sc->fleet[i].option == e->option && sc->fleet[i].variant == e->variant && sc->fleet[i].zone == zone;
+	if (zone == 0)
+		snprintf(buf, size, "%s.%s.%d", prefix, kind, k);
+	else
+		snprintf(buf, size, "%s.%s.%s.%d", prefix, kind, sc->zones[zone - 1].name, k);
 }
 
 static const struct fleet_entry *pool_entry(const struct fleet *f, int z, int t);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <gsl/gsl_randist.h>
 
@@ -65,11 +66,56 @@ static int64_t compute_us(const struct job_spec *s)
 	return llround(s->work_h / s->instances * SIM_US_PER_H_D);
 }
 
+/* A job's name and row, sorted by name then row (qsort). */
+struct named_row {
+	const char *name;
+	int row;
+};
+
+static int by_name(const void *a, const void *b)
+{
+	const struct named_row *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->row > y->row) - (x->row < y->row);
+}
+
+/*
+ * Each job's failure stream, named by what it serves: "jobs.failures.<name>", and ".<k>" after it for the
+ * k-th (from 1) later job of the same name, so that deleting or adding a job leaves every other named job's
+ * draws as they were (an unnamed job is job-<row>, its place). Sorting by name keeps this O(n log n) for
+ * lists of 100,000 jobs. STATUS_OK or STATUS_ENOMEM.
+ */
+static int name_streams(struct jobs *j, const struct scenario *sc)
+{
+	struct named_row *order = malloc(sizeof *order * (size_t)(j->n ? j->n : 1));
+	char name[96];
+	int k = 0;
+
+	if (!order)
+		return STATUS_ENOMEM;
+	for (int i = 0; i < j->n; i++)
+		order[i] = (struct named_row){ sc->jobs.list[i].name, i };
+	qsort(order, (size_t)j->n, sizeof *order, by_name);
+	for (int i = 0; i < j->n; i++) {
+		k = i > 0 && strcmp(order[i].name, order[i - 1].name) == 0 ? k + 1 : 0;
+		if (k == 0)
+			snprintf(name, sizeof name, "jobs.failures.%s", order[i].name);
+		else
+			snprintf(name, sizeof name, "jobs.failures.%s.%d", order[i].name, k);
+		if (!(j->job[order[i].row].rng = rng_new(sc->seed, name))) {
+			free(order);
+			return STATUS_ENOMEM;
+		}
+	}
+	free(order);
+	return STATUS_OK;
+}
+
 int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, struct meter *meter,
 	      struct fleet *f)
 {
 	int total = 0, used = 0, most = 1;
-	char name[48];
 
 	*j = (struct jobs){ .sc = sc, .eng = eng, .meter = meter, .fleet = f, .n = sc->jobs.n,
 			    .horizon_us = sc->horizon_us };
@@ -114,11 +160,8 @@ int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, str
 		engine_event_init(&job->wake);
 		engine_event_init(&job->pending);
 		engine_event_init(&job->stop);
-		snprintf(name, sizeof name, "jobs.failures.%d", i);
-		if (!(job->rng = rng_new(sc->seed, name)))
-			goto out_fini;
 	}
-	if (jobs_teams_init(j) != STATUS_OK)
+	if (name_streams(j, sc) != STATUS_OK || jobs_teams_init(j) != STATUS_OK)
 		goto out_fini;
 	fleet_set_user(f, FLEET_USER_JOBS, &(struct fleet_user){
 		.up = user_up, .down = user_down, .reclaim = user_reclaim, .ctx = j });

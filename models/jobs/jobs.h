@@ -47,7 +47,8 @@
  *
  * Node failures. While a job is in restart, compute or checkpoint (periodic or at a notice), failures come
  * as a Poisson process of rate instances x jobs.failures_per_instance_h per hour, drawn from the job's own
- * stream "jobs.failures.<row>" (results do not depend on other jobs). A failure rolls p back to s (an
+ * stream "jobs.failures.<name>" (".<k>" after it for the k-th later job of the same name; results do not
+ * depend on other jobs, and deleting one leaves the others' draws as they were). A failure rolls p back to s (an
  * unfinished checkpoint is lost). With recovery automatic (HyperPod) the job keeps its instances (still
  * billed), waits replacement (no failure can strike then), then pays restart_overhead and computes. With
  * recovery none it releases its instances and rejoins the queue restart_delay later. A failure during a
@@ -144,7 +145,7 @@ struct job {
 	struct event wake;            /* the policy's wake-up (deadline_spot) */
 	struct event pending;         /* max_pending */
 	struct event stop;            /* max_wait (jobs.managed_spot): submit + max_wait */
-	gsl_rng *rng;                 /* "jobs.failures.<row>", owned */
+	gsl_rng *rng;                 /* "jobs.failures.<name>[.<k>]" (jobs.c name_streams), owned */
 	struct jobs *jobs;            /* owner, kept */
 };
 
