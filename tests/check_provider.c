@@ -357,6 +357,99 @@ START_TEST(gcp_calendar_window_and_end)
 END_TEST
 
 /*
+ * An Azure block capacity reservation (SOURCES.md [az-block-reservation]): 2 Standard_ND96isr_H100_v5 (8
+ * GPUs) from day 1 00:00 for 3 days at $40 per VM-hour, in a 5-day run with light traffic. Paid for the
+ * whole block, used or not: 2 x 40 x 72 = $5,760.00; 2 x 8 x 72 = 1,152 GPU-hours paid, almost all idle.
+ * Its VMs launch when it starts (86,400 s) and are taken at its end (4 days = 345,600 s; no 40-minute
+ * warning as on AWS): no event of the block falls outside that window.
+ */
+START_TEST(azure_block_billed_whole_and_serves_its_window)
+{
+	const struct capture_event *e;
+	int launches = 0;  /* VMs launched, from the launch events' counts */
+
+	capture_run(&cap,
+		    "name: azb\nseed: 1\nstart: 2026-01-01T00:00:00Z\nhorizon: 5d\nprovider: azure\n"
+		    "slo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 5}\n"
+		    "serving: {instance_type: Standard_ND96isr_H100_v5, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  Standard_ND96isr_H100_v5: {usd_per_h: 98}\n"
+		    "fleet:\n  - {option: azure_block, start: 2026-01-02T00:00:00Z, duration: 3d, count: 2, "
+		    "usd_per_h: 40}\n  - {option: on_demand, count: 1, max: 1}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 5760.00, 0.005);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 1152, 1e-6);
+	ck_assert(M("gpu_hours_busy_capacity_block") < 0.01 * 1152);
+	e = capture_find(&cap, "block_expiring", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 4 * 86400.0, 1e-9);
+	for (int i = 0; i < cap.nevents; i++) {
+		if (strcmp(cap.events[i].option, "capacity_block") != 0)
+			continue;
+		ck_assert_msg(cap.events[i].t_s >= 86400 && cap.events[i].t_s <= 4 * 86400.0, "%s at %g s",
+			      cap.events[i].kind, cap.events[i].t_s);
+		launches += strcmp(cap.events[i].kind, "launch") == 0 ? cap.events[i].count : 0;
+	}
+	ck_assert_int_eq(launches, 2);
+}
+END_TEST
+
+/* Assert that the loader refuses text with a message containing expect. */
+static void refused(const char *text, const char *expect)
+{
+	struct scenario sc;
+	struct diag d;
+
+	ck_assert_int_eq(scenario_parse_string(&sc, text, "t.yaml", NULL, 0, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, expect), "expected '%s' in: %s", expect, d.msg);
+}
+
+#define AZ_HEAD HEAD "provider: azure\nserving: {instance_type: Standard_ND96isr_H100_v5}\n" \
+	"catalog:\n  Standard_ND96isr_H100_v5: {usd_per_h: 98}\nfleet:\n"
+
+/* An azure_block lasts 1-14 whole days or 3-26 whole weeks: 3 weeks (21 days) is taken; 15 days and 27
+ * weeks (189 days) are refused with the rule quoted. */
+START_TEST(azure_block_lengths)
+{
+	static const char *const rule = "expected 1 to 14 whole days, or 3 to 26 whole weeks (21, 28, ..., 182 "
+					"days): \"a duration of either 1-14 whole days or 3-26 whole weeks\" (SOURCES.md "
+					"[az-block-reservation])";
+	struct scenario sc;
+
+	parse(&sc, AZ_HEAD "  - {option: azure_block, start: 2026-01-01T00:00:00Z, duration: 3w, count: 4, "
+	      "usd_per_h: 40}\n");
+	ck_assert_int_eq(sc.fleet[0].option, OPTION_CAPACITY_BLOCK);
+	ck_assert_int_eq(sc.fleet[0].variant, VARIANT_AZURE_BLOCK);
+	ck_assert_int_eq(sc.fleet[0].duration_us, 21 * 86400 * S);
+	ck_assert_int_eq(sc.fleet[0].count, 4);
+	scenario_fini(&sc);
+	refused(AZ_HEAD "  - {option: azure_block, start: 2026-01-01T00:00:00Z, duration: 15d, count: 4, "
+		"usd_per_h: 40}\n", rule);
+	refused(AZ_HEAD "  - {option: azure_block, start: 2026-01-01T00:00:00Z, duration: 27w, count: 4, "
+		"usd_per_h: 40}\n", rule);
+	refused(AZ_HEAD "  - {option: azure_block, start: 2026-01-01T00:00:00Z, duration: 27w, count: 4, "
+		"usd_per_h: 40}\n", "the reservation lasts 189 days");
+}
+END_TEST
+
+/* azure_block is Azure's: an aws or gcp scenario does not know it, and azure does not sell AWS's
+ * capacity_block. */
+START_TEST(azure_block_only_on_azure)
+{
+	refused(HEAD "provider: aws\nserving: {instance_type: p5.48xlarge}\nfleet:\n"
+		"  - {option: azure_block, start: 2026-01-01T00:00:00Z, duration: 3d, count: 2, usd_per_h: 40}\n",
+		"unknown option 'azure_block'; expected reserved, on_demand, spot, odcr, savings_plan, "
+		"capacity_block or training_plan");
+	refused(HEAD "provider: gcp\nserving: {instance_type: a3-highgpu-8g}\n"
+		"catalog:\n  a3-highgpu-8g: {usd_per_h: 88}\nfleet:\n"
+		"  - {option: azure_block, start: 2026-01-01T00:00:00Z, duration: 3d, count: 2, usd_per_h: 40}\n",
+		"unknown option 'azure_block'");
+	refused(AZ_HEAD "  - {option: capacity_block, start: 2026-01-01T00:00:00Z, duration: 3d, count: 2, "
+		"usd_per_h: 40}\n", "capacity_block is not sold on azure (the scenario's provider); expected "
+		"reserved, on_demand, spot, odcr, savings_plan or azure_block");
+}
+END_TEST
+
+/*
  * A gcp preemptible VM stops 24 h after it starts: one in service at t = 0 with no drawn interruptions
  * gets its 30 s notice at 24 h - 30 s = 86,370 s and is gone by 86,400 s; it is the only interruption in a
  * 25-hour run, and a replacement is launched after it.
@@ -486,6 +579,8 @@ static Suite *provider_suite(void)
 	tcase_add_test(tc, provider_defaults_to_the_serving_type);
 	tcase_add_test(tc, provider_override_mismatch_names_the_override);
 	tcase_add_test(tc, entry_types_of_the_scenarios_provider);
+	tcase_add_test(tc, azure_block_lengths);
+	tcase_add_test(tc, azure_block_only_on_azure);
 	suite_add_tcase(s, tc);
 	tcase_add_test(tr, azure_vm_6m45s);
 	tcase_add_test(tr, gcp_vm_30s);
@@ -494,6 +589,7 @@ static Suite *provider_suite(void)
 	tcase_add_test(tr, gcp_spot_30s_notice_with_requests_in_flight);
 	tcase_add_test(tr, gcp_spot_preempted_within_a_minute_is_free);
 	tcase_add_test(tr, gcp_calendar_window_and_end);
+	tcase_add_test(tr, azure_block_billed_whole_and_serves_its_window);
 	tcase_add_test(tr, gcp_preemptible_stops_after_24h);
 	tcase_add_test(tr, azure_spot_max_price_evicts);
 	tcase_add_test(tr, azure_spot_max_price_equal_refuses_launch);

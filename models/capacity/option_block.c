@@ -22,7 +22,10 @@
  * A Google Cloud calendar-mode reservation (`option: gcp_calendar`, SOURCES.md [gcp-calendar-limits]) is
  * simulated here too, billed the same way (whether it is charged used or not is not documented: an
  * assumption), but with no warning: "At the end of the defined duration, the VMs will be terminated", so
- * its VMs are taken at its end, requests in flight included.
+ * its VMs are taken at its end, requests in flight included. An Azure block capacity reservation
+ * (`option: azure_block`, SOURCES.md [az-block-reservation]) is run the same way: billed for the whole
+ * block, and its VMs taken at its end with no warning. What Azure does with a block's VMs when it ends is
+ * not in the pages cited: taking them then is an assumption.
  */
 #include "reservation.h"
 
@@ -37,6 +40,12 @@ static void on_phase(struct engine *eng, struct event *ev);
  * (SOURCES.md [cb-warning-40min], [cb-expiry-30min]). */
 static void drain_block(struct fleet *f, struct fleet_group *g)
 {
+	if (g->entry->variant == VARIANT_AZURE_BLOCK) {
+		meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", g->live,
+			    "azure block capacity reservation ends: its VMs are taken (an assumption)");
+		reservation_leave(f, g, true, reservation_end_us(g->entry), "azure block reservation ended");
+		return;
+	}
 	if (g->entry->variant == VARIANT_CALENDAR) {
 		meter_event(f->meter, f->eng->now_us, "block_expiring", "capacity_block", g->live,
 			    "calendar-mode reservation ends: its VMs are terminated");
@@ -49,10 +58,11 @@ static void drain_block(struct fleet *f, struct fleet_group *g)
 }
 
 /* When the block's instances start to leave: the expiration warning, 40 min before the end; a gcp
- * calendar-mode reservation's VMs "will be terminated" at its end (SOURCES.md [gcp-calendar-limits]). */
+ * calendar-mode reservation's VMs "will be terminated" at its end (SOURCES.md [gcp-calendar-limits]), and
+ * an azure block's are taken then (an assumption, SOURCES.md [az-block-reservation]). */
 static int64_t drain_at_us(const struct fleet_entry *e)
 {
-	return reservation_end_us(e) - (e->variant == VARIANT_CALENDAR ? 0 : WARNING_US);
+	return reservation_end_us(e) - (e->variant == VARIANT_NONE ? WARNING_US : 0);
 }
 
 static void on_phase(struct engine *eng, struct event *ev)

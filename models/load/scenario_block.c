@@ -1,8 +1,10 @@
 /*
- * scenario_block: the capacity_block entries of the fleet, and Google Cloud's gcp_calendar, read as a block
- * (see scenario_fleet.c for the list and the other options): the window (start, then duration or end), the
- * offerings AWS sells (ending at 11:30 UTC, whole-day lengths), the instance limits, the price per
- * instance-hour or for the whole block, and calendar mode's 1-90 days and 80 VMs.
+ * scenario_block: the capacity_block entries of the fleet, and Google Cloud's gcp_calendar and Azure's
+ * azure_block, read as a block (see scenario_fleet.c for the list and the other options): the window
+ * (start, then duration or end), the offerings AWS sells (ending at 11:30 UTC, whole-day lengths), the
+ * instance limits, the price per instance-hour or for the whole block, calendar mode's 1-90 days and 80
+ * VMs, and an Azure block's 1-14 days or 3-26 weeks, its 1, 2, 4, ..., 64 VMs and, when `requested` says
+ * when it was asked for, its start within 56 days of that (same day: asked before 11:30 UTC).
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +21,9 @@
 #define CALENDAR_MAX_DAYS 90             /* SOURCES.md [gcp-calendar-limits] */
 #define CALENDAR_MAX_VMS 80
 #define BLOCK_END_S (11 * 3600 + 1800)   /* "All Capacity Blocks end at 11:30AM UTC" (SOURCES.md [cb-end-1130]) */
+#define AZ_BLOCK_MAX_VMS 64              /* sku.capacity 1, 2, 4, 8, 16, 32, 64 (SOURCES.md [az-block-reservation]) */
+#define AZ_BLOCK_AHEAD_DAYS 56           /* start "today or within 56 days in the future" */
+#define AZ_BLOCK_SAME_DAY_S (11 * 3600 + 1800)  /* same day: "submitted before 11:30 AM UTC" */
 
 /* The whole-day lengths a block can be asked for: "1-day increments up to 14 days, and in 7-day increments
  * up to 182 days" (SOURCES.md [cb-durations]). */
@@ -49,7 +54,7 @@ static void format_hm(int64_t s, char *buf, size_t size)
 static int read_block_end(struct load *l, const struct yamldoc_ref *e, int64_t start_unix_us,
 			  struct yamldoc_ref *r, int64_t *end_unix_us)
 {
-	bool calendar = l->sc.provider == PROVIDER_GCP;  /* gcp_calendar: whole days, no 11:30 end */
+	bool calendar = l->sc.provider != PROVIDER_AWS;  /* gcp_calendar, azure_block: whole days, no 11:30 end */
 	const char *expect = calendar ? "a length in whole days such as 7d (or, instead of duration, end: a UTC "
 					"time)"
 				      : "a length such as 7d (or, instead of duration, end: a UTC time at 11:30)";
@@ -231,12 +236,106 @@ static int read_calendar(struct load *l, const struct yamldoc_ref *e, struct fle
 	return check_block_window(l, &start, start_unix_us, f);
 }
 
+/*
+ * `requested` of an azure_block: when the reservation is asked for, a UTC time (optional: a scenario need
+ * not say, and then nothing is checked). Azure takes dates: the start "Must be today or within 56 days in
+ * the future. For same-day scheduling, requests must be submitted before 11:30 AM UTC" (SOURCES.md
+ * [az-block-reservation]). So the start's UTC date is the request's or up to 56 days later, and on the
+ * same date the request is before 11:30; a block starting before it is requested is refused too.
+ */
+static int check_requested(struct load *l, const struct yamldoc_ref *e, int64_t start_unix_us)
+{
+	static const char *const rule = "\"today or within 56 days in the future. For same-day scheduling, "
+					"requests must be submitted before 11:30 AM UTC\" (SOURCES.md "
+					"[az-block-reservation])";
+	struct yamldoc_ref r;
+	int64_t req_us = 0, days;
+	char at[32], from[32];
+	int rc;
+
+	yamldoc_child(e, "requested", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if ((rc = scenario_load_time(l, &r, &req_us)))
+		return rc;
+	units_format_time(units_floor_s(req_us), at, sizeof at);
+	units_format_time(units_floor_s(start_unix_us), from, sizeof from);
+	if (start_unix_us < req_us)
+		return yamldoc_fail(&l->y, &r, "the block is requested at %s, after its start (%s); expected a "
+					  "request at or before the start: %s", at, from, rule);
+	days = (start_unix_us - mod_pos(start_unix_us, DAY_US)) / DAY_US - (req_us - mod_pos(req_us, DAY_US)) / DAY_US;
+	if (days > AZ_BLOCK_AHEAD_DAYS)
+		return yamldoc_fail(&l->y, &r, "the block starts %lld days after the date it is requested (%s); "
+					  "expected at most %d: %s", (long long)days, at, AZ_BLOCK_AHEAD_DAYS, rule);
+	if (days == 0 && mod_pos(req_us, DAY_US) >= AZ_BLOCK_SAME_DAY_S * S_US)
+		return yamldoc_fail(&l->y, &r, "the block starts on the day it is requested (%s), a request at "
+					  "or after 11:30 UTC; expected a same-day request before 11:30 UTC, or a later "
+					  "start date: %s", at, rule);
+	return STATUS_OK;
+}
+
+/*
+ * azure_block, an Azure block capacity reservation (SOURCES.md [az-block-reservation]): "a duration of
+ * either 1-14 whole days or 3-26 whole weeks" from a start; "sku.capacity can only accept values 1, 2, 4,
+ * 8, 16, 32, 64" (0 is allowed too: a sweep may reserve nothing); no Azure list price is known (SOURCES.md
+ * [az-price-unknown]), so usd_per_h or upfront_usd is required. Azure's start and end are dates; the hour
+ * a block opens is not documented, so the scenario's start is taken as given and the length must be whole
+ * days. Which VM sizes accept a block is a per-region capability of each size (SupportedCapacityReservation
+ * Types), not a list in the documentation: no size is refused. Like gcp_calendar it counts toward none of
+ * AWS's Capacity Block limits.
+ */
+static int read_azure_block(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
+{
+	struct yamldoc_ref start, r;
+	int64_t start_unix_us = 0, end_unix_us = 0, len_us;
+	int rc;
+
+	if ((rc = scenario_load_required(l, e, "start", "when the reservation begins, a UTC time", &start)) ||
+	    (rc = scenario_load_time(l, &start, &start_unix_us)) ||
+	    (rc = read_block_end(l, e, start_unix_us, &r, &end_unix_us)))
+		return rc;
+	len_us = end_unix_us - start_unix_us;
+	if (len_us % DAY_US != 0 || !block_days_ok(len_us / DAY_US))
+		return yamldoc_fail(&l->y, &r, "the reservation lasts %.6g days; expected 1 to 14 whole days, or 3 "
+					  "to 26 whole weeks (21, 28, ..., 182 days): \"a duration of either 1-14 whole "
+					  "days or 3-26 whole weeks\" (SOURCES.md [az-block-reservation])",
+					  (double)len_us / DAY_US);
+	if ((rc = check_requested(l, e, start_unix_us)))
+		return rc;
+	f->start_us = start_unix_us - l->sc.start_unix_us;
+	f->duration_us = len_us;
+	yamldoc_child(e, "usd_per_h", &r);
+	if (!r.node && (yamldoc_child(e, "upfront_usd", &r), !r.node))
+		return yamldoc_missing(&l->y, e, "usd_per_h", "no Azure block reservation price is known "
+					     "(SOURCES.md [az-price-unknown]): a price per VM-hour, or upfront_usd "
+					     "for the block");
+	if ((rc = scenario_load_bought(l, e, 0, MAX_INSTANCES, "the number of VMs reserved: 1, 2, 4, 8, 16, "
+				       "32 or 64", f)))
+		return rc;
+	if (f->count > AZ_BLOCK_MAX_VMS || (f->count & (f->count - 1)) != 0) {
+		yamldoc_child(e, "count", &r);
+		return yamldoc_fail(&l->y, &r, "the block holds %d VMs; expected 1, 2, 4, 8, 16, 32 or 64 (\"For "
+					  "Block capacity reservations, sku.capacity can only accept values 1, 2, 4, 8, "
+					  "16, 32, 64\", SOURCES.md [az-block-reservation]), or 0 to reserve nothing",
+					  f->count);
+	}
+	if ((rc = read_block_price(l, e, f)))
+		return rc;
+	return check_block_window(l, &start, start_unix_us, f);
+}
+
 int scenario_load_capacity_block(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f)
 {
 	struct yamldoc_ref start, end, r;
 	int64_t start_unix_us = 0, end_unix_us = 0;
 	int rc;
 
+	yamldoc_child(e, "requested", &r);
+	if (r.node && f->variant != VARIANT_AZURE_BLOCK)
+		return yamldoc_fail(&l->y, &r, "requested is when an Azure block capacity reservation is asked "
+					  "for; expected it only with option: azure_block");
+	if (f->variant == VARIANT_AZURE_BLOCK)
+		return read_azure_block(l, e, f);
 	if (f->variant == VARIANT_CALENDAR)
 		return (rc = scenario_load_check_sold(l, e, SELLS_CALENDAR)) ? rc : read_calendar(l, e, f);
 	if ((rc = scenario_load_check_sold(l, e, SELLS_CAPACITY_BLOCK)))

@@ -40,7 +40,8 @@ static const char *const odcr_keys[] = { "option", "count", "usd_per_h", "startu
 static const char *const savings_plan_keys[] = { "option", "commit_usd_per_h", "discount", "rates", "term",
 	"term_start", NULL };
 static const char *const capacity_block_keys[] = { "option", "start", "duration", "end", "count",
-	"usd_per_h", "upfront_usd", "startup", "use", "serving_hours", "notice_s", "zone", "instance_type", NULL };
+	"usd_per_h", "upfront_usd", "startup", "use", "serving_hours", "notice_s", "zone", "instance_type",
+	"requested", NULL };
 static const char *const training_plan_keys[] = { "option", "usd_per_h", "segments", "expiry_notice", "startup",
 	"use", "serving_hours", "notice_s", "instance_type", NULL };
 static const char *const *const option_keys[OPTION_KIND_COUNT] = { [OPTION_RESERVED] = reserved_keys,

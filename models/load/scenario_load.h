@@ -254,7 +254,7 @@ int scenario_load_bought(struct load *l, const struct yamldoc_ref *e, int lo, in
 /* ---- the fleet, in scenario_fleet.c ----------------------------------------------------------------- */
 
 /* The readers of one option's entry, after its keys are checked: on_demand and spot (with gcp_dws_flex and
- * gcp_preemptible) in scenario_spot.c, capacity_block (with gcp_calendar) in scenario_block.c. */
+ * gcp_preemptible) in scenario_spot.c, capacity_block (with gcp_calendar and azure_block) in scenario_block.c. */
 int scenario_load_on_demand(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
 int scenario_load_spot(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);
 int scenario_load_capacity_block(struct load *l, const struct yamldoc_ref *e, struct fleet_entry *f);

@@ -512,8 +512,12 @@ static const struct scenario_schema_key entry_entries[] = {
 	  "start after the scenario start)" },
 	{ TIME_("start"), .variants = O(CAPACITY_BLOCK), .required = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block begins" },
 	{ DUR_("duration", 0, true, 183 * DAY_US), .desc = "capacity_block: the block's length (or give end); "
-	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7" },
+	  "it must end at 11:30 UTC, within a day of 1-14 days or 21-182 days in steps of 7 (gcp_calendar: "
+	  "1-90 whole days; azure_block: 1-14 whole days or 3-26 whole weeks, any start time)" },
 	{ TIME_("end"), .variants = O(CAPACITY_BLOCK), .desc = "capacity_block: when the block ends, 11:30 UTC (instead of duration)" },
+	{ TIME_("requested"), .variants = O(CAPACITY_BLOCK), .desc = "azure_block only: when the reservation is "
+	  "asked for, a UTC time; its start must be that date or up to 56 days later, and a same-day request "
+	  "before 11:30 UTC; default none (not checked)" },
 	{ STR_("instance_type", SCENARIO_NAME_MAX), .desc = "the entry's instance "
 	  "type: serving.instance_type (default) or one listed under serving.types; prices default to its own" },
 	{ CHOICE_("use", scenario_load_use_names), .dflt = "\"serving\"", .desc = "who the instances are for: "

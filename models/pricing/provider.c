@@ -44,7 +44,7 @@ const char *provider_option_list(enum provider p)
 		return "reserved, on_demand, spot, odcr, savings_plan, capacity_block or training_plan";
 	if (p == PROVIDER_GCP)
 		return "reserved, on_demand, spot, odcr, savings_plan, gcp_calendar, gcp_preemptible or gcp_dws_flex";
-	return "reserved, on_demand, spot, odcr or savings_plan";
+	return "reserved, on_demand, spot, odcr, savings_plan or azure_block";
 }
 
 static const struct {
@@ -56,6 +56,7 @@ static const struct {
 	{ PROVIDER_GCP, "gcp_calendar", OPTION_CAPACITY_BLOCK, VARIANT_CALENDAR },
 	{ PROVIDER_GCP, "gcp_preemptible", OPTION_SPOT, VARIANT_PREEMPTIBLE },
 	{ PROVIDER_GCP, "gcp_dws_flex", OPTION_ON_DEMAND, VARIANT_FLEX },
+	{ PROVIDER_AZURE, "azure_block", OPTION_CAPACITY_BLOCK, VARIANT_AZURE_BLOCK },
 };
 
 bool provider_parse_variant(enum provider p, const char *name, enum option_kind *kind,

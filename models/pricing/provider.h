@@ -10,7 +10,8 @@
  *          committed use discount);
  *   azure: on_demand (pay-as-you-go, per full minute, SOURCES.md [az-per-minute]), spot (30 s eviction
  *          notice), reserved (reserved VM instances), odcr (an on-demand capacity reservation, refused for
- *          the sizes the documentation excludes) and savings_plan (the savings plan for compute).
+ *          the sizes the documentation excludes), savings_plan (the savings plan for compute) and, as the
+ *          variant azure_block below, a block capacity reservation.
  * Capacity Blocks and SageMaker training plans exist on aws only.
  *
  * All functions are pure: no state, no allocation. Billing times are microseconds, prices USD per
@@ -40,13 +41,17 @@ enum provider {
  *   gcp_preemptible: a preemptible VM, as spot, that "always" stops 24 h after its launch
  *                    (SOURCES.md [gcp-preemptible-24h]);
  *   gcp_dws_flex:    a DWS Flex-start VM, as on_demand, at a price the scenario gives, stopped 7 days after
- *                    its launch and counted against the Spot (preemptible) quota (SOURCES.md [gcp-dws-flex]).
+ *                    its launch and counted against the Spot (preemptible) quota (SOURCES.md [gcp-dws-flex]);
+ *   azure_block:     an Azure block capacity reservation (reservationType Block), as capacity_block: 1, 2,
+ *                    4, ..., 64 VMs of one size for 1-14 whole days or 3-26 whole weeks from a start, paid
+ *                    for the whole block, the VMs gone at its end (SOURCES.md [az-block-reservation]).
  */
 enum provider_variant {
 	VARIANT_NONE,         /* the kind itself */
 	VARIANT_CALENDAR,     /* gcp_calendar (kind capacity_block) */
 	VARIANT_PREEMPTIBLE,  /* gcp_preemptible (kind spot) */
-	VARIANT_FLEX          /* gcp_dws_flex (kind on_demand) */
+	VARIANT_FLEX,         /* gcp_dws_flex (kind on_demand) */
+	VARIANT_AZURE_BLOCK   /* azure_block (kind capacity_block) */
 };
 
 /* If `name` is a product of p spelled by its own name, set *kind and *variant and return true; else

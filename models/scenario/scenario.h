@@ -382,7 +382,8 @@ struct fleet_entry {
 	int weight;                   /* units of autoscaling capacity one instance counts for: 1, or its
 	                                 type's GPUs or slots (autoscaling.capacity_unit) */
 	enum provider_variant variant;  /* a provider's own product simulated as `option` (provider.h):
-	                                   gcp_calendar (capacity_block), gcp_preemptible (spot); else NONE */
+	                                   gcp_calendar, azure_block (capacity_block), gcp_preemptible
+	                                   (spot), gcp_dws_flex (on_demand); else NONE */
 };
 
 /* One availability zone of `zones` (models/README.md, "Zones"). */
