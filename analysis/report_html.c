@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "numfmt.h"
 #include "report.h"
 #include "report_svg.h"
 #include "status.h"
@@ -27,32 +28,53 @@ static const char *const option_color[OPTION_KIND_COUNT] = {
 	"#1f77b4", "#ff7f0e", "#2ca02c", "#8c564b", "#9467bd", "#e377c2", "#17becf",
 };
 
-static void num(FILE *out, double v, const char *fmt)
+/* How a figure is printed (numfmt.h: never an exponent, thousands grouped). */
+enum fig { FIG_USD, FIG_USD_CENTS, FIG_COUNT, FIG_RATE, FIG_SECONDS, FIG_HOURS, FIG_VALUE };
+
+static const char *fig(double v, enum fig kind, char *buf, size_t size)
 {
+	switch (kind) {
+	case FIG_USD: return numfmt_money(v, false, buf, size);
+	case FIG_USD_CENTS: return numfmt_money(v, true, buf, size);
+	case FIG_COUNT: return numfmt_fixed(v, 0, buf, size);
+	case FIG_RATE: return numfmt_percent(v, NAN, buf, size);
+	case FIG_SECONDS: return numfmt_sig(v, 4, buf, size);
+	case FIG_HOURS: return numfmt_fixed(v, 1, buf, size);
+	default: return numfmt_sig(v, 4, buf, size);
+	}
+}
+
+static void num(FILE *out, double v, enum fig kind)
+{
+	char buf[128];
+
 	if (isnan(v))
 		fputs("&ndash;", out);
 	else
-		fprintf(out, fmt, v);
+		fputs(fig(v, kind, buf, sizeof buf), out);
 }
 
 /* The summary table: the metrics a planner looks at first. */
 static void run_summary(FILE *out, const struct report_run *run)
 {
-	static const char *const rows[][2] = {
-		{ "cost_total_usd", "cost, total (USD)" }, { "cost_per_month_usd", "cost per 30-day month (USD)" },
-		{ "requests_total", "requests" }, { "slo_violation_rate", "SLO violation rate" },
-		{ "latency_p50_s", "latency p50 (s)" }, { "latency_p99_s", "latency p99 (s)" },
-		{ "gpu_hours_paid", "GPU-hours paid" }, { "gpu_hours_idle", "GPU-hours idle" },
-		{ "gpu_utilization", "GPU utilisation" }, { "commitment_utilization", "commitment utilisation" },
-		{ "commitment_coverage", "commitment coverage" }, { "instances_peak", "peak instances" },
-		{ "cost_per_year_usd", "cost per year: the window's cost per hour x 8760 h (USD)" },
-		{ "commitment_after_horizon_usd", "commitments still owed after the horizon (USD)" },
+	static const struct { const char *metric, *label; enum fig kind; } rows[] = {
+		{ "cost_total_usd", "cost, total (USD)", FIG_USD_CENTS },
+		{ "cost_per_month_usd", "cost per 30-day month (USD)", FIG_USD },
+		{ "requests_total", "requests", FIG_COUNT }, { "slo_violation_rate", "SLO violation rate", FIG_RATE },
+		{ "latency_p50_s", "latency p50 (s)", FIG_SECONDS }, { "latency_p99_s", "latency p99 (s)", FIG_SECONDS },
+		{ "gpu_hours_paid", "GPU-hours paid", FIG_HOURS }, { "gpu_hours_idle", "GPU-hours idle", FIG_HOURS },
+		{ "gpu_utilization", "GPU utilisation", FIG_RATE },
+		{ "commitment_utilization", "commitment utilisation", FIG_RATE },
+		{ "commitment_coverage", "commitment coverage", FIG_RATE },
+		{ "instances_peak", "peak instances", FIG_COUNT },
+		{ "cost_per_year_usd", "cost per year: the window's cost per hour x 8760 h (USD)", FIG_USD },
+		{ "commitment_after_horizon_usd", "commitments still owed after the horizon (USD)", FIG_USD },
 	};
 
 	fprintf(out, "<table><tr><th class=\"l\">metric</th><th>value</th></tr>\n");
 	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
-		fprintf(out, "<tr><td class=\"l\">%s</td><td>", rows[i][1]);
-		num(out, report_metric(run, rows[i][0]), "%.6g");
+		fprintf(out, "<tr><td class=\"l\">%s</td><td>", rows[i].label);
+		num(out, report_metric(run, rows[i].metric), rows[i].kind);
 		fprintf(out, "</td></tr>\n");
 	}
 	fprintf(out, "</table>\n");
@@ -150,11 +172,11 @@ static void run_latency_idle(FILE *out, const struct report_run *run)
 				"seconds", lat_label, v, 5, run->slo_latency_s, "SLO latency threshold");
 	}
 	fprintf(out, "<p>SLO violations: ");
-	num(out, report_metric(run, "slo_violations"), "%.0f");
+	num(out, report_metric(run, "slo_violations"), FIG_COUNT);
 	fprintf(out, " (rate ");
-	num(out, report_metric(run, "slo_violation_rate"), "%.4g");
+	num(out, report_metric(run, "slo_violation_rate"), FIG_RATE);
 	fprintf(out, "): ");
-	num(out, report_metric(run, "slo_violations") / (run->horizon_s / 3600), "%.1f");
+	num(out, report_metric(run, "slo_violations") / (run->horizon_s / 3600), FIG_HOURS);
 	fprintf(out, " per hour on average.</p>\n");
 	s[0] = (struct report_svg_series){ "mean wait", run->wait_s, "#1f77b4", false, false };
 	chart_id(id, sizeof id, run, "wait");
@@ -203,16 +225,16 @@ static void run_hour_table(FILE *out, const struct report_run *run)
 				usd += run->cost[k][h];
 		}
 		fprintf(out, "<td>");
-		num(out, run->demand[h], "%.2f");
+		num(out, run->demand[h], FIG_VALUE);
 		if (!run->exact)
 			fprintf(out, "</td><td>%.2f", usd);
 		fprintf(out, "</td><td>");
-		num(out, run->wait_s[h], "%.3g");
+		num(out, run->wait_s[h], FIG_SECONDS);
 		if (!run->exact) {
 			fprintf(out, "</td><td>");
-			num(out, run->coverage[h], "%.3f");
+			num(out, run->coverage[h], FIG_RATE);
 			fprintf(out, "</td><td>");
-			num(out, run->commit_busy[h], "%.3f");
+			num(out, run->commit_busy[h], FIG_RATE);
 		}
 		fprintf(out, "</td></tr>\n");
 	}
@@ -222,13 +244,16 @@ static void run_hour_table(FILE *out, const struct report_run *run)
 			"the start)</th><th>requests</th><th>SLO violations</th><th>latency p50 (s)</th><th>p95 (s)"
 			"</th><th>p99 (s)</th></tr>\n");
 		for (int h = 0; h < run->nlat; h++) {
-			fprintf(out, "<tr><td>%.3g</td><td>%.0f</td><td>%.0f</td><td>", run->lat_x0_h + h,
-				run->lat_req[h], run->lat_viol[h]);
-			num(out, run->lat_p50[h], "%.3g");
+			fprintf(out, "<tr><td>%s</td><td>", numfmt_sig(run->lat_x0_h + h, 6, (char[64]){ 0 }, 64));
+			num(out, run->lat_req[h], FIG_COUNT);
 			fprintf(out, "</td><td>");
-			num(out, run->lat_p95[h], "%.3g");
+			num(out, run->lat_viol[h], FIG_COUNT);
 			fprintf(out, "</td><td>");
-			num(out, run->lat_p99[h], "%.3g");
+			num(out, run->lat_p50[h], FIG_SECONDS);
+			fprintf(out, "</td><td>");
+			num(out, run->lat_p95[h], FIG_SECONDS);
+			fprintf(out, "</td><td>");
+			num(out, run->lat_p99[h], FIG_SECONDS);
 			fprintf(out, "</td></tr>\n");
 		}
 		fprintf(out, "</table></details>\n");
@@ -242,15 +267,15 @@ static void run_hour_table(FILE *out, const struct report_run *run)
 	fprintf(out, "<th>total (USD)</th><th>commitment utilisation</th><th>coverage</th></tr>\n");
 	for (int h = 0; h < run->ncost; h++) {
 		double usd = 0;
-		fprintf(out, "<tr><td>%d</td><td>%.3g</td>", h, run->cost_x0_h + h);
+		fprintf(out, "<tr><td>%d</td><td>%s</td>", h, numfmt_sig(run->cost_x0_h + h, 6, (char[64]){ 0 }, 64));
 		for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 			fprintf(out, "<td>%.2f</td>", run->cost[k][h]);
 			usd += run->cost[k][h];
 		}
 		fprintf(out, "<td>%.2f</td><td>", usd);
-		num(out, run->commit_util[h], "%.3f");
+		num(out, run->commit_util[h], FIG_RATE);
 		fprintf(out, "</td><td>");
-		num(out, run->commit_cov[h], "%.3f");
+		num(out, run->commit_cov[h], FIG_RATE);
 		fprintf(out, "</td></tr>\n");
 	}
 	fprintf(out, "</table></details>\n");
@@ -260,7 +285,7 @@ static void run_section(FILE *out, const struct report_run *run)
 {
 	fprintf(out, "<section id=\"run-%lld\"><h2>Run %lld: ", (long long)run->run_id, (long long)run->run_id);
 	report_html_escape(out, run->name);
-	fprintf(out, "</h2>\n<p>%.4g h on ", run->horizon_s / 3600);
+	fprintf(out, "</h2>\n<p>%s h on ", numfmt_sig(run->horizon_s / 3600, 6, (char[64]){ 0 }, 64));
 	report_html_escape(out, run->instance_type);
 	fprintf(out, ", seed %lld", (long long)run->seed);
 	if (*run->overrides) {
@@ -308,6 +333,25 @@ static void run_section(FILE *out, const struct report_run *run)
 			"</section>\n");
 }
 
+/* A compare cell: mean +- half, each to the interval's precision; rates as percentages, money in dollars. */
+static const char *interval(const struct compare_ci *ci, const char *metric, char *buf, size_t size)
+{
+	char m[128], h[128];
+	size_t n = strlen(metric);
+
+	if (isnan(ci->mean))
+		return "&ndash;";
+	if (strstr(metric, "rate") || strstr(metric, "utilization") || strstr(metric, "coverage")) {
+		numfmt_percent(ci->mean, ci->half, m, sizeof m);
+		if (isnan(ci->half) || ci->half <= 0)
+			return snprintf(buf, size, "%s", m), buf;
+		numfmt_percent(ci->half, ci->half, h, sizeof h);
+		snprintf(buf, size, "%s &plusmn; %s", m, h);
+		return buf;
+	}
+	return numfmt_pm(ci->mean, ci->half, n > 4 && strcmp(metric + n - 4, "_usd") == 0, buf, size);
+}
+
 /* The comparison: the Pareto plot of mean cost per month against mean violation rate, then the table. */
 static void compare_section(FILE *out, const struct compare *c)
 {
@@ -338,6 +382,8 @@ static void compare_section(FILE *out, const struct compare *c)
 	fprintf(out, "</tr>\n");
 	for (int i = 0; i < c->npoints; i++) {
 		const struct compare_point *p = &c->points[i];
+		char cell[512];
+
 		fprintf(out, "<tr><td class=\"l\">");
 		report_html_escape(out, p->id);
 		fprintf(out, "</td><td class=\"l\">");
@@ -345,13 +391,7 @@ static void compare_section(FILE *out, const struct compare *c)
 		fprintf(out, "</td><td>%d</td><td>%s</td>", p->nruns, p->pareto ? "&#9733;" : "");
 		for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++) {
 			const struct compare_ci *ci = &p->stat[compare_metric_index(cols[j])];
-			fprintf(out, "<td>");
-			num(out, ci->mean, "%.5g");
-			if (!isnan(ci->half)) {
-				fprintf(out, " &plusmn; ");
-				num(out, ci->half, "%.3g");
-			}
-			fprintf(out, "</td>");
+			fprintf(out, "<td>%s</td>", interval(ci, cols[j], cell, sizeof cell));
 		}
 		fprintf(out, "</tr>\n");
 	}
@@ -389,7 +429,8 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 	for (int j = 0; j < ss->ncand; j++) {
 		fprintf(out, "<tr><td>%d</td><td class=\"l\">", j + 1);
 		report_html_escape(out, ss->cand[j]);
-		fprintf(out, "</td><td>%.2f</td><td>%s</td></tr>\n", ss->cost[j], ss->chosen[j] ? "&#9733;" : "");
+		fprintf(out, "</td><td>%s</td><td>%s</td></tr>\n", numfmt_money(ss->cost[j], true, (char[64]){ 0 }, 64),
+			ss->chosen[j] ? "&#9733;" : "");
 	}
 	fprintf(out, "</table></section>\n");
 }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "numfmt.h"
 #include "report_svg.h"
 
 #define ML 78.0   /* left margin */
@@ -68,19 +69,22 @@ static void axes(FILE *out, double x_lo, double x_hi, double y_top, const char *
 {
 	double ys = nice_step(y_top);
 
+	char tick[64];
+
 	fprintf(out, "<g font-size=\"12\" fill=\"#333\">\n");
 	for (double v = 0; v <= y_top * (1 + 1e-9); v += ys) {
 		double y = MT + PH - v / y_top * PH;
 		fprintf(out, "<line x1=\"%g\" y1=\"%.1f\" x2=\"%g\" y2=\"%.1f\" stroke=\"#e3e3e3\"/>"
-			"<text x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%g</text>\n", ML, y, ML + PW, y, ML - 6, y + 4, v);
+			"<text x=\"%g\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", ML, y, ML + PW, y, ML - 6, y + 4,
+			numfmt_sig(v, 6, tick, sizeof tick));  /* never "2e+07" (numfmt.h) */
 	}
 	if (x_ticks && x_hi > x_lo) {
 		double xs = nice_step(x_hi - x_lo);
 		for (double v = ceil(x_lo / xs) * xs; v <= x_hi * (1 + 1e-9); v += xs) {
 			double x = ML + (v - x_lo) / (x_hi - x_lo) * PW;
 			fprintf(out, "<line x1=\"%.1f\" y1=\"%g\" x2=\"%.1f\" y2=\"%g\" stroke=\"#333\"/>"
-				"<text x=\"%.1f\" y=\"%g\" text-anchor=\"middle\">%g</text>\n", x, MT + PH, x, MT + PH + 5,
-				x, MT + PH + 18, v);
+				"<text x=\"%.1f\" y=\"%g\" text-anchor=\"middle\">%s</text>\n", x, MT + PH, x, MT + PH + 5,
+				x, MT + PH + 18, numfmt_sig(v, 6, tick, sizeof tick));
 		}
 	}
 	fprintf(out, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"#333\"/>"
@@ -217,7 +221,7 @@ void report_svg_bars(FILE *out, const char *id, const char *title, const char *y
 		if (isnan(values[i]))
 			fprintf(out, "n/a");
 		else
-			fprintf(out, "%.4g", values[i]);
+			fprintf(out, "%s", numfmt_sig(values[i], 4, (char[64]){ 0 }, 64));
 		fprintf(out, "</text><text x=\"%.1f\" y=\"%g\" font-size=\"12\" text-anchor=\"middle\">", x + w * 0.35,
 			MT + PH + 18);
 		report_html_escape(out, labels[i]);

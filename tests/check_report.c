@@ -5,6 +5,8 @@
  */
 #include <check.h>
 #include <math.h>
+#include <regex.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,45 @@ static void assert_self_contained(const char *page)
 
 	for (size_t i = 0; i < sizeof banned / sizeof banned[0]; i++)
 		ck_assert_msg(strstr(page, banned[i]) == NULL, "the page contains '%s'", banned[i]);
+}
+
+/*
+ * The page's text, as a reader sees it (tags, and the <pre>, <code> and <style> elements, which quote files
+ * and code, left out), has no number in scientific notation ("2.1203e+07"): numfmt.h prints every figure.
+ */
+static void assert_no_exponent(const char *page)
+{
+	static const char *const skip[][2] = { { "<pre", "</pre>" }, { "<code", "</code>" }, { "<style", "</style>" } };
+	char *text = malloc(strlen(page) + 1);
+	size_t n = 0;
+	regex_t sci;
+	regmatch_t m;
+
+	ck_assert_ptr_nonnull(text);
+	for (const char *p = page; *p;) {
+		bool skipped = false;
+		for (size_t i = 0; i < sizeof skip / sizeof skip[0] && !skipped; i++)
+			if (strncmp(p, skip[i][0], strlen(skip[i][0])) == 0) {
+				const char *end = strstr(p, skip[i][1]);
+				p = end ? end + strlen(skip[i][1]) : p + strlen(p);
+				skipped = true;
+			}
+		if (skipped)
+			continue;
+		if (*p == '<') {
+			const char *end = strchr(p, '>');
+			p = end ? end + 1 : p + strlen(p);
+			text[n++] = ' ';
+			continue;
+		}
+		text[n++] = *p++;
+	}
+	text[n] = '\0';
+	ck_assert_int_eq(regcomp(&sci, "[0-9][eE][-+]?[0-9]+", REG_EXTENDED), 0);
+	ck_assert_msg(regexec(&sci, text, 1, &m, 0) != 0, "scientific notation in the page's text: '%.40s'",
+		      text + (m.rm_so > 20 ? m.rm_so - 20 : 0));
+	regfree(&sci);
+	free(text);
 }
 
 START_TEST(escape_every_special_character)
@@ -142,7 +183,10 @@ START_TEST(hourly_cost_from_charges)
 		 "(1, 1, 'odcr', 'unused', %.0f, %.0f, 0.33, 10, 10, 10);"
 		 "INSERT INTO metrics VALUES (1, 'cost_on_demand_usd', 40), (1, 'cost_reserved_usd', 40),"
 		 "(1, 'cost_savings_plan_usd', 32), (1, 'cost_odcr_usd', 10);"
-		 "INSERT INTO hours VALUES (1, 3600, 50, 7, 2, 9, 12), (1, 0, 40, 0, 1, 1.5, NULL);",
+		 "INSERT INTO hours VALUES (1, 3600, 50, 7, 2, 9, 12), (1, 0, 40, 0, 1, 1.5, NULL);"
+		 /* figures that %g would print with an exponent */
+		 "INSERT OR REPLACE INTO metrics VALUES (1, 'cost_total_usd', 21203000), "
+		 "(1, 'slo_violation_rate', 0.0000123), (1, 'requests_total', 40191000);",
 		 t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0 + 3600, t0 + 7200, t0 + 3600,
 		 t0 + 7200, t0 + 3600, t0 + 7200, t0 + 3600, t0 + 7200);
 	raw_exec(path, sql);
@@ -176,6 +220,11 @@ START_TEST(hourly_cost_from_charges)
 	ck_assert_ptr_nonnull(strstr(buf, "Requests by UTC clock hour"));
 	ck_assert_ptr_nonnull(strstr(buf, "Bill by UTC clock hour"));
 	ck_assert_ptr_null(strstr(buf, "approximation"));
+	/* numbers for people: money with its currency and separators, a tiny rate as a percentage, no exponent */
+	ck_assert_ptr_nonnull(strstr(buf, "<td>$21,203,000.00</td>"));
+	ck_assert_ptr_nonnull(strstr(buf, "<td>40,191,000</td>"));
+	ck_assert_ptr_nonnull(strstr(buf, "<td>0.00123%</td>"));
+	assert_no_exponent(buf);
 	free(buf);
 	report_fini(&r);
 	/* without bill lines (an older database): the labelled fallback */
