@@ -435,6 +435,96 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 	fprintf(out, "</table></section>\n");
 }
 
+/* A recommend session's part of the decision: the chosen candidate and its term cost, or why none. */
+static void decision_session(FILE *out, const struct report_session *ss)
+{
+	char usd[64];
+
+	fprintf(out, "<li>Recommend session <b>");
+	report_html_escape(out, ss->id);
+	fprintf(out, "</b>: ");
+	for (int j = 0; j < ss->ncand; j++)
+		if (ss->chosen[j]) {
+			fprintf(out, "buy <b>");
+			report_html_escape(out, ss->cand[j]);
+			fprintf(out, "</b>, %s over the term (the mean of its replications; the candidates and how the "
+				"choice was made are below).</li>\n", numfmt_money(ss->cost[j], false, usd, sizeof usd));
+			return;
+		}
+	fprintf(out, "%s</li>\n", ss->incomplete ? "no answer: the search was stopped before it ended" :
+		"no candidate meets the SLO: nothing is recommended");
+}
+
+/* The compared points' part: the cheapest point whose every run met the SLO, per month and per year. */
+static void decision_points(FILE *out, const struct compare *c)
+{
+	int icost = compare_metric_index("cost_per_month_usd"), imet = compare_metric_index("slo_met");
+	const struct compare_point *best = NULL;
+	char m[64], y[64];
+
+	for (int i = 0; i < c->npoints; i++) {
+		const struct compare_point *p = &c->points[i];
+		if (p->stat[imet].n > 0 && p->slo_met_runs == p->stat[imet].n &&
+		    (!best || p->stat[icost].mean < best->stat[icost].mean))
+			best = p;
+	}
+	fprintf(out, "<li>");
+	if (!best) {
+		fprintf(out, "Of the %d plans compared, none met the SLO in every run (or the runs state no SLO "
+			"verdict): see the comparison below.</li>\n", c->npoints);
+		return;
+	}
+	fprintf(out, "The cheapest of the %d plans compared that met the SLO in every run: <b>", c->npoints);
+	report_html_escape(out, best->id);
+	fprintf(out, "</b>");
+	if (*best->params) {
+		fprintf(out, " (<code>");
+		report_html_escape(out, best->params);
+		fprintf(out, "</code>)");
+	}
+	fprintf(out, ", %s per 30-day month, %s per year at that rate (the mean of %d run%s).</li>\n",
+		numfmt_money(best->stat[icost].mean, false, m, sizeof m),
+		numfmt_money(best->stat[icost].mean * 8760 / 720, false, y, sizeof y), best->nruns,
+		best->nruns == 1 ? "" : "s");
+}
+
+/* A single run's part: its SLO verdict and what it costs per month and per year, and what it still owes. */
+static void decision_run(FILE *out, const struct report_run *run)
+{
+	double met = report_metric(run, "slo_met"), owed = report_metric(run, "commitment_after_horizon_usd");
+	char m[64], y[64], o[64];
+
+	fprintf(out, "<li>Run %lld (", (long long)run->run_id);
+	report_html_escape(out, run->name);
+	fprintf(out, "): %s; %s per 30-day month, %s per year at the window's rate",
+		isnan(met) ? "the scenario states no SLO verdict" : met == 1 ? "<b>meets its SLO</b>" :
+		"<b>breaks its SLO</b>",
+		numfmt_money(report_metric(run, "cost_per_month_usd"), false, m, sizeof m),
+		numfmt_money(report_metric(run, "cost_per_year_usd"), false, y, sizeof y));
+	if (!isnan(owed) && owed > 0)
+		fprintf(out, "; commitments still owed after the window: %s", numfmt_money(owed, false, o, sizeof o));
+	fprintf(out, ".</li>\n");
+}
+
+/*
+ * Page one is the decision: what the evidence below says to do, first. For recommend searches, what each
+ * chose and its term cost; for compared plans, the cheapest that met the SLO in every run, per month and per
+ * year; for a single run, its SLO verdict and cost. The charts and tables follow as the evidence.
+ */
+static void decision_section(FILE *out, const struct report *r)
+{
+	fprintf(out, "<section id=\"decision\"><h2>The decision</h2>\n<ul>\n");
+	for (int i = 0; i < r->nsessions; i++)
+		decision_session(out, &r->sessions[i]);
+	if (r->ncmp)
+		decision_points(out, &r->cmp);
+	else if (r->nruns == 1 && r->nsessions == 0)
+		decision_run(out, &r->runs[0]);
+	if (!r->ncmp && r->nsessions == 0 && r->nruns != 1)
+		fprintf(out, "<li>Nothing to decide: no run in this report.</li>\n");
+	fprintf(out, "</ul></section>\n");
+}
+
 int report_write_html(const struct report *r, FILE *out)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
@@ -442,6 +532,7 @@ int report_write_html(const struct report *r, FILE *out)
 		"<style>%s</style></head><body>\n<h1>gpucap report</h1>\n<p>Results database <code>", style);
 	report_html_escape(out, r->db);
 	fprintf(out, "</code>, gpucap %s.</p>\n", GPUCAP_VERSION);
+	decision_section(out, r);
 	if (r->ncmp)
 		compare_section(out, &r->cmp);
 	for (int i = 0; i < r->nsessions; i++)

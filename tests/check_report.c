@@ -225,6 +225,10 @@ START_TEST(hourly_cost_from_charges)
 	ck_assert_ptr_nonnull(strstr(buf, "<td>40,191,000</td>"));
 	ck_assert_ptr_nonnull(strstr(buf, "<td>0.00123%</td>"));
 	assert_no_exponent(buf);
+	/* a single run's decision: its verdict and its cost per month and per year, first on the page */
+	ck_assert_ptr_eq(strstr(buf, "<section"), strstr(buf, "<section id=\"decision\">"));
+	ck_assert_ptr_nonnull(strstr(buf, "<li>Run 1 (exact): "));
+	ck_assert_ptr_nonnull(strstr(buf, " per 30-day month, "));
 	free(buf);
 	report_fini(&r);
 	/* without bill lines (an older database): the labelled fallback */
@@ -309,6 +313,10 @@ START_TEST(recommend_curve_marks_the_choice)
 	fclose(out);
 	chart = strstr(buf, "<svg id=\"chart-recommend-1\"");
 	ck_assert_ptr_nonnull(chart);
+	/* page one is the decision: the first section, naming the choice and its term cost in dollars */
+	ck_assert_ptr_eq(strstr(buf, "<section"), strstr(buf, "<section id=\"decision\">"));
+	ck_assert_ptr_nonnull(strstr(buf, "<li>Recommend session <b>rec#1</b>: buy <b>fleet.0.count=1</b>, $200 "
+				  "over the term"));
 	ck_assert_ptr_nonnull(strstr(buf, "The choice: <code>recommend_choose=regret\nrecommend_ladder="));
 	/* the run's page: what a year costs at the window's rate, and what its commitments still owe */
 	ck_assert_ptr_nonnull(strstr(buf, "<td class=\"l\">commitments still owed after the horizon (USD)</td>"));

@@ -45,6 +45,14 @@ done
 check "sweep.html has the Pareto chart" grep -q '<svg id="chart-pareto"' sweep.html
 check "sweep.html has the comparison table with intervals" grep -q 'small-sweep:1' sweep.html
 check "sweep.html has 95% intervals" grep -q '&plusmn;' sweep.html
+# page one is the decision (issue 34): the first section, for the sweep the cheapest plan that met the SLO
+for f in run.html sweep.html; do
+	check "$f: the decision is the first section" python3 -c "import sys; t = open('$f').read(); \
+sys.exit(0 if t.find('<section') == t.find('<section id=\"decision\">') >= 0 else 1)"
+done
+check "sweep.html: the decision names the cheapest plan that met the SLO, or says none did" \
+	grep -qE 'The cheapest of the 2 plans compared that met the SLO in every run|none met the SLO in every run' sweep.html
+check "run.html: the decision gives the run's SLO verdict" grep -qE 'Run 1 \(chat-serving\): (<b>meets its SLO|<b>breaks its SLO|the scenario states no SLO verdict); \$[0-9,]+ per 30-day month' run.html
 check "xss.html shows the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' xss.html
 check "xss.html: the overrides escaped too" grep -qF 'name=&lt;script&gt;' xss.html
 check "all.html: the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' all.html
@@ -58,6 +66,9 @@ check "recommend labelled the choice" test "$(sqlite3 rec.sqlite "SELECT count(*
 "$GPUCAP" report --db rec.sqlite 1 -o rec.html; rc=$?
 check "report of a recommend run exits 0 (got $rc)" test $rc -eq 0
 check "rec.html has the commitment-versus-cost chart" grep -q '<svg id="chart-recommend-1"' rec.html
+check "rec.html: the decision is the first section and names the choice" python3 -c "import sys; \
+t = open('rec.html').read(); d = t.find('<section id=\"decision\">'); \
+sys.exit(0 if t.find('<section') == d >= 0 and ': buy <b>' in t[d:t.find('</section>', d)] else 1)"
 check "rec.html marks the recommendation" grep -q '>recommended<' rec.html
 
 # Bad usage and unknown ids.
