@@ -12,13 +12,42 @@
 # not compile makes the script fail (exit 1); exit 0 means every mutant was killed.
 #
 # Usage: tests/mutate.sh [SOURCE_DIR [MUTANT_LIST]]   (defaults: this script's tree, tests/mutants.txt)
-# Environment: MUTATE_ONLY=REGEX runs only the mutants whose line matches REGEX; MUTATE_JOBS sets the
-# build's parallelism (default 2); MUTATE_DIR=DIR uses DIR as the scratch directory and keeps it, so that
-# a second run only rebuilds what changed (while writing tests against a mutant).
+# Environment: MUTATE_ONLY=REGEX runs only the mutants whose line matches REGEX; MUTATE_WORKERS (below);
+# MUTATE_JOBS sets a single worker's build parallelism (default 2); MUTATE_DIR=DIR uses DIR as the scratch
+# directory (DIR/wK for worker K) and keeps it, so that a second run only rebuilds what changed.
 set -u
 SRC=$(cd "${1:-$(dirname "$0")/..}" && pwd)
 LIST=$(cd "$(dirname "${2:-$SRC/tests/mutants.txt}")" && pwd)/$(basename "${2:-$SRC/tests/mutants.txt}")
 JOBS=${MUTATE_JOBS:-2}
+
+# Workers: MUTATE_WORKERS=N (default 2, as CI's two cores) runs N copies of this script at once, each with
+# its own scratch tree, building with one job and taking every N-th mutant (MUTATE_WORKER=K/N, K from 0);
+# a mutant's rebuild and suite are mostly one process, so two workers take about half the time of one.
+# Their reports are printed in turn, then the total; the exit status is 0 only if every worker's is.
+if [ -z "${MUTATE_WORKER:-}" ] && [ "${MUTATE_WORKERS:-2}" -gt 1 ]; then
+	W=${MUTATE_WORKERS:-2}
+	logs=$(mktemp -d /tmp/gpucap-mutate-logs-XXXXXX)
+	start=$(date +%s) pids=()
+	for ((k = 0; k < W; k++)); do
+		MUTATE_WORKER=$k/$W MUTATE_JOBS=1 MUTATE_DIR=${MUTATE_DIR:+$MUTATE_DIR/w$k} \
+			bash "$0" "$SRC" "$LIST" >"$logs/$k.log" 2>&1 &
+		pids+=($!)
+	done
+	status=0
+	for ((k = 0; k < W; k++)); do wait "${pids[$k]}" || status=1; done
+	killed=0 total=0
+	for ((k = 0; k < W; k++)); do
+		echo "mutate: worker $k of $W:"
+		cat "$logs/$k.log"
+		read -r a b <<<"$(sed -n 's/^mutate: \([0-9]*\) of \([0-9]*\) mutants killed.*/\1 \2/p' "$logs/$k.log")"
+		killed=$((killed + ${a:-0})) total=$((total + ${b:-0}))
+	done
+	rm -rf "$logs"
+	echo "mutate: $killed of $total mutants killed by $W workers in $(($(date +%s) - start)) s"
+	[ "$status" -eq 0 ] && [ "$killed" -eq "$total" ] && [ "$total" -gt 0 ]
+	exit
+fi
+WORKER=${MUTATE_WORKER:-0/1}
 if [ -n "${MUTATE_DIR:-}" ]; then
 	SCRATCH=$(mkdir -p "$MUTATE_DIR" && cd "$MUTATE_DIR" && pwd)
 else
@@ -39,11 +68,13 @@ target_of() {
 
 # Read the list: "SUITE FILE SED-EXPRESSION..." (the expression is the rest of the line); # comments.
 suites=() files=() exprs=() lines=() onlys=()
-n=0
+n=0 nth=0
 while IFS= read -r line || [ -n "$line" ]; do
 	n=$((n + 1))
 	case $line in '' | '#'*) continue ;; esac
 	[ -n "${MUTATE_ONLY:-}" ] && ! grep -Eq -- "$MUTATE_ONLY" <<<"$line" && continue
+	nth=$((nth + 1))
+	[ $(((nth - 1) % ${WORKER#*/})) -eq "${WORKER%/*}" ] || continue  # this worker's share
 	read -r suite file expr <<<"$line"
 	[ -n "$expr" ] || die "$LIST:$n: expected SUITE[:TEST,...] FILE SED-EXPRESSION"
 	[ -f "$SRC/$file" ] || die "$LIST:$n: no file $file in $SRC"
@@ -52,7 +83,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	case $suite in e2e_*) [ -z "$only" ] || die "$LIST:$n: an end-to-end test cannot name tests" ;; esac
 	suites+=("$suite") files+=("$file") exprs+=("$expr") lines+=("$n") onlys+=("$only")
 done <"$LIST"
-[ ${#suites[@]} -gt 0 ] || die "$LIST: no mutants"
+[ ${#suites[@]} -gt 0 ] || { [ "$WORKER" != 0/1 ] && echo "mutate: 0 of 0 mutants killed" && exit 0; die "$LIST: no mutants"; }
 
 # The scratch copy: the tracked and untracked sources, without build directories or git metadata.
 mkdir -p "$SCRATCH/src"
