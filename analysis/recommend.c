@@ -129,7 +129,10 @@ static int label_candidate(struct ctx *x, struct srch *s, const struct eval *e, 
 		rc = store_label_runs(x->st, e->ids, n, "recommend_term_cost_usd", cost, x->d);
 	/* the session is stored as its candidates end: it says it is incomplete until the search ends */
 	if (!rc && !s->session_run) {
+		static const char *const cases[] = { "base", "low", "high" };  /* x->srch[] order */
 		rc = store_label_runs(x->st, e->ids, 1, "recommend_session_state", "incomplete", x->d);
+		if (!rc)  /* which traffic case the search is: the report names the sessions by it */
+			rc = store_label_runs(x->st, e->ids, 1, "recommend_case", cases[s - x->srch], x->d);
 		s->session_run = rc ? 0 : e->ids[0];
 	}
 	return rc;
@@ -729,6 +732,34 @@ static int run_all(struct ctx *x, const int *od_levels, double base)
 	}
 }
 
+/*
+ * --db, after everything: the whole result as recommend --json writes it, on the base session's first run
+ * (label recommend_result), so the report's decision shows what recommend printed, to the cent. A search
+ * killed before here has no such label, and the report says less.
+ */
+static int store_result(struct ctx *x)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f;
+	int rc;
+
+	if (!x->st || !x->srch[0].session_run)
+		return STATUS_OK;
+	if (!(f = open_memstream(&json, &len)))
+		return diag_fail(x->d, STATUS_ENOMEM, "recommend: out of memory for its result");
+	recommend_write_json(f, x->o, x->r);
+	if (fclose(f) != 0) {
+		free(json);
+		return diag_fail(x->d, STATUS_ENOMEM, "recommend: out of memory for its result");
+	}
+	if (len > 0 && json[len - 1] == '\n')
+		json[len - 1] = 0;
+	rc = store_label_runs(x->st, &x->srch[0].session_run, 1, "recommend_result", json, x->d);
+	free(json);
+	return rc;
+}
+
 /* The most runs a search could make: every grid point of each search and the two plans, each replicated. */
 static int runs_at_most(const struct recommend_opts *o, int total)
 {
@@ -772,6 +803,8 @@ int recommend_run(const struct recommend_opts *o, struct recommend_result *r, st
 		if (o->vary[i].max && r->vary_kind[i] == OPTION_ON_DEMAND)
 			od_levels[i] = o->vary[i].lo + (levels(&o->vary[i]) - 1) * o->vary[i].step;
 	rc = run_all(&x, od_levels, base);
+	if (!rc)
+		rc = store_result(&x);
 out:
 	for (int i = 0; i < x.nevals; i++) {  /* before the pool: recordings left in its spool */
 		free_reps(&x, x.evals[i]);

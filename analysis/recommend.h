@@ -33,6 +33,7 @@
 #define GPUCAP_RECOMMEND_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "diag.h"
 #include "option.h"
@@ -221,6 +222,19 @@ void recommend_result_fini(struct recommend_result *r);
  * keeps it. Returns the worst over the cases that have a best (INFINITY when it breaks the SLO in one of them).
  */
 double recommend_regret(const struct recommend_result *r, int i, double regret[3]);
+
+/* enum recommend_none, enum recommend_term and enum recommend_choose as the options, the text and the JSON name
+ * them (recommend_json.c) */
+extern const char *const recommend_none_name[];
+extern const char *const recommend_term_name[];
+extern const char *const recommend_choose_name[];
+
+/* Candidate c's plan for people: "fleet.0.count=3 fleet.2.count=1, Savings Plan $14.00/h" ("the scenario as it
+ * is" when nothing is varied). */
+void recommend_describe(const struct recommend_opts *o, const struct recommend_candidate *c, char *buf, size_t size);
+
+/* r as JSON on out, one line: the object `gpucap recommend --json` prints (analysis/README.md). */
+void recommend_write_json(FILE *out, const struct recommend_opts *o, const struct recommend_result *r);
 
 /* Parse "fleet.I.count=LO..HI[:STEP]" or "fleet.I.max=..." into *v (without checking the entry). STATUS_EINPUT
  * on bad text. */

@@ -432,6 +432,25 @@ static char *session_decision(sqlite3 *db, const char *id)
 	return out;
 }
 
+/* The value of label key on session id's runs (the first run that has it), owned; NULL when none has it or
+ * out of memory (*nomem then). */
+static char *session_label(sqlite3 *db, const char *id, const char *key, bool *nomem)
+{
+	sqlite3_stmt *q;
+	char *v = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT l.value FROM labels s JOIN labels l ON l.run_id = s.run_id AND l.key = ?2 "
+			       "WHERE s.key = 'recommend_session' AND s.value = ?1 ORDER BY s.run_id LIMIT 1", -1, &q,
+			       NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(q, 1, id, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, key, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW && sqlite3_column_type(q, 0) != SQLITE_NULL && !(v = dup_text(q, 0)))
+		*nomem = true;
+	sqlite3_finalize(q);
+	return v;
+}
+
 /* The recommend sessions: all (nids = 0), or those with a run among the points asked for. */
 static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *path, struct diag *d)
 {
@@ -500,6 +519,15 @@ static int read_sessions(sqlite3 *db, struct report *r, int nids, const char *pa
 			ss->x[i] = several ? i + 1 : strtod(strchr(ss->cand[i], '=') + 1, NULL);
 		if (!(ss->decision = session_decision(db, ss->id)))
 			goto nomem;
+		{
+			bool nomem = false;
+			char *json = session_label(db, ss->id, "recommend_result", &nomem);
+			ss->case_name = session_label(db, ss->id, "recommend_case", &nomem);
+			nomem |= !report_rec_parse(ss->incomplete ? NULL : json, &ss->rec);  /* a killed search has none */
+			free(json);
+			if (nomem)
+				goto nomem;
+		}
 	}
 	sqlite3_finalize(s);
 	sqlite3_finalize(c);
@@ -677,6 +705,8 @@ void report_fini(struct report *r)
 		for (int j = 0; j < ss->ncand; j++)
 			free(ss->cand[j]);
 		free(ss->id), free(ss->cand), free(ss->cost), free(ss->x), free(ss->chosen), free(ss->decision);
+		free(ss->case_name);
+		report_rec_fini(&ss->rec);
 	}
 	free(r->sessions);
 	if (r->cmp.points)

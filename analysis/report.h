@@ -37,6 +37,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "option.h"
+#include "report_rec.h"
 
 #define REPORT_RUNS_MAX 50  /* runs shown in detail; more are refused (the page would not be read) */
 
@@ -108,6 +109,9 @@ struct report_session {
 	char *decision;              /* the choice's recommend_term_method, recommend_choose, recommend_ladder and
 	                                recommend_owed_after_term_usd labels as "key=value" lines (owned; "" when
 	                                the session stored none: no choice, or stored before them) */
+	char *case_name;             /* its recommend_case label: "base", "low" or "high" growth (owned; NULL when
+	                                stored before the label) */
+	struct report_rec rec;       /* its recommend_result label, parsed (rec.ok false without one) */
 };
 
 struct report {

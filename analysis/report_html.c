@@ -10,6 +10,7 @@
 
 #include "numfmt.h"
 #include "report.h"
+#include "report_html_rec.h"
 #include "report_svg.h"
 #include "status.h"
 
@@ -22,6 +23,12 @@ static const char style[] =
 	"td.l,th.l{text-align:left}pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px;"
 	"font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace}"
 	".warn{color:#8a4b00}.note{color:#555;font-size:13px}svg.chart{display:block;margin:12px 0 4px}";
+
+/* The decision's styles (page one), apart from the page's. */
+static const char style_decision[] =
+	"table.decision{font-size:14px;width:100%}table.decision th{width:190px;vertical-align:top}"
+	"table.decision td{text-align:left}.bad{color:#b00020}tr.infeasible td{color:#777}"
+	"tr.infeasible td:nth-child(7){color:#b00020}";
 
 /* The colour of each option kind, in enum option_kind order. */
 static const char *const option_color[OPTION_KIND_COUNT] = {
@@ -400,14 +407,33 @@ static void compare_section(FILE *out, const struct compare *c)
 		"rate.</p></section>\n");
 }
 
+/* A session as people name it: the scenario, the growth case, then its id in small ("chat-serving, base
+ * growth (session chat-serving#1)"). */
+static void session_title(FILE *out, const struct report_session *ss)
+{
+	const char *hash = strrchr(ss->id, '#');
+	char name[256];
+
+	snprintf(name, sizeof name, "%.*s", hash ? (int)(hash - ss->id) : (int)strlen(ss->id), ss->id);
+	report_html_escape(out, name);
+	if (ss->case_name) {
+		fprintf(out, ", ");
+		report_html_escape(out, ss->case_name);
+		fprintf(out, " growth");
+	}
+	fprintf(out, " <span class=\"note\">(session ");
+	report_html_escape(out, ss->id);
+	fprintf(out, ")</span>");
+}
+
 /* A recommend session: its commitment-versus-cost curve, the choice marked, and its table. */
 static void session_section(FILE *out, const struct report_session *ss, int i)
 {
 	char id[32];
 
 	snprintf(id, sizeof id, "chart-recommend-%d", i + 1);
-	fprintf(out, "<section class=\"recommend\"><h2>Commitment versus cost: recommend session ");
-	report_html_escape(out, ss->id);
+	fprintf(out, "<section class=\"recommend\"><h2>Commitment versus cost: ");
+	session_title(out, ss);
 	fprintf(out, "%s</h2>\n", ss->incomplete ? " (incomplete)" : "");
 	if (ss->incomplete)  /* a killed search: its curve is what it had reached, not an answer */
 		fprintf(out, "<p class=\"note\">Incomplete: this search was stopped before it ended (its process was "
@@ -424,6 +450,11 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 	report_svg_scatter(out, id, "Commitment versus cost (mean term cost over replications)",
 			   "commitment level (count; several varied keys: candidate in order)", "term cost (USD)",
 			   ss->x, ss->cost, (const char *const *)ss->cand, ss->chosen, ss->ncand, true, "recommended");
+	if (ss->rec.ok) {  /* every candidate, re-billed levels too, and why each one ruled out is */
+		report_rec_table(out, ss);
+		fprintf(out, "</section>\n");
+		return;
+	}
 	fprintf(out, "<table><tr><th>#</th><th class=\"l\">candidate</th><th>term cost (USD)</th>"
 		"<th>recommended</th></tr>\n");
 	for (int j = 0; j < ss->ncand; j++) {
@@ -440,9 +471,15 @@ static void decision_session(FILE *out, const struct report_session *ss)
 {
 	char usd[64];
 
-	fprintf(out, "<li>Recommend session <b>");
-	report_html_escape(out, ss->id);
+	fprintf(out, "<li>Recommend: <b>");
+	session_title(out, ss);
 	fprintf(out, "</b>: ");
+	if (ss->rec.ok) {  /* the whole decision, as recommend made it */
+		fprintf(out, "</li></ul>\n");
+		report_rec_decision(out, ss);
+		fprintf(out, "<ul>\n");
+		return;
+	}
 	for (int j = 0; j < ss->ncand; j++)
 		if (ss->chosen[j]) {
 			fprintf(out, "buy <b>");
@@ -513,9 +550,17 @@ static void decision_run(FILE *out, const struct report_run *run)
  */
 static void decision_section(FILE *out, const struct report *r)
 {
+	bool base_rec = false;
+
 	fprintf(out, "<section id=\"decision\"><h2>The decision</h2>\n<ul>\n");
 	for (int i = 0; i < r->nsessions; i++)
+		base_rec |= r->sessions[i].rec.ok && r->sessions[i].rec.growth;
+	for (int i = 0; i < r->nsessions; i++) {
+		const char *k = r->sessions[i].case_name;
+		if (base_rec && k && strcmp(k, "base") != 0)
+			continue;  /* the base search's regret row speaks for the low and high growth searches */
 		decision_session(out, &r->sessions[i]);
+	}
 	if (r->ncmp)
 		decision_points(out, &r->cmp);
 	else if (r->nruns == 1 && r->nsessions == 0)
@@ -529,7 +574,8 @@ int report_write_html(const struct report *r, FILE *out)
 {
 	fprintf(out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 		"<meta name=\"viewport\" content=\"width=device-width\"><title>gpucap report</title>"
-		"<style>%s</style></head><body>\n<h1>gpucap report</h1>\n<p>Results database <code>", style);
+		"<style>%s%s</style></head><body>\n<h1>gpucap report</h1>\n<p>Results database <code>", style,
+		style_decision);
 	report_html_escape(out, r->db);
 	fprintf(out, "</code>, gpucap %s.</p>\n", GPUCAP_VERSION);
 	decision_section(out, r);

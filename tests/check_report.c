@@ -315,8 +315,8 @@ START_TEST(recommend_curve_marks_the_choice)
 	ck_assert_ptr_nonnull(chart);
 	/* page one is the decision: the first section, naming the choice and its term cost in dollars */
 	ck_assert_ptr_eq(strstr(buf, "<section"), strstr(buf, "<section id=\"decision\">"));
-	ck_assert_ptr_nonnull(strstr(buf, "<li>Recommend session <b>rec#1</b>: buy <b>fleet.0.count=1</b>, $200 "
-				  "over the term"));
+	ck_assert_ptr_nonnull(strstr(buf, "<li>Recommend: <b>rec <span class=\"note\">(session rec#1)</span></b>: buy "
+				  "<b>fleet.0.count=1</b>, $200 over the term"));
 	ck_assert_ptr_nonnull(strstr(buf, "The choice: <code>recommend_choose=regret\nrecommend_ladder="));
 	/* the run's page: what a year costs at the window's rate, and what its commitments still owe */
 	ck_assert_ptr_nonnull(strstr(buf, "<td class=\"l\">commitments still owed after the horizon (USD)</td>"));
@@ -337,6 +337,110 @@ START_TEST(recommend_curve_marks_the_choice)
 }
 END_TEST
 
+
+/* The text of the page's decision section (owned), or NULL. */
+static char *decision_of(const char *page)
+{
+	const char *a = strstr(page, "<section id=\"decision\">"), *b = a ? strstr(a, "</section>") : NULL;
+
+	return b ? strndup(a, (size_t)(b - a)) : NULL;
+}
+
+/*
+ * A search stored with its result (label recommend_result, as recommend --json writes it; numbers worked by
+ * hand): the choice, candidate 1, buys 2 reserved instances and a $12.50/h Savings Plan at $20/h, $175,200
+ * over the 8,760-h term; on-demand only costs $30/h, $262,800, so the savings are $87,600 (33.3%), $7,200 a
+ * month. Candidate 0 sat at the fleet's maximum, candidate 2 is not a valid scenario. Under low growth the
+ * choice costs $1,500 over that case's best; under high growth it breaks the SLO; a ladder leaves $4,380 owed.
+ * Page one says all of it, the growth searches are named by their case, and the candidates' table marks the
+ * two ruled out and why, the choice starred.
+ */
+START_TEST(recommend_decision_from_result)
+{
+	static const char json[] =
+		"{\"best\": null, \"no_choice\": null, \"best_index\": 1, \"vary\": [{\"key\": \"commitments.0.count\", "
+		"\"option\": \"reserved\", \"max\": false}], \"start_unix_s\": 1799020800, \"candidates\": ["
+		"{\"counts\": {\"commitments.0.count\": 0}, \"plan\": \"commitments.0.count=0, Savings Plan $20.00/h\", "
+		"\"sp_usd_per_h\": 20, \"cost_per_month_usd\": 14976, \"cost_term_usd\": 182208, \"cost_term_p90_usd\": "
+		"183000, \"violation_rate_mean\": 0.05, \"violation_rate_worst\": 0.08, \"slo_met_replications\": 0, "
+		"\"feasible\": false, \"invalid\": null, \"slo_unreachable\": false, \"fleet_at_max_replications\": 2},"
+		"{\"counts\": {\"commitments.0.count\": 2}, \"plan\": \"commitments.0.count=2, Savings Plan $12.50/h\", "
+		"\"sp_usd_per_h\": 12.5, \"cost_per_month_usd\": 14400, \"cost_term_usd\": 175200, \"cost_term_p90_usd\": "
+		"178704, \"violation_rate_mean\": 0.001, \"violation_rate_worst\": 0.002, \"slo_met_replications\": 2, "
+		"\"feasible\": true, \"invalid\": null, \"slo_unreachable\": false, \"fleet_at_max_replications\": 0},"
+		"{\"counts\": {\"commitments.0.count\": 9}, \"plan\": \"commitments.0.count=9\", \"sp_usd_per_h\": null, "
+		"\"cost_term_usd\": null, \"slo_met_replications\": 0, \"feasible\": false, \"invalid\": "
+		"\"commitments.0.count: 9 is above the limit\", \"slo_unreachable\": false, \"fleet_at_max_replications\": 0}"
+		"], \"runs\": 9, \"term_h\": 8760, \"replications\": 2, \"on_demand_only\": {\"counts\": {}, \"plan\": "
+		"\"on-demand\", \"cost_per_month_usd\": 21600, \"cost_term_usd\": 262800, \"feasible\": true}, "
+		"\"savings_per_month_usd\": 7200, \"savings_term_usd\": 87600, \"term\": {\"method\": \"window\"}, "
+		"\"ladder\": {\"better\": true, \"key\": \"commitments.0.count\", \"now\": 1, \"later\": 1, \"later_at_h\": "
+		"4380, \"cost_term_usd\": 174000, \"owed_after_term_usd\": 4380}, \"regret\": [{\"candidate\": 1, "
+		"\"low\": 1500, \"base\": 0, \"high\": null, \"worst\": null, \"cost_low_usd\": 150000, \"cost_high_usd\": "
+		"200000, \"breaks_slo\": [false, false, true]}], \"growth\": {\"low\": {\"scale_rate\": 0.8, \"best\": "
+		"{\"plan\": \"commitments.0.count=1, Savings Plan $9.00/h\"}}, \"high\": {\"scale_rate\": 1.25, "
+		"\"best\": null}}}";
+	struct diag d = { "" };
+	struct store *st = NULL;
+	struct scenario sc;
+	struct report r;
+	char *path = tmp_path("results.sqlite"), *buf = NULL, *dec, *sql;
+	size_t len = 0;
+	FILE *out;
+
+	ck_assert_int_eq(store_open(&st, path, &d), STATUS_OK);
+	scenario_fake(&sc, "svc", 1);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(run_write(store_sink(st, &d), &sc, 10, 0.25, STATUS_OK), STATUS_OK);
+	store_close(st);
+	raw_exec(path, "INSERT INTO labels SELECT run_id, 'recommend', 'x' FROM runs;"
+		 "INSERT INTO labels SELECT run_id, 'recommend_session', 'svc#' || run_id FROM runs;"
+		 "INSERT INTO labels SELECT run_id, 'recommend_candidate', 'commitments.0.count=2' FROM runs;"
+		 "INSERT INTO labels SELECT run_id, 'recommend_term_cost_usd', '175200' FROM runs;"
+		 "INSERT INTO labels VALUES (1, 'recommend_choice', '1'), (1, 'recommend_case', 'base'), "
+		 "(2, 'recommend_case', 'low'), (3, 'recommend_case', 'high');");
+	sql = malloc(sizeof json + 64);
+	snprintf(sql, sizeof json + 64, "INSERT INTO labels VALUES (1, 'recommend_result', '%s');", json);
+	raw_exec(path, sql);
+	free(sql);
+	ck_assert_msg(report_load(&r, path, NULL, 0, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(r.nsessions, 3);
+	ck_assert(r.sessions[0].rec.ok);
+	ck_assert(!r.sessions[1].rec.ok);
+	out = open_memstream(&buf, &len);
+	ck_assert_int_eq(report_write_html(&r, out), 0);
+	fclose(out);
+	dec = decision_of(buf);
+	ck_assert_ptr_nonnull(dec);
+	ck_assert_ptr_nonnull(strstr(dec, "<b>2</b> reserved instances (<code>commitments.0.count</code>); a Savings "
+				  "Plan of <b>$12.50 per hour</b>"));
+	ck_assert_ptr_nonnull(strstr(dec, "1 year (8,760 h) from 2027-01-04 00:00 UTC"));
+	ck_assert_ptr_nonnull(strstr(dec, "<b>$175,200</b> ($14,400 per 30-day month"));
+	ck_assert_ptr_nonnull(strstr(dec, "$262,800 over the term ($21,600 per month); keeps the SLO"));
+	ck_assert_ptr_nonnull(strstr(dec, "<b>$87,600 over the term</b> (33.3% of on-demand only), $7,200 per month"));
+	ck_assert_ptr_nonnull(strstr(dec, "<b>kept</b> in 2 of 2 replications"));
+	ck_assert_ptr_nonnull(strstr(dec, "$178,704 (2.00% above the mean)"));
+	ck_assert_ptr_nonnull(strstr(dec, "low growth (traffic &times; 0.8): <b>$1,500</b> over that case's best plan"));
+	ck_assert_ptr_nonnull(strstr(dec, "high growth (traffic &times; 1.25): the choice <b class=\"bad\">breaks the SLO"));
+	ck_assert_ptr_nonnull(strstr(dec, "<b>$4,380</b>: the ladder's later purchase runs past the term"));
+	ck_assert_ptr_nonnull(strstr(dec, "2 of 3 break the SLO"));
+	ck_assert_ptr_nonnull(strstr(dec, "extrapolated"));
+	/* the growth searches are not decided apart: the base one's regret speaks for them */
+	ck_assert_ptr_null(strstr(dec, "low growth <span"));
+	ck_assert_ptr_nonnull(strstr(buf, "<h2>Commitment versus cost: svc, low growth <span class=\"note\">"));
+	/* the candidates' table: the two ruled out marked and why, the choice starred */
+	ck_assert_int_eq(count_of(buf, "<tr class=\"infeasible\">"), 2);
+	ck_assert_ptr_nonnull(strstr(buf, "&#10007; fleet at its maximum with requests waiting in 2 of 2 replications"));
+	ck_assert_ptr_nonnull(strstr(buf, "&#10007; not a valid scenario: commitments.0.count: 9 is above the limit"));
+	ck_assert_ptr_nonnull(strstr(buf, "&#10003; kept</td><td>&#9733;</td>"));
+	assert_self_contained(buf);
+	free(dec);
+	free(buf);
+	report_fini(&r);
+	tmp_remove(path);
+}
+END_TEST
+
 static Suite *report_suite(void)
 {
 	Suite *s = suite_create("report");
@@ -347,6 +451,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, scatter_labels_escaped);
 	tcase_add_test(tc, hourly_cost_from_charges);
 	tcase_add_test(tc, recommend_curve_marks_the_choice);
+	tcase_add_test(tc, recommend_decision_from_result);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,11 +21,6 @@
 #define EXIT_SLO_UNREACHABLE 3  /* no candidate keeps the SLO, and no capacity can */
 #define EXIT_FLEET_AT_MAX 4     /* no candidate keeps the SLO, and each sat at the fleet's maximum */
 
-/* A search's enum recommend_none as --json and the text write it. */
-static const char *const none_name[] = { "chosen", "none_in_range", "slo_unreachable", "fleet_at_max" };
-/* enum recommend_term and enum recommend_choose as the options and the output write them */
-static const char *const term_name[] = { "auto", "window", "fluid", "windows" };
-static const char *const choose_name[] = { "base", "expected", "regret" };
 
 static const char recommend_usage[] =
 	"usage: gpucap recommend SCENARIO [--vary KEY=LO..HI[:STEP]]... [--max-violation-rate R | --slo-met]\n"
@@ -211,7 +206,7 @@ static int parse_args(int argc, char **argv, struct args *a)
 			break;
 		}
 		case 'C':
-			for (c = 0; c < 3 && strcmp(optarg, choose_name[c]) != 0; c++)
+			for (c = 0; c < 3 && strcmp(optarg, recommend_choose_name[c]) != 0; c++)
 				;
 			if (c == 3) {
 				fprintf(stderr, "gpucap recommend: --choose '%s': expected base, expected or regret\n", optarg);
@@ -247,173 +242,6 @@ static int parse_args(int argc, char **argv, struct args *a)
 	return 0;
 }
 
-/* "fleet.0.count=3 fleet.2.count=1, Savings Plan $14.00/h" */
-static void describe(const struct recommend_opts *o, const struct recommend_candidate *c, char *buf, size_t size)
-{
-	int n = 0;
-
-	buf[0] = 0;
-	for (int i = 0; i < o->nvary && (size_t)n < size; i++)
-		n += snprintf(buf + n, size - (size_t)n, "%s%s=%d", i ? " " : "", o->vary[i].key, c->counts[i]);
-	if (!isnan(c->sp_usd_per_h) && (size_t)n < size) {
-		if (c->sp_usd_per_h > 0)
-			snprintf(buf + n, size - (size_t)n, "%sSavings Plan $%.2f/h", n ? ", " : "", c->sp_usd_per_h);
-		else
-			snprintf(buf + n, size - (size_t)n, "%sno Savings Plan", n ? ", " : "");
-	}
-	if (!buf[0])
-		snprintf(buf, size, "the scenario as it is");
-}
-
-static void json_num(const char *name, double v, bool comma)
-{
-	if (isfinite(v))
-		printf("%s\"%s\": %.17g", comma ? ", " : "", name, v);
-	else
-		printf("%s\"%s\": null", comma ? ", " : "", name);
-}
-
-/* s as a JSON string (NULL as null); as cmd_run.c's. */
-static void json_string(const char *s)
-{
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void json_candidate(const struct recommend_opts *o, const struct recommend_candidate *c)
-{
-	printf("{\"counts\": {");
-	for (int i = 0; i < o->nvary; i++)
-		printf("%s\"%s\": %d", i ? ", " : "", o->vary[i].key, c->counts[i]);
-	printf("}");
-	json_num("sp_usd_per_h", c->sp_usd_per_h, true);
-	json_num("cost_window_usd", c->cost_window_usd, true);
-	json_num("cost_per_hour_usd", c->cost_per_hour_usd, true);
-	json_num("cost_per_month_usd", c->cost_per_hour_usd * 720, true);
-	json_num("cost_term_usd", c->cost_term_usd, true);
-	json_num("cost_term_p90_usd", c->cost_term_p90_usd, true);
-	json_num("cost_term_sd_usd", c->cost_term_sd_usd, true);
-	json_num("violation_rate_mean", c->violation_mean, true);
-	json_num("violation_rate_worst", c->violation_worst, true);
-	json_num("sp_utilization", c->sp_utilization, true);
-	printf(", \"slo_met_replications\": %d, \"feasible\": %s, \"invalid\": ", c->slo_met_reps,
-	       c->feasible ? "true" : "false");
-	json_string(c->invalid ? c->why : NULL);
-	printf(", \"slo_unreachable\": %s, \"fleet_at_max_replications\": %d}", c->slo_unreachable ? "true" : "false",
-	       c->at_max_reps);
-}
-
-/* "best": the choice or null, then "no_choice": null or {"reason", "message"} */
-static void json_best(const struct recommend_opts *o, const struct recommend_search *s)
-{
-	printf("\"best\": ");
-	if (s->best < 0)
-		printf("null");
-	else
-		json_candidate(o, &s->cands[s->best]);
-	printf(", \"no_choice\": ");
-	if (s->none == RECOMMEND_CHOSEN) {
-		printf("null");
-		return;
-	}
-	printf("{\"reason\": \"%s\", \"message\": ", none_name[s->none]);
-	json_string(s->none_why[0] ? s->none_why : NULL);
-	printf("}");
-}
-
-static void print_json(const struct recommend_opts *o, const struct recommend_result *r)
-{
-	const struct recommend_search *s = &r->base;
-	int n = 0;
-
-	printf("{");
-	json_best(o, s);
-	printf(", \"candidates\": [");
-	for (int i = 0; i < s->ncands; i++) {
-		printf(i ? ", " : "");
-		json_candidate(o, &s->cands[i]);
-	}
-	printf("], \"runs\": %d, \"term_h\": %.17g, \"replications\": %d, \"pruned\": %d, \"invalid\": %d, "
-	       "\"on_demand_only\": ", r->runs, r->term_h, o->replications, s->pruned, s->invalid);
-	if (r->od_ok)
-		json_candidate(o, &r->od);
-	else
-		printf("null");
-	if (s->best >= 0 && r->od_ok) {
-		double save_h = r->od.cost_per_hour_usd - s->cands[s->best].cost_per_hour_usd;
-		json_num("savings_per_month_usd", save_h * 720, true);
-		json_num("savings_term_usd", save_h * r->term_h, true);
-	}
-	printf(", \"checked\": ");
-	if (r->checked)
-		json_candidate(o, &r->check);
-	else
-		printf("null");
-	printf(", \"break_even\": {");
-	for (int i = 0; i < o->nvary; i++)
-		if (!o->vary[i].max)  /* a max buys nothing ahead: no break-even */
-			printf("%s\"%s\": %.17g", n++ ? ", " : "", o->vary[i].key, r->break_even[i]);
-	if (!isnan(r->sp_discount))
-		printf("%s\"savings_plan\": %.17g", n ? ", " : "", 1 - r->sp_discount);
-	printf("}");
-	printf(", \"term\": {\"method\": \"%s\", \"default\": %s, \"windows\": %d, \"check_method\": \"%s\", "
-	       "\"check_not_done\": ", term_name[r->term], r->term_auto ? "true" : "false", r->term_windows,
-	       term_name[r->check_term]);
-	json_string(r->check_why[0] && !r->checked ? r->check_why : NULL);
-	printf("}, \"ladder\": ");
-	if (!r->ladder.tried || !r->ladder.better) {
-		printf(r->ladder.tried ? "{\"better\": false}" : "null");
-	} else {
-		printf("{\"better\": true, \"key\": \"%s\", \"now\": %d, \"later\": %d", o->vary[r->ladder.vary].key,
-		       r->ladder.now, r->ladder.later);
-		json_num("later_at_h", r->ladder.at_h, true);
-		json_num("sp_usd_per_h", r->ladder.sp_usd_per_h, true);
-		json_num("cost_term_usd", r->ladder.cost_term_usd, true);
-		json_num("owed_after_term_usd", r->ladder.owed_usd, true);
-		printf("}");
-	}
-	printf(", \"choose\": \"%s\"", choose_name[r->choose]);
-	if (r->regret) {
-		printf(", \"regret\": [");
-		for (int i = 0; i < s->ncands; i++) {
-			double regret[3], worst = recommend_regret(r, i, regret);
-			printf("%s{\"candidate\": %d", i ? ", " : "", i);
-			json_num("low", regret[0], true);
-			json_num("base", regret[1], true);
-			json_num("high", regret[2], true);
-			json_num("worst", worst, true);
-			json_num("cost_low_usd", r->case_cost[0][i], true);
-			json_num("cost_base_usd", r->case_cost[1][i], true);
-			json_num("cost_high_usd", r->case_cost[2][i], true);
-			printf(", \"breaks_slo\": [%s, %s, %s]}", isinf(regret[0]) ? "true" : "false",
-			       isinf(regret[1]) ? "true" : "false", isinf(regret[2]) ? "true" : "false");
-		}
-		printf("], \"case_best\": [%d, %d, %d]", r->case_best[0], r->case_best[1], r->case_best[2]);
-	}
-	if (o->growth_given) {
-		printf(", \"growth\": {\"low\": {\"scale_rate\": %.17g, ", r->low.scale_rate);
-		json_best(o, &r->low);
-		printf("}, \"high\": {\"scale_rate\": %.17g, ", r->high.scale_rate);
-		json_best(o, &r->high);
-		printf("}}");
-	}
-	printf("}\n");
-}
-
 /* The cost curve: up to CURVE_SHOWN evaluated candidates around the choice, in grid order. */
 static void print_curve(const struct recommend_opts *o, const struct recommend_search *s)
 {
@@ -426,7 +254,7 @@ static void print_curve(const struct recommend_opts *o, const struct recommend_s
 		from = to - CURVE_SHOWN > 0 ? to - CURVE_SHOWN : 0;
 	for (int i = from; i < to; i++) {  /* the candidates' column: 40 wide, or as the longest */
 		char what[256];
-		describe(o, &s->cands[i], what, sizeof what);
+		recommend_describe(o, &s->cands[i], what, sizeof what);
 		if ((int)strlen(what) > width)
 			width = (int)strlen(what);
 	}
@@ -437,7 +265,7 @@ static void print_curve(const struct recommend_opts *o, const struct recommend_s
 	for (int i = from; i < to; i++) {
 		const struct recommend_candidate *c = &s->cands[i];
 		char what[256];
-		describe(o, c, what, sizeof what);
+		recommend_describe(o, c, what, sizeof what);
 		if (c->invalid) {
 			printf("   %-*s invalid: %s\n", width, what, c->why);
 			continue;
@@ -454,10 +282,10 @@ static void print_growth(const struct recommend_opts *o, const char *name, const
 
 	if (s->best < 0) {
 		printf("  %-12s scale_rate %.4g: no candidate keeps the SLO (%s)\n", name, s->scale_rate,
-		       none_name[s->none]);
+		       recommend_none_name[s->none]);
 		return;
 	}
-	describe(o, &s->cands[s->best], what, sizeof what);
+	recommend_describe(o, &s->cands[s->best], what, sizeof what);
 	printf("  %-12s scale_rate %.4g: %s, $%.2f over the term\n", name, s->scale_rate, what,
 	       s->cands[s->best].cost_term_usd);
 }
@@ -473,7 +301,7 @@ static void print_invalid(const struct recommend_opts *o, const struct recommend
 	for (int i = 0; i < s->ncands; i++) {
 		if (!s->cands[i].invalid)
 			continue;
-		describe(o, &s->cands[i], what, sizeof what);
+		recommend_describe(o, &s->cands[i], what, sizeof what);
 		printf("               %s: %s\n", what, s->cands[i].why);
 	}
 }
@@ -518,8 +346,8 @@ static void print_check(const struct recommend_result *r, const struct recommend
 		       "the term (re-billed $%.2f)\n", r->check_why, r->check.cost_term_usd, b->cost_term_usd);
 	else
 		printf("  checked      by %s, simulated with its commitments set: $%.2f over the term, %+.2f%% from "
-		       "the %s figure (the methods' difference)\n", term_name[r->check_term], r->check.cost_term_usd,
-		       100 * (r->check.cost_term_usd / b->cost_term_usd - 1), term_name[r->term]);
+		       "the %s figure (the methods' difference)\n", recommend_term_name[r->check_term], r->check.cost_term_usd,
+		       100 * (r->check.cost_term_usd / b->cost_term_usd - 1), recommend_term_name[r->term]);
 }
 
 /* "2027-06-01" for hours from the term's start. */
@@ -574,12 +402,12 @@ static void print_regret(const struct recommend_opts *o, const struct recommend_
 	}
 	for (int k = 0; k < nrows; k++) {
 		char what[256];
-		describe(o, &r->base.cands[rows[k]], what, sizeof what);
+		recommend_describe(o, &r->base.cands[rows[k]], what, sizeof what);
 		if ((int)strlen(what) > width)
 			width = (int)strlen(what);
 	}
 	printf("\nregret (each plan, its Savings Plan held, over the term in each traffic case, and above that case's "
-	       "best; * = the choice, --choose %s)\n   %-*s", choose_name[r->choose], width, "plan");
+	       "best; * = the choice, --choose %s)\n   %-*s", recommend_choose_name[r->choose], width, "plan");
 	for (int c = 0; c < 3; c++) {
 		char head[64];
 		snprintf(head, sizeof head, "%s x%.4g", cname[c], cs[c]->scale_rate / (r->base.scale_rate /
@@ -590,7 +418,7 @@ static void print_regret(const struct recommend_opts *o, const struct recommend_
 	for (int k = 0; k < nrows; k++) {
 		double regret[3], worst = recommend_regret(r, rows[k], regret);
 		char what[256];
-		describe(o, &r->base.cands[rows[k]], what, sizeof what);
+		recommend_describe(o, &r->base.cands[rows[k]], what, sizeof what);
 		printf(" %c %-*s", rows[k] == r->base.best ? '*' : ' ', width, what);
 		for (int c = 0; c < 3; c++) {
 			char cell[64];
@@ -626,12 +454,12 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 	else
 		printf("  constraint   slo_met in every replication\n");
 	if (!b) {
-		printf("  choice       none: no candidate keeps the SLO (%s)\n", none_name[s->none]);
+		printf("  choice       none: no candidate keeps the SLO (%s)\n", recommend_none_name[s->none]);
 		if (s->none_why[0])
 			printf("  why          %s\n", s->none_why);
 	} else {
 		double save_h = r->od.cost_per_hour_usd - b->cost_per_hour_usd;
-		describe(o, b, what, sizeof what);
+		recommend_describe(o, b, what, sizeof what);
 		printf("  choice       %s\n", what);
 		if (r->term == RECOMMEND_TERM_WINDOW)
 			printf("  cost         $%.2f over the term ($%.2f/h, $%.2f per 30-day month; window $%.2f)\n",
@@ -640,7 +468,7 @@ static void print_text(const struct recommend_opts *o, const struct recommend_re
 			printf("  cost         $%.2f over the term ($%.2f/h, $%.2f per 30-day month on average)\n",
 			       b->cost_term_usd, b->cost_per_hour_usd, b->cost_per_hour_usd * 720);
 		if (r->od_ok) {
-			describe(o, &r->od, what, sizeof what);
+			recommend_describe(o, &r->od, what, sizeof what);
 			printf("  on-demand    only (%s): $%.2f over the term ($%.2f/h); SLO violations %.3f%%, %s\n",
 			       what, r->od.cost_term_usd, r->od.cost_per_hour_usd, 100 * r->od.violation_mean,
 			       r->od.feasible ? "kept" : "broken");
@@ -708,7 +536,7 @@ int cmd_recommend(int argc, char **argv)
 		return cmd_exit_code(rc);
 	}
 	if (a.json)
-		print_json(&a.o, &r);
+		recommend_write_json(stdout, &a.o, &r);
 	else
 		print_text(&a.o, &r);
 	rc = r.base.best >= 0 ? CMD_EXIT_OK : CMD_EXIT_FAIL;

@@ -66,9 +66,17 @@ check "recommend labelled the choice" test "$(sqlite3 rec.sqlite "SELECT count(*
 "$GPUCAP" report --db rec.sqlite 1 -o rec.html; rc=$?
 check "report of a recommend run exits 0 (got $rc)" test $rc -eq 0
 check "rec.html has the commitment-versus-cost chart" grep -q '<svg id="chart-recommend-1"' rec.html
-check "rec.html: the decision is the first section and names the choice" python3 -c "import sys; \
-t = open('rec.html').read(); d = t.find('<section id=\"decision\">'); \
-sys.exit(0 if t.find('<section') == d >= 0 and ': buy <b>' in t[d:t.find('</section>', d)] else 1)"
+# page one of a recommend: what to buy with the plan's $/h, the cost against on-demand only, the savings, the
+# SLO, the regret and what is owed, as recommend printed them (its --json, stored with the session)
+check "rec.html: the decision is the first section and says what to buy, at what saving" python3 -c "import sys; \
+t = open('rec.html').read(); d = t.find('<section id=\"decision\">'); s = t[d:t.find('</section>', d)]; \
+sys.exit(0 if t.find('<section') == d >= 0 and all(k in s for k in ('<th class=\"l\">Buy</th>', \
+'Savings Plan of <b>\$', 'On-demand only</th>', 'Savings</th>', 'SLO</th>', 'Regret if growth differs', \
+'Still owed after the term')) else 1)"
+check "rec.html: the decision's savings are recommend's own" python3 -c "import sys, json, subprocess, re; \
+j = json.loads(subprocess.run(['sqlite3', 'rec.sqlite', \"select value from labels where key = 'recommend_result'\"], \
+capture_output=True, text=True).stdout); t = open('rec.html').read(); \
+sys.exit(0 if '\$%s over the term' % format(round(j['savings_term_usd']), ',') in t else 1)"
 check "rec.html marks the recommendation" grep -q '>recommended<' rec.html
 
 # Bad usage and unknown ids.
