@@ -65,6 +65,7 @@ static int read_run(sqlite3 *db, struct report_run *run, const char *path, struc
 		if (scenario_parse_string(&sc, run->scenario_text, "stored scenario", sets, nsets, &ignored) == 0) {
 			run->slots = sc.serving.slots;
 			run->slo_latency_s = sc.slo.latency_us / 1e6;
+			run->term_h = report_scenario_term_h(&sc);
 			scenario_fini(&sc);
 		}
 		free(ov);
@@ -642,6 +643,8 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 		goto out_fini;
 	db = rd.db;
 	status = read_sessions(db, r, nids, path, d);
+	if (status == STATUS_OK && r->ncmp)
+		status = report_read_why(db, r, d);
 	if (status == STATUS_OK && r->cmp.npoints == 0 && r->nsessions == 0)
 		status = diag_fail(d, STATUS_EINPUT, "%s: no runs to report", path);
 	for (int i = 0; i < r->cmp.npoints && status == STATUS_OK; i++) {
@@ -709,6 +712,7 @@ void report_fini(struct report *r)
 		report_rec_fini(&ss->rec);
 	}
 	free(r->sessions);
+	free(r->why);
 	if (r->cmp.points)
 		compare_fini(&r->cmp);
 	memset(r, 0, sizeof *r);

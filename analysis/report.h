@@ -68,6 +68,7 @@ struct report_run {
 	double horizon_s;            /* simulated seconds */
 	int slots;                   /* slots per instance from the re-parsed scenario; 0 when unknown */
 	double slo_latency_s;        /* slo.latency_s; NaN when unknown */
+	double term_h;               /* the longest commitment term of its scenario (8760 or 26280 h), 0: none */
 	struct report_metric *metrics;  /* [nmetrics], owned */
 	int nmetrics;
 	struct report_event *events;    /* [nevents] scaling events, owned */
@@ -114,6 +115,14 @@ struct report_session {
 	struct report_rec rec;       /* its recommend_result label, parsed (rec.ok false without one) */
 };
 
+/* Why a compared plan breaks the SLO, over its runs (report_why.c), and its term. */
+struct report_why {
+	int unreachable;             /* runs warned slo_unreachable: service time alone breaks the SLO */
+	int at_max;                  /* runs warned fleet_at_max: the fleet at its maximum with requests waiting */
+	int missed;                  /* runs whose jobs missed a deadline */
+	double term_h;               /* the longest commitment term of its scenario (8760 or 26280 h), 0: none */
+};
+
 struct report {
 	struct report_session *sessions;  /* [nsessions], owned */
 	int nsessions;
@@ -121,6 +130,7 @@ struct report {
 	int nruns;
 	struct compare cmp;          /* the comparison of every point asked for (loaded when ncmp > 0) */
 	int ncmp;                    /* points compared: 0 when a single run was asked for */
+	struct report_why *why;      /* [cmp.npoints], owned (NULL without points) */
 	char db[512];                /* the database file, for the page */
 };
 
@@ -133,6 +143,16 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 
 /* The value of metric name of run, or NaN when absent or NULL. */
 double report_metric(const struct report_run *run, const char *name);
+
+/* The longest commitment term (8760 or 26280 h) of a stored scenario with its overrides (one per line); 0
+ * when it has none or cannot be parsed again (report_why.c). */
+double report_term_h(const char *scenario_text, const char *overrides);
+struct scenario;
+double report_scenario_term_h(const struct scenario *sc);  /* the same of a parsed scenario */
+
+/* Fill r->why for r->cmp's points from db (report_why.c). STATUS_OK or STATUS_ENOMEM. */
+struct sqlite3;
+int report_read_why(struct sqlite3 *db, struct report *r, struct diag *d);
 
 /* Free what report_load allocated; a zeroed report is allowed. */
 void report_fini(struct report *r);

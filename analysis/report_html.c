@@ -466,6 +466,73 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 	fprintf(out, "</table></section>\n");
 }
 
+/* Why a plan breaks the SLO, over its n runs: the runs warned slo_unreachable, fleet_at_max, those whose jobs
+ * missed a deadline, else simply over the SLO. */
+static void why_broken(FILE *out, const struct report_why *w, int met, int n)
+{
+	int k = 0;
+
+	if (w->unreachable)
+		k += fprintf(out, "%sSLO unreachable from service time (no capacity keeps it)", k ? "; " : "") > 0;
+	if (w->unreachable && n > 1)
+		fprintf(out, " in %d of %d runs", w->unreachable, n);
+	if (w->at_max)
+		k += fprintf(out, "%sfleet at its maximum with requests waiting", k ? "; " : "") > 0;
+	if (w->at_max && n > 1)
+		fprintf(out, " in %d of %d runs", w->at_max, n);
+	if (w->missed)
+		k += fprintf(out, "%sa job missed its deadline", k ? "; " : "") > 0;
+	if (w->missed && n > 1)
+		fprintf(out, " in %d of %d runs", w->missed, n);
+	if (!k && n > 1)
+		fprintf(out, "over the SLO in %d of %d runs", n - met, n);
+	else if (!k)
+		fprintf(out, "over the SLO with capacity to spare (none of the reasons above)");
+}
+
+/* "over the term (3 years): $X at the window's rate", or that there is no commitment term. */
+static void over_term(FILE *out, double usd_per_year, double term_h)
+{
+	char t[64];
+
+	if (term_h <= 0)
+		fprintf(out, "; no commitment in the plan, so no term");
+	else
+		fprintf(out, "; %s over its commitments' term (%d year%s) <span class=\"warn\">at the window's rate, "
+			"an extrapolation</span>", numfmt_money(usd_per_year * term_h / 8760, false, t, sizeof t),
+			term_h > 9000 ? 3 : 1, term_h > 9000 ? "s" : "");
+}
+
+/* The compared plans that do not meet the SLO in every run, and why (the evidence for the decision). */
+static void ruled_out_section(FILE *out, const struct report *r)
+{
+	int imet = compare_metric_index("slo_met"), n = 0;
+
+	for (int i = 0; i < r->cmp.npoints; i++) {
+		const struct compare_point *p = &r->cmp.points[i];
+		n += p->stat[imet].n > 0 && p->slo_met_runs < p->stat[imet].n;
+	}
+	if (!n)
+		return;
+	fprintf(out, "<section id=\"ruled-out\"><h2>Plans ruled out: %d of %d do not meet the SLO in every run</h2>\n"
+		"<table><tr><th class=\"l\">point</th><th class=\"l\">parameters</th><th>runs meeting the SLO</th>"
+		"<th class=\"l\">why</th></tr>\n", n, r->cmp.npoints);
+	for (int i = 0; i < r->cmp.npoints; i++) {
+		const struct compare_point *p = &r->cmp.points[i];
+		int runs = p->stat[imet].n;
+		if (runs == 0 || p->slo_met_runs == runs)
+			continue;
+		fprintf(out, "<tr class=\"infeasible\"><td class=\"l\">");
+		report_html_escape(out, p->id);
+		fprintf(out, "</td><td class=\"l\">");
+		report_html_escape(out, p->params);
+		fprintf(out, "</td><td>%d of %d</td><td class=\"l\">&#10007; ", p->slo_met_runs, runs);
+		why_broken(out, &r->why[i], p->slo_met_runs, runs);
+		fprintf(out, "</td></tr>\n");
+	}
+	fprintf(out, "</table></section>\n");
+}
+
 /* A recommend session's part of the decision: the chosen candidate and its term cost, or why none. */
 static void decision_session(FILE *out, const struct report_session *ss)
 {
@@ -493,8 +560,9 @@ static void decision_session(FILE *out, const struct report_session *ss)
 }
 
 /* The compared points' part: the cheapest point whose every run met the SLO, per month and per year. */
-static void decision_points(FILE *out, const struct compare *c)
+static void decision_points(FILE *out, const struct compare *c, const struct report_why *why)
 {
+	int ruled = 0;
 	int icost = compare_metric_index("cost_per_month_usd"), imet = compare_metric_index("slo_met");
 	const struct compare_point *best = NULL;
 	char m[64], y[64];
@@ -519,10 +587,16 @@ static void decision_points(FILE *out, const struct compare *c)
 		report_html_escape(out, best->params);
 		fprintf(out, "</code>)");
 	}
-	fprintf(out, ", %s per 30-day month, %s per year at that rate (the mean of %d run%s).</li>\n",
-		numfmt_money(best->stat[icost].mean, false, m, sizeof m),
-		numfmt_money(best->stat[icost].mean * 8760 / 720, false, y, sizeof y), best->nruns,
-		best->nruns == 1 ? "" : "s");
+	fprintf(out, ", %s per 30-day month, %s per year at that rate", numfmt_money(best->stat[icost].mean, false, m,
+		sizeof m), numfmt_money(best->stat[icost].mean * 8760 / 720, false, y, sizeof y));
+	over_term(out, best->stat[icost].mean * 8760 / 720, why ? why[best - c->points].term_h : 0);
+	fprintf(out, " (the mean of %d run%s).", best->nruns, best->nruns == 1 ? "" : "s");
+	for (int i = 0; i < c->npoints; i++)
+		ruled += c->points[i].stat[imet].n > 0 && c->points[i].slo_met_runs < c->points[i].stat[imet].n;
+	if (ruled)
+		fprintf(out, " %d of the %d plans do not meet the SLO in every run: <i>Plans ruled out</i> below says why.",
+			ruled, c->npoints);
+	fprintf(out, "</li>\n");
 }
 
 /* A single run's part: its SLO verdict and what it costs per month and per year, and what it still owes. */
@@ -538,8 +612,18 @@ static void decision_run(FILE *out, const struct report_run *run)
 		"<b>breaks its SLO</b>",
 		numfmt_money(report_metric(run, "cost_per_month_usd"), false, m, sizeof m),
 		numfmt_money(report_metric(run, "cost_per_year_usd"), false, y, sizeof y));
+	over_term(out, report_metric(run, "cost_per_year_usd"), run->term_h);
 	if (!isnan(owed) && owed > 0)
 		fprintf(out, "; commitments still owed after the window: %s", numfmt_money(owed, false, o, sizeof o));
+	if (met == 0) {
+		struct report_why w = { .missed = report_metric(run, "jobs_missed_deadline") > 0 };
+		for (int i = 0; i < run->nwarnings; i++) {
+			w.unreachable |= strcmp(run->warnings[i].code, "slo_unreachable") == 0;
+			w.at_max |= strcmp(run->warnings[i].code, "fleet_at_max") == 0;
+		}
+		fprintf(out, ". Why it breaks the SLO: ");
+		why_broken(out, &w, 0, 1);
+	}
 	fprintf(out, ".</li>\n");
 }
 
@@ -562,7 +646,7 @@ static void decision_section(FILE *out, const struct report *r)
 		decision_session(out, &r->sessions[i]);
 	}
 	if (r->ncmp)
-		decision_points(out, &r->cmp);
+		decision_points(out, &r->cmp, r->why);
 	else if (r->nruns == 1 && r->nsessions == 0)
 		decision_run(out, &r->runs[0]);
 	if (!r->ncmp && r->nsessions == 0 && r->nruns != 1)
@@ -579,8 +663,10 @@ int report_write_html(const struct report *r, FILE *out)
 	report_html_escape(out, r->db);
 	fprintf(out, "</code>, gpucap %s.</p>\n", GPUCAP_VERSION);
 	decision_section(out, r);
-	if (r->ncmp)
+	if (r->ncmp) {
 		compare_section(out, &r->cmp);
+		ruled_out_section(out, r);
+	}
 	for (int i = 0; i < r->nsessions; i++)
 		session_section(out, &r->sessions[i], i);
 	for (int i = 0; i < r->nruns; i++)

@@ -20,7 +20,8 @@ static const char *bought(const char *option)
 	static const struct { const char *option, *name; } names[] = {
 		{ "reserved", "reserved instances" }, { "odcr", "On-Demand Capacity Reservations" },
 		{ "capacity_block", "Capacity Block instances" }, { "training_plan", "training-plan instances" },
-		{ "on_demand", "On-Demand instances at most" }, { "spot", "Spot instances at most" },
+		{ "on_demand", "On-Demand instances at most (a ceiling, nothing bought ahead)" },
+		{ "spot", "Spot instances at most (a ceiling, nothing bought ahead)" },
 		{ "savings_plan", "Savings Plan" },
 	};
 

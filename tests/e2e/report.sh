@@ -79,6 +79,32 @@ capture_output=True, text=True).stdout); t = open('rec.html').read(); \
 sys.exit(0 if '\$%s over the term' % format(round(j['savings_term_usd']), ',') in t else 1)"
 check "rec.html marks the recommendation" grep -q '>recommended<' rec.html
 
+# A sweep where one plan's fleet ceiling is too low: page one names the cheapest plan that met the SLO, per
+# month, per year and over its commitments' term (chat-serving has a 1-year commitment: the year's figure),
+# and the plan ruled out is listed with why (the runs were warned fleet_at_max).
+cat >ceiling.yaml <<YAML
+name: ceiling-sweep
+base: $SRC/scenarios/chat-serving.yaml
+replications: 2
+set: {horizon: 2h, slo.max_violation_rate: 0.1}
+grid:
+  autoscaling.max: [4, 16]
+YAML
+"$GPUCAP" sweep ceiling.yaml --jobs 2 --db ceiling.sqlite --quiet; rc=$?
+check "ceiling sweep exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" report --db ceiling.sqlite ceiling-sweep -o ceiling.html; rc=$?
+check "report of the ceiling sweep exits 0 (got $rc)" test $rc -eq 0
+year=$(sqlite3 ceiling.sqlite "select printf('%,d', round(avg(value) * 8760 / 720)) from metrics m join runs r using (run_id) \
+	where m.name = 'cost_per_month_usd' and r.run_id in (select run_id from runs where point = 1)")
+check "ceiling.html: the decision names point 1, its year ($year) and its term" python3 -c "import sys; \
+t = open('ceiling.html').read(); d = t[t.find('<section id=\"decision\">'):]; d = d[:d.find('</section>')]; \
+sys.exit(0 if 'ceiling-sweep:1' in d and '\$$year per year' in d and '\$$year over its commitments\x27 term (1 year)' in d \
+and 'Plans ruled out' in d else 1)"
+check "ceiling.html: point 0 is ruled out, fleet at its maximum" python3 -c "import sys; \
+t = open('ceiling.html').read(); d = t[t.find('<section id=\"ruled-out\">'):]; d = d[:d.find('</section>')]; \
+sys.exit(0 if 'ceiling-sweep:0' in d and 'ceiling-sweep:1' not in d and \
+'fleet at its maximum with requests waiting in 2 of 2 runs' in d else 1)"
+
 # Bad usage and unknown ids.
 "$GPUCAP" report --db r.sqlite 1 >/dev/null 2>err.txt; rc=$?
 check "no -o: exit 2 (got $rc)" test $rc -eq 2
