@@ -26,14 +26,38 @@ static int db_fail(sqlite3 *db, const char *path, struct diag *d)
 	return store_read_fail(db, NULL, path, d, "reading a run for the report");
 }
 
+/*
+ * A stored scenario that names files by relative paths (traces) parses only beside its file: when the file it
+ * was loaded from still holds exactly the stored text, load that file (so its paths resolve as they did).
+ */
+static bool same_file_loads(struct scenario *sc, const char *file, const char *text, const char *const *sets,
+			    int nsets)
+{
+	struct diag ignored;
+	FILE *f = file ? fopen(file, "rb") : NULL;
+	size_t len = strlen(text), got;
+	char *buf;
+	bool same;
+
+	if (!f)
+		return false;
+	buf = malloc(len + 2);
+	got = buf ? fread(buf, 1, len + 1, f) : 0;
+	fclose(f);
+	same = buf && got == len && memcmp(buf, text, len) == 0;
+	free(buf);
+	return same && scenario_load(sc, file, sets, nsets, &ignored) == 0;
+}
+
 /* The runs row: texts, seed, horizon; then the scenario parsed again for slots and the SLO threshold. */
 static int read_run(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
 {
+	char *path_loaded;
 	sqlite3_stmt *stmt;
 	int status = STATUS_OK;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, scenario_text, overrides, instance_type, seed, horizon_s FROM runs "
-			       "WHERE run_id = ?1", -1, &stmt, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, "SELECT name, scenario_text, overrides, instance_type, seed, horizon_s, scenario_path "
+			       "FROM runs WHERE run_id = ?1", -1, &stmt, NULL) != SQLITE_OK)
 		return db_fail(db, path, d);
 	sqlite3_bind_int64(stmt, 1, run->run_id);
 	if (sqlite3_step(stmt) != SQLITE_ROW) {
@@ -46,9 +70,12 @@ static int read_run(sqlite3 *db, struct report_run *run, const char *path, struc
 	run->instance_type = dup_text(stmt, 3);
 	run->seed = sqlite3_column_int64(stmt, 4);
 	run->horizon_s = sqlite3_column_double(stmt, 5);
+	path_loaded = sqlite3_column_type(stmt, 6) == SQLITE_TEXT ? dup_text(stmt, 6) : NULL;
 	sqlite3_finalize(stmt);
-	if (!run->name || !run->scenario_text || !run->overrides || !run->instance_type)
+	if (!run->name || !run->scenario_text || !run->overrides || !run->instance_type) {
+		free(path_loaded);
 		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	}
 	run->slo_latency_s = NAN;
 	/* Best effort: a scenario whose traces moved cannot be parsed again; the page then draws no demand. */
 	{
@@ -58,18 +85,24 @@ static int read_run(sqlite3 *db, struct report_run *run, const char *path, struc
 		struct scenario sc;
 		struct diag ignored;
 
-		if (!ov)
+		if (!ov) {
+			free(path_loaded);
 			return diag_fail(d, STATUS_ENOMEM, "out of memory");
+		}
 		for (char *t = strtok_r(ov, "\n", &save); t && nsets < 64; t = strtok_r(NULL, "\n", &save))
 			sets[nsets++] = t;
-		if (scenario_parse_string(&sc, run->scenario_text, "stored scenario", sets, nsets, &ignored) == 0) {
+		if (scenario_parse_string(&sc, run->scenario_text, "stored scenario", sets, nsets, &ignored) == 0 ||
+		    same_file_loads(&sc, path_loaded, run->scenario_text, sets, nsets)) {
 			run->slots = sc.serving.slots;
 			run->slo_latency_s = sc.slo.latency_us / 1e6;
 			run->term_h = report_scenario_term_h(&sc);
+			if (!report_jobs_from_scenario(run, &sc))
+				status = diag_fail(d, STATUS_ENOMEM, "out of memory");
 			scenario_fini(&sc);
 		}
 		free(ov);
 	}
+	free(path_loaded);
 	return status;
 }
 
@@ -662,6 +695,8 @@ int report_load(struct report *r, const char *path, const char *const *ids, int 
 			status = read_charges(db, run, path, d);
 		if (status == STATUS_OK)
 			status = read_lat_hours(db, run, path, d);
+		if (status == STATUS_OK)
+			status = report_jobs_read(db, run, d);
 	}
 	store_read_close(&rd);
 	if (status == STATUS_OK)
@@ -701,6 +736,7 @@ void report_fini(struct report *r)
 		free(run->commit_util);
 		free(run->commit_cov);
 		free(run->lat_req);
+		free(run->jobs);
 	}
 	free(r->runs);
 	for (int i = 0; i < r->nsessions; i++) {

@@ -37,6 +37,7 @@
 #include "compare.h"
 #include "diag.h"
 #include "option.h"
+#include "report_jobs.h"
 #include "report_rec.h"
 
 #define REPORT_RUNS_MAX 50  /* runs shown in detail; more are refused (the page would not be read) */
@@ -95,6 +96,9 @@ struct report_run {
 	double *lat_req;             /* [nlat] requests ended in the hour (served or dropped) */
 	double *lat_viol;            /* [nlat] of those, over slo.latency_s or dropped */
 	double *lat_p50, *lat_p95, *lat_p99;  /* [nlat] latency percentiles of the served ones, NaN when none */
+	/* Training jobs (report_jobs.h): the first REPORT_JOBS_SHOWN, and how many the scenario has */
+	struct report_job *jobs;     /* [njobs], owned */
+	int njobs, njobs_total;
 };
 
 /* One `recommend` search stored with --db (labels recommend_session, _candidate, _term_cost_usd, _choice). */

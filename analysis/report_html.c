@@ -323,6 +323,7 @@ static void run_section(FILE *out, const struct report_run *run)
 		fprintf(out, "<p>No warnings.</p>\n");
 	}
 	run_fleet_cost(out, run);
+	report_jobs_section(out, run);
 	run_latency_idle(out, run);
 	run_hour_table(out, run);
 	if (run->exact)
@@ -496,7 +497,7 @@ static void over_term(FILE *out, double usd_per_year, double term_h)
 	char t[64];
 
 	if (term_h <= 0)
-		fprintf(out, "; no commitment in the plan, so no term");
+		fprintf(out, "; no reserved or Savings Plan term in the plan");
 	else
 		fprintf(out, "; %s over its commitments' term (%d year%s) <span class=\"warn\">at the window's rate, "
 			"an extrapolation</span>", numfmt_money(usd_per_year * term_h / 8760, false, t, sizeof t),
@@ -613,6 +614,11 @@ static void decision_run(FILE *out, const struct report_run *run)
 		numfmt_money(report_metric(run, "cost_per_month_usd"), false, m, sizeof m),
 		numfmt_money(report_metric(run, "cost_per_year_usd"), false, y, sizeof y));
 	over_term(out, report_metric(run, "cost_per_year_usd"), run->term_h);
+	if (!isnan(report_metric(run, "jobs_submitted")))  /* the jobs' verdict: their deadlines */
+		fprintf(out, "; training jobs: %.0f of %.0f submitted completed, <b%s>%.0f missed a deadline</b>",
+			report_metric(run, "jobs_completed"), report_metric(run, "jobs_submitted"),
+			report_metric(run, "jobs_missed_deadline") > 0 ? " class=\"bad\"" : "",
+			report_metric(run, "jobs_missed_deadline"));
 	if (!isnan(owed) && owed > 0)
 		fprintf(out, "; commitments still owed after the window: %s", numfmt_money(owed, false, o, sizeof o));
 	if (met == 0) {

@@ -105,6 +105,26 @@ t = open('ceiling.html').read(); d = t[t.find('<section id=\"ruled-out\">'):]; d
 sys.exit(0 if 'ceiling-sweep:0' in d and 'ceiling-sweep:1' not in d and \
 'fleet at its maximum with requests waiting in 2 of 2 runs' in d else 1)"
 
+# Jobs and serving apart (issue 34 item 3): a run with serving and three fine-tuning jobs on a shared
+# Capacity Block shows the bills by user (serving + jobs = the run, to the cent, and the jobs' bill is the
+# metrics' jobs_cost_*), and the job timeline draws one row per job; a fine-tune with a deadline draws it.
+"$GPUCAP" run "$SRC/scenarios/jobs-shared-block.yaml" --db jobs.sqlite --quiet; rc=$?
+check "jobs-shared-block run exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" run "$SRC/scenarios/jobs-finetune.yaml" --db jobs.sqlite --quiet; rc=$?
+check "jobs-finetune run exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" report --db jobs.sqlite 1 -o jobs.html && "$GPUCAP" report --db jobs.sqlite 2 -o deadline.html; rc=$?
+check "reports of the jobs runs exit 0 (got $rc)" test $rc -eq 0
+jobs_usd=$(sqlite3 jobs.sqlite "select printf('%.2f', sum(value)) from metrics where run_id = 1 and name like 'jobs\_cost\_%\_usd' escape '\\'")
+check "jobs.html: the bills by user add up and the jobs' is the metrics' (\$$jobs_usd)" python3 -c "import sys, re; \
+t = open('jobs.html').read(); i = t.find('<table class=\"bills\">'); s = t[i:t.find('</table>', i)]; \
+v = lambda who: float(re.search('<td class=\"l\">' + who + '</td><td>\\\$([0-9,.]+)<', s).group(1).replace(',', '')); \
+run = float(re.search('<th>\\\$([0-9,.]+)</th>', s).group(1).replace(',', '')); \
+sys.exit(0 if abs(v('serving') + v('training jobs') - run) < 0.015 and abs(v('training jobs') - $jobs_usd) < 0.005 else 1)"
+check "jobs.html: the timeline has a row per job" test "$(grep -o '<svg id="chart-1-jobs"' jobs.html | wc -l)" -eq 1 -a \
+	"$(sed -n '/<svg id="chart-1-jobs"/,/<\/svg>/p' jobs.html | grep -oE '>night-[123]</text>' | sort -u | wc -l)" -eq 3
+check "deadline.html: the fine-tune's deadline and its interruptions are drawn" bash -c "sed -n '/<svg id=\"chart-2-jobs\"/,/<\\/svg>/p' deadline.html | grep -q 'stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"3 2\"' && sed -n '/<svg id=\"chart-2-jobs\"/,/<\\/svg>/p' deadline.html | grep -q 'l8 8m0 -8l-8 8\" stroke=\"#d62728\"'"
+check "deadline.html: page one gives the jobs' deadlines" grep -qE 'training jobs: 1 of 1 submitted completed, <b( class="bad")?>[01] missed a deadline' deadline.html
+
 # Bad usage and unknown ids.
 "$GPUCAP" report --db r.sqlite 1 >/dev/null 2>err.txt; rc=$?
 check "no -o: exit 2 (got $rc)" test $rc -eq 2

@@ -1,0 +1,160 @@
+/* report_jobs: see report_jobs.h. The events are those of models/jobs/jobs.c (jobs_log: detail "NAME" or
+ * "NAME: why"). */
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "numfmt.h"
+#include "report.h"
+#include "report_svg.h"
+#include "scenario.h"
+#include "engine.h"
+#include "status.h"
+
+static struct report_job *add_job(struct report_run *run, const char *name)
+{
+	struct report_job *j;
+
+	if (run->njobs == REPORT_JOBS_SHOWN)
+		return NULL;
+	if (!run->jobs && !(run->jobs = calloc(REPORT_JOBS_SHOWN, sizeof *run->jobs)))
+		return NULL;
+	j = &run->jobs[run->njobs++];
+	memset(j, 0, sizeof *j);
+	snprintf(j->name, sizeof j->name, "%s", name);
+	j->submit_s = j->deadline_s = NAN;
+	return j;
+}
+
+bool report_jobs_from_scenario(struct report_run *run, const struct scenario *sc)
+{
+	run->njobs_total = sc->jobs.n;
+	for (int i = 0; i < sc->jobs.n && i < REPORT_JOBS_SHOWN; i++) {
+		const struct job_spec *s = &sc->jobs.list[i];
+		struct report_job *j = add_job(run, s->name);
+		if (!j)
+			return false;
+		j->submit_s = (double)s->submit_us / SIM_US_PER_S;
+		j->deadline_s = s->deadline_us == INT64_MAX ? NAN : (double)s->deadline_us / SIM_US_PER_S;
+	}
+	return true;
+}
+
+static char mark_of(const char *kind)
+{
+	static const struct { const char *kind; char mark; } marks[] = {
+		{ "job_start", 's' }, { "job_resume", 's' }, { "job_checkpoint", 'c' }, { "job_interrupt", 'i' },
+		{ "job_preempt", 'i' }, { "job_failure", 'i' }, { "job_end", 'e' }, { "job_terminated", 'x' },
+		{ "job_switch", 'w' },
+	};
+
+	for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+		if (strcmp(kind, marks[i].kind) == 0)
+			return marks[i].mark;
+	return 0;
+}
+
+static struct report_job *find_job(struct report_run *run, const char *detail, bool add)
+{
+	char name[64];
+	const char *colon = strstr(detail, ": ");
+
+	snprintf(name, sizeof name, "%.*s", colon ? (int)(colon - detail) : (int)strlen(detail), detail);
+	for (int i = 0; i < run->njobs; i++)
+		if (strcmp(run->jobs[i].name, name) == 0)
+			return &run->jobs[i];
+	if (!add)
+		return NULL;
+	if (run->njobs_total < REPORT_JOBS_SHOWN)  /* a job the scenario did not tell of (not parsed again) */
+		run->njobs_total++;
+	return add_job(run, name);
+}
+
+int report_jobs_read(sqlite3 *db, struct report_run *run, struct diag *d)
+{
+	sqlite3_stmt *q;
+	bool known = run->njobs > 0;  /* from the scenario: events of other jobs are not drawn */
+
+	if (sqlite3_prepare_v2(db, "SELECT t_s, kind, detail FROM events WHERE run_id = ?1 AND kind LIKE 'job\\_%' "
+			       "ESCAPE '\\' ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
+		return diag_fail(d, STATUS_EDB, "reading the jobs' events: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(q, 1, run->run_id);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		const char *kind = (const char *)sqlite3_column_text(q, 1), *detail = (const char *)sqlite3_column_text(q, 2);
+		double t = sqlite3_column_double(q, 0);
+		struct report_job *j;
+		char m;
+		if (!kind || !detail || !(j = find_job(run, detail, !known)))
+			continue;
+		if (strcmp(kind, "job_submit") == 0 && isnan(j->submit_s))
+			j->submit_s = t;
+		if (strcmp(kind, "job_missed_deadline") == 0)
+			j->missed = true;
+		if (!(m = mark_of(kind)))
+			continue;
+		if (j->nmarks == REPORT_JOB_MARKS) {
+			j->cut = true;
+			continue;
+		}
+		j->marks[j->nmarks++] = (struct report_job_mark){ t, m };
+	}
+	sqlite3_finalize(q);
+	return STATUS_OK;
+}
+
+/* The bills by user: serving, the jobs (by option), each team; they add up to the run's cost. */
+static void bills(FILE *out, const struct report_run *run)
+{
+	static const char *const options[] = { "reserved", "on_demand", "spot", "odcr", "savings_plan",
+					       "capacity_block", "training_plan" };
+	double total = report_metric(run, "cost_total_usd"), jobs = 0;
+	char a[64], name[96];
+	int nteams = 0;
+
+	for (size_t k = 0; k < sizeof options / sizeof options[0]; k++) {
+		double v;
+		snprintf(name, sizeof name, "jobs_cost_%s_usd", options[k]);
+		v = report_metric(run, name);
+		jobs += isnan(v) ? 0 : v;
+	}
+	fprintf(out, "<table class=\"bills\"><tr><th class=\"l\">who pays</th><th>bill (USD)</th>"
+		"<th>share of the run's cost</th></tr>\n");
+	fprintf(out, "<tr><td class=\"l\">serving</td><td>%s</td><td>%s</td></tr>\n", numfmt_money(total - jobs, true, a,
+		sizeof a), total > 0 ? numfmt_percent((total - jobs) / total, NAN, name, sizeof name) : "&ndash;");
+	fprintf(out, "<tr><td class=\"l\">training jobs</td><td>%s</td><td>%s</td></tr>\n", numfmt_money(jobs, true, a,
+		sizeof a), total > 0 ? numfmt_percent(jobs / total, NAN, name, sizeof name) : "&ndash;");
+	for (int i = 0; i < run->nmetrics; i++) {  /* team_<name>_cost_usd: the jobs' bill split by GPU-hours held */
+		const char *m = run->metrics[i].name;
+		size_t len = strlen(m);
+		if (strncmp(m, "team_", 5) != 0 || len < 15 || strcmp(m + len - 9, "_cost_usd") != 0)
+			continue;
+		fprintf(out, "<tr><td class=\"l\">&nbsp;&nbsp;team ");
+		snprintf(name, sizeof name, "%.*s", (int)(len - 14), m + 5);
+		report_html_escape(out, name);
+		fprintf(out, "</td><td>%s</td><td>%s</td></tr>\n", numfmt_money(run->metrics[i].value, true, a, sizeof a),
+			total > 0 ? numfmt_percent(run->metrics[i].value / total, NAN, name, sizeof name) : "&ndash;");
+		nteams++;
+	}
+	fprintf(out, "<tr><th class=\"l\">the run</th><th>%s</th><th></th></tr></table>\n",
+		numfmt_money(total, true, a, sizeof a));
+	fprintf(out, "<p class=\"note\">The jobs pay for the instances of their entries (<code>use: jobs</code>) and "
+		"the share of shared entries they used; serving pays the rest.%s</p>\n", nteams ? " Teams split the "
+		"jobs' bill by the GPU-hours they held, idle instances included." : "");
+}
+
+void report_jobs_section(FILE *out, const struct report_run *run)
+{
+	char id[64], a[32];
+
+	if (isnan(report_metric(run, "jobs_submitted")) && run->njobs == 0)
+		return;
+	fprintf(out, "<h3>Training jobs and serving, apart</h3>\n");
+	bills(out, run);
+	snprintf(id, sizeof id, "chart-%lld-jobs", (long long)run->run_id);
+	report_svg_jobs(out, id, run->jobs, run->njobs, run->horizon_s);
+	if (run->njobs_total > run->njobs)
+		fprintf(out, "<p class=\"note\">The first %d of the scenario's %s jobs, by submit time.</p>\n", run->njobs,
+			numfmt_fixed(run->njobs_total, 0, a, sizeof a));
+}
