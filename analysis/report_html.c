@@ -441,7 +441,7 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 			"killed or failed), so the curve shows only the %d candidate%s it had finished and nothing is "
 			"recommended. Run <code>gpucap recommend</code> again for an answer.</p>\n", ss->ncand,
 			ss->ncand == 1 ? "" : "s");
-	if (ss->decision && *ss->decision) {  /* how the term was priced, the rule, the ladder and what it owes */
+	if (!ss->rec.ok && ss->decision && *ss->decision) {  /* the decision's table says it, when there is one */
 		fprintf(out, "<p>The choice: <code>");
 		report_html_escape(out, ss->decision);
 		fprintf(out, "</code> (recommend_term_method: window extrapolates the simulated window to the term; "
@@ -541,7 +541,7 @@ static void decision_session(FILE *out, const struct report_session *ss)
 
 	fprintf(out, "<li>Recommend: <b>");
 	session_title(out, ss);
-	fprintf(out, "</b>: ");
+	fprintf(out, "</b>%s", ss->rec.ok ? "" : ": ");
 	if (ss->rec.ok) {  /* the whole decision, as recommend made it */
 		fprintf(out, "</li></ul>\n");
 		report_rec_decision(out, ss);
