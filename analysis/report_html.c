@@ -22,7 +22,13 @@ static const char style[] =
 	"td,th{border:1px solid #ccc;padding:3px 7px;text-align:right}th{background:#f3f3f3}"
 	"td.l,th.l{text-align:left}pre{background:#f7f7f7;padding:8px;overflow:auto;font-size:12px;"
 	"font-family:ui-monospace,'DejaVu Sans Mono',Menlo,Consolas,monospace}"
-	".warn{color:#8a4b00}.note{color:#555;font-size:13px}svg.chart{display:block;margin:12px 0 4px}";
+	".warn{color:#8a4b00}.note{color:#555;font-size:13px}svg.chart{display:block;margin:12px 0 4px}"
+	/* nothing wider than the page: charts scale to the column (their viewBox keeps the proportions), tables
+	 * shrink to it: headers wrap between words, text cells (long names) anywhere if they must */
+	"svg.chart{width:100%;height:auto}table{max-width:100%}td.l{overflow-wrap:anywhere}"
+	/* print: the decision alone on page one, the evidence from page two; no chart or row split by a page */
+	"@page{margin:12mm}@media print{body{margin:0;max-width:none}#decision{break-after:page}"
+	"svg.chart,tr,pre{break-inside:avoid}h2,h3{break-after:avoid}}";
 
 /* The decision's styles (page one), apart from the page's. */
 static const char style_decision[] =
@@ -365,6 +371,10 @@ static void compare_section(FILE *out, const struct compare *c)
 {
 	static const char *const cols[] = { "cost_per_month_usd", "slo_violation_rate", "latency_p99_s",
 					    "gpu_hours_idle", "commitment_utilization", "commitment_coverage" };
+	/* the headers in words with their units, so that they wrap between words (the table fits the page) */
+	static const char *const head[] = { "cost per 30-day month (USD)", "SLO violation rate (%)",
+					    "latency p99 (s)", "idle GPU-hours (h)", "commitment utilisation (%)",
+					    "commitment coverage (%)" };
 	int icost = compare_metric_index("cost_per_month_usd"), iviol = compare_metric_index("slo_violation_rate");
 	double *x = calloc((size_t)c->npoints, sizeof *x), *y = calloc((size_t)c->npoints, sizeof *y);
 	const char **lab = calloc((size_t)c->npoints, sizeof *lab);
@@ -386,7 +396,7 @@ static void compare_section(FILE *out, const struct compare *c)
 	fprintf(out, "<table><tr><th class=\"l\">point</th><th class=\"l\">parameters</th><th>runs</th>"
 		"<th>Pareto</th>");
 	for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
-		fprintf(out, "<th>%s (mean &plusmn; 95%%)</th>", cols[j]);
+		fprintf(out, "<th>%s, mean &plusmn; 95%%</th>", head[j]);
 	fprintf(out, "</tr>\n");
 	for (int i = 0; i < c->npoints; i++) {
 		const struct compare_point *p = &c->points[i];

@@ -2,8 +2,9 @@
  * report_svg: the charts of `gpucap report`, written as inline SVG (no script, no external reference). Every
  * chart is REPORT_SVG_W x REPORT_SVG_H user units, with a title, labelled axes (units in the labels), tick
  * values, a legend and an id on the <svg> element (so a test can find each chart). Values that are NaN are
- * left out (a line breaks there). Every text is escaped (report_html_escape). Drawing only: the numbers come
- * from report.h. Each function writes to out and never fails (the caller checks the stream).
+ * left out (a line breaks there). The page scales a chart to its column (the viewBox); a legend name too long
+ * for the right margin wraps onto more lines, and long y tick values get a smaller font beside the axis
+ * title. Every text is escaped (report_html_escape). Drawing only: the numbers come from report.h. Each function writes to out and never fails (the caller checks the stream).
  */
 #ifndef GPUCAP_REPORT_SVG_H
 #define GPUCAP_REPORT_SVG_H
@@ -48,7 +49,12 @@ void report_svg_bars(FILE *out, const char *id, const char *title, const char *y
 
 /*
  * Points (x[i], y[i]) labelled labels[i]; hi[i] draws the point filled and its label in bold (the Pareto
- * front, the recommendation); line joins the points in the order given.
+ * front, the recommendation); line joins the points in the order given. Labels (<text class="label">) never
+ * overlap one another, a point or the plot's edge: each is placed at the first free spot around its point
+ * (highlighted points first); one that fits nowhere is drawn as the point's number #i+1 (class "label
+ * number"), or not at all. A prefix "NAME:" shared by every label (a sweep's point ids) is left out of the
+ * chart. Then, after the </svg>, a <p class="note"> says what the chart leaves out: that prefix, and each
+ * numbered or unlabelled point by its whole label and coordinates, so that no point goes unnamed.
  */
 void report_svg_scatter(FILE *out, const char *id, const char *title, const char *xlabel, const char *ylabel,
 			const double *x, const double *y, const char *const *labels, const bool *hi, int n,

@@ -142,6 +142,101 @@ START_TEST(scatter_labels_escaped)
 END_TEST
 
 /*
+ * A scatter chart's labels lose nothing: 12 points on one spot with long labels cannot all be labelled whole
+ * there, so some are drawn as their number (#N, class "label number") and the note under the chart names them;
+ * every label is either drawn whole, or numbered and named in the note, or named in the note as unlabelled.
+ */
+START_TEST(scatter_labels_never_lost)
+{
+	double x[12], y[12];
+	char names[12][48];
+	const char *labels[12];
+	bool hi[12] = { false };
+	char *buf = NULL, *note;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int whole = 0, numbered = 0;
+
+	for (int i = 0; i < 12; i++) {
+		x[i] = 100, y[i] = 0.5;
+		snprintf(names[i], sizeof names[i], "a-point-with-a-long-name-number-%d", i + 1);
+		labels[i] = names[i];
+	}
+	hi[3] = true;
+	report_svg_scatter(out, "chart-x", "t", "x (USD)", "y (%)", x, y, labels, hi, 12, false, "front");
+	fclose(out);
+	note = strstr(buf, "<p class=\"note\">In the chart above: ");
+	ck_assert_ptr_nonnull(note);
+	for (int i = 0; i < 12; i++) {
+		char drawn[160], named[160], bare[160];  /* room for a label whole (under 48) */
+		snprintf(drawn, sizeof drawn, ">%s</text>", labels[i]);
+		snprintf(named, sizeof named, "<b>#%d</b> is %s (100, 0.5)", i + 1, labels[i]);
+		snprintf(bare, sizeof bare, "not labelled (no room): %s (100, 0.5)", labels[i]);
+		if (strstr(buf, drawn) && strstr(buf, drawn) < note)
+			whole++;
+		else if (strstr(note, named))
+			numbered++;
+		else
+			ck_assert_msg(strstr(note, bare) != NULL, "point %d is lost: %s", i + 1, buf);
+	}
+	ck_assert_int_ge(whole, 1);
+	ck_assert_int_ge(numbered, 1);
+	ck_assert_ptr_nonnull(strstr(buf, "<text class=\"label number\""));
+	free(buf);
+}
+END_TEST
+
+/* Labels that all begin with the same "NAME:" (a sweep's points) are drawn without it; the note gives it. */
+START_TEST(scatter_labels_common_prefix)
+{
+	const double x[2] = { 100, 200 }, y[2] = { 0.5, 0.1 };
+	const char *const labels[2] = { "sweep-a:0", "sweep-a:1" };
+	const bool hi[2] = { false, true };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	report_svg_scatter(out, "chart-x", "t", "x (USD)", "y (%)", x, y, labels, hi, 2, false, "front");
+	fclose(out);
+	ck_assert_ptr_nonnull(strstr(buf, ">0</text>"));
+	ck_assert_ptr_nonnull(strstr(buf, ">1</text>"));
+	ck_assert_ptr_null(strstr(buf, ">sweep-a:0</text>"));
+	ck_assert_ptr_nonnull(strstr(buf, "labels leave out the prefix <code>sweep-a:</code>"));
+	free(buf);
+}
+END_TEST
+
+/*
+ * A legend name longer than the legend's room is wrapped into lines (tspans) of at most 20 characters, the
+ * "SLO violations (over the threshold or dropped)" of the violations chart, cut at 960 before; the entry
+ * after it moves down by its extra lines.
+ */
+START_TEST(legend_names_wrap)
+{
+	static const double v[2] = { 1, 2 };
+	struct report_svg_series s[2] = {
+		{ "SLO violations (over the threshold or dropped)", v, "#d62728", true, false },
+		{ "an-unbroken-name-of-thirty-chars", v, "#000000", false, false },
+	};
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+	int lines = 0;
+
+	report_svg_xy(out, "chart-x", "t", "hours", "requests", 0.5, 1, 2, s, 2, NULL, 0, NAN, NULL, NAN);
+	fclose(out);
+	for (p = buf; (p = strstr(p, "<tspan")) != NULL; p++, lines++) {
+		const char *text = strchr(p, '>') + 1;
+		ck_assert_int_le((int)(strstr(text, "</tspan>") - text), 20);
+	}
+	ck_assert_int_eq(lines, 5);  /* SLO violations (over | the threshold or | dropped) ; 20 + 12 characters */
+	ck_assert_ptr_nonnull(strstr(buf, ">SLO violations (over</tspan>"));
+	ck_assert_ptr_nonnull(strstr(buf, "<text class=\"legend\" x=\"806\" y=\"90\""));  /* 42 + 20 + 2 x 14 */
+	free(buf);
+}
+END_TEST
+
+/*
  * The cost, commitment utilisation and coverage per hour come from the bill lines (charges), not from the
  * samples. A 2 h run with 1 on-demand and 2 reserved instances in every sample; its bill (clock hours 0 and
  * 1 from 2026-01-01T00:00:00Z, the scenario start), as (list, effective) USD:
@@ -449,6 +544,9 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, escape_every_special_character);
 	tcase_add_test(tc, page_escapes_database_strings);
 	tcase_add_test(tc, scatter_labels_escaped);
+	tcase_add_test(tc, scatter_labels_never_lost);
+	tcase_add_test(tc, scatter_labels_common_prefix);
+	tcase_add_test(tc, legend_names_wrap);
 	tcase_add_test(tc, hourly_cost_from_charges);
 	tcase_add_test(tc, recommend_curve_marks_the_choice);
 	tcase_add_test(tc, recommend_decision_from_result);

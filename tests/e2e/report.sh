@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
-# End-to-end: `gpucap report` on a shipped scenario (chat-serving, 6 h) and on a small sweep (2 points x 2
-# replications): the page is one file that references no http:// or https:// resource (no src=, href= or
-# url( at all), every string from the database is escaped (a scenario named <script>alert(1)</script>), and,
-# when Chromium is installed, a headless Chromium with every network request failing (--proxy-server to a
-# closed port) draws every chart: report_pixels.py finds coloured pixels in each chart's plot area, at the
-# positions the browser itself measured; a page whose charts are emptied fails that check (the check can
-# fail). Without chromium (or Python's PIL) the Chromium part is skipped (exit 77) after the other checks.
+# End-to-end: `gpucap report` on a shipped scenario (chat-serving, 6 h), on a sweep with a long name and
+# three long swept keys (8 points x 2 replications) and on a recommend search: the page is one file that
+# references no http:// or https:// resource (no src=, href= or url( at all), every string from the database
+# is escaped (a scenario named <script>alert(1)</script>), and, when Chromium is installed, a headless
+# Chromium with every network request failing (--proxy-server to a closed port), in a window 1200 px wide:
+# draws every chart (report_pixels.py: coloured pixels in each chart's plot area, at the positions the
+# browser itself measured); lays the page out within its width, with no number in scientific notation, the
+# decision first and in the first screen, no chart text cut or overlapping, and the structure each page must
+# show, top to bottom, in its screenshot (report_layout.py, which prints each check); and prints it to PDF
+# with the decision alone on page one (pdftotext). Each of these checks is shown failing on a page spoiled
+# on purpose. Without chromium, pdftotext or Python's PIL the browser part is skipped (exit 77) after the
+# other checks.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -14,20 +19,26 @@ check "run exits 0 (got $rc)" test $rc -eq 0
 "$GPUCAP" run "$SRC/scenarios/chat-serving.yaml" --set horizon=1h --set 'name=<script>alert(1)</script>' \
 	--db r.sqlite >/dev/null; rc=$?
 check "run with a hostile name exits 0 (got $rc)" test $rc -eq 0
+# The sweep: a long name (every point id starts with it), three swept keys with long names, 8 points of which
+# pairs sit on the same spot of the Pareto chart (the cool-down does not change a 1 h run): their labels
+# would collide.
+SWEEP=small-sweep-with-a-long-scenario-name-for-the-width-check
 cat >small.yaml <<YAML
-name: small-sweep
+name: $SWEEP
 base: $SRC/scenarios/chat-serving.yaml
 replications: 2
 set: {horizon: 1h}
 grid:
   fleet.0.count: [2, 6]
+  commitments.0.count: [4, 5]
+  autoscaling.scale_in_cooldown_s: [600, 660]
 YAML
 "$GPUCAP" sweep small.yaml --jobs 2 --db r.sqlite --quiet; rc=$?
 check "sweep exits 0 (got $rc)" test $rc -eq 0
 
 "$GPUCAP" report --db r.sqlite 1 -o run.html; rc=$?
 check "report of run 1 exits 0 (got $rc)" test $rc -eq 0
-"$GPUCAP" report --db r.sqlite small-sweep -o sweep.html; rc=$?
+"$GPUCAP" report --db r.sqlite $SWEEP -o sweep.html; rc=$?
 check "report of the sweep exits 0 (got $rc)" test $rc -eq 0
 "$GPUCAP" report --db r.sqlite 2 -o xss.html; rc=$?
 check "report of the hostile run exits 0 (got $rc)" test $rc -eq 0
@@ -43,7 +54,7 @@ for c in fleet cost latency violations wait idle commitment; do
 	check "run.html has chart $c" grep -q "<svg id=\"chart-1-$c\"" run.html
 done
 check "sweep.html has the Pareto chart" grep -q '<svg id="chart-pareto"' sweep.html
-check "sweep.html has the comparison table with intervals" grep -q 'small-sweep:1' sweep.html
+check "sweep.html has the comparison table with intervals" grep -q "$SWEEP:1" sweep.html
 check "sweep.html has 95% intervals" grep -q '&plusmn;' sweep.html
 # page one is the decision (issue 34): the first section, for the sweep the cheapest plan that met the SLO
 for f in run.html sweep.html; do
@@ -51,7 +62,7 @@ for f in run.html sweep.html; do
 sys.exit(0 if t.find('<section') == t.find('<section id=\"decision\">') >= 0 else 1)"
 done
 check "sweep.html: the decision names the cheapest plan that met the SLO, or says none did" \
-	grep -qE 'The cheapest of the 2 plans compared that met the SLO in every run|none met the SLO in every run' sweep.html
+	grep -qE 'The cheapest of the 8 plans compared that met the SLO in every run|none met the SLO in every run' sweep.html
 check "run.html: the decision gives the run's SLO verdict" grep -qE 'Run 1 \(chat-serving\): (<b>meets its SLO|<b>breaks its SLO|the scenario states no SLO verdict); \$[0-9,]+ per 30-day month' run.html
 check "xss.html shows the name escaped" grep -qF '&lt;script&gt;alert(1)&lt;/script&gt;' xss.html
 check "xss.html: the overrides escaped too" grep -qF 'name=&lt;script&gt;' xss.html
@@ -133,35 +144,91 @@ check "unknown run: exit 2 (got $rc)" test $rc -eq 2
 "$GPUCAP" report --db missing.sqlite -o x.html 2>err.txt; rc=$?
 check "missing database: exit 2 (got $rc)" test $rc -eq 2
 
-# Chromium: each page loaded with every request failing, chart positions measured by the page itself.
+# Chromium: each page loaded with every request failing, measured by the page itself in a 1200 x 900 window
+# (report_layout.js: the structure's boxes, sideways overflow, scientific notation, chart texts), then
+# photographed whole at 1200 px wide; report_pixels.py finds each chart drawn, report_layout.py checks the
+# layout and the structure each page must show (it prints what it checks), and a PDF printed by Chromium
+# has the decision alone on page one. Each check is also shown failing on a page spoiled on purpose.
 PY=python3
 /usr/bin/python3 -c 'import PIL' 2>/dev/null && PY=/usr/bin/python3
-if ! command -v chromium >/dev/null || ! "$PY" -c 'import PIL' 2>/dev/null; then
-	echo "SKIP: chromium or python3-pil is not installed: the screenshot checks did not run"
+if ! command -v chromium >/dev/null || ! command -v pdftotext >/dev/null || ! "$PY" -c 'import PIL' 2>/dev/null; then
+	echo "SKIP: chromium, pdftotext (poppler-utils) or python3-pil is not installed: the browser checks did not run"
 	finish || exit 1
 	exit 77
 fi
 CHROME=(chromium --headless --no-sandbox --disable-gpu --proxy-server=127.0.0.1:9 --hide-scrollbars)
-MEASURE='<script>var o=[];document.querySelectorAll("svg.chart").forEach(function(e){var r=e.getBoundingClientRect();o.push(e.id+" "+Math.round(r.left+scrollX)+" "+Math.round(r.top+scrollY)+" "+Math.round(r.width)+" "+Math.round(r.height));});var p=document.createElement("pre");p.id="gpucap-pos";p.textContent=o.join(" \\n")+" \\nheight "+document.documentElement.scrollHeight;document.body.appendChild(p);</script>'
-shot() { # shot PAGE.html: PAGE.pos (chart positions) and PAGE.png (the whole page)
+LAYOUT="$SRC/tests/e2e/report_layout.py"
+shot() { # shot PAGE.html: PAGE.lay (measurements), PAGE.pos (chart positions) and PAGE.png (the whole page)
 	local page=$1 base=${1%.html} h
-	sed "s#</body>#$MEASURE</body>#" "$page" >"$base.measure.html"
-	timeout 120 "${CHROME[@]}" --window-size=1200,1000 --dump-dom "file://$TMP/$base.measure.html" 2>/dev/null |
-		tr -d '\r' | sed -n '/<pre id="gpucap-pos">/,/<\/pre>/p' | sed 's/.*<pre id="gpucap-pos">//; s/<\/pre>.*//' >"$base.pos"
+	"$PY" "$LAYOUT" inject "$page" "$SRC/tests/e2e/report_layout.js" "$base.measure.html"
+	timeout 120 "${CHROME[@]}" --window-size=1200,900 --dump-dom "file://$TMP/$base.measure.html" 2>/dev/null |
+		"$PY" "$LAYOUT" read >"$base.lay"
+	awk '$1 == "box" && $2 == "chart" { print $3, $4, $5, $6, $7 } $1 == "viewport" { h = $5 }
+		END { print "height", h }' "$base.lay" >"$base.pos"
 	h=$(awk '$1 == "height" { print $2 }' "$base.pos")
 	timeout 120 "${CHROME[@]}" --window-size=1200,"${h:-3000}" --screenshot="$TMP/$base.png" "file://$TMP/$page" \
 		>/dev/null 2>&1
 }
+layout() { # layout KIND PAGE: report_layout.py's checks, printed; the exit status is theirs
+	echo "--- $2 at 1200 px ($1):"
+	"$PY" "$LAYOUT" check "$1" "$2.png" "$2.lay" | tee "$2.checks"
+	return "${PIPESTATUS[0]}"
+}
 for page in run sweep rec; do
 	shot $page.html
-	check "$page: the browser measured the charts" test -s $page.pos
+	check "$page: the browser measured the page" grep -q '^viewport ' $page.lay
 	check "$page: screenshot written" test -s $page.png
 done
 check "run: all 7 charts drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" run.png run.pos 7
 check "sweep: the Pareto chart drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" sweep.png sweep.pos 1
 check "rec: the run's 7 charts and the commitment-versus-cost curve drawn" "$PY" "$SRC/tests/e2e/report_pixels.py" rec.png rec.pos 8
-# The check can fail: the same page with the charts' contents removed is found blank.
+check "run: layout and structure (decision, the run's summary, its 7 charts in order)" layout run run
+check "sweep: layout and structure (decision, Pareto chart, comparison table)" layout sweep sweep
+check "rec: layout and structure (decision, commitment-versus-cost curve and table, the run)" layout rec rec
+# Nothing lost from the Pareto chart: each of the 8 points has a label there, whole (less the sweep's name,
+# which the note under the chart gives) or its number (#N, named in that note).
+check "sweep: 8 point labels in the Pareto chart" test "$(grep -c '<text class="label' sweep.html)" -eq 8
+check "sweep: the note gives the labels' common prefix" grep -q "labels leave out the prefix <code>$SWEEP:</code>" sweep.html
+for n in $(sed -n 's/.*<text class="label number"[^>]*>\(#[0-9]*\)<\/text>.*/\1/p' sweep.html); do
+	check "sweep: the point labelled $n is named in the note" grep -q "<b>$n</b> is $SWEEP:" sweep.html
+done
+
+# The checks can fail: the same page with the charts' contents removed is found blank; with a 1500 px wide
+# element the width check fails; with 2.1203e+07 in its text the notation check fails, printing it (and
+# p5.48xlarge, e2e, 12e4b and 3e8a1f, words, are not taken for numbers); with a tall block above the
+# decision the decision check fails; with every point label drawn at one spot the label check fails.
 sed -E 's#(<svg id="chart-1-[a-z]+"[^>]*>).*#\1#; /^<(rect|text|line|path|circle|g|\/g)[ >]/d' run.html >blank.html
 shot blank.html
 check "blank charts are found blank" bash -c "! $PY $SRC/tests/e2e/report_pixels.py blank.png blank.pos 7"
+sed 's#</h1>#</h1><div style="width:1500px;height:4px"></div>#' run.html >wide.html
+sed 's#<section id="decision"><h2>The decision</h2>#&<p>2.1203e+07 and p5.48xlarge, e2e, 12e4b, 3e8a1f</p>#' run.html >sci.html
+sed 's#</h1>#</h1><div style="height:1200px"></div>#' run.html >low.html
+sed -E 's#<text class="label( number)?" x="[0-9.]+" y="[0-9.]+" font-size="11" text-anchor="[a-z]+"#<text class="label" x="700" y="150" font-size="11" text-anchor="start"#' sweep.html >pile.html
+for page in wide sci low pile; do
+	shot $page.html
+	layout $([ $page = pile ] && echo sweep || echo run) $page >/dev/null
+done
+check "a 1500 px wide element fails the width check" grep -q '^FAIL width' wide.checks
+check "2.1203e+07 fails the notation check, printed" grep -q '^ .*The decision 2.1203e+07 and p5' sci.checks
+check "only 2.1203e+07 is taken for scientific notation" grep -q '^FAIL notation: 1 numbers' sci.checks
+check "a decision below the first screen fails the decision check" grep -q '^FAIL decision: first' low.checks
+check "labels drawn over each other fail the label check" grep -q '^FAIL texts: 8 point labels, 28 pairs intersecting' pile.checks
+check "the width, notation and structure checks pass on the spoiled pages where not spoiled" bash -c \
+	"! grep -q '^FAIL width' sci.checks low.checks pile.checks && ! grep -q '^FAIL notation' wide.checks low.checks"
+
+# Printed to PDF (the browser's own print, letter paper): page one holds the decision and not the next
+# section's heading; page two starts with that heading (the evidence).
+for page in run:Run\ 1: sweep:Comparison\ of\ 8\ points rec:Commitment\ versus\ cost; do
+	base=${page%%:*} next=${page#*:}
+	timeout 120 "${CHROME[@]}" --no-pdf-header-footer --print-to-pdf="$TMP/$base.pdf" "file://$TMP/$base.html" \
+		>/dev/null 2>&1
+	pdftotext -f 1 -l 1 $base.pdf $base.p1.txt; pdftotext -f 2 -l 2 $base.pdf $base.p2.txt
+	echo "--- $base.pdf page 1: $(tr '\n' ' ' <$base.p1.txt | cut -c1-160)"
+	check "$base.pdf: page one holds the decision" grep -q '^The decision' $base.p1.txt
+	check "$base.pdf: page one has no heading of the evidence" bash -c "! grep -q '$next' $base.p1.txt"
+	check "$base.pdf: page two starts with '$next'" bash -c "grep -m1 . $base.p2.txt | grep -q '^$next'"
+done
+check "a page without the print rules puts the evidence on page one (the check can fail)" bash -c \
+	"sed 's/#decision{break-after:page}//' run.html >noprint.html && timeout 120 ${CHROME[*]} --no-pdf-header-footer \
+--print-to-pdf=$TMP/noprint.pdf file://$TMP/noprint.html >/dev/null 2>&1 && pdftotext -f 1 -l 1 noprint.pdf - | grep -q '^Run 1:'"
 finish
