@@ -20,9 +20,11 @@
 		box("h2", e.parentElement.id || e.parentElement.className || "h2-" + i, e);
 	});
 	document.querySelectorAll("svg.chart").forEach(function (e) { box("chart", e.id, e); });
-	document.querySelectorAll("table").forEach(function (e, i) {
-		var s = e.closest("section") || {};
-		box("table", (s.id || s.className || "-") + "/" + i, e);
+	var nth = {};  // a table is named by its section and its place in it: "recommend/0" its first
+	document.querySelectorAll("table").forEach(function (e) {
+		var s = e.closest("section") || {}, k = s.id || s.className || "-";
+		nth[k] = (nth[k] || 0) + 1;
+		box("table", k + "/" + (nth[k] - 1), e);
 	});
 	document.querySelectorAll("svg.chart text.label").forEach(function (e) {
 		box("label", e.closest("svg").id, e);
