@@ -378,21 +378,24 @@ static void compare_section(FILE *out, const struct compare *c)
 	int icost = compare_metric_index("cost_per_month_usd"), iviol = compare_metric_index("slo_violation_rate");
 	double *x = calloc((size_t)c->npoints, sizeof *x), *y = calloc((size_t)c->npoints, sizeof *y);
 	const char **lab = calloc((size_t)c->npoints, sizeof *lab);
-	bool *hi = calloc((size_t)c->npoints, sizeof *hi);
+	bool *hi = calloc((size_t)c->npoints, sizeof *hi), *bad = calloc((size_t)c->npoints, sizeof *bad);
+	int imet = compare_metric_index("slo_met");
 
 	fprintf(out, "<section id=\"compare\"><h2>Comparison of %d points</h2>\n", c->npoints);
-	if (x && y && lab && hi) {
+	if (x && y && lab && hi && bad) {
 		for (int i = 0; i < c->npoints; i++) {
-			x[i] = c->points[i].stat[icost].mean;
-			y[i] = c->points[i].stat[iviol].mean * 100;
-			lab[i] = c->points[i].id;
-			hi[i] = c->points[i].pareto;
+			const struct compare_point *p = &c->points[i];
+			x[i] = p->stat[icost].mean;
+			y[i] = p->stat[iviol].mean * 100;
+			lab[i] = p->id;
+			hi[i] = p->pareto;
+			bad[i] = p->stat[imet].n > 0 && p->slo_met_runs < p->stat[imet].n;  /* ruled out */
 		}
 		report_svg_scatter(out, "chart-pareto", "Cost against SLO violations (means over replications)",
-				   "cost per 30-day month (USD)", "SLO violation rate (%)", x, y, lab, hi, c->npoints,
-				   false, "Pareto front");
+				   "cost per 30-day month (USD)", "SLO violation rate (%)", x, y, lab, hi, bad,
+				   c->npoints, false, "Pareto front");
 	}
-	free(x), free(y), free(lab), free(hi);
+	free(x), free(y), free(lab), free(hi), free(bad);
 	fprintf(out, "<table><tr><th class=\"l\">point</th><th class=\"l\">parameters</th><th>runs</th>"
 		"<th>Pareto</th>");
 	for (size_t j = 0; j < sizeof cols / sizeof cols[0]; j++)
@@ -458,14 +461,15 @@ static void session_section(FILE *out, const struct report_session *ss, int i)
 			"fluid and windows follow it. recommend_ladder: KEY=NOW+LATER@HOURS from the term's start; "
 			"recommend_owed_after_term_usd: what the later purchase still costs after the term.)</p>\n");
 	}
-	report_svg_scatter(out, id, "Commitment versus cost (mean term cost over replications)",
-			   "commitment level (count; several varied keys: candidate in order)", "term cost (USD)",
-			   ss->x, ss->cost, (const char *const *)ss->cand, ss->chosen, ss->ncand, true, "recommended");
 	if (ss->rec.ok) {  /* every candidate, re-billed levels too, and why each one ruled out is */
+		report_rec_curve(out, id, ss);
 		report_rec_table(out, ss);
 		fprintf(out, "</section>\n");
 		return;
 	}
+	report_svg_scatter(out, id, "Commitment versus cost (mean term cost over replications)",
+			   "commitment level (count; several varied keys: candidate in order)", "term cost (USD)",
+			   ss->x, ss->cost, (const char *const *)ss->cand, ss->chosen, NULL, ss->ncand, true, "recommended");
 	fprintf(out, "<table><tr><th>#</th><th class=\"l\">candidate</th><th>term cost (USD)</th>"
 		"<th>recommended</th></tr>\n");
 	for (int j = 0; j < ss->ncand; j++) {

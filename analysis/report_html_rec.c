@@ -8,6 +8,7 @@
 #include "report_html_rec.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -249,6 +250,29 @@ void report_rec_decision(FILE *out, const struct report_session *ss)
 	infeasible(out, rec);
 	method(out, rec);
 	fprintf(out, "</table>\n");
+}
+
+void report_rec_curve(FILE *out, const char *id, const struct report_session *ss)
+{
+	const struct report_rec *rec = &ss->rec;
+	int n = rec->ncand;
+	double *x = calloc(n > 0 ? (size_t)n : 1, sizeof *x), *y = calloc(n > 0 ? (size_t)n : 1, sizeof *y);
+	const char **lab = calloc(n > 0 ? (size_t)n : 1, sizeof *lab);
+	bool *hi = calloc(n > 0 ? (size_t)n : 1, sizeof *hi), *bad = calloc(n > 0 ? (size_t)n : 1, sizeof *bad);
+
+	if (x && y && lab && hi && bad) {
+		for (int j = 0; j < n; j++) {
+			x[j] = rec->nvary == 1 ? rec->cand[j].counts[0] : j + 1;
+			y[j] = rec->cand[j].cost_term;
+			lab[j] = rec->cand[j].plan;
+			hi[j] = j == rec->best;
+			bad[j] = !rec->cand[j].feasible;
+		}
+		report_svg_scatter(out, id, "Commitment versus cost (mean term cost over replications)", rec->nvary == 1 ?
+				   "commitment level (count)" : "candidate, in the order searched (#)", "term cost (USD)",
+				   x, y, lab, hi, bad, n, true, "recommended");
+	}
+	free(x), free(y), free(lab), free(hi), free(bad);
 }
 
 void report_rec_table(FILE *out, const struct report_session *ss)

@@ -15,6 +15,10 @@
  * candidates ruled out and how the term was priced. */
 void report_rec_decision(FILE *out, const struct report_session *ss);
 
+/* The commitment-versus-cost curve of every candidate of ss (ss->rec.ok), as chart id: the choice highlighted,
+ * the candidates that break the SLO as red crosses. */
+void report_rec_curve(FILE *out, const char *id, const struct report_session *ss);
+
 /* Every candidate of ss (ss->rec.ok): plan, term cost mean and p90, violation rates, whether it keeps the SLO
  * and, when not, why (report_rec_why); the choice starred. */
 void report_rec_table(FILE *out, const struct report_session *ss);

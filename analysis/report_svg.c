@@ -125,6 +125,9 @@ static void legend(FILE *out, double *y, const char *name, const char *color, in
 		fprintf(out, "<rect x=\"%g\" y=\"%g\" width=\"14\" height=\"12\" fill=\"%s\"/>", x, *y - 10, color);
 	else if (shape == 3)
 		fprintf(out, "<path d=\"M%g %gl7 -10l7 10z\" fill=\"%s\"/>", x, *y + 1, color);
+	else if (shape == 4)  /* a cross, as the points that break the SLO */
+		fprintf(out, "<path d=\"M%g %gl10 10m0 -10l-10 10\" stroke=\"%s\" stroke-width=\"2.5\"/>", x + 2, *y - 9,
+			color);
 	else
 		fprintf(out, "<line x1=\"%g\" y1=\"%g\" x2=\"%g\" y2=\"%g\" stroke=\"%s\" stroke-width=\"2.5\"%s/>", x,
 			*y - 4, x + 16, *y - 4, color, shape == 2 ? " stroke-dasharray=\"5 3\"" : "");
@@ -420,9 +423,10 @@ static void scatter_note(FILE *out, const double *x, const double *y, const char
 }
 
 void report_svg_scatter(FILE *out, const char *id, const char *title, const char *xlabel, const char *ylabel,
-			const double *x, const double *y, const char *const *labels, const bool *hi, int n,
-			bool line, const char *hi_name)
+			const double *x, const double *y, const char *const *labels, const bool *hi, const bool *bad,
+			int n, bool line, const char *hi_name)
 {
+	bool any_bad = false;
 	double xt = 0, yt = 0, ly = LEGEND_Y0;
 	double *px = calloc(n > 0 ? 2 * (size_t)n : 1, sizeof *px), *py = px ? px + n : NULL;
 	char *kind = calloc(n > 0 ? (size_t)n : 1, 1);
@@ -454,8 +458,14 @@ void report_svg_scatter(FILE *out, const char *id, const char *title, const char
 		if (isnan(x[i]) || isnan(y[i]))
 			continue;
 		cx = ML + x[i] / xt * PW, cy = MT + PH - y[i] / yt * PH;
-		fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#1f77b4\" "
-			"stroke-width=\"2\"/>\n", cx, cy, hi[i] ? 7 : 5, hi[i] ? "#ff7f0e" : "#ffffff");
+		if (bad && bad[i]) {  /* breaks the SLO: a red cross, never mistaken for a candidate to buy */
+			fprintf(out, "<path class=\"bad\" d=\"M%.1f %.1fl10 10m0 -10l-10 10\" stroke=\"#d62728\" "
+				"stroke-width=\"2.5\"/>\n", cx - 5, cy - 5);
+			any_bad = true;
+		} else {
+			fprintf(out, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%d\" fill=\"%s\" stroke=\"#1f77b4\" "
+				"stroke-width=\"2\"/>\n", cx, cy, hi[i] ? 7 : 5, hi[i] ? "#ff7f0e" : "#ffffff");
+		}
 		if (px && kind)
 			px[i] = cx, py[i] = cy, kind[i] = '-';
 	}
@@ -463,6 +473,8 @@ void report_svg_scatter(FILE *out, const char *id, const char *title, const char
 		scatter_labels(out, px, py, labels, hi, n, pre, kind);
 	legend(out, &ly, hi_name, "#ff7f0e", 0);
 	legend(out, &ly, "other points", "#1f77b4", 1);
+	if (any_bad)
+		legend(out, &ly, "breaks the SLO", "#d62728", 4);
 	fprintf(out, "</svg>\n");
 	if (kind)
 		scatter_note(out, x, y, labels, n, pre, kind);

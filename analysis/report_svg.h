@@ -55,9 +55,10 @@ void report_svg_bars(FILE *out, const char *id, const char *title, const char *y
  * number"), or not at all. A prefix "NAME:" shared by every label (a sweep's point ids) is left out of the
  * chart. Then, after the </svg>, a <p class="note"> says what the chart leaves out: that prefix, and each
  * numbered or unlabelled point by its whole label and coordinates, so that no point goes unnamed.
+ * bad (NULL: none) marks the points that break the SLO: a red cross instead of a circle, and a legend entry.
  */
 void report_svg_scatter(FILE *out, const char *id, const char *title, const char *xlabel, const char *ylabel,
-			const double *x, const double *y, const char *const *labels, const bool *hi, int n,
-			bool line, const char *hi_name);
+			const double *x, const double *y, const char *const *labels, const bool *hi, const bool *bad,
+			int n, bool line, const char *hi_name);
 
 #endif

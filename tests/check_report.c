@@ -132,7 +132,7 @@ START_TEST(scatter_labels_escaped)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
-	report_svg_scatter(out, "chart-x", HOSTILE, "x (USD)", "y (%)", x, y, labels, hi, 2, true, "front");
+	report_svg_scatter(out, "chart-x", HOSTILE, "x (USD)", "y (%)", x, y, labels, hi, NULL, 2, true, "front");
 	fclose(out);
 	assert_self_contained(buf);
 	ck_assert_ptr_nonnull(strstr(buf, HOSTILE_ESC));
@@ -163,7 +163,7 @@ START_TEST(scatter_labels_never_lost)
 		labels[i] = names[i];
 	}
 	hi[3] = true;
-	report_svg_scatter(out, "chart-x", "t", "x (USD)", "y (%)", x, y, labels, hi, 12, false, "front");
+	report_svg_scatter(out, "chart-x", "t", "x (USD)", "y (%)", x, y, labels, hi, NULL, 12, false, "front");
 	fclose(out);
 	note = strstr(buf, "<p class=\"note\">In the chart above: ");
 	ck_assert_ptr_nonnull(note);
@@ -196,7 +196,7 @@ START_TEST(scatter_labels_common_prefix)
 	size_t len = 0;
 	FILE *out = open_memstream(&buf, &len);
 
-	report_svg_scatter(out, "chart-x", "t", "x (USD)", "y (%)", x, y, labels, hi, 2, false, "front");
+	report_svg_scatter(out, "chart-x", "t", "x (USD)", "y (%)", x, y, labels, hi, NULL, 2, false, "front");
 	fclose(out);
 	ck_assert_ptr_nonnull(strstr(buf, ">0</text>"));
 	ck_assert_ptr_nonnull(strstr(buf, ">1</text>"));
@@ -528,6 +528,11 @@ START_TEST(recommend_decision_from_result)
 	ck_assert_ptr_nonnull(strstr(buf, "&#10007; fleet at its maximum with requests waiting in 2 of 2 replications"));
 	ck_assert_ptr_nonnull(strstr(buf, "&#10007; not a valid scenario: commitments.0.count: 9 is above the limit"));
 	ck_assert_ptr_nonnull(strstr(buf, "&#10003; kept</td><td>&#9733;</td>"));
+	/* the curve: every candidate with a cost, the one at the fleet's maximum a red cross (the invalid one has
+	 * no cost to draw), the choice highlighted */
+	ck_assert_int_eq(count_of(buf, "<path class=\"bad\""), 1);
+	ck_assert_ptr_nonnull(strstr(buf, ">breaks the SLO</tspan>"));
+	ck_assert_int_eq(count_of(buf, "r=\"7\" fill=\"#ff7f0e\""), 1);
 	assert_self_contained(buf);
 	free(dec);
 	free(buf);
