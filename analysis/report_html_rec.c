@@ -118,25 +118,27 @@ static void regret(FILE *out, const struct report_rec *rec)
 	for (int k = 0; k < 2; k++) {
 		double r = k ? rec->regret_high : rec->regret_low, scale = k ? rec->scale_high : rec->scale_low;
 		const char *best = k ? rec->best_high : rec->best_low;
-		fprintf(out, "%s growth (traffic &times; %s): ", k ? "; high" : "low", numfmt_sig(scale, 3, a, sizeof a));
+		fprintf(out, "%s growth (traffic &times; %s): ", k ? "<br>high" : "low", numfmt_sig(scale, 3, a,
+			sizeof a));
 		if (rec->best < 0)
 			fprintf(out, "no choice at base to price");
 		else if (isinf(r))
 			fprintf(out, "the choice <b class=\"bad\">breaks the SLO</b>");
 		else if (!isnan(r))
-			fprintf(out, "<b>%s</b> over that case's best plan (the choice: %s over the term)",
-				money(r, a, sizeof a), money(k ? rec->cost_high : rec->cost_low, b, sizeof b));
-		fprintf(out, "%s", rec->best < 0 || !isnan(r) ? "; " : "");
+			fprintf(out, "the choice costs %s over the term, <b>%s</b> more than the best candidate bought as "
+				"at base", money(k ? rec->cost_high : rec->cost_low, b, sizeof b), money(r, a, sizeof a));
+		else
+			fprintf(out, "no candidate bought as at base keeps the SLO");
 		if (best[0]) {
-			fprintf(out, "its own best: <code>");
+			fprintf(out, "; searched afresh at that traffic: <code>");
 			report_html_escape(out, best);
-			fprintf(out, "</code>");
+			fprintf(out, "</code>, %s", money(k ? rec->best_high_cost : rec->best_low_cost, a, sizeof a));
 		} else {
-			fprintf(out, "no plan keeps the SLO there");
+			fprintf(out, "; searched afresh at that traffic, no plan keeps the SLO");
 		}
 	}
 	if (rec->best >= 0 && !isnan(rec->regret_worst) && !isinf(rec->regret_worst))
-		fprintf(out, "; worst regret <b>%s</b>", money(rec->regret_worst, a, sizeof a));
+		fprintf(out, "<br>worst regret <b>%s</b>", money(rec->regret_worst, a, sizeof a));
 	fprintf(out, "</td></tr>\n");
 }
 

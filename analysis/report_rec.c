@@ -97,6 +97,8 @@ static void growth(yajl_val root, struct report_rec *rec)
 	rec->scale_high = num(high, "scale_rate");
 	text(get(low, "best"), "plan", rec->best_low, sizeof rec->best_low);
 	text(get(high, "best"), "plan", rec->best_high, sizeof rec->best_high);
+	rec->best_low_cost = num(get(low, "best"), "cost_term_usd");
+	rec->best_high_cost = num(get(high, "best"), "cost_term_usd");
 }
 
 static void ladder(yajl_val root, struct report_rec *rec)

@@ -48,7 +48,8 @@ struct report_rec {
 	double ladder_at_h, ladder_cost_term, owed_after_term;
 	bool growth;             /* --growth: the low and high searches and the regret */
 	double scale_low, scale_high;
-	char best_low[256], best_high[256];  /* each case's own best plan ("" when none keeps the SLO) */
+	char best_low[256], best_high[256];  /* each case's own best plan, searched afresh ("" when none keeps it) */
+	double best_low_cost, best_high_cost;  /* their cost over the term */
 	double regret_low, regret_high, regret_worst;  /* the choice's; NaN where undefined, INFINITY where it breaks
 	                                                  the SLO in that case */
 	double cost_low, cost_high;  /* the choice's plan over the term under low and high growth */

@@ -473,7 +473,7 @@ START_TEST(recommend_decision_from_result)
 		"4380, \"cost_term_usd\": 174000, \"owed_after_term_usd\": 4380}, \"regret\": [{\"candidate\": 1, "
 		"\"low\": 1500, \"base\": 0, \"high\": null, \"worst\": null, \"cost_low_usd\": 150000, \"cost_high_usd\": "
 		"200000, \"breaks_slo\": [false, false, true]}], \"growth\": {\"low\": {\"scale_rate\": 0.8, \"best\": "
-		"{\"plan\": \"commitments.0.count=1, Savings Plan $9.00/h\"}}, \"high\": {\"scale_rate\": 1.25, "
+		"{\"plan\": \"commitments.0.count=1, Savings Plan $9.00/h\", \"cost_term_usd\": 148000}}, \"high\": {\"scale_rate\": 1.25, "
 		"\"best\": null}}}";
 	struct diag d = { "" };
 	struct store *st = NULL;
@@ -515,8 +515,11 @@ START_TEST(recommend_decision_from_result)
 	ck_assert_ptr_nonnull(strstr(dec, "<b>$87,600 over the term</b> (33.3% of on-demand only), $7,200 per month"));
 	ck_assert_ptr_nonnull(strstr(dec, "<b>kept</b> in 2 of 2 replications"));
 	ck_assert_ptr_nonnull(strstr(dec, "$178,704 (2.00% above the mean)"));
-	ck_assert_ptr_nonnull(strstr(dec, "low growth (traffic &times; 0.8): <b>$1,500</b> over that case's best plan"));
-	ck_assert_ptr_nonnull(strstr(dec, "high growth (traffic &times; 1.25): the choice <b class=\"bad\">breaks the SLO"));
+	ck_assert_ptr_nonnull(strstr(dec, "low growth (traffic &times; 0.8): the choice costs $150,000 over the term, "
+				  "<b>$1,500</b> more than the best candidate bought as at base; searched afresh at that "
+				  "traffic: <code>commitments.0.count=1, Savings Plan $9.00/h</code>, $148,000"));
+	ck_assert_ptr_nonnull(strstr(dec, "high growth (traffic &times; 1.25): the choice <b class=\"bad\">breaks the SLO</b>; "
+				  "searched afresh at that traffic, no plan keeps the SLO"));
 	ck_assert_ptr_nonnull(strstr(dec, "<b>$4,380</b>: the ladder's later purchase runs past the term"));
 	ck_assert_ptr_nonnull(strstr(dec, "2 of 3 break the SLO"));
 	ck_assert_ptr_nonnull(strstr(dec, "extrapolated"));
