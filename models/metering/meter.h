@@ -538,6 +538,11 @@ void meter_type_busy(struct meter *m, int64_t now_us, int type, enum option_kind
 void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta);
 void meter_type_served(struct meter *m, int type);
 
+/* Internal to the meter (meter_bill.c): the bill lines of the settlement, hour by hour and split between the
+ * users, with the users' costs of what it decides (called by meter_settle). */
+void meter_bill_settled(struct meter *m, const struct savings_ri_terms *ris, int nris,
+			const struct savings_plan_terms *plans, int nplans);
+
 /* Internal to the meter: the mixed-type integrals over dt microseconds (meter_advance), the warm-up
  * snapshot, the GPUs per instance of a type, and the per-type metrics (after list[n]). */
 void meter_types_advance(struct meter *m, double dt);
