@@ -3,7 +3,8 @@
  * Plan is settled clock hour by clock hour, and each hour's settled dollars go to the users who used the
  * capacity in that hour: the on-demand excess by each one's share of the hour's on-demand usage, the plan's
  * used commitment by each one's share of the usage it covered, the unused commitment to serving. The users'
- * bill lines (sink_charge.use) add up to their costs (jobs_cost_<option>_usd). Worked by hand below;
+ * bill lines (sink_charge.use) add up to their costs (jobs_cost_<option>_usd). Regional RIs the same way.
+ * Worked by hand below;
  * tolerance 1e-9 USD.
  */
 #include <check.h>
@@ -95,6 +96,44 @@ START_TEST(shared_hour_split_by_usage)
 }
 END_TEST
 
+/*
+ * A regional RI (1 instance at $60/h, On-Demand $100/h) over two clock hours. Hour 0: serving runs $300 and
+ * the jobs $100 of on-demand usage; the RI covers one instance-hour ($100), $300 is billed On-Demand. The
+ * jobs had a quarter of the hour's usage: a quarter of the RI's used $60 ($15) and of the $300 ($75).
+ * Hour 1: nothing runs, the RI's $60 is unused: serving's. Serving: reserved $45 + $60, on_demand $225.
+ */
+START_TEST(ri_hours_split_by_who_used_them)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	struct savings_ri_terms ri = { .type = 0, .count = 1, .od_usd_per_h = 100, .usd_per_h = 60,
+				       .billed_usd_per_h = 60, .t0_h = 0, .t1_h = 10 };
+	char why[256];
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, 1795996800LL * SIM_US_PER_S, 100);
+	meter_od_usage(m, &METER_PAYER_SERVING, 0, H, 300);
+	meter_od_usage(m, &jobs_payer, 0, H, 100);
+	meter_close(m, 2 * H);
+	meter_settle(m, &ri, 1, NULL, 0);
+	meter_finish(m);
+	ck_assert_double_eq_tol(m->cost_usd[OPTION_RESERVED], 120, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_RESERVED], 15, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_ON_DEMAND], 75, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_RESERVED], 105, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_ON_DEMAND], 225, TOL);
+	ck_assert_msg(meter_conserved(m, why, sizeof why), "%s", why);
+	ck_assert_int_eq(meter_emit_bill(m), STATUS_OK);
+	ck_assert_double_eq_tol(cap.charge_use_effective[1][OPTION_RESERVED], 15, TOL);
+	ck_assert_double_eq_tol(cap.charge_use_effective[0][OPTION_RESERVED], 105, TOL);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
 static Suite *meter_suite(void)
 {
 	Suite *s = suite_create("meter");
@@ -102,6 +141,7 @@ static Suite *meter_suite(void)
 
 	tcase_add_test(tc, plan_hours_split_by_who_used_them);
 	tcase_add_test(tc, shared_hour_split_by_usage);
+	tcase_add_test(tc, ri_hours_split_by_who_used_them);
 	suite_add_tcase(s, tc);
 	return s;
 }
