@@ -157,8 +157,6 @@ static void usage_add(struct meter *m, const struct meter_payer *pay, enum savin
 {
 	struct savings_hour *all = m->usage_by_hour;
 
-	if (t1_us > t0_us)
-		m->user_usage_usd[pay->user][k] += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
 	if (t1_us > t0_us && m->types.n > 1)
 		m->types.type[pay->type].cost_usd += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
 	usage_spread(m, pay->type, pay->user, k, t0_us, t1_us, usd_per_h);

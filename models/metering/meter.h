@@ -228,11 +228,10 @@ struct meter {
 	 * user_cost_usd is the sum of the users' bill lines (meter_conserved checks it). */
 	double user_cost_usd[METER_USERS][OPTION_KIND_COUNT];     /* cost_usd by user */
 	double user_paid_gpu_us[METER_USERS][OPTION_KIND_COUNT];  /* paid_gpu_us by user */
-	double user_usage_usd[METER_USERS][SAVINGS_USAGE_COUNT];  /* Savings-Plan-eligible usage by user, USD
-	                                                             at On-Demand (ODCR) rates */
 
-	/* user_usage_usd by clock hour: [(h x METER_USERS + user) x SAVINGS_USAGE_COUNT + kind], the whole
-	 * window's (the hourly split of the settled dollars); allocated at meter_init, owned */
+	/* Savings-Plan-eligible usage by user and clock hour, USD at On-Demand (ODCR) rates (as usage_by_hour's
+	 * usd, the whole window's): [(h x METER_USERS + user) x SAVINGS_USAGE_COUNT + kind], for the hourly
+	 * split of the settled dollars; allocated at meter_init, owned */
 	double *user_hour_usd;
 
 	/* usage Savings Plans may cover, by UTC clock hour (savings.h): entry h is the part of the window
