@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -22,7 +23,7 @@ const char *const focus_columns[FOCUS_NCOLUMNS] = {
 	"EffectiveCost", "InvoiceIssuerName", "ListCost", "ListUnitPrice", "PricingCategory", "PricingQuantity",
 	"PricingUnit", "ProviderName", "PublisherName", "RegionId", "RegionName", "ResourceId", "ResourceName",
 	"ResourceType", "ServiceCategory", "ServiceName", "SkuId", "SkuPriceId", "SubAccountId", "SubAccountName",
-	"x_GpucapOption", "x_GpucapKind",
+	"Tags", "x_GpucapOption", "x_GpucapKind",
 };
 
 enum col {
@@ -31,27 +32,34 @@ enum col {
 	C_CD_STATUS, C_CD_TYPE, C_CONSUMED_Q, C_CONSUMED_U, C_CONTRACTED, C_CONTRACTED_UP, C_EFFECTIVE,
 	C_ISSUER, C_LIST, C_LIST_UP, C_PRICING_CAT, C_PRICING_Q, C_PRICING_U, C_PROVIDER, C_PUBLISHER,
 	C_REGION_ID, C_REGION_NAME, C_RESOURCE_ID, C_RESOURCE_NAME, C_RESOURCE_TYPE, C_SERVICE_CAT,
-	C_SERVICE_NAME, C_SKU_ID, C_SKU_PRICE_ID, C_SUB_ID, C_SUB_NAME, C_X_OPTION, C_X_KIND, C_COUNT
+	C_SERVICE_NAME, C_SKU_ID, C_SKU_PRICE_ID, C_SUB_ID, C_SUB_NAME, C_TAGS, C_X_OPTION, C_X_KIND, C_COUNT
 };
 _Static_assert(C_COUNT == FOCUS_NCOLUMNS, "one enum col per focus_columns entry");
 
 /* What every row of a run shares. */
 struct run_info {
 	int64_t run_id;
+	int version;          /* the file's schema version: before 12, no use, region or instances_jobs */
 	char name[256];
 	char type[64];
+	char region[128];     /* runs.region; '' for a run written before version 12 */
+	char *labels;         /* the run's labels as JSON members, each followed by a comma ('' without);
+	                         owned (sqlite3_free) */
 	double od_usd_per_h;  /* list price per instance-hour: the list cost over the quantity */
 };
 
 /* One bill line of the charges table. */
 struct line {
 	int hour;
-	char option[32], kind[16];
+	char option[32], kind[16], use[16];
 	double start_s, end_s, quantity_h, list_usd, billed_usd, effective_usd;
 };
 
+/* One FOCUS row: the cells, Tags apart (written by put_row from the run's labels and the row's use). */
 struct row {
 	char v[C_COUNT][320];
+	const char *labels;  /* run_info.labels, borrowed */
+	const char *use;     /* the line's use, borrowed */
 };
 
 static void set(struct row *r, enum col c, const char *s)
@@ -107,12 +115,28 @@ static void put_field(FILE *out, const char *s)
 	fputc('"', out);
 }
 
+/* Tags (FOCUS 1.1: a JSON object of key-value pairs): the run's labels (already JSON) and gpucap-use, as
+ * one CSV field (JSON always holds quotes: the field is quoted and its quotes doubled). */
+static void put_tags(FILE *out, const char *labels, const char *use)
+{
+	fputs("\"{", out);
+	for (const char *s = labels; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fprintf(out, "\"\"gpucap-use\"\":\"\"%s\"\"}\"", use);
+}
+
 static void put_row(FILE *out, const struct row *r)
 {
 	for (int c = 0; c < C_COUNT; c++) {
 		if (c)
 			fputc(',', out);
-		put_field(out, r->v[c]);
+		if (c == C_TAGS)
+			put_tags(out, r->labels, r->use);
+		else
+			put_field(out, r->v[c]);
 	}
 	fputs("\r\n", out);
 }
@@ -137,6 +161,8 @@ static void row_common(struct row *r, const struct run_info *ri, const struct li
 	char buf[320];
 
 	memset(r, 0, sizeof *r);
+	r->labels = ri->labels;
+	r->use = l->use;
 	set_num(r, C_BILLED, 0);
 	set_num(r, C_EFFECTIVE, 0);
 	set_num(r, C_LIST, 0);
@@ -154,6 +180,13 @@ static void row_common(struct row *r, const struct run_info *ri, const struct li
 	set(r, C_SERVICE_CAT, "Compute");
 	set(r, C_SERVICE_NAME, "Amazon Elastic Compute Cloud");
 	set(r, C_RESOURCE_TYPE, "Instance");
+	set(r, C_REGION_ID, ri->region);
+	set(r, C_REGION_NAME, ri->region);
+	/* one resource per pool of the run: whose, how bought, which type (analysis/README.md) */
+	snprintf(buf, sizeof buf, "gpucap:run-%lld:%s:%s:%s", (long long)ri->run_id, l->use, l->option, ri->type);
+	set(r, C_RESOURCE_ID, buf);
+	snprintf(buf, sizeof buf, "%s %s instances of %s", ri->type, option_title(l->option), l->use);
+	set(r, C_RESOURCE_NAME, buf);
 	set(r, C_SKU_ID, ri->type);
 	snprintf(buf, sizeof buf, "%s/%s", ri->type, l->option);
 	set(r, C_SKU_PRICE_ID, buf);
@@ -305,8 +338,10 @@ static int read_run(sqlite3 *db, const char *path, struct run_info *ri, struct d
 	if (version < 6)
 		return diag_fail(d, STATUS_EINPUT, "%s: results database schema version %d: runs written before "
 				 "version 6 have no bill lines to export (run the scenario again)", path, version);
-	if (sqlite3_prepare_v2(db, "SELECT name, instance_type, status FROM runs WHERE run_id = ?1", -1, &st, NULL) !=
-	    SQLITE_OK)
+	ri->version = version;
+	if (sqlite3_prepare_v2(db, version >= 12 ? "SELECT name, instance_type, status, region FROM runs WHERE run_id = ?1"
+						 : "SELECT name, instance_type, status, NULL FROM runs WHERE run_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK)
 		return db_fail(db, path, d);
 	sqlite3_bind_int64(st, 1, ri->run_id);
 	rc = sqlite3_step(st);
@@ -317,6 +352,8 @@ static int read_run(sqlite3 *db, const char *path, struct run_info *ri, struct d
 	}
 	snprintf(ri->name, sizeof ri->name, "%s", (const char *)sqlite3_column_text(st, 0));
 	snprintf(ri->type, sizeof ri->type, "%s", (const char *)sqlite3_column_text(st, 1));
+	if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+		snprintf(ri->region, sizeof ri->region, "%s", (const char *)sqlite3_column_text(st, 3));
 	rc = strcmp((const char *)sqlite3_column_text(st, 2), "ok") == 0;
 	sqlite3_finalize(st);
 	if (!rc)
@@ -325,18 +362,96 @@ static int read_run(sqlite3 *db, const char *path, struct run_info *ri, struct d
 	return STATUS_OK;
 }
 
-int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
+/* Append s to b as a JSON string (RFC 8259: quote, backslash and control characters escaped; other bytes,
+ * UTF-8 included, as they are). */
+static void json_string(sqlite3_str *b, const char *s)
 {
+	sqlite3_str_appendchar(b, 1, '"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			sqlite3_str_appendf(b, "\\%c", c);
+		else if (c < 0x20)
+			sqlite3_str_appendf(b, "\\u%04x", c);
+		else
+			sqlite3_str_appendchar(b, 1, (char)c);
+	}
+	sqlite3_str_appendchar(b, 1, '"');
+}
+
+/*
+ * The run's labels (`gpucap run --label K=V`) as JSON members "K":"V", each followed by a comma, in key
+ * order, into ri->labels. Keys starting gpucap- are the export's own (gpucap-use) and are left out, so
+ * that Tags never holds a key twice.
+ */
+static int read_labels(sqlite3 *db, const char *path, struct run_info *ri, struct diag *d)
+{
+	sqlite3_stmt *st;
+	sqlite3_str *b = sqlite3_str_new(db);
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT key, value FROM labels WHERE run_id = ?1 AND key NOT LIKE 'gpucap-%' "
+			       "ORDER BY key", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_free(sqlite3_str_finish(b));
+		return db_fail(db, path, d);
+	}
+	sqlite3_bind_int64(st, 1, ri->run_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		json_string(b, (const char *)sqlite3_column_text(st, 0));
+		sqlite3_str_appendchar(b, 1, ':');
+		json_string(b, (const char *)sqlite3_column_text(st, 1));
+		sqlite3_str_appendchar(b, 1, ',');
+	}
+	sqlite3_finalize(st);
+	if (sqlite3_str_errcode(b) != SQLITE_OK) {
+		sqlite3_free(sqlite3_str_finish(b));
+		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory (while exporting the bill)", path);
+	}
+	ri->labels = sqlite3_str_finish(b);
+	if (!ri->labels)
+		ri->labels = sqlite3_mprintf("%s", "");
+	if (!ri->labels)
+		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory (while exporting the bill)", path);
+	return rc == SQLITE_DONE ? STATUS_OK : db_fail(db, path, d);
+}
+
+/*
+ * What the run still owes for commitments after its horizon (commitment_after_horizon_usd), into *usd (0
+ * when the metric is missing). The export writes no projected rows for it: the results database keeps the
+ * dollars but not the terms' ends, so no honest charge period can be given (analysis/README.md).
+ */
+static int read_after_horizon(sqlite3 *db, const char *path, int64_t run_id, double *usd, struct diag *d)
+{
+	sqlite3_stmt *st;
+
+	*usd = 0;
+	if (sqlite3_prepare_v2(db, "SELECT value FROM metrics WHERE run_id = ?1 AND name = "
+			       "'commitment_after_horizon_usd'", -1, &st, NULL) != SQLITE_OK)
+		return db_fail(db, path, d);
+	sqlite3_bind_int64(st, 1, run_id);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		*usd = sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	return STATUS_OK;
+}
+
+int focus_export(const char *db_path, int64_t run_id, FILE *out, FILE *notes, struct diag *d)
+{
+	/* a file before version 12 has no use: its lines are serving's (schema.sql, version 12) */
 	static const char lines_sql[] =
-		"SELECT hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd "
-		"FROM charges WHERE run_id = ?1 ORDER BY hour, option, "
+		"SELECT hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd, "
+		"use FROM charges WHERE run_id = ?1 ORDER BY hour, option, use, "
+		"CASE kind WHEN 'upfront' THEN 0 WHEN 'usage' THEN 1 WHEN 'used' THEN 2 ELSE 3 END";
+	static const char lines_v6_sql[] =
+		"SELECT hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd, "
+		"'serving' FROM charges WHERE run_id = ?1 ORDER BY hour, option, "
 		"CASE kind WHEN 'upfront' THEN 0 WHEN 'usage' THEN 1 WHEN 'used' THEN 2 ELSE 3 END";
 	struct run_info ri = { .run_id = run_id };
 	struct line prev = { .hour = -1 };
 	struct store_reader rd;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	double fee = 0, quantity = 0, list = 0;
+	double fee = 0, quantity = 0, list = 0, after_usd = 0;
 	int status, rc, n = 0;
 
 	/* store_read.h: refuses a directory or a newer file, waits for a lock, rolls back a hot journal */
@@ -345,6 +460,10 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
 		return status;
 	db = rd.db;
 	status = read_run(db, db_path, &ri, d);
+	if (status == STATUS_OK)
+		status = read_labels(db, db_path, &ri, d);
+	if (status == STATUS_OK)
+		status = read_after_horizon(db, db_path, run_id, &after_usd, d);
 	/* the list price per instance-hour: every line's list cost is its quantity at it */
 	if (status == STATUS_OK) {
 		if (sqlite3_prepare_v2(db, "SELECT total(quantity_h), total(list_usd) FROM charges WHERE run_id = ?1",
@@ -360,9 +479,11 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
 			ri.od_usd_per_h = quantity > 0 ? list / quantity : 0;
 		}
 	}
-	if (status == STATUS_OK && sqlite3_prepare_v2(db, lines_sql, -1, &st, NULL) != SQLITE_OK)
+	if (status == STATUS_OK &&
+	    sqlite3_prepare_v2(db, ri.version >= 12 ? lines_sql : lines_v6_sql, -1, &st, NULL) != SQLITE_OK)
 		status = db_fail(db, db_path, d);
 	if (status != STATUS_OK) {
+		sqlite3_free(ri.labels);
 		store_read_close(&rd);
 		return status;
 	}
@@ -381,8 +502,10 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
 		l.list_usd = sqlite3_column_double(st, 6);
 		l.billed_usd = sqlite3_column_double(st, 7);
 		l.effective_usd = sqlite3_column_double(st, 8);
-		/* a commitment's hour ends: its fee row follows its usage rows */
-		if (fee != 0 && (l.hour != prev.hour || strcmp(l.option, prev.option) != 0)) {
+		snprintf(l.use, sizeof l.use, "%s", (const char *)sqlite3_column_text(st, 9));
+		/* a commitment's hour ends (for one user): its fee row follows its usage rows */
+		if (fee != 0 && (l.hour != prev.hour || strcmp(l.option, prev.option) != 0 ||
+				 strcmp(l.use, prev.use) != 0)) {
 			write_fee(out, &ri, &prev, fee);
 			fee = 0;
 		}
@@ -394,7 +517,13 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, struct diag *d)
 		write_fee(out, &ri, &prev, fee);
 	status = rc == SQLITE_DONE ? STATUS_OK : db_fail(db, db_path, d);
 	sqlite3_finalize(st);
+	sqlite3_free(ri.labels);
 	store_read_close(&rd);
+	if (status == STATUS_OK && after_usd > 0 && notes)
+		fprintf(notes, "gpucap export: note: run %lld still owes $%.2f of commitments after its horizon "
+			"(commitment_after_horizon_usd); the export has no projected rows for it: the results database "
+			"keeps the dollars but not the terms' ends (gpucap recommend prices a whole term)\n",
+			(long long)run_id, after_usd);
 	if (status == STATUS_OK && n == 0)
 		status = diag_fail(d, STATUS_EINPUT, "%s: run %lld has no bill lines", db_path, (long long)run_id);
 	if (status == STATUS_OK && ferror(out))

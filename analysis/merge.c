@@ -19,7 +19,7 @@ enum copy_id { COPY_RUN, COPY_METRICS, COPY_SAMPLES, COPY_EVENTS, COPY_WARNINGS,
 static const char *const copy_sql[COPY_COUNT] = {
 	[COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") SELECT ?2, name, scenario_path, "
 		      "scenario_text, overrides, seed, status, started_at, wall_s, version, horizon_s, instance_type, "
-		      "?3, point, replication, run_key, error FROM src.runs WHERE run_id = ?1"),
+		      "?3, point, replication, run_key, error, region FROM src.runs WHERE run_id = ?1"),
 	[COPY_METRICS] = ("INSERT INTO main.metrics (run_id, name, value) SELECT ?2, name, value FROM src.metrics "
 			  "WHERE run_id = ?1"),
 	[COPY_SAMPLES] = ("INSERT INTO main.samples (run_id, " SAMPLE_COLUMNS ") SELECT ?2, " SAMPLE_COLUMNS

@@ -174,6 +174,7 @@ static int rec_samples(void *self, const struct sink_sample *rows, size_t n)
 		put_f64(&rc->b, s->instances_total);
 		put_f64(&rc->b, s->cost_usd_per_h);
 		put_f64(&rc->b, s->copies);
+		put_f64(&rc->b, s->instances_jobs);
 		put_i32(&rc->b, s->ntypes);
 		for (int t = 0; t < s->ntypes && t < SINK_TYPES_MAX; t++) {
 			put_f64(&rc->b, s->type_instances[t]);
@@ -212,6 +213,7 @@ static int rec_charges(void *self, const struct sink_charge *rows, size_t n)
 		put_f64(&rc->b, c->end_unix_s);
 		put_str(&rc->b, c->option);
 		put_str(&rc->b, c->kind);
+		put_str(&rc->b, c->use);
 		put_f64(&rc->b, c->quantity_h);
 		put_f64(&rc->b, c->list_usd);
 		put_f64(&rc->b, c->billed_usd);
@@ -356,6 +358,7 @@ static int replay_one(struct rd *r, enum op op, const struct scenario *sc, const
 			s[i].instances_total = get_f64(r);
 			s[i].cost_usd_per_h = get_f64(r);
 			s[i].copies = get_f64(r);
+			s[i].instances_jobs = get_f64(r);
 			s[i].ntypes = get_i32(r);
 			if (s[i].ntypes < 0 || s[i].ntypes > SINK_TYPES_MAX)
 				r->bad = true;
@@ -390,7 +393,7 @@ static int replay_one(struct rd *r, enum op op, const struct scenario *sc, const
 	}
 	case OP_CHARGES: {
 		struct sink_charge *c;
-		n = get_count(r, 6 * sizeof(double) + 3 * sizeof(int32_t));
+		n = get_count(r, 6 * sizeof(double) + 4 * sizeof(int32_t));
 		if (r->bad || !(c = calloc(n ? n : 1, sizeof *c))) {
 			nomem = !r->bad;
 			break;
@@ -401,6 +404,7 @@ static int replay_one(struct rd *r, enum op op, const struct scenario *sc, const
 			c[i].end_unix_s = get_f64(r);
 			c[i].option = get_str(r);
 			c[i].kind = get_str(r);
+			c[i].use = get_str(r);
 			c[i].quantity_h = get_f64(r);
 			c[i].list_usd = get_f64(r);
 			c[i].billed_usd = get_f64(r);

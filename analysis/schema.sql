@@ -100,6 +100,12 @@
 --   11 run_summary with slo_violations_slowed (issue 32: misses whose service where they ran was slowed,
 --      no longer counted as waiting; NULL for runs written before it). Migration 10 -> 11 rebuilds
 --      run_summary; no table or value changes.
+--   12 charges.use (whose bill line: 'serving' or 'jobs', in the primary key), samples.instances_jobs and
+--      runs.region (issue 34: FOCUS for allocation). Migration 11 -> 12 rebuilds charges with use =
+--      'serving' in the rows already there (exact for runs without jobs; a run with jobs written before
+--      version 12 did not split its bill, and its jobs' part stays inside the serving rows: run it again
+--      to tell them apart), adds samples.instances_jobs (NULL there) and runs.region (NULL there: the
+--      FOCUS export then takes the provider's default region).
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 
@@ -121,7 +127,10 @@ CREATE TABLE runs (
 	point INTEGER,                  -- point index in the sweep, 0..npoints-1; NULL outside a sweep
 	replication INTEGER,            -- replication index, 0..nreps-1; NULL outside a sweep
 	run_key TEXT,                   -- see above; NULL for runs written before version 3
-	error TEXT                      -- the message of a failed run; NULL when ok
+	error TEXT,                     -- the message of a failed run; NULL when ok
+	-- version 12 (last: older files gain it by ALTER TABLE)
+	region TEXT                     -- the cloud region the scenario is priced for (`region:`, or the
+	                                -- provider's default: models/README.md); NULL for runs before it
 );
 
 CREATE INDEX runs_by_key ON runs (run_key);
@@ -148,12 +157,15 @@ CREATE TABLE samples (
 	instances_odcr REAL,
 	instances_savings_plan REAL,
 	instances_capacity_block REAL,
-	instances_total REAL,                 -- sum of the instances_* columns
+	instances_total REAL,                 -- sum of the instances_<option> columns
 	cost_usd_per_h REAL,                  -- billing rate of the fleet at the sample instant
 	copies REAL,                          -- model copies serving at the sample instant; NULL without
 	                                      -- serving.copies (last: version 1 files gain it by ALTER TABLE)
 	instances_training_plan REAL,         -- live instances of training plans, at the sample instant (after
 	                                      -- copies: version 7 files gain it by ALTER TABLE)
+	instances_jobs REAL,                  -- live instances whose user is the jobs (a shared entry's lent to
+	                                      -- them included), at the sample instant; NULL in a run without
+	                                      -- jobs (last: version 11 files gain it by ALTER TABLE)
 	PRIMARY KEY (run_id, t_s)
 ) WITHOUT ROWID;
 
@@ -214,13 +226,15 @@ CREATE TABLE charges (
 	hour INTEGER NOT NULL,          -- clock hour index: 0 = the UTC clock hour holding the scenario start
 	option TEXT NOT NULL,           -- purchase option, e.g. 'savings_plan'
 	kind TEXT NOT NULL,             -- 'usage', 'used', 'unused' or 'upfront'
+	use TEXT NOT NULL,              -- whose it is: 'serving' or 'jobs' (version 12; models/README.md, the
+	                                -- jobs' cost: the jobs' rows add up to jobs_cost_<option>_usd)
 	start_unix_s REAL NOT NULL,     -- the part of the clock hour inside the run's window: [start, end),
 	end_unix_s REAL NOT NULL,       -- seconds since 1970-01-01T00:00:00Z
 	quantity_h REAL NOT NULL,       -- instance-hours
 	list_usd REAL NOT NULL,         -- those instance-hours at the On-Demand price
 	billed_usd REAL NOT NULL,       -- what the invoice charges (a commitment's hourly fee share, a purchase)
 	effective_usd REAL NOT NULL,    -- amortised cost (upfront fees spread over the hours they pay for)
-	PRIMARY KEY (run_id, hour, option, kind)
+	PRIMARY KEY (run_id, hour, option, kind, use)
 ) WITHOUT ROWID;
 
 CREATE TABLE hours (
@@ -266,4 +280,4 @@ CREATE TABLE run_claims (
 	claimed_at TEXT NOT NULL        -- wall-clock time of the claim, ISO-8601 UTC
 );
 
-PRAGMA user_version = 10;
+PRAGMA user_version = 12;

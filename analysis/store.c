@@ -35,21 +35,21 @@ _Static_assert(OPTION_KIND_COUNT == 7, "update schema.sql, the samples statement
 
 static const char *const stmt_sql[STMT_COUNT] = {
 	[STMT_RUN] = ("INSERT INTO stage.runs (run_id, " RUN_COLUMNS ") "
-		      "VALUES (1, ?1, ?2, ?3, ?4, ?5, 'running', ?6, NULL, ?7, ?8, ?9, ?10, ?11, ?12, ?13, NULL)"),
+		      "VALUES (1, ?1, ?2, ?3, ?4, ?5, 'running', ?6, NULL, ?7, ?8, ?9, ?10, ?11, ?12, ?13, NULL, ?14)"),
 	[STMT_SAMPLE] = ("INSERT INTO stage.samples (run_id, " SAMPLE_COLUMNS ") "
-			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)"),
+			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)"),
 	[STMT_EVENT] = "INSERT INTO stage.events (run_id, " EVENT_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[STMT_METRIC] = "INSERT INTO stage.metrics (run_id, name, value) VALUES (1, ?2, ?3)",
 	[STMT_WARNING] = "INSERT INTO stage.warnings (run_id, " WARNING_COLUMNS ") VALUES (1, ?2, ?3, ?4)",
 	[STMT_LABEL] = "INSERT INTO stage.labels (run_id, " LABEL_COLUMNS ") VALUES (1, ?2, ?3)",
 	[STMT_CHARGE] = ("INSERT INTO stage.charges (run_id, " CHARGE_COLUMNS ") "
-			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
+			 "VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)"),
 	[STMT_HOUR] = "INSERT INTO stage.hours (run_id, " HOUR_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[STMT_TYPE_SAMPLE] = "INSERT INTO stage.type_samples (run_id, " TYPE_SAMPLE_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5)",
 	[STMT_INPUT] = "INSERT INTO stage.run_inputs (run_id, " INPUT_COLUMNS ") VALUES (1, ?2, ?3, ?4, ?5)",
 	[STMT_COPY_RUN] = ("INSERT INTO main.runs (run_id, " RUN_COLUMNS ") "
 			   "SELECT ?1, name, scenario_path, scenario_text, overrides, seed, 'ok', started_at, ?2, "
-			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL "
+			   "version, horizon_s, instance_type, sweep_id, point, replication, run_key, NULL, region "
 			   "FROM stage.runs"),
 	[STMT_COPY_METRICS] = "INSERT INTO main.metrics (run_id, name, value) SELECT ?1, name, value FROM stage.metrics",
 	[STMT_COPY_SAMPLES] = ("INSERT INTO main.samples (run_id, " SAMPLE_COLUMNS ") SELECT ?1, " SAMPLE_COLUMNS
@@ -541,6 +541,7 @@ static int sink_begin(void *self, const struct sink_run_info *info)
 		bind_null(&b, 12);
 	}
 	bind_text(&b, 13, key, -1);
+	bind_text(&b, 14, sc->region, -1);
 	status = row_write(st, &b, "starting a run");
 	if (status == STATUS_OK)
 		status = labels_write(st);
@@ -605,6 +606,7 @@ static int sink_samples(void *self, const struct sink_sample *rows, size_t n)
 		bind_real(&b, 6 + OPTION_KIND_COUNT, r->instances_total);
 		bind_real(&b, 7 + OPTION_KIND_COUNT, r->cost_usd_per_h);
 		bind_real(&b, 8 + OPTION_KIND_COUNT, r->copies);
+		bind_real(&b, 9 + OPTION_KIND_COUNT, r->instances_jobs);
 		status = row_write(st, &b, "inserting samples");
 		if (status != STATUS_OK)
 			return status;
@@ -627,12 +629,13 @@ static int sink_charges(void *self, const struct sink_charge *rows, size_t n)
 		bind_int64(&b, 2, r->hour);
 		bind_text(&b, 3, r->option, -1);
 		bind_text(&b, 4, r->kind, -1);
-		bind_real(&b, 5, r->start_unix_s);
-		bind_real(&b, 6, r->end_unix_s);
-		bind_real(&b, 7, r->quantity_h);
-		bind_real(&b, 8, r->list_usd);
-		bind_real(&b, 9, r->billed_usd);
-		bind_real(&b, 10, r->effective_usd);
+		bind_text(&b, 5, r->use, -1);
+		bind_real(&b, 6, r->start_unix_s);
+		bind_real(&b, 7, r->end_unix_s);
+		bind_real(&b, 8, r->quantity_h);
+		bind_real(&b, 9, r->list_usd);
+		bind_real(&b, 10, r->billed_usd);
+		bind_real(&b, 11, r->effective_usd);
 		status = row_write(st, &b, "inserting charges");
 		if (status != STATUS_OK)
 			return status;

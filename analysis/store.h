@@ -51,7 +51,7 @@
 #include "sink.h"
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id of a results file (schema.sql) */
-#define STORE_SCHEMA_VERSION 11       /* the PRAGMA user_version this build writes and reads */
+#define STORE_SCHEMA_VERSION 12       /* the PRAGMA user_version this build writes and reads */
 #define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min
 				       * (GPUCAP_BUSY_TIMEOUT_MS overrides it: store_wait.h) */
 #define STORE_BUSY_RETRIES 3          /* attempts at a write transaction after the first that timed out */

@@ -19,7 +19,8 @@ void store_estimate_run(const struct scenario *sc, struct store_estimate *out)
 	out->options = 0;
 	for (int k = 0; k < OPTION_KIND_COUNT; k++)
 		out->options += used[k];
-	out->charges = out->hours * 2 * out->options + out->options;
+	/* two kinds an hour and an upfront line per option, for each user that pays (serving; the jobs too) */
+	out->charges = (out->hours * 2 * out->options + out->options) * (sc->jobs.n > 0 ? 2 : 1);
 	out->type_samples = sc->ntypes > 1 ? out->samples * sc->ntypes : 0;
 	out->bytes = (double)out->samples * STORE_SAMPLE_ROW_BYTES + (double)out->hours * STORE_HOUR_ROW_BYTES +
 		     (double)out->charges * STORE_CHARGE_ROW_BYTES +

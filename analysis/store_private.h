@@ -27,17 +27,17 @@
 
 /* The columns of runs (but run_id), samples, events, warnings and labels (but run_id), in the order of schema.sql. */
 #define RUN_COLUMNS "name, scenario_path, scenario_text, overrides, seed, status, started_at, wall_s, version, " \
-		     "horizon_s, instance_type, sweep_id, point, replication, run_key, error"
+		     "horizon_s, instance_type, sweep_id, point, replication, run_key, error, region"
 #define SAMPLE_COLUMNS "t_s, arrival_rate_per_s, queue_len, busy_slots, instances_reserved, " \
 			"instances_on_demand, instances_spot, instances_odcr, instances_savings_plan, " \
-			"instances_capacity_block, instances_training_plan, instances_total, cost_usd_per_h, copies"
+			"instances_capacity_block, instances_training_plan, instances_total, cost_usd_per_h, copies, instances_jobs"
 #define EVENT_COLUMNS "seq, t_s, kind, option, count, detail"
 #define WARNING_COLUMNS "seq, code, message"
 #define LABEL_COLUMNS "key, value"
 #define HOUR_COLUMNS "hour_start_s, requests, violations, latency_p50_s, latency_p95_s, latency_p99_s"
 #define TYPE_SAMPLE_COLUMNS "t_s, type, instances, busy_slots"
 #define INPUT_COLUMNS "seq, path, content_hash, bytes"
-#define CHARGE_COLUMNS "hour, option, kind, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd"
+#define CHARGE_COLUMNS "hour, option, kind, use, start_unix_s, end_unix_s, quantity_h, list_usd, billed_usd, effective_usd"
 
 /* The statements a store prepares once, at open, and resets and rebinds for every row. */
 enum store_stmt_id {

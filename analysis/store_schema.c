@@ -193,6 +193,24 @@ static const char schema_v10_inputs_sql[] =
 	"NULL);";
 
 /*
+ * Version 12 (issue 34, FOCUS for allocation): charges gains use in its primary key, so the table is built
+ * again as schema.sql creates it and the rows already there copied with use = 'serving' (exact for runs
+ * without jobs; a run with jobs written before did not split its bill); samples gains instances_jobs and
+ * runs gains region (NULL in the rows already there).
+ */
+static const char schema_v12_sql[] =
+	"CREATE TABLE charges_v12 (run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE, hour INTEGER NOT NULL, "
+	"option TEXT NOT NULL, kind TEXT NOT NULL, use TEXT NOT NULL, start_unix_s REAL NOT NULL, "
+	"end_unix_s REAL NOT NULL, quantity_h REAL NOT NULL, list_usd REAL NOT NULL, billed_usd REAL NOT NULL, "
+	"effective_usd REAL NOT NULL, PRIMARY KEY (run_id, hour, option, kind, use)) WITHOUT ROWID;"
+	"INSERT INTO charges_v12 SELECT run_id, hour, option, kind, 'serving', start_unix_s, end_unix_s, quantity_h, "
+	"list_usd, billed_usd, effective_usd FROM charges;"
+	"DROP TABLE charges;"
+	"ALTER TABLE charges_v12 RENAME TO charges;"
+	"ALTER TABLE samples ADD COLUMN instances_jobs REAL;"
+	"ALTER TABLE runs ADD COLUMN region TEXT;";
+
+/*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
  *   1 -> 2  samples gained the column copies (NULL in earlier rows: those runs had no copies);
@@ -213,6 +231,8 @@ static const char schema_v10_inputs_sql[] =
  *           and the tables run_inputs and run_claims were created (empty: earlier runs recorded no input files;
  *           a resume runs again those whose scenario names a file, their keys having changed).
  *   10 -> 11 run_summary gained slo_violations_slowed (the view only: no step of its own).
+ *   11 -> 12 charges gained use (the table built again, earlier rows 'serving'), samples instances_jobs and
+ *           runs region (NULL in earlier rows).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -242,6 +262,9 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 	/* 9 -> 10, issue 29 (inputs that cannot mix): run_inputs and run_claims */
 	if (status == STATUS_OK && from < 10)
 		status = store_exec(st, schema_v10_inputs_sql, d, what);
+	/* 11 -> 12, issue 34: use in charges, instances_jobs, region */
+	if (status == STATUS_OK && from < 12)
+		status = store_exec(st, schema_v12_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)

@@ -268,14 +268,14 @@ START_TEST(hourly_cost_from_charges)
 	ck_assert_int_eq(run_write(store_sink(st, &d), &sc, 120, 0.25, STATUS_OK), STATUS_OK);
 	store_close(st);
 	snprintf(sql, sizeof sql,
-		 "INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', %.0f, %.0f, 1, 30, 10, 10),"
-		 "(1, 0, 'reserved', 'used', %.0f, %.0f, 2, 40, 20, 20),"
-		 "(1, 0, 'savings_plan', 'used', %.0f, %.0f, 0.5, 16, 12, 12),"
-		 "(1, 0, 'savings_plan', 'unused', %.0f, %.0f, 0, 0, 4, 4),"
-		 "(1, 1, 'on_demand', 'usage', %.0f, %.0f, 3, 90, 30, 30),"
-		 "(1, 1, 'reserved', 'used', %.0f, %.0f, 2, 40, 20, 20),"
-		 "(1, 1, 'savings_plan', 'unused', %.0f, %.0f, 0, 0, 16, 16),"
-		 "(1, 1, 'odcr', 'unused', %.0f, %.0f, 0.33, 10, 10, 10);"
+		 "INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 'serving', %.0f, %.0f, 1, 30, 10, 10),"
+		 "(1, 0, 'reserved', 'used', 'serving', %.0f, %.0f, 2, 40, 20, 20),"
+		 "(1, 0, 'savings_plan', 'used', 'serving', %.0f, %.0f, 0.5, 16, 12, 12),"
+		 "(1, 0, 'savings_plan', 'unused', 'serving', %.0f, %.0f, 0, 0, 4, 4),"
+		 "(1, 1, 'on_demand', 'usage', 'serving', %.0f, %.0f, 3, 90, 30, 30),"
+		 "(1, 1, 'reserved', 'used', 'serving', %.0f, %.0f, 2, 40, 20, 20),"
+		 "(1, 1, 'savings_plan', 'unused', 'serving', %.0f, %.0f, 0, 0, 16, 16),"
+		 "(1, 1, 'odcr', 'unused', 'serving', %.0f, %.0f, 0.33, 10, 10, 10);"
 		 "INSERT INTO metrics VALUES (1, 'cost_on_demand_usd', 40), (1, 'cost_reserved_usd', 40),"
 		 "(1, 'cost_savings_plan_usd', 32), (1, 'cost_odcr_usd', 10);"
 		 "INSERT INTO hours VALUES (1, 3600, 50, 7, 2, 9, 12), (1, 0, 40, 0, 1, 1.5, NULL);"

@@ -51,8 +51,9 @@ END_TEST
 
 /*
  * A horizon off the hour and jobs: 90 min sampled every 60 s gives 5400 / 60 = 90 samples; hours
- * ceil(1.5) + 1 = 3; options: reserved, and on_demand and spot for the jobs = 3; charges 3 x 2 x 3 + 3 = 21.
- * Bytes 90 x 64 + 3 x 64 + 21 x 80 = 5760 + 192 + 1680 = 7632.
+ * ceil(1.5) + 1 = 3; options: reserved, and on_demand and spot for the jobs = 3; charges (3 x 2 x 3 + 3) x 2
+ * users (serving and the jobs each have their bill lines, schema version 12) = 42.
+ * Bytes 90 x 64 + 3 x 64 + 42 x 80 = 5760 + 192 + 3360 = 9312.
  */
 START_TEST(estimate_counts_jobs_options)
 {
@@ -69,8 +70,8 @@ START_TEST(estimate_counts_jobs_options)
 	ck_assert_int_eq(e.samples, 90);
 	ck_assert_int_eq(e.hours, 3);
 	ck_assert_int_eq(e.options, 3);
-	ck_assert_int_eq(e.charges, 21);
-	ck_assert_double_eq_tol(e.bytes, 7632.0, 0.5);
+	ck_assert_int_eq(e.charges, 42);
+	ck_assert_double_eq_tol(e.bytes, 9312.0, 0.5);
 }
 END_TEST
 

@@ -395,7 +395,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 11)");
+		       "version 2 to 12)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -481,7 +481,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 11)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 12)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -703,6 +703,44 @@ START_TEST(version_9_file_is_migrated)
 END_TEST
 
 /*
+ * Version 11 -> 12 (issue 34, FOCUS for allocation). A version-11 file made by the schema of that time
+ * (tests/data/store/schema_v11.sql, frozen) with one run, two bill lines and a sample: migrated, it has the
+ * shape of a new file (charges with use in its primary key, samples.instances_jobs, runs.region), version
+ * 12; its bill lines are serving's ('serving': a build before 12 did not split the bill), the new columns
+ * of its sample and run are NULL, a jobs line of the same hour, option and kind can then be added beside
+ * the serving one, and deleting the run still cascades to charges. Fails on a build without the step (no
+ * column use).
+ */
+START_TEST(version_11_file_gains_use)
+{
+	static const char rows[] =
+		"INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2025-10-01T00:00:00Z', "
+		"1, '0.11.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		"INSERT INTO metrics VALUES (1, 'cost_total_usd', 1000);"
+		"INSERT INTO samples VALUES (1, 60.0, 12.5, 3, 7.25, 2, 1, 0, 0, 0, 0, 3, 160.5, NULL, 0);"
+		"INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 0, 3600, 1, 1000, 1000, 1000);"
+		"INSERT INTO charges VALUES (1, 0, 'savings_plan', 'unused', 0, 3600, 0, 0, 10, 10);";
+	char *path = file_of_version(11, rows);
+	char *shape;
+
+	ck_assert_int_eq(has_column(path, "charges", "use"), false);
+	shape = assert_migrates_like_new(path, NULL);
+	ck_assert_ptr_nonnull(strstr(shape, "use TEXT 1 5"));
+	free(shape);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 12);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges WHERE use = 'serving'"), 2);
+	ck_assert_double_eq_tol(query_double(path, "SELECT total(effective_usd) FROM charges"), 1010, TOL);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM samples WHERE instances_jobs IS NULL"), 1);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM runs WHERE region IS NULL"), 1);
+	raw_exec(path, "INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 'jobs', 0, 3600, 1, 5, 5, 5)");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges"), 3);
+	raw_exec(path, "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE run_id = 1");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges"), 0);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
  * Version 9 -> 10. A version-9 file made by the schema of that time (tests/data/store/schema_v9.sql, frozen)
  * with one run of a scenario that names a trace: migrated, it has the shape of a new file (run_inputs and
  * run_claims included), version 10, its run as it was with no input files recorded (a version-9 build
@@ -750,7 +788,7 @@ START_TEST(point_stats_t_table_and_beyond)
 	for (int i = 0; i < 63; i++) {
 		int point = i < 32 ? 0 : 1;
 		snprintf(sql, sizeof sql, "INSERT INTO runs VALUES (%d, 's', NULL, '', '', %d, 'ok', 'x', 1, 'v', 1, 't', 1, "
-			 "%d, %d, NULL, NULL); INSERT INTO metrics VALUES (%d, 'm', %d)", i + 1, i, point, i % 32, i + 1,
+			 "%d, %d, NULL, NULL, NULL); INSERT INTO metrics VALUES (%d, 'm', %d)", i + 1, i, point, i % 32, i + 1,
 			 i % 2);
 		raw_exec(path, sql);
 	}
@@ -776,7 +814,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 11)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 12)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
@@ -807,6 +845,7 @@ static Suite *store_schema_suite(void)
 	test_add(tc, version_7_file_is_migrated);
 	test_add(tc, version_8_file_is_migrated);
 	test_add(tc, version_9_file_is_migrated);
+	test_add(tc, version_11_file_gains_use);
 	test_add(tc, version_9_file_gains_input_tables);
 	test_add(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);

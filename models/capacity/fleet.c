@@ -148,6 +148,15 @@ int fleet_live(const struct fleet *f)
 	return n;
 }
 
+int fleet_live_of(const struct fleet *f, int user)
+{
+	int n = 0;
+
+	for (int i = 0; i < f->npool; i++)
+		n += f->pool[i].state != INSTANCE_FREE && f->pool[i].user == user;
+	return n;
+}
+
 int fleet_serving_capacity(const struct fleet *f)
 {
 	int n = 0;

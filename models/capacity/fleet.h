@@ -246,6 +246,10 @@ int fleet_serving_capacity(const struct fleet *f);
 /* Instances launching or serving, serving groups only, in autoscaling's unit (each instance its weight). */
 int fleet_live(const struct fleet *f);
 
+/* Instances paid for now (launching, serving or draining; the meter's live count) whose user is `user`
+ * (FLEET_USER_*), a shared entry's counted with whoever has them now. O(pool): for the samples only. */
+int fleet_live_of(const struct fleet *f, int user);
+
 /* Serving reports that a draining instance has no request left: terminate it. */
 void fleet_instance_idle(struct fleet *f, int idx);
 

@@ -55,7 +55,7 @@
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "commitments", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
-	"jobs", "mode", "fluid", "zones", "provider", "models", NULL };
+	"jobs", "mode", "fluid", "zones", "provider", "models", "region", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
 	"prefix_cache_blocks", "routing", "queue", "prefix_threshold", "partitions", "multi_model", NULL };
@@ -133,6 +133,19 @@ static int read_head(struct load *l)
 
 /* ---- serving and the provider ---------------------------------------------------------------------- */
 
+/* The scenario's `region`: a label for the bill (a non-empty string); absent, the provider's default. */
+static int read_region(struct load *l)
+{
+	struct yamldoc_ref r;
+
+	yamldoc_child(&l->root, "region", &r);
+	if (!r.node) {
+		snprintf(l->sc.region, sizeof l->sc.region, "%s", provider_default_region(l->sc.provider));
+		return STATUS_OK;
+	}
+	return yamldoc_string(&l->y, &r, l->sc.region, sizeof l->sc.region);
+}
+
 /*
  * The scenario's `provider` (aws | gcp | azure). Absent: the serving type's (a catalogue row's, a catalog:
  * entry's `provider`, else aws). Present: a built-in type or a catalog: entry that names its provider must
@@ -150,6 +163,8 @@ static int read_provider(struct load *l, const struct yamldoc_ref *it)
 	if ((rc = yamldoc_choice(&l->y, &r, provider_names, PROVIDER_COUNT, &p)))
 		return rc;
 	l->sc.provider = (enum provider)p;
+	if ((rc = read_region(l)))
+		return rc;
 	if (!r.node || !fixed || p == (int)l->type.provider)
 		return STATUS_OK;
 	return yamldoc_fail(&l->y, it, "%s is %s %s instance type, but the scenario's provider is %s "

@@ -911,6 +911,9 @@ static const struct scenario_schema_key top_entries[] = {
 	{ CHOICE_("provider", scenario_load_provider_names), .desc = "the cloud: aws, gcp or "
 	  "azure (default: the serving type's); which purchase options exist and how they bill "
 	  "(models/README.md, \"Providers\")" },
+	{ STR_("region", SCENARIO_NAME_MAX), .desc = "the cloud region the bill is for, a label stored with each "
+	  "run (the FOCUS export's RegionId); default the provider's: aws us-east-1, gcp us-central1, azure eastus "
+	  "(models/README.md, \"Providers\")" },
 	{ LIST_("models", 1, SCENARIO_MODELS_MAX, model_item), .desc = "several models on one fleet, each with "
 	  "its own slo and workload, on MIG partitions (needs serving.partitions; then no top-level slo or "
 	  "workload, no autoscaling)" },

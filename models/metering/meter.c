@@ -23,9 +23,10 @@ int meter_init(struct meter *m, struct sink sink, struct diag *d, int64_t slo_la
 	m->nhours = (int)((hour_phase_us + horizon_us + hour - 1) / hour);
 	m->usage_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_by_hour);
 	m->usage_meas_by_hour = calloc((size_t)m->nhours, sizeof *m->usage_meas_by_hour);
-	m->bill = calloc((size_t)m->nhours * OPTION_KIND_COUNT * CHARGE_KIND_COUNT, sizeof *m->bill);
+	m->bill = calloc((size_t)m->nhours * METER_USERS * OPTION_KIND_COUNT * CHARGE_KIND_COUNT, sizeof *m->bill);
+	m->user_hour_usd = calloc((size_t)m->nhours * METER_USERS * SAVINGS_USAGE_COUNT, sizeof *m->user_hour_usd);
 	m->hours = calloc((size_t)m->nhours, sizeof *m->hours);
-	if (!m->usage_by_hour || !m->usage_meas_by_hour || !m->bill || !m->hours) {
+	if (!m->usage_by_hour || !m->usage_meas_by_hour || !m->bill || !m->user_hour_usd || !m->hours) {
 		meter_fini(m);
 		return STATUS_ENOMEM;
 	}
@@ -70,8 +71,10 @@ void meter_fini(struct meter *m)
 	free(m->usage_by_hour);
 	free(m->usage_meas_by_hour);
 	free(m->bill);
+	free(m->user_hour_usd);
 	free(m->hours);
 	m->bill = NULL;
+	m->user_hour_usd = NULL;
 	m->hours = NULL;
 	m->usage_by_hour = NULL;
 	m->usage_meas_by_hour = NULL;
@@ -83,46 +86,11 @@ void meter_set_prices(struct meter *m, int64_t start_unix_us, double list_usd_pe
 	m->list_usd_per_h = list_usd_per_h;
 }
 
-/* The clock hour holding t_us, clamped to the window's hours. */
-static int hour_of(const struct meter *m, double t_us)
-{
-	double h = floor((t_us + (double)m->hour_phase_us) / SIM_US_PER_H_D);
-
-	return h < 0 ? 0 : h > m->nhours - 1 ? m->nhours - 1 : (int)h;
-}
-
 int64_t meter_hour_end(const struct meter *m, int64_t t_us)
 {
 	int64_t hour = SIM_US_PER_H;
 
 	return ((t_us + m->hour_phase_us) / hour + 1) * hour - m->hour_phase_us;
-}
-
-static void bill_add(struct meter *m, int type, int h, enum option_kind option, enum charge_kind kind,
-		     double share, double quantity_h, double billed_usd, double effective_usd)
-{
-	struct meter_bill_line *l = &m->bill[((size_t)h * OPTION_KIND_COUNT + option) * CHARGE_KIND_COUNT + kind];
-
-	l->quantity_h += quantity_h * share;
-	l->list_usd += quantity_h * share * (m->types.n > 1 ? m->types.type[type].od_usd_per_h :
-					     m->list_usd_per_h);
-	l->billed_usd += billed_usd * share;
-	l->effective_usd += effective_usd * share;
-}
-
-void meter_bill(struct meter *m, const struct meter_payer *pay, enum option_kind option, enum charge_kind kind,
-		double t0_us, double t1_us, double quantity_h, double billed_usd, double effective_usd)
-{
-	int h0 = hour_of(m, t0_us), h1 = hour_of(m, t1_us > t0_us ? t1_us - 1e-6 : t0_us);
-
-	assert(t1_us >= t0_us);
-	for (int h = h0; h <= h1; h++) {
-		/* clock hour h's part of [t0, t1); the first and last hours take what lies outside the window */
-		double a = h == h0 ? t0_us : (double)h * SIM_US_PER_H_D - (double)m->hour_phase_us;
-		double b = h == h1 ? t1_us : (double)(h + 1) * SIM_US_PER_H_D - (double)m->hour_phase_us;
-		double share = t1_us > t0_us ? (b - a) / (t1_us - t0_us) : 1;
-		bill_add(m, pay->type, h, option, kind, share, quantity_h, billed_usd, effective_usd);
-	}
 }
 
 void meter_set_warmup(struct meter *m, int64_t warmup_us)
@@ -156,8 +124,8 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 
 /* Add usd_per_h over [t0_us, t1_us) to usage of kind k, clock hour by clock hour (the part past the
  * horizon goes to the last hour); with several types, also to the bill's type's (Savings Plans cover each
- * type at its own rate: savings.h). */
-static void usage_spread(struct meter *m, int type, enum savings_usage k, int64_t t0_us, int64_t t1_us,
+ * type at its own rate: savings.h); with user >= 0, also to that user's (user_hour_usd). */
+static void usage_spread(struct meter *m, int type, int user, enum savings_usage k, int64_t t0_us, int64_t t1_us,
 			 double usd_per_h)
 {
 	int64_t hour = SIM_US_PER_H;
@@ -172,6 +140,9 @@ static void usage_spread(struct meter *m, int type, enum savings_usage k, int64_
 		struct savings_hour *u = &m->usage_by_hour[h < 0 ? 0 : h];
 		double usd = usd_per_h * (double)(end - t0_us) / (double)hour;
 		u->usd[k] += usd;
+		if (user >= 0)
+			m->user_hour_usd[((size_t)(h < 0 ? 0 : h) * METER_USERS + (size_t)user) * SAVINGS_USAGE_COUNT + k] +=
+				usd;
 		if (m->types.n > 1) {
 			u->ntypes = m->types.n;
 			u->type_usd[k][type] += usd;
@@ -186,15 +157,13 @@ static void usage_add(struct meter *m, const struct meter_payer *pay, enum savin
 {
 	struct savings_hour *all = m->usage_by_hour;
 
-	if (t1_us > t0_us)
-		m->user_usage_usd[pay->user][k] += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
 	if (t1_us > t0_us && m->types.n > 1)
 		m->types.type[pay->type].cost_usd += usd_per_h * (double)(t1_us - t0_us) / SIM_US_PER_H_D;
-	usage_spread(m, pay->type, k, t0_us, t1_us, usd_per_h);
+	usage_spread(m, pay->type, pay->user, k, t0_us, t1_us, usd_per_h);
 	if (t0_us < m->warmup_us)
 		t0_us = m->warmup_us;
 	m->usage_by_hour = m->usage_meas_by_hour;
-	usage_spread(m, pay->type, k, t0_us, t1_us, usd_per_h);
+	usage_spread(m, pay->type, -1, k, t0_us, t1_us, usd_per_h);
 	m->usage_by_hour = all;
 }
 
@@ -640,7 +609,8 @@ void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *
 	m->nevents++;
 }
 
-void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h)
+void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h,
+		  double instances_jobs)
 {
 	struct sink_sample *s;
 	double span_us = (double)(now_us - m->t_at_sample);
@@ -659,6 +629,7 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cos
 		s->instances_total += m->live[k];
 	}
 	s->cost_usd_per_h = cost_usd_per_h;
+	s->instances_jobs = instances_jobs;
 	s->copies = m->copy_gpus ? (double)m->copies : NAN;
 	s->ntypes = m->types.n > 1 ? m->types.n : 0;
 	for (int i = 0; i < s->ntypes; i++) {  /* several types: meter_types.c keeps their integrals */
@@ -670,117 +641,6 @@ void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cos
 	m->arrivals_at_sample = m->arrivals;
 	m->busy_at_sample = m->busy_slot_us_all;
 	m->t_at_sample = now_us;
-}
-
-/*
- * The bill lines of what the settlement decides, hour by hour (the same arithmetic as meter_settle's, one
- * clock hour at a time): on-demand usage the plans left; the plans' used and unused commitment; the ODCR
- * capacity instances ran in and the rest, less what the plans covered. Quantities are the On-Demand
- * dollars over the On-Demand price.
- */
-static void bill_settled(struct meter *m, const struct savings_ri_terms *ris, int nris,
-			 const struct savings_plan_terms *plans, int nplans)
-{
-	double od = m->list_usd_per_h > 0 ? m->list_usd_per_h : 1;
-
-	for (int h = 0; h < m->nhours; h++) {
-		const struct savings_hour *u = &m->usage_by_hour[h];
-		struct savings_result r;
-		double covered = 0, ri_covered = 0, used_odcr, unused_odcr, ri_used_share;
-
-		savings_settle_all(u, 1, ris, nris, plans, nplans, &r);
-		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++) {
-			covered += r.covered_usd[k];
-			ri_covered += r.ri_covered_usd[k];
-		}
-		bill_add(m, 0, h, OPTION_ON_DEMAND, CHARGE_USAGE, 1, r.excess_usd[SAVINGS_ON_DEMAND] / od,
-			 r.excess_usd[SAVINGS_ON_DEMAND], r.excess_usd[SAVINGS_ON_DEMAND]);
-		/* the RIs' hour: the used share of their fee covered usage, the rest is lost */
-		ri_used_share = r.ri_commit_usd > 0 ? 1 - r.ri_unused_usd / r.ri_commit_usd : 0;
-		bill_add(m, 0, h, OPTION_RESERVED, CHARGE_USED, 1, ri_covered / od, r.ri_billed_usd * ri_used_share,
-			 r.ri_commit_usd - r.ri_unused_usd);
-		bill_add(m, 0, h, OPTION_RESERVED, CHARGE_UNUSED, 1, 0, r.ri_billed_usd * (1 - ri_used_share),
-			 r.ri_unused_usd);
-		bill_add(m, 0, h, OPTION_SAVINGS_PLAN, CHARGE_USED, 1, covered / od, r.commit_usd - r.unused_usd,
-			 r.commit_usd - r.unused_usd);
-		bill_add(m, 0, h, OPTION_SAVINGS_PLAN, CHARGE_UNUSED, 1, 0, r.unused_usd, r.unused_usd);
-		used_odcr = u->usd[SAVINGS_ODCR_USED] - r.covered_usd[SAVINGS_ODCR_USED] -
-			    r.ri_covered_usd[SAVINGS_ODCR_USED];
-		unused_odcr = u->usd[SAVINGS_ODCR_UNUSED] - r.covered_usd[SAVINGS_ODCR_UNUSED] -
-			      r.ri_covered_usd[SAVINGS_ODCR_UNUSED];
-		bill_add(m, 0, h, OPTION_ODCR, CHARGE_USED, 1, used_odcr / od, used_odcr, used_odcr);
-		bill_add(m, 0, h, OPTION_ODCR, CHARGE_UNUSED, 1, unused_odcr / od, unused_odcr, unused_odcr);
-	}
-}
-
-static const char *const charge_kind_names[CHARGE_KIND_COUNT] = { "usage", "used", "unused", "upfront" };
-
-int meter_emit_bill(struct meter *m)
-{
-	int n = 0;
-	int64_t hour = SIM_US_PER_H;
-
-	for (int h = 0; h < m->nhours && m->status == STATUS_OK; h++) {
-		int64_t t0 = (int64_t)h * hour - m->hour_phase_us, t1 = t0 + hour;
-		if (t0 < 0)
-			t0 = 0;
-		if (t1 > m->horizon_us)
-			t1 = m->horizon_us;
-		for (int o = 0; o < OPTION_KIND_COUNT; o++) {
-			for (int k = 0; k < CHARGE_KIND_COUNT; k++) {
-				const struct meter_bill_line *l =
-					&m->bill[((size_t)h * OPTION_KIND_COUNT + o) * CHARGE_KIND_COUNT + k];
-				struct sink_charge *c;
-				/* settlement dust (1e-12 of a dollar) is no bill line */
-				if (fabs(l->effective_usd) < 1e-9 && fabs(l->billed_usd) < 1e-9 &&
-				    fabs(l->quantity_h) < 1e-9)
-					continue;
-				if (n == METER_BATCH) {
-					keep_status(m, m->sink.ops->charges(m->sink.self, m->charge_rows, (size_t)n));
-					n = 0;
-					if (m->status != STATUS_OK)
-						return m->status;
-				}
-				c = &m->charge_rows[n++];
-				c->hour = h;
-				c->start_unix_s = (double)(m->start_unix_us + t0) / SIM_US_PER_S;
-				c->end_unix_s = (double)(m->start_unix_us + t1) / SIM_US_PER_S;
-				c->option = option_kind_name((enum option_kind)o);
-				c->kind = charge_kind_names[k];
-				c->quantity_h = l->quantity_h;
-				c->list_usd = l->list_usd;
-				c->billed_usd = l->billed_usd;
-				c->effective_usd = l->effective_usd;
-			}
-		}
-	}
-	if (n > 0 && m->status == STATUS_OK)
-		keep_status(m, m->sink.ops->charges(m->sink.self, m->charge_rows, (size_t)n));
-	return m->status;
-}
-
-/* Share the settled On-Demand and ODCR dollars out to the users, in proportion to each one's usage of the
- * kind over the window (see struct meter). */
-static void settle_users(struct meter *m, const struct savings_result *r)
-{
-	double od = 0, odcr = 0;
-
-	for (int u = 0; u < METER_USERS; u++) {
-		od += m->user_usage_usd[u][SAVINGS_ON_DEMAND];
-		odcr += m->user_usage_usd[u][SAVINGS_ODCR_USED] + m->user_usage_usd[u][SAVINGS_ODCR_UNUSED];
-	}
-	for (int u = 0; u < METER_USERS; u++) {
-		const double *use = m->user_usage_usd[u];
-		if (od > 0)
-			m->user_cost_usd[u][OPTION_ON_DEMAND] += r->excess_usd[SAVINGS_ON_DEMAND] *
-								   use[SAVINGS_ON_DEMAND] / od;
-		if (odcr > 0)
-			m->user_cost_usd[u][OPTION_ODCR] -= (r->covered_usd[SAVINGS_ODCR_USED] +
-							     r->covered_usd[SAVINGS_ODCR_UNUSED] +
-							     r->ri_covered_usd[SAVINGS_ODCR_USED] +
-							     r->ri_covered_usd[SAVINGS_ODCR_UNUSED]) *
-							    (use[SAVINGS_ODCR_USED] + use[SAVINGS_ODCR_UNUSED]) / odcr;
-	}
 }
 
 void meter_settle(struct meter *m, const struct savings_ri_terms *ris, int nris, const struct savings_plan_terms *plans,
@@ -801,10 +661,9 @@ void meter_settle(struct meter *m, const struct savings_ri_terms *ris, int nris,
 		for (int k = 0; k < SAVINGS_USAGE_COUNT; k++)
 			usage += u->usd[k];
 	}
-	bill_settled(m, ris, nris, plans, nplans);
+	meter_bill_settled(m, ris, nris, plans, nplans);
 	savings_settle_all(m->usage_by_hour, m->nhours, ris, nris, plans, nplans, &r);
 	m->cost_usd[OPTION_ON_DEMAND] += r.excess_usd[SAVINGS_ON_DEMAND];
-	settle_users(m, &r);
 	/* the ODCR bill (option_odcr.c) holds the whole reservation; what a plan covered is paid by the plan */
 	m->cost_usd[OPTION_ODCR] -= r.covered_usd[SAVINGS_ODCR_USED] + r.covered_usd[SAVINGS_ODCR_UNUSED] +
 				    r.ri_covered_usd[SAVINGS_ODCR_USED] + r.ri_covered_usd[SAVINGS_ODCR_UNUSED];

@@ -43,7 +43,7 @@
 /* The kinds of a bill line (sink.h, struct sink_charge). */
 enum charge_kind { CHARGE_USAGE, CHARGE_USED, CHARGE_UNUSED, CHARGE_UPFRONT, CHARGE_KIND_COUNT };
 
-/* The sums of one (clock hour, option kind, charge kind) bill line. */
+/* The sums of one (clock hour, user, option kind, charge kind) bill line. */
 struct meter_bill_line {
 	double quantity_h, list_usd, billed_usd, effective_usd;
 };
@@ -222,12 +222,17 @@ struct meter {
 
 	/* money by user: every charge and usage is also added to its payer's user's sums (struct
 	 * meter_payer). On-Demand and ODCR dollars are settled per clock hour against the Savings Plans
-	 * (meter_settle): each user bears the settled dollars of a usage kind in proportion to its share of
-	 * that kind's usage over the window. */
+	 * (meter_settle): in each clock hour, each user bears the settled dollars of a usage kind in proportion
+	 * to its share of that kind's usage in that hour, and the used part of a Savings Plan's or regional RI's
+	 * hourly commitment in proportion to its share of the usage it covered; the unused part is serving's.
+	 * user_cost_usd is the sum of the users' bill lines (meter_conserved checks it). */
 	double user_cost_usd[METER_USERS][OPTION_KIND_COUNT];     /* cost_usd by user */
 	double user_paid_gpu_us[METER_USERS][OPTION_KIND_COUNT];  /* paid_gpu_us by user */
-	double user_usage_usd[METER_USERS][SAVINGS_USAGE_COUNT];  /* Savings-Plan-eligible usage by user, USD
-	                                                             at On-Demand (ODCR) rates */
+
+	/* Savings-Plan-eligible usage by user and clock hour, USD at On-Demand (ODCR) rates (as usage_by_hour's
+	 * usd, the whole window's): [(h x METER_USERS + user) x SAVINGS_USAGE_COUNT + kind], for the hourly
+	 * split of the settled dollars; allocated at meter_init, owned */
+	double *user_hour_usd;
 
 	/* usage Savings Plans may cover, by UTC clock hour (savings.h): entry h is the part of the window
 	 * inside the h-th clock hour it touches; owned */
@@ -237,8 +242,8 @@ struct meter {
 	                                             part of each hour in it); owned */
 	int64_t hour_phase_us;                    /* t = 0 is this far past a UTC hour mark, [0, 1 h) */
 
-	/* the bill by clock hour (analysis/README.md, "The bill in FOCUS form"): line [(h x OPTION_KIND_COUNT + option) x
-	 * CHARGE_KIND_COUNT + kind]; allocated at meter_init, owned */
+	/* the bill by clock hour and user (analysis/README.md, "The bill in FOCUS form"): line
+	 * meter_bill_index(h, user, option, kind); allocated at meter_init, owned */
 	struct meter_bill_line *bill;
 	int64_t start_unix_us;                    /* the scenario start (meter_set_prices) */
 	double list_usd_per_h;                    /* the On-Demand price of the type, for list prices */
@@ -445,8 +450,10 @@ void meter_after_horizon(struct meter *m, enum option_kind kind, double usd);
 void meter_event(struct meter *m, int64_t now_us, const char *kind, const char *option, int count,
 		 const char *detail);
 
-/* Take one time-series sample at now_us with the current queue length and billing rate. */
-void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h);
+/* Take one time-series sample at now_us with the current queue length, billing rate and the live instances
+ * the jobs hold now (NaN: a run without jobs). */
+void meter_sample(struct meter *m, int64_t now_us, int64_t queue_len, double cost_usd_per_h,
+		  double instances_jobs);
 
 /* Close the bill: settle the regional RIs, then the Savings Plans (savings.h) against the eligible usage
  * by clock hour, charge the commitments and the on-demand usage they did not cover, and take the ODCR
@@ -472,12 +479,23 @@ static inline int64_t meter_window_of(const struct meter *m, int64_t t_us)
 	return (t_us + m->slo.window_phase_us) / m->slo.window_us;
 }
 
+/* Where bill line (clock hour h, user, option kind, charge kind) lies in m->bill. */
+static inline size_t meter_bill_index(int h, int user, int option, int kind)
+{
+	return (((size_t)h * METER_USERS + (size_t)user) * OPTION_KIND_COUNT + (size_t)option) * CHARGE_KIND_COUNT +
+	       (size_t)kind;
+}
+
+/* The name of a user in the bill lines (sink_charge.use): "serving", "jobs". */
+extern const char *const meter_user_names[METER_USERS];
+
 /* The quantile of each percentile SLO (0.50, 0.90, 0.95, 0.99), by enum scenario_slo_pct. */
 extern const double meter_slo_quantile[METER_SLO_PCTS];
 
 /*
  * Conservation identities of a finished run (after meter_finish): every measured request served or dropped
  * and none left in the system; each option's cost and paid GPU-time split between the users without loss;
+ * each user's bill lines of an option add up to its cost of it (user_cost_usd);
  * busy GPU-time of each option never above its paid GPU-time. True when all hold; otherwise false with the
  * first broken identity described in why (n bytes). Pure: usable inside assert, and on a meter a test
  * breaks on purpose.
@@ -518,6 +536,11 @@ void meter_types_set(struct meter *m, int n, const char *const *names, const int
 void meter_type_busy(struct meter *m, int64_t now_us, int type, enum option_kind kind, int delta);
 void meter_type_in_service(struct meter *m, int64_t now_us, int type, int delta);
 void meter_type_served(struct meter *m, int type);
+
+/* Internal to the meter (meter_bill.c): the bill lines of the settlement, hour by hour and split between the
+ * users, with the users' costs of what it decides (called by meter_settle). */
+void meter_bill_settled(struct meter *m, const struct savings_ri_terms *ris, int nris,
+			const struct savings_plan_terms *plans, int nplans);
 
 /* Internal to the meter: the mixed-type integrals over dt microseconds (meter_advance), the warm-up
  * snapshot, the GPUs per instance of a type, and the per-type metrics (after list[n]). */

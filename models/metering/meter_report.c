@@ -263,18 +263,28 @@ bool meter_conserved(const struct meter *m, char *why, size_t n)
 	}
 	for (int k = 0; k < OPTION_KIND_COUNT; k++) {
 		const char *name = option_kind_name((enum option_kind)k);
-		double lines = 0, users_paid = 0, busy_gpu_us = (m->types.n > 1 ? m->types.busy_gpu_us[k] :
+		double lines = 0, user_lines[METER_USERS] = { 0 }, users_paid = 0, busy_gpu_us = (m->types.n > 1 ? m->types.busy_gpu_us[k] :
 								     m->busy_slot_us[k] * gpu_per_slot) +
 							       m->job_held_us[k] * m->gpus;
 		for (int h = 0; h < m->nhours; h++)
-			for (int c = 0; c < CHARGE_KIND_COUNT; c++)
-				lines += m->bill[((size_t)h * OPTION_KIND_COUNT + k) * CHARGE_KIND_COUNT + c].effective_usd;
+			for (int u = 0; u < METER_USERS; u++)
+				for (int c = 0; c < CHARGE_KIND_COUNT; c++)
+					user_lines[u] += m->bill[meter_bill_index(h, u, k, c)].effective_usd;
+		for (int u = 0; u < METER_USERS; u++)
+			lines += user_lines[u];
 		for (int u = 0; u < METER_USERS; u++)
 			users_paid += m->user_paid_gpu_us[u][k];
 		if (!same(lines, m->cost_usd[k])) {
 			snprintf(why, n, "cost: the %s bill lines add up to USD %.9g, its cost is USD %.9g", name,
 				 lines, m->cost_usd[k]);
 			return false;
+		}
+		for (int u = 0; u < METER_USERS; u++) {
+			if (!same(user_lines[u], m->user_cost_usd[u][k])) {
+				snprintf(why, n, "cost: %s's %s bill lines add up to USD %.9g, its cost is USD %.9g",
+					 meter_user_names[u], name, user_lines[u], m->user_cost_usd[u][k]);
+				return false;
+			}
 		}
 		if (!same(users_paid, m->paid_gpu_us[k])) {
 			snprintf(why, n, "paid GPU-time: %s's users add up to %.9g GPU-us, its total is %.9g", name,

@@ -49,6 +49,9 @@ struct sink_sample {
 	double instances[OPTION_KIND_COUNT];        /* live instances per option kind, at the sample instant */
 	double instances_total;                     /* sum of instances[] */
 	double cost_usd_per_h;                      /* billing rate of the fleet at the sample instant */
+	double instances_jobs;                      /* live instances whose user is the jobs (a shared entry's
+	                                               lent to them included), at the sample instant; NaN in a
+	                                               run without jobs */
 	double copies;                              /* model copies serving at the sample instant; NaN
 	                                               without serving.copies */
 	int ntypes;                                 /* types described below: scenario.ntypes when > 1, else 0 */
@@ -73,7 +76,8 @@ struct sink_event {
  * a commitment or reservation that covered usage: reserved instances, Savings Plans, ODCR capacity
  * instances ran in, Capacity Blocks), "unused" (the part nobody used, paid all the same), "upfront" (a
  * purchase paid at once: a reservation's upfront fee, a Capacity Block's price). The effective amounts of
- * an option's rows sum to its cost_<option>_usd.
+ * an option's rows sum to its cost_<option>_usd; those of the jobs' rows (use "jobs") to the run's
+ * jobs_cost_<option>_usd. There is one line per (hour, option, kind, use).
  */
 struct sink_charge {
 	int hour;                 /* clock hour index, 0 = the one holding t = 0 */
@@ -81,6 +85,7 @@ struct sink_charge {
 	double end_unix_s;
 	const char *option;       /* option kind name */
 	const char *kind;         /* "usage", "used", "unused", "upfront" */
+	const char *use;          /* whose it is: "serving" or "jobs" (models/README.md, the jobs' cost) */
 	double quantity_h;        /* instance-hours */
 	double list_usd;          /* the same instance-hours at the On-Demand price */
 	double billed_usd;        /* what the invoice charges for it (a commitment's recurring fee share) */

@@ -33,6 +33,13 @@ const char *provider_name(enum provider p)
 	return (unsigned)p < PROVIDER_COUNT ? provider_names[p] : "?";
 }
 
+const char *provider_default_region(enum provider p)
+{
+	static const char *const regions[PROVIDER_COUNT] = { "us-east-1", "us-central1", "eastus" };
+
+	return (unsigned)p < PROVIDER_COUNT ? regions[p] : "?";
+}
+
 bool provider_offers(enum provider p, enum option_kind kind)
 {
 	return (unsigned)p < PROVIDER_COUNT && (unsigned)kind < OPTION_KIND_COUNT && (offered[p] & BIT(kind));

@@ -72,6 +72,11 @@ const char *provider_name(enum provider p);
 /* The scenario spellings, in enum order, for choice keys (PROVIDER_COUNT of them). */
 extern const char *const provider_names[PROVIDER_COUNT];
 
+/* The region a scenario of p is priced for when it names none (`region:`; models/README.md, "Providers"):
+ * aws us-east-1, gcp us-central1, azure eastus, the regions each provider's price pages list first and
+ * where its GPU types are sold ("?" when out of range). Only a label: prices are the catalogue's. */
+const char *provider_default_region(enum provider p);
+
 /* True if p sells purchase option `kind` (see the table above). */
 bool provider_offers(enum provider p, enum option_kind kind);
 

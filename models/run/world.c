@@ -119,7 +119,8 @@ static void on_sample(struct engine *eng, struct event *ev)
 {
 	struct world *w = container_of(ev, struct world, sample);
 
-	meter_sample(&w->meter, eng->now_us, queue_now(w), fleet_cost_rate(&w->fleet, eng->now_us));
+	meter_sample(&w->meter, eng->now_us, queue_now(w), fleet_cost_rate(&w->fleet, eng->now_us),
+		     w->sc->jobs.n > 0 ? fleet_live_of(&w->fleet, FLEET_USER_JOBS) : NAN);
 	warn_sample(&w->warn, eng->now_us, serving_now(w), autoscale_capacity_max(&w->as), queue_now(w));
 	if (w->meter.status != STATUS_OK) {
 		engine_stop(eng);

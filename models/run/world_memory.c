@@ -16,9 +16,11 @@
  * and while it is copied the old ring and the new one, twice its size, are both held).
  */
 #define WORLD_QUEUED_REQUEST_BYTES (sizeof(struct request) + 3 * sizeof(struct request *))
-/* A clock hour of the meter: usage and measured usage, a bill line per option and charge kind, a row. */
-#define WORLD_HOUR_BYTES (2 * sizeof(struct savings_hour) + \
-			  OPTION_KIND_COUNT * CHARGE_KIND_COUNT * sizeof(struct meter_bill_line) + sizeof(struct sink_hour))
+/* A clock hour of the meter: usage and measured usage, the users' usage, a bill line per user, option and
+ * charge kind, a row. */
+#define WORLD_HOUR_BYTES (2 * sizeof(struct savings_hour) + METER_USERS * SAVINGS_USAGE_COUNT * sizeof(double) + \
+			  METER_USERS * OPTION_KIND_COUNT * CHARGE_KIND_COUNT * sizeof(struct meter_bill_line) + \
+			  sizeof(struct sink_hour))
 
 void world_memory_estimate(const struct scenario *sc, struct warn_memory *out)
 {

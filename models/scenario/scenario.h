@@ -532,6 +532,8 @@ struct scenario {
 	enum provider provider;        /* `provider`: aws | gcp | azure; default the serving type's (aws for the
 	                                  AWS catalogue and new types): which options exist and how they bill
 	                                  (provider.h) */
+	char region[SCENARIO_NAME_MAX];  /* `region`: the cloud region the bill is for (a label: the FOCUS
+	                                    export's RegionId); default provider_default_region(provider) */
 
 	struct {
 		int64_t latency_us;    /* `slo.latency_s`: end-to-end latency threshold, > 0 */

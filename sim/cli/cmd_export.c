@@ -21,9 +21,12 @@ static const char export_usage[] =
 	"       gpucap export --samples RUN [--db FILE] [-o FILE]\n"
 	"\n"
 	"Write a run's simulated bill in FinOps FOCUS 1.1 columns, as CSV: one row per UTC clock hour, purchase\n"
-	"option and charge (usage, used and unused commitment, unused reserved capacity, upfront and hourly\n"
-	"commitment fees), so that it loads next to a real FOCUS bill. EffectiveCost sums, per option, to the\n"
-	"run's cost_<option>_usd. The database is only read.\n"
+	"option, charge (usage, used and unused commitment, unused reserved capacity, upfront and hourly\n"
+	"commitment fees) and user, so that it loads next to a real FOCUS bill. EffectiveCost sums, per option,\n"
+	"to the run's cost_<option>_usd. Tags is a JSON object of the run's labels and gpucap-use (serving or\n"
+	"jobs: the jobs' rows sum to jobs_cost_<option>_usd); RegionId is the scenario's region; ResourceId\n"
+	"gpucap:run-RUN:USE:OPTION:TYPE. Commitments still owed after the horizon get no rows: a note on\n"
+	"standard error says how much. The database is only read.\n"
 	"With --samples, write the run's time series as CSV instead: one row per sample period, the samples\n"
 	"table's columns, then for a run of several instance types instances:<type> and busy_slots:<type>.\n"
 	"\n"
@@ -93,7 +96,7 @@ int cmd_export(int argc, char **argv)
 	rc = outfile_open(&out, path ? path : "-", db, &d);
 	if (rc == STATUS_OK) {
 		rc = strcmp(what, "--samples") == 0 ? series_export(db, id, out.f, &d)
-						    : focus_export(db, id, out.f, &d);
+						    : focus_export(db, id, out.f, stderr, &d);
 		/* The output replaces FILE only once the whole export is written. focus_export's STATUS_EIO is
 		 * the stream's error flag, which the commit reports with its cause and the path. */
 		if (rc == STATUS_OK || rc == STATUS_EIO)

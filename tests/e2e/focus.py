@@ -4,8 +4,8 @@ cost_<option>_usd metrics (argv[3]: lines "option cost"). Prints what fails; exi
 The FOCUS 1.1 rules checked besides the column list: ConsumedQuantity is null on rows that are not Usage
 and on unused commitment; purchases have EffectiveCost 0; CommitmentDiscountStatus only on Usage rows with a
 commitment; ChargePeriodEnd > ChargePeriodStart, within the billing period; EffectiveCost sums, per option,
-to cost_<option>_usd to the cent."""
-import csv, re, sys
+to cost_<option>_usd to the cent; Tags is a JSON object of strings with gpucap-use serving or jobs."""
+import csv, json, re, sys
 
 def load_columns(path):
     cols = []
@@ -22,6 +22,13 @@ def ok(value, typ):
         return re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", value) is not None
     if typ == "datetime":
         return re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", value) is not None
+    if typ == "json":
+        try:
+            tags = json.loads(value)
+        except ValueError:
+            return False
+        return (isinstance(tags, dict) and all(isinstance(v, str) for v in tags.values())
+                and tags.get("gpucap-use") in ("serving", "jobs"))
     if typ == "text":
         return value != ""
     return value in typ.split("|")

@@ -3,8 +3,9 @@
 # plan, reserved terms with upfront fees, ODCR, Spot, a Capacity Block; horizons shortened where a scenario
 # allows) the CSV validates against tests/data/focus/columns.txt and EffectiveCost sums, per option, to the
 # run's cost_<option>_usd to the cent (tests/e2e/focus.py); unused commitment has its own rows, worked out by
-# hand on a small plan; bad usage and unknown runs exit 2. `gpucap export --samples`: a three-type run's
-# time series, each type's columns adding up to the run's.
+# hand on a small plan; serving's and the jobs' rows apart (Tags) add up to their bills; bad usage and unknown
+# runs exit 2. `gpucap export --samples`: a three-type run's time series, each type's columns adding up to the
+# run's.
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
@@ -107,6 +108,75 @@ buys = sorted(float(r["BilledCost"]) for r in rows if r["ChargeFrequency"] == "O
 assert len(buys) == 2 and abs(buys[0] - 1000) < 1e-6 and abs(buys[1] - 1440) < 1e-6, buys
 assert all(r["CapacityReservationId"] == "gpucap:training_plan" for r in rows), rows[0]
 assert abs(sum(float(r["EffectiveCost"]) for r in rows) - 2440) < 1e-6
+PY
+
+# Allocation (issue 34): serving and a fine-tuning job under one Savings Plan (tests/data/focus/serving-jobs.yaml),
+# run with a label. Grouped by Tags' gpucap-use, EffectiveCost sums to the jobs' bill (the jobs_cost_<option>_usd
+# metrics) and to serving's (cost_total_usd less the jobs') to the cent, and all rows to cost_total_usd; the jobs
+# bear part of the plan (rows of savings_plan used with gpucap-use jobs); every row's Tags is a JSON object with
+# the run's labels; RegionId is the provider's default (aws: us-east-1), or the scenario's region in a second
+# run; ResourceId is one per (use, option, type) pool and the same in a second export. The export says on
+# stderr what the run still owes after its horizon and that it writes no projected rows for it.
+short=(); [ -n "$VGDIR" ] && short=(--set horizon=4h) # under valgrind: the job still runs (from hour 1)
+"$GPUCAP" run "$SRC/tests/data/focus/serving-jobs.yaml" --db r.sqlite "${short[@]}" --label team=ml-platform \
+	--label 'note=a "quoted", label' >/dev/null 2>err.txt
+check "serving-jobs runs" test $? -eq 0
+id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")
+"$GPUCAP" export --focus $id --db r.sqlite -o alloc.csv 2>alloc.err; rc=$?
+check "serving-jobs: export exits 0 (got $rc)" test $rc -eq 0
+"$GPUCAP" export --focus $id --db r.sqlite -o alloc2.csv 2>/dev/null
+costs $id >alloc.costs
+check "serving-jobs: columns valid, EffectiveCost per option = cost_<option>_usd" \
+	python3 "$SRC/tests/e2e/focus.py" alloc.csv "$SRC/tests/data/focus/columns.txt" alloc.costs
+sqlite3 -separator ' ' r.sqlite "SELECT name, value FROM metrics WHERE run_id = $id AND (name = 'cost_total_usd' \
+	OR name LIKE 'jobs_cost_%_usd')" >alloc.metrics
+check "serving-jobs: EffectiveCost by gpucap-use = the users' bills to the cent; Tags, RegionId, ResourceId" \
+	python3 - alloc.csv alloc2.csv alloc.metrics us-east-1 <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+again = list(csv.DictReader(open(sys.argv[2], newline="")))
+m = {l.split()[0]: float(l.split()[1]) for l in open(sys.argv[3]) if l.strip()}
+jobs_bill = sum(v for k, v in m.items() if k.startswith("jobs_cost_"))
+total = m["cost_total_usd"]
+by_use, pools = {}, {}
+for r in rows:
+    tags = json.loads(r["Tags"])
+    assert isinstance(tags, dict), r["Tags"]
+    assert tags["team"] == "ml-platform" and tags["note"] == 'a "quoted", label', tags
+    use = tags["gpucap-use"]
+    by_use[use] = by_use.get(use, 0.0) + float(r["EffectiveCost"])
+    assert r["RegionId"] == sys.argv[4] and r["RegionName"] == sys.argv[4], r["RegionId"]
+    key = (use, r["x_GpucapOption"], r["SkuId"])
+    assert r["ResourceId"], r
+    assert pools.setdefault(key, r["ResourceId"]) == r["ResourceId"], (key, r["ResourceId"])
+assert len(set(pools.values())) == len(pools), pools
+assert [r["ResourceId"] for r in rows] == [r["ResourceId"] for r in again]
+assert jobs_bill > 0 and total - jobs_bill > 0, m
+assert abs(by_use["jobs"] - jobs_bill) < 0.005, (by_use, jobs_bill)
+assert abs(by_use["serving"] - (total - jobs_bill)) < 0.005, (by_use, total - jobs_bill)
+assert abs(sum(float(r["EffectiveCost"]) for r in rows) - total) < 0.005
+assert any(json.loads(r["Tags"])["gpucap-use"] == "jobs" and r["x_GpucapOption"] == "savings_plan"
+           and r["x_GpucapKind"] == "used" for r in rows), "the jobs bear no part of the plan"
+PY
+check "serving-jobs: the export notes what is owed after the horizon" grep -q "no projected rows" alloc.err
+check "serving-jobs: samples count the jobs' instances" \
+	test "$(sqlite3 r.sqlite "SELECT max(instances_jobs) FROM samples WHERE run_id = $id")" = "2.0"
+"$GPUCAP" run "$SRC/tests/data/focus/serving-jobs.yaml" --db r.sqlite --set region=eu-west-1 --set horizon=2h \
+	>/dev/null 2>err.txt
+id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")
+"$GPUCAP" export --focus $id --db r.sqlite -o region.csv 2>/dev/null
+costs $id >region.costs
+sqlite3 -separator ' ' r.sqlite "SELECT name, value FROM metrics WHERE run_id = $id AND (name = 'cost_total_usd' \
+	OR name LIKE 'jobs_cost_%_usd')" >region.metrics
+check "a scenario's region: RegionId eu-west-1, bills by use still add up" \
+	python3 - region.csv region.csv region.metrics eu-west-1 <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+m = {l.split()[0]: float(l.split()[1]) for l in open(sys.argv[3]) if l.strip()}
+jobs = sum(float(r["EffectiveCost"]) for r in rows if json.loads(r["Tags"])["gpucap-use"] == "jobs")
+assert all(r["RegionId"] == sys.argv[4] for r in rows), rows[0]["RegionId"]
+assert abs(jobs - sum(v for k, v in m.items() if k.startswith("jobs_cost_"))) < 0.005
+assert abs(sum(float(r["EffectiveCost"]) for r in rows) - m["cost_total_usd"]) < 0.005
 PY
 
 # --samples: the time series, with two columns per type for a run of several types (analysis/series.h)

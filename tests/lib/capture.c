@@ -56,6 +56,8 @@ static int c_charges(void *self, const struct sink_charge *rows, size_t n)
 		c->charge_effective[o][k] += rows[i].effective_usd;
 		c->charge_billed[o][k] += rows[i].billed_usd;
 		c->charge_quantity[o][k] += rows[i].quantity_h;
+		ck_assert(strcmp(rows[i].use, "serving") == 0 || strcmp(rows[i].use, "jobs") == 0);
+		c->charge_use_effective[strcmp(rows[i].use, "jobs") == 0][o] += rows[i].effective_usd;
 		c->ncharges++;
 	}
 	return STATUS_OK;

@@ -38,6 +38,7 @@ struct capture {
 	double charge_effective[OPTION_KIND_COUNT][4];
 	double charge_billed[OPTION_KIND_COUNT][4];
 	double charge_quantity[OPTION_KIND_COUNT][4];
+	double charge_use_effective[2][OPTION_KIND_COUNT];  /* effective_usd by use (0 serving, 1 jobs) and option */
 };
 
 /* A sink writing into c (kept). */

@@ -1,0 +1,152 @@
+/*
+ * check_meter: the meter's bill by user (models/metering/meter.c; SOURCES.md [jobs-cost-share]). A Savings
+ * Plan is settled clock hour by clock hour, and each hour's settled dollars go to the users who used the
+ * capacity in that hour: the on-demand excess by each one's share of the hour's on-demand usage, the plan's
+ * used commitment by each one's share of the usage it covered, the unused commitment to serving. The users'
+ * bill lines (sink_charge.use) add up to their costs (jobs_cost_<option>_usd). Regional RIs the same way.
+ * Worked by hand below;
+ * tolerance 1e-9 USD.
+ */
+#include <check.h>
+#include <stdlib.h>
+
+#include "capture.h"
+#include "diag.h"
+#include "engine.h"
+#include "meter.h"
+#include "status.h"
+#include "testutil.h"
+
+#define TOL 1e-9
+#define H SIM_US_PER_H
+
+static const struct meter_payer jobs_payer = { .user = 1, .type = 0, .jobs_share = -1 };
+
+/*
+ * Two clock hours from 2026-12-01T00:00Z under a $35/h plan at 30% off (it covers $50 of On-Demand usage an
+ * hour). Hour 0: serving runs $200 of on-demand usage; the plan covers $50 of it for $35, $150 is billed
+ * On-Demand: all serving's. Hour 1: the jobs run $20; the plan covers all of it for $14 (the jobs'), and
+ * $21 of its commitment is unused (serving's). So the jobs pay on_demand $0 and savings_plan $14; serving
+ * on_demand $150 and savings_plan $35 + $21 = $56. Split over the window instead (the rule before schema
+ * version 12) the jobs would have paid 20 / 220 of the $150 excess and none of the plan.
+ */
+START_TEST(plan_hours_split_by_who_used_them)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	struct savings_plan_terms plan = { .commit_usd_per_h = 35, .discount = 0.30 };
+	char why[256];
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, 1795996800LL * SIM_US_PER_S, 100);
+	meter_od_usage(m, &METER_PAYER_SERVING, 0, H, 200);
+	meter_od_usage(m, &jobs_payer, H, 2 * H, 20);
+	meter_close(m, 2 * H);
+	meter_settle(m, NULL, 0, &plan, 1);
+	meter_finish(m);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_ON_DEMAND], 0, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_SAVINGS_PLAN], 14, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_ON_DEMAND], 150, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_SAVINGS_PLAN], 56, TOL);
+	ck_assert_double_eq_tol(m->cost_usd[OPTION_SAVINGS_PLAN], 70, TOL);
+	ck_assert_msg(meter_conserved(m, why, sizeof why), "%s", why);
+	/* the bill lines carry the same split */
+	ck_assert_int_eq(meter_emit_bill(m), STATUS_OK);
+	ck_assert_double_eq_tol(cap.charge_use_effective[1][OPTION_SAVINGS_PLAN], 14, TOL);
+	ck_assert_double_eq_tol(cap.charge_use_effective[1][OPTION_ON_DEMAND], 0, TOL);
+	ck_assert_double_eq_tol(cap.charge_use_effective[0][OPTION_SAVINGS_PLAN], 56, TOL);
+	ck_assert_double_eq_tol(cap.charge_use_effective[0][OPTION_ON_DEMAND], 150, TOL);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
+/*
+ * One clock hour both users share: serving $60 and the jobs $40 of on-demand usage under the same plan
+ * ($50 covered for $35, $50 excess). Each pays its share of the hour: the jobs 40% of the $35 and of the
+ * $50 ($14 and $20), serving 60% ($21 and $30).
+ */
+START_TEST(shared_hour_split_by_usage)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	struct savings_plan_terms plan = { .commit_usd_per_h = 35, .discount = 0.30 };
+	char why[256];
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, 1795996800LL * SIM_US_PER_S, 100);
+	meter_od_usage(m, &METER_PAYER_SERVING, 0, H, 60);
+	meter_od_usage(m, &jobs_payer, 0, H, 40);
+	meter_close(m, H);
+	meter_settle(m, NULL, 0, &plan, 1);
+	meter_finish(m);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_SAVINGS_PLAN], 14, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_ON_DEMAND], 20, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_SAVINGS_PLAN], 21, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_ON_DEMAND], 30, TOL);
+	ck_assert_msg(meter_conserved(m, why, sizeof why), "%s", why);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
+/*
+ * A regional RI (1 instance at $60/h, On-Demand $100/h) over two clock hours. Hour 0: serving runs $300 and
+ * the jobs $100 of on-demand usage; the RI covers one instance-hour ($100), $300 is billed On-Demand. The
+ * jobs had a quarter of the hour's usage: a quarter of the RI's used $60 ($15) and of the $300 ($75).
+ * Hour 1: nothing runs, the RI's $60 is unused: serving's. Serving: reserved $45 + $60, on_demand $225.
+ */
+START_TEST(ri_hours_split_by_who_used_them)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	struct savings_ri_terms ri = { .type = 0, .count = 1, .od_usd_per_h = 100, .usd_per_h = 60,
+				       .billed_usd_per_h = 60, .t0_h = 0, .t1_h = 10 };
+	char why[256];
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, 1795996800LL * SIM_US_PER_S, 100);
+	meter_od_usage(m, &METER_PAYER_SERVING, 0, H, 300);
+	meter_od_usage(m, &jobs_payer, 0, H, 100);
+	meter_close(m, 2 * H);
+	meter_settle(m, &ri, 1, NULL, 0);
+	meter_finish(m);
+	ck_assert_double_eq_tol(m->cost_usd[OPTION_RESERVED], 120, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_RESERVED], 15, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[1][OPTION_ON_DEMAND], 75, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_RESERVED], 105, TOL);
+	ck_assert_double_eq_tol(m->user_cost_usd[0][OPTION_ON_DEMAND], 225, TOL);
+	ck_assert_msg(meter_conserved(m, why, sizeof why), "%s", why);
+	ck_assert_int_eq(meter_emit_bill(m), STATUS_OK);
+	ck_assert_double_eq_tol(cap.charge_use_effective[1][OPTION_RESERVED], 15, TOL);
+	ck_assert_double_eq_tol(cap.charge_use_effective[0][OPTION_RESERVED], 105, TOL);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
+static Suite *meter_suite(void)
+{
+	Suite *s = suite_create("meter");
+	TCase *tc = tcase_create("users");
+
+	tcase_add_test(tc, plan_hours_split_by_who_used_them);
+	tcase_add_test(tc, shared_hour_split_by_usage);
+	tcase_add_test(tc, ri_hours_split_by_who_used_them);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(meter_suite());
+}
