@@ -1,7 +1,7 @@
 /*
  * recommend_json: a search's result as JSON (recommend.h), the object `gpucap recommend --json` prints and
  * `--db` stores on the session's first run as the label recommend_result (the report's decision reads it).
- * The keys are analysis/README.md's ("--json prints ..."); numbers are %.17g, undefined ones null.
+ * The keys are analysis/README.md's ("The figures"); numbers are %.17g, undefined ones null.
  */
 #include <math.h>
 #include <stdbool.h>

@@ -737,6 +737,8 @@ void report_fini(struct report *r)
 		free(run->commit_cov);
 		free(run->lat_req);
 		free(run->jobs);
+		free(run->inst_jobs);
+		free(run->cost_jobs);
 	}
 	free(r->runs);
 	for (int i = 0; i < r->nsessions; i++) {

@@ -99,6 +99,10 @@ struct report_run {
 	/* Training jobs (report_jobs.h): the first REPORT_JOBS_SHOWN, and how many the scenario has */
 	struct report_job *jobs;     /* [njobs], owned */
 	int njobs, njobs_total;
+	double *inst_jobs;           /* [nhours] mean instances the jobs held (samples.instances_jobs, schema 12),
+	                                owned; NULL when the run stored none (no jobs, or an older file) */
+	double *cost_jobs;           /* [ncost] the jobs' part of each clock hour's bill (charges.use = 'jobs'),
+	                                owned; NULL as inst_jobs */
 };
 
 /* One `recommend` search stored with --db (labels recommend_session, _candidate, _term_cost_usd, _choice). */

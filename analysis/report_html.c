@@ -126,7 +126,9 @@ static void run_fleet_cost(FILE *out, const struct report_run *run)
 	for (int j = 0; m && j < run->nevents; j++)
 		m[j] = (struct report_svg_marker){ run->events[j].t_s / 3600, run->events[j].out == 1 };
 	chart_id(id, sizeof id, run, "fleet");
-	report_svg_xy(out, id, "Instances by purchase option against demand (hourly means)", "hours from the start (hourly means at mid-hour)",
+	report_svg_xy(out, id, run->inst_jobs ? "Instances by purchase option, serving and training jobs together, against "
+		      "serving demand (hourly means; apart below)" : "Instances by purchase option against demand (hourly means)",
+		      "hours from the start (hourly means at mid-hour)",
 		      "instances", 0.5, 1, run->nhours, s, ns, m, m ? run->nevents : 0, NAN, NULL, NAN);
 	free(m);
 	if (run->slots == 0)

@@ -13,6 +13,61 @@
 #include "engine.h"
 #include "status.h"
 
+/* The jobs' instances per hour (as read_hours bins the samples: hour h holds h*3600 < t <= (h+1)*3600) and
+ * their part of each clock hour's bill; left NULL on a file without them (before schema 12) or a run
+ * without jobs. */
+static int read_series(sqlite3 *db, struct report_run *run, struct diag *d)
+{
+	sqlite3_stmt *q;
+	double *n;
+	bool any = false;
+
+	if (run->nhours > 0 && sqlite3_prepare_v2(db, "SELECT t_s, instances_jobs FROM samples WHERE run_id = ?1 AND "
+						  "instances_jobs IS NOT NULL", -1, &q, NULL) == SQLITE_OK) {
+		run->inst_jobs = calloc((size_t)run->nhours, sizeof *run->inst_jobs);
+		n = calloc((size_t)run->nhours, sizeof *n);
+		if (!run->inst_jobs || !n) {
+			free(n);
+			sqlite3_finalize(q);
+			return diag_fail(d, STATUS_ENOMEM, "out of memory");
+		}
+		sqlite3_bind_int64(q, 1, run->run_id);
+		while (sqlite3_step(q) == SQLITE_ROW) {
+			int h = (int)ceil(sqlite3_column_double(q, 0) / 3600) - 1;
+			h = h < 0 ? 0 : h;
+			if (h >= run->nhours)
+				continue;
+			run->inst_jobs[h] += sqlite3_column_double(q, 1);
+			n[h] += 1;
+			any = true;
+		}
+		sqlite3_finalize(q);
+		for (int h = 0; h < run->nhours; h++)
+			run->inst_jobs[h] = n[h] > 0 ? run->inst_jobs[h] / n[h] : 0;
+		free(n);
+		if (!any) {
+			free(run->inst_jobs);
+			run->inst_jobs = NULL;
+		}
+	}
+	if (!run->inst_jobs || !run->exact || run->ncost < 1 ||
+	    sqlite3_prepare_v2(db, "SELECT hour, sum(effective_usd) FROM charges WHERE run_id = ?1 AND use = 'jobs' "
+			       "GROUP BY hour", -1, &q, NULL) != SQLITE_OK)
+		return STATUS_OK;
+	if (!(run->cost_jobs = calloc((size_t)run->ncost, sizeof *run->cost_jobs))) {
+		sqlite3_finalize(q);
+		return diag_fail(d, STATUS_ENOMEM, "out of memory");
+	}
+	sqlite3_bind_int64(q, 1, run->run_id);
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		int h = sqlite3_column_int(q, 0);
+		if (h >= 0 && h < run->ncost)
+			run->cost_jobs[h] += sqlite3_column_double(q, 1);
+	}
+	sqlite3_finalize(q);
+	return STATUS_OK;
+}
+
 static struct report_job *add_job(struct report_run *run, const char *name)
 {
 	struct report_job *j;
@@ -76,7 +131,10 @@ int report_jobs_read(sqlite3 *db, struct report_run *run, struct diag *d)
 {
 	sqlite3_stmt *q;
 	bool known = run->njobs > 0;  /* from the scenario: events of other jobs are not drawn */
+	int status = read_series(db, run, d);
 
+	if (status)
+		return status;
 	if (sqlite3_prepare_v2(db, "SELECT t_s, kind, detail FROM events WHERE run_id = ?1 AND kind LIKE 'job\\_%' "
 			       "ESCAPE '\\' ORDER BY seq", -1, &q, NULL) != SQLITE_OK)
 		return diag_fail(d, STATUS_EDB, "reading the jobs' events: %s", sqlite3_errmsg(db));
@@ -102,6 +160,44 @@ int report_jobs_read(sqlite3 *db, struct report_run *run, struct diag *d)
 	}
 	sqlite3_finalize(q);
 	return STATUS_OK;
+}
+
+/* Instances and cost by user: serving (everything less the jobs') and the training jobs, stacked. */
+static void by_user(FILE *out, const struct report_run *run)
+{
+	double *serving = calloc((size_t)(run->nhours > run->ncost ? run->nhours : run->ncost) + 1, sizeof *serving);
+	struct report_svg_series s[2];
+	char id[64];
+
+	if (!serving || !run->inst_jobs)
+		goto out;
+	for (int h = 0; h < run->nhours; h++) {
+		double total = 0;
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			total += run->inst[k][h];
+		serving[h] = fmax(0, total - run->inst_jobs[h]);
+	}
+	s[0] = (struct report_svg_series){ "serving", serving, "#1f77b4", true, false };
+	s[1] = (struct report_svg_series){ "training jobs", run->inst_jobs, "#e377c2", true, false };
+	snprintf(id, sizeof id, "chart-%lld-users", (long long)run->run_id);
+	report_svg_xy(out, id, "Instances by user: serving and training jobs (hourly means)",
+		      "hours from the start (hourly means at mid-hour)", "instances", 0.5, 1, run->nhours, s, 2, NULL, 0,
+		      NAN, NULL, NAN);
+	if (!run->cost_jobs)
+		goto out;
+	for (int h = 0; h < run->ncost; h++) {
+		double total = 0;
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			total += run->cost[k][h];
+		serving[h] = total - run->cost_jobs[h];
+	}
+	s[1].y = run->cost_jobs;
+	snprintf(id, sizeof id, "chart-%lld-usercost", (long long)run->run_id);
+	report_svg_xy(out, id, "Cost by user per UTC clock hour: serving and training jobs (the bill lines)",
+		      "hours from the start (clock hours, at mid-hour)", "USD per hour", run->cost_x0_h + 0.5, 1,
+		      run->ncost, s, 2, NULL, 0, NAN, NULL, NAN);
+out:
+	free(serving);
 }
 
 /* The bills by user: serving, the jobs (by option), each team; they add up to the run's cost. */
@@ -152,6 +248,7 @@ void report_jobs_section(FILE *out, const struct report_run *run)
 		return;
 	fprintf(out, "<h3>Training jobs and serving, apart</h3>\n");
 	bills(out, run);
+	by_user(out, run);
 	snprintf(id, sizeof id, "chart-%lld-jobs", (long long)run->run_id);
 	report_svg_jobs(out, id, run->jobs, run->njobs, run->horizon_s);
 	if (run->njobs_total > run->njobs)

@@ -1,4 +1,4 @@
-/* report_rec: see report_rec.h. The keys are those of recommend_json.c (analysis/README.md, "--json prints"). */
+/* report_rec: see report_rec.h. The keys are those of recommend_json.c (analysis/README.md, "The figures"). */
 #include "report_rec.h"
 
 #include <math.h>

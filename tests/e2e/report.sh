@@ -134,6 +134,8 @@ sys.exit(0 if abs(v('serving') + v('training jobs') - run) < 0.015 and abs(v('tr
 check "jobs.html: the timeline has a row per job" test "$(grep -o '<svg id="chart-1-jobs"' jobs.html | wc -l)" -eq 1 -a \
 	"$(sed -n '/<svg id="chart-1-jobs"/,/<\/svg>/p' jobs.html | grep -oE '>night-[123]</text>' | sort -u | wc -l)" -eq 3
 check "deadline.html: the fine-tune's deadline and its interruptions are drawn" bash -c "sed -n '/<svg id=\"chart-2-jobs\"/,/<\\/svg>/p' deadline.html | grep -q 'stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"3 2\"' && sed -n '/<svg id=\"chart-2-jobs\"/,/<\\/svg>/p' deadline.html | grep -q 'l8 8m0 -8l-8 8\" stroke=\"#d62728\"'"
+check "jobs.html: instances and cost by user, serving and training jobs apart" bash -c "grep -q '<svg id=\"chart-1-users\"' jobs.html && grep -q '<svg id=\"chart-1-usercost\"' jobs.html && test \$(grep -o '>training jobs</tspan>' jobs.html | wc -l) -ge 2"
+check "run.html (no jobs): no chart by user" bash -c "! grep -q 'chart-1-users' run.html"
 check "deadline.html: page one gives the jobs' deadlines" grep -qE 'training jobs: 1 of 1 submitted completed, <b( class="bad")?>[01] missed a deadline' deadline.html
 
 # Bad usage and unknown ids.
@@ -200,6 +202,16 @@ done
 sed -E 's#(<svg id="chart-1-[a-z]+"[^>]*>).*#\1#; /^<(rect|text|line|path|circle|g|\/g)[ >]/d' run.html >blank.html
 shot blank.html
 check "blank charts are found blank" bash -c "! $PY $SRC/tests/e2e/report_pixels.py blank.png blank.pos 7"
+# The analysis guide shows a report's first screen for the shipped recommend example, in the section that says
+# how to hand it to finance: a 1,200 x 900 screenshot (the window the checks above measure) with ink in the
+# decision's place (the first screen: the decision block measured at 104 to 560 px from the top).
+check "analysis/README.md shows the recommend report's first screen where it says how to hand it to finance" \
+	"$PY" -c "import sys, re; from PIL import Image; t = open('$SRC/analysis/README.md').read(); \
+s = t[t.find('### Handing a decision to finance'):]; s = s[:s.find('\n### ', 10)]; \
+im = Image.open('$SRC/analysis/report-recommend.png').convert('L'); \
+ink = sum(1 for p in im.crop((24, 104, 1024, 560)).getdata() if p < 128); \
+sys.exit(0 if '](report-recommend.png)' in s and 'Save as PDF' in s and 'export --focus' in s and \
+im.size == (1200, 900) and ink > 5000 else 1)"
 sed 's#</h1>#</h1><div style="width:1500px;height:4px"></div>#' run.html >wide.html
 sed 's#<section id="decision"><h2>The decision</h2>#&<p>2.1203e+07 and p5.48xlarge, e2e, 12e4b, 3e8a1f</p>#' run.html >sci.html
 sed 's#</h1>#</h1><div style="height:1200px"></div>#' run.html >low.html
