@@ -119,7 +119,7 @@ sys.exit(0 if 'ceiling-sweep:0' in d and 'ceiling-sweep:1' not in d and \
 # Jobs and serving apart (issue 34 item 3): a run with serving and three fine-tuning jobs on a shared
 # Capacity Block shows the bills by user (serving + jobs = the run, to the cent, and the jobs' bill is the
 # metrics' jobs_cost_*), and the job timeline draws one row per job; a fine-tune with a deadline draws it.
-"$GPUCAP" run "$SRC/scenarios/jobs-shared-block.yaml" --db jobs.sqlite --quiet; rc=$?
+"$GPUCAP" run "$SRC/scenarios/jobs-shared-block.yaml" --set horizon=70h --db jobs.sqlite --quiet; rc=$?
 check "jobs-shared-block run exits 0 (got $rc)" test $rc -eq 0
 "$GPUCAP" run "$SRC/scenarios/jobs-finetune.yaml" --db jobs.sqlite --quiet; rc=$?
 check "jobs-finetune run exits 0 (got $rc)" test $rc -eq 0
