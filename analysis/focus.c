@@ -45,6 +45,8 @@ struct run_info {
 	char region[128];     /* runs.region; '' for a run written before version 12 */
 	char *labels;         /* the run's labels as JSON members, each followed by a comma ('' without);
 	                         owned (sqlite3_free) */
+	char *job;            /* the member "gpucap-job":"NAME", for a run of one job (its jobs rows are that
+	                         job's), followed by a comma; '' else; owned (sqlite3_free) */
 	double od_usd_per_h;  /* list price per instance-hour: the list cost over the quantity */
 };
 
@@ -59,6 +61,7 @@ struct line {
 struct row {
 	char v[C_COUNT][320];
 	const char *labels;  /* run_info.labels, borrowed */
+	const char *job;     /* run_info.job, borrowed */
 	const char *use;     /* the line's use, borrowed */
 };
 
@@ -117,10 +120,15 @@ static void put_field(FILE *out, const char *s)
 
 /* Tags (FOCUS 1.1: a JSON object of key-value pairs): the run's labels (already JSON) and gpucap-use, as
  * one CSV field (JSON always holds quotes: the field is quoted and its quotes doubled). */
-static void put_tags(FILE *out, const char *labels, const char *use)
+static void put_tags(FILE *out, const char *labels, const char *job, const char *use)
 {
 	fputs("\"{", out);
 	for (const char *s = labels; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	for (const char *s = strcmp(use, "jobs") == 0 && job ? job : ""; *s; s++) {  /* the one job's rows */
 		if (*s == '"')
 			fputc('"', out);
 		fputc(*s, out);
@@ -134,7 +142,7 @@ static void put_row(FILE *out, const struct row *r)
 		if (c)
 			fputc(',', out);
 		if (c == C_TAGS)
-			put_tags(out, r->labels, r->use);
+			put_tags(out, r->labels, r->job, r->use);
 		else
 			put_field(out, r->v[c]);
 	}
@@ -162,6 +170,7 @@ static void row_common(struct row *r, const struct run_info *ri, const struct li
 
 	memset(r, 0, sizeof *r);
 	r->labels = ri->labels;
+	r->job = ri->job;
 	r->use = l->use;
 	set_num(r, C_BILLED, 0);
 	set_num(r, C_EFFECTIVE, 0);
@@ -380,6 +389,34 @@ static void json_string(sqlite3_str *b, const char *s)
 }
 
 /*
+ * A run that submitted one job (its job_submit events name one job): all its jobs rows are that job's, so
+ * Tags say which ("gpucap-job"). With several jobs an hour's line is shared by them (bill lines are kept
+ * per user, not per job), and no job is named.
+ */
+static int read_job(sqlite3 *db, const char *path, struct run_info *ri, struct diag *d)
+{
+	sqlite3_stmt *st;
+	sqlite3_str *b = sqlite3_str_new(db);
+
+	if (sqlite3_prepare_v2(db, "SELECT count(DISTINCT detail), min(detail) FROM events WHERE run_id = ?1 AND "
+			       "kind = 'job_submit'", -1, &st, NULL) != SQLITE_OK) {
+		sqlite3_free(sqlite3_str_finish(b));
+		return db_fail(db, path, d);
+	}
+	sqlite3_bind_int64(st, 1, ri->run_id);
+	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1) {
+		sqlite3_str_appendall(b, "\"gpucap-job\":");
+		json_string(b, (const char *)sqlite3_column_text(st, 1));
+		sqlite3_str_appendchar(b, 1, ',');
+	}
+	sqlite3_finalize(st);
+	ri->job = sqlite3_str_finish(b);
+	if (!ri->job)
+		ri->job = sqlite3_mprintf("%s", "");
+	return ri->job ? STATUS_OK : diag_fail(d, STATUS_ENOMEM, "%s: out of memory (while exporting the bill)", path);
+}
+
+/*
  * The run's labels (`gpucap run --label K=V`) as JSON members "K":"V", each followed by a comma, in key
  * order, into ri->labels. Keys starting gpucap- are the export's own (gpucap-use) and are left out, so
  * that Tags never holds a key twice.
@@ -412,7 +449,7 @@ static int read_labels(sqlite3 *db, const char *path, struct run_info *ri, struc
 		ri->labels = sqlite3_mprintf("%s", "");
 	if (!ri->labels)
 		return diag_fail(d, STATUS_ENOMEM, "%s: out of memory (while exporting the bill)", path);
-	return rc == SQLITE_DONE ? STATUS_OK : db_fail(db, path, d);
+	return rc == SQLITE_DONE ? read_job(db, path, ri, d) : db_fail(db, path, d);
 }
 
 /*
@@ -484,6 +521,7 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, FILE *notes, st
 		status = db_fail(db, db_path, d);
 	if (status != STATUS_OK) {
 		sqlite3_free(ri.labels);
+		sqlite3_free(ri.job);
 		store_read_close(&rd);
 		return status;
 	}
@@ -518,6 +556,7 @@ int focus_export(const char *db_path, int64_t run_id, FILE *out, FILE *notes, st
 	status = rc == SQLITE_DONE ? STATUS_OK : db_fail(db, db_path, d);
 	sqlite3_finalize(st);
 	sqlite3_free(ri.labels);
+	sqlite3_free(ri.job);
 	store_read_close(&rd);
 	if (status == STATUS_OK && after_usd > 0 && notes)
 		fprintf(notes, "gpucap export: note: run %lld still owes $%.2f of commitments after its horizon "

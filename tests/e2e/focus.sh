@@ -144,6 +144,8 @@ for r in rows:
     assert isinstance(tags, dict), r["Tags"]
     assert tags["team"] == "ml-platform" and tags["note"] == 'a "quoted", label', tags
     use = tags["gpucap-use"]
+    # a run of one job: its rows name the job, serving's do not
+    assert tags.get("gpucap-job") == ("finetune" if use == "jobs" else None), tags
     by_use[use] = by_use.get(use, 0.0) + float(r["EffectiveCost"])
     assert r["RegionId"] == sys.argv[4] and r["RegionName"] == sys.argv[4], r["RegionId"]
     key = (use, r["x_GpucapOption"], r["SkuId"])
