@@ -51,11 +51,14 @@ static void term(FILE *out, double term_h)
 
 static void date(FILE *out, double unix_s)
 {
-	time_t t = (time_t)llround(unix_s);
+	time_t t;
 	struct tm tm;
 	char buf[32];
 
-	if (isnan(unix_s) || !gmtime_r(&t, &tm))
+	if (!isfinite(unix_s) || fabs(unix_s) > 1e12)
+		return;
+	t = (time_t)llround(unix_s);
+	if (!gmtime_r(&t, &tm))
 		return;
 	strftime(buf, sizeof buf, "%Y-%m-%d %H:%M UTC", &tm);
 	fputs(buf, out);

@@ -23,6 +23,14 @@ static double num(yajl_val v, const char *key)
 	return YAJL_IS_NUMBER(x) ? YAJL_GET_DOUBLE(x) : NAN;
 }
 
+/* A count, 0 for null or absent (never a NaN cast to int). */
+static int inum(yajl_val v, const char *key)
+{
+	double x = num(v, key);
+
+	return isfinite(x) && fabs(x) < 1e9 ? (int)x : 0;
+}
+
 static bool flag(yajl_val v, const char *key)
 {
 	return YAJL_IS_TRUE(get(v, key));
@@ -44,17 +52,17 @@ static void cand(yajl_val v, struct report_cand *c)
 	c->x = YAJL_IS_OBJECT(counts) && counts->u.object.len > 0 && YAJL_IS_NUMBER(counts->u.object.values[0]) ?
 	       YAJL_GET_DOUBLE(counts->u.object.values[0]) : NAN;
 	for (size_t i = 0; YAJL_IS_OBJECT(counts) && i < counts->u.object.len && i < REPORT_REC_VARY_MAX; i++)
-		c->counts[i] = YAJL_IS_NUMBER(counts->u.object.values[i]) ? (int)YAJL_GET_INTEGER(counts->u.object.values[i]) : 0;
+		c->counts[i] = YAJL_IS_INTEGER(counts->u.object.values[i]) ? (int)YAJL_GET_INTEGER(counts->u.object.values[i]) : 0;
 	c->sp_usd_per_h = num(v, "sp_usd_per_h");
 	c->cost_term = num(v, "cost_term_usd");
 	c->cost_term_p90 = num(v, "cost_term_p90_usd");
 	c->cost_month = num(v, "cost_per_month_usd");
 	c->violation_mean = num(v, "violation_rate_mean");
 	c->violation_worst = num(v, "violation_rate_worst");
-	c->slo_met_reps = (int)num(v, "slo_met_replications");
+	c->slo_met_reps = inum(v, "slo_met_replications");
 	c->feasible = flag(v, "feasible");
 	c->slo_unreachable = flag(v, "slo_unreachable");
-	c->at_max_reps = (int)num(v, "fleet_at_max_replications");
+	c->at_max_reps = inum(v, "fleet_at_max_replications");
 	text(v, "invalid", c->invalid, sizeof c->invalid);
 }
 
@@ -68,7 +76,7 @@ static void regret(yajl_val root, struct report_rec *rec)
 		return;
 	for (size_t i = 0; i < list->u.array.len; i++) {
 		yajl_val row = list->u.array.values[i], breaks = get(row, "breaks_slo");
-		if ((int)num(row, "candidate") != rec->best)
+		if (inum(row, "candidate") != rec->best)
 			continue;
 		rec->regret_low = num(row, "low");
 		rec->regret_high = num(row, "high");
@@ -110,8 +118,8 @@ static void ladder(yajl_val root, struct report_rec *rec)
 	if (!rec->ladder)
 		return;
 	text(l, "key", rec->ladder_key, sizeof rec->ladder_key);
-	rec->ladder_now = (int)num(l, "now");
-	rec->ladder_later = (int)num(l, "later");
+	rec->ladder_now = inum(l, "now");
+	rec->ladder_later = inum(l, "later");
 	rec->ladder_at_h = num(l, "later_at_h");
 	rec->ladder_cost_term = num(l, "cost_term_usd");
 	rec->owed_after_term = num(l, "owed_after_term_usd");
@@ -138,11 +146,12 @@ bool report_rec_parse(const char *json, struct report_rec *rec)
 	rec->ncand = (int)list->u.array.len;
 	for (int i = 0; i < rec->ncand; i++)
 		cand(list->u.array.values[i], &rec->cand[i]);
-	rec->best = YAJL_IS_INTEGER(best) && YAJL_GET_INTEGER(best) < rec->ncand ? (int)YAJL_GET_INTEGER(best) : -1;
+	rec->best = YAJL_IS_INTEGER(best) && YAJL_GET_INTEGER(best) >= 0 && YAJL_GET_INTEGER(best) < rec->ncand ?
+		    (int)YAJL_GET_INTEGER(best) : -1;
 	none = get(root, "no_choice");
 	text(none, "reason", rec->none_reason, sizeof rec->none_reason);
 	text(none, "message", rec->none_message, sizeof rec->none_message);
-	rec->replications = (int)num(root, "replications");
+	rec->replications = inum(root, "replications");
 	rec->term_h = num(root, "term_h");
 	rec->start_unix_s = num(root, "start_unix_s");
 	text(get(root, "term"), "method", rec->term_method, sizeof rec->term_method);
