@@ -151,6 +151,13 @@ check "missing database: exit 2 (got $rc)" test $rc -eq 2
 # photographed whole at 1200 px wide; report_pixels.py finds each chart drawn, report_layout.py checks the
 # layout and the structure each page must show (it prints what it checks), and a PDF printed by Chromium
 # has the decision alone on page one. Each check is also shown failing on a page spoiled on purpose.
+# They check the page, not gpucap's memory: under valgrind, and where GPUCAP_E2E_BROWSER=0 (.ci/run's
+# sanitizer pass), they are left to the plain pass and the test ends with the checks above.
+if [ -n "$VGDIR" ] || [ "${GPUCAP_E2E_BROWSER:-1}" = 0 ]; then
+	echo "browser checks left to the plain pass (valgrind or GPUCAP_E2E_BROWSER=0)"
+	finish
+	exit
+fi
 PY=python3
 /usr/bin/python3 -c 'import PIL' 2>/dev/null && PY=/usr/bin/python3
 if ! command -v chromium >/dev/null || ! command -v pdftotext >/dev/null || ! "$PY" -c 'import PIL' 2>/dev/null; then
