@@ -318,6 +318,15 @@ START_TEST(bad_policies_and_uses)
 		parse_fails(jobs_yaml, no_spot, 2, "--set jobs.policy=deadline_spot: jobs.policy: policy "
 			    "deadline_spot needs a spot fleet entry with use: jobs; expected one, or another policy");
 	}
+	{
+		const char *no_spot[] = { "fleet.1.use=serving", "jobs.policy=uniform_progress" };
+		const char *no_od[] = { "fleet.0.use=serving", "jobs.policy=uniform_progress" };
+		parse_fails(jobs_yaml, no_spot, 2, "--set jobs.policy=uniform_progress: jobs.policy: policy "
+			    "uniform_progress needs a spot fleet entry with use: jobs; expected one, or another policy");
+		parse_fails(jobs_yaml, no_od, 2, "--set jobs.policy=uniform_progress: jobs.policy: policy "
+			    "uniform_progress needs an on_demand fleet entry with use: jobs; expected one, or another "
+			    "policy");
+	}
 	parse_fails(serving_only, NULL, 0, "t.yaml:6:1: jobs: no fleet entry is for jobs; expected at least one "
 		    "entry with use: jobs (or use: shared)");
 	parse_fails(join(jobs_yaml, "  polcy: spot\n"), NULL, 0, "t.yaml:10:3: jobs: unknown key 'polcy'; "

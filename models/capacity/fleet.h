@@ -280,6 +280,16 @@ void fleet_retire(struct fleet *f, int idx, const char *why);
 /* One launch or load delay drawn from d with rng; DELAY_DEFAULT gives default_us. */
 int64_t fleet_delay_draw(const struct delay_dist *d, gsl_rng *rng, int64_t default_us);
 
+/*
+ * What a job policy that looks before it asks may know (a controller polling the cloud's capacity, as the
+ * Can't Be Late prototype does): how many more instances entry g could launch now as far as its own slots,
+ * its zone's outages and its option's capacity go (a Spot entry's availability trace, pool outage and max
+ * price), ignoring quotas, the chance of an insufficient-capacity error and any backoff; it draws nothing
+ * and books nothing. *next_us (may be NULL): the next time that may change by itself (the trace's next tick,
+ * the outage's end; INT64_MAX: none known). fleet_probe.c.
+ */
+int fleet_available(const struct fleet *f, int g, int64_t *next_us);
+
 /* Bring the fleet to the desired capacity again (after a change of what can launch). */
 void fleet_reconcile(struct fleet *f);
 

@@ -27,6 +27,11 @@ struct option_ops {
 	/* May n more instances launch now, together (1 for the serving fleet; a job's gang at once)? 0 if so,
 	 * else a negative status and the reason in why. */
 	int (*can_launch)(struct fleet *f, struct fleet_group *g, int n, char *why, size_t size);
+	/* For policies that look before they ask (fleet_available): how many more instances the option's own
+	 * capacity would take now (a Spot entry's availability trace, its pool's outage, its max price), drawing
+	 * nothing and booking nothing, and in *next_us the next time that may change by itself (INT64_MAX: none
+	 * known). NULL: no limit of the option's own, never changing. */
+	int (*available)(const struct fleet *f, const struct fleet_group *g, int64_t *next_us);
 	/* An instance of the group was launched (Spot: draw its interruption). */
 	void (*launched)(struct fleet *f, struct fleet_group *g, struct instance *in);
 	/* An instance ended at end_us (terminated early, or still live at the horizon): bill its usage to pay

@@ -28,6 +28,7 @@
  * at once (rounded up; the Can't Be Late study saw multi-instance availability all-or-none 94% of the time,
  * hence the default 1) and leaves the pool unavailable for an exponential time of mean outage_mean_s.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -275,6 +276,30 @@ static int spot_can_launch(struct fleet *f, struct fleet_group *g, int n, char *
 				    "All Spot Instance Requests for", why, size);
 }
 
+/* fleet_available: the trace's count less the running instances (none during a pool outage or above the max
+ * price); the next change is the next tick, the outage's end or the next price change. */
+static int spot_available(const struct fleet *f, const struct fleet_group *g, int64_t *next_us)
+{
+	const struct fleet_entry *e = g->entry;
+	int64_t now = f->eng->now_us, next = INT64_MAX;
+	int n = INT_MAX;
+
+	if (e->avail.n > 0) {
+		n = availtrace_at(&e->avail, now) - running(f, g);
+		next = (now / e->avail.gap_us + 1) * e->avail.gap_us;
+	}
+	if (now < g->outage_until_us) {
+		n = 0;
+		next = g->outage_until_us < next ? g->outage_until_us : next;
+	}
+	if (max_price_refuses(f, g, now))
+		n = 0;
+	if (e->max_usd_per_h > 0 && e->prices.n > 0 && evq_queued(&g->opt.spot.price) && g->opt.spot.price.t_us < next)
+		next = g->opt.spot.price.t_us;
+	*next_us = next;
+	return n > 0 ? n : 0;
+}
+
 /*
  * A gcp preemptible VM "always" stops 24 h after it starts (SOURCES.md [gcp-preemptible-24h]): its notice
  * comes notice_s before that unless a drawn interruption comes first. One already in service at t = 0 is
@@ -456,6 +481,7 @@ const struct option_ops option_spot_ops = {
 	.start = spot_start,
 	.close = spot_close,
 	.can_launch = spot_can_launch,
+	.available = spot_available,
 	.launched = spot_launched,
 	.ended = spot_ended,
 	.rate = spot_rate,

@@ -123,6 +123,7 @@ int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, str
 	case JOB_POLICY_SPOT: j->policy = &jobs_policy_spot; break;
 	case JOB_POLICY_DEADLINE_SPOT: j->policy = &jobs_policy_deadline; break;
 	case JOB_POLICY_RESERVED_FIRST: j->policy = &jobs_policy_reserved; break;
+	case JOB_POLICY_UNIFORM_PROGRESS: j->policy = &jobs_policy_uniform; break;
 	default: j->policy = &jobs_policy_on_demand; break;
 	}
 	for (int i = 0; i < j->n; i++) {
@@ -618,19 +619,17 @@ void jobs_preempt(struct jobs *j, struct job *job, const char *why)
 	jobs_enqueue(j, job);
 }
 
-void jobs_switch(struct jobs *j, struct job *job)
+/* Leave the instances job holds to be placed again: checkpoint first if it is computing (and checkpoints at
+ * all), else roll back; a queued job is placed again at once. */
+static void relocate(struct jobs *j, struct job *job, const char *why)
 {
-	if (job->od_only)
-		return;
-	job->od_only = true;
-	jobs_log(j, job, "job_switch", "deadline: on-demand from now on");
 	switch (job->state) {
 	case JOB_QUEUED:
 		jobs_kick(j);
 		break;
 	case JOB_COMPUTE:
 		if (job->spec->ckpt_interval_us > 0)
-			leave_saving(j, job, "deadline switch to on-demand");
+			leave_saving(j, job, why);
 		else
 			leave(j, job, false);
 		break;
@@ -644,8 +643,30 @@ void jobs_switch(struct jobs *j, struct job *job)
 		leave(j, job, false);
 		break;
 	default:
-		break; /* leaving or delayed: it goes on-demand when it is placed again */
+		break; /* leaving or delayed: the policy chooses again when it is placed again */
 	}
+}
+
+void jobs_switch(struct jobs *j, struct job *job)
+{
+	if (job->od_only)
+		return;
+	job->od_only = true;
+	jobs_log(j, job, "job_switch", "deadline: on-demand from now on");
+	relocate(j, job, "deadline switch to on-demand");
+}
+
+void jobs_move(struct jobs *j, struct job *job, const char *why)
+{
+	jobs_log(j, job, "job_switch", why);
+	relocate(j, job, why);
+}
+
+int64_t jobs_progress_us(const struct jobs *j, const struct job *job)
+{
+	if (job->state == JOB_COMPUTE)
+		return job->p_us + (j->eng->now_us - job->since_us);
+	return job->p_us;
 }
 
 /* ---- start and close ------------------------------------------------------------------------------------ */

@@ -142,7 +142,7 @@ struct job {
 	bool passed;                  /* teams walk: tried and not placed in this walk */
 	struct event phase;           /* the end of the current phase (or the submission) */
 	struct event failure;         /* the next node failure */
-	struct event wake;            /* the policy's wake-up (deadline_spot) */
+	struct event wake;            /* the policy's wake-up (deadline_spot, uniform_progress) */
 	struct event pending;         /* max_pending */
 	struct event stop;            /* max_wait (jobs.managed_spot): submit + max_wait */
 	gsl_rng *rng;                 /* "jobs.failures.<name>[.<k>]" (jobs.c name_streams), owned */
@@ -205,6 +205,7 @@ extern const struct jobs_policy_ops jobs_policy_on_demand;
 extern const struct jobs_policy_ops jobs_policy_spot;
 extern const struct jobs_policy_ops jobs_policy_deadline;
 extern const struct jobs_policy_ops jobs_policy_reserved;
+extern const struct jobs_policy_ops jobs_policy_uniform;
 
 /* Set up the jobs of sc (sc->jobs.n > 0) on fleet f and register the jobs user of f's instances. All
  * arguments are kept. STATUS_OK or STATUS_ENOMEM (nothing held). */
@@ -242,6 +243,19 @@ int jobs_first(struct jobs *j, const struct job *job, bool (*want)(const struct 
 /* For policies: move job to on-demand for good (deadline_spot): a queued job is placed again; one on another
  * entry checkpoints if it is computing (and checkpoints at all), else rolls back, then leaves. */
 void jobs_switch(struct jobs *j, struct job *job);
+
+/* For policies: leave the instances job holds and be placed again (the policy chooses anew): a job computing
+ * checkpoints first if it checkpoints at all, else rolls back; one in a checkpoint finishes it; event
+ * job_switch with `why` (kept only for the call). Unlike jobs_switch, nothing is decided for good. */
+void jobs_move(struct jobs *j, struct job *job, const char *why);
+
+/* For policies: the progress made now, p (microseconds of compute; the saved s when it is not computing). */
+int64_t jobs_progress_us(const struct jobs *j, const struct job *job);
+
+/* For policies: the cost of one more start on On-Demand, the first On-Demand jobs entry's mean launch delay
+ * (serving.startup_s without one) + the job's restart overhead: the Can't Be Late study's changeover delay d
+ * (jobs_policy_deadline.c). */
+int64_t jobs_restart_cost_us(const struct jobs *j, const struct job *job);
 
 /* For policies: the compute still needed from the saved progress, checkpoints included (microseconds). */
 int64_t jobs_remaining_us(const struct jobs *j, const struct job *job);

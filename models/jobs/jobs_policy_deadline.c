@@ -50,8 +50,8 @@ static int64_t delay_mean(const struct delay_dist *d, int64_t default_us)
 	return default_us;
 }
 
-/* The cost of one more restart on On-Demand: its launch delay and the restart overhead. */
-static int64_t restart_cost(const struct jobs *j, const struct job *job)
+/* The cost of one more restart on On-Demand: its launch delay and the restart overhead (jobs.h). */
+int64_t jobs_restart_cost_us(const struct jobs *j, const struct job *job)
 {
 	const struct fleet *f = j->fleet;
 
@@ -63,7 +63,7 @@ static int64_t restart_cost(const struct jobs *j, const struct job *job)
 
 static int64_t switch_at(const struct jobs *j, const struct job *job)
 {
-	return job->spec->deadline_us - jobs_remaining_us(j, job) - restart_cost(j, job) - j->sc->jobs.switch_margin_us;
+	return job->spec->deadline_us - jobs_remaining_us(j, job) - jobs_restart_cost_us(j, job) - j->sc->jobs.switch_margin_us;
 }
 
 static void on_wake(struct engine *eng, struct event *ev)

@@ -16,7 +16,8 @@
 /* the keys of a job, also the CSV's column names (scenario_jobfile.c), in this order */
 static const char *const job_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
 	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", NULL };
-static const char *const policy_names[] = { "on_demand", "spot", "deadline_spot", "reserved_first" };
+static const char *const policy_names[] = { "on_demand", "spot", "deadline_spot", "reserved_first",
+	"uniform_progress" };
 
 static const struct yamldoc_bounds work_bounds = { 0, MAX_WORK_H, true, false };          /* (0, max] */
 
@@ -33,6 +34,7 @@ bool scenario_jobs_usable(enum job_policy p, const struct fleet_entry *f)
 	case JOB_POLICY_SPOT:
 		return f->option == OPTION_SPOT;
 	case JOB_POLICY_DEADLINE_SPOT:
+	case JOB_POLICY_UNIFORM_PROGRESS:
 		return f->option == OPTION_ON_DEMAND || f->option == OPTION_SPOT;
 	case JOB_POLICY_RESERVED_FIRST:
 		return true;

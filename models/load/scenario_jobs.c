@@ -129,9 +129,14 @@ int scenario_load_use(struct load *l, const struct yamldoc_ref *e, struct fleet_
 
 /*
  * A jobs section needs an entry for jobs, and each policy its kind: on_demand an on_demand entry, spot a spot
- * entry, deadline_spot both, reserved_first any. An entry for jobs that the policy never uses is paid for
- * nothing, so it is worth a warning.
+ * entry, deadline_spot and uniform_progress both, reserved_first any. An entry for jobs that the policy never
+ * uses is paid for nothing, so it is worth a warning.
  */
+static bool both(enum job_policy p)
+{
+	return p == JOB_POLICY_DEADLINE_SPOT || p == JOB_POLICY_UNIFORM_PROGRESS;
+}
+
 static int check_fleet(struct load *l, const struct yamldoc_ref *jobs, const struct yamldoc_ref *policy)
 {
 	const struct scenario *sc = &l->sc;
@@ -150,10 +155,10 @@ static int check_fleet(struct load *l, const struct yamldoc_ref *jobs, const str
 	if (!any)
 		return yamldoc_fail(&l->y, jobs, "no fleet entry is for jobs; expected at least one entry with "
 					  "use: jobs (or use: shared)");
-	if ((sc->jobs.policy == JOB_POLICY_ON_DEMAND || sc->jobs.policy == JOB_POLICY_DEADLINE_SPOT) && !od)
+	if ((sc->jobs.policy == JOB_POLICY_ON_DEMAND || both(sc->jobs.policy)) && !od)
 		return yamldoc_fail(&l->y, at, "policy %s needs an on_demand fleet entry with use: jobs; "
 					  "expected one, or another policy", scenario_load_job_policy_names.names[sc->jobs.policy]);
-	if ((sc->jobs.policy == JOB_POLICY_SPOT || sc->jobs.policy == JOB_POLICY_DEADLINE_SPOT) && !spot)
+	if ((sc->jobs.policy == JOB_POLICY_SPOT || both(sc->jobs.policy)) && !spot)
 		return yamldoc_fail(&l->y, at, "policy %s needs a spot fleet entry with use: jobs; expected "
 					  "one, or another policy", scenario_load_job_policy_names.names[sc->jobs.policy]);
 	for (int i = 0; i < sc->nfleet; i++) {
@@ -386,7 +391,8 @@ static int read_policy(struct load *l, const struct yamldoc_ref *jobs, struct ya
 	int p = JOB_POLICY_ON_DEMAND, rc;
 
 	yamldoc_child(jobs, "policy", policy);
-	if ((rc = yamldoc_choice(&l->y, policy, scenario_load_job_policy_names.names, 4, &p)))
+	if ((rc = yamldoc_choice(&l->y, policy, scenario_load_job_policy_names.names,
+				 scenario_load_job_policy_names.n, &p)))
 		return rc;
 	l->sc.jobs.policy = (enum job_policy)p;
 	yamldoc_child(jobs, "switch_margin", &r);

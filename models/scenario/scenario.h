@@ -431,8 +431,11 @@ enum job_policy {
 	JOB_POLICY_SPOT,           /* spot: Spot entries only, checkpoint and restart on interruptions */
 	JOB_POLICY_DEADLINE_SPOT,  /* deadline_spot: Spot until the slack left no longer covers a restart, then
 	                              on-demand to the end (uniform progress, "Can't Be Late", NSDI 2024) */
-	JOB_POLICY_RESERVED_FIRST  /* reserved_first: capacity blocks and training plans when open, then
+	JOB_POLICY_RESERVED_FIRST, /* reserved_first: capacity blocks and training plans when open, then
 	                              on-demand, then Spot */
+	JOB_POLICY_UNIFORM_PROGRESS  /* uniform_progress: Spot when available; On-Demand to keep progress on the
+	                              line from submission to deadline, with hysteresis and a safety net
+	                              ("Can't Be Late", NSDI 2024, §5.2) */
 };
 
 #define JOB_TEAMS_MAX 8               /* teams in `jobs.teams` (each adds its metrics) */

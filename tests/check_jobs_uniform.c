@@ -1,0 +1,131 @@
+/*
+ * check_jobs_uniform: jobs.policy uniform_progress (models/jobs/jobs_policy_uniform.c) on hand-built hourly
+ * availability traces, each decision worked out by hand below.
+ *
+ * Every case: one job of 1 instance on Spot at $1 (replayed from the trace) or On-Demand at $10, both
+ * instant; 4 instance-hours (T = 4 h), a checkpoint every hour at no cost (so a notice of 120 s always
+ * saves the progress), restart overhead 0.1 h: d = 0 + 0.1 = 0.1 h, the safety net at slack < 2d = 0.2 h.
+ * ep(t) = T t / D. A segment on Spot shorter than an hour is never ended by an interruption here, so AWS's
+ * free first hour never applies.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "jobs_fixtures.h"
+#include "testutil.h"
+
+#define US 1e-6 / 3600  /* a microsecond in hours */
+
+static void run_up(const char *trace, double deadline_h, double interval_h)
+{
+	char yaml[1024];
+	struct job_spec j = job(1, 4, 0, interval_h, 0, 0.1);
+
+	j.deadline_us = llround(deadline_h * H);
+	trace_fleet(yaml, sizeof yaml, trace, 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_UNIFORM_PROGRESS });
+}
+
+/*
+ * Behind the line from the start, On-Demand, then Spot once ahead (up-late-spot.json: no Spot in hours 0-2,
+ * then 1). D = 8 h, ep(t) = t / 2.
+ *  - at 0+ (1 us) cp = 0 < ep: On-Demand (no Spot), ready at once, computes from 0.1 h;
+ *  - hysteresis cp >= ep(t + 0.2): t - 0.1 >= (t + 0.2) / 2 from t = 0.4 h, but no Spot until 2 h;
+ *  - at 2 h Spot is back, slack = 8 - 2 - (4 - s = 1 h, the checkpoint at p = 1) = 3 >= 0.2: it checkpoints
+ *    (p = 1.9 h, at no cost) and moves to Spot, computes from 2.1 h, ends at 2.1 + 2.1 = 4.2 h.
+ * Bill: On-Demand 2 h x $10 = $20, Spot 2.2 h x $1 = $2.20. (deadline_spot would wait for Spot: $4.10.)
+ */
+START_TEST(behind_goes_on_demand_then_spot_when_ahead)
+{
+	run_up("up-late-spot.json", 8, 1);
+	ck_assert_str_eq(event_option("launch", 0), "on_demand");
+	ck_assert_double_eq_tol(event_h("launch", 0), US, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 2, 1e-9);
+	ck_assert_str_eq(event_option("launch", 1), "spot");
+	ck_assert_double_eq_tol(event_h("launch", 1), 2, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 4.2, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 20.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 2.20, 0.005);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+}
+END_TEST
+
+/*
+ * Ahead, then a drought: it waits until it falls behind, catches up on On-Demand, and goes back to Spot as
+ * soon as the hysteresis holds (up-drought.json, 6-minute ticks: Spot in hours 0-3, none in 3-6.1, then 1).
+ * D = 8 h.
+ *  - Spot from 0, computes from 0.1 h; the notice at 3 h saves p = 2.9 h and it leaves;
+ *  - waiting, ahead (ep(3) = 1.5); behind once t / 2 > 2.9: at 5.8 h (+1 us), before Spot is back at 6.1 h
+ *    and before the safety net (slack < 0.2 from 8 - 1.1 - 0.2 = 6.7 h): On-Demand, computes from 5.9 h;
+ *  - at 6.1 h Spot is back and cp = 3.1 is past ep(6.1) = 3.05 but short of ep(6.1 + 2d) = 3.15: it stays;
+ *    the hysteresis holds at 6.2 h (t - 3 = (t + 0.2) / 2), slack = 8 - 6.2 - 1.1 = 0.7 >= 0.2: checkpoint
+ *    (p = 3.2) and Spot, computes from 6.3 h, ends at 7.1 h.
+ * Bill: Spot 3 h + 0.9 h = $3.90; On-Demand 5.8 .. 6.2 h = 0.4 h x $10 = $4.00.
+ */
+START_TEST(waits_while_ahead_catches_up_then_back_to_spot)
+{
+	run_up("up-drought.json", 8, 1);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 3, 1e-9);
+	ck_assert_str_eq(event_option("launch", 1), "on_demand");
+	ck_assert_double_eq_tol(event_h("launch", 1), 5.8 + US, 1e-8);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 6.2, 1e-8);
+	ck_assert_str_eq(event_option("launch", 2), "spot");
+	ck_assert_double_eq_tol(event_h("job_end", 0), 7.1, 1e-8);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 3.90, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 4.00, 0.005);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+}
+END_TEST
+
+/*
+ * The safety net (up-net.json: Spot in hours 0-4, then none). D = 5 h, ep(t) = 0.8 t.
+ *  - Spot from 0, computes from 0.1 h; the notice at 4 h saves p = 3.9 h; it leaves, ahead (ep(4) = 3.2);
+ *  - it would fall behind at 3.9 / 0.8 = 4.875 h, but the slack 5 - t - 0.1 drops below 2d = 0.2 after
+ *    4.7 h: at 4.7 h (+1 us) it goes On-Demand for good (job_switch), computes from 4.8 h, ends at 4.9 h.
+ * Bill: Spot 4 h = $4; On-Demand 0.2 h x $10 = $2.
+ */
+START_TEST(safety_net_before_falling_behind)
+{
+	run_up("up-net.json", 5, 1);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 4.7 + US, 1e-8);
+	ck_assert_str_eq(event_option("launch", 1), "on_demand");
+	ck_assert_double_eq_tol(event_h("job_end", 0), 4.9 + US, 1e-8);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 4.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 2.00, 0.005);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+}
+END_TEST
+
+/*
+ * Without checkpoints a move would lose the progress: the first case's job (checkpoint_interval 0) stays on
+ * On-Demand from 0+ to its end at 0.1 + 4 = 4.1 h: $41, no switch.
+ */
+START_TEST(no_checkpoints_never_leaves_on_demand)
+{
+	run_up("up-late-spot.json", 8, 0);
+	ck_assert_int_eq(capture_count(&cap, "job_switch"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 4.1 + US, 1e-8);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 41.00, 0.005);
+	ck_assert_double_eq(M("jobs_cost_spot_usd"), 0);
+}
+END_TEST
+
+static Suite *uniform_suite(void)
+{
+	Suite *s = suite_create("jobs_uniform");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, behind_goes_on_demand_then_spot_when_ahead);
+	tcase_add_test(tc, waits_while_ahead_catches_up_then_back_to_spot);
+	tcase_add_test(tc, safety_net_before_falling_behind);
+	tcase_add_test(tc, no_checkpoints_never_leaves_on_demand);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return test_run_suite(uniform_suite());
+}
