@@ -329,6 +329,8 @@ END_TEST
  *    end - resume = 4.25 h.
  *  - notice 120 s, checkpoint cost 0.05 h (180 s > 120 s): p = 1 + (2 - 1.15) = 1.85 h rolls back to 1 h:
  *    2 instances x 0.85 h = 1.7 instance-hours lost; end - resume = 0.1 + 5 + 4 x 0.05 = 5.3 h.
+ *  - notice 0 s, checkpoint cost 0 (0 <= 0): saved at the notice's instant, p = 1 + (2 - 1.1) = 1.9 h;
+ *    nothing is lost although the instances go at that same instant; end - resume = 0.1 + 4.1 = 4.2 h.
  */
 START_TEST(checkpoint_at_the_notice)
 {
@@ -349,6 +351,13 @@ START_TEST(checkpoint_at_the_notice)
 	ck_assert_int_eq(capture_count(&cap, "job_checkpoint"), 0);
 	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 1.7, 1e-9);
 	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 5.3, 1e-9);
+
+	j.ckpt_cost_us = 0;
+	trace_fleet(yaml, sizeof yaml, "jobs-one-hour-out.json", 0);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 2, 1e-9);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 4.2, 1e-9);
 }
 END_TEST
 

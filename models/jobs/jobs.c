@@ -336,6 +336,12 @@ static void leave_saving(struct jobs *j, struct job *job, const char *why)
 {
 	advance(j, job);
 	jobs_log(j, job, "job_checkpoint", why);
+	if (job->spec->ckpt_cost_us == 0) {
+		/* saved at once: a doom at this very instant (a notice of 0 s) must not take it back */
+		job->s_us = job->p_us;
+		leave(j, job, false);
+		return;
+	}
 	job->state = JOB_LEAVING;
 	job->saving = true;
 	jobs_schedule(j, &job->phase, j->eng->now_us + job->spec->ckpt_cost_us, on_phase);
