@@ -14,10 +14,13 @@
 #  - provider gcp: an interrupted Spot VM pays its seconds (aws's free first hour would make preempted Spot
 #    free; gcp's free first minute rarely matters), per second with a 60 s minimum, as the reference's pro
 #    rata billing (it stops paying when the job ends);
-#  - a Spot jobs entry replaying the trace (it starts at t = 0, so the job sees it from tick s), notice_s 0
-#    (the instance is taken at the tick, as in the model), instant startup; an On-Demand jobs entry, instant;
+#  - a Spot jobs entry replaying the trace (it starts at t = 0, so the job sees it from tick s), notice_s 1s,
+#    instant startup; an On-Demand jobs entry, instant;
 #  - the job: restart_overhead d (paid, no progress, at every start), a checkpoint every minute costing
-#    nothing (so a preemption keeps the progress: the checkpoint at the notice is instant), no node failures;
+#    nothing, no node failures. A preemption keeps the progress: at the notice the job checkpoints (cost 0,
+#    done at once) and leaves at the tick. The notice is 1 s, not 0: with notice_s 0 the instance is taken
+#    at the very instant of the checkpoint's end, that event comes first, and the checkpoint is lost (the
+#    job rolls back to its last periodic checkpoint, up to a minute per preemption);
 #  - launch_retry every gap seconds (backoff = max = gap, multiplier 1): a Spot launch refused at a tick is
 #    tried again at the next tick, as the model decides at ticks;
 #  - jobs.switch_margin = d: deadline_spot switches when its slack is below d (the restart) + margin = 2d,
@@ -26,7 +29,8 @@
 # deadline_spot with the reference's greedy, gpucap uniform_progress (when gpucap has it: a scenario that
 # is rejected is reported and that policy skipped) and on_demand with the reference's. Differences to expect
 # for deadline_spot: gpucap decides in continuous time (the switch at the moment the slack reaches 2d, not
-# at a tick) and switches away from a running Spot instance, which greedy never does.
+# at the first tick after: up to a gap more On-Demand) and switches away from a running Spot instance when
+# the restart has taken its slack below 2d, where greedy stays on Spot (slack >= d is still safe there).
 # Exit 1 if gpucap misses a deadline (or fails to finish the job) in any run, or if gpucap
 # uniform_progress's mean cost over all runs differs from the reference's by more than 3%.
 set -u
@@ -59,7 +63,7 @@ serving: {instance_type: ref-gpu, startup_s: 0}
 catalog: {ref-gpu: {gpus: 1, usd_per_h: $OD_PRICE, provider: gcp}}
 launch_retry: {backoff_s: ${2}s, max_backoff_s: ${2}s, multiplier: 1}
 fleet:
-  - {option: spot, use: jobs, max: 1, usd_per_h: $SPOT_PRICE, notice_s: 0, availability_trace: "$1",
+  - {option: spot, use: jobs, max: 1, usd_per_h: $SPOT_PRICE, notice_s: 1s, availability_trace: "$1",
      startup: {kind: constant, mean_s: 0}}
   - {option: on_demand, use: jobs, max: 1, usd_per_h: $OD_PRICE, startup: {kind: constant, mean_s: 0}}
 jobs:
