@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """cant_be_late_ref: an independent tick simulator of the "Can't Be Late" model (Wu et al., NSDI 2024,
-SOURCES.md [cant-be-late]), written from the paper's rules to check gpucap's jobs policies against
+models/SOURCES.md [cant-be-late]), written from the paper's rules to check gpucap's jobs policies against
 (tests/validation/spot_policies.sh). Python 3 standard library only.
 
 The model (paper section 3.1):
@@ -18,7 +18,9 @@ The model (paper section 3.1):
     (the paper's Table 3 counts compute only). Past the trace's end there is no Spot.
   With t the time since the start, R = R0 - t the time left, C = C0 - cp the compute left (cp the progress):
   - greedy (section 3.4): on On-Demand: stay (it only goes there for good); on Spot and not preempted: stay;
-    idle: R < C + 2d -> On-Demand to the end (the safety net), else Spot if available, else idle.
+    idle: R < C + 2d -> On-Demand to the end (the safety net), else Spot if available, else idle. The safety
+    net is checked before Spot: a Spot start with R - C < 2d could leave less than d for the On-Demand
+    restart after a preemption during or right after its own changeover.
   - uniform_progress (section 5.2), ep(t) = C0 x t / R0 the expected progress; in order: idle and
     R < C + 2d -> On-Demand to the end, for good; on Spot and available -> stay; on On-Demand -> stay until
     cp >= ep(t + 2d), then Spot if available, else stay (it leaves On-Demand only for Spot); idle -> Spot if
