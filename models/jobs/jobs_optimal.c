@@ -156,11 +156,13 @@ static int hour_steps(const struct grid *g, int64_t hour_us)
 {
 	int amax = 1, lo = 0;
 
+	/* lo: the latest boundary at least an hour before t (or 0), moving forward with t */
 	for (int t = 1; t <= g->nstep; t++) {
+		int a;
+
 		while (lo + 1 <= t && g->b[t] - g->b[lo + 1] >= hour_us)
 			lo++;
-		int a = g->b[t] - g->b[lo] >= hour_us ? t - lo : t + 1;
-
+		a = g->b[t] - g->b[lo] >= hour_us ? t - lo : t + 1;
 		if (a > amax)
 			amax = a;
 	}

@@ -19,9 +19,10 @@
  * - Cost: N x price x running time; Spot at spot_price(price_ctx, t) per instance-hour (the price in force
  *   at the start of each step, see below; spot_usd_per_h when spot_price is NULL), On-Demand at
  *   od_usd_per_h. The job stops paying at the instant its progress reaches T.
- * - first_hour_free (AWS, "Interrupted in the first hour: No charge"): a spot segment ended by Spot
- *   becoming unusable less than hour_us (3600 s when 0; tests shorten it) after it began costs nothing. One
- *   ended by the job (idle or On-Demand), by completion, or that reached hour_us pays in full.
+ * - first_hour_free (AWS, "Interrupted in the first hour: No charge"; SOURCES.md [spot-billing]): a spot
+ *   segment ended by Spot becoming unusable less than hour_us (3600 s when 0; tests shorten it) after it
+ *   began costs nothing. One ended by the job (idle or On-Demand), by completion, or that reached hour_us
+ *   pays in full. (AWS counts the hour per instance from its launch; here per segment of the gang.)
  * - Decisions are made on a grid of steps: from submit, steps of delta, each cut short at a tick boundary
  *   (the next step starts there) and at the deadline; so a step is at most delta long and lies inside one
  *   tick, and the mode is fixed within it. When delta divides gap and submit is a multiple of delta, every
@@ -29,13 +30,23 @@
  *
  * What is computed: the minimum cost over the plans on that grid, by backward dynamic programming over the
  * steps with state (remaining progress in units of delta, mode, age of the segment in steps), two layers.
- * Progress and overheads are counted in whole steps, rounded in the job's favour, so that the figure is a
- * lower bound on the grid plans of the exact model: T and the overheads are rounded down to multiples of
- * delta, and a step shorter than delta (one cut short by a tick boundary or the deadline) counts as a whole delta of progress or overhead while its cost is that of its
- * true length. The first-hour refund uses the true length of the segment. When delta divides gap, the two
- * overheads, T, submit and deadline, the figure is exact for grid plans.
- * Plans that change mode between grid points are not considered (with everything a multiple of delta we
- * expect no such plan to be cheaper, but this is not proven); the price is read once per step, at its start.
+ * Progress and overheads are counted in whole steps, rounded in the job's favour: T and the overheads are
+ * rounded down to multiples of delta, and a step shorter than delta (one cut short by a tick boundary or
+ * the deadline) counts as a whole delta of progress or overhead while it costs its true length. The
+ * first-hour refund uses the true length of the segment. The price is read once per step, at its start.
+ * What the figure is, then:
+ * - When delta divides gap, the two overheads, T and submit, and the deadline is on the grid, it is the
+ *   exact minimum over the plans on the grid (tests/check_jobs_optimal.c: against every plan, first hour
+ *   free or not).
+ * - Otherwise, without first_hour_free, it is a lower bound on every plan on the grid: rounded progress is
+ *   never behind the true progress, and a plan never pays more for having progressed more.
+ * - With first_hour_free that last argument fails, and the figure is NOT a bound: a segment ended by Spot
+ *   just before the job would finish is free while completion pays, so more progress can cost more. For
+ *   the same reason a plan that changes mode between grid points can beat every grid plan (its free
+ *   segments end a sliver short of completion and its last, paid one is a sliver long); the figure is the
+ *   grid's optimum, which can only fall as delta is refined onto a finer grid containing it.
+ * - Without first_hour_free and with everything on the grid we expect no plan off the grid to be cheaper
+ *   (costs and progress are linear in time between grid points), but this is not proven.
  *
  * delta: resolution_us if > 0; else (auto) g = gcd(gap, overhead_spot, overhead_od) when g is a whole number
  * of seconds with 1 s <= g and 60 g >= gap; otherwise the largest whole-second divisor of gap that is <=
@@ -88,7 +99,7 @@ struct jobs_opt_result {
 };
 
 /*
- * The minimum cost of `in`'s job over plans on the grid (see above), with the Spot and On-Demand hours of
+ * The minimum cost of `in`'s job over the plans on the grid (see above), with the Spot and On-Demand hours of
  * one optimal plan: among equal costs (to 1e-12 relative) the one with fewer On-Demand hours. Borrows in;
  * writes *out. Returns STATUS_OK, STATUS_DONE (infeasible), STATUS_EINPUT or STATUS_ENOMEM.
  */
