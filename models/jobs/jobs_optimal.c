@@ -169,26 +169,27 @@ static int hour_steps(const struct grid *g, int64_t hour_us)
 	return amax;
 }
 
-/* True if (c, od_h) is better than *best: cheaper, or as cheap (to 1e-12 relative) with less On-Demand. */
-static bool better(double c, double od_h, const struct cell *best)
+/* True if (c, od_h) is better than *best: cheaper, or as cheap (to 1e-12 relative) with less On-Demand.
+ * Inline and without fmax (a libm call): this is the DP's inner loop. */
+static inline bool better(double c, double od_h, const struct cell *best)
 {
-	double eps;
+	double b = best->c, ac = fabs(c), ab = fabs(b), eps;
 
-	if (!isfinite(c))
+	if (c == INFINITY)
 		return false;
-	if (!isfinite(best->c))
+	if (b == INFINITY)
 		return true;
-	eps = 1e-12 * fmax(fabs(c), fabs(best->c));
-	return c < best->c - eps || (c <= best->c + eps && od_h < best->od_h);
+	eps = 1e-12 * (ac > ab ? ac : ab);
+	return c < b - eps || (c <= b + eps && od_h < best->od_h);
 }
 
 /* A candidate: pay `cost` in this step and continue from cell nx; the step runs od_h or spot_h hours. */
-static struct cell cand(double cost, const struct cell *nx, double od_h, double spot_h)
+static inline struct cell cand(double cost, const struct cell *nx, double od_h, double spot_h)
 {
 	return (struct cell){ cost + nx->c, nx->od_h + od_h, nx->spot_h + spot_h };
 }
 
-static void take(struct cell *best, struct cell c, double refund)
+static inline void take(struct cell *best, struct cell c, double refund)
 {
 	if (better(c.c - refund, c.od_h, best))
 		*best = (struct cell){ c.c - refund, c.od_h, c.spot_h };
@@ -203,9 +204,20 @@ struct shape {
 	int64_t hour_us;
 };
 
-/* Fill the layer for boundary s (cur) from the one for s + 1 (nx). */
+/* The refund at boundary s of a Spot segment of age a (1 .. caps) into refund[a]: its cost so far if Spot
+ * ends it there (unusable in step s) with first_hour_free and it is under an hour old, else 0. */
+static void refunds(const struct grid *g, const struct shape *sh, int s, double *refund)
+{
+	for (int a = 1; a <= sh->caps; a++) {
+		refund[a] = 0;
+		if (!g->usable[s] && sh->fhf && a <= s && g->b[s] - g->b[s - a] < sh->hour_us)
+			refund[a] = g->p_spot[s] - g->p_spot[s - a];
+	}
+}
+
+/* Fill the layer for boundary s (cur) from the one for s + 1 (nx); refund as refunds() made it. */
 static void dp_step(const struct grid *g, const struct shape *sh, int s, int q_max, const struct cell *nx,
-		    struct cell *cur)
+		    struct cell *cur, const double *refund)
 {
 	const int m = sh->m, so = 0, oo = sh->caps;   /* Spot age a at so + a, On-Demand age a at oo + a */
 	const double len_h = (double)(g->b[s + 1] - g->b[s]) / US_PER_H, inf = INFINITY;
@@ -244,13 +256,10 @@ static void dp_step(const struct grid *g, const struct shape *sh, int s, int q_m
 		for (int a = 1; a <= sh->caps; a++) {
 			int na = a < sh->caps ? a + 1 : a;
 			struct cell *c = &row[so + a];
-			double refund = 0;
 
-			if (!up && sh->fhf && a <= s && g->b[s] - g->b[s - a] < sh->hour_us)
-				refund = g->p_spot[s] - g->p_spot[s - a];
 			*c = (struct cell){ inf, 0, 0 };
-			take(c, idle, refund);
-			take(c, odn, refund);
+			take(c, idle, refund[a]);
+			take(c, odn, refund[a]);
 			if (up)
 				take(c, cand(g->c_spot[s], (a >= sh->as ? n1 : n0) + so + na, 0, len_h), 0);
 		}
@@ -262,10 +271,12 @@ static int dp_run(const struct grid *g, const struct shape *sh, int q, struct ce
 {
 	size_t n = (size_t)(q + 1) * sh->m;
 	struct cell *nx = malloc(n * sizeof(*nx)), *cur = malloc(n * sizeof(*cur));
+	double *refund = malloc((size_t)(sh->caps + 1) * sizeof(*refund));
 
-	if (nx == NULL || cur == NULL) {
+	if (nx == NULL || cur == NULL || refund == NULL) {
 		free(nx);
 		free(cur);
+		free(refund);
 		return STATUS_ENOMEM;
 	}
 	for (size_t k = 0; k < n; k++)   /* at the deadline: done if no progress is left */
@@ -273,7 +284,8 @@ static int dp_run(const struct grid *g, const struct shape *sh, int q, struct ce
 	for (int s = g->nstep - 1; s >= 0; s--) {
 		struct cell *t;
 
-		dp_step(g, sh, s, q, nx, cur);
+		refunds(g, sh, s, refund);
+		dp_step(g, sh, s, q, nx, cur, refund);
 		t = nx;
 		nx = cur;
 		cur = t;
@@ -281,6 +293,7 @@ static int dp_run(const struct grid *g, const struct shape *sh, int q, struct ce
 	*start = nx[(size_t)q * sh->m];
 	free(nx);
 	free(cur);
+	free(refund);
 	return STATUS_OK;
 }
 
