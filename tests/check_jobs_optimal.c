@@ -315,6 +315,19 @@ START_TEST(spot_never)
 }
 END_TEST
 
+/* Spot and On-Demand both at $3/h with the same 0.2 h overhead: every mix of them costs 1 x 3 x 10.2 =
+ * $30.6, and the tie goes to the plan with the fewest On-Demand hours: all Spot. */
+START_TEST(tie_prefers_spot)
+{
+	static const int avail[] = { 1 };
+	struct jobs_opt_input in = job(avail, 1, 1, 10, 20);
+
+	in.spot_usd_per_h = 3;
+	in.overhead_od_us = in.overhead_spot_us;
+	solve_ok(&in, 30.6, 10.2, 0);
+}
+END_TEST
+
 /* Hourly ticks, Spot usable from 2 h on; T = 4 h. Deadline 8 h: wait, then Spot 2 h .. 6.2 h (4 h + 0.2 h
  * overhead) = $4.2, against $12.3 all On-Demand. Deadline 5 h: Spot 2 .. 5 h gives at most 3 - 0.2 = 2.8 h,
  * so 1.2 h must come from On-Demand before 2 h (1.3 h with its 0.1 h overhead): 1.3 x 3 + 3 x 1 = $6.9. */
@@ -367,6 +380,7 @@ static Suite *jobs_optimal_suite(void)
 	test_add(tc, lower_bound_off_grid);
 	test_add(tc, spot_always);
 	test_add(tc, spot_never);
+	test_add(tc, tie_prefers_spot);
 	test_add(tc, waiting_beats_on_demand);
 	test_add(tc, deadline_forces_on_demand);
 	test_add(tc, first_hour_free_refund);
