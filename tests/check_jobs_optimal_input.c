@@ -116,6 +116,8 @@ START_TEST(bad_input)
 	REJECT(in.overhead_od_us = -1);
 	REJECT(in.hour_us = -1);
 	REJECT(in.resolution_us = -1);
+	REJECT(in.resolution_us = 1);   /* T / delta = 3.6e9 > 2^30 */
+	REJECT(in.gap_us = 1);          /* 7.2e9 ticks in the window */
 	REJECT(in.od_usd_per_h = -3);
 	REJECT(in.spot_usd_per_h = NAN);
 	REJECT(in.spot_price = bad_price);   /* NaN from the second hour */

@@ -309,7 +309,9 @@ int jobs_opt_solve(const struct jobs_opt_input *in, struct jobs_opt_result *out)
 		return STATUS_EINPUT;
 	d = jobs_opt_resolution(in);
 	q = in->compute_us / d;
-	if (q > INT32_MAX / 2)
+	/* the steps number at most window / d + window / gap + 2; both they and q must fit an int */
+	if (q > INT32_MAX / 2 || (in->deadline_us - in->submit_us) / d > INT32_MAX / 4 ||
+	    (in->deadline_us - in->submit_us) / in->gap_us > INT32_MAX / 4)
 		return STATUS_EINPUT;
 	rc = grid_init(&g, in, d);
 	if (rc != STATUS_OK)

@@ -55,11 +55,14 @@
  * JOBS_OPT_MAX_STEPS, to bound the time and memory taken (an explicit resolution_us is used as given). The
  * delta used is in the result.
  *
- * Errors: STATUS_EINPUT for malformed input (submit < 0, submit >= deadline, T < 0, N < 1, no avail, gap <= 0,
- * a negative count, overhead, hour or resolution, a negative or non-finite price); STATUS_ENOMEM if malloc
- * fails; STATUS_DONE (not an error: the job cannot make its deadline even in this favourable model, e.g.
- * T + overhead_od > deadline - submit on On-Demand alone with Spot never usable) with cost_usd = INFINITY and
- * spot_h = od_h = 0. On any status but STATUS_OK and STATUS_DONE *out is unchanged.
+ * Errors: STATUS_EINPUT for malformed input (submit < 0, submit >= deadline, T < 0, N < 1, no avail,
+ * gap <= 0, a negative count, overhead, hour or resolution, a negative or non-finite price, or a delta or
+ * gap so fine that T / delta > 2^30 or the steps would not fit an int). STATUS_ENOMEM if malloc fails (an
+ * explicit resolution_us is not coarsened, so its caller bounds the memory: about 48 bytes x T / delta x
+ * the modes, 1 + both overheads / delta, or + an hour / delta with first_hour_free). STATUS_DONE (not an
+ * error) when the job cannot make its deadline even with its progress rounded in its favour, e.g.
+ * T + overhead_od > deadline - submit with Spot never usable: then cost_usd = INFINITY and spot_h = od_h =
+ * 0. On any other status *out is unchanged.
  */
 #ifndef GPUCAP_JOBS_OPTIMAL_H
 #define GPUCAP_JOBS_OPTIMAL_H
