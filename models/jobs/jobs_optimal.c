@@ -17,10 +17,12 @@
 #include "status.h"
 
 #define US_PER_H 3.6e9
+/* AWS: "Interrupted in the first hour: No charge" (SOURCES.md [spot-billing]) */
+#define FREE_HOUR_US (3600 * (int64_t)1000000)
 
 /* The grid: nstep steps, step s covering [b[s], b[s + 1]). */
 struct grid {
-	int nstep;
+	int nstep;          /* steps from submit to the deadline */
 	int64_t *b;         /* nstep + 1 boundaries, us */
 	bool *usable;       /* Spot usable during step s */
 	double *c_spot;     /* the gang's Spot cost of step s, USD */
@@ -197,11 +199,13 @@ static inline void take(struct cell *best, struct cell c, double refund)
 
 /* The DP's shape: ages in steps and the index of each mode in a row of m cells. */
 struct shape {
-	int as, ao;          /* overheads in whole steps (rounded down) */
-	int caps, capo;      /* the largest age kept for Spot and On-Demand (>= 1) */
+	int as;              /* the Spot overhead, steps (rounded down) */
+	int ao;              /* the On-Demand overhead, steps (rounded down) */
+	int caps;            /* the largest Spot age kept, steps (>= 1) */
+	int capo;            /* the largest On-Demand age kept, steps (>= 1) */
 	int m;               /* cells per q: idle, Spot ages 1 .. caps, On-Demand ages 1 .. capo */
-	bool fhf;
-	int64_t hour_us;
+	bool fhf;            /* first_hour_free */
+	int64_t hour_us;     /* the free hour, us */
 };
 
 /* The refund at boundary s of a Spot segment of age a (1 .. caps) into refund[a]: its cost so far if Spot
@@ -320,7 +324,7 @@ int jobs_opt_solve(const struct jobs_opt_input *in, struct jobs_opt_result *out)
 		.as = (int)(in->overhead_spot_us / d < INT32_MAX / 2 ? in->overhead_spot_us / d : INT32_MAX / 2),
 		.ao = (int)(in->overhead_od_us / d < INT32_MAX / 2 ? in->overhead_od_us / d : INT32_MAX / 2),
 		.fhf = in->first_hour_free,
-		.hour_us = in->hour_us > 0 ? in->hour_us : 3600 * (int64_t)1000000,
+		.hour_us = in->hour_us > 0 ? in->hour_us : FREE_HOUR_US,
 	};
 	/* An age past the steps there are never happens: cap the overheads there too. */
 	if (sh.as > g.nstep)
