@@ -17,14 +17,19 @@
 
 #define US 1e-6 / 3600  /* a microsecond in hours */
 
-static void run_up(const char *trace, double deadline_h, double interval_h)
+static void run_policy(const char *trace, double deadline_h, double interval_h, enum job_policy p)
 {
 	char yaml[1024];
 	struct job_spec j = job(1, 4, 0, interval_h, 0, 0.1);
 
 	j.deadline_us = llround(deadline_h * H);
 	trace_fleet(yaml, sizeof yaml, trace, 120);
-	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_UNIFORM_PROGRESS });
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = p });
+}
+
+static void run_up(const char *trace, double deadline_h, double interval_h)
+{
+	run_policy(trace, deadline_h, interval_h, JOB_POLICY_UNIFORM_PROGRESS);
 }
 
 /*
@@ -49,6 +54,14 @@ START_TEST(behind_goes_on_demand_then_spot_when_ahead)
 	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 2.20, 0.005);
 	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
 	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	/* The offline optimum waits for Spot at 2 h: 2 + 0.1 + 4 = 6.1 h <= 8 h, Spot 4.1 h x $1 = $4.10;
+	 * uniform_progress's regret is 22.20 - 4.10 = $18.10. deadline_spot does just that: regret 0. */
+	ck_assert_double_eq_tol(M("job_cost_optimal_usd"), 4.10, 1e-6);
+	ck_assert_double_eq_tol(M("jobs_regret_usd"), 18.10, 0.005);
+	ck_assert_int_eq(capture_count(&cap, "job_optimum"), 1);
+	run_policy("up-late-spot.json", 8, 1, JOB_POLICY_DEADLINE_SPOT);
+	ck_assert_double_eq_tol(M("cost_total_usd"), 4.10, 0.005);
+	ck_assert_double_eq_tol(M("jobs_regret_usd"), 0, 0.005);
 }
 END_TEST
 
@@ -112,6 +125,25 @@ START_TEST(no_checkpoints_never_leaves_on_demand)
 }
 END_TEST
 
+/* Only when every submitted job has an optimum is the run's regret told: a second job without a deadline
+ * has none, so neither metric is there, while the first job's own figure is still in its event. */
+START_TEST(regret_only_when_every_job_has_an_optimum)
+{
+	char yaml[1024];
+	struct job_spec j[2] = { job(1, 4, 0, 1, 0, 0.1), job(1, 1, 12, 1, 0, 0.1) };
+
+	j[0].deadline_us = llround(8 * H);
+	trace_fleet(yaml, sizeof yaml, "up-late-spot.json", 120);
+	run_jobs(yaml, j, 2, &(struct knobs){ .policy = JOB_POLICY_UNIFORM_PROGRESS });
+	ck_assert_double_eq(M("jobs_submitted"), 2);
+	ck_assert_int_eq(capture_count(&cap, "job_optimum"), 1);
+	for (int i = 0; i < rep.nmetrics; i++) {
+		ck_assert_str_ne(rep.metrics[i].name, "jobs_regret_usd");
+		ck_assert_str_ne(rep.metrics[i].name, "job_cost_optimal_usd");
+	}
+}
+END_TEST
+
 static Suite *uniform_suite(void)
 {
 	Suite *s = suite_create("jobs_uniform");
@@ -121,6 +153,7 @@ static Suite *uniform_suite(void)
 	tcase_add_test(tc, waits_while_ahead_catches_up_then_back_to_spot);
 	tcase_add_test(tc, safety_net_before_falling_behind);
 	tcase_add_test(tc, no_checkpoints_never_leaves_on_demand);
+	tcase_add_test(tc, regret_only_when_every_job_has_an_optimum);
 	suite_add_tcase(s, tc);
 	return s;
 }

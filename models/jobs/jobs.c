@@ -704,5 +704,7 @@ void jobs_close(struct jobs *j, int64_t horizon_us)
 			jobs_log(j, job, "job_missed_deadline", "not ended by its deadline");
 		}
 	}
+	if (jobs_regret_close(j) != STATUS_OK)
+		fail_run(j, STATUS_ENOMEM);
 	j->closed = true;
 }

@@ -140,6 +140,7 @@ struct job {
 	bool wanted_plan;             /* its last placement attempt found no room on a training plan */
 	bool counted;                 /* its instances count in its team's use (jobs_teams.c) */
 	bool passed;                  /* teams walk: tried and not placed in this walk */
+	double optimal_usd;           /* its offline optimum (jobs_regret.c), NaN if none; set at the horizon */
 	struct event phase;           /* the end of the current phase (or the submission) */
 	struct event failure;         /* the next node failure */
 	struct event wake;            /* the policy's wake-up (deadline_spot, uniform_progress) */
@@ -191,6 +192,8 @@ struct jobs {
 	double lost_inst_us;          /* work lost, instance-microseconds */
 	double held_inst_us;          /* instances held by jobs, instance-microseconds, within the horizon */
 	double *completion_s;         /* completion times of ended jobs, owned (n slots) */
+	double optimal_usd;           /* the sum of the jobs' offline optima (jobs_regret.c) */
+	uint64_t optimal_n;           /* the jobs that have one */
 	int64_t horizon_us;
 	bool closed;
 	/* team shares (jobs_teams.c): NULL without jobs.teams */
@@ -256,6 +259,10 @@ int64_t jobs_progress_us(const struct jobs *j, const struct job *job);
  * (serving.startup_s without one) + the job's restart overhead: the Can't Be Late study's changeover delay d
  * (jobs_policy_deadline.c). */
 int64_t jobs_restart_cost_us(const struct jobs *j, const struct job *job);
+
+/* The cost of one start of job on entry g: the entry's mean launch delay (serving.startup_s without a
+ * `startup`) + the job's restart overhead. */
+int64_t jobs_entry_restart_us(const struct jobs *j, int g, const struct job *job);
 
 /* For policies: the compute still needed from the saved progress, checkpoints included (microseconds). */
 int64_t jobs_remaining_us(const struct jobs *j, const struct job *job);

@@ -68,6 +68,9 @@ static int64_t auto_resolution(const struct jobs_opt_input *in)
 	int64_t gap = in->gap_us, g = gcd64(gcd64(gap, in->overhead_spot_us), in->overhead_od_us);
 	int64_t d;
 
+	/* T, the submission's place in its tick and the window too, so that nothing is rounded when they allow */
+	g = gcd64(gcd64(gcd64(g, in->compute_us), in->submit_us % gap), in->deadline_us - in->submit_us);
+
 	if (g % 1000000 == 0 && 60 * g >= gap)
 		return g;
 	if (gap % 1000000 != 0)

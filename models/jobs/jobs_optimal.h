@@ -48,7 +48,8 @@
  * - Without first_hour_free and with everything on the grid we expect no plan off the grid to be cheaper
  *   (costs and progress are linear in time between grid points), but this is not proven.
  *
- * delta: resolution_us if > 0; else (auto) g = gcd(gap, overhead_spot, overhead_od) when g is a whole number
+ * delta: resolution_us if > 0; else (auto) g = gcd(gap, overhead_spot, overhead_od, T, submit mod gap,
+ * deadline - submit) (zeros left out: gcd(x, 0) = x) when g is a whole number
  * of seconds with 1 s <= g and 60 g >= gap; otherwise the largest whole-second divisor of gap that is <=
  * max(1 s, gap / 60) (1 s when gap is not a whole number of seconds). Then, in both cases, delta is doubled
  * while (deadline - submit) / delta x (T / delta + 1) > JOBS_OPT_MAX_WORK or (deadline - submit) / delta >

@@ -50,6 +50,11 @@ static int64_t delay_mean(const struct delay_dist *d, int64_t default_us)
 	return default_us;
 }
 
+int64_t jobs_entry_restart_us(const struct jobs *j, int g, const struct job *job)
+{
+	return delay_mean(&j->fleet->group[g].entry->startup, j->sc->serving.startup_us) + job->spec->restart_us;
+}
+
 /* The cost of one more restart on On-Demand: its launch delay and the restart overhead (jobs.h). */
 int64_t jobs_restart_cost_us(const struct jobs *j, const struct job *job)
 {
@@ -57,7 +62,7 @@ int64_t jobs_restart_cost_us(const struct jobs *j, const struct job *job)
 
 	for (int g = 0; g < f->ngroups; g++)
 		if (f->group[g].user == FLEET_USER_JOBS && on_demand(&f->group[g]))
-			return delay_mean(&f->group[g].entry->startup, j->sc->serving.startup_us) + job->spec->restart_us;
+			return jobs_entry_restart_us(j, g, job);
 	return j->sc->serving.startup_us + job->spec->restart_us;
 }
 

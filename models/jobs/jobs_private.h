@@ -40,6 +40,14 @@ bool jobs_try(struct jobs *j, struct job *job);
 /* Preempt job (it holds instances): back to its last checkpoint, release, rejoin the queue (jobs.c). */
 void jobs_preempt(struct jobs *j, struct job *job, const char *why);
 
+/* At the horizon: each submitted job's offline optimum, logged as job_optimum (jobs_regret.c). STATUS_OK or
+ * STATUS_ENOMEM. */
+int jobs_regret_close(struct jobs *j);
+
+/* True if the run's regret can be told: every submitted job has an optimum, the jobs use only Spot and
+ * On-Demand entries, and no commitment discounts their usage (jobs_regret.c). */
+bool jobs_regret_known(const struct jobs *j);
+
 /* Team shares (jobs_teams.c; every call does nothing without teams, except the walk). */
 int jobs_teams_init(struct jobs *j);
 void jobs_teams_fini(struct jobs *j);

@@ -1,5 +1,6 @@
 /* jobs_report: the jobs metrics (see jobs.h, "Metrics"). */
 #include "jobs.h"
+#include "jobs_private.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +54,13 @@ int jobs_report(const struct jobs *j, struct sink_metric *list, int n)
 	}
 	n = meter_put(list, n, "jobs_gpu_hours_paid", paid);
 	n = meter_put(list, n, "jobs_gpu_hours_idle", paid - held);
+	if (jobs_regret_known(j)) {
+		double cost = 0;
+		for (int k = 0; k < OPTION_KIND_COUNT; k++)
+			cost += m->user_cost_usd[FLEET_USER_JOBS][k];
+		n = meter_put(list, n, "job_cost_optimal_usd", j->optimal_usd);
+		n = meter_put(list, n, "jobs_regret_usd", cost - j->optimal_usd);
+	}
 	return jobs_teams_report(j, list, n);
 }
 
