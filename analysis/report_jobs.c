@@ -150,6 +150,8 @@ int report_jobs_read(sqlite3 *db, struct report_run *run, struct diag *d)
 			j->submit_s = t;
 		if (strcmp(kind, "job_missed_deadline") == 0)
 			j->missed = true;
+		if (strcmp(kind, "job_optimum") == 0 && strstr(detail, ": "))
+			snprintf(j->optimum, sizeof j->optimum, "%s", strstr(detail, ": ") + 2);
 		if (!(m = mark_of(kind)))
 			continue;
 		if (j->nmarks == REPORT_JOB_MARKS) {
@@ -240,6 +242,36 @@ static void bills(FILE *out, const struct report_run *run)
 		"jobs' bill by the GPU-hours they held, idle instances included." : "");
 }
 
+/* Each deadline job's offline optimum (job_optimum events), and the run's regret when it is known. */
+static void optima(FILE *out, const struct report_run *run)
+{
+	double opt = report_metric(run, "job_cost_optimal_usd"), regret = report_metric(run, "jobs_regret_usd");
+	char a[32], b[32];
+	int n = 0;
+
+	for (int i = 0; i < run->njobs; i++)
+		n += run->jobs[i].optimum[0] != 0;
+	if (n == 0)
+		return;
+	if (!isnan(regret))
+		fprintf(out, "<p>Against the offline optimum (each job run the cheapest way knowing the whole Spot "
+			"availability trace in advance): optimum %s, regret <b>%s</b>, the most a better policy could "
+			"still save on these jobs. The optimum assumes no node failures, free checkpoints beyond those "
+			"any plan takes, and the trace's capacity for each job alone.</p>\n",
+			numfmt_money(opt, true, a, sizeof a), numfmt_money(regret, true, b, sizeof b));
+	fprintf(out, "<table class=\"bills\"><tr><th class=\"l\">job</th><th class=\"l\">offline optimum</th></tr>\n");
+	for (int i = 0; i < run->njobs; i++) {
+		if (!run->jobs[i].optimum[0])
+			continue;
+		fprintf(out, "<tr><td class=\"l\">");
+		report_html_escape(out, run->jobs[i].name);
+		fprintf(out, "</td><td class=\"l\">");
+		report_html_escape(out, run->jobs[i].optimum);
+		fprintf(out, "</td></tr>\n");
+	}
+	fprintf(out, "</table>\n");
+}
+
 void report_jobs_section(FILE *out, const struct report_run *run)
 {
 	char id[64], a[32];
@@ -251,6 +283,7 @@ void report_jobs_section(FILE *out, const struct report_run *run)
 	by_user(out, run);
 	snprintf(id, sizeof id, "chart-%lld-jobs", (long long)run->run_id);
 	report_svg_jobs(out, id, run->jobs, run->njobs, run->horizon_s);
+	optima(out, run);
 	if (run->njobs_total > run->njobs)
 		fprintf(out, "<p class=\"note\">The first %d of the scenario's %s jobs, by submit time.</p>\n", run->njobs,
 			numfmt_fixed(run->njobs_total, 0, a, sizeof a));

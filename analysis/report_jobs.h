@@ -29,6 +29,7 @@ struct report_job {
 	char name[64];
 	double submit_s, deadline_s;  /* NaN: unknown, or no deadline */
 	bool missed;                  /* a job_missed_deadline event */
+	char optimum[160];            /* its job_optimum event's text after the name ("" if none) */
 	int nmarks;
 	bool cut;                     /* more than REPORT_JOB_MARKS marks: the rest are not drawn */
 	struct report_job_mark marks[REPORT_JOB_MARKS];

@@ -368,6 +368,11 @@ static void print_jobs(const struct world_report *rep)
 			printf(" %s $%.2f", option_kind_name((enum option_kind)k), get(rep, name));
 	}
 	printf("; %.1f of %.1f GPU-hours idle\n", get(rep, "jobs_gpu_hours_idle"), get(rep, "jobs_gpu_hours_paid"));
+	if (!isnan(get(rep, "jobs_regret_usd")))  /* absent unless every job has an optimum (jobs_regret.c) */
+		printf("             offline optimum $%.2f, regret $%.2f: the most a better policy could save (the "
+		       "optimum knows the\n             whole Spot trace; no node failures, free checkpoints: "
+		       "each job in its job_optimum event)\n", get(rep, "job_cost_optimal_usd"),
+		       get(rep, "jobs_regret_usd"));
 }
 
 /* With jobs.teams: a line per team (models/jobs/jobs_teams_report.c). */

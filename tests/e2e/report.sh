@@ -136,6 +136,12 @@ check "jobs.html: the timeline has a row per job" test "$(grep -o '<svg id="char
 check "deadline.html: the fine-tune's deadline and its interruptions are drawn" bash -c "sed -n '/<svg id=\"chart-2-jobs\"/,/<\\/svg>/p' deadline.html | grep -q 'stroke=\"#d62728\" stroke-width=\"2\" stroke-dasharray=\"3 2\"' && sed -n '/<svg id=\"chart-2-jobs\"/,/<\\/svg>/p' deadline.html | grep -q 'l8 8m0 -8l-8 8\" stroke=\"#d62728\"'"
 check "jobs.html: instances and cost by user, serving and training jobs apart" bash -c "grep -q '<svg id=\"chart-1-users\"' jobs.html && grep -q '<svg id=\"chart-1-usercost\"' jobs.html && test \$(grep -o '>training jobs</tspan>' jobs.html | wc -l) -ge 2"
 check "run.html (no jobs): no chart by user" bash -c "! grep -q 'chart-1-users' run.html"
+regret=$(sqlite3 jobs.sqlite "select printf('%.2f', value) from metrics where run_id = 2 and name = 'jobs_regret_usd'")
+optimum=$(sqlite3 jobs.sqlite "select substr(detail, instr(detail, ': ') + 2) from events where run_id = 2 and kind = 'job_optimum'")
+check "deadline.html: the regret against the offline optimum (\$$regret) and the job's optimum ($optimum)" python3 -c "import sys, re; \
+t = open('deadline.html').read(); m = re.search(r'regret <b>.([0-9,.]+)</b>', t); \
+sys.exit(0 if m and abs(float(m.group(1).replace(',', '')) - float('${regret:-nan}')) < 0.005 and \
+'<td class=\"l\">finetune-70b</td><td class=\"l\">' + '''$optimum''' + '</td>' in t and '''$optimum'''.startswith('offline optimum \$') else 1)"
 check "deadline.html: page one gives the jobs' deadlines" grep -qE 'training jobs: 1 of 1 submitted completed, <b( class="bad")?>[01] missed a deadline' deadline.html
 
 # Bad usage and unknown ids.
