@@ -82,9 +82,10 @@
  * job_interruptions, job_failures, jobs_cost_<option>_usd (the bills of jobs entries' instances and windows,
  * meter.h "money by user"), jobs_gpu_hours_paid (paid GPU-hours of jobs entries) and jobs_gpu_hours_idle
  * (those less the GPU-hours jobs held their instances, from taking or launching them to releasing them,
- * within the horizon). Events: job_submit, job_start, job_checkpoint (only at notices and deadline
+ * within the horizon); job_cost_optimal_usd and jobs_regret_usd when the regret is known (jobs_regret.c).
+ * Events: job_submit, job_start, job_checkpoint (only at notices and deadline
  * switches: periodic checkpoints are not logged), job_interrupt, job_failure, job_resume, job_switch
- * (deadline_spot), job_end, job_missed_deadline, job_terminated.
+ * (deadline_spot, uniform_progress), job_end, job_missed_deadline, job_terminated, job_optimum (at the horizon).
  *
  * Team shares (jobs.teams; jobs_teams.c): the walk admits jobs by team quota, lends idle quota and preempts
  * (job_preempt: back to the last checkpoint, release, queue again); see jobs_teams.c.
