@@ -130,18 +130,34 @@ START_TEST(auto_resolution)
 {
 	static const int avail[] = { 1 };
 	struct jobs_opt_input in = job(avail, 1, 1, 48, 60);
+	struct jobs_opt_result res;
 
 	in.overhead_od_us = 720 * S_US;
 	ck_assert_int_eq(jobs_opt_resolution(&in), 120 * S_US);   /* gcd(600, 720, 720) s */
 	in.gap_us = 3601 * S_US;   /* = 13 x 277: gcd 1 s < 3601 / 60; largest divisor <= 60 s is 13 s */
 	in.compute_us = H_US, in.deadline_us = 2 * H_US;   /* small enough not to coarsen */
 	ck_assert_int_eq(jobs_opt_resolution(&in), 13 * S_US);
-	/* 1000 h window, T = 900 h, gap 60 s, no overheads: 60 s gives 60000 x 54001 steps x units; doubling
-	 * to 960 s gives 3750 x 3376 = 1.27e7 <= 4e7 (480 s: 7500 x 6751 = 5.06e7) */
-	in = job(avail, 1, 1, 900, 1000);
+	/* SkyPilot's 195 s ticks, T = 48 h, 60 h window, d = 720 s: gcd 15 s gives 14400 x 11521 = 1.66e8 > 4e7;
+	 * the next divisor of 195 s, 39 s, gives 5538 x 4431 = 2.45e7 (doubling to 60 s would count the 15 s
+	 * left at each tick's end as 60 s of progress) */
+	in = job(avail, 1, 1, 48, 60);
+	in.gap_us = 195 * S_US;
+	in.overhead_spot_us = in.overhead_od_us = 720 * S_US;
+	ck_assert_int_eq(jobs_opt_resolution(&in), 39 * S_US);
+	/* 300 h window, T = 200 h, gap 60 s, no overheads: the divisors of 60 s up to 60 s itself (18000 x
+	 * 12001 = 2.2e8) stay over the bound: delta = gap, and the job is out of the optimum's range */
+	in = job(avail, 1, 1, 200, 300);
 	in.gap_us = 60 * S_US;
 	in.overhead_spot_us = in.overhead_od_us = 0;
-	ck_assert_int_eq(jobs_opt_resolution(&in), 960 * S_US);
+	ck_assert_int_eq(jobs_opt_resolution(&in), 60 * S_US);
+	ck_assert_int_eq(jobs_opt_solve(&in, &res), STATUS_EINPUT);
+	/* 100 h window, T = 50 h, gap 60 s, a 61 s overhead: gcd 1 s; through 60's divisors, 30 s gives 12000 x
+	 * 6001 = 7.2e7 > 4e7, 60 s 6000 x 3001 = 1.8e7 */
+	in = job(avail, 1, 1, 50, 100);
+	in.gap_us = 60 * S_US;
+	in.overhead_spot_us = 61 * S_US, in.overhead_od_us = 0;
+	ck_assert_int_eq(jobs_opt_resolution(&in), 60 * S_US);
+	ck_assert_int_eq(jobs_opt_solve(&in, &res), STATUS_OK);
 	in.resolution_us = 7 * S_US;   /* given: used as is */
 	ck_assert_int_eq(jobs_opt_resolution(&in), 7 * S_US);
 }

@@ -83,17 +83,39 @@ static int64_t auto_resolution(const struct jobs_opt_input *in)
 	return d;
 }
 
+/* True when delta d leaves more work than the automatic resolution allows. */
+static bool too_fine(const struct jobs_opt_input *in, int64_t d)
+{
+	int64_t window = in->deadline_us - in->submit_us;
+
+	return (double)(window / d) * (double)(in->compute_us / d + 1) > JOBS_OPT_MAX_WORK ||
+	       (double)(window / d) > JOBS_OPT_MAX_STEPS;
+}
+
+/* The next whole-second divisor of gap above d; gap itself when there is none below it (or gap is not a
+ * whole number of seconds). A step never spans a tick, so no delta above gap is of use. */
+static int64_t coarser(int64_t gap, int64_t d)
+{
+	if (gap % 1000000 == 0)
+		for (int64_t c = (d / 1000000 + 1) * 1000000; c < gap; c += 1000000)
+			if (gap % c == 0)
+				return c;
+	return gap;
+}
+
 int64_t jobs_opt_resolution(const struct jobs_opt_input *in)
 {
-	int64_t d, window = in->deadline_us - in->submit_us;
+	int64_t d;
 
 	if (in->resolution_us > 0)
 		return in->resolution_us;
 	d = auto_resolution(in);
-	/* Coarsen until the work is bounded: the figure stays a lower bound (rounded in the job's favour). */
-	while ((double)(window / d) * (double)(in->compute_us / d + 1) > JOBS_OPT_MAX_WORK ||
-	       (double)(window / d) > JOBS_OPT_MAX_STEPS)
-		d *= 2;
+	/* Coarsen until the work is bounded, through divisors of gap, so that every step inside a tick is delta
+	 * long and the progress counted is the true progress (the figure stays a lower bound: overheads and T
+	 * are rounded down). Doubling past a divisor would count a short step at a tick's end as a whole delta
+	 * of progress: with 195 s ticks and delta 60 s, 240 s of progress per tick of 195 s. */
+	while (d < in->gap_us && too_fine(in, d))
+		d = coarser(in->gap_us, d);
 	return d;
 }
 
@@ -315,6 +337,8 @@ int jobs_opt_solve(const struct jobs_opt_input *in, struct jobs_opt_result *out)
 	if (!valid(in))
 		return STATUS_EINPUT;
 	d = jobs_opt_resolution(in);
+	if (in->resolution_us == 0 && too_fine(in, d))
+		return STATUS_EINPUT;  /* even one step per tick is more work than the bound */
 	q = in->compute_us / d;
 	/* the steps number at most window / d + window / gap + 2; both they and q must fit an int */
 	if (q > INT32_MAX / 2 || (in->deadline_us - in->submit_us) / d > INT32_MAX / 4 ||

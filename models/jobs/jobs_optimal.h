@@ -51,14 +51,18 @@
  * delta: resolution_us if > 0; else (auto) g = gcd(gap, overhead_spot, overhead_od, T, submit mod gap,
  * deadline - submit) (zeros left out: gcd(x, 0) = x) when g is a whole number
  * of seconds with 1 s <= g and 60 g >= gap; otherwise the largest whole-second divisor of gap that is <=
- * max(1 s, gap / 60) (1 s when gap is not a whole number of seconds). Then, in both cases, delta is doubled
- * while (deadline - submit) / delta x (T / delta + 1) > JOBS_OPT_MAX_WORK or (deadline - submit) / delta >
- * JOBS_OPT_MAX_STEPS, to bound the time and memory taken (an explicit resolution_us is used as given). The
- * delta used is in the result.
+ * max(1 s, gap / 60) (1 s when gap is not a whole number of seconds). Then, in both cases, while
+ * (deadline - submit) / delta x (T / delta + 1) > JOBS_OPT_MAX_WORK or (deadline - submit) / delta >
+ * JOBS_OPT_MAX_STEPS, delta is raised to the next whole-second divisor of gap (gap at most), to bound the
+ * time and memory taken: every step inside a tick stays delta long, so the progress counted is the true
+ * progress and only T and the overheads are rounded (down). If delta = gap is still over the bound the job
+ * is out of range (STATUS_EINPUT). An explicit resolution_us is used as given. The delta used is in the
+ * result.
  *
  * Errors: STATUS_EINPUT for malformed input (submit < 0, submit >= deadline, T < 0, N < 1, no avail,
- * gap <= 0, a negative count, overhead, hour or resolution, a negative or non-finite price, or a delta or
- * gap so fine that T / delta > 2^30 or the steps would not fit an int). STATUS_ENOMEM if malloc fails (an
+ * gap <= 0, a negative count, overhead, hour or resolution, a negative or non-finite price, a delta or
+ * gap so fine that T / delta > 2^30 or the steps would not fit an int, or an automatic resolution over the
+ * bound even at one step per tick). STATUS_ENOMEM if malloc fails (an
  * explicit resolution_us is not coarsened, so its caller bounds the memory: about 48 bytes x T / delta x
  * the modes, 1 + both overheads / delta, or + an hour / delta with first_hour_free). STATUS_DONE (not an
  * error) when the job cannot make its deadline even with its progress rounded in its favour, e.g.
