@@ -1,6 +1,6 @@
 /*
- * check_jobs_uniform: jobs.policy uniform_progress (models/jobs/jobs_policy_uniform.c) on hand-built hourly
- * availability traces, each decision worked out by hand below.
+ * check_jobs_uniform: jobs.policy uniform_progress and adaptive_progress (models/jobs/jobs_policy_uniform.c,
+ * jobs_outlook.c) on hand-built hourly availability traces, each decision worked out by hand below.
  *
  * Every case: one job of 1 instance on Spot at $1 (replayed from the trace) or On-Demand at $10, both
  * instant; 4 instance-hours (T = 4 h), a checkpoint every hour at no cost (so a notice of 120 s always
@@ -144,6 +144,93 @@ START_TEST(regret_only_when_every_job_has_an_optimum)
 }
 END_TEST
 
+static void run_from(const char *trace, double submit_h, double deadline_h, enum job_policy p)
+{
+	char yaml[1024];
+	struct job_spec j = job(1, 4, submit_h, 1, 0, 0.1);
+
+	j.deadline_us = llround((submit_h + deadline_h) * H);
+	trace_fleet(yaml, sizeof yaml, trace, 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = p });
+}
+
+/*
+ * adaptive_progress learns from the pool's history (adapt-drought.json: Spot in hours 0-12, none in 12-15,
+ * then 1). The job is submitted at 10 h, deadline 18 h (D - t0 = 8 h, Uniform Progress's slope 1/2).
+ *  - Spot from 10 h, computes from 10.1 h; the notice at 12 h saves p = 1.9 h and it leaves.
+ *  - uniform_progress: behind once (t - 10) / 2 > 1.9, at 13.8 h: On-Demand, computes from 13.9 h; at 15 h
+ *    Spot is back, cp = 3 >= ep(15.2) = 2.6, slack 18 - 15 - (4 - 3, the checkpoint at p = 3) = 2 >= 0.2:
+ *    it moves to Spot, computes from 15.1 h, ends at 16.1 h. Bill: On-Demand 1.2 h = $12, Spot 3.1 h = $3.10.
+ *  - adaptive_progress: the slope a = (up - 0.1 drops) / ticks read (ticks 0..k, k = the current hour), and
+ *    the line ep(t) = 4 - a (18 - t); waiting with p = 1.9 it is behind once 18 - t < 2.1 / a. In hour 12
+ *    a = 11.9 / 13, behind after 15.71 h; hour 13: 11.9 / 14, after 15.53 h; hour 14: 11.9 / 15, after
+ *    15.35 h: never inside the hour. It waits; at 15 h it takes Spot, computes from 15.1 h, ends at 17.2 h.
+ *    Bill: Spot 2 + 2.2 h = $4.20, no On-Demand.
+ */
+START_TEST(adaptive_waits_longer_when_the_history_shows_spot)
+{
+	run_from("adapt-drought.json", 10, 8, JOB_POLICY_UNIFORM_PROGRESS);
+	ck_assert_double_eq_tol(event_h("launch", 1), 13.8, 1e-6);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 15, 1e-6);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 16.1, 1e-6);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 12.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 3.10, 0.005);
+
+	run_from("adapt-drought.json", 10, 8, JOB_POLICY_ADAPTIVE_PROGRESS);
+	ck_assert_str_eq(event_option("launch", 1), "spot");
+	ck_assert_double_eq_tol(event_h("launch", 1), 15, 1e-6);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 17.2, 1e-6);
+	ck_assert_double_eq(M("jobs_cost_on_demand_usd"), 0);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 4.20, 0.005);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+}
+END_TEST
+
+/*
+ * A drought an hour longer (adapt-long-drought.json: none in 12-16) pins the slope, the restart per drop
+ * included. Hour 15: a = 11.9 / 16 = 0.74375, behind after 18 - 2.1 / a = 15.17647 h: On-Demand then,
+ * computes from 15.27647 h. (Without the restart per drop, a = 12 / 16 and the switch would come at 15.2 h;
+ * with the history's a read a tick late, at 15.35 h.) At 16 h Spot is back, but the slack from the saved
+ * progress (the checkpoint at p = 2) is 18 - 16 - 2 = 0 < 0.2: it stays and ends on On-Demand at
+ * 15.27647 + 2.1 = 17.37647 h. Bill: On-Demand 2.2 h = $22, Spot 2 h = $2.
+ * uniform_progress pays the same, from 13.8 h: its On-Demand run reaches T at 16 h + 1 us, the instant Spot
+ * returns with the hysteresis met; the 1 us left is not worth a 0.1 h restart on Spot ((0.1 h + 1 us) x $1
+ * > 1 us x $10), so it stays and ends there.
+ */
+START_TEST(adaptive_slope_counts_a_restart_per_drop)
+{
+	double od = 18 - 2.1 / (11.9 / 16);
+
+	run_from("adapt-long-drought.json", 10, 8, JOB_POLICY_UNIFORM_PROGRESS);
+	ck_assert_double_eq_tol(event_h("launch", 1), 13.8, 1e-6);
+	ck_assert_int_eq(capture_count(&cap, "job_switch"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 16, 1e-6);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 22.00, 0.005);
+
+	run_from("adapt-long-drought.json", 10, 8, JOB_POLICY_ADAPTIVE_PROGRESS);
+	ck_assert_str_eq(event_option("launch", 1), "on_demand");
+	ck_assert_double_eq_tol(event_h("launch", 1), od, 1e-6);
+	ck_assert_int_eq(capture_count(&cap, "job_switch"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0), od + 2.2, 1e-6);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 22.00, 0.005);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+}
+END_TEST
+
+/* With a history that shows less Spot than the job needs, adaptive_progress keeps Uniform Progress's line:
+ * on up-late-spot.json from 0 h (no Spot in the first tick read: the history's a = 0) it decides as
+ * behind_goes_on_demand_then_spot_when_ahead does, to the cent. */
+START_TEST(adaptive_keeps_the_uniform_line_when_spot_is_scarce)
+{
+	run_from("up-late-spot.json", 0, 8, JOB_POLICY_ADAPTIVE_PROGRESS);
+	ck_assert_double_eq_tol(event_h("launch", 0), US, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 2, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 4.2, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 20.00, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 2.20, 0.005);
+}
+END_TEST
+
 static Suite *uniform_suite(void)
 {
 	Suite *s = suite_create("jobs_uniform");
@@ -154,6 +241,9 @@ static Suite *uniform_suite(void)
 	tcase_add_test(tc, safety_net_before_falling_behind);
 	tcase_add_test(tc, no_checkpoints_never_leaves_on_demand);
 	tcase_add_test(tc, regret_only_when_every_job_has_an_optimum);
+	tcase_add_test(tc, adaptive_waits_longer_when_the_history_shows_spot);
+	tcase_add_test(tc, adaptive_slope_counts_a_restart_per_drop);
+	tcase_add_test(tc, adaptive_keeps_the_uniform_line_when_spot_is_scarce);
 	suite_add_tcase(s, tc);
 	return s;
 }

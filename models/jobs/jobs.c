@@ -124,6 +124,7 @@ int jobs_init(struct jobs *j, const struct scenario *sc, struct engine *eng, str
 	case JOB_POLICY_DEADLINE_SPOT: j->policy = &jobs_policy_deadline; break;
 	case JOB_POLICY_RESERVED_FIRST: j->policy = &jobs_policy_reserved; break;
 	case JOB_POLICY_UNIFORM_PROGRESS: j->policy = &jobs_policy_uniform; break;
+	case JOB_POLICY_ADAPTIVE_PROGRESS: j->policy = &jobs_policy_adaptive; break;
 	default: j->policy = &jobs_policy_on_demand; break;
 	}
 	for (int i = 0; i < j->n; i++) {

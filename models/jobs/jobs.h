@@ -167,6 +167,14 @@ struct jobs_team {
 	uint64_t preempted;           /* its jobs preempted (by a lender's reclaim or a higher priority) */
 };
 
+/* What adaptive_progress has read of the Spot entry's availability trace (jobs_outlook.c). */
+struct jobs_outlook {
+	int instances;                /* the job size counted: a tick is up when it shows this many */
+	int64_t ticks;                /* ticks read, 0..ticks-1 */
+	int64_t up, drops;            /* of those, up; and the up-to-down changes */
+	bool was_up;                  /* the last tick read */
+};
+
 struct jobs {
 	const struct scenario *sc;    /* kept */
 	struct engine *eng;           /* kept */
@@ -202,6 +210,7 @@ struct jobs {
 	int *snap;                    /* the queue at the start of a teams walk, owned (n slots) */
 	int64_t team_since_us;        /* borrowed_inst_us integrated up to here */
 	uint64_t preemptions;         /* jobs preempted (both kinds) */
+	struct jobs_outlook outlook;  /* adaptive_progress (jobs_outlook.c) */
 };
 
 /* The policies. */
@@ -210,6 +219,7 @@ extern const struct jobs_policy_ops jobs_policy_spot;
 extern const struct jobs_policy_ops jobs_policy_deadline;
 extern const struct jobs_policy_ops jobs_policy_reserved;
 extern const struct jobs_policy_ops jobs_policy_uniform;
+extern const struct jobs_policy_ops jobs_policy_adaptive;
 
 /* Set up the jobs of sc (sc->jobs.n > 0) on fleet f and register the jobs user of f's instances. All
  * arguments are kept. STATUS_OK or STATUS_ENOMEM (nothing held). */
@@ -264,6 +274,18 @@ int64_t jobs_restart_cost_us(const struct jobs *j, const struct job *job);
 /* The cost of one start of job on entry g: the entry's mean launch delay (serving.startup_s without a
  * `startup`) + the job's restart overhead. */
 int64_t jobs_entry_restart_us(const struct jobs *j, int g, const struct job *job);
+
+/* For policies: the first jobs entry of kind k in fleet order, -1 if none (jobs_queue.c). */
+int jobs_first_of(const struct jobs *j, enum option_kind k);
+
+/* For policies: the fraction of time the first Spot jobs entry has given job useful compute, from its
+ * availability trace up to the current tick, less a restart per drop (jobs_outlook.c); NaN without a trace
+ * or before its first tick. And adaptive_progress's line slope: the larger of that and T / (D - t0). */
+double jobs_spot_history(struct jobs *j, const struct job *job);
+double jobs_spot_outlook(struct jobs *j, const struct job *job);
+
+/* For policies: entry g's price per instance-hour at t (its price trace, else its fixed price). */
+double jobs_entry_usd_per_h(const struct jobs *j, int g, int64_t t_us);
 
 /* For policies: the compute still needed from the saved progress, checkpoints included (microseconds). */
 int64_t jobs_remaining_us(const struct jobs *j, const struct job *job);

@@ -55,6 +55,15 @@ int64_t jobs_entry_restart_us(const struct jobs *j, int g, const struct job *job
 	return delay_mean(&j->fleet->group[g].entry->startup, j->sc->serving.startup_us) + job->spec->restart_us;
 }
 
+double jobs_entry_usd_per_h(const struct jobs *j, int g, int64_t t_us)
+{
+	const struct fleet_group *grp = &j->fleet->group[g];
+
+	if (grp->entry->prices.n > 0)
+		return pricetrace_at(&grp->entry->prices, j->sc->start_unix_us + t_us);
+	return grp->usd_per_h;
+}
+
 /* The cost of one more restart on On-Demand: its launch delay and the restart overhead (jobs.h). */
 int64_t jobs_restart_cost_us(const struct jobs *j, const struct job *job)
 {

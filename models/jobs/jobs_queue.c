@@ -90,6 +90,14 @@ bool jobs_room(struct jobs *j, int g, int instances)
 	return room;
 }
 
+int jobs_first_of(const struct jobs *j, enum option_kind k)
+{
+	for (int g = 0; g < j->fleet->ngroups; g++)
+		if (j->fleet->group[g].user == FLEET_USER_JOBS && j->fleet->group[g].kind == k)
+			return g;
+	return -1;
+}
+
 int jobs_first(struct jobs *j, const struct job *job, bool (*want)(const struct fleet_group *g))
 {
 	for (int g = 0; g < j->fleet->ngroups; g++)

@@ -28,27 +28,19 @@
 #include <stdio.h>
 
 #include "jobs_optimal.h"
-#include "pricetrace.h"
 #include "provider.h"
 #include "status.h"
 
+struct price_ctx {
+	const struct jobs *j;
+	int g;
+};
+
 static double spot_price(void *ctx, int64_t t_us)
 {
-	const struct fleet_group *g = ctx;
-	const struct fleet *f = g->fleet;
+	const struct price_ctx *c = ctx;
 
-	if (g->entry->prices.n > 0)
-		return pricetrace_at(&g->entry->prices, f->sc->start_unix_us + t_us);
-	return g->usd_per_h;
-}
-
-/* The first jobs entry of kind k, -1 if none. */
-static int first_of(const struct jobs *j, enum option_kind k)
-{
-	for (int g = 0; g < j->fleet->ngroups; g++)
-		if (j->fleet->group[g].user == FLEET_USER_JOBS && j->fleet->group[g].kind == k)
-			return g;
-	return -1;
+	return jobs_entry_usd_per_h(c->j, c->g, t_us);
 }
 
 /* Why the run's jobs have no optimum (NULL: they may have one). */
@@ -72,13 +64,14 @@ static int64_t compute_with_checkpoints(const struct job *job)
 static int solve(struct jobs *j, struct job *job, int spot, int od)
 {
 	const struct fleet_group *gs = &j->fleet->group[spot];
+	struct price_ctx price = { j, spot };
 	struct jobs_opt_input in = {
 		.submit_us = job->spec->submit_us, .deadline_us = job->spec->deadline_us,
 		.compute_us = compute_with_checkpoints(job), .instances = job->spec->instances,
 		.avail = gs->entry->avail.count, .navail = gs->entry->avail.n, .gap_us = gs->entry->avail.gap_us,
 		.overhead_spot_us = jobs_entry_restart_us(j, spot, job),
 		.overhead_od_us = jobs_entry_restart_us(j, od, job),
-		.spot_price = spot_price, .price_ctx = (void *)gs, .od_usd_per_h = j->fleet->group[od].usd_per_h,
+		.spot_price = spot_price, .price_ctx = &price, .od_usd_per_h = j->fleet->group[od].usd_per_h,
 		.first_hour_free = provider_spot_first_hour_free(j->sc->provider) && !j->sc->jobs.managed_spot,
 	};
 	struct jobs_opt_result r;
@@ -103,7 +96,7 @@ static int solve(struct jobs *j, struct job *job, int spot, int od)
 
 int jobs_regret_close(struct jobs *j)
 {
-	int spot = first_of(j, OPTION_SPOT), od = first_of(j, OPTION_ON_DEMAND);
+	int spot = jobs_first_of(j, OPTION_SPOT), od = jobs_first_of(j, OPTION_ON_DEMAND);
 	const char *without = run_without(j, spot, od);
 	int rc;
 

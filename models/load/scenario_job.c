@@ -17,7 +17,7 @@
 static const char *const job_keys[] = { "name", "instances", "work_instance_hours", "submit", "deadline",
 	"checkpoint_interval", "checkpoint_cost", "restart_overhead", "priority", NULL };
 static const char *const policy_names[] = { "on_demand", "spot", "deadline_spot", "reserved_first",
-	"uniform_progress" };
+	"uniform_progress", "adaptive_progress" };
 
 static const struct yamldoc_bounds work_bounds = { 0, MAX_WORK_H, true, false };          /* (0, max] */
 
@@ -35,6 +35,7 @@ bool scenario_jobs_usable(enum job_policy p, const struct fleet_entry *f)
 		return f->option == OPTION_SPOT;
 	case JOB_POLICY_DEADLINE_SPOT:
 	case JOB_POLICY_UNIFORM_PROGRESS:
+	case JOB_POLICY_ADAPTIVE_PROGRESS:
 		return f->option == OPTION_ON_DEMAND || f->option == OPTION_SPOT;
 	case JOB_POLICY_RESERVED_FIRST:
 		return true;

@@ -134,7 +134,7 @@ int scenario_load_use(struct load *l, const struct yamldoc_ref *e, struct fleet_
  */
 static bool both(enum job_policy p)
 {
-	return p == JOB_POLICY_DEADLINE_SPOT || p == JOB_POLICY_UNIFORM_PROGRESS;
+	return p == JOB_POLICY_DEADLINE_SPOT || p == JOB_POLICY_UNIFORM_PROGRESS || p == JOB_POLICY_ADAPTIVE_PROGRESS;
 }
 
 static int check_fleet(struct load *l, const struct yamldoc_ref *jobs, const struct yamldoc_ref *policy)

@@ -433,9 +433,11 @@ enum job_policy {
 	                              on-demand to the end (uniform progress, "Can't Be Late", NSDI 2024) */
 	JOB_POLICY_RESERVED_FIRST, /* reserved_first: capacity blocks and training plans when open, then
 	                              on-demand, then Spot */
-	JOB_POLICY_UNIFORM_PROGRESS  /* uniform_progress: Spot when available; On-Demand to keep progress on the
+	JOB_POLICY_UNIFORM_PROGRESS, /* uniform_progress: Spot when available; On-Demand to keep progress on the
 	                              line from submission to deadline, with hysteresis and a safety net
 	                              ("Can't Be Late", NSDI 2024, §5.2) */
+	JOB_POLICY_ADAPTIVE_PROGRESS /* adaptive_progress: uniform_progress with the line's slope the Spot
+	                              availability learnt from the trace so far (gpucap's own) */
 };
 
 #define JOB_TEAMS_MAX 8               /* teams in `jobs.teams` (each adds its metrics) */
