@@ -327,6 +327,15 @@ START_TEST(bad_policies_and_uses)
 			    "uniform_progress needs an on_demand fleet entry with use: jobs; expected one, or another "
 			    "policy");
 	}
+	{
+		const char *no_spot[] = { "fleet.1.use=serving", "jobs.policy=adaptive_progress" };
+		const char *no_od[] = { "fleet.0.use=serving", "jobs.policy=adaptive_progress" };
+		parse_fails(jobs_yaml, no_spot, 2, "--set jobs.policy=adaptive_progress: jobs.policy: policy "
+			    "adaptive_progress needs a spot fleet entry with use: jobs; expected one, or another policy");
+		parse_fails(jobs_yaml, no_od, 2, "--set jobs.policy=adaptive_progress: jobs.policy: policy "
+			    "adaptive_progress needs an on_demand fleet entry with use: jobs; expected one, or another "
+			    "policy");
+	}
 	parse_fails(serving_only, NULL, 0, "t.yaml:6:1: jobs: no fleet entry is for jobs; expected at least one "
 		    "entry with use: jobs (or use: shared)");
 	parse_fails(join(jobs_yaml, "  polcy: spot\n"), NULL, 0, "t.yaml:10:3: jobs: unknown key 'polcy'; "

@@ -675,8 +675,8 @@ static const struct scenario_schema_key jobs_entries[] = {
 	{ CHOICE_("policy", scenario_load_job_policy_names), .dflt = "\"on_demand\"", .desc = "where jobs run "
 	  "(see models/README.md, \"Jobs\")" },
 	{ DUR_("switch_margin", 0, false, MAX_JOB_US), .dflt = "0", .desc = "deadline_spot: switch to "
-	  "on-demand when the slack is below a restart plus this; uniform_progress: its safety net's margin "
-	  "on top of two restarts" },
+	  "on-demand when the slack is below a restart plus this; uniform_progress, adaptive_progress: the "
+	  "safety net's margin on top of two restarts" },
 	{ DUR_("max_pending", 0, true, MAX_JOB_US), .dflt = "\"2d\"", .desc = "a job pending this long on a "
 	  "training plan is terminated" },
 	{ MAP_("failures", failure_map), .desc = "node failures and recovery" },
