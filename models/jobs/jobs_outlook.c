@@ -1,6 +1,6 @@
 /*
  * jobs_outlook: the slope of adaptive_progress's line (jobs.h, jobs_spot_outlook; models/README.md,
- * "adaptive_progress").
+ * "Jobs").
  *
  * What a controller knows at t: the first Spot jobs entry's availability trace up to the current tick (the
  * ticks before the job's submission included: a real controller has the pool's history, as SkyPilot keeps
