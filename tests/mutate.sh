@@ -21,7 +21,7 @@ LIST=$(cd "$(dirname "${2:-$SRC/tests/mutants.txt}")" && pwd)/$(basename "${2:-$
 JOBS=${MUTATE_JOBS:-2}
 
 # Workers: MUTATE_WORKERS=N (default 2, as CI's two cores) runs N copies of this script at once, each with
-# its own scratch tree, building with one job and taking every N-th mutant (MUTATE_WORKER=K/N, K from 0);
+# its own scratch tree, building with one job and taking a share of the suites (MUTATE_WORKER=K/N, K from 0);
 # a mutant's rebuild and suite are mostly one process, so two workers take about half the time of one.
 # Their reports are printed in turn, then the total; the exit status is 0 only if every worker's is.
 if [ -z "${MUTATE_WORKER:-}" ] && [ "${MUTATE_WORKERS:-2}" -gt 1 ]; then
@@ -67,15 +67,31 @@ target_of() {
 }
 
 # Read the list: "SUITE FILE SED-EXPRESSION..." (the expression is the rest of the line); # comments.
+# A worker's share is whole suites (so that each suite is built and run unmutated once, not by every
+# worker): the suites with the most mutants first, each to the worker with the fewest mutants so far.
+selected() { # the list's mutant lines that MUTATE_ONLY selects
+	while IFS= read -r line || [ -n "$line" ]; do
+		case $line in '' | '#'*) continue ;; esac
+		[ -n "${MUTATE_ONLY:-}" ] && ! grep -Eq -- "$MUTATE_ONLY" <<<"$line" && continue
+		echo "$line"
+	done <"$LIST"
+}
+declare -A owner=()
+load=()
+for ((k = 0; k < ${WORKER#*/}; k++)); do load[k]=0; done
+while read -r count name; do
+	best=0
+	for ((k = 1; k < ${WORKER#*/}; k++)); do [ "${load[k]}" -lt "${load[best]}" ] && best=$k; done
+	owner[$name]=$best load[best]=$((load[best] + count))
+done < <(selected | awk '{ sub(/:.*/, "", $1); print $1 }' | sort | uniq -c | sort -k1,1nr -k2,2)
 suites=() files=() exprs=() lines=() onlys=()
-n=0 nth=0
+n=0
 while IFS= read -r line || [ -n "$line" ]; do
 	n=$((n + 1))
 	case $line in '' | '#'*) continue ;; esac
 	[ -n "${MUTATE_ONLY:-}" ] && ! grep -Eq -- "$MUTATE_ONLY" <<<"$line" && continue
-	nth=$((nth + 1))
-	[ $(((nth - 1) % ${WORKER#*/})) -eq "${WORKER%/*}" ] || continue  # this worker's share
 	read -r suite file expr <<<"$line"
+	[ "${owner[${suite%%:*}]:-0}" -eq "${WORKER%/*}" ] || continue  # this worker's share
 	[ -n "$expr" ] || die "$LIST:$n: expected SUITE[:TEST,...] FILE SED-EXPRESSION"
 	[ -f "$SRC/$file" ] || die "$LIST:$n: no file $file in $SRC"
 	only=
