@@ -318,23 +318,18 @@ START_TEST(bad_policies_and_uses)
 		parse_fails(jobs_yaml, no_spot, 2, "--set jobs.policy=deadline_spot: jobs.policy: policy "
 			    "deadline_spot needs a spot fleet entry with use: jobs; expected one, or another policy");
 	}
-	{
-		const char *no_spot[] = { "fleet.1.use=serving", "jobs.policy=uniform_progress" };
-		const char *no_od[] = { "fleet.0.use=serving", "jobs.policy=uniform_progress" };
-		parse_fails(jobs_yaml, no_spot, 2, "--set jobs.policy=uniform_progress: jobs.policy: policy "
-			    "uniform_progress needs a spot fleet entry with use: jobs; expected one, or another policy");
-		parse_fails(jobs_yaml, no_od, 2, "--set jobs.policy=uniform_progress: jobs.policy: policy "
-			    "uniform_progress needs an on_demand fleet entry with use: jobs; expected one, or another "
-			    "policy");
-	}
-	{
-		const char *no_spot[] = { "fleet.1.use=serving", "jobs.policy=adaptive_progress" };
-		const char *no_od[] = { "fleet.0.use=serving", "jobs.policy=adaptive_progress" };
-		parse_fails(jobs_yaml, no_spot, 2, "--set jobs.policy=adaptive_progress: jobs.policy: policy "
-			    "adaptive_progress needs a spot fleet entry with use: jobs; expected one, or another policy");
-		parse_fails(jobs_yaml, no_od, 2, "--set jobs.policy=adaptive_progress: jobs.policy: policy "
-			    "adaptive_progress needs an on_demand fleet entry with use: jobs; expected one, or another "
-			    "policy");
+	for (int i = 0; i < 2; i++) {  /* the two policies that need both kinds */
+		const char *name = i == 0 ? "uniform_progress" : "adaptive_progress";
+		char set[64], want[256];
+		const char *no_spot[] = { "fleet.1.use=serving", set }, *no_od[] = { "fleet.0.use=serving", set };
+
+		snprintf(set, sizeof set, "jobs.policy=%s", name);
+		snprintf(want, sizeof want, "--set %s: jobs.policy: policy %s needs a spot fleet entry with use: jobs; "
+			 "expected one, or another policy", set, name);
+		parse_fails(jobs_yaml, no_spot, 2, want);
+		snprintf(want, sizeof want, "--set %s: jobs.policy: policy %s needs an on_demand fleet entry with use: "
+			 "jobs; expected one, or another policy", set, name);
+		parse_fails(jobs_yaml, no_od, 2, want);
 	}
 	parse_fails(serving_only, NULL, 0, "t.yaml:6:1: jobs: no fleet entry is for jobs; expected at least one "
 		    "entry with use: jobs (or use: shared)");
