@@ -280,9 +280,8 @@ int jobs_first_of(const struct jobs *j, enum option_kind k);
 
 /* For policies: the fraction of time the first Spot jobs entry has given job useful compute, from its
  * availability trace up to the current tick, less a restart per drop (jobs_outlook.c); NaN without a trace
- * or before its first tick. And adaptive_progress's line slope: the larger of that and T / (D - t0). */
+ * or before its first tick. */
 double jobs_spot_history(struct jobs *j, const struct job *job);
-double jobs_spot_outlook(struct jobs *j, const struct job *job);
 
 /* For policies: entry g's price per instance-hour at t (its price trace, else its fixed price). */
 double jobs_entry_usd_per_h(const struct jobs *j, int g, int64_t t_us);

@@ -1,6 +1,6 @@
 /*
- * jobs_outlook: the slope of adaptive_progress's line (jobs.h, jobs_spot_outlook; models/README.md,
- * "Jobs").
+ * jobs_outlook: what the Spot pool's history says, for adaptive_progress's line (jobs.h, jobs_spot_history;
+ * models/README.md, "Jobs").
  *
  * What a controller knows at t: the first Spot jobs entry's availability trace up to the current tick (the
  * ticks before the job's submission included: a real controller has the pool's history, as SkyPilot keeps
@@ -9,7 +9,7 @@
  * a restart, d = the Spot entry's launch delay + the job's restart overhead, of Spot time without progress,
  * so the useful fraction of time Spot has given is
  *     a = (up x gap - drops x d) / ((k + 1) x gap)     (at most 1; NaN before any tick or without a trace).
- * The outlook is max(a, T / (D - t0)): the line never asks for more than Uniform Progress's straight line
+ * adaptive_progress's slope is max(a, T / (D - t0)) (jobs_policy_uniform.c): the line never asks for more than Uniform Progress's straight line
  * from submission to deadline, and asks for less (the job waits through more of a drought) when the history
  * says Spot gives more than the job needs. Only the flattening helps: a line steeper than Uniform Progress's
  * when Spot has been scarce keeps the job on On-Demand even when Spot returns (its hysteresis is measured
@@ -25,13 +25,6 @@
 #include <math.h>
 
 #include "availtrace.h"
-
-static double uniform(const struct job *job)
-{
-	const struct job_spec *s = job->spec;
-
-	return (double)job->t_us / (double)(s->deadline_us - s->submit_us);
-}
 
 double jobs_spot_history(struct jobs *j, const struct job *job)
 {
@@ -58,11 +51,4 @@ double jobs_spot_history(struct jobs *j, const struct job *job)
 	d = jobs_entry_restart_us(j, g, job);
 	a = ((double)o->up * (double)at->gap_us - (double)o->drops * (double)d) / ((double)o->ticks * (double)at->gap_us);
 	return a > 1 ? 1 : a;
-}
-
-double jobs_spot_outlook(struct jobs *j, const struct job *job)
-{
-	double a = jobs_spot_history(j, job), u = uniform(job);
-
-	return isnan(a) || a < u ? u : a;
 }

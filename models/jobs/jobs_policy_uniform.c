@@ -30,7 +30,7 @@
  * treated as by the spot policy.
  *
  * adaptive_progress (gpucap's own; jobs_policy_adaptive) is the same state machine with another line: the
- * one that ends at (D, T) with slope a = jobs_spot_outlook (jobs_outlook.c), ep(t) = T - a (D - t). a is
+ * one that ends at (D, T) with slope a (rate below; jobs_outlook.c), ep(t) = T - a (D - t). a is
  * the larger of Uniform Progress's slope T / (D - t0) and the useful fraction of time Spot has given so far
  * (its availability trace up to now, less a restart per drop), so when the pool's history shows more Spot
  * than the job needs the line lies lower: the job waits through more of a drought before it pays for
@@ -39,6 +39,8 @@
  */
 #include "jobs.h"
 #include "jobs_private.h"
+
+#include <math.h>
 
 static bool spot(const struct fleet_group *g)
 {
@@ -61,16 +63,18 @@ static int spot_now(struct jobs *j, const struct job *job, int64_t *next_us)
 	return jobs_room(j, g, job->spec->instances) ? g : -1;
 }
 
-/* The line's slope: the progress per unit of time it asks for. Uniform Progress: T / (D - t0), the straight
- * line from submission to deadline; adaptive_progress: the Spot availability it expects (jobs_spot_outlook),
- * the line then ends at (D, T) with that slope. */
+/* The line's slope: the progress per unit of time it asks for. Uniform Progress: u = T / (D - t0), the
+ * straight line from submission to deadline; adaptive_progress: the larger of u and the Spot pool's history
+ * (jobs_spot_history), the line then ending at (D, T) with that slope. */
 static double rate(struct jobs *j, const struct job *job)
 {
 	const struct job_spec *s = job->spec;
+	double u = (double)job->t_us / (double)(s->deadline_us - s->submit_us), a;
 
-	if (j->policy == &jobs_policy_adaptive)
-		return jobs_spot_outlook(j, job);
-	return (double)job->t_us / (double)(s->deadline_us - s->submit_us);
+	if (j->policy != &jobs_policy_adaptive)
+		return u;
+	a = jobs_spot_history(j, job);
+	return isnan(a) || a < u ? u : a;
 }
 
 /* ep(t): the progress the line asks for at t. */
