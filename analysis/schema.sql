@@ -1,4 +1,4 @@
--- gpucap results database, schema version 11: the tables (the views are in analysis/summary_view.sql and
+-- gpucap results database, schema version 13: the tables (the views are in analysis/summary_view.sql and
 -- analysis/stats_view.sql).
 --
 -- One SQLite file holds many runs. Tables:
@@ -43,6 +43,13 @@
 --            struct sink_sample): one row per (sample, type) with the instances of the type in service
 --            (serving or draining) at the sample instant and its busy slots averaged over the period. A run
 --            with one type has none (its figures are the samples row's). `gpucap export --samples` reads it.
+--   calibrations  one row per `gpucap calibrate` (analysis/README.md, "Calibrating against a bill"; analysis/calibrate.h):
+--            a run compared with a real bill (FOCUS or CUR 2.0) of the period it replays: the bill file,
+--            its format and span, the rows kept and left out, and the errors of instance-hours and cost
+--            over all classes (mean absolute percentage over the hours billed > 0, the worst hour, the total).
+--   calibration_hours  the comparison by (UTC clock hour, class): billed and simulated instance-hours,
+--            effective cost, commitment-covered hours and unused commitment cost; one row per hour and
+--            class with anything on either side. The per-class totals are its sums (GROUP BY class).
 -- Views (analysis/summary_view.sql, kept apart because it changes with every new metric):
 --   run_summary  one wide row per run (run columns, the number of warnings, and one column per metric),
 --                for sqlite3, pandas or a BI tool.
@@ -106,6 +113,8 @@
 --      version 12 did not split its bill, and its jobs' part stays inside the serving rows: run it again
 --      to tell them apart), adds samples.instances_jobs (NULL there) and runs.region (NULL there: the
 --      FOCUS export then takes the provider's default region).
+--   13 calibrations and calibration_hours (issue 36: `gpucap calibrate`). Migration 12 -> 13 creates them
+--      (empty); no value changes.
 -- The store runs this script, then summary_view.sql and stats_view.sql, inside one transaction, on an empty
 -- file only.
 
@@ -280,4 +289,50 @@ CREATE TABLE run_claims (
 	claimed_at TEXT NOT NULL        -- wall-clock time of the claim, ISO-8601 UTC
 );
 
-PRAGMA user_version = 12;
+CREATE TABLE calibrations (
+	calibration_id INTEGER PRIMARY KEY,
+	run_id INTEGER NOT NULL REFERENCES runs ON DELETE CASCADE,  -- the run compared
+	created_at TEXT NOT NULL,       -- wall-clock time of the calibration, ISO-8601 UTC
+	bill_path TEXT NOT NULL,        -- the bill file as given
+	bill_hash TEXT NOT NULL,        -- FNV-1a-128 of its bytes, 32 lowercase hex digits (as run_inputs)
+	bill_format TEXT NOT NULL,      -- 'focus' or 'cur'
+	types TEXT NOT NULL,            -- the instance types kept, one per line
+	start_unix_s INTEGER NOT NULL,  -- the bill's first clock hour, seconds since 1970-01-01T00:00:00Z
+	hours INTEGER NOT NULL,         -- clock hours compared
+	rows INTEGER NOT NULL,          -- the bill's data rows
+	rows_kept INTEGER NOT NULL,     -- of those, added up
+	rows_other_type INTEGER NOT NULL,  -- left out: another instance type or service
+	rows_not_usage INTEGER NOT NULL,   -- left out: tax, credit, refund, fees, purchases, negation
+	billed_instance_hours REAL NOT NULL,
+	simulated_instance_hours REAL NOT NULL,
+	billed_cost_usd REAL NOT NULL,     -- effective cost
+	simulated_cost_usd REAL NOT NULL,
+	hours_mape_pct REAL,            -- instance-hours: mean absolute percentage error over the hours billed
+	                                -- > 0 (NULL when none)
+	hours_worst_unix_s INTEGER,     -- the hour of the largest such error, and the error
+	hours_worst_pct REAL,
+	hours_total_pct REAL,           -- (simulated - billed) / billed x 100 over the span
+	cost_mape_pct REAL,             -- the same for the effective cost
+	cost_worst_unix_s INTEGER,
+	cost_worst_pct REAL,
+	cost_total_pct REAL
+);
+
+CREATE INDEX calibrations_by_run ON calibrations (run_id);
+
+CREATE TABLE calibration_hours (
+	calibration_id INTEGER NOT NULL REFERENCES calibrations ON DELETE CASCADE,
+	hour_unix_s INTEGER NOT NULL,   -- the clock hour's start, seconds since 1970-01-01T00:00:00Z
+	class TEXT NOT NULL,            -- 'on_demand', 'spot', 'reserved', 'savings_plan' or 'reservation'
+	billed_h REAL NOT NULL,         -- instance-hours
+	simulated_h REAL NOT NULL,
+	billed_usd REAL NOT NULL,       -- effective cost, unused commitment included
+	simulated_usd REAL NOT NULL,
+	billed_used_h REAL NOT NULL,    -- instance-hours a commitment or reservation covered
+	simulated_used_h REAL NOT NULL,
+	billed_unused_usd REAL NOT NULL,   -- commitment or reserved capacity paid for and not used
+	simulated_unused_usd REAL NOT NULL,
+	PRIMARY KEY (calibration_id, hour_unix_s, class)
+) WITHOUT ROWID;
+
+PRAGMA user_version = 13;

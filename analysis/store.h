@@ -51,7 +51,7 @@
 #include "sink.h"
 
 #define STORE_APPLICATION_ID 0x47504350  /* 'GPCP': PRAGMA application_id of a results file (schema.sql) */
-#define STORE_SCHEMA_VERSION 12       /* the PRAGMA user_version this build writes and reads */
+#define STORE_SCHEMA_VERSION 13       /* the PRAGMA user_version this build writes and reads */
 #define STORE_BUSY_TIMEOUT_MS 600000  /* how long one attempt waits for another process's lock: 10 min
 				       * (GPUCAP_BUSY_TIMEOUT_MS overrides it: store_wait.h) */
 #define STORE_BUSY_RETRIES 3          /* attempts at a write transaction after the first that timed out */
@@ -267,5 +267,16 @@ bool store_disk_full(const struct store *st);
 int store_record_failure(struct store *st, const struct store_run_tag *tag, const char *name,
 			 const char *scenario_path, const char *scenario_text, const char *overrides,
 			 uint64_t seed, const char *message, struct diag *d);
+
+/*
+ * Store calibration c (analysis/calibrate.h) of bill b, read from bill_path (whose content hash is recorded)
+ * keeping the ntypes instance types, as one calibrations row and its calibration_hours rows, in one write
+ * transaction (store_calib.c): all or nothing. *id is the new calibration_id. Returns STATUS_OK, STATUS_ENOENT
+ * (the bill cannot be read again), STATUS_EDB or STATUS_ENOMEM.
+ */
+struct calibration;
+struct billfile;
+int store_calibration_add(struct store *st, const struct calibration *c, const struct billfile *b,
+			  const char *bill_path, const char *const *types, int ntypes, int64_t *id, struct diag *d);
 
 #endif

@@ -25,7 +25,8 @@ extern const char store_stats_view_sql[];  /* analysis/stats_view.sql: t975, poi
 #define STORE_V6_TABLES 9                /* and, from version 6, charges */
 #define STORE_V7_TABLES 10               /* and, from version 7, hours (version 8 adds a column only) */
 #define STORE_V9_TABLES 11               /* and, from version 9, type_samples */
-#define STORE_TABLES 13                  /* and, from version 10, run_inputs and run_claims (and 3 indexes) */
+#define STORE_V10_TABLES 13              /* and, from version 10, run_inputs and run_claims (and 3 indexes) */
+#define STORE_TABLES 15                  /* and, from version 13, calibrations and calibration_hours */
 
 /* What store_open() reads from a file to decide whether it is ours. */
 struct schema_info {
@@ -72,7 +73,7 @@ static int schema_read(struct store *st, struct schema_info *in, struct diag *d)
 		status = query_int(st, "SELECT count(*) FROM main.sqlite_master WHERE type = 'table' AND "
 				   "name IN ('runs', 'metrics', 'samples', 'events', 'sweeps', 'sweep_params', "
 				   "'warnings', 'labels', 'charges', 'hours', 'type_samples', 'run_inputs', "
-				   "'run_claims')",
+				   "'run_claims', 'calibrations', 'calibration_hours')",
 				   &in->tables, d);
 	if (own_txn) {
 		int end = store_exec(st, status == STATUS_OK ? "COMMIT" : "ROLLBACK", d, "reading the schema");
@@ -91,7 +92,7 @@ static bool schema_is_empty(const struct schema_info *in)
 /* How many of gpucap's tables a file of that version has. */
 static int schema_tables(int version)
 {
-	return version >= 10 ? STORE_TABLES : version == 9 ? STORE_V9_TABLES : version >= 7 ? STORE_V7_TABLES :
+	return version >= 13 ? STORE_TABLES : version >= 10 ? STORE_V10_TABLES : version == 9 ? STORE_V9_TABLES : version >= 7 ? STORE_V7_TABLES :
 	       version == 6 ? STORE_V6_TABLES : version >= 4 ? STORE_V4_TABLES : version == 3 ? STORE_V3_TABLES : STORE_RUN_TABLES;
 }
 
@@ -210,6 +211,23 @@ static const char schema_v12_sql[] =
 	"ALTER TABLE samples ADD COLUMN instances_jobs REAL;"
 	"ALTER TABLE runs ADD COLUMN region TEXT;";
 
+/* Version 13's tables (issue 36, `gpucap calibrate`), as analysis/schema.sql creates them. */
+static const char schema_v13_sql[] =
+	"CREATE TABLE calibrations (calibration_id INTEGER PRIMARY KEY, run_id INTEGER NOT NULL REFERENCES runs ON "
+	"DELETE CASCADE, created_at TEXT NOT NULL, bill_path TEXT NOT NULL, bill_hash TEXT NOT NULL, bill_format "
+	"TEXT NOT NULL, types TEXT NOT NULL, start_unix_s INTEGER NOT NULL, hours INTEGER NOT NULL, rows INTEGER "
+	"NOT NULL, rows_kept INTEGER NOT NULL, rows_other_type INTEGER NOT NULL, rows_not_usage INTEGER NOT NULL, "
+	"billed_instance_hours REAL NOT NULL, simulated_instance_hours REAL NOT NULL, billed_cost_usd REAL NOT "
+	"NULL, simulated_cost_usd REAL NOT NULL, hours_mape_pct REAL, hours_worst_unix_s INTEGER, hours_worst_pct "
+	"REAL, hours_total_pct REAL, cost_mape_pct REAL, cost_worst_unix_s INTEGER, cost_worst_pct REAL, "
+	"cost_total_pct REAL);"
+	"CREATE INDEX calibrations_by_run ON calibrations (run_id);"
+	"CREATE TABLE calibration_hours (calibration_id INTEGER NOT NULL REFERENCES calibrations ON DELETE CASCADE, "
+	"hour_unix_s INTEGER NOT NULL, class TEXT NOT NULL, billed_h REAL NOT NULL, simulated_h REAL NOT NULL, "
+	"billed_usd REAL NOT NULL, simulated_usd REAL NOT NULL, billed_used_h REAL NOT NULL, simulated_used_h REAL "
+	"NOT NULL, billed_unused_usd REAL NOT NULL, simulated_unused_usd REAL NOT NULL, PRIMARY KEY "
+	"(calibration_id, hour_unix_s, class)) WITHOUT ROWID;";
+
 /*
  * Bring a file of schema version `from` up to STORE_SCHEMA_VERSION, inside the caller's transaction.
  * The steps, by version:
@@ -233,6 +251,7 @@ static const char schema_v12_sql[] =
  *   10 -> 11 run_summary gained slo_violations_slowed (the view only: no step of its own).
  *   11 -> 12 charges gained use (the table built again, earlier rows 'serving'), samples instances_jobs and
  *           runs region (NULL in earlier rows).
+ *   12 -> 13 the tables calibrations and calibration_hours were created (empty).
  * run_summary is derived from the tables and holds no rows, so it is always rebuilt last, from the current
  * summary_view.sql, whatever shape the older build wrote: a version that changes a table adds its step
  * above the rebuild (guarded by `from`); one that changes only the view needs no step of its own.
@@ -265,6 +284,9 @@ static int schema_upgrade(struct store *st, int from, struct diag *d, const char
 	/* 11 -> 12, issue 34: use in charges, instances_jobs, region */
 	if (status == STATUS_OK && from < 12)
 		status = store_exec(st, schema_v12_sql, d, what);
+	/* 12 -> 13, issue 36: calibrations */
+	if (status == STATUS_OK && from < 13)
+		status = store_exec(st, schema_v13_sql, d, what);
 	if (status == STATUS_OK)
 		status = store_exec(st, "DROP VIEW IF EXISTS run_summary", d, what);
 	if (status == STATUS_OK)

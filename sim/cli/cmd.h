@@ -25,6 +25,7 @@ int cmd_compare(int argc, char **argv);    /* `gpucap compare` (cmd_compare.c) *
 int cmd_recommend(int argc, char **argv);  /* `gpucap recommend` (cmd_recommend.c) */
 int cmd_report(int argc, char **argv);     /* `gpucap report` (cmd_report.c) */
 int cmd_export(int argc, char **argv);     /* `gpucap export` (cmd_export.c) */
+int cmd_calibrate(int argc, char **argv);  /* `gpucap calibrate` (cmd_calibrate.c) */
 
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise (cmd.c). */
 int cmd_exit_code(int status);

@@ -35,6 +35,8 @@ static const char usage[] =
 	"  report [ID...] -o F one self-contained HTML page of charts and tables (see gpucap report --help)\n"
 	"  export --focus RUN a run's simulated bill as FinOps FOCUS 1.1 CSV, by clock hour and option\n"
 	"  export --samples RUN  a run's time series as CSV, by instance type too\n"
+	"  calibrate BILL ... a past period's bill (FOCUS or CUR 2.0) against its simulation, per clock hour\n"
+	"                     and purchase class, with the error (see gpucap calibrate --help)\n"
 	"\n"
 	"options:\n"
 	"  -h, --help         this help; `gpucap <command> --help` explains a command\n"
@@ -108,7 +110,9 @@ static int dispatch(int argc, char **argv)
 		return cmd_report(argc - 1, argv + 1);
 	if (strcmp(argv[1], "export") == 0)
 		return cmd_export(argc - 1, argv + 1);
-	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, compare, recommend, report, export, validate, catalog, trace or schema (see gpucap --help)\n",
+	if (strcmp(argv[1], "calibrate") == 0)
+		return cmd_calibrate(argc - 1, argv + 1);
+	fprintf(stderr, "gpucap: unknown command '%s'; expected run, sweep, merge, compare, recommend, report, export, calibrate, validate, catalog, trace or schema (see gpucap --help)\n",
 		argv[1]);
 	return CMD_EXIT_USAGE;
 }
