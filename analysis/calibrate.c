@@ -220,11 +220,11 @@ int calibrate_run(struct calibration *c, const struct billfile *b, const char *d
 	if (status == STATUS_OK) {
 		status = read_window(rd.db, db_path, c, d);
 		if (status == STATUS_OK &&
-		    (c->start_unix_s < c->run_start_unix_s || c->start_unix_s + 3600 * (int64_t)c->nhours > c->run_end_unix_s)) {
+		    (b->first_unix_s < c->run_start_unix_s || b->last_unix_s > c->run_end_unix_s)) {
 			char b0[32], b1[32], r0[32], r1[32];
 
-			units_format_time(c->start_unix_s, b0, sizeof b0);
-			units_format_time(c->start_unix_s + 3600 * (int64_t)c->nhours, b1, sizeof b1);
+			units_format_time((int64_t)floor(b->first_unix_s), b0, sizeof b0);
+			units_format_time((int64_t)ceil(b->last_unix_s), b1, sizeof b1);
 			units_format_time(c->run_start_unix_s, r0, sizeof r0);
 			units_format_time(c->run_end_unix_s, r1, sizeof r1);
 			status = diag_fail(d, STATUS_EINPUT, "the bill covers %s to %s, run %lld only %s to %s; expected a "

@@ -10,8 +10,8 @@
  * its effective_usd to the unused cost when its kind is 'unused'. These are the rules billfile.h applies to
  * gpucap's own FOCUS export, so a run calibrated against `gpucap export --focus` of itself has no error.
  *
- * The run must cover the bill: every clock hour of the bill's span lies within [run start, run start +
- * horizon]. The run start is the start of the run's hour-0 bill lines; a run with none in hour 0 is taken
+ * The run must cover the bill: the period of every kept row of the bill lies within [run start, run start +
+ * horizon] (a run that starts at 10:30 covers a bill whose first row starts at 10:30). The run start is the start of the run's hour-0 bill lines; a run with none in hour 0 is taken
  * to start on that clock hour (the charges table keeps no other trace of the start).
  *
  * The error, for instance-hours and for cost, of all classes together and of each class:

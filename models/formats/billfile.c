@@ -311,7 +311,10 @@ static int end_row(struct reader *r)
 		return r->rc;
 	if (e <= s)
 		return fail_at(r, ke, "'%s'", r->val[ke], "a time after the period's start");
-	r->b->kept++;
+	if (r->b->kept++ == 0 || s < r->b->first_unix_s)
+		r->b->first_unix_s = s;
+	if (r->b->kept == 1 || e > r->b->last_unix_s)
+		r->b->last_unix_s = e;
 	return add_row(r, s, e, c, &v);
 }
 

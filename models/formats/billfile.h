@@ -84,6 +84,8 @@ struct billfile {
 	enum billfile_format format;  /* as read (never AUTO once loaded) */
 	int64_t start_unix_s;         /* the first clock hour with a kept row, on the hour */
 	int nhours;                   /* clock hours from it to the last one with a kept row */
+	double first_unix_s;          /* the earliest start of a kept row's period */
+	double last_unix_s;           /* the latest end of a kept row's period */
 	struct billcell *cells;       /* cells[h * BILLCLASS_N + c]; owned */
 	int64_t rows;                 /* data rows read */
 	int64_t kept;                 /* rows added up */

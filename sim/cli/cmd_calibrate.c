@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -155,13 +156,13 @@ static int parse_args(int argc, char **argv, struct calibrate_args *a)
 static int check_window(const struct scenario *sc, const struct billfile *b, struct diag *d)
 {
 	int64_t s0 = units_floor_s(sc->start_unix_us), s1 = units_floor_s(sc->start_unix_us + sc->horizon_us);
-	int64_t b1 = b->start_unix_s + 3600 * (int64_t)b->nhours;
 	char x[4][32];
 
-	if (b->start_unix_s * 1000000 >= sc->start_unix_us && b1 <= s1)
+	if (b->first_unix_s * 1e6 >= (double)sc->start_unix_us &&
+	    b->last_unix_s * 1e6 <= (double)(sc->start_unix_us + sc->horizon_us))
 		return STATUS_OK;
-	units_format_time(b->start_unix_s, x[0], 32);
-	units_format_time(b1, x[1], 32);
+	units_format_time((int64_t)floor(b->first_unix_s), x[0], 32);
+	units_format_time((int64_t)ceil(b->last_unix_s), x[1], 32);
 	units_format_time(s0, x[2], 32);
 	units_format_time(s1, x[3], 32);
 	return diag_fail(d, STATUS_EINPUT, "the bill covers %s to %s, the scenario %s to %s; expected a scenario whose "
