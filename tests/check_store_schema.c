@@ -395,7 +395,7 @@ START_TEST(failed_version_2_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE INDEX runs_by_key ON runs (name)");
 	assert_refused(path, "index runs_by_key already exists (while upgrading the results database from schema "
-		       "version 2 to 12)");
+		       "version 2 to 13)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 2);
 	ck_assert(!has_column(path, "runs", "run_key"));
 	tmp_remove(path);
@@ -481,7 +481,7 @@ START_TEST(failed_version_3_migration_leaves_file_unchanged)
 	char *path = v3_file_with_sweep_run();
 
 	raw_exec(path, "CREATE VIEW labels AS SELECT 1 AS one");
-	assert_refused(path, "(while upgrading the results database from schema version 3 to 12)");
+	assert_refused(path, "(while upgrading the results database from schema version 3 to 13)");
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 3);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name = 'warnings'"), 0);
 	tmp_remove(path);
@@ -667,6 +667,37 @@ static char *query_plan(const char *path, const char *sql)
 }
 
 /*
+ * Version 12 -> 13 (issue 36, `gpucap calibrate`). A version-12 file made by the schema of that time
+ * (tests/data/store/schema_v12.sql, frozen) with one run and a bill line: migrated, it has the shape of a new
+ * file (calibrations, its index and calibration_hours), its run and bill line as they were, the new tables
+ * empty; a calibration of the run can be added, and deleting the run cascades to the calibration and its
+ * hours. Fails on a build without the step (no table calibrations).
+ */
+START_TEST(version_12_file_gains_calibrations)
+{
+	static const char rows[] =
+		"INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', '2026-11-01T00:00:00Z', "
+		"1, '0.12.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL, 'us-east-1');"
+		"INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 'serving', 0, 3600, 1, 55.04, 55.04, 55.04);";
+	char *path = file_of_version(12, rows);
+
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'calibration%'"), 0);
+	free(assert_migrates_like_new(path, NULL));
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'calibration%'"), 3);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM calibrations"), 0);
+	ck_assert_double_eq_tol(query_double(path, "SELECT total(effective_usd) FROM charges"), 55.04, TOL);
+	raw_exec(path, "PRAGMA foreign_keys = ON; INSERT INTO calibrations VALUES (1, 1, 'now', 'b.csv', 'h', 'cur', "
+		 "'p5.48xlarge', 0, 1, 1, 1, 0, 0, 1, 1, 55.04, 55.04, 0, 0, 0, 0, 0, 0, 0, 0); "
+		 "INSERT INTO calibration_hours VALUES (1, 0, 'on_demand', 1, 1, 55.04, 55.04, 0, 0, 0, 0)");
+	raw_exec(path, "PRAGMA foreign_keys = ON; DELETE FROM runs WHERE run_id = 1");
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM calibrations"), 0);
+	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM calibration_hours"), 0);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
  * Version 9 -> 10. A version-9 file made by the schema of that time (tests/data/store/schema_v9.sql, frozen)
  * with a sweep of one run and a plain run: migrated, it has the shape of a new file (the indexes
  * runs_by_sweep, sweeps_by_name and labels_by_key included), version 10, its rows as they were, and a
@@ -727,7 +758,7 @@ START_TEST(version_11_file_gains_use)
 	shape = assert_migrates_like_new(path, NULL);
 	ck_assert_ptr_nonnull(strstr(shape, "use TEXT 1 5"));
 	free(shape);
-	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 12);
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM charges WHERE use = 'serving'"), 2);
 	ck_assert_double_eq_tol(query_double(path, "SELECT total(effective_usd) FROM charges"), 1010, TOL);
 	ck_assert_int_eq(query_int(path, "SELECT count(*) FROM samples WHERE instances_jobs IS NULL"), 1);
@@ -814,7 +845,7 @@ START_TEST(failed_version_4_migration_leaves_file_unchanged)
 
 	raw_exec(path, "CREATE TABLE point_stats (x)");
 	before = file_bytes(path);
-	assert_refused(path, "(while upgrading the results database from schema version 4 to 12)");
+	assert_refused(path, "(while upgrading the results database from schema version 4 to 13)");
 	assert_unchanged(path, before);
 	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 4);
 	tmp_remove(path);
@@ -846,6 +877,7 @@ static Suite *store_schema_suite(void)
 	test_add(tc, version_8_file_is_migrated);
 	test_add(tc, version_9_file_is_migrated);
 	test_add(tc, version_11_file_gains_use);
+	test_add(tc, version_12_file_gains_calibrations);
 	test_add(tc, version_9_file_gains_input_tables);
 	test_add(tc, failed_version_4_migration_leaves_file_unchanged);
 	suite_add_tcase(s, tc);
