@@ -61,6 +61,8 @@ struct reader {
 	int64_t line;            /* the line being fed, from 1 */
 	int64_t row_line;        /* the line the current row started on */
 	size_t line_bytes;       /* bytes of the current line so far */
+	int64_t alloc_lo;        /* the unix hour of b->cells[0] while reading (cover_hours) */
+	int64_t alloc_n;         /* hours allocated from it */
 	int rc;
 	struct diag *d;
 };
@@ -161,43 +163,52 @@ static bool type_matches(const struct reader *r)
 
 /* ---- adding up ---------------------------------------------------------------------------------------- */
 
-/* Make room for clock hour h (unix hours) in the bill's span. */
-static int cover_hour(struct reader *r, int64_t h)
+/*
+ * Widen the bill's span to hold the clock hours [lo, hi) (unix hours). The cells are allocated with room on
+ * the side the span grows to (as much again as the span), so a bill read in time order is copied O(log n)
+ * times, not once per hour; billfile_load() trims the room away at the end.
+ */
+static int cover_hours(struct reader *r, int64_t lo, int64_t hi)
 {
 	struct billfile *b = r->b;
-	int64_t h0 = b->start_unix_s / 3600, lo, hi;
+	int64_t used_lo = b->cells ? b->start_unix_s / 3600 : lo, used_hi = b->cells ? used_lo + b->nhours : hi;
+	int64_t new_lo = lo < used_lo ? lo : used_lo, new_hi = hi > used_hi ? hi : used_hi, a_lo, a_hi;
 	struct billcell *cells;
 
-	if (b->cells && h >= h0 && h < h0 + b->nhours)
-		return STATUS_OK;
-	lo = b->cells && h0 < h ? h0 : h;
-	hi = b->cells && h0 + b->nhours > h + 1 ? h0 + b->nhours : h + 1;
-	if (hi - lo > BILLFILE_HOURS_MAX)
+	if (new_hi - new_lo > BILLFILE_HOURS_MAX)
 		return fail_at(r, C_N, "%s", "the bill spans more than two years", "a bill of at most 17568 clock hours");
-	cells = calloc((size_t)(hi - lo) * BILLCLASS_N, sizeof *cells);
-	if (!cells)
-		return r->rc = diag_fail(r->d, STATUS_ENOMEM, "%s: out of memory reading the bill", r->path);
-	if (b->cells)
-		memcpy(cells + (h0 - lo) * BILLCLASS_N, b->cells, (size_t)b->nhours * BILLCLASS_N * sizeof *cells);
-	free(b->cells);
-	b->cells = cells;
-	b->start_unix_s = lo * 3600;
-	b->nhours = (int)(hi - lo);
+	if (!b->cells || new_lo < r->alloc_lo || new_hi > r->alloc_lo + r->alloc_n) {
+		a_lo = new_lo - (b->cells && new_lo < used_lo ? new_hi - new_lo : 0);
+		a_hi = new_hi + (b->cells && new_hi > used_hi ? new_hi - new_lo : 0);
+		cells = calloc((size_t)(a_hi - a_lo) * BILLCLASS_N, sizeof *cells);
+		if (!cells)
+			return r->rc = diag_fail(r->d, STATUS_ENOMEM, "%s: out of memory reading the bill", r->path);
+		if (b->cells)  /* the hours in use; the room around them is all zero */
+			memcpy(cells + (used_lo - a_lo) * BILLCLASS_N, b->cells + (used_lo - r->alloc_lo) * BILLCLASS_N,
+			       (size_t)b->nhours * BILLCLASS_N * sizeof *cells);
+		free(b->cells);
+		b->cells = cells;
+		r->alloc_lo = a_lo;
+		r->alloc_n = a_hi - a_lo;
+	}
+	b->start_unix_s = new_lo * 3600;
+	b->nhours = (int)(new_hi - new_lo);
 	return STATUS_OK;
 }
 
 /* Spread one row's amounts over the clock hours of [s, e), in proportion to the time in each. */
 static int add_row(struct reader *r, double s, double e, enum billclass c, const struct billcell *v)
 {
-	for (int64_t h = (int64_t)floor(s / 3600); h * 3600.0 < e; h++) {
+	int64_t first = (int64_t)floor(s / 3600), end = (int64_t)ceil(e / 3600);
+
+	if (cover_hours(r, first, end) != STATUS_OK)
+		return r->rc;
+	for (int64_t h = first; h < end; h++) {
 		double a = fmax(s, h * 3600.0), z = fmin(e, (h + 1) * 3600.0), f = (z - a) / (e - s);
-		struct billcell *cell;
+		struct billcell *cell = &r->b->cells[(h - r->alloc_lo) * BILLCLASS_N + c];
 
 		if (z <= a)
 			continue;
-		if (cover_hour(r, h) != STATUS_OK)
-			return r->rc;
-		cell = &r->b->cells[(h - r->b->start_unix_s / 3600) * BILLCLASS_N + c];
 		cell->hours_h += f * v->hours_h;
 		cell->cost_usd += f * v->cost_usd;
 		cell->used_h += f * v->used_h;
@@ -478,6 +489,9 @@ int billfile_load(struct billfile *b, const char *path, enum billfile_format fmt
 			       "types or services, %lld not usage); expected rows of the scenario's instance type",
 			       path, types[0], ntypes > 1 ? " and the other types" : "", (long long)b->rows,
 			       (long long)b->other_type, (long long)b->not_usage);
+	if (rc == STATUS_OK && r->alloc_lo != b->start_unix_s / 3600)  /* the span to the front of the cells */
+		memmove(b->cells, b->cells + (b->start_unix_s / 3600 - r->alloc_lo) * BILLCLASS_N,
+			(size_t)b->nhours * BILLCLASS_N * sizeof *b->cells);
 	csv_free(&r->csv);
 	fclose(r->f);
 	free(r);

@@ -71,6 +71,13 @@ check "text: the rows left out are counted" grep -q "846 rows: 818 kept, 25 of o
 "$GPUCAP" calibrate "$D/week-focus.csv" --run 1 --db r.sqlite --hours >hours.txt
 check "--hours: a line per hour and class" test "$(grep -c '^2026-11-0[2-8]T..:00:00Z  on_demand  *4.000  *3.000  *220.1600  *165.1200$' hours.txt)" = 168
 
+# An hour missing from the bill (every row starting 2026-11-03T05:00:00Z removed: billed 0, simulated 5 h):
+# no percentage for it, counted apart; the other 167 hours have none.
+grep -v ',2026-11-03T05:00:00Z,,' "$D/week-focus.csv" >gap.csv
+"$GPUCAP" calibrate gap.csv --run $run --db r.sqlite --json >gap.json
+check "a billed-zero hour: counted apart, MAPE over the 167 others" test "$(jv gap.json \
+	'j["classes"]["all"]["instance_hours_error"]["zero_billed_hours"], j["classes"]["all"]["instance_hours_error"]["hours"], j["classes"]["all"]["instance_hours_error"]["mape_pct"]')" = "1 167 0"
+
 # A run against its own FOCUS export: no error, in every class (commitments, reservations, Spot).
 # (focus.sh's short horizons: a few hours each, the Capacity Block opening inside them)
 specs=("savings-plan horizon=6h workload.arrivals.steps.0.at=2h workload.arrivals.steps.1.at=4h"
