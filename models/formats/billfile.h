@@ -31,6 +31,8 @@
  * Refund, Fee, SavingsPlanNegation, SavingsPlanUpfrontFee, discounts). CUR does not mark capacity
  * reservations apart from On-Demand usage: they count as on_demand.
  *
+ * Sources: SOURCES.md [cur2-line-items], [focus-commitment-rows].
+ *
  * Time: a row's period [start, end) (ChargePeriodStart/End; line_item_usage_start/end_date), ISO-8601 UTC
  * ("2026-11-02T00:00:00Z", a fraction, "+00:00", or a space for the T and no zone) is split over the clock
  * hours it touches in proportion to the time in each: a day-long row adds 1/24 of itself to each hour.
