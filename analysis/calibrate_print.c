@@ -18,6 +18,35 @@ static const char *pct(double v, char *buf, size_t size)
 	return buf;
 }
 
+/* Call fn for each (clock hour, class) with anything billed or simulated, in time then class order; first
+ * is true for the first call. */
+static void each_hour(FILE *out, const struct calibration *c,
+		      void (*fn)(FILE *out, const char *at, int k, const struct billcell *x, const struct billcell *y,
+				 bool first))
+{
+	bool first = true;
+
+	for (int h = 0; h < c->nhours; h++)
+		for (int k = 0; k < BILLCLASS_N; k++) {
+			const struct billcell *x = &c->billed[h * BILLCLASS_N + k], *y = &c->sim[h * BILLCLASS_N + k];
+			char at[32];
+
+			if (!x->hours_h && !x->cost_usd && !y->hours_h && !y->cost_usd)
+				continue;
+			units_format_time(c->start_unix_s + 3600 * (int64_t)h, at, sizeof at);
+			fn(out, at, k, x, y, first);
+			first = false;
+		}
+}
+
+static void text_hour(FILE *out, const char *at, int k, const struct billcell *x, const struct billcell *y,
+		      bool first)
+{
+	(void)first;
+	fprintf(out, "%s  %-13s %10.3f %12.3f %12.4f %12.4f\n", at, billclass_name((enum billclass)k), x->hours_h,
+		y->hours_h, x->cost_usd, y->cost_usd);
+}
+
 /* A class's line: billed and simulated instance-hours and cost, and the MAPEs. */
 static void print_class(FILE *out, const struct calibration *c, int k)
 {
@@ -96,17 +125,7 @@ void calibrate_print_text(FILE *out, const struct calibration *c, const struct b
 	if (!hours)
 		return;
 	fputs("\nhour (UTC)            class          billed h  simulated h     billed $  simulated $\n", out);
-	for (int h = 0; h < c->nhours; h++)
-		for (int k = 0; k < BILLCLASS_N; k++) {
-			const struct billcell *x = &c->billed[h * BILLCLASS_N + k], *y = &c->sim[h * BILLCLASS_N + k];
-			char at[32];
-
-			if (!x->hours_h && !x->cost_usd && !y->hours_h && !y->cost_usd)
-				continue;
-			units_format_time(c->start_unix_s + 3600 * (int64_t)h, at, sizeof at);
-			fprintf(out, "%s  %-13s %10.3f %12.3f %12.4f %12.4f\n", at, billclass_name((enum billclass)k),
-				x->hours_h, y->hours_h, x->cost_usd, y->cost_usd);
-		}
+	each_hour(out, c, text_hour);
 }
 
 static void json_num(FILE *out, const char *key, double v, bool comma)
@@ -124,6 +143,16 @@ static void json_cell(FILE *out, const char *key, const struct billcell *x)
 	json_num(out, "cost_usd", x->cost_usd, true);
 	json_num(out, "commitment_used_h", x->used_h, true);
 	json_num(out, "commitment_unused_usd", x->unused_usd, false);
+	fputc('}', out);
+}
+
+static void json_hour(FILE *out, const char *at, int k, const struct billcell *x, const struct billcell *y,
+		      bool first)
+{
+	fprintf(out, "%s{\"hour\":\"%s\",\"class\":\"%s\",", first ? "" : ",", at, billclass_name((enum billclass)k));
+	json_cell(out, "billed", x);
+	fputc(',', out);
+	json_cell(out, "simulated", y);
 	fputc('}', out);
 }
 
@@ -186,21 +215,6 @@ void calibrate_print_json(FILE *out, const struct calibration *c, const struct b
 		fputc('}', out);
 	}
 	fputs("},\"by_hour\":[", out);
-	for (int h = 0, first = 1; h < c->nhours; h++)
-		for (int k = 0; k < BILLCLASS_N; k++) {
-			const struct billcell *x = &c->billed[h * BILLCLASS_N + k], *y = &c->sim[h * BILLCLASS_N + k];
-			char at[32];
-
-			if (!x->hours_h && !x->cost_usd && !y->hours_h && !y->cost_usd)
-				continue;
-			units_format_time(c->start_unix_s + 3600 * (int64_t)h, at, sizeof at);
-			fprintf(out, "%s{\"hour\":\"%s\",\"class\":\"%s\",", first ? "" : ",", at,
-				billclass_name((enum billclass)k));
-			json_cell(out, "billed", x);
-			fputc(',', out);
-			json_cell(out, "simulated", y);
-			fputc('}', out);
-			first = 0;
-		}
+	each_hour(out, c, json_hour);
 	fputs("]}\n", out);
 }
