@@ -58,6 +58,12 @@ check "stored: the hours by class add up to the totals" test "$(sqlite3 r.sqlite
 	round(sum(simulated_usd), 2) FROM calibration_hours WHERE calibration_id = 2 GROUP BY class ORDER BY class" | tr '\n' ' ')" = \
 	"on_demand|168|672.0|27740.16 spot|168|168.0|4623.36 "
 
+# analysis/README.md's example is this output, word for word.
+(cd "$SRC" && "$GPUCAP" calibrate tests/data/calibrate/week-cur.csv tests/data/calibrate/week-one-short.yaml \
+	--db "$TMP/readme.sqlite") | sed "s|$TMP/readme.sqlite|r.sqlite|" >readme.txt
+check "analysis/README.md shows the output of its example" python3 -c \
+	'import sys; sys.exit(open(sys.argv[2]).read() not in open(sys.argv[1]).read())' "$SRC/analysis/README.md" readme.txt
+
 # As billed: no error, from either format.
 "$GPUCAP" calibrate "$D/week-cur.csv" "$D/week.yaml" --db r.sqlite --json >exact.json
 check "as billed: exits 0" test $? -eq 0
