@@ -43,6 +43,8 @@ struct reader {
 	const struct cwmetrics_query *q;   /* borrowed */
 	struct cwmetrics *m;               /* being filled */
 	struct fy_node *stamps;            /* the chosen result's Timestamps (data) or Datapoints (statistics) */
+	struct fy_node *where;             /* the chosen result (data) or the root (statistics), for positions */
+	char path[64];                     /* the JSON path of stamps, for messages */
 	struct point *pts;                 /* the chosen result's points, owned */
 	int npts;
 };
@@ -120,7 +122,7 @@ static int read_stamp(struct reader *r, struct fy_node *ts, struct fy_node *near
 	const char *s = fy_node_is_scalar(ts) ? fy_node_get_scalar0(ts) : NULL;
 
 	if (!s || fy_node_get_style(ts) != FYNS_DOUBLE_QUOTED || !parse_stamp(s, t_us))
-		return jsondoc_fail(r->d, r->label, ts, near, "%s: bad timestamp %s; expected %s", path,
+		return jsondoc_fail(r->d, r->label, ts, near, "%s: bad timestamp, got %s; expected %s", path,
 				    jsondoc_describe(ts, got, sizeof got), STAMP_EXPECT);
 	return STATUS_OK;
 }
@@ -234,6 +236,8 @@ static int read_result(struct reader *r, struct fy_node *res, int i)
 		string_key(r, res, "Id", path, false, r->m->id);
 		string_key(r, res, "Label", path, false, r->m->label);
 		r->stamps = ts;
+		r->where = res;
+		snprintf(r->path, sizeof r->path, "%s.Timestamps", path);
 	}
 	while ((t = fy_node_sequence_iterate(ts, &it)) && (v = fy_node_sequence_iterate(vs, &iv))) {
 		snprintf(p, sizeof p, "%s.Timestamps[%d]", path, k);
@@ -295,6 +299,8 @@ static int read_statistics(struct reader *r, struct fy_node *root)
 		return jsondoc_fail(r->d, r->label, root, NULL, "Label '%s'; expected '%s' (the label asked for)",
 				    r->m->label, r->q->label);
 	r->stamps = list;
+	r->where = root;
+	snprintf(r->path, sizeof r->path, "Datapoints");
 	while ((dp = fy_node_sequence_iterate(list, &it))) {
 		snprintf(path, sizeof path, "Datapoints[%d]", k);
 		if (!fy_node_is_mapping(dp))
@@ -351,9 +357,9 @@ static int finish(struct reader *r)
 	int64_t span;
 
 	if (r->npts == 0)
-		return jsondoc_fail(r->d, r->label, r->stamps, NULL, "%s: no datapoints%s%s%s; expected at least "
-				    "one", m->shape == CWMETRICS_DATA ? "the chosen result" : "Datapoints",
-				    m->status[0] ? " (StatusCode " : "", m->status, m->status[0] ? ")" : "");
+		return jsondoc_fail(r->d, r->label, r->stamps, r->where, "%s: no datapoints%s%s%s; expected at "
+				    "least one", r->path, m->status[0] ? " (StatusCode " : "", m->status,
+				    m->status[0] ? ")" : "");
 	qsort(p, (size_t)r->npts, sizeof *p, by_time);
 	m->period_us = r->q->period_us;
 	for (int i = 1; i < r->npts; i++) {
@@ -368,8 +374,8 @@ static int finish(struct reader *r)
 			m->period_us = p[i].t_us - p[i - 1].t_us;
 	}
 	if (m->period_us == 0)
-		return jsondoc_fail(r->d, r->label, r->stamps, NULL, "a single datapoint gives no period; expected "
-				    "the period to be stated (period_s)");
+		return jsondoc_fail(r->d, r->label, r->stamps, r->where, "%s: a single datapoint gives no period; "
+				    "expected the period to be stated (period_s)", r->path);
 	m->first_unix_us = p[0].t_us;
 	for (int i = 1; i < r->npts; i++) {
 		if ((p[i].t_us - p[0].t_us) % m->period_us != 0) {
@@ -383,8 +389,8 @@ static int finish(struct reader *r)
 	}
 	span = (p[r->npts - 1].t_us - p[0].t_us) / m->period_us;
 	if (span >= CWMETRICS_PERIODS_MAX)
-		return jsondoc_fail(r->d, r->label, r->stamps, NULL, "%lld periods of %.6g s from the first point to "
-				    "the last; expected at most %d", (long long)span + 1, (double)m->period_us / 1e6,
+		return jsondoc_fail(r->d, r->label, r->stamps, r->where, "%s: %lld periods of %.6g s from the first "
+				    "point to the last; expected at most %d", r->path, (long long)span + 1, (double)m->period_us / 1e6,
 				    CWMETRICS_PERIODS_MAX);
 	m->nperiods = (int)span + 1;
 	m->npoints = r->npts;
