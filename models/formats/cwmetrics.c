@@ -204,11 +204,15 @@ static int choose(struct reader *r, struct fy_node *results, struct fy_node *nea
 	if (q->index < 0 && !q->id[0] && !q->label[0] && i > 1)
 		return jsondoc_fail(r->d, r->label, results, near, "MetricDataResults: %d results; expected one, "
 				    "or id or label to choose among: %s", i, list_results(results, list, sizeof list));
-	if (found < 0)
-		return jsondoc_fail(r->d, r->label, results, near, "MetricDataResults: no result with %s%s%s%s%s; "
-				    "expected one of: %s", q->id[0] ? "id '" : "", q->id, q->id[0] && q->label[0] ? "' and " :
-				    q->id[0] ? "'" : "", q->label[0] ? "label '" : "", q->label[0] ? q->label : "",
-				    list_results(results, list, sizeof list));
+	if (found < 0) {
+		char what[2 * CWMETRICS_NAME_MAX + 32];
+
+		snprintf(what, sizeof what, "%s%.*s%s%s%.*s%s", q->id[0] ? "id '" : "", CWMETRICS_NAME_MAX, q->id,
+			 q->id[0] ? "'" : "", q->id[0] && q->label[0] ? " and label '" : q->label[0] ? "label '" : "",
+			 CWMETRICS_NAME_MAX, q->label, q->label[0] ? "'" : "");
+		return jsondoc_fail(r->d, r->label, results, near, "MetricDataResults: no result with %s; expected "
+				    "one of: %s", what, list_results(results, list, sizeof list));
+	}
 	r->m->index = found;
 	return STATUS_OK;
 }
