@@ -594,7 +594,7 @@ struct scenario {
 		enum series_format series_format;  /* `format`: aggregate | servegen */
 		int64_t window_us;       /* `window_s`: window length, default 600 s */
 
-		/* cloudwatch: `path` (above) is the metrics JSON; models/README.md, "CloudWatch metrics" */
+		/* cloudwatch: `path` (above) is the metrics JSON; models/README.md, "CloudWatch metrics as traffic" */
 		struct cwmetrics_query cw_query;  /* `id`, `label`, `statistic` (default Sum), `period_s` (0 =
 		                                     inferred); index -1 */
 		enum cwmetrics_gaps cw_gaps;      /* `gaps`: what a missing period holds, default zero */
