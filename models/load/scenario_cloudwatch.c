@@ -63,6 +63,27 @@ static int warn_series(struct load *l, const struct yamldoc_ref *at, const struc
 	return rc;
 }
 
+/* `statistic: Average` (Minimum, Maximum): a statistic CloudWatch has, but no count of requests. */
+static int refuse_non_count(struct load *l, const struct yamldoc_ref *r)
+{
+	static const char *const values[] = { "Average", "Minimum", "Maximum" };
+	char got[16];
+	struct diag quiet;
+	struct diag *d = l->y.d;
+	int rc;
+
+	if (!r->node)
+		return STATUS_OK;
+	l->y.d = &quiet;  /* not a short string: yamldoc_choice says what is wrong with it */
+	rc = yamldoc_string(&l->y, r, got, sizeof got);
+	l->y.d = d;
+	for (int i = 0; rc == STATUS_OK && i < COUNT(values); i++)
+		if (strcmp(got, values[i]) == 0)
+			return yamldoc_fail(&l->y, r, "%s describes the values of the data points, not how many "
+					    "requests there were; expected Sum or SampleCount", got);
+	return STATUS_OK;
+}
+
 int scenario_load_cloudwatch(struct load *l, const struct yamldoc_ref *arr)
 {
 	struct cwmetrics_query *q = &l->sc.arrivals.cw_query;
@@ -82,7 +103,7 @@ int scenario_load_cloudwatch(struct load *l, const struct yamldoc_ref *arr)
 	if ((rc = yamldoc_string(&l->y, &r, q->label, sizeof q->label)))
 		return rc;
 	yamldoc_child(arr, "statistic", &r);
-	if ((rc = yamldoc_choice(&l->y, &r, stat_names, COUNT(stat_names), &stat)))
+	if ((rc = refuse_non_count(l, &r)) || (rc = yamldoc_choice(&l->y, &r, stat_names, COUNT(stat_names), &stat)))
 		return rc;
 	q->stat = (enum cwmetrics_stat)stat;
 	yamldoc_child(arr, "period_s", &r);
