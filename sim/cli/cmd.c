@@ -49,6 +49,10 @@ int cmd_seed_set(const char *cmd, const char *arg, char *buf, size_t size)
 
 void cmd_json_string(const char *s)
 {
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
 	putchar('"');
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;

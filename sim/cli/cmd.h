@@ -31,7 +31,7 @@ int cmd_export(int argc, char **argv);     /* `gpucap export` (cmd_export.c) */
  * text or (json) one JSON object. Returns the exit code. */
 int cmd_trace_cloudwatch(const char *path, bool json);
 
-/* Print s to stdout as a JSON string, quoted and escaped (cmd.c). */
+/* Print s to stdout as a JSON string, quoted and escaped; NULL as null (cmd.c). */
 void cmd_json_string(const char *s);
 
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise (cmd.c). */
