@@ -68,13 +68,15 @@ static void check_series(const char *path, const struct cwmetrics_query *q)
 	fuzz_check(m.period_us > 0 && m.npoints >= 1 && m.npoints <= m.nperiods, "period, points and periods");
 	fuzz_check(!isnan(m.value[0]) && !isnan(m.value[m.nperiods - 1]), "the series starts and ends at points");
 	for (int how = CWMETRICS_GAPS_ZERO; how <= CWMETRICS_GAPS_INTERPOLATE; how++) {
-		struct cwmetrics f;
+		struct cwmetrics f = m;  /* a copy of the series with its own values, filled */
+		size_t bytes = (size_t)m.nperiods * sizeof *m.value;
 
-		fuzz_check(cwmetrics_load(&f, path, "cw.json", q, &d) == STATUS_OK, "a second read agrees");
+		fuzz_check((f.value = malloc(bytes)) != NULL, "out of memory in the harness");
+		memcpy(f.value, m.value, bytes);
 		cwmetrics_fill(&f, (enum cwmetrics_gaps)how);
 		for (int k = 0; k < f.nperiods; k++)
 			fuzz_check(f.value[k] >= 0, "filled values are numbers >= 0");
-		cwmetrics_fini(&f);
+		free(f.value);
 	}
 	draw(path, q, &m, true);
 	draw(path, q, &m, false);
