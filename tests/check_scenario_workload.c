@@ -607,6 +607,8 @@ START_TEST(cloudwatch_keys_and_warnings)
 	ck_assert_ptr_nonnull(strstr(sc.warnings, "the CloudWatch result 'm2' has StatusCode PartialData"));
 	ck_assert_ptr_nonnull(strstr(sc.warnings, "the metrics cover 0.05 h of the 168 h horizon"));
 	ck_assert_ptr_null(strstr(sc.warnings, "no CloudWatch datapoint"));
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "the metrics start at 2026-11-02T10:00:00Z, the scenario at "
+				     "2026-01-05T00:00:00Z: the first period is replayed at the scenario start"));
 	scenario_fini(&sc);
 	/* defaults: Sum, inferred period, zero, poisson; m1's gap is a warning */
 	parse_workload(&sc, "", "  arrivals: {kind: cloudwatch, path: " CWDATA "get-metric-data.json, id: m1, "

@@ -13,8 +13,9 @@
  * The file is read whole now (cwmetrics_load), so that a malformed one fails the load with its message
  * (FILE:LINE:COL: JSON path: ...). What the numbers rest on becomes a warning (the run summary's
  * `scenario` lines, and `gpucap validate`): a result whose StatusCode is not Complete, periods with no
- * point (filled as `gaps` says), a file that holds only the first page(s) (a NextToken), and a series that
- * ends before the horizon with no loop.
+ * point (filled as `gaps` says), a file that holds only the first page(s) (a NextToken), a series whose
+ * first timestamp is not the scenario's start (period 0 is replayed at the start all the same, as a
+ * trace's first request is), and a series that ends before the horizon with no loop.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +23,7 @@
 #include "cwmetrics.h"
 #include "scenario_load.h"
 #include "status.h"
+#include "units.h"
 
 #define MAX_PERIOD_US (7 * DAY_US)  /* a sanity bound on period_s; CloudWatch's longest usual is 1 day */
 
@@ -55,6 +57,15 @@ static int warn_series(struct load *l, const struct yamldoc_ref *at, const struc
 	if (!rc && m->more_pages)
 		rc = scenario_load_warn(l, at, "the file has a NextToken: it holds only the first page of the "
 					"answer; expected the whole series (let the CLI paginate: no --max-items)");
+	if (!rc && m->first_unix_us != sc->start_unix_us) {
+		char first[32], start[32];
+
+		units_format_time(units_floor_s(m->first_unix_us), first, sizeof first);
+		units_format_time(units_floor_s(sc->start_unix_us), start, sizeof start);
+		rc = scenario_load_warn(l, at, "the metrics start at %s, the scenario at %s: the first period is "
+					"replayed at the scenario start (set start: %s for the calendar to match)", first,
+					start, first);
+	}
 	span_s = span_s / sc->arrivals.speedup - (double)sc->arrivals.offset_us / 1e6;
 	if (!rc && !sc->arrivals.loop && span_s < horizon_s)
 		rc = scenario_load_warn(l, at, "the metrics cover %.4g h of the %.4g h horizon: the last %.4g h have "

@@ -8,7 +8,7 @@
  * period and when, and the mean rate (the sum over the span of the periods, first to last inclusive).
  * A get-metric-statistics file is described by its Sum. Statuses other than Complete, gaps and a NextToken
  * are listed as warnings (in --json, as fields). A result that cannot be read stops the command with its
- * message, exit 2.
+ * message, exit 2, before anything is printed (every result is read twice: once to check, once to print).
  */
 #include <math.h>
 #include <stdio.h>
@@ -93,7 +93,14 @@ int cmd_trace_cloudwatch(const char *path, bool json)
 	struct diag d = { "" };
 	int rc, n = 1;
 
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++) {  /* every result read first, so that a bad one prints nothing */
+		q.index = i;
+		if ((rc = cwmetrics_load(&m, path, NULL, &q, &d)))
+			break;
+		n = m.nresults;
+		cwmetrics_fini(&m);
+	}
+	for (int i = 0; rc == STATUS_OK && i < n; i++) {
 		struct cw_stats s;
 
 		q.index = i;
