@@ -398,18 +398,18 @@ static Suite *make(void)
 	Suite *s = suite_create("cwmetrics");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, data_result_by_id);
-	tcase_add_test(tc, data_result_by_label_and_index);
-	tcase_add_test(tc, statistics_sum_and_sample_count);
-	tcase_add_test(tc, stated_period_and_offsets);
-	tcase_add_test(tc, gaps_filled_three_ways);
-	tcase_add_test(tc, unknown_choice_lists_the_results);
-	tcase_add_test(tc, missing_file_is_enoent);
-	tcase_add_test(tc, sniff_tells_cloudwatch_from_others);
+	test_add(tc, data_result_by_id);
+	test_add(tc, data_result_by_label_and_index);
+	test_add(tc, statistics_sum_and_sample_count);
+	test_add(tc, stated_period_and_offsets);
+	test_add(tc, gaps_filled_three_ways);
+	test_add(tc, unknown_choice_lists_the_results);
+	test_add(tc, missing_file_is_enoent);
+	test_add(tc, sniff_tells_cloudwatch_from_others);
 	tcase_add_loop_test(tc, bad_file_fails_with_its_message, 0, NBAD);
-	tcase_add_test(tc, every_bad_file_is_listed);
-	tcase_add_test(tc, even_gives_each_minute_its_sum);
-	tcase_add_test(tc, poisson_counts_have_the_sums_as_means);
+	test_add(tc, every_bad_file_is_listed);
+	test_add(tc, even_gives_each_minute_its_sum);
+	test_add(tc, poisson_counts_have_the_sums_as_means);
 	suite_add_tcase(s, tc);
 	return s;
 }
