@@ -66,7 +66,7 @@ static int warn_series(struct load *l, const struct yamldoc_ref *at, const struc
 					"replayed at the scenario start (set start: %s for the calendar to match)", first,
 					start, first);
 	}
-	span_s = span_s / sc->arrivals.speedup - (double)sc->arrivals.offset_us / 1e6;
+	span_s = (span_s - (double)sc->arrivals.offset_us / 1e6) / sc->arrivals.speedup;  /* offset, then speedup */
 	if (!rc && !sc->arrivals.loop && span_s < horizon_s)
 		rc = scenario_load_warn(l, at, "the metrics cover %.4g h of the %.4g h horizon: the last %.4g h have "
 					"no traffic; shorten the horizon or set loop: true", span_s / 3600,
