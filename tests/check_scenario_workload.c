@@ -1,6 +1,7 @@
 /*
  * check_scenario_workload: the workload side of loading scenarios (models/scenario/scenario.h): arrival kinds
- * (poisson with rate steps, uniform, diurnal, MMPP, flash crowd, trace, rate series), their transforms,
+ * (poisson with rate steps, uniform, diurnal, MMPP, flash crowd, trace, rate series, CloudWatch metrics), their
+ * transforms,
  * request sizes, the service model, and the trace files a scenario names. Errors must carry the exact
  * message with line and column. Floating-point values are compared with a tolerance of 1e-9 (TOL in
  * scenario_fixtures.h: parsed values, or a few operations away from parsed, none above 1e6).
@@ -585,6 +586,79 @@ START_TEST(rate_series_file_missing_is_enoent)
 }
 END_TEST
 
+/* kind cloudwatch (scenario_cloudwatch.c): its keys, the file read at load, and the warnings it gives. */
+#define CWDATA TEST_DATA_DIR "/cloudwatch/"
+START_TEST(cloudwatch_keys_and_warnings)
+{
+	struct scenario sc;
+
+	parse_workload(&sc, "", "  arrivals: {kind: cloudwatch, path: " CWDATA "get-metric-data.json, label: "
+		       "Invocations variant-b, period_s: 60, gaps: hold, within: even}\n" EXP_SERVICE);
+	ck_assert_int_eq(sc.arrivals.kind, ARRIVAL_CLOUDWATCH);
+	ck_assert_str_eq(sc.arrivals.path, CWDATA "get-metric-data.json");
+	ck_assert_str_eq(sc.arrivals.cw_query.label, "Invocations variant-b");
+	ck_assert_str_eq(sc.arrivals.cw_query.id, "");
+	ck_assert_int_eq(sc.arrivals.cw_query.index, -1);
+	ck_assert_int_eq(sc.arrivals.cw_query.stat, CWMETRICS_SUM);
+	ck_assert_int_eq(sc.arrivals.cw_query.period_us, 60 * S_US);
+	ck_assert_int_eq(sc.arrivals.cw_gaps, CWMETRICS_GAPS_HOLD);
+	ck_assert(sc.arrivals.cw_even);
+	/* the PartialData result, and 3 minutes of a 7-day horizon; no gap */
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "the CloudWatch result 'm2' has StatusCode PartialData"));
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "the metrics cover 0.05 h of the 168 h horizon"));
+	ck_assert_ptr_null(strstr(sc.warnings, "no CloudWatch datapoint"));
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "the metrics start at 2026-11-02T10:00:00Z, the scenario at "
+				     "2026-01-05T00:00:00Z: the first period is replayed at the scenario start"));
+	scenario_fini(&sc);
+	/* defaults: Sum, inferred period, zero, poisson; m1's gap is a warning */
+	parse_workload(&sc, "", "  arrivals: {kind: cloudwatch, path: " CWDATA "get-metric-data.json, id: m1, "
+		       "loop: true}\n" EXP_SERVICE);
+	ck_assert_int_eq(sc.arrivals.cw_query.period_us, 0);
+	ck_assert_int_eq(sc.arrivals.cw_gaps, CWMETRICS_GAPS_ZERO);
+	ck_assert(!sc.arrivals.cw_even);
+	ck_assert_ptr_nonnull(strstr(sc.warnings, "1 of the 10 periods of 60 s have no CloudWatch datapoint "
+				     "(gaps); filled with zero arrivals"));
+	ck_assert_ptr_null(strstr(sc.warnings, "the metrics cover"));  /* looped */
+	scenario_fini(&sc);
+	parse_workload(&sc, "", "  arrivals: {kind: cloudwatch, path: " CWDATA "get-metric-statistics.json, "
+		       "statistic: SampleCount}\n" EXP_SERVICE);
+	ck_assert_int_eq(sc.arrivals.cw_query.stat, CWMETRICS_SAMPLE_COUNT);
+	scenario_fini(&sc);
+}
+END_TEST
+
+START_TEST(cloudwatch_errors)
+{
+	struct scenario sc;
+	struct diag d;
+	int rc;
+
+	workload_fails("", "  arrivals: {kind: cloudwatch, id: m1}\n" EXP_SERVICE, "t.yaml:6:3: workload.arrivals: "
+		       "missing required key 'path' (the JSON of `aws cloudwatch get-metric-data` or "
+		       "`get-metric-statistics`)");
+	workload_fails("", "  arrivals: {kind: cloudwatch, path: x.json, statistic: Average}\n" EXP_SERVICE,
+		       "t.yaml:6:57: workload.arrivals.statistic: Average describes the values of the data points, not "
+		       "how many requests there were; expected Sum or SampleCount");
+	workload_fails("", "  arrivals: {kind: cloudwatch, path: x.json, within: burst}\n" EXP_SERVICE,
+		       "t.yaml:6:54: workload.arrivals.within: expected poisson or even, got 'burst'");
+	workload_fails("", "  arrivals: {kind: cloudwatch, path: x.json, window_s: 60}\n" EXP_SERVICE,
+		       "t.yaml:6:56: workload.arrivals.window_s: window_s does not apply to kind cloudwatch; expected "
+		       "one of: kind, path, id, label, statistic, period_s, gaps, within, scale_rate, speedup, "
+		       "growth_per_day, loop, offset");
+	/* the file's own message, naming it: several results and no choice */
+	rc = scenario_parse_string(&sc, workload_text("", "  arrivals: {kind: cloudwatch, path: " CWDATA
+						      "get-metric-data.json}\n" EXP_SERVICE), "t.yaml", NULL, 0, &d);
+	ck_assert_int_eq(rc, STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, CWDATA "get-metric-data.json:4:14: MetricDataResults: 2 results; expected one, or id "
+			 "or label to choose among: id 'm1' (label 'Invocations'), id 'm2' (label 'Invocations "
+			 "variant-b')");
+	rc = scenario_parse_string(&sc, workload_text("", "  arrivals: {kind: cloudwatch, path: " CWDATA
+						      "no-such.json}\n" EXP_SERVICE), "t.yaml", NULL, 0, &d);
+	ck_assert_int_eq(rc, STATUS_ENOENT);
+	ck_assert_ptr_nonnull(strstr(d.msg, "no-such.json: cannot open"));
+}
+END_TEST
+
 
 #define ADD(s, fn)                                          \
 	do {                                                \
@@ -617,6 +691,8 @@ static Suite *scenario_workload_suite(void)
 	ADD(s, rate_series_two_files);
 	ADD(s, rate_series_rows_are_checked_at_load);
 	ADD(s, rate_series_file_missing_is_enoent);
+	ADD(s, cloudwatch_keys_and_warnings);
+	ADD(s, cloudwatch_errors);
 	return s;
 }
 

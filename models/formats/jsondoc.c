@@ -7,10 +7,15 @@
  */
 #include "jsondoc.h"
 
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "status.h"
+
+#define QUOTE_MAX 48  /* bytes of a bad value quoted back in a message */
 
 static void capture_output(struct fy_diag *fyd, void *user, const char *buf, size_t len)
 {
@@ -100,4 +105,49 @@ bool jsondoc_node_pos(struct fy_node *n, int *line, int *col)
 		       jsondoc_node_pos(fy_node_pair_key(p), line, col);
 	return n && fy_node_is_sequence(n) &&
 	       jsondoc_node_pos(fy_node_sequence_iterate(n, &it), line, col);
+}
+
+bool jsondoc_number(struct fy_node *n, double *v)
+{
+	const char *s = fy_node_is_scalar(n) ? fy_node_get_scalar0(n) : NULL;
+	char *end;
+	double x;
+
+	if (!s || fy_node_get_style(n) != FYNS_PLAIN || !*s || strspn(s, "0123456789+-.eE") != strlen(s))
+		return false;
+	x = strtod(s, &end);
+	if (*end != '\0' || !isfinite(x))
+		return false;
+	*v = x;
+	return true;
+}
+
+const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size)
+{
+	const char *s = n ? fy_node_get_scalar0(n) : NULL;
+
+	if (fy_node_is_mapping(n))
+		return "a mapping";
+	if (fy_node_is_sequence(n))
+		return "a list";
+	if (!s)
+		return "nothing";
+	snprintf(buf, size, fy_node_get_style(n) == FYNS_PLAIN ? "%.*s%s" : "the string '%.*s%s'", QUOTE_MAX,
+		 s, strlen(s) > QUOTE_MAX ? "..." : "");
+	return buf;
+}
+
+int jsondoc_fail(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near,
+		 const char *fmt, ...)
+{
+	char msg[DIAG_MSG_MAX];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!jsondoc_node_pos(n, &line, &col) && !jsondoc_node_pos(near, &line, &col))
+		line = 1;
+	return diag_at(d, STATUS_EINPUT, label, line, col, "%s", msg);
 }

@@ -42,4 +42,17 @@ void jsondoc_fini(struct jsondoc *j);
  */
 bool jsondoc_node_pos(struct fy_node *n, int *line, int *col);
 
+/* The value of a JSON number written in n (plain: not a string, true, false or null), finite; false, with
+ * *v unchanged, when n is none. */
+bool jsondoc_number(struct fy_node *n, double *v);
+
+/* What n holds, for "got ...": "a mapping", "a list", "nothing", or its text (strings quoted, long text
+ * cut). Returns buf (size bytes, >= 64) or a constant. */
+const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size);
+
+/* STATUS_EINPUT with the printf-style message at node n's position in `label`, or at `near` when n has
+ * none (an empty list, a missing key), or at line 1. */
+int jsondoc_fail(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near,
+		 const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
 #endif

@@ -412,6 +412,13 @@ extern const struct scenario_load_names scenario_load_batching_names, scenario_l
 	scenario_load_queue_names;
 extern const struct yamldoc_bounds *const scenario_load_reuse_share;
 
+/* workload.arrivals kind cloudwatch (scenario_cloudwatch.c): its keys, then, after the transforms, the file
+ * read and its warnings (a no-op for other kinds). STATUS_OK or a message. */
+int scenario_load_cloudwatch(struct load *l, const struct yamldoc_ref *arr);
+int scenario_load_cloudwatch_check(struct load *l, const struct yamldoc_ref *arr);
+extern const struct scenario_load_names scenario_load_cw_stat_names, scenario_load_cw_gaps_names,
+	scenario_load_cw_within_names;
+
 /* serving.multi_model (scenario_mme.c), read last: it refuses what it does not combine with. STATUS_OK or a
  * message. */
 int scenario_load_mme(struct load *l);

@@ -7,7 +7,7 @@
  * Read last, once everything else is known, because fluid mode models a subset of the scenario format and
  * refuses the rest by key, at the key's line and column: "mode: fluid does not support X; use mode:
  * requests". What it refuses, and why (fluid.h says what it does model):
- *   - arrivals kinds mmpp, trace and rate_series: fluid mode needs the expected arrivals of each period as a
+ *   - arrivals kinds mmpp, trace, rate_series and cloudwatch: fluid mode needs the expected arrivals of each period as a
  *     closed-form integral of a rate function (poisson, uniform, diurnal, flash_crowd have one; an MMPP's
  *     rate is random, a trace or a rate series is data);
  *   - the arrivals transforms speedup, loop and offset (they re-time a source; scale_rate and
@@ -59,10 +59,11 @@ static int refuse_unsupported(struct load *l)
 	yamldoc_child(&wl, "arrivals", &arr);
 	yamldoc_child(&arr, "kind", &r);
 	if (sc->arrivals.kind == ARRIVAL_MMPP || sc->arrivals.kind == ARRIVAL_TRACE ||
-	    sc->arrivals.kind == ARRIVAL_RATE_SERIES) {
+	    sc->arrivals.kind == ARRIVAL_RATE_SERIES || sc->arrivals.kind == ARRIVAL_CLOUDWATCH) {
 		snprintf(what, sizeof what, "arrivals kind %s",
 			 sc->arrivals.kind == ARRIVAL_MMPP ? "mmpp" :
-			 sc->arrivals.kind == ARRIVAL_TRACE ? "trace" : "rate_series");
+			 sc->arrivals.kind == ARRIVAL_TRACE ? "trace" :
+			 sc->arrivals.kind == ARRIVAL_RATE_SERIES ? "rate_series" : "cloudwatch");
 		return unsupported(l, &r, what);
 	}
 	for (size_t i = 0; i < sizeof transforms / sizeof transforms[0]; i++) {

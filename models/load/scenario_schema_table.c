@@ -116,8 +116,10 @@ static const struct scenario_schema_key arrival_entries[] = {
 	  .desc = "flash_crowd: the extra rate at the peak, a multiple of rate_per_s" },
 	{ DUR_("decay_s", 0, true, MAX_PERIOD_US), .required = SCHEMA_V(ARRIVAL_FLASH_CROWD),
 	  .desc = "flash_crowd: the time constant of the exponential decay" },
-	{ STR_("path", SCENARIO_PATH_MAX), .required = SCHEMA_V(ARRIVAL_TRACE), .desc = "trace: the request "
-	  "trace; rate_series: one rate-series file (or paths); CSV, relative to the scenario's folder" },
+	{ STR_("path", SCENARIO_PATH_MAX), .required = SCHEMA_V(ARRIVAL_TRACE) | SCHEMA_V(ARRIVAL_CLOUDWATCH),
+	  .desc = "trace: the request trace; rate_series: one rate-series file (or paths); CSV, relative to the "
+	  "scenario's folder; cloudwatch: the JSON of `aws cloudwatch get-metric-data` or "
+	  "`get-metric-statistics`" },
 	{ LIST_("paths", 1, SCENARIO_SERIES_MAX, path_item), .desc = "rate_series: rate-series CSV files whose "
 	  "rates add up (or path)" },
 	{ CHOICE_("format", scenario_load_trace_format_names), .variants = SCHEMA_V(ARRIVAL_TRACE),
@@ -137,6 +139,18 @@ static const struct scenario_schema_key arrival_entries[] = {
 	  "header names (jsonl: keys) hold what" },
 	{ DUR_("window_s", 0, true, MAX_PERIOD_US), .dflt = "\"600s\"", .desc = "rate_series: the length of "
 	  "one row's window" },
+	{ STR_("id", CWMETRICS_NAME_MAX), .desc = "cloudwatch: the Id of the get-metric-data result to replay "
+	  "(id or label is needed when the file has several)" },
+	{ STR_("label", CWMETRICS_NAME_MAX), .desc = "cloudwatch: the Label of the result to replay" },
+	{ CHOICE_("statistic", scenario_load_cw_stat_names), .dflt = "\"Sum\"", .desc = "cloudwatch, "
+	  "get-metric-statistics: the statistic that counts requests per period" },
+	{ DUR_("period_s", 0, true, 7 * DAY_US), .desc = "cloudwatch: the period of the series (default: the "
+	  "smallest gap between its timestamps)" },
+	{ CHOICE_("gaps", scenario_load_cw_gaps_names), .dflt = "\"zero\"", .desc = "cloudwatch: what a "
+	  "period with no datapoint holds (CloudWatch omits periods with nothing recorded)" },
+	{ CHOICE_("within", scenario_load_cw_within_names), .dflt = "\"poisson\"", .desc = "cloudwatch: "
+	  "how a period's count arrives (poisson: a Poisson process at count / period; even: exactly the "
+	  "count, evenly spaced)" },
 	{ NUM_("scale_rate", scenario_load_scale), .dflt = "1", .desc = "multiply the rate (thinning or "
 	  "copying requests)" },
 	{ NUM_("speedup", scenario_load_speedup), .dflt = "1", .desc = "compress time: arrivals come this many "

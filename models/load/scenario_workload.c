@@ -67,9 +67,12 @@ static const char *const trace_keys[] = { "kind", "path", "format", "columns", "
 	"where", TRANSFORM_KEYS, NULL };
 static const char *const series_keys[] = { "kind", "path", "paths", "format", "window_s", TRANSFORM_KEYS,
 	NULL };
+static const char *const cloudwatch_keys[] = { "kind", "path", "id", "label", "statistic", "period_s", "gaps",
+	"within", TRANSFORM_KEYS, NULL };
 static const char *const *const arrival_keys[] = { [ARRIVAL_POISSON] = rate_keys,
 	[ARRIVAL_UNIFORM] = rate_keys, [ARRIVAL_DIURNAL] = diurnal_keys, [ARRIVAL_MMPP] = mmpp_keys,
-	[ARRIVAL_FLASH_CROWD] = flash_keys, [ARRIVAL_TRACE] = trace_keys, [ARRIVAL_RATE_SERIES] = series_keys };
+	[ARRIVAL_FLASH_CROWD] = flash_keys, [ARRIVAL_TRACE] = trace_keys, [ARRIVAL_RATE_SERIES] = series_keys,
+	[ARRIVAL_CLOUDWATCH] = cloudwatch_keys };
 
 static const char *const mean_keys[] = { "kind", "mean_s", "slowdown", NULL };
 static const char *const lognormal_keys[] = { "kind", "mean_s", "cv", "slowdown", NULL };
@@ -86,7 +89,7 @@ static const char *const size_lognormal_keys[] = { "kind", "mean", "cv", NULL };
 static const char *const *const size_keys[] = { size_dist_keys, size_dist_keys, size_lognormal_keys };
 
 static const char *const arrival_names[] = { "poisson", "uniform", "diurnal", "mmpp", "flash_crowd", "trace",
-	"rate_series" };
+	"rate_series", "cloudwatch" };
 static const char *const service_names[] = { "constant", "exponential", "lognormal", "tokens", "trace" };
 static const char *const size_names[] = { "constant", "exponential", "lognormal" };
 /* Trace formats as written; generic and csv are the same (CSV with named columns). */
@@ -478,7 +481,7 @@ static int read_series(struct load *l, const struct yamldoc_ref *arr)
 static int (*const read_arrival_kind[])(struct load *, const struct yamldoc_ref *) = {
 	[ARRIVAL_POISSON] = read_rate, [ARRIVAL_UNIFORM] = read_rate, [ARRIVAL_DIURNAL] = read_diurnal,
 	[ARRIVAL_MMPP] = read_mmpp, [ARRIVAL_FLASH_CROWD] = read_flash, [ARRIVAL_TRACE] = read_trace,
-	[ARRIVAL_RATE_SERIES] = read_series };
+	[ARRIVAL_RATE_SERIES] = read_series, [ARRIVAL_CLOUDWATCH] = scenario_load_cloudwatch };
 
 /* The transforms, which every kind takes. */
 static int read_transforms(struct load *l, const struct yamldoc_ref *arr)
@@ -537,13 +540,14 @@ static int read_arrivals(struct load *l, const struct yamldoc_ref *workload)
 					 &arr)) ||
 	    (rc = yamldoc_mapping(&l->y, &arr, NULL, "a mapping such as {kind: poisson, rate_per_s: 10}",
 					&n)) ||
-	    (rc = scenario_load_required(l, &arr, "kind", "poisson, uniform, diurnal, mmpp, flash_crowd, trace "
-					 "or rate_series", &r)) ||
+	    (rc = scenario_load_required(l, &arr, "kind", "poisson, uniform, diurnal, mmpp, flash_crowd, trace, "
+					 "rate_series or cloudwatch", &r)) ||
 	    (rc = yamldoc_choice(&l->y, &r, arrival_names, COUNT(arrival_names), &kind)) ||
 	    (rc = scenario_load_check_keys(l, &arr, n, arrival_keys, COUNT(arrival_keys), kind, "kind", arrival_names[kind])))
 		return rc;
 	l->sc.arrivals.kind = (enum arrival_kind)kind;
-	if ((rc = read_arrival_kind[kind](l, &arr)) || (rc = read_transforms(l, &arr)))
+	if ((rc = read_arrival_kind[kind](l, &arr)) || (rc = read_transforms(l, &arr)) ||
+	    (rc = scenario_load_cloudwatch_check(l, &arr)))
 		return rc;
 	return check_loop_span(l, &arr);
 }

@@ -33,6 +33,7 @@
 
 #include "availtrace.h"
 #include "cron.h"
+#include "cwmetrics.h"
 #include "diag.h"
 #include "option.h"
 #include "provider.h"
@@ -62,7 +63,8 @@ enum arrival_kind {
 	ARRIVAL_MMPP,         /* Markov-modulated Poisson: calm at rate_per_s, bursts at burst_rate_per_s */
 	ARRIVAL_FLASH_CROWD,  /* Poisson at rate_per_s plus a spike at flash_at decaying exponentially */
 	ARRIVAL_TRACE,        /* replay a request trace (CSV) */
-	ARRIVAL_RATE_SERIES   /* per-window rates from CSV files, summed */
+	ARRIVAL_RATE_SERIES,  /* per-window rates from CSV files, summed */
+	ARRIVAL_CLOUDWATCH    /* arrivals per period from CloudWatch metrics JSON (the AWS CLI's) */
 };
 
 enum size_kind {
@@ -591,6 +593,13 @@ struct scenario {
 		int nseries;
 		enum series_format series_format;  /* `format`: aggregate | servegen */
 		int64_t window_us;       /* `window_s`: window length, default 600 s */
+
+		/* cloudwatch: `path` (above) is the metrics JSON; models/README.md, "CloudWatch metrics as traffic" */
+		struct cwmetrics_query cw_query;  /* `id`, `label`, `statistic` (default Sum), `period_s` (0 =
+		                                     inferred); index -1 */
+		enum cwmetrics_gaps cw_gaps;      /* `gaps`: what a missing period holds, default zero */
+		bool cw_even;                     /* `within: even` (exactly the period's count, evenly spaced);
+		                                     false: `within: poisson` (default) */
 
 		/* transforms, applied to any kind (models/README.md, "Transforms") */
 		double scale_rate;       /* `scale_rate`: x traffic, default 1 */

@@ -12,7 +12,8 @@
  * Sources (one file each): constant rate with steps, Poisson or evenly spaced (arrivals_rate.c); a daily
  * and weekly profile as a non-homogeneous Poisson process (arrivals_profile.c); bursts from a two-state
  * Markov-modulated Poisson process (arrivals_mmpp.c); a flash crowd (arrivals_flash.c); per-window rate
- * series, summed over several files (arrivals_series.c); a request trace (arrivals_trace.c). Transforms
+ * series, summed over several files (arrivals_series.c); a request trace (arrivals_trace.c); CloudWatch
+ * metrics, a count per period (arrivals_cloudwatch.c). Transforms
  * (arrivals_transform.c): scale_rate, speedup, growth_per_day, loop, offset.
  */
 #ifndef GPUCAP_ARRIVALS_H
@@ -70,6 +71,8 @@ struct arrival_source *arrivals_mmpp_new(const struct scenario *sc, gsl_rng *rng
 struct arrival_source *arrivals_flash_new(const struct scenario *sc, gsl_rng *rng);
 int arrivals_series_new(struct arrival_source **out, const struct scenario *sc, gsl_rng *rng, struct diag *d);
 int arrivals_trace_new(struct arrival_source **out, const struct scenario *sc, struct diag *d);
+int arrivals_cloudwatch_new(struct arrival_source **out, const struct scenario *sc, gsl_rng *rng,
+			    struct diag *d);
 
 /*
  * The diurnal source's thinning, exposed for tests (src must come from arrivals_profile_new): its rate at

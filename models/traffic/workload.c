@@ -30,6 +30,7 @@ static int make_source(struct workload *w, struct diag *d)
 	case ARRIVAL_FLASH_CROWD: src = arrivals_flash_new(sc, w->arrivals); break;
 	case ARRIVAL_RATE_SERIES: rc = arrivals_series_new(&src, sc, w->arrivals, d); break;
 	case ARRIVAL_TRACE: rc = arrivals_trace_new(&src, sc, d); break;
+	case ARRIVAL_CLOUDWATCH: rc = arrivals_cloudwatch_new(&src, sc, w->arrivals, d); break;
 	}
 	if (rc != STATUS_OK)
 		return rc;

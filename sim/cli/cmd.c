@@ -46,3 +46,23 @@ int cmd_seed_set(const char *cmd, const char *arg, char *buf, size_t size)
 	snprintf(buf, size, "seed=%llu", v);
 	return 0;
 }
+
+void cmd_json_string(const char *s)
+{
+	if (!s) {
+		fputs("null", stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}

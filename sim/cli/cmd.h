@@ -7,6 +7,7 @@
 #ifndef GPUCAP_CMD_H
 #define GPUCAP_CMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define CMD_EXIT_OK 0
@@ -26,6 +27,13 @@ int cmd_recommend(int argc, char **argv);  /* `gpucap recommend` (cmd_recommend.
 int cmd_report(int argc, char **argv);     /* `gpucap report` (cmd_report.c) */
 int cmd_export(int argc, char **argv);     /* `gpucap export` (cmd_export.c) */
 int cmd_calibrate(int argc, char **argv);  /* `gpucap calibrate` (cmd_calibrate.c) */
+
+/* `gpucap trace stats` of CloudWatch metrics JSON (cmd_trace_cw.c): every result of the file at path, as
+ * text or (json) one JSON object. Returns the exit code. */
+int cmd_trace_cloudwatch(const char *path, bool json);
+
+/* Print s to stdout as a JSON string, quoted and escaped; NULL as null (cmd.c). */
+void cmd_json_string(const char *s);
 
 /* The exit code for a status (status.h): 0, 2 for the user's mistakes, 1 otherwise (cmd.c). */
 int cmd_exit_code(int status);

@@ -179,51 +179,30 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-/* s as a JSON string (NULL as null). */
-static void json_string(const char *s)
-{
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 /* The run as one JSON object: metadata, labels, warnings, then every metric (null when undefined). */
 static void print_json(const struct scenario *sc, const struct run_args *a, const struct world_report *rep,
 		       int64_t run_id)
 {
 	printf("{\"run_id\": %" PRId64 ", \"name\": ", run_id);
-	json_string(sc->name);
+	cmd_json_string(sc->name);
 	printf(", \"seed\": %" PRIu64 ", \"overrides\": ", sc->seed);
-	json_string(sc->overrides);
+	cmd_json_string(sc->overrides);
 	printf(", \"horizon_s\": %.17g, \"scenario_path\": ", (double)sc->horizon_us / 1e6);
-	json_string(sc->path);
+	cmd_json_string(sc->path);
 	printf(", \"version\": ");
-	json_string(GPUCAP_VERSION);
+	cmd_json_string(GPUCAP_VERSION);
 	printf(", \"labels\": {");
 	for (int i = 0; i < a->nlabels; i++) {
 		const char *eq = strchr(a->labels[i], '=');
 		printf("%s\"%.*s\": ", i ? ", " : "", (int)(eq - a->labels[i]), a->labels[i]); /* an identifier */
-		json_string(eq + 1);
+		cmd_json_string(eq + 1);
 	}
 	printf("}, \"warnings\": [");
 	for (int i = 0; i < rep->nwarnings; i++) {
 		printf("%s{\"code\": ", i ? ", " : "");
-		json_string(rep->warnings[i].code);
+		cmd_json_string(rep->warnings[i].code);
 		printf(", \"message\": ");
-		json_string(rep->warnings[i].message);
+		cmd_json_string(rep->warnings[i].message);
 		putchar('}');
 	}
 	putchar(']');

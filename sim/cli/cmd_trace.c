@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "cwmetrics.h"
 #include "diag.h"
 #include "hist.h"
 #include "outfile.h"
@@ -48,7 +49,7 @@ static const char trace_usage[] =
 	"`gpucap trace <command> --help` explains a command.\n";
 
 static const char stats_usage[] =
-	"usage: gpucap trace stats FILE [--format azure|generic|csv|jsonl|mooncake] [--time-column C]\n"
+	"usage: gpucap trace stats FILE [--format azure|generic|csv|jsonl|mooncake|cloudwatch] [--time-column C]\n"
 	"                          [--time-format iso|epoch_s|epoch_ms|seconds|milliseconds]\n"
 	"                          [--input-column C] [--output-column C] [--service-column C]\n"
 	"                          [--hash-column C] [--where COL=V1,V2,...] [--json]\n"
@@ -64,6 +65,11 @@ static const char stats_usage[] =
 	"leading hash ids already seen in an earlier request (counted until the first unseen one), divided\n"
 	"by all hash ids. Memory does not grow with the number of rows, except the set of distinct hash ids\n"
 	"seen (16 bytes per id at most).\n"
+	"\n"
+	"CloudWatch metrics (the JSON of `aws cloudwatch get-metric-data` or `get-metric-statistics`) are\n"
+	"recognised by their top-level key (or --format cloudwatch): for each result, its id, label, status,\n"
+	"points, period, first and last period, gaps (periods with no datapoint), sum, peak per period and mean\n"
+	"rate.\n"
 	"\n"
 	"The Azure LLM inference traces (header TIMESTAMP,ContextTokens,GeneratedTokens, times such as\n"
 	"2023-11-16 18:17:03.9799600 in UTC) are recognised by their header; for any other trace name the\n"
@@ -411,22 +417,6 @@ static void format_time(const struct trace_mapping *m, int64_t t_us, char *buf, 
 	snprintf(buf, size, "%s.%06lldZ", iso, (long long)(t_us % US_PER_S));
 }
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
 /* A number for JSON: null when not finite (no rows, no span). */
 static void json_number(const char *key, double v, const char *fmt)
 {
@@ -459,9 +449,9 @@ static void print_json(const char *path, const char *format, const struct trace_
 	format_time(m, s->first_us, first, sizeof first);
 	format_time(m, s->last_us, last, sizeof last);
 	fputs("{\"file\": ", stdout);
-	json_string(path);
+	cmd_json_string(path);
 	printf(", \"format\": \"%s\", \"time_column\": ", format);
-	json_string(m->time_column);
+	cmd_json_string(m->time_column);
 	printf(", \"time_format\": \"%s\", \"requests\": %lld", time_format_name(m->time_format),
 	       (long long)s->rows);
 	if (absolute(m))
@@ -489,7 +479,7 @@ static void print_json(const char *path, const char *format, const struct trace_
 		printf(", \"filtered\": %lld", (long long)s->filtered);
 	if (m->hash_column[0]) {
 		printf(", \"hash_column\": ");
-		json_string(m->hash_column);
+		cmd_json_string(m->hash_column);
 		printf(", \"hash_ids\": %lld, \"hash_ids_reused\": %lld, \"distinct_hash_ids\": %lld",
 		       (long long)s->ids, (long long)s->reused, (long long)s->seen_n);
 		json_number("prefix_reuse_ratio", reuse_ratio(s), "%.6f");
@@ -619,7 +609,7 @@ static int stats_options(int argc, char **argv, struct trace_mapping *m, const c
 		{ NULL, 0, NULL, 0 },
 	};
 	struct trace_mapping set = { .time_format = TRACE_TIME_ISO };
-	static const char *const formats[] = { "azure", "generic", "csv", "jsonl", "mooncake" };
+	static const char *const formats[] = { "azure", "generic", "csv", "jsonl", "mooncake", "cloudwatch" };
 	bool has_time_format = false;
 	char msg[256];
 	int c;
@@ -648,12 +638,12 @@ static int stats_options(int argc, char **argv, struct trace_mapping *m, const c
 			*json = true;
 			break;
 		case 'f':
-			for (int i = 0; i < 5; i++)
+			for (int i = 0; i < 6; i++)
 				if (strcmp(optarg, formats[i]) == 0)
 					*format = formats[i];
 			if (!*format)
-				return stats_fail("unknown format '%s'; expected azure, generic, csv, jsonl or "
-						  "mooncake", optarg);
+				return stats_fail("unknown format '%s'; expected azure, generic, csv, jsonl, "
+						  "mooncake or cloudwatch", optarg);
 			break;
 		case 'F':
 			if (!parse_time_format(optarg, &set.time_format))
@@ -670,6 +660,10 @@ static int stats_options(int argc, char **argv, struct trace_mapping *m, const c
 	if (optind != argc - 1)
 		return stats_fail("%s", optind >= argc ? "no trace file given" : "more than one trace file given");
 	*path = argv[optind];
+	if (*format ? strcmp(*format, "cloudwatch") == 0 : cwmetrics_sniff(*path)) {
+		*format = "cloudwatch";  /* CloudWatch metrics JSON: cmd_trace_cw.c; the column options do not apply */
+		return -1;
+	}
 	if (!*format)
 		*format = set.time_column[0] ? "generic" : looks_azure(*path) ? "azure" : NULL;
 	if (!*format && looks_json(*path)) {
@@ -726,6 +720,8 @@ static int trace_stats(int argc, char **argv)
 
 	if ((rc = stats_options(argc, argv, &m, &format, &json, &path)) >= 0)
 		return rc;
+	if (strcmp(format, "cloudwatch") == 0)
+		return cmd_trace_cloudwatch(path, json);
 	if (!(s = calloc(1, sizeof *s))) {  /* three histograms: ~37 KiB, kept off the stack */
 		fputs("gpucap: out of memory\n", stderr);
 		return CMD_EXIT_FAIL;

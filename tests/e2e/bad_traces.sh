@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end: a scenario replaying a malformed trace or rate series (bad timestamp, missing column, negative token count,
+# End-to-end: a scenario replaying a malformed trace, rate series or CloudWatch metrics file (bad timestamp, missing column, negative token count,
 # empty file, binary file, a 1 MB line, ...) exits 2 with a message naming the trace file and, where
 # there is one, its line; nothing is written: an existing database is left byte for byte as it was, and a
 # database that did not exist is not created.
@@ -91,4 +91,30 @@ expect_bad_series() { # expect_bad_series FILE FORMAT EXPECTED-SUBSTRING
 expect_bad_series "$SRC/tests/data/traces/bad-series/bad-rate.csv" aggregate "bad-rate.csv:4:"
 expect_bad_series "$SRC/tests/data/traces/bad-series/out-of-order.csv" aggregate "out-of-order.csv:4: window start 300 s"
 expect_bad_series "$SRC/tests/data/traces/bad-series/unknown-distribution.csv" servegen "unknown-distribution.csv:2:"
+# CloudWatch metrics JSON: every file of tests/data/cloudwatch/bad/ (check_cwmetrics lists each one's message)
+cw_scenario() { # cw_scenario FILE
+	cat >s.yaml <<YAML
+name: bad-cloudwatch
+horizon: 2h
+slo: {latency_s: 30}
+workload:
+  arrivals: {kind: cloudwatch, path: $1}
+  service: {kind: exponential, mean_s: 1}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 64}
+fleet:
+  - {option: reserved, count: 2, scope: zonal}
+YAML
+}
+k=0
+for f in "$SRC"/tests/data/cloudwatch/bad/*.json; do
+	name=$(basename "$f")
+	cw_scenario "$f"
+	err=$("$GPUCAP" run s.yaml --db held.sqlite 2>&1 >/dev/null); rc=$?
+	check "$name: exit 2 (got $rc: $err)" test $rc -eq 2
+	check "$name: message is FILE:LINE[:COL]: what; expected what, or the parser's (got: $err)" \
+		grep -Eq "^gpucap: [^ ]*$name:[1-9][0-9]*(:[0-9]+)?: (.*expected |invalid JSON: )" <<<"$err"
+	check "$name: database unchanged" test "$(sha256sum held.sqlite)" = "$before"
+	k=$((k + 1))
+done
+check "bad CloudWatch files tried ($k)" test $k -ge 15
 finish
