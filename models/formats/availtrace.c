@@ -24,33 +24,6 @@
 
 #define QUOTE_MAX 48  /* bytes of a bad value quoted back in a message */
 
-/* The line of the first NUL or non-UTF-8 byte of text, or 0 when it is all UTF-8 text. */
-static int bad_text_line(const unsigned char *s, size_t len)
-{
-	int line = 1, need = 0;
-	unsigned char lo = 0x80, hi = 0xBF;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (need > 0) {  /* a continuation byte, in a range that excludes overlongs and surrogates */
-			if (c < lo || c > hi)
-				return line;
-			lo = 0x80;
-			hi = 0xBF;
-			need--;
-		} else if (c >= 0xC2 && c <= 0xF4) {
-			need = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
-			lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-			hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-		} else if (c == 0 || c >= 0x80) {
-			return line;
-		}
-		line += c == '\n';
-	}
-	return need > 0 ? line : 0;
-}
-
 static int nomem(const char *label, struct diag *d)
 {
 	return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the trace");
@@ -110,22 +83,6 @@ static int fail_at(struct diag *d, const char *label, struct fy_node *n, struct 
 	return diag_at(d, STATUS_EINPUT, label, line, col, "%s", msg);
 }
 
-/* What node n holds, for "got ...": a mapping, a list, nothing, or its text quoted. Returns buf. */
-static const char *describe(struct fy_node *n, char *buf, size_t size)
-{
-	const char *s = n ? fy_node_get_scalar0(n) : NULL;
-
-	if (fy_node_is_mapping(n))
-		return "a mapping";
-	if (fy_node_is_sequence(n))
-		return "a list";
-	if (!s)
-		return "nothing";
-	snprintf(buf, size, fy_node_get_style(n) == FYNS_PLAIN ? "%.*s%s" : "the string '%.*s%s'", QUOTE_MAX,
-		 s, strlen(s) > QUOTE_MAX ? "..." : "");
-	return buf;
-}
-
 /* The value of a JSON number written in n (not a string, true, false or null); false if it is none. */
 static bool number(struct fy_node *n, double *v)
 {
@@ -152,14 +109,14 @@ static int read_gap(struct fy_node *root, int64_t *gap_us, const char *label, st
 			       "gap_seconds");
 	if (!fy_node_is_mapping(meta))
 		return fail_at(d, label, meta, fy_node_pair_key(p), "metadata: expected a mapping with "
-			       "gap_seconds, got %s", describe(meta, got, sizeof got));
+			       "gap_seconds, got %s", jsondoc_describe(meta, got, sizeof got));
 	gap = fy_node_mapping_lookup_value_by_simple_key(meta, "gap_seconds", (size_t)-1);
 	if (!gap)
 		return fail_at(d, label, meta, fy_node_pair_key(p), "metadata: missing key 'gap_seconds'; "
 			       "expected %s", expect);
 	if (!number(gap, &s) || s <= 0 || s > (double)UNITS_DURATION_MAX_US / 1e6 || llround(s * 1e6) < 1)
 		return fail_at(d, label, gap, meta, "metadata.gap_seconds: expected %s, got %s", expect,
-			       describe(gap, got, sizeof got));
+			       jsondoc_describe(gap, got, sizeof got));
 	*gap_us = llround(s * 1e6);
 	return STATUS_OK;
 }
@@ -180,14 +137,14 @@ static int read_data(struct fy_node *root, struct availtrace *at, const char *la
 	if (!fy_node_is_sequence(list) || fy_node_sequence_item_count(list) == 0)
 		return fail_at(d, label, list, fy_node_pair_key(p), "data: expected a non-empty list of "
 			       "instance counts, got %s",
-			       fy_node_is_sequence(list) ? "an empty list" : describe(list, got, sizeof got));
+			       fy_node_is_sequence(list) ? "an empty list" : jsondoc_describe(list, got, sizeof got));
 	at->count = malloc((size_t)fy_node_sequence_item_count(list) * sizeof *at->count);
 	if (!at->count)
 		return nomem(label, d);
 	while ((item = fy_node_sequence_iterate(list, &it))) {
 		if (!number(item, &v) || v < 0 || v != floor(v) || v > INT_MAX)
 			return fail_at(d, label, item, list, "data[%d]: expected a whole number of instances "
-				       ">= 0, got %s", n, describe(item, got, sizeof got));
+				       ">= 0, got %s", n, jsondoc_describe(item, got, sizeof got));
 		at->count[n++] = (int)v;
 	}
 	at->n = n;
@@ -207,7 +164,7 @@ int availtrace_load(struct availtrace *at, const char *path, const char *label, 
 		label = path;
 	if ((rc = read_all(path, label, &text, &len, d)))
 		return rc;
-	if ((line = bad_text_line((unsigned char *)text, len))) {
+	if ((line = jsondoc_bad_text_line((unsigned char *)text, len))) {
 		rc = diag_at(d, STATUS_EINPUT, label, line, 0, "a NUL byte or bytes that are not UTF-8; "
 			     "expected a JSON text file");
 		goto out_free;

@@ -12,6 +12,8 @@
 
 #include "status.h"
 
+#define QUOTE_MAX 48  /* bytes of a bad value quoted back in a message */
+
 static void capture_output(struct fy_diag *fyd, void *user, const char *buf, size_t len)
 {
 	struct jsondoc *j = user;
@@ -101,3 +103,47 @@ bool jsondoc_node_pos(struct fy_node *n, int *line, int *col)
 	return n && fy_node_is_sequence(n) &&
 	       jsondoc_node_pos(fy_node_sequence_iterate(n, &it), line, col);
 }
+
+/* The line of the first NUL or non-UTF-8 byte of text, or 0 when it is all UTF-8 text. */
+int jsondoc_bad_text_line(const unsigned char *s, size_t len)
+{
+	int line = 1, need = 0;
+	unsigned char lo = 0x80, hi = 0xBF;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (need > 0) {  /* a continuation byte, in a range that excludes overlongs and surrogates */
+			if (c < lo || c > hi)
+				return line;
+			lo = 0x80;
+			hi = 0xBF;
+			need--;
+		} else if (c >= 0xC2 && c <= 0xF4) {
+			need = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
+			lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+			hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+		} else if (c == 0 || c >= 0x80) {
+			return line;
+		}
+		line += c == '\n';
+	}
+	return need > 0 ? line : 0;
+}
+
+/* What node n holds, for "got ...": a mapping, a list, nothing, or its text quoted. Returns buf. */
+const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size)
+{
+	const char *s = n ? fy_node_get_scalar0(n) : NULL;
+
+	if (fy_node_is_mapping(n))
+		return "a mapping";
+	if (fy_node_is_sequence(n))
+		return "a list";
+	if (!s)
+		return "nothing";
+	snprintf(buf, size, fy_node_get_style(n) == FYNS_PLAIN ? "%.*s%s" : "the string '%.*s%s'", QUOTE_MAX,
+		 s, strlen(s) > QUOTE_MAX ? "..." : "");
+	return buf;
+}
+

@@ -42,4 +42,12 @@ void jsondoc_fini(struct jsondoc *j);
  */
 bool jsondoc_node_pos(struct fy_node *n, int *line, int *col);
 
+/* The line (from 1) of the first NUL or non-UTF-8 byte of len bytes of s, or 0 when they are all UTF-8 text
+ * (a character cut off at the end counts as bad). libfyaml is given only text that passes. */
+int jsondoc_bad_text_line(const unsigned char *s, size_t len);
+
+/* What node n holds, for a message's "got ...": "a mapping", "a list", "nothing" (n NULL), a number as
+ * written, or "the string '...'" (cut after 48 bytes). Returns buf (size bytes) or a constant. */
+const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size);
+
 #endif

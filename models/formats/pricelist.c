@@ -1,0 +1,101 @@
+/*
+ * pricelist: a vendor's price list read into rows (see pricelist.h). This file reads the text, checks that
+ * it is a JSON mapping and hands its root to the format's reader (pricelist_aws.c, pricelist_azure.c).
+ */
+#include "pricelist.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "jsondoc.h"
+#include "pricejson.h"
+#include "status.h"
+#include "textfile.h"
+
+#define FILE_BYTES_MAX (256u << 20)  /* a whole-region get-products dump is tens of MB */
+
+static const char *const format_names[PRICELIST_FORMATS] = { "aws_price_list", "aws_capacity_blocks",
+							     "azure_retail" };
+
+const char *pricelist_format_name(enum pricelist_format f)
+{
+	return (unsigned)f < PRICELIST_FORMATS ? format_names[f] : "?";
+}
+
+int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const char *label,
+		    enum pricelist_format f, const char *region, struct diag *d)
+{
+	static int (*const readers[PRICELIST_FORMATS])(struct pricejson *, struct fy_node *) = {
+		pricelist_aws_read, pricelist_aws_blocks_read, pricelist_azure_read };
+	struct pricejson c = { .label = label, .d = d, .region = region, .pl = pl };
+	struct fy_node *root;
+	struct jsondoc j;
+	int rc, line;
+
+	memset(pl, 0, sizeof *pl);
+	if ((unsigned)f >= PRICELIST_FORMATS)
+		return diag_at(d, STATUS_EINPUT, label, 0, 0, "unknown price list format");
+	if ((line = jsondoc_bad_text_line((const unsigned char *)text, len)))
+		return diag_at(d, STATUS_EINPUT, label, line, 0, "a NUL byte or bytes that are not UTF-8; "
+			       "expected a JSON text file");
+	if (len == 0 || strspn(text, " \t\r\n") == len)
+		return diag_at(d, STATUS_EINPUT, label, 1, 0, "the file is empty; expected %s JSON",
+			       format_names[f]);
+	if ((rc = jsondoc_load(&j, text, len, label, "the price list", d)))
+		return rc;
+	root = fy_document_root(j.fyd);
+	if (!fy_node_is_mapping(root))
+		rc = pricejson_fail(&c, root, NULL, "", "expected a JSON object at top level (%s)", format_names[f]);
+	else
+		rc = readers[f](&c, root);
+	jsondoc_fini(&j);
+	if (rc)
+		pricelist_fini(pl);
+	return rc;
+}
+
+int pricelist_load(struct pricelist *pl, const char *path, const char *label, enum pricelist_format f,
+		   const char *region, struct diag *d)
+{
+	char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	memset(pl, 0, sizeof *pl);
+	if (!label)
+		label = path;
+	if ((rc = textfile_read(path, FILE_BYTES_MAX, "a price list (JSON)", &text, &len, d)))
+		return rc;
+	rc = pricelist_parse(pl, text, len, label, f, region, d);
+	free(text);
+	return rc;
+}
+
+const struct pricelist_row *pricelist_find(const struct pricelist *pl, const char *type, enum pricelist_kind kind,
+					   int term_years, enum pricelist_payment payment, bool convertible)
+{
+	const struct pricelist_row *best = NULL;
+
+	for (int i = 0; i < pl->n; i++) {
+		const struct pricelist_row *r = &pl->rows[i];
+
+		if (r->kind != kind || strcmp(r->type, type) != 0)
+			continue;
+		if (kind == PRICELIST_RESERVED &&
+		    (r->term_years != term_years || r->payment != payment || r->convertible != convertible))
+			continue;
+		if (kind != PRICELIST_BLOCK)
+			return r;
+		if (!best || r->usd_per_h < best->usd_per_h)
+			best = r;
+	}
+	return best;
+}
+
+void pricelist_fini(struct pricelist *pl)
+{
+	if (!pl)
+		return;
+	free(pl->rows);
+	memset(pl, 0, sizeof *pl);
+}

@@ -1,0 +1,194 @@
+/*
+ * scenario_prices: the scenario's `prices:` list, vendors' price lists read into the catalogue (part of the
+ * loader, scenario_load.h; models/README.md, "Price lists"):
+ *
+ *   region: eu-west-1
+ *   prices:
+ *     - {file: p5-eu-west-1.json, format: aws_price_list}            # aws pricing get-products
+ *     - {file: blocks.json, format: aws_capacity_blocks}             # aws ec2 describe-capacity-block-offerings
+ *     - {file: nd-h100.json, format: azure_retail, region: eastus}   # Azure Retail Prices API
+ *
+ * Each file is read (models/formats/pricelist.h) for its `region`: the entry's own, else the scenario's
+ * `region`, else the format's provider's default region (us-east-1, eastus). A type the files price takes
+ * their prices in place of the built-in catalogue's, entry after entry (a later file wins for what it gives):
+ * the On-Demand rate; each reserved (term, payment) offer of the entry's `offering_class` (standard, the
+ * default, or convertible; aws_price_list only) as the hourly fee and the upfront fee a `reserved` entry of
+ * that term and payment pays (its effective rate, hourly + upfront / term hours, is the option's,
+ * option_reserved.c); the 1- and 3-year discounts recomputed from those offers, 1 - effective / On-Demand,
+ * from the no-upfront offer (else the partial, else the all-upfront one) for what still reads a discount
+ * (a reservation of a payment the file lacks, the type's reserved rate); and the Capacity Block rate (the
+ * cheapest offering of the type). The scenario's catalog: keys and a fleet entry's own price keys still
+ * override these. Every priced type gets a note in the run's warnings naming the files, regions and
+ * publication date, so the summary and the report say where its prices came from; a type without one has
+ * the built-in catalogue's prices (`gpucap catalog` gives their date and source).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "provider.h"
+#include "scenario_load.h"
+#include "status.h"
+
+static const char *const price_keys[] = { "file", "format", "region", "offering_class", NULL };
+static const char *const format_names[] = { "aws_price_list", "aws_capacity_blocks", "azure_retail" };
+static const char *const class_names[] = { "standard", "convertible" };
+
+/* The default region of a format: its provider's. */
+static const char *default_region(struct load *l, enum pricelist_format f)
+{
+	struct yamldoc_ref r;
+	const char *text;
+
+	yamldoc_child(&l->root, "region", &r);
+	if (r.node && yamldoc_scalar(&l->y, &r, "a region", &text) == STATUS_OK)
+		return text;
+	return provider_default_region(f == PRICELIST_AZURE ? PROVIDER_AZURE : PROVIDER_AWS);
+}
+
+static int read_entry(struct load *l, const struct yamldoc_ref *e, struct load_prices *p)
+{
+	struct yamldoc_ref r;
+	char path[SCENARIO_PATH_MAX];
+	int format = 0, cls = 0, rc;
+
+	if ((rc = yamldoc_mapping(&l->y, e, price_keys, NULL, NULL)) ||
+	    (rc = scenario_load_required(l, e, "format", "aws_price_list, aws_capacity_blocks or azure_retail",
+					 &r)) ||
+	    (rc = yamldoc_choice(&l->y, &r, format_names, PRICELIST_FORMATS, &format)))
+		return rc;
+	p->format = (enum pricelist_format)format;
+	yamldoc_child(e, "offering_class", &r);
+	if (r.node && p->format != PRICELIST_AWS)
+		return yamldoc_fail(&l->y, &r, "offering_class applies to aws_price_list files (EC2 reserved "
+					  "instances are standard or convertible); expected no offering_class here");
+	if ((rc = yamldoc_choice(&l->y, &r, class_names, 2, &cls)))
+		return rc;
+	p->convertible = cls == 1;
+	snprintf(p->region, sizeof p->region, "%s", default_region(l, p->format));
+	yamldoc_child(e, "region", &r);
+	if ((rc = yamldoc_string(&l->y, &r, p->region, sizeof p->region)) ||
+	    (rc = scenario_load_required(l, e, "file", "the path of the price list's JSON", &r)) ||
+	    (rc = yamldoc_string(&l->y, &r, p->file, sizeof p->file)) ||
+	    (rc = scenario_load_path(l, &r, path)))
+		return rc;
+	p->ref = *e;
+	return pricelist_load(&p->list, path, NULL, p->format, p->region, l->y.d);
+}
+
+int scenario_load_prices(struct load *l)
+{
+	struct yamldoc_ref list, e;
+	int n, rc;
+
+	if (l->prices_read)
+		return STATUS_OK;
+	l->prices_read = true;
+	yamldoc_child(&l->root, "prices", &list);
+	if (!list.node)
+		return STATUS_OK;
+	if ((rc = yamldoc_list(&l->y, &list, 1, SCENARIO_PRICE_FILES, "entries such as '- {file: prices.json, "
+			       "format: aws_price_list}'", &n)))
+		return rc;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	for (int i = 0; i < n; i++) {
+		yamldoc_next_item(&list, &walk, &e);
+		if ((rc = read_entry(l, &e, &l->prices[i])))
+			return rc;
+		l->nprices = i + 1;
+	}
+	return STATUS_OK;
+}
+
+/* The reserved offers of one file for type `name` into t; true if there was any. */
+static bool apply_reserved(const struct load_prices *p, const char *name, struct instance_type *t)
+{
+	bool any = false;
+
+	for (int term = 0; term < 2; term++)
+		for (int pay = 0; pay < 3; pay++) {
+			const struct pricelist_row *r = pricelist_find(&p->list, name, PRICELIST_RESERVED,
+								       term ? 3 : 1, (enum pricelist_payment)pay,
+								       p->convertible);
+			if (!r)
+				continue;
+			t->ri[term][pay].usd_per_h = r->usd_per_h;
+			t->ri[term][pay].upfront_usd = r->upfront_usd;
+			t->ri[term][pay].given = true;
+			any = true;
+		}
+	return any;
+}
+
+/* 1 - effective / On-Demand of the first payment given for the term (no, partial, all upfront). */
+static void reserved_discount(const struct instance_type *t, int term, double *discount)
+{
+	static const double hours[] = { 8760.0, 26280.0 };  /* 365 and 1095 days (SOURCES.md [ri-terms]) */
+
+	for (int pay = 0; pay < 3; pay++)
+		if (t->ri[term][pay].given && t->od_usd_per_h > 0) {
+			double e = t->ri[term][pay].usd_per_h + t->ri[term][pay].upfront_usd / hours[term];
+
+			*discount = e < t->od_usd_per_h ? 1.0 - e / t->od_usd_per_h : 0;
+			return;
+		}
+}
+
+void scenario_load_prices_apply(const struct load *l, const char *name, struct instance_type *t)
+{
+	for (int i = 0; i < l->nprices; i++) {
+		const struct load_prices *p = &l->prices[i];
+		const struct pricelist_row *od = pricelist_find(&p->list, name, PRICELIST_ON_DEMAND, 0, 0, false);
+		const struct pricelist_row *cb = pricelist_find(&p->list, name, PRICELIST_BLOCK, 0, 0, false);
+		bool ri = apply_reserved(p, name, t);
+
+		if (od)
+			t->od_usd_per_h = od->usd_per_h;
+		if (cb)
+			t->cb_usd_per_h = cb->usd_per_h;
+		if (od || cb || ri)
+			t->price_files |= 1u << i;
+	}
+	if (t->price_files) {
+		reserved_discount(t, 0, &t->reserved_discount);
+		reserved_discount(t, 1, &t->reserved_3y_discount);
+	}
+}
+
+int scenario_load_prices_note(struct load *l, const char *name, const struct instance_type *t)
+{
+	char from[DIAG_MSG_MAX / 2];
+	size_t o = 0;
+	int first = 0;
+	bool ri = false;
+
+	if (!t->price_files)
+		return STATUS_OK;
+	while (!(t->price_files & (1u << first)))
+		first++;
+	for (int k = 0; k < 6; k++)
+		ri |= t->ri[k / 3][k % 3].given;
+	from[0] = '\0';
+	for (int i = 0; i < l->nprices && o < sizeof from; i++) {
+		const struct load_prices *p = &l->prices[i];
+
+		if (t->price_files & (1u << i))
+			o += (size_t)snprintf(from + o, sizeof from - o, "%s%s %s (region %s%s%s%s)", o ? "; " : "",
+					      format_names[p->format], p->file, p->region,
+					      p->list.published[0] ? ", published " : "", p->list.published,
+					      p->convertible ? ", convertible offers" : "");
+	}
+	return scenario_load_warn(l, &l->prices[first].ref, "%s is priced from %s: On-Demand $%.6g per "
+				  "instance-hour%s%s, not the built-in catalogue's", name, from, t->od_usd_per_h,
+				  ri ? ", reserved terms as listed" : "",
+				  t->cb_usd_per_h > 0 ? ", Capacity Block rate as offered" : "");
+}
+
+void scenario_load_prices_fini(struct load *l)
+{
+	for (int i = 0; i < SCENARIO_PRICE_FILES; i++)
+		pricelist_fini(&l->prices[i].list);
+}
+
+const struct scenario_load_names scenario_load_price_keys = SCENARIO_LOAD_KEYS(price_keys);
+const struct scenario_load_names scenario_load_price_formats = { format_names, PRICELIST_FORMATS };
+const struct scenario_load_names scenario_load_offering_classes = { class_names, 2 };
