@@ -158,8 +158,9 @@ int scenario_load_prices_note(struct load *l, const char *name, const struct ins
 {
 	char from[DIAG_MSG_MAX / 2];
 	size_t o = 0;
+	char od[64] = "";
 	int first = 0;
-	bool ri = false;
+	bool ri = false, cb = false;
 
 	if (!t->price_files)
 		return STATUS_OK;
@@ -167,6 +168,11 @@ int scenario_load_prices_note(struct load *l, const char *name, const struct ins
 		first++;
 	for (int k = 0; k < 6; k++)
 		ri |= t->ri[k / 3][k % 3].given;
+	for (int i = 0; i < l->nprices; i++) {
+		if (pricelist_find(&l->prices[i].list, name, PRICELIST_ON_DEMAND, 0, 0, false))
+			snprintf(od, sizeof od, "On-Demand $%.6g per instance-hour", t->od_usd_per_h);
+		cb |= pricelist_find(&l->prices[i].list, name, PRICELIST_BLOCK, 0, 0, false) != NULL;
+	}
 	from[0] = '\0';
 	for (int i = 0; i < l->nprices && o < sizeof from; i++) {
 		const struct load_prices *p = &l->prices[i];
@@ -177,10 +183,10 @@ int scenario_load_prices_note(struct load *l, const char *name, const struct ins
 					      p->list.published[0] ? ", published " : "", p->list.published,
 					      p->convertible ? ", convertible offers" : "");
 	}
-	return scenario_load_warn(l, &l->prices[first].ref, "%s is priced from %s: On-Demand $%.6g per "
-				  "instance-hour%s%s, not the built-in catalogue's", name, from, t->od_usd_per_h,
-				  ri ? ", reserved terms as listed" : "",
-				  t->cb_usd_per_h > 0 ? ", Capacity Block rate as offered" : "");
+	return scenario_load_warn(l, &l->prices[first].ref, "%s is priced from %s: %s%s%s%s%s, not the built-in "
+				  "catalogue's", name, from, od, od[0] && ri ? ", " : "",
+				  ri ? "reserved terms as listed" : "", (od[0] || ri) && cb ? ", " : "",
+				  cb ? "Capacity Block rate as offered" : "");
 }
 
 void scenario_load_prices_fini(struct load *l)
