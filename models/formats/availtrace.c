@@ -12,7 +12,6 @@
 #include <libfyaml.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,25 +63,6 @@ out_close:
 	return STATUS_OK;
 }
 
-/* Fail at node n, or at `near` when n has no position (an empty list, a missing key). */
-static int fail_at(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near,
-		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
-
-static int fail_at(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near,
-		   const char *fmt, ...)
-{
-	char msg[DIAG_MSG_MAX];
-	int line = 0, col = 0;
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (!jsondoc_node_pos(n, &line, &col) && !jsondoc_node_pos(near, &line, &col))
-		line = 1;
-	return diag_at(d, STATUS_EINPUT, label, line, col, "%s", msg);
-}
-
 /* The value of a JSON number written in n (not a string, true, false or null); false if it is none. */
 static bool number(struct fy_node *n, double *v)
 {
@@ -105,17 +85,17 @@ static int read_gap(struct fy_node *root, int64_t *gap_us, const char *label, st
 	double s;
 
 	if (!p)
-		return fail_at(d, label, root, NULL, "missing key 'metadata'; expected a mapping with "
+		return jsondoc_fail(d, label, root, NULL, "missing key 'metadata'; expected a mapping with "
 			       "gap_seconds");
 	if (!fy_node_is_mapping(meta))
-		return fail_at(d, label, meta, fy_node_pair_key(p), "metadata: expected a mapping with "
+		return jsondoc_fail(d, label, meta, fy_node_pair_key(p), "metadata: expected a mapping with "
 			       "gap_seconds, got %s", jsondoc_describe(meta, got, sizeof got));
 	gap = fy_node_mapping_lookup_value_by_simple_key(meta, "gap_seconds", (size_t)-1);
 	if (!gap)
-		return fail_at(d, label, meta, fy_node_pair_key(p), "metadata: missing key 'gap_seconds'; "
+		return jsondoc_fail(d, label, meta, fy_node_pair_key(p), "metadata: missing key 'gap_seconds'; "
 			       "expected %s", expect);
 	if (!number(gap, &s) || s <= 0 || s > (double)UNITS_DURATION_MAX_US / 1e6 || llround(s * 1e6) < 1)
-		return fail_at(d, label, gap, meta, "metadata.gap_seconds: expected %s, got %s", expect,
+		return jsondoc_fail(d, label, gap, meta, "metadata.gap_seconds: expected %s, got %s", expect,
 			       jsondoc_describe(gap, got, sizeof got));
 	*gap_us = llround(s * 1e6);
 	return STATUS_OK;
@@ -132,10 +112,10 @@ static int read_data(struct fy_node *root, struct availtrace *at, const char *la
 	double v;
 
 	if (!p)
-		return fail_at(d, label, root, NULL, "missing key 'data'; expected a list of instance "
+		return jsondoc_fail(d, label, root, NULL, "missing key 'data'; expected a list of instance "
 			       "counts");
 	if (!fy_node_is_sequence(list) || fy_node_sequence_item_count(list) == 0)
-		return fail_at(d, label, list, fy_node_pair_key(p), "data: expected a non-empty list of "
+		return jsondoc_fail(d, label, list, fy_node_pair_key(p), "data: expected a non-empty list of "
 			       "instance counts, got %s",
 			       fy_node_is_sequence(list) ? "an empty list" : jsondoc_describe(list, got, sizeof got));
 	at->count = malloc((size_t)fy_node_sequence_item_count(list) * sizeof *at->count);
@@ -143,7 +123,7 @@ static int read_data(struct fy_node *root, struct availtrace *at, const char *la
 		return nomem(label, d);
 	while ((item = fy_node_sequence_iterate(list, &it))) {
 		if (!number(item, &v) || v < 0 || v != floor(v) || v > INT_MAX)
-			return fail_at(d, label, item, list, "data[%d]: expected a whole number of instances "
+			return jsondoc_fail(d, label, item, list, "data[%d]: expected a whole number of instances "
 				       ">= 0, got %s", n, jsondoc_describe(item, got, sizeof got));
 		at->count[n++] = (int)v;
 	}
@@ -178,7 +158,7 @@ int availtrace_load(struct availtrace *at, const char *path, const char *label, 
 		goto out_close;
 	root = fy_document_root(j.fyd);
 	if (!fy_node_is_mapping(root))
-		rc = fail_at(d, label, root, NULL, "expected {\"metadata\": {\"gap_seconds\": G}, "
+		rc = jsondoc_fail(d, label, root, NULL, "expected {\"metadata\": {\"gap_seconds\": G}, "
 			     "\"data\": [...]} at top level, got %s",
 			     fy_node_is_sequence(root) ? "a list" : "a single value");
 	if (!rc)

@@ -7,6 +7,7 @@
  */
 #include "jsondoc.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -147,3 +148,17 @@ const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size)
 	return buf;
 }
 
+
+int jsondoc_fail(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near, const char *fmt, ...)
+{
+	char msg[DIAG_MSG_MAX];
+	int line = 0, col = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!jsondoc_node_pos(n, &line, &col) && !jsondoc_node_pos(near, &line, &col))
+		line = 1;
+	return diag_at(d, STATUS_EINPUT, label, line, col, "%s", msg);
+}

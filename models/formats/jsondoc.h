@@ -50,4 +50,9 @@ int jsondoc_bad_text_line(const unsigned char *s, size_t len);
  * written, or "the string '...'" (cut after 48 bytes). Returns buf (size bytes) or a constant. */
 const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size);
 
+/* Fail with STATUS_EINPUT and "LABEL:LINE:COL: message" placed at node n, or at `near` when n has no
+ * position (an empty collection, a missing key), else at line 1. */
+int jsondoc_fail(struct diag *d, const char *label, struct fy_node *n, struct fy_node *near, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
 #endif

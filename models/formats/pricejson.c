@@ -18,15 +18,31 @@ int pricejson_fail(struct pricejson *c, struct fy_node *n, struct fy_node *near,
 		   const char *fmt, ...)
 {
 	char msg[DIAG_MSG_MAX];
-	int line = 0, col = 0;
+	const char *sep = path[0] ? ": " : "";
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	if (!c->placed && !jsondoc_node_pos(n, &line, &col) && !jsondoc_node_pos(near, &line, &col))
-		line = 1;
-	return diag_at(c->d, STATUS_EINPUT, c->label, line, col, "%s%s%s", path, path[0] ? ": " : "", msg);
+	if (c->placed)
+		return diag_at(c->d, STATUS_EINPUT, c->label, 0, 0, "%s%s%s", path, sep, msg);
+	return jsondoc_fail(c->d, c->label, n, near, "%s%s%s", path, sep, msg);
+}
+
+int pricejson_each(struct pricejson *c, struct fy_node *root, const char *key, const char *expect,
+		   int (*item)(struct pricejson *c, struct fy_node *n, const char *path))
+{
+	struct fy_node *list, *n;
+	char path[PRICEJSON_PATH_MAX];
+	void *it = NULL;
+	int rc, i = 0;
+
+	if ((rc = pricejson_child(c, root, "", key, 'l', true, expect, &list)))
+		return rc;
+	while ((n = fy_node_sequence_iterate(list, &it)))
+		if ((rc = item(c, n, pricejson_path(path, key, NULL, i++))))
+			return rc;
+	return STATUS_OK;
 }
 
 const char *pricejson_path(char *buf, const char *path, const char *key, int i)

@@ -38,6 +38,11 @@ struct pricejson {
 int pricejson_fail(struct pricejson *c, struct fy_node *n, struct fy_node *near, const char *path,
 		   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Call item() on each element of the list root.key (required; `expect` describes it), with its path
+ * "key[i]"; stop at the first failure. */
+int pricejson_each(struct pricejson *c, struct fy_node *root, const char *key, const char *expect,
+		   int (*item)(struct pricejson *c, struct fy_node *n, const char *path));
+
 /* path + "." + key (or key alone at the root, or "[i]" when key is NULL) into buf (PRICEJSON_PATH_MAX). */
 const char *pricejson_path(char *buf, const char *path, const char *key, int i);
 

@@ -339,16 +339,8 @@ static int read_offering(struct pricejson *c, struct fy_node *o, const char *pat
 
 int pricelist_aws_blocks_read(struct pricejson *c, struct fy_node *root)
 {
-	struct fy_node *list, *item;
-	char path[PRICEJSON_PATH_MAX];
-	void *it = NULL;
-	int rc, i = 0;
+	int rc = pricejson_each(c, root, "CapacityBlockOfferings", "a list of offerings, the output of `aws ec2 "
+				"describe-capacity-block-offerings`", read_offering);
 
-	if ((rc = pricejson_child(c, root, "", "CapacityBlockOfferings", 'l', true, "a list of offerings, the "
-				  "output of `aws ec2 describe-capacity-block-offerings`", &list)))
-		return rc;
-	while ((item = fy_node_sequence_iterate(list, &it)))
-		if ((rc = read_offering(c, item, pricejson_path(path, "CapacityBlockOfferings", NULL, i++))))
-			return rc;
-	return pricejson_finish(c, "default-tenancy Capacity Block offerings");
+	return rc ? rc : pricejson_finish(c, "default-tenancy Capacity Block offerings");
 }

@@ -77,16 +77,8 @@ static int read_item(struct pricejson *c, struct fy_node *o, const char *path)
 
 int pricelist_azure_read(struct pricejson *c, struct fy_node *root)
 {
-	struct fy_node *list, *item;
-	char path[PRICEJSON_PATH_MAX];
-	void *it = NULL;
-	int rc, i = 0;
+	int rc = pricejson_each(c, root, "Items", "a list of price items, the Azure Retail Prices API's response",
+				read_item);
 
-	if ((rc = pricejson_child(c, root, "", "Items", 'l', true, "a list of price items, the Azure Retail Prices "
-				  "API's response", &list)))
-		return rc;
-	while ((item = fy_node_sequence_iterate(list, &it)))
-		if ((rc = read_item(c, item, pricejson_path(path, "Items", NULL, i++))))
-			return rc;
-	return pricejson_finish(c, "Linux Virtual Machines Consumption or Reservation prices");
+	return rc ? rc : pricejson_finish(c, "Linux Virtual Machines Consumption or Reservation prices");
 }
