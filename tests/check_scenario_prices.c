@@ -158,6 +158,14 @@ START_TEST(bad_prices_entries)
 		    NULL, 0, PRICES "aws-blocks.json: no default-tenancy Capacity Block offerings for region "
 		    "ap-south-1; expected a region the file has (eu-west-1, us-east-1), or a file fetched for "
 		    "ap-south-1");
+	/* a file that prices none of the scenario's types: Capacity Block offerings for p5 and p4d only */
+	parse_fails("name: g\nhorizon: 1h\nslo: {latency_s: 2}\n"
+		    "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		    "serving: {instance_type: g6.xlarge}\nregion: eu-west-1\n"
+		    "prices: [{file: " PRICES "aws-blocks.json, format: aws_capacity_blocks}]\n"
+		    "fleet: [{option: on_demand, count: 1}]\n", NULL, 0,
+		    "t.yaml:7:11: prices.0: " PRICES "aws-blocks.json has no aws_capacity_blocks price for g6.xlarge in "
+		    "region eu-west-1; expected a price list of the scenario's instance types");
 }
 END_TEST
 

@@ -215,7 +215,8 @@ static int read_serving(struct load *l)
 	if ((rc = yamldoc_choice(&l->y, &r, endpoint_names, 2, &endpoint)))
 		return rc;
 	l->sc.serving.endpoint = (enum endpoint_kind)endpoint;
-	if ((rc = scenario_load_copies(l, &serving)) || (rc = scenario_load_types(l, &serving)))
+	if ((rc = scenario_load_copies(l, &serving)) || (rc = scenario_load_types(l, &serving)) ||
+	    (rc = scenario_load_prices_unused(l)))
 		return rc;
 	if ((rc = scenario_load_kv(l, &serving)))
 		return rc;

@@ -83,6 +83,7 @@ struct load_prices {
 	bool convertible;              /* `offering_class: convertible` */
 	char file[SCENARIO_NAME_MAX];  /* `file` as written */
 	char region[PRICELIST_NAME_MAX];  /* `region`, or its default */
+	bool used;                     /* it priced a type the scenario uses */
 };
 
 /* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
@@ -120,6 +121,9 @@ void scenario_load_prices_apply(const struct load *l, const char *name, struct i
 
 /* Add the note that says where type `name`'s prices came from (one per priced type), a scenario warning. */
 int scenario_load_prices_note(struct load *l, const char *name, const struct instance_type *t);
+
+/* Fail at a `prices:` entry that priced none of the scenario's types (after serving.types is read). */
+int scenario_load_prices_unused(struct load *l);
 
 /* Free the price lists (the load's end, whatever its outcome). */
 void scenario_load_prices_fini(struct load *l);

@@ -20,7 +20,9 @@
  * cheapest offering of the type). The scenario's catalog: keys and a fleet entry's own price keys still
  * override these. Every priced type gets a note in the run's warnings naming the files, regions and
  * publication date, so the summary and the report say where its prices came from; a type without one has
- * the built-in catalogue's prices (`gpucap catalog` gives their date and source).
+ * the built-in catalogue's prices (`gpucap catalog` gives their date and source). A file that prices none of
+ * the scenario's types (the serving type and serving.types) is an error at its entry: it was fetched for
+ * other types or another region, and its prices would silently not apply.
  */
 #include <stdio.h>
 #include <string.h>
@@ -175,8 +177,9 @@ int scenario_load_prices_note(struct load *l, const char *name, const struct ins
 	}
 	from[0] = '\0';
 	for (int i = 0; i < l->nprices && o < sizeof from; i++) {
-		const struct load_prices *p = &l->prices[i];
+		struct load_prices *p = &l->prices[i];
 
+		p->used |= (t->price_files & (1u << i)) != 0;
 		if (t->price_files & (1u << i))
 			o += (size_t)snprintf(from + o, sizeof from - o, "%s%s %s (region %s%s%s%s)", o ? "; " : "",
 					      format_names[p->format], p->file, p->region,
@@ -187,6 +190,23 @@ int scenario_load_prices_note(struct load *l, const char *name, const struct ins
 				  "catalogue's", name, from, od, od[0] && ri ? ", " : "",
 				  ri ? "reserved terms as listed" : "", (od[0] || ri) && cb ? ", " : "",
 				  cb ? "Capacity Block rate as offered" : "");
+}
+
+int scenario_load_prices_unused(struct load *l)
+{
+	char names[SCENARIO_TYPES_MAX * 24];
+	size_t o = 0;
+
+	for (int i = 0; i < l->nprices; i++) {
+		if (l->prices[i].used)
+			continue;
+		for (int k = 0; k < l->sc.ntypes && o < sizeof names; k++)
+			o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", k ? ", " : "", l->sc.types[k].name);
+		return yamldoc_fail(&l->y, &l->prices[i].ref, "%s has no %s price for %s in region %s; expected a "
+					  "price list of the scenario's instance types", l->prices[i].file,
+					  format_names[l->prices[i].format], names, l->prices[i].region);
+	}
+	return STATUS_OK;
 }
 
 void scenario_load_prices_fini(struct load *l)
