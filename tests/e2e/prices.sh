@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end: a scenario priced from vendors' price lists (tests/data/prices/, worked by hand in
-# tests/check_pricelist.c). `gpucap catalog --prices` lists a file's rows; `gpucap run` bills at the file's
+# tests/check_pricelist.c). `gpucap catalog --prices` lists a file's rows, `--scenario` what a scenario's
+# types and reserved entries get; `gpucap run` bills at the file's
 # prices and its summary, and `gpucap report`'s page, say where they came from; a bad file or format on the
 # command line is refused with exit 2 and the file's position.
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +35,12 @@ fleet:
   - {option: reserved, count: 1, term: 1y, payment: partial_upfront, scope: zonal}
   - {option: on_demand, count: 1, max: 1}
 YAML
+cat=$("$GPUCAP" catalog --scenario priced.yaml); rc=$?
+check "catalog --scenario exits 0 (got $rc)" test $rc -eq 0
+check "catalog --scenario: the file's On-Demand price ($cat)" grep -qE '^p5\.48xlarge +60$' <<<"$cat"
+check "catalog --scenario: the entry's offer, effective 39" \
+	grep -qF "fleet.0 reserved 1y partial_upfront: usd_per_h 19, upfront_usd 175200, effective 39 per hour" <<<"$cat"
+check "catalog --scenario: the source line" grep -qF "source: priced.yaml:8:11: prices.0: p5.48xlarge is priced from" <<<"$cat"
 sum=$("$GPUCAP" run priced.yaml --db p.sqlite 2>&1); rc=$?
 check "run of the priced scenario exits 0 (got $rc)" test $rc -eq 0
 # 1 x 39 x 10 h = 390 reserved; 1 x 60 x 10 h = 600 on demand
