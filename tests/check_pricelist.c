@@ -277,6 +277,9 @@ START_TEST(binary_and_missing_files)
 
 	ck_assert_int_eq(pricelist_parse(&pl, "{\"a\"\0}", 6, "t.json", PRICELIST_AWS, "x", &d), STATUS_EINPUT);
 	ck_assert_str_eq(d.msg, "t.json:1: a NUL byte or bytes that are not UTF-8; expected a JSON text file");
+	/* text without a NUL after it (fuzz_pricelist's finding): a blank byte, then one not to be read */
+	ck_assert_int_eq(pricelist_parse(&pl, " {", 1, "t.json", PRICELIST_AWS, "x", &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "t.json:1: the file is empty; expected aws_price_list JSON");
 	ck_assert_int_eq(pricelist_load(&pl, PRICES "no-such.json", "n.json", PRICELIST_AWS, "x", &d),
 			 STATUS_ENOENT);
 	pricelist_fini(NULL);

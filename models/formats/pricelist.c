@@ -22,6 +22,15 @@ const char *pricelist_format_name(enum pricelist_format f)
 	return (unsigned)f < PRICELIST_FORMATS ? format_names[f] : "?";
 }
 
+/* Are the len bytes of text (not NUL-terminated) all white space? */
+static bool blank(const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!strchr(" \t\r\n", text[i]) || text[i] == '\0')
+			return false;
+	return true;
+}
+
 int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const char *label,
 		    enum pricelist_format f, const char *region, struct diag *d)
 {
@@ -38,7 +47,7 @@ int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const ch
 	if ((line = jsondoc_bad_text_line((const unsigned char *)text, len)))
 		return diag_at(d, STATUS_EINPUT, label, line, 0, "a NUL byte or bytes that are not UTF-8; "
 			       "expected a JSON text file");
-	if (len == 0 || strspn(text, " \t\r\n") == len)
+	if (blank(text, len))
 		return diag_at(d, STATUS_EINPUT, label, 1, 0, "the file is empty; expected %s JSON",
 			       format_names[f]);
 	if ((rc = jsondoc_load(&j, text, len, label, "the price list", d)))
