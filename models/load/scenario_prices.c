@@ -31,6 +31,11 @@
 #include "scenario_load.h"
 #include "status.h"
 
+/* ri[term][payment] is indexed by enum payment_kind with the price list's payments */
+_Static_assert((int)PRICELIST_NO_UPFRONT == (int)PAYMENT_NO_UPFRONT &&
+	       (int)PRICELIST_PARTIAL_UPFRONT == (int)PAYMENT_PARTIAL_UPFRONT &&
+	       (int)PRICELIST_ALL_UPFRONT == (int)PAYMENT_ALL_UPFRONT, "payment orders differ");
+
 static const char *const price_keys[] = { "file", "format", "region", "offering_class", NULL };
 static const char *const format_names[] = { "aws_price_list", "aws_capacity_blocks", "azure_retail" };
 static const char *const class_names[] = { "standard", "convertible" };
