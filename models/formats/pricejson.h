@@ -32,6 +32,7 @@ struct pricejson {
 	bool priced;              /* a row of any region was seen */
 	struct pricelist *pl;     /* the list filled (borrowed) */
 	int cap;                  /* rows allocated in pl->rows */
+	void *extra;              /* a reader's own state (pricelist_gcp.c), or NULL */
 };
 
 /* Fail at node n (or `near` when n has no position): "LABEL:LINE:COL: PATH: message". */
@@ -74,5 +75,7 @@ int pricejson_finish(struct pricejson *c, const char *what);
 int pricelist_aws_read(struct pricejson *c, struct fy_node *root);         /* pricelist_aws.c */
 int pricelist_aws_blocks_read(struct pricejson *c, struct fy_node *root);  /* pricelist_aws.c */
 int pricelist_azure_read(struct pricejson *c, struct fy_node *root);       /* pricelist_azure.c */
+int pricelist_gcp_read(struct pricejson *c, struct fy_node *root);         /* pricelist_gcp.c (root: a
+									    * mapping or a list) */
 
 #endif

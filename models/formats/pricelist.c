@@ -1,6 +1,7 @@
 /*
  * pricelist: a vendor's price list read into rows (see pricelist.h). This file reads the text, checks that
- * it is a JSON mapping and hands its root to the format's reader (pricelist_aws.c, pricelist_azure.c).
+ * it is a JSON mapping (gcp_skus: or a list) and hands its root to the format's reader (pricelist_aws.c,
+ * pricelist_azure.c, pricelist_gcp.c).
  */
 #include "pricelist.h"
 
@@ -15,7 +16,7 @@
 #define FILE_BYTES_MAX (256u << 20)  /* a whole-region get-products dump is tens of MB */
 
 static const char *const format_names[PRICELIST_FORMATS] = { "aws_price_list", "aws_capacity_blocks",
-							     "azure_retail" };
+							     "azure_retail", "gcp_skus" };
 
 const char *pricelist_format_name(enum pricelist_format f)
 {
@@ -35,7 +36,7 @@ int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const ch
 		    enum pricelist_format f, const char *region, struct diag *d)
 {
 	static int (*const readers[PRICELIST_FORMATS])(struct pricejson *, struct fy_node *) = {
-		pricelist_aws_read, pricelist_aws_blocks_read, pricelist_azure_read };
+		pricelist_aws_read, pricelist_aws_blocks_read, pricelist_azure_read, pricelist_gcp_read };
 	struct pricejson c = { .label = label, .d = d, .region = region, .pl = pl };
 	struct fy_node *root;
 	struct jsondoc j;
@@ -53,8 +54,9 @@ int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const ch
 	if ((rc = jsondoc_load(&j, text, len, label, "the price list", d)))
 		return rc;
 	root = fy_document_root(j.fyd);
-	if (!fy_node_is_mapping(root))
-		rc = pricejson_fail(&c, root, NULL, "", "expected a JSON object at top level (%s)", format_names[f]);
+	if (!fy_node_is_mapping(root) && !(f == PRICELIST_GCP && fy_node_is_sequence(root)))
+		rc = pricejson_fail(&c, root, NULL, "", "expected a JSON object at top level (%s%s)", format_names[f],
+				    f == PRICELIST_GCP ? ", or the list gcloud prints" : "");
 	else
 		rc = readers[f](&c, root);
 	jsondoc_fini(&j);

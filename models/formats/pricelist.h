@@ -3,7 +3,7 @@
  * plain rows (no catalogue, no scenario: models/load/scenario_prices.c maps the rows onto the catalogue).
  *
  * Formats (enum pricelist_format; models/README.md, "Price lists"; SOURCES.md [aws-price-list-api],
- * [cb-offerings-api], [az-retail-prices-api]):
+ * [cb-offerings-api], [az-retail-prices-api], [gcp-billing-catalog]):
  *   aws_price_list      `aws pricing get-products --service-code AmazonEC2` output: {"FormatVersion":
  *                       "aws_v1", "PriceList": ["<a product document, as a JSON string>", ...]}. Each document
  *                       has product.attributes (instanceType, regionCode, operatingSystem, tenancy,
@@ -26,6 +26,16 @@
  *                       all-upfront row (the whole price up front) and a no-upfront row (the same total paid
  *                       monthly: total / term hours per hour, Azure charging nothing extra for monthly
  *                       payments).
+ *   gcp_skus            Google Cloud Billing Catalog SKUs: `gcloud billing skus list --service=6F81-5844-456A
+ *                       --format=json` (a list of SKUs) or the REST services.skus.list response {"skus": [...]}.
+ *                       Each SKU: description, category.usageType, serviceRegions, pricingInfo[0].
+ *                       pricingExpression {usageUnit, tieredRates[{startUsageAmount, unitPrice {currencyCode,
+ *                       units (a string), nanos}}]}; price = units + nanos / 1e9 of the tier starting at 0.
+ *                       A machine type is priced by parts (pricelist_gcp.c's table: a3-highgpu-8g = 8 x
+ *                       "Nvidia H100 80GB GPU" + 208 x "A3 Instance Core" + 1872 GiB x "A3 Instance Ram"):
+ *                       one On-Demand row per machine whose OnDemand parts are all in the region; some parts
+ *                       without the others is an error. Commit and Preemptible SKUs are checked, not used.
+ *                       The region is a Compute Engine region (us-central1), matched in serviceRegions.
  * Prices must be USD. Rows of other regions are checked and skipped; a file with no row for the region
  * fails and names the regions it has. Rows keep file order; several rows may name one (type, kind, term,
  * payment, class): pricelist_find() returns the first (aws_capacity_blocks: the lowest rate).
@@ -47,6 +57,7 @@ enum pricelist_format {
 	PRICELIST_AWS,         /* aws_price_list */
 	PRICELIST_AWS_BLOCKS,  /* aws_capacity_blocks */
 	PRICELIST_AZURE,       /* azure_retail */
+	PRICELIST_GCP,         /* gcp_skus */
 	PRICELIST_FORMATS      /* how many */
 };
 

@@ -7,9 +7,10 @@
  *     - {file: p5-eu-west-1.json, format: aws_price_list}            # aws pricing get-products
  *     - {file: blocks.json, format: aws_capacity_blocks}             # aws ec2 describe-capacity-block-offerings
  *     - {file: nd-h100.json, format: azure_retail, region: eastus}   # Azure Retail Prices API
+ *     - {file: gce-skus.json, format: gcp_skus, region: us-central1} # gcloud billing skus list
  *
  * Each file is read (models/formats/pricelist.h) for its `region`: the entry's own, else the scenario's
- * `region`, else the format's provider's default region (us-east-1, eastus). A type the files price takes
+ * `region`, else the format's provider's default region (us-east-1, eastus, us-central1). A type the files price takes
  * their prices in place of the built-in catalogue's, entry after entry (a later file wins for what it gives):
  * the On-Demand rate; each reserved (term, payment) offer of the entry's `offering_class` (standard, the
  * default, or convertible; aws_price_list only) as the hourly fee and the upfront fee a `reserved` entry of
@@ -37,7 +38,8 @@ _Static_assert((int)PRICELIST_NO_UPFRONT == (int)PAYMENT_NO_UPFRONT &&
 	       (int)PRICELIST_ALL_UPFRONT == (int)PAYMENT_ALL_UPFRONT, "payment orders differ");
 
 static const char *const price_keys[] = { "file", "format", "region", "offering_class", NULL };
-static const char *const format_names[] = { "aws_price_list", "aws_capacity_blocks", "azure_retail" };
+static const char *const format_names[] = { "aws_price_list", "aws_capacity_blocks", "azure_retail",
+					    "gcp_skus" };
 static const char *const class_names[] = { "standard", "convertible" };
 
 /* The default region of a format: its provider's. */
@@ -49,7 +51,8 @@ static const char *default_region(struct load *l, enum pricelist_format f)
 	yamldoc_child(&l->root, "region", &r);
 	if (r.node && yamldoc_scalar(&l->y, &r, "a region", &text) == STATUS_OK)
 		return text;
-	return provider_default_region(f == PRICELIST_AZURE ? PROVIDER_AZURE : PROVIDER_AWS);
+	return provider_default_region(f == PRICELIST_AZURE ? PROVIDER_AZURE : f == PRICELIST_GCP ? PROVIDER_GCP
+				       : PROVIDER_AWS);
 }
 
 static int read_entry(struct load *l, const struct yamldoc_ref *e, struct load_prices *p)
@@ -59,7 +62,8 @@ static int read_entry(struct load *l, const struct yamldoc_ref *e, struct load_p
 	int format = 0, cls = 0, rc;
 
 	if ((rc = yamldoc_mapping(&l->y, e, price_keys, NULL, NULL)) ||
-	    (rc = scenario_load_required(l, e, "format", "aws_price_list, aws_capacity_blocks or azure_retail",
+	    (rc = scenario_load_required(l, e, "format", "aws_price_list, aws_capacity_blocks, azure_retail or "
+					 "gcp_skus",
 					 &r)) ||
 	    (rc = yamldoc_choice(&l->y, &r, format_names, PRICELIST_FORMATS, &format)))
 		return rc;

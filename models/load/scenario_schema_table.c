@@ -859,10 +859,11 @@ static const struct scenario_schema_key price_entries[] = {
 	{ STR_("file", SCENARIO_PATH_MAX), REQ, .desc = "the price list's JSON, relative to the scenario's "
 	  "folder" },
 	{ CHOICE_("format", scenario_load_price_formats), REQ, .desc = "aws_price_list (aws pricing "
-	  "get-products), aws_capacity_blocks (aws ec2 describe-capacity-block-offerings) or azure_retail (the "
-	  "Azure Retail Prices API)" },
+	  "get-products), aws_capacity_blocks (aws ec2 describe-capacity-block-offerings), azure_retail (the "
+	  "Azure Retail Prices API) or gcp_skus (gcloud billing skus list: machine types priced from their GPU, "
+	  "vCPU and memory SKUs)" },
 	{ STR_("region", PRICELIST_NAME_MAX), .desc = "the region whose prices are kept; default the scenario's "
-	  "region, else the format's provider's default (us-east-1, eastus)" },
+	  "region, else the format's provider's default (us-east-1, eastus, us-central1)" },
 	{ CHOICE_("offering_class", scenario_load_offering_classes), .dflt = "\"standard\"", .desc = "which "
 	  "EC2 reserved offers reserved entries pay (aws_price_list only)" },
 	END };

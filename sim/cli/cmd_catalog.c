@@ -44,11 +44,12 @@ static int list_prices(const char *file, const char *format, const char *region,
 		f++;
 	if (f == PRICELIST_FORMATS) {
 		fprintf(stderr, "gpucap catalog: unknown --format '%s'; expected aws_price_list, "
-			"aws_capacity_blocks or azure_retail\n", format);
+			"aws_capacity_blocks, azure_retail or gcp_skus\n", format);
 		return CMD_EXIT_USAGE;
 	}
 	if (!region)
-		region = provider_default_region(f == PRICELIST_AZURE ? PROVIDER_AZURE : PROVIDER_AWS);
+		region = provider_default_region(f == PRICELIST_AZURE ? PROVIDER_AZURE : f == PRICELIST_GCP
+						 ? PROVIDER_GCP : PROVIDER_AWS);
 	if ((rc = pricelist_load(&pl, file, NULL, (enum pricelist_format)f, region, &d))) {
 		fprintf(stderr, "gpucap: %s\n", d.msg);
 		return cmd_exit_code(rc);
