@@ -6,7 +6,9 @@
  * p5.48xlarge costs $60 On-Demand, and its standard reserved offers are (upfront, hourly) 1yr No (0, 40),
  * Partial (175200, 19), All (332880, 0); 3yr No (0, 28), Partial (367920, 13), All (683280, 0); convertible
  * 1yr Partial (175200, 23). The cheapest eu-west-1 p5 Capacity Block is $33 per instance-hour. In us-east-1
- * the file has only p5's On-Demand $55.04. Azure ND96isr H100 v5 in eastus: $98.32, 1 Year $525,600.
+ * the file has only p5's On-Demand $55.04. Azure ND96isr H100 v5 in eastus: $98.32, 1 Year $525,600. Google
+ * a3-highgpu-8g from its parts (gcp-a3.json): $89.88 in us-central1 (gcp's default region), $103.856 in
+ * europe-west4.
  */
 #include <check.h>
 #include <stdio.h>
@@ -144,11 +146,34 @@ START_TEST(azure_retail_prices_an_azure_row)
 }
 END_TEST
 
+/* A gcp machine type priced from its GPU, vCPU and RAM SKUs: 1 On-Demand instance for 10 h at $89.88 =
+ * $898.80 in us-central1, the provider's default region; the summary's note names the file and its date. */
+START_TEST(gcp_skus_price_a_machine_by_its_parts)
+{
+	static struct capture cap;
+	struct scenario sc;
+	const char *gcp = "name: g\nstart: 2026-01-01T00:00:00Z\nhorizon: 10h\nslo: {latency_s: 2}\n"
+		"workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		"serving: {instance_type: a3-highgpu-8g}\n"
+		"prices: [{file: " PRICES "gcp-a3.json, format: gcp_skus}]\n"
+		"fleet: [{option: on_demand, count: 1, max: 1}]\n";
+
+	capture_run(&cap, gcp, NULL, 0);
+	ck_assert_double_eq_tol(capture_need(&cap, "cost_on_demand_usd"), 898.80, CENT);
+	parse_ok(&sc, gcp, NULL, 0);
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 89.88, TOL);
+	ck_assert_msg(strstr(sc.warnings, "a3-highgpu-8g is priced from gcp_skus ") &&
+		      strstr(sc.warnings, "(region us-central1, published 2026-11-02T08:00:00Z): On-Demand $89.88"),
+		      "%s", sc.warnings);
+	scenario_fini(&sc);
+}
+END_TEST
+
 START_TEST(bad_prices_entries)
 {
-	parse_fails(text("prices: [{file: x.json, format: gcp_skus}]\n", "  - {option: on_demand, max: 2}\n"),
-		    NULL, 0, "t.yaml:7:33: prices.0.format: expected aws_price_list, aws_capacity_blocks or "
-		    "azure_retail, got 'gcp_skus'");
+	parse_fails(text("prices: [{file: x.json, format: oci_prices}]\n", "  - {option: on_demand, max: 2}\n"),
+		    NULL, 0, "t.yaml:7:33: prices.0.format: expected aws_price_list, aws_capacity_blocks, "
+		    "azure_retail or gcp_skus, got 'oci_prices'");
 	parse_fails(text("prices: [{file: x.json, format: aws_capacity_blocks, offering_class: standard}]\n",
 			 "  - {option: on_demand, max: 2}\n"),
 		    NULL, 0, "t.yaml:7:70: prices.0.offering_class: offering_class applies to aws_price_list "
@@ -192,6 +217,7 @@ static Suite *scenario_prices_suite(void)
 	tcase_add_test(tc, default_region_and_partial_lists);
 	tcase_add_test(tc, capacity_block_offerings_give_the_rate);
 	tcase_add_test(tc, azure_retail_prices_an_azure_row);
+	tcase_add_test(tc, gcp_skus_price_a_machine_by_its_parts);
 	tcase_add_test(tc, bad_prices_entries);
 	tcase_add_test(tc, run_bills_at_the_files_prices);
 	suite_add_tcase(s, tc);
