@@ -1,6 +1,7 @@
 /*
  * fuzz_pricelist: the vendors' price-list readers (pricelist*.c): every input is read as each format
- * (aws_price_list, aws_capacity_blocks, azure_retail) for two regions, eu-west-1 and the format's default.
+ * (aws_price_list, aws_capacity_blocks, azure_retail, gcp_skus) for two regions, eu-west-1 and the format's
+ * default.
  * Checked: a refusal has a message and leaves the list zeroed; an accepted list has rows, each of a named
  * type with finite non-negative prices, reserved rows of a 1- or 3-year term and no others with an upfront
  * fee; pricelist_find gives, for a type's blocks, the lowest rate of them.
@@ -52,7 +53,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_setup();
 	for (int f = 0; f < PRICELIST_FORMATS; f++) {
 		parse(data, size, (enum pricelist_format)f, "eu-west-1");
-		parse(data, size, (enum pricelist_format)f, f == PRICELIST_AZURE ? "eastus" : "us-east-1");
+		parse(data, size, (enum pricelist_format)f, f == PRICELIST_AZURE ? "eastus" : f == PRICELIST_GCP
+		      ? "us-central1" : "us-east-1");
 	}
 	return 0;
 }
