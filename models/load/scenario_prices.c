@@ -169,7 +169,7 @@ int scenario_load_prices_note(struct load *l, const char *name, const struct ins
 {
 	char from[DIAG_MSG_MAX / 2];
 	size_t o = 0;
-	char od[64] = "";
+	char od[160] = "";
 	int first = 0;
 	bool ri = false, cb = false;
 
@@ -181,7 +181,9 @@ int scenario_load_prices_note(struct load *l, const char *name, const struct ins
 		ri |= t->ri[k / 3][k % 3].given;
 	for (int i = 0; i < l->nprices; i++) {
 		if (pricelist_find(&l->prices[i].list, name, PRICELIST_ON_DEMAND, 0, 0, false))
-			snprintf(od, sizeof od, "On-Demand $%.6g per instance-hour", t->od_usd_per_h);
+			snprintf(od, sizeof od, "On-Demand $%.6g per instance-hour%s", t->od_usd_per_h,
+				 l->prices[i].format == PRICELIST_GCP ? " (its GPU, vCPU and memory SKUs summed; "
+				 "bundled Local SSD not counted)" : "");
 		cb |= pricelist_find(&l->prices[i].list, name, PRICELIST_BLOCK, 0, 0, false) != NULL;
 	}
 	from[0] = '\0';
