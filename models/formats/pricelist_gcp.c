@@ -41,8 +41,8 @@ struct machine {
 static const char *const part_names[3] = { "GPU", "vCPU", "memory" };
 static const char *const part_units[3] = { "h", "h", "GiBy.h" };
 
-/* The machine-types page gives memory in "GB" that the Compute Engine API reports as memoryMb = GB x 1024,
- * so they are GiB, the unit of the RAM SKU's GiBy.h. */
+/* The machine-types page gives memory in "GB"; they are taken as GiB, the unit of the RAM SKU's GiBy.h (an
+ * assumption, SOURCES.md [gcp-machine-components]). */
 static const struct machine machines[] = {
 	{ "a3-highgpu-8g", { "Nvidia H100 80GB GPU", "A3 Instance Core", "A3 Instance Ram" }, { 8, 208, 1872 } },
 };
