@@ -33,6 +33,8 @@ struct pricejson {
 	struct pricelist *pl;     /* the list filled (borrowed) */
 	int cap;                  /* rows allocated in pl->rows */
 	void *extra;              /* a reader's own state (pricelist_gcp.c), or NULL */
+	const struct pricelist_machine *machines;  /* gcp_skus: machines beside the built-in ones (borrowed) */
+	int nmachines;            /* in machines */
 };
 
 /* Fail at node n (or `near` when n has no position): "LABEL:LINE:COL: PATH: message". */

@@ -32,12 +32,13 @@ static bool blank(const char *text, size_t len)
 	return true;
 }
 
-int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const char *label,
-		    enum pricelist_format f, const char *region, struct diag *d)
+static int parse(struct pricelist *pl, const char *text, size_t len, const char *label, enum pricelist_format f,
+		 const char *region, const struct pricelist_machine *machines, int nmachines, struct diag *d)
 {
 	static int (*const readers[PRICELIST_FORMATS])(struct pricejson *, struct fy_node *) = {
 		pricelist_aws_read, pricelist_aws_blocks_read, pricelist_azure_read, pricelist_gcp_read };
-	struct pricejson c = { .label = label, .d = d, .region = region, .pl = pl };
+	struct pricejson c = { .label = label, .d = d, .region = region, .pl = pl, .machines = machines,
+			       .nmachines = nmachines };
 	struct fy_node *root;
 	struct jsondoc j;
 	int rc, line;
@@ -65,8 +66,14 @@ int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const ch
 	return rc;
 }
 
-int pricelist_load(struct pricelist *pl, const char *path, const char *label, enum pricelist_format f,
-		   const char *region, struct diag *d)
+int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const char *label,
+		    enum pricelist_format f, const char *region, struct diag *d)
+{
+	return parse(pl, text, len, label, f, region, NULL, 0, d);
+}
+
+static int load(struct pricelist *pl, const char *path, const char *label, enum pricelist_format f,
+		const char *region, const struct pricelist_machine *machines, int nmachines, struct diag *d)
 {
 	char *text = NULL;
 	size_t len = 0;
@@ -77,9 +84,21 @@ int pricelist_load(struct pricelist *pl, const char *path, const char *label, en
 		label = path;
 	if ((rc = textfile_read(path, FILE_BYTES_MAX, "a price list (JSON)", &text, &len, d)))
 		return rc;
-	rc = pricelist_parse(pl, text, len, label, f, region, d);
+	rc = parse(pl, text, len, label, f, region, machines, nmachines, d);
 	free(text);
 	return rc;
+}
+
+int pricelist_load(struct pricelist *pl, const char *path, const char *label, enum pricelist_format f,
+		   const char *region, struct diag *d)
+{
+	return load(pl, path, label, f, region, NULL, 0, d);
+}
+
+int pricelist_load_gcp(struct pricelist *pl, const char *path, const char *label, const char *region,
+		       const struct pricelist_machine *machines, int n, struct diag *d)
+{
+	return load(pl, path, label, PRICELIST_GCP, region, machines, n, d);
 }
 
 const struct pricelist_row *pricelist_find(const struct pricelist *pl, const char *type, enum pricelist_kind kind,

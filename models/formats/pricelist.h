@@ -105,6 +105,20 @@ int pricelist_load(struct pricelist *pl, const char *path, const char *label, en
 int pricelist_parse(struct pricelist *pl, const char *text, size_t len, const char *label,
 		    enum pricelist_format f, const char *region, struct diag *d);
 
+/* A Google Cloud machine type's parts (gcp_skus): the start of its GPU, vCPU and memory SKUs' descriptions
+ * and how many of each (GPUs, vCPUs, GiB). */
+#define PRICELIST_MACHINES_MAX 8  /* machines a caller may add */
+struct pricelist_machine {
+	char type[PRICELIST_NAME_MAX];
+	char part[3][PRICELIST_NAME_MAX];  /* GPU, vCPU, memory: "Nvidia H100 80GB GPU", "A3 Instance Core", ... */
+	double count[3];                   /* GPUs, vCPUs, GiB of memory */
+};
+
+/* pricelist_load for gcp_skus with n (<= PRICELIST_MACHINES_MAX) machines besides the built-in ones (one of
+ * the same type replaces the built-in shape); machines borrowed. */
+int pricelist_load_gcp(struct pricelist *pl, const char *path, const char *label, const char *region,
+		       const struct pricelist_machine *machines, int n, struct diag *d);
+
 /*
  * The first row for `type` of that kind (term_years, payment and convertible are compared for reserved rows
  * only); for PRICELIST_BLOCK the lowest rate of the type. NULL when there is none. Points into pl.

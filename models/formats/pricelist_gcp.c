@@ -31,25 +31,22 @@
 #define TEXT_MAX 256  /* bytes of a description or usage type kept */
 #define NANOS 1000000000L
 
-/* A machine type's parts: their SKU descriptions' starts and counts (SOURCES.md [gcp-machine-components]). */
-struct machine {
-	const char *type;
-	const char *part[3];  /* GPU, vCPU, memory */
-	double count[3];      /* GPUs, vCPUs, GiB of memory */
-};
-
 static const char *const part_names[3] = { "GPU", "vCPU", "memory" };
 static const char *const part_units[3] = { "h", "h", "GiBy.h" };
 
 /* The machine-types page gives memory in "GB"; they are taken as GiB, the unit of the RAM SKU's GiBy.h (an
  * assumption, SOURCES.md [gcp-machine-components]). */
-static const struct machine machines[] = {
+static const struct pricelist_machine builtin[] = {
 	{ "a3-highgpu-8g", { "Nvidia H100 80GB GPU", "A3 Instance Core", "A3 Instance Ram" }, { 8, 208, 1872 } },
 };
-#define NMACHINES ((int)(sizeof machines / sizeof machines[0]))
+#define NBUILTIN ((int)(sizeof builtin / sizeof builtin[0]))
+#define NMACHINES (NBUILTIN + PRICELIST_MACHINES_MAX)
 
-/* The reader's state: each machine part's unit price and where its SKU was. */
+/* The reader's state: the machines (built in, then the caller's; one of the same type replaces a built-in
+ * one), each machine part's unit price and where its SKU was. */
 struct gcp {
+	struct pricelist_machine m[NMACHINES];
+	int n;
 	double price[NMACHINES][3];
 	int line[NMACHINES][3];   /* 0: not found */
 	char published[PRICELIST_NAME_MAX];
@@ -174,19 +171,19 @@ static int read_sku(struct pricejson *c, struct fy_node *sku, const char *path)
 				   sizeof usage)) ||
 	    (rc = read_pricing(c, sku, path, unit, &usd, when)))
 		return rc;
-	for (int m = 0; m < NMACHINES; m++)
+	for (int m = 0; m < g->n; m++)
 		for (int k = 0; k < 3; k++)
-			match |= strncmp(desc, machines[m].part[k], strlen(machines[m].part[k])) == 0;
+			match |= strncmp(desc, g->m[m].part[k], strlen(g->m[m].part[k])) == 0;
 	match &= strcmp(usage, "OnDemand") == 0;
 	if ((rc = in_region(c, sku, path, match, &here)) || !match || !here)
 		return rc;
-	for (int m = 0; m < NMACHINES; m++)
+	for (int m = 0; m < g->n; m++)
 		for (int k = 0; k < 3; k++) {
-			if (strncmp(desc, machines[m].part[k], strlen(machines[m].part[k])) || g->line[m][k])
+			if (strncmp(desc, g->m[m].part[k], strlen(g->m[m].part[k])) || g->line[m][k])
 				continue;
 			if (strcmp(unit, part_units[k]))
 				return pricejson_fail(c, sku, NULL, path, "usageUnit '%s' for %s's %s; expected %s",
-						      unit, machines[m].type, part_names[k], part_units[k]);
+						      unit, g->m[m].type, part_names[k], part_units[k]);
 			g->price[m][k] = usd;
 			g->line[m][k] = line ? line : 1;
 			if (strcmp(when, g->published) > 0)
@@ -198,7 +195,7 @@ static int read_sku(struct pricejson *c, struct fy_node *sku, const char *path)
 /* The machines' rows from their parts' prices. */
 static int compose(struct pricejson *c, struct gcp *g)
 {
-	for (int m = 0; m < NMACHINES; m++) {
+	for (int m = 0; m < g->n; m++) {
 		struct pricelist_row r = { .kind = PRICELIST_ON_DEMAND };
 		int found = 0, rc;
 
@@ -210,10 +207,10 @@ static int compose(struct pricejson *c, struct gcp *g)
 			if (!g->line[m][k])
 				return diag_at(c->d, STATUS_EINPUT, c->label, 0, 0, "%s: no OnDemand SKU for its %s "
 					       "('%s ...') in region %s; expected one for each of its GPUs, vCPUs and "
-					       "memory", machines[m].type, part_names[k], machines[m].part[k], c->region);
-		snprintf(r.type, sizeof r.type, "%s", machines[m].type);
+					       "memory", g->m[m].type, part_names[k], g->m[m].part[k], c->region);
+		snprintf(r.type, sizeof r.type, "%s", g->m[m].type);
 		for (int k = 0; k < 3; k++)
-			r.usd_per_h += machines[m].count[k] * g->price[m][k];
+			r.usd_per_h += g->m[m].count[k] * g->price[m][k];
 		r.line = g->line[m][0];
 		if ((rc = pricejson_add(c, &r)))
 			return rc;
@@ -224,12 +221,23 @@ static int compose(struct pricejson *c, struct gcp *g)
 
 int pricelist_gcp_read(struct pricejson *c, struct fy_node *root)
 {
-	struct gcp g = { 0 };
+	struct gcp g;  /* about 5 kB */
 	struct fy_node *n;
 	char path[PRICEJSON_PATH_MAX];
 	void *it = NULL;
 	int rc = STATUS_OK, i = 0;
 
+	memset(&g, 0, sizeof g);
+	memcpy(g.m, builtin, sizeof builtin);
+	g.n = NBUILTIN;
+	for (int k = 0; k < c->nmachines && k < PRICELIST_MACHINES_MAX; k++) {
+		int m = 0;
+
+		while (m < g.n && strcmp(g.m[m].type, c->machines[k].type))
+			m++;
+		g.m[m] = c->machines[k];
+		g.n += m == g.n;
+	}
 	c->extra = &g;
 	if (fy_node_is_mapping(root))
 		rc = pricejson_each(c, root, "skus", "a list of SKUs, the Cloud Billing Catalog API's response",
