@@ -212,6 +212,27 @@ START_TEST(gcp_machine_from_its_parts)
 }
 END_TEST
 
+/* Machines given by the caller: a 4-GPU half of a3 (4 x 10 + 104 x 0.025 + 936 x 0.0025 = 40 + 2.6 + 2.34 =
+ * 44.94) and a3-highgpu-8g reshaped to 1 GPU, 1 vCPU, 1 GiB (10 + 0.025 + 0.0025 = 10.0275). */
+START_TEST(gcp_machines_given_by_the_caller)
+{
+	static const struct pricelist_machine m[] = {
+		{ "a3-half", { "Nvidia H100 80GB GPU", "A3 Instance Core", "A3 Instance Ram" }, { 4, 104, 936 } },
+		{ "a3-highgpu-8g", { "Nvidia H100 80GB GPU", "A3 Instance Core", "A3 Instance Ram" }, { 1, 1, 1 } },
+	};
+	struct pricelist pl;
+	struct diag d = { "" };
+
+	ck_assert_int_eq(pricelist_load_gcp(&pl, PRICES "gcp-a3.json", NULL, "us-central1", m, 2, &d), STATUS_OK);
+	ck_assert_int_eq(pl.n, 2);
+	ck_assert_double_eq_tol(pricelist_find(&pl, "a3-half", PRICELIST_ON_DEMAND, 0, 0, false)->usd_per_h,
+				44.94, TOL);
+	ck_assert_double_eq_tol(pricelist_find(&pl, "a3-highgpu-8g", PRICELIST_ON_DEMAND, 0, 0, false)->usd_per_h,
+				10.0275, TOL);
+	pricelist_fini(&pl);
+}
+END_TEST
+
 /* One gcp SKU of the given description, usage type, regions and pricing expression. */
 #define GSKU(desc, usage, regions, expr) "{\"description\": \"" desc "\", \"category\": {\"usageType\": \"" \
 	usage "\"}, \"serviceRegions\": [" regions "], \"pricingInfo\": [{\"pricingExpression\": " expr "}]}"
@@ -400,6 +421,7 @@ static Suite *pricelist_suite(void)
 	tcase_add_test(tc, azure_consumption_and_reservations);
 	tcase_add_test(tc, gcp_machine_from_its_parts);
 	tcase_add_test(tc, gcp_rest_response);
+	tcase_add_test(tc, gcp_machines_given_by_the_caller);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tb, bad_input_fails_with_its_path, 0, NBAD);
 	tcase_add_test(tb, binary_and_missing_files);
