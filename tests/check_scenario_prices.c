@@ -169,6 +169,31 @@ START_TEST(gcp_skus_price_a_machine_by_its_parts)
 }
 END_TEST
 
+/* A machine shape given under machines: (a2-ultragpu-8g here borrows the file's A3 SKUs, so its price can be
+ * worked: 8 x 10 + 96 x 0.025 + 1360 x 0.0025 = 80 + 2.4 + 3.4 = $85.80 per hour). */
+START_TEST(gcp_machines_key_prices_another_type)
+{
+	struct scenario sc;
+
+	parse_ok(&sc, "name: g\nhorizon: 10h\nslo: {latency_s: 2}\n"
+		 "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		 "serving: {instance_type: a2-ultragpu-8g}\n"
+		 "prices: [{file: " PRICES "gcp-a3.json, format: gcp_skus, machines: {a2-ultragpu-8g: {gpu: Nvidia "
+		 "H100 80GB GPU, gpus: 8, core: A3 Instance Core, vcpus: 96, ram: A3 Instance Ram, memory_gib: 1360}}}]\n"
+		 "fleet: [{option: on_demand, count: 1, max: 1}]\n", NULL, 0);
+	ck_assert_double_eq_tol(sc.serving.od_usd_per_h, 85.80, TOL);
+	scenario_fini(&sc);
+	parse_fails(text("prices: [{file: x.json, format: azure_retail, machines: {}}]\n",
+			 "  - {option: on_demand, max: 2}\n"), NULL, 0, "t.yaml:7:47: prices.0.machines: machines "
+		    "applies to gcp_skus files (a Google Cloud machine is priced by its parts); expected no machines "
+		    "here");
+	parse_fails(text("prices: [{file: x.json, format: gcp_skus, machines: {m: {gpu: G, gpus: 0, core: C, "
+			 "vcpus: 1, ram: R, memory_gib: 1}}}]\n",
+			 "  - {option: on_demand, max: 2}\n"), NULL, 0, "t.yaml:7:72: prices.0.machines.m.gpus: expected an "
+		    "integer from 1 to 64, got '0'");
+}
+END_TEST
+
 START_TEST(bad_prices_entries)
 {
 	parse_fails(text("prices: [{file: x.json, format: oci_prices}]\n", "  - {option: on_demand, max: 2}\n"),
@@ -218,6 +243,7 @@ static Suite *scenario_prices_suite(void)
 	tcase_add_test(tc, capacity_block_offerings_give_the_rate);
 	tcase_add_test(tc, azure_retail_prices_an_azure_row);
 	tcase_add_test(tc, gcp_skus_price_a_machine_by_its_parts);
+	tcase_add_test(tc, gcp_machines_key_prices_another_type);
 	tcase_add_test(tc, bad_prices_entries);
 	tcase_add_test(tc, run_bills_at_the_files_prices);
 	suite_add_tcase(s, tc);

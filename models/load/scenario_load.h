@@ -84,6 +84,8 @@ struct load_prices {
 	char file[SCENARIO_NAME_MAX];  /* `file` as written */
 	char region[PRICELIST_NAME_MAX];  /* `region`, or its default */
 	bool used;                     /* it priced a type the scenario uses */
+	struct pricelist_machine machines[PRICELIST_MACHINES_MAX];  /* gcp_skus `machines` */
+	int nmachines;                 /* in machines */
 };
 
 /* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
@@ -524,7 +526,8 @@ extern const struct scenario_load_names scenario_load_provider_names;  /* aws, g
 extern const struct scenario_load_names scenario_load_product_names;   /* catalog: sells */
 /* scenario_prices.c */
 extern const struct scenario_load_names scenario_load_price_keys, scenario_load_price_formats,
-	scenario_load_offering_classes;
+	scenario_load_offering_classes, scenario_load_machine_keys;
+extern const struct yamldoc_bounds *const scenario_load_machine_gib;
 /* scenario_plan.c */
 extern const struct scenario_load_names scenario_load_segment_keys;
 extern const struct yamldoc_bounds *const scenario_load_startup_cv;

@@ -8,6 +8,8 @@
  *     - {file: blocks.json, format: aws_capacity_blocks}             # aws ec2 describe-capacity-block-offerings
  *     - {file: nd-h100.json, format: azure_retail, region: eastus}   # Azure Retail Prices API
  *     - {file: gce-skus.json, format: gcp_skus, region: us-central1} # gcloud billing skus list
+ *       # machines: {a2-ultragpu-8g: {gpu: "Nvidia Tesla A100 80GB GPU", gpus: 8, core: "A2 Instance Core",
+ *       #            vcpus: 96, ram: "A2 Instance Ram", memory_gib: 1360}}  # shapes beside the built-in
  *
  * Each file is read (models/formats/pricelist.h) for its `region`: the entry's own, else the scenario's
  * `region`, else the format's provider's default region (us-east-1, eastus, us-central1). A type the files price takes
@@ -37,7 +39,9 @@ _Static_assert((int)PRICELIST_NO_UPFRONT == (int)PAYMENT_NO_UPFRONT &&
 	       (int)PRICELIST_PARTIAL_UPFRONT == (int)PAYMENT_PARTIAL_UPFRONT &&
 	       (int)PRICELIST_ALL_UPFRONT == (int)PAYMENT_ALL_UPFRONT, "payment orders differ");
 
-static const char *const price_keys[] = { "file", "format", "region", "offering_class", NULL };
+static const char *const price_keys[] = { "file", "format", "region", "offering_class", "machines", NULL };
+static const struct yamldoc_bounds gib = { 0, 1e6, true, false };  /* memory_gib: (0, 1e6] */
+static const char *const machine_keys[] = { "gpu", "gpus", "core", "vcpus", "ram", "memory_gib", NULL };
 static const char *const format_names[] = { "aws_price_list", "aws_capacity_blocks", "azure_retail",
 					    "gcp_skus" };
 static const char *const class_names[] = { "standard", "convertible" };
@@ -53,6 +57,65 @@ static const char *default_region(struct load *l, enum pricelist_format f)
 		return text;
 	return provider_default_region(f == PRICELIST_AZURE ? PROVIDER_AZURE : f == PRICELIST_GCP ? PROVIDER_GCP
 				       : PROVIDER_AWS);
+}
+
+/* One `machines` entry: the three SKU description starts and the counts. */
+static int read_machine(struct load *l, const struct yamldoc_ref *m, struct pricelist_machine *out)
+{
+	struct yamldoc_ref r;
+	int gpus, vcpus, rc;
+	static const char *const what[] = { "the start of the GPU SKU's description, as \"Nvidia H100 80GB GPU\"",
+					    "the start of the vCPU SKU's description, as \"A3 Instance Core\"",
+					    "the start of the memory SKU's description, as \"A3 Instance Ram\"" };
+
+	if ((rc = yamldoc_mapping(&l->y, m, machine_keys, NULL, NULL)))
+		return rc;
+	for (int k = 0; k < 3; k++)
+		if ((rc = scenario_load_required(l, m, machine_keys[2 * k], what[k], &r)) ||
+		    (rc = yamldoc_string(&l->y, &r, out->part[k], sizeof out->part[k])))
+			return rc;
+	if ((rc = scenario_load_required(l, m, "gpus", "the machine's GPU count", &r)) ||
+	    (rc = scenario_load_int(l, &r, 1, 64, &gpus)) ||
+	    (rc = scenario_load_required(l, m, "vcpus", "the machine's vCPU count", &r)) ||
+	    (rc = scenario_load_int(l, &r, 1, 4096, &vcpus)) ||
+	    (rc = scenario_load_required(l, m, "memory_gib", "the machine's memory in GiB", &r)) ||
+	    (rc = yamldoc_number(&l->y, &r, scenario_load_machine_gib, &out->count[2])))
+		return rc;
+	out->count[0] = gpus;
+	out->count[1] = vcpus;
+	return STATUS_OK;
+}
+
+/* An entry's `machines` (gcp_skus only). */
+static int read_machines(struct load *l, const struct yamldoc_ref *e, struct load_prices *p)
+{
+	struct yamldoc_ref map, m;
+	struct yamldoc_walk walk = YAMLDOC_WALK_INIT;
+	const char *name;
+	int n, rc;
+
+	yamldoc_child(e, "machines", &map);
+	if (!map.node)
+		return STATUS_OK;
+	if (p->format != PRICELIST_GCP)
+		return yamldoc_fail(&l->y, &map, "machines applies to gcp_skus files (a Google Cloud machine is "
+				    "priced by its parts); expected no machines here");
+	if ((rc = yamldoc_mapping(&l->y, &map, NULL, "a mapping of machine types to {gpu, gpus, core, vcpus, "
+				  "ram, memory_gib}", &n)))
+		return rc;
+	if (n > PRICELIST_MACHINES_MAX)
+		return yamldoc_fail(&l->y, &map, "%d machines; expected at most %d", n, PRICELIST_MACHINES_MAX);
+	for (int i = 0; i < n; i++) {
+		yamldoc_next_pair(&map, &walk, &m, &name);
+		snprintf(p->machines[i].type, sizeof p->machines[i].type, "%s", name);
+		if (strlen(name) >= sizeof p->machines[i].type)
+			return yamldoc_fail(&l->y, &m, "a machine type name of %zu bytes; expected fewer than %d",
+					    strlen(name), PRICELIST_NAME_MAX);
+		if ((rc = read_machine(l, &m, &p->machines[i])))
+			return rc;
+		p->nmachines = i + 1;
+	}
+	return STATUS_OK;
 }
 
 static int read_entry(struct load *l, const struct yamldoc_ref *e, struct load_prices *p)
@@ -75,6 +138,8 @@ static int read_entry(struct load *l, const struct yamldoc_ref *e, struct load_p
 	if ((rc = yamldoc_choice(&l->y, &r, class_names, 2, &cls)))
 		return rc;
 	p->convertible = cls == 1;
+	if ((rc = read_machines(l, e, p)))
+		return rc;
 	snprintf(p->region, sizeof p->region, "%s", default_region(l, p->format));
 	yamldoc_child(e, "region", &r);
 	if ((rc = yamldoc_string(&l->y, &r, p->region, sizeof p->region)) ||
@@ -83,6 +148,8 @@ static int read_entry(struct load *l, const struct yamldoc_ref *e, struct load_p
 	    (rc = scenario_load_path(l, &r, path)))
 		return rc;
 	p->ref = *e;
+	if (p->format == PRICELIST_GCP)
+		return pricelist_load_gcp(&p->list, path, NULL, p->region, p->machines, p->nmachines, l->y.d);
 	return pricelist_load(&p->list, path, NULL, p->format, p->region, l->y.d);
 }
 
@@ -227,5 +294,7 @@ void scenario_load_prices_fini(struct load *l)
 }
 
 const struct scenario_load_names scenario_load_price_keys = SCENARIO_LOAD_KEYS(price_keys);
+const struct scenario_load_names scenario_load_machine_keys = SCENARIO_LOAD_KEYS(machine_keys);
+const struct yamldoc_bounds *const scenario_load_machine_gib = &gib;
 const struct scenario_load_names scenario_load_price_formats = { format_names, PRICELIST_FORMATS };
 const struct scenario_load_names scenario_load_offering_classes = { class_names, 2 };
