@@ -7,7 +7,7 @@
  * vCPU-hour and its memory per GiB-hour, each a SKU whose description names the part ("Nvidia H100 80GB GPU
  * running in Americas", "A3 Instance Core running in Americas", "A3 Instance Ram running in Americas"). The
  * machine's On-Demand rate is the sum over its parts of count x unit price, with the shapes of the table
- * below. A SKU prices a part when its usageType is OnDemand, its description starts with the part's text and
+ * below and those the caller gives (pricelist_load_gcp; a scenario's `machines`). A SKU prices a part when its usageType is OnDemand, its description starts with the part's text and
  * the region is among its serviceRegions; the first such SKU in the file wins. A machine with some parts
  * found and not others is an error naming the machine, the part and the region (never a part at zero); one
  * with none is not priced by the file.
