@@ -15,12 +15,7 @@
  *   azure-nd-h100.json (Azure Retail Prices API): ND96isr H100 v5 in eastus Consumption $98.32, a Windows
  *     item, a Spot meter, a DevTestConsumption item (all skipped), a 1 Year reservation of $525,600 and a
  *     3 Years one of $1,182,600, and a westus3 Consumption item.
- *   gcp-a3.json (`gcloud billing skus list`, a list of SKUs): a3-highgpu-8g's parts. us-central1 and us-east4
- *     (Americas) OnDemand: GPU $10 (units "10"), core $0.025 (its second tier, the one starting at 0; the
- *     first starts at 100), RAM $0.0025 per GiB-hour (units left out, as proto3 JSON does for 0);
- *     europe-west4 (EMEA): GPU $11.50, core $0.03, RAM $0.003. Beside them, to be skipped: a Spot
- *     Preemptible GPU ($3, before the OnDemand one, its description starting with the same text), an
- *     "H100 80GB Plus" GPU ($20), Commit1Yr GPU/Cpu/Ram and Preemptible core/RAM SKUs, an E2 core.
+ * gcp-a3.json (Google Cloud SKUs) is check_pricelist_gcp's.
  * Prices are compared with a tolerance of 1e-9 (parsed decimals, or one division).
  */
 #include <check.h>
@@ -185,80 +180,6 @@ START_TEST(azure_consumption_and_reservations)
 }
 END_TEST
 
-/*
- * a3-highgpu-8g = 8 GPUs + 208 vCPUs + 1872 GiB (pricelist_gcp.c's table):
- *   Americas: 8 x 10 + 208 x 0.025 + 1872 x 0.0025 = 80 + 5.2 + 4.68 = 89.88 per hour.
- *   EMEA: 8 x 11.5 + 208 x 0.03 + 1872 x 0.003 = 92 + 6.24 + 5.616 = 103.856.
- * The Preemptible GPU ($3), the Plus GPU ($20) and the cheaper tier at 100 ($0.001) would each change it.
- */
-START_TEST(gcp_machine_from_its_parts)
-{
-	struct pricelist pl = load_ok(PRICES "gcp-a3.json", PRICELIST_GCP, "us-central1");
-
-	ck_assert_int_eq(pl.n, 1);
-	ck_assert_double_eq_tol(pricelist_find(&pl, "a3-highgpu-8g", PRICELIST_ON_DEMAND, 0, 0, false)->usd_per_h,
-				89.88, TOL);
-	ck_assert_ptr_null(pricelist_find(&pl, "a3-highgpu-8g", PRICELIST_RESERVED, 1, PRICELIST_NO_UPFRONT,
-					  false));  /* Commit1Yr SKUs are not used */
-	ck_assert_str_eq(pl.published, "2026-11-02T08:00:00Z");  /* the GPU SKU's, the latest of the three */
-	pricelist_fini(&pl);
-	pl = load_ok(PRICES "gcp-a3.json", PRICELIST_GCP, "us-east4");  /* the second of serviceRegions */
-	ck_assert_double_eq_tol(pl.rows[0].usd_per_h, 89.88, TOL);
-	pricelist_fini(&pl);
-	pl = load_ok(PRICES "gcp-a3.json", PRICELIST_GCP, "europe-west4");
-	ck_assert_double_eq_tol(pl.rows[0].usd_per_h, 103.856, TOL);
-	ck_assert_str_eq(pl.published, "2026-11-01T08:00:00Z");
-	pricelist_fini(&pl);
-}
-END_TEST
-
-/* Machines given by the caller: a 4-GPU half of a3 (4 x 10 + 104 x 0.025 + 936 x 0.0025 = 40 + 2.6 + 2.34 =
- * 44.94) and a3-highgpu-8g reshaped to 1 GPU, 1 vCPU, 1 GiB (10 + 0.025 + 0.0025 = 10.0275). */
-START_TEST(gcp_machines_given_by_the_caller)
-{
-	static const struct pricelist_machine m[] = {
-		{ "a3-half", { "Nvidia H100 80GB GPU", "A3 Instance Core", "A3 Instance Ram" }, { 4, 104, 936 } },
-		{ "a3-highgpu-8g", { "Nvidia H100 80GB GPU", "A3 Instance Core", "A3 Instance Ram" }, { 1, 1, 1 } },
-	};
-	struct pricelist pl;
-	struct diag d = { "" };
-
-	ck_assert_int_eq(pricelist_load_gcp(&pl, PRICES "gcp-a3.json", NULL, "us-central1", m, 2, &d), STATUS_OK);
-	ck_assert_int_eq(pl.n, 2);
-	ck_assert_double_eq_tol(pricelist_find(&pl, "a3-half", PRICELIST_ON_DEMAND, 0, 0, false)->usd_per_h,
-				44.94, TOL);
-	ck_assert_double_eq_tol(pricelist_find(&pl, "a3-highgpu-8g", PRICELIST_ON_DEMAND, 0, 0, false)->usd_per_h,
-				10.0275, TOL);
-	pricelist_fini(&pl);
-}
-END_TEST
-
-/* One gcp SKU of the given description, usage type, regions and pricing expression. */
-#define GSKU(desc, usage, regions, expr) "{\"description\": \"" desc "\", \"category\": {\"usageType\": \"" \
-	usage "\"}, \"serviceRegions\": [" regions "], \"pricingInfo\": [{\"pricingExpression\": " expr "}]}"
-#define GEXPR(unit, price) "{\"usageUnit\": \"" unit "\", \"tieredRates\": [{\"startUsageAmount\": 0, " \
-	"\"unitPrice\": {\"currencyCode\": \"USD\", " price "}}]}"
-#define GUS "\"us-central1\""
-#define GA3 GSKU("Nvidia H100 80GB GPU running in Americas", "OnDemand", GUS, GEXPR("h", "\"units\": \"1\"")) ", " \
-	GSKU("A3 Instance Core running in Americas", "OnDemand", GUS, GEXPR("h", "\"nanos\": 500000000"))
-
-/* The REST response form; 8 x 1 + 208 x 0.5 + 1872 x 0.25 = 8 + 104 + 468 = 580. */
-START_TEST(gcp_rest_response)
-{
-	static const char text[] = "{\"skus\": [" GA3 ", " GSKU("A3 Instance Ram running in Americas", "OnDemand",
-		GUS, GEXPR("GiBy.h", "\"units\": \"0\", \"nanos\": 250000000")) "], \"nextPageToken\": \"\"}";
-	struct pricelist pl;
-	struct diag d = { "" };
-
-	ck_assert_int_eq(pricelist_parse(&pl, text, strlen(text), "t.json", PRICELIST_GCP, "us-central1", &d),
-			 STATUS_OK);
-	ck_assert_int_eq(pl.n, 1);
-	ck_assert_str_eq(pl.rows[0].type, "a3-highgpu-8g");
-	ck_assert_double_eq_tol(pl.rows[0].usd_per_h, 580.0, TOL);
-	pricelist_fini(&pl);
-}
-END_TEST
-
 /* A product document, as a JSON string inside PriceList, with `attrs` and `terms` spliced in. */
 #define DOC(terms) "\"{\\\"product\\\":{\\\"productFamily\\\":\\\"Compute Instance\\\",\\\"attributes\\\":" \
 	"{\\\"instanceType\\\":\\\"p5.48xlarge\\\",\\\"regionCode\\\":\\\"eu-west-1\\\",\\\"operatingSystem\\\":" \
@@ -333,53 +254,13 @@ static const struct bad {
 	  "\"Consumption\", \"unitOfMeasure\": \"1 Hour\", \"retailPrice\": 1}]}",
 	  "t.json: no Linux Virtual Machines Consumption or Reservation prices for region eastus; expected a "
 	  "region the file has (westus), or a file fetched for eastus" },
-	{ PRICELIST_GCP, "[" GSKU("Nvidia H100 80GB GPU running in Americas", "OnDemand", GUS, GEXPR("h",
-	  "\"units\": \"2.5\"")) "]",
-	  "t.json:1:248: [0].pricingInfo[0].pricingExpression.tieredRates[0].unitPrice.units: '2.5'; "
-	  "expected a string of at most 12 decimal digits (whole USD)" },
-	{ PRICELIST_GCP, "[" GSKU("X", "OnDemand", GUS, GEXPR("h", "\"units\": 2")) "]",
-	  "t.json:1:240: [0].pricingInfo[0].pricingExpression.tieredRates[0].unitPrice.units: "
-	  "expected a string, got 2" },
-	{ PRICELIST_GCP, "[" GSKU("X", "OnDemand", GUS, GEXPR("h", "\"nanos\": 1000000000")) "]",
-	  "t.json:1:240: [0].pricingInfo[0].pricingExpression.tieredRates[0].unitPrice.nanos: "
-	  "expected an integer from 0 to 999999999 (billionths of a USD), got 1000000000" },
-	{ PRICELIST_GCP, "[{\"description\": \"X\", \"category\": {\"usageType\": \"OnDemand\"}}]",
-	  "t.json:1:4: [0]: missing key 'pricingInfo'; expected a list of pricing info "
-	  "{pricingExpression, effectiveTime}" },
-	{ PRICELIST_GCP, "[" GSKU("X", "OnDemand", GUS, "{\"usageUnit\": \"h\", \"tieredRates\": [{\"unitPrice\": "
-	  "{\"currencyCode\": \"EUR\", \"units\": \"1\"}}]}") "]",
-	  "t.json:1:186: [0].pricingInfo[0].pricingExpression.tieredRates[0].unitPrice: currencyCode "
-	  "'EUR'; expected USD (the API's default currency)" },
-	{ PRICELIST_GCP, "[" GSKU("X", "OnDemand", GUS, "{\"usageUnit\": \"h\", \"tieredRates\": "
-	  "[{\"startUsageAmount\": 10, \"unitPrice\": {\"currencyCode\": \"USD\"}}]}") "]",
-	  "t.json:1:172: [0].pricingInfo[0].pricingExpression.tieredRates: no tier with "
-	  "startUsageAmount 0; expected the tier the price starts at" },
-	{ PRICELIST_GCP, "[" GSKU("A3 Instance Ram running in Americas", "OnDemand", GUS, GEXPR("h", "\"units\": "
-	  "\"1\"")) "]",
-	  "t.json:1:4: [0]: usageUnit 'h' for a3-highgpu-8g's memory; expected GiBy.h" },
-	{ PRICELIST_GCP, "[" GSKU("Nvidia H100 80GB GPU running in EMEA", "OnDemand", "\"europe-west4\"", GEXPR("h",
-	  "\"units\": \"1\"")) "]",
-	  "t.json: no OnDemand GPU, vCPU and memory SKUs of a machine type for region us-central1; "
-	  "expected a region the file has (europe-west4), or a file fetched for us-central1" },
-	{ PRICELIST_GCP, "[" GA3 "]",
-	  "t.json: a3-highgpu-8g: no OnDemand SKU for its memory ('A3 Instance Ram ...') in region "
-	  "us-central1; expected one for each of its GPUs, vCPUs and memory" },
-	{ PRICELIST_GCP, "[" GSKU("E2 Instance Core running in Americas", "OnDemand", GUS, GEXPR("h", "\"units\": "
-	  "\"1\"")) "]",
-	  "t.json: no OnDemand GPU, vCPU and memory SKUs of a machine type at all; expected at least "
-	  "one for region us-central1" },
-	{ PRICELIST_GCP, "{\"nextPageToken\": \"\"}",
-	  "t.json:1:3: missing key 'skus'; expected a list of SKUs, the Cloud Billing Catalog API's "
-	  "response" },
-	{ PRICELIST_GCP, "\"skus\"",
-	  "t.json:1:2: expected a JSON object at top level (gcp_skus, or the list gcloud prints)" },
 };
 #define NBAD ((int)(sizeof bad / sizeof bad[0]))
 
 START_TEST(bad_input_fails_with_its_path)
 {
 	const struct bad *b = &bad[_i];
-	const char *region = b->f == PRICELIST_AZURE ? "eastus" : b->f == PRICELIST_GCP ? "us-central1" : "eu-west-1";
+	const char *region = b->f == PRICELIST_AZURE ? "eastus" : "eu-west-1";
 	struct pricelist pl;
 	struct diag d = { "" };
 
@@ -419,9 +300,6 @@ static Suite *pricelist_suite(void)
 	tcase_add_test(tc, aws_no_rows_for_region_names_the_regions);
 	tcase_add_test(tc, capacity_blocks_rate_per_instance_hour);
 	tcase_add_test(tc, azure_consumption_and_reservations);
-	tcase_add_test(tc, gcp_machine_from_its_parts);
-	tcase_add_test(tc, gcp_rest_response);
-	tcase_add_test(tc, gcp_machines_given_by_the_caller);
 	suite_add_tcase(s, tc);
 	tcase_add_loop_test(tb, bad_input_fails_with_its_path, 0, NBAD);
 	tcase_add_test(tb, binary_and_missing_files);
