@@ -23,33 +23,6 @@
 
 #define QUOTE_MAX 48  /* bytes of a bad value quoted back in a message */
 
-/* The line of the first NUL or non-UTF-8 byte of text, or 0 when it is all UTF-8 text. */
-static int bad_text_line(const unsigned char *s, size_t len)
-{
-	int line = 1, need = 0;
-	unsigned char lo = 0x80, hi = 0xBF;
-
-	for (size_t i = 0; i < len; i++) {
-		unsigned char c = s[i];
-
-		if (need > 0) {  /* a continuation byte, in a range that excludes overlongs and surrogates */
-			if (c < lo || c > hi)
-				return line;
-			lo = 0x80;
-			hi = 0xBF;
-			need--;
-		} else if (c >= 0xC2 && c <= 0xF4) {
-			need = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
-			lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
-			hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
-		} else if (c == 0 || c >= 0x80) {
-			return line;
-		}
-		line += c == '\n';
-	}
-	return need > 0 ? line : 0;
-}
-
 static int nomem(const char *label, struct diag *d)
 {
 	return diag_at(d, STATUS_ENOMEM, label, 0, 0, "out of memory while reading the trace");
@@ -159,7 +132,7 @@ int availtrace_load(struct availtrace *at, const char *path, const char *label, 
 		label = path;
 	if ((rc = read_all(path, label, &text, &len, d)))
 		return rc;
-	if ((line = bad_text_line((unsigned char *)text, len))) {
+	if ((line = jsondoc_bad_text_line((unsigned char *)text, len))) {
 		rc = diag_at(d, STATUS_EINPUT, label, line, 0, "a NUL byte or bytes that are not UTF-8; "
 			     "expected a JSON text file");
 		goto out_free;

@@ -122,6 +122,33 @@ bool jsondoc_number(struct fy_node *n, double *v)
 	return true;
 }
 
+/* The line of the first NUL or non-UTF-8 byte of text, or 0 when it is all UTF-8 text. */
+int jsondoc_bad_text_line(const unsigned char *s, size_t len)
+{
+	int line = 1, need = 0;
+	unsigned char lo = 0x80, hi = 0xBF;
+
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (need > 0) {  /* a continuation byte, in a range that excludes overlongs and surrogates */
+			if (c < lo || c > hi)
+				return line;
+			lo = 0x80;
+			hi = 0xBF;
+			need--;
+		} else if (c >= 0xC2 && c <= 0xF4) {
+			need = c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
+			lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+			hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
+		} else if (c == 0 || c >= 0x80) {
+			return line;
+		}
+		line += c == '\n';
+	}
+	return need > 0 ? line : 0;
+}
+
 const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size)
 {
 	const char *s = n ? fy_node_get_scalar0(n) : NULL;

@@ -46,6 +46,10 @@ bool jsondoc_node_pos(struct fy_node *n, int *line, int *col);
  * *v unchanged, when n is none. */
 bool jsondoc_number(struct fy_node *n, double *v);
 
+/* The line (from 1) of the first NUL or non-UTF-8 byte of len bytes of s, or 0 when they are all UTF-8 text
+ * (a character cut off at the end counts as bad). libfyaml is given only text that passes. */
+int jsondoc_bad_text_line(const unsigned char *s, size_t len);
+
 /* What n holds, for "got ...": "a mapping", "a list", "nothing", or its text (strings quoted, long text
  * cut). Returns buf (size bytes, >= 64) or a constant. */
 const char *jsondoc_describe(struct fy_node *n, char *buf, size_t size);

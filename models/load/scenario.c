@@ -55,7 +55,7 @@
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "commitments", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
-	"jobs", "mode", "fluid", "zones", "provider", "models", "region", NULL };
+	"jobs", "mode", "fluid", "zones", "provider", "models", "region", "prices", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
 	"prefix_cache_blocks", "routing", "queue", "prefix_threshold", "partitions", "multi_model", NULL };
@@ -215,7 +215,8 @@ static int read_serving(struct load *l)
 	if ((rc = yamldoc_choice(&l->y, &r, endpoint_names, 2, &endpoint)))
 		return rc;
 	l->sc.serving.endpoint = (enum endpoint_kind)endpoint;
-	if ((rc = scenario_load_copies(l, &serving)) || (rc = scenario_load_types(l, &serving)))
+	if ((rc = scenario_load_copies(l, &serving)) || (rc = scenario_load_types(l, &serving)) ||
+	    (rc = scenario_load_prices_unused(l)))
 		return rc;
 	if ((rc = scenario_load_kv(l, &serving)))
 		return rc;
@@ -441,6 +442,7 @@ static int parse(struct scenario *out, const char *text, size_t len, const char 
 	rc = yamldoc_open(&l->y, text, len, label, d);  /* checks UTF-8 and NUL bytes first */
 	if (rc == STATUS_OK)
 		rc = read_all(l, sets, nsets);
+	scenario_load_prices_fini(l);
 	yamldoc_close(&l->y);
 	if (rc != STATUS_OK)
 		goto out_fini_scenario;

@@ -25,9 +25,12 @@ static const struct yamldoc_bounds fraction_bounds = { 0, 1, false, true };     
 /* The serving type as the built-in catalogue row c describes it. */
 static void type_from_catalog(const struct catalog_entry *c, struct instance_type *t)
 {
-	*t = (struct instance_type){ c->gpus, c->vcpus, c->od_usd_per_h, c->reserved_discount,
-				     c->reserved_3y_discount, c->savings_plan_discount, c->spot_discount,
-				     c->cb_usd_per_h, c->provider, false, c->sells };
+	*t = (struct instance_type){ .gpus = c->gpus, .vcpus = c->vcpus, .od_usd_per_h = c->od_usd_per_h,
+				     .reserved_discount = c->reserved_discount,
+				     .reserved_3y_discount = c->reserved_3y_discount,
+				     .savings_plan_discount = c->savings_plan_discount,
+				     .spot_discount = c->spot_discount, .cb_usd_per_h = c->cb_usd_per_h,
+				     .provider = c->provider, .sells = c->sells };
 }
 
 /* A catalog: entry's `sells`, the time-bound products it is offered as (SOURCES.md [sold-types]): a list of
@@ -117,13 +120,14 @@ static int read_type(struct load *l, const struct yamldoc_ref *e, const char *na
 		type_from_catalog(base, t);
 	else
 		*t = (struct instance_type){ 0 };
+	scenario_load_prices_apply(l, name, t);  /* a price list's prices replace the row's */
 	yamldoc_child(e, "gpus", &r);
 	if ((!base && !r.node && (rc = yamldoc_missing(&l->y, e, "gpus", why))) ||
 	    (rc = scenario_load_int(l, &r, 1, MAX_GPUS, &t->gpus)))
 		return rc;
 	yamldoc_child(e, "usd_per_h", &r);
-	if ((!base && !r.node && (rc = yamldoc_missing(&l->y, e, "usd_per_h", why))) ||
-	    (base && !r.node && base->od_usd_per_h == 0 &&
+	if ((!base && !r.node && t->od_usd_per_h == 0 && (rc = yamldoc_missing(&l->y, e, "usd_per_h", why))) ||
+	    (base && !r.node && t->od_usd_per_h == 0 &&
 	     (rc = yamldoc_missing(&l->y, e, "usd_per_h", no_price_why(base, whybuf, sizeof whybuf)))) ||
 	    (rc = yamldoc_number(&l->y, &r, &price_bounds, &t->od_usd_per_h)) ||
 	    (rc = read_type_provider(l, e, base, t)))
@@ -167,6 +171,8 @@ int scenario_load_type(struct load *l, const struct yamldoc_ref *it, const char 
 	char names[1024];
 	int n, rc;
 
+	if ((rc = scenario_load_prices(l)))
+		return rc;
 	yamldoc_child(&l->root, "catalog", &cat);
 	if ((rc = yamldoc_mapping(&l->y, &cat, NULL, "a mapping of instance type names to "
 					"{gpus, gpu_model, vcpus, usd_per_h, reserved_discount, "
@@ -190,10 +196,11 @@ int scenario_load_type(struct load *l, const struct yamldoc_ref *it, const char 
 		return yamldoc_fail(&l->y, it, "unknown instance type '%s'; expected a type from the "
 					  "catalogue (%s) or one defined under catalog:", type,
 					  catalog_names(names, sizeof names));
-	if (base->od_usd_per_h == 0)
-		return yamldoc_fail(&l->y, it, "%s; expected catalog: {%s: {usd_per_h: PRICE}}",
-					  no_price_why(base, names, sizeof names), type);
 	type_from_catalog(base, out);
+	scenario_load_prices_apply(l, type, out);
+	if (out->od_usd_per_h == 0)
+		return yamldoc_fail(&l->y, it, "%s; expected catalog: {%s: {usd_per_h: PRICE}}, or a price list "
+					  "under prices: that has it", no_price_why(base, names, sizeof names), type);
 	return STATUS_OK;
 }
 

@@ -128,6 +128,10 @@ static int read_reserved(struct load *l, const struct yamldoc_ref *e, struct fle
 	share = upfront_share[f->payment];
 	f->upfront_usd = share * rate * hours;
 	f->usd_per_h = (1.0 - share) * rate;
+	if (l->type.ri[f->term == TERM_3Y][f->payment].given) {  /* the offer of a price list (scenario_prices.c) */
+		f->upfront_usd = l->type.ri[f->term == TERM_3Y][f->payment].upfront_usd;
+		f->usd_per_h = l->type.ri[f->term == TERM_3Y][f->payment].usd_per_h;
+	}
 	yamldoc_child(e, "upfront_usd", &r);
 	if ((rc = yamldoc_number(&l->y, &r, scenario_load_upfront, &f->upfront_usd)))
 		return rc;

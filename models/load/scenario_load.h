@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pricelist.h"
 #include "scenario.h"
 #include "yamldoc.h"
 
@@ -63,6 +64,28 @@ struct instance_type {
 	enum provider provider;        /* whose type it is: the catalogue row's, or catalog:'s `provider` */
 	bool provider_given;           /* a catalog: entry wrote `provider` */
 	unsigned sells;                /* time-bound products of the type (catalog.h enum catalog_product) */
+	struct {                       /* reserved prices from a price list (scenario_prices.c), by [term: 1y,
+	                                  3y][enum payment_kind]; not given: the discount's split applies */
+		double usd_per_h;      /* the hourly part, USD per instance-hour */
+		double upfront_usd;    /* per instance, for the whole term */
+		bool given;
+	} ri[2][3];
+	unsigned price_files;          /* the prices: entries (bit i: entry i) that priced the type; 0 = none */
+};
+
+#define SCENARIO_PRICE_FILES 8     /* entries of `prices:` */
+
+/* One `prices:` entry, read (scenario_prices.c). */
+struct load_prices {
+	struct pricelist list;         /* its rows of the region; owned */
+	struct yamldoc_ref ref;        /* the entry, for notes */
+	enum pricelist_format format;  /* `format` */
+	bool convertible;              /* `offering_class: convertible` */
+	char file[SCENARIO_NAME_MAX];  /* `file` as written */
+	char region[PRICELIST_NAME_MAX];  /* `region`, or its default */
+	bool used;                     /* it priced a type the scenario uses */
+	struct pricelist_machine machines[PRICELIST_MACHINES_MAX];  /* gcp_skus `machines` */
+	int nmachines;                 /* in machines */
 };
 
 /* One load in progress. The refs live here, not on the stack, because the cross-checks at the end point
@@ -83,7 +106,29 @@ struct load {
 	                                        training plan's segments are one entry each, scenario_plan.c) */
 	int nplans;                /* training_plan entries read so far (the next plan_id) */
 	int plan_segments;         /* sc.fleet entries the last training_plan entry filled */
+	struct load_prices prices[SCENARIO_PRICE_FILES];  /* `prices:` (scenario_prices.c) */
+	int nprices;               /* entries read */
+	bool prices_read;          /* `prices:` was read (it is read on the first type resolved) */
 };
+
+/* ---- price lists, in scenario_prices.c ------------------------------------------------------------ */
+
+/* Read `prices:` once (each file, for its region); later calls do nothing. */
+int scenario_load_prices(struct load *l);
+
+/* Lay the price lists' prices of type `name` over *t (a built-in row's or a new type's values), in list
+ * order: On-Demand, reserved by term and payment (of each entry's offering class, and the 1- and 3-year
+ * discounts recomputed from the no-upfront, else the first payment given), Capacity Block rate. */
+void scenario_load_prices_apply(const struct load *l, const char *name, struct instance_type *t);
+
+/* Add the note that says where type `name`'s prices came from (one per priced type), a scenario warning. */
+int scenario_load_prices_note(struct load *l, const char *name, const struct instance_type *t);
+
+/* Fail at a `prices:` entry that priced none of the scenario's types (after serving.types is read). */
+int scenario_load_prices_unused(struct load *l);
+
+/* Free the price lists (the load's end, whatever its outcome). */
+void scenario_load_prices_fini(struct load *l);
 
 /* ---- the small readers, in scenario_read.c --------------------------------------------------------- */
 
@@ -486,6 +531,10 @@ extern const struct yamldoc_bounds *const scenario_load_work, *const scenario_lo
 extern const struct scenario_load_names scenario_load_mode_names, scenario_load_fluid_keys;
 extern const struct scenario_load_names scenario_load_provider_names;  /* aws, gcp, azure */
 extern const struct scenario_load_names scenario_load_product_names;   /* catalog: sells */
+/* scenario_prices.c */
+extern const struct scenario_load_names scenario_load_price_keys, scenario_load_price_formats,
+	scenario_load_offering_classes, scenario_load_machine_keys;
+extern const struct yamldoc_bounds *const scenario_load_machine_gib;
 /* scenario_plan.c */
 extern const struct scenario_load_names scenario_load_segment_keys;
 extern const struct yamldoc_bounds *const scenario_load_startup_cv;

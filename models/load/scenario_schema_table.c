@@ -867,6 +867,43 @@ static const struct scenario_schema_map type_map = { "catalog.*", &scenario_load
 static const struct scenario_schema_key type_item = { MAP_(NULL, type_map), .desc = "an instance type: "
 	"overrides of a catalogue entry, or a new type" };
 
+/* ---- price lists (scenario_prices.c) ---------------------------------------------------------------- */
+
+static const struct scenario_schema_key machine_entries[] = {
+	{ STR_("gpu", PRICELIST_NAME_MAX), REQ, .desc = "the start of the GPU SKU's description, as \"Nvidia H100 "
+	  "80GB GPU\"" },
+	{ INT_("gpus", 1, 64), REQ, .desc = "GPUs of the machine" },
+	{ STR_("core", PRICELIST_NAME_MAX), REQ, .desc = "the start of the vCPU SKU's description, as \"A3 "
+	  "Instance Core\"" },
+	{ INT_("vcpus", 1, 4096), REQ, .desc = "vCPUs of the machine" },
+	{ STR_("ram", PRICELIST_NAME_MAX), REQ, .desc = "the start of the memory SKU's description, as \"A3 "
+	  "Instance Ram\"" },
+	{ NUM_("memory_gib", scenario_load_machine_gib), REQ, .desc = "memory of the machine in GiB (the RAM SKU is per "
+	  "GiB-hour)" },
+	END };
+static const struct scenario_schema_map machine_map = { "prices.machines.*", &scenario_load_machine_keys,
+	.entries = machine_entries };
+static const struct scenario_schema_key machine_item = { MAP_(NULL, machine_map), .desc = "a machine type "
+	"and its parts" };
+
+static const struct scenario_schema_key price_entries[] = {
+	{ STR_("file", SCENARIO_PATH_MAX), REQ, .desc = "the price list's JSON, relative to the scenario's "
+	  "folder" },
+	{ CHOICE_("format", scenario_load_price_formats), REQ, .desc = "aws_price_list (aws pricing "
+	  "get-products), aws_capacity_blocks (aws ec2 describe-capacity-block-offerings), azure_retail (the "
+	  "Azure Retail Prices API) or gcp_skus (gcloud billing skus list: machine types priced from their GPU, "
+	  "vCPU and memory SKUs)" },
+	{ STR_("region", PRICELIST_NAME_MAX), .desc = "the region whose prices are kept; default the scenario's "
+	  "region, else the format's provider's default (us-east-1, eastus, us-central1)" },
+	{ CHOICE_("offering_class", scenario_load_offering_classes), .dflt = "\"standard\"", .desc = "which "
+	  "EC2 reserved offers reserved entries pay (aws_price_list only)" },
+	{ DICT_("machines", PRICELIST_NAME_MAX, machine_item), .desc = "gcp_skus only: machine types priced by "
+	  "their GPU, vCPU and memory SKUs, beside the built-in a3-highgpu-8g (the same name replaces it)" },
+	END };
+static const struct scenario_schema_map price_map = { "prices", &scenario_load_price_keys,
+	.entries = price_entries };
+static const struct scenario_schema_key price_item = { MAP_(NULL, price_map), .desc = "a price list file" };
+
 /* ---- the run mode (scenario_mode.c) ------------------------------------------------------------- */
 
 static const struct scenario_schema_key fluid_entries[] = {
@@ -929,6 +966,8 @@ static const struct scenario_schema_key top_entries[] = {
 	{ STR_("region", SCENARIO_NAME_MAX), .desc = "the cloud region the bill is for, a label stored with each "
 	  "run (the FOCUS export's RegionId); default the provider's: aws us-east-1, gcp us-central1, azure eastus "
 	  "(models/README.md, \"Providers\")" },
+	{ LIST_("prices", 1, SCENARIO_PRICE_FILES, price_item), .desc = "vendors' price lists whose prices "
+	  "replace the catalogue's for the types they have (models/README.md, \"Price lists\")" },
 	{ LIST_("models", 1, SCENARIO_MODELS_MAX, model_item), .desc = "several models on one fleet, each with "
 	  "its own slo and workload, on MIG partitions (needs serving.partitions; then no top-level slo or "
 	  "workload, no autoscaling)" },

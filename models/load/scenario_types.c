@@ -147,7 +147,8 @@ static int read_one(struct load *l, const struct yamldoc_ref *e, const char *nam
 	    (rc = scenario_load_type(l, e, name, &t)))
 		return rc;
 	set_type(l, i, name, &t);
-	if ((rc = check_type_provider(l, e, i)))  /* listed, so it must be sold where the scenario runs */
+	if ((rc = scenario_load_prices_note(l, name, &t)) ||
+	    (rc = check_type_provider(l, e, i)))  /* listed, so it must be sold where the scenario runs */
 		return rc;
 	yamldoc_child(e, "slots_per_instance", &r);
 	if ((rc = scenario_load_int(l, &r, 1, MAX_SLOTS, &l->sc.types[i].slots)))
@@ -190,6 +191,8 @@ int scenario_load_types(struct load *l, const struct yamldoc_ref *serving)
 
 	set_type(l, 0, l->sc.serving.instance_type, &l->type);
 	l->sc.ntypes = 1;
+	if ((rc = scenario_load_prices_note(l, l->sc.serving.instance_type, &l->type)))
+		return rc;
 	yamldoc_child(serving, "types", &types);
 	if (!types.node)
 		return STATUS_OK;
