@@ -531,6 +531,8 @@ struct scenario {
 	uint64_t seed;                 /* `seed`, default 1 */
 	int64_t start_unix_us;         /* `start`, microseconds since 1970-01-01T00:00:00Z; default 2026-01-01 */
 	int64_t horizon_us;            /* `horizon`, simulated length, > 0, at most 400 days */
+	struct tzone tz;               /* `timezone`: the wall clock of the diurnal profile, weekly factors and
+	                                  cron schedules, with its offsets over the run (tzone.h); default UTC */
 	int64_t sample_period_us;      /* `sample_period`, time-series resolution, default 60 s */
 	int64_t warmup_us;             /* `warmup`: request metrics count arrivals from here on, [0, horizon);
 	                                  default 0 */
