@@ -1,7 +1,8 @@
 /*
  * check_localtime: the scenario's `timezone` (models/README.md, "Local time"): the diurnal profile and its
  * weekly factors on a zone's wall clock (arrivals_profile.c, and fluid mode's integral, fluid_rate.c), the
- * loader's key, and a whole run whose scheduled action follows daylight saving. America/New_York is UTC-5
+ * loader's key, and a whole run whose scheduled action follows daylight saving; and the request traces'
+ * times with UTC offsets, CSV delimiter and epoch_ms hint (tracefile.c, the loader's `columns`). America/New_York is UTC-5
  * (EST) until 2026-03-08 07:00 UTC and from 2026-11-01 06:00 UTC, UTC-4 (EDT) between; Asia/Kolkata is
  * UTC+5:30 all year. Times below are seconds from 2026-01-01T00:00:00Z (a Thursday), the scenarios' start.
  */
@@ -20,6 +21,7 @@
 #include "scenario_fixtures.h"
 #include "status.h"
 #include "testutil.h"
+#include "tracefile.h"
 #include "tzone.h"
 
 #define START_2026 INT64_C(1767225600)  /* 2026-01-01T00:00:00Z, a Thursday */
@@ -254,6 +256,158 @@ START_TEST(run_with_a_new_york_schedule)
 }
 END_TEST
 
+
+/* ---- request traces ---- */
+
+#define MAR8_NOON_US (INT64_C(1772971200) * SIM_US_PER_S)  /* 2026-03-08T12:00:00Z */
+
+/* Read the whole CSV text under mapping m; returns the status, rows and the first rows' times. */
+static int read_text(const char *text, const struct trace_mapping *m, int64_t *t_us, int n, int *rows,
+		     struct diag *d)
+{
+	char *path = test_write_file("x.csv", text);
+	struct tracefile *t;
+	struct trace_record r;
+	int rc;
+
+	ck_assert_ptr_nonnull(path);
+	*rows = 0;
+	if ((rc = tracefile_open(&t, path, "x.csv", m, d)) == STATUS_OK) {
+		while ((rc = tracefile_next(t, &r, d)) == STATUS_OK)
+			if ((*rows)++ < n)
+				t_us[*rows - 1] = r.t_us;
+		tracefile_close(t);
+	}
+	test_remove_file(path);
+	return rc == STATUS_DONE ? STATUS_OK : rc;
+}
+
+/* Times with offsets are the same instant in UTC: 14:00 at +02:00 is 12:00Z, 07:00 at -05:00 too. */
+START_TEST(trace_times_with_offsets)
+{
+	struct trace_mapping m = { .time_column = "t", .time_format = TRACE_TIME_ISO };
+	int64_t t[6];
+	int rows;
+	struct diag d = { "" };
+
+	ck_assert_msg(read_text("t\n2026-03-08T14:00:00+02:00\n2026-03-08T12:00:00Z\n2026-03-08T07:00:00-05:00\n"
+				"2026-03-08T17:30:00+0530\n2026-03-08 13:00:00.5+01\n2026-03-08T12:00:01-00:00\n",
+				&m, t, 6, &rows, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(rows, 6);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_eq(t[i], MAR8_NOON_US);
+	ck_assert_int_eq(t[4], MAR8_NOON_US + SIM_US_PER_S / 2);
+	ck_assert_int_eq(t[5], MAR8_NOON_US + SIM_US_PER_S);
+}
+END_TEST
+
+START_TEST(trace_bad_offsets_are_refused)
+{
+	static const char *const bad[] = { "+25:00", "+18:01", "+02:60", "+2:00", "+02:00:00", "+02-00", "-1", "+" };
+	struct trace_mapping m = { .time_column = "t", .time_format = TRACE_TIME_ISO };
+	char text[96], want[160];
+	int64_t t;
+	int rows;
+	struct diag d = { "" };
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		snprintf(text, sizeof text, "t\n2026-03-08T14:00:00Z\n2026-03-08T15:00:00%s\n", bad[i]);
+		snprintf(want, sizeof want, "x.csv:3: bad time offset '%s' in '2026-03-08T15:00:00%s' in column 't'; "
+			 "expected +HH:MM or -HH:MM (also +HHMM, +HH) up to 18:00, or Z", bad[i], bad[i]);
+		ck_assert_int_eq(read_text(text, &m, &t, 1, &rows, &d), STATUS_EINPUT);
+		ck_assert_str_eq(d.msg, want);
+	}
+	/* an offset that takes a 1970 time before the epoch */
+	ck_assert_int_eq(read_text("t\n1970-01-01T01:00:00+02:00\n", &m, &t, 1, &rows, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "x.csv:2: bad timestamp") == d.msg, "%s", d.msg);
+}
+END_TEST
+
+/* `;` and tab as delimiters; a semicolon file read with the default ',' has one column named "t;n". */
+START_TEST(trace_delimiters)
+{
+	struct trace_mapping m = { .time_column = "t", .time_format = TRACE_TIME_SECONDS,
+				   .input_tokens_column = "n", .delimiter = ';' };
+	int64_t t[3];
+	int rows;
+	struct diag d = { "" };
+
+	ck_assert_msg(read_text("t;n\n0;5\n1.5;6\n\"2\";7\n", &m, t, 3, &rows, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(rows, 3);
+	ck_assert_int_eq(t[1], 3 * SIM_US_PER_S / 2);
+	m.delimiter = '\t';
+	ck_assert_msg(read_text("t\tn\n0\t5\n1.5\t6\n", &m, t, 3, &rows, &d) == STATUS_OK, "%s", d.msg);
+	ck_assert_int_eq(rows, 2);
+	ck_assert_int_eq(t[1], 3 * SIM_US_PER_S / 2);
+	m.delimiter = 0;
+	ck_assert_int_eq(read_text("t;n\n0;5\n", &m, t, 1, &rows, &d), STATUS_EINPUT);
+	ck_assert_msg(strstr(d.msg, "x.csv:1: no column 't' in the header (t;n)") == d.msg, "%s", d.msg);
+}
+END_TEST
+
+/* epoch_s values of 1e11 and more are refused with a hint; 99,999,999,999 s (the year 5138) still reads. */
+START_TEST(trace_epoch_ms_hint)
+{
+	struct trace_mapping m = { .time_column = "t", .time_format = TRACE_TIME_EPOCH_S };
+	int64_t t;
+	int rows;
+	struct diag d = { "" };
+
+	ck_assert_int_eq(read_text("t\n1772971200250\n", &m, &t, 1, &rows, &d), STATUS_EINPUT);
+	ck_assert_str_eq(d.msg, "x.csv:2: time '1772971200250' in column 't' is 1.77e+12 s after 1970, thousands of "
+			 "years ahead; expected seconds since 1970-01-01 UTC (did you mean epoch_ms? the values look "
+			 "like milliseconds)");
+	ck_assert_int_eq(read_text("t\n99999999999\n", &m, &t, 1, &rows, &d), STATUS_OK);
+	m.time_format = TRACE_TIME_EPOCH_MS;
+	ck_assert_int_eq(read_text("t\n1772971200250\n", &m, &t, 1, &rows, &d), STATUS_OK);
+	ck_assert_int_eq(t, MAR8_NOON_US + 250000);
+}
+END_TEST
+
+/* The loader's `columns.delimiter`: one character, "\\t" spelled out, refused with jsonl. */
+START_TEST(loader_reads_the_delimiter)
+{
+	char *path = test_write_file("d.csv", "t;n\n0;5\n1;6\n"), *tab;
+	char yaml[1024], want[600];
+	struct scenario sc;
+	static const char *const bad[] = { "\"ab\"", "'\"'", "\"\"" };
+
+#define TRACE_YAML "name: d\nhorizon: 1h\nslo: {latency_s: 5}\nworkload:\n  arrivals:\n    kind: trace\n" \
+	"    path: %s\n    format: %s\n    columns: {time: t, time_format: seconds, delimiter: %s}\n" \
+	"  service: {kind: constant, mean_s: 1}\nserving: {instance_type: g6.xlarge}\n" \
+	"fleet:\n  - {option: on_demand, count: 1}\n"
+	ck_assert_ptr_nonnull(path);
+	snprintf(yaml, sizeof yaml, TRACE_YAML, path, "generic", "\";\"");
+	parse_ok(&sc, yaml, NULL, 0);
+	ck_assert_int_eq(sc.arrivals.mapping.delimiter, ';');
+	ck_assert_int_eq(sc.arrivals.summary.rows, 2);
+	scenario_fini(&sc);
+	tab = test_write_file("tab.csv", "t\tn\n0\t5\n");
+	ck_assert_ptr_nonnull(tab);
+	snprintf(yaml, sizeof yaml, TRACE_YAML, tab, "generic", "'\\t'");  /* backslash t, spelled out */
+	parse_ok(&sc, yaml, NULL, 0);
+	ck_assert_int_eq(sc.arrivals.mapping.delimiter, '\t');
+	ck_assert_int_eq(sc.arrivals.summary.rows, 1);
+	scenario_fini(&sc);
+	test_remove_file(tab);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct diag d;
+
+		snprintf(yaml, sizeof yaml, TRACE_YAML, path, "generic", bad[i]);
+		ck_assert_int_eq(scenario_parse_string(&sc, yaml, "t.yaml", NULL, 0, &d), STATUS_EINPUT);
+		snprintf(want, sizeof want, "t.yaml:9:58: workload.arrivals.columns.delimiter: expected one character "
+			 "other than a double quote or a line break");
+		ck_assert_msg(strstr(d.msg, want) == d.msg, "%s", d.msg);
+		scenario_fini(&sc);
+	}
+	snprintf(yaml, sizeof yaml, TRACE_YAML, path, "jsonl", "\";\"");
+	parse_fails(yaml, NULL, 0, "t.yaml:9:58: workload.arrivals.columns.delimiter: delimiter applies only to CSV "
+		    "traces (format generic or csv); expected no delimiter with format: jsonl");
+#undef TRACE_YAML
+	test_remove_file(path);
+}
+END_TEST
+
 static Suite *localtime_suite(void)
 {
 	Suite *s = suite_create("localtime");
@@ -266,6 +420,11 @@ static Suite *localtime_suite(void)
 	tcase_add_test(tc, fluid_integral_on_the_local_clock);
 	tcase_add_test(tc, loader_reads_the_zone);
 	tcase_add_test(tc, run_with_a_new_york_schedule);
+	tcase_add_test(tc, trace_times_with_offsets);
+	tcase_add_test(tc, trace_bad_offsets_are_refused);
+	tcase_add_test(tc, trace_delimiters);
+	tcase_add_test(tc, trace_epoch_ms_hint);
+	tcase_add_test(tc, loader_reads_the_delimiter);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -79,6 +79,9 @@ static const struct scenario_schema_key column_entries[] = {
 	{ STR_("input_tokens", TRACEFILE_COLUMN_MAX), .desc = "header name of the prompt-token column" },
 	{ STR_("output_tokens", TRACEFILE_COLUMN_MAX), .desc = "header name of the output-token column" },
 	{ STR_("service_s", TRACEFILE_COLUMN_MAX), .desc = "header name of the service-time column (seconds)" },
+	{ STR_("delimiter", 3), .dflt = "\",\"", .desc = "CSV only: the field separator, one character such as "
+	  "\";\" or \"\\t\" (a tab; also written as the two characters \\t); not a double quote or a line "
+	  "break" },
 	END };
 static const struct scenario_schema_map column_map = { "workload.arrivals.columns", &scenario_load_column_keys,
 	.entries = column_entries };
