@@ -357,7 +357,9 @@ START_TEST(trace_epoch_ms_hint)
 	ck_assert_str_eq(d.msg, "x.csv:2: time '1772971200250' in column 't' is 1.77e+12 s after 1970, thousands of "
 			 "years ahead; expected seconds since 1970-01-01 UTC (did you mean epoch_ms? the values look "
 			 "like milliseconds)");
-	ck_assert_int_eq(read_text("t\n99999999999\n", &m, &t, 1, &rows, &d), STATUS_OK);
+	ck_assert_int_eq(read_text("t\n99999999999\n", &m, &t, 1, &rows, &d), STATUS_OK);  /* 11 digits */
+	ck_assert_int_eq(read_text("t\n100000000000.5\n", &m, &t, 1, &rows, &d), STATUS_EINPUT);  /* 12 */
+	ck_assert_msg(strstr(d.msg, "(did you mean epoch_ms?") != NULL, "%s", d.msg);
 	m.time_format = TRACE_TIME_EPOCH_MS;
 	ck_assert_int_eq(read_text("t\n1772971200250\n", &m, &t, 1, &rows, &d), STATUS_OK);
 	ck_assert_int_eq(t, MAR8_NOON_US + 250000);
