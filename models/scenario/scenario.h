@@ -165,11 +165,12 @@ struct step_adjustment {
 };
 
 /* One scheduled scaling action (`autoscaling.schedule`; scenario_policy.c): at a time or on a cron
- * schedule (UTC), set the autoscaling bounds; SOURCES.md [scheduled-actions], [scheduled-cron-utc]. */
+ * schedule (UTC, or the scenario's `timezone`: cron_next_in), set the autoscaling bounds; SOURCES.md
+ * [scheduled-actions], [scheduled-cron-utc], [scheduled-cron-tz]. */
 struct scheduled_action {
 	bool recurring;           /* true: `cron`; false: `at` */
 	int64_t at_unix_us;       /* `at`: when, microseconds since the epoch (UTC) */
-	struct cron cron;         /* `cron`: when it recurs (UTC) */
+	struct cron cron;         /* `cron`: when it recurs (on the scenario's tz clock) */
 	int min;                  /* `min`: the new autoscaling min; -1 = unchanged */
 	int max;                  /* `max`: the new autoscaling max; -1 = unchanged */
 };
@@ -564,7 +565,8 @@ struct scenario {
 		struct rate_step steps[SCENARIO_STEPS_MAX];  /* `steps` (poisson, uniform): later rates */
 		int nsteps;              /* steps used, 0 when the rate is constant */
 
-		/* diurnal: rate_per_s x daily(hour of day) x weekly(day of week), UTC from `start` */
+		/* diurnal: rate_per_s x daily(hour of day) x weekly(day of week) from `start`, on the wall clock of
+		 * `timezone` (tz; UTC by default) */
 		double amplitude;        /* `amplitude`: daily sinusoid 1 + a cos(2 pi (h - peak_hour) / 24), [0, 1] */
 		double peak_hour;        /* `peak_hour`: hour of the daily peak, [0, 24), default 14 */
 		double hourly[24];       /* `hourly`: 24 factors instead of the sinusoid (hour 0 first) */
