@@ -210,6 +210,8 @@ static void print_json(const struct scenario *sc, const struct run_args *a, cons
 	json_string(sc->overrides);
 	printf(", \"horizon_s\": %.17g, \"scenario_path\": ", (double)sc->horizon_us / 1e6);
 	json_string(sc->path);
+	printf(", \"timezone\": ");  /* the clock of the diurnal profile and cron (models/README.md, "Local time") */
+	json_string(sc->tz.name[0] ? sc->tz.name : "UTC");
 	printf(", \"version\": ");
 	json_string(GPUCAP_VERSION);
 	printf(", \"labels\": {");
