@@ -165,22 +165,19 @@ int cron_next(const struct cron *c, int64_t after_unix_s, int64_t *next_unix_s)
 
 int cron_next_in(const struct cron *c, const struct tzone *tz, int64_t after_unix_s, int64_t *next_unix_s)
 {
-	int64_t wall, at[2];
+	int64_t wall;
 	int rc;
 
 	if (!tz || tzone_is_utc(tz))
 		return cron_next(c, after_unix_s, next_unix_s);
 	wall = after_unix_s + tzone_offset(tz, after_unix_s);
 	for (int i = 0; i < LOCAL_TRIES; i++) {
-		/* the next matching wall minute, then the instants that read it (two in a repeated hour, the
-		 * change itself for a skipped one): the first of them after `after` */
+		/* the next matching wall minute, then the first instant after `after` that reads it (the first
+		 * reading of a repeated time, the jump for a skipped one) */
 		if ((rc = cron_next(c, wall, &wall)) != STATUS_OK)
 			return rc;
-		for (int k = 0, n = tzone_from_wall(tz, wall, at); k < n; k++)
-			if (at[k] > after_unix_s) {
-				*next_unix_s = at[k];
-				return STATUS_OK;
-			}
+		if (tzone_from_wall(tz, wall, after_unix_s, next_unix_s) == STATUS_OK)
+			return STATUS_OK;
 	}
 	return STATUS_DONE;  /* not reached: a wall minute after after's own is read after it */
 }

@@ -16,7 +16,9 @@
 #define DEFAULT_TZDIR "/usr/share/zoneinfo"
 #define FILE_MAX (1 << 20)  /* bytes: the largest zone file is under 4 KiB */
 #define HEADER_BYTES 44
-#define SEARCH_S (27 * 3600)  /* further than any UTC offset (-12 h .. +14 h) and a change from it */
+#define UTOFF_MIN_S (-89999)  /* the offsets RFC 8536 allows a local time type: -25 h + 1 s .. */
+#define UTOFF_MAX_S 93599     /* .. 26 h - 1 s (the footer's POSIX offsets are within 24:59:59) */
+#define SEARCH_S (27 * 3600)  /* further than any UTC offset and a change from it */
 
 /* What a POSIX TZ rule ("EST5EDT,M3.2.0,M11.1.0") says: a standard offset and maybe a daylight one. */
 struct rule {
@@ -289,6 +291,13 @@ static int parse_header(const unsigned char *buf, size_t len, struct block *b, c
 	for (uint32_t i = 0; i < b->timecnt; i++)
 		if (b->idx[i] >= b->typecnt || (i > 0 && be64(b->times + 8 * i) <= be64(b->times + 8 * (i - 1))))
 			goto bad;
+	for (uint32_t k = 0; k < b->typecnt; k++) {  /* RFC 8536: utoff in -89999..93599 (-25 h .. +26 h) */
+		int32_t off = (int32_t)be32(b->types + 6 * k);
+		if (off < UTOFF_MIN_S || off > UTOFF_MAX_S) {
+			snprintf(err, err_size, "a UTC offset of %d s; expected -89999 to 93599 (RFC 8536)", (int)off);
+			return STATUS_EINPUT;
+		}
+	}
 	return STATUS_OK;
 bad:
 	snprintf(err, err_size, "not a valid TZif file (RFC 8536)");
@@ -430,25 +439,25 @@ int32_t tzone_offset(const struct tzone *tz, int64_t unix_s)
 	return tzone_segment_offset(tz, tzone_segment(tz, unix_s));
 }
 
-int tzone_from_wall(const struct tzone *tz, int64_t wall_s, int64_t out[2])
+int tzone_from_wall(const struct tzone *tz, int64_t wall_s, int64_t after_s, int64_t *out)
 {
-	int a = tzone_segment(tz, wall_s - SEARCH_S), b = tzone_segment(tz, wall_s + SEARCH_S), n = 0;
+	int a = tzone_segment(tz, wall_s - SEARCH_S), b = tzone_segment(tz, wall_s + SEARCH_S);
+	int64_t best = INT64_MAX;
 
-	for (int j = a; j <= b && n < 2; j++) {
+	for (int j = a; j <= b; j++) {  /* segments in time order; only those near wall_s can read it */
 		int64_t u = wall_s - tzone_segment_offset(tz, j);
-		if ((j < 0 || u >= tz->at_s[j]) && (j + 1 >= tz->nchanges || u < tz->at_s[j + 1]))
-			out[n++] = u;
+
+		if (u > after_s && u < best && (j < 0 || u >= tz->at_s[j]) && (j + 1 >= tz->nchanges ||
+										 u < tz->at_s[j + 1]))
+			best = u;  /* the clock reads wall_s at u */
+		if (j >= 0 && tz->at_s[j] > after_s && tz->at_s[j] < best &&
+		    tz->at_s[j] + tzone_segment_offset(tz, j - 1) <= wall_s && wall_s < tz->at_s[j] + tz->off_s[j])
+			best = tz->at_s[j];  /* the clock jumps over wall_s at this change */
 	}
-	if (n > 0)
-		return n;
-	for (int j = a + 1; j <= b; j++)  /* skipped: the change that jumps over wall_s */
-		if (j >= 0 && tz->at_s[j] + tzone_segment_offset(tz, j - 1) <= wall_s &&
-		    wall_s < tz->at_s[j] + tz->off_s[j]) {
-			out[0] = tz->at_s[j];
-			return 1;
-		}
-	out[0] = wall_s - tz->off0_s;  /* not reached: every wall time is either read or jumped over */
-	return 1;
+	if (best == INT64_MAX)
+		return STATUS_DONE;
+	*out = best;
+	return STATUS_OK;
 }
 
 static int put_offset(char *buf, size_t size, int32_t off_s)

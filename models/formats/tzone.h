@@ -67,12 +67,13 @@ int32_t tzone_segment_offset(const struct tzone *tz, int i);
 int32_t tzone_offset(const struct tzone *tz, int64_t unix_s);
 
 /*
- * The instants at which the local clock reads wall_s, into out[0] < out[1]: returns 1 (the usual case) or
- * 2 (a time repeated when the clock goes back). A wall time skipped when the clock goes forward returns 1
- * and the instant of the jump (the first one whose wall time is past wall_s), as cron(8) runs jobs of the
- * skipped hour at the change.
+ * The first instant after after_s (unix seconds) at which the local clock reads wall_s, into *out: when the
+ * clock goes back, a wall time is read twice, and a later after_s finds the second reading. A wall time the
+ * clock skips when it goes forward gives the instant of the jump (the first whose wall time is past wall_s),
+ * as cron(8) runs jobs of the skipped hour at the change. Returns STATUS_OK, or STATUS_DONE when no reading
+ * or jump of wall_s comes after after_s.
  */
-int tzone_from_wall(const struct tzone *tz, int64_t wall_s, int64_t out[2]);
+int tzone_from_wall(const struct tzone *tz, int64_t wall_s, int64_t after_s, int64_t *out);
 
 /* A line for summaries: "UTC", or "America/New_York (UTC-05:00, -04:00 daylight saving)" (the distinct
  * offsets of the table, standard first), into buf (size bytes). */
