@@ -22,7 +22,8 @@
  *     stationary queue reaches is refused at run time, fluid.c, as only then is it known).
  * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
  * every sample sees whole, fresh periods (a longer period would hand the policy the same value twice), and
- * with slo.window the window and the start's offset in it (windows fall on UTC clock times), so that every
+ * with slo.window the window and the start's offset in it (windows fall on clock times; on a `timezone`'s
+ * clock the period must also divide its offsets and change times: scenario_tz.c), so that every
  * window holds whole periods (a period's requests all count in the window of its end: one straddling two
  * would move requests between their verdicts). Without the key the period is the largest that divides 60 s
  * and all of them (60 s unless one is not a multiple of a minute: 10 s for a 10-second resolution).

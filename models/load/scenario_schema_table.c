@@ -264,8 +264,10 @@ static const struct scenario_schema_key slo_entries[] = {
 	{ NUM_("max_violation_rate", scenario_load_rate_share), .desc = "the share of requests allowed over "
 	  "latency_s, over the measured run and in every window" },
 	{ DUR_("window", 0, true, DAY_US), .desc = "check the SLOs also in every window of this length, aligned "
-	  "to UTC clock times from midnight (it must divide a day; needs a percentile SLO or "
-	  "max_violation_rate)" },
+	  "to clock times from midnight on the `timezone` clock (UTC by default; 1d is a local calendar day, "
+	  "23 or 25 hours on daylight-saving change days; the repeated hour of a fall-back change stays in the "
+	  "window open when the clock went back); it must divide a day; needs a percentile SLO or "
+	  "max_violation_rate" },
 	END };
 static const struct scenario_schema_map slo_map = { "slo", &scenario_load_slo_keys, .entries = slo_entries };
 
