@@ -5,7 +5,9 @@
  * Asia/Kolkata is UTC+5:30 all year. Run times below are seconds from 2026-01-01T00:00:00Z, the start.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "capture.h"
 #include "meter.h"
@@ -174,6 +176,43 @@ START_TEST(kolkata_and_utc_hours)
 }
 END_TEST
 
+/*
+ * A run (tests/data/traces/slo_windows.csv, as in check_world_slo: one request a minute in bursts, each
+ * served at once, latency = its service time) from 2026-01-15 03:00 UTC (22:00 EST on Jan 14) for 4 h,
+ * slo.latency_s 5 s, max_violation_rate 0.5 and latency_p90_s 5 s in 1 d windows. In New York the local day
+ * Jan 14 ends at 05:00 UTC, run time 7200 s: it holds the bursts at 0-2340 s (18 x 1 s, 2 x 10 s) and
+ * 5400-5940 s (9 x 1 s, 1 x 20 s): 3 of 30 over 5 s, p90 (27th smallest) 1 s: met. Jan 15 from 7200 s holds
+ * 9000-9540 s (10 x 6 s) and 12600-12840 s (5 x 1 s): 10 of 15 over (more than half) and p90 (14th
+ * smallest) 6 s, ratio 1.2: breached, the worst window, starting at 7200 s. On UTC the run lies in one day:
+ * 13 of 45 over, not more than half (the p90 is left out there: 6 s would breach the UTC day too).
+ */
+static const char *const run_yaml =
+	"name: local-day\nstart: 2026-01-15T03:00:00Z\nhorizon: 4h\n%s"
+	"slo: {latency_s: 5s, max_violation_rate: 0.5, %swindow: 1d}\n"
+	"workload:\n  arrivals: {kind: trace, format: generic, path: " TEST_DATA_DIR "/traces/slo_windows.csv,\n"
+	"    columns: {time: t, time_format: seconds, service_s: svc}}\n  service: {kind: trace}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g5.xlarge, slots_per_instance: 1}\n"
+	"fleet:\n  - {option: reserved, count: 10, scope: zonal}\n";
+
+START_TEST(run_breaches_one_local_day)
+{
+	char yaml[1024];
+
+	snprintf(yaml, sizeof yaml, run_yaml, "timezone: America/New_York\n", "latency_p90_s: 5s, ");
+	capture_run(&cap, yaml, NULL, 0);
+	ck_assert_double_eq(capture_need(&cap, "requests_total"), 45);
+	ck_assert_double_eq(capture_need(&cap, "slo_windows"), 2);
+	ck_assert_double_eq(capture_need(&cap, "slo_windows_breached"), 1);
+	ck_assert_double_eq(capture_need(&cap, "slo_worst_window_start_s"), 7200);
+	ck_assert_double_eq_tol(capture_need(&cap, "slo_worst_window_ratio"), 1.2, 0.02);
+	memset(&cap, 0, sizeof cap);
+	snprintf(yaml, sizeof yaml, run_yaml, "", "");
+	capture_run(&cap, yaml, NULL, 0);
+	ck_assert_double_eq(capture_need(&cap, "slo_windows"), 1);
+	ck_assert_double_eq(capture_need(&cap, "slo_windows_breached"), 0);
+}
+END_TEST
+
 static Suite *slo_localtime_suite(void)
 {
 	Suite *s = suite_create("slo_localtime");
@@ -184,6 +223,7 @@ static Suite *slo_localtime_suite(void)
 	tcase_add_test(tc, new_york_fall_back_quarters);
 	tcase_add_test(tc, new_york_spring_forward_hours);
 	tcase_add_test(tc, kolkata_and_utc_hours);
+	tcase_add_test(tc, run_breaches_one_local_day);
 	suite_add_tcase(s, tc);
 	return s;
 }
