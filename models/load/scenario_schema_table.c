@@ -924,8 +924,9 @@ static const struct scenario_schema_key top_entries[] = {
 	  "its own slo and workload, on MIG partitions (needs serving.partitions; then no top-level slo or "
 	  "workload, no autoscaling)" },
 	{ STR_("timezone", TZONE_NAME_MAX), .dflt = "\"UTC\"", .desc = "the IANA time zone (tz database, with "
-	  "daylight saving) whose wall clock the diurnal profile, weekly factors and autoscaling.schedule cron "
-	  "follow; billing hours, SLO windows and serving_hours stay UTC (models/README.md, \"Local time\")" },
+	  "daylight saving) whose wall clock the diurnal profile, weekly factors, autoscaling.schedule cron "
+	  "and slo.window's windows follow; billing hours and serving_hours stay UTC (models/README.md, \"Local "
+	  "time\")" },
 	END };
 /* the loader: slo is required with a workload (scenario_slo.c) and refused without one (scenario_jobs.c) */
 static const char *const top_depends[] = { "workload", "slo", "slo", "workload", NULL };

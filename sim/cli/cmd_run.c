@@ -435,8 +435,8 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		char zone[160];
 
 		tzone_describe(&sc->tz, zone, sizeof zone);
-		printf("  clock      times of day: %s, for the diurnal profile, weekly factors and cron; bills, SLO "
-		       "windows and serving_hours in UTC\n", zone);
+		printf("  clock      times of day: %s, for the diurnal profile, weekly factors, cron and SLO "
+		       "windows; bills and serving_hours in UTC\n", zone);
 	}
 	if (get(rep, "warmup_s") > 0)
 		printf("  window     first %.4g h a warm-up, left out of request metrics; %.4g h measured\n",
