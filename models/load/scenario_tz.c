@@ -38,15 +38,5 @@ int scenario_load_timezone(struct load *l)
 	if ((rc = tzone_load(&l->sc.tz, name, from_s, to_s, err, sizeof err)) != STATUS_OK)
 		return rc == STATUS_EINPUT ? yamldoc_fail(&l->y, &r, "%s; expected an IANA time zone name such as "
 							  "America/New_York, Europe/Berlin or UTC", err) : rc;
-	/* fluid mode tallies whole periods into an SLO window: the local windows' UTC starts move by the
-	 * offsets and one may start at a change, so the period must divide each offset and the time from the
-	 * start to each change (whole minutes: the default period, dividing 60 s, does) */
-	for (int i = -1; l->sc.mode == MODE_FLUID && l->sc.slo.window_us > 0 && i < l->sc.tz.nchanges; i++) {
-		int64_t p = l->sc.fluid_period_us, off_us = (int64_t)tzone_segment_offset(&l->sc.tz, i) * 1000000;
-		if (off_us % p != 0 || (i >= 0 && (l->sc.tz.at_s[i] * 1000000 - l->sc.start_unix_us) % p != 0))
-			return yamldoc_fail(&l->y, &r, "fluid.period_s (%g s) does not divide this zone's UTC offsets "
-						  "and the times of its changes, so SLO windows on its clock would "
-						  "split periods; expected a period dividing 60 s", (double)p / 1e6);
-	}
 	return STATUS_OK;
 }
