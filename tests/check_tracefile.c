@@ -238,7 +238,7 @@ END_TEST
 START_TEST(bad_iso_times_are_rejected)
 {
 	static const char *const bad[] = {
-		"2023-11-16T00:00:00+01:00", "2023-11-16", "2023-02-30 00:00:00", "1969-12-31 23:59:59",
+		"2023-11-16T00:00:00 +01:00", "2023-11-16", "2023-02-30 00:00:00", "1969-12-31 23:59:59",
 		"2023-11-16 00:00:00.", "2023-11-16X00:00:00", "2023-11-16 24:00:00", "1700092800",
 	};
 	struct trace_mapping m = { .time_column = "t", .time_format = TRACE_TIME_ISO };
@@ -342,6 +342,8 @@ static const struct {
 } bad[] = {
 	{ "bad-timestamp.csv", false, "bad-timestamp.csv:3: bad timestamp '2023-11-16 25:00:00.0000000' in column "
 	  "'TIMESTAMP'; expected an ISO-8601 UTC time" },
+	{ "bad-offset.csv", false, "bad-offset.csv:3: bad time offset '+25:00' in '2023-11-16 18:17:04.0000000+25:00' "
+	  "in column 'TIMESTAMP'; expected +HH:MM or -HH:MM (also +HHMM, +HH) up to 18:00, or Z" },
 	{ "missing-column.csv", false, "missing-column.csv:1: no column 'GeneratedTokens' in the header (TIMESTAMP, "
 	  "ContextTokens, OutputTokens); expected the output-token column named in the mapping" },
 	{ "negative-tokens.csv", false, "negative-tokens.csv:4: negative token count '-5' in column 'ContextTokens'; "

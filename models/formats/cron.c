@@ -5,8 +5,10 @@
 #include <stdlib.h>
 
 #include "status.h"
+#include "units.h"
 
 #define SEARCH_DAYS (28 * 366)  /* the calendar (leap years, weekdays) repeats every 28 years until 2100 */
+#define LOCAL_TRIES 4          /* wall minutes tried by cron_next_in: a second is needed only in a repeated hour */
 
 struct field {
 	const char *name;  /* for messages */
@@ -121,29 +123,14 @@ int cron_parse(struct cron *c, const char *text, char *err, size_t err_size)
 	return STATUS_OK;
 }
 
-/* Year, month (1..12) and day (1..31) of a day count since 1970-01-01 (H. Hinnant, civil_from_days). */
-static void civil(int64_t z, int *year, int *month, int *day)
-{
-	z += 719468;
-	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-	int64_t doe = z - era * 146097;
-	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	int64_t mp = (5 * doy + 2) / 153;
-	int m = (int)(mp < 10 ? mp + 3 : mp - 9);
-
-	*day = (int)(doy - (153 * mp + 2) / 5 + 1);
-	*month = m;
-	*year = (int)(yoe + era * 400 + (m <= 2));
-}
-
 static bool day_matches(const struct cron *c, int64_t day)
 {
-	int y, m, d;
+	int64_t y;
+	int m, d;
 	int wd = (int)(((day % 7) + 7 + 4) % 7); /* 1970-01-01 was a Thursday */
 	bool dom, dow;
 
-	civil(day, &y, &m, &d);
+	units_civil_from_days(day, &y, &m, &d);
 	if (!(c->months >> m & 1))
 		return false;
 	dom = c->days >> d & 1;
@@ -174,4 +161,23 @@ int cron_next(const struct cron *c, int64_t after_unix_s, int64_t *next_unix_s)
 		}
 	}
 	return STATUS_DONE;
+}
+
+int cron_next_in(const struct cron *c, const struct tzone *tz, int64_t after_unix_s, int64_t *next_unix_s)
+{
+	int64_t wall;
+	int rc;
+
+	if (!tz || tzone_is_utc(tz))
+		return cron_next(c, after_unix_s, next_unix_s);
+	wall = after_unix_s + tzone_offset(tz, after_unix_s);
+	for (int i = 0; i < LOCAL_TRIES; i++) {
+		/* the next matching wall minute, then the first instant after `after` that reads it (the first
+		 * reading of a repeated time, the jump for a skipped one) */
+		if ((rc = cron_next(c, wall, &wall)) != STATUS_OK)
+			return rc;
+		if (tzone_from_wall(tz, wall, after_unix_s, next_unix_s) == STATUS_OK)
+			return STATUS_OK;
+	}
+	return STATUS_DONE;  /* not reached: a wall minute after after's own is read after it */
 }

@@ -173,33 +173,95 @@ static bool parse_fixed(const char *s, int p, int64_t *out_us)
 }
 
 /*
- * "YYYY-MM-DDTHH:MM:SS" or with a space for the T, then optionally a fraction of any length (rounded to
- * the microsecond, halves up, as units_parse_time_us() does), then optionally "Z" or "+00:00"; no zone is
- * UTC. units_parse_time_us() checks the date.
+ * A UTC offset at s, the whole rest of the value: "+HH:MM", "+HHMM" or "+HH" (or "-"), at most 18:00 either
+ * way (ISO 8601; every zone's is within -12:00..+14:00), into seconds east of UTC. False when malformed.
  */
-static bool parse_iso(const char *s, int64_t *out_us)
+static bool parse_offset(const char *s, int32_t *out_s)
+{
+	int h, m = 0;
+	size_t n = strlen(s);
+
+	if ((s[0] != '+' && s[0] != '-') || !(n == 3 || n == 5 || n == 6))
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!tracefile_is_digit(s[i]) && !(i == 3 && n == 6 && s[i] == ':'))
+			return false;
+	h = (s[1] - '0') * 10 + (s[2] - '0');
+	if (n > 3)
+		m = (s[n - 2] - '0') * 10 + (s[n - 1] - '0');
+	if (m > 59 || h * 60 + m > 18 * 60)
+		return false;
+	*out_s = (s[0] == '-' ? -1 : 1) * (h * 3600 + m * 60);
+	return true;
+}
+
+/*
+ * "YYYY-MM-DDTHH:MM:SS" or with a space for the T, then optionally a fraction of any length (rounded to
+ * the microsecond, halves up, as units_parse_time_us() does), then optionally "Z" or a UTC offset
+ * (parse_offset: "+02:00", "-0500"), which is taken off to give UTC; no zone is UTC.
+ * units_parse_time_us() checks the date. Returns ISO_OK, ISO_BAD or ISO_BAD_OFFSET (a sign after the time
+ * that does not begin a valid offset; *offset then points at it).
+ */
+enum { ISO_OK, ISO_BAD, ISO_BAD_OFFSET };
+static int parse_iso(const char *s, int64_t *out_us, const char **offset)
 {
 	char buf[24];
 	const char *p;
 	int64_t us, frac = 0;
+	int32_t off_s = 0;
 
 	if (strlen(s) < 19 || (s[10] != 'T' && s[10] != ' '))
-		return false;
+		return ISO_BAD;
 	p = s + 19;
 	memcpy(buf, s, 19);
 	buf[10] = 'T';
 	memcpy(buf + 19, "Z", 2);
 	if (*p == '.') {
 		if (!tracefile_is_digit(*++p))
-			return false;
+			return ISO_BAD;
 		frac = read_fraction(&p, 6);
 	}
-	if (*p && strcmp(p, "Z") != 0 && strcmp(p, "+00:00") != 0)
-		return false;
-	if (units_parse_time_us(buf, &us) != STATUS_OK || us < 0 || us / 1000000 > TIME_MAX_US / 1000000)
-		return false;
+	if ((*p == '+' || *p == '-') && !parse_offset(p, &off_s)) {
+		*offset = p;
+		return ISO_BAD_OFFSET;
+	}
+	if (*p && *p != '+' && *p != '-' && strcmp(p, "Z") != 0)
+		return ISO_BAD;
+	if (units_parse_time_us(buf, &us) != STATUS_OK)
+		return ISO_BAD;
+	us -= off_s * INT64_C(1000000);  /* local time minus its offset is UTC */
+	if (us < 0 || us / 1000000 > TIME_MAX_US / 1000000)
+		return ISO_BAD;
 	*out_us = us + frac;
-	return true;
+	return ISO_OK;
+}
+
+/*
+ * epoch_s times of 10^11 s and more (the year 5138), 12 digits or more before any point, are almost surely
+ * milliseconds: an error that says so (1700158623250 is 2023-11-16 in ms, the year 55847 in s; in us they
+ * do not even fit). Returns STATUS_OK for a plausible time or a value that is not such a number.
+ */
+static int epoch_hint(struct tracefile *t, const char *s)
+{
+	char got[GOT_BUF];
+	const char *p = s;
+	int digits = 0;
+
+	if (t->m.time_format != TRACE_TIME_EPOCH_S)
+		return STATUS_OK;
+	while (*p == '0')
+		p++;
+	for (; tracefile_is_digit(*p); p++)
+		digits++;
+	if (*p == '.')
+		for (p++; tracefile_is_digit(*p); p++)
+			;
+	if (*p || digits < EPOCH_S_HINT_DIGITS)
+		return STATUS_OK;
+	return tracefile_fail(t, STATUS_EINPUT, t->row_line, "time %s in column '%s' is %.3g s after 1970, "
+			      "thousands of years ahead; expected seconds since 1970-01-01 UTC (did you mean "
+			      "epoch_ms? the values look like milliseconds)", tracefile_quote(s, got), t->name[C_TIME],
+			      strtod(s, NULL));
 }
 
 static int parse_time(struct tracefile *t, int64_t *t_us)
@@ -207,11 +269,27 @@ static int parse_time(struct tracefile *t, int64_t *t_us)
 	const char *s = t->val[C_TIME];
 	int p = t->m.time_format == TRACE_TIME_EPOCH_MS || t->m.time_format == TRACE_TIME_MILLISECONDS ? 3 : 6;
 	int64_t ignored;
+	int rc;
 
 	if (t->vlen[C_TIME] >= FIELD_MAX)
 		return bad_value(t, C_TIME, false);
-	if (t->m.time_format == TRACE_TIME_ISO ? parse_iso(s, t_us) : parse_fixed(s, p, t_us))
+	if (t->m.time_format == TRACE_TIME_ISO) {
+		const char *offset = NULL;
+		char got[GOT_BUF], whole[GOT_BUF];
+		int iso = parse_iso(s, t_us, &offset);
+
+		if (iso == ISO_OK)
+			return STATUS_OK;
+		if (iso == ISO_BAD_OFFSET)
+			return tracefile_fail(t, STATUS_EINPUT, t->row_line, "bad time offset %s in %s in column '%s'; "
+					      "expected +HH:MM or -HH:MM (also +HHMM, +HH) up to 18:00, or Z",
+					      tracefile_quote(offset, got), tracefile_quote(s, whole),
+					      t->name[C_TIME]);
+	} else if ((rc = epoch_hint(t, s)) != STATUS_OK) {
+		return rc;
+	} else if (parse_fixed(s, p, t_us)) {
 		return STATUS_OK;
+	}
 	return bad_value(t, C_TIME, t->m.time_format != TRACE_TIME_ISO && s[0] == '-' &&
 			 parse_fixed(s + 1, p, &ignored));
 }
@@ -549,6 +627,8 @@ static int start(struct tracefile *t)
 	} else if (csv_init(&t->csv, CSV_STRICT | CSV_STRICT_FINI | CSV_REPALL_NL) != 0) {
 		return tracefile_fail(t, STATUS_ENOMEM, 0, "out of memory; expected room for the CSV parser");
 	}
+	if (!t->jsonl)
+		csv_set_delim(&t->csv, t->m.delimiter ? (unsigned char)t->m.delimiter : ',');
 	t->ncols = 0;
 	t->header[0] = '\0';
 	for (int k = 0; k < C_N; k++)

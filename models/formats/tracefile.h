@@ -17,8 +17,12 @@
  * length (the hash-id buffers grow to the longest row). A row longer than TRACEFILE_LINE_MAX bytes (JSON
  * lines: TRACEFILE_JSONL_LINE_MAX) is an error (a binary or corrupted file), as are NUL bytes.
  *
+ * CSV fields are separated by mapping.delimiter (',' by default; ';' or a tab, say).
+ *
  * Errors (STATUS_EINPUT, message "FILE:LINE: what; expected what", LINE counting from 1 with the header as
- * line 1): a missing header column, a row with too few fields, a bad or negative timestamp, a timestamp
+ * line 1): a missing header column, a row with too few fields, a bad or negative timestamp, a bad UTC
+ * offset in an ISO time ("+25:00"; expected +HH:MM), an epoch_s time of 10^11 s or more (the year 5138:
+ * the message asks "did you mean epoch_ms?"), a timestamp
  * earlier than the previous row's ("out of order"), a token count that is negative or not an integer, a
  * service time that is negative or not a number, an empty file or one with a header only, a binary file,
  * an over-long line, every row left out by the filter; in JSON lines also a line that is not one complete
@@ -49,7 +53,8 @@ enum trace_format {
 };
 
 enum trace_time_format {
-	TRACE_TIME_ISO,       /* ISO-8601 UTC: "2026-12-01T00:00:00Z", "2023-11-16 18:17:03.9799600" (no zone = UTC) */
+	TRACE_TIME_ISO,       /* ISO-8601: "2026-12-01T00:00:00Z", "2023-11-16 18:17:03.9799600" (no zone = UTC),
+	                         "2026-03-08T14:00:00+02:00" (an offset, taken off: UTC) */
 	TRACE_TIME_EPOCH_S,   /* seconds since 1970-01-01 UTC, may have a fraction */
 	TRACE_TIME_EPOCH_MS,  /* milliseconds since 1970-01-01 UTC */
 	TRACE_TIME_SECONDS,   /* seconds from the start of the trace (any origin), may have a fraction */
@@ -80,6 +85,8 @@ struct trace_mapping {
 	int32_t block_tokens;                             /* tokens per hash block (kept for the prefix cache) */
 	int nwhere;                                       /* row filters, all must hold; 0 = keep every row */
 	struct trace_where where[TRACEFILE_WHERE_MAX];
+	char delimiter;                                   /* CSV: the field separator, 0 = ',' (the default);
+	                                                     one byte, never '"', '\r', '\n' (the loader checks) */
 };
 
 struct trace_record {

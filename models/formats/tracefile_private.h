@@ -21,6 +21,7 @@
 #define HEADER_LIST_MAX 256      /* bytes of "A, B, C" kept for messages */
 #define QUOTE_MAX 40             /* bytes of a bad value quoted back */
 #define GOT_BUF 96               /* room for them, quoted */
+#define EPOCH_S_HINT_DIGITS 12   /* epoch_s with this many digits, >= 1e11 s (the year 5138): milliseconds? */
 #define TOKENS_MAX 10000000      /* largest token count accepted */
 #define TIME_MAX_US INT64_C(100000000000000000)  /* 1e11 s (year 5138): larger is not a time, and fits */
 

@@ -93,8 +93,7 @@ int units_parse_duration(const char *text, int64_t *out_us)
 	return STATUS_OK;
 }
 
-/* Days since 1970-01-01 of the proleptic Gregorian date y-m-d (Hinnant's days_from_civil). */
-static int64_t days_from_civil(int64_t y, int m, int d)
+int64_t units_days_from_civil(int64_t y, int m, int d)
 {
 	int64_t era, yoe, doy, doe;
 
@@ -106,8 +105,7 @@ static int64_t days_from_civil(int64_t y, int m, int d)
 	return era * 146097 + doe - 719468;
 }
 
-/* The inverse of days_from_civil (Hinnant's civil_from_days). */
-static void civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+void units_civil_from_days(int64_t z, int64_t *y, int *m, int *d)
 {
 	int64_t era, doe, yoe, doy, mp;
 
@@ -198,7 +196,7 @@ int units_parse_time_us(const char *text, int64_t *out_unix_us)
 		return STATUS_EINPUT;  /* another offset, no offset, or trailing junk */
 	if (mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59 || s > 59)
 		return STATUS_EINPUT;  /* leap seconds (":60") are not representable in unix time */
-	*out_unix_us = (days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * INT64_C(1000000) + frac_us;
+	*out_unix_us = (units_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * INT64_C(1000000) + frac_us;
 	return STATUS_OK;
 }
 
@@ -218,7 +216,7 @@ void units_format_time(int64_t unix_s, char *buf, int size)
 		secs += 86400;
 		days--;
 	}
-	civil_from_days(days, &y, &m, &d);
+	units_civil_from_days(days, &y, &m, &d);
 	snprintf(buf, (size_t)size, "%04lld-%02d-%02dT%02d:%02d:%02dZ", (long long)y, m, d,
 		 (int)(secs / 3600), (int)(secs / 60 % 60), (int)(secs % 60));
 }

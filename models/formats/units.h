@@ -32,4 +32,10 @@ int64_t units_floor_s(int64_t unix_us);
 /* Format unix seconds as "YYYY-MM-DDTHH:MM:SSZ" into buf (at least 21 bytes). */
 void units_format_time(int64_t unix_s, char *buf, int size);
 
+/* Days since 1970-01-01 of the proleptic Gregorian date y-m-d, m 1..12 (H. Hinnant's days_from_civil). */
+int64_t units_days_from_civil(int64_t y, int m, int d);
+
+/* The inverse: year, month (1..12) and day (1..31) of a day count since 1970-01-01 (civil_from_days). */
+void units_civil_from_days(int64_t z, int64_t *y, int *m, int *d);
+
 #endif

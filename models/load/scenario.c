@@ -55,7 +55,7 @@
 
 static const char *const top_keys[] = { "name", "seed", "start", "horizon", "sample_period", "warmup", "slo",
 	"workload", "serving", "fleet", "commitments", "autoscaling", "quotas", "launch_retry", "allocation", "catalog",
-	"jobs", "mode", "fluid", "zones", "provider", "models", "region", "prices", NULL };
+	"jobs", "mode", "fluid", "zones", "provider", "models", "region", "prices", "timezone", NULL };
 static const char *const serving_keys[] = { "instance_type", "slots_per_instance", "queue_timeout_s",
 	"startup_s", "max_queue", "on_interrupt", "endpoint", "copies", "types", "kv_cache_tokens", "kv_cache",
 	"prefix_cache_blocks", "routing", "queue", "prefix_threshold", "partitions", "multi_model", NULL };
@@ -388,7 +388,7 @@ static int read_all(struct load *l, const char *const *sets, int nsets)
 	    (rc = scenario_load_schedule(l)) ||
 	    (rc = scenario_load_zones(l)) || (rc = scenario_load_fleet(l)) || (rc = scenario_load_commitments(l)) ||
 	    (rc = scenario_load_limits(l)) || (rc = scenario_load_jobs(l)) ||
-	    (rc = scenario_load_finish(l)))
+	    (rc = scenario_load_finish(l)) || (rc = scenario_load_timezone(l)))
 		return rc;
 	if ((rc = scenario_load_mode(l)))
 		return rc;

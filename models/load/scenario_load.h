@@ -352,6 +352,9 @@ int scenario_load_limits(struct load *l);
 /* Autoscaling's defaults that depend on the fleet (min, max), then the checks across the two. */
 int scenario_load_finish(struct load *l);
 
+/* Read `timezone` (scenario_tz.c; after the workload, whose speedup and offset it needs) into sc.tz. */
+int scenario_load_timezone(struct load *l);
+
 /* ---- the run mode, in scenario_mode.c ---------------------------------------------------------- */
 
 /* Read `mode` and `fluid` (last: fluid mode refuses, by key, the features it does not model). */

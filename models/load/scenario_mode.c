@@ -22,7 +22,8 @@
  *     stationary queue reaches is refused at run time, fluid.c, as only then is it known).
  * fluid.period_s must divide autoscaling.resolution_s and sample_period, so that every policy evaluation and
  * every sample sees whole, fresh periods (a longer period would hand the policy the same value twice), and
- * with slo.window the window and the start's offset in it (windows fall on UTC clock times), so that every
+ * with slo.window the window and the start's offset in it (windows fall on clock times; on a `timezone`'s
+ * clock the period must also divide its offsets and change times), so that every
  * window holds whole periods (a period's requests all count in the window of its end: one straddling two
  * would move requests between their verdicts). Without the key the period is the largest that divides 60 s
  * and all of them (60 s unless one is not a multiple of a minute: 10 s for a 10-second resolution).
@@ -146,6 +147,17 @@ static int check_period(struct load *l, const struct yamldoc_ref *r)
 					  "start's offset in it (%g s); expected a period that does, so that every "
 					  "window holds whole periods", (double)p / 1e6,
 					  (double)sc->slo.window_us / 1e6, (double)scenario_window_phase_us(sc) / 1e6);
+	/* on a zone's clock the windows' UTC starts move by its offsets and one may start at a change: the
+	 * period must divide each offset and the time from the start to each change (whole minutes: the
+	 * default period, dividing 60 s and the start's offset in a window, does) */
+	for (int i = -1; sc->slo.window_us > 0 && i < sc->tz.nchanges; i++) {
+		int64_t off_us = (int64_t)tzone_segment_offset(&sc->tz, i) * 1000000;
+		if (off_us % p != 0 || (i >= 0 && (sc->tz.at_s[i] * 1000000 - sc->start_unix_us) % p != 0))
+			return yamldoc_fail(&l->y, r, "fluid.period_s (%g s) does not divide the UTC offsets of "
+						  "timezone %s and the times of its changes, so SLO windows on its "
+						  "clock would split periods; expected a period dividing 60 s",
+						  (double)p / 1e6, sc->tz.name);
+	}
 	return STATUS_OK;
 }
 

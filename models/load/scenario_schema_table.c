@@ -79,6 +79,9 @@ static const struct scenario_schema_key column_entries[] = {
 	{ STR_("input_tokens", TRACEFILE_COLUMN_MAX), .desc = "header name of the prompt-token column" },
 	{ STR_("output_tokens", TRACEFILE_COLUMN_MAX), .desc = "header name of the output-token column" },
 	{ STR_("service_s", TRACEFILE_COLUMN_MAX), .desc = "header name of the service-time column (seconds)" },
+	{ STR_("delimiter", 3), .dflt = "\",\"", .desc = "CSV only: the field separator, one character such as "
+	  "\";\" or \"\\t\" (a tab; also written as the two characters \\t); not a double quote or a line "
+	  "break" },
 	END };
 static const struct scenario_schema_map column_map = { "workload.arrivals.columns", &scenario_load_column_keys,
 	.entries = column_entries };
@@ -275,8 +278,10 @@ static const struct scenario_schema_key slo_entries[] = {
 	{ NUM_("max_violation_rate", scenario_load_rate_share), .desc = "the share of requests allowed over "
 	  "latency_s, over the measured run and in every window" },
 	{ DUR_("window", 0, true, DAY_US), .desc = "check the SLOs also in every window of this length, aligned "
-	  "to UTC clock times from midnight (it must divide a day; needs a percentile SLO or "
-	  "max_violation_rate)" },
+	  "to clock times from midnight on the `timezone` clock (UTC by default; 1d is a local calendar day, "
+	  "23 or 25 hours on daylight-saving change days; the repeated hour of a fall-back change stays in the "
+	  "window open when the clock went back); it must divide a day; needs a percentile SLO or "
+	  "max_violation_rate" },
 	END };
 static const struct scenario_schema_map slo_map = { "slo", &scenario_load_slo_keys, .entries = slo_entries };
 
@@ -971,6 +976,10 @@ static const struct scenario_schema_key top_entries[] = {
 	{ LIST_("models", 1, SCENARIO_MODELS_MAX, model_item), .desc = "several models on one fleet, each with "
 	  "its own slo and workload, on MIG partitions (needs serving.partitions; then no top-level slo or "
 	  "workload, no autoscaling)" },
+	{ STR_("timezone", TZONE_NAME_MAX), .dflt = "\"UTC\"", .desc = "the IANA time zone (tz database, with "
+	  "daylight saving) whose wall clock the diurnal profile, weekly factors, autoscaling.schedule cron "
+	  "and slo.window's windows follow; billing hours and serving_hours stay UTC (models/README.md, \"Local "
+	  "time\")" },
 	END };
 /* the loader: slo is required with a workload (scenario_slo.c) and refused without one (scenario_jobs.c) */
 static const char *const top_depends[] = { "workload", "slo", "slo", "workload", NULL };

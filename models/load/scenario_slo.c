@@ -24,7 +24,8 @@ static const struct yamldoc_bounds rate_share_bounds = { 0, 1, false, false };  
 /*
  * The SLOs as planners state them: percentiles (ttft_* need service kind tokens: checked with the
  * workload), a share of requests allowed over latency_s, and a window that divides a day (so windows fall
- * on the same UTC clock times every day) and needs something to check in each window.
+ * on the same clock times every day, of the scenario's `timezone`: meter_window.c) and needs something to
+ * check in each window.
  */
 static int read_slo_percentiles(struct load *l, const struct yamldoc_ref *slo)
 {
@@ -56,7 +57,7 @@ static int read_slo_percentiles(struct load *l, const struct yamldoc_ref *slo)
 		return rc;
 	if (r.node && DAY_US % l->sc.slo.window_us != 0)
 		return yamldoc_fail(&l->y, &r, "a window of %g s does not divide a day; expected a duration "
-					  "that does (15m, 1h, 6h, 1d, ...), so windows fall on the same UTC clock "
+					  "that does (15m, 1h, 6h, 1d, ...), so windows fall on the same clock "
 					  "times every day", (double)l->sc.slo.window_us / 1e6);
 	if (r.node && !stated)
 		return yamldoc_fail(&l->y, &r, "a window needs an SLO to check in it; expected a "

@@ -50,7 +50,7 @@ static const char *const workload_keys[] = { "arrivals", "sizes", "service", "pr
 static const char *const step_keys[] = { "at", "rate_per_s", NULL };
 static const char *const sizes_keys[] = { "input_tokens", "output_tokens", NULL };
 static const char *const column_keys[] = { "time", "time_format", "input_tokens", "output_tokens",
-	"service_s", NULL };
+	"service_s", "delimiter", NULL };
 static const char *const decode_keys[] = { "concurrency", "tokens_per_s", NULL };
 static const char *const slowdown_keys[] = { "concurrency", "factor", NULL };
 
@@ -295,6 +295,29 @@ static int read_column(struct load *l, const struct yamldoc_ref *cols, const cha
 	return yamldoc_string(&l->y, &r, buf, TRACEFILE_COLUMN_MAX);
 }
 
+/* `columns.delimiter` (CSV): one byte, or the two characters \t for a tab; not a double quote or a line
+ * break (libcsv's quote and row end), nor a NUL. Absent: 0, which the reader takes as ','. */
+static int read_delimiter(struct load *l, const struct yamldoc_ref *cols, struct trace_mapping *m)
+{
+	static const char expect[] = "one character other than a double quote or a line break, such as \";\" or "
+				     "\"\\t\" (a tab); default \",\"";
+	struct yamldoc_ref r;
+	const char *d;
+	char c;
+	int rc;
+
+	yamldoc_child(cols, "delimiter", &r);
+	if (!r.node)
+		return STATUS_OK;
+	if ((rc = yamldoc_scalar(&l->y, &r, expect, &d)))
+		return rc;
+	c = strcmp(d, "\\t") == 0 ? '\t' : strlen(d) == 1 ? d[0] : '\0';
+	if (c == '\0' || c == '"' || c == '\n' || c == '\r' || (unsigned char)c >= 0x80)
+		return yamldoc_bad(&l->y, &r, expect);
+	m->delimiter = c;
+	return STATUS_OK;
+}
+
 /* `columns` of a generic trace into m: which header names hold what. */
 static int read_columns(struct load *l, const struct yamldoc_ref *arr, struct trace_mapping *m)
 {
@@ -315,7 +338,9 @@ static int read_columns(struct load *l, const struct yamldoc_ref *arr, struct tr
 	    (rc = read_column(l, &cols, "output_tokens", m->output_tokens_column)))
 		return rc;
 	m->time_format = (enum trace_time_format)format;
-	return read_column(l, &cols, "service_s", m->service_column);
+	if ((rc = read_column(l, &cols, "service_s", m->service_column)))
+		return rc;
+	return read_delimiter(l, &cols, m);
 }
 
 /* `where: {COLUMN: [V1, V2], ...}`: keep the rows whose COLUMN's text is one of the values (all must hold). */
@@ -407,6 +432,11 @@ static int read_trace(struct load *l, const struct yamldoc_ref *arr)
 		return rc;
 	if (format == TF_JSONL)
 		l->sc.arrivals.mapping.format = TRACE_FORMAT_JSONL;
+	if (format == TF_JSONL && l->sc.arrivals.mapping.delimiter) {
+		yamldoc_child(&cols, "delimiter", &r);
+		return yamldoc_fail(&l->y, &r, "delimiter applies only to CSV traces (format generic or csv); "
+					  "expected no delimiter with format: jsonl");
+	}
 	if ((rc = read_hashes(l, arr, format, &l->sc.arrivals.mapping)) ||
 	    (rc = read_where(l, arr, &l->sc.arrivals.mapping)))
 		return rc;

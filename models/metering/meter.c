@@ -118,8 +118,10 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 	m->slo_stated = slo->max_violation_rate >= 0;
 	for (int i = 0; i < METER_SLO_PCTS; i++)
 		m->slo_stated |= slo->latency_pct_us[i] > 0 || slo->ttft_pct_us[i] > 0 || slo->tpot_pct_us[i] > 0;
-	if (m->slo.window_us > 0)
+	if (m->slo.window_us > 0) {
+		meter_window_setup(m);
 		m->win_k = meter_window_of(m, m->warmup_us);
+	}
 }
 
 /* Add usd_per_h over [t0_us, t1_us) to usage of kind k, clock hour by clock hour (the part past the
@@ -285,7 +287,7 @@ static void window_close(struct meter *m)
 				double ratio = seen / ((double)thr[j] / SIM_US_PER_S);
 				breach |= ratio > 1;
 				if (isnan(m->worst_ratio) || ratio > m->worst_ratio) {
-					int64_t start = m->win_k * m->slo.window_us - m->slo.window_phase_us;
+					int64_t start = meter_window_start(m, m->win_k);
 					m->worst_ratio = ratio;
 					m->worst_start_us = start > m->warmup_us ? start : m->warmup_us;
 				}
@@ -348,7 +350,7 @@ static void window_enter(struct meter *m, int64_t now_us)
 
 	if (now_us >= m->horizon_us)
 		now_us = m->horizon_us - 1;
-	k = meter_window_of(m, now_us);
+	k = meter_window_next(m, now_us);
 	assert(k >= m->win_k);
 	if (k != m->win_k) {
 		window_close(m);
@@ -761,7 +763,7 @@ int64_t meter_tally_end(const struct meter *m, int64_t t_us)
 	int64_t end = meter_hour_end(m, t_us);
 
 	if (m->slo.window_us > 0) {
-		int64_t w = (meter_window_of(m, t_us) + 1) * m->slo.window_us - m->slo.window_phase_us;
+		int64_t w = meter_window_start(m, meter_window_of(m, t_us) + 1);
 		if (w < end)
 			end = w;
 	}

@@ -33,6 +33,7 @@
 #include "option.h"
 #include "savings.h"
 #include "sink.h"
+#include "tzone.h"
 
 #define METER_BATCH 512
 #define METER_MAX_METRICS 200
@@ -55,7 +56,9 @@ struct meter_slo {
 	int64_t tpot_pct_us[METER_SLO_PCTS];     /* time-per-output-token percentile thresholds */
 	double max_violation_rate;               /* share allowed over slo_latency_us; negative = none */
 	int64_t window_us;                       /* window length (divides a day); 0 = none */
-	int64_t window_phase_us;                 /* t = 0 lies this far past a window mark, [0, window) */
+	int64_t window_phase_us;                 /* t = 0 lies this far past a UTC window mark, [0, window) */
+	const struct tzone *tz;                  /* the clock windows are aligned to (borrowed; the scenario's
+	                                            `timezone`); NULL = UTC, with window_phase_us */
 };
 
 enum drop_reason {
@@ -171,7 +174,11 @@ struct meter {
 	struct hist win_tpot;                     /* their time per output token */
 	uint64_t win_dropped;                     /* requests dropped in the current window */
 	uint64_t win_violations;                  /* requests over slo_latency_us in it (dropped included) */
-	int64_t win_k;                            /* the current window's index (t + phase) / window */
+	int64_t win_k;                            /* the current window's index (meter_window_of) */
+	int64_t win_lfloor_us[TZONE_CHANGES_MAX]; /* with slo.tz: the local time reached before each change
+	                                             (meter_window.c) */
+	int win_seg;                              /* the tz segment of the last request's window lookup, */
+	int64_t win_seg_from_us, win_seg_to_us;   /* holding unix times [from, to) */
 
 	/* the requests by UTC clock hour, always kept (analysis/README.md "Reports"): row h is clock hour h (allocated at
 	 * meter_init, owned); hour_latency holds the current hour's served latencies, emptied as it closes */
@@ -473,11 +480,27 @@ void meter_fail(struct meter *m, int status);
 /* Hand buffered rows to the sink. Returns m->status. */
 int meter_flush(struct meter *m);
 
-/* The index of the SLO window holding run time t_us (windows are aligned to UTC clock times). */
+/*
+ * SLO windows (meter_window.c; models/README.md "Local time"): aligned to UTC clock times, or with slo.tz to
+ * that zone's, on a local clock that never goes back (the repeated hour of a fall-back change stays in the
+ * window open when the clock went back; windows the clock jumps over do not occur). meter_window_of: the
+ * index of the window holding run time t_us (O(log changes) on a zone's clock); meter_window_next the same
+ * for times in order, O(1) but at a change (keeps the segment of the last call); meter_window_start: the
+ * run time at which window k starts (its first instant; on a zone's clock a UTC instant like every run time);
+ * meter_window_count: the windows that occur over the measured part [warmup, horizon); meter_window_setup:
+ * after m->slo and m->start_unix_us are set.
+ */
+int64_t meter_window_local(const struct meter *m, int64_t t_us);
 static inline int64_t meter_window_of(const struct meter *m, int64_t t_us)
 {
+	if (m->slo.tz)
+		return meter_window_local(m, t_us);
 	return (t_us + m->slo.window_phase_us) / m->slo.window_us;
 }
+int64_t meter_window_next(struct meter *m, int64_t t_us);
+int64_t meter_window_start(const struct meter *m, int64_t k);
+double meter_window_count(const struct meter *m);
+void meter_window_setup(struct meter *m);
 
 /* Where bill line (clock hour h, user, option kind, charge kind) lies in m->bill. */
 static inline size_t meter_bill_index(int h, int user, int option, int kind)

@@ -73,7 +73,7 @@ static int put_slo(const struct meter *m, struct sink_metric *list, int n)
 	double nwin = NAN;
 
 	if (windows)
-		nwin = (double)(meter_window_of(m, m->horizon_us - 1) - meter_window_of(m, m->warmup_us) + 1);
+		nwin = meter_window_count(m);
 	n = meter_put(list, n, "slo_met", m->slo_stated ? (run_slo_met(m) && m->windows_breached == 0) : NAN);
 	n = meter_put(list, n, "slo_windows", nwin);
 	n = meter_put(list, n, "slo_windows_breached", windows ? (double)m->windows_breached : NAN);

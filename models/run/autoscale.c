@@ -230,8 +230,8 @@ next:
 
 static void on_scheduled(struct engine *eng, struct event *ev);
 
-/* Action i's first firing strictly after run time after_us (or at/after 0 when first_run), or INT64_MAX
- * when it has none within the horizon. O(days searched) for cron, once per firing. */
+/* Action i's first firing (on the scenario's wall clock, cron_next_in) strictly after run time after_us
+ * (or at/after 0 when first_run), or INT64_MAX when it has none within the horizon. O(days searched) for cron, once per firing. */
 static int64_t action_next(const struct autoscale *a, int i, int64_t after_us, bool first_run)
 {
 	const struct scenario *sc = a->sc;
@@ -247,8 +247,8 @@ static int64_t action_next(const struct autoscale *a, int i, int64_t after_us, b
 	/* cron firings are whole seconds (whole minutes): the first one strictly after the unix time
 	 * start + after_us is the first strictly after its whole second; from the start, a firing at the
 	 * start itself counts (strictly after start - 1 us) */
-	if (cron_next(&act->cron, units_floor_s(sc->start_unix_us + (first_run ? -1 : after_us)), &at_s) !=
-	    STATUS_OK)
+	if (cron_next_in(&act->cron, &sc->tz, units_floor_s(sc->start_unix_us + (first_run ? -1 : after_us)),
+			 &at_s) != STATUS_OK)
 		return INT64_MAX;
 	t_us = at_s * SIM_US_PER_S - sc->start_unix_us;
 	return t_us > sc->horizon_us ? INT64_MAX : t_us;

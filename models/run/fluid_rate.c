@@ -3,8 +3,9 @@
  * [t0, t1) (fluid.h). The rate functions are those the request-level generators draw from (arrivals_rate.c,
  * arrivals_profile.c, arrivals_flash.c, arrivals_transform.c), written again here without the draws:
  *   poisson, uniform: rate_per_s, then each step's rate from its `at` (piecewise constant: exact);
- *   diurnal: rate_per_s x daily(hour of day) x weekly(day of week), UTC from `start`; the period is cut at
- *     every UTC hour mark, inside which the weekly factor and an `hourly` factor are constant and the
+ *   diurnal: rate_per_s x daily(hour of day) x weekly(day of week) on the wall clock of the scenario's
+ *     `timezone` (UTC by default) from `start`; the period is cut at every UTC hour mark (and in a zone at
+ *     every local hour mark and change of offset), inside which the weekly factor and an `hourly` factor are constant and the
  *     sinusoid 1 + A cos(2 pi (h - peak) / 24) has a closed-form integral (exact);
  *   flash_crowd: rate_per_s x (1 + magnitude exp(-(t - at) / decay)) from `at` on (closed form: exact);
  * all times scale_rate, and times (1 + growth_per_day)^(t / 1 day), which is taken at the middle of each
@@ -49,13 +50,16 @@ static double steps_integral(const struct scenario *sc, double a, double b)
 static void clock_of(const struct scenario *sc, double t_s, int64_t *day, double *tod_s)
 {
 	double x = (double)sc->start_unix_us / SIM_US_PER_S + t_s;
+
+	if (!tzone_is_utc(&sc->tz))  /* local time: the offset at that (whole) second */
+		x += tzone_offset(&sc->tz, (int64_t)floor(x));
 	double d = floor(x / SECONDS_PER_DAY);
 
 	*day = (int64_t)d;
 	*tod_s = x - d * SECONDS_PER_DAY;
 }
 
-/* The integral of the diurnal profile over [a, b) seconds, b - a within one UTC clock hour. */
+/* The integral of the diurnal profile over [a, b) seconds, b - a within one clock hour of the zone. */
 static double diurnal_piece(const struct scenario *sc, double a, double b)
 {
 	int64_t day;
@@ -104,6 +108,21 @@ static double piece(const struct scenario *sc, double a, double b)
 	}
 }
 
+/* The first of utc_mark, the next local hour mark after a and the next change of offset (run seconds). */
+static double local_mark(const struct scenario *sc, double a, double utc_mark)
+{
+	double start_s = (double)sc->start_unix_us / SIM_US_PER_S, at = start_s + a;
+	int seg = tzone_segment(&sc->tz, (int64_t)floor(at));
+	double off = tzone_segment_offset(&sc->tz, seg), mark = utc_mark;
+	double local = (floor((at + off) / SECONDS_PER_HOUR) + 1) * SECONDS_PER_HOUR - off - start_s;
+
+	if (local < mark)
+		mark = local;
+	if (seg + 1 < sc->tz.nchanges && (double)sc->tz.at_s[seg + 1] - start_s < mark)
+		mark = (double)sc->tz.at_s[seg + 1] - start_s;
+	return mark > a ? mark : utc_mark;
+}
+
 double fluid_rate_integral(const struct scenario *sc, int64_t t0_us, int64_t t1_us)
 {
 	double a = (double)t0_us / SIM_US_PER_S, b = (double)t1_us / SIM_US_PER_S, sum = 0, g;
@@ -115,7 +134,11 @@ double fluid_rate_integral(const struct scenario *sc, int64_t t0_us, int64_t t1_
 	while (a < b) {
 		/* the next UTC hour mark after a, on the run's clock */
 		double mark = (floor((a + phase) / SECONDS_PER_HOUR) + 1) * SECONDS_PER_HOUR - phase;
-		double e = mark < b ? mark : b;
+		double e;
+
+		if (!tzone_is_utc(&sc->tz))
+			mark = local_mark(sc, a, mark);
+		e = mark < b ? mark : b;
 		double grow = g != 0 ? pow(1.0 + g, 0.5 * (a + e) / SECONDS_PER_DAY) : 1.0;
 		sum += piece(sc, a, e) * grow;
 		a = e;

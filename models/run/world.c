@@ -213,7 +213,8 @@ static int setup(struct world *w, const struct scenario *sc, struct sink *sink, 
 				 sc->slo.tpot_pct_us[3] },
 		.max_violation_rate = sc->slo.max_violation_rate,
 		.window_us = sc->slo.window_us,
-		.window_phase_us = scenario_window_phase_us(sc) });
+		.window_phase_us = scenario_window_phase_us(sc),
+		.tz = tzone_is_utc(&sc->tz) ? NULL : &sc->tz });
 	/* a jobs-only scenario has no traffic: no source, no arrival, serving simply has nothing; in fluid
 	 * mode the tick stands in for the source */
 	if (sc->mode == MODE_FLUID) {

@@ -167,11 +167,12 @@ struct step_adjustment {
 };
 
 /* One scheduled scaling action (`autoscaling.schedule`; scenario_policy.c): at a time or on a cron
- * schedule (UTC), set the autoscaling bounds; SOURCES.md [scheduled-actions], [scheduled-cron-utc]. */
+ * schedule (UTC, or the scenario's `timezone`: cron_next_in), set the autoscaling bounds; SOURCES.md
+ * [scheduled-actions], [scheduled-cron-utc], [scheduled-cron-tz]. */
 struct scheduled_action {
 	bool recurring;           /* true: `cron`; false: `at` */
 	int64_t at_unix_us;       /* `at`: when, microseconds since the epoch (UTC) */
-	struct cron cron;         /* `cron`: when it recurs (UTC) */
+	struct cron cron;         /* `cron`: when it recurs (on the scenario's tz clock) */
 	int min;                  /* `min`: the new autoscaling min; -1 = unchanged */
 	int max;                  /* `max`: the new autoscaling max; -1 = unchanged */
 };
@@ -533,6 +534,8 @@ struct scenario {
 	uint64_t seed;                 /* `seed`, default 1 */
 	int64_t start_unix_us;         /* `start`, microseconds since 1970-01-01T00:00:00Z; default 2026-01-01 */
 	int64_t horizon_us;            /* `horizon`, simulated length, > 0, at most 400 days */
+	struct tzone tz;               /* `timezone`: the wall clock of the diurnal profile, weekly factors and
+	                                  cron schedules, with its offsets over the run (tzone.h); default UTC */
 	int64_t sample_period_us;      /* `sample_period`, time-series resolution, default 60 s */
 	int64_t warmup_us;             /* `warmup`: request metrics count arrivals from here on, [0, horizon);
 	                                  default 0 */
@@ -564,7 +567,8 @@ struct scenario {
 		struct rate_step steps[SCENARIO_STEPS_MAX];  /* `steps` (poisson, uniform): later rates */
 		int nsteps;              /* steps used, 0 when the rate is constant */
 
-		/* diurnal: rate_per_s x daily(hour of day) x weekly(day of week), UTC from `start` */
+		/* diurnal: rate_per_s x daily(hour of day) x weekly(day of week) from `start`, on the wall clock of
+		 * `timezone` (tz; UTC by default) */
 		double amplitude;        /* `amplitude`: daily sinusoid 1 + a cos(2 pi (h - peak_hour) / 24), [0, 1] */
 		double peak_hour;        /* `peak_hour`: hour of the daily peak, [0, 24), default 14 */
 		double hourly[24];       /* `hourly`: 24 factors instead of the sinusoid (hour 0 first) */

@@ -3,8 +3,11 @@
  *
  * The rate at t seconds from the start is
  *     rate(t) = rate_per_s x daily(h) x weekly(d)
- * where h (hours, [0, 24)) and d (0 = Monday) are the hour of day and day of week of sc->start_unix_us + t in
- * UTC. daily(h) = 1 + amplitude cos(2 pi (h - peak_hour) / 24), whose mean over a day is 1, so rate_per_s
+ * where h (hours, [0, 24)) and d (0 = Monday) are the hour of day and day of week of sc->start_unix_us + t on
+ * the wall clock of the scenario's `timezone` (UTC by default; models/README.md, "Local time"): the profile
+ * is a function of local time, so on the days daylight saving starts or ends the local day has 23 or 25
+ * hours, and the rate jumps with the clock (from the value at 02:00 to that at 03:00 when it springs
+ * forward; an hour's values again when it falls back). daily(h) = 1 + amplitude cos(2 pi (h - peak_hour) / 24), whose mean over a day is 1, so rate_per_s
  * is the mean rate of an ordinary week with weekly factors of 1; with `hourly`, daily(h) = hourly[floor(h)]
  * (piecewise constant, and then rate_per_s x the mean of the 24 factors is the daily mean). weekly(d) =
  * weekly[d] with `weekly`, else 1.
@@ -30,6 +33,10 @@
  * changed the draws from those of one global bound (issue 17): the same scenario and seed now give other
  * arrivals, from the same process.
  *
+ * In a zone other than UTC the steps stay whole UTC minutes: the zone's offsets and changes are whole minutes
+ * (tzone.h), so each step is one minute of the local day, k = (UTC minute + offset) mod 1440, whose bounds
+ * hold as above, with the weekly factor of its local day. In UTC every number is computed as before.
+ *
  * Like every synthetic source this one knows nothing of the horizon (see arrivals_rate.c); it ends only if
  * the profile is zero everywhere or time no longer fits in int64 microseconds.
  */
@@ -47,6 +54,7 @@
 #include "engine.h"
 #include "scenario.h"
 #include "status.h"
+#include "tzone.h"
 
 #define SECONDS_PER_HOUR 3600.0
 #define SECONDS_PER_DAY 86400.0
@@ -77,6 +85,12 @@ struct profile_source {
 	double step_w;               /* that day's weekly factor */
 	double step_lo_w, step_hi_w; /* the step's bounds times step_w: bounds of rate(t) in it */
 	uint64_t candidates;         /* exponential gaps drawn so far (for tests: arrivals_profile_candidates) */
+	struct tzone tz;             /* the scenario's zone (a copy) */
+	bool local;                  /* tz is not UTC: steps are mapped to local minutes */
+	int64_t start_day_s;         /* unix seconds of the start day's 00:00 UTC */
+	int seg;                     /* tz's segment at the current step (a cursor; tzone_segment) */
+	double step_shift;           /* local: local time of day minus UTC time of day in the step, s */
+	double step_tod_lo;          /* local: the step's minute of the local day, [lo, lo + 60) s */
 };
 
 static double daily_factor(const struct profile_source *src, double hour)
@@ -98,13 +112,16 @@ static void clock_of(const struct profile_source *src, double t_s, double *days,
 {
 	double x = src->start_tod_s + t_s;
 
+	if (src->local)  /* the local clock: the offset at that (whole) second */
+		x += tzone_offset(&src->tz, src->start_day_s + (int64_t)floor(x));
+
 	*days = floor(x / SECONDS_PER_DAY);
 	*tod_s = x - *days * SECONDS_PER_DAY;
 }
 
 static double weekly_of(const struct profile_source *src, double days)
 {
-	return src->weekly[(int)((src->start_weekday + (int64_t)days) % 7)];
+	return src->weekly[(int)(((src->start_weekday + (int64_t)days) % 7 + 7) % 7)];
 }
 
 /* rate(t) for t seconds from the start. */
@@ -116,16 +133,35 @@ static double profile_rate(const struct profile_source *src, double t_s)
 	return src->rate_per_s * daily_factor(src, tod / SECONDS_PER_HOUR) * weekly_of(src, days);
 }
 
+/* For a step in a zone: the local day (from the start day) and minute of the local day of UTC step n. */
+static void local_step(struct profile_source *src, int64_t n, int64_t *lday, int *k)
+{
+	int64_t unix_s = src->start_day_s + (int64_t)STEP_S * n, l;
+	const struct tzone *tz = &src->tz;
+
+	if ((src->seg >= 0 && tz->at_s[src->seg] > unix_s) ||
+	    (src->seg + 1 < tz->nchanges && tz->at_s[src->seg + 1] <= unix_s))
+		src->seg = tzone_segment(tz, unix_s);  /* a jump (rewind, a test); the run moves one step on */
+	l = n + tzone_segment_offset(tz, src->seg) / (int32_t)STEP_S;  /* local minute from the start day */
+	*lday = l >= 0 ? l / NSTEPS : -((-l + NSTEPS - 1) / NSTEPS);
+	*k = (int)(l - *lday * NSTEPS);
+}
+
 /* Make step n current: its span, its day and that day's weekly factor, its bounds. */
 static void enter_step(struct profile_source *src, int64_t n)
 {
-	int64_t day = n / NSTEPS;  /* n >= 0 */
+	int64_t day = n / NSTEPS, lday = day;  /* n >= 0 */
 	int k = (int)(n % NSTEPS);
 
+	if (src->local) {
+		local_step(src, n, &lday, &k);
+		src->step_shift = (double)(tzone_segment_offset(&src->tz, src->seg) - (lday - day) * NSTEPS * 60);
+		src->step_tod_lo = STEP_S * k;
+	}
 	src->step = n;
 	src->step_end = STEP_S * (double)(n + 1);
 	src->step_day = (double)day;
-	src->step_w = src->weekly[(src->start_weekday + day) % 7];
+	src->step_w = src->weekly[((src->start_weekday + lday) % 7 + 7) % 7];
 	src->step_lo_w = src->step_lo[k] * src->step_w;
 	src->step_hi_w = src->step_hi[k] * src->step_w;
 }
@@ -139,6 +175,14 @@ static void enter_step(struct profile_source *src, int64_t n)
 static double step_rate(const struct profile_source *src, double x)
 {
 	double tod = x - src->step_day * SECONDS_PER_DAY;
+
+	if (src->local) {  /* tod is exact and the shift a whole number: only rounding can leave the minute */
+		tod += src->step_shift;
+		if (tod < src->step_tod_lo)
+			tod = src->step_tod_lo;
+		else if (tod >= src->step_tod_lo + STEP_S)
+			tod = nextafter(src->step_tod_lo + STEP_S, 0.0);
+	}
 
 	return src->rate_per_s * daily_factor(src, tod / SECONDS_PER_HOUR) * src->step_w;
 }
@@ -291,6 +335,10 @@ struct arrival_source *arrivals_profile_new(const struct scenario *sc, gsl_rng *
 		day--;
 	}
 	src->start_tod_s = (double)tod / 1e6;
+	src->tz = sc->tz;
+	src->local = !tzone_is_utc(&sc->tz);
+	src->start_day_s = day * 86400;
+	src->seg = tzone_segment(&sc->tz, src->start_day_s);
 	src->start_weekday = (int)(((day + EPOCH_WEEKDAY) % 7 + 7) % 7);
 	max_daily = src->has_hourly ? max_of(src->hourly, 24) : 1.0 + src->amplitude;
 	src->max_rate_per_s = src->rate_per_s * max_daily * max_of(src->weekly, 7);

@@ -189,6 +189,8 @@ static void print_json(const struct scenario *sc, const struct run_args *a, cons
 	cmd_json_string(sc->overrides);
 	printf(", \"horizon_s\": %.17g, \"scenario_path\": ", (double)sc->horizon_us / 1e6);
 	cmd_json_string(sc->path);
+	printf(", \"timezone\": ");  /* the clock of the diurnal profile and cron (models/README.md, "Local time") */
+	cmd_json_string(sc->tz.name[0] ? sc->tz.name : "UTC");
 	printf(", \"version\": ");
 	cmd_json_string(GPUCAP_VERSION);
 	printf(", \"labels\": {");
@@ -408,6 +410,13 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 		snprintf(unit, sizeof unit, "%s x %d slots", sc->serving.instance_type, sc->serving.slots);
 	printf("gpucap %s: %s, seed %" PRIu64 ", %.4g h on %s; run %" PRId64 " in %s\n", GPUCAP_VERSION,
 	       sc->name, sc->seed, (double)sc->horizon_us / SIM_US_PER_H_D, unit, run_id, db);
+	if (!tzone_is_utc(&sc->tz)) {  /* UTC, the default, goes without saying (and keeps the summary as it was) */
+		char zone[160];
+
+		tzone_describe(&sc->tz, zone, sizeof zone);
+		printf("  clock      times of day: %s, for the diurnal profile, weekly factors, cron and SLO "
+		       "windows; bills and serving_hours in UTC\n", zone);
+	}
 	if (get(rep, "warmup_s") > 0)
 		printf("  window     first %.4g h a warm-up, left out of request metrics; %.4g h measured\n",
 		       get(rep, "warmup_s") / 3600, get(rep, "measured_s") / 3600);

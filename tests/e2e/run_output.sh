@@ -27,6 +27,7 @@ check "--json name, seed" test "$(j "json_extract(d, '\$.name') || ' ' || json_e
 check "--json overrides" test "$(j "json_extract(d, '\$.overrides')")" = "$(printf 'horizon=10m\nseed=9')"
 check "--json horizon_s" test "$(j "json_extract(d, '\$.horizon_s')")" = 600
 check "--json scenario_path" test "$(j "json_extract(d, '\$.scenario_path')")" = "$SC"
+check "--json timezone (default UTC)" test "$(j "json_extract(d, '\$.timezone')")" = "UTC"
 check "--json version" test "$(j "json_extract(d, '\$.version')")" = "$("$GPUCAP" --version | cut -d' ' -f2)"
 check "--json labels" test "$(j "json_extract(d, '\$.labels.k')")" = v
 check "--json warnings" test "$(j "(select count(*) from json_each(d, '\$.warnings') where json_extract(value, '\$.code') = 'horizon_too_short')")" = 1

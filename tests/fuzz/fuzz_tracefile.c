@@ -1,9 +1,9 @@
 /*
  * fuzz_tracefile: the request-trace reader (tracefile.c, tracefile_json.c) as the loader uses it (tracefile_scan, the whole
  * file checked once) and as the trace arrivals source streams it (tracefile_open, _next to the end,
- * _rewind, _next again), under six mappings: the Azure one (ISO times, token columns), a column `t` in
- * each numeric time format with token and service columns, the Mooncake JSON-lines one (hash ids), and a
- * JSON-lines one with a `where` filter. Checked: a refusal has a message; a file the scan accepts streams
+ * _rewind, _next again), under seven mappings: the Azure one (ISO times, token columns), a column `t` in
+ * each numeric time format with token and service columns, the Mooncake JSON-lines one (hash ids), a
+ * JSON-lines one with a `where` filter, and a `;`-delimited CSV with ISO times (offsets such as +02:00). Checked: a refusal has a message; a file the scan accepts streams
  * without error, row for row, in time order, with the scan's counts; hash ids come with a count.
  */
 #include <math.h>
@@ -59,9 +59,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int rc;
 
 	fuzz_setup();
-	for (int i = -1; i < 5; i++) {
+	for (int i = -1; i < 6; i++) {
 		if (i < 0) {
 			tracefile_azure_mapping(&m);
+		} else if (i == 5) {
+			memset(&m, 0, sizeof m);
+			strcpy(m.time_column, "t");
+			m.time_format = TRACE_TIME_ISO;
+			strcpy(m.input_tokens_column, "prompt");
+			m.delimiter = ';';
 		} else if (i == 3) {
 			tracefile_mooncake_mapping(&m);
 		} else if (i == 4) {
