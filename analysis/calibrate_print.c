@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "calibrate.h"
+#include "jsonout.h"
 #include "numfmt.h"
 #include "units.h"
 
@@ -174,23 +175,6 @@ static void json_error(FILE *out, const char *key, const struct calibrate_error 
 	fputc('}', out);
 }
 
-/* bill_path is written as a JSON string: control characters, quotes and backslashes escaped. */
-static void json_text(FILE *out, const char *s)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(out, "\\u%04x", ch);
-		else
-			fputc(ch, out);
-	}
-	fputc('"', out);
-}
-
 void calibrate_print_json(FILE *out, const struct calibration *c, const struct billfile *b, const char *bill_path,
 			  int64_t calibration_id)
 {
@@ -199,7 +183,7 @@ void calibrate_print_json(FILE *out, const struct calibration *c, const struct b
 	units_format_time(c->start_unix_s, t0, sizeof t0);
 	fprintf(out, "{\"calibration_id\":%lld,\"run_id\":%lld,\"bill\":", (long long)calibration_id,
 		(long long)c->run_id);
-	json_text(out, bill_path);
+	jsonout_string(out, bill_path);
 	fprintf(out, ",\"format\":\"%s\",\"start\":\"%s\",\"hours\":%d,\"rows\":%lld,\"rows_kept\":%lld,"
 		"\"rows_other_type\":%lld,\"rows_not_usage\":%lld,\"classes\":{", billfile_format_name(b->format), t0,
 		c->nhours, (long long)b->rows, (long long)b->kept, (long long)b->other_type, (long long)b->not_usage);

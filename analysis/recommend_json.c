@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "jsonout.h"
 #include "option.h"
 #include "recommend.h"
 
@@ -40,27 +41,6 @@ static void json_num(FILE *out, const char *name, double v, bool comma)
 		fprintf(out, "%s\"%s\": null", comma ? ", " : "", name);
 }
 
-/* s as a JSON string (NULL as null); as cmd_run.c's. */
-static void json_string(FILE *out, const char *s)
-{
-	if (!s) {
-		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
-
 static void json_candidate(FILE *out, const struct recommend_opts *o, const struct recommend_candidate *c)
 {
 	char plan[512];
@@ -70,7 +50,7 @@ static void json_candidate(FILE *out, const struct recommend_opts *o, const stru
 		fprintf(out, "%s\"%s\": %d", i ? ", " : "", o->vary[i].key, c->counts[i]);
 	fprintf(out, "}, \"plan\": ");
 	recommend_describe(o, c, plan, sizeof plan);
-	json_string(out, plan);
+	jsonout_string(out, plan);
 	json_num(out, "sp_usd_per_h", c->sp_usd_per_h, true);
 	json_num(out, "cost_window_usd", c->cost_window_usd, true);
 	json_num(out, "cost_per_hour_usd", c->cost_per_hour_usd, true);
@@ -83,7 +63,7 @@ static void json_candidate(FILE *out, const struct recommend_opts *o, const stru
 	json_num(out, "sp_utilization", c->sp_utilization, true);
 	fprintf(out, ", \"slo_met_replications\": %d, \"feasible\": %s, \"invalid\": ", c->slo_met_reps,
 	       c->feasible ? "true" : "false");
-	json_string(out, c->invalid ? c->why : NULL);
+	jsonout_string(out, c->invalid ? c->why : NULL);
 	fprintf(out, ", \"slo_unreachable\": %s, \"fleet_at_max_replications\": %d}", c->slo_unreachable ? "true" : "false",
 	       c->at_max_reps);
 }
@@ -102,7 +82,7 @@ static void json_best(FILE *out, const struct recommend_opts *o, const struct re
 		return;
 	}
 	fprintf(out, "{\"reason\": \"%s\", \"message\": ", recommend_none_name[s->none]);
-	json_string(out, s->none_why[0] ? s->none_why : NULL);
+	jsonout_string(out, s->none_why[0] ? s->none_why : NULL);
 	fprintf(out, "}");
 }
 
@@ -151,7 +131,7 @@ void recommend_write_json(FILE *out, const struct recommend_opts *o, const struc
 	fprintf(out, ", \"term\": {\"method\": \"%s\", \"default\": %s, \"windows\": %d, \"check_method\": \"%s\", "
 	       "\"check_not_done\": ", recommend_term_name[r->term], r->term_auto ? "true" : "false", r->term_windows,
 	       recommend_term_name[r->check_term]);
-	json_string(out, r->check_why[0] && !r->checked ? r->check_why : NULL);
+	jsonout_string(out, r->check_why[0] && !r->checked ? r->check_why : NULL);
 	fprintf(out, "}, \"ladder\": ");
 	if (!r->ladder.tried || !r->ladder.better) {
 		fprintf(out, r->ladder.tried ? "{\"better\": false}" : "null");

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "jsonout.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -49,20 +50,5 @@ int cmd_seed_set(const char *cmd, const char *arg, char *buf, size_t size)
 
 void cmd_json_string(const char *s)
 {
-	if (!s) {
-		fputs("null", stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
+	jsonout_string(stdout, s);
 }
