@@ -50,6 +50,19 @@ static bool same_file_loads(struct scenario *sc, const char *file, const char *t
 }
 
 /* The runs row: texts, seed, horizon; then the scenario parsed again for slots and the SLO threshold. */
+/* The lines of scenario_price_origin for each of sc's types, owned ("" when every type is priced from a
+ * file); NULL when out of memory (the page then says nothing of them). */
+static char *price_origins(const struct scenario *sc)
+{
+	char line[512], *all = calloc((size_t)sc->ntypes, sizeof line);
+	size_t o = 0;
+
+	for (int k = 0; all && k < sc->ntypes; k++)
+		if (scenario_price_origin(sc, k, line, sizeof line))
+			o += (size_t)snprintf(all + o, sizeof line, "%s\n", line);
+	return all;
+}
+
 static int read_run(sqlite3 *db, struct report_run *run, const char *path, struct diag *d)
 {
 	char *path_loaded;
@@ -96,6 +109,7 @@ static int read_run(sqlite3 *db, struct report_run *run, const char *path, struc
 			run->slots = sc.serving.slots;
 			run->slo_latency_s = sc.slo.latency_us / 1e6;
 			run->term_h = report_scenario_term_h(&sc);
+			run->price_origins = price_origins(&sc);
 			if (!report_jobs_from_scenario(run, &sc))
 				status = diag_fail(d, STATUS_ENOMEM, "out of memory");
 			scenario_fini(&sc);
@@ -716,6 +730,7 @@ void report_fini(struct report *r)
 		free(run->overrides);
 		free(run->instance_type);
 		free(run->labels);
+		free(run->price_origins);
 		for (int m = 0; m < run->nmetrics; m++)
 			free(run->metrics[m].name);
 		free(run->metrics);

@@ -65,6 +65,8 @@ struct report_run {
 	char *overrides;             /* owned, one per line */
 	char *instance_type;         /* owned */
 	char *labels;                /* "key=value" lines, owned */
+	char *price_origins;         /* where the types' prices come from, one line each (scenario_price_origin),
+	                                owned; NULL when the stored scenario no longer loads */
 	int64_t seed;
 	double horizon_s;            /* simulated seconds */
 	int slots;                   /* slots per instance from the re-parsed scenario; 0 when unknown */

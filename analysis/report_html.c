@@ -317,6 +317,11 @@ static void run_section(FILE *out, const struct report_run *run)
 	report_html_escape(out, run->scenario_text);
 	fprintf(out, "</pre></details>\n");
 	run_summary(out, run);
+	if (run->price_origins && *run->price_origins) {  /* a type priced from a file has its warning below */
+		fprintf(out, "<p class=\"prices\">Prices: ");
+		report_html_escape(out, run->price_origins);
+		fprintf(out, "</p>\n");
+	}
 	if (run->nwarnings) {
 		fprintf(out, "<ul class=\"warn\">\n");
 		for (int w = 0; w < run->nwarnings; w++) {

@@ -867,6 +867,11 @@ extern const char *const scenario_metric_names[METRIC_KINDS];
 const char *scenario_policy_name(enum policy_kind k);
 const char *scenario_metric_name(enum metric_kind k);
 
+/* Where types[k]'s prices come from, one line into buf (scenario_origin.c): the built-in catalogue (with its
+ * date and source) or the scenario's own keys. False, buf untouched, for a type priced from a `prices:` file:
+ * the loader's warning "TYPE is priced from ..." says so already. */
+bool scenario_price_origin(const struct scenario *sc, int k, char *buf, size_t size);
+
 /* How far `start` lies past the last UTC mark of an SLO window (windows are aligned to clock times from
  * midnight; a window divides a day, so the epoch, a midnight, is such a mark); 0 without a window
  * (scenario_time.c). */

@@ -391,6 +391,20 @@ static void print_models(const struct scenario *sc, const struct world_report *r
 	}
 }
 
+/* Where each type's prices come from (scenario_origin.c), under the bill: a type priced from a price list
+ * has its warning instead. */
+static void print_price_origins(const struct scenario *sc)
+{
+	char line[512];
+	bool first = true;
+
+	for (int k = 0; k < sc->ntypes; k++)
+		if (scenario_price_origin(sc, k, line, sizeof line)) {
+			printf("  %-10s %s\n", first ? "prices" : "", line);
+			first = false;
+		}
+}
+
 static void print_summary(const struct scenario *sc, const struct world_report *rep, const char *db,
 			  int64_t run_id)
 {
@@ -473,6 +487,7 @@ static void print_summary(const struct scenario *sc, const struct world_report *
 			printf("    %-14s $%.2f, %.1f idle GPU-hours\n", option_kind_name((enum option_kind)k),
 			       get(rep, name), get(rep, idle));
 	}
+	print_price_origins(sc);
 	printf("  GPU-hours  %.1f paid = %.1f busy + %.1f idle (%.1f%% utilised)\n", get(rep, "gpu_hours_paid"),
 	       get(rep, "gpu_hours_busy"), get(rep, "gpu_hours_idle"), 100 * get(rep, "gpu_utilization"));
 	printf("  fleet      peak %.0f instances, %.0f launches, %.0f scale-outs, %.0f scale-ins, %.0f launch failures\n",

@@ -51,4 +51,18 @@ check "the summary says where the prices came from" \
 "$GPUCAP" report --db p.sqlite 1 -o run.html >/dev/null 2>&1; rc=$?
 check "report exits 0 (got $rc)" test $rc -eq 0
 check "the report says where the prices came from" grep -qF "p5.48xlarge is priced from aws_price_list" run.html
+check "a type priced from a file has no built-in prices line" bash -c '! grep -q "^  prices  " <<<"$1"' _ "$sum"
+# The same scenario without its price list: the built-in catalogue's dated row, said where the bill is
+# printed and in the report; with a catalog: override, the scenario's own rate (scenario_origin.c).
+sed '/^prices:/d; /^region:/d' priced.yaml >builtin.yaml
+sum=$("$GPUCAP" run builtin.yaml --db b.sqlite 2>&1); rc=$?
+check "run of the built-in scenario exits 0 (got $rc)" test $rc -eq 0
+check "the summary names the built-in catalogue's price and date ($sum)" \
+	grep -qE '^  prices     p5\.48xlarge On-Demand \$55\.04/h: built-in catalogue, us-east-1, observed 20[0-9-]+ \(' <<<"$sum"
+check "... and that commitments use typical discounts" grep -qF "use its typical discounts (assumptions)" <<<"$sum"
+"$GPUCAP" report --db b.sqlite 1 -o builtin.html >/dev/null 2>&1
+check "the report has the built-in catalogue's line" grep -qF "Prices: p5.48xlarge On-Demand \$55.04/h: built-in catalogue" builtin.html
+sum=$("$GPUCAP" run builtin.yaml --db c.sqlite --set catalog.p5.48xlarge.usd_per_h=50 2>&1)
+check "a catalog: override is the scenario's own rate ($sum)" \
+	grep -qF "  prices     p5.48xlarge On-Demand \$50/h: as the scenario gives it" <<<"$sum"
 finish
