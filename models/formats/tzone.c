@@ -44,14 +44,34 @@ static int64_t be64(const unsigned char *p)
 	return (int64_t)((uint64_t)be32(p) << 32 | be32(p + 4));
 }
 
-/* Append a change at at_s to (off_s, dst) unless nothing changes; false when the table is full or the change
- * is not in whole minutes. */
+/* Append a change at at_s to (off_s, dst) unless nothing changes; STATUS_EINPUT when the table is full, the
+ * change is not in whole minutes or comes before the last one (RFC 8536: transition times ascend). A change at
+ * the same instant as the last one replaces it (the state in force from that instant is the later one; a rule
+ * whose daylight saving starts and ends at one instant, "M2.1.0,M2.1.0/3" on UTC+10, so changes nothing), and
+ * both go when it restores the state before. */
 static int add_change(struct tzone *tz, int64_t at_s, int32_t off_s, bool dst, char *err, size_t err_size)
 {
 	int n = tz->nchanges;
 	int32_t cur = n ? tz->off_s[n - 1] : tz->off0_s;
 	bool cur_dst = n ? tz->dst[n - 1] : tz->dst0;
 
+	if (n && at_s < tz->at_s[n - 1]) {
+		snprintf(err, err_size, "a change of UTC offset at %lld s after one at %lld s; expected times in "
+			 "ascending order", (long long)at_s, (long long)tz->at_s[n - 1]);
+		return STATUS_EINPUT;
+	}
+	if (n && at_s == tz->at_s[n - 1]) {
+		int32_t before = n > 1 ? tz->off_s[n - 2] : tz->off0_s;
+		bool before_dst = n > 1 ? tz->dst[n - 2] : tz->dst0;
+
+		if (off_s == before && dst == before_dst) {
+			tz->nchanges = n - 1;
+		} else {
+			tz->off_s[n - 1] = off_s;
+			tz->dst[n - 1] = dst;
+		}
+		return STATUS_OK;
+	}
 	if (off_s == cur && dst == cur_dst)
 		return STATUS_OK;
 	if (off_s % 60 || at_s % 60) {
