@@ -68,7 +68,10 @@ target_of() {
 
 # Read the list: "SUITE FILE SED-EXPRESSION..." (the expression is the rest of the line); # comments.
 # A worker's share is whole suites (so that each suite is built and run unmutated once, not by every
-# worker): the suites with the most mutants first, each to the worker with the fewest mutants so far.
+# worker), balanced by an estimate of their cost: (mutants + 1, the unmutated run) x the suite's weight, 5
+# for an end-to-end test (it rebuilds and runs gpucap, often many times), 3 for a Check suite given a longer
+# CTest time limit in tests/CMakeLists.txt (a slow one), else 1; the costliest first, each to the worker
+# with the least so far. (By mutant count alone one worker took 325 s and the other 630 s.)
 selected() { # the list's mutant lines that MUTATE_ONLY selects
 	while IFS= read -r line || [ -n "$line" ]; do
 		case $line in '' | '#'*) continue ;; esac
@@ -79,11 +82,17 @@ selected() { # the list's mutant lines that MUTATE_ONLY selects
 declare -A owner=()
 load=()
 for ((k = 0; k < ${WORKER#*/}; k++)); do load[k]=0; done
+slow=" $(grep -oE 'gpucap_check_properties\(check_[a-z_]+ [0-9]+\)' "$SRC/tests/CMakeLists.txt" |
+	sed 's/.*(\([a-z_]*\) .*/\1/' | tr '\n' ' ')"
+weight() { # weight SUITE: the relative cost of one run of the suite (above)
+	case $1 in e2e_*) echo 5 ;; *) [[ $slow == *" $1 "* ]] && echo 3 || echo 1 ;; esac
+}
 while read -r count name; do
 	best=0
 	for ((k = 1; k < ${WORKER#*/}; k++)); do [ "${load[k]}" -lt "${load[best]}" ] && best=$k; done
 	owner[$name]=$best load[best]=$((load[best] + count))
-done < <(selected | awk '{ sub(/:.*/, "", $1); print $1 }' | sort | uniq -c | sort -k1,1nr -k2,2)
+done < <(selected | awk '{ sub(/:.*/, "", $1); print $1 }' | sort | uniq -c |
+	while read -r c name; do echo "$(((c + 1) * $(weight "$name"))) $name"; done | sort -k1,1nr -k2,2)
 suites=() files=() exprs=() lines=() onlys=()
 n=0
 while IFS= read -r line || [ -n "$line" ]; do
