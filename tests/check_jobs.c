@@ -173,6 +173,10 @@ START_TEST(streams_follow_the_entry_not_its_place)
 	int n[2];
 	struct job_spec one = job(2, 40, 0, 1, 0.05, 0.1), late = job(2, 10, 90, 1, 0.05, 0.1);
 
+	uint64_t seed = 1;
+
+	/* the comparison needs interruptions: the first seed from 1 whose plain run has at least 2 (a search,
+	 * not a fixed seed, so that a change of random streams cannot leave the test comparing nothing) */
 	for (int v = 0; v < 2; v++) {
 		/* v = 1: a Savings Plan and an on-demand entry (it holds nothing) before the Spot entry */
 		snprintf(yaml, sizeof yaml, "%s%s%s", spot_fleet, v ? "  - {option: on_demand, count: 0, max: 0}\n" : "",
@@ -186,10 +190,14 @@ START_TEST(streams_follow_the_entry_not_its_place)
 			memcpy(sp, ond, strlen(ond));
 			memcpy(sp + strlen(ond), spot, strlen(spot));
 		}
-		run_jobs(yaml, &one, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .seed = 3 });
+		run_jobs(yaml, &one, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT, .seed = seed });
 		n[v] = times_of("interrupt", 1e9, t[v]);
 		usd[v] = M("jobs_cost_spot_usd");
 		end[v] = event_h("job_end", 0);
+		if (v == 0 && n[0] < 2 && seed < 50) {
+			seed++;
+			v--;  /* the plain run again, on the next seed */
+		}
 	}
 	ck_assert_int_ge(n[0], 2);  /* the comparison below sees interruptions */
 	ck_assert_int_eq(n[0], n[1]);
@@ -198,13 +206,19 @@ START_TEST(streams_follow_the_entry_not_its_place)
 	ck_assert_double_eq(usd[0], usd[1]);
 	ck_assert_double_eq(end[0], end[1]);
 
-	/* node failures: `one` alone, then after `late` in the list (late is submitted at 90 h, after one ended) */
+	/* node failures: `one` alone, then after `late` in the list (late is submitted at 90 h, after one ended);
+	 * again the first seed whose plain run has at least 2 */
+	seed = 1;
 	for (int v = 0; v < 2; v++) {
 		struct job_spec list[2] = { late, one };
 
 		run_jobs(od_fleet, v ? list : &one, v ? 2 : 1,
-			 &(struct knobs){ .failures_per_instance_h = 0.2, .replacement_h = 0.1, .seed = 3 });
+			 &(struct knobs){ .failures_per_instance_h = 0.2, .replacement_h = 0.1, .seed = seed });
 		n[v] = times_of("job_failure", 90, t[v]);
+		if (v == 0 && n[0] < 2 && seed < 50) {
+			seed++;
+			v--;
+		}
 	}
 	ck_assert_int_ge(n[0], 2);
 	ck_assert_int_eq(n[0], n[1]);

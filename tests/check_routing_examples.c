@@ -64,16 +64,22 @@ END_TEST
 /*
  * The issue's sweep: the shipped chat example (scenarios/chat-serving.yaml, the default scenario: random
  * routing to per-instance queues, a reply 1.3 times slower with its instance full) at autoscaling targets
- * 0.5, 0.7 and 0.9 with the same seed (the same requests): p99 latency rises and cost falls as the target
- * rises. README.md ("A worked example") shows the table; e2e_readme_figures checks it against these runs.
+ * 0.5, 0.7, 0.8 and 0.9 with the same seed (the same requests): p99 latency rises at every step, and cost
+ * falls up to 0.8. At 0.9 running hotter stops paying: the instances are full enough that a scale-in's
+ * estimate (the metric rising in proportion) is wrong for a service slowed by its load, so target tracking
+ * flaps between scale-out and scale-in, launching instances by the hundred (each with 7 minutes of paid
+ * start-up), and the week costs more than at 0.8. Both were so with the earlier random streams too (891 to
+ * 1,439 launches and $68.0k to $77.7k at 0.9 on seeds 42, 1 and 2, against about 20 launches and $61.2k at
+ * 0.8); the test holds them, with a margin (10 times the launches), not the exact figures. README.md ("A
+ * worked example") shows the table; e2e_readme_figures checks it against these runs.
  */
 START_TEST(chat_example_target_sweep)
 {
 	static struct capture cap;
-	static const char *const targets[] = { "0.5", "0.7", "0.9" };
-	double p99[3], cost[3];
+	static const char *const targets[] = { "0.5", "0.7", "0.8", "0.9" };
+	double p99[4], cost[4], launches[4];
 
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 4; i++) {
 		char target[64];
 		const char *sets[] = { target };
 		struct scenario sc;
@@ -89,11 +95,18 @@ START_TEST(chat_example_target_sweep)
 		ck_assert_msg(world_run(&sc, &sink, "test", &rep, &d) == STATUS_OK, "%s", d.msg);
 		p99[i] = world_report_get(&rep, "latency_p99_s");
 		cost[i] = world_report_get(&rep, "cost_total_usd");
-		fprintf(stderr, "  chat-serving target %s: p99 %.3f s, cost $%.2f\n", targets[i], p99[i], cost[i]);
+		launches[i] = world_report_get(&rep, "launches");
+		fprintf(stderr, "  chat-serving target %s: p99 %.3f s, cost $%.2f, %.0f launches\n", targets[i], p99[i],
+			cost[i], launches[i]);
 		scenario_fini(&sc);
 	}
-	ck_assert_msg(p99[0] < p99[1] && p99[1] < p99[2], "p99 %g %g %g not rising", p99[0], p99[1], p99[2]);
-	ck_assert_msg(cost[0] > cost[1] && cost[1] > cost[2], "cost %g %g %g not falling", cost[0], cost[1], cost[2]);
+	ck_assert_msg(p99[0] < p99[1] && p99[1] < p99[2] && p99[2] < p99[3], "p99 %g %g %g %g not rising", p99[0],
+		      p99[1], p99[2], p99[3]);
+	ck_assert_msg(cost[0] > cost[1] && cost[1] > cost[2], "cost %g %g %g not falling to 0.8", cost[0], cost[1],
+		      cost[2]);
+	ck_assert_msg(cost[3] > cost[2], "cost %g at 0.9 not above %g at 0.8", cost[3], cost[2]);
+	ck_assert_msg(launches[3] > 10 * launches[2], "launches %g at 0.9, %g at 0.8: no flapping", launches[3],
+		      launches[2]);
 }
 END_TEST
 

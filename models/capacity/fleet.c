@@ -270,10 +270,10 @@ int64_t fleet_delay_draw(const struct delay_dist *d, gsl_rng *rng, int64_t defau
 		return d->mean_us;
 	case DELAY_LOGNORMAL:
 		sigma = sqrt(log1p(d->cv * d->cv));
-		x = gsl_ran_lognormal(rng, log((double)d->mean_us) - 0.5 * sigma * sigma, sigma);
+		x = rng_lognormal(rng, log((double)d->mean_us) - 0.5 * sigma * sigma, sigma);
 		return x > 86400e6 ? (int64_t)86400e6 : (int64_t)x;
 	case DELAY_EMPIRICAL:
-		return d->values_us[gsl_rng_uniform_int(rng, (unsigned long)d->nvalues)];
+		return d->values_us[rng_uniform_int(rng, (unsigned long)d->nvalues)];
 	case DELAY_DEFAULT:
 		break;
 	}
@@ -832,7 +832,7 @@ int fleet_check_capacity(struct fleet *f, struct fleet_group *g, int n, int quot
 		}
 	if ((rc = fleet_check_quota(f, g, n, quota_vcpus, quota_instances, quota_name, why, size)) != STATUS_OK)
 		return rc;
-	if (e->ice_probability > 0 && gsl_rng_uniform(g->rng) < e->ice_probability) {
+	if (e->ice_probability > 0 && rng_uniform(g->rng) < e->ice_probability) {
 		snprintf(why, size, "InsufficientInstanceCapacity (p = %g per attempt)", e->ice_probability);
 		return STATUS_EINPUT;
 	}

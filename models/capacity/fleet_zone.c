@@ -273,7 +273,7 @@ static void schedule_reclaim(struct fleet *f, struct fleet_spot_pool *p, const s
 			     int64_t from_us)
 {
 	int64_t t_us;
-	int rc = convert_after_us(from_us, gsl_ran_exponential(p->rng, DAY_US_F / e->reclaims_per_day), &t_us);
+	int rc = convert_after_us(from_us, rng_exponential(p->rng, DAY_US_F / e->reclaims_per_day), &t_us);
 
 	if (rc == STATUS_OK)
 		schedule(f, &p->reclaim, t_us, on_pool_reclaim);
@@ -291,7 +291,7 @@ static void on_pool_reclaim(struct engine *eng, struct event *ev)
 	char why[SCENARIO_ZONE_NAME_MAX + SCENARIO_NAME_MAX + 96];
 
 	/* an outage whose end is past the clock's range lasts to the end of the run */
-	if (convert_after_us(eng->now_us, gsl_ran_exponential(p->rng, (double)e->outage_mean_us),
+	if (convert_after_us(eng->now_us, rng_exponential(p->rng, (double)e->outage_mean_us),
 			     &until_us) != STATUS_OK)
 		until_us = SIM_TIME_MAX;
 	for (int g = 0; g < f->ngroups; g++)

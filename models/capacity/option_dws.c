@@ -26,6 +26,7 @@
 
 #include "fleet_private.h"
 #include "provider.h"
+#include "rng.h"
 #include "status.h"
 
 #define FLEX_MAX_US (7 * 24 * 3600 * INT64_C(1000000))  /* SOURCES.md [gcp-dws-flex] */
@@ -92,7 +93,7 @@ static int dws_can_launch(struct fleet *f, struct fleet_group *g, int n, char *w
 		return rc;
 	start = capacity_from(f, g, now);
 	g->opt.dws.fails = start - now > e->max_wait_us;
-	if (e->ice_probability > 0 && gsl_rng_uniform(g->rng) < e->ice_probability)
+	if (e->ice_probability > 0 && rng_uniform(g->rng) < e->ice_probability)
 		g->opt.dws.fails = true;  /* no capacity for this request during its wait */
 	g->opt.dws.start_us = start;
 	return STATUS_OK;

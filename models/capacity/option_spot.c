@@ -38,6 +38,7 @@
 #include "engine.h"
 #include "fleet_private.h"
 #include "provider.h"
+#include "rng.h"
 #include "status.h"
 
 #define PREEMPTIBLE_MAX_US (24 * 3600 * INT64_C(1000000))  /* SOURCES.md [gcp-preemptible-24h] */
@@ -124,7 +125,7 @@ static void schedule(struct fleet *f, struct event *ev, int64_t t_us, void (*fn)
 static void schedule_exp(struct fleet *f, struct fleet_group *g, struct event *ev, int64_t from_us, double mean_us,
 			 void (*fn)(struct engine *, struct event *))
 {
-	double gap_us = gsl_ran_exponential(g->rng, mean_us);
+	double gap_us = rng_exponential(g->rng, mean_us);
 	int64_t t_us;
 	int rc = isinf(mean_us) ? STATUS_DONE : convert_after_us(from_us, gap_us, &t_us);
 
@@ -145,7 +146,7 @@ static void on_reclaim(struct engine *eng, struct event *ev)
 	int64_t until_us;
 
 	/* an outage whose end is past the clock's range lasts to the end of the run */
-	if (convert_after_us(eng->now_us, gsl_ran_exponential(g->rng, (double)e->outage_mean_us), &until_us) != STATUS_OK)
+	if (convert_after_us(eng->now_us, rng_exponential(g->rng, (double)e->outage_mean_us), &until_us) != STATUS_OK)
 		until_us = SIM_TIME_MAX;
 	g->outage_until_us = until_us;
 	snprintf(why, sizeof why, "spot pool reclaim: %d instances, pool out for %.0f s", k,

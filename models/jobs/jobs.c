@@ -199,7 +199,7 @@ static void arm_failure(struct jobs *j, struct job *job)
 		return;
 	/* a failure whose gap reaches past the clock's range never happens (convert.h, SOURCES.md [rate-never]) */
 	mean_us = SIM_US_PER_H_D / rate;
-	gap_us = gsl_ran_exponential(job->rng, mean_us);
+	gap_us = rng_exponential(job->rng, mean_us);
 	rc = isinf(mean_us) ? STATUS_DONE : convert_after_us(j->eng->now_us, gap_us, &t_us);
 	if (rc == STATUS_OK)
 		jobs_schedule(j, &job->failure, t_us, on_failure);

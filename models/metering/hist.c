@@ -21,6 +21,7 @@
 #include <assert.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -36,6 +37,8 @@ static struct {
 	int16_t start[64 * 48];  /* 1e-6 .. 1.6e7 s is 44 octaves: 64 entries each, with room to spare */
 } table;
 static pthread_once_t table_once = PTHREAD_ONCE_INIT;
+static atomic_bool table_ready;  /* set (release) when the table is built: hist_bucket's fast path reads it
+                                  * (acquire) and calls pthread_once only until then */
 
 _Static_assert(HIST_BUCKETS <= INT16_MAX, "start[] holds bucket numbers in int16_t");
 
@@ -114,6 +117,13 @@ static void table_build(void)
 		/* the second edge above `low` lies past this sixty-fourth: hist_bucket needs one comparison */
 		assert(b + 2 >= HIST_BUCKETS || table.bound[b + 2] >= double_of((j + 1) << SUB_SHIFT));
 	}
+	atomic_store_explicit(&table_ready, true, memory_order_release);
+}
+
+static void table_need(void)
+{
+	if (!atomic_load_explicit(&table_ready, memory_order_acquire))
+		pthread_once(&table_once, table_build);
 }
 
 int hist_bucket(double v_s)
@@ -122,7 +132,7 @@ int hist_bucket(double v_s)
 
 	if (!(v_s >= HIST_MIN_S)) /* also catches NaN, which must not reach the bucket index */
 		return -1;
-	pthread_once(&table_once, table_build);
+	table_need();
 	if (v_s >= table.bound[HIST_BUCKETS - 1])  /* the last bucket, up to +inf */
 		return HIST_BUCKETS - 1;
 	i = table.start[(bits_of(v_s) >> SUB_SHIFT) - table.first_sub];
@@ -153,7 +163,7 @@ double hist_edge(int i)
 	assert(i >= 0 && i <= HIST_BUCKETS);
 	if (i == HIST_BUCKETS)
 		return INFINITY;
-	pthread_once(&table_once, table_build);
+	table_need();
 	return table.bound[i];
 }
 

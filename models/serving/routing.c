@@ -159,7 +159,7 @@ static int candidates(struct serving *s, int64_t need, const int **out)
 
 static int draw(struct serving *s, int n)
 {
-	return (int)gsl_rng_uniform_int(s->route_rng, (unsigned long)n);
+	return (int)rng_uniform_int(s->route_rng, (unsigned long)n);
 }
 
 /* The load routing compares: outstanding requests, per slot with copies. */
@@ -180,7 +180,7 @@ static int draw_one(struct serving *s, const int *c, int n)
 		return draw(s, n);
 	for (int i = 0; i < n; i++)
 		total += s->fleet->pool[c[i]].cap;
-	u = gsl_rng_uniform(s->route_rng) * total;
+	u = rng_uniform(s->route_rng) * total;
 	for (int i = 0; i < n; i++)
 		if ((u -= s->fleet->pool[c[i]].cap) < 0)
 			return i;
@@ -286,10 +286,42 @@ static int prefix_aware(struct serving *s, const int *c, int nc, const uint64_t 
 	return best;
 }
 
+/*
+ * Central queue, random routing, no KV cache and no copies: the candidates are exactly the free-slot bits, so
+ * the one drawn is found in the bitset itself, without gathering the list: n = the bits set (s->nfree), k =
+ * draw(n), the k-th set bit in pool order, which is c[draw(n)] of the list candidates() would have built (the
+ * same draw from the same stream, the same instance). The count of each word's bits (s->wfree) skips whole
+ * words, so a request costs O(pool / 4096 + words with a free slot + k's place in its word).
+ */
+static int random_free(struct serving *s)
+{
+	int k;
+
+	if (s->nfree == 0)
+		return -1;
+	k = draw(s, s->nfree);
+	for (int i = 0; i < s->nsummary; i++)
+		for (uint64_t b = s->summary[i]; b; b &= b - 1) {
+			int w = i * 64 + __builtin_ctzll(b);
+			uint64_t bits = s->bits[w];
+			if (k >= s->wfree[w]) {
+				k -= s->wfree[w];
+				continue;
+			}
+			while (k-- > 0)
+				bits &= bits - 1;
+			return w * 64 + __builtin_ctzll(bits);
+		}
+	return -1;  /* not reached: k < nfree */
+}
+
 int routing_pick(struct serving *s, const uint64_t *ids, int32_t nids, int64_t need)
 {
 	const int *c;
 	int n, idx;
+
+	if (s->sc->serving.routing == ROUTING_RANDOM && !s->per_instance && !s->kv_used && !s->sc->copies.enabled)
+		return random_free(s);
 
 	if (s->sc->serving.routing == ROUTING_FIRST_FREE) {
 		if ((idx = first_fit(s, need)) >= 0 || !s->per_instance)

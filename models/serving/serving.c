@@ -157,8 +157,10 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	s->ring = malloc((size_t)s->ring_cap * sizeof *s->ring);
 	s->bits = calloc((size_t)s->nwords + 1, sizeof *s->bits);
 	s->summary = calloc((size_t)s->nsummary + 1, sizeof *s->summary);
+	s->wfree = calloc((size_t)s->nwords + 1, sizeof *s->wfree);
+	s->nfree = 0;
 	s->open = calloc((size_t)s->nwords + 1, sizeof *s->open);
-	if (!s->ring || !s->bits || !s->summary || !s->open || kv_init(s, npool) != STATUS_OK ||
+	if (!s->ring || !s->bits || !s->summary || !s->wfree || !s->open || kv_init(s, npool) != STATUS_OK ||
 	    prefix_init(s, npool) != STATUS_OK || mme_start(s, npool) != STATUS_OK ||
 	    routing_init(s, npool) != STATUS_OK ||
 	    (sc->service.continuous && serving_batch_init(s, npool) != STATUS_OK)) {
@@ -181,6 +183,7 @@ void serving_fini(struct serving *s)
 	free(s->ring);
 	free(s->bits);
 	free(s->summary);
+	free(s->wfree);
 	free(s->open);
 	free(s->kv_used);
 	for (int i = 0; s->pc && i < s->npc; i++)
@@ -206,6 +209,7 @@ void serving_fini(struct serving *s)
 	s->ring = NULL;
 	s->bits = NULL;
 	s->summary = NULL;
+	s->wfree = NULL;
 	s->nchunks = 0;
 }
 
@@ -214,16 +218,26 @@ void serving_fini(struct serving *s)
 static void set_free(struct serving *s, int idx)
 {
 	int w = idx / 64;
+	uint64_t bit = UINT64_C(1) << (idx % 64);
 
-	s->bits[w] |= UINT64_C(1) << (idx % 64);
+	if (s->bits[w] & bit)
+		return;
+	s->bits[w] |= bit;
+	s->wfree[w]++;
+	s->nfree++;
 	s->summary[w / 64] |= UINT64_C(1) << (w % 64);
 }
 
 static void clear_free(struct serving *s, int idx)
 {
 	int w = idx / 64;
+	uint64_t bit = UINT64_C(1) << (idx % 64);
 
-	s->bits[w] &= ~(UINT64_C(1) << (idx % 64));
+	if (!(s->bits[w] & bit))
+		return;
+	s->bits[w] &= ~bit;
+	s->wfree[w]--;
+	s->nfree--;
 	if (s->bits[w] == 0)
 		s->summary[w / 64] &= ~(UINT64_C(1) << (w % 64));
 }

@@ -176,6 +176,8 @@ struct serving {
 
 	uint64_t *bits;             /* bit i: instance i is serving with a free slot; owned */
 	uint64_t *summary;          /* bit w: bits[w] != 0; owned */
+	uint8_t *wfree;             /* wfree[w]: the bits set in bits[w]; owned */
+	int nfree;                  /* the bits set in bits[], instances with a free slot */
 	uint64_t *open;             /* bit i: instance i is open (serving, cap > 0); owned */
 	int nwords, nsummary;
 	struct tally *tally;        /* several models: this one's counts (tally.h), kept; NULL = one model */

@@ -24,6 +24,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "engine.h"
+#include "rng.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -83,7 +84,7 @@ static int cw_next(struct arrival_source *base, struct arrival *out, struct diag
 			break;
 		}
 		if (!src->even) {
-			src->t_s += gsl_ran_exponential(src->rng, src->mean_gap_s);
+			src->t_s += rng_exponential(src->rng, src->mean_gap_s);
 			if (src->t_s < src->end_s) {
 				if (!arrivals_seconds_to_us(src->t_s, &out->t_us))
 					return STATUS_DONE;

@@ -25,6 +25,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "engine.h"
+#include "rng.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -52,7 +53,7 @@ static bool advance(struct flash_source *src)
 	double bound, cand;
 
 	while (src->t_s < src->at_s) {
-		cand = src->t_s + gsl_ran_exponential(src->rng, 1.0 / src->rate_per_s);
+		cand = src->t_s + rng_exponential(src->rng, 1.0 / src->rate_per_s);
 		if (cand < src->at_s) {
 			src->t_s = cand;
 			return true;
@@ -61,12 +62,12 @@ static bool advance(struct flash_source *src)
 	}
 	for (;;) {
 		bound = spike_rate(src, src->t_s);
-		cand = src->t_s + gsl_ran_exponential(src->rng, 1.0 / bound);
+		cand = src->t_s + rng_exponential(src->rng, 1.0 / bound);
 		if (!(cand < INFINITY))
 			return false;
 		src->t_s = cand;
 		/* uniform is in [0, 1): a candidate whose rate equals the bound is always kept */
-		if (gsl_rng_uniform(src->rng) * bound < spike_rate(src, cand))
+		if (rng_uniform(src->rng) * bound < spike_rate(src, cand))
 			return true;
 	}
 }

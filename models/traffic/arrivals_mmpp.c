@@ -26,6 +26,7 @@
 #include <gsl/gsl_randist.h>
 
 #include "engine.h"
+#include "rng.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -48,7 +49,7 @@ static void begin_period(struct mmpp_source *src, int state, double t_s, double 
 	src->state = state;
 	src->period_start_s = t_s;
 	src->period_start_u = u;
-	src->period_end_s = t_s + gsl_ran_exponential(src->state_rng, src->mean_s[state]);
+	src->period_end_s = t_s + rng_exponential(src->state_rng, src->mean_s[state]);
 }
 
 static int mmpp_next(struct arrival_source *base, struct arrival *out, struct diag *d)
@@ -60,7 +61,7 @@ static int mmpp_next(struct arrival_source *base, struct arrival *out, struct di
 	(void)d;
 	if (!(src->rate_per_s[0] > 0) && !(src->rate_per_s[1] > 0))
 		return STATUS_DONE; /* no arrivals in either state (the loader requires rate_per_s > 0) */
-	src->u += gsl_ran_exponential(src->rng, 1.0);
+	src->u += rng_exponential(src->rng, 1.0);
 	for (;;) {
 		rate = src->rate_per_s[src->state];
 		end_u = src->period_start_u + rate * (src->period_end_s - src->period_start_s);

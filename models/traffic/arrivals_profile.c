@@ -52,6 +52,7 @@
 
 #include "convert.h"
 #include "engine.h"
+#include "rng.h"
 #include "scenario.h"
 #include "status.h"
 #include "tzone.h"
@@ -84,6 +85,7 @@ struct profile_source {
 	double step_day;             /* its day, whole days from the start day: step / 1440 */
 	double step_w;               /* that day's weekly factor */
 	double step_lo_w, step_hi_w; /* the step's bounds times step_w: bounds of rate(t) in it */
+	double step_gap;             /* 1 / step_hi_w: the mean gap between candidates (0 when hi_w is 0) */
 	uint64_t candidates;         /* exponential gaps drawn so far (for tests: arrivals_profile_candidates) */
 	struct tzone tz;             /* the scenario's zone (a copy) */
 	bool local;                  /* tz is not UTC: steps are mapped to local minutes */
@@ -164,6 +166,7 @@ static void enter_step(struct profile_source *src, int64_t n)
 	src->step_w = src->weekly[((src->start_weekday + lday) % 7 + 7) % 7];
 	src->step_lo_w = src->step_lo[k] * src->step_w;
 	src->step_hi_w = src->step_hi[k] * src->step_w;
+	src->step_gap = src->step_hi_w > 0 ? 1.0 / src->step_hi_w : 0;
 }
 
 /*
@@ -203,7 +206,7 @@ static int profile_next(struct arrival_source *base, struct arrival *out, struct
 		return STATUS_DONE;  /* closed every hour of every day: the loop below would never end */
 	for (;;) {
 		if (src->step_hi_w > 0) {
-			double x = src->x + gsl_ran_exponential(src->rng, 1.0 / src->step_hi_w);
+			double x = src->x + rng_exponential(src->rng, src->step_gap);
 
 			src->candidates++;
 			if (x < src->step_end) {
@@ -213,7 +216,7 @@ static int profile_next(struct arrival_source *base, struct arrival *out, struct
 				if (!on_clock(src, x))
 					return STATUS_DONE;
 				/* keep with probability rate / hi_w: below lo_w without computing the rate */
-				m = gsl_rng_uniform(src->rng) * src->step_hi_w;
+				m = rng_uniform(src->rng) * src->step_hi_w;
 				if (m < src->step_lo_w || m < step_rate(src, x))
 					break;
 				continue;

@@ -11,7 +11,7 @@
  * The source knows nothing of the horizon: it yields arrivals for ever (the caller stops at its horizon,
  * after any transform has rescaled time), and ends only when the rate stays 0 or when the next time would
  * no longer fit in an int64 count of microseconds. The Poisson kind draws exactly one Exp(1) per arrival
- * from its stream, so it reproduces the arrival times workload.c drew before sources existed.
+ * from its stream (rng_exponential), and nothing else.
  */
 #include "arrivals.h"
 
@@ -21,7 +21,9 @@
 
 #include <gsl/gsl_randist.h>
 
+#include "convert.h"
 #include "engine.h"
+#include "rng.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -31,22 +33,22 @@ struct rate_source {
 	bool poisson;                    /* Poisson (true) or evenly spaced (false) */
 	struct rate_step steps[SCENARIO_STEPS_MAX + 1];  /* rate from t = 0, then the scenario's steps */
 	double cum[SCENARIO_STEPS_MAX + 1];              /* L(t) at each step's start, in arrivals */
+	double us_per[SCENARIO_STEPS_MAX + 1];           /* microseconds per arrival in each step, 1e6 / rate */
 	int nsteps;                      /* entries used, >= 1 */
 	int step;                        /* the step the last arrival fell in */
 	double u;                        /* L at the last arrival */
 };
 
-/* The time in seconds where the integrated rate reaches src->u, or +inf if it never does. */
-static double invert(struct rate_source *src)
+/* The time in microseconds where the integrated rate reaches src->u, or +inf if it never does: the step's
+ * start plus the arrivals past it times the step's microseconds per arrival (a multiplication, where a
+ * division by the rate per arrival cost as much as the rest of the draw). */
+static double invert_us(struct rate_source *src)
 {
-	const struct rate_step *st;
-
 	while (src->step + 1 < src->nsteps && src->u > src->cum[src->step + 1])
 		src->step++;
-	st = &src->steps[src->step];
-	if (st->rate_per_s <= 0)
+	if (src->steps[src->step].rate_per_s <= 0)
 		return INFINITY; /* a zero rate in the last step: no more arrivals */
-	return (double)st->at_us / (double)SIM_US_PER_S + (src->u - src->cum[src->step]) / st->rate_per_s;
+	return (double)src->steps[src->step].at_us + (src->u - src->cum[src->step]) * src->us_per[src->step];
 }
 
 static int rate_next(struct arrival_source *base, struct arrival *out, struct diag *d)
@@ -56,10 +58,10 @@ static int rate_next(struct arrival_source *base, struct arrival *out, struct di
 
 	(void)d;
 	if (src->poisson)
-		src->u += gsl_ran_exponential(src->rng, 1.0);
+		src->u += rng_exponential(src->rng, 1.0);
 	else
 		src->u += 1.0;
-	if (!arrivals_seconds_to_us(invert(src), &t_us))
+	if (convert_time_us(invert_us(src), &t_us) != STATUS_OK)
 		return STATUS_DONE;
 	out->t_us = t_us;
 	out->in_tokens = -1;
@@ -111,5 +113,7 @@ struct arrival_source *arrivals_rate_new(const struct scenario *sc, gsl_rng *rng
 			(double)(src->steps[i + 1].at_us - prev->at_us) / (double)SIM_US_PER_S;
 	}
 	src->nsteps = sc->arrivals.nsteps + 1;
+	for (int i = 0; i < src->nsteps; i++)
+		src->us_per[i] = src->steps[i].rate_per_s > 0 ? (double)SIM_US_PER_S / src->steps[i].rate_per_s : INFINITY;
 	return &src->base;
 }

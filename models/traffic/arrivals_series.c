@@ -58,6 +58,7 @@
 #include <gsl/gsl_sf_gamma.h>
 
 #include "engine.h"
+#include "rng.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -329,9 +330,9 @@ static double draw_gap(struct series_source *src, const struct series_row *w)
 	case GAP_GAMMA:
 		return gsl_ran_gamma(src->rng, w->shape, w->scale);
 	case GAP_WEIBULL:
-		return exp(log(w->scale) + log(gsl_ran_exponential(src->rng, 1.0)) / w->shape);
+		return exp(log(w->scale) + log(rng_exponential(src->rng, 1.0)) / w->shape);
 	default:
-		return gsl_ran_exponential(src->rng, 1.0 / w->rate_per_s);
+		return rng_exponential(src->rng, 1.0 / w->rate_per_s);
 	}
 }
 
@@ -340,12 +341,12 @@ static double draw_first_gap(struct series_source *src, const struct series_row 
 {
 	switch (w->kind) {
 	case GAP_GAMMA:
-		return gsl_rng_uniform(src->rng) * gsl_ran_gamma(src->rng, w->shape + 1.0, w->scale);
+		return rng_uniform(src->rng) * gsl_ran_gamma(src->rng, w->shape + 1.0, w->scale);
 	case GAP_WEIBULL: /* U x scale x Y^(1/shape), in logs as in draw_gap */
 		return exp(log(gsl_rng_uniform_pos(src->rng)) + log(w->scale) +
 			   log(gsl_ran_gamma(src->rng, 1.0 + 1.0 / w->shape, 1.0)) / w->shape);
 	default:
-		return gsl_ran_exponential(src->rng, 1.0 / w->rate_per_s);
+		return rng_exponential(src->rng, 1.0 / w->rate_per_s);
 	}
 }
 

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 
 #include "arrivals.h"
+#include "rng.h"
 #include "scenario.h"
 #include "status.h"
 
@@ -102,7 +103,7 @@ static int cmp_time(const void *a, const void *b)
 static void make_copies(struct transform *t, const struct arrival *cur, int64_t gap_us)
 {
 	double m = multiplier(t, cur->t_us), whole = floor(m);
-	int n = (int)whole + (gsl_rng_uniform(t->rng) < m - whole ? 1 : 0);
+	int n = (int)whole + (rng_uniform(t->rng) < m - whole ? 1 : 0);
 
 	if (n > TRANSFORM_COPIES_MAX)
 		n = TRANSFORM_COPIES_MAX;
@@ -112,7 +113,7 @@ static void make_copies(struct transform *t, const struct arrival *cur, int64_t 
 	for (int i = 0; i < n; i++) {
 		t->copies[i] = *cur;
 		if (i > 0)
-			t->copies[i].t_us += (int64_t)(gsl_rng_uniform(t->rng) * (double)gap_us);
+			t->copies[i].t_us += (int64_t)(rng_uniform(t->rng) * (double)gap_us);
 	}
 	if (n > 2)
 		qsort(t->copies + 1, (size_t)n - 1, sizeof t->copies[0], cmp_time);

@@ -99,10 +99,10 @@ int32_t workload_draw_size(gsl_rng *rng, const struct size_dist *dist)
 	double x = dist->mean;
 
 	if (dist->kind == SIZE_EXPONENTIAL) {
-		x = gsl_ran_exponential(rng, dist->mean);
+		x = rng_exponential(rng, dist->mean);
 	} else if (dist->kind == SIZE_LOGNORMAL) {
 		double sigma = sqrt(log1p(dist->cv * dist->cv));
-		x = gsl_ran_lognormal(rng, log(dist->mean) - 0.5 * sigma * sigma, sigma);
+		x = rng_lognormal(rng, log(dist->mean) - 0.5 * sigma * sigma, sigma);
 	}
 	x = floor(x + 0.5);
 	return x < 1 ? 1 : x > 1e7 ? 10000000 : (int32_t)x;
@@ -113,8 +113,8 @@ static double draw_service_s(struct workload *w, const struct arrival *a)
 {
 	switch (w->sc->service.kind) {
 	case SERVICE_CONSTANT: return w->sc->service.mean_s;
-	case SERVICE_EXPONENTIAL: return gsl_ran_exponential(w->service, w->sc->service.mean_s);
-	case SERVICE_LOGNORMAL: return gsl_ran_lognormal(w->service, w->ln_mu, w->ln_sigma);
+	case SERVICE_EXPONENTIAL: return rng_exponential(w->service, w->sc->service.mean_s);
+	case SERVICE_LOGNORMAL: return rng_lognormal(w->service, w->ln_mu, w->ln_sigma);
 	case SERVICE_TRACE: return a->service_s;
 	case SERVICE_TOKENS: return NAN;
 	}
@@ -139,8 +139,8 @@ static void reuse_ids(struct workload *w, struct request_draw *out)
 	int32_t n = out->in_tokens > 0 ? (int32_t)((out->in_tokens + (int64_t)bt - 1) / bt) : 0;
 	int64_t k = w->sc->reuse.conversations, c;
 
-	if (w->started > 0 && gsl_rng_uniform(w->reuse) < w->sc->reuse.share) {
-		c = w->recent[gsl_rng_uniform_int(w->reuse, (unsigned long)(w->started < k ? w->started : k))];
+	if (w->started > 0 && rng_uniform(w->reuse) < w->sc->reuse.share) {
+		c = w->recent[rng_uniform_int(w->reuse, (unsigned long)(w->started < k ? w->started : k))];
 	} else {
 		c = w->started++;
 		w->recent[c % k] = c;
@@ -172,7 +172,7 @@ static void mme_shares(struct workload *w)
  * cum[i] = cum[i - 1] and is never chosen). */
 static int32_t mme_pick(struct workload *w)
 {
-	double u = gsl_rng_uniform(w->mme);
+	double u = rng_uniform(w->mme);
 	int lo = 0, hi = w->sc->mme.n - 1;
 
 	while (lo < hi) {

@@ -6,9 +6,9 @@ usage: /usr/bin/python3 mmc_simpy.py LAMBDA MU C HORIZON_S [SEED]
 The idiomatic SimPy model: a source process that sleeps an exponential gap and starts one process per
 request; each request asks a Resource of capacity C for a slot (FIFO), holds it for an exponential service
 time, and releases it. Arrivals stop at HORIZON_S and the requests in the system then run to completion,
-as in gpucap and mmc_loop.
+as in gpucap and mmc_ref.
 
-What counts as an event, to compare with mmc_loop (one arrival and one departure per request): SimPy
+What counts as an event, to compare with mmc_ref (one arrival and one departure per request): SimPy
 processes many more internal events per request (the timeouts, the slot request and release, process
 start and end), so this counts the same two per request: events = arrivals + departures. It prints one
 parseable line:
