@@ -1,5 +1,5 @@
 /*
- * evq: see evq.h. A binary heap of (time, event) slots; the children of i are 2i+1 and 2i+2.
+ * evq: see evq.h. A 4-ary heap of (time, event) slots; the children of i are Di+1 .. Di+D, D = EVQ_D = 4.
  *
  * The order of events popped does not depend on how the heap is laid out: (t_us, seq) is a total order
  * (the engine never gives two events one sequence number), so any correct heap pops the same events in the
@@ -32,10 +32,12 @@ static void place(struct evq *q, size_t i, struct evq_slot s)
 	s.ev->heap_idx = i;
 }
 
+#define EVQ_D 4  /* children per node (evq.h) */
+
 static void sift_up(struct evq *q, size_t i, struct evq_slot s)
 {
 	while (i > 0) {
-		size_t parent = (i - 1) / 2;
+		size_t parent = (i - 1) / EVQ_D;
 		if (!before(&s, &q->heap[parent]))
 			break;
 		place(q, i, q->heap[parent]);
@@ -44,19 +46,21 @@ static void sift_up(struct evq *q, size_t i, struct evq_slot s)
 	place(q, i, s);
 }
 
-/* Put s into the hole at i, moving the earlier child up while it is before s. */
+/* Put s into the hole at i, moving the earliest child up while it is before s. */
 static void sift_down(struct evq *q, size_t i, struct evq_slot s)
 {
 	for (;;) {
-		size_t child = 2 * i + 1;
-		if (child >= q->len)
+		size_t first = EVQ_D * i + 1, best, end;
+		if (first >= q->len)
 			break;
-		if (child + 1 < q->len)
-			child += before(&q->heap[child + 1], &q->heap[child]);  /* the earlier child, without a branch */
-		if (!before(&q->heap[child], &s))
+		best = first;
+		end = first + EVQ_D < q->len ? first + EVQ_D : q->len;
+		for (size_t c = first + 1; c < end; c++)
+			best = before(&q->heap[c], &q->heap[best]) ? c : best;
+		if (!before(&q->heap[best], &s))
 			break;
-		place(q, i, q->heap[child]);
-		i = child;
+		place(q, i, q->heap[best]);
+		i = best;
 	}
 	place(q, i, s);
 }
@@ -132,7 +136,7 @@ void evq_remove(struct evq *q, struct event *ev)
 	last = q->heap[--q->len];
 	if (i == q->len)
 		return;
-	if (i > 0 && before(&last, &q->heap[(i - 1) / 2]))
+	if (i > 0 && before(&last, &q->heap[(i - 1) / EVQ_D]))
 		sift_up(q, i, last);
 	else
 		sift_down(q, i, last);
@@ -179,7 +183,7 @@ bool evq_sanity(const struct evq *q)
 {
 	for (size_t i = q->vacant; i < q->len; i++) {
 		const struct evq_slot *s = &q->heap[i];
-		size_t parent = (i - 1) / 2;
+		size_t parent = (i - 1) / EVQ_D;
 		if (s->ev->heap_idx != i || s->t_us != s->ev->t_us)
 			return false;
 		if (i > 0 && !(parent == 0 && q->vacant) && before(s, &q->heap[parent]))

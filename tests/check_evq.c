@@ -219,15 +219,17 @@ START_TEST(remove_middle)
 END_TEST
 
 /*
- * The last element, moved into the hole, is earlier than the hole's parent: it must sift up. Heap (times):
- * [0, 10, 1, 11, 12, 2, 3] -- removing 11 (index 3, under 10) moves 3 there, and 3 < 10.
+ * The last element, moved into the hole, is earlier than the hole's parent: it must sift up. A 4-ary heap
+ * (children of i: 4i + 1 .. 4i + 4) of times [0, 10, 1, 2, 3, 11, 12, 13, 14, 4]: 11..14 (indices 5..8) are
+ * the children of 10 (index 1), 4 (index 9) the first child of 1 (index 2). Removing 11 (index 5) moves 4
+ * there, and 4 < 10: it rises to index 1 and 10 goes down to 5.
  */
 START_TEST(remove_middle_sifts_up)
 {
-	static const int64_t times[] = { 0, 10, 1, 11, 12, 2, 3 };
+	static const int64_t times[] = { 0, 10, 1, 2, 3, 11, 12, 13, 14, 4 };
 	enum { N = sizeof times / sizeof times[0] };
 	struct event ev[N];
-	struct event *want[N - 1] = { &ev[0], &ev[2], &ev[5], &ev[6], &ev[1], &ev[4] };
+	struct event *want[N - 1] = { &ev[0], &ev[2], &ev[3], &ev[4], &ev[9], &ev[1], &ev[6], &ev[7], &ev[8] };
 	struct evq q;
 
 	evq_init(&q);
@@ -238,9 +240,10 @@ START_TEST(remove_middle_sifts_up)
 	/* Pushed in heap order already, so nothing moved. */
 	for (size_t i = 0; i < N; i++)
 		ck_assert_uint_eq(ev[i].heap_idx, i);
-	evq_remove(&q, &ev[3]);
+	evq_remove(&q, &ev[5]);
 	ck_assert(evq_sanity(&q));
-	ck_assert_uint_eq(ev[6].heap_idx, 1);  /* 3 rose above 10 */
+	ck_assert_uint_eq(ev[9].heap_idx, 1);  /* 4 rose above 10 */
+	ck_assert_uint_eq(ev[1].heap_idx, 5);  /* and 10 went down into the hole */
 	drain_expect(&q, want, N - 1);
 	evq_fini(&q);
 }
