@@ -106,6 +106,8 @@ static int mme_start(struct serving *s, int npool)
 	return STATUS_OK;
 }
 
+static double slowdown(const struct scenario *sc, int c);
+
 int serving_init(struct serving *s, const struct scenario *sc, struct engine *eng, struct meter *meter,
 		 struct fleet *fleet, int npool)
 {
@@ -126,6 +128,11 @@ int serving_init(struct serving *s, const struct scenario *sc, struct engine *en
 	for (int i = 0; i < sc->nfleet; i++)  /* the fastest type serving requests: what no capacity beats */
 		if (sc->fleet[i].use != USE_JOBS && sc->types[sc->fleet[i].type].service_scale < s->alone_scale)
 			s->alone_scale = sc->types[sc->fleet[i].type].service_scale;
+	s->alone_as_drawn = s->alone_scale * slowdown(sc, 1) == 1;
+	s->drawn_as_is = sc->service.nslowdown == 0;
+	for (int i = 0; i < sc->ntypes; i++)
+		s->drawn_as_is = s->drawn_as_is && sc->types[i].service_scale == 1;
+	s->copies = sc->copies.enabled;
 	s->chunks = NULL;
 	s->nchunks = 0;
 	s->free_list = NULL;
@@ -642,6 +649,11 @@ static void plan_service(struct serving *s, struct request *r, int concurrency, 
 	const struct scenario_type *t = &sc->types[type];
 	double first_s, total_s, scale = t->service_scale;
 
+	if (r->service_us >= 0 && s->drawn_as_is) {  /* what the branch below gives with scale 1 */
+		r->run_us = r->service_us;
+		r->ttft_us = -1;
+		return;
+	}
 	if (r->service_us >= 0) {
 		scale *= slowdown(sc, concurrency);
 		r->run_us = r->service_us;
@@ -671,7 +683,7 @@ static int copy_concurrency(const struct serving *s, const struct instance *in)
 {
 	int copies;
 
-	if (!s->sc->copies.enabled || in->cap == s->slots || in->cap <= 0)  /* several types: no copies */
+	if (!s->copies || in->cap == s->slots || in->cap <= 0)  /* several types: no copies */
 		return in->busy;
 	copies = in->cap / s->slots;
 	return (in->busy + copies - 1) / copies;
@@ -1029,7 +1041,7 @@ static int64_t alone_us(const struct serving *s, const struct request_draw *draw
 	const struct scenario *sc = s->sc;
 	double total_s, best_s;
 
-	if (draw->service_us >= 0 && s->alone_scale * slowdown(sc, 1) == 1)
+	if (draw->service_us >= 0 && s->alone_as_drawn)
 		return draw->service_us;
 	if (draw->service_us >= 0) {  /* on the fastest type, alone, as plan_service rounds it */
 		int64_t us = llround((double)draw->service_us * s->alone_scale * slowdown(sc, 1));

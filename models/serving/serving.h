@@ -133,6 +133,11 @@ struct serving {
 	bool mixed;                 /* the scenario has several instance types (meter by type too) */
 	double alone_scale;         /* the smallest service_scale of a serving entry's type (1 with one
 	                               type): a request's time alone is on the fastest type */
+	bool alone_as_drawn;        /* alone_scale x the slowdown at concurrency 1 is 1: a drawn service
+	                               time is its time alone (worked out once, not per request) */
+	bool drawn_as_is;           /* no slowdown table and every type's service_scale 1: a drawn service
+	                               time is served as drawn (plan_service's shortcut) */
+	bool copies;                /* sc->copies.enabled, kept here beside the other per-request flags */
 
 	struct request **chunks;    /* owned request chunks */
 	int nchunks;
