@@ -15,11 +15,10 @@
  * outputs of SplitMix64 from that seed (the seeding its authors recommend), never all zero.
  *
  * The draws below are what the models call, inline for the loops that draw once per event: rng_uniform is
- * gsl_rng_uniform's value; rng_exponential(r, mean) = -mean log(1 - u), u = rng_uniform(r) (1 - u is exact
- * and in (0, 1]; glibc's log costs about half its log1p); rng_lognormal and rng_uniform_int are faster
- * methods than GSL's for the same distributions (see each). Until gpucap 0.2 the generator was GSL's
- * MT19937 and the draws GSL's: a run's random draws, and so its figures, changed once then (tests/README.md,
- * "Performance"); no model changed.
+ * gsl_rng_uniform's value; rng_exponential, rng_lognormal and rng_uniform_int are faster methods than GSL's
+ * for the same distributions (see each). Until gpucap 0.2 the generator was GSL's MT19937 and the draws
+ * GSL's: a run's random draws, and so its figures, changed once then (tests/README.md, "Performance"); no
+ * model changed.
  */
 #ifndef GPUCAP_RNG_H
 #define GPUCAP_RNG_H
@@ -74,10 +73,32 @@ static inline double rng_uniform(gsl_rng *r)
 	return (double)(rng_xoshiro_next(r->state) >> 11) * 0x1.0p-53;
 }
 
-/* An exponential draw of the given mean, -mean log(1 - u). */
+/*
+ * An exponential draw of the given mean, by the ziggurat method (Marsaglia and Tsang, "The ziggurat method
+ * for generating random variables", J. Stat. Softw. 5(8), 2000, their exponential with 256 layers): one
+ * 64-bit output x; its low 8 bits choose a layer i and its top 53 bits j a point across it; when j < k[i]
+ * (97.8% of draws) the draw is j w[i], a multiplication, where -log(1 - u) costs a logarithm. Otherwise
+ * rng_exponential_slow (rng.c) takes the base layer's tail (r - log(1 - u), r = 7.69711747013104972) or
+ * the wedge's test (f[i] + u (f[i-1] - f[i]) < exp(-x)), drawing again when that fails: exact, not an
+ * approximation. The tables are built from the paper's r and layer area with the C library's exp and log,
+ * once, when the first generator of the type is set (rng.c). A generator of another type gets
+ * -mean log(1 - u).
+ */
+extern uint64_t rng_zig_k[256];                 /* j below this: inside the layer's rectangle */
+extern double rng_zig_w[256], rng_zig_f[256];   /* the layer's width per unit of j; exp(-x) at its edge */
+double rng_exponential_slow(gsl_rng *r, uint64_t x);
+
 static inline double rng_exponential(gsl_rng *r, double mean)
 {
-	return -mean * log(1.0 - rng_uniform(r));
+	uint64_t x, j;
+
+	if (r->type != rng_xoshiro256pp)
+		return -mean * log(1.0 - gsl_rng_uniform(r));
+	x = rng_xoshiro_next(r->state);
+	j = x >> 11;
+	if (j < rng_zig_k[x & 255])
+		return mean * ((double)j * rng_zig_w[x & 255]);
+	return mean * rng_exponential_slow(r, x);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
@@ -194,6 +195,13 @@ END_TEST
 
 /* --- the inline draws --- */
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* rng_uniform is gsl_rng_uniform (the top 53 bits over 2^53), on two copies of one stream. */
 START_TEST(uniform_is_top_53_bits)
 {
@@ -216,26 +224,92 @@ START_TEST(uniform_is_top_53_bits)
 }
 END_TEST
 
-/* rng_exponential(r, m) = -m log(1 - u), and its sample mean and variance agree with m and m^2. */
+/*
+ * The ziggurat's tables (rng.h) are Marsaglia and Tsang's: every layer has the area v = 3.949659822581572e-3.
+ * Layer i >= 1 is the rectangle [0, x_i] x [exp(-x_i), exp(-x_(i-1))], x_i = w[i] 2^53 and f[i] = exp(-x_i),
+ * so x_i (f[i-1] - f[i]) = v; the base layer is [0, r] x [0, exp(-r)] plus the tail beyond r, whose area
+ * is exp(-r): r exp(-r) + exp(-r) = v, r = 7.69711747013104972. The layers' rectangles nest: k[i] / 2^53 =
+ * x_(i-1) / x_i < 1 for i >= 2.
+ */
+START_TEST(ziggurat_tables_have_equal_areas)
+{
+	const double v = 3.949659822581572e-3, r = 7.69711747013104972, two53 = 9007199254740992.0;
+	gsl_rng *g = rng_new(1, "tables");  /* the tables are built when the first generator is set */
+
+	ck_assert_ptr_nonnull(g);
+	ck_assert_double_eq_tol(rng_zig_w[255] * two53, r, 1e-12);
+	ck_assert_double_eq_tol((r + 1) * exp(-r), v, 1e-15);
+	ck_assert_double_eq_tol(rng_zig_f[255], exp(-r), 1e-18);
+	ck_assert(rng_zig_f[0] == 1.0);
+	for (int i = 1; i < 256; i++) {
+		double x = rng_zig_w[i] * two53;
+		ck_assert_msg(fabs(x * (rng_zig_f[i - 1] - rng_zig_f[i]) - v) < 1e-9, "layer %d area %.12g", i,
+			      x * (rng_zig_f[i - 1] - rng_zig_f[i]));
+		ck_assert_double_eq_tol(rng_zig_f[i], exp(-x), 1e-15);
+		if (i >= 2) {
+			ck_assert_double_eq_tol((double)rng_zig_k[i] / two53, rng_zig_w[i - 1] / rng_zig_w[i], 1e-12);
+			ck_assert_uint_lt(rng_zig_k[i], (uint64_t)1 << 53);
+		}
+	}
+	gsl_rng_free(g);
+}
+END_TEST
+
+/*
+ * rng_exponential(r, m): on a copy of the stream, a draw whose output x falls in its layer's rectangle (j =
+ * x >> 11 below k[x & 255]) is exactly m j w[x & 255]; the others are left to the distribution tests. The
+ * sample mean and variance agree with m and m^2, the empirical CDF with 1 - exp(-x / m) (Kolmogorov-Smirnov),
+ * and the share beyond r m (the tail, drawn by the slow path) with exp(-r).
+ */
 START_TEST(exponential_formula_and_moments)
 {
-	enum { N = 1000000 };
-	const double m = 2.5;
+	enum { N = 200000 };
+	const double m = 2.5, r = 7.69711747013104972;
 	gsl_rng *a = rng_new(test_seed("rng exponential", 11), "e"), *b = gsl_rng_clone(a);
-	double sum = 0, sum2 = 0, mean, var;
+	static double xs[N];
+	double sum = 0, sum2 = 0, mean, var, dmax = 0;
+	long fast = 0, tail = 0;
 
 	for (int i = 0; i < N; i++) {
-		double x = rng_exponential(a, m), u = gsl_rng_uniform(b);
-		ck_assert(x == -m * log(1.0 - u));
-		ck_assert(x >= 0);
-		sum += x;
-		sum2 += x * x;
+		uint64_t x = gsl_rng_get(b), j = x >> 11;
+		double e = rng_exponential(a, m);
+		if (j < rng_zig_k[x & 255]) {
+			if (e != m * ((double)j * rng_zig_w[x & 255]))
+				ck_abort_msg("draw %d: %.17g, not m j w = %.17g", i, e, m * ((double)j * rng_zig_w[x & 255]));
+			fast++;
+		} else {
+			gsl_rng_memcpy(b, a);  /* the slow path drew more: follow it */
+		}
+		if (!(e >= 0))
+			ck_abort_msg("draw %d negative: %g", i, e);
+		tail += e > r * m;
+		xs[i] = e;
+		sum += e;
+		sum2 += e * e;
 	}
 	mean = sum / N;
 	var = sum2 / N - mean * mean;
-	/* SE of the mean m / sqrt(N) = 0.0025; of the variance about m^2 sqrt(8 / N) = 0.0177: 5 SE each */
+	/* SE of the mean m / sqrt(N) = 0.0056; of the variance about m^2 sqrt(8 / N) = 0.040: 5 SE each */
 	ck_assert_msg(fabs(mean - m) < 5 * m / sqrt(N), "mean %g", mean);
 	ck_assert_msg(fabs(var - m * m) < 5 * m * m * sqrt(8.0 / N), "variance %g", var);
+	/* the fast path is taken with probability the mean of k[i] / 2^53 over the layers (97.8%): 5 SD */
+	{
+		double p = 0;
+		for (int i = 0; i < 256; i++)
+			p += (double)rng_zig_k[i] / 9007199254740992.0 / 256;
+		ck_assert_msg(p > 0.97 && p < 0.99, "fast share %g", p);
+		ck_assert_msg(fabs(fast - N * p) < 5 * sqrt(N * p * (1 - p)), "fast path %ld of %d, expected %g", fast,
+			      N, N * p);
+	}
+	/* tail: p = exp(-r) = 4.54e-4, N p = 91, SD 9.5: 5 SD */
+	ck_assert_msg(fabs(tail - N * exp(-r)) < 5 * sqrt(N * exp(-r)), "beyond r m: %ld", tail);
+	/* KS: P(sqrt(N) D > 1.95) = 0.001 */
+	qsort(xs, N, sizeof xs[0], cmp_double);
+	for (int i = 0; i < N; i++) {
+		double f = 1 - exp(-xs[i] / m), d1 = fabs(f - (double)i / N), d2 = fabs(f - (double)(i + 1) / N);
+		dmax = fmax(dmax, fmax(d1, d2));
+	}
+	ck_assert_msg(sqrt(N) * dmax < 1.95, "Kolmogorov-Smirnov sqrt(N) D = %g", sqrt(N) * dmax);
 	gsl_rng_free(a);
 	gsl_rng_free(b);
 }
@@ -351,6 +425,7 @@ static Suite *rng_suite(void)
 	tcase_add_test(tc, different_seeds_differ);
 	tcase_add_test(tc, zero_seed_still_a_stream);
 	tcase_add_test(tc, uniform_is_top_53_bits);
+	tcase_add_test(tc, ziggurat_tables_have_equal_areas);
 	tcase_add_test(tc, exponential_formula_and_moments);
 	tcase_add_test(tc, uniform_int_formula_and_counts);
 	tcase_add_test(tc, uniform_int_rejects_the_biased_zone);
