@@ -481,11 +481,11 @@ START_TEST(mmpp_mean_rate_and_burst_fraction)
 	f.sc.arrivals.burst_mean_us = (int64_t)tb * US;
 	open_source(&f);
 	path = rng_new(f.seed, "arrivals.state"); /* replays the modulation: calm first, then alternating */
-	end_s = gsl_ran_exponential(path, tc);
+	end_s = rng_exponential(path, tc);
 	while (pull(&f, t_end)) {
 		while ((double)f.a.t_us / US >= end_s) {
 			burst = !burst;
-			end_s += gsl_ran_exponential(path, burst ? tb : tc);
+			end_s += rng_exponential(path, burst ? tb : tc);
 		}
 		all++;
 		in_burst += burst;

@@ -116,8 +116,11 @@ void meter_set_slo(struct meter *m, const struct meter_slo *slo)
 {
 	m->slo = *slo;
 	m->slo_stated = slo->max_violation_rate >= 0;
-	for (int i = 0; i < METER_SLO_PCTS; i++)
+	m->latency_pcts = false;
+	for (int i = 0; i < METER_SLO_PCTS; i++) {
 		m->slo_stated |= slo->latency_pct_us[i] > 0 || slo->ttft_pct_us[i] > 0 || slo->tpot_pct_us[i] > 0;
+		m->latency_pcts |= slo->latency_pct_us[i] > 0;
+	}
 	if (m->slo.window_us > 0) {
 		meter_window_setup(m);
 		m->win_k = meter_window_of(m, m->warmup_us);
@@ -261,7 +264,7 @@ void meter_arrival(struct meter *m, int64_t arrival_us, int64_t alone_us)
 	m->requests++;
 	if (alone_us > m->slo_latency_us)
 		m->floor_count++;
-	for (int i = 0; i < METER_SLO_PCTS; i++)
+	for (int i = 0; m->latency_pcts && i < METER_SLO_PCTS; i++)
 		if (m->slo.latency_pct_us[i] > 0 && alone_us > m->slo.latency_pct_us[i])
 			m->floor_pct[i]++;
 }

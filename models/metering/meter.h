@@ -169,6 +169,8 @@ struct meter {
 	/* percentile and windowed SLOs */
 	struct meter_slo slo;
 	bool slo_stated;                          /* a percentile SLO or max_violation_rate is stated */
+	bool latency_pcts;                        /* a latency percentile threshold is stated (meter_arrival
+	                                             counts the floor against it) */
 	struct hist win_latency;                  /* latency of the current window's served requests */
 	struct hist win_ttft;                     /* their time to first token */
 	struct hist win_tpot;                     /* their time per output token */

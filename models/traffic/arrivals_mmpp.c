@@ -8,7 +8,7 @@
  * bursts.
  *
  * The two parts draw from separate streams. The modulation (the path of states) draws from state_rng: one
- * gsl_ran_exponential per period, calm first, in order, and nothing else, so the path does not depend on
+ * rng_exponential per period, calm first, in order, and nothing else, so the path does not depend on
  * the arrival rates. Arrivals draw from rng, one Exp(1) per arrival and nothing else: given the path, the
  * arrivals are a unit-rate Poisson process mapped through the path's integrated rate L(t) (as in
  * arrivals_rate.c), exact because the rate is piecewise constant. Changing the burst rate therefore moves

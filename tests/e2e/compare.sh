@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # End-to-end: `gpucap compare` on the shipped example sweep (scenarios/sweeps/target-vs-reserved.yaml, 20
 # points x 3 replications): the table fits 120 columns and shows every block; --json shows the paired and the
-# unpaired (Welch) difference, and the paired one has the smaller standard error (common random numbers:
-# replication r of every point runs with the same seed); its intervals agree with the point_stats view;
+# unpaired (Welch) difference, the paired one taken seed by seed (common random numbers: replication r of
+# every point runs with the same seed), checked against the stored runs; its intervals agree with the
+# point_stats view;
 # --csv has one row per point and metric; run ids and --baseline; failed runs are left out and counted;
 # unknown ids, an empty database, a missing file and bad usage exit 2 with a clear message.
 . "$(dirname "$0")/lib.sh"
@@ -23,31 +24,37 @@ check "20 points, one on the Pareto front at least" test "$(grep -cE '^target-vs
 "$GPUCAP" compare --db tvr.sqlite --json target-vs-reserved >c.json; rc=$?
 check "--json exits 0 (got $rc)" test $rc -eq 0
 sqlite3 -separator ' ' tvr.sqlite "select point, name, coalesce(ci95, 'null') from point_stats" >view.txt
-check "--json: paired SE < unpaired SE (cost), intervals as point_stats" python3 - c.json view.txt <<'PY'
-import json, sys
+sqlite3 -separator ' ' tvr.sqlite "select r.point, r.seed, m.value from runs r join metrics m on m.run_id = r.run_id
+	and m.name = 'cost_total_usd' where r.status = 'ok' and r.point is not null" >costs.txt
+check "--json: paired differences by seed, intervals as point_stats" python3 - c.json view.txt costs.txt <<'PY'
+import json, math, sys
 doc = json.load(open(sys.argv[1]))
 pts = doc["points"]
 assert len(pts) == 20 and doc["baseline"] == "target-vs-reserved:0", doc["baseline"]
 # The runs of a point share their seeds with the baseline's (common random numbers): the same requests at
-# every point (requests_total: paired SE exactly 0), so the paired difference of the cost has the smaller
-# standard error over the sweep: pooled over the 19 points (root mean square), and at most points. (Not at
-# every point: with 3 replications either SE can come out ahead. Not for the violation rate on this sweep
-# either: the endpoint routes at random, and the same draws send a request to a different instance when the
-# fleet differs, so what a request meets no longer follows across points; pairing then gains nothing.)
-for name in ("cost_total_usd",):
-    sp = sw = 0.0
-    smaller = 0
-    for p in pts[1:]:
-        v = p["metrics"][name]
-        assert v["paired"]["n"] == 3 and v["welch"]["se"] is not None, p["id"]
-        assert p["metrics"]["requests_total"]["paired"]["se"] == 0, p["id"]
-        sp += v["paired"]["se"] ** 2
-        sw += v["welch"]["se"] ** 2
-        smaller += v["paired"]["se"] < v["welch"]["se"]
-    print("%s: pooled paired SE %.6f, unpaired %.6f; paired smaller at %d of 19 points"
-          % (name, (sp / 19) ** 0.5, (sw / 19) ** 0.5, smaller))
-    assert sp < 0.8 * sw, (sp, sw)
-    assert smaller >= 10, smaller
+# every point (requests_total: paired SE exactly 0). The paired difference of the cost is worked out again
+# here from the stored runs: for each seed the point's cost minus the baseline's, then their mean and
+# standard error sd / sqrt(3) (Student t with 2 degrees of freedom for the interval, t = 4.302653). Whether
+# pairing narrows the interval is not asserted: on this sweep it does not for the cost (over 16 seeds two
+# of its points' costs correlate at 0.01: the endpoint routes at random, and the same draws send a request
+# to a different instance when the fleets differ, so what drives the cost does not follow across points;
+# analysis/README.md says so), and with 3 replications either interval can come out narrower anyway.
+cost = {}
+for line in open(sys.argv[3]):
+    point, seed, value = line.split()
+    cost[(int(point), int(seed))] = float(value)
+base_seeds = sorted(s for (p, s) in cost if p == 0)
+assert len(base_seeds) == 3, base_seeds
+for i, p in enumerate(pts[1:], start=1):
+    assert p["metrics"]["requests_total"]["paired"]["se"] == 0, p["id"]
+    v = p["metrics"]["cost_total_usd"]["paired"]
+    d = [cost[(i, s)] - cost[(0, s)] for s in base_seeds]
+    mean = sum(d) / 3
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / 2)
+    assert v["n"] == 3, p["id"]
+    assert abs(v["diff"] - mean) <= 1e-9 * max(1.0, abs(mean)), (p["id"], v["diff"], mean)
+    assert abs(v["se"] - sd / math.sqrt(3)) <= 1e-9 * max(1.0, sd), (p["id"], v["se"], sd / math.sqrt(3))
+    assert abs(v["ci95"] - 4.302653 * sd / math.sqrt(3)) <= 1e-6 * max(1.0, sd), (p["id"], v["ci95"])
 # (Whether a difference is significant only when paired is checked by hand in check_compare; on this sweep,
 # since its count became the start's warm on-demand base rather than reserved capacity on top of the
 # on-demand maximum, no point is.)
