@@ -46,17 +46,33 @@ static void sift_up(struct evq *q, size_t i, struct evq_slot s)
 	place(q, i, s);
 }
 
+/* The earliest of the children of a node, from the first: a tournament of three comparisons when all four
+ * are there (the common case), a scan otherwise. (t_us, seq) is a total order, so either finds the same. */
+static size_t earliest_child(const struct evq *q, size_t first)
+{
+	const struct evq_slot *h = q->heap;
+	size_t a, b, best, end;
+
+	if (first + 3 < q->len) {
+		a = first + before(&h[first + 1], &h[first]);
+		b = first + 2 + before(&h[first + 3], &h[first + 2]);
+		return before(&h[b], &h[a]) ? b : a;
+	}
+	best = first;
+	end = q->len;
+	for (size_t c = first + 1; c < end; c++)
+		best = before(&h[c], &h[best]) ? c : best;
+	return best;
+}
+
 /* Put s into the hole at i, moving the earliest child up while it is before s. */
 static void sift_down(struct evq *q, size_t i, struct evq_slot s)
 {
 	for (;;) {
-		size_t first = EVQ_D * i + 1, best, end;
+		size_t first = EVQ_D * i + 1, best;
 		if (first >= q->len)
 			break;
-		best = first;
-		end = first + EVQ_D < q->len ? first + EVQ_D : q->len;
-		for (size_t c = first + 1; c < end; c++)
-			best = before(&q->heap[c], &q->heap[best]) ? c : best;
+		best = earliest_child(q, first);
 		if (!before(&q->heap[best], &s))
 			break;
 		place(q, i, q->heap[best]);
