@@ -320,8 +320,14 @@ int routing_pick(struct serving *s, const uint64_t *ids, int32_t nids, int64_t n
 	const int *c;
 	int n, idx;
 
-	if (s->sc->serving.routing == ROUTING_RANDOM && !s->per_instance && !s->kv_used && !s->sc->copies.enabled)
-		return random_free(s);
+	if (s->sc->serving.routing == ROUTING_RANDOM && !s->sc->copies.enabled) {
+		if (!s->per_instance && !s->kv_used)
+			return random_free(s);
+		/* per-instance, every open instance a candidate (candidates() would return the open list): the
+		 * one at draw(nopen), as draw_one would take it from that list */
+		if (s->per_instance && (!s->kv_used || need <= s->kv_min))
+			return s->nopen > 0 ? s->openlist[draw(s, s->nopen)] : -1;
+	}
 
 	if (s->sc->serving.routing == ROUTING_FIRST_FREE) {
 		if ((idx = first_fit(s, need)) >= 0 || !s->per_instance)

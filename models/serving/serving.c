@@ -880,16 +880,22 @@ static void dispatch_instance(struct serving *s, int idx)
 	arm_iq_timeout(s, idx);
 }
 
-/* r goes to instance idx: it starts there now if nothing waits there and it can, else waits there. */
-static void send(struct serving *s, struct request *r, int idx)
+/* r goes to instance idx: it starts there now (at_once: nothing waits there and it can start), else waits
+ * there. */
+static void send_to(struct serving *s, struct request *r, int idx, bool at_once)
 {
-	if (s->iq[idx].len == 0 && can_start(s, idx, kv_need(r))) {
+	if (at_once) {
 		start(s, r, idx);
 		return;
 	}
 	iq_push(s, idx, r);
 	note_blocked(s, idx);
 	arm_iq_timeout(s, idx);
+}
+
+static void send(struct serving *s, struct request *r, int idx)
+{
+	send_to(s, r, idx, s->iq[idx].len == 0 && can_start(s, idx, kv_need(r)));
 }
 
 /* r, already in the system (taken from a queue that closed, or from an instance taken away), is routed
@@ -1119,7 +1125,7 @@ void serving_arrive(struct serving *s, const struct request_draw *draw)
 		return;
 	}
 	if (idx >= 0 && s->per_instance) {
-		send(s, r, idx);
+		send_to(s, r, idx, at_once);  /* nothing above changed idx: at_once is send's own test */
 		kv_check_limited(s);
 		return;
 	}
