@@ -53,21 +53,19 @@ static bool in_past(struct engine *eng, const struct event *ev, int64_t t_us)
 int engine_schedule(struct engine *eng, struct event *ev, int64_t t_us,
 		    void (*fn)(struct engine *eng, struct event *ev))
 {
-	struct event old = *ev;
 	int rc;
 
 	if (in_past(eng, ev, t_us))
 		return STATUS_EINTERNAL;
 	assert(!evq_queued(ev));
+	if ((rc = evq_room(&eng->q)) != STATUS_OK)
+		return rc;  /* before ev is touched: a failed call leaves the event as it was */
 	ev->t_us = t_us;
-	ev->seq = eng->next_seq;
+	ev->seq = eng->next_seq++;
 	ev->fn = fn;
 	rc = evq_push(&eng->q, ev);
-	if (rc != STATUS_OK) {
-		*ev = old; /* a failed call leaves the event as it was */
-		return rc;
-	}
-	eng->next_seq++;
+	assert(rc == STATUS_OK);  /* evq_room made room */
+	(void)rc;
 	return STATUS_OK;
 }
 

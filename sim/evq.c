@@ -123,11 +123,8 @@ int evq_push(struct evq *q, struct event *ev)
 		sift_down(q, 0, s);
 		return STATUS_OK;
 	}
-	if (q->len == q->cap) {
-		int rc = evq_reserve(q, q->cap ? 2 * q->cap : 64);
-		if (rc)
-			return rc;
-	}
+	if (evq_room(q) != STATUS_OK)
+		return STATUS_ENOMEM;
 	sift_up(q, q->len++, s);
 	return STATUS_OK;
 }

@@ -65,8 +65,16 @@ void evq_fini(struct evq *q);
 int evq_reserve(struct evq *q, size_t n);
 
 /* Queue ev (keeps the pointer until it is popped or removed; its t_us and seq must not change meanwhile).
- * STATUS_OK or STATUS_ENOMEM. */
+ * STATUS_OK or STATUS_ENOMEM; after evq_room() returned STATUS_OK, the next push cannot fail. */
 int evq_push(struct evq *q, struct event *ev);
+
+/* Make room for one more push: STATUS_OK (the heap has it, or grew) or STATUS_ENOMEM (queue unchanged). */
+static inline int evq_room(struct evq *q)
+{
+	if (q->vacant || q->len < q->cap)
+		return 0;  /* STATUS_OK */
+	return evq_reserve(q, q->cap ? 2 * q->cap : 64);
+}
 
 /* The earliest event, or NULL if empty; evq_pop also removes it. */
 struct event *evq_peek(struct evq *q);

@@ -43,6 +43,7 @@ int routing_init(struct serving *s, int npool)
 	enum routing_kind k = sc->serving.routing;
 
 	s->per_instance = sc->serving.queue == QUEUE_PER_INSTANCE;
+	s->route_random_plain = k == ROUTING_RANDOM && !sc->copies.enabled;
 	s->rr = -1;
 	s->iq_len = 0;
 	s->nblocked = 0;
@@ -320,7 +321,7 @@ int routing_pick(struct serving *s, const uint64_t *ids, int32_t nids, int64_t n
 	const int *c;
 	int n, idx;
 
-	if (s->sc->serving.routing == ROUTING_RANDOM && !s->sc->copies.enabled) {
+	if (s->route_random_plain) {
 		if (!s->per_instance && !s->kv_used)
 			return random_free(s);
 		/* per-instance, every open instance a candidate (candidates() would return the open list): the

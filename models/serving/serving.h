@@ -201,6 +201,7 @@ struct serving {
 	int *cand;                  /* scratch: one routing decision's candidates; owned */
 	int rr;                     /* round_robin: the pool index last sent to, -1 = none yet */
 	gsl_rng *route_rng;         /* the stream "routing", owned; NULL when the routing draws nothing */
+	bool route_random_plain;    /* routing random, no copies: routing_pick's shortcuts apply (routing.c) */
 };
 
 /* The KV-cache tokens of one instance of type `type` (an index into sc->types): serving.kv_cache_tokens, or

@@ -46,6 +46,8 @@ int workload_init(struct workload *w, const struct scenario *sc, struct diag *d)
 
 	memset(w, 0, sizeof *w);
 	w->sc = sc;
+	w->in_sizes = sc->sizes.input.kind != SIZE_NONE;
+	w->out_sizes = sc->sizes.output.kind != SIZE_NONE;
 	w->ln_sigma = sqrt(log1p(cv * cv));
 	w->ln_mu = log(sc->service.mean_s) - 0.5 * w->ln_sigma * w->ln_sigma;
 	w->horizon_us = sc->horizon_us;
@@ -195,9 +197,9 @@ int workload_next(struct workload *w, struct request_draw *out, struct diag *d)
 		return rc;
 	if (a.t_us > w->horizon_us)
 		return STATUS_DONE;
-	if (a.in_tokens < 0 && w->sc->sizes.input.kind != SIZE_NONE)
+	if (a.in_tokens < 0 && w->in_sizes)
 		a.in_tokens = workload_draw_size(w->sizes, &w->sc->sizes.input);
-	if (a.out_tokens < 0 && w->sc->sizes.output.kind != SIZE_NONE)
+	if (a.out_tokens < 0 && w->out_sizes)
 		a.out_tokens = workload_draw_size(w->sizes, &w->sc->sizes.output);
 	out->arrival_us = a.t_us;
 	out->in_tokens = a.in_tokens;

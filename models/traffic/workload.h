@@ -44,6 +44,7 @@
 
 struct workload {
 	const struct scenario *sc;       /* kept */
+	bool in_sizes, out_sizes;        /* sizes.input / sizes.output drawn (kind not none): set at init */
 	struct arrival_source *src;      /* the arrival source with its transforms, owned */
 	gsl_rng *arrivals;               /* stream "arrivals", owned */
 	gsl_rng *state;                  /* stream "arrivals.state" (MMPP modulation), owned */
