@@ -103,6 +103,28 @@ static void check_against_sorted(enum dist d, const char *name, uint64_t fallbac
 	gsl_rng_free(r);
 }
 
+/* hist_add_zero is hist_add(h, 0.0), byte for byte, among other values (0 and positive, the sum and the
+ * maximum included), and with zeros first (the maximum stays 0). */
+START_TEST(add_zero_is_add_of_zero)
+{
+	static const double vals[] = { 0, 0.25, 0, 3e-7, 12.5, 0, 0, 1e-6, 0.031 };
+	struct hist a, b;
+
+	hist_init(&a);
+	hist_init(&b);
+	for (size_t i = 0; i < sizeof vals / sizeof vals[0]; i++) {
+		hist_add(&a, vals[i]);
+		if (vals[i] == 0)
+			hist_add_zero(&b);
+		else
+			hist_add(&b, vals[i]);
+		ck_assert_int_eq(memcmp(&a, &b, sizeof a), 0);
+	}
+	ck_assert_uint_eq(b.zero, 4 + 1);  /* the four zeros and 3e-7 (below HIST_MIN_S = 1e-6) */
+	ck_assert_uint_eq(b.n, 9);
+}
+END_TEST
+
 START_TEST(quantiles_lognormal)
 {
 	check_against_sorted(DIST_LOGNORMAL, "hist quantiles_lognormal", 11);
@@ -433,6 +455,7 @@ static Suite *hist_suite(void)
 	Suite *s = suite_create("hist");
 	TCase *tc = tcase_create("core");
 
+	tcase_add_test(tc, add_zero_is_add_of_zero);
 	tcase_add_test(tc, quantiles_lognormal);
 	tcase_add_test(tc, quantiles_exponential);
 	tcase_add_test(tc, quantiles_loguniform_decades);

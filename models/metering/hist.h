@@ -29,6 +29,14 @@ void hist_init(struct hist *h);
 /* Add one value in seconds (>= 0). */
 void hist_add(struct hist *h, double v_s);
 
+/* hist_add(h, 0.0), inline: a zero is counted below HIST_MIN_S and changes neither the sum (every value
+ * added is >= 0, so the sum is never -0.0, and x + 0.0 == x) nor the maximum (>= 0 from hist_init). */
+static inline void hist_add_zero(struct hist *h)
+{
+	h->n++;
+	h->zero++;
+}
+
 /*
  * The same in two steps, for one value added to several histograms (the bucket's logarithm is the costly
  * part): hist_bucket(v_s) is v_s's bucket index, -1 for the values below HIST_MIN_S (and NaN);

@@ -431,7 +431,10 @@ void meter_served(struct meter *m, int64_t now_us, int64_t arrival_us, int64_t w
 	hist_add_bucket(&m->latency, latency_s, latency_bucket);
 	if (window)
 		hist_add_bucket(&m->win_latency, latency_s, latency_bucket);
-	hist_add(&m->wait, (double)wait_us / SIM_US_PER_S);
+	if (wait_us == 0)
+		hist_add_zero(&m->wait);  /* most requests wait not at all: spare the bucket's lookup */
+	else
+		hist_add(&m->wait, (double)wait_us / SIM_US_PER_S);
 }
 
 void meter_interrupted(struct meter *m, int64_t arrival_us)
