@@ -316,11 +316,10 @@ static int random_free(struct serving *s)
 	return -1;  /* not reached: k < nfree */
 }
 
+static int pick_general(struct serving *s, const uint64_t *ids, int32_t nids, int64_t need);
+
 int routing_pick(struct serving *s, const uint64_t *ids, int32_t nids, int64_t need)
 {
-	const int *c;
-	int n, idx;
-
 	if (s->route_random_plain) {
 		if (!s->per_instance && !s->kv_used)
 			return random_free(s);
@@ -329,6 +328,15 @@ int routing_pick(struct serving *s, const uint64_t *ids, int32_t nids, int64_t n
 		if (s->per_instance && (!s->kv_used || need <= s->kv_min))
 			return s->nopen > 0 ? s->openlist[draw(s, s->nopen)] : -1;
 	}
+	return pick_general(s, ids, nids, need);
+}
+
+/* Every other routing (kept out of routing_pick so that its shortcuts run without this one's set-up). */
+__attribute__((noinline)) static int pick_general(struct serving *s, const uint64_t *ids, int32_t nids,
+						  int64_t need)
+{
+	const int *c;
+	int n, idx;
 
 	if (s->sc->serving.routing == ROUTING_FIRST_FREE) {
 		if ((idx = first_fit(s, need)) >= 0 || !s->per_instance)
