@@ -94,16 +94,21 @@ void engine_cancel(struct engine *eng, struct event *ev)
 		evq_remove(&eng->q, ev);
 }
 
-/* The earliest pending event, from the heap or the lane, by (time, sequence); NULL if none. */
+/* The earliest pending event, from the heap or the lane, by (time, sequence); NULL if none. The heap's is
+ * compared by the time its slot holds (evq.h), its event read only on a tie. */
 static struct event *earliest(struct engine *eng)
 {
-	struct event *h = evq_peek(&eng->q), *l = eng->lane;
+	struct evq *q = &eng->q;
+	struct event *l = eng->lane;
+	const struct evq_slot *top;
 
-	if (!l)
-		return h;
-	if (!h || l->t_us < h->t_us || (l->t_us == h->t_us && l->seq < h->seq))
+	evq_settle(q);
+	if (q->len == 0)
 		return l;
-	return h;
+	top = &q->heap[0];
+	if (l && (l->t_us < top->t_us || (l->t_us == top->t_us && l->seq < top->ev->seq)))
+		return l;
+	return top->ev;
 }
 
 /*

@@ -167,12 +167,11 @@ struct event *evq_take(struct evq *q)
 	return ev;
 }
 
-void evq_settle(struct evq *q)
+void evq_fill_vacancy(struct evq *q)
 {
 	struct evq_slot last;
 
-	if (!q->vacant)
-		return;
+	assert(q->vacant);
 	/* the rest of a pop: the last slot goes into the vacant root and sinks */
 	q->vacant = false;
 	last = q->heap[--q->len];

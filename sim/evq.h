@@ -88,7 +88,13 @@ struct event *evq_pop(struct evq *q);
  * the vacancy is invisible but to q->len; the events come out in the same order either way.
  */
 struct event *evq_take(struct evq *q);
-void evq_settle(struct evq *q);
+void evq_fill_vacancy(struct evq *q);  /* the rest of the pop: evq_settle's work when the root is vacant */
+
+static inline void evq_settle(struct evq *q)
+{
+	if (q->vacant)
+		evq_fill_vacancy(q);
+}
 
 /* Remove a queued event (no-op if it is not queued). */
 void evq_remove(struct evq *q, struct event *ev);
