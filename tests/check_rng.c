@@ -241,6 +241,12 @@ START_TEST(ziggurat_tables_have_equal_areas)
 	ck_assert_double_eq_tol((r + 1) * exp(-r), v, 1e-15);
 	ck_assert_double_eq_tol(rng_zig_f[255], exp(-r), 1e-18);
 	ck_assert(rng_zig_f[0] == 1.0);
+	/* the base layer: width v / exp(-r) (its area v spread as a rectangle of height exp(-r)), of which the
+	 * rectangle [0, r] is the share r exp(-r) / v = 0.8850; past it the tail is drawn by the slow path */
+	ck_assert_double_eq_tol(rng_zig_w[0] * two53, v / exp(-r), 1e-9);
+	ck_assert_double_eq_tol((double)rng_zig_k[0] / two53, r * exp(-r) / v, 1e-12);
+	ck_assert_double_eq_tol((double)rng_zig_k[0] / two53, 0.8850, 1e-4);
+	ck_assert_uint_eq(rng_zig_k[1], 0);  /* the top layer is all wedge (Marsaglia and Tsang's setup) */
 	for (int i = 1; i < 256; i++) {
 		double x = rng_zig_w[i] * two53;
 		ck_assert_msg(fabs(x * (rng_zig_f[i - 1] - rng_zig_f[i]) - v) < 1e-9, "layer %d area %.12g", i,
