@@ -119,6 +119,37 @@ START_TEST(central_queue_is_erlang_c)
 }
 END_TEST
 
+/*
+ * Random routing to a central queue draws among the instances with a free slot, found in the free-slot
+ * bitset by its per-word counts (routing.c random_free): over three 64-bit words (130 single-slot
+ * instances), overloaded (200 requests/s of exactly 1 s: every slot busy, a queue always waiting), every
+ * request must start on an instance that is free. A pick that lands on a busy instance (a wrong count
+ * boundary) would run two requests on one slot: more busy slot-time than the slots paid for, and more
+ * served than the slots can serve. Worked by hand, with a 5 s queue timeout: a served request started by
+ * 605 s (it arrived before the horizon and waited at most 5 s), each slot starts at most one a second, so
+ * at most 130 x 605 + 130 = 78,780 are served; and the slots never idle while requests wait, so at least
+ * 130 x 600 - 130 = 77,870.
+ */
+START_TEST(central_random_picks_free_instances_only)
+{
+	static struct capture cap;
+
+	capture_run(&cap,
+		    "name: words\nseed: 5\nhorizon: 600s\nslo: {latency_s: 100}\nworkload:\n"
+		    "  arrivals: {kind: poisson, rate_per_s: 200}\n  service: {kind: constant, mean_s: 1}\n"
+		    "serving: {instance_type: g6.xlarge, slots_per_instance: 1, queue: central, routing: random,"
+		    " queue_timeout_s: 5}\nfleet:\n  - {option: reserved, count: 130, scope: zonal}\n",
+		    NULL, 0);
+	ck_assert_msg(capture_need(&cap, "gpu_hours_busy") <= capture_need(&cap, "gpu_hours_paid") * (1 + 1e-12),
+		      "busy %g GPU-hours of %g paid", capture_need(&cap, "gpu_hours_busy"),
+		      capture_need(&cap, "gpu_hours_paid"));
+	ck_assert_msg(capture_need(&cap, "requests_served") <= 130 * 605 + 130, "served %g",
+		      capture_need(&cap, "requests_served"));
+	ck_assert_msg(capture_need(&cap, "requests_served") >= 130 * 600 - 130, "served %g: slots left idle",
+		      capture_need(&cap, "requests_served"));
+}
+END_TEST
+
 START_TEST(random_per_instance_is_mm1_at_lambda_over_c)
 {
 	check_theory("per_instance", "random", mm1_wait());
@@ -338,6 +369,7 @@ static Suite *routing_suite(void)
 	test_add(tc, target_trades_cost_for_latency);
 	test_add(tc, gpu_utilization_sees_the_spread);
 	test_add(tc, random_routing_draws_copies);
+	test_add(tc, central_random_picks_free_instances_only);
 	suite_add_tcase(s, tc);
 	return s;
 }
