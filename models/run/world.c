@@ -11,6 +11,7 @@
 #include "autoscale.h"
 #include "copies.h"
 #include "engine.h"
+#include "feed.h"
 #include "fleet.h"
 #include "fluid.h"
 #include "jobs.h"
@@ -26,6 +27,9 @@ struct world {
 	struct diag *d;              /* where failures are described, borrowed */
 	struct engine eng;
 	struct workload wl;
+	struct feed feed;            /* wl's requests drawn ahead on a second thread, when feed_on (feed.h) */
+	bool feed_on;
+	bool one_thread;             /* world_options.one_thread: no feed */
 	struct meter meter;
 	struct fleet fleet;
 	struct serving serving;
@@ -75,7 +79,7 @@ static void on_arrival(struct engine *eng, struct event *ev);
  * streaming) stops the run with its own message. */
 static void next_arrival(struct world *w)
 {
-	int rc = workload_next(&w->wl, &w->next, w->d);
+	int rc = w->feed_on ? feed_next(&w->feed, &w->next, w->d) : workload_next(&w->wl, &w->next, w->d);
 
 	if (rc == STATUS_OK) {
 		/* arrivals come one after another: the engine keeps the next one beside its heap (engine.h) */
@@ -263,6 +267,8 @@ static void teardown(struct world *w)
 	if (w->sc->jobs.n > 0)
 		jobs_fini(&w->jobs);
 	fleet_fini(&w->fleet);
+	if (w->feed_on)
+		feed_stop(&w->feed);  /* the workload is the producer's until then */
 	workload_fini(&w->wl);
 	if (w->sc->mode == MODE_FLUID)
 		fluid_fini(&w->fluid);
@@ -288,8 +294,12 @@ static void run_to_horizon(struct world *w)
 	}
 	if (sc->nmodels > 0)
 		multimodel_start(&w->mm);
-	else if (!sc->no_traffic && sc->mode != MODE_FLUID)
+	else if (!sc->no_traffic && sc->mode != MODE_FLUID) {
+		/* the draws ahead on a second thread when the workload allows it; inline when it does not, or
+		 * when the thread cannot be had (the same requests either way: feed.h) */
+		w->feed_on = !w->one_thread && !feed_unsuitable(&w->wl) && feed_start(&w->feed, &w->wl) == STATUS_OK;
 		next_arrival(w);
+	}
 	if (sc->sample_period_us <= sc->horizon_us)
 		schedule_or_fail(w, &w->sample, sc->sample_period_us, on_sample);
 	autoscale_start(&w->as);
@@ -488,7 +498,7 @@ static double seconds_since(const struct timespec *t0)
 int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
 	      struct diag *d)
 {
-	return world_run_progress(sc, sink, version, NULL, rep, d);
+	return world_run_opts(sc, sink, version, NULL, rep, d);
 }
 
 /* A copy of the eligible usage world_run_usage hands back (the measured hours with a warm-up), less what
@@ -518,7 +528,7 @@ static int copy_usage(const struct world *w, struct savings_hour **hours, int *n
 }
 
 static int run_world(const struct scenario *sc, struct sink *sink, const char *version,
-		     const struct world_progress *progress, struct world_report *rep, struct savings_hour **hours,
+		     const struct world_options *opts, struct world_report *rep, struct savings_hour **hours,
 		     int *nhours, struct diag *d)
 {
 	struct world *w = calloc(1, sizeof *w);
@@ -534,7 +544,8 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 	info.scenario = sc;
 	info.started_at = started;
 	info.version = version;
-	w->progress = progress;
+	w->progress = opts ? opts->progress : NULL;
+	w->one_thread = opts && opts->one_thread;
 	rc = setup(w, sc, sink, d);
 	if (rc) {
 		if (rc == STATUS_ENOMEM)
@@ -581,10 +592,10 @@ out_teardown:
 	return rc;
 }
 
-int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
-		       const struct world_progress *progress, struct world_report *rep, struct diag *d)
+int world_run_opts(const struct scenario *sc, struct sink *sink, const char *version,
+		   const struct world_options *opts, struct world_report *rep, struct diag *d)
 {
-	return run_world(sc, sink, version, progress, rep, NULL, NULL, d);
+	return run_world(sc, sink, version, opts, rep, NULL, NULL, d);
 }
 
 int world_run_usage(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,

@@ -50,9 +50,16 @@ struct world_progress {
 	void *arg;                                           /* passed to fn, kept */
 };
 
-/* As world_run, telling progress (borrowed for the call; NULL: nobody) how far the run has got. */
-int world_run_progress(const struct scenario *sc, struct sink *sink, const char *version,
-		       const struct world_progress *progress, struct world_report *rep, struct diag *d);
+/* How a run is carried out, apart from what it computes: its results do not depend on these. */
+struct world_options {
+	const struct world_progress *progress;  /* told how far the run has got; NULL: nobody (borrowed) */
+	bool one_thread;  /* draw the requests on the simulation's own thread; by default (false) they are
+	                     drawn ahead on a second thread where the workload allows it (feed.h) */
+};
+
+/* As world_run, carried out as opts says (borrowed for the call; NULL: the defaults). */
+int world_run_opts(const struct scenario *sc, struct sink *sink, const char *version,
+		   const struct world_options *opts, struct world_report *rep, struct diag *d);
 
 /*
  * As world_run, also handing back the run's Savings-Plan-eligible usage by UTC clock hour (savings.h), as the

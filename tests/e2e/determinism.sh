@@ -36,4 +36,15 @@ batch=(--set workload.service.batching=continuous --set workload.service.prefill
 check "batching: the KV cache held requests back" \
 	test "$(sqlite3 g.sqlite "select value > 0 from metrics where name = 'kv_cache_limited_share'")" = 1
 check "batching: same seed, same results" test "$(dump g.sqlite | sha256sum)" = "$(dump h.sqlite | sha256sum)"
+# one thread or two (feed.h: the requests drawn ahead on a second thread): the same results, on a synthetic
+# workload and on a trace (azure-conv: its requests streamed from the file by the second thread)
+GPUCAP_THREADS=1 "$twin" run --set horizon=12h --seed 5 --quiet --db t1.sqlite || fail "run t1"
+check "GPUCAP_THREADS=1: same results as two threads" test "$(dump a.sqlite | sha256sum)" = "$(dump t1.sqlite | sha256sum)"
+GPUCAP_THREADS=1 "$twin" run "$SRC/scenarios/azure-conv.yaml" "${batch[@]}" --quiet --db t2.sqlite || fail "run t2"
+check "GPUCAP_THREADS=1 on a trace: same results as two threads" \
+	test "$(dump g.sqlite | sha256sum)" = "$(dump t2.sqlite | sha256sum)"
+out=$(GPUCAP_THREADS=4 "$twin" run --set horizon=1h --quiet --db t3.sqlite 2>&1); rc=$?
+check "GPUCAP_THREADS=4: exit 2" test "$rc" = 2
+check "GPUCAP_THREADS=4: the message says what is allowed" grep -q "GPUCAP_THREADS must be 1" <<<"$out"
+check "GPUCAP_THREADS=4: no database written" test ! -e t3.sqlite
 finish
