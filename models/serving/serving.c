@@ -942,6 +942,10 @@ static void dispatch(struct serving *s, int at)
 {
 	int idx;
 
+	/* nothing waits (in the ring, or at `at`) and no KV cache to account: what follows would do nothing
+	 * (a completion with an empty queue, most of a serving run's) */
+	if (s->len == 0 && !s->kv_used && (!s->per_instance || at < 0 || s->iq[at].len == 0))
+		return;
 	if (s->per_instance) {
 		if (at >= 0)
 			dispatch_instance(s, at);
