@@ -3,7 +3,6 @@
 
 #include <pthread.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "status.h"
 
@@ -84,9 +83,10 @@ int feed_start(struct feed *f, struct workload *w)
 		return STATUS_EINTERNAL;
 	if (!(sh = aligned_alloc(FEED_LINE, size)))
 		return STATUS_ENOMEM;
-	memset(sh, 0, size);
 	sh->w = *w;
 	diag_clear(&sh->d);
+	sh->made = sh->freed = sh->wake_at = 0;
+	sh->stop = false;  /* the ring needs no clearing: a block is read only once the producer has filled it */
 	if (pthread_mutex_init(&sh->mu, NULL) != 0)
 		goto out_free;
 	if (pthread_cond_init(&sh->filled_cv, NULL) != 0)

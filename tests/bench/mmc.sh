@@ -17,6 +17,9 @@
 # one repetition to the next, so that a change of machine load falls on both. Each counts its own events:
 # the reference and SimPy one arrival and one departure per request; gpucap its sim_events, the same two per
 # request plus its own bookkeeping events (the samples, one a minute: 350 among about 3.99 million).
+# gpucap runs as a user's run does, on two threads (the requests drawn ahead on the second: feed.h), the
+# reference on one; each repetition also runs gpucap on one thread (GPUCAP_THREADS=1), printed as
+# gpucap_1thread_*, so that the loops can be compared thread for thread.
 # Events per second are medians over the repetitions (default 5); the ratio gpucap_vs_ref is of the medians,
 # and each repetition's own ratio is printed too. Each run's mean wait is printed beside Erlang C's, and the
 # reference's 95% half-width (20 batch means), as a check that all simulate the same queue (e2e_bench tests
@@ -24,6 +27,7 @@
 # speed depends on the machine. The last line is the one to parse:
 #   mmc lambda=95 mu=1 c=100 arrivals=... gpucap_events_per_s=... ref_events_per_s=... simpy_events_per_s=...
 #       gpucap_vs_ref=0.xx simpy_vs_ref=0.0xx erlang_wait_s=... ref_wait_ci95_s=...
+#       gpucap_1thread_events_per_s=... gpucap_1thread_vs_ref=0.xx
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 gpucap=${1:-$here/../../build/gpucap}
@@ -50,11 +54,11 @@ erlang_wait=$(awk -v l=$lambda -v m=$mu -v c=$c 'BEGIN {
 	for (k = 0; k < c; k++) { s += t; t *= a / (k + 1) }
 	top = t * c / (c - a); printf "%.4f", top / (s + top) / (c * m - l) }')
 
-run_gpucap() {
+run_gpucap() {  # run_gpucap THREADS: sets g (events/s), g_events, g_wait, arrivals
 	local t0 t1 json
 	rm -f "$tmp/bench.sqlite"
 	t0=$(now)
-	json=$("$gpucap" run "$here/mmc-95.yaml" --set horizon=${horizon_s}s --db "$tmp/bench.sqlite" --json)
+	json=$(GPUCAP_THREADS=$1 "$gpucap" run "$here/mmc-95.yaml" --set horizon=${horizon_s}s --db "$tmp/bench.sqlite" --json)
 	t1=$(now)
 	g_events=$(sqlite3 :memory: "select json_extract('$json', '\$.sim_events')")
 	arrivals=$(sqlite3 :memory: "select json_extract('$json', '\$.requests_total')")
@@ -72,11 +76,15 @@ run_ref() {
 	r=$(rate "$r_events" "$t0" "$t1")
 }
 
-: >"$tmp/gpucap" >"$tmp/ref" >"$tmp/simpy"
+: >"$tmp/gpucap" >"$tmp/gpucap1" >"$tmp/ref" >"$tmp/simpy"
 for i in $(seq "$reps"); do
-	if [ $((i % 2)) -eq 1 ]; then run_gpucap; run_ref; order="gpucap first"; else run_ref; run_gpucap; order="ref first"; fi
+	if [ $((i % 2)) -eq 1 ]; then run_gpucap 2; run_ref; order="gpucap first"; else run_ref; run_gpucap 2; order="ref first"; fi
 	echo "$g" >>"$tmp/gpucap"
 	echo "$r" >>"$tmp/ref"
+	run_gpucap 1  # the same run on one thread (requests drawn inline: GPUCAP_THREADS=1)
+	g1=$g
+	echo "$g1" >>"$tmp/gpucap1"
+	g=$(tail -1 "$tmp/gpucap")
 
 	t0=$(now)
 	line=$(/usr/bin/python3 "$here/mmc_simpy.py" $lambda $mu $c "$simpy_horizon_s" $seed)
@@ -90,12 +98,15 @@ for i in $(seq "$reps"); do
 		"$i" "$order" "$g_events" "$(awk -v x="$g" 'BEGIN { print x / 1e6 }')" "$g_wait" \
 		"$r_events" "$(awk -v x="$r" 'BEGIN { print x / 1e6 }')" "$r_wait" "$r_ci" \
 		"$(awk -v a="$g" -v b="$r" 'BEGIN { print a / b }')"
+	printf 'gpucap on one thread %.2f M/s; ' "$(awk -v x="$g1" 'BEGIN { print x / 1e6 }')"
 	printf 'simpy %d events %.3f M/s (%.4f s); Erlang C mean wait %s s\n' \
 		"$s_events" "$(awk -v x="$p" 'BEGIN { print x / 1e6 }')" "$s_wait" "$erlang_wait"
 done
 gm=$(median <"$tmp/gpucap")
+g1m=$(median <"$tmp/gpucap1")
 rm_=$(median <"$tmp/ref")
 pm=$(median <"$tmp/simpy")
-printf 'mmc lambda=%s mu=%s c=%s arrivals=%s gpucap_events_per_s=%s ref_events_per_s=%s simpy_events_per_s=%s gpucap_vs_ref=%.2f simpy_vs_ref=%.3f erlang_wait_s=%s ref_wait_ci95_s=%s\n' \
+printf 'mmc lambda=%s mu=%s c=%s arrivals=%s gpucap_events_per_s=%s ref_events_per_s=%s simpy_events_per_s=%s gpucap_vs_ref=%.2f simpy_vs_ref=%.3f erlang_wait_s=%s ref_wait_ci95_s=%s gpucap_1thread_events_per_s=%s gpucap_1thread_vs_ref=%.2f\n' \
 	$lambda $mu $c "$arrivals" "$gm" "$rm_" "$pm" "$(awk -v a="$gm" -v b="$rm_" 'BEGIN { print a / b }')" \
-	"$(awk -v a="$pm" -v b="$rm_" 'BEGIN { print a / b }')" "$erlang_wait" "$r_ci"
+	"$(awk -v a="$pm" -v b="$rm_" 'BEGIN { print a / b }')" "$erlang_wait" "$r_ci" \
+	"$g1m" "$(awk -v a="$g1m" -v b="$rm_" 'BEGIN { print a / b }')"
