@@ -45,6 +45,7 @@ static void *produce(void *arg)
 
 	for (uint64_t k = 0;; k++) {
 		struct feed_block *b = &sh->ring[k % FEED_BLOCKS];
+		struct request_draw r;
 		bool stop;
 		int rc = STATUS_OK, n = 0;
 
@@ -61,8 +62,10 @@ static void *produce(void *arg)
 		pthread_mutex_unlock(&sh->mu);
 		if (stop)
 			return NULL;
-		while (n < FEED_BLOCK && (rc = workload_next(&sh->w, &b->item[n], &sh->d)) == STATUS_OK)
-			n++;
+		while (n < FEED_BLOCK && (rc = workload_next(&sh->w, &r, &sh->d)) == STATUS_OK) {
+			b->item[n++] = (struct feed_item){ .arrival_us = r.arrival_us, .service_us = r.service_us,
+				.in_tokens = r.in_tokens, .out_tokens = r.out_tokens, .model = r.model };
+		}
 		b->n = n;
 		b->status = rc;
 		pthread_mutex_lock(&sh->mu);
@@ -138,10 +141,8 @@ int feed_refill(struct feed *f, struct request_draw *out, struct diag *d)
 	struct feed_shared *sh = f->sh;
 
 	for (;;) {
-		if (f->pos < f->len) {
-			*out = f->cur->item[f->pos++];
-			return STATUS_OK;
-		}
+		if (f->pos < f->len)
+			return feed_next(f, out, d);
 		if (f->cur && f->cur->status != STATUS_OK) {
 			if (f->cur->status != STATUS_DONE)
 				*d = sh->d;  /* written before the block was handed over */
