@@ -495,6 +495,17 @@ static double seconds_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0->tv_nsec);
 }
 
+int world_threads_env(bool *one_thread, struct diag *d)
+{
+	const char *v = getenv("GPUCAP_THREADS");
+
+	*one_thread = v && strcmp(v, "1") == 0;
+	if (!v || !*v || *one_thread || strcmp(v, "2") == 0)
+		return STATUS_OK;
+	return diag_fail(d, STATUS_EUSAGE, "GPUCAP_THREADS must be 1 (one thread) or 2 (requests drawn ahead on a "
+			 "second thread, the default), not '%s'", v);
+}
+
 int world_run(const struct scenario *sc, struct sink *sink, const char *version, struct world_report *rep,
 	      struct diag *d)
 {
@@ -545,7 +556,10 @@ static int run_world(const struct scenario *sc, struct sink *sink, const char *v
 	info.started_at = started;
 	info.version = version;
 	w->progress = opts ? opts->progress : NULL;
-	w->one_thread = opts && opts->one_thread;
+	if (opts)
+		w->one_thread = opts->one_thread;
+	else
+		(void)world_threads_env(&w->one_thread, NULL);  /* a bad value: the default (the CLI refuses it) */
 	rc = setup(w, sc, sink, d);
 	if (rc) {
 		if (rc == STATUS_ENOMEM)

@@ -57,7 +57,15 @@ struct world_options {
 	                     drawn ahead on a second thread where the workload allows it (feed.h) */
 };
 
-/* As world_run, carried out as opts says (borrowed for the call; NULL: the defaults). */
+/*
+ * The environment's GPUCAP_THREADS: unset, empty or "2" (the default: requests drawn ahead on a second
+ * thread) leaves *one_thread false, "1" sets it; anything else is STATUS_EUSAGE with a message in *d (and
+ * *one_thread false). Runs given no options (world_run, world_run_usage: sweeps' and recommend's workers)
+ * take it from here; the command line checks it once at start-up.
+ */
+int world_threads_env(bool *one_thread, struct diag *d);
+
+/* As world_run, carried out as opts says (borrowed for the call; NULL: the defaults, GPUCAP_THREADS). */
 int world_run_opts(const struct scenario *sc, struct sink *sink, const char *version,
 		   const struct world_options *opts, struct world_report *rep, struct diag *d);
 

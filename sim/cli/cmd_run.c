@@ -62,8 +62,8 @@ static const char run_usage[] =
 	"  -h, --help            this help\n"
 	"\n"
 	"Threads: a run draws its requests (arrivals, service times, sizes) ahead on a second thread and\n"
-	"simulates on the first; the results are the same byte for byte. GPUCAP_THREADS=1 keeps it to one thread\n"
-	"(on a machine whose cores are all busy, say); runs whose requests carry prefix ids use one anyway.\n"
+	"simulates on the first; the results are the same byte for byte. GPUCAP_THREADS=1 keeps every run to one\n"
+	"thread (sweep and recommend workers too); runs whose requests carry prefix ids use one anyway.\n"
 	"\n"
 	"Exit codes: 0 success, 2 bad scenario, override or usage, 1 other failures (database, memory, standard\n"
 	"output that cannot be written: the run is then stored all the same, and the message says where).\n";
@@ -575,18 +575,6 @@ static bool progress_init(struct progress *p, const struct run_args *a)
 	return true;
 }
 
-/* GPUCAP_THREADS: unset, empty or 2 draws ahead on a second thread (world.h); 1 keeps the run to one. */
-static int threads_from_env(bool *one_thread, struct diag *d)
-{
-	const char *v = getenv("GPUCAP_THREADS");
-
-	*one_thread = v && strcmp(v, "1") == 0;
-	if (!v || !*v || *one_thread || strcmp(v, "2") == 0)
-		return STATUS_OK;
-	return diag_fail(d, STATUS_EUSAGE, "GPUCAP_THREADS must be 1 (one thread) or 2 (requests drawn ahead on a "
-			 "second thread, the default), not '%s'", v);
-}
-
 /* The memory_budget warning (warn.h) on stderr before the run, so that a run that then runs out of memory
  * has said so; it is reported again with the run's warnings. */
 static void print_memory_warning(const struct scenario *sc)
@@ -628,10 +616,7 @@ int cmd_run(int argc, char **argv)
 	if (rc)
 		return rc > 0 ? CMD_EXIT_OK : CMD_EXIT_USAGE;
 	diag_clear(&d);
-	if ((rc = threads_from_env(&opts.one_thread, &d)) != STATUS_OK) {
-		fprintf(stderr, "gpucap: %s\n", d.msg);
-		return cmd_exit_code(rc);
-	}
+	(void)world_threads_env(&opts.one_thread, &d);  /* its value was checked at start-up (main.c) */
 	rc = scenario_load(&sc, a.scenario, a.sets, a.nsets, &d);
 	if (rc) {
 		fprintf(stderr, "gpucap: %s\n", d.msg);

@@ -11,6 +11,8 @@
 
 #include "cmd.h"
 #include "gpucap_commit.h"
+#include "status.h"
+#include "world.h"
 
 static const char usage[] =
 	"gpucap " GPUCAP_VERSION " - what a GPU capacity plan will cost, before the money is spent\n"
@@ -119,7 +121,14 @@ static int dispatch(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	struct diag d;
+	bool one_thread;
+
 	/* GSL's default handler aborts the process; every GSL status is checked where it is returned. */
 	gsl_set_error_handler_off();
+	if (world_threads_env(&one_thread, &d) != STATUS_OK) {  /* every command that runs simulations reads it */
+		fprintf(stderr, "gpucap: %s\n", d.msg);
+		return CMD_EXIT_USAGE;
+	}
 	return close_stdout(dispatch(argc, argv));
 }
