@@ -1,7 +1,9 @@
 /* feed: see feed.h. */
+#define _GNU_SOURCE  /* sched_getcpu, sched_getaffinity, pthread_setaffinity_np: Linux's, used where present */
 #include "feed.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 
 #include "status.h"
@@ -77,13 +79,33 @@ static void *produce(void *arg)
 	}
 }
 
+/*
+ * The CPUs this process may run on, less the one the simulation's thread is on now; false when that leaves
+ * none (the process is held to one CPU: a second thread would only take turns with the first).
+ */
+static bool other_cpus(cpu_set_t *set)
+{
+	int here = sched_getcpu();
+
+	if (sched_getaffinity(0, sizeof *set, set) != 0)
+		return true;  /* unknown: let the scheduler place it */
+	if (here >= 0 && CPU_ISSET(here, set))
+		CPU_CLR(here, set);
+	return CPU_COUNT(set) > 0;
+}
+
 int feed_start(struct feed *f, struct workload *w)
 {
+	cpu_set_t apart;
+
 	struct feed_shared *sh;
 	size_t size = (sizeof *sh + FEED_LINE - 1) / FEED_LINE * FEED_LINE;  /* aligned_alloc's rule */
 
 	if (feed_unsuitable(w))
 		return STATUS_EINTERNAL;
+	CPU_ZERO(&apart);
+	if (!other_cpus(&apart))
+		return STATUS_DONE;
 	if (!(sh = aligned_alloc(FEED_LINE, size)))
 		return STATUS_ENOMEM;
 	sh->w = *w;
@@ -98,6 +120,11 @@ int feed_start(struct feed *f, struct workload *w)
 		goto out_destroy_filled;
 	if (pthread_create(&sh->thread, NULL, produce, sh) != 0)
 		goto out_destroy_freed;
+	/* Kept off the simulation's CPU: the producer sleeps while the ring is full, and the simulation's
+	 * thread wakes it, and Linux tends to wake a thread on its waker's CPU, where the two then take turns
+	 * (measured: an M/M/c run 0.30 s instead of 0.22). A failure leaves the placement to the scheduler. */
+	if (CPU_COUNT(&apart) > 0)
+		(void)pthread_setaffinity_np(sh->thread, sizeof apart, &apart);
 	f->cur = NULL;
 	f->pos = f->len = 0;
 	f->taken = 0;
