@@ -8,7 +8,9 @@
  * difference; a failure half-way through a block must arrive after exactly the requests before it, with
  * workload_next's own message.
  */
+#define _GNU_SOURCE  /* sched_setaffinity, CPU_SET */
 #include <check.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +214,26 @@ START_TEST(no_feed_for_prefix_ids)
 }
 END_TEST
 
+/* Held to one CPU, a process gains nothing from a second thread (feed_worthwhile false); with two or more
+ * allowed it does. (Check runs each test in a process of its own: the pinning ends with it.) */
+START_TEST(not_worthwhile_on_one_cpu)
+{
+	cpu_set_t all, one;
+	int first = -1;
+
+	ck_assert_int_eq(sched_getaffinity(0, sizeof all, &all), 0);
+	if (CPU_COUNT(&all) >= 2)
+		ck_assert(feed_worthwhile());
+	for (int c = 0; c < CPU_SETSIZE && first < 0; c++)
+		if (CPU_ISSET(c, &all))
+			first = c;
+	CPU_ZERO(&one);
+	CPU_SET(first, &one);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof one, &one), 0);
+	ck_assert(!feed_worthwhile());
+}
+END_TEST
+
 static Suite *feed_suite(void)
 {
 	Suite *s = suite_create("feed");
@@ -222,6 +244,7 @@ static Suite *feed_suite(void)
 	tcase_add_test(tc, failure_comes_after_the_requests_before_it);
 	tcase_add_test(tc, stop_before_the_end);
 	tcase_add_test(tc, no_feed_for_prefix_ids);
+	tcase_add_test(tc, not_worthwhile_on_one_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

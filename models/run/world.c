@@ -295,9 +295,11 @@ static void run_to_horizon(struct world *w)
 	if (sc->nmodels > 0)
 		multimodel_start(&w->mm);
 	else if (!sc->no_traffic && sc->mode != MODE_FLUID) {
-		/* the draws ahead on a second thread when the workload allows it; inline when it does not, or
-		 * when the thread cannot be had (the same requests either way: feed.h) */
-		w->feed_on = !w->one_thread && !feed_unsuitable(&w->wl) && feed_start(&w->feed, &w->wl) == STATUS_OK;
+		/* the draws ahead on a second thread when the workload allows it; inline when it does not, when
+		 * the process may use one CPU only, or when the thread cannot be had (the same requests either
+		 * way: feed.h) */
+		w->feed_on = !w->one_thread && !feed_unsuitable(&w->wl) && feed_worthwhile() &&
+			     feed_start(&w->feed, &w->wl) == STATUS_OK;
 		next_arrival(w);
 	}
 	if (sc->sample_period_us <= sc->horizon_us)

@@ -79,19 +79,26 @@ static void *produce(void *arg)
 	}
 }
 
-/*
- * The CPUs this process may run on, less the one the simulation's thread is on now; false when that leaves
- * none (the process is held to one CPU: a second thread would only take turns with the first).
- */
-static bool other_cpus(cpu_set_t *set)
+/* The CPUs this process may run on, less the one the calling thread is on now (none when unknown). */
+static void other_cpus(cpu_set_t *set)
 {
 	int here = sched_getcpu();
 
-	if (sched_getaffinity(0, sizeof *set, set) != 0)
-		return true;  /* unknown: let the scheduler place it */
+	CPU_ZERO(set);
+	if (sched_getaffinity(0, sizeof *set, set) != 0) {
+		CPU_ZERO(set);
+		return;
+	}
 	if (here >= 0 && CPU_ISSET(here, set))
 		CPU_CLR(here, set);
-	return CPU_COUNT(set) > 0;
+}
+
+bool feed_worthwhile(void)
+{
+	cpu_set_t set;
+
+	other_cpus(&set);
+	return CPU_COUNT(&set) > 0 || sched_getaffinity(0, sizeof set, &set) != 0;
 }
 
 int feed_start(struct feed *f, struct workload *w)
@@ -103,9 +110,7 @@ int feed_start(struct feed *f, struct workload *w)
 
 	if (feed_unsuitable(w))
 		return STATUS_EINTERNAL;
-	CPU_ZERO(&apart);
-	if (!other_cpus(&apart))
-		return STATUS_DONE;
+	other_cpus(&apart);
 	if (!(sh = aligned_alloc(FEED_LINE, size)))
 		return STATUS_ENOMEM;
 	sh->w = *w;

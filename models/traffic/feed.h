@@ -65,14 +65,18 @@ struct feed {
 	                                 neither thread's writes evict what the other reads */
 };
 
+/* False when this process may run on one CPU only (taskset, a cgroup's cpuset): a second thread would
+ * only take turns with the first there, so the caller draws inline. True when that cannot be told. */
+bool feed_worthwhile(void);
+
 /* True if w's draws can carry prefix block ids (synthetic reuse, or a trace's hash column): no feed then. */
 bool feed_unsuitable(const struct workload *w);
 
 /*
  * Start drawing w's requests ahead on a new thread (w is kept: the producer's until feed_stop).
- * STATUS_OK; STATUS_DONE when the process may run on one CPU only (a second thread would gain nothing);
- * STATUS_EINTERNAL when w's draws carry ids (feed_unsuitable: a caller's bug); STATUS_ENOMEM when the ring
- * or the thread cannot be had. The producer is kept off the CPU the caller runs on when it starts (feed.c). On failure nothing is held and w is untouched: draw inline instead.
+ * STATUS_OK; STATUS_EINTERNAL when w's draws carry ids (feed_unsuitable: a caller's bug); STATUS_ENOMEM
+ * when the ring or the thread cannot be had. The producer is kept off the CPU the caller runs on when it
+ * starts, where the process may use another (feed.c). On failure nothing is held and w is untouched: draw inline instead.
  */
 int feed_start(struct feed *f, struct workload *w);
 
