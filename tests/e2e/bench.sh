@@ -35,7 +35,7 @@ line=$(echo "$out" | tail -1)
 check "mmc.sh runs (rc $rc)" test $rc -eq 0
 check "mmc.sh line: $line" grep -Eq "^mmc lambda=95 mu=1 c=100 arrivals=$num gpucap_events_per_s=$num ref_events_per_s=$num simpy_events_per_s=$num gpucap_vs_ref=$num simpy_vs_ref=$num erlang_wait_s=$num ref_wait_ci95_s=$num gpucap_1thread_events_per_s=$num gpucap_1thread_vs_ref=$num\$" <<<"$line"
 erlang=$(sed -E 's/.* erlang_wait_s=([0-9.]+) .*/\1/' <<<"$line")
-ci=$(sed -E 's/.* ref_wait_ci95_s=([0-9.e+-]+)$/\1/' <<<"$line")
+ci=$(sed -E 's/.* ref_wait_ci95_s=([0-9.e+-]+)( .*)?$/\1/' <<<"$line")
 # the run line: "run 1 (...): gpucap N events R M/s (mean wait W s); ref N events R M/s (W s +- H); ...; simpy N events R M/s (W s); ..."
 g=$(echo "$out" | grep -E '^run 1 ' | grep -Eo 'gpucap [0-9]+ events [0-9.]+ M/s \(mean wait [0-9.]+ s' | grep -Eo '[0-9.]+ s$' | grep -Eo '[0-9.]+')
 r=$(echo "$out" | grep -E '^run 1 ' | grep -Eo 'ref [0-9]+ events [0-9.]+ M/s \([0-9.]+ s' | grep -Eo '[0-9.]+ s$' | grep -Eo '[0-9.]+')
