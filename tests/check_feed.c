@@ -52,6 +52,22 @@ static void assert_same(const struct request_draw *a, const struct request_draw 
 		      (long long)b->arrival_us, (long long)b->service_us, b->in_tokens, b->out_tokens);
 }
 
+/* Draw from w inline and from f side by side until they end, each request the same; returns how many came
+ * before the end, whose status (the same from both) goes to *rc. */
+static long draw_both(struct workload *w, struct feed *f, struct diag *d1, struct diag *d2, int *rc)
+{
+	struct request_draw a, b;
+	long n = 0;
+
+	for (;;) {
+		*rc = workload_next(w, &a, d1);
+		ck_assert_int_eq(feed_next(f, &b, d2), *rc);
+		if (*rc != STATUS_OK)
+			return n;
+		assert_same(&a, &b, n++);
+	}
+}
+
 /* Every request of half an hour from midnight (60/s at 0.57 of the mean: ~60,000; the ring holds 16,384)
  * and the end. */
 START_TEST(same_requests_as_workload_next)
@@ -60,24 +76,17 @@ START_TEST(same_requests_as_workload_next)
 	struct scenario sc;
 	struct workload inline_w, fed_w;
 	struct feed f;
-	struct request_draw a, b;
+	struct request_draw b;
 	struct diag d1 = {{0}}, d2 = {{0}};
-	long n = 0;
-	int rc1, rc2;
+	long n;
+	int rc1;
 
 	make_scenario(&sc, seed, 1800.0);
 	ck_assert_int_eq(workload_init(&inline_w, &sc, &d1), STATUS_OK);
 	ck_assert_int_eq(workload_init(&fed_w, &sc, &d2), STATUS_OK);
 	ck_assert(!feed_unsuitable(&fed_w));
 	ck_assert_int_eq(feed_start(&f, &fed_w), STATUS_OK);
-	for (;;) {
-		rc1 = workload_next(&inline_w, &a, &d1);
-		rc2 = feed_next(&f, &b, &d2);
-		ck_assert_int_eq(rc2, rc1);
-		if (rc1 != STATUS_OK)
-			break;
-		assert_same(&a, &b, n++);
-	}
+	n = draw_both(&inline_w, &f, &d1, &d2, &rc1);
 	ck_assert_int_eq(rc1, STATUS_DONE);
 	ck_assert_int_gt(n, 2 * FEED_BLOCK * FEED_BLOCKS);  /* the ring turned over */
 	ck_assert_int_eq(feed_next(&f, &b, &d2), STATUS_DONE);  /* and stays at its end */
@@ -101,10 +110,10 @@ START_TEST(failure_comes_after_the_requests_before_it)
 	struct scenario sc;
 	struct workload inline_w, fed_w;
 	struct feed f;
-	struct request_draw a, b;
+	struct request_draw b;
 	struct diag d0 = {{0}}, d1 = {{0}}, d2 = {{0}};
-	long n = 0;
-	int rc1, rc2;
+	long n;
+	int rc1;
 
 	trace = test_write_file("feed.csv", "time_s,service_s\n");
 	ck_assert_ptr_nonnull(trace);
@@ -130,14 +139,7 @@ START_TEST(failure_comes_after_the_requests_before_it)
 	ck_assert_msg(workload_init(&inline_w, &sc, &d1) == STATUS_OK, "%s", d1.msg);
 	ck_assert_msg(workload_init(&fed_w, &sc, &d2) == STATUS_OK, "%s", d2.msg);
 	ck_assert_int_eq(feed_start(&f, &fed_w), STATUS_OK);
-	for (;;) {
-		rc1 = workload_next(&inline_w, &a, &d1);
-		rc2 = feed_next(&f, &b, &d2);
-		ck_assert_int_eq(rc2, rc1);
-		if (rc1 != STATUS_OK)
-			break;
-		assert_same(&a, &b, n++);
-	}
+	n = draw_both(&inline_w, &f, &d1, &d2, &rc1);
 	ck_assert_int_eq(n, bad - 1);
 	ck_assert_int_lt(rc1, 0);  /* a failure, not the end */
 	ck_assert_msg(d1.msg[0] != '\0', "the inline failure has a message");
