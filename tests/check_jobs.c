@@ -345,6 +345,12 @@ END_TEST
  *    2 instances x 0.85 h = 1.7 instance-hours lost; end - resume = 0.1 + 5 + 4 x 0.05 = 5.3 h.
  *  - notice 0 s, checkpoint cost 0 (0 <= 0): saved at the notice's instant, p = 1 + (2 - 1.1) = 1.9 h;
  *    nothing is lost although the instances go at that same instant; end - resume = 0.1 + 4.1 = 4.2 h.
+ *  - notice 120 s, checkpoint cost exactly 120 s (c = 1/30 h): p = 1 + (2 - 1.1 - c) = 1.866667 h at the
+ *    notice; the checkpoint runs 2 h .. 2 h + 120 s, ending at the very instant the instances are taken,
+ *    and completes first: nothing is lost; end - resume = 0.1 + (6 - 1.866667) + 4 c = 4.366667 h. (Before
+ *    the fix the reclaim ran first at that instant: 2 x 0.866667 = 1.733333 instance-hours lost.)
+ *  - notice 120 s, checkpoint cost 121 s: it cannot finish (121 > 120), so none is taken: p = 1.9 - 121 s
+ *    rolls back to 1 h, 2 x (0.9 h - 121 s) = 1.732778 instance-hours lost.
  */
 START_TEST(checkpoint_at_the_notice)
 {
@@ -372,6 +378,20 @@ START_TEST(checkpoint_at_the_notice)
 	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 2, 1e-9);
 	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
 	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 4.2, 1e-9);
+
+	j.ckpt_cost_us = 120 * SIM_US_PER_S;  /* exactly the notice */
+	trace_fleet(yaml, sizeof yaml, "jobs-one-hour-out.json", 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 2, 1e-9);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 0.1 + (6 - (1.9 - 1 / 30.0)) + 4 / 30.0,
+				1e-9);
+
+	j.ckpt_cost_us = 121 * SIM_US_PER_S;  /* a second too long */
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_int_eq(capture_count(&cap, "job_checkpoint"), 0);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 2 * (0.9 - 121 / 3600.0), 1e-9);
 }
 END_TEST
 

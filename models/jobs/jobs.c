@@ -595,6 +595,11 @@ static void user_reclaim(void *ctx, int idx)
 		j->interruptions++;
 		jobs_log(j, job, "job_interrupt", "instance taken away");
 	}
+	/* A checkpoint under way that ends at this very instant (as long as the notice: a 2-minute checkpoint
+	 * on AWS's 2-minute notice) completes before the instance goes: its end and the reclaim share the
+	 * instant, and the reclaim, scheduled first, would otherwise run first and lose it. */
+	if (job->state == JOB_LEAVING && job->saving && evq_queued(&job->phase) && job->phase.t_us <= j->eng->now_us)
+		job->s_us = job->p_us;
 	rollback(j, job); /* a checkpoint at the notice not finished by now is lost */
 	jobs_release(j, job, idx, "job left its instances");
 	jobs_enqueue(j, job);
