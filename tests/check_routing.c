@@ -17,6 +17,7 @@
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "capture.h"
 #include "scenario.h"
@@ -147,6 +148,41 @@ START_TEST(central_random_picks_free_instances_only)
 		      capture_need(&cap, "requests_served"));
 	ck_assert_msg(capture_need(&cap, "requests_served") >= 130 * 600 - 130, "served %g: slots left idle",
 		      capture_need(&cap, "requests_served"));
+}
+END_TEST
+
+/*
+ * The same bitset at the boundary between its words, where a pick with k equal to a word's count of free
+ * slots must go on to the next word's first free slot. 200 requests arrive at once (a trace, every row at
+ * 0 s) on 130 single-slot instances (words of 64, 64 and 2), constant 1 s service, a central queue, random
+ * routing. Worked by hand: the first 130 start at once, one on each instance, and the other 70 wait for a
+ * slot, exactly 1 s each: waited_fraction = 70 / 200 = 0.35 and wait_mean_s = 70 x 1 s / 200 = 0.35 s, for
+ * every seed. During the 130 picks the draw falls on the first free slot of the second or third word about
+ * 2 ln 130 = 10 times a run; a pick that stopped one slot short there would land past its word on a busy
+ * instance, start two requests on one slot and leave a slot free: fewer than 70 would wait.
+ */
+START_TEST(central_random_at_the_word_boundary)
+{
+	static struct capture cap;
+	char yaml[1024], rows[2048] = "time_s\n", *trace;
+
+	for (int i = 0; i < 200; i++)
+		strcat(rows, "0\n");
+	trace = test_write_file("at-once.csv", rows);
+	ck_assert_ptr_nonnull(trace);
+	for (int seed = 1; seed <= 4; seed++) {
+		snprintf(yaml, sizeof yaml,
+			 "name: words\nseed: %d\nhorizon: 10s\nsample_period: 1s\nslo: {latency_s: 100}\nworkload:\n"
+			 "  arrivals: {kind: trace, path: %s, format: generic, columns: {time: time_s, time_format: seconds}}\n"
+			 "  service: {kind: constant, mean_s: 1}\n"
+			 "serving: {instance_type: g6.xlarge, slots_per_instance: 1, queue: central, routing: random}\n"
+			 "fleet:\n  - {option: reserved, count: 130, scope: zonal}\n", seed, trace);
+		capture_run(&cap, yaml, NULL, 0);
+		ck_assert_double_eq(capture_need(&cap, "requests_total"), 200);
+		ck_assert_double_eq_tol(capture_need(&cap, "waited_fraction"), 0.35, 1e-12);
+		ck_assert_double_eq_tol(capture_need(&cap, "wait_mean_s"), 0.35, 1e-9);
+	}
+	test_remove_file(trace);
 }
 END_TEST
 
@@ -361,6 +397,7 @@ static Suite *routing_suite(void)
 	tcase_set_timeout(tc, 600);
 	test_add(tc, theory_formulas);
 	test_add(tc, central_queue_is_erlang_c);
+	test_add(tc, central_random_at_the_word_boundary);
 	test_add(tc, random_per_instance_is_mm1_at_lambda_over_c);
 	test_add(tc, round_robin_per_instance_is_ek_m1);
 	test_add(tc, least_outstanding_is_between);
