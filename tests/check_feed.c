@@ -242,11 +242,11 @@ static Suite *feed_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, same_requests_as_workload_next);
-	tcase_add_test(tc, failure_comes_after_the_requests_before_it);
-	tcase_add_test(tc, stop_before_the_end);
-	tcase_add_test(tc, no_feed_for_prefix_ids);
-	tcase_add_test(tc, not_worthwhile_on_one_cpu);
+	test_add(tc, same_requests_as_workload_next);
+	test_add(tc, failure_comes_after_the_requests_before_it);
+	test_add(tc, stop_before_the_end);
+	test_add(tc, no_feed_for_prefix_ids);
+	test_add(tc, not_worthwhile_on_one_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -11,6 +11,11 @@
 # to FAIL (the mutant is "killed"), and puts the file back. A mutant that survives, does not apply or does
 # not compile makes the script fail (exit 1); exit 0 means every mutant was killed.
 #
+# SUITE may also be several CTest names joined by "+" (as tests/mutagen.py writes them): the mutant is
+# killed when any of them fails, tried in the order given. With MUTATE_STILLBORN_OK=1 (generated lists) a
+# mutant that does not compile is counted "stillborn", neither killed nor a failure. MUTATE_TIMEOUT (seconds,
+# default 600) bounds each suite's run with a mutant: a mutant that makes a suite run that long is killed.
+#
 # Usage: tests/mutate.sh [SOURCE_DIR [MUTANT_LIST]]   (defaults: this script's tree, tests/mutants.txt)
 # Environment: MUTATE_ONLY=REGEX runs only the mutants whose line matches REGEX; MUTATE_WORKERS (below);
 # MUTATE_JOBS sets a single worker's build parallelism (default 2); MUTATE_DIR=DIR uses DIR as the scratch
@@ -84,8 +89,12 @@ load=()
 for ((k = 0; k < ${WORKER#*/}; k++)); do load[k]=0; done
 slow=" $(grep -oE 'gpucap_check_properties\(check_[a-z_]+ [0-9]+\)' "$SRC/tests/CMakeLists.txt" |
 	sed 's/.*(\([a-z_]*\) .*/\1/' | tr '\n' ' ')"
-weight() { # weight SUITE: the relative cost of one run of the suite (above)
-	case $1 in e2e_*) echo 5 ;; *) [[ $slow == *" $1 "* ]] && echo 3 || echo 1 ;; esac
+weight() { # weight SUITE[+SUITE...]: the relative cost of one run of the suites (above), summed
+	local w=0 part
+	for part in ${1//+/ }; do
+		case $part in e2e_*) w=$((w + 5)) ;; *) [[ $slow == *" $part "* ]] && w=$((w + 3)) || w=$((w + 1)) ;; esac
+	done
+	echo $w
 }
 while read -r count name; do
 	best=0
@@ -105,7 +114,7 @@ while IFS= read -r line || [ -n "$line" ]; do
 	[ -f "$SRC/$file" ] || die "$LIST:$n: no file $file in $SRC"
 	only=
 	case $suite in *:*) only=${suite#*:} suite=${suite%%:*} ;; esac
-	case $suite in e2e_*) [ -z "$only" ] || die "$LIST:$n: an end-to-end test cannot name tests" ;; esac
+	case $suite in e2e_* | *+*) [ -z "$only" ] || die "$LIST:$n: only a single Check suite can name tests" ;; esac
 	suites+=("$suite") files+=("$file") exprs+=("$expr") lines+=("$n") onlys+=("$only")
 done <"$LIST"
 [ ${#suites[@]} -gt 0 ] || { [ "$WORKER" != 0/1 ] && echo "mutate: 0 of 0 mutants killed" && exit 0; die "$LIST: no mutants"; }
@@ -124,14 +133,14 @@ cmake -S "$SCRATCH/src" -B "$SCRATCH/build" -DGPUCAP_WERROR=ON -DGPUCAP_LTO=OFF 
 
 build() { cmake --build "$SCRATCH/build" -j"$JOBS" --target "$@" >"$SCRATCH/build.log" 2>&1; }
 run_suite() { # run_suite SUITE [TESTS]
-	GPUCAP_TEST_ONLY=${2:-} ctest --test-dir "$SCRATCH/build" -R "^$1\$" --timeout 600 --output-on-failure \
+	GPUCAP_TEST_ONLY=${2:-} ctest --test-dir "$SCRATCH/build" -R "^$1\$" --timeout "${MUTATE_TIMEOUT:-600}" --output-on-failure \
 		>"$SCRATCH/test.log" 2>&1
 }
 # The Check tests that failed, from a suite's output ("file:line:F:tcase:test:0: message"), comma-separated.
 failed_tests() { grep -Eo '^[^:]+:[0-9]+:[FE]:[^:]*:[^:]+:' "$SCRATCH/test.log" | cut -d: -f5 | sort -u | paste -sd,; }
 
 # Build what the named suites need, and check that each passes before anything is planted in it.
-mapfile -t unique < <(printf '%s\n' "${suites[@]}" | sort -u)
+mapfile -t unique < <(printf '%s\n' "${suites[@]}" | tr '+' '\n' | sort -u)
 targets=$(for s in "${unique[@]}"; do target_of "$s"; done | sort -u)
 # shellcheck disable=SC2086
 build $targets || { cat "$SCRATCH/build.log" >&2; die "the unmutated tree does not build"; }
@@ -143,7 +152,7 @@ ran=$(grep -Eo 'tests passed, 0 tests failed out of [0-9]+' "$SCRATCH/test.log" 
 [ "${ran:-0}" -eq ${#unique[@]} ] || die "${#unique[@]} suites named, ${ran:-0} found by CTest (a misspelt name?)"
 echo "mutate: baseline built and passing in $(($(date +%s) - start)) s: ${#suites[@]} mutants, ${#unique[@]} suites"
 
-killed=0 bad=0
+killed=0 bad=0 stillborn=0
 for i in "${!suites[@]}"; do
 	suite=${suites[$i]} file=${files[$i]} expr=${exprs[$i]} only=${onlys[$i]}
 	f="$SCRATCH/src/$file"
@@ -157,20 +166,33 @@ for i in "${!suites[@]}"; do
 		if [ "$changed" -ne 1 ]; then
 			echo "ERROR    $where $file: '$expr' changes $changed lines, not 1"
 			bad=$((bad + 1))
-		elif ! build "$(target_of "$suite")"; then
-			echo "ERROR    $where $file: the mutant does not compile: '$expr'"
-			bad=$((bad + 1))
-		elif run_suite "$suite" "$only"; then
-			echo "SURVIVED $where $file '$expr': $suite${only:+ ($only)} still passes"
-			bad=$((bad + 1))
+		elif ! build $(for part in ${suite//+/ }; do target_of "$part"; done | sort -u); then
+			if [ -n "${MUTATE_STILLBORN_OK:-}" ]; then
+				echo "stillborn $where $file: the mutant does not compile: '$expr'"
+				stillborn=$((stillborn + 1))
+			else
+				echo "ERROR    $where $file: the mutant does not compile: '$expr'"
+				bad=$((bad + 1))
+			fi
 		else
-			tests=$(failed_tests)
-			echo "killed   $where $file '$expr' by $suite${tests:+ ($tests)}"
-			killed=$((killed + 1))
+			by=
+			for part in ${suite//+/ }; do  # the first suite that fails kills it
+				run_suite "$part" "$only" || { by=$part; break; }
+			done
+			if [ -z "$by" ]; then
+				echo "SURVIVED $where $file '$expr': $suite${only:+ ($only)} still passes"
+				bad=$((bad + 1))
+			else
+				tests=$(failed_tests)
+				echo "killed   $where $file '$expr' by $by${tests:+ ($tests)}"
+				killed=$((killed + 1))
+			fi
 		fi
 	fi
 	# Put the file back with a new time stamp, so that the next build recompiles it.
 	cp "$SCRATCH/orig" "$f" && touch "$f"
 done
-echo "mutate: $killed of ${#suites[@]} mutants killed, $bad not, in $(($(date +%s) - start)) s"
+note=
+[ "$stillborn" -gt 0 ] && note=" ($stillborn more stillborn: they do not compile)"
+echo "mutate: $killed of $((${#suites[@]} - stillborn)) mutants killed, $bad not, in $(($(date +%s) - start)) s$note"
 [ "$bad" -eq 0 ]
