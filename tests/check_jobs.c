@@ -396,6 +396,104 @@ START_TEST(checkpoint_at_the_notice)
 END_TEST
 
 /*
+ * A periodic checkpoint under way at the notice, and a checkpoint at the notice with one second to spare
+ * (jobs-one-hour-out.json: the tick at 2 h gives both instances a notice of 120 s, doom at 2 h + 120 s).
+ *  - notice checkpoint of 119 s (one second of slack): T = 6 h, checkpoints every 1 h, restart 0.1 h, as in
+ *    checkpoint_at_the_notice; with c = 119 s, p = 1 + (2 - 1.1 - c) = 1.9 h - c at the notice; it
+ *    checkpoints (2 h .. 2 h + 119 s), nothing is lost; from s = 1.9 h - c, 4.1 h + c of compute and
+ *    ceil(4.1 + c) - 1 = 4 checkpoints: end - resume = 0.1 + 4.1 + c + 4c = 4.2 h + 5 x 119 s = 4.365278 h.
+ *  - a periodic checkpoint running at the notice: n = 1 or 2 instances (6n instance-hours), T = 6 h, a
+ *    checkpoint every 1 h costing 0.1 h (360 s), no restart overhead, submitted at s0 = 3360 s + d. It
+ *    computes from s0, reaches p = 1 h at s0 + 1 h and checkpoints to s0 + 1 h + 360 s = 2 h + 120 s + d,
+ *    i.e. d after the doom:
+ *      d = -1 s: it ends a second before the doom: finished (s = 1 h), then it leaves: nothing lost;
+ *      d =  0  : it ends at the very instant of the doom: it finishes first (jobs.h, "in a periodic checkpoint
+ *                that ends by the doom"): nothing lost;
+ *      d = +1 s: it would end a second after the doom: lost at the notice, p = 1 h rolls back to s = 0 and
+ *                the job leaves at once: n instances x 1 h = n instance-hours lost.
+ *    (With 2 instances, each gets its notice in turn: the second finds the job leaving, and must neither
+ *    lose a checkpoint that ends at the doom nor keep one that ends after it.)
+ *    After the resume: from s = 1 h, 5 h of compute and ceil(5 / 1) - 1 = 4 checkpoints: 5.4 h; from s = 0,
+ *    6 h and 5 checkpoints: 6.5 h. One interruption each time. The job holds its 2 instances (4 GPUs each)
+ *    from s0 to when it leaves, 2 h + 120 s + d after the checkpoint (d <= 0) or 2 h at once (d = +1), and
+ *    from the resume to the end: held GPU-hours (paid less idle) n x 4 x (leave - s0 + end - resume).
+ */
+START_TEST(checkpoint_under_way_at_the_notice)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0, 0.1);
+	double leave_s;
+
+	j.ckpt_cost_us = 119 * SIM_US_PER_S;  /* one second to spare */
+	trace_fleet(yaml, sizeof yaml, "jobs-one-hour-out.json", 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_double_eq_tol(event_h("job_checkpoint", 0), 2, 1e-9);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 4.2 + 5 * 119 / 3600.0, 1e-9);
+
+	for (int n = 1; n <= 2; n++) {
+		for (int d = -1; d <= 1; d++) {
+			j = job(n, 6 * n, 0, 1, 0.1, 0);
+			j.submit_us = (3360 + d) * SIM_US_PER_S;
+			run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+			ck_assert_double_eq(M("job_interruptions"), 1);
+			ck_assert_double_eq_tol(event_h("job_interrupt", 0), 2, 1e-9);
+			ck_assert_int_eq(capture_count(&cap, "job_checkpoint"), 0);  /* periodic: not logged */
+			ck_assert_msg(M("work_lost_instance_hours") == (d <= 0 ? 0 : n), "%d instances, d = %d s: lost %g",
+				      n, d, M("work_lost_instance_hours"));
+			ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), d <= 0 ? 5.4 : 6.5, 1e-9);
+			leave_s = d <= 0 ? 7200 + 120 + d : 7200;
+			ck_assert_double_eq_tol(M("jobs_gpu_hours_paid") - M("jobs_gpu_hours_idle"),
+						n * 4 * ((leave_s - (3360 + d)) / 3600.0 + (d <= 0 ? 5.4 : 6.5)), 1e-6);
+		}
+	}
+}
+END_TEST
+
+/*
+ * A deadline exactly at the completion, and exactly at the horizon (jobs.h, "Deadlines": missed when the job
+ * ends after its deadline, or has not ended by the horizon and its deadline is at or before it). On-Demand,
+ * instant launches, no restart, no checkpoints; the horizon is 100 h.
+ *  - 1 instance, 2 instance-hours: T = 2 h, it ends at exactly 2 h. Deadline 2 h: met (ending at the
+ *    deadline is in time); 2 h - 1 s: missed, job_missed_deadline at 2 h; 2 h + 1 s: met.
+ *  - 1 instance, 100 instance-hours: it ends at exactly 100 h, the horizon; events at the horizon run, so it
+ *    completes. Deadline 100 h: met; 100 h - 1 s: missed (it ended after it).
+ *  - 1 instance, 101 instance-hours: not ended by the horizon. Deadline 100 h: missed (at or before the
+ *    horizon), counted once at the close (job_missed_deadline at 100 h); 100 h - 1 s: missed, once;
+ *    100 h + 1 s: not counted (the deadline is after the run).
+ */
+START_TEST(deadline_at_completion_and_horizon)
+{
+	static const struct {
+		double work_h, deadline_h;
+		int64_t off_s;
+		double completed, missed;
+	} c[] = {
+		{ 2, 2, 0, 1, 0 },     { 2, 2, -1, 1, 1 },     { 2, 2, 1, 1, 0 },
+		{ 100, 100, 0, 1, 0 }, { 100, 100, -1, 1, 1 },
+		{ 101, 100, 0, 0, 1 }, { 101, 100, -1, 0, 1 }, { 101, 100, 1, 0, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		struct job_spec j = job(1, c[i].work_h, 0, 0, 0, 0);
+
+		j.deadline_us = llround(c[i].deadline_h * H) + c[i].off_s * SIM_US_PER_S;
+		run_jobs(od_fleet, &j, 1, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND });
+		ck_assert_msg(M("jobs_completed") == c[i].completed && M("jobs_missed_deadline") == c[i].missed,
+			      "case %zu (%g instance-hours, deadline %g h %+lld s): completed %g, missed %g", i,
+			      c[i].work_h, c[i].deadline_h, (long long)c[i].off_s, M("jobs_completed"),
+			      M("jobs_missed_deadline"));
+		ck_assert_int_eq(capture_count(&cap, "job_missed_deadline"), (int)c[i].missed);
+		if (c[i].missed > 0)
+			ck_assert_double_eq_tol(event_h("job_missed_deadline", 0), c[i].work_h < 100 ? 2 : 100, 1e-9);
+		if (c[i].completed > 0)
+			ck_assert_double_eq_tol(event_h("job_end", 0), c[i].work_h, 1e-9);
+	}
+}
+END_TEST
+
+/*
  * The queue: priority first, then submission; no backfilling across an entry. One On-Demand entry of 4
  * instances; no checkpoints, no restart overhead. A: 4 instances, 8 instance-hours (T = 2 h), submitted
  * at 0; B: 4 instances, T = 1 h, at 0.5 h; C: 2 instances, T = 1 h, at 0.6 h,
@@ -644,19 +742,21 @@ static Suite *jobs_suite(void)
 	TCase *tc = tcase_create("runs");
 
 	tcase_set_timeout(tc, 300);
-	tcase_add_test(tc, failure_free_timeline_and_bill);
-	tcase_add_test(tc, failures_auto_resume_match_closed_form);
-	tcase_add_test(tc, spot_interruptions_match_closed_form);
-	tcase_add_test(tc, streams_follow_the_entry_not_its_place);
-	tcase_add_test(tc, deadline_spot_meets_what_spot_misses);
-	tcase_add_test(tc, deadline_switch_checkpoints_then_moves);
-	tcase_add_test(tc, checkpoint_at_the_notice);
-	tcase_add_test(tc, queue_priority_and_no_backfilling);
-	tcase_add_test(tc, reserved_first_block_then_on_demand);
-	tcase_add_test(tc, recovery_none_releases_during_the_delay);
-	tcase_add_test(tc, max_pending_terminates_a_job_waiting_for_a_plan);
-	tcase_add_test(tc, max_wait_stops_a_managed_spot_job);
-	tcase_add_test(tc, managed_spot_pays_an_interrupted_first_hour);
+	test_add(tc, failure_free_timeline_and_bill);
+	test_add(tc, failures_auto_resume_match_closed_form);
+	test_add(tc, spot_interruptions_match_closed_form);
+	test_add(tc, streams_follow_the_entry_not_its_place);
+	test_add(tc, deadline_spot_meets_what_spot_misses);
+	test_add(tc, deadline_switch_checkpoints_then_moves);
+	test_add(tc, checkpoint_at_the_notice);
+	test_add(tc, checkpoint_under_way_at_the_notice);
+	test_add(tc, deadline_at_completion_and_horizon);
+	test_add(tc, queue_priority_and_no_backfilling);
+	test_add(tc, reserved_first_block_then_on_demand);
+	test_add(tc, recovery_none_releases_during_the_delay);
+	test_add(tc, max_pending_terminates_a_job_waiting_for_a_plan);
+	test_add(tc, max_wait_stops_a_managed_spot_job);
+	test_add(tc, managed_spot_pays_an_interrupted_first_hour);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -212,6 +212,90 @@ START_TEST(higher_priority_preempts_within_team)
 }
 END_TEST
 
+/*
+ * Which job a higher priority preempts, and its ties (jobs_teams.c victim: lowest priority first, then the
+ * most recently placed, then the later row). Team A, quota 3, on 3 reserved instances (it cannot borrow:
+ * nothing is idle to lend); classes low (10), mid (20), high (90); free checkpoints every hour, no restart.
+ * In the first two cases each low or mid job holds 1 instance; h (high, 1 instance, 1 instance-hour) comes
+ * at 2.5 h to a full team, so one of the three is preempted; h runs 2.5-3.5 h and the victim resumes at 3.5 h
+ * from its last checkpoint.
+ *  - Order: x (low, T = 10 h, placed at 1.25 h), y (low, T = 10 h, placed at 0), z (mid, T = 10 h, placed
+ *    at 1.5 h, the most recent of all but of a higher priority). The victim is x: low like y but placed
+ *    later. x has p = 1.25 h, s = 1 h: 0.25 instance-hours lost; it resumes from 1 h and
+ *    ends at 3.5 + 9 = 12.5 h. Ends: h 3.5, y 10, z 11.5, x 12.5 h. (Had y gone: 0.5 lost, y ending at 11.5
+ *    h, x at 11.25 h; had z gone: p = s = 1 h, nothing lost.)
+ *  - Tie: x (row 0, low, T = 10 h) and y (row 1, low, T = 11 h), both placed at 0, and z (row 2, mid, T =
+ *    10 h) at 0. x and y tie on priority and on placement: the later row, y, goes: p = 2.5 h, s = 2 h, 0.5
+ *    instance-hours lost; it resumes from 2 h and ends at 3.5 + 9 = 12.5 h. Ends: h 3.5, x 10, z 10, y 12.5 h.
+ *    (Had x gone: x ends at 3.5 + 8 = 11.5 h, y at 11 h.)
+ *  - Placement, not the row: rows follow submission, so a later row is placed later unless it waits. Here a
+ *    (row 0, mid, 2 instances, T = 1.25 h), x (row 1, low, 2 instances, T = 10 h) and y (row 2, low, 1
+ *    instance, T = 10 h) all come at 0 and h (row 3) at 2.4 h. At 0, a takes 2 instances; x (2) does not fit
+ *    the 1 left of the quota (and cannot borrow), y (1) does: y placed at 0. a ends at 1.25 h and x is
+ *    placed then. At 2.4 h the victim is x, the low job placed last, though y is the later row: p = 1.15 h,
+ *    s = 1 h, 2 instances x 0.15 h = 0.3 instance-hours lost. x needs 2 and 1 is free until h ends at 3.4 h;
+ *    it resumes then from 1 h and ends at 3.4 + 9 = 12.4 h. Ends: a 1.25, h 3.4, y 10, x 12.4 h. (Had y
+ *    gone: 0.4 lost, y ending at 3.4 + 8 = 11.4 h, x at 11.25 h.)
+ */
+START_TEST(preemption_victim_and_its_ties)
+{
+	const char *yaml = HEAD("20h", "3")
+		"  priority_classes:\n    - {name: low, weight: 10}\n    - {name: mid, weight: 20}\n"
+		"    - {name: high, weight: 90}\n"
+		"  teams:\n    - {name: A, quota: 3}\n  list:\n"
+		"    - {name: x, team: A, priority_class: low, instances: 1, work_instance_hours: 10, submit: %s, "
+		"checkpoint_interval: 1h}\n"
+		"    - {name: y, team: A, priority_class: low, instances: 1, work_instance_hours: %s, submit: 0, "
+		"checkpoint_interval: 1h}\n"
+		"    - {name: z, team: A, priority_class: mid, instances: 1, work_instance_hours: 10, submit: %s, "
+		"checkpoint_interval: 1h}\n"
+		"    - {name: h, team: A, priority_class: high, instances: 1, work_instance_hours: 1, submit: 2.5h}\n";
+	char buf[2048];
+
+	snprintf(buf, sizeof buf, yaml, "1.25h", "10", "1.5h");
+	capture_run(&cap, buf, NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "job_preempt"), 1);
+	ck_assert_double_eq_tol(event_h("job_preempt", 0), 2.5, 1e-9);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 0.25, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 3.5, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 3.5, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 1), 10, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 2), 11.5, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 3), 12.5, 1e-9);
+	ck_assert_double_eq(M("team_A_preempted"), 1);
+
+	snprintf(buf, sizeof buf, yaml, "0", "11", "0");
+	capture_run(&cap, buf, NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "job_preempt"), 1);
+	ck_assert_double_eq_tol(event_h("job_preempt", 0), 2.5, 1e-9);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 0.5, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 3.5, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 1), 10, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 2), 10, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 3), 12.5, 1e-9);
+
+	capture_run(&cap, HEAD("20h", "3")
+		    "  priority_classes:\n    - {name: low, weight: 10}\n    - {name: mid, weight: 20}\n"
+		    "    - {name: high, weight: 90}\n"
+		    "  teams:\n    - {name: A, quota: 3}\n  list:\n"
+		    "    - {name: a, team: A, priority_class: mid, instances: 2, work_instance_hours: 2.5, submit: 0}\n"
+		    "    - {name: x, team: A, priority_class: low, instances: 2, work_instance_hours: 20, submit: 0, "
+		    "checkpoint_interval: 1h}\n"
+		    "    - {name: y, team: A, priority_class: low, instances: 1, work_instance_hours: 10, submit: 0, "
+		    "checkpoint_interval: 1h}\n"
+		    "    - {name: h, team: A, priority_class: high, instances: 1, work_instance_hours: 1, submit: 2.4h}\n",
+		    NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "job_preempt"), 1);
+	ck_assert_double_eq_tol(event_h("job_preempt", 0), 2.4, 1e-9);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 0.3, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 3.4, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 1.25, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 1), 3.4, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 2), 10, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 3), 12.4, 1e-9);
+}
+END_TEST
+
 /* The loader's defaults (HyperPod's): weight 0, lend_and_borrow, borrow limit 50, fair share on; a class
  * sets the job's priority to its weight. */
 START_TEST(loader_defaults)
@@ -259,14 +343,15 @@ static Suite *jobs_teams_suite(void)
 	Suite *s = suite_create("jobs_teams");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, loader_defaults);
-	tcase_add_test(tc, quotas_beyond_fleet_warn);
-	tcase_add_test(tc, idle_quota_lent_by_weight);
-	tcase_add_test(tc, borrow_limit_binds);
-	tcase_add_test(tc, fcfs_ignores_weights);
-	tcase_add_test(tc, lender_reclaims_borrowed);
-	tcase_add_test(tc, dont_lend_keeps_quota);
-	tcase_add_test(tc, higher_priority_preempts_within_team);
+	test_add(tc, loader_defaults);
+	test_add(tc, quotas_beyond_fleet_warn);
+	test_add(tc, idle_quota_lent_by_weight);
+	test_add(tc, borrow_limit_binds);
+	test_add(tc, fcfs_ignores_weights);
+	test_add(tc, lender_reclaims_borrowed);
+	test_add(tc, dont_lend_keeps_quota);
+	test_add(tc, higher_priority_preempts_within_team);
+	test_add(tc, preemption_victim_and_its_ties);
 	suite_add_tcase(s, tc);
 	return s;
 }
