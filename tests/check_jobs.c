@@ -452,6 +452,31 @@ START_TEST(checkpoint_under_way_at_the_notice)
 END_TEST
 
 /*
+ * A notice during the restart overhead (jobs.h, "Interruptions": otherwise p rolls back to s and it leaves at
+ * once). jobs-one-hour-out.json, notice 120 s: 2 instances, T = 6 h, a checkpoint every 1 h costing 0.01 h,
+ * restart 0.2 h, submitted at 1.9 h: ready at once, in its restart overhead until 2.1 h when the tick at 2 h
+ * gives the notice. No progress yet: nothing lost, no checkpoint taken; it leaves at once (2 h) and counts
+ * one interruption. After the resume: restart 0.2 + 6 h + 5 checkpoints x 0.01 = 6.25 h. Held: 1.9-2 h,
+ * then the 6.25 h: 2 instances x 4 GPUs x 6.35 h = 50.8 GPU-hours.
+ */
+START_TEST(notice_during_the_restart)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 1.9, 1, 0.01, 0.2);
+
+	trace_fleet(yaml, sizeof yaml, "jobs-one-hour-out.json", 120);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_SPOT });
+	ck_assert_double_eq_tol(event_h("job_start", 0), 1.9, 1e-9);
+	ck_assert_double_eq(M("job_interruptions"), 1);
+	ck_assert_double_eq_tol(event_h("job_interrupt", 0), 2, 1e-9);
+	ck_assert_int_eq(capture_count(&cap, "job_checkpoint"), 0);
+	ck_assert_double_eq(M("work_lost_instance_hours"), 0);
+	ck_assert_double_eq_tol(event_h("job_end", 0) - event_h("job_resume", 0), 6.25, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_gpu_hours_paid") - M("jobs_gpu_hours_idle"), 2 * 4 * 6.35, 1e-6);
+}
+END_TEST
+
+/*
  * A deadline exactly at the completion, and exactly at the horizon (jobs.h, "Deadlines": missed when the job
  * ends after its deadline, or has not ended by the horizon and its deadline is at or before it). On-Demand,
  * instant launches, no restart, no checkpoints; the horizon is 100 h.
@@ -750,6 +775,7 @@ static Suite *jobs_suite(void)
 	test_add(tc, deadline_switch_checkpoints_then_moves);
 	test_add(tc, checkpoint_at_the_notice);
 	test_add(tc, checkpoint_under_way_at_the_notice);
+	test_add(tc, notice_during_the_restart);
 	test_add(tc, deadline_at_completion_and_horizon);
 	test_add(tc, queue_priority_and_no_backfilling);
 	test_add(tc, reserved_first_block_then_on_demand);

@@ -92,6 +92,20 @@ static double bad_price(void *ctx, int64_t t_us)
 	return t_us >= H_US ? NAN : 1;
 }
 
+/* $1 in the first hour, then -$1 (a finite price, but negative) */
+static double negative_price(void *ctx, int64_t t_us)
+{
+	(void)ctx;
+	return t_us >= H_US ? -1 : 1;
+}
+
+/* $1 in the first hour, then +infinity (not negative, but not finite) */
+static double infinite_price(void *ctx, int64_t t_us)
+{
+	(void)ctx;
+	return t_us >= H_US ? INFINITY : 1;
+}
+
 /* Each field out of range in turn: STATUS_EINPUT, *out untouched. */
 #define REJECT(change) do { \
 		in = ok, change; \
@@ -121,11 +135,13 @@ START_TEST(bad_input)
 	REJECT(in.od_usd_per_h = -3);
 	REJECT(in.spot_usd_per_h = NAN);
 	REJECT(in.spot_price = bad_price);   /* NaN from the second hour */
+	REJECT(in.spot_price = negative_price);   /* -1 from the second hour: finite, still rejected */
+	REJECT(in.spot_price = infinite_price);   /* +inf from the second hour: not negative, still rejected */
 	ck_assert(r.cost_usd == 42);
 }
 END_TEST
 
-/* The automatic resolution: the paper's setting; a gap whose 60th is no divisor; coarsening. */
+/* The automatic resolution: the paper's setting; a gap whose 60th is no divisor, and one whose 60th is; coarsening. */
 START_TEST(auto_resolution)
 {
 	static const int avail[] = { 1 };
@@ -137,6 +153,11 @@ START_TEST(auto_resolution)
 	in.gap_us = 3601 * S_US;   /* = 13 x 277: gcd 1 s < 3601 / 60; largest divisor <= 60 s is 13 s */
 	in.compute_us = H_US, in.deadline_us = 2 * H_US;   /* small enough not to coarsen */
 	ck_assert_int_eq(jobs_opt_resolution(&in), 13 * S_US);
+	/* gap 3600 s, overheads 61 s and 0: gcd 1 s < 3600 / 60, so the largest divisor of 3600 s up to 3600 / 60
+	 * = 60 s: 60 s itself (T = 1 h, a 2 h window: 120 steps, no coarsening) */
+	in.gap_us = 3600 * S_US;
+	in.overhead_spot_us = 61 * S_US, in.overhead_od_us = 0;
+	ck_assert_int_eq(jobs_opt_resolution(&in), 60 * S_US);
 	/* SkyPilot's 195 s ticks, T = 48 h, 60 h window, d = 720 s: gcd 15 s gives 14400 x 11521 = 1.66e8 > 4e7;
 	 * the next divisor of 195 s, 39 s, gives 5538 x 4431 = 2.45e7 (doubling to 60 s would count the 15 s
 	 * left at each tick's end as 60 s of progress) */
