@@ -668,6 +668,36 @@ START_TEST(max_pending_terminates_a_job_waiting_for_a_plan)
 }
 END_TEST
 
+/*
+ * max_pending with a full fleet: SCENARIO_FLEET_MAX (64) entries, the training plan first, then On-Demand
+ * (max 2) and 62 empty On-Demand entries (max 0). The same job as above (4 instances: it never fits) pends
+ * only while the plan is active, from 35.5 h: terminated at 35.5 + 48 = 83.5 h. Only the first entry is a
+ * plan; the entries past the 64th do not exist and must not be read.
+ */
+START_TEST(max_pending_with_a_full_fleet)
+{
+	static char yaml[8192];
+	struct job_spec j = job(4, 8, 1, 0, 0, 0);
+	int n = snprintf(yaml, sizeof yaml,
+			 "name: jobs\nseed: 7\nstart: 2026-01-01T00:00:00Z\nhorizon: 96h\nslo: {latency_s: 5}\n"
+			 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+			 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+			 "catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
+			 "fleet:\n  - {option: capacity_block, start: 2026-01-02T11:30:00Z, duration: 3d, count: 2,"
+			 " usd_per_h: 5}\n"
+			 "  - {option: on_demand, max: 2, usd_per_h: 10}\n");
+
+	for (int i = 2; i < SCENARIO_FLEET_MAX; i++)
+		n += snprintf(yaml + n, sizeof yaml - (size_t)n, "  - {option: on_demand, count: 0, max: 0}\n");
+	ck_assert_int_lt(n, (int)sizeof yaml);
+	plan_entries = 1;
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
+	plan_entries = 0;
+	ck_assert_double_eq(M("jobs_terminated"), 1);
+	ck_assert_double_eq_tol(event_h("job_terminated", 0), 83.5, 1e-9);
+}
+END_TEST
+
 /* Spot at $usd_per_h on a 20-minute availability trace (TRACE, under tests/data/spot), instant launches, a
  * 120 s notice, failed launches retried every 70 s (launch_retry: backoff 70 s, multiplier 1). */
 static void msp_fleet(char *buf, size_t size, const char *trace, const char *horizon, int usd_per_h)
@@ -781,6 +811,7 @@ static Suite *jobs_suite(void)
 	test_add(tc, reserved_first_block_then_on_demand);
 	test_add(tc, recovery_none_releases_during_the_delay);
 	test_add(tc, max_pending_terminates_a_job_waiting_for_a_plan);
+	test_add(tc, max_pending_with_a_full_fleet);
 	test_add(tc, max_wait_stops_a_managed_spot_job);
 	test_add(tc, managed_spot_pays_an_interrupted_first_hour);
 	suite_add_tcase(s, tc);
