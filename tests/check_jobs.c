@@ -335,6 +335,37 @@ START_TEST(deadline_switch_checkpoints_then_moves)
 END_TEST
 
 /*
+ * The changeover delay d is the On-Demand entry's (jobs_policy_deadline.c), not the first jobs entry's: as
+ * deadline_switch_checkpoints_then_moves, but the Spot entry (listed first) starts in 360 s = 0.1 h and the
+ * On-Demand entry at once. d = On-Demand startup 0 + restart 0.1 = 0.1 h, so the switch is still at 7 - 6.25
+ * - 0.1 - 0.25 = 0.4 h (with Spot's startup it would be 0.3 h). On Spot: ready at 0.1 h, restart to 0.2 h;
+ * at 0.4 h p = 0.2 h: it checkpoints (to 0.45 h, s = 0.2 h) and moves; On-Demand ready at 0.45 h, restart
+ * to 0.55 h, then 5.8 h of compute and ceil(5.8) - 1 = 5 checkpoints: ends at 0.55 + 5.8 + 0.25 = 6.6 h.
+ */
+START_TEST(deadline_changeover_is_on_demand_s)
+{
+	char yaml[1024];
+	struct job_spec j = job(2, 12, 0, 1, 0.05, 0.1);
+
+	j.deadline_us = llround(7 * H);
+	snprintf(yaml, sizeof yaml,
+		 "name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 1, notice_s: 120, "
+		 "availability_trace: %s/spot/jobs-always.json, startup: {kind: constant, mean_s: 360}}\n"
+		 "  - {option: on_demand, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n",
+		 TEST_DATA_DIR);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_DEADLINE_SPOT, .switch_margin_h = 0.25 });
+	ck_assert_double_eq_tol(event_h("job_start", 0), 0.1, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_switch", 0), 0.4, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 0.45, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 6.6, 1e-9);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+}
+END_TEST
+
+/*
  * The checkpoint at an interruption notice (jobs-one-hour-out.json: no Spot in the third hour). T = 6 h,
  * checkpoints every 1 h, restart 0.1 h, spot policy. The trace's tick at 2 h gives both instances a notice.
  *  - notice 120 s, checkpoint cost 0.01 h (36 s <= 120 s): computing since the checkpoint at p = 1 h
@@ -803,6 +834,7 @@ static Suite *jobs_suite(void)
 	test_add(tc, streams_follow_the_entry_not_its_place);
 	test_add(tc, deadline_spot_meets_what_spot_misses);
 	test_add(tc, deadline_switch_checkpoints_then_moves);
+	test_add(tc, deadline_changeover_is_on_demand_s);
 	test_add(tc, checkpoint_at_the_notice);
 	test_add(tc, checkpoint_under_way_at_the_notice);
 	test_add(tc, notice_during_the_restart);
