@@ -18,6 +18,7 @@
 #include "scenario.h"
 #include "status.h"
 #include "jobs_fixtures.h"
+#include "rng.h"
 #include "testutil.h"
 #include "world.h"
 
@@ -224,6 +225,54 @@ START_TEST(streams_follow_the_entry_not_its_place)
 	ck_assert_int_eq(n[0], n[1]);
 	for (int i = 0; i < n[0]; i++)
 		ck_assert_double_eq(t[0][i], t[1][i]);
+}
+END_TEST
+
+/*
+ * Each job's node failures come from its own stream named by what it serves (jobs.h, "Node failures"):
+ * "jobs.failures.<name>" for the first job of a name and ".<k>" after it for the k-th later one. Three jobs
+ * all named train (1 instance, T = 2 h, a free checkpoint every 0.1 h, no restart), submitted at 0, 30 and
+ * 60 h on instant On-Demand, at 1 failure per instance-hour with a 0.1 h replacement: each starts at its
+ * submission, draws its first gap there (exponential, mean 1 h, from its own stream, rounded down to the
+ * microsecond) and fails then if that is before its end (T = 2 h, nothing else can stop it earlier). The
+ * expected gaps are drawn here from the named streams; each job ends within 30 h (0.1 h lost at most per
+ * failure), so the first failure after each submission is that job's. With the names swapped (the first
+ * job's stream ".0", a later one's the plain name) the draws, and the failure times, would be others.
+ */
+START_TEST(failure_streams_named_by_job)
+{
+	static const char *names[] = { "jobs.failures.train", "jobs.failures.train.1", "jobs.failures.train.2" };
+	struct job_spec j[3];
+	int compared = 0;
+
+	for (int k = 0; k < 3; k++) {
+		j[k] = job(1, 2, 30.0 * k, 0.1, 0, 0);
+		snprintf(j[k].name, sizeof j[k].name, "train");
+	}
+	run_jobs(od_fleet, j, 3, &(struct knobs){ .policy = JOB_POLICY_ON_DEMAND, .failures_per_instance_h = 1,
+		 .replacement_h = 0.1 });
+	ck_assert_double_eq(M("jobs_completed"), 3);
+	for (int k = 0; k < 3; k++) {
+		gsl_rng *r = rng_new(7, names[k]);
+		double gap_h = floor(rng_exponential(r, H)) / H, got = -1;
+
+		gsl_rng_free(r);
+		for (int i = 0; i < capture_count(&cap, "job_failure"); i++) {
+			double t = event_h("job_failure", i);
+			if (t >= 30.0 * k && t < 30.0 * (k + 1)) {
+				got = t - 30.0 * k;
+				break;
+			}
+		}
+		if (gap_h < 2) {
+			ck_assert_msg(fabs(got - gap_h) < 1e-9, "job %d: first failure after %g h, expected %g h", k, got,
+				      gap_h);
+			compared++;
+		} else {
+			ck_assert_msg(got < 0, "job %d: a failure at %g h, its first gap %g h >= T", k, got, gap_h);
+		}
+	}
+	ck_assert_int_ge(compared, 2);
 }
 END_TEST
 
@@ -832,6 +881,7 @@ static Suite *jobs_suite(void)
 	test_add(tc, failures_auto_resume_match_closed_form);
 	test_add(tc, spot_interruptions_match_closed_form);
 	test_add(tc, streams_follow_the_entry_not_its_place);
+	test_add(tc, failure_streams_named_by_job);
 	test_add(tc, deadline_spot_meets_what_spot_misses);
 	test_add(tc, deadline_switch_checkpoints_then_moves);
 	test_add(tc, deadline_changeover_is_on_demand_s);
