@@ -632,6 +632,28 @@ START_TEST(queue_priority_and_no_backfilling)
 END_TEST
 
 /*
+ * Room on a self-managed entry counts its own idle instances only (jobs.h, "Room"): two reserved entries of 2
+ * instances each, both idle from the start, and one job of 3 instances submitted at 1 h under reserved_first
+ * (no other entry). Neither entry holds 3 and a gang never spans entries: the job never starts, nothing is
+ * completed, and at the 10 h horizon it is still waiting (submitted, not completed).
+ */
+START_TEST(room_counts_the_entry_s_own_instances)
+{
+	struct job_spec j = job(3, 3, 1, 0, 0, 0);
+
+	run_jobs("name: jobs\nseed: 7\nhorizon: 10h\nslo: {latency_s: 5}\n"
+		 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		 "serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		 "fleet:\n  - {option: reserved, count: 2, usd_per_h: 10, scope: zonal}\n"
+		 "  - {option: reserved, count: 2, usd_per_h: 10, scope: zonal}\n",
+		 &j, 1, &(struct knobs){ .policy = JOB_POLICY_RESERVED_FIRST });
+	ck_assert_double_eq(M("jobs_submitted"), 1);
+	ck_assert_double_eq(M("jobs_completed"), 0);
+	ck_assert_int_eq(capture_count(&cap, "job_start"), 0);
+}
+END_TEST
+
+/*
  * reserved_first on a Capacity Block used by jobs, then On-Demand when the block ends. The block holds 2
  * instances from 11:30 on day 1 to 11:30 on day 2 (11.5 h .. 35.5 h), $5 per instance-hour: 2 x 5 x 24 =
  * $240. One job: 2 instances, T = 30 h, checkpoints every 1 h at 0.05 h, restart 0.1 h, submitted at 12 h.
@@ -890,6 +912,7 @@ static Suite *jobs_suite(void)
 	test_add(tc, notice_during_the_restart);
 	test_add(tc, deadline_at_completion_and_horizon);
 	test_add(tc, queue_priority_and_no_backfilling);
+	test_add(tc, room_counts_the_entry_s_own_instances);
 	test_add(tc, reserved_first_block_then_on_demand);
 	test_add(tc, recovery_none_releases_during_the_delay);
 	test_add(tc, max_pending_terminates_a_job_waiting_for_a_plan);
