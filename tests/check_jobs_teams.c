@@ -20,6 +20,16 @@ static double M(const char *name)
 	return capture_need(&cap, name);
 }
 
+/* The metric named name, which must be there and may be NaN. */
+static double M_nan(const char *name)
+{
+	for (int i = 0; i < cap.nmetrics; i++)
+		if (strcmp(cap.metrics[i].name, name) == 0)
+			return cap.metrics[i].value;
+	ck_abort_msg("metric %s missing", name);
+	return 0;
+}
+
 /* The time of the i-th event of kind, in hours (it must exist). */
 static double event_h(const char *kind, int i)
 {
@@ -296,6 +306,35 @@ START_TEST(preemption_victim_and_its_ties)
 }
 END_TEST
 
+/*
+ * The per-team waits, nearest rank (jobs.h: the smallest value with at least ceil(q n) values at or below it),
+ * with two, one and no started jobs. 2 reserved instances; teams A and B of quota 1 (borrow limit 50% of 1 =
+ * 0: neither borrows), C of quota 0 with no jobs. A: a1 (1 instance, 5 h) and a2 (1 h), both at 0: a1 runs
+ * 0-5 h, a2 waits for A's quota, 5-6 h. B: b1 (1 h) at 0, at once.
+ *  - A: waits 0 and 5 h: mean 2.5 h = 9000 s; p95 rank ceil(0.95 x 2) = 2: 5 h = 18000 s.
+ *  - B: one wait, 0: mean 0, p95 (rank 1) 0.
+ *  - C: no job started: mean and p95 NaN (not 0, nor another team's figure).
+ */
+START_TEST(team_waits_two_one_and_none)
+{
+	capture_run(&cap, HEAD("8h", "2")
+		    "  teams:\n    - {name: A, quota: 1}\n    - {name: B, quota: 1}\n    - {name: C, quota: 0}\n"
+		    "  list:\n"
+		    "    - {name: a1, team: A, instances: 1, work_instance_hours: 5, submit: 0}\n"
+		    "    - {name: a2, team: A, instances: 1, work_instance_hours: 1, submit: 0}\n"
+		    "    - {name: b1, team: B, instances: 1, work_instance_hours: 1, submit: 0}\n", NULL, 0);
+	ck_assert_double_eq_tol(M("team_A_wait_mean_s"), 9000, 1e-6);
+	ck_assert_double_eq_tol(M("team_A_wait_p95_s"), 18000, 1e-6);
+	ck_assert_double_eq_tol(M("team_B_wait_mean_s"), 0, 1e-6);
+	ck_assert_double_eq_tol(M("team_B_wait_p95_s"), 0, 1e-6);
+	ck_assert(isnan(M_nan("team_C_wait_mean_s")));
+	ck_assert(isnan(M_nan("team_C_wait_p95_s")));
+	ck_assert_double_eq(M("team_A_jobs_completed"), 2);
+	ck_assert_double_eq(M("team_B_jobs_completed"), 1);
+	ck_assert_double_eq(M("team_C_jobs_completed"), 0);
+}
+END_TEST
+
 /* The loader's defaults (HyperPod's): weight 0, lend_and_borrow, borrow limit 50, fair share on; a class
  * sets the job's priority to its weight. */
 START_TEST(loader_defaults)
@@ -352,6 +391,7 @@ static Suite *jobs_teams_suite(void)
 	test_add(tc, dont_lend_keeps_quota);
 	test_add(tc, higher_priority_preempts_within_team);
 	test_add(tc, preemption_victim_and_its_ties);
+	test_add(tc, team_waits_two_one_and_none);
 	suite_add_tcase(s, tc);
 	return s;
 }
