@@ -17,7 +17,8 @@
 # "stillborn", neither killed nor a failure: the generator cannot know that, say, an || it wrote mixes with
 # an && on the next line, which -Werror refuses. A hand-written one that does not compile is a mistake in
 # the list, and fails; MUTATE_STILLBORN_OK=1 treats every mutant as generated. MUTATE_TIMEOUT (seconds,
-# default 600) bounds each suite's run with a mutant: a mutant that makes a suite run that long is killed.
+# default 600, and 60 for a generated mutant, whose suites pass in 25 s at most) bounds each suite's run with a
+# mutant: a mutant that makes a suite run that long (a loop that no longer ends) is killed.
 #
 # Usage: tests/mutate.sh [SOURCE_DIR [MUTANT_LIST]]   (defaults: this script's tree, tests/mutants.txt)
 # Environment: MUTATE_ONLY=REGEX runs only the mutants whose line matches REGEX; MUTATE_WORKERS (below);
@@ -136,8 +137,8 @@ cmake -S "$SCRATCH/src" -B "$SCRATCH/build" -DGPUCAP_WERROR=ON -DGPUCAP_LTO=OFF 
 	die "configure failed (see $SCRATCH/configure.log)"
 
 build() { cmake --build "$SCRATCH/build" -j"$JOBS" --target "$@" >"$SCRATCH/build.log" 2>&1; }
-run_suite() { # run_suite SUITE [TESTS]
-	GPUCAP_TEST_ONLY=${2:-} ctest --test-dir "$SCRATCH/build" -R "^$1\$" --timeout "${MUTATE_TIMEOUT:-600}" --output-on-failure \
+run_suite() { # run_suite SUITE [TESTS [TIMEOUT]]
+	GPUCAP_TEST_ONLY=${2:-} ctest --test-dir "$SCRATCH/build" -R "^$1\$" --timeout "${3:-${MUTATE_TIMEOUT:-600}}" --output-on-failure \
 		>"$SCRATCH/test.log" 2>&1
 }
 # The Check tests that failed, from a suite's output ("file:line:F:tcase:test:0: message"), comma-separated.
@@ -181,7 +182,7 @@ for i in "${!suites[@]}"; do
 		else
 			by=
 			for part in ${suite//+/ }; do  # the first suite that fails kills it
-				run_suite "$part" "$only" || { by=$part; break; }
+				run_suite "$part" "$only" ${gens[$i]:+"${MUTATE_TIMEOUT:-60}"} || { by=$part; break; }
 			done
 			if [ -z "$by" ]; then
 				echo "SURVIVED $where $file '$expr': $suite${only:+ ($only)} still passes"
