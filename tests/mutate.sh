@@ -128,8 +128,11 @@ done <"$LIST"
 mkdir -p "$SCRATCH/src"
 tar -C "$SRC" --exclude=./.git --exclude='./build*' -cf - . | tar -C "$SCRATCH/src" -xf - ||
 	die "cannot copy $SRC"
-# A kept scratch build may hold objects compiled from a mutant: make sure every mutated file is recompiled.
-for f in "${files[@]}"; do touch "$SCRATCH/src/$f"; done
+# A kept scratch build may hold objects compiled from a mutant: the last mutant of the run before (its file
+# put back, but not rebuilt), and the files this run mutates. The copy above gave the sources their old
+# times, older than those objects, so make sure each of them is recompiled.
+touch "$SCRATCH/mutated"
+for f in "${files[@]}" $(cat "$SCRATCH/mutated"); do [ -f "$SCRATCH/src/$f" ] && touch "$SCRATCH/src/$f"; done
 # Without link-time optimisation: a mutant's rebuild then compiles one ordinary object and relinks, where
 # the LTO build compiles it twice over (fat objects) and re-optimises the whole of gpucap at every link. LTO
 # changes no result (e2e_golden checks the LTO build), so a mutant is killed or not the same either way.
@@ -162,6 +165,7 @@ for i in "${!suites[@]}"; do
 	suite=${suites[$i]} file=${files[$i]} expr=${exprs[$i]} only=${onlys[$i]}
 	f="$SCRATCH/src/$file"
 	where="$(basename "$LIST"):${lines[$i]}"
+	grep -qxF "$file" "$SCRATCH/mutated" || echo "$file" >>"$SCRATCH/mutated"
 	cp -p "$f" "$SCRATCH/orig"
 	if ! sed -i -e "$expr" "$f" 2>"$SCRATCH/sed.log"; then
 		echo "ERROR    $where $file: bad sed expression: $(cat "$SCRATCH/sed.log")"
