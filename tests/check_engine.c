@@ -480,6 +480,75 @@ START_TEST(clock_that_stops_advancing_is_stopped)
 }
 END_TEST
 
+/* Five more kinds of spinning event, for the window of kinds kept at a stall (below). */
+#define SPIN_KIND(name)                                                                               \
+	static void name(struct engine *eng, struct event *ev)                                       \
+	{                                                                                             \
+		struct spin *sp = container_of(ev, struct spin, ev);                                  \
+		if (sp->left-- > 0)                                                                   \
+			ck_assert_int_eq(engine_schedule(eng, ev, eng->now_us, name), STATUS_OK);     \
+	}
+SPIN_KIND(on_kind0)
+SPIN_KIND(on_kind1)
+SPIN_KIND(on_kind2)
+SPIN_KIND(on_kind3)
+SPIN_KIND(on_kind4)
+
+/* An event that runs left + 1 times at one instant, then schedules the five spinners there, in order. */
+struct opener {
+	struct spin sp;       /* its own budget; the handler finds the opener with container_of */
+	struct spin *next;    /* the five spinners */
+};
+
+static void on_opener(struct engine *eng, struct event *ev)
+{
+	static void (*const kind[5])(struct engine *, struct event *) = {
+		on_kind0, on_kind1, on_kind2, on_kind3, on_kind4,
+	};
+	struct opener *op = container_of(ev, struct opener, sp.ev);
+
+	if (op->sp.left-- > 0) {
+		ck_assert_int_eq(engine_schedule(eng, ev, eng->now_us, on_opener), STATUS_OK);
+		return;
+	}
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(engine_schedule(eng, &op->next[i].ev, eng->now_us, kind[i]), STATUS_OK);
+}
+
+/*
+ * The kinds kept for a stall's message come from the last ENGINE_STALL_WINDOW events before the limit
+ * only, and at most ENGINE_STALL_KINDS (4) of them (engine.h). With same_instant_max = WINDOW + 10, the
+ * window is the events numbered 11 to WINDOW + 10 at the instant (n + WINDOW > max, engine.c). The opener
+ * runs 10 times at t = 20 (numbers 1 to 10, just outside the window), then the five spinners (kinds 0-4)
+ * take turns from number 11 to the limit, WINDOW + 10 events in all, and the next is refused. So by hand:
+ * engine_run returns WINDOW + 10, the clock stands at 20, and the kinds kept are the spinners 0, 1, 2, 3
+ * in that order: not the opener (one event before the window), and not spinner 4 (a fifth kind).
+ */
+START_TEST(stall_keeps_the_window_kinds)
+{
+	struct spin next[5];
+	struct opener op = { .sp = { .left = 9 }, .next = next };
+	struct engine eng;
+
+	engine_init(&eng);
+	eng.same_instant_max = ENGINE_STALL_WINDOW + 10;
+	engine_event_init(&op.sp.ev);
+	for (int i = 0; i < 5; i++) {
+		next[i].left = 1000000;
+		engine_event_init(&next[i].ev);
+	}
+	ck_assert_int_eq(engine_schedule(&eng, &op.sp.ev, 20, on_opener), STATUS_OK);
+	ck_assert_uint_eq(engine_run(&eng, SIM_TIME_MAX), ENGINE_STALL_WINDOW + 10);
+	ck_assert(eng.stalled);
+	ck_assert_int_eq(eng.now_us, 20);
+	ck_assert_int_eq(op.sp.left, -1);
+	ck_assert_int_eq(eng.nstalled_ev, ENGINE_STALL_KINDS);
+	for (int i = 0; i < ENGINE_STALL_KINDS; i++)
+		ck_assert_ptr_eq(eng.stalled_ev[i], &next[i].ev);
+	engine_fini(&eng);
+}
+END_TEST
+
 /*
  * The lane (engine_schedule_lane) keeps one event beside the heap; events still run in (time, sequence)
  * order. Schedule, in this order: A at 20 (heap), L at 10 (lane), B at 10 (heap), C at 5 (heap). By time,
@@ -642,6 +711,7 @@ static Suite *engine_suite(void)
 	tcase_add_test(tc, run_until_is_inclusive);
 	tcase_add_test(tc, advance_moves_clock);
 	tcase_add_test(tc, stop_returns_after_current_handler);
+	tcase_add_test(tc, stall_keeps_the_window_kinds);
 	tcase_add_test(tc, events_run_counts);
 	tcase_add_test(tc, two_engines_are_independent);
 	tcase_add_test(tc, schedule_into_past_is_refused);

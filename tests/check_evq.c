@@ -297,6 +297,44 @@ START_TEST(sanity_checks_slot_times)
 }
 END_TEST
 
+/* Move the event in heap slot i to time t, slot and event alike (evq_sanity compares the two). */
+static void slot_time(struct evq *q, size_t i, int64_t t)
+{
+	q->heap[i].t_us = t;
+	q->heap[i].ev->t_us = t;
+}
+
+/*
+ * evq_sanity finds a slot earlier than its parent wherever it is: a child of the root (slot 1) while the
+ * root is full, and a grandchild (slot 5, whose parent is slot 1: (5 - 1) / 4) while the root is vacant
+ * after evq_take, the one time a root's children are not compared with it (the root's slot is stale).
+ * fill_scrambled gives times 0 to 8, so -1 is earlier than any parent.
+ */
+START_TEST(sanity_finds_a_slot_before_its_parent)
+{
+	enum { N = 9 };
+	struct event ev[N];
+	struct evq q;
+	int64_t keep;
+
+	fill_scrambled(&q, ev, N);
+	keep = q.heap[1].t_us;
+	slot_time(&q, 1, -1);
+	ck_assert(!evq_sanity(&q));
+	slot_time(&q, 1, keep);
+	ck_assert(evq_sanity(&q));
+	ck_assert_ptr_eq(evq_take(&q), &ev[0]);
+	ck_assert(q.vacant);
+	ck_assert(evq_sanity(&q));
+	keep = q.heap[5].t_us;
+	slot_time(&q, 5, -1);
+	ck_assert(!evq_sanity(&q));
+	slot_time(&q, 5, keep);
+	ck_assert(evq_sanity(&q));
+	evq_fini(&q);
+}
+END_TEST
+
 /*
  * Equal times are ordered by the sequence numbers read from the events themselves (slots copy only the
  * time): ties pushed in decreasing seq into a heap that also holds other times, then removed from the
@@ -708,6 +746,7 @@ static Suite *evq_suite(void)
 	tcase_add_test(tc, remove_middle_sifts_up);
 	tcase_add_test(tc, pop_every_size);
 	tcase_add_test(tc, sanity_checks_slot_times);
+	tcase_add_test(tc, sanity_finds_a_slot_before_its_parent);
 	tcase_add_test(tc, ties_read_seq_from_events);
 	tcase_add_test(tc, take_then_push_fills_the_root);
 	tcase_add_test(tc, vacant_root_is_settled_by_every_call);

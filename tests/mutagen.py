@@ -22,7 +22,9 @@ end-to-end tests that test it, joined by "+" (mutate.sh: the mutant is killed wh
 
 Usage:
   tests/mutagen.py [--seed N] [--per-file K] [--only REGEX] [--list-modules] [SOURCE_DIR]
-  tests/mutagen.py --score LOG     per-module scores (a Markdown table) from tests/mutate.sh's output
+  tests/mutagen.py --score LOG...  per-module scores (a Markdown table) from tests/mutate.sh's output
+  tests/mutagen.py --ci HAND GEN --seed N   CI's sample (.ci/run): HAND of tests/mutants.txt's lines, then
+                   GEN generated mutants of the files listed in tests/mutants-judged.txt
     --per-file K   at most K mutants per file, sampled with the seed (default: all)
     --per-module K then at most K per module (the table's third column), sampled the same way
     --seed N       the sample's seed (printed on the first line, a comment, so a run can be repeated)
@@ -37,40 +39,42 @@ import re
 import sys
 
 # Module table: path prefix -> the suites that test it, cheapest first (mutate.sh stops at the first that
-# fails). The money-, time- and decision-computing modules of issue 38 are all here.
+# fails). The money-, time- and decision-computing modules of issue 38 are all here. A model's or the
+# engine's mutant that its own suites miss goes last to e2e_golden (5 s: the digests of 24 shipped runs),
+# as a developer's planted bug would meet the whole suite in CI; --score counts those apart ("by golden").
 MODULES = [
-    ("models/pricing/option.c", "check_option+check_world+check_spot", "options"),
-    ("models/pricing/savings.c", "check_savings+check_commit+check_recommend", "savings"),
-    ("models/pricing/provider.c", "check_provider+check_provider_queue+check_spot", "options"),
-    ("models/capacity/option_block.c", "check_blocks+check_capacity+check_plan", "options"),
-    ("models/capacity/option_plan.c", "check_plan+check_blocks", "options"),
-    ("models/capacity/option_spot.c", "check_spot+check_jobs+check_capacity", "options"),
-    ("models/capacity/option_", "check_capacity+check_spot+check_blocks+check_world", "options"),
-    ("models/capacity/reservation.c", "check_capacity+check_world_types", "fleet"),
-    ("models/capacity/fleet", "check_fleet+check_capacity+check_spot+check_world", "fleet"),
-    ("models/jobs/jobs_teams", "check_jobs_teams+check_jobs", "jobs"),
-    ("models/jobs/jobs_policy_uniform", "check_jobs_uniform+check_jobs", "jobs"),
-    ("models/jobs/jobs_policy_reserved", "check_jobs_reserved+check_jobs", "jobs"),
-    ("models/jobs/jobs_optimal", "check_jobs_optimal+check_jobs_optimal_input", "jobs"),
-    ("models/jobs/", "check_jobs+check_jobs_reserved+check_plan+check_jobs_teams+check_jobs_uniform", "jobs"),
-    ("models/serving/routing.c", "check_routing+check_prefix+check_world", "serving"),
-    ("models/serving/prefcache.c", "check_prefcache+check_prefix", "serving"),
-    ("models/serving/mig.c", "check_mig", "serving"),
-    ("models/serving/mme.c", "check_mme", "serving"),
-    ("models/serving/multimodel.c", "check_mme+check_world_types", "serving"),
-    ("models/serving/copies.c", "check_world_copies", "serving"),
-    ("models/serving/serving_batch.c", "check_batching", "serving"),
-    ("models/serving/", "check_world+check_routing+check_batching+check_prefix+check_world_slo", "serving"),
-    ("models/metering/hist.c", "check_hist+check_meter", "meter"),
-    ("models/metering/warn.c", "check_warn+check_world", "meter"),
-    ("models/metering/", "check_meter+check_world+check_world_slo+check_commit+check_world_types", "meter"),
+    ("models/pricing/option.c", "check_option+check_world+check_spot+e2e_golden", "options"),
+    ("models/pricing/savings.c", "check_savings+check_commit+check_recommend+e2e_golden", "savings"),
+    ("models/pricing/provider.c", "check_provider+check_provider_queue+check_spot+e2e_golden", "options"),
+    ("models/capacity/option_block.c", "check_blocks+check_capacity+check_plan+e2e_golden", "options"),
+    ("models/capacity/option_plan.c", "check_plan+check_blocks+e2e_golden", "options"),
+    ("models/capacity/option_spot.c", "check_spot+check_jobs+check_capacity+e2e_golden", "options"),
+    ("models/capacity/option_", "check_capacity+check_spot+check_blocks+check_world+e2e_golden", "options"),
+    ("models/capacity/reservation.c", "check_capacity+check_world_types+e2e_golden", "fleet"),
+    ("models/capacity/fleet", "check_fleet+check_capacity+check_spot+check_world+e2e_golden", "fleet"),
+    ("models/jobs/jobs_teams", "check_jobs_teams+check_jobs+e2e_golden", "jobs"),
+    ("models/jobs/jobs_policy_uniform", "check_jobs_uniform+check_jobs+e2e_golden", "jobs"),
+    ("models/jobs/jobs_policy_reserved", "check_jobs_reserved+check_jobs+e2e_golden", "jobs"),
+    ("models/jobs/jobs_optimal", "check_jobs_optimal+check_jobs_optimal_input+e2e_golden", "jobs"),
+    ("models/jobs/", "check_jobs+check_jobs_reserved+check_plan+check_jobs_teams+check_jobs_uniform+validation_identities+e2e_golden", "jobs"),
+    ("models/serving/routing.c", "check_routing+check_prefix+check_world+e2e_golden", "serving"),
+    ("models/serving/prefcache.c", "check_prefcache+check_prefix+e2e_golden", "serving"),
+    ("models/serving/mig.c", "check_mig+e2e_golden", "serving"),
+    ("models/serving/mme.c", "check_mme+e2e_golden", "serving"),
+    ("models/serving/multimodel.c", "check_mme+check_world_types+e2e_golden", "serving"),
+    ("models/serving/copies.c", "check_world_copies+e2e_golden", "serving"),
+    ("models/serving/serving_batch.c", "check_batching+e2e_golden", "serving"),
+    ("models/serving/", "check_world+check_routing+check_batching+check_prefix+check_world_slo+e2e_golden", "serving"),
+    ("models/metering/hist.c", "check_hist+check_meter+e2e_golden", "meter"),
+    ("models/metering/warn.c", "check_warn+check_world+e2e_golden", "meter"),
+    ("models/metering/", "check_meter+check_world+check_world_slo+check_commit+check_world_types+e2e_golden", "meter"),
     ("analysis/focus.c", "e2e_focus", "FOCUS"),
     ("analysis/recommend", "check_recommend+check_recommend_term+e2e_recommend", "recommend"),
     ("analysis/rebill.c", "check_recommend+check_recommend_term", "recommend"),
     ("analysis/compare", "check_compare+e2e_compare", "compare"),
     ("analysis/merge.c", "e2e_merge", "merge"),
-    ("sim/evq.c", "check_evq+check_engine", "engine"),
-    ("sim/engine.c", "check_engine+check_world", "engine"),
+    ("sim/evq.c", "check_evq+check_engine+e2e_golden", "engine"),
+    ("sim/engine.c", "check_engine+check_world+e2e_golden", "engine"),
 ]
 
 RELATIONAL = [("<=", "<"), (">=", ">"), ("==", "!="), ("!=", "=="), ("<", "<="), (">", ">=")]
@@ -88,23 +92,27 @@ def suites_of(path):
     return module_of(path)[0]
 
 
-def score(log):
-    """Per-module mutation scores from tests/mutate.sh's output: killed, survived, stillborn."""
+def score(logs):
+    """Per-module mutation scores from tests/mutate.sh's output (one log or several): killed (and of those,
+    killed by e2e_golden alone), survived, stillborn."""
     tally = {}
-    for line in open(log, encoding="utf-8"):
-        m = re.match(r"^(killed|SURVIVED|stillborn)\s+\S+\s+(\S+?):?\s", line)
-        if not m:
-            continue
-        module = module_of(m.group(2))[1] or "other"
-        t = tally.setdefault(module, {"killed": 0, "SURVIVED": 0, "stillborn": 0})
-        t[m.group(1)] += 1
-    print("| module | mutants run | killed | survived | score |")
-    print("|---|---|---|---|---|")
+    for log in logs:
+        for line in open(log, encoding="utf-8"):
+            m = re.match(r"^(killed|SURVIVED|stillborn)\s+\S+\s+(\S+?):?\s", line)
+            if not m:
+                continue
+            module = module_of(m.group(2))[1] or "other"
+            t = tally.setdefault(module, {"killed": 0, "SURVIVED": 0, "stillborn": 0, "golden": 0})
+            t[m.group(1)] += 1
+            if m.group(1) == "killed" and re.search(r"' by e2e_golden\b", line):
+                t["golden"] += 1
+    print("| module | mutants run | killed | of which by e2e_golden alone | survived | score |")
+    print("|---|---|---|---|---|---|")
     for module in sorted(tally):
         t = tally[module]
         n = t["killed"] + t["SURVIVED"]
-        print("| %s | %d | %d | %d | %s |" % (module, n, t["killed"], t["SURVIVED"],
-                                            "%.0f%%" % (100.0 * t["killed"] / n) if n else "-"))
+        print("| %s | %d | %d | %d | %d | %s |" % (module, n, t["killed"], t["golden"], t["SURVIVED"],
+                                                 "%.0f%%" % (100.0 * t["killed"] / n) if n else "-"))
 
 
 def code_spans(line, in_comment):
@@ -237,6 +245,43 @@ def source_files(src, only):
     return sorted(files)
 
 
+def judged_files(src):
+    """tests/mutants-judged.txt: the files every generated mutant of which has been run and either killed or
+    listed in mutants-equivalent.txt, so that a survivor of theirs in CI is news (a test weakened, or a line
+    changed and its new mutant not judged)."""
+    files = []
+    path = os.path.join(src, "tests", "mutants-judged.txt")
+    with open(path, encoding="utf-8") as f:
+        for no, raw in enumerate(f, 1):
+            name = raw.split("#", 1)[0].strip()
+            if not name:
+                continue
+            if not os.path.exists(os.path.join(src, name)) or not suites_of(name):
+                sys.exit("%s:%d: %s is not a source file in the module table" % (path, no, name))
+            files.append(name)
+    return files
+
+
+def ci_sample(src, eq, rng, seed, hand, gen):
+    """What CI runs: a sample of the hand-written list, then of the judged files' generated mutants."""
+    lines = []
+    with open(os.path.join(src, "tests", "mutants.txt"), encoding="utf-8") as f:
+        for raw in f:
+            if raw.strip() and not raw.startswith("#"):
+                lines.append(raw.rstrip("\n"))
+    ms = []
+    for path in judged_files(src):
+        ms.extend((path,) + m for m in mutants_of(src, path) if (path, m[1], m[2]) not in eq)
+    pick = sorted(rng.sample(range(len(lines)), min(hand, len(lines))))
+    print("# CI's sample, seed %d: %d of the %d hand-written mutants, then %d of the %d generated from %d judged "
+          "files" % (seed, len(pick), len(lines), min(gen, len(ms)), len(ms), len(judged_files(src))))
+    for i in pick:
+        print(lines[i])
+    print("# generated by tests/mutagen.py --ci %d %d --seed %d" % (hand, gen, seed))
+    for path, no, _, _, expr in sorted(rng.sample(ms, min(gen, len(ms)))):
+        print("%s %s %s" % (suites_of(path), path, expr))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("src", nargs="?", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -245,7 +290,10 @@ def main():
     ap.add_argument("--per-module", type=int, default=0)
     ap.add_argument("--only", default="")
     ap.add_argument("--list-modules", action="store_true")
-    ap.add_argument("--score", metavar="LOG", help="print per-module scores from tests/mutate.sh's output")
+    ap.add_argument("--score", metavar="LOG", nargs="+", help="print per-module scores from tests/mutate.sh's output")
+    ap.add_argument("--ci", metavar=("HAND", "GEN"), nargs=2, type=int,
+                    help="CI's sample: HAND lines of tests/mutants.txt, then GEN generated mutants of the files "
+                         "in tests/mutants-judged.txt")
     a = ap.parse_args()
     src = os.path.abspath(a.src)
     if a.score:
@@ -257,6 +305,9 @@ def main():
         return
     eq = load_equivalent(src)
     rng = random.Random(a.seed)
+    if a.ci:
+        ci_sample(src, eq, rng, a.seed, *a.ci)
+        return
     print("# generated by tests/mutagen.py --seed %d --per-file %d --per-module %d%s" %
           (a.seed, a.per_file, a.per_module, " --only '%s'" % a.only if a.only else ""))
     by_module = {}
