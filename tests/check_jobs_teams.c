@@ -171,6 +171,54 @@ START_TEST(lender_reclaims_borrowed)
 END_TEST
 
 /*
+ * The lender's reclaim takes from the borrowing team with the largest borrowed / weight; ties go to the
+ * smaller weight, then the later team (jobs_teams.c most_over). Reserved instances, free checkpoints every
+ * hour; c1 (team C, 1 instance, 1 h) comes at 2.5 h and fits C's own quota, which A and B have borrowed.
+ *  - Equal weights: 4 instances; A and B quota 1, weight 1, borrow limit 100% (1 each); C quota 2. At 0, a
+ *    (A, 2 instances, T = 10 h) and b (B, 2 instances, T = 10 h) each borrow 1 of C's 2. At 2.5 h, B = 2 >
+ *    L = 1 (C's 1 idle left once c1 counts): A and B both at 1 / 1, same weight: the later team, B, loses
+ *    b (p = 2.5 h, s = 2 h: 2 x 0.5 = 1 instance-hour lost). b waits for C's lent instance until c1 ends at
+ *    3.5 h, resumes from 2 h and ends at 11.5 h; a ends at 10 h.
+ *  - Equal shares, unequal weights: 5 instances; A quota 1, weight 1, limit 100% (1); B quota 1, weight 2,
+ *    limit 200% (2); C quota 3. a has 2 instances (borrows 1: 1 / 1 = 1), b 3 (borrows 2: 2 / 2 = 1). At
+ *    2.5 h, B = 3 > L = 2: the shares tie, the smaller weight, A, loses a, though B is the later team
+ *    (2 x 0.5 = 1 instance-hour lost again).
+ */
+START_TEST(reclaim_takes_from_the_most_over_and_its_ties)
+{
+	capture_run(&cap, HEAD("14h", "4")
+		    "  teams:\n"
+		    "    - {name: A, quota: 1, fair_share_weight: 1, borrow_limit: 100}\n"
+		    "    - {name: B, quota: 1, fair_share_weight: 1, borrow_limit: 100}\n"
+		    "    - {name: C, quota: 2, fair_share_weight: 1}\n  list:\n"
+		    "    - {name: a, team: A, instances: 2, work_instance_hours: 20, submit: 0, checkpoint_interval: 1h}\n"
+		    "    - {name: b, team: B, instances: 2, work_instance_hours: 20, submit: 0, checkpoint_interval: 1h}\n"
+		    "    - {name: c1, team: C, instances: 1, work_instance_hours: 1, submit: 2.5h}\n", NULL, 0);
+	ck_assert_double_eq(M("jobs_preemptions"), 1);
+	ck_assert_double_eq_tol(event_h("job_preempt", 0), 2.5, 1e-9);
+	ck_assert_double_eq(M("team_A_preempted"), 0);
+	ck_assert_double_eq(M("team_B_preempted"), 1);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 1, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_resume", 0), 3.5, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 1), 10, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 2), 11.5, 1e-9);
+
+	capture_run(&cap, HEAD("14h", "5")
+		    "  teams:\n"
+		    "    - {name: A, quota: 1, fair_share_weight: 1, borrow_limit: 100}\n"
+		    "    - {name: B, quota: 1, fair_share_weight: 2, borrow_limit: 200}\n"
+		    "    - {name: C, quota: 3, fair_share_weight: 1}\n  list:\n"
+		    "    - {name: a, team: A, instances: 2, work_instance_hours: 20, submit: 0, checkpoint_interval: 1h}\n"
+		    "    - {name: b, team: B, instances: 3, work_instance_hours: 30, submit: 0, checkpoint_interval: 1h}\n"
+		    "    - {name: c1, team: C, instances: 1, work_instance_hours: 1, submit: 2.5h}\n", NULL, 0);
+	ck_assert_double_eq(M("jobs_preemptions"), 1);
+	ck_assert_double_eq(M("team_A_preempted"), 1);
+	ck_assert_double_eq(M("team_B_preempted"), 0);
+	ck_assert_double_eq_tol(M("work_lost_instance_hours"), 1, 1e-9);
+}
+END_TEST
+
+/*
  * A team that does not lend keeps its idle quota: C dont_lend, so big (which needs to borrow 2) never
  * starts while only C's quota could lend; nothing is borrowed.
  */
@@ -388,6 +436,7 @@ static Suite *jobs_teams_suite(void)
 	test_add(tc, borrow_limit_binds);
 	test_add(tc, fcfs_ignores_weights);
 	test_add(tc, lender_reclaims_borrowed);
+	test_add(tc, reclaim_takes_from_the_most_over_and_its_ties);
 	test_add(tc, dont_lend_keeps_quota);
 	test_add(tc, higher_priority_preempts_within_team);
 	test_add(tc, preemption_victim_and_its_ties);
