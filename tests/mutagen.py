@@ -60,7 +60,7 @@ MODULES = [
     ("models/serving/multimodel.c", "check_mme+check_world_types", "serving"),
     ("models/serving/copies.c", "check_world_copies", "serving"),
     ("models/serving/serving_batch.c", "check_batching", "serving"),
-    ("models/serving/", "check_world+check_routing+check_batching+check_prefix+check_world_slo", "serving"),
+    ("models/serving/", "check_world+check_routing+check_batching+check_prefix+check_world_slo+check_world_copies", "serving"),
     ("models/metering/hist.c", "check_hist+check_meter", "meter"),
     ("models/metering/warn.c", "check_warn+check_world", "meter"),
     ("models/metering/", "check_meter+check_world+check_world_slo+check_commit+check_world_types", "meter"),
