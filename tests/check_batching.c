@@ -135,6 +135,78 @@ START_TEST(third_request_waits_for_memory)
 END_TEST
 
 /*
+ * The chunked prefill's shared budget, exactly full and one token over. Decode 10 tokens/s at any b, prefill
+ * 1000 tokens/s, chunks of 100 tokens; R0 (in 100, out 41) decodes while two prompts share the budget:
+ *   t=0    R0 prefills alone: iteration 100/1000 = 0.1 s, its 100 tokens in one: first token at 0.1; it decodes
+ *          its other 40, to V = 40, at 10 tokens/s
+ *   t=1    V = 9. R1 and R2 (out 1: done at their first token) prefill beside R0: an iteration takes
+ *          1/10 + 100/1000 = 0.2 s; R0 gains 1 token per iteration (5 tokens/s), and the budget of 100 is
+ *          shared, 50 each per iteration (250 tokens/s each).
+ *   Exactly full (chunk_exact.csv: R1 and R2 in 50 each): both prompts end with the first iteration, at 1.2
+ *          (TTFT and latency 0.2 each); V = 9 + 5 x 0.2 = 10; R0 alone again decodes 30 more in 3 s: done at
+ *          4.2. Latency mean (4.2 + 0.2 + 0.2)/3, max 4.2; TTFT mean (0.1 + 0.2 + 0.2)/3.
+ *   One token over (chunk_over.csv: R1 in 51, R2 in 50): at 1.2 R2 is done and R1 has 1 token left, now with
+ *          the whole budget: 100/0.2 = 500 tokens/s, 0.002 s: R1 done at 1.202 (0.202). R0 gained
+ *          5 x 0.002 = 0.01 more: V = 10.01, then 29.99 at 10 tokens/s = 2.999 s: done at 4.201.
+ *          Latency mean (4.201 + 0.202 + 0.2)/3, max 4.201; TTFT mean (0.1 + 0.202 + 0.2)/3.
+ */
+START_TEST(chunked_budget_exactly_full_and_one_over)
+{
+#define CHUNKED ", decode_tokens_per_s: 10, batching: continuous, prefill: chunked, chunk_tokens: 100"
+	capture_run(&cap, RUN("chunk_exact.csv", CHUNKED, ""), NULL, 0);
+	ck_assert_double_eq(M("requests_served"), 3);
+	ck_assert_double_eq_tol(M("latency_mean_s"), (4.2 + 0.2 + 0.2) / 3, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 4.2, 1e-6);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), (0.1 + 0.2 + 0.2) / 3, 1e-6);
+	capture_run(&cap, RUN("chunk_over.csv", CHUNKED, ""), NULL, 0);
+	ck_assert_double_eq(M("requests_served"), 3);
+	ck_assert_double_eq_tol(M("latency_mean_s"), (4.201 + 0.202 + 0.2) / 3, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 4.201, 1e-6);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), (0.1 + 0.202 + 0.2) / 3, 1e-6);
+#undef CHUNKED
+}
+END_TEST
+
+/*
+ * A KV cache filled exactly, and one token over. 1000 tokens, 3 slots, batching fixed, decode 10 tokens/s,
+ * prefill 1000 tokens/s; a request reserves in + out tokens:
+ *   kv_exact.csv: R1 t=0 in 299 out 101 (400): 0.299 + 100/10 = 10.299 s, ends 10.299.
+ *                 R2 t=1 in 499 out 101 (600): 400 + 600 = 1000, exactly the cache: starts at once, 0.499 + 10
+ *                 = 10.499 s. R3 t=30 in 899 out 101 (1000): exactly the largest cache: admitted (not
+ *                 refused), alone: 0.899 + 10 = 10.899 s.
+ *                 Served 3, none waits, latency mean (10.299 + 10.499 + 10.899)/3, limited share 0.
+ *   kv_over.csv:  R2 in 500 (601): 1001 > 1000: waits, though a slot is free, until R1 frees its 400 at
+ *                 10.299; 0.5 + 10 = 10.5 s: ends 20.799, latency 19.799, wait 9.299. R3 in 900 (1001 > 1000):
+ *                 refused on arrival, too large for any cache. Served 2, latency mean (10.299 + 19.799)/2,
+ *                 wait mean 9.299/2; the cache limited admission from 1 to 10.299: 9.299 s of 3600.
+ * The same with per-instance queues (first_free sends R2 to instance 0, where it waits for room).
+ */
+START_TEST(kv_cache_filled_exactly_and_one_over)
+{
+	const char *const per_instance[] = { "serving.queue=per_instance" };
+
+	for (int i = 0; i < 2; i++) {
+		capture_run(&cap, RUN("kv_exact.csv", ", decode_tokens_per_s: 10", "  kv_cache_tokens: 1000\n"),
+			    per_instance, i);
+		ck_assert_double_eq(M("requests_served"), 3);
+		ck_assert_double_eq(M("requests_refused"), 0);
+		ck_assert_double_eq(M("requests_kv_too_large"), 0);
+		ck_assert_double_eq_tol(M("latency_mean_s"), (10.299 + 10.499 + 10.899) / 3, 1e-6);
+		ck_assert_double_eq_tol(M("wait_mean_s"), 0, 1e-9);
+		ck_assert_double_eq_tol(M("kv_cache_limited_share"), 0, 1e-12);
+		capture_run(&cap, RUN("kv_over.csv", ", decode_tokens_per_s: 10", "  kv_cache_tokens: 1000\n"),
+			    per_instance, i);
+		ck_assert_double_eq(M("requests_served"), 2);
+		ck_assert_double_eq(M("requests_refused"), 1);
+		ck_assert_double_eq(M("requests_kv_too_large"), 1);
+		ck_assert_double_eq_tol(M("latency_mean_s"), (10.299 + 19.799) / 2, 1e-6);
+		ck_assert_double_eq_tol(M("wait_mean_s"), 9.299 / 2, 1e-6);
+		ck_assert_double_eq_tol(M("kv_cache_limited_share"), 9.299 / 3600, 1e-9);
+	}
+}
+END_TEST
+
+/*
  * TPOT and its SLO, batching fixed: R1 in 100 out 11: TTFT 0.1 (its first output token), the other 10
  * decoded at 10 tokens/s, done at 0.1 + 10/10 = 1.1, TPOT (1.1 - 0.1)/10 = 0.1 s > 0.09: a violation. R2 out
  * 1: done at its first token, no TPOT (needs 2 output tokens), no violation.
@@ -261,17 +333,19 @@ static Suite *batching_suite(void)
 	Suite *s = suite_create("batching");
 	TCase *tc = tcase_create("runs");
 
-	tcase_add_test(tc, one_request_first_token_from_the_prefill);
-	tcase_add_test(tc, three_requests_join_and_leave);
-	tcase_add_test(tc, fixed_batching_is_todays_model);
-	tcase_add_test(tc, chunked_prefill_slows_decoding);
-	tcase_add_test(tc, third_request_waits_for_memory);
-	tcase_add_test(tc, tpot_by_hand);
-	tcase_add_test(tc, tpot_percentile_slo);
-	tcase_add_test(tc, no_new_metrics_by_default);
-	tcase_add_test(tc, kv_tokens_derived_from_memory);
-	tcase_add_test(tc, kv_tokens_per_type);
-	tcase_add_test(tc, instance_taken_away_mid_batch);
+	test_add(tc, one_request_first_token_from_the_prefill);
+	test_add(tc, three_requests_join_and_leave);
+	test_add(tc, fixed_batching_is_todays_model);
+	test_add(tc, chunked_prefill_slows_decoding);
+	test_add(tc, third_request_waits_for_memory);
+	test_add(tc, chunked_budget_exactly_full_and_one_over);
+	test_add(tc, kv_cache_filled_exactly_and_one_over);
+	test_add(tc, tpot_by_hand);
+	test_add(tc, tpot_percentile_slo);
+	test_add(tc, no_new_metrics_by_default);
+	test_add(tc, kv_tokens_derived_from_memory);
+	test_add(tc, kv_tokens_per_type);
+	test_add(tc, instance_taken_away_mid_batch);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -73,6 +73,112 @@ START_TEST(layout_fits_one_gpu)
 }
 END_TEST
 
+/* The profile `name` of gpu, which must exist. */
+static const struct mig_profile *profile(const char *gpu, const char *name)
+{
+	const struct mig_gpu *g = mig_gpu_find(gpu);
+	const struct mig_profile *p = g ? mig_profile_find(g, name) : NULL;
+
+	ck_assert_msg(p != NULL, "%s has no %s", gpu, name);
+	return p;
+}
+
+/* Whether names[0..n) with counts fit one GPU of model gpu; the reason in why otherwise. */
+static bool fits_why(const char *gpu, const char *const *names, const int *counts, int n, char *why, size_t size)
+{
+	const struct mig_profile *p[8];
+
+	for (int i = 0; i < n; i++)
+		p[i] = profile(gpu, names[i]);
+	why[0] = '\0';
+	return mig_layout_fits(p, counts, n, why, size);
+}
+
+/*
+ * The H200 141GB table, row by row, against NVIDIA's MIG user guide (SOURCES.md [mig-profiles]): profile,
+ * compute slices (of 7), memory slices its placement occupies (of 8), most per GPU:
+ *   1g.18gb 1 1 7 | 1g.18gb+me 1 1 1 (media) | 1g.35gb 1 2 4 | 2g.35gb 2 2 3 | 3g.71gb 3 4 2 |
+ *   4g.71gb 4 4 1 | 7g.141gb 7 8 1
+ * and the other tables' rows (a mistyped constant there can still pass the layouts above): A100 40GB
+ * 1g.5gb 1 1 7, 1g.10gb 1 2 4, 2g.10gb 2 2 3, 3g.20gb 3 4 2, 4g.20gb 4 4 1, 7g.40gb 7 8 1; 80 GB 1g.10gb
+ * 1 1 7, 1g.20gb 1 2 4, 2g.20gb 2 2 3, 3g.40gb 3 4 2, 4g.40gb 4 4 1, 7g.80gb 7 8 1. The H200 names offered
+ * (no +me): six, in table order.
+ */
+START_TEST(h200_profiles_are_nvidias_table)
+{
+	static const struct {
+		const char *gpu, *name;
+		int compute, memory, max;
+		bool media;
+	} rows[] = {
+		{ "H200 141GB", "1g.18gb", 1, 1, 7, false }, { "H200 141GB", "1g.18gb+me", 1, 1, 1, true },
+		{ "H200 141GB", "1g.35gb", 1, 2, 4, false }, { "H200 141GB", "2g.35gb", 2, 2, 3, false },
+		{ "H200 141GB", "3g.71gb", 3, 4, 2, false }, { "H200 141GB", "4g.71gb", 4, 4, 1, false },
+		{ "H200 141GB", "7g.141gb", 7, 8, 1, false },
+		{ "A100 40GB", "1g.5gb", 1, 1, 7, false }, { "A100 40GB", "1g.10gb", 1, 2, 4, false },
+		{ "A100 40GB", "2g.10gb", 2, 2, 3, false }, { "A100 40GB", "3g.20gb", 3, 4, 2, false },
+		{ "A100 40GB", "4g.20gb", 4, 4, 1, false }, { "A100 40GB", "7g.40gb", 7, 8, 1, false },
+		{ "A100 80GB", "1g.10gb", 1, 1, 7, false }, { "A100 80GB", "1g.20gb", 1, 2, 4, false },
+		{ "H100 80GB", "2g.20gb", 2, 2, 3, false }, { "H100 80GB", "3g.40gb", 3, 4, 2, false },
+		{ "H100 80GB", "4g.40gb", 4, 4, 1, false }, { "H100 80GB", "7g.80gb", 7, 8, 1, false },
+	};
+	char buf[200];
+
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const struct mig_profile *p = profile(rows[i].gpu, rows[i].name);
+		ck_assert_msg(p->compute == rows[i].compute && p->memory == rows[i].memory &&
+			      p->max_per_gpu == rows[i].max && p->media == rows[i].media,
+			      "%s %s: %d %d %d, expected %d %d %d", rows[i].gpu, rows[i].name, p->compute, p->memory,
+			      p->max_per_gpu, rows[i].compute, rows[i].memory, rows[i].max);
+	}
+	ck_assert_str_eq(mig_profile_names(mig_gpu_find("H200 141GB"), buf, sizeof buf),
+			 "1g.18gb, 1g.35gb, 2g.35gb, 3g.71gb, 4g.71gb, 7g.141gb");
+	ck_assert_ptr_null(mig_profile_find(mig_gpu_find("H200 141GB"), "1g.20gb"));  /* an 80 GB name */
+}
+END_TEST
+
+/*
+ * H200 layouts at the edges of one GPU (7 compute slices, 8 memory slices, NVIDIA's most per GPU):
+ *   7g.141gb x 1: 7 compute, 8 memory, both exactly full            -> fits
+ *   7g.141gb x 2: more than its 1 per GPU                            -> no, "at most 1 fit"
+ *   1g.35gb x 4: 4 compute, 4 x 2 = 8 memory, exactly full           -> fits
+ *   1g.35gb x 4 + 1g.18gb: 5 compute, 9 memory, one slice over       -> no
+ *   2g.35gb x 3 + 1g.18gb: 6 + 1 = 7 compute, exactly; 6 + 1 = 7 mem -> fits
+ *   2g.35gb x 3 + 1g.18gb x 2: 8 compute, one over (8 memory)        -> no
+ *   3g.71gb x 2 + 1g.18gb: 7 compute, 8 + 1 = 9 memory               -> no
+ *   4g.71gb + 2g.35gb + 1g.18gb: 7 compute, 4 + 2 + 1 = 7 memory     -> fits
+ *   1g.18gb x 7: 7 compute, 7 memory                                 -> fits; x 8: more than its 7 -> no
+ * A layout over a profile's count is refused naming that count, before the slices are summed: A100 40GB
+ * 1g.10gb x 5 would also take 10 memory slices, but the reason given is "at most 4 fit".
+ */
+START_TEST(h200_layouts_at_the_edges)
+{
+	char why[200];
+
+	ck_assert(fits_why("H200 141GB", (const char *[]){ "7g.141gb" }, (int[]){ 1 }, 1, why, sizeof why));
+	ck_assert(!fits_why("H200 141GB", (const char *[]){ "7g.141gb" }, (int[]){ 2 }, 1, why, sizeof why));
+	ck_assert_str_eq(why, "2 x 7g.141gb do not fit one GPU: at most 1 fit");
+	ck_assert(fits_why("H200 141GB", (const char *[]){ "1g.35gb" }, (int[]){ 4 }, 1, why, sizeof why));
+	ck_assert(!fits_why("H200 141GB", (const char *[]){ "1g.35gb", "1g.18gb" }, (int[]){ 4, 1 }, 2, why,
+			    sizeof why));
+	ck_assert_msg(strstr(why, "5 compute slices (of 7) and 9 memory slices (of 8)") != NULL, "%s", why);
+	ck_assert(fits_why("H200 141GB", (const char *[]){ "2g.35gb", "1g.18gb" }, (int[]){ 3, 1 }, 2, why,
+			   sizeof why));
+	ck_assert(!fits_why("H200 141GB", (const char *[]){ "2g.35gb", "1g.18gb" }, (int[]){ 3, 2 }, 2, why,
+			    sizeof why));
+	ck_assert_msg(strstr(why, "8 compute slices (of 7) and 8 memory slices (of 8)") != NULL, "%s", why);
+	ck_assert(!fits_why("H200 141GB", (const char *[]){ "3g.71gb", "1g.18gb" }, (int[]){ 2, 1 }, 2, why,
+			    sizeof why));
+	ck_assert(fits_why("H200 141GB", (const char *[]){ "4g.71gb", "2g.35gb", "1g.18gb" }, (int[]){ 1, 1, 1 }, 3,
+			   why, sizeof why));
+	ck_assert(fits_why("H200 141GB", (const char *[]){ "1g.18gb" }, (int[]){ 7 }, 1, why, sizeof why));
+	ck_assert(!fits_why("H200 141GB", (const char *[]){ "1g.18gb" }, (int[]){ 8 }, 1, why, sizeof why));
+	ck_assert_str_eq(why, "8 x 1g.18gb do not fit one GPU: at most 7 fit");
+	ck_assert(!fits_why("A100 40GB", (const char *[]){ "1g.10gb" }, (int[]){ 5 }, 1, why, sizeof why));
+	ck_assert_str_eq(why, "5 x 1g.10gb do not fit one GPU: at most 4 fit");
+}
+END_TEST
+
 #define TWO_MODELS \
 	"name: mig-hand\nhorizon: 1h\n" \
 	"serving:\n  instance_type: p5.48xlarge\n  partitions:\n    layout: {3g.40gb: 1, 4g.40gb: 1}\n" \
@@ -202,10 +308,12 @@ static Suite *mig_suite(void)
 	Suite *s = suite_create("mig");
 	TCase *tc = tcase_create("runs");
 
-	tcase_add_test(tc, layout_fits_one_gpu);
-	tcase_add_test(tc, two_models_timeline_by_hand);
-	tcase_add_test(tc, per_model_metrics_in_the_database);
-	tcase_add_test(tc, own_streams_deterministic);
+	test_add(tc, layout_fits_one_gpu);
+	test_add(tc, h200_profiles_are_nvidias_table);
+	test_add(tc, h200_layouts_at_the_edges);
+	test_add(tc, two_models_timeline_by_hand);
+	test_add(tc, per_model_metrics_in_the_database);
+	test_add(tc, own_streams_deterministic);
 	suite_add_tcase(s, tc);
 	return s;
 }

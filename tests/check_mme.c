@@ -117,6 +117,97 @@ START_TEST(in_use_not_evicted)
 }
 END_TEST
 
+/*
+ * The LRU order at its ties and the load wait at its edges, one instance of 20 GB, models a, b, c of 10 GB
+ * (loads 5, 4, 3 s); admissions and releases by hand:
+ *   t=0   a: absent, loads, ready 5: wait 5. b: absent; 10 + 10 = 20 GB, exactly the memory: it fits beside
+ *         a (no eviction), ready 4: wait 4.
+ *   t=6   a and b released: both last used at 6, a tie.
+ *   t=10  c: full; the unused a and b tie at 6: the lower index, a, is evicted; c ready 13: wait 3.
+ *   t=13 - 1 us: c is still loading: wait 1 us, not a hit. t=13: c ready exactly now: a hit, wait 0.
+ *   t=14  the three c released (c last used 14).
+ *   t=20  a: LRU of b (6) and c (14) is b: evicted; a ready 25, wait 5.
+ *   t=21  b: a is in use, so c (14) goes; b ready 25, wait 4.
+ *   t=30  b released; t=31 a released. By admission a (20) is older than b (21), but recency is the later of
+ *         admission and completion: b (30) before a (31).
+ *   t=40  c: b evicted (30 < 31), a stays; c ready 43, wait 3.
+ * 8 admissions, 1 hit; loads a, b, c, a, b, c = 6; evictions a, b, c, b = 4; the 7 waits 5 + 4 + 3 +
+ * 0.000001 + 5 + 4 + 3 = 24.000001 s, mean 24.000001 / 7.
+ */
+START_TEST(lru_ties_and_the_load_wait_edges)
+{
+	struct scenario *sc = three_models();
+	struct mme m;
+	struct meter_mme out;
+
+	ck_assert_int_eq(mme_init(&m, sc, 1, 0), STATUS_OK);
+	mme_set_open(&m, 0, true, 0);
+	ck_assert_int_eq(mme_admit(&m, 0, 0, 0, 0), S(5));
+	ck_assert(mme_room(&m, 0, 1));  /* 10 + 10 = 20: exactly the memory */
+	ck_assert_int_eq(mme_admit(&m, 0, 1, 0, 0), S(4));
+	ck_assert(mme_has(&m, 0, 0) && mme_has(&m, 0, 1));
+	ck_assert(!mme_room(&m, 0, 2));
+	mme_release(&m, 0, 0, S(6));
+	mme_release(&m, 0, 1, S(6));
+	ck_assert_int_eq(mme_admit(&m, 0, 2, S(10), S(10)), S(3));
+	ck_assert(!mme_has(&m, 0, 0) && mme_has(&m, 0, 1) && mme_has(&m, 0, 2));  /* the tie: a, the lower, went */
+	ck_assert_int_eq(mme_admit(&m, 0, 2, S(13) - 1, S(13) - 1), 1);
+	ck_assert_int_eq(mme_admit(&m, 0, 2, S(13), S(13)), 0);
+	for (int i = 0; i < 3; i++)
+		mme_release(&m, 0, 2, S(14));
+	ck_assert_int_eq(mme_admit(&m, 0, 0, S(20), S(20)), S(5));
+	ck_assert(mme_has(&m, 0, 0) && !mme_has(&m, 0, 1) && mme_has(&m, 0, 2));
+	ck_assert_int_eq(mme_admit(&m, 0, 1, S(21), S(21)), S(4));
+	ck_assert(mme_has(&m, 0, 0) && mme_has(&m, 0, 1) && !mme_has(&m, 0, 2));
+	mme_release(&m, 0, 1, S(30));
+	mme_release(&m, 0, 0, S(31));
+	ck_assert_int_eq(mme_admit(&m, 0, 2, S(40), S(40)), S(3));
+	ck_assert(mme_has(&m, 0, 0) && !mme_has(&m, 0, 1) && mme_has(&m, 0, 2));  /* b, completed first, went */
+	mme_report(&m, S(100), &out);
+	ck_assert_double_eq_tol(out.hit_ratio, 1.0 / 8, 1e-12);
+	ck_assert_double_eq_tol(out.wait_mean_s, 24.000001 / 7, 1e-9);
+	ck_assert_int_eq(out.loads, 6);
+	ck_assert_int_eq(out.evictions, 4);
+	mme_fini(&m);
+	free(sc);
+}
+END_TEST
+
+/*
+ * A model that loads in no time (load_s 0, which the loader accepts), loaded at t = 0: it is ready at 0, and
+ * when its instance stops serving with nothing using it, it is unloaded like any other: t=0 admitted (wait
+ * 0, not a hit: it was absent), released at 0; the instance closes at 1 s: z is gone; the instance serves
+ * again at 2 s and a request for z loads it again (a second load).
+ */
+START_TEST(instant_load_unloaded_at_close)
+{
+	static const struct scenario_mme_model models[] = { { "z", 10, 0, 1 } };
+	struct scenario *sc = calloc(1, sizeof *sc);
+	struct mme m;
+	struct meter_mme out;
+
+	ck_assert_ptr_nonnull(sc);
+	sc->horizon_us = S(100);
+	sc->mme.memory_gb = 10;
+	sc->mme.n = 1;
+	sc->mme.models = (struct scenario_mme_model *)models;
+	ck_assert_int_eq(mme_init(&m, sc, 1, 0), STATUS_OK);
+	mme_set_open(&m, 0, true, 0);
+	ck_assert_int_eq(mme_admit(&m, 0, 0, 0, 0), 0);
+	mme_release(&m, 0, 0, 0);
+	ck_assert(mme_has(&m, 0, 0));
+	mme_set_open(&m, 0, false, S(1));
+	ck_assert(!mme_has(&m, 0, 0));
+	mme_set_open(&m, 0, true, S(2));
+	ck_assert_int_eq(mme_admit(&m, 0, 0, S(2), S(2)), 0);
+	mme_report(&m, S(100), &out);
+	ck_assert_int_eq(out.loads, 2);
+	ck_assert_double_eq(out.hit_ratio, 0);
+	mme_fini(&m);
+	free(sc);
+}
+END_TEST
+
 /* One g5.xlarge, one slot, a request every 10 s (uniform: at 10, 20, ..., 3600 s: 360), 1 s each. */
 #define ONE(models)                                                                                      \
 	"name: mme\nhorizon: 1h\nslo: {latency_s: 10}\n"                                                 \
@@ -231,12 +322,14 @@ static Suite *mme_suite(void)
 	TCase *tc = tcase_create("mme");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, timeline_by_hand);
-	tcase_add_test(tc, in_use_not_evicted);
-	tcase_add_test(tc, first_request_pays_the_load);
-	tcase_add_test(tc, alternating_models_relations);
-	tcase_add_test(tc, routing_spreads_models);
-	tcase_add_test(tc, scales_on_total_load);
+	test_add(tc, timeline_by_hand);
+	test_add(tc, in_use_not_evicted);
+	test_add(tc, lru_ties_and_the_load_wait_edges);
+	test_add(tc, instant_load_unloaded_at_close);
+	test_add(tc, first_request_pays_the_load);
+	test_add(tc, alternating_models_relations);
+	test_add(tc, routing_spreads_models);
+	test_add(tc, scales_on_total_load);
 	suite_add_tcase(s, tc);
 	return s;
 }

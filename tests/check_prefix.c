@@ -108,6 +108,39 @@ START_TEST(cache_aware_routes_by_hand)
 END_TEST
 
 /*
+ * Cache-aware routing's ties (central queue): the most leading blocks cached, the lowest pool index on a tie.
+ * Two single-slot instances of different types so that where a request went shows: instance 0 a g6e.xlarge,
+ * instance 1 a p4d.24xlarge at service_scale 2 (its times doubled); blocks of 100 tokens, one output token
+ * each (service = prefill at 1000 tokens/s), prefix_tie.jsonl:
+ *   R1 t=0    [1,2,3] in 300: 0 hits on both, a tie: instance 0 (g6e), 0.3 s.
+ *   R2 t=0.1  [1,2,4] in 300: instance 0 busy: instance 1 (p4d), 0.3 x 2 = 0.6 s.
+ *   R3 t=10   [1,2,9] in 300: 2 hits on both (1, 2), a tie: instance 0, prefill 100 tokens: 0.1 s.
+ *   R4 t=20   [1,2,4,5] in 400: instance 0 holds 1, 2 (2 hits), instance 1 holds 1, 2, 4 (3): instance 1,
+ *             prefill 100 tokens x 2: 0.2 s.
+ * Served g6e 2, p4d 2; latency mean (0.3 + 0.6 + 0.1 + 0.2)/4 = 0.3 s; hit rate (0 + 0 + 2 + 3)/13, saved 500.
+ * (Ties to the higher index: R1 on the p4d, 0.6; R2 on the g6e, 0.3; R3 on the p4d, 0.2: g6e 1 of the first
+ * three, mean over those 1.1/3 instead of 1.0/3.)
+ */
+START_TEST(cache_aware_ties_to_the_lowest_index)
+{
+	capture_run(&cap, "name: tie\nhorizon: 1h\nslo: {latency_s: 1000}\nworkload:\n  arrivals:\n    kind: trace\n"
+		    "    path: " TEST_DATA_DIR "/good/traces/prefix_tie.jsonl\n    format: mooncake\n    block_tokens: 100\n"
+		    "  service: {kind: tokens, prefill_tokens_per_s: 1000, decode_tokens_per_s: 10}\n"
+		    "serving:\n  instance_type: g6e.xlarge\n  slots_per_instance: 1\n  prefix_cache_blocks: 100\n"
+		    "  routing: cache_aware\n  types: {p4d.24xlarge: {slots_per_instance: 1, service_scale: 2}}\n"
+		    "fleet:\n  - {option: reserved, count: 1, scope: zonal}\n"
+		    "  - {option: on_demand, instance_type: p4d.24xlarge, count: 1}\n", NULL, 0);
+	ck_assert_double_eq(M("requests_served"), 4);
+	ck_assert_double_eq(M("type_g6e_xlarge_requests_served"), 2);
+	ck_assert_double_eq(M("type_p4d_24xlarge_requests_served"), 2);
+	ck_assert_double_eq_tol(M("latency_mean_s"), (0.3 + 0.6 + 0.1 + 0.2) / 4, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 0.6, 1e-6);
+	ck_assert_double_eq(M("prefix_hit_rate"), 5.0 / 13);
+	ck_assert_double_eq(M("prefill_tokens_saved"), 500);
+}
+END_TEST
+
+/*
  * SageMaker's PREFIX_AWARE by hand (per-instance queues): two instances of one slot, blocks of 100 tokens, one
  * output token each (the prefill gives it: service = prefill).
  *   R1 t=0    [1,2,3] in 300: cached nowhere, so the least outstanding: both 0, one drawn (call it A);
@@ -397,14 +430,15 @@ static Suite *prefix_suite(void)
 	TCase *tc = tcase_create("runs");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, shared_blocks_shorten_prefill);
-	tcase_add_test(tc, hit_rate_by_hand);
-	tcase_add_test(tc, cache_aware_routes_by_hand);
-	tcase_add_test(tc, prefix_aware_threshold_by_hand);
-	tcase_add_test(tc, hit_rate_is_trace_reuse);
-	tcase_add_test(tc, cache_aware_beats_first_free);
-	tcase_add_test(tc, synthetic_reuse_by_hand);
-	tcase_add_test(tc, synthetic_reuse_share);
+	test_add(tc, shared_blocks_shorten_prefill);
+	test_add(tc, hit_rate_by_hand);
+	test_add(tc, cache_aware_routes_by_hand);
+	test_add(tc, cache_aware_ties_to_the_lowest_index);
+	test_add(tc, prefix_aware_threshold_by_hand);
+	test_add(tc, hit_rate_is_trace_reuse);
+	test_add(tc, cache_aware_beats_first_free);
+	test_add(tc, synthetic_reuse_by_hand);
+	test_add(tc, synthetic_reuse_share);
 	suite_add_tcase(s, tc);
 	return s;
 }

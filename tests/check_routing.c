@@ -389,6 +389,30 @@ START_TEST(random_routing_draws_copies)
 }
 END_TEST
 
+/*
+ * first_free with per-instance queues, when no instance can start a request: the fewest outstanding, the lowest
+ * pool index on a tie. Two single-slot instances, service times from the trace (routing_tie.csv):
+ *   R1 t=0 10 s: instance 0 (the first free), done 10.   R2 t=0 20 s: instance 1, done 20.
+ *   R3 t=1 5 s: both busy, 1 outstanding each: the tie goes to instance 0: waits there until 10, done 15
+ *   (latency 14, wait 9). (Instance 1 would have made it wait until 20: latency 24.)
+ * Latency mean (10 + 20 + 14)/3, max 20; wait mean 9/3.
+ */
+START_TEST(per_instance_first_free_ties_to_the_lowest)
+{
+	static struct capture cap;
+
+	capture_run(&cap, "name: tie\nhorizon: 1h\nslo: {latency_s: 100}\nworkload:\n"
+		    "  arrivals: {kind: trace, path: " TEST_DATA_DIR "/good/traces/routing_tie.csv, format: generic,"
+		    " columns: {time: t, time_format: seconds, service_s: svc}}\n  service: {kind: trace}\n"
+		    "serving: {instance_type: g6.xlarge, slots_per_instance: 1, queue: per_instance, routing: first_free}\n"
+		    "fleet:\n  - {option: reserved, count: 2, scope: zonal}\n", NULL, 0);
+	ck_assert_double_eq(capture_need(&cap, "requests_served"), 3);
+	ck_assert_double_eq_tol(capture_need(&cap, "latency_mean_s"), (10.0 + 20 + 14) / 3, 1e-9);
+	ck_assert_double_eq_tol(capture_need(&cap, "latency_max_s"), 20, 1e-9);
+	ck_assert_double_eq_tol(capture_need(&cap, "wait_mean_s"), 9.0 / 3, 1e-9);
+}
+END_TEST
+
 static Suite *routing_suite(void)
 {
 	Suite *s = suite_create("routing");
@@ -398,6 +422,7 @@ static Suite *routing_suite(void)
 	test_add(tc, theory_formulas);
 	test_add(tc, central_queue_is_erlang_c);
 	test_add(tc, central_random_at_the_word_boundary);
+	test_add(tc, per_instance_first_free_ties_to_the_lowest);
 	test_add(tc, random_per_instance_is_mm1_at_lambda_over_c);
 	test_add(tc, round_robin_per_instance_is_ek_m1);
 	test_add(tc, least_outstanding_is_between);

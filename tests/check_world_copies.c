@@ -270,16 +270,75 @@ START_TEST(realtime_refuses_at_zero_async_queues)
 }
 END_TEST
 
+/*
+ * Copy concurrency: a request starting on an instance shares its model with the requests of one copy, those
+ * of the instance spread evenly over its serving copies, rounded up (serving.c, copy_concurrency). g6.12xlarge,
+ * 2 GPUs a copy -> 2 copies an instance, 2 slots a copy; 2 copies at t = 0 (1 instance, 4 slots). Every
+ * request 10 s as drawn (copies_concurrency.csv), slowdown x1 at 1 request on its copy, x2 at 2:
+ *   R1 t=0    1 in service on 2 copies: ceil(1/2) = 1 -> x1: 10 s
+ *   R2 t=0.1  2 on 2 copies: 1 each, exactly one per copy -> x1: 10 s
+ *   R3 t=0.2  3 on 2 copies: one over, ceil(3/2) = 2 -> x2: 20 s
+ *   R4 t=0.3  4 on 2 copies: 2 each -> x2: 20 s
+ * Latency mean (10 + 10 + 20 + 20)/4 = 15 s, max 20 s; nobody waits.
+ */
+START_TEST(copy_concurrency_rounds_up)
+{
+	capture_run(&cap, "name: copies-concurrency\nhorizon: 1h\nslo: {latency_s: 100}\n"
+		    "workload:\n  arrivals:\n    kind: trace\n    path: " TEST_DATA_DIR "/good/traces/copies_concurrency.csv\n"
+		    "    format: generic\n    columns: {time: t, time_format: seconds, service_s: svc}\n"
+		    "  service:\n    kind: trace\n    slowdown:\n      - {concurrency: 1, factor: 1.0}\n"
+		    "      - {concurrency: 2, factor: 2.0}\n"
+		    "serving:\n  queue: central\n  routing: first_free\n  instance_type: g6.12xlarge\n  startup_s: 60\n"
+		    "  copies: {gpus_per_copy: 2, slots_per_copy: 2, startup_s: 30, initial: 2}\n"
+		    "fleet:\n  - {option: on_demand, max: 1, usd_per_h: 1}\n", NULL, 0);
+	ck_assert_double_eq(M("requests_served"), 4);
+	ck_assert_double_eq_tol(M("latency_mean_s"), 15, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 20, 1e-6);
+	ck_assert_double_eq_tol(M("wait_mean_s"), 0, 1e-9);
+}
+END_TEST
+
+/*
+ * IDLE_RELEASE of an instance still launching at pool index 0. g6.12xlarge, 4 GPUs a copy -> 1 copy an
+ * instance; 1 copy at t = 0 (instance 0, warm). At 600 s 0 copies: the copy goes and instance 0, holding none,
+ * is released. At 1200 s 1 copy: no room and none coming -> an instance launches in pool index 0 again (it
+ * would be ready at 1260). At 1230 s 0 copies: the launching instance holds none and is released at once
+ * (newest launching first), before it ever serves: its launch is cancelled and it terminates at 1230 s.
+ * Launches at 1200 s only, a release at 600 s, no instance ready after t = 0, no copy loaded.
+ */
+START_TEST(launching_instance_zero_released)
+{
+	capture_run(&cap, "name: copies-release-launching\nhorizon: 1h\nslo: {latency_s: 3600}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		    "serving:\n  endpoint: async\n  queue: central\n  routing: first_free\n  instance_type: g6.12xlarge\n"
+		    "  startup_s: 60\n  copies: {gpus_per_copy: 4, slots_per_copy: 1, startup_s: 30, initial: 1}\n"
+		    "fleet:\n  - {option: on_demand, max: 2, usd_per_h: 1}\n"
+		    "autoscaling:\n  policy: none\n  schedule:\n"
+		    "    - {at: 2026-01-01T00:10:00Z, min: 0, max: 0}\n"
+		    "    - {at: 2026-01-01T00:20:00Z, min: 1, max: 1}\n"
+		    "    - {at: 2026-01-01T00:20:30Z, min: 0, max: 0}\n", NULL, 0);
+	ck_assert_int_eq(count_between("launch", NULL, 1200, 1200), 1);
+	ck_assert_int_eq(count_between("launch", NULL, 0, 3600), 1);
+	ck_assert_int_eq(count_between("release", NULL, 600, 600), 1);
+	ck_assert_int_eq(count_between("cancel", NULL, 1230, 1230), 1);
+	ck_assert_int_eq(count_between("terminate", NULL, 1230, 1230), 1);
+	ck_assert_int_eq(count_between("ready", NULL, 1, 3600), 0);
+	ck_assert_double_eq(M("copy_loads"), 0);
+}
+END_TEST
+
 static Suite *world_copies_suite(void)
 {
 	Suite *s = suite_create("world_copies");
 	TCase *tc = tcase_create("runs");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, copies_scale_to_zero_and_back_with_their_instances);
-	tcase_add_test(tc, realtime_refuses_at_zero_async_queues);
-	tcase_add_test(tc, per_copy_metric_fills_room_before_launching);
-	tcase_add_test(tc, copies_lost_with_their_instance_load_again_elsewhere);
+	test_add(tc, copies_scale_to_zero_and_back_with_their_instances);
+	test_add(tc, realtime_refuses_at_zero_async_queues);
+	test_add(tc, per_copy_metric_fills_room_before_launching);
+	test_add(tc, copies_lost_with_their_instance_load_again_elsewhere);
+	test_add(tc, copy_concurrency_rounds_up);
+	test_add(tc, launching_instance_zero_released);
 	suite_add_tcase(s, tc);
 	return s;
 }

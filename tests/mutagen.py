@@ -64,7 +64,7 @@ MODULES = [
     ("models/serving/multimodel.c", "check_mme+check_world_types+e2e_golden", "serving"),
     ("models/serving/copies.c", "check_world_copies+e2e_golden", "serving"),
     ("models/serving/serving_batch.c", "check_batching+e2e_golden", "serving"),
-    ("models/serving/", "check_world+check_routing+check_batching+check_prefix+check_world_slo+e2e_golden", "serving"),
+    ("models/serving/", "check_world+check_routing+check_batching+check_prefix+check_world_slo+check_world_copies+e2e_golden", "serving"),
     ("models/metering/hist.c", "check_hist+check_meter+e2e_golden", "meter"),
     ("models/metering/warn.c", "check_warn+check_world+e2e_golden", "meter"),
     ("models/metering/", "check_meter+check_world+check_world_slo+check_commit+check_world_types+e2e_golden", "meter"),
