@@ -193,6 +193,36 @@ START_TEST(request_counters_hours_and_windows)
 	ck_assert_uint_eq(cap->hours[0].violations, 1);
 	ck_assert_uint_eq(cap->hours[1].requests, 4);
 	ck_assert_uint_eq(cap->hours[1].violations, 2);
+	/* each hour's percentiles are of its own served latencies (buckets 2% wide): hour 0 {1, 10, 15} s,
+	 * p50 10 and p99 15; hour 1 {1, 1} s */
+	ck_assert_double_eq_tol(cap->hours[0].latency_p50_s, 10, 0.2);
+	ck_assert_double_eq_tol(cap->hours[0].latency_p99_s, 15, 0.3);
+	ck_assert_double_eq_tol(cap->hours[1].latency_p50_s, 1, 0.02);
+	ck_assert_double_eq_tol(cap->hours[1].latency_p99_s, 1, 0.02);
+	meter_fini(m);
+	free(m);
+	free(cap);
+}
+END_TEST
+
+/* A run that failed hands no hourly rows to the sink: meter_emit_hours returns the failure and the sink
+ * sees none (the 2 hours of a run that had succeeded would be rows). */
+START_TEST(failed_run_emits_no_hours)
+{
+	struct capture *cap = calloc(1, sizeof *cap);
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(cap);
+	ck_assert_int_eq(meter_init(m, capture_sink(cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_served(m, 100 * SIM_US_PER_S, 90 * SIM_US_PER_S, 0, 10 * SIM_US_PER_S, -1, 10 * SIM_US_PER_S);
+	meter_close(m, 2 * H);
+	meter_finish(m);
+	meter_fail(m, STATUS_ENOMEM);
+	ck_assert_int_eq(meter_emit_hours(m), STATUS_ENOMEM);
+	ck_assert_int_eq(cap->nhours, 0);
 	meter_fini(m);
 	free(m);
 	free(cap);
@@ -237,6 +267,7 @@ static Suite *meter_suite(void)
 	tcase_add_test(tc, ri_hours_split_by_who_used_them);
 	test_add(tc, request_counters_hours_and_windows);
 	test_add(tc, hour_end_is_the_next_mark);
+	test_add(tc, failed_run_emits_no_hours);
 	suite_add_tcase(s, tc);
 	return s;
 }
