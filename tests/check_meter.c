@@ -257,6 +257,40 @@ START_TEST(hour_end_is_the_next_mark)
 }
 END_TEST
 
+/*
+ * The floor of the SLO: measured arrivals whose service time alone is over slo.latency_s (10 s) and over
+ * each stated latency percentile threshold (p99 at 5 s here). Arrivals alone 4, 5, 6 and 11 s after the
+ * warm-up (60 s), and one of 20 s before it (not measured): the rule is alone > threshold, so 5 s is not
+ * over the p99's 5 s: floor_pct[p99] = 2 (6 and 11 s), floor_count = 1 (11 s), the p50 (none stated) 0.
+ */
+START_TEST(slo_floor_counts_arrivals_over_each_threshold)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	struct meter_slo slo = { .max_violation_rate = -1 };
+	const int64_t S = SIM_US_PER_S;
+
+	ck_assert_ptr_nonnull(m);
+	slo.latency_pct_us[3] = 5 * S;
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * S, 8, 1, 2 * H, 0, 60 * S), STATUS_OK);
+	meter_set_warmup(m, 60 * S);
+	meter_set_slo(m, &slo);
+	meter_arrival(m, 30 * S, 20 * S);
+	meter_arrival(m, 60 * S, 4 * S);
+	meter_arrival(m, 70 * S, 5 * S);
+	meter_arrival(m, 80 * S, 6 * S);
+	meter_arrival(m, 90 * S, 11 * S);
+	ck_assert_uint_eq(m->arrivals, 5);
+	ck_assert_uint_eq(m->requests, 4);
+	ck_assert_uint_eq(m->floor_count, 1);
+	ck_assert_uint_eq(m->floor_pct[3], 2);
+	ck_assert_uint_eq(m->floor_pct[0], 0);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
 static Suite *meter_suite(void)
 {
 	Suite *s = suite_create("meter");
@@ -268,6 +302,7 @@ static Suite *meter_suite(void)
 	test_add(tc, request_counters_hours_and_windows);
 	test_add(tc, hour_end_is_the_next_mark);
 	test_add(tc, failed_run_emits_no_hours);
+	test_add(tc, slo_floor_counts_arrivals_over_each_threshold);
 	suite_add_tcase(s, tc);
 	return s;
 }
