@@ -291,6 +291,37 @@ START_TEST(slo_floor_counts_arrivals_over_each_threshold)
 }
 END_TEST
 
+/*
+ * A bill line split by jobs_share (>= 0: the jobs' share, the rest serving's; < 0: all to the payer's user).
+ * $100 of on-demand over hour 0: with jobs_share exactly 0 the jobs' user pays none of it, serving all
+ * $100; with 0.25 the jobs $25 and serving $75 (total $125 for both lines, serving $175).
+ */
+START_TEST(bill_split_at_jobs_share_zero)
+{
+	struct capture *cap = calloc(1, sizeof *cap);
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	const struct meter_payer none = { .user = 1, .type = 0, .jobs_share = 0 };
+	const struct meter_payer quarter = { .user = 1, .type = 0, .jobs_share = 0.25 };
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(cap);
+	ck_assert_int_eq(meter_init(m, capture_sink(cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, 1795996800LL * SIM_US_PER_S, 100);
+	meter_bill(m, &none, OPTION_ON_DEMAND, CHARGE_USAGE, 0, (double)H, 1, 100, 100);
+	meter_bill(m, &quarter, OPTION_ON_DEMAND, CHARGE_USAGE, 0, (double)H, 1, 100, 100);
+	meter_close(m, 2 * H);
+	meter_finish(m);
+	ck_assert_int_eq(meter_emit_bill(m), STATUS_OK);
+	ck_assert_double_eq_tol(cap->charge_use_effective[1][OPTION_ON_DEMAND], 25, TOL);
+	ck_assert_double_eq_tol(cap->charge_use_effective[0][OPTION_ON_DEMAND], 175, TOL);
+	meter_fini(m);
+	free(m);
+	free(cap);
+}
+END_TEST
+
 static Suite *meter_suite(void)
 {
 	Suite *s = suite_create("meter");
@@ -303,6 +334,7 @@ static Suite *meter_suite(void)
 	test_add(tc, hour_end_is_the_next_mark);
 	test_add(tc, failed_run_emits_no_hours);
 	test_add(tc, slo_floor_counts_arrivals_over_each_threshold);
+	test_add(tc, bill_split_at_jobs_share_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }
