@@ -134,6 +134,194 @@ START_TEST(ri_hours_split_by_who_used_them)
 }
 END_TEST
 
+/*
+ * The request counters, the hourly rows and the windowed SLO, worked by hand. SLO 10 s, windows of 1 h
+ * (no percentile threshold; max_violation_rate 0.5: a window is breached when its violations > half its
+ * requests), measured from warmup = 60 s, horizon 2 h.
+ * Hour/window 0: (a) served at 100 s, latency exactly 10 s: not a violation (the rule is latency > SLO);
+ * (b) served at 200 s after waiting 5 s, latency 15 s, alone 10 s: a violation by waiting (15 - 5 = 10 is
+ * not over 10), and it waited; (c) served at 300 s in 1 s. Window 0: 3 requests, 1 violation: 1 > 1.5 is
+ * false, not breached. Hour 0's row: 3 requests, 1 violation.
+ * Hour/window 1: (d) served at 1 h + 100 s in 1 s; (e) dropped at 1 h + 200 s (timed out, it waited);
+ * (f) served at 1 h + 300 s in 1 s; (g) dropped unserved exactly at the horizon (2 h), never waited: a
+ * request ending at the horizon is the last hour's and the last window's. Window 1: 4 requests, 2
+ * violations: 2 > 2 is false, not breached (were (g) a window of its own, 1 > 0.5 would breach it).
+ * Hour 1's row: 4 requests, 2 violations.
+ * Two interrupted requests, arrived at 59 s (before the warmup: not measured) and exactly at 60 s
+ * (measured): requests_interrupted = 1.
+ * Totals: served 5 (a, b, c, d, f), violations 3 (b, e, g), waited 2 (b, e), timed out 1, unserved 1, slo_wait 1,
+ * windows breached 0.
+ */
+START_TEST(request_counters_hours_and_windows)
+{
+	struct capture *cap = calloc(1, sizeof *cap);
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	struct meter_slo slo = { .max_violation_rate = 0.5, .window_us = H };
+	const int64_t S = SIM_US_PER_S;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(cap);
+	ck_assert_int_eq(meter_init(m, capture_sink(cap), &d, 10 * S, 8, 1, 2 * H, 0, 60 * S), STATUS_OK);
+	meter_set_warmup(m, 60 * S);
+	meter_set_slo(m, &slo);
+	meter_set_prices(m, 1795996800LL * S, 100);
+	meter_served(m, 100 * S, 90 * S, 0, 10 * S, -1, 10 * S);
+	meter_served(m, 200 * S, 185 * S, 5 * S, 15 * S, -1, 10 * S);
+	meter_served(m, 300 * S, 299 * S, 0, 1 * S, -1, 1 * S);
+	meter_served(m, H + 100 * S, H + 99 * S, 0, 1 * S, -1, 1 * S);
+	meter_dropped(m, H + 200 * S, H + 150 * S, DROP_TIMEOUT, true);
+	meter_served(m, H + 300 * S, H + 299 * S, 0, 1 * S, -1, 1 * S);
+	meter_interrupted(m, 59 * S);
+	meter_interrupted(m, 60 * S);
+	meter_close(m, 2 * H);
+	meter_dropped(m, 2 * H, 2 * H - 5 * S, DROP_UNSERVED, false);
+	meter_finish(m);
+	ck_assert_uint_eq(m->served, 5);
+	ck_assert_uint_eq(m->slo_violations, 3);
+	ck_assert_uint_eq(m->waited, 2);
+	ck_assert_uint_eq(m->timed_out, 1);
+	ck_assert_uint_eq(m->unserved, 1);
+	ck_assert_uint_eq(m->refused, 0);
+	ck_assert_uint_eq(m->slo_wait, 1);
+	ck_assert_uint_eq(m->slo_service + m->slo_slowed, 0);
+	ck_assert_uint_eq(m->requests_interrupted, 1);
+	ck_assert_uint_eq(m->windows_breached, 0);
+	ck_assert_int_eq(meter_emit_hours(m), STATUS_OK);
+	ck_assert_int_eq(cap->nhours, 2);
+	ck_assert_uint_eq(cap->hours[0].requests, 3);
+	ck_assert_uint_eq(cap->hours[0].violations, 1);
+	ck_assert_uint_eq(cap->hours[1].requests, 4);
+	ck_assert_uint_eq(cap->hours[1].violations, 2);
+	/* each hour's percentiles are of its own served latencies (buckets 2% wide): hour 0 {1, 10, 15} s,
+	 * p50 10 and p99 15; hour 1 {1, 1} s */
+	ck_assert_double_eq_tol(cap->hours[0].latency_p50_s, 10, 0.2);
+	ck_assert_double_eq_tol(cap->hours[0].latency_p99_s, 15, 0.3);
+	ck_assert_double_eq_tol(cap->hours[1].latency_p50_s, 1, 0.02);
+	ck_assert_double_eq_tol(cap->hours[1].latency_p99_s, 1, 0.02);
+	meter_fini(m);
+	free(m);
+	free(cap);
+}
+END_TEST
+
+/* A run that failed hands no hourly rows to the sink: meter_emit_hours returns the failure and the sink
+ * sees none (the 2 hours of a run that had succeeded would be rows). */
+START_TEST(failed_run_emits_no_hours)
+{
+	struct capture *cap = calloc(1, sizeof *cap);
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(cap);
+	ck_assert_int_eq(meter_init(m, capture_sink(cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_served(m, 100 * SIM_US_PER_S, 90 * SIM_US_PER_S, 0, 10 * SIM_US_PER_S, -1, 10 * SIM_US_PER_S);
+	meter_close(m, 2 * H);
+	meter_finish(m);
+	meter_fail(m, STATUS_ENOMEM);
+	ck_assert_int_eq(meter_emit_hours(m), STATUS_ENOMEM);
+	ck_assert_int_eq(cap->nhours, 0);
+	meter_fini(m);
+	free(m);
+	free(cap);
+}
+END_TEST
+
+/*
+ * meter_hour_end is the end of the clock hour holding t (the first clock hour mark past it): with the
+ * run's start on the hour, 0 -> 1 h, 1 h - 1 us -> 1 h, exactly 1 h -> 2 h. With t = 0 lying 15 min past
+ * the hour mark (phase 900 s), the mark 45 min later ends hour 0: 0 -> 2700 s, 2700 s -> 6300 s.
+ */
+START_TEST(hour_end_is_the_next_mark)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, 3 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	ck_assert_int_eq(meter_hour_end(m, 0), H);
+	ck_assert_int_eq(meter_hour_end(m, H - 1), H);
+	ck_assert_int_eq(meter_hour_end(m, H), 2 * H);
+	meter_fini(m);
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, 3 * H, 900 * SIM_US_PER_S,
+				    60 * SIM_US_PER_S),
+			 STATUS_OK);
+	ck_assert_int_eq(meter_hour_end(m, 0), 2700 * SIM_US_PER_S);
+	ck_assert_int_eq(meter_hour_end(m, 2700 * SIM_US_PER_S), 6300 * SIM_US_PER_S);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
+/*
+ * The floor of the SLO: measured arrivals whose service time alone is over slo.latency_s (10 s) and over
+ * each stated latency percentile threshold (p99 at 5 s here). Arrivals alone 4, 5, 6 and 11 s after the
+ * warm-up (60 s), and one of 20 s before it (not measured): the rule is alone > threshold, so 5 s is not
+ * over the p99's 5 s: floor_pct[p99] = 2 (6 and 11 s), floor_count = 1 (11 s), the p50 (none stated) 0.
+ */
+START_TEST(slo_floor_counts_arrivals_over_each_threshold)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	struct meter_slo slo = { .max_violation_rate = -1 };
+	const int64_t S = SIM_US_PER_S;
+
+	ck_assert_ptr_nonnull(m);
+	slo.latency_pct_us[3] = 5 * S;
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * S, 8, 1, 2 * H, 0, 60 * S), STATUS_OK);
+	meter_set_warmup(m, 60 * S);
+	meter_set_slo(m, &slo);
+	meter_arrival(m, 30 * S, 20 * S);
+	meter_arrival(m, 60 * S, 4 * S);
+	meter_arrival(m, 70 * S, 5 * S);
+	meter_arrival(m, 80 * S, 6 * S);
+	meter_arrival(m, 90 * S, 11 * S);
+	ck_assert_uint_eq(m->arrivals, 5);
+	ck_assert_uint_eq(m->requests, 4);
+	ck_assert_uint_eq(m->floor_count, 1);
+	ck_assert_uint_eq(m->floor_pct[3], 2);
+	ck_assert_uint_eq(m->floor_pct[0], 0);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
+/*
+ * A bill line split by jobs_share (>= 0: the jobs' share, the rest serving's; < 0: all to the payer's user).
+ * $100 of on-demand over hour 0: with jobs_share exactly 0 the jobs' user pays none of it, serving all
+ * $100; with 0.25 the jobs $25 and serving $75 (total $125 for both lines, serving $175).
+ */
+START_TEST(bill_split_at_jobs_share_zero)
+{
+	struct capture *cap = calloc(1, sizeof *cap);
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	const struct meter_payer none = { .user = 1, .type = 0, .jobs_share = 0 };
+	const struct meter_payer quarter = { .user = 1, .type = 0, .jobs_share = 0.25 };
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(cap);
+	ck_assert_int_eq(meter_init(m, capture_sink(cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, 1795996800LL * SIM_US_PER_S, 100);
+	meter_bill(m, &none, OPTION_ON_DEMAND, CHARGE_USAGE, 0, (double)H, 1, 100, 100);
+	meter_bill(m, &quarter, OPTION_ON_DEMAND, CHARGE_USAGE, 0, (double)H, 1, 100, 100);
+	meter_close(m, 2 * H);
+	meter_finish(m);
+	ck_assert_int_eq(meter_emit_bill(m), STATUS_OK);
+	ck_assert_double_eq_tol(cap->charge_use_effective[1][OPTION_ON_DEMAND], 25, TOL);
+	ck_assert_double_eq_tol(cap->charge_use_effective[0][OPTION_ON_DEMAND], 175, TOL);
+	meter_fini(m);
+	free(m);
+	free(cap);
+}
+END_TEST
+
 static Suite *meter_suite(void)
 {
 	Suite *s = suite_create("meter");
@@ -142,6 +330,11 @@ static Suite *meter_suite(void)
 	tcase_add_test(tc, plan_hours_split_by_who_used_them);
 	tcase_add_test(tc, shared_hour_split_by_usage);
 	tcase_add_test(tc, ri_hours_split_by_who_used_them);
+	test_add(tc, request_counters_hours_and_windows);
+	test_add(tc, hour_end_is_the_next_mark);
+	test_add(tc, failed_run_emits_no_hours);
+	test_add(tc, slo_floor_counts_arrivals_over_each_threshold);
+	test_add(tc, bill_split_at_jobs_share_zero);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -667,6 +667,119 @@ START_TEST(no_verdict_needs_a_rate)
 }
 END_TEST
 
+/*
+ * Break-even of a 3-year reservation: its effective hourly rate is usd_per_h plus the upfront spread over
+ * the 3-year term's 26280 hours (1095 days), over the on-demand rate. $3/h + $78840 upfront: 3 + 78840 /
+ * 26280 = $6/h, over $10/h: exactly 0.6 (over a 1-year term's 8760 h it would be (3 + 9) / 10 = 1.2). The
+ * term is 3 years: term cost = window cost x 26280 / 120. On the steps load demand is >= 3 in 72 of the
+ * 120 hours (60%) and >= 2 in 96 (80%), so the third reservation pays exactly when the rate is below 0.6.
+ * One cent an hour either side (upfront 78840 -+ 262.80): at $5.99/h, n = 2: 2 x 5.99 x 120 + 10 x 24 x 5
+ * = 2637.6, n = 3: 3 x 5.99 x 120 + 10 x 24 x 2 = 2636.4: 3 wins; at $6.01/h, n = 2: 2642.4, n = 3: 2643.6:
+ * 2 wins. Break-even 0.599 and 0.601.
+ */
+START_TEST(three_year_break_even_by_hand)
+{
+	static const char *const upfront[3] = { "78840", "78577.2", "79102.8" };
+	static const double be[3] = { 0.6, 0.599, 0.601 };
+	char fleet[512];
+
+	for (int i = 0; i < 3; i++) {
+		struct recommend_opts o = { 0 };
+		vary(&o, "fleet.0.count=0..4");
+		snprintf(fleet, sizeof fleet, "  - {option: reserved, count: 0, term: 3y, usd_per_h: 3, upfront_usd: %s, "
+			 "scope: zonal}\n  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", upfront[i]);
+		ck_assert_int_eq(recommend_text(fleet, &o), STATUS_OK);
+		ck_assert_double_eq(res.term_h, 26280);
+		ck_assert_double_eq_tol(res.break_even[0], be[i], 1e-12);
+		if (i == 1) {
+			ck_assert_int_eq(best()->counts[0], 3);
+			ck_assert_double_eq_tol(best()->cost_window_usd, 2636.4, CENT);
+			ck_assert_double_eq_tol(best()->cost_term_usd, 2636.4 / 120 * 26280, 1);
+		} else if (i == 2) {
+			ck_assert_int_eq(best()->counts[0], 2);
+			ck_assert_double_eq_tol(best()->cost_window_usd, 2642.4, CENT);
+		}
+		teardown();
+	}
+}
+END_TEST
+
+/*
+ * Feasibility under --max-violation-rate is mean slo_violation_rate <= the bound: a candidate exactly at it
+ * is feasible, one just over it is not. The reserved-only fleet of slo_constraint_decides: n = 4 cannot keep
+ * up on the last day (its violation rate v > 1%), n = 5 keeps the SLO (rate 0) and costs more (3300 against
+ * 4 x 5.5 x 120 = 2640). With the bound exactly v, n = 4 is feasible and, cheaper, chosen; with the bound
+ * the next double below v, it is not and n = 5 is chosen; with the bound 0, n = 5 (rate exactly 0) still is.
+ */
+START_TEST(violation_rate_at_the_bound_is_feasible)
+{
+	struct recommend_opts o = { .slo = RECOMMEND_SLO_RATE, .max_violation_rate = 1 };
+	const char *fleet = "  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n";
+	double v;
+
+	vary(&o, "fleet.0.count=4..5");
+	ck_assert_int_eq(recommend_text(fleet, &o), STATUS_OK);
+	v = res.base.cands[0].violation_mean;
+	ck_assert(v > 0.01 && v < 1);
+	ck_assert_double_eq(res.base.cands[1].violation_mean, 0);
+	teardown();
+	o.max_violation_rate = v;
+	ck_assert_int_eq(recommend_text(fleet, &o), STATUS_OK);
+	ck_assert(res.base.cands[0].feasible);
+	ck_assert_int_eq(best()->counts[0], 4);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 2640, CENT);
+	teardown();
+	o.max_violation_rate = nextafter(v, 0);
+	ck_assert_int_eq(recommend_text(fleet, &o), STATUS_OK);
+	ck_assert(!res.base.cands[0].feasible);
+	ck_assert_int_eq(best()->counts[0], 5);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 3300, CENT);
+	teardown();
+	o.max_violation_rate = 0;
+	ck_assert_int_eq(recommend_text(fleet, &o), STATUS_OK);
+	ck_assert(!res.base.cands[0].feasible && res.base.cands[1].feasible);
+	ck_assert_int_eq(best()->counts[0], 5);
+}
+END_TEST
+
+/*
+ * Common random numbers: replication k of every candidate runs with seed + k, so candidates differ only by
+ * what they change, and replications differ by their draws. Poisson arrivals of 300 s requests at 0.01/s
+ * (3 busy on average) on a fleet held at 4 instances all day by a schedule (min = max = 4); the two
+ * candidates differ only in the on_demand entry's maximum (5 or 6), which the schedule never reaches, so
+ * with the same seeds their runs are the same: equal cost and equal violation rates, replication by
+ * replication (the mean and the worst). The two replications' draws differ, so their violation rates do:
+ * the worst is above the mean (one seed for both would make them equal; a seed off by one for one
+ * candidate, different rates).
+ */
+START_TEST(replications_share_seeds_across_candidates)
+{
+	static const char text[] =
+		"name: crn\nseed: 5\nstart: 2026-01-01T00:00:00Z\nhorizon: 1d\n"
+		"slo: {latency_s: 330, max_violation_rate: 0.9}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 300}\n"
+		"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 1, startup_s: 1}\n"
+		"fleet:\n  - {option: on_demand, count: 4, max: 6}\n"
+		"autoscaling:\n  schedule:\n    - {at: 2026-01-01T00:00:00Z, min: 4, max: 4}\n";
+	struct recommend_opts o = { .replications = 2, .slo = RECOMMEND_SLO_RATE, .max_violation_rate = 0.9 };
+	const struct recommend_candidate *a, *b;
+
+	vary(&o, "fleet.0.max=5..6");
+	path = test_write_file("crn.yaml", text);
+	o.scenario = path;
+	diag_clear(&d);
+	ck_assert_int_eq(recommend_run(&o, &res, &d), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 2);
+	a = &res.base.cands[0];
+	b = &res.base.cands[1];
+	ck_assert_msg(a->violation_worst > a->violation_mean && a->violation_mean > 0, "%g %g", a->violation_worst,
+		      a->violation_mean);
+	ck_assert_double_eq(a->cost_term_usd, b->cost_term_usd);
+	ck_assert_double_eq(a->violation_mean, b->violation_mean);
+	ck_assert_double_eq(a->violation_worst, b->violation_worst);
+}
+END_TEST
+
 static Suite *make(void)
 {
 	Suite *s = suite_create("recommend");
@@ -690,6 +803,9 @@ static Suite *make(void)
 	tcase_add_test(tc, no_choice_says_why);
 	tcase_add_test(tc, bad_vary_and_scenarios_are_refused);
 	tcase_add_test(tc, no_verdict_needs_a_rate);
+	test_add(tc, three_year_break_even_by_hand);
+	test_add(tc, violation_rate_at_the_bound_is_feasible);
+	test_add(tc, replications_share_seeds_across_candidates);
 	suite_add_tcase(s, tc);
 	return s;
 }

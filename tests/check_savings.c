@@ -185,6 +185,45 @@ START_TEST(no_plans_everything_on_demand)
 }
 END_TEST
 
+/*
+ * A regional RI's term at the clock hours' edges: 1 instance, On-Demand $10/h, $6/h effective and billed,
+ * term [1 h, 2.5 h); $10 of on-demand usage in each of the hours [0, 1), [1, 2), [2, 3). Hour 0 ends
+ * exactly where the term starts: nothing of it is inside (no charge, no cover: its $10 is excess). Hour 1
+ * is inside: $6, it covers the $10. Hour 2 is half inside: 0.5 instance-hours for $3, covering $5 of the
+ * $10 ($5 excess). Totals: charged $9 (billed $9), covered $15, unused $0, excess $15.
+ */
+START_TEST(ri_term_edges_by_hour)
+{
+	struct savings_ri_terms ri = { .type = 0, .count = 1, .od_usd_per_h = 10, .usd_per_h = 6,
+				       .billed_usd_per_h = 6, .t0_h = 1, .t1_h = 2.5 };
+	struct savings_hour h[3];
+	struct savings_result r;
+
+	for (int i = 0; i < 3; i++)
+		h[i] = (struct savings_hour){ .t0_h = i, .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 10 } };
+	savings_settle_all(h, 3, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq_tol(r.ri_commit_usd, 9, TOL);
+	ck_assert_double_eq_tol(r.ri_billed_usd, 9, TOL);
+	ck_assert_double_eq_tol(r.ri_covered_usd[SAVINGS_ON_DEMAND], 15, TOL);
+	ck_assert_double_eq_tol(r.ri_unused_usd, 0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 15, TOL);
+	/* the same hours settled by savings_after_ris: what the RI left, hour by hour */
+	savings_after_ris(h, 3, &ri, 1);
+	ck_assert_double_eq_tol(h[0].usd[SAVINGS_ON_DEMAND], 10, TOL);
+	ck_assert_double_eq_tol(h[1].usd[SAVINGS_ON_DEMAND], 0, TOL);
+	ck_assert_double_eq_tol(h[2].usd[SAVINGS_ON_DEMAND], 5, TOL);
+	/* two instances over the same hour 1 ($10 of usage): $12 charged, one instance-hour used ($10 covered),
+	 * the other unused: $12 x 1 / 2 = $6 of it covered nothing */
+	ri.count = 2;
+	h[1] = (struct savings_hour){ .t0_h = 1, .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 10 } };
+	savings_settle_all(&h[1], 1, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq_tol(r.ri_commit_usd, 12, TOL);
+	ck_assert_double_eq_tol(r.ri_covered_usd[SAVINGS_ON_DEMAND], 10, TOL);
+	ck_assert_double_eq_tol(r.ri_unused_usd, 6, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 0, TOL);
+}
+END_TEST
+
 static Suite *savings_suite(void)
 {
 	Suite *s = suite_create("savings");
@@ -199,6 +238,7 @@ static Suite *savings_suite(void)
 	tcase_add_test(tc, on_demand_then_used_then_unused_odcr);
 	tcase_add_test(tc, no_plans_everything_on_demand);
 	tcase_add_test(tc, two_types_highest_discount_first);
+	test_add(tc, ri_term_edges_by_hour);
 	suite_add_tcase(s, tc);
 	return s;
 }
