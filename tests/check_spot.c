@@ -480,6 +480,11 @@ END_TEST
  * which no notice reaches and which AWS does not interrupt: 2 x 3599 / 3600 x 0.5 = $0.999722 (with the
  * first free: $0.499861). Horizon 3599 s, notice 1799 s: the first is taken at 3599 s, the horizon itself,
  * 3599 s after its launch: free; the second pays 3599 s: $0.499861.
+ * Horizon 1800 s, the trace's drop to 1: its tick at exactly the horizon still runs (events at the horizon
+ * do), so the newest instance gets its notice then; it would be taken at 1920 s, in its first hour: free,
+ * and the other pays 1800 s: $0.25 (no notice: both pay, $0.50), one interruption. The same run with
+ * reclaims_per_day: 1e-10, whose mean gap (8.64e20 us) is past the clock's range: no reclaim is ever
+ * scheduled, and the run is as without it (SOURCES.md [rate-never]).
  */
 START_TEST(spot_first_hour_at_the_horizon)
 {
@@ -492,6 +497,11 @@ START_TEST(spot_first_hour_at_the_horizon)
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 3599 / 3600.0 * 0.5, 1e-9);
 	/* both count as paid to the horizon, the free one at $0 */
 	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 2 * 3599 / 3600.0, 1e-9);
+	const char *tick[] = { "horizon=1800s", "fleet.1.reclaims_per_day=1e-10" };
+	run_yaml(spot_first_hour(), tick, 2);
+	ck_assert_int_eq(cap.end_status, STATUS_OK);
+	ck_assert_double_eq(M("spot_interruptions"), 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1800 / 3600.0 * 0.5, 1e-9);
 }
 END_TEST
 
