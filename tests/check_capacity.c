@@ -195,6 +195,29 @@ START_TEST(odcr_future_dated_billed_only_inside_its_window)
 }
 END_TEST
 
+/*
+ * The same future-dated ODCR in a run that ends exactly at its start (horizon 1 d): it is billed from its
+ * start ([start, end)), so nothing in the window: cost_odcr_usd 0, and the on-demand instance's 24 h x $10 =
+ * $240. At the last sample, at the horizon, the reservation exists: the fleet's rate is its 2 x $10/h plus
+ * the on-demand instance's $10/h = $30/h (before its start it would be $10/h).
+ */
+START_TEST(odcr_rate_from_its_start)
+{
+	const char *sets[] = { "horizon=1d" };
+
+	run_yaml("name: fd\nstart: 2026-01-01T00:00:00Z\nhorizon: 17d\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 10}}\n"
+		 "fleet:\n  - {option: odcr, count: 2, start: 1d, commitment_duration: 14d, end: 15.5d}\n"
+		 "  - {option: on_demand, count: 1, max: 1}\n", sets, 1);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 240.00, CENT);
+	ck_assert_double_eq_tol(cap.last_sample.t_s, 86400, 1e-9);
+	ck_assert_double_eq_tol(cap.last_sample.cost_usd_per_h, 30, 1e-9);
+}
+END_TEST
+
 START_TEST(savings_plan_covers_then_on_demand)
 {
 	/* one on-demand p5 for 10 h = $55.04/h of usage. Commitment $30/h at 30% off covers
@@ -467,6 +490,7 @@ static Suite *capacity_suite(void)
 	test_add(tc, reserved_without_term_is_one_year);
 	test_add(tc, odcr_paid_whether_used_or_not);
 	test_add(tc, odcr_future_dated_billed_only_inside_its_window);
+	test_add(tc, odcr_rate_from_its_start);
 	test_add(tc, savings_plan_covers_then_on_demand);
 	test_add(tc, savings_plan_unused_commitment);
 	test_add(tc, savings_plan_settles_by_clock_hour);
