@@ -73,6 +73,11 @@ START_TEST(unknown_provider_is_an_error)
 
 	ck_assert_int_eq(provider_bill(PROVIDER_COUNT, 1, 0, S, true, false, &usd, &billed), STATUS_EINPUT);
 	ck_assert_str_eq(provider_name(PROVIDER_COUNT), "?");
+	/* the first value past the last provider (azure, the last of 3) has no region and offers nothing; the
+	 * last one has its own */
+	ck_assert_str_eq(provider_default_region(PROVIDER_COUNT), "?");
+	ck_assert_str_eq(provider_default_region(PROVIDER_AZURE), "eastus");
+	ck_assert(!provider_offers(PROVIDER_COUNT, OPTION_ON_DEMAND));
 }
 END_TEST
 

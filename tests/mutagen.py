@@ -45,6 +45,7 @@ MODULES = [
     ("models/capacity/option_block.c", "check_blocks+check_capacity+check_plan", "options"),
     ("models/capacity/option_plan.c", "check_plan+check_blocks", "options"),
     ("models/capacity/option_spot.c", "check_spot+check_jobs+check_capacity+check_provider_queue+check_provider", "options"),
+    ("models/capacity/option_table.c", "check_capacity+check_spot+check_blocks+check_world+check_provider", "options"),
     ("models/capacity/option_dws.c", "check_provider_queue+check_capacity+check_spot+check_blocks+check_world", "options"),
     ("models/capacity/option_", "check_capacity+check_spot+check_blocks+check_world", "options"),
     ("models/capacity/reservation.c", "check_capacity+check_world_types", "fleet"),
