@@ -49,6 +49,7 @@ MODULES = [
     ("models/capacity/option_dws.c", "check_provider_queue+check_capacity+check_spot+check_blocks+check_world", "options"),
     ("models/capacity/option_", "check_capacity+check_spot+check_blocks+check_world", "options"),
     ("models/capacity/reservation.c", "check_capacity+check_world_types", "fleet"),
+    ("models/capacity/fleet_probe.c", "check_jobs_uniform+check_fleet+check_capacity+check_spot+check_world", "fleet"),
     ("models/capacity/fleet_share.c", "check_jobs_reserved+check_fleet+check_capacity+check_spot+check_world", "fleet"),
     ("models/capacity/fleet", "check_fleet+check_capacity+check_spot+check_world", "fleet"),
     ("models/jobs/jobs_teams", "check_jobs_teams+check_jobs", "jobs"),
