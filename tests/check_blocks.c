@@ -234,18 +234,74 @@ START_TEST(several_blocks)
 	ck_assert_double_eq_tol(capture_find(&cap, "block_expiring", 1)->t_s, 41400 + 2 * 86400 - 2400, 1e-9);
 	ck_assert_double_eq(M("requests_served"), M("requests_total"));
 }
+/*
+ * A block begun before the window whose expiration warning (40 min before its 11:30 end) falls exactly at
+ * t = 0 (SOURCES.md [cb-warning-40min]): a window from 10:50:00 UTC, a 1-day block from 2025-12-31T11:30
+ * (count 1, $2400 up front). At t = 0 it is already draining: none of its instances serves, and no warning
+ * comes in the window. Its price is still borne for its share of the window: the 40 min from 10:50 to its
+ * end at 11:30 of its 24 h, 2400 x 40 / 1440 = $66.67, nothing after the 1 h horizon, and its 8 GPUs count as
+ * paid (idle) for those 40 min: 8 x 2400 / 3600 = 5.3333 GPU-hours, none busy. A window from 10:49:59 puts
+ * the warning 1 s in: the block serves from t = 0 and its warning comes at exactly 1 s.
+ */
+START_TEST(block_warning_at_the_window_start)
+{
+	const char *blk = "name: cap\nseed: 3\nstart: 2026-01-01T10:50:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+			  "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+			  "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 8, "
+			  "startup_s: 600}\n"
+			  "fleet:\n  - {option: capacity_block, start: 2025-12-31T11:30:00Z, duration: 1d, count: 1,"
+			  " upfront_usd: 2400}\n  - {option: on_demand, count: 1, max: 2}\n";
+	const char *second_early[] = { "start=2026-01-01T10:49:59Z" };
+
+	run_yaml(blk, NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "block_expiring"), 0);
+	ck_assert_double_eq_tol(M("gpu_hours_busy_capacity_block"), 0, 1e-12);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 2400 * 40 / 1440.0, CENT);
+	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 0, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 8 * 2400 / 3600.0, 1e-9);
+	run_yaml(blk, second_early, 1);
+	ck_assert_int_eq(capture_count(&cap, "block_expiring"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "block_expiring", 0)->t_s, 1, 1e-9);
+}
+END_TEST
+
+/*
+ * A block that starts exactly at t = 0 (a window from 11:30 UTC, a 1-day block from 11:30 the same day,
+ * count 1, $2400 up front) is open from t = 0: its instance is in service at t = 0 like one begun before the
+ * window (SOURCES.md [cb-instances-in-window]), so nothing is launched (the on-demand instance is in
+ * service at t = 0 too) and the block serves. Its bill: 1 h of its 24 h in the window, 2400 / 24 = $100,
+ * and 23 h after the horizon, 2400 x 23 / 24 = $2300; 8 GPU-hours paid.
+ */
+START_TEST(block_starting_at_t0_serves_from_t0)
+{
+	run_yaml("name: cap\nseed: 3\nstart: 2026-01-01T11:30:00Z\nhorizon: 1h\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 8, "
+		 "startup_s: 600}\n"
+		 "fleet:\n  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 1,"
+		 " upfront_usd: 2400}\n  - {option: on_demand, count: 1, max: 2}\n", NULL, 0);
+	ck_assert_double_eq(M("launches"), 0);
+	ck_assert(M("gpu_hours_busy_capacity_block") > 0);
+	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 100, CENT);
+	ck_assert_double_eq_tol(M("commitment_after_horizon_usd"), 2300, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_capacity_block"), 8, 1e-9);
+}
+END_TEST
+
 static Suite *blocks_suite(void)
 {
 	Suite *s = suite_create("blocks");
 	TCase *tc = tcase_create("blocks");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, block_serves_only_inside_its_window);
-	tcase_add_test(tc, block_idle_instances_released_at_the_warning);
-	tcase_add_test(tc, block_cuts_busy_instances_30_min_before_the_end);
-	tcase_add_test(tc, block_from_any_start_ends_at_1130);
-	tcase_add_test(tc, block_billed_for_its_share_of_the_window);
-	tcase_add_test(tc, several_blocks);
+	test_add(tc, block_serves_only_inside_its_window);
+	test_add(tc, block_idle_instances_released_at_the_warning);
+	test_add(tc, block_cuts_busy_instances_30_min_before_the_end);
+	test_add(tc, block_from_any_start_ends_at_1130);
+	test_add(tc, block_billed_for_its_share_of_the_window);
+	test_add(tc, several_blocks);
+	test_add(tc, block_warning_at_the_window_start);
+	test_add(tc, block_starting_at_t0_serves_from_t0);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -85,6 +85,48 @@ START_TEST(reserved_term_ending_inside_the_window)
 }
 END_TEST
 
+/*
+ * A term that ends exactly at the horizon: 1y (8760 h, 2025 has 365 days) from 2025-01-01T10:00:00Z ends
+ * at 2026-01-01T10:00:00Z, the 10 h horizon. Inside the window it is all term: 2 x 35.776 x 10 = 715.52,
+ * nothing On-Demand. At the last sample, at the horizon itself, the term is over ([t0, t1) holds the term):
+ * the fleet's rate is On-Demand's, 2 x 55.04 = 110.08 $/h (in the term it would be 2 x 35.776 = 71.552).
+ * Both reserved instances are in service from t = 0 (nothing launched) to that sample.
+ */
+START_TEST(reserved_term_ends_at_the_horizon)
+{
+	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, term_start: 2025-01-01T10:00:00Z, scope: zonal}\n",
+		       NULL), NULL, 0);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 0, 1e-9);
+	ck_assert_double_eq_tol(cap.last_sample.t_s, 36000, 1e-9);
+	ck_assert_double_eq_tol(cap.last_sample.cost_usd_per_h, 2 * 55.04, 1e-9);
+	ck_assert_double_eq(cap.last_sample.instances[OPTION_RESERVED], 2);
+	ck_assert_double_eq(M("launches"), 0);
+	ck_assert_int_eq(capture_count(&cap, "start"), 1);  /* its event: 2 in service at t = 0 */
+	ck_assert_int_eq(capture_find(&cap, "start", 0)->count, 2);
+}
+END_TEST
+
+/*
+ * An all-upfront term that starts exactly at the horizon (2026-01-01T10:00:00Z, 10 h): its upfront fee is
+ * paid at the horizon, outside the window [0, 10 h), so no upfront bill line; its instance runs On-Demand
+ * through the window: 55.04 x 10 = 550.40, nothing reserved. A term starting a second earlier pays its fee in
+ * the window: 35.776 x 8760 = 313,397.76 up front (billed), and 1 s of the term.
+ */
+START_TEST(reserved_upfront_at_the_horizon_is_outside)
+{
+	run_yaml(light("10h", "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, "
+		       "term_start: 2026-01-01T10:00:00Z, scope: zonal}\n", NULL), NULL, 0);
+	ck_assert_double_eq_tol(cap.charge_billed[OPTION_RESERVED][CHARGE_UPFRONT], 0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 550.40, CENT);
+	const char *earlier[] = { "fleet.0.term_start=2026-01-01T09:59:59Z" };
+	run_yaml(light("10h", "  - {option: reserved, count: 1, term: 1y, payment: all_upfront, "
+		       "term_start: 2026-01-01T10:00:00Z, scope: zonal}\n", NULL), earlier, 1);
+	ck_assert_double_eq_tol(cap.charge_billed[OPTION_RESERVED][CHARGE_UPFRONT], 35.776 * 8760, 0.01);
+}
+END_TEST
+
 START_TEST(reserved_without_term_is_one_year)
 {
 	/* no `term`: a 1-year no-upfront term from `start`. 2 x 35.776 x 10 h = 715.52 in the window, and
@@ -150,6 +192,29 @@ START_TEST(odcr_future_dated_billed_only_inside_its_window)
 	ck_assert_int_eq(capture_count(&cap, "odcr_ended"), 1);
 	ck_assert_double_eq_tol(capture_find(&cap, "odcr_ended", 0)->t_s, 15.5 * 86400, 1e-9);
 	ck_assert_int_eq(capture_find(&cap, "odcr_ended", 0)->count, 2);
+}
+END_TEST
+
+/*
+ * The same future-dated ODCR in a run that ends exactly at its start (horizon 1 d): it is billed from its
+ * start ([start, end)), so nothing in the window: cost_odcr_usd 0, and the on-demand instance's 24 h x $10 =
+ * $240. At the last sample, at the horizon, the reservation exists: the fleet's rate is its 2 x $10/h plus
+ * the on-demand instance's $10/h = $30/h (before its start it would be $10/h).
+ */
+START_TEST(odcr_rate_from_its_start)
+{
+	const char *sets[] = { "horizon=1d" };
+
+	run_yaml("name: fd\nstart: 2026-01-01T00:00:00Z\nhorizon: 17d\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 10}}\n"
+		 "fleet:\n  - {option: odcr, count: 2, start: 1d, commitment_duration: 14d, end: 15.5d}\n"
+		 "  - {option: on_demand, count: 1, max: 1}\n", sets, 1);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 240.00, CENT);
+	ck_assert_double_eq_tol(cap.last_sample.t_s, 86400, 1e-9);
+	ck_assert_double_eq_tol(cap.last_sample.cost_usd_per_h, 30, 1e-9);
 }
 END_TEST
 
@@ -417,23 +482,26 @@ static Suite *capacity_suite(void)
 	TCase *tc = tcase_create("options");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, reserved_all_upfront_is_amortised);
-	tcase_add_test(tc, reserved_partial_upfront_same_effective_rate);
-	tcase_add_test(tc, reserved_term_ending_inside_the_window);
-	tcase_add_test(tc, reserved_without_term_is_one_year);
-	tcase_add_test(tc, odcr_paid_whether_used_or_not);
-	tcase_add_test(tc, odcr_future_dated_billed_only_inside_its_window);
-	tcase_add_test(tc, savings_plan_covers_then_on_demand);
-	tcase_add_test(tc, savings_plan_unused_commitment);
-	tcase_add_test(tc, savings_plan_settles_by_clock_hour);
-	tcase_add_test(tc, savings_plan_covers_odcr_used_capacity_first);
-	tcase_add_test(tc, horizon_bills_exactly_to_the_horizon);
-	tcase_add_test(tc, warm_instance_ended_early_pays_no_minimum);
-	tcase_add_test(tc, quota_limits_the_fleet);
-	tcase_add_test(tc, insufficient_capacity_fails_and_retries);
-	tcase_add_test(tc, spot_shortfall_falls_back_in_order);
-	tcase_add_test(tc, mixed_allocation_splits_capacity);
-	tcase_add_test(tc, launch_delays_per_entry);
+	test_add(tc, reserved_all_upfront_is_amortised);
+	test_add(tc, reserved_partial_upfront_same_effective_rate);
+	test_add(tc, reserved_term_ending_inside_the_window);
+	test_add(tc, reserved_term_ends_at_the_horizon);
+	test_add(tc, reserved_upfront_at_the_horizon_is_outside);
+	test_add(tc, reserved_without_term_is_one_year);
+	test_add(tc, odcr_paid_whether_used_or_not);
+	test_add(tc, odcr_future_dated_billed_only_inside_its_window);
+	test_add(tc, odcr_rate_from_its_start);
+	test_add(tc, savings_plan_covers_then_on_demand);
+	test_add(tc, savings_plan_unused_commitment);
+	test_add(tc, savings_plan_settles_by_clock_hour);
+	test_add(tc, savings_plan_covers_odcr_used_capacity_first);
+	test_add(tc, horizon_bills_exactly_to_the_horizon);
+	test_add(tc, warm_instance_ended_early_pays_no_minimum);
+	test_add(tc, quota_limits_the_fleet);
+	test_add(tc, insufficient_capacity_fails_and_retries);
+	test_add(tc, spot_shortfall_falls_back_in_order);
+	test_add(tc, mixed_allocation_splits_capacity);
+	test_add(tc, launch_delays_per_entry);
 	suite_add_tcase(s, tc);
 	return s;
 }

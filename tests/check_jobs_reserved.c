@@ -144,7 +144,7 @@ END_TEST
  * with ceil(2.2167) - 1 = 2 checkpoints: the end is 0.1 + 2.2167 + 2/60 = 2.35 h after the resume.
  */
 /* The shared block scenario below, with `extra` added to the block's entry. */
-static void run_shared(const char *extra)
+static void run_shared_set(const char *extra, const char *const *sets, int nsets)
 {
 	char yaml[2048];
 
@@ -159,7 +159,12 @@ static void run_shared(const char *extra)
 		    "jobs:\n  policy: reserved_first\n  failures: {per_instance_hour: 0}\n  list:\n"
 		    "    - {name: night, instances: 2, work_instance_hours: 20, submit: 0, checkpoint_interval: 1h,\n"
 		    "       checkpoint_cost: 1m, restart_overhead: 6m}\n", extra);
-	capture_run(&cap, yaml, NULL, 0);
+	capture_run(&cap, yaml, sets, nsets);
+}
+
+static void run_shared(const char *extra)
+{
+	run_shared_set(extra, NULL, 0);
 }
 
 START_TEST(shared_block_serves_by_day_trains_by_night)
@@ -185,6 +190,34 @@ START_TEST(shared_block_serves_by_day_trains_by_night)
 	 * jobs 00:00-08:00 and 20:00-24:00 of both days, 24 of 48 h: $480 */
 	ck_assert_double_eq_tol(M("cost_capacity_block_usd"), 960.00, 0.005);
 	ck_assert_double_eq_tol(M("jobs_cost_capacity_block_usd"), 480.00, 0.005);
+}
+END_TEST
+
+/*
+ * The pre-warm is given back at the switch (fleet_share.c on_change): run_shared with room for 4 on-demand
+ * instances (fleet.1.max=4). The light load (0.5 x 2 s = 1 slot of 8) keeps the policy's desired capacity at
+ * its min, 1; by day the block's 2 instances are serving's floor, so serving has those 2 and no on-demand
+ * instance. At 19:59 (20:00 less the 60 s startup) the pre-warm adds the block's 2 live instances: desired
+ * 1 + 2 = 3, of which the block holds 2: 1 on-demand launch. At 20:00 the block goes to the job and the
+ * desired capacity falls back by the 2: 3 - 2 = 1, which that on-demand instance holds, so nothing launches
+ * at 20:00 (in the 5 minutes after it). Not given back, desired would stay 3 with the block gone: 2 more
+ * on-demand launches at 20:00.
+ */
+START_TEST(shared_block_prewarm_given_back_at_the_switch)
+{
+	const char *room[] = { "fleet.1.max=4" };
+	int at_switch = 0;
+
+	run_shared_set("", room, 1);
+	ck_assert_double_eq_tol(event_h("share_switch", 1), 20, 1e-9);
+	ck_assert_double_eq_tol(launch_after_h(12), 20 - 1.0 / 60, 1e-9);
+	for (int i = 0; i < cap.nevents; i++)
+		if (strcmp(cap.events[i].option, "on_demand") == 0 && strcmp(cap.events[i].kind, "launch") == 0) {
+			if (fabs(cap.events[i].t_s - (20 * 3600 - 60)) < 1e-6)
+				ck_assert_int_eq(cap.events[i].count, 1);
+			at_switch += cap.events[i].t_s >= 20 * 3600 && cap.events[i].t_s < 20 * 3600 + 300;
+		}
+	ck_assert_int_eq(at_switch, 0);
 }
 END_TEST
 
@@ -272,12 +305,13 @@ static Suite *jobs_reserved_suite(void)
 	Suite *s = suite_create("jobs_reserved");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, plan_segment_ends_then_next_segment);
-	tcase_add_test(tc, plan_segment_ends_then_on_demand);
-	tcase_add_test(tc, shared_block_serves_by_day_trains_by_night);
-	tcase_add_test(tc, shared_block_short_notice_loses_work);
-	tcase_add_test(tc, shared_plan_notices_apart);
-	tcase_add_test(tc, gang_launches_all_or_nothing);
+	test_add(tc, plan_segment_ends_then_next_segment);
+	test_add(tc, plan_segment_ends_then_on_demand);
+	test_add(tc, shared_block_serves_by_day_trains_by_night);
+	test_add(tc, shared_block_short_notice_loses_work);
+	test_add(tc, shared_plan_notices_apart);
+	test_add(tc, shared_block_prewarm_given_back_at_the_switch);
+	test_add(tc, gang_launches_all_or_nothing);
 	suite_add_tcase(s, tc);
 	return s;
 }

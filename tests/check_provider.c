@@ -73,6 +73,22 @@ START_TEST(unknown_provider_is_an_error)
 
 	ck_assert_int_eq(provider_bill(PROVIDER_COUNT, 1, 0, S, true, false, &usd, &billed), STATUS_EINPUT);
 	ck_assert_str_eq(provider_name(PROVIDER_COUNT), "?");
+	/* the first value past the last provider (azure, the last of 3) has no region and offers nothing; the
+	 * last one has its own */
+	ck_assert_str_eq(provider_default_region(PROVIDER_COUNT), "?");
+	ck_assert_str_eq(provider_default_region(PROVIDER_AZURE), "eastus");
+	ck_assert(!provider_offers(PROVIDER_COUNT, OPTION_ON_DEMAND));
+	/* the option variants, by index: 4 of them (gcp_calendar, gcp_preemptible, gcp_dws_flex, azure_block),
+	 * none at -1 or at 4 */
+	const char *name = NULL;
+	enum option_kind kind = OPTION_KIND_COUNT;
+	ck_assert(provider_variant_at(0, &name, &kind));
+	ck_assert_str_eq(name, "gcp_calendar");
+	ck_assert_int_eq(kind, OPTION_CAPACITY_BLOCK);
+	ck_assert(provider_variant_at(3, &name, &kind));
+	ck_assert_str_eq(name, "azure_block");
+	ck_assert(!provider_variant_at(4, &name, &kind));
+	ck_assert(!provider_variant_at(-1, &name, &kind));
 }
 END_TEST
 

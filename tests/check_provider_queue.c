@@ -110,6 +110,31 @@ START_TEST(flex_behind_a_3_hour_outage_fails_at_2_hours)
 END_TEST
 
 /*
+ * A request whose capacity comes exactly max_wait_s (7200 s, "up to two hours") after it is granted: outage
+ * [600 s, 7800 s), the request at 600 s waits 7200 s, not more than allowed, and its VM starts at 7800 s.
+ * Over 3 h: the on-demand VM 3 h x $36 = $108; the Flex-start VM 7800 s to 10800 s, 3000 s x $20/h =
+ * $16.67: $124.67; 1 request, none failed, dws_wait_mean_s 7200. The same with ice_probability 1e-9 (a
+ * draw below 1e-9 per attempt fails it: with seed 1 the one draw is not): the same run.
+ */
+START_TEST(flex_waits_exactly_max_wait)
+{
+	const struct capture_event *e;
+
+	for (int v = 0; v < 2; v++) {
+		run_flex("3h", v ? "[{start: 600s, end: 7800s}], ice_probability: 1e-9" : "[{start: 600s, end: 7800s}]");
+		e = find_from("ready", "on_demand", 1);
+		ck_assert_ptr_nonnull(e);
+		ck_assert_double_eq_tol(e->t_s, 7800, 1e-9);
+		ck_assert_double_eq(M("launch_failures"), 0);
+		ck_assert_double_eq(M("dws_requests"), 1);
+		ck_assert_double_eq(M("dws_requests_failed"), 0);
+		ck_assert_double_eq_tol(M("dws_wait_mean_s"), 7200, 1e-9);
+		ck_assert_double_eq_tol(M("cost_on_demand_usd"), 108.0 + 3000.0 / 3600 * 20, 0.005);
+	}
+}
+END_TEST
+
+/*
  * The 7-day stop counts from the VM's start, not its request: queued at 600 s through [600 s, 2400 s), it
  * starts at 2400 s and is stopped at 2400 + 604,800 = 607,200 s (no notice); the fleet asks again then and,
  * with no outage, the new VM starts at once. Bill over 8 days (691,200 s): on-demand VM 192 h x $36 =
@@ -292,15 +317,16 @@ static Suite *provider_queue_suite(void)
 	TCase *tr = tcase_create("runs");
 	TCase *tl = tcase_create("load");
 
-	tcase_add_test(tr, flex_queued_through_a_30_min_outage);
-	tcase_add_test(tr, flex_behind_a_3_hour_outage_fails_at_2_hours);
-	tcase_add_test(tr, flex_7_day_stop_counts_from_the_start);
-	tcase_add_test(tr, flex_waits_through_zone_and_entry_outages);
-	tcase_add_test(tr, azure_spot_deallocated_keeps_quota_and_disks);
-	tcase_add_test(tr, azure_spot_deleted_leaves_nothing);
+	test_add(tr, flex_queued_through_a_30_min_outage);
+	test_add(tr, flex_behind_a_3_hour_outage_fails_at_2_hours);
+	test_add(tr, flex_waits_exactly_max_wait);
+	test_add(tr, flex_7_day_stop_counts_from_the_start);
+	test_add(tr, flex_waits_through_zone_and_entry_outages);
+	test_add(tr, azure_spot_deallocated_keeps_quota_and_disks);
+	test_add(tr, azure_spot_deleted_leaves_nothing);
 	suite_add_tcase(s, tr);
-	tcase_add_test(tl, misplaced_keys_are_refused);
-	tcase_add_test(tl, gcp_spot_price_changes_once_a_day);
+	test_add(tl, misplaced_keys_are_refused);
+	test_add(tl, gcp_spot_price_changes_once_a_day);
 	suite_add_tcase(s, tl);
 	return s;
 }

@@ -7,6 +7,7 @@
  * from parsed, none above 1e6).
  */
 #include <check.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -559,6 +560,77 @@ START_TEST(capacity_block_end_at_1130_from_any_start)
 END_TEST
 
 /*
+ * The allowed lengths at their edges (SOURCES.md [cb-durations]: "1-day increments up to 14 days, and in
+ * 7-day increments up to 182 days"). A block from 11:30 UTC (r = 0) by duration: 1 to 14 days, then 21, 28,
+ * ..., 182 days; 15, 20 and 22 days are refused, and so is 189 days (27 x 7: a step of 7 past 182). A block
+ * from 14:00 (r = 21.5 h to the first 11:30, the next day) by end, at 11:30 k days after that first 11:30
+ * (SOURCES.md [cb-start-any-time]): allowed when k or k + 1 is an allowed length. k = 14 (14) and
+ * 20 (21), 181 (182) and 182 (182) are taken; k = 15 (15, 16), 19 (19, 20), 22 (22, 23) and 183 (183, 184)
+ * are refused. A taken block lasts k x 86400 + 77400 s (21.5 h).
+ */
+static int block_rc(const char *entry, int64_t *duration_us, char *msg, size_t size)
+{
+	struct scenario sc;
+	struct diag d;
+	char text[1024];
+	int rc;
+
+	snprintf(text, sizeof text, "name: f\nstart: 2026-01-01T00:00:00Z\nhorizon: 7d\nslo: {latency_s: 2}\n"
+		 "workload: {arrivals: {kind: poisson, rate_per_s: 1}, service: {kind: constant, mean_s: 1}}\n"
+		 "serving: {instance_type: p5.48xlarge}\nfleet:\n  - {option: capacity_block, %s, count: 1}\n", entry);
+	rc = scenario_parse_string(&sc, text, "t.yaml", NULL, 0, &d);
+	*duration_us = rc == STATUS_OK ? sc.fleet[0].duration_us : -1;
+	snprintf(msg, size, "%s", rc == STATUS_OK ? "" : d.msg);
+	if (rc == STATUS_OK)
+		scenario_fini(&sc);
+	return rc;
+}
+
+START_TEST(capacity_block_lengths_at_their_edges)
+{
+	static const struct { const char *entry; int days; bool ok; } from_1130[] = {
+		{ "start: 2026-01-01T11:30:00Z, duration: 14d", 14, true },
+		{ "start: 2026-01-01T11:30:00Z, duration: 15d", 15, false },
+		{ "start: 2026-01-01T11:30:00Z, duration: 20d", 20, false },
+		{ "start: 2026-01-01T11:30:00Z, duration: 21d", 21, true },
+		{ "start: 2026-01-01T11:30:00Z, duration: 22d", 22, false },
+		{ "start: 2026-01-01T11:30:00Z, duration: 28d", 28, true },
+		{ "start: 2026-01-01T11:30:00Z, duration: 175d", 175, true },
+		{ "start: 2026-01-01T11:30:00Z, duration: 182d", 182, true },
+		{ "start: 2026-01-01T11:30:00Z, duration: 189d", 189, false },
+		{ "start: 2026-01-01T11:30:00Z, end: 2026-07-09T11:30:00Z", 189, false },
+	};
+	static const struct { const char *end; int k; bool ok; } from_1400[] = {
+		{ "2026-01-16T11:30:00Z", 14, true },  { "2026-01-17T11:30:00Z", 15, false },
+		{ "2026-01-21T11:30:00Z", 19, false }, { "2026-01-22T11:30:00Z", 20, true },
+		{ "2026-01-24T11:30:00Z", 22, false }, { "2026-07-02T11:30:00Z", 181, true },
+		{ "2026-07-03T11:30:00Z", 182, true }, { "2026-07-04T11:30:00Z", 183, false },
+	};
+	char entry[128], msg[1024];
+	int64_t len;
+
+	for (size_t i = 0; i < sizeof from_1130 / sizeof from_1130[0]; i++) {
+		int rc = block_rc(from_1130[i].entry, &len, msg, sizeof msg);
+		ck_assert_msg(rc == (from_1130[i].ok ? STATUS_OK : STATUS_EINPUT), "%s: rc %d %s", from_1130[i].entry,
+			      rc, msg);
+		if (from_1130[i].ok)
+			ck_assert_int_eq(len, from_1130[i].days * INT64_C(86400) * S_US);
+		else
+			ck_assert_msg(strstr(msg, "whole days from 1 to 14, or 21 to 182 in steps of 7 days"), "%s", msg);
+	}
+	for (size_t i = 0; i < sizeof from_1400 / sizeof from_1400[0]; i++) {
+		snprintf(entry, sizeof entry, "start: 2026-01-01T14:00:00Z, end: %s", from_1400[i].end);
+		int rc = block_rc(entry, &len, msg, sizeof msg);
+		ck_assert_msg(rc == (from_1400[i].ok ? STATUS_OK : STATUS_EINPUT), "%s: rc %d %s", entry, rc, msg);
+		if (from_1400[i].ok)
+			ck_assert_int_eq(len, (from_1400[i].k * INT64_C(86400) + 77400) * S_US);
+		else
+			ck_assert_msg(strstr(msg, "[cb-start-any-time]"), "%s", msg);
+	}
+}
+END_TEST
+
+/*
  * ISO times keep their fraction of a second: a block starting at 2026-01-02T11:29:59.75Z starts
  * 127799 s + 0.75 s = 127799750000 us after the scenario start; it ends at 11:30 the next day, a quarter of
  * a second to the first 11:30 plus 1 day (an offering "slightly greater" than 1 day), so it loads without a
@@ -762,7 +834,7 @@ END_TEST
 #define ADD(s, fn)                                          \
 	do {                                                \
 		TCase *tc_ = tcase_create(#fn);             \
-		tcase_add_test(tc_, fn);                    \
+		test_add(tc_, fn);                          \
 		suite_add_tcase(s, tc_);                    \
 	} while (0)
 
@@ -804,6 +876,7 @@ static Suite *scenario_fleet_suite(void)
 	ADD(s, capacity_block_times_prices_and_warnings);
 	ADD(s, iso_fractions_kept_to_the_microsecond);
 	ADD(s, capacity_block_end_at_1130_from_any_start);
+	ADD(s, capacity_block_lengths_at_their_edges);
 	ADD(s, spot_never_above_on_demand);
 	ADD(s, quotas_retry_allocation_values);
 	ADD(s, retry_cap_follows_a_long_first_wait);

@@ -449,25 +449,118 @@ START_TEST(spot_drained_under_notice_counts_as_interrupted)
 }
 END_TEST
 
+/*
+ * The first hour's edge, exactly (SOURCES.md [spot-billing]: "Interrupted in the first hour: No charge";
+ * free_interruption: 3600 s exactly is not in the first hour). The run of spot_first_hour: both instances
+ * launched at t = 0, noticed at 1800 s and 4200 s, $0.50/h.
+ *  - notice 30 min: the first is taken at 1800 + 1800 = 3600 s, exactly 1 h after its launch: charged,
+ *    3600 s = $0.50; the second is taken at 4200 + 1800 = 6000 s: 6000 / 3600 x 0.5 = $0.833333.
+ *    $1.333333 in all (with the first free: $0.833333).
+ *  - notice 1799 s: the first is taken at 3599 s, a second inside its first hour: free; the second at
+ *    4200 + 1799 = 5999 s: 5999 / 3600 x 0.5 = $0.833194 in all.
+ */
+START_TEST(spot_first_hour_ends_at_exactly_3600_s)
+{
+	const char *hour[] = { "fleet.1.notice_s=30m" };
+	run_yaml(spot_first_hour(), hour, 1);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 2);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 3600, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), (3600 + 6000) / 3600.0 * 0.5, 1e-9);
+	const char *under[] = { "fleet.1.notice_s=1799s" };
+	run_yaml(spot_first_hour(), under, 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 3599, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 5999 / 3600.0 * 0.5, 1e-9);
+}
+END_TEST
+
+/*
+ * Under notice at the horizon, the first hour is judged at the end of the notice, when AWS would take it
+ * (free_interruption). Horizon 3599 s, notice 30 min: the first instance, noticed at 1800 s, would be
+ * taken at 3600 s, exactly 1 h after its launch, not in its first hour: it pays its 3599 s like the second,
+ * which no notice reaches and which AWS does not interrupt: 2 x 3599 / 3600 x 0.5 = $0.999722 (with the
+ * first free: $0.499861). Horizon 3599 s, notice 1799 s: the first is taken at 3599 s, the horizon itself,
+ * 3599 s after its launch: free; the second pays 3599 s: $0.499861.
+ * Horizon 1800 s, the trace's drop to 1: its tick at exactly the horizon still runs (events at the horizon
+ * do), so the newest instance gets its notice then; it would be taken at 1920 s, in its first hour: free,
+ * and the other pays 1800 s: $0.25 (no notice: both pay, $0.50), one interruption. The same run with
+ * reclaims_per_day: 1e-10, whose mean gap (8.64e20 us) is past the clock's range: no reclaim is ever
+ * scheduled, and the run is as without it (SOURCES.md [rate-never]).
+ */
+START_TEST(spot_first_hour_at_the_horizon)
+{
+	const char *hour[] = { "horizon=3599s", "fleet.1.notice_s=30m" };
+	run_yaml(spot_first_hour(), hour, 2);
+	ck_assert_double_eq(M("spot_interruptions"), 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 2 * 3599 / 3600.0 * 0.5, 1e-9);
+	const char *under[] = { "horizon=3599s", "fleet.1.notice_s=1799s" };
+	run_yaml(spot_first_hour(), under, 2);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 3599 / 3600.0 * 0.5, 1e-9);
+	/* both count as paid to the horizon, the free one at $0 */
+	ck_assert_double_eq_tol(M("gpu_hours_paid_spot"), 2 * 3599 / 3600.0, 1e-9);
+	const char *tick[] = { "horizon=1800s", "fleet.1.reclaims_per_day=1e-10" };
+	run_yaml(spot_first_hour(), tick, 2);
+	ck_assert_int_eq(cap.end_status, STATUS_OK);
+	ck_assert_double_eq(M("spot_interruptions"), 1);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 1800 / 3600.0 * 0.5, 1e-9);
+}
+END_TEST
+
+/*
+ * Azure Spot at scale-in (SOURCES.md [az-spot-eviction-policy]): only an eviction (the end of a notice)
+ * leaves a deallocated VM; a VM the fleet scales in is deleted by the fleet, and nothing remains. Two Spot VMs
+ * ($1/h, eviction policy deallocate, disks $0.5/h, a quota of 2 Spot VMs, no availability limit, no
+ * interruption) launched at t = 0 by a scheduled min of 2; at 1200 s max 1 scales one in; at 2400 s min
+ * and max 2 launch one again, which the quota allows only if the scaled-in VM holds no quota.
+ * Bill, whole minutes (Azure): 3600 s + 1200 s + 1200 s = 6000 s x $1/h = $1.666667; no disks, no
+ * deallocated VM, no interruption; launches of 2 VMs at 0 s and 1 at 2400 s.
+ */
+START_TEST(azure_spot_scale_in_is_not_an_eviction)
+{
+	run_yaml("name: azin\nseed: 1\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nprovider: azure\nslo: {latency_s: 100}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.001}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: Standard_NC24ads_A100_v4, slots_per_instance: 8, startup_s: 0}\n"
+		 "catalog:\n  Standard_NC24ads_A100_v4: {usd_per_h: 4}\nquotas: {spot_instances: 2}\n"
+		 "fleet:\n  - {option: spot, max: 2, usd_per_h: 1, disk_usd_per_h: 0.5}\n"
+		 "autoscaling: {policy: none, min: 0, max: 2, schedule: [{at: 2026-01-01T00:00:00Z, min: 2},"
+		 " {at: 2026-01-01T00:20:00Z, min: 1, max: 1}, {at: 2026-01-01T00:40:00Z, min: 2, max: 2}]}\n",
+		 NULL, 0);
+	ck_assert_double_eq(M("spot_interruptions"), 0);
+	ck_assert_double_eq(M("spot_deallocated"), 0);
+	ck_assert_double_eq_tol(M("spot_disk_usd"), 0, 1e-12);
+	ck_assert_int_eq(capture_count(&cap, "terminate"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "terminate", 0)->t_s, 1200, 1e-9);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 2);  /* 2 VMs at 0 s, 1 at 2400 s */
+	ck_assert_int_eq(capture_find(&cap, "launch", 1)->count, 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "launch", 1)->t_s, 2400, 1e-9);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 6000 / 3600.0, 1e-9);
+	/* an AWS Spot entry has no eviction policy: no deallocation metric is reported */
+	run_yaml(spot_first_hour(), NULL, 0);
+	ck_assert(isnan(capture_metric(&cap, "spot_deallocated")));
+}
+END_TEST
+
 static Suite *spot_suite(void)
 {
 	Suite *s = suite_create("spot");
 	TCase *tc = tcase_create("spot");
 
 	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, spot_price_changes_mid_instance);
-	tcase_add_test(tc, spot_trace_capped_at_on_demand);
-	tcase_add_test(tc, spot_fixed_discount);
-	tcase_add_test(tc, spot_interruptions_follow_the_rate);
-	tcase_add_test(tc, streams_follow_the_entry_not_its_place);
-	tcase_add_test(tc, spot_trace_interrupts_at_its_ticks);
-	tcase_add_test(tc, interrupted_requests_requeue_or_drop);
-	tcase_add_test(tc, spot_pool_reclaims_take_a_fraction_and_close_the_pool);
-	tcase_add_test(tc, spot_pool_reclaims_follow_their_rate_and_outage);
-	tcase_add_test(tc, spot_pays_60s_minimum);
-	tcase_add_test(tc, spot_interrupted_in_first_hour_is_free);
-	tcase_add_test(tc, spot_first_hour_edges);
-	tcase_add_test(tc, spot_drained_under_notice_counts_as_interrupted);
+	test_add(tc, spot_price_changes_mid_instance);
+	test_add(tc, spot_trace_capped_at_on_demand);
+	test_add(tc, spot_fixed_discount);
+	test_add(tc, spot_interruptions_follow_the_rate);
+	test_add(tc, streams_follow_the_entry_not_its_place);
+	test_add(tc, spot_trace_interrupts_at_its_ticks);
+	test_add(tc, interrupted_requests_requeue_or_drop);
+	test_add(tc, spot_pool_reclaims_take_a_fraction_and_close_the_pool);
+	test_add(tc, spot_pool_reclaims_follow_their_rate_and_outage);
+	test_add(tc, spot_pays_60s_minimum);
+	test_add(tc, spot_interrupted_in_first_hour_is_free);
+	test_add(tc, spot_first_hour_edges);
+	test_add(tc, spot_drained_under_notice_counts_as_interrupted);
+	test_add(tc, spot_first_hour_ends_at_exactly_3600_s);
+	test_add(tc, spot_first_hour_at_the_horizon);
+	test_add(tc, azure_spot_scale_in_is_not_an_eviction);
 	suite_add_tcase(s, tc);
 	return s;
 }
