@@ -225,6 +225,9 @@ def load_equivalent(src):
                     old = next((b[2:] for b in block if b.startswith("- ")), None)
                     new = next((b[2:] for b in block if b.startswith("+ ")), None)
                     why = next((b for b in block if b.startswith("why: ")), None)
+                    if sum(b.startswith("why: ") for b in block) > 1:
+                        sys.exit("mutants-equivalent.txt: two blocks run together (a blank line between them): "
+                                 + block[0])
                     if old is None or new is None or why is None:
                         sys.exit("mutants-equivalent.txt: a block needs FILE, '- ' line, '+ ' line and 'why: '")
                     eq.add((file, old, new))
