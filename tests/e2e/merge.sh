@@ -108,8 +108,8 @@ YAML
 check "s2 into sw: 2 runs, a new sweep" test "$("$GPUCAP" merge sw.sqlite s2.sqlite | merged)" = "2 0 1"
 check "s1 into sw: 3 runs, the sweep found" test "$("$GPUCAP" merge sw.sqlite s1.sqlite | merged)" = "3 0 0"
 check "run ids, sweep, point, replication" test "$(sqlite3 sw.sqlite "select group_concat(run_id || ':' || \
-	coalesce(sweep_id || '/' || point || '/' || replication, '-')) from (select * from runs order by run_id)")" = \
-	"1:-,2:1/0/0,3:1/0/1,4:1/1/0,5:1/1/1,6:-"
+	coalesce(sweep_id, '-') || '/' || coalesce(point, '-') || '/' || coalesce(replication, '-')) from \
+	(select * from runs order by run_id)")" = "1:-/-/-,2:1/0/0,3:1/0/1,4:1/1/0,5:1/1/1,6:-/-/-"
 check "the sweep: base 2, its key" test "$(sqlite3 sw.sqlite "select name, run_id_base, npoints, nreps, sweep_key from sweeps")" = \
 	"$(sqlite3 whole.sqlite "select name, 2, npoints, nreps, sweep_key from sweeps")"
 check "its params" test "$(sqlite3 sw.sqlite "select * from sweep_params")" = "$(sqlite3 whole.sqlite "select * from sweep_params")"
