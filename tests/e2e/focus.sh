@@ -9,8 +9,8 @@
 . "$(dirname "$0")/lib.sh"
 cd "$TMP"
 
-costs() { # costs RUN: "option cost" lines of the run's cost_<option>_usd metrics
-	sqlite3 -separator ' ' r.sqlite "SELECT substr(name, 6, length(name) - 9), value FROM metrics WHERE run_id = $1 \
+costs() { # costs RUN [DB]: "option cost" lines of the run's cost_<option>_usd metrics (DB: r.sqlite)
+	sqlite3 -separator ' ' "${2:-r.sqlite}" "SELECT substr(name, 6, length(name) - 9), value FROM metrics WHERE run_id = $1 \
 		AND name IN ('cost_reserved_usd', 'cost_on_demand_usd', 'cost_spot_usd', 'cost_odcr_usd', \
 		'cost_savings_plan_usd', 'cost_capacity_block_usd', 'cost_training_plan_usd')"
 }
@@ -75,6 +75,135 @@ assert [r["ChargePeriodStart"] for r in fees] == ["2026-12-01T00:00:00Z", "2026-
 assert abs(sum(float(r["EffectiveCost"]) for r in unused) - 184.416) < 1e-6
 PY
 
+# Upfront fees dated, and fee rows kept apart (issue 38), by hand. A 3-hour window from 2026-12-31T22:30Z (off
+# the hour, across a new year) has clock hours h0 = [22:30, 23:00), h1 = [23:00, 24:00), h2 = [00:00, 01:00)
+# and h3 = [01:00, 01:30) of 2027-01-01. Six reserved terms, each with an upfront fee of its own so that a row
+# says whose it is: regional RIs (commitments) A from the window's start 22:30:00 ($1000 upfront, $20/h), B
+# from 23:59:59, h1's last second ($500, $10/h), C from the horizon 01:30:00 ($125, $7/h), D from a second
+# before the window, 22:29:59 ($64, $3/h); zonal reservations (fleet) E from 00:00:00 ($250, $5/h) and F from
+# the horizon ($32, $1/h). An upfront fee is one purchase row in the clock hour its term starts in, when that is
+# inside the window [0, horizon) (analysis/README.md): A's in h0 (dated the part of h0 inside the window,
+# 22:30-23:00), B's in h1, E's in h2: three One-Time rows of 1000, 500 and 250, none merged with another; C
+# and F start at the horizon and D before the window: no row. Each hour the reservations' hourly fees are one
+# Recurring reserved row, apart from the Savings Plan's ($100/h) in the same hour: reserved h0 (20 + 3) x 0.5
+# = 11.5; h1 20 + 3 + 10 x 1/3600 = 23.0027777778 (B's one second); h2 20 + 10 + 3 + 5 = 38; h3 38 x 0.5 = 19;
+# the plan's 50, 100, 100, 50. h0 and h1 are billed in December 2026 (BillingPeriodStart 2026-12-01, End
+# 2027-01-01), h2 and h3 in January 2027 (2027-01-01, 2027-02-01). The scenario's name, which holds quotes and a
+# comma, is BillingAccountName as written (the CSV field quoted, its quotes doubled: RFC 4180).
+cat >upfront.yaml <<'YAML'
+name: 'upfront "dates", fees'
+seed: 1
+start: 2026-12-31T22:30:00Z
+horizon: 3h
+slo: {latency_s: 20}
+workload:
+  arrivals: {kind: uniform, rate_per_s: 1}
+  service: {kind: constant, mean_s: 1}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 8}
+fleet:
+  - {option: on_demand, count: 2, max: 2}
+  - {option: reserved, scope: zonal, count: 1, term: 1y, usd_per_h: 5, upfront_usd: 250, term_start: 2027-01-01T00:00:00Z}
+  - {option: reserved, scope: zonal, count: 1, term: 1y, usd_per_h: 1, upfront_usd: 32, term_start: 2027-01-01T01:30:00Z}
+commitments:
+  - {option: reserved, count: 1, term: 1y, usd_per_h: 20, upfront_usd: 1000, term_start: 2026-12-31T22:30:00Z}
+  - {option: reserved, count: 1, term: 1y, usd_per_h: 10, upfront_usd: 500, term_start: 2026-12-31T23:59:59Z}
+  - {option: reserved, count: 1, term: 1y, usd_per_h: 7, upfront_usd: 125, term_start: 2027-01-01T01:30:00Z}
+  - {option: reserved, count: 1, term: 1y, usd_per_h: 3, upfront_usd: 64, term_start: 2026-12-31T22:29:59Z}
+  - {option: savings_plan, commit_usd_per_h: 100, discount: 0.30, term: 1y}
+autoscaling: {policy: none}
+YAML
+"$GPUCAP" run upfront.yaml --db up.sqlite >/dev/null
+"$GPUCAP" export --focus 1 --db up.sqlite -o upfront.csv 2>/dev/null
+costs 1 up.sqlite >upfront.costs
+check "upfront fees: columns valid, sums" python3 "$SRC/tests/e2e/focus.py" upfront.csv "$SRC/tests/data/focus/columns.txt" upfront.costs
+check "upfront fees: dated in the hour each term starts, each its own row; fee rows per hour and option" \
+	python3 - upfront.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+t = lambda s: s[11:16]
+buys = [(t(r["ChargePeriodStart"]), t(r["ChargePeriodEnd"]), float(r["BilledCost"])) for r in rows
+        if r["ChargeFrequency"] == "One-Time"]
+assert buys == [("22:30", "23:00", 1000), ("23:00", "00:00", 500), ("00:00", "01:00", 250)], buys
+assert all(r["CommitmentDiscountId"] == "gpucap:reserved" and r["x_GpucapKind"] == "upfront"
+           for r in rows if r["ChargeFrequency"] == "One-Time")
+fees = [(t(r["ChargePeriodStart"]), r["x_GpucapOption"], round(float(r["BilledCost"]), 10)) for r in rows
+        if r["ChargeFrequency"] == "Recurring"]
+assert fees == [("22:30", "reserved", 11.5), ("22:30", "savings_plan", 50), ("23:00", "reserved", 23.0027777778),
+                ("23:00", "savings_plan", 100), ("00:00", "reserved", 38), ("00:00", "savings_plan", 100),
+                ("01:00", "reserved", 19), ("01:00", "savings_plan", 50)], fees
+for r in rows:
+    dec = r["ChargePeriodStart"] < "2027-01-01"
+    assert (r["BillingPeriodStart"], r["BillingPeriodEnd"]) == (("2026-12-01T00:00:00Z", "2027-01-01T00:00:00Z") if dec
+            else ("2027-01-01T00:00:00Z", "2027-02-01T00:00:00Z")), r
+    assert r["BillingAccountName"] == 'upfront "dates", fees', r["BillingAccountName"]
+PY
+check "upfront fees: the name's field quoted" grep -q ',"upfront ""dates"", fees",' upfront.csv
+# Fee rows by user: serving and a job each run one p5.48xlarge ($55.04/h) through 2 clock hours under a $100/h
+# plan at 30% off. Each hour the plan covers each at 55.04 x 0.7 = 38.528 and 100 - 2 x 38.528 = 22.944 is
+# unused (serving's). The hour's fee is one row per user: the job's 38.528, serving's 38.528 + 22.944 = 61.472
+# (4 fee rows, not 2 of 100); the job's row tagged with it (the run's one job). The run's label, with a quote,
+# a backslash, a space, a tab and a '!', is in Tags as RFC 8259 writes it: the quote and the backslash escaped,
+# the tab (a control character, below 0x20) as \u0009, the space and the '!' as they are.
+cat >split.yaml <<'YAML'
+name: split-fee
+seed: 1
+start: 2026-12-01T00:00:00Z
+horizon: 2h
+slo: {latency_s: 20}
+workload:
+  arrivals: {kind: uniform, rate_per_s: 1}
+  service: {kind: constant, mean_s: 1}
+serving: {instance_type: p5.48xlarge, slots_per_instance: 8, startup_s: 0}
+fleet:
+  - {option: on_demand, count: 1, max: 1}
+  - {option: on_demand, use: jobs, max: 1}
+commitments:
+  - {option: savings_plan, commit_usd_per_h: 100, discount: 0.30, term: 1y}
+autoscaling: {policy: none}
+jobs:
+  policy: on_demand
+  list:
+    - {name: tune, instances: 1, work_instance_hours: 5, submit: 0s}
+YAML
+"$GPUCAP" run split.yaml --db split.sqlite --label "$(printf 'note=a "q" \\ b\t!')" >/dev/null
+"$GPUCAP" export --focus 1 --db split.sqlite -o split.csv 2>/dev/null
+check "fee rows by user: one per hour and use" python3 - split.csv <<'PY'
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+fees = [(r["ChargePeriodStart"][11:16], json.loads(r["Tags"]).get("gpucap-job"), json.loads(r["Tags"])["gpucap-use"],
+         round(float(r["BilledCost"]), 10)) for r in rows if r["ChargeFrequency"] == "Recurring"]
+assert fees == [("00:00", "tune", "jobs", 38.528), ("00:00", None, "serving", 61.472),
+                ("01:00", "tune", "jobs", 38.528), ("01:00", None, "serving", 61.472)], fees
+for r in rows:
+    use = json.loads(r["Tags"])["gpucap-use"]
+    assert r["Tags"] == r'{"note":"a \"q\" \\ b\u0009!",' + ('"gpucap-job":"tune",' if use == "jobs" else "") + \
+        '"gpucap-use":"%s"}' % use, r["Tags"]
+PY
+# Amounts that round to zero at 10 decimals are written 0.0000000000, never -0.0000000000; one at the cut is
+# written as it rounds. A copy of up.sqlite with a Spot line added in h3 (the meter writes no such dust, a file
+# may hold it): quantity -4e-11 h gives ConsumedQuantity and PricingQuantity 0.0000000000 (|x| < 5e-11);
+# list_usd -5e-11 (not below the cut) gives ListCost -0.0000000001; billed 0.25 is its BilledCost and, Spot's
+# price being the contract, its ContractedCost. A line of an option this build does not know (a file of another
+# tool) is described by the option's own name: "p5.48xlarge gpu_flex usage".
+cp up.sqlite dust.sqlite
+sqlite3 dust.sqlite "INSERT INTO charges SELECT run_id, hour, 'spot', 'usage', use, start_unix_s, end_unix_s, -4e-11, \
+	-5e-11, 0.25, 0.25 FROM charges WHERE hour = 3 AND option = 'savings_plan'; INSERT INTO charges SELECT run_id, \
+	hour, 'gpu_flex', 'usage', use, start_unix_s, end_unix_s, 1, 55.04, 40, 40 FROM charges WHERE hour = 3 AND \
+	option = 'savings_plan'"
+"$GPUCAP" export --focus 1 --db dust.sqlite -o dust.csv 2>/dev/null
+check "dust: no negative zero, the cut exact" python3 - dust.csv <<'PY'
+import csv, sys
+r = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["x_GpucapOption"] == "spot"]
+assert len(r) == 1, r
+r = r[0]
+assert (r["ConsumedQuantity"], r["PricingQuantity"], r["ListCost"]) == ("0.0000000000", "0.0000000000",
+                                                                        "-0.0000000001"), r
+assert (r["BilledCost"], r["ContractedCost"], r["PricingCategory"]) == ("0.2500000000", "0.2500000000", "Dynamic"), r
+flex = [r for r in csv.DictReader(open(sys.argv[1], newline="")) if r["x_GpucapOption"] == "gpu_flex"]
+assert [(r["ChargeDescription"], r["ResourceName"]) for r in flex] == [("p5.48xlarge gpu_flex usage",
+                                                                       "p5.48xlarge gpu_flex instances of serving")], flex
+PY
+
 # A training plan of two segments ($30 per instance-hour): 2 x 30 x 24 = $1440 and an upfront_usd of $1000,
 # each one purchase row (One-Time, CapacityReservationId gpucap:training_plan) of its price, and usage rows
 # whose EffectiveCost adds up to cost_training_plan_usd = $2440.
@@ -97,7 +226,8 @@ fleet:
 YAML
 "$GPUCAP" run plan.yaml --db r.sqlite >/dev/null
 id=$(sqlite3 r.sqlite "SELECT max(run_id) FROM runs")
-"$GPUCAP" export --focus $id --db r.sqlite >plan.csv
+"$GPUCAP" export --focus $id --db r.sqlite >plan.csv 2>plan.err
+check "training plan: nothing owed after the horizon, no note ($(cat plan.err))" test ! -s plan.err
 costs $id >plan.costs
 check "training plan: columns valid, EffectiveCost per option = cost_<option>_usd" \
 	python3 "$SRC/tests/e2e/focus.py" plan.csv "$SRC/tests/data/focus/columns.txt" plan.costs
@@ -180,6 +310,13 @@ assert all(r["RegionId"] == sys.argv[4] for r in rows), rows[0]["RegionId"]
 assert abs(jobs - sum(v for k, v in m.items() if k.startswith("jobs_cost_"))) < 0.005
 assert abs(sum(float(r["EffectiveCost"]) for r in rows) - m["cost_total_usd"]) < 0.005
 PY
+
+# A file of schema version 12 (before calibrations, version 13: all the export reads is there) gives the same
+# bill: runs.region and charges.use are read from version 12 on.
+cp r.sqlite v12.sqlite
+sqlite3 v12.sqlite "DROP TABLE calibration_hours; DROP TABLE calibrations; PRAGMA user_version = 12"
+"$GPUCAP" export --focus $id --db v12.sqlite -o v12.csv 2>/dev/null
+check "a version 12 file: the same bill, region and use" cmp -s region.csv v12.csv
 
 # --samples: the time series, with two columns per type for a run of several types (analysis/series.h)
 "$GPUCAP" run "$SRC/scenarios/three-types.yaml" --db r.sqlite --set horizon=2h >/dev/null 2>err.txt
