@@ -68,6 +68,7 @@ MODULES = [
     ("analysis/recommend", "check_recommend+check_recommend_term+e2e_recommend", "recommend"),
     ("analysis/rebill.c", "check_recommend+check_recommend_term", "recommend"),
     ("analysis/compare", "check_compare+e2e_compare", "compare"),
+    ("analysis/report", "check_report+e2e_report", "report"),
     ("analysis/merge.c", "e2e_merge", "merge"),
     ("sim/evq.c", "check_evq+check_engine", "engine"),
     ("sim/engine.c", "check_engine+check_world", "engine"),
