@@ -226,12 +226,17 @@ static int read_hours(sqlite3 *db, struct report_run *run, const char *path, str
 		return status ? status : diag_fail(d, STATUS_ENOMEM, "out of memory");
 	}
 	busy = n + nh, queue = busy + nh, arr = queue + nh;
-	snprintf(sql, sizeof sql, "SELECT t_s, busy_slots, queue_len, arrival_rate_per_s, %s, %s, %s, %s, %s, %s "
-		 "FROM samples WHERE run_id = ?1 ORDER BY t_s", inst_cols[0], inst_cols[1], inst_cols[2],
-		 inst_cols[3], inst_cols[4], inst_cols[5]);
-	if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) != SQLITE_OK) {
-		free(n);
-		return db_fail(db, path, d);
+	/* one column per option kind; files before schema version 8 have no instances_training_plan: 0 there */
+	for (int old = 0; old < 2; old++) {
+		snprintf(sql, sizeof sql, "SELECT t_s, busy_slots, queue_len, arrival_rate_per_s, %s, %s, %s, %s, %s, "
+			 "%s, %s FROM samples WHERE run_id = ?1 ORDER BY t_s", inst_cols[0], inst_cols[1], inst_cols[2],
+			 inst_cols[3], inst_cols[4], inst_cols[5], old ? "0" : inst_cols[6]);
+		if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK)
+			break;
+		if (old) {
+			free(n);
+			return db_fail(db, path, d);
+		}
 	}
 	sqlite3_bind_int64(stmt, 1, run->run_id);
 	run->nhours = 0;

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "capture.h"
 #include "compare.h"
@@ -233,19 +234,260 @@ START_TEST(interval_covers_known_mean)
 }
 END_TEST
 
+/*
+ * Only the n values given are read: x = {1, 2, 3, 1000} with n = 3 is {1, 2, 3}: mean 2, s = sqrt((1 + 0 + 1)
+ * / 2) = 1, se = 1 / sqrt(3) = 0.5773503, half = t(0.975, 2) x se = 4.302653 x 0.5773503 = 2.4841377.
+ * The paired difference of the first two of {5, 7, 1000} against {4, 5, 0}: d = {1, 2}, mean 1.5 (n 2); the
+ * Welch difference of the first two of each: 6 - 4.5 = 1.5.
+ */
+START_TEST(interval_reads_only_the_values_given)
+{
+	const double x[] = { 1, 2, 3, 1000 }, a[] = { 5, 7, 1000 }, b[] = { 4, 5, 0 };
+	struct compare_ci ci;
+	struct compare_diff df;
+
+	compare_ci95(x, 3, &ci);
+	ck_assert_int_eq(ci.n, 3);
+	ck_assert_double_eq_tol(ci.mean, 2, 1e-12);
+	ck_assert_double_eq_tol(ci.sd, 1, 1e-12);
+	ck_assert_double_eq_tol(ci.se, 0.5773503, TOL);
+	ck_assert_double_eq_tol(ci.half, 2.4841377, TOL);
+	compare_paired(a, b, 2, &df);
+	ck_assert_int_eq(df.n, 2);
+	ck_assert_double_eq_tol(df.diff, 1.5, 1e-12);
+	compare_welch(a, 2, b, 2, &df);
+	ck_assert_int_eq(df.n, 2);
+	ck_assert_double_eq_tol(df.diff, 1.5, 1e-12);
+}
+END_TEST
+
+/*
+ * compare_set_min_effect marks the npoints points and no other: a third point in the array, past npoints,
+ * whose difference (5 +- 0.5 over 3 pairs, means 5 and 0) would be significant, keeps its mark (false). A
+ * difference over no pairs (n 0: a zeroed diff, or one whose other fields still hold figures) is never
+ * significant, whatever its diff and half hold: here diff 5, half 0, which with n 3 would be.
+ */
+START_TEST(min_effect_marks_only_the_points_compared)
+{
+	struct compare_point pts[3];
+	struct compare c = { pts, 2, 0, 0, "" };
+	int m = compare_metric_index("cost_per_month_usd");
+
+	memset(pts, 0, sizeof pts);
+	pts[1].stat[m].mean = pts[2].stat[m].mean = 5;
+	pts[2].paired[m] = (struct compare_diff){ 3, 5, 0.1, 2, 0.5, false };
+	pts[1].paired[m] = (struct compare_diff){ 0, 5, 0, NAN, 0, true };
+	pts[1].welch[m] = (struct compare_diff){ 3, 5, 0, NAN, 0, false };
+	compare_set_min_effect(&c, COMPARE_MIN_EFFECT);
+	ck_assert(!pts[2].paired[m].significant);
+	ck_assert(!pts[1].paired[m].significant);
+	ck_assert(pts[1].welch[m].significant);  /* the same figures over 3: 5 > 1% of 5, half 0 */
+}
+END_TEST
+
+/* Two points' Pareto marks: P (cost cp +- hcp, violation rate vp +- hvp) and Q likewise; a half-width of NaN
+ * is no interval (one run). Returns 2 x P's mark + Q's. */
+static int front2(double cp, double hcp, double vp, double hvp, double cq, double hcq, double vq, double hvq)
+{
+	struct compare_point pts[2];
+	struct compare c = { pts, 2, 0, 0, "" };
+	int cost = compare_metric_index("cost_per_month_usd"), viol = compare_metric_index("slo_violation_rate");
+
+	memset(pts, 0, sizeof pts);
+	pts[0].stat[cost] = (struct compare_ci){ 3, cp, 0, 0, hcp };
+	pts[0].stat[viol] = (struct compare_ci){ 3, vp, 0, 0, hvp };
+	pts[1].stat[cost] = (struct compare_ci){ 3, cq, 0, 0, hcq };
+	pts[1].stat[viol] = (struct compare_ci){ 3, vq, 0, 0, hvq };
+	compare_pareto(&c);
+	return 2 * pts[0].pareto + pts[1].pareto;
+}
+
+/*
+ * Pareto dominance at its ties (compare.h: "both no larger, one of them strictly smaller"; within the
+ * intervals "no worse by more than the wider half-width, better by more than it on one"). Figures are
+ * binary fractions, so every sum below is exact. With P = (100 +- 8, 0.25 +- 0.125):
+ *  - equal on both (the same point twice, with or without intervals): neither dominates, both on the front;
+ *  - equal cost, less violating by 0.0625 (inside the interval): Q = (100, 0.1875) dominates by the means,
+ *    P is off the front; equal rate, cheaper by 4 (inside): Q = (96, 0.25) likewise;
+ *  - better by exactly the interval is not better by more than it: Q = (92 +- 8, 0.375 +- 0.125) is cheaper by
+ *    8 = the half-width, P less violating by 0.125 = the half-width: neither dominates, both on the front;
+ *  - worse by exactly the interval is no worse by more than it: Q = (108, 0) costs 8 more and violates 0.25
+ *    less (more than 0.125): Q dominates; Q = (84, 0.375) violates 0.125 more and costs 16 less: dominates.
+ */
+START_TEST(pareto_ties)
+{
+	const double n = NAN;
+
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 100, 8, 0.25, 0.125), 3);
+	ck_assert_int_eq(front2(100, n, 0.25, n, 100, n, 0.25, n), 3);
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 100, 8, 0.1875, 0.125), 1);
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 96, 8, 0.25, 0.125), 1);
+	ck_assert_int_eq(front2(100, n, 0.25, n, 100, n, 0.1875, n), 1);
+	ck_assert_int_eq(front2(100, n, 0.25, n, 96, n, 0.25, n), 1);
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 92, 8, 0.375, 0.125), 3);
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 108, 8, 0, 0.125), 1);
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 84, 8, 0.375, 0.125), 1);
+	/* the wider of the two half-widths counts: Q's own 1 would make its 4 cheaper beyond the noise */
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 96, 1, 0.375, 0.125), 3);
+	/* the other way round: Q = (100, 0.5) costs the same and violates more; P dominates it */
+	ck_assert_int_eq(front2(100, 8, 0.25, 0.125, 100, 8, 0.5, 0.125), 2);
+}
+END_TEST
+
+/*
+ * Two points to print, a (run 3 times) and b, the baseline (second, so that "the first point" cannot pass for
+ * it), in an array of three whose third, past npoints, has a long id that must not show nor widen the table.
+ * Every statistic NaN (printed "-", null, empty) but a's paired cost difference, -4 +- 3 over 3 pairs,
+ * significant (se 1, df 2), a's latency means and a Welch cost difference of a over no pairs (n 0) whose diff
+ * still holds 7: undefined, it prints as "-", null or empty, never 7.
+ */
+static void two_points(struct compare_point *pts, struct compare *c)
+{
+	static const double lat[8] = { 0.5, 1, 2, 0.25, 0.75, 1.5, 0.8, 0.6 };
+	static const char *const lat_names[8] = { "latency_p50_s", "latency_p95_s", "latency_p99_s", "ttft_p50_s",
+						  "ttft_p95_s", "ttft_p99_s", "commitment_utilization",
+						  "commitment_coverage" };
+	static int64_t run_ids[3] = { 1, 2, 3 };
+	int cost = compare_metric_index("cost_per_month_usd");
+
+	memset(pts, 0, 3 * sizeof *pts);
+	for (int i = 0; i < 3; i++) {
+		for (int m = 0; m < COMPARE_NMETRICS; m++) {
+			pts[i].stat[m] = (struct compare_ci){ 0, NAN, NAN, NAN, NAN };
+			pts[i].paired[m] = pts[i].welch[m] = (struct compare_diff){ 0, NAN, NAN, NAN, NAN, false };
+		}
+		pts[i].nruns = 3;
+		pts[i].run_ids = run_ids;
+		pts[i].point = -1;
+	}
+	snprintf(pts[0].id, sizeof pts[0].id, "a");
+	snprintf(pts[1].id, sizeof pts[1].id, "b");
+	snprintf(pts[2].id, sizeof pts[2].id, "not-compared-but-in-the-array");
+	pts[0].paired[cost] = (struct compare_diff){ 3, -4, 1, 2, 3, true };
+	pts[0].welch[cost] = (struct compare_diff){ 0, 7, NAN, NAN, NAN, false };
+	for (int k = 0; k < 8; k++)
+		pts[0].stat[compare_metric_index(lat_names[k])].mean = lat[k];
+	*c = (struct compare){ pts, 2, 1, COMPARE_MIN_EFFECT, "x.sqlite" };
+}
+
+/* What print (one of compare_print_*) writes for c; owned. */
+static char *printed(int (*print)(const struct compare *, FILE *), const struct compare *c)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	ck_assert_int_eq(print(c, out), 0);
+	fclose(out);
+	return buf;
+}
+
+/*
+ * The table: ids 5 wide (the least; "a" and "b" are shorter); the points block marks b "[baseline]":
+ * "  " + "a    " + "  " + "(no overrides)". The latency row: "a    " + " ", then each mean with 3 decimals
+ * right-aligned in " %9s", but commit use (the 7th) in " %11s": 5 + 6 spaces before "0.500" ... and 7
+ * before "0.800". The differences: b's row "b    " + " " + "  3" + "  (baseline)"; a's "a    " + " " + "  3"
+ * + "  " + "-4 +- 3 *" padded to 21, " ", then "-" (Welch over no pairs) padded to 21, and so on.
+ */
+START_TEST(table_marks_the_baseline_and_only_the_points)
+{
+	struct compare_point pts[3];
+	struct compare c;
+	char *t;
+
+	two_points(pts, &c);
+	t = printed(compare_print_table, &c);
+	ck_assert_ptr_nonnull(strstr(t, "\n  a      (no overrides)\n  b      (no overrides)  [baseline]\n"));
+	ck_assert_ptr_nonnull(strstr(t, "\na          0.500     1.000     2.000     0.250     0.750     1.500       0.800"
+				     "     0.600\nb              -         -"));
+	ck_assert_ptr_nonnull(strstr(t, "against the baseline b (point - baseline"));
+	ck_assert_ptr_nonnull(strstr(t, "\na       3  -4 +- 3 *             -                     -                     -\n"
+				     "b       3  (baseline)\n"));
+	ck_assert_ptr_null(strstr(t, "not-compared"));
+	ck_assert_ptr_null(strstr(t, " 7 "));
+	free(t);
+}
+END_TEST
+
+/* The same in Markdown, JSON and CSV: b is the baseline, a's Welch cost difference over no pairs is "-",
+ * null or empty (not 7), the third point nowhere. The CSV row of a's cost per month: id, params, baseline 0,
+ * runs 3, failed 0, pareto 0, the metric, n 0, four empty statistics, then paired n 3, -4, se 1, df 2, half
+ * 3, significant 1, then Welch n 0, four empty, 0. */
+START_TEST(md_json_csv_mark_the_baseline_and_only_the_points)
+{
+	struct compare_point pts[3];
+	struct compare c;
+	char *t;
+
+	two_points(pts, &c);
+	t = printed(compare_print_md, &c);
+	ck_assert_ptr_nonnull(strstr(t, "\n| a | (no overrides) | 3 | 0 |  |\n| b | (no overrides) | 3 | 0 | yes |\n"));
+	ck_assert_ptr_nonnull(strstr(t, "\n| a | 0.500 | 1.000 | 2.000 | 0.250 | 0.750 | 1.500 | 0.800 | 0.600 |\n"));
+	ck_assert_ptr_nonnull(strstr(t, "### Against the baseline b\n"));
+	ck_assert_ptr_nonnull(strstr(t, "\n| a | 3 | -4 ± 3 \\* | - | - | - |\n| b | 3 | (baseline) | | | |\n"));
+	ck_assert_ptr_null(strstr(t, "not-compared"));
+	free(t);
+	t = printed(compare_print_json, &c);
+	ck_assert_ptr_nonnull(strstr(t, "\"baseline\": \"b\","));
+	ck_assert_ptr_nonnull(strstr(t, "{\"id\": \"a\", \"params\": \"\", \"baseline\": false,"));
+	ck_assert_ptr_nonnull(strstr(t, "{\"id\": \"b\", \"params\": \"\", \"baseline\": true,"));
+	ck_assert_ptr_nonnull(strstr(t, "\"welch\": {\"n\": 0, \"diff\": null, "));
+	ck_assert_ptr_null(strstr(t, "\"diff\": 7"));
+	ck_assert_ptr_null(strstr(t, "not-compared"));
+	free(t);
+	t = printed(compare_print_csv, &c);
+	ck_assert_ptr_nonnull(strstr(t, "\n\"a\",\"\",0,3,0,0,cost_per_month_usd,0,,,,,3,-4,1,2,3,1,0,,,,,0\n"));
+	ck_assert_ptr_nonnull(strstr(t, "\n\"b\",\"\",1,3,0,0,cost_per_month_usd,0,"));
+	ck_assert_ptr_null(strstr(t, "not-compared"));
+	free(t);
+}
+END_TEST
+
+/*
+ * The id column is as wide as the longest id, 5 at least and 40 at most: with a 41-character id the latency
+ * header is "point" padded to 40, two spaces, then "lat p50" right-aligned in 9 (two spaces before it):
+ * "lat p50" starts at column 40 + 2 + 2 = 44; with a 40-character id the same; with 39, at 43.
+ */
+START_TEST(id_column_at_most_40_wide)
+{
+	struct compare_point pts[3];
+	struct compare c;
+	const int len[3] = { 41, 40, 39 }, col[3] = { 44, 44, 43 };
+
+	for (int k = 0; k < 3; k++) {
+		two_points(pts, &c);
+		memset(pts[0].id, 'x', len[k]);
+		pts[0].id[len[k]] = '\0';
+		char *t = printed(compare_print_table, &c), *h = strstr(t, "lat p50"), *line = h;
+		ck_assert_ptr_nonnull(h);
+		while (line > t && line[-1] != '\n')
+			line--;
+		ck_assert_int_eq((int)(h - line), col[k]);
+		free(t);
+	}
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
 	Suite *s = suite_create("compare");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, interval_of_five_values);
-	tcase_add_test(tc, interval_leaves_out_nan_and_needs_two);
-	tcase_add_test(tc, welch_by_hand);
-	tcase_add_test(tc, min_effect_keeps_negligible_differences_unstarred);
-	tcase_add_test(tc, pareto_within_the_intervals);
-	tcase_add_test(tc, paired_by_hand);
-	tcase_add_test(tc, paired_leaves_out_missing_pairs);
-	tcase_add_test(tc, interval_covers_known_mean);
+	test_add(tc, interval_of_five_values);
+	test_add(tc, interval_leaves_out_nan_and_needs_two);
+	test_add(tc, welch_by_hand);
+	test_add(tc, min_effect_keeps_negligible_differences_unstarred);
+	test_add(tc, pareto_within_the_intervals);
+	test_add(tc, paired_by_hand);
+	test_add(tc, paired_leaves_out_missing_pairs);
+	test_add(tc, interval_reads_only_the_values_given);
+	test_add(tc, min_effect_marks_only_the_points_compared);
+	test_add(tc, pareto_ties);
+	test_add(tc, table_marks_the_baseline_and_only_the_points);
+	test_add(tc, md_json_csv_mark_the_baseline_and_only_the_points);
+	test_add(tc, id_column_at_most_40_wide);
+	test_add(tc, interval_covers_known_mean);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -343,6 +343,115 @@ START_TEST(hourly_cost_from_charges)
 }
 END_TEST
 
+/*
+ * Coverage with Spot in the mix: Spot is never committed capacity, and never eligible for a commitment.
+ * A 3 h run. Its samples (the instance-time fallback, report.h: committed = reserved, ODCR, Savings Plan,
+ * Capacity Block, training plan over all instances), hour h holding h x 3600 < t_s <= (h + 1) x 3600:
+ *   hour 0: t 1800 s: reserved 2, on-demand 1, spot 3, capacity block 2, training plan 1;  t 3600 s (the
+ *           hour's last instant, still hour 0): reserved 2, on-demand 1, spot 5, capacity block 2, plan 1
+ *           means reserved 2, on-demand 1, spot 4, block 2, plan 1: coverage (2 + 2 + 1) / (2 + 1 + 4 + 2 + 1)
+ *           = 5/10 = 0.5 (with Spot counted as committed it would be 9/10; left out of all instances, 5/6;
+ *           the training plan's instance left out, 4/9)
+ *   hour 1: t 5400 s: spot 6 alone: coverage 0 / 6 = 0 (instances, none committed: 0, not undefined)
+ *   hour 2: t 9000 s: no instance: coverage NaN.
+ * Its bill (coverage = reserved and savings_plan used list / those + on_demand usage + odcr list; spot and
+ * capacity blocks are not eligible), as (list, effective) USD:
+ *   hour 0: on_demand usage (30, 30); reserved used (40, 20); spot usage (50, 15); capacity_block usage (20, 12)
+ *           coverage 40 / (40 + 30) = 4/7 = 0.571429 (with Spot eligible 40/120, with blocks too 40/140);
+ *           utilisation 20 / 20 = 1 (Spot's and the block's lines are not commitments' used or unused)
+ *   hour 1: spot usage (60, 18) alone: nothing eligible, no commitment: coverage and utilisation NaN;
+ *           cost spot [15, 18], capacity block [12, 0].
+ */
+START_TEST(coverage_with_spot)
+{
+	struct diag d = { "" };
+	struct store *st = NULL;
+	struct scenario sc;
+	struct report r;
+	char *path = tmp_path("results.sqlite");
+	const double t0 = 1767225600;  /* 2026-01-01T00:00:00Z */
+	char sql[2048];
+	const struct report_run *run;
+
+	ck_assert_int_eq(store_open(&st, path, &d), STATUS_OK);
+	scenario_fake(&sc, "spot", 1);
+	sc.horizon_us = 3 * 3600 * (int64_t)1000000;
+	ck_assert_int_eq(run_write(store_sink(st, &d), &sc, 0, 0.25, STATUS_OK), STATUS_OK);
+	store_close(st);
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO samples (run_id, t_s, arrival_rate_per_s, queue_len, busy_slots, instances_reserved, "
+		 "instances_on_demand, instances_spot, instances_odcr, instances_savings_plan, instances_capacity_block, "
+		 "instances_total, cost_usd_per_h, instances_training_plan) VALUES (1, 1800, 1, 0, 1, 2, 1, 3, 0, 0, 2, 9,"
+		 "10, 1), (1, 3600, 1, 0, 1, 2, 1, 5, 0, 0, 2, 11, 10, 1), (1, 5400, 1, 0, 1, 0, 0, 6, 0, 0, 0, 6, 10, 0),"
+		 "(1, 9000, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);"
+		 "INSERT INTO charges VALUES (1, 0, 'on_demand', 'usage', 'serving', %.0f, %.0f, 1, 30, 30, 30),"
+		 "(1, 0, 'reserved', 'used', 'serving', %.0f, %.0f, 2, 40, 20, 20),"
+		 "(1, 0, 'spot', 'usage', 'serving', %.0f, %.0f, 4, 50, 15, 15),"
+		 "(1, 0, 'capacity_block', 'usage', 'serving', %.0f, %.0f, 2, 20, 12, 12),"
+		 "(1, 1, 'spot', 'usage', 'serving', %.0f, %.0f, 6, 60, 18, 18);",
+		 t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0, t0 + 3600, t0 + 3600, t0 + 7200);
+	raw_exec(path, sql);
+	ck_assert_int_eq(report_load(&r, path, NULL, 0, &d), STATUS_OK);
+	ck_assert_int_eq(r.nruns, 1);
+	run = &r.runs[0];
+	/* the samples: hourly means and the instance-time coverage */
+	ck_assert_int_eq(run->nhours, 3);
+	ck_assert_double_eq_tol(run->inst[OPTION_SPOT][0], 4, 1e-12);
+	ck_assert_double_eq_tol(run->inst[OPTION_CAPACITY_BLOCK][0], 2, 1e-12);
+	ck_assert_double_eq_tol(run->inst[OPTION_SPOT][1], 6, 1e-12);
+	ck_assert_double_eq_tol(run->inst[OPTION_TRAINING_PLAN][0], 1, 1e-12);
+	ck_assert_double_eq_tol(run->coverage[0], 0.5, 1e-12);
+	ck_assert_double_eq(run->coverage[1], 0);
+	ck_assert(isnan(run->coverage[2]));
+	/* the bill: coverage at On-Demand prices, Spot and blocks not eligible */
+	ck_assert(run->exact);
+	ck_assert_int_eq(run->ncost, 2);
+	ck_assert_double_eq_tol(run->commit_cov[0], 4.0 / 7, 1e-12);
+	ck_assert_double_eq_tol(run->commit_util[0], 1, 1e-12);
+	ck_assert(isnan(run->commit_cov[1]));
+	ck_assert(isnan(run->commit_util[1]));
+	ck_assert_double_eq_tol(run->cost[OPTION_SPOT][0], 15, 1e-12);
+	ck_assert_double_eq_tol(run->cost[OPTION_SPOT][1], 18, 1e-12);
+	ck_assert_double_eq_tol(run->cost[OPTION_CAPACITY_BLOCK][0], 12, 1e-12);
+	ck_assert_double_eq(run->cost[OPTION_CAPACITY_BLOCK][1], 0);
+	report_fini(&r);
+	tmp_remove(path);
+}
+END_TEST
+
+/*
+ * A file written before schema version 8 has no samples.instances_training_plan (the report opens files
+ * read-only, unmigrated): it still loads, with no training-plan instances. A version-7 file (the frozen
+ * schema, tests/data/store/schema_v7.sql) with one run of 1 h and one sample at t 60 s: reserved 2,
+ * on-demand 3, spot 1: hour 0's coverage 2 / (2 + 3 + 1) = 1/3.
+ */
+START_TEST(coverage_of_a_file_before_training_plans)
+{
+	struct diag d = { "" };
+	struct report r;
+	char *path = tmp_path("v7.sqlite");
+	struct bytes b = file_bytes(TEST_DATA_DIR "/store/schema_v7.sql");
+	char *schema = realloc(b.data, b.len + 1);
+
+	ck_assert_ptr_nonnull(schema);
+	schema[b.len] = '\0';
+	raw_exec(path, schema);
+	free(schema);
+	raw_exec(path, "INSERT INTO runs VALUES (1, 'plain', NULL, 'name: plain\n', '', 9, 'ok', "
+		 "'2025-10-01T00:00:00Z', 1, '0.7.0', 3600, 'p5.48xlarge', NULL, NULL, NULL, NULL, NULL);"
+		 "INSERT INTO samples VALUES (1, 60, 2, 0, 1.5, 2, 3, 1, 0, 0, 0, 6, 110.5, NULL);");
+	ck_assert_int_eq(query_int(path, "PRAGMA user_version"), 7);
+	ck_assert_msg(report_load(&r, path, NULL, 0, &d) == STATUS_OK, "message: %s", d.msg);
+	ck_assert_int_eq(r.nruns, 1);
+	ck_assert_int_eq(r.runs[0].nhours, 1);
+	ck_assert_double_eq(r.runs[0].inst[OPTION_TRAINING_PLAN][0], 0);
+	ck_assert_double_eq(r.runs[0].inst[OPTION_SPOT][0], 1);
+	ck_assert_double_eq_tol(r.runs[0].coverage[0], 1.0 / 3, 1e-12);
+	report_fini(&r);
+	tmp_remove(path);
+}
+END_TEST
+
 /* Count the occurrences of needle in hay. */
 static int count_of(const char *hay, const char *needle)
 {
@@ -549,15 +658,17 @@ static Suite *report_suite(void)
 	Suite *s = suite_create("report");
 	TCase *tc = tcase_create("core");
 
-	tcase_add_test(tc, escape_every_special_character);
-	tcase_add_test(tc, page_escapes_database_strings);
-	tcase_add_test(tc, scatter_labels_escaped);
-	tcase_add_test(tc, scatter_labels_never_lost);
-	tcase_add_test(tc, scatter_labels_common_prefix);
-	tcase_add_test(tc, legend_names_wrap);
-	tcase_add_test(tc, hourly_cost_from_charges);
-	tcase_add_test(tc, recommend_curve_marks_the_choice);
-	tcase_add_test(tc, recommend_decision_from_result);
+	test_add(tc, escape_every_special_character);
+	test_add(tc, page_escapes_database_strings);
+	test_add(tc, scatter_labels_escaped);
+	test_add(tc, scatter_labels_never_lost);
+	test_add(tc, scatter_labels_common_prefix);
+	test_add(tc, legend_names_wrap);
+	test_add(tc, hourly_cost_from_charges);
+	test_add(tc, coverage_with_spot);
+	test_add(tc, coverage_of_a_file_before_training_plans);
+	test_add(tc, recommend_curve_marks_the_choice);
+	test_add(tc, recommend_decision_from_result);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -92,6 +92,13 @@ import json, sys
 d = json.loads(sys.argv[1]); p = d["points"]
 assert d["baseline"] == "61" and [x["id"] for x in p] == ["62", "61"], d["baseline"]
 assert p[0]["metrics"]["cost_total_usd"]["paired"]["n"] == 1' "$out"
+# no ids: every point of every sweep, in order, then every run outside a sweep (61 and 62), by run id
+"$GPUCAP" compare --db tvr.sqlite --json >all.json; rc=$?
+check "no ids: exit 0 (got $rc)" test $rc -eq 0
+check "no ids: the 20 sweep points, then runs 61 and 62" python3 -c '
+import json, sys
+ids = [x["id"] for x in json.load(open(sys.argv[1]))["points"]]
+assert ids == ["target-vs-reserved:%d" % i for i in range(20)] + ["61", "62"], ids' all.json
 
 # a point with a failed run: left out, counted, said
 cp tvr.sqlite failed.sqlite
@@ -103,6 +110,11 @@ check "failed run left out" python3 -c '
 import json, sys
 p = json.loads(sys.argv[1])["points"][0]
 assert p["runs"] == 2 and p["failed"] == 1 and p["metrics"]["cost_total_usd"]["n"] == 2' "$out"
+# that run by its id: refused, with the run's own error message
+id=$(sqlite3 failed.sqlite "select run_id from runs where sweep_id = 1 and point = 3 and replication = 1")
+"$GPUCAP" compare --db failed.sqlite "$id" >/dev/null 2>err.txt; rc=$?
+check "failed run by id: exit 2 (got $rc)" test $rc -eq 2
+check "failed run by id: its error said ($(cat err.txt))" grep -qF "run $id failed (boom); nothing to compare" err.txt
 sqlite3 failed.sqlite "update runs set status = 'failed', error = 'boom' where sweep_id = 1 and point = 3"
 "$GPUCAP" compare --db failed.sqlite target-vs-reserved:3 >/dev/null 2>err.txt; rc=$?
 check "all runs failed: exit 2 (got $rc)" test $rc -eq 2
