@@ -379,17 +379,49 @@ START_TEST(zone_outage_takes_instances_and_refuses_launches_until_its_end)
 }
 END_TEST
 
+START_TEST(available_and_live_of_count_slots_users_and_the_zone)
+{
+	/* fleet_available (fleet_probe.c) is what the entry could still launch: its slots (max 3) less those
+	 * live or draining, none in a zone outage; the fake option has no capacity of its own (no `available`
+	 * hook), so nothing else limits it, and no time is known at which that changes by itself. Slot 0 serving
+	 * from 600 s: 3 - 1 = 2. fleet_live_of counts the instances paid for by each user: 1 serving, 0 jobs
+	 * (slots 1 and 2 are free, and a free slot is nobody's). In zone z1 (out from 3600 s to 7200 s) the
+	 * instance is lost at 3600 s: at 4000 s nothing is live and the zone refuses, so 0; at 7200 s, the
+	 * outage's end (the retry comes at 7230 s), all 3 slots again. */
+	struct rig *r = rig_new(false);
+	int64_t next = 0;
+
+	fleet_set_desired(&r->f, 1);
+	run_to(r, 600);
+	ck_assert_int_eq(fleet_available(&r->f, 0, &next), 2);
+	ck_assert_int_eq(next, INT64_MAX);
+	ck_assert_int_eq(fleet_live_of(&r->f, FLEET_USER_SERVING), 1);
+	ck_assert_int_eq(fleet_live_of(&r->f, FLEET_USER_JOBS), 0);
+	rig_free(r);
+
+	r = rig_new(true);
+	fleet_set_desired(&r->f, 1);
+	run_to(r, 4000);
+	ck_assert_int_eq(fleet_live_of(&r->f, FLEET_USER_SERVING), 0);
+	ck_assert_int_eq(fleet_available(&r->f, 0, NULL), 0);
+	run_to(r, 7200);
+	ck_assert_int_eq(fleet_available(&r->f, 0, NULL), 3);
+	rig_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fleet");
 	TCase *tc = tcase_create("fleet");
 
-	tcase_add_test(tc, launch_waits_its_startup_then_comes_up);
-	tcase_add_test(tc, failed_launch_backs_off_and_retries);
-	tcase_add_test(tc, scale_in_drains_the_least_busy_and_a_busy_one_when_idle);
-	tcase_add_test(tc, notice_drains_then_doom_takes_it_and_a_replacement_launches);
-	tcase_add_test(tc, hand_over_moves_an_instance_between_users);
-	tcase_add_test(tc, zone_outage_takes_instances_and_refuses_launches_until_its_end);
+	test_add(tc, launch_waits_its_startup_then_comes_up);
+	test_add(tc, failed_launch_backs_off_and_retries);
+	test_add(tc, scale_in_drains_the_least_busy_and_a_busy_one_when_idle);
+	test_add(tc, notice_drains_then_doom_takes_it_and_a_replacement_launches);
+	test_add(tc, hand_over_moves_an_instance_between_users);
+	test_add(tc, zone_outage_takes_instances_and_refuses_launches_until_its_end);
+	test_add(tc, available_and_live_of_count_slots_users_and_the_zone);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }
