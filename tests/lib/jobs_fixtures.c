@@ -37,9 +37,11 @@ void run_jobs(const char *yaml, const struct job_spec *jobs, int n, const struct
 	int rc = scenario_parse_string(&sc, yaml, "test.yaml", NULL, 0, &d);
 
 	ck_assert_msg(rc == STATUS_OK, "scenario: %s", d.msg);
+	/* (the masks have 32 bits: an entry past them, in a fleet of up to SCENARIO_FLEET_MAX, is a jobs entry
+	 * of the option the YAML gives it) */
 	for (int i = 0; i < sc.nfleet; i++)
-		sc.fleet[i].use = (k->serving_entries >> i) & 1 ? USE_SERVING : USE_JOBS;
-	for (int i = 0; i < sc.nfleet; i++)  /* the same window and size as a training plan segment */
+		sc.fleet[i].use = i < 32 && (k->serving_entries >> i) & 1 ? USE_SERVING : USE_JOBS;
+	for (int i = 0; i < sc.nfleet && i < 32; i++)  /* the same window and size as a training plan segment */
 		if (plan_entries & (1u << i))
 			sc.fleet[i].option = OPTION_TRAINING_PLAN;
 	sc.no_traffic = k->serving_entries == 0;
