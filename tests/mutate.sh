@@ -136,7 +136,9 @@ for f in "${files[@]}" $(cat "$SCRATCH/mutated"); do [ -f "$SCRATCH/src/$f" ] &&
 # Without link-time optimisation: a mutant's rebuild then compiles one ordinary object and relinks, where
 # the LTO build compiles it twice over (fat objects) and re-optimises the whole of gpucap at every link. LTO
 # changes no result (e2e_golden checks the LTO build), so a mutant is killed or not the same either way.
-cmake -S "$SCRATCH/src" -B "$SCRATCH/build" -DGPUCAP_WERROR=ON -DGPUCAP_LTO=OFF >"$SCRATCH/configure.log" 2>&1 ||
+# With GPUCAP_BOUNDS: an index past a fixed-size array traps (a loop's `g < ngroups` made `g <= ngroups` on a
+# full fleet), as it would under CI's sanitizer pass, instead of reading the next field and surviving.
+cmake -S "$SCRATCH/src" -B "$SCRATCH/build" -DGPUCAP_WERROR=ON -DGPUCAP_LTO=OFF -DGPUCAP_BOUNDS=ON >"$SCRATCH/configure.log" 2>&1 ||
 	die "configure failed (see $SCRATCH/configure.log)"
 
 build() { cmake --build "$SCRATCH/build" -j"$JOBS" --target "$@" >"$SCRATCH/build.log" 2>&1; }
