@@ -328,6 +328,27 @@ START_TEST(tie_prefers_spot)
 }
 END_TEST
 
+/* The tie's tolerance, 1e-12 relative (jobs_optimal.h), from both sides. As tie_prefers_spot, but On-Demand a
+ * hair cheaper. At $3 x (1 - 5e-13)/h all On-Demand costs 30.6 x (1 - 5e-13) = $30.6 - 1.53e-11, against
+ * $30.6 all Spot: 5e-13 relative, inside the tolerance (1e-12 x 30.6 = 3.06e-11), so the two tie and the
+ * plan with fewer On-Demand hours wins: 10.2 h of Spot, none of On-Demand. At $3 x (1 - 2e-12)/h the
+ * difference is 6.12e-11, past the tolerance: On-Demand is cheaper, and all of it (10.2 h) is bought;
+ * switching to Spot would add its 0.2 h overhead. (Rounding in the costs' sums is about 1e-16 relative,
+ * far below either.) */
+START_TEST(near_tie_within_the_tolerance_prefers_spot)
+{
+	static const int avail[] = { 1 };
+	struct jobs_opt_input in = job(avail, 1, 1, 10, 20);
+
+	in.spot_usd_per_h = 3;
+	in.overhead_od_us = in.overhead_spot_us;
+	in.od_usd_per_h = 3 * (1 - 5e-13);
+	solve_ok(&in, 30.6, 10.2, 0);
+	in.od_usd_per_h = 3 * (1 - 2e-12);
+	solve_ok(&in, 30.6, 0, 10.2);
+}
+END_TEST
+
 /* Hourly ticks, Spot usable from 2 h on; T = 4 h. Deadline 8 h: wait, then Spot 2 h .. 6.2 h (4 h + 0.2 h
  * overhead) = $4.2, against $12.3 all On-Demand. Deadline 5 h: Spot 2 .. 5 h gives at most 3 - 0.2 = 2.8 h,
  * so 1.2 h must come from On-Demand before 2 h (1.3 h with its 0.1 h overhead): 1.3 x 3 + 3 x 1 = $6.9. */
@@ -381,6 +402,7 @@ static Suite *jobs_optimal_suite(void)
 	test_add(tc, spot_always);
 	test_add(tc, spot_never);
 	test_add(tc, tie_prefers_spot);
+	test_add(tc, near_tie_within_the_tolerance_prefers_spot);
 	test_add(tc, waiting_beats_on_demand);
 	test_add(tc, deadline_forces_on_demand);
 	test_add(tc, first_hour_free_refund);
