@@ -92,7 +92,8 @@ struct compare_point {
 	int64_t *seeds;                        /* [nruns], the runs' seeds, owned */
 	double *values[COMPARE_NMETRICS];      /* [nruns] each, NaN when absent; owned */
 	struct compare_ci stat[COMPARE_NMETRICS];
-	struct compare_diff paired[COMPARE_NMETRICS];  /* against the baseline; the baseline's own are n = 0 */
+	struct compare_diff paired[COMPARE_NMETRICS];  /* against the baseline (the baseline's own: paired with
+	                                                  itself, n = its runs, every difference 0) */
 	struct compare_diff welch[COMPARE_NMETRICS];
 	int slo_met_runs;                      /* runs whose slo_met is 1 */
 	bool pareto;                           /* on the front of mean cost per month against violation rate */
