@@ -220,11 +220,11 @@ static struct rig *rig_new(bool zone)
 
 static char big_yaml[8192];
 
-/* rig_yaml's scenario with its own `zones` (may be "") and `fleet` list items. */
+/* rig_yaml's scenario, starting at midnight UTC, with its own `zones` (may be "") and `fleet` list items. */
 static const char *fleet_yaml(const char *zones, const char *items)
 {
 	int n = snprintf(big_yaml, sizeof big_yaml,
-			 "name: fleet\nseed: 1\nhorizon: 10h\nslo: {latency_s: 10}\n"
+			 "name: fleet\nseed: 1\nstart: 2026-01-01T00:00:00Z\nhorizon: 10h\nslo: {latency_s: 10}\n"
 			 "workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
 			 "serving: {instance_type: p5.48xlarge, slots_per_instance: 1, startup_s: 600}\n"
 			 "launch_retry: {backoff_s: 10, multiplier: 2, max_backoff_s: 600}\n"
@@ -828,6 +828,48 @@ START_TEST(every_zone_a_scenario_may_have)
 }
 END_TEST
 
+START_TEST(shared_block_prewarms_serving_before_the_jobs_take_it)
+{
+	/*
+	 * Entry 0 a Capacity Block shared by time of day (count 1, its window from the day before to long past
+	 * the run; the fake option: the fleet launches into it),
+	 * serving's from 00:00 to 06:00 UTC, the run starting at midnight; entry 1 on-demand. Desired 1: the
+	 * block's slot 0 launches at 0 s. The change to jobs comes at 06:00 (21600 s); serving's startup
+	 * (600 s) before it, at 21000 s, serving asks for the block's 1 live instance again elsewhere: slot 1
+	 * launches then, ready at 21600 s. At 21600 s the block goes to the jobs (slot 0, idle, comes up for
+	 * them at once) and the desired capacity falls back by that 1: slot 1 is up for serving at 21600 s,
+	 * as the block leaves. The next change (24:00) is past the 10 h horizon.
+	 */
+	struct rig *r = rig_of(fleet_yaml("", "  - {option: capacity_block, start: 2025-12-31T11:30:00Z, duration: 3d,"
+					  " count: 1, use: shared, serving_hours: \"00:00-06:00\"}\n"
+					  "  - {option: on_demand, max: 2}\n"),
+			       fake_ops_of);
+
+	ck_assert_int_eq(r->f.group[0].user, FLEET_USER_SERVING);
+	ck_assert_int_eq(r->f.group[0].share.t_us, US(21600));
+	fleet_set_desired(&r->f, 1);
+	ck_assert_int_eq(nth(r, CALL_LAUNCHED, 0)->idx, 0);
+	run_to(r, 20999.999999);
+	ck_assert_int_eq(count(r, CALL_LAUNCHED), 1);
+	run_to(r, 21000);
+	ck_assert_int_eq(count(r, CALL_LAUNCHED), 2);
+	ck_assert_int_eq(nth(r, CALL_LAUNCHED, 1)->idx, 1);
+	ck_assert_int_eq(nth(r, CALL_LAUNCHED, 1)->t_us, US(21000));
+	run_to(r, 21600);
+	ck_assert_int_eq(r->f.group[0].user, FLEET_USER_JOBS);
+	ck_assert_int_eq(r->f.pool[0].user, FLEET_USER_JOBS);
+	ck_assert_int_eq(nth(r, CALL_UP, 1)->idx, 0);
+	ck_assert_int_eq(nth(r, CALL_UP, 1)->user, FLEET_USER_JOBS);
+	ck_assert_int_eq(nth(r, CALL_UP, 2)->idx, 1);
+	ck_assert_int_eq(nth(r, CALL_UP, 2)->user, FLEET_USER_SERVING);
+	ck_assert_int_eq(nth(r, CALL_UP, 2)->t_us, US(21600));
+	ck_assert_int_eq(r->f.desired, 1);
+	ck_assert_int_eq(count(r, CALL_LAUNCHED), 2);
+	ck_assert(!evq_queued(&r->f.group[0].share));
+	rig_free(r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("fleet");
@@ -852,6 +894,7 @@ int main(void)
 	test_add(tc, ice_outage_windows_to_the_sixteenth);
 	test_add(tc, full_fleet_refuses_then_launches_and_counts_its_quota);
 	test_add(tc, every_zone_a_scenario_may_have);
+	test_add(tc, shared_block_prewarms_serving_before_the_jobs_take_it);
 	suite_add_tcase(s, tc);
 	return test_run_suite(s);
 }
