@@ -12,7 +12,11 @@
  * initial 0 places none of it, so every test starts empty), startup 600 s
  * (every launch is ready 600 s later: the entry's startup is DELAY_DEFAULT, so the serving default), a
  * launch retry backoff of 10 s doubling per consecutive failure up to 600 s. With `zone` set, the entry is in
- * zone z1, out of capacity from 1 h to 2 h.
+ * zone z1, out of capacity from 1 h to 2 h. Other tests build their own fleet on the same scenario
+ * (fleet_yaml: a full fleet of 64 entries, 8 zones, a Spot pool, a shared block), each entry buying the fake
+ * (fake_ops_of), or by kind (mixed_ops_of: a fake Spot for Spot entries, no option for others). The link wraps
+ * gsl_rng_alloc so that a test can fail a random stream's allocation (tests/CMakeLists.txt), and every rig
+ * checks that nothing was written past its struct fleet.
  */
 #include <check.h>
 #include <gsl/gsl_rng.h>
