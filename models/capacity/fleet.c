@@ -57,6 +57,8 @@ int fleet_init(struct fleet *f, const struct scenario *sc, struct engine *eng, s
 	f->closed = false;
 	f->hold_scale_in_until_us = INT64_MIN;
 	f->quiet = 0;
+	f->pool = NULL;  /* fleet_fini may run before the pool is made */
+	f->npool = 0;
 	engine_event_init(&f->retry);
 	for (int z = 0; z < SCENARIO_ZONES_MAX; z++)
 		for (int t = 0; t < SCENARIO_TYPES_MAX; t++)
