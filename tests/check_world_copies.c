@@ -379,8 +379,8 @@ END_TEST
  * one removed is on the instance with the fewest placed, ties the highest index: instance 1's; both
  * instances are kept (2 is the minimum). Per-instance queues, round robin over the open instances: from
  * 700 s ten requests of 1 s, 10 s apart, all go to instance 0 (the only one open) and start at once:
- * served 10, no wait, latency 1 s each. (Instance 1 left open would take every other one, R2, R4, ...,
- * to wait there for a slot that never comes: 5 unserved at the horizon.)
+ * served 10, no wait, latency 1 s each. (Instance 1 left open would take every other one, 5 of the 10,
+ * to wait there for a slot that never comes: unserved at the horizon.)
  */
 START_TEST(instance_without_copies_is_not_routed_to)
 {
