@@ -328,6 +328,33 @@ START_TEST(instance_taken_away_mid_batch)
 }
 END_TEST
 
+/*
+ * Four requests leave a batch in the order of their thresholds, whatever their places in the heap
+ * (serving_batch.c heap_pop: the smaller child moves up). One instance of 4 slots, decode 10 tokens/s per
+ * request at any b, prefill 1000 tokens/s (each 100-token prompt 0.1 s on its own). batch_four.csv: R1..R4
+ * at 0, 0.01, 0.02, 0.03 s, out 11, 21, 31, 41. Decode clock V = 10 (t - 0.1) from R1's first token:
+ *   R1 joins at 0.10 (V 0.0), finishes at V = 0.0 + 10 = 10.0     heap [R1 10.0]
+ *   R2 joins at 0.11 (V 0.1), finishes at V = 0.1 + 20 = 20.1     heap [R1, R2 20.1]
+ *   R3 joins at 0.12 (V 0.2), finishes at V = 0.2 + 30 = 30.2     heap [R1, R2, R3 30.2]
+ *   R4 joins at 0.13 (V 0.3), finishes at V = 0.3 + 40 = 40.3     heap [R1, R2, R3, R4 40.3]
+ *   t=1.10 R1 leaves (latency 1.10): R4 goes down from the top, the smaller child R2 comes up: [R2, R4, R3]
+ *   t=2.11 R2 leaves (2.10); t=3.12 R3 (3.10); t=4.13 R4 (4.10).
+ * Latency mean (1.1 + 2.1 + 3.1 + 4.1) / 4 = 2.6 s, max 4.1 s. (Taking the right child R3 up instead leaves
+ * R2 under it: R2 leaves with R3 at 3.12, latency 3.11, mean 2.8525.)
+ */
+START_TEST(four_requests_leave_in_threshold_order)
+{
+	const char *const set[] = { "serving.slots_per_instance=4" };
+
+	capture_run(&cap, RUN("batch_four.csv", ", decode_tokens_per_s: 10, batching: continuous", ""), set, 1);
+	ck_assert_double_eq(M("requests_served"), 4);
+	ck_assert_double_eq_tol(M("latency_mean_s"), 10.4 / 4, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 4.1, 1e-6);
+	ck_assert_double_eq_tol(M("ttft_mean_s"), 0.1, 1e-6);
+	ck_assert_double_eq(M("wait_mean_s"), 0);
+}
+END_TEST
+
 static Suite *batching_suite(void)
 {
 	Suite *s = suite_create("batching");
@@ -335,6 +362,7 @@ static Suite *batching_suite(void)
 
 	test_add(tc, one_request_first_token_from_the_prefill);
 	test_add(tc, three_requests_join_and_leave);
+	test_add(tc, four_requests_leave_in_threshold_order);
 	test_add(tc, fixed_batching_is_todays_model);
 	test_add(tc, chunked_prefill_slows_decoding);
 	test_add(tc, third_request_waits_for_memory);

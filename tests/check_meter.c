@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "capture.h"
 #include "diag.h"
@@ -16,6 +17,7 @@
 #include "meter.h"
 #include "status.h"
 #include "testutil.h"
+#include "tzone.h"
 
 #define TOL 1e-9
 #define H SIM_US_PER_H
@@ -322,6 +324,162 @@ START_TEST(bill_split_at_jobs_share_zero)
 }
 END_TEST
 
+/*
+ * A line of no length (t0 == t1: an upfront fee, dated at one instant) falls whole in the clock hour holding
+ * that instant, also exactly at an hour's mark (meter_bill: the last hour of [t0, t1) is the one holding
+ * t1 - 1 us only when t1 > t0). A $300 Capacity Block fee:
+ *   on a 2 h run from a whole hour (phase 0): dated at t = 1 h, the mark between hours 0 and 1: hour 1's
+ *   line gets $300, hour 0's none; dated at t = 1 h - 1 us: hour 0's.
+ *   on a 2 h run starting 15 min past an hour (phase 900 s, clock hours 0..2): dated at t = 2700 s, the
+ *   mark of clock hour 1: hour 1's line.
+ * The bill handed to the sink: one line of $300 each time.
+ */
+START_TEST(instant_fee_at_an_hour_mark_bills_that_hour)
+{
+	static const struct {
+		int64_t phase_us, at_us;
+		int hour;
+	} cases[] = { { 0, H, 1 }, { 0, H - 1, 0 }, { 900 * SIM_US_PER_S, 2700 * SIM_US_PER_S, 1 } };
+	const struct meter_payer serving = METER_PAYER_SERVING;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct capture *cap = calloc(1, sizeof *cap);
+		struct diag d = { "" };
+		struct meter *m = calloc(1, sizeof *m);
+
+		ck_assert_ptr_nonnull(m);
+		ck_assert_ptr_nonnull(cap);
+		ck_assert_int_eq(meter_init(m, capture_sink(cap), &d, 10 * SIM_US_PER_S, 8, 1, 2 * H, cases[i].phase_us,
+					    60 * SIM_US_PER_S), STATUS_OK);
+		meter_set_prices(m, 1795996800LL * SIM_US_PER_S + cases[i].phase_us, 100);
+		meter_bill(m, &serving, OPTION_CAPACITY_BLOCK, CHARGE_UPFRONT, (double)cases[i].at_us,
+			   (double)cases[i].at_us, 0, 300, 300);
+		for (int h = 0; h < m->nhours; h++)
+			ck_assert_double_eq_tol(
+				m->bill[meter_bill_index(h, 0, OPTION_CAPACITY_BLOCK, CHARGE_UPFRONT)].effective_usd,
+				h == cases[i].hour ? 300 : 0, TOL);
+		meter_close(m, 2 * H);
+		meter_finish(m);
+		ck_assert_int_eq(meter_emit_bill(m), STATUS_OK);
+		ck_assert_int_eq(cap->ncharges, 1);
+		ck_assert_double_eq_tol(cap->charge_effective[OPTION_CAPACITY_BLOCK][CHARGE_UPFRONT], 300, TOL);
+		meter_fini(m);
+		free(m);
+		free(cap);
+	}
+}
+END_TEST
+
+/*
+ * TPOT is measured for the requests that arrive from the warmup's end on, the instant itself included, as
+ * every other measured figure (meter_arrival: arrival_us < warmup is not measured). Warmup 60 s, TPOT SLO
+ * 0.09 s; three requests with TPOT 0.1 s (each over the SLO) arriving at 59.999999 s, 60 s and 61 s: the
+ * first is not measured, the other two are: 2 TPOTs (mean 0.1 s), 2 TPOT violations.
+ */
+START_TEST(tpot_measured_from_the_warmup_instant)
+{
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	const int64_t S = SIM_US_PER_S;
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * S, 8, 1, 2 * H, 0, 60 * S), STATUS_OK);
+	meter_set_warmup(m, 60 * S);
+	meter_set_tokens(m, 90000, false);
+	meter_tpot(m, 60 * S - 1, 100000);
+	meter_tpot(m, 60 * S, 100000);
+	meter_tpot(m, 61 * S, 100000);
+	ck_assert_uint_eq(m->tpot.n, 2);
+	ck_assert_uint_eq(m->tpot_violations, 2);
+	ck_assert_double_eq_tol(hist_mean(&m->tpot), 0.1, 1e-9);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
+/*
+ * SLO windows on a zone's clock at a change forward (meter_window.c), on a table made by hand: New York's
+ * 2026 spring change alone, UTC-5 (EST) until 2026-03-08T07:00:00Z (unix 1772953200; local 02:00 EST), UTC-4
+ * (EDT) from then on. The run starts at local midnight, 05:00 UTC (unix 1772946000), for 23 h (to local
+ * midnight EDT), 1 h windows. Window K0 = 1772928000 / 3600 = 492480 is local 00:00-01:00 (the local epoch
+ * hour of Mar 8 00:00); local 02:00-03:00 (K0 + 2) is jumped over.
+ *   the window at run time 0 is K0; at 2 h - 1 us (06:59:59.999999 UTC, 01:59:59.999999 EST) K0 + 1; at 2 h
+ *   (07:00 UTC, 03:00 EDT) K0 + 3.
+ *   window K0 + 3 (03:00 EDT, the last segment of the table) starts at 07:00 UTC: run time 2 h; so does the
+ *   jumped-over K0 + 2 (its local start lies in the jump: the first instant past it is the jump itself),
+ *   which is the window after K0 + 1: a tally at 1.5 h (06:30 UTC) ends at 2 h.
+ *   windows that occur over [0, 23 h): local hours 00-01 and 03-23, 2 + 21 = 23 (the clock skips one: K0 to
+ *   K0 + 23 would be 24).
+ */
+START_TEST(windows_at_a_change_forward)
+{
+	static struct tzone tz;
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	const int64_t K0 = 492480;
+
+	ck_assert_ptr_nonnull(m);
+	memset(&tz, 0, sizeof tz);
+	tz.off0_s = -5 * 3600;
+	tz.nchanges = 1;
+	tz.at_s[0] = 1772953200;
+	tz.off_s[0] = -4 * 3600;
+	tz.dst[0] = true;
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, 23 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, 1772946000LL * SIM_US_PER_S, 100);
+	meter_set_slo(m, &(struct meter_slo){ .max_violation_rate = 0, .window_us = H, .tz = &tz });
+	ck_assert_int_eq(meter_window_of(m, 0), K0);
+	ck_assert_int_eq(meter_window_of(m, 2 * H - 1), K0 + 1);
+	ck_assert_int_eq(meter_window_of(m, 2 * H), K0 + 3);
+	ck_assert_int_eq(meter_window_start(m, K0 + 3), 2 * H);
+	ck_assert_int_eq(meter_window_start(m, K0 + 2), 2 * H);
+	ck_assert_int_eq(meter_window_start(m, K0 + 1), H);
+	ck_assert_int_eq(meter_tally_end(m, 3 * H / 2), 2 * H);
+	ck_assert_double_eq(meter_window_count(m), 23);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
+/*
+ * The same on a full table (TZONE_CHANGES_MAX = 256 changes, each forward by 1 min, every hour from
+ * T0 = 2026-01-01T00:00:00Z: change i at T0 + i h to UTC+(i + 1) min): times in order through every change
+ * (meter_window_next's kept segment) find the window the search finds, up to the last segment, which
+ * reaches to the end of time; there, at T0 + 256 h (the run starts at T0) the local time is T0 + 256 h +
+ * 256 min: window T0 / 3600 + 260 = 490896 + 260 = 491156, and the next window, 491157, starts where local
+ * time reaches T0 + 261 h: at T0 + 261 h - 256 min = run time 256 h 44 min.
+ */
+START_TEST(windows_on_a_full_zone_table)
+{
+	static struct tzone tz;
+	struct capture cap = { 0 };
+	struct diag d = { "" };
+	struct meter *m = calloc(1, sizeof *m);
+	const int64_t T0 = 1767225600, MIN = 60 * SIM_US_PER_S;
+
+	ck_assert_ptr_nonnull(m);
+	memset(&tz, 0, sizeof tz);
+	tz.nchanges = TZONE_CHANGES_MAX;
+	for (int i = 0; i < TZONE_CHANGES_MAX; i++) {
+		tz.at_s[i] = T0 + 3600LL * i;
+		tz.off_s[i] = 60 * (i + 1);
+	}
+	ck_assert_int_eq(meter_init(m, capture_sink(&cap), &d, 10 * SIM_US_PER_S, 8, 1, 300 * H, 0, 60 * SIM_US_PER_S),
+			 STATUS_OK);
+	meter_set_prices(m, T0 * SIM_US_PER_S, 100);
+	meter_set_slo(m, &(struct meter_slo){ .max_violation_rate = 0, .window_us = H, .tz = &tz });
+	for (int64_t t = 0; t <= 260 * H; t += 30 * MIN)
+		ck_assert_int_eq(meter_window_next(m, t), meter_window_local(m, t));
+	ck_assert_int_eq(meter_window_next(m, 256 * H + 1), 491156);
+	ck_assert_int_eq(meter_window_start(m, 491157), 256 * H + 44 * MIN);
+	meter_fini(m);
+	free(m);
+}
+END_TEST
+
 static Suite *meter_suite(void)
 {
 	Suite *s = suite_create("meter");
@@ -335,6 +493,10 @@ static Suite *meter_suite(void)
 	test_add(tc, failed_run_emits_no_hours);
 	test_add(tc, slo_floor_counts_arrivals_over_each_threshold);
 	test_add(tc, bill_split_at_jobs_share_zero);
+	test_add(tc, instant_fee_at_an_hour_mark_bills_that_hour);
+	test_add(tc, tpot_measured_from_the_warmup_instant);
+	test_add(tc, windows_at_a_change_forward);
+	test_add(tc, windows_on_a_full_zone_table);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -413,6 +413,88 @@ START_TEST(per_instance_first_free_ties_to_the_lowest)
 }
 END_TEST
 
+/*
+ * Random routing to a central queue reaches every free instance of a bitset word, not only its lowest
+ * (routing.c random_free: k = draw(nfree) counts k set bits into the word). Two single-slot g6.xlarge (1 GPU),
+ * pool order the reserved one (index 0, fleet entry 0) then the on-demand one (index 1); 400 requests of
+ * exactly 1 s from a trace, one every 5 s (t = 0, 5, ..., 1995 s), so each finds both instances free:
+ * nfree = 2, k = draw(2) is 0 or 1 with chance 1/2 each, and k = 1 is the second set bit of word 0, the
+ * on-demand instance. The requests it serves, N, are Binomial(400, 1/2): mean 200, and by Hoeffding
+ * P(|N - 200| >= 100) <= 2 exp(-2 x 100^2 / 400) = 2 exp(-50) < 1e-21, for any seed. Each is 1 s on 1 GPU:
+ * busy on-demand GPU-hours N / 3600, reserved (400 - N) / 3600. A pick that stopped at the word's lowest free
+ * bit (k's bits not cleared) would send all 400 to the reserved instance: N = 0.
+ */
+START_TEST(central_random_reaches_every_free_instance_in_a_word)
+{
+	static struct capture cap;
+	char yaml[1024], rows[8192] = "time_s\n", *trace;
+
+	for (int i = 0; i < 400; i++)
+		snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%d\n", 5 * i);
+	trace = test_write_file("every-5s.csv", rows);
+	ck_assert_ptr_nonnull(trace);
+	for (int seed = 1; seed <= 2; seed++) {
+		double n;
+		snprintf(yaml, sizeof yaml,
+			 "name: word\nseed: %d\nhorizon: 1h\nslo: {latency_s: 100}\nworkload:\n"
+			 "  arrivals: {kind: trace, path: %s, format: generic, columns: {time: time_s, time_format: seconds}}\n"
+			 "  service: {kind: constant, mean_s: 1}\n"
+			 "serving: {instance_type: g6.xlarge, slots_per_instance: 1, queue: central, routing: random}\n"
+			 "fleet:\n  - {option: reserved, count: 1, scope: zonal}\n  - {option: on_demand, count: 1}\n",
+			 seed, trace);
+		capture_run(&cap, yaml, NULL, 0);
+		ck_assert_double_eq(capture_need(&cap, "requests_served"), 400);
+		ck_assert_double_eq(capture_need(&cap, "wait_mean_s"), 0);
+		n = capture_need(&cap, "gpu_hours_busy_on_demand") * 3600;
+		fprintf(stderr, "  seed %d: %.0f of 400 on the on-demand instance\n", seed, n);
+		ck_assert_msg(n >= 100 && n <= 300, "seed %d: %g of 400 on instance 1", seed, n);
+		ck_assert_double_eq_tol(capture_need(&cap, "gpu_hours_busy_reserved") * 3600, 400 - n, 1e-6);
+	}
+	test_remove_file(trace);
+}
+END_TEST
+
+/*
+ * Power of two choices with copies (routing.c power_of_two): the second copy is drawn until it is on another
+ * instance than the first, and the request goes to the less loaded of the two (outstanding per slot).
+ * Two g6.12xlarge (4 GPUs), one copy of 4 GPUs each (1 slot), both serving at t = 0; per-instance queues.
+ * From the trace (arrival s, service s): R0 at 0 for 1000 s, then R1..R20 at 10, 20, ..., 200 s for 1 s
+ * each. R0 takes either instance (both idle: load 0 each). Each later request draws the two instances (the
+ * second draw is repeated until it differs from the first: with two instances of 1 slot each, every
+ * request compares both, but for a 2^-64 chance per request of 64 equal draws) and compares R0's instance,
+ * load 1 / 1, with the other, load 0 (its previous request left 9 s before): it goes to the other and
+ * starts at once. So nobody waits: wait_mean_s 0, latency max 1000 s (R0), mean (1000 + 20 x 1) / 21.
+ * A second draw that kept the first instead (drawn "until equal") routes each request to R0's instance with
+ * chance 1/2, to wait behind R0 until 1000 s: every one of the 20 missing it has chance 2^-20.
+ */
+START_TEST(power_of_two_copies_compares_two_instances)
+{
+	static struct capture cap;
+	char yaml[2048], rows[1024] = "t,svc\n0,1000\n", *trace;
+
+	for (int i = 1; i <= 20; i++)
+		snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%d,1\n", 10 * i);
+	trace = test_write_file("p2c-copies.csv", rows);
+	ck_assert_ptr_nonnull(trace);
+	for (int seed = 1; seed <= 2; seed++) {
+		snprintf(yaml, sizeof yaml,
+			 "name: p2c\nseed: %d\nhorizon: 1h\nslo: {latency_s: 2000}\nworkload:\n"
+			 "  arrivals: {kind: trace, path: %s, format: generic,"
+			 " columns: {time: t, time_format: seconds, service_s: svc}}\n  service: {kind: trace}\n"
+			 "serving:\n  queue: per_instance\n  routing: power_of_two\n  instance_type: g6.12xlarge\n"
+			 "  copies: {gpus_per_copy: 4, slots_per_copy: 1, initial: 2}\n"
+			 "fleet:\n  - {option: on_demand, max: 2, usd_per_h: 1}\n"
+			 "autoscaling: {policy: none, min: 2, max: 2}\n", seed, trace);
+		capture_run(&cap, yaml, NULL, 0);
+		ck_assert_double_eq(capture_need(&cap, "requests_served"), 21);
+		ck_assert_double_eq(capture_need(&cap, "wait_mean_s"), 0);
+		ck_assert_double_eq_tol(capture_need(&cap, "latency_max_s"), 1000, 1e-6);
+		ck_assert_double_eq_tol(capture_need(&cap, "latency_mean_s"), 1020.0 / 21, 1e-6);
+	}
+	test_remove_file(trace);
+}
+END_TEST
+
 static Suite *routing_suite(void)
 {
 	Suite *s = suite_create("routing");
@@ -432,6 +514,8 @@ static Suite *routing_suite(void)
 	test_add(tc, gpu_utilization_sees_the_spread);
 	test_add(tc, random_routing_draws_copies);
 	test_add(tc, central_random_picks_free_instances_only);
+	test_add(tc, central_random_reaches_every_free_instance_in_a_word);
+	test_add(tc, power_of_two_copies_compares_two_instances);
 	suite_add_tcase(s, tc);
 	return s;
 }

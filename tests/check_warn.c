@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "scenario.h"
 #include "status.h"
 #include "testutil.h"
 #include "warn.h"
@@ -549,6 +550,96 @@ START_TEST(memory_within_budget_not_warned)
 }
 END_TEST
 
+/*
+ * scale_in_rebound's time rule at its edge: a scale-out counts when it comes within WARN_REBOUND_US (900 s)
+ * of the scale-in, 900 s itself included. A scale-in from 4 to 2 (2 removed, half the fleet) at 1000 s, a
+ * scale-out from 2 to 3 (1 back, half of the 2) at 1900 s: exactly 900 s later, a rebound (the first, from
+ * the scale-in at 1000 s: 4 -> 2, back to 3). The same at 3000 s and 3900 s + 1 us: 1 us too late, no
+ * second one.
+ */
+START_TEST(scale_in_rebound_at_exactly_900_s)
+{
+	const int64_t S = 1000000;
+	struct warn w;
+
+	warn_init(&w, 0, 0);
+	warn_scaling(&w, 1000 * S, -1, 4, 2);
+	warn_scaling(&w, 1900 * S, +1, 2, 3);
+	ck_assert_int_eq(w.rebounds, 1);
+	ck_assert_int_eq(w.rebound_first_us, 1000 * S);
+	ck_assert_int_eq(w.rebound_from, 4);
+	ck_assert_int_eq(w.rebound_to, 2);
+	ck_assert_int_eq(w.rebound_back, 3);
+	warn_scaling(&w, 3000 * S, -1, 4, 2);
+	warn_scaling(&w, 3900 * S + 1, +1, 2, 3);
+	ck_assert_int_eq(w.rebounds, 1);
+}
+END_TEST
+
+/*
+ * price_stale on a full fleet (SCENARIO_FLEET_MAX, 64 entries): every entry is looked at, the last
+ * included, and none past it. The block scenario's p5.48xlarge (catalogue Capacity Block rate $39.33, valid
+ * until 2025-01-01) starting 2026-01-01: an On-Demand entry and 63 empty On-Demand entries (max 0) hold no
+ * Capacity Block: not warned. The 64th entry made the block at the catalogue's rate: warned, as fleet.63.
+ */
+START_TEST(price_stale_on_a_full_fleet)
+{
+	static char yaml[8192];
+
+	for (int last_is_block = 0; last_is_block < 2; last_is_block++) {
+		int n = snprintf(yaml, sizeof yaml,
+				 "name: block\nstart: 2026-01-01T00:00:00Z\nhorizon: 2h\nslo: {latency_s: 5}\n"
+				 "workload:\n  arrivals: {kind: uniform, rate_per_s: 1}\n  service: {kind: constant, mean_s: 1}\n"
+				 "serving: {queue: central, routing: first_free, instance_type: p5.48xlarge, slots_per_instance: 4}\n"
+				 "fleet:\n  - {option: on_demand, count: 1, usd_per_h: 50}\n");
+		for (int i = 1; i < SCENARIO_FLEET_MAX; i++)
+			n += snprintf(yaml + n, sizeof yaml - (size_t)n, "%s",
+				      last_is_block && i == SCENARIO_FLEET_MAX - 1 ?
+				      "  - {option: capacity_block, start: 2026-01-01T11:30:00Z, duration: 1d, count: 1}\n" :
+				      "  - {option: on_demand, count: 0, max: 0}\n");
+		ck_assert_int_lt(n, (int)sizeof yaml);
+		run(yaml, NULL, 0);
+		if (last_is_block)
+			assert_warned("price_stale", "fleet.63: the catalogue's Capacity Block rate for p5.48xlarge");
+		else
+			assert_not_warned("price_stale");
+	}
+}
+END_TEST
+
+/*
+ * horizon_too_short names the alarm that needs longer, the scale-in one on a tie.
+ *  - target tracking with scale_out_datapoints 15 at the 60 s resolution (15 x 60 = 900 s) and the default
+ *    scale_in_datapoints 15 (15 x max(60, 60) = 900 s): a 10-minute horizon is warned, naming the scale-in
+ *    alarm, 900 s.
+ *  - step scaling at the 60 s resolution, both alarms 3 datapoints_to_alarm (3 x 60 = 180 s each): a 2-minute
+ *    horizon (120 s) is warned, naming the step scale-in alarm, 180 s.
+ */
+static const char step_tie[] =
+	"name: steps\nhorizon: 2m\nslo: {latency_s: 5}\n"
+	"workload:\n  arrivals: {kind: uniform, rate_per_s: 10}\n  service: {kind: constant, mean_s: 1}\n"
+	"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 120}\n"
+	"fleet:\n  - {option: on_demand, count: 2, max: 6, usd_per_h: 1}\n"
+	"autoscaling:\n  policy: step\n  metric: concurrency_per_instance\n  min: 2\n  max: 6\n  resolution_s: 60\n"
+	"  adjustment_type: change_in_capacity\n"
+	"  scale_out: {threshold: 0.65, comparison: greater_or_equal, evaluation_periods: 3, datapoints_to_alarm: 3,"
+	" steps: [{lower: 0, adjustment: 1}]}\n"
+	"  scale_in: {threshold: 0.3, comparison: less_or_equal, evaluation_periods: 3, datapoints_to_alarm: 3,"
+	" steps: [{upper: 0, adjustment: -1}]}\n";
+
+START_TEST(horizon_too_short_names_scale_in_on_a_tie)
+{
+	const char *sets[] = { "horizon=10m", "autoscaling.scale_out_datapoints=15" };
+
+	run(steady, sets, 2);
+	assert_warned("horizon_too_short", "the horizon (600 s) is shorter than target tracking's scale-in alarm");
+	assert_warned("horizon_too_short", "(900 s)");
+	run(step_tie, NULL, 0);
+	assert_warned("horizon_too_short", "the horizon (120 s) is shorter than the step scale-in alarm");
+	assert_warned("horizon_too_short", "(180 s)");
+}
+END_TEST
+
 static Suite *warn_suite(void)
 {
 	Suite *s = suite_create("warn");
@@ -579,6 +670,9 @@ static Suite *warn_suite(void)
 	tcase_add_test(tc, memory_budget_warned);
 	tcase_add_test(tc, extrapolated_with_growth);
 	tcase_add_test(tc, memory_within_budget_not_warned);
+	test_add(tc, scale_in_rebound_at_exactly_900_s);
+	test_add(tc, price_stale_on_a_full_fleet);
+	test_add(tc, horizon_too_short_names_scale_in_on_a_tie);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "capture.h"
@@ -327,6 +328,81 @@ START_TEST(launching_instance_zero_released)
 }
 END_TEST
 
+/* Write a trace of (t s, svc s) rows and run `yaml` (one %s for the trace's path) on it. */
+static void run_with_trace(const char *yaml, const char *rows)
+{
+	char text[2048], *trace = test_write_file("copies-trace.csv", rows);
+
+	ck_assert_ptr_nonnull(trace);
+	snprintf(text, sizeof text, yaml, trace);
+	capture_run(&cap, text, NULL, 0);
+	test_remove_file(trace);
+}
+
+#define TRACE_ARRIVALS \
+	"  arrivals: {kind: trace, path: %s, format: generic, columns: {time: t, time_format: seconds, service_s: svc}}\n" \
+	"  service: {kind: trace}\n"
+
+/*
+ * A copy removed while both its instance's slots are busy leaves the instance with more in service than
+ * slots: it has no free slot until the excess has left (serving.c serving_set_capacity: free only while
+ * busy < cap). g6.12xlarge, 2 GPUs a copy -> 2 copies an instance, 1 slot a copy; 2 copies at t = 0, on
+ * instance 0 (cap 2). Central queue, first free. From the trace: R1 and R2 at 0 s for 1000 s (both slots);
+ * at 600 s the schedule says 1 copy: one of instance 0's is removed (cap 1, busy 2; the instance keeps the
+ * other, so it is not released); R3 at 700 s for 1 s finds no free slot and waits. At 1000 s R1 and R2
+ * leave (after the first, busy 1 = cap 1: still none free; after the second, one): R3 starts at 1000 s,
+ * ends at 1001 s. Served 3, latency (1000 + 1000 + 301) / 3, max 1000 s, wait 300 / 3 s, 1 of 3 waited.
+ * (Counting the instance free because it serves, though busy >= cap, starts R3 at 700 s: no wait.)
+ */
+START_TEST(copy_removed_under_busy_slots_frees_none)
+{
+	run_with_trace("name: copies-busy-removal\nhorizon: 1h\nslo: {latency_s: 3600}\nworkload:\n" TRACE_ARRIVALS
+		       "serving:\n  queue: central\n  routing: first_free\n  instance_type: g6.12xlarge\n"
+		       "  copies: {gpus_per_copy: 2, slots_per_copy: 1, initial: 2}\n"
+		       "fleet:\n  - {option: on_demand, max: 1, usd_per_h: 1}\n"
+		       "autoscaling:\n  policy: none\n  schedule:\n    - {at: 2026-01-01T00:10:00Z, min: 1, max: 1}\n",
+		       "t,svc\n0,1000\n0,1000\n700,1\n");
+	ck_assert_int_eq(count_between("copy_remove", NULL, 600, 600), 1);
+	ck_assert_int_eq(count_between("release", NULL, 0, 3600), 0);
+	ck_assert_double_eq(M("requests_served"), 3);
+	ck_assert_double_eq_tol(M("latency_mean_s"), 2301.0 / 3, 1e-6);
+	ck_assert_double_eq_tol(M("latency_max_s"), 1000, 1e-6);
+	ck_assert_double_eq_tol(M("wait_mean_s"), 100, 1e-6);
+	ck_assert_double_eq_tol(M("waited_fraction"), 1.0 / 3, 1e-12);
+}
+END_TEST
+
+/*
+ * An instance kept (copies.min_instances) after its last copy is removed serves nothing: it is not open to
+ * routing (serving.c serving_set_capacity: open only with a slot). g6.12xlarge, 4 GPUs a copy -> 1 copy an
+ * instance; 2 copies at t = 0 on instances 0 and 1; min_instances 2. At 600 s the schedule says 1 copy: the
+ * one removed is on the instance with the fewest placed, ties the highest index: instance 1's; both
+ * instances are kept (2 is the minimum). Per-instance queues, round robin over the open instances: from
+ * 700 s ten requests of 1 s, 10 s apart, all go to instance 0 (the only one open) and start at once:
+ * served 10, no wait, latency 1 s each. (Instance 1 left open would take every other one, 5 of the 10,
+ * to wait there for a slot that never comes: unserved at the horizon.)
+ */
+START_TEST(instance_without_copies_is_not_routed_to)
+{
+	char rows[256] = "t,svc\n";
+
+	for (int i = 0; i < 10; i++)
+		snprintf(rows + strlen(rows), sizeof rows - strlen(rows), "%d,1\n", 700 + 10 * i);
+	run_with_trace("name: copies-kept-empty\nhorizon: 1h\nslo: {latency_s: 3600}\nworkload:\n" TRACE_ARRIVALS
+		       "serving:\n  queue: per_instance\n  routing: round_robin\n  instance_type: g6.12xlarge\n"
+		       "  copies: {gpus_per_copy: 4, slots_per_copy: 1, initial: 2, min_instances: 2}\n"
+		       "fleet:\n  - {option: on_demand, max: 2, usd_per_h: 1}\n"
+		       "autoscaling:\n  policy: none\n  schedule:\n    - {at: 2026-01-01T00:10:00Z, min: 1, max: 1}\n",
+		       rows);
+	ck_assert_int_eq(count_between("copy_remove", NULL, 600, 600), 1);
+	ck_assert_int_eq(count_between("release", NULL, 0, 3600), 0);
+	ck_assert_double_eq(M("requests_total"), 10);
+	ck_assert_double_eq(M("requests_served"), 10);
+	ck_assert_double_eq_tol(M("wait_mean_s"), 0, 1e-9);
+	ck_assert_double_eq_tol(M("latency_max_s"), 1, 1e-6);
+}
+END_TEST
+
 static Suite *world_copies_suite(void)
 {
 	Suite *s = suite_create("world_copies");
@@ -339,6 +415,8 @@ static Suite *world_copies_suite(void)
 	test_add(tc, copies_lost_with_their_instance_load_again_elsewhere);
 	test_add(tc, copy_concurrency_rounds_up);
 	test_add(tc, launching_instance_zero_released);
+	test_add(tc, copy_removed_under_busy_slots_frees_none);
+	test_add(tc, instance_without_copies_is_not_routed_to);
 	suite_add_tcase(s, tc);
 	return s;
 }
