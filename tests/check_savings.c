@@ -297,6 +297,7 @@ END_TEST
  * $1 and the 2^-41 = 4.5e-13 left is dropped (excess exactly 0). An RI at $1e-12/h against 2 x 1e-12:
  * one instance-hour covers 1e-12, the 1e-12 left is kept. An RI that has covered its 1 instance-hour
  * ($10 of on-demand at $10/h) stops: the $5e-13 of used ODCR after it is not its to touch, and stays.
+ * A plan of $0.50/h at 50% off against $1 + 2^-41: it covers $1 (0.5 / 0.5) and the 2^-41 left is dropped.
  */
 START_TEST(residue_threshold_is_1e_12)
 {
@@ -327,6 +328,12 @@ START_TEST(residue_threshold_is_1e_12)
 	ck_assert_double_eq(r.ri_covered_usd[SAVINGS_ON_DEMAND], 10);
 	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 0);
 	ck_assert_double_eq(r.excess_usd[SAVINGS_ODCR_USED], 5e-13);
+	p.commit_usd_per_h = 0.5;
+	h = (struct savings_hour){ .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 1 + 0x1p-41 } };
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq(r.covered_usd[SAVINGS_ON_DEMAND], 1);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 0);
+	ck_assert_double_eq(r.unused_usd, 0);
 }
 END_TEST
 
@@ -363,9 +370,10 @@ END_TEST
 /*
  * savings_after_ris on one-type hours (ntypes 0) and with no RI. An RI of type 1 against an hour whose
  * usage is all of type 0 ($10 on-demand): it covers nothing (its $6 charge all unused, the $10 excess). An
- * RI of type 0 takes its $10 off: the hour's usd is $0, and its type_usd, not in use in a one-type hour,
- * stays as given (0). With no RI nothing is taken off nor added up again: an hour of two types, $0.1 and
+ * RI of type 0 takes its $10 off an hour of $15: the hour's usd is $5, and its type_usd, not in use in a
+ * one-type hour, stays as given (0). With no RI nothing is taken off nor added up again: an hour of two types, $0.1 and
  * $0.2, given as usd 0.3, keeps usd == 0.3 (adding the types up in doubles gives 0.30000000000000004).
+ * An RI of 0 instances charges nothing and has nothing unused: $0, not 0 / 0.
  */
 START_TEST(after_ris_one_type_and_none)
 {
@@ -382,12 +390,19 @@ START_TEST(after_ris_one_type_and_none)
 	ck_assert_double_eq(r.ri_covered_usd[SAVINGS_ON_DEMAND], 0);
 	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 10);
 	ri.type = 0;
+	h.usd[SAVINGS_ON_DEMAND] = 15;
 	savings_after_ris(&h, 1, &ri, 1);
-	ck_assert_double_eq(h.usd[SAVINGS_ON_DEMAND], 0);
+	ck_assert_double_eq(h.usd[SAVINGS_ON_DEMAND], 5);
 	ck_assert_double_eq(h.type_usd[SAVINGS_ON_DEMAND][0], 0);
 	savings_after_ris(&two, 1, &ri, 0);
 	ck_assert_double_eq(two.usd[SAVINGS_ON_DEMAND], 0.3);
 	ck_assert_double_eq(two.type_usd[SAVINGS_ON_DEMAND][0], 0.1);
+	ri.count = 0;
+	h.usd[SAVINGS_ON_DEMAND] = 10;
+	savings_settle_all(&h, 1, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq(r.ri_commit_usd, 0);
+	ck_assert_double_eq(r.ri_unused_usd, 0);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 10);
 }
 END_TEST
 
