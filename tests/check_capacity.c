@@ -127,6 +127,20 @@ START_TEST(reserved_upfront_at_the_horizon_is_outside)
 }
 END_TEST
 
+/*
+ * An all-upfront term that starts exactly at the window's start (term_start = start, t0 = 0): its fee is paid
+ * inside the window [0, 10 h) and is an upfront bill line, 2 x 35.776 x 8760 = 626,795.52 (p5.48xlarge 1y:
+ * 55.04 x (1 - 0.35) = 35.776 $/h, all of it up front); the window bears 2 x 35.776 x 10 = 715.52 of it.
+ */
+START_TEST(reserved_upfront_at_the_window_start_is_inside)
+{
+	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: all_upfront, "
+		       "term_start: 2026-01-01T00:00:00Z, scope: zonal}\n", NULL), NULL, 0);
+	ck_assert_double_eq_tol(cap.charge_billed[OPTION_RESERVED][CHARGE_UPFRONT], 2 * 35.776 * 8760, 0.01);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
+}
+END_TEST
+
 START_TEST(reserved_without_term_is_one_year)
 {
 	/* no `term`: a 1-year no-upfront term from `start`. 2 x 35.776 x 10 h = 715.52 in the window, and
@@ -487,6 +501,7 @@ static Suite *capacity_suite(void)
 	test_add(tc, reserved_term_ending_inside_the_window);
 	test_add(tc, reserved_term_ends_at_the_horizon);
 	test_add(tc, reserved_upfront_at_the_horizon_is_outside);
+	test_add(tc, reserved_upfront_at_the_window_start_is_inside);
 	test_add(tc, reserved_without_term_is_one_year);
 	test_add(tc, odcr_paid_whether_used_or_not);
 	test_add(tc, odcr_future_dated_billed_only_inside_its_window);
