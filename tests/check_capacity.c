@@ -165,6 +165,33 @@ START_TEST(odcr_paid_whether_used_or_not)
 END_TEST
 
 /*
+ * An ODCR whose start is exactly the window's start (start: 0s) is not future-dated: it exists at t = 0, its
+ * 2 instances are in service then (a "start" event of 2, nothing launched into it), and its limited end at
+ * 1 d is its only phase (an "odcr_ended" event of 2 at 86400 s): it never "opens", so no launch event. Bill
+ * over 2 days, $10/h: the reservation 2 x 10 x 24 = $480.00; its instances run on to the horizon as
+ * on-demand ones, 2 x 10 x 24 = $480.00, with the on-demand instance's 48 h x $10 = $480: $960.00 on-demand.
+ */
+START_TEST(odcr_starting_at_the_window_start_exists_at_t0)
+{
+	run_yaml("name: fd\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 10}}\n"
+		 "fleet:\n  - {option: odcr, count: 2, start: 0s, end: 1d}\n"
+		 "  - {option: on_demand, count: 1, max: 1}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 0);  /* no launch event, not even of 0 instances */
+	ck_assert_double_eq(M("launches"), 0);
+	ck_assert_int_eq(capture_find(&cap, "start", 0)->count, 2);
+	ck_assert_str_eq(capture_find(&cap, "start", 0)->option, "odcr");
+	ck_assert_int_eq(capture_count(&cap, "odcr_ended"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "odcr_ended", 0)->t_s, 86400, 1e-9);
+	ck_assert_int_eq(capture_find(&cap, "odcr_ended", 0)->count, 2);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 480.00, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 960.00, CENT);
+}
+END_TEST
+
+/*
  * A future-dated ODCR (SOURCES.md [odcr-fd-start], [odcr-fd-commitment]) of 2 g6.xlarge (g family: AWS offers
  * them, [odcr-fd-families]) at the on-demand price of $10/h, from day 1 with the minimum commitment of 14 days
  * and a limited end at day 15.5, in a 17-day run beside one on-demand instance (policy none):
@@ -504,6 +531,7 @@ static Suite *capacity_suite(void)
 	test_add(tc, reserved_upfront_at_the_window_start_is_inside);
 	test_add(tc, reserved_without_term_is_one_year);
 	test_add(tc, odcr_paid_whether_used_or_not);
+	test_add(tc, odcr_starting_at_the_window_start_exists_at_t0);
 	test_add(tc, odcr_future_dated_billed_only_inside_its_window);
 	test_add(tc, odcr_rate_from_its_start);
 	test_add(tc, savings_plan_covers_then_on_demand);
