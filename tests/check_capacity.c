@@ -127,6 +127,20 @@ START_TEST(reserved_upfront_at_the_horizon_is_outside)
 }
 END_TEST
 
+/*
+ * An all-upfront term that starts exactly at the window's start (term_start = start, t0 = 0): its fee is paid
+ * inside the window [0, 10 h) and is an upfront bill line, 2 x 35.776 x 8760 = 626,795.52 (p5.48xlarge 1y:
+ * 55.04 x (1 - 0.35) = 35.776 $/h, all of it up front); the window bears 2 x 35.776 x 10 = 715.52 of it.
+ */
+START_TEST(reserved_upfront_at_the_window_start_is_inside)
+{
+	run_yaml(light("10h", "  - {option: reserved, count: 2, term: 1y, payment: all_upfront, "
+		       "term_start: 2026-01-01T00:00:00Z, scope: zonal}\n", NULL), NULL, 0);
+	ck_assert_double_eq_tol(cap.charge_billed[OPTION_RESERVED][CHARGE_UPFRONT], 2 * 35.776 * 8760, 0.01);
+	ck_assert_double_eq_tol(M("cost_reserved_usd"), 715.52, CENT);
+}
+END_TEST
+
 START_TEST(reserved_without_term_is_one_year)
 {
 	/* no `term`: a 1-year no-upfront term from `start`. 2 x 35.776 x 10 h = 715.52 in the window, and
@@ -147,6 +161,33 @@ START_TEST(odcr_paid_whether_used_or_not)
 	ck_assert_double_eq_tol(M("cost_odcr_usd"), 600.00, CENT);
 	ck_assert_double_eq_tol(M("gpu_hours_paid_odcr"), 240.0, 1e-9);
 	ck_assert_double_eq_tol(M("cost_total_usd"), 600.00, CENT);
+}
+END_TEST
+
+/*
+ * An ODCR whose start is exactly the window's start (start: 0s) is not future-dated: it exists at t = 0, its
+ * 2 instances are in service then (a "start" event of 2, nothing launched into it), and its limited end at
+ * 1 d is its only phase (an "odcr_ended" event of 2 at 86400 s): it never "opens", so no launch event. Bill
+ * over 2 days, $10/h: the reservation 2 x 10 x 24 = $480.00; its instances run on to the horizon as
+ * on-demand ones, 2 x 10 x 24 = $480.00, with the on-demand instance's 48 h x $10 = $480: $960.00 on-demand.
+ */
+START_TEST(odcr_starting_at_the_window_start_exists_at_t0)
+{
+	run_yaml("name: fd\nstart: 2026-01-01T00:00:00Z\nhorizon: 2d\nslo: {latency_s: 10}\n"
+		 "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.1}\n  service: {kind: constant, mean_s: 1}\n"
+		 "serving: {instance_type: g6.xlarge, slots_per_instance: 10, startup_s: 600}\n"
+		 "catalog: {g6.xlarge: {usd_per_h: 10}}\n"
+		 "fleet:\n  - {option: odcr, count: 2, start: 0s, end: 1d}\n"
+		 "  - {option: on_demand, count: 1, max: 1}\n", NULL, 0);
+	ck_assert_int_eq(capture_count(&cap, "launch"), 0);  /* no launch event, not even of 0 instances */
+	ck_assert_double_eq(M("launches"), 0);
+	ck_assert_int_eq(capture_find(&cap, "start", 0)->count, 2);
+	ck_assert_str_eq(capture_find(&cap, "start", 0)->option, "odcr");
+	ck_assert_int_eq(capture_count(&cap, "odcr_ended"), 1);
+	ck_assert_double_eq_tol(capture_find(&cap, "odcr_ended", 0)->t_s, 86400, 1e-9);
+	ck_assert_int_eq(capture_find(&cap, "odcr_ended", 0)->count, 2);
+	ck_assert_double_eq_tol(M("cost_odcr_usd"), 480.00, CENT);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 960.00, CENT);
 }
 END_TEST
 
@@ -487,8 +528,10 @@ static Suite *capacity_suite(void)
 	test_add(tc, reserved_term_ending_inside_the_window);
 	test_add(tc, reserved_term_ends_at_the_horizon);
 	test_add(tc, reserved_upfront_at_the_horizon_is_outside);
+	test_add(tc, reserved_upfront_at_the_window_start_is_inside);
 	test_add(tc, reserved_without_term_is_one_year);
 	test_add(tc, odcr_paid_whether_used_or_not);
+	test_add(tc, odcr_starting_at_the_window_start_exists_at_t0);
 	test_add(tc, odcr_future_dated_billed_only_inside_its_window);
 	test_add(tc, odcr_rate_from_its_start);
 	test_add(tc, savings_plan_covers_then_on_demand);

@@ -893,6 +893,37 @@ START_TEST(managed_spot_pays_an_interrupted_first_hour)
 }
 END_TEST
 
+/*
+ * uniform_progress with a Spot entry that has no availability trace: nothing but the entry's max limits
+ * Spot (spot_available's count is the trace's only when there is one), so the waiting job takes Spot at its
+ * submission (rule 4). One job of 1 instance, 4 instance-hours (T = 4 h), a checkpoint every hour at no
+ * cost, restart 0.1 h, deadline 8 h; Spot $1/h with no interruptions, On-Demand $10/h, both instant. Slack
+ * at 0: 8 - 4 = 4 h >= 2 x 0.1 h: no safety net. Spot from 0, computes from 0.1 h, ends at 4.1 h.
+ * Bill: Spot 4.1 h x $1 = $4.10, On-Demand $0.
+ */
+START_TEST(uniform_progress_with_spot_without_a_trace)
+{
+	static const char yaml[] =
+		"name: jobs\nseed: 7\nhorizon: 24h\nslo: {latency_s: 5}\n"
+		"workload:\n  arrivals: {kind: poisson, rate_per_s: 1}\n  service: {kind: exponential, mean_s: 1}\n"
+		"serving: {instance_type: g6.12xlarge, slots_per_instance: 4, startup_s: 300}\n"
+		"catalog: {g6.12xlarge: {sells: [capacity_block, training_plan]}}  # (assumed)\n"
+		"fleet:\n  - {option: spot, count: 1, max: 8, usd_per_h: 1, notice_s: 120, "
+		"startup: {kind: constant, mean_s: 0}}\n"
+		"  - {option: on_demand, max: 8, usd_per_h: 10, startup: {kind: constant, mean_s: 0}}\n";
+	struct job_spec j = job(1, 4, 0, 1, 0, 0.1);
+
+	j.deadline_us = llround(8 * H);
+	run_jobs(yaml, &j, 1, &(struct knobs){ .policy = JOB_POLICY_UNIFORM_PROGRESS });
+	ck_assert_str_eq(event_option("launch", 0), "spot");
+	ck_assert_double_eq_tol(event_h("launch", 0), 0, 1e-9);
+	ck_assert_double_eq_tol(event_h("job_end", 0), 4.1, 1e-9);
+	ck_assert_double_eq_tol(M("jobs_cost_spot_usd"), 4.10, 0.005);
+	ck_assert_double_eq_tol(M("jobs_cost_on_demand_usd"), 0, 0.005);
+	ck_assert_double_eq(M("jobs_missed_deadline"), 0);
+}
+END_TEST
+
 static Suite *jobs_suite(void)
 {
 	Suite *s = suite_create("jobs");
@@ -919,6 +950,7 @@ static Suite *jobs_suite(void)
 	test_add(tc, max_pending_with_a_full_fleet);
 	test_add(tc, max_wait_stops_a_managed_spot_job);
 	test_add(tc, managed_spot_pays_an_interrupted_first_hour);
+	test_add(tc, uniform_progress_with_spot_without_a_trace);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -373,6 +373,33 @@ START_TEST(segments_at_the_window_edges)
 }
 END_TEST
 
+/*
+ * A segment begun before the window whose notice falls exactly at t = 0 holds nothing in the window, as one
+ * whose notice came earlier (the top of option_plan.c; a Capacity Block whose warning is at t = 0 is the
+ * same, check_blocks): 1 day x 1 instance at $24 from 2025-12-31T00:40, ending at 00:40 (2400 s) of the
+ * 2-hour window; its notice at 2400 - 1800 - 600 (expiry_notice 10 min by default) = 0. No instance is up
+ * ("start"), no notice event, nothing taken; the window still bears 40 min of its 24 h: 576 x 40 / 1440 =
+ * $16.00, its 8 GPUs paid (idle) for those 40 min, 8 x 2400 / 3600 = 5.3333 GPU-hours. Starting a second
+ * later (from 00:40:01), its notice comes 1 s into the window: its instance is up at t = 0 and noticed at 1 s.
+ */
+START_TEST(segment_notice_at_the_window_start)
+{
+	run_plan(light("2h", "  - option: training_plan\n    segments:\n"
+			     "      - {start: 2025-12-31T00:40:00Z, days: 1, count: 1, usd_per_h: 24}\n"
+			     "  - {option: on_demand, count: 1, max: 1}\n"), true);
+	ck_assert_int_eq(events_at("start", "training_plan", 0), 0);
+	ck_assert_int_eq(capture_count(&cap, "plan_expiring"), 0);
+	ck_assert_double_eq_tol(M("cost_training_plan_usd"), 16.00, CENT);
+	ck_assert_double_eq_tol(M("gpu_hours_paid_training_plan"), 8 * 2400 / 3600.0, 1e-9);
+	ck_assert_double_eq(M("gpu_hours_busy_training_plan"), 0);
+	run_plan(light("2h", "  - option: training_plan\n    segments:\n"
+			     "      - {start: 2025-12-31T00:40:01Z, days: 1, count: 1, usd_per_h: 24}\n"
+			     "  - {option: on_demand, count: 1, max: 1}\n"), true);
+	ck_assert_int_eq(events_at("start", "training_plan", 0), 1);
+	ck_assert_int_eq(events_at("plan_expiring", "training_plan", 1), 1);
+}
+END_TEST
+
 #define ADD(s, fn)                                          \
 	do {                                                \
 		TCase *tc_ = tcase_create(#fn);             \
@@ -393,6 +420,7 @@ static Suite *plan_suite(void)
 	ADD(s, segment_in_hours);
 	ADD(s, segment_days_or_hours);
 	ADD(s, segments_at_the_window_edges);
+	ADD(s, segment_notice_at_the_window_start);
 	return s;
 }
 

@@ -557,6 +557,29 @@ START_TEST(azure_spot_max_price_equal_refuses_launch)
 END_TEST
 
 /*
+ * A VM already running when the price reaches its max exactly stays: Azure evicts when the price is above
+ * the max, not at it. The same run with max_usd_per_h 3: at 2 h the price is $3, equal: no notice, no
+ * eviction; the VM in service from t = 0 runs to the 6 h horizon (billed exactly there): 2 h x $1 + 2 h x
+ * $3 + 2 h x $1.50 = $11.00, no interruption, nothing launched.
+ */
+START_TEST(azure_spot_max_price_equal_keeps_a_running_vm)
+{
+	capture_run(&cap,
+		    "name: mx\nseed: 1\nstart: 2026-01-01T00:00:00Z\nhorizon: 6h\nprovider: azure\n"
+		    "slo: {latency_s: 100}\n"
+		    "workload:\n  arrivals: {kind: uniform, rate_per_s: 0.01}\n  service: {kind: constant, mean_s: 5}\n"
+		    "serving: {instance_type: Standard_NC24ads_A100_v4, slots_per_instance: 8, startup_s: 0}\n"
+		    "catalog:\n  Standard_NC24ads_A100_v4: {usd_per_h: 4}\n"
+		    "fleet:\n  - {option: spot, count: 1, max: 1, max_usd_per_h: 3, price_trace: "
+		    TEST_DATA_DIR "/spot/azure-prices.txt}\n", NULL, 0);
+	ck_assert_ptr_null(capture_find(&cap, "interrupt", 0));
+	ck_assert_ptr_null(capture_find(&cap, "launch", 0));
+	ck_assert_double_eq(M("spot_interruptions"), 0);
+	ck_assert_double_eq_tol(M("cost_spot_usd"), 11.00, 0.005);
+}
+END_TEST
+
+/*
  * A gcp DWS Flex-start VM runs at most 7 days: one in service at t = 0 at $30/h is stopped at 7 x 86,400 =
  * 604,800 s (no notice) and replaced at once (startup 0) for the last day of an 8-day run.
  * Bill: 168 h x $30 = $5,040 (in service at t = 0: no minimum; whole seconds) + 24 h x $30 = $720 = $5,760.
@@ -609,6 +632,7 @@ static Suite *provider_suite(void)
 	tcase_add_test(tr, gcp_preemptible_stops_after_24h);
 	tcase_add_test(tr, azure_spot_max_price_evicts);
 	tcase_add_test(tr, azure_spot_max_price_equal_refuses_launch);
+	test_add(tr, azure_spot_max_price_equal_keeps_a_running_vm);
 	tcase_add_test(tr, gcp_dws_flex_stops_after_7_days);
 	suite_add_tcase(s, tr);
 	return s;

@@ -110,6 +110,29 @@ START_TEST(flex_behind_a_3_hour_outage_fails_at_2_hours)
 END_TEST
 
 /*
+ * A request that fails exactly at the horizon is a failed request: events at the horizon run (engine_run
+ * runs those at or before it). An outage [7000 s, 7800 s) that the request at 600 s does not meet (its
+ * capacity is there at once), but ice_probability 0.999999 (a draw below it fails the request: one chance
+ * in a million that it does not; with seed 1 the one draw does), horizon 7800 s = 600 + 7200: the request
+ * made at 600 s fails at 7800 s, the last instant of the run: 1 request, 1 failed, 1 launch failure (logged
+ * at 7800 s), unbilled. Bill: the on-demand VM 7800 s x $36/h = $78.00, nothing for Flex-start.
+ */
+START_TEST(flex_fails_exactly_at_the_horizon)
+{
+	const struct capture_event *e;
+
+	run_flex("7800s", "[{start: 7000s, end: 7800s}], ice_probability: 0.999999");
+	e = capture_find(&cap, "launch_failed", 0);
+	ck_assert_ptr_nonnull(e);
+	ck_assert_double_eq_tol(e->t_s, 7800, 1e-9);
+	ck_assert_double_eq(M("launch_failures"), 1);
+	ck_assert_double_eq(M("dws_requests"), 1);
+	ck_assert_double_eq(M("dws_requests_failed"), 1);
+	ck_assert_double_eq_tol(M("cost_on_demand_usd"), 78.0, 0.005);
+}
+END_TEST
+
+/*
  * A request whose capacity comes exactly max_wait_s (7200 s, "up to two hours") after it is granted: outage
  * [600 s, 7800 s), the request at 600 s waits 7200 s, not more than allowed, and its VM starts at 7800 s.
  * Over 3 h: the on-demand VM 3 h x $36 = $108; the Flex-start VM 7800 s to 10800 s, 3000 s x $20/h =
@@ -319,6 +342,7 @@ static Suite *provider_queue_suite(void)
 
 	test_add(tr, flex_queued_through_a_30_min_outage);
 	test_add(tr, flex_behind_a_3_hour_outage_fails_at_2_hours);
+	test_add(tr, flex_fails_exactly_at_the_horizon);
 	test_add(tr, flex_waits_exactly_max_wait);
 	test_add(tr, flex_7_day_stop_counts_from_the_start);
 	test_add(tr, flex_waits_through_zone_and_entry_outages);

@@ -224,6 +224,188 @@ START_TEST(ri_term_edges_by_hour)
 }
 END_TEST
 
+/*
+ * A plan's own discounts for fewer types than the hour holds: the plan lists type 0 only (20% off), its
+ * `discount` (50%) is every other type's. One hour, $10 of on-demand usage of each of two types, $9/h
+ * committed. Type 1 (50%, rate 0.5) goes first: its $10 costs $5, all covered, $4 left; type 0 (20%, rate
+ * 0.8): $4 covers 4 / 0.8 = $5 of its $10. Covered $15, excess $5, nothing lost. (Type 1 at 0% instead, as
+ * if the list went one type further: type 0 first, $8 for its $10, then $1 of type 1: covered $11.)
+ */
+START_TEST(plan_discount_past_its_types)
+{
+	struct savings_hour h = { .len_h = 1.0, .usd = { [SAVINGS_ON_DEMAND] = 20.0 }, .ntypes = 2,
+				  .type_usd = { [SAVINGS_ON_DEMAND] = { 10.0, 10.0 } } };
+	struct savings_plan_terms p = { .commit_usd_per_h = 9, .discount = 0.5, .ntypes = 1,
+					.type_discount = { 0.2 } };
+	struct savings_result r;
+
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 15.0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 5.0, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0.0, TOL);
+}
+END_TEST
+
+/*
+ * Every one of the SAVINGS_TYPES_MAX (8) types in one hour: type t has $10 of on-demand usage; type 0 also
+ * $10 of ODCR capacity nobody ran in. One RI of type 0 (1 instance, On-Demand $10/h, $6/h, term [0, 1 h))
+ * covers type 0's on-demand $10 (1 instance-hour: all it may, so it stops before the unused ODCR). Then a
+ * $6/h plan whose discount for type t is t / 8 (binary fractions: the sums are exact) covers the highest
+ * discounts first: type 7 (rate 1/8) $10 for $1.25, type 6 (rate 2/8) $10 for $2.50, type 5 (rate 3/8) the
+ * last $2.25: $6 covered. Plan covered 10 + 10 + 6 = $26; RI covered $10; on-demand excess
+ * 80 - 10 - 26 = $44 (types 1 to 4, $40, and $4 of type 5); the unused ODCR's $10 is excess too.
+ * savings_after_ris on the same hour leaves type 0's on-demand usage at 0 and every other entry as it was.
+ */
+START_TEST(all_eight_types)
+{
+	struct savings_hour h = { .len_h = 1.0, .ntypes = SAVINGS_TYPES_MAX };
+	struct savings_plan_terms p = { .commit_usd_per_h = 6, .discount = 0, .ntypes = SAVINGS_TYPES_MAX };
+	struct savings_ri_terms ri = { .type = 0, .count = 1, .od_usd_per_h = 10, .usd_per_h = 6,
+				       .billed_usd_per_h = 6, .t0_h = 0, .t1_h = 1 };
+	struct savings_result r;
+
+	ck_assert_int_eq(SAVINGS_TYPES_MAX, 8);
+	for (int t = 0; t < SAVINGS_TYPES_MAX; t++) {
+		h.type_usd[SAVINGS_ON_DEMAND][t] = 10;
+		p.type_discount[t] = t / 8.0;
+	}
+	h.usd[SAVINGS_ON_DEMAND] = 80;
+	h.usd[SAVINGS_ODCR_UNUSED] = h.type_usd[SAVINGS_ODCR_UNUSED][0] = 10;
+	savings_settle_all(&h, 1, &ri, 1, &p, 1, &r);
+	ck_assert_double_eq_tol(r.ri_covered_usd[SAVINGS_ON_DEMAND], 10, TOL);
+	ck_assert_double_eq_tol(r.ri_covered_usd[SAVINGS_ODCR_UNUSED], 0, TOL);
+	ck_assert_double_eq_tol(r.ri_commit_usd, 6, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 26, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ODCR_UNUSED], 0, TOL);
+	ck_assert_double_eq_tol(r.unused_usd, 0, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 44, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ODCR_UNUSED], 10, TOL);
+	savings_after_ris(&h, 1, &ri, 1);
+	ck_assert_double_eq_tol(h.usd[SAVINGS_ON_DEMAND], 70, TOL);
+	ck_assert_double_eq_tol(h.usd[SAVINGS_ODCR_UNUSED], 10, TOL);
+	ck_assert_double_eq(h.type_usd[SAVINGS_ON_DEMAND][0], 0);
+	for (int t = 1; t < SAVINGS_TYPES_MAX; t++)
+		ck_assert_double_eq(h.type_usd[SAVINGS_ON_DEMAND][t], 10);
+	ck_assert_double_eq(h.type_usd[SAVINGS_ODCR_UNUSED][0], 10);
+}
+END_TEST
+
+/*
+ * Residues under 1e-12 USD are rounding noise and dropped; 1e-12 itself is kept (both the plan's and the
+ * RI's rule). A plan committing $0: $1e-12 of on-demand usage stays, all of it excess; $5e-13 is dropped.
+ * An RI (1 instance, On-Demand $1/h, the whole hour in its term) against $1 + 2^-41 of usage: it covers
+ * $1 and the 2^-41 = 4.5e-13 left is dropped (excess exactly 0). An RI at $1e-12/h against 2 x 1e-12:
+ * one instance-hour covers 1e-12, the 1e-12 left is kept. An RI that has covered its 1 instance-hour
+ * ($10 of on-demand at $10/h) stops: the $5e-13 of used ODCR after it is not its to touch, and stays.
+ * A plan of $0.50/h at 50% off against $1 + 2^-41: it covers $1 (0.5 / 0.5) and the 2^-41 left is dropped.
+ */
+START_TEST(residue_threshold_is_1e_12)
+{
+	struct savings_plan_terms p = { .commit_usd_per_h = 0, .discount = 0.5 };
+	struct savings_ri_terms ri = { .type = 0, .count = 1, .od_usd_per_h = 1, .usd_per_h = 0.5,
+				       .billed_usd_per_h = 0.5, .t0_h = 0, .t1_h = 1 };
+	struct savings_hour h = { .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 1e-12 } };
+	struct savings_result r;
+
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 1e-12);
+	h.usd[SAVINGS_ON_DEMAND] = 5e-13;
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 0);
+	h.usd[SAVINGS_ON_DEMAND] = 1 + 0x1p-41;
+	savings_settle_all(&h, 1, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq(r.ri_covered_usd[SAVINGS_ON_DEMAND], 1);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 0);
+	ri.od_usd_per_h = 1e-12;
+	h.usd[SAVINGS_ON_DEMAND] = 2 * 1e-12;
+	savings_settle_all(&h, 1, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq(r.ri_covered_usd[SAVINGS_ON_DEMAND], 1e-12);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 1e-12);
+	ri.od_usd_per_h = 10;
+	h.usd[SAVINGS_ON_DEMAND] = 10;
+	h.usd[SAVINGS_ODCR_USED] = 5e-13;
+	savings_settle_all(&h, 1, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq(r.ri_covered_usd[SAVINGS_ON_DEMAND], 10);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 0);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ODCR_USED], 5e-13);
+	p.commit_usd_per_h = 0.5;
+	h = (struct savings_hour){ .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 1 + 0x1p-41 } };
+	savings_settle(&h, 1, &p, 1, &r);
+	ck_assert_double_eq(r.covered_usd[SAVINGS_ON_DEMAND], 1);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 0);
+	ck_assert_double_eq(r.unused_usd, 0);
+}
+END_TEST
+
+/*
+ * The counts bound the arrays: two hours, two RIs and two plans are passed, one of each is named. Hour 0
+ * [0, 1 h) with $20 of on-demand usage; RI 1 instance, On-Demand $10/h, $6/h, term [0, 2 h); plan $2.50/h at
+ * 50% off. The RI covers $10 for $6, the plan $5 for $2.50, $5 is excess; the second hour, RI and plan
+ * (the same) are not used (with them: $12 of RI charges, $5 committed). savings_after_ris with one hour and
+ * one RI leaves $10 in hour 0 and hour 1's $20 as it was.
+ */
+START_TEST(counts_bound_the_arrays)
+{
+	struct savings_hour h[2] = { { .t0_h = 0, .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 20 } },
+				     { .t0_h = 1, .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 20 } } };
+	struct savings_ri_terms ri = { .type = 0, .count = 1, .od_usd_per_h = 10, .usd_per_h = 6,
+				       .billed_usd_per_h = 6, .t0_h = 0, .t1_h = 2 };
+	struct savings_ri_terms ris[2] = { ri, ri };
+	struct savings_plan_terms p[2] = { { .commit_usd_per_h = 2.5, .discount = 0.5 },
+					   { .commit_usd_per_h = 2.5, .discount = 0.5 } };
+	struct savings_result r;
+
+	savings_settle_all(h, 1, ris, 1, p, 1, &r);
+	ck_assert_double_eq_tol(r.ri_commit_usd, 6, TOL);
+	ck_assert_double_eq_tol(r.ri_covered_usd[SAVINGS_ON_DEMAND], 10, TOL);
+	ck_assert_double_eq_tol(r.commit_usd, 2.5, TOL);
+	ck_assert_double_eq_tol(r.covered_usd[SAVINGS_ON_DEMAND], 5, TOL);
+	ck_assert_double_eq_tol(r.excess_usd[SAVINGS_ON_DEMAND], 5, TOL);
+	savings_after_ris(h, 1, ris, 1);
+	ck_assert_double_eq_tol(h[0].usd[SAVINGS_ON_DEMAND], 10, TOL);
+	ck_assert_double_eq(h[1].usd[SAVINGS_ON_DEMAND], 20);
+}
+END_TEST
+
+/*
+ * savings_after_ris on one-type hours (ntypes 0) and with no RI. An RI of type 1 against an hour whose
+ * usage is all of type 0 ($10 on-demand): it covers nothing (its $6 charge all unused, the $10 excess). An
+ * RI of type 0 takes its $10 off an hour of $15: the hour's usd is $5, and its type_usd, not in use in a
+ * one-type hour, stays as given (0). With no RI nothing is taken off nor added up again: an hour of two types, $0.1 and
+ * $0.2, given as usd 0.3, keeps usd == 0.3 (adding the types up in doubles gives 0.30000000000000004).
+ * An RI of 0 instances charges nothing and has nothing unused: $0, not 0 / 0.
+ */
+START_TEST(after_ris_one_type_and_none)
+{
+	struct savings_ri_terms ri = { .type = 1, .count = 1, .od_usd_per_h = 10, .usd_per_h = 6,
+				       .billed_usd_per_h = 6, .t0_h = 0, .t1_h = 1 };
+	struct savings_hour h = { .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 10 } };
+	struct savings_hour two = { .len_h = 1, .usd = { [SAVINGS_ON_DEMAND] = 0.3 }, .ntypes = 2,
+				    .type_usd = { [SAVINGS_ON_DEMAND] = { 0.1, 0.2 } } };
+	struct savings_result r;
+
+	savings_settle_all(&h, 1, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq_tol(r.ri_commit_usd, 6, TOL);
+	ck_assert_double_eq_tol(r.ri_unused_usd, 6, TOL);
+	ck_assert_double_eq(r.ri_covered_usd[SAVINGS_ON_DEMAND], 0);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 10);
+	ri.type = 0;
+	h.usd[SAVINGS_ON_DEMAND] = 15;
+	savings_after_ris(&h, 1, &ri, 1);
+	ck_assert_double_eq(h.usd[SAVINGS_ON_DEMAND], 5);
+	ck_assert_double_eq(h.type_usd[SAVINGS_ON_DEMAND][0], 0);
+	savings_after_ris(&two, 1, &ri, 0);
+	ck_assert_double_eq(two.usd[SAVINGS_ON_DEMAND], 0.3);
+	ck_assert_double_eq(two.type_usd[SAVINGS_ON_DEMAND][0], 0.1);
+	ri.count = 0;
+	h.usd[SAVINGS_ON_DEMAND] = 10;
+	savings_settle_all(&h, 1, &ri, 1, NULL, 0, &r);
+	ck_assert_double_eq(r.ri_commit_usd, 0);
+	ck_assert_double_eq(r.ri_unused_usd, 0);
+	ck_assert_double_eq(r.excess_usd[SAVINGS_ON_DEMAND], 10);
+}
+END_TEST
+
 static Suite *savings_suite(void)
 {
 	Suite *s = suite_create("savings");
@@ -239,6 +421,11 @@ static Suite *savings_suite(void)
 	tcase_add_test(tc, no_plans_everything_on_demand);
 	tcase_add_test(tc, two_types_highest_discount_first);
 	test_add(tc, ri_term_edges_by_hour);
+	test_add(tc, plan_discount_past_its_types);
+	test_add(tc, all_eight_types);
+	test_add(tc, residue_threshold_is_1e_12);
+	test_add(tc, counts_bound_the_arrays);
+	test_add(tc, after_ris_one_type_and_none);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -533,9 +533,12 @@ START_TEST(azure_spot_scale_in_is_not_an_eviction)
 	ck_assert_int_eq(capture_find(&cap, "launch", 1)->count, 1);
 	ck_assert_double_eq_tol(capture_find(&cap, "launch", 1)->t_s, 2400, 1e-9);
 	ck_assert_double_eq_tol(M("cost_spot_usd"), 6000 / 3600.0, 1e-9);
-	/* an AWS Spot entry has no eviction policy: no deallocation metric is reported */
+	/* an AWS Spot entry has no eviction policy: no deallocation metric is reported, and its two instances
+	 * interrupted by the trace (spot_interrupted_in_first_hour_is_free) are terminated, not deallocated */
 	run_yaml(spot_first_hour(), NULL, 0);
 	ck_assert(isnan(capture_metric(&cap, "spot_deallocated")));
+	ck_assert_double_eq(M("spot_interruptions"), 2);
+	ck_assert_int_eq(capture_count(&cap, "deallocate"), 0);
 }
 END_TEST
 
