@@ -399,6 +399,50 @@ START_TEST(sp_optimum_flat_profile_by_hand)
 END_TEST
 
 /*
+ * The optimum's tolerance (rebill.c): a breakpoint is kept while the weight strictly above it, F, is at most
+ * (1 - d) W (1 + 1e-12), and no plan is the cheapest when even the weight of every hour with usage is. Both
+ * at that bound exactly:
+ * - Two hours at d = 0.5: usage 20 in an hour of length 1 (b = 0.5 x 20 / 1 = 10) and 10 c in one of length
+ *   c = 1 - 2e-12 (b = 5): W = 1 + c = 2 - 2e-12, and (1 - 0.5) W (1 + 1e-12) is 1 to the last bit (checked
+ *   below), the weight above 5. So 5 is kept: the bill is flat from 5 to 10 (slope W - 1 / 0.5 = -2e-12,
+ *   within the tolerance) and the lower is taken: 5.00 (bill 5 W + 10 = 20, against 30 with no plan).
+ * - The flat profile of sp_optimum_flat_profile_by_hand, usage 10 in 7 of 10 hours, at d = 0.3 + 3.5e-13:
+ *   the one breakpoint is (1 - d) 10 = 7 - 3.5e-12, and the weight of the hours with usage, 7, is
+ *   (1 - d) 10 (1 + 5e-13), inside the 1e-12: a plan's saving is 5e-12 per committed dollar, a rounding
+ *   error, and the bill is flat: no plan (0), as at d = 0.3 exactly.
+ * And the cents: the upper cent around the optimum is taken only when it bills more than 1e-9 less.
+ */
+START_TEST(sp_optimum_tie_at_the_tolerance)
+{
+	const double c = 1 - 2e-12, disc = 0.3 + 3.5e-13;
+	struct savings_hour h[10];
+	double u[10], plan;
+
+	whole_hours(h, (const double[]){ 20, 10 * c }, 2);
+	h[1].len_h = c;
+	ck_assert((1 - 0.5) * (h[0].len_h + h[1].len_h) * (1 + 1e-12) == 1);  /* the tie, exactly */
+	ck_assert_int_eq(rebill_sp_optimum(h, 2, 0.5, &plan), STATUS_OK);
+	ck_assert_double_eq_tol(plan, 5.00, 1e-9);
+	ck_assert_double_eq_tol(bill(h, 2, plan, 0.5), 20, 1e-9);
+	for (int i = 0; i < 10; i++)
+		u[i] = i < 7 ? 10 : 0;
+	whole_hours(h, u, 10);
+	ck_assert((1 - disc) * 10 * (1 + 1e-13) < 7 && 7 <= (1 - disc) * 10 * (1 + 1e-12));
+	ck_assert_int_eq(rebill_sp_optimum(h, 10, disc, &plan), STATUS_OK);
+	ck_assert_double_eq(plan, 0);
+	/* the cent above is taken only when it bills more than 1e-9 less: one hour of 10.010000001 at d = 0.5,
+	 * exact optimum 5.0050000005; the plan's change to the bill is c - 2c = -5 at 5.00 (it covers 10 of the
+	 * usage) and 5.01 - 10.010000001 = -5.000000001 at 5.01 (it covers all): 1e-9 less, to the last bit
+	 * (checked below), a tie within the tolerance: the lower, 5.00 */
+	whole_hours(h, (const double[]){ 10.010000001 }, 1);
+	ck_assert(rebill_plan(h, 1, 5.01, 0.5, NULL) == rebill_plan(h, 1, 5.00, 0.5, NULL) - 1e-9);
+	ck_assert_double_eq_tol(rebill_plan(h, 1, 5.00, 0.5, NULL), -5, 1e-12);
+	ck_assert_int_eq(rebill_sp_optimum(h, 1, 0.5, &plan), STATUS_OK);
+	ck_assert_double_eq_tol(plan, 5.00, 1e-9);
+}
+END_TEST
+
+/*
  * --vary fleet.0.max on an on_demand entry. The load: 0.06 requests/s of 45 s each, 2.7 slots busy, and
  * uniform arrivals 16.7 s apart keep at most 3 in service at once: 3 instances serve it without a wait;
  * target tracking at 0.7 wants ceil(2.7 / 0.7) = 4. So max 1 and 2 break the SLO (the queue grows without
@@ -806,6 +850,7 @@ static Suite *make(void)
 	test_add(tc, three_year_break_even_by_hand);
 	test_add(tc, violation_rate_at_the_bound_is_feasible);
 	test_add(tc, replications_share_seeds_across_candidates);
+	test_add(tc, sp_optimum_tie_at_the_tolerance);
 	suite_add_tcase(s, tc);
 	return s;
 }
