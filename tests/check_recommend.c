@@ -824,6 +824,104 @@ START_TEST(replications_share_seeds_across_candidates)
 }
 END_TEST
 
+/* recommend_write_json of the result into a string (owned). */
+static char *result_json(const struct recommend_opts *o)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+
+	ck_assert_ptr_nonnull(f);
+	recommend_write_json(f, o, &res);
+	ck_assert_int_eq(fclose(f), 0);
+	return json;
+}
+
+/*
+ * The check (the choice simulated with its commitments set) is made only when the choice has something to
+ * set: a varied RI at a count above 0, or a plan. A regional RI at $10.50/h against the on-demand entry's
+ * $10/h never pays: the n-th RI costs 10.5 x 120 = 1260 and saves $10 for each hour demand is >= n, at most
+ * 120 x 10 = 1200. Window costs (on-demand only: 10 x 24 x (1 + 2 + 3 + 3 + 5) = 3360): n = 0: 3360; n = 1:
+ * 1260 + 3360 - 1200 = 3420; n = 2: 2520 + 3360 - 10 x (120 + 96) = 3720. The choice is n = 0: no RI, no plan,
+ * the window method: no check, so 2 runs (the fleet's, re-billed at every count, and on-demand only) and
+ * "check_not_done" is null (nothing was left undone).
+ */
+START_TEST(no_check_without_a_commitment)
+{
+	static const double window[] = { 3360, 3420, 3720 };
+	struct recommend_opts o = { 0 };
+	char *json;
+
+	vary(&o, "commitments.0.count=0..2");
+	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+					"commitments:\n  - {option: reserved, count: 0, usd_per_h: 10.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 3);
+	for (int n = 0; n <= 2; n++)
+		ck_assert_double_eq_tol(res.base.cands[n].cost_window_usd, window[n], CENT);
+	ck_assert_int_eq(best()->counts[0], 0);
+	ck_assert(!res.checked);
+	ck_assert_int_eq(res.runs, 2);
+	json = result_json(&o);
+	ck_assert_msg(strstr(json, "\"check_not_done\": null"), "%s", json);
+	free(json);
+}
+END_TEST
+
+/*
+ * A plan's words: a commitment above 0 in dollars to the cent, exactly 0 as no plan (the optimum found none
+ * worth buying), NaN (no savings_plan in the scenario) as nothing; nothing varied and no plan is "the
+ * scenario as it is".
+ */
+START_TEST(plan_described_at_zero)
+{
+	struct recommend_opts o = { 0 };
+	struct recommend_candidate c = { .sp_usd_per_h = 0 };
+	char buf[256];
+
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "no Savings Plan");
+	c.sp_usd_per_h = 0.01;
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Savings Plan $0.01/h");
+	c.sp_usd_per_h = NAN;
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "the scenario as it is");
+	vary(&o, "fleet.1.count=0..3");
+	c.counts[0] = 2;
+	c.sp_usd_per_h = 0;
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "fleet.1.count=2, no Savings Plan");
+}
+END_TEST
+
+/*
+ * The most --vary options (RECOMMEND_VARY_MAX, 4), one of each kind: a zonal reservation's count (3), an
+ * ODCR's (0), the on-demand entry's max (10) and a regional RI's count (0), each at one level: one candidate,
+ * reserved_count_follows_r_over_p's n = 3, window cost 2460. On-demand only takes the on-demand max at its
+ * highest level (10) and every other count at 0: 3360.
+ */
+START_TEST(vary_at_the_most_entries)
+{
+	struct recommend_opts o = { 0 };
+
+	vary(&o, "fleet.0.count=3..3");
+	vary(&o, "fleet.1.count=0..0");
+	vary(&o, "fleet.2.max=10..10");
+	vary(&o, "commitments.0.count=0..0");
+	ck_assert_int_eq(o.nvary, RECOMMEND_VARY_MAX);
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: odcr, count: 0, usd_per_h: 9}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+					"commitments:\n  - {option: reserved, count: 0, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 1);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 2460, CENT);
+	ck_assert_int_eq(res.od.counts[0], 0);
+	ck_assert_int_eq(res.od.counts[2], 10);
+	ck_assert_double_eq_tol(res.od.cost_window_usd, 3360, CENT);
+}
+END_TEST
+
 static Suite *make(void)
 {
 	Suite *s = suite_create("recommend");
@@ -851,6 +949,9 @@ static Suite *make(void)
 	test_add(tc, violation_rate_at_the_bound_is_feasible);
 	test_add(tc, replications_share_seeds_across_candidates);
 	test_add(tc, sp_optimum_tie_at_the_tolerance);
+	test_add(tc, no_check_without_a_commitment);
+	test_add(tc, plan_described_at_zero);
+	test_add(tc, vary_at_the_most_entries);
 	suite_add_tcase(s, tc);
 	return s;
 }
