@@ -13,6 +13,7 @@
  * Tolerance: 0.005 USD on window costs (cents), 1e-6 relative on term costs.
  */
 #include <check.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -824,6 +825,50 @@ START_TEST(replications_share_seeds_across_candidates)
 }
 END_TEST
 
+/*
+ * The term's hours from windows (rebill_term_of_windows), at its edges. Four windows, each one hour of 1/3 h
+ * with $1 of on-demand usage, over a year (8760 h): segments of 2190 h, each filled by 6570 copies of its
+ * window (2190 x 3). Adding 1/3 in floating point 6570 times from the segment's start can fall short of its
+ * end by more than the 1e-9 h the loop allows, which adds one sliver piece there: 26280 pieces, up to 4 more.
+ * Whatever the slivers, the pieces' lengths add up to the term, 8760 h, and their usage to 8760 x $3 =
+ * $26280 (a cut piece pro-rated); each starts inside its segment, in order; and the array returned holds
+ * every piece (a segment is given room for one repetition more than its whole ones: malloc_usable_size, with
+ * glibc kept from handing the block whole pages, which would hide a short one). A window with no hours, or
+ * with hours that measure no time, is refused, not repeated forever.
+ */
+START_TEST(term_of_windows_edges)
+{
+	struct savings_hour third = { .len_h = 1.0 / 3, .usd = { [SAVINGS_ON_DEMAND] = 1 } }, empty = { 0 };
+	const struct savings_hour *win[4] = { &third, &third, &third, &third };
+	int nwin_h[4] = { 1, 1, 1, 1 }, n = -1;
+	struct savings_hour *out = NULL;
+	double len = 0, usd = 0;
+
+	ck_assert_int_eq(mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024), 1);
+	ck_assert_int_eq(rebill_term_of_windows(win, nwin_h, 4, 8760, &out, &n), STATUS_OK);
+	ck_assert_int_ge(n, 26280);
+	ck_assert_int_le(n, 26284);
+	ck_assert_uint_ge(malloc_usable_size(out), sizeof *out * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		int seg = (int)(out[i].t0_h / 2190);
+		ck_assert_msg(i == 0 || out[i].t0_h >= out[i - 1].t0_h, "piece %d", i);
+		ck_assert_msg(out[i].t0_h + out[i].len_h <= 2190 * (seg + 1) + 1e-6, "piece %d", i);
+		len += out[i].len_h;
+		usd += out[i].usd[SAVINGS_ON_DEMAND];
+	}
+	ck_assert_double_eq_tol(len, 8760, 1e-6);
+	ck_assert_double_eq_tol(usd, 26280, 1e-6);
+	free(out);
+	out = NULL;
+	nwin_h[2] = 0;
+	ck_assert_int_eq(rebill_term_of_windows(win, nwin_h, 4, 8760, &out, &n), STATUS_EINPUT);
+	nwin_h[2] = 1;
+	win[2] = &empty;
+	ck_assert_int_eq(rebill_term_of_windows(win, nwin_h, 4, 8760, &out, &n), STATUS_EINPUT);
+	ck_assert_ptr_null(out);
+}
+END_TEST
+
 /* recommend_write_json of the result into a string (owned). */
 static char *result_json(const struct recommend_opts *o)
 {
@@ -952,6 +997,7 @@ static Suite *make(void)
 	test_add(tc, no_check_without_a_commitment);
 	test_add(tc, plan_described_at_zero);
 	test_add(tc, vary_at_the_most_entries);
+	test_add(tc, term_of_windows_edges);
 	suite_add_tcase(s, tc);
 	return s;
 }
