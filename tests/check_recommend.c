@@ -869,6 +869,35 @@ START_TEST(term_of_windows_edges)
 }
 END_TEST
 
+/*
+ * --term fluid: one run over the whole term (horizon 365d, fluid mode), its own hours billed, nothing
+ * extrapolated. The steps load over the year: demand D = 1, 2, 3, 3 on the first four days, then 5 for the
+ * other 361 (the last scheduled action and the last rate step hold to the end). Every level is allowed
+ * (--max-violation-rate 1), so the cost alone decides. Year costs, n zonal reservations at $5.5/h (8760 h)
+ * plus $10/h on demand for the rest, 24 h a day: n r 8760 + 240 x sum over the days of max(0, D - n):
+ *   n = 0: 240 x (1 + 2 + 3 + 3 + 5 x 361) = 435360;   n = 4: 192720 + 240 x 361 = 279360;
+ *   n = 5: 240900 + 0 = 240900;   n = 6: 289080.
+ * The choice is 5 (demand is 5 in 361 of 365 days, far above r / p = 55%). A shorter run scaled up to the
+ * term would miss n = 0's cost: the first days' low demand would weigh more.
+ */
+START_TEST(fluid_runs_the_whole_term)
+{
+	struct recommend_opts o = { .term = RECOMMEND_TERM_FLUID, .slo = RECOMMEND_SLO_RATE, .max_violation_rate = 1 };
+
+	vary(&o, "fleet.0.count=0..6");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.term, RECOMMEND_TERM_FLUID);
+	ck_assert_double_eq(res.term_h, 8760);
+	ck_assert_int_eq(best()->counts[0], 5);
+	ck_assert_double_eq_tol(best()->cost_term_usd, 240900, 240900 * 1e-6);
+	ck_assert_double_eq_tol(res.base.cands[0].cost_term_usd, 435360, 435360 * 1e-6);
+	ck_assert_double_eq_tol(res.base.cands[4].cost_term_usd, 279360, 279360 * 1e-6);
+	ck_assert_double_eq_tol(res.base.cands[6].cost_term_usd, 289080, 289080 * 1e-6);
+	ck_assert_double_eq_tol(res.od.cost_term_usd, 435360, 435360 * 1e-6);
+}
+END_TEST
+
 /* recommend_write_json of the result into a string (owned). */
 static char *result_json(const struct recommend_opts *o)
 {
@@ -998,6 +1027,7 @@ static Suite *make(void)
 	test_add(tc, plan_described_at_zero);
 	test_add(tc, vary_at_the_most_entries);
 	test_add(tc, term_of_windows_edges);
+	test_add(tc, fluid_runs_the_whole_term);
 	suite_add_tcase(s, tc);
 	return s;
 }
