@@ -24,6 +24,7 @@
 #include "rebill.h"
 #include "recommend.h"
 #include "status.h"
+#include "store_fixtures.h"
 #include "testutil.h"
 
 #define CENT 0.005
@@ -898,6 +899,39 @@ START_TEST(fluid_runs_the_whole_term)
 }
 END_TEST
 
+/*
+ * --db: the decision's labels (recommend_term_method, recommend_choose, recommend_owed_after_term_usd) go on the
+ * base search's choice only, and a ladder's label only when a ladder was found better. The reservations of
+ * reserved_count_follows_r_over_p (0 .. 4) under --growth 0.5,1,1.5: the schedule holds the fleet at the day's
+ * demand whatever the traffic, so at BASE (and at LOW) the costs are that test's and n = 3 is chosen; at HIGH
+ * the last day's load, 1.5 x 0.9 x 5 = 6.75, exceeds its 5 instances and no level keeps the SLO. So one run
+ * is the base's choice and carries the decision, the LOW search's choice another that does not, and the
+ * window method tries no ladder: no recommend_ladder label, nothing owed after the term.
+ */
+START_TEST(db_labels_the_decision_on_the_base_choice)
+{
+	struct recommend_opts o = { .growth_given = true, .growth = { 0.5, 1, 1.5 } };
+	char *db = tmp_path("decision.sqlite");
+
+	o.db = db;
+	vary(&o, "fleet.0.count=0..4");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 2460, CENT);
+	ck_assert_int_ge(res.low.best, 0);
+	ck_assert_int_eq(res.high.best, -1);
+	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM labels WHERE key = 'recommend_choice'"), 2);
+	assert_text(db, "SELECT group_concat(value) FROM labels WHERE key = 'recommend_term_method'", "window");
+	assert_text(db, "SELECT group_concat(value) FROM labels WHERE key = 'recommend_choose'", "base");
+	assert_text(db, "SELECT group_concat(value) FROM labels WHERE key = 'recommend_owed_after_term_usd'", "0");
+	assert_text(db, "SELECT c.value FROM labels c JOIN labels t ON t.run_id = c.run_id AND "
+		    "t.key = 'recommend_choose' WHERE c.key = 'recommend_candidate'", "fleet.0.count=3");
+	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM labels WHERE key = 'recommend_ladder'"), 0);
+	tmp_remove(db);
+}
+END_TEST
+
 /* recommend_write_json of the result into a string (owned). */
 static char *result_json(const struct recommend_opts *o)
 {
@@ -1028,6 +1062,7 @@ static Suite *make(void)
 	test_add(tc, vary_at_the_most_entries);
 	test_add(tc, term_of_windows_edges);
 	test_add(tc, fluid_runs_the_whole_term);
+	test_add(tc, db_labels_the_decision_on_the_base_choice);
 	suite_add_tcase(s, tc);
 	return s;
 }
