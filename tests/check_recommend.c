@@ -932,6 +932,33 @@ START_TEST(db_labels_the_decision_on_the_base_choice)
 }
 END_TEST
 
+/*
+ * --term windows:N takes 2 to 52 windows (a week's apart over a year at most). Refused before the scenario is
+ * read: 1 and 53. Accepted: 2 and 52, which go on to the next check, the runs a candidate makes: 501
+ * replications x 2 windows = 1002 and 20 x 52 = 1040 runs, over the 1000 allowed (RECOMMEND_REPS_MAX), where
+ * 500 x 2 and 19 x 52 = 988 would pass it.
+ */
+START_TEST(term_windows_from_2_to_52)
+{
+	static const struct { int windows, reps; const char *msg; } cases[] = {
+		{ 1, 1, "--term windows:1: expected 2 to 52 windows" },
+		{ 53, 1, "--term windows:53: expected 2 to 52 windows" },
+		{ 2, 501, "--replications 501 x 2 windows: at most 1000 runs per candidate" },
+		{ 52, 20, "--replications 20 x 52 windows: at most 1000 runs per candidate" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct recommend_opts o = { .term = RECOMMEND_TERM_WINDOWS, .term_windows = cases[i].windows,
+					    .replications = cases[i].reps };
+		ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o),
+				 STATUS_EINPUT);
+		ck_assert_msg(strstr(d.msg, cases[i].msg), "%d windows: %s", cases[i].windows, d.msg);
+		ck_assert_int_eq(res.runs, 0);
+		teardown();
+	}
+}
+END_TEST
+
 /* recommend_write_json of the result into a string (owned). */
 static char *result_json(const struct recommend_opts *o)
 {
@@ -1063,6 +1090,7 @@ static Suite *make(void)
 	test_add(tc, term_of_windows_edges);
 	test_add(tc, fluid_runs_the_whole_term);
 	test_add(tc, db_labels_the_decision_on_the_base_choice);
+	test_add(tc, term_windows_from_2_to_52);
 	suite_add_tcase(s, tc);
 	return s;
 }
