@@ -959,6 +959,37 @@ START_TEST(term_windows_from_2_to_52)
 }
 END_TEST
 
+/*
+ * A grid of two varied entries: a second zonal reservation at $7.5/h (fleet.1, 0 or 1: the outer, one line
+ * each) and reserved_count_follows_r_over_p's at $5.5/h (fleet.0, 0 .. 4: along the line). The fleet runs
+ * max(n0 + n1, D); with S(m) = sum over the days of max(0, D - m) = 14, 9, 5, 2, 1 for m = 0 .. 4, a window
+ * costs 5.5 x 120 n0 + 7.5 x 120 n1 + 240 S(n0 + n1):
+ *   n1 = 0: 3360, 2820, 2520, 2460, 2880 (that test's; n0 = 4 is the line's last);
+ *   n1 = 1: 900 + 240 x 9 = 3060, 900 + 660 + 1200 = 2760, 900 + 1320 + 480 = 2700, 900 + 1980 + 240 = 3120,
+ *   which rises: n0 = 4 is pruned on that line.
+ * 9 candidates in grid order (line n1 = 0, then n1 = 1), 1 pruned; the cheapest, n0 = 3 and n1 = 0: 2460.
+ */
+START_TEST(grid_of_two_entries_by_hand)
+{
+	static const double window[] = { 3360, 2820, 2520, 2460, 2880, 3060, 2760, 2700, 3120 };
+	struct recommend_opts o = { 0 };
+
+	vary(&o, "fleet.1.count=0..1");
+	vary(&o, "fleet.0.count=0..4");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: reserved, count: 0, usd_per_h: 7.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 9);
+	ck_assert_int_eq(res.base.pruned, 1);
+	for (int i = 0; i < 9; i++) {
+		ck_assert_int_eq(res.base.cands[i].counts[0], i / 5);
+		ck_assert_int_eq(res.base.cands[i].counts[1], i % 5);
+		ck_assert_double_eq_tol(res.base.cands[i].cost_window_usd, window[i], CENT);
+	}
+	ck_assert_int_eq(res.base.best, 3);
+}
+END_TEST
+
 /* recommend_write_json of the result into a string (owned). */
 static char *result_json(const struct recommend_opts *o)
 {
@@ -1091,6 +1122,7 @@ static Suite *make(void)
 	test_add(tc, fluid_runs_the_whole_term);
 	test_add(tc, db_labels_the_decision_on_the_base_choice);
 	test_add(tc, term_windows_from_2_to_52);
+	test_add(tc, grid_of_two_entries_by_hand);
 	suite_add_tcase(s, tc);
 	return s;
 }
