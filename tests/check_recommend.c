@@ -23,6 +23,7 @@
 
 #include "rebill.h"
 #include "recommend.h"
+#include "scenario.h"
 #include "status.h"
 #include "store_fixtures.h"
 #include "testutil.h"
@@ -990,6 +991,47 @@ START_TEST(grid_of_two_entries_by_hand)
 }
 END_TEST
 
+/*
+ * A level the loader refuses is an invalid candidate that keeps the loader's message, word for word: a fixed
+ * fleet (no autoscaling) of one reserved entry at count 0 has no instance. The same level loaded directly
+ * gives the words expected. The message names the file, so it is checked with files of 16 name lengths in a
+ * row, which give the message every length modulo 16: a copy one byte short (no terminating NUL) is read on
+ * past its end, and for one of those lengths the allocator's block ends exactly there, so what follows is
+ * the next block's header, never a NUL.
+ */
+START_TEST(invalid_level_keeps_the_loaders_words)
+{
+	static const char text[] =
+		"name: fixed\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 60, max_violation_rate: 0.01}\n"
+		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.02}\n  service: {kind: constant, mean_s: 45}\n"
+		"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 1}\n"
+		"fleet:\n  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n";
+	static const char *const zero[] = { "fleet.0.count=0" };
+	char name[32], want[DIAG_MSG_MAX];
+
+	for (int len = 1; len <= 16; len++) {
+		struct recommend_opts o = { .replications = 1 };
+		struct scenario sc;
+		snprintf(name, sizeof name, "%.*s.yaml", len, "ffffffffffffffff");
+		path = test_write_file(name, text);
+		diag_clear(&d);
+		ck_assert_int_eq(scenario_load(&sc, path, zero, 1, &d), STATUS_EINPUT);
+		snprintf(want, sizeof want, "%s", d.msg);
+		ck_assert_msg(strstr(want, "the fleet has no instances"), "%s", want);
+		vary(&o, "fleet.0.count=0..0");
+		o.scenario = path;
+		diag_clear(&d);
+		ck_assert_int_eq(recommend_run(&o, &res, &d), STATUS_OK);
+		ck_assert_int_eq(res.base.ncands, 1);
+		ck_assert(res.base.cands[0].invalid);
+		ck_assert_str_eq(res.base.cands[0].why, want);
+		ck_assert(!res.od_ok);
+		ck_assert_str_eq(res.od_why, want);
+		teardown();
+	}
+}
+END_TEST
+
 /* recommend_write_json of the result into a string (owned). */
 static char *result_json(const struct recommend_opts *o)
 {
@@ -1123,6 +1165,7 @@ static Suite *make(void)
 	test_add(tc, db_labels_the_decision_on_the_base_choice);
 	test_add(tc, term_windows_from_2_to_52);
 	test_add(tc, grid_of_two_entries_by_hand);
+	test_add(tc, invalid_level_keeps_the_loaders_words);
 	suite_add_tcase(s, tc);
 	return s;
 }
