@@ -1032,6 +1032,32 @@ START_TEST(invalid_level_keeps_the_loaders_words)
 }
 END_TEST
 
+/*
+ * A varied regional RI among the most commitments a scenario holds (SCENARIO_COMMIT_MAX, 16): 15 reserved
+ * entries at count 0 (they cover nothing and cost nothing), then the varied one, commitments.15, at $5.5/h,
+ * counts 2 .. 4. Its terms are found among all 16 and re-billed as in regional_ri_is_rebilled_to_the_same_
+ * break_even: window costs 2520, 2460, 2880; the choice is 3, checked by a run with the 3 RIs set (2460).
+ */
+START_TEST(rebilled_ri_among_the_most_commitments)
+{
+	static const double window[] = { 2520, 2460, 2880 };
+	char fleet[2048] = "  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\ncommitments:\n";
+	struct recommend_opts o = { 0 };
+
+	for (int i = 0; i < SCENARIO_COMMIT_MAX; i++)
+		strcat(fleet, "  - {option: reserved, count: 0, usd_per_h: 5.5}\n");
+	vary(&o, "commitments.15.count=2..4");
+	ck_assert_int_eq(SCENARIO_COMMIT_MAX, 16);
+	ck_assert_int_eq(recommend_text(fleet, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 3);
+	for (int n = 0; n < 3; n++)
+		ck_assert_double_eq_tol(res.base.cands[n].cost_window_usd, window[n], CENT);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert(res.checked);
+	ck_assert_double_eq_tol(res.check.cost_window_usd, 2460, CENT);
+}
+END_TEST
+
 /* recommend_write_json of the result into a string (owned). */
 static char *result_json(const struct recommend_opts *o)
 {
@@ -1166,6 +1192,7 @@ static Suite *make(void)
 	test_add(tc, term_windows_from_2_to_52);
 	test_add(tc, grid_of_two_entries_by_hand);
 	test_add(tc, invalid_level_keeps_the_loaders_words);
+	test_add(tc, rebilled_ri_among_the_most_commitments);
 	suite_add_tcase(s, tc);
 	return s;
 }
