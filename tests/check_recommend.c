@@ -876,26 +876,28 @@ END_TEST
  * extrapolated. The steps load over the year: demand D = 1, 2, 3, 3 on the first four days, then 5 for the
  * other 361 (the last scheduled action and the last rate step hold to the end). Every level is allowed
  * (--max-violation-rate 1), so the cost alone decides. Year costs, n zonal reservations at $5.5/h (8760 h)
- * plus $10/h on demand for the rest, 24 h a day: n r 8760 + 240 x sum over the days of max(0, D - n):
+ * plus $10/h on demand for the rest, 24 h a day: n r 8760 + 240 x sum over the days of max(0, D - n), for
+ * n = 4 .. 6 and on-demand only (n = 0):
  *   n = 0: 240 x (1 + 2 + 3 + 3 + 5 x 361) = 435360;   n = 4: 192720 + 240 x 361 = 279360;
  *   n = 5: 240900 + 0 = 240900;   n = 6: 289080.
  * The choice is 5 (demand is 5 in 361 of 365 days, far above r / p = 55%). A shorter run scaled up to the
- * term would miss n = 0's cost: the first days' low demand would weigh more.
+ * term would miss on-demand only's cost: the first days' low demand would weigh more.
  */
 START_TEST(fluid_runs_the_whole_term)
 {
 	struct recommend_opts o = { .term = RECOMMEND_TERM_FLUID, .slo = RECOMMEND_SLO_RATE, .max_violation_rate = 1 };
 
-	vary(&o, "fleet.0.count=0..6");
+	vary(&o, "fleet.0.count=4..6");
 	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
 					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
 	ck_assert_int_eq(res.term, RECOMMEND_TERM_FLUID);
 	ck_assert_double_eq(res.term_h, 8760);
+	ck_assert_int_eq(res.base.ncands, 3);
 	ck_assert_int_eq(best()->counts[0], 5);
 	ck_assert_double_eq_tol(best()->cost_term_usd, 240900, 240900 * 1e-6);
-	ck_assert_double_eq_tol(res.base.cands[0].cost_term_usd, 435360, 435360 * 1e-6);
-	ck_assert_double_eq_tol(res.base.cands[4].cost_term_usd, 279360, 279360 * 1e-6);
-	ck_assert_double_eq_tol(res.base.cands[6].cost_term_usd, 289080, 289080 * 1e-6);
+	ck_assert_double_eq_tol(res.base.cands[0].cost_term_usd, 279360, 279360 * 1e-6);
+	ck_assert_double_eq_tol(res.base.cands[2].cost_term_usd, 289080, 289080 * 1e-6);
+	ck_assert_int_eq(res.od.counts[0], 0);
 	ck_assert_double_eq_tol(res.od.cost_term_usd, 435360, 435360 * 1e-6);
 }
 END_TEST
@@ -1077,8 +1079,8 @@ static char *result_json(const struct recommend_opts *o)
  * $10/h never pays: the n-th RI costs 10.5 x 120 = 1260 and saves $10 for each hour demand is >= n, at most
  * 120 x 10 = 1200. Window costs (on-demand only: 10 x 24 x (1 + 2 + 3 + 3 + 5) = 3360): n = 0: 3360; n = 1:
  * 1260 + 3360 - 1200 = 3420; n = 2: 2520 + 3360 - 10 x (120 + 96) = 3720. The choice is n = 0: no RI, no plan,
- * the window method: no check, so 2 runs (the fleet's, re-billed at every count, and on-demand only) and
- * "check_not_done" is null (nothing was left undone).
+ * the window method: no check, so 2 runs (the fleet's, re-billed at every count, and on-demand only),
+ * the result's check is a copy of the choice (3360) and "check_not_done" is null (nothing was left undone).
  */
 START_TEST(no_check_without_a_commitment)
 {
@@ -1094,6 +1096,8 @@ START_TEST(no_check_without_a_commitment)
 		ck_assert_double_eq_tol(res.base.cands[n].cost_window_usd, window[n], CENT);
 	ck_assert_int_eq(best()->counts[0], 0);
 	ck_assert(!res.checked);
+	ck_assert_double_eq_tol(res.check.cost_window_usd, 3360, CENT);  /* a copy of the choice, the first */
+	ck_assert(res.check.feasible);
 	ck_assert_int_eq(res.runs, 2);
 	json = result_json(&o);
 	ck_assert_msg(strstr(json, "\"check_not_done\": null"), "%s", json);
