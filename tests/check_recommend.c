@@ -13,6 +13,7 @@
  * Tolerance: 0.005 USD on window costs (cents), 1e-6 relative on term costs.
  */
 #include <check.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +23,9 @@
 
 #include "rebill.h"
 #include "recommend.h"
+#include "scenario.h"
 #include "status.h"
+#include "store_fixtures.h"
 #include "testutil.h"
 
 #define CENT 0.005
@@ -395,6 +398,50 @@ START_TEST(sp_optimum_flat_profile_by_hand)
 	}
 	ck_assert_double_eq_tol(bill(h, 10, 7, 0.3), 70, 1e-9);  /* k = 10 */
 	ck_assert_double_eq_tol(bill(h, 10, 0, 0.3), 100, 1e-9);
+}
+END_TEST
+
+/*
+ * The optimum's tolerance (rebill.c): a breakpoint is kept while the weight strictly above it, F, is at most
+ * (1 - d) W (1 + 1e-12), and no plan is the cheapest when even the weight of every hour with usage is. Both
+ * at that bound exactly:
+ * - Two hours at d = 0.5: usage 20 in an hour of length 1 (b = 0.5 x 20 / 1 = 10) and 10 c in one of length
+ *   c = 1 - 2e-12 (b = 5): W = 1 + c = 2 - 2e-12, and (1 - 0.5) W (1 + 1e-12) is 1 to the last bit (checked
+ *   below), the weight above 5. So 5 is kept: the bill is flat from 5 to 10 (slope W - 1 / 0.5 = -2e-12,
+ *   within the tolerance) and the lower is taken: 5.00 (bill 5 W + 10 = 20, against 30 with no plan).
+ * - The flat profile of sp_optimum_flat_profile_by_hand, usage 10 in 7 of 10 hours, at d = 0.3 + 3.5e-13:
+ *   the one breakpoint is (1 - d) 10 = 7 - 3.5e-12, and the weight of the hours with usage, 7, is
+ *   (1 - d) 10 (1 + 5e-13), inside the 1e-12: a plan's saving is 5e-12 per committed dollar, a rounding
+ *   error, and the bill is flat: no plan (0), as at d = 0.3 exactly.
+ * And the cents: the upper cent around the optimum is taken only when it bills more than 1e-9 less.
+ */
+START_TEST(sp_optimum_tie_at_the_tolerance)
+{
+	const double c = 1 - 2e-12, disc = 0.3 + 3.5e-13;
+	struct savings_hour h[10];
+	double u[10], plan;
+
+	whole_hours(h, (const double[]){ 20, 10 * c }, 2);
+	h[1].len_h = c;
+	ck_assert((1 - 0.5) * (h[0].len_h + h[1].len_h) * (1 + 1e-12) == 1);  /* the tie, exactly */
+	ck_assert_int_eq(rebill_sp_optimum(h, 2, 0.5, &plan), STATUS_OK);
+	ck_assert_double_eq_tol(plan, 5.00, 1e-9);
+	ck_assert_double_eq_tol(bill(h, 2, plan, 0.5), 20, 1e-9);
+	for (int i = 0; i < 10; i++)
+		u[i] = i < 7 ? 10 : 0;
+	whole_hours(h, u, 10);
+	ck_assert((1 - disc) * 10 * (1 + 1e-13) < 7 && 7 <= (1 - disc) * 10 * (1 + 1e-12));
+	ck_assert_int_eq(rebill_sp_optimum(h, 10, disc, &plan), STATUS_OK);
+	ck_assert_double_eq(plan, 0);
+	/* the cent above is taken only when it bills more than 1e-9 less: one hour of 10.010000001 at d = 0.5,
+	 * exact optimum 5.0050000005; the plan's change to the bill is c - 2c = -5 at 5.00 (it covers 10 of the
+	 * usage) and 5.01 - 10.010000001 = -5.000000001 at 5.01 (it covers all): 1e-9 less, to the last bit
+	 * (checked below), a tie within the tolerance: the lower, 5.00 */
+	whole_hours(h, (const double[]){ 10.010000001 }, 1);
+	ck_assert(rebill_plan(h, 1, 5.01, 0.5, NULL) == rebill_plan(h, 1, 5.00, 0.5, NULL) - 1e-9);
+	ck_assert_double_eq_tol(rebill_plan(h, 1, 5.00, 0.5, NULL), -5, 1e-12);
+	ck_assert_int_eq(rebill_sp_optimum(h, 1, 0.5, &plan), STATUS_OK);
+	ck_assert_double_eq_tol(plan, 5.00, 1e-9);
 }
 END_TEST
 
@@ -780,6 +827,346 @@ START_TEST(replications_share_seeds_across_candidates)
 }
 END_TEST
 
+/*
+ * The term's hours from windows (rebill_term_of_windows), at its edges. Four windows, each one hour of 1/3 h
+ * with $1 of on-demand usage, over a year (8760 h): segments of 2190 h, each filled by 6570 copies of its
+ * window (2190 x 3). Adding 1/3 in floating point 6570 times from the segment's start can fall short of its
+ * end by more than the 1e-9 h the loop allows, which adds one sliver piece there: 26280 pieces, up to 4 more.
+ * Whatever the slivers, the pieces' lengths add up to the term, 8760 h, and their usage to 8760 x $3 =
+ * $26280 (a cut piece pro-rated); each starts inside its segment, in order; and the array returned holds
+ * every piece (a segment is given room for one repetition more than its whole ones: malloc_usable_size, with
+ * glibc kept from handing the block whole pages, which would hide a short one). A window with no hours, or
+ * with hours that measure no time, is refused, not repeated forever.
+ */
+START_TEST(term_of_windows_edges)
+{
+	struct savings_hour third = { .len_h = 1.0 / 3, .usd = { [SAVINGS_ON_DEMAND] = 1 } }, empty = { 0 };
+	const struct savings_hour *win[4] = { &third, &third, &third, &third };
+	int nwin_h[4] = { 1, 1, 1, 1 }, n = -1;
+	struct savings_hour *out = NULL;
+	double len = 0, usd = 0;
+
+	ck_assert_int_eq(mallopt(M_MMAP_THRESHOLD, 32 * 1024 * 1024), 1);
+	ck_assert_int_eq(rebill_term_of_windows(win, nwin_h, 4, 8760, &out, &n), STATUS_OK);
+	ck_assert_int_ge(n, 26280);
+	ck_assert_int_le(n, 26284);
+	ck_assert_uint_ge(malloc_usable_size(out), sizeof *out * (size_t)n);
+	for (int i = 0; i < n; i++) {
+		int seg = (int)(out[i].t0_h / 2190);
+		ck_assert_msg(i == 0 || out[i].t0_h >= out[i - 1].t0_h, "piece %d", i);
+		ck_assert_msg(out[i].t0_h + out[i].len_h <= 2190 * (seg + 1) + 1e-6, "piece %d", i);
+		len += out[i].len_h;
+		usd += out[i].usd[SAVINGS_ON_DEMAND];
+	}
+	ck_assert_double_eq_tol(len, 8760, 1e-6);
+	ck_assert_double_eq_tol(usd, 26280, 1e-6);
+	free(out);
+	out = NULL;
+	nwin_h[2] = 0;
+	ck_assert_int_eq(rebill_term_of_windows(win, nwin_h, 4, 8760, &out, &n), STATUS_EINPUT);
+	nwin_h[2] = 1;
+	win[2] = &empty;
+	ck_assert_int_eq(rebill_term_of_windows(win, nwin_h, 4, 8760, &out, &n), STATUS_EINPUT);
+	ck_assert_ptr_null(out);
+}
+END_TEST
+
+/*
+ * --term fluid: one run over the whole term (horizon 365d, fluid mode), its own hours billed, nothing
+ * extrapolated. The steps load over the year: demand D = 1, 2, 3, 3 on the first four days, then 5 for the
+ * other 361 (the last scheduled action and the last rate step hold to the end). Every level is allowed
+ * (--max-violation-rate 1), so the cost alone decides. Year costs, n zonal reservations at $5.5/h (8760 h)
+ * plus $10/h on demand for the rest, 24 h a day: n r 8760 + 240 x sum over the days of max(0, D - n), for
+ * n = 4, 5 and on-demand only (n = 0):
+ *   n = 0: 240 x (1 + 2 + 3 + 3 + 5 x 361) = 435360;   n = 4: 192720 + 240 x 361 = 279360;
+ *   n = 5: 240900 + 0 = 240900.
+ * The choice is 5 (demand is 5 in 361 of 365 days, far above r / p = 55%). A shorter run scaled up to the
+ * term would miss on-demand only's cost: the first days' low demand would weigh more. Two replications (the
+ * fluid runs are the same; the check's windows are billed replication by replication).
+ */
+START_TEST(fluid_runs_the_whole_term)
+{
+	struct recommend_opts o = { .term = RECOMMEND_TERM_FLUID, .slo = RECOMMEND_SLO_RATE, .max_violation_rate = 1,
+				    .replications = 2 };
+
+	vary(&o, "fleet.0.count=4..5");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.term, RECOMMEND_TERM_FLUID);
+	ck_assert_double_eq(res.term_h, 8760);
+	ck_assert_int_eq(res.base.ncands, 2);
+	ck_assert_int_eq(best()->counts[0], 5);
+	ck_assert_double_eq_tol(best()->cost_term_usd, 240900, 240900 * 1e-6);
+	ck_assert_double_eq_tol(res.base.cands[0].cost_term_usd, 279360, 279360 * 1e-6);
+	ck_assert_int_eq(res.od.counts[0], 0);
+	ck_assert_double_eq_tol(res.od.cost_term_usd, 435360, 435360 * 1e-6);
+	/* checked by the other method, windows: per replication 4 runs of the 5-day window at dates spread over
+	 * the year (the traffic does not grow: each is the steps window), each standing for a quarter; 5
+	 * reservations hold every day's demand, so each costs 5 x 5.5 = $27.5 an hour: 27.5 x 8760 = 240900 */
+	ck_assert(res.checked);
+	ck_assert_int_eq(res.check_term, RECOMMEND_TERM_WINDOWS);
+	ck_assert_double_eq_tol(res.check.cost_term_usd, 240900, 240900 * 1e-6);
+}
+END_TEST
+
+/*
+ * --db: the decision's labels (recommend_term_method, recommend_choose, recommend_owed_after_term_usd) go on the
+ * base search's choice only, and a ladder's label only when a ladder was found better. The reservations of
+ * reserved_count_follows_r_over_p (0 .. 4) under --growth 0.5,1,1.5: the schedule holds the fleet at the day's
+ * demand whatever the traffic, so at BASE (and at LOW) the costs are that test's and n = 3 is chosen; at HIGH
+ * the last day's load, 1.5 x 0.9 x 5 = 6.75, exceeds its 5 instances and no level keeps the SLO. So one run
+ * is the base's choice and carries the decision, the LOW search's choice another that does not, and the
+ * window method tries no ladder: no recommend_ladder label, nothing owed after the term.
+ */
+START_TEST(db_labels_the_decision_on_the_base_choice)
+{
+	struct recommend_opts o = { .growth_given = true, .growth = { 0.5, 1, 1.5 } };
+	char *db = tmp_path("decision.sqlite");
+
+	o.db = db;
+	vary(&o, "fleet.0.count=0..4");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 2460, CENT);
+	ck_assert_int_ge(res.low.best, 0);
+	ck_assert_int_eq(res.high.best, -1);
+	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM labels WHERE key = 'recommend_choice'"), 2);
+	assert_text(db, "SELECT group_concat(value) FROM labels WHERE key = 'recommend_term_method'", "window");
+	assert_text(db, "SELECT group_concat(value) FROM labels WHERE key = 'recommend_choose'", "base");
+	assert_text(db, "SELECT group_concat(value) FROM labels WHERE key = 'recommend_owed_after_term_usd'", "0");
+	assert_text(db, "SELECT c.value FROM labels c JOIN labels t ON t.run_id = c.run_id AND "
+		    "t.key = 'recommend_choose' WHERE c.key = 'recommend_candidate'", "fleet.0.count=3");
+	ck_assert_int_eq(query_int(db, "SELECT count(*) FROM labels WHERE key = 'recommend_ladder'"), 0);
+	tmp_remove(db);
+}
+END_TEST
+
+/*
+ * --term windows:N takes 2 to 52 windows (a week's apart over a year at most). Refused before the scenario is
+ * read: 1 and 53. Accepted: 2 and 52, which go on to the next check, the runs a candidate makes: 501
+ * replications x 2 windows = 1002 and 20 x 52 = 1040 runs, over the 1000 allowed (RECOMMEND_REPS_MAX), where
+ * 500 x 2 and 19 x 52 = 988 would pass it.
+ */
+START_TEST(term_windows_from_2_to_52)
+{
+	static const struct { int windows, reps; const char *msg; } cases[] = {
+		{ 1, 1, "--term windows:1: expected 2 to 52 windows" },
+		{ 53, 1, "--term windows:53: expected 2 to 52 windows" },
+		{ 2, 501, "--replications 501 x 2 windows: at most 1000 runs per candidate" },
+		{ 52, 20, "--replications 20 x 52 windows: at most 1000 runs per candidate" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct recommend_opts o = { .term = RECOMMEND_TERM_WINDOWS, .term_windows = cases[i].windows,
+					    .replications = cases[i].reps };
+		ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o),
+				 STATUS_EINPUT);
+		ck_assert_msg(strstr(d.msg, cases[i].msg), "%d windows: %s", cases[i].windows, d.msg);
+		ck_assert_int_eq(res.runs, 0);
+		teardown();
+	}
+}
+END_TEST
+
+/*
+ * A grid of two varied entries: a second zonal reservation at $7.5/h (fleet.1, 0 or 1: the outer, one line
+ * each) and reserved_count_follows_r_over_p's at $5.5/h (fleet.0, 0 .. 4: along the line). The fleet runs
+ * max(n0 + n1, D); with S(m) = sum over the days of max(0, D - m) = 14, 9, 5, 2, 1 for m = 0 .. 4, a window
+ * costs 5.5 x 120 n0 + 7.5 x 120 n1 + 240 S(n0 + n1):
+ *   n1 = 0: 3360, 2820, 2520, 2460, 2880 (that test's; n0 = 4 is the line's last);
+ *   n1 = 1: 900 + 240 x 9 = 3060, 900 + 660 + 1200 = 2760, 900 + 1320 + 480 = 2700, 900 + 1980 + 240 = 3120,
+ *   which rises: n0 = 4 is pruned on that line.
+ * 9 candidates in grid order (line n1 = 0, then n1 = 1), 1 pruned; the cheapest, n0 = 3 and n1 = 0: 2460.
+ */
+START_TEST(grid_of_two_entries_by_hand)
+{
+	static const double window[] = { 3360, 2820, 2520, 2460, 2880, 3060, 2760, 2700, 3120 };
+	struct recommend_opts o = { 0 };
+
+	vary(&o, "fleet.1.count=0..1");
+	vary(&o, "fleet.0.count=0..4");
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: reserved, count: 0, usd_per_h: 7.5, scope: zonal}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 9);
+	ck_assert_int_eq(res.base.pruned, 1);
+	for (int i = 0; i < 9; i++) {
+		ck_assert_int_eq(res.base.cands[i].counts[0], i / 5);
+		ck_assert_int_eq(res.base.cands[i].counts[1], i % 5);
+		ck_assert_double_eq_tol(res.base.cands[i].cost_window_usd, window[i], CENT);
+	}
+	ck_assert_int_eq(res.base.best, 3);
+}
+END_TEST
+
+/*
+ * A level the loader refuses is an invalid candidate that keeps the loader's message, word for word: a fixed
+ * fleet (no autoscaling) of one reserved entry at count 0 has no instance. The same level loaded directly
+ * gives the words expected. The message names the file, so it is checked with files of 16 name lengths in a
+ * row, which give the message every length modulo 16: a copy one byte short (no terminating NUL) is read on
+ * past its end, and for one of those lengths the allocator's block ends exactly there, so what follows is
+ * the next block's header, never a NUL.
+ */
+START_TEST(invalid_level_keeps_the_loaders_words)
+{
+	static const char text[] =
+		"name: fixed\nstart: 2026-01-01T00:00:00Z\nhorizon: 1h\nslo: {latency_s: 60, max_violation_rate: 0.01}\n"
+		"workload:\n  arrivals: {kind: uniform, rate_per_s: 0.02}\n  service: {kind: constant, mean_s: 45}\n"
+		"serving: {queue: central, routing: first_free, instance_type: g6.xlarge, slots_per_instance: 1}\n"
+		"fleet:\n  - {option: reserved, count: 1, usd_per_h: 5.5, scope: zonal}\n";
+	static const char *const zero[] = { "fleet.0.count=0" };
+	char name[32], want[DIAG_MSG_MAX];
+
+	for (int len = 1; len <= 16; len++) {
+		struct recommend_opts o = { .replications = 1 };
+		struct scenario sc;
+		snprintf(name, sizeof name, "%.*s.yaml", len, "ffffffffffffffff");
+		path = test_write_file(name, text);
+		diag_clear(&d);
+		ck_assert_int_eq(scenario_load(&sc, path, zero, 1, &d), STATUS_EINPUT);
+		snprintf(want, sizeof want, "%s", d.msg);
+		ck_assert_msg(strstr(want, "the fleet has no instances"), "%s", want);
+		vary(&o, "fleet.0.count=0..0");
+		o.scenario = path;
+		diag_clear(&d);
+		ck_assert_int_eq(recommend_run(&o, &res, &d), STATUS_OK);
+		ck_assert_int_eq(res.base.ncands, 1);
+		ck_assert(res.base.cands[0].invalid);
+		ck_assert_str_eq(res.base.cands[0].why, want);
+		ck_assert(!res.od_ok);
+		ck_assert_str_eq(res.od_why, want);
+		teardown();
+	}
+}
+END_TEST
+
+/*
+ * A varied regional RI among the most commitments a scenario holds (SCENARIO_COMMIT_MAX, 16): 15 reserved
+ * entries at count 0 (they cover nothing and cost nothing), then the varied one, commitments.15, at $5.5/h,
+ * counts 2 .. 4. Its terms are found among all 16 and re-billed as in regional_ri_is_rebilled_to_the_same_
+ * break_even: window costs 2520, 2460, 2880; the choice is 3, checked by a run with the 3 RIs set (2460).
+ */
+START_TEST(rebilled_ri_among_the_most_commitments)
+{
+	static const double window[] = { 2520, 2460, 2880 };
+	char fleet[2048] = "  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\ncommitments:\n";
+	struct recommend_opts o = { 0 };
+
+	for (int i = 0; i < SCENARIO_COMMIT_MAX; i++)
+		strcat(fleet, "  - {option: reserved, count: 0, usd_per_h: 5.5}\n");
+	vary(&o, "commitments.15.count=2..4");
+	ck_assert_int_eq(SCENARIO_COMMIT_MAX, 16);
+	ck_assert_int_eq(recommend_text(fleet, &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 3);
+	for (int n = 0; n < 3; n++)
+		ck_assert_double_eq_tol(res.base.cands[n].cost_window_usd, window[n], CENT);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert(res.checked);
+	ck_assert_double_eq_tol(res.check.cost_window_usd, 2460, CENT);
+}
+END_TEST
+
+/* recommend_write_json of the result into a string (owned). */
+static char *result_json(const struct recommend_opts *o)
+{
+	char *json = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&json, &len);
+
+	ck_assert_ptr_nonnull(f);
+	recommend_write_json(f, o, &res);
+	ck_assert_int_eq(fclose(f), 0);
+	return json;
+}
+
+/*
+ * The check (the choice simulated with its commitments set) is made only when the choice has something to
+ * set: a varied RI at a count above 0, or a plan. A regional RI at $10.50/h against the on-demand entry's
+ * $10/h never pays: the n-th RI costs 10.5 x 120 = 1260 and saves $10 for each hour demand is >= n, at most
+ * 120 x 10 = 1200. Window costs (on-demand only: 10 x 24 x (1 + 2 + 3 + 3 + 5) = 3360): n = 0: 3360; n = 1:
+ * 1260 + 3360 - 1200 = 3420; n = 2: 2520 + 3360 - 10 x (120 + 96) = 3720. The choice is n = 0: no RI, no plan,
+ * the window method: no check, so 2 runs (the fleet's, re-billed at every count, and on-demand only),
+ * the result's check is a copy of the choice (3360) and "check_not_done" is null (nothing was left undone).
+ */
+START_TEST(no_check_without_a_commitment)
+{
+	static const double window[] = { 3360, 3420, 3720 };
+	struct recommend_opts o = { 0 };
+	char *json;
+
+	vary(&o, "commitments.0.count=0..2");
+	ck_assert_int_eq(recommend_text("  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+					"commitments:\n  - {option: reserved, count: 0, usd_per_h: 10.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 3);
+	for (int n = 0; n <= 2; n++)
+		ck_assert_double_eq_tol(res.base.cands[n].cost_window_usd, window[n], CENT);
+	ck_assert_int_eq(best()->counts[0], 0);
+	ck_assert(!res.checked);
+	ck_assert_double_eq_tol(res.check.cost_window_usd, 3360, CENT);  /* a copy of the choice, the first */
+	ck_assert(res.check.feasible);
+	ck_assert_int_eq(res.runs, 2);
+	json = result_json(&o);
+	ck_assert_msg(strstr(json, "\"check_not_done\": null"), "%s", json);
+	free(json);
+}
+END_TEST
+
+/*
+ * A plan's words: a commitment above 0 in dollars to the cent, exactly 0 as no plan (the optimum found none
+ * worth buying), NaN (no savings_plan in the scenario) as nothing; nothing varied and no plan is "the
+ * scenario as it is".
+ */
+START_TEST(plan_described_at_zero)
+{
+	struct recommend_opts o = { 0 };
+	struct recommend_candidate c = { .sp_usd_per_h = 0 };
+	char buf[256];
+
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "no Savings Plan");
+	c.sp_usd_per_h = 0.01;
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Savings Plan $0.01/h");
+	c.sp_usd_per_h = NAN;
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "the scenario as it is");
+	vary(&o, "fleet.1.count=0..3");
+	c.counts[0] = 2;
+	c.sp_usd_per_h = 0;
+	recommend_describe(&o, &c, buf, sizeof buf);
+	ck_assert_str_eq(buf, "fleet.1.count=2, no Savings Plan");
+}
+END_TEST
+
+/*
+ * The most --vary options (RECOMMEND_VARY_MAX, 4), one of each kind: a zonal reservation's count (3), an
+ * ODCR's (0), the on-demand entry's max (10) and a regional RI's count (0), each at one level: one candidate,
+ * reserved_count_follows_r_over_p's n = 3, window cost 2460. On-demand only takes the on-demand max at its
+ * highest level (10) and every other count at 0: 3360.
+ */
+START_TEST(vary_at_the_most_entries)
+{
+	struct recommend_opts o = { 0 };
+
+	vary(&o, "fleet.0.count=3..3");
+	vary(&o, "fleet.1.count=0..0");
+	vary(&o, "fleet.2.max=10..10");
+	vary(&o, "commitments.0.count=0..0");
+	ck_assert_int_eq(o.nvary, RECOMMEND_VARY_MAX);
+	ck_assert_int_eq(recommend_text("  - {option: reserved, count: 0, usd_per_h: 5.5, scope: zonal}\n"
+					"  - {option: odcr, count: 0, usd_per_h: 9}\n"
+					"  - {option: on_demand, count: 1, max: 10, usd_per_h: 10}\n"
+					"commitments:\n  - {option: reserved, count: 0, usd_per_h: 5.5}\n", &o), STATUS_OK);
+	ck_assert_int_eq(res.base.ncands, 1);
+	ck_assert_int_eq(best()->counts[0], 3);
+	ck_assert_double_eq_tol(best()->cost_window_usd, 2460, CENT);
+	ck_assert_int_eq(res.od.counts[0], 0);
+	ck_assert_int_eq(res.od.counts[2], 10);
+	ck_assert_double_eq_tol(res.od.cost_window_usd, 3360, CENT);
+}
+END_TEST
+
 static Suite *make(void)
 {
 	Suite *s = suite_create("recommend");
@@ -806,6 +1193,17 @@ static Suite *make(void)
 	test_add(tc, three_year_break_even_by_hand);
 	test_add(tc, violation_rate_at_the_bound_is_feasible);
 	test_add(tc, replications_share_seeds_across_candidates);
+	test_add(tc, sp_optimum_tie_at_the_tolerance);
+	test_add(tc, no_check_without_a_commitment);
+	test_add(tc, plan_described_at_zero);
+	test_add(tc, vary_at_the_most_entries);
+	test_add(tc, term_of_windows_edges);
+	test_add(tc, fluid_runs_the_whole_term);
+	test_add(tc, db_labels_the_decision_on_the_base_choice);
+	test_add(tc, term_windows_from_2_to_52);
+	test_add(tc, grid_of_two_entries_by_hand);
+	test_add(tc, invalid_level_keeps_the_loaders_words);
+	test_add(tc, rebilled_ri_among_the_most_commitments);
 	suite_add_tcase(s, tc);
 	return s;
 }
