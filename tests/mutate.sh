@@ -193,6 +193,9 @@ for i in "${!suites[@]}"; do
 			if [ -z "$by" ]; then
 				echo "SURVIVED $where $file '$expr': $suite${only:+ ($only)} still passes"
 				bad=$((bad + 1))
+			elif grep -q 'no test of this suite has that name' "$SCRATCH/test.log"; then
+				echo "ERROR    $where $file: $by has no test named $only (misspelt, or its binary is stale)"
+				bad=$((bad + 1))
 			else
 				tests=$(failed_tests)
 				echo "killed   $where $file '$expr' by $by${tests:+ ($tests)}"

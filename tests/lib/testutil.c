@@ -107,6 +107,11 @@ int test_run_suite(Suite *suite)
 
 	srunner_run_all(runner, CK_NORMAL);
 	failed = srunner_ntests_failed(runner);
+	if (srunner_ntests_run(runner) == 0 && getenv("GPUCAP_TEST_ONLY") && *getenv("GPUCAP_TEST_ONLY")) {
+		/* a misspelt or stale name (a test binary built before the test was added) must not pass */
+		fprintf(stderr, "GPUCAP_TEST_ONLY=%s: no test of this suite has that name\n", getenv("GPUCAP_TEST_ONLY"));
+		failed = 1;
+	}
 	srunner_free(runner);
 	return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
 }

@@ -31,7 +31,8 @@ int test_run_suite(struct Suite *suite);
  * test names (START_TEST's). tests/mutate.sh sets it for a planted bug whose line in tests/mutants.txt
  * names the tests that kill it, so that a long suite is not run whole for every mutant. Leaving a test out
  * can only make a suite pass where it would fail, so a filter never passes off a surviving mutant as
- * killed; a name that matches nothing runs no test, and the mutant is reported as surviving. */
+ * killed. A name that matches no test of the suite fails it with "no test of this suite has that name",
+ * which tests/mutate.sh reports as an error of the list, never as a kill. */
 struct TCase;
 struct TTest;
 void test_add(struct TCase *tc, const struct TTest *test);
